@@ -1,0 +1,223 @@
+"""Cards as ints 0-31 and sets of cards as 32-bit int masks (rule R1, R2).
+
+A card is ``suit * 8 + rank`` where suits are ``C D H S`` (0-3) and ranks go
+from the weakest to the strongest for winning tricks: ``7 8 9 J Q K T A``
+(0-7). Within one suit a higher int is a higher card, so trick comparison is
+an integer comparison, and each suit is one byte of a mask. Hot loops use raw
+ints; :class:`CardSet` wraps a mask for the public API in the style of
+python-chess's ``SquareSet``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from marjolet.errors import CardError
+
+SUITS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+RANKS = "789JQKTA"
+RANK_NAMES = ("7", "8", "9", "J", "Q", "K", "10", "A")
+
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+SEVEN, EIGHT, NINE, JACK, QUEEN, KING, TEN, ACE = range(8)
+
+ALL_CARDS = (1 << 32) - 1
+SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
+
+
+def _rank_mask(rank: int) -> int:
+    return sum(1 << (s * 8 + rank) for s in range(4))
+
+
+SEVENS = _rank_mask(SEVEN)
+JACKS = _rank_mask(JACK)
+QUEENS = _rank_mask(QUEEN)
+KINGS = _rank_mask(KING)
+TENS = _rank_mask(TEN)
+ACES = _rank_mask(ACE)
+#: Aces and tens: the cards worth 10 points each when captured (R2).
+POINT_CARDS = ACES | TENS
+#: Card points by card index (R2), for hot loops.
+CARD_POINTS = tuple(10 if (1 << c) & POINT_CARDS else 0 for c in range(32))
+
+_SUIT_OF_CHAR = {ch: i for i, ch in enumerate(SUITS)}
+_SUIT_OF_CHAR.update({ch: i for i, ch in enumerate(SUIT_SYMBOLS)})
+_RANK_OF_TEXT = {ch: i for i, ch in enumerate(RANKS)}
+_RANK_OF_TEXT["10"] = TEN
+
+CARD_NAMES = tuple(RANKS[c & 7] + SUITS[c >> 3] for c in range(32))
+
+# For each suit and byte value, the cards of its set bits in increasing order:
+# a mask becomes a card list by four table look-ups instead of a bit loop.
+_BYTE_BITS = tuple(tuple(b for b in range(8) if v >> b & 1) for v in range(256))
+SUIT_BYTE_CARDS = tuple(
+    tuple(tuple(8 * s + b for b in _BYTE_BITS[v]) for v in range(256)) for s in range(4)
+)
+
+
+def card(rank: int, suit: int) -> int:
+    """The card of ``rank`` (0-7, see ``RANKS``) in ``suit`` (0-3)."""
+    return suit * 8 + rank
+
+
+def suit_of(c: int) -> int:
+    return c >> 3
+
+
+def rank_of(c: int) -> int:
+    return c & 7
+
+
+def parse_card(text: str) -> int:
+    """Parse card text such as ``AS``, ``TD``, ``10D`` or ``Q♠`` (R1).
+
+    Raises :class:`CardError` quoting the text when it is not one of the 32
+    cards.
+    """
+    if not isinstance(text, str):
+        raise CardError(f"card must be text like 'QS', got {text!r}")
+    body = text.strip()
+    if len(body) >= 2:
+        rank = _RANK_OF_TEXT.get(body[:-1])
+        suit = _SUIT_OF_CHAR.get(body[-1])
+        if rank is not None and suit is not None:
+            return suit * 8 + rank
+    raise CardError(
+        f"unknown card {text!r} (expected rank 7 8 9 T J Q K A and suit C D H S, like 'QS')"
+    )
+
+
+def card_name(c: int) -> str:
+    """The ASCII text of a card: ``AS``, ``TD``, ``7C`` (R1)."""
+    return CARD_NAMES[c]
+
+
+def card_symbol(c: int) -> str:
+    """A display form with the suit symbol and ``10``: ``A♠``, ``10♦``."""
+    return RANK_NAMES[c & 7] + SUIT_SYMBOLS[c >> 3]
+
+
+def mask_cards(mask: int) -> list[int]:
+    """The cards of a mask in increasing id order (by suit C D H S, low to high)."""
+    t = SUIT_BYTE_CARDS
+    return [
+        *t[0][mask & 255],
+        *t[1][(mask >> 8) & 255],
+        *t[2][(mask >> 16) & 255],
+        *t[3][(mask >> 24) & 255],
+    ]
+
+
+def display_order(mask: int) -> list[int]:
+    """The cards of a mask as players sort them: by suit, highest first."""
+    t = SUIT_BYTE_CARDS
+    return [c for s in range(4) for c in reversed(t[s][(mask >> (8 * s)) & 255])]
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+class CardSet:
+    """An immutable set of cards backed by a 32-bit mask.
+
+    ``str`` is the card notation (``"AS TS 9D"``), ``repr`` a constructor
+    call, and the usual set operators work between card sets and raw masks.
+    """
+
+    __slots__ = ("mask",)
+
+    mask: int
+
+    def __init__(self, cards: int | Iterable[int] | CardSet = 0) -> None:
+        if isinstance(cards, CardSet):
+            m = cards.mask
+        elif isinstance(cards, int):
+            m = cards
+        else:
+            m = mask_of(cards)
+        if not 0 <= m <= ALL_CARDS:
+            raise CardError(f"card mask {m:#x} is outside the 32 cards")
+        object.__setattr__(self, "mask", m)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("CardSet is immutable")
+
+    @classmethod
+    def parse(cls, text: str) -> CardSet:
+        """Parse space- or comma-separated card text; the inverse of ``str``."""
+        m = 0
+        for token in text.replace(",", " ").split():
+            c = parse_card(token)
+            if m >> c & 1:
+                raise CardError(f"card {token!r} appears twice in {text!r}")
+            m |= 1 << c
+        return cls(m)
+
+    def __str__(self) -> str:
+        return " ".join(CARD_NAMES[c] for c in display_order(self.mask))
+
+    def __repr__(self) -> str:
+        return f"CardSet({self.mask:#010x})"
+
+    def symbols(self) -> str:
+        return " ".join(card_symbol(c) for c in display_order(self.mask))
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(display_order(self.mask))
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __contains__(self, c: object) -> bool:
+        return isinstance(c, int) and 0 <= c < 32 and bool(self.mask >> c & 1)
+
+    def __int__(self) -> int:
+        return self.mask
+
+    def __index__(self) -> int:
+        return self.mask
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CardSet):
+            return self.mask == other.mask
+        if isinstance(other, int):
+            return self.mask == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __or__(self, other: CardSet | int) -> CardSet:
+        return CardSet(self.mask | int(other))
+
+    def __and__(self, other: CardSet | int) -> CardSet:
+        return CardSet(self.mask & int(other))
+
+    def __sub__(self, other: CardSet | int) -> CardSet:
+        return CardSet(self.mask & ~int(other))
+
+    def __xor__(self, other: CardSet | int) -> CardSet:
+        return CardSet(self.mask ^ int(other))
+
+    def __invert__(self) -> CardSet:
+        return CardSet(ALL_CARDS & ~self.mask)
+
+    __ror__ = __or__
+    __rand__ = __and__
+    __rxor__ = __xor__
+
+    def suit(self, s: int) -> CardSet:
+        """The cards of this set in suit ``s``."""
+        return CardSet(self.mask & SUIT_MASKS[s])
+
+    def issubset(self, other: CardSet | int) -> bool:
+        return self.mask & ~int(other) == 0

@@ -1,0 +1,608 @@
+"""The deal state: legal actions, ``push``/``pop``/``copy`` and scoring.
+
+One :class:`Deal` is one deal of Marjolet (R4-R21) from the first lead to the
+end of trick 16. All changing values live in one small list of ints (the
+fields are indexed by the constants below); ``push`` keeps the previous list
+as the undo snapshot and works on a fresh copy, so ``pop`` is one list swap
+and ``copy`` shares every snapshot (a state list is never changed once
+``push`` has returned). Search therefore never deep-copies anything.
+
+``push`` trusts its caller (search pushes only legal actions);
+:meth:`Deal.play` checks legality first and raises
+:class:`~marjolet.errors.IllegalActionError` citing the broken rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
+from marjolet.cards import (
+    CARD_NAMES,
+    CARD_POINTS,
+    SEVEN,
+    SUIT_BYTE_CARDS,
+    SUIT_MASKS,
+    SUITS,
+    CardSet,
+    card,
+    display_order,
+    mask_cards,
+)
+from marjolet.errors import CardError, IllegalActionError
+from marjolet.melds import MELD_CARDS, MELD_COUNT, MELD_NAMES, MELD_VALUES
+from marjolet.rules import CLASSIC, SAME_SUIT, Rules
+
+# Indices into the state list. Per-player fields hold player 0 at the index
+# and player 1 at the index + 1.
+HAND = 0  # cards in hand (exposed ones included)
+EXPOSED = 2  # cards shown by melds and still in hand (R13)
+WON = 4  # cards captured in tricks
+MELDS = 6  # bit m set: meld id m scored by the player this deal (R12)
+POINTS = 8  # deal points so far (R21)
+LATE_TRICKS = 10  # tricks 11-16 won (R17)
+TRICKS = 12  # completed tricks, 0-16
+LEAD = 13  # card led to the current trick, or -1
+TURN = 14  # player to act, or -1 once the deal is over
+WINDOW = 15  # 1 while TURN's meld window is open (R9, R10)
+INDICATOR = 16  # face-up card at the bottom of the stock (the seven after a dix)
+SEVEN_BY = 17  # player who earned the seven of trumps' 10 (R18-R20), or -1
+LAST_CARD_TO = 18  # player who took the last stock card (R15), or -1
+LAST_WINNER = 19  # winner of the latest trick, or -1
+WINDOW_MELDS = 20  # declarations made in the open window
+STATE_SIZE = 21
+
+STOCK_CARDS = 19  # hidden stock cards: deck[13..31] (R5)
+PHASE1_TRICKS = 10
+LAST_TRICK = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """One player's deal score by source (R21; record.md's ``breakdown``)."""
+
+    cards: int = 0
+    melds: int = 0
+    dix: int = 0
+    last_card: int = 0
+    last_trick: int = 0
+    all_tricks: int = 0
+
+    @property
+    def total(self) -> int:
+        return (
+            self.cards + self.melds + self.dix + self.last_card + self.last_trick + self.all_tricks
+        )
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "cards": self.cards,
+            "melds": self.melds,
+            "dix": self.dix,
+            "last_card": self.last_card,
+            "last_trick": self.last_trick,
+            "all_tricks": self.all_tricks,
+        }
+
+
+def deal_hands(deck: Sequence[int], pattern: Sequence[int]) -> tuple[int, int]:
+    """The elder's and the dealer's six cards from the front of the deck (R4)."""
+    elder = dealer = 0
+    pos = 0
+    for batch in pattern:
+        for _ in range(batch):
+            elder |= 1 << deck[pos]
+            pos += 1
+        for _ in range(batch):
+            dealer |= 1 << deck[pos]
+            pos += 1
+    return elder, dealer
+
+
+def validate_deck(deck: Sequence[int]) -> tuple[int, ...]:
+    """Check that ``deck`` holds each of the 32 cards once; return it as a tuple."""
+    cards = tuple(deck)
+    if len(cards) != 32:
+        raise CardError(f"a deck has 32 cards, this one has {len(cards)}")
+    seen = 0
+    for c in cards:
+        if not isinstance(c, int) or not 0 <= c < 32:
+            raise CardError(f"deck holds {c!r}, which is not a card id 0-31")
+        if seen >> c & 1:
+            raise CardError(f"card {CARD_NAMES[c]} appears twice in the deck")
+        seen |= 1 << c
+    return cards
+
+
+class Deal:
+    """The state of one deal, from the first lead to the end of trick 16.
+
+    Players are 0 and 1; the elder (non-dealer) leads trick 1 (R3). Actions
+    are the stable ids of :mod:`marjolet.actions`.
+    """
+
+    __slots__ = (
+        "_all_tricks_bonus",
+        "_dix_on_play",
+        "_meld_cards",
+        "_meld_values",
+        "_moves",
+        "_one_meld",
+        "_s",
+        "_stack",
+        "dealer",
+        "dealt",
+        "deck",
+        "rules",
+        "seven",
+        "stock",
+        "trump",
+        "turned_up",
+    )
+
+    rules: Rules
+    dealer: int
+    #: The deck order (R4) when the deal was made from one, else ``None``
+    #: (a world built by the sampler).
+    deck: tuple[int, ...] | None
+    #: Each player's six dealt cards (0 where unknown, in sampled worlds).
+    dealt: tuple[int, int]
+    #: The 19 hidden stock cards in drawing order (-1 where unknown).
+    stock: tuple[int, ...]
+    #: The card turned up at the start of the deal (R5).
+    turned_up: int
+    trump: int
+    #: The seven of trumps.
+    seven: int
+
+    def __init__(self, deck: Sequence[int], dealer: int = 0, rules: Rules = CLASSIC) -> None:
+        """Deal from a deck order (R4, R5); ``dealer`` is 0 or 1."""
+        if dealer not in (0, 1):
+            raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
+        cards = validate_deck(deck)
+        elder_hand, dealer_hand = deal_hands(cards, rules.deal_pattern)
+        hands = [0, 0]
+        hands[dealer ^ 1] = elder_hand
+        hands[dealer] = dealer_hand
+        n = len(rules.deal_pattern) * 2 * rules.deal_pattern[0]
+        turned_up = cards[n]
+        s = [0] * STATE_SIZE
+        s[HAND], s[HAND + 1] = hands
+        s[TURN] = dealer ^ 1
+        s[LEAD] = -1
+        s[INDICATOR] = turned_up
+        s[SEVEN_BY] = -1
+        s[LAST_CARD_TO] = -1
+        s[LAST_WINNER] = -1
+        self._setup(rules, dealer, turned_up, cards[n + 1 :], (hands[0], hands[1]), cards)
+        if turned_up == self.seven:  # R18: the dealer scores 10 at once
+            s[SEVEN_BY] = dealer
+            s[POINTS + dealer] = 10
+        self._s = s
+
+    def _setup(
+        self,
+        rules: Rules,
+        dealer: int,
+        turned_up: int,
+        stock: Sequence[int],
+        dealt: tuple[int, int],
+        deck: tuple[int, ...] | None,
+    ) -> None:
+        self.rules = rules
+        self.dealer = dealer
+        self.deck = deck
+        self.dealt = dealt
+        self.stock = tuple(stock)
+        self.turned_up = turned_up
+        self.trump = turned_up >> 3
+        self.seven = card(SEVEN, self.trump)
+        self._meld_cards = MELD_CARDS[rules.jack_queen == SAME_SUIT][self.trump]
+        self._meld_values = MELD_VALUES[self.trump]
+        self._dix_on_play = rules.dix_on_play
+        self._all_tricks_bonus = rules.all_tricks_bonus
+        self._one_meld = rules.one_meld_per_window
+        self._stack: list[list[int]] = []
+        self._moves: list[int] = []
+
+    @classmethod
+    def from_state(
+        cls,
+        rules: Rules,
+        dealer: int,
+        turned_up: int,
+        stock: Sequence[int],
+        state: Sequence[int],
+        dealt: tuple[int, int] = (0, 0),
+        moves: Sequence[int] = (),
+    ) -> Deal:
+        """Build a position directly from its parts (used by the sampler).
+
+        ``state`` is a full state list (see the index constants); the new
+        deal has no undo history before it. ``moves`` is the public action
+        history, kept for observations.
+        """
+        if len(state) != STATE_SIZE:
+            raise ValueError(f"state must have {STATE_SIZE} fields, got {len(state)}")
+        self = cls.__new__(cls)
+        self._setup(rules, dealer, turned_up, stock, dealt, None)
+        self._s = list(state)
+        self._moves = list(moves)
+        return self
+
+    # -- cheap copies and undo -------------------------------------------------
+
+    def copy(self, *, stack: bool = True) -> Deal:
+        """An independent copy. With ``stack=False`` the copy cannot ``pop``
+        past its starting point (cheaper for search roots)."""
+        new = Deal.__new__(Deal)
+        new.rules = self.rules
+        new.dealer = self.dealer
+        new.deck = self.deck
+        new.dealt = self.dealt
+        new.stock = self.stock
+        new.turned_up = self.turned_up
+        new.trump = self.trump
+        new.seven = self.seven
+        new._meld_cards = self._meld_cards
+        new._meld_values = self._meld_values
+        new._dix_on_play = self._dix_on_play
+        new._all_tricks_bonus = self._all_tricks_bonus
+        new._one_meld = self._one_meld
+        new._s = self._s  # never mutated after push returns: safe to share
+        if stack:
+            new._stack = self._stack.copy()
+            new._moves = self._moves.copy()
+        else:
+            new._stack = []
+            new._moves = self._moves.copy()
+        return new
+
+    def pop(self) -> int:
+        """Undo the last action and return it."""
+        if not self._stack:
+            raise IndexError("pop from a deal with no actions to undo")
+        self._s = self._stack.pop()
+        return self._moves.pop()
+
+    # -- the rules ------------------------------------------------------------
+
+    def push(self, action: int) -> None:
+        """Apply a legal action (unchecked: see :meth:`play`)."""
+        old = self._s
+        s = old.copy()
+        self._stack.append(old)
+        self._moves.append(action)
+        self._s = s
+        p = s[TURN]
+        if action < 32:  # play a card (R7, R8, R16)
+            bit = 1 << action
+            s[HAND + p] ^= bit
+            s[EXPOSED + p] &= ~bit
+            if action == self.seven and s[SEVEN_BY] < 0 and self._dix_on_play:
+                s[SEVEN_BY] = p  # R19, at most once (R20)
+                s[POINTS + p] += 10
+            lead = s[LEAD]
+            if lead < 0:
+                s[LEAD] = action
+                s[TURN] = p ^ 1
+                return
+            # the follower completes the trick (R8)
+            if action >> 3 == lead >> 3:
+                w = p if action > lead else p ^ 1
+            elif action >> 3 == self.trump:
+                w = p
+            else:
+                w = p ^ 1
+            s[WON + w] |= bit | 1 << lead
+            s[POINTS + w] += CARD_POINTS[action] + CARD_POINTS[lead]
+            s[LEAD] = -1
+            s[LAST_WINNER] = w
+            t = s[TRICKS] + 1
+            s[TRICKS] = t
+            s[TURN] = w
+            if t <= PHASE1_TRICKS:
+                s[WINDOW] = 1  # R9: the winner's meld window
+                s[WINDOW_MELDS] = 0
+                return
+            s[LATE_TRICKS + w] += 1
+            if t == LAST_TRICK:  # R17
+                s[POINTS + w] += 10
+                if s[LATE_TRICKS + w] == 6:
+                    s[POINTS + w] += self._all_tricks_bonus
+                s[TURN] = -1
+        elif action == DRAW:  # R9, R15
+            t = s[TRICKS]
+            i = 2 * t - 2
+            s[HAND + p] |= 1 << self.stock[i]
+            if t < PHASE1_TRICKS:
+                s[HAND + (p ^ 1)] |= 1 << self.stock[i + 1]
+            else:
+                s[HAND + (p ^ 1)] |= 1 << s[INDICATOR]
+                s[POINTS + (p ^ 1)] += 10
+                s[LAST_CARD_TO] = p ^ 1
+                s[EXPOSED] = 0
+                s[EXPOSED + 1] = 0
+            s[WINDOW] = 0
+        elif action == DIX:  # R18
+            s[HAND + p] ^= 1 << self.seven | 1 << s[INDICATOR]
+            s[INDICATOR] = self.seven
+            s[SEVEN_BY] = p
+            s[POINTS + p] += 10
+        else:  # declare a meld (R11-R13)
+            m = action - MELD_BASE
+            s[MELDS + p] |= 1 << m
+            s[POINTS + p] += self._meld_values[m]
+            s[EXPOSED + p] |= self._meld_cards[m]
+            s[WINDOW_MELDS] += 1
+
+    def legal_mask(self) -> int:
+        """The cards the player to act may play (0 in a window or at the end)."""
+        s = self._s
+        p = s[TURN]
+        if p < 0 or s[WINDOW]:
+            return 0
+        hand = s[HAND + p]
+        lead = s[LEAD]
+        if lead < 0 or s[TRICKS] < PHASE1_TRICKS:
+            return hand  # R7: any card while the stock lasts, and any lead
+        # R16: follow and overtake, else trump, else anything
+        suit = hand & SUIT_MASKS[lead >> 3]
+        if suit:
+            return (suit & ~((2 << lead) - 1)) or suit
+        return (hand & SUIT_MASKS[self.trump]) or hand
+
+    def legal_actions(self) -> list[int]:
+        """Every legal action id for the player to act, in increasing order."""
+        s = self._s
+        p = s[TURN]
+        if p < 0:
+            return []
+        if s[WINDOW]:
+            return self._window_actions(s, p)
+        m = self.legal_mask()
+        t = SUIT_BYTE_CARDS
+        return [
+            *t[0][m & 255],
+            *t[1][(m >> 8) & 255],
+            *t[2][(m >> 16) & 255],
+            *t[3][(m >> 24) & 255],
+        ]
+
+    def _window_actions(self, s: list[int], p: int) -> list[int]:
+        hand = s[HAND + p]
+        out = []
+        if not (self._one_meld and s[WINDOW_MELDS]):
+            scored = s[MELDS + p]
+            for m, need in enumerate(self._meld_cards):
+                if hand & need == need and not scored >> m & 1:
+                    out.append(MELD_BASE + m)
+        if s[SEVEN_BY] < 0 and hand >> self.seven & 1:
+            out.append(DIX)
+        out.append(DRAW)
+        return out
+
+    def is_legal(self, action: int) -> bool:
+        return self.illegal_reason(action) is None
+
+    def illegal_reason(self, action: int) -> str | None:
+        """Why ``action`` is illegal here, citing the rule; ``None`` if legal."""
+        s = self._s
+        p = s[TURN]
+        if not isinstance(action, int) or not 0 <= action <= DRAW:
+            return f"unknown action id {action!r}"
+        name = ACTION_NAMES[action]
+        if p < 0:
+            return f"R17: the deal is complete after trick 16; no further action ({name})"
+        hand = s[HAND + p]
+        if action < 32:
+            if s[WINDOW]:
+                return (
+                    f"R9/R10: player {p}'s meld window after trick {s[TRICKS]} is open; "
+                    f"it ends with 'draw' before {name} can be played"
+                )
+            if not hand >> action & 1:
+                return f"R7: player {p} does not hold {name}"
+            legal = self.legal_mask()
+            if not legal >> action & 1:
+                lead = s[LEAD]
+                cards = " ".join(CARD_NAMES[c] for c in display_order(legal))
+                return (
+                    f"R16: {name} may not follow {CARD_NAMES[lead]} "
+                    f"(trumps {SUITS[self.trump]}); legal: {cards}"
+                )
+            return None
+        if action == DRAW:
+            if not s[WINDOW]:
+                return f"R9: 'draw' closes a meld window and none is open (player {p} to play a card)"
+            return None
+        if not s[WINDOW]:
+            if s[TRICKS] >= PHASE1_TRICKS:
+                return f"R14: no {'melds' if action < DIX else 'dix'} in phase 2 (tricks 11-16)"
+            return (
+                f"R14: only the winner of a trick may {'declare' if action < DIX else 'exchange'}, "
+                f"in the meld window before drawing"
+            )
+        if action == DIX:
+            if self.turned_up == self.seven:
+                return "R18: the indicator was the seven of trumps; there is nothing to exchange"
+            if s[SEVEN_BY] >= 0 and s[INDICATOR] == self.seven:
+                return "R18/R20: the seven of trumps was already exchanged in this deal"
+            if s[SEVEN_BY] >= 0:
+                return "R20: the seven of trumps already earned its 10 when it was played"
+            if not hand >> self.seven & 1:
+                return f"R18: player {p} does not hold the seven of trumps {CARD_NAMES[self.seven]}"
+            return None
+        m = action - MELD_BASE
+        meld = MELD_NAMES[m]
+        if s[MELDS + p] >> m & 1:
+            return f"R12: player {p} already scored meld {meld} in this deal"
+        need = self._meld_cards[m]
+        missing = need & ~hand
+        if missing:
+            cards = " ".join(CARD_NAMES[c] for c in display_order(missing))
+            return f"R12: meld {meld} needs {cards}, not in the hand of player {p} (window owner)"
+        if self._one_meld and s[WINDOW_MELDS]:
+            return f"one_meld_per_window: player {p} already declared a meld in this window"
+        return None
+
+    def play(self, action: int) -> None:
+        """Apply ``action`` after checking it; raise
+        :class:`IllegalActionError` citing the rule if it is not legal."""
+        reason = self.illegal_reason(action)
+        if reason is not None:
+            rule = reason.split(":", 1)[0]
+            raise IllegalActionError(reason, action=action, rule=rule)
+        self.push(action)
+
+    # -- queries ---------------------------------------------------------------
+
+    @property
+    def state(self) -> tuple[int, ...]:
+        """The state fields as a tuple (equal states compare equal)."""
+        return tuple(self._s)
+
+    @property
+    def moves(self) -> list[int]:
+        """The actions pushed so far (a copy)."""
+        return self._moves.copy()
+
+    @property
+    def to_move(self) -> int:
+        """The player to act, or -1 when the deal is over."""
+        return self._s[TURN]
+
+    @property
+    def is_over(self) -> bool:
+        return self._s[TURN] < 0
+
+    @property
+    def in_window(self) -> bool:
+        """Whether the player to act is in the meld window of a won trick."""
+        return bool(self._s[WINDOW])
+
+    @property
+    def tricks_played(self) -> int:
+        return self._s[TRICKS]
+
+    @property
+    def trick_number(self) -> int:
+        """The trick being played (1-16), or 16 once the deal is over."""
+        s = self._s
+        if s[TURN] < 0:
+            return LAST_TRICK
+        return s[TRICKS] + (0 if s[WINDOW] else 1)
+
+    @property
+    def stock_empty(self) -> bool:
+        """True in phase 2 (R16): the indicator has been taken."""
+        s = self._s
+        return s[TRICKS] > PHASE1_TRICKS or (s[TRICKS] == PHASE1_TRICKS and not s[WINDOW])
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left to draw, the face-up indicator included (20 at the start)."""
+        s = self._s
+        return max(0, 20 - 2 * (s[TRICKS] - s[WINDOW]))
+
+    @property
+    def lead(self) -> int | None:
+        """The card led to the current trick, if one has been led."""
+        lead = self._s[LEAD]
+        return None if lead < 0 else lead
+
+    @property
+    def indicator(self) -> int:
+        """The face-up card under the stock (the seven after an exchange)."""
+        return self._s[INDICATOR]
+
+    @property
+    def seven_scored_by(self) -> int | None:
+        v = self._s[SEVEN_BY]
+        return None if v < 0 else v
+
+    @property
+    def exchanged(self) -> bool:
+        """Whether the seven of trumps was exchanged for the indicator (R18)."""
+        return self._s[INDICATOR] != self.turned_up
+
+    def hand(self, player: int) -> CardSet:
+        return CardSet(self._s[HAND + player])
+
+    def hand_mask(self, player: int) -> int:
+        return self._s[HAND + player]
+
+    def exposed(self, player: int) -> CardSet:
+        return CardSet(self._s[EXPOSED + player])
+
+    def won(self, player: int) -> CardSet:
+        return CardSet(self._s[WON + player])
+
+    def melds_scored(self, player: int) -> tuple[str, ...]:
+        scored = self._s[MELDS + player]
+        return tuple(MELD_NAMES[m] for m in range(MELD_COUNT) if scored >> m & 1)
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """Deal points so far (R21)."""
+        s = self._s
+        return (s[POINTS], s[POINTS + 1])
+
+    def breakdown(self, player: int) -> Breakdown:
+        """The player's deal points by source (record.md's ``breakdown``)."""
+        s = self._s
+        over = s[TURN] < 0
+        melds = s[MELDS + player]
+        bd = Breakdown(
+            cards=sum(CARD_POINTS[c] for c in mask_cards(s[WON + player])),
+            melds=sum(self._meld_values[m] for m in range(MELD_COUNT) if melds >> m & 1),
+            dix=10 if s[SEVEN_BY] == player else 0,
+            last_card=10 if s[LAST_CARD_TO] == player else 0,
+            last_trick=10 if over and s[LAST_WINNER] == player else 0,
+            all_tricks=self._all_tricks_bonus if over and s[LATE_TRICKS + player] == 6 else 0,
+        )
+        assert bd.total == s[POINTS + player], "breakdown out of step with points"
+        return bd
+
+    def draws(self, player: int) -> list[int]:
+        """The cards ``player`` has drawn so far, in order (the bot protocol's
+        ``draws``); cards unknown in a sampled world are left out."""
+        out = []
+        moves = self._moves
+        base = len(moves) - len(self._stack)
+        for i in range(base, len(moves)):
+            if moves[i] != DRAW:
+                continue
+            before = self._stack[i - base]
+            t = before[TRICKS]
+            idx = 2 * t - 2 + (0 if before[TURN] == player else 1)
+            c = before[INDICATOR] if idx >= STOCK_CARDS else self.stock[idx]
+            if c >= 0:
+                out.append(c)
+        return out
+
+    def __repr__(self) -> str:
+        deck = "None" if self.deck is None else "[" + " ".join(CARD_NAMES[c] for c in self.deck) + "]"
+        moves = " ".join(ACTION_NAMES[a] for a in self._moves)
+        return f"<Deal dealer={self.dealer} deck={deck} moves=[{moves}]>"
+
+    def __str__(self) -> str:
+        """A text picture of the position (both hands: this is the full state)."""
+        s = self._s
+        lines = [
+            f"trumps {SUITS[self.trump]}, indicator {CARD_NAMES[s[INDICATOR]]}, "
+            f"stock {self.stock_size}, trick {self.trick_number}",
+        ]
+        for p in (0, 1):
+            mark = "*" if s[TURN] == p else " "
+            lines.append(
+                f"{mark}player {p}{' (dealer)' if p == self.dealer else ''}: "
+                f"{CardSet(s[HAND + p])}  exposed [{CardSet(s[EXPOSED + p])}]  "
+                f"points {s[POINTS + p]}"
+            )
+        if s[LEAD] >= 0:
+            lines.append(f"led: {CARD_NAMES[s[LEAD]]}")
+        if s[WINDOW]:
+            lines.append(f"meld window of player {s[TURN]}")
+        return "\n".join(lines)

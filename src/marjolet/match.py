@@ -1,0 +1,151 @@
+"""A match: deals to the target with dealer alternation and the R22 finish."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+
+from marjolet.engine import Deal
+from marjolet.errors import MarjoletError
+from marjolet.observation import Observation, observe
+from marjolet.rules import CLASSIC, Rules
+
+
+class MatchOverError(MarjoletError):
+    """A deal was started after R22 decided the match."""
+
+
+def new_rng(seed: int | None) -> random.Random:
+    """A seeded generator, or a cryptographically strong one without a seed (R6)."""
+    if seed is None:
+        return secrets.SystemRandom()
+    return random.Random(seed)
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    deck = list(range(32))
+    rng.shuffle(deck)
+    return deck
+
+
+class Match:
+    """Deals to ``rules.target``; the first dealer, then alternation (R3, R22).
+
+    With a ``seed`` the first dealer and every shuffle are reproducible (R6);
+    without one they come from a cryptographically strong source.
+    """
+
+    def __init__(
+        self,
+        rules: Rules = CLASSIC,
+        *,
+        first_dealer: int | None = None,
+        seed: int | None = None,
+        players: Sequence[str] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.rng = new_rng(seed)
+        if first_dealer is None:
+            first_dealer = self.rng.randrange(2)
+        if first_dealer not in (0, 1):
+            raise ValueError(f"first_dealer must be 0 or 1, got {first_dealer!r}")
+        self.first_dealer = first_dealer
+        self.players: tuple[str, str] | None = (
+            (str(players[0]), str(players[1])) if players is not None else None
+        )
+        self.deals: list[Deal] = []
+        self._completed_totals = (0, 0)
+        self._winner: int | None = None
+        self._counted = 0  # deals already added to the totals
+
+    @property
+    def deal(self) -> Deal | None:
+        """The current (latest) deal."""
+        return self.deals[-1] if self.deals else None
+
+    @property
+    def deal_index(self) -> int:
+        return len(self.deals) - 1
+
+    def dealer_of(self, index: int) -> int:
+        return self.first_dealer ^ (index & 1)
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """Totals of the completed deals (R21)."""
+        return self._completed_totals
+
+    @property
+    def running_totals(self) -> tuple[int, int]:
+        """Totals including the points earned so far in an unfinished deal."""
+        t0, t1 = self._completed_totals
+        d = self.deal
+        if d is not None and not d.is_over:
+            p0, p1 = d.points
+            return (t0 + p0, t1 + p1)
+        return (t0, t1)
+
+    @property
+    def winner(self) -> int | None:
+        """0 or 1 once R22 decides the match, else ``None``."""
+        return self._winner
+
+    @property
+    def is_over(self) -> bool:
+        return self._winner is not None
+
+    @property
+    def needs_deal(self) -> bool:
+        """True when the match goes on and the current deal (if any) is over."""
+        d = self.deal
+        return self._winner is None and (d is None or d.is_over)
+
+    def start_deal(self, deck: Sequence[int] | None = None) -> Deal:
+        """Start the next deal from ``deck`` or from a fresh shuffle."""
+        if self._winner is not None:
+            raise MatchOverError(
+                f"R22: the match was decided after deal {len(self.deals) - 1} "
+                f"(totals {list(self._completed_totals)}); no further deal is allowed"
+            )
+        if self.deals and not self.deals[-1].is_over:
+            raise MarjoletError(f"deal {len(self.deals) - 1} is not finished (R22: deals are always finished)")
+        if deck is None:
+            deck = shuffled_deck(self.rng)
+        deal = Deal(deck, self.dealer_of(len(self.deals)), self.rules)
+        self.deals.append(deal)
+        return deal
+
+    def finish_deal(self) -> None:
+        """Add the finished current deal to the totals and apply R22.
+
+        Called by whoever drives the deal once ``deal.is_over``; calling it
+        twice for one deal is harmless.
+        """
+        d = self.deal
+        if d is None or not d.is_over or len(self.deals) == self._counted:
+            return
+        p0, p1 = d.points
+        t0, t1 = self._completed_totals
+        t0, t1 = t0 + p0, t1 + p1
+        self._completed_totals = (t0, t1)
+        self._counted = len(self.deals)
+        target = self.rules.target
+        if (t0 >= target or t1 >= target) and t0 != t1:
+            self._winner = 0 if t0 > t1 else 1
+
+    def play(self, action: int) -> None:
+        """Play a checked action in the current deal; finish it when over."""
+        d = self.deal
+        if d is None:
+            raise MarjoletError("no deal in progress: call start_deal() first")
+        d.play(action)
+        if d.is_over:
+            self.finish_deal()
+
+    def observation(self, seat: int) -> Observation:
+        """The current deal as ``seat`` sees it, with the match context."""
+        d = self.deal
+        if d is None:
+            raise MarjoletError("no deal in progress")
+        return observe(d, seat, deal_index=len(self.deals) - 1, totals=self._completed_totals)

@@ -1,0 +1,549 @@
+"""Game records: the JSON form of record.md, a text notation, and replay.
+
+A :class:`Record` holds a match or any prefix of one: the rules, the first
+dealer, optional player names and, per deal, the deck order and the actions.
+:func:`loads` reads either form (JSON starts with ``{``); :meth:`Record.dumps`
+and :meth:`Record.to_text` write them. :func:`replay` checks a record against
+the rules and scores it exactly as ``marjolet replay`` prints it. Every
+reading or rule error is a :class:`~marjolet.errors.RecordError` carrying the
+position of record.md (``deal``, ``action``) and a message citing the rule.
+
+Text notation (``marjolet-record/1`` text form), one item a line::
+
+    format marjolet-record/1
+    rules classic all_tricks_bonus=40
+    players "Alice" "random"
+    first_dealer 0
+    deal 0
+    deck AS TS KS AD TD KD QS JS 9S QD JD 9D 8H 8S ...
+      1. AS AD meld KQS draw
+      2. TS TD draw
+
+``rules`` is a profile name followed by ``key=value`` overrides
+(``deal_pattern=2-2-2``, booleans ``true``/``false``). After a ``deck`` line
+come the deal's actions, written a trick a line: ``N.`` (the trick number) is
+only a reading aid, ``meld ID`` is one action, ``#`` starts a comment. The
+conversion is lossless both ways: ``loads(r.to_text()) == r``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from marjolet.actions import ACTION_NAMES, MELD_BASE, parse_action
+from marjolet.cards import CARD_NAMES, SUITS, parse_card
+from marjolet.engine import Breakdown, Deal
+from marjolet.errors import ActionError, CardError, IllegalActionError, MarjoletError, RecordError, RulesError
+from marjolet.match import Match
+from marjolet.rules import CLASSIC, SETTING_NAMES, Rules
+
+FORMAT = "marjolet-record/1"
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """One deal of a record: its deck order (R4) and its actions (ids)."""
+
+    deck: tuple[int, ...]
+    actions: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deck": [CARD_NAMES[c] for c in self.deck],
+            "actions": [ACTION_NAMES[a] for a in self.actions],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A whole match or a prefix of one (record.md)."""
+
+    rules: Rules = CLASSIC
+    first_dealer: int = 0
+    players: tuple[str, str] | None = None
+    deals: tuple[DealRecord, ...] = ()
+
+    @classmethod
+    def from_match(cls, match: Match) -> Record:
+        return cls(
+            rules=match.rules,
+            first_dealer=match.first_dealer,
+            players=match.players,
+            deals=tuple(
+                DealRecord(d.deck if d.deck is not None else (), tuple(d.moves)) for d in match.deals
+            ),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"format": FORMAT, "rules": self.rules.to_record()}
+        if self.players is not None:
+            out["players"] = list(self.players)
+        out["first_dealer"] = self.first_dealer
+        out["deals"] = [d.to_json() for d in self.deals]
+        return out
+
+    def dumps(self) -> str:
+        """The JSON form: one line per deal, readable and diffable."""
+        head = self.to_json()
+        deals = head.pop("deals")
+        if not deals:
+            return json.dumps({**head, "deals": []}, ensure_ascii=False) + "\n"
+        body = ",\n".join("  " + json.dumps(d, ensure_ascii=False) for d in deals)
+        top = json.dumps(head, ensure_ascii=False)[:-1]
+        return f'{top}, "deals": [\n{body}\n]}}\n'
+
+    def to_text(self) -> str:
+        """The text notation (see the module docstring)."""
+        lines = [f"format {FORMAT}", "rules " + _rules_text(self.rules)]
+        if self.players is not None:
+            lines.append("players " + " ".join(json.dumps(n, ensure_ascii=False) for n in self.players))
+        lines.append(f"first_dealer {self.first_dealer}")
+        for i, deal in enumerate(self.deals):
+            lines.append(f"deal {i}")
+            lines.append("deck " + " ".join(CARD_NAMES[c] for c in deal.deck))
+            lines.extend(_action_lines(deal.actions))
+        return "\n".join(lines) + "\n"
+
+    def with_action(self, action: int) -> Record:
+        """This record with one more action in its last deal."""
+        last = self.deals[-1]
+        return Record(
+            self.rules,
+            self.first_dealer,
+            self.players,
+            (*self.deals[:-1], DealRecord(last.deck, (*last.actions, action))),
+        )
+
+
+def _rules_text(rules: Rules) -> str:
+    form = rules.to_record()
+    if isinstance(form, str):
+        return form
+    parts = [form["profile"]]
+    for key in SETTING_NAMES:
+        if key in form:
+            value = form[key]
+            if isinstance(value, bool):
+                text = "true" if value else "false"
+            elif isinstance(value, list):
+                text = "-".join(str(x) for x in value)
+            else:
+                text = str(value)
+            parts.append(f"{key}={text}")
+    return " ".join(parts)
+
+
+def _action_lines(actions: Sequence[int]) -> list[str]:
+    """A trick a line: two cards and the window actions after them."""
+    lines: list[str] = []
+    current: list[str] = []
+    cards = 0
+    for a in actions:
+        if a < MELD_BASE:
+            if cards == 2:
+                lines.append(f"  {len(lines) + 1:2d}. " + " ".join(current))
+                current, cards = [], 0
+            cards += 1
+        current.append(ACTION_NAMES[a])
+    if current:
+        lines.append(f"  {len(lines) + 1:2d}. " + " ".join(current))
+    return lines
+
+
+# -- reading -------------------------------------------------------------------
+
+
+def loads(text: str, *, check: bool = True) -> Record:
+    """Read a record in either form. With ``check`` (the default) it is also
+    replayed, so any rule violation raises :class:`RecordError`."""
+    record = _loads_json(text, check) if text.lstrip().startswith("{") else _loads_text(text, check)
+    return record
+
+
+def load(path: str | os.PathLike[str], *, check: bool = True) -> Record:
+    """Read a record file (JSON or text form)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"cannot read record {os.fspath(path)!r}: {_os_reason(exc)}") from None
+    return loads(text, check=check)
+
+
+def _os_reason(exc: Exception) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)
+
+
+class _Builder:
+    """Builds a record deal by deal, optionally replaying it as it goes, so
+    that the first fault in reading order is the one reported."""
+
+    def __init__(self, rules: Rules, first_dealer: int, players: tuple[str, str] | None, check: bool) -> None:
+        self.rules = rules
+        self.first_dealer = first_dealer
+        self.players = players
+        self.check = check
+        self.match = Match(rules, first_dealer=first_dealer, seed=0, players=players)
+        self.deals: list[DealRecord] = []
+        self.deal: Deal | None = None
+        self.current_deck: tuple[int, ...] | None = None
+        self.actions: list[int] = []
+
+    def start_deal(self, deck_texts: object, d: int) -> None:
+        self._close_deal()
+        if self.check and self.deal is not None and not self.deal.is_over:
+            raise RecordError(
+                f"R22: deal {d - 1} is unfinished but is not the last deal (deals are always finished)",
+                deal=d - 1,
+            )
+        if self.check and self.match.winner is not None:
+            t = list(self.match.totals)
+            raise RecordError(
+                f"R22: the match was decided after deal {d - 1} (totals {t}); no further deal is allowed",
+                deal=d,
+            )
+        deck = _parse_deck(deck_texts, d)
+        self.actions = []
+        self.current_deck = deck
+        self.deal = self.match.start_deal(deck) if self.check else None
+
+    def action(self, text: object, d: int, a: int) -> None:
+        try:
+            action = parse_action(text)  # type: ignore[arg-type]
+        except ActionError as exc:
+            raise RecordError(str(exc), deal=d, action=a) from None
+        if self.deal is not None:
+            try:
+                self.match.play(action)
+            except IllegalActionError as exc:
+                raise RecordError(str(exc), deal=d, action=a) from None
+        self.actions.append(action)
+
+    def _close_deal(self) -> None:
+        if self.current_deck is not None:
+            self.deals.append(DealRecord(self.current_deck, tuple(self.actions)))
+            self.current_deck = None
+
+    def finish(self) -> Record:
+        self._close_deal()
+        return Record(self.rules, self.first_dealer, self.players, tuple(self.deals))
+
+
+def _parse_deck(value: object, d: int) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple):
+        raise RecordError("R4: 'deck' must be a list of 32 cards", deal=d)
+    deck: list[int] = []
+    seen = 0
+    for text in value:
+        try:
+            c = parse_card(text)
+        except CardError as exc:
+            raise RecordError(f"R1: {exc}", deal=d) from None
+        if seen >> c & 1:
+            raise RecordError(f"R4: card {CARD_NAMES[c]} appears twice in the deck", deal=d)
+        seen |= 1 << c
+        deck.append(c)
+    if len(deck) != 32:
+        missing = " ".join(CARD_NAMES[c] for c in range(32) if not seen >> c & 1)
+        raise RecordError(f"R4: the deck has {len(deck)} cards, not 32 (missing: {missing})", deal=d)
+    return tuple(deck)
+
+
+def _header(rules_value: object, first_dealer: object, players: object, check: bool) -> _Builder:
+    try:
+        rules = Rules.from_json(rules_value)
+    except RulesError as exc:
+        raise RecordError(f"rules: {exc}") from None
+    if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or first_dealer not in (0, 1):
+        raise RecordError(f"'first_dealer' must be 0 or 1, got {first_dealer!r}")
+    names: tuple[str, str] | None = None
+    if players is not None:
+        if (
+            not isinstance(players, list | tuple)
+            or len(players) != 2
+            or not all(isinstance(n, str) for n in players)
+        ):
+            raise RecordError(f"'players' must be a list of two names, got {players!r}")
+        names = (players[0], players[1])
+    return _Builder(rules, first_dealer, names, check)
+
+
+def _loads_json(text: str, check: bool) -> Record:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    if not isinstance(obj, dict):
+        raise RecordError("a record must be a JSON object")
+    if "format" in obj and obj["format"] != FORMAT:
+        raise RecordError(f"unknown format {obj['format']!r} (expected {FORMAT!r})")
+    if "first_dealer" not in obj:
+        raise RecordError("'first_dealer' is required")
+    builder = _header(obj.get("rules"), obj["first_dealer"], obj.get("players"), check)
+    deals = obj.get("deals", [])
+    if not isinstance(deals, list):
+        raise RecordError("'deals' must be a list")
+    for d, deal in enumerate(deals):
+        if not isinstance(deal, dict) or "deck" not in deal:
+            raise RecordError("a deal must be an object with a 'deck'", deal=d)
+        builder.start_deal(deal["deck"], d)
+        actions = deal.get("actions", [])
+        if not isinstance(actions, list):
+            raise RecordError("'actions' must be a list of action strings", deal=d)
+        for a, action in enumerate(actions):
+            builder.action(action, d, a)
+    return builder.finish()
+
+
+def _loads_text(text: str, check: bool) -> Record:
+    header: dict[str, Any] = {"format": None, "rules": None, "players": None, "first_dealer": None}
+    builder: _Builder | None = None
+    d = -1
+    a = 0
+    in_deal = False
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, _, rest = line.partition(" ")
+        rest = rest.strip()
+        where = f"line {lineno}"
+        if key in header and builder is None:
+            if header[key] is not None:
+                raise RecordError(f"{where}: {key!r} given twice")
+            header[key] = rest
+            if key == "format" and rest != FORMAT:
+                raise RecordError(f"{where}: unknown format {rest!r} (expected {FORMAT!r})")
+            continue
+        if builder is None:
+            if header["first_dealer"] is None:
+                raise RecordError(f"{where}: 'first_dealer' is required before the deals")
+            builder = _header(
+                _rules_from_text(header["rules"]),
+                _int_or_text(header["first_dealer"]),
+                _players_from_text(header["players"]),
+                check,
+            )
+        if key == "deal":
+            if rest != str(d + 1):
+                raise RecordError(f"{where}: expected 'deal {d + 1}', got {line!r}", deal=d + 1)
+            d += 1
+            in_deal = False
+            continue
+        if key == "deck":
+            if d < 0 or in_deal:
+                raise RecordError(f"{where}: a 'deck' line must follow a 'deal' line", deal=max(d, 0))
+            builder.start_deal(rest.split(), d)
+            in_deal, a = True, 0
+            continue
+        if not in_deal:
+            raise RecordError(f"{where}: unexpected {line!r}", deal=d if d >= 0 else None)
+        tokens = line.split()
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            if tok[:-1].isdigit() and tok.endswith("."):
+                i += 1
+                continue
+            if tok == "meld":
+                tok = "meld " + (tokens[i + 1] if i + 1 < len(tokens) else "")
+                i += 1
+            builder.action(tok, d, a)
+            a += 1
+            i += 1
+    if builder is None:
+        if header["first_dealer"] is None:
+            raise RecordError("'first_dealer' is required")
+        builder = _header(
+            _rules_from_text(header["rules"]),
+            _int_or_text(header["first_dealer"]),
+            _players_from_text(header["players"]),
+            check,
+        )
+    if d >= 0 and not in_deal:
+        raise RecordError(f"deal {d} has no 'deck' line", deal=d)
+    return builder.finish()
+
+
+def _int_or_text(text: str) -> object:
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def _rules_from_text(text: str | None) -> object:
+    if text is None:
+        return None
+    parts = text.split()
+    if not parts:
+        raise RecordError("rules: empty 'rules' line")
+    out: dict[str, Any] = {"profile": parts[0]}
+    for part in parts[1:]:
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise RecordError(f"rules: expected key=value, got {part!r}")
+        parsed: object
+        if value in ("true", "false"):
+            parsed = value == "true"
+        elif key == "deal_pattern":
+            parsed = [_int_or_text(x) for x in value.split("-")]
+        else:
+            parsed = _int_or_text(value)
+        out[key] = parsed
+    return out if len(out) > 1 else parts[0]
+
+
+def _players_from_text(text: str | None) -> object:
+    if text is None:
+        return None
+    try:
+        names = json.loads("[" + text.replace('" "', '", "') + "]")
+    except json.JSONDecodeError:
+        raise RecordError(f"players: expected two quoted names, got {text!r}") from None
+    return names
+
+
+# -- writing -------------------------------------------------------------------
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` so that ``path`` holds either the old or the new
+    content, never a part: a temporary file in the same folder, flushed to
+    disk, then renamed over the target."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def save(record: Record, path: str | os.PathLike[str], *, form: str | None = None) -> None:
+    """Save atomically; the form follows ``form`` or the file suffix (``.json``
+    or anything else for text)."""
+    if form is None:
+        form = "json" if str(path).endswith(".json") else "text"
+    write_atomic(path, record.dumps() if form == "json" else record.to_text())
+
+
+# -- replay --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    dealer: int
+    trump: int
+    complete: bool
+    score: tuple[int, int]
+    breakdown: tuple[Breakdown, Breakdown]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dealer": self.dealer,
+            "trump": SUITS[self.trump],
+            "complete": self.complete,
+            "score": list(self.score),
+            "breakdown": [b.to_json() for b in self.breakdown],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    """What ``marjolet replay --json`` prints (record.md, "Replay result")."""
+
+    deals: tuple[DealResult, ...]
+    totals: tuple[int, int]
+    winner: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deals": [d.to_json() for d in self.deals],
+            "totals": list(self.totals),
+            "winner": self.winner,
+        }
+
+
+def to_match(record: Record) -> Match:
+    """Replay a record into a :class:`Match` (raises :class:`RecordError`)."""
+    match = Match(record.rules, first_dealer=record.first_dealer, seed=0, players=record.players)
+    for d, deal_record in enumerate(record.deals):
+        if match.deal is not None and not match.deal.is_over:
+            raise RecordError(
+                f"R22: deal {d - 1} is unfinished but is not the last deal", deal=d - 1
+            )
+        try:
+            match.start_deal(deal_record.deck)
+        except MarjoletError as exc:
+            raise RecordError(str(exc), deal=d) from None
+        for a, action in enumerate(deal_record.actions):
+            try:
+                match.play(action)
+            except IllegalActionError as exc:
+                raise RecordError(str(exc), deal=d, action=a) from None
+    return match
+
+
+def result_of(match: Match) -> ReplayResult:
+    """The scores of a match so far, by deal and source."""
+    deals = []
+    for d in match.deals:
+        deals.append(
+            DealResult(
+                dealer=d.dealer,
+                trump=d.trump,
+                complete=d.is_over,
+                score=d.points,
+                breakdown=(d.breakdown(0), d.breakdown(1)),
+            )
+        )
+    return ReplayResult(tuple(deals), match.running_totals, match.winner)
+
+
+def replay(record: Record) -> ReplayResult:
+    """Check a record against the rules and score it (record.md)."""
+    return result_of(to_match(record))
+
+
+def format_result_table(record: Record, result: ReplayResult) -> str:
+    """The readable per-deal score table of ``marjolet replay``."""
+    names = record.players or ("player 0", "player 1")
+    head = (
+        f"{'deal':>4} {'dealer':>6} {'trump':>5}  {'player':<12} {'cards':>5} {'melds':>5} "
+        f"{'dix':>3} {'last card':>9} {'last trick':>10} {'all six':>7} {'score':>5} {'total':>5}"
+    )
+    lines = [f"rules: {_rules_text(record.rules)}", head, "-" * len(head)]
+    totals = [0, 0]
+    for i, deal in enumerate(result.deals):
+        for p in (0, 1):
+            b = deal.breakdown[p]
+            totals[p] += deal.score[p]
+            prefix = (
+                f"{i:>4} {deal.dealer:>6} {SUITS[deal.trump]:>5}" if p == 0 else " " * 17
+            )
+            lines.append(
+                f"{prefix}  {names[p][:12]:<12} {b.cards:>5} {b.melds:>5} {b.dix:>3} "
+                f"{b.last_card:>9} {b.last_trick:>10} {b.all_tricks:>7} {deal.score[p]:>5} "
+                f"{totals[p]:>5}"
+            )
+        if not deal.complete:
+            lines.append(" " * 19 + "(deal in progress)")
+    if result.winner is None:
+        outcome = "match not decided"
+    else:
+        outcome = f"winner: {names[result.winner]}"
+    lines.append(f"totals {result.totals[0]} - {result.totals[1]}; {outcome}")
+    return "\n".join(lines)

@@ -1,0 +1,164 @@
+"""The frozen rule set: profiles ``classic`` and ``encyclopedia`` and every
+variation of rules.md as a field that combines freely with the others.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from marjolet.errors import RulesError
+
+TRUMP_JACK = "trump-jack"
+SAME_SUIT = "same-suit"
+JACK_QUEEN_MODES = (TRUMP_JACK, SAME_SUIT)
+DEAL_PATTERNS = ((3, 3), (2, 2, 2))
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One complete rule set (rules.md, "Profiles and variations").
+
+    ``profile`` names the profile the settings started from; the other fields
+    may override it. Build one with :meth:`profile_named`, :meth:`from_json`
+    or :meth:`replace`.
+    """
+
+    profile: str = "classic"
+    #: Batches of the deal, elder first (R4): ``(3, 3)`` or ``(2, 2, 2)``.
+    deal_pattern: tuple[int, ...] = (3, 3)
+    #: Bonus for winning all six tricks 11-16 (R17): 50 classic, 40 encyclopedia.
+    all_tricks_bonus: int = 50
+    #: Whether an unexchanged seven of trumps scores 10 when played (R19).
+    dix_on_play: bool = True
+    #: ``trump-jack`` (R11) or ``same-suit`` (variation of seed 001).
+    jack_queen: str = TRUMP_JACK
+    #: Match target (R22).
+    target: int = 500
+    #: At most one declaration per meld window (the dix does not count).
+    one_meld_per_window: bool = False
+
+    def __post_init__(self) -> None:
+        if self.profile not in PROFILE_NAMES:
+            raise RulesError(f"unknown profile {self.profile!r} (known: {', '.join(PROFILE_NAMES)})")
+        if tuple(self.deal_pattern) not in DEAL_PATTERNS:
+            raise RulesError(f"deal_pattern must be [3, 3] or [2, 2, 2], got {self.deal_pattern!r}")
+        object.__setattr__(self, "deal_pattern", tuple(self.deal_pattern))
+        if not _is_int(self.all_tricks_bonus) or self.all_tricks_bonus < 0:
+            raise RulesError(
+                f"all_tricks_bonus must be an integer >= 0, got {self.all_tricks_bonus!r}"
+            )
+        if not _is_int(self.target) or self.target <= 0:
+            raise RulesError(f"target must be an integer > 0, got {self.target!r}")
+        if not isinstance(self.dix_on_play, bool):
+            raise RulesError(f"dix_on_play must be true or false, got {self.dix_on_play!r}")
+        if not isinstance(self.one_meld_per_window, bool):
+            raise RulesError(
+                f"one_meld_per_window must be true or false, got {self.one_meld_per_window!r}"
+            )
+        if self.jack_queen not in JACK_QUEEN_MODES:
+            raise RulesError(
+                f"jack_queen must be 'trump-jack' or 'same-suit', got {self.jack_queen!r}"
+            )
+
+    @classmethod
+    def profile_named(cls, name: str) -> Rules:
+        """The rule set of a named profile (``classic`` or ``encyclopedia``)."""
+        try:
+            return PROFILES[name]
+        except (KeyError, TypeError):
+            raise RulesError(
+                f"unknown profile {name!r} (known: {', '.join(PROFILE_NAMES)})"
+            ) from None
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some settings changed (validated)."""
+        unknown = set(changes) - set(SETTING_NAMES) - {"profile"}
+        if unknown:
+            raise RulesError(f"unknown rule setting {sorted(unknown)[0]!r}")
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_json(cls, value: object) -> Rules:
+        """Read the ``rules`` value of a record (record.md): a profile name or
+        an object with ``profile`` and optional overrides, validated strictly."""
+        if value is None:
+            return CLASSIC
+        if isinstance(value, str):
+            return cls.profile_named(value)
+        if not isinstance(value, Mapping):
+            raise RulesError(f"rules must be a profile name or an object, got {value!r}")
+        if "profile" not in value:
+            raise RulesError("rules object needs a 'profile' key")
+        base = cls.profile_named(value["profile"])
+        changes: dict[str, Any] = {}
+        for key, raw in value.items():
+            if key == "profile":
+                continue
+            if key not in SETTING_NAMES:
+                raise RulesError(f"unknown rule key {key!r}")
+            if key == "deal_pattern":
+                if not isinstance(raw, list | tuple) or not all(_is_int(x) for x in raw):
+                    raise RulesError(f"deal_pattern must be [3, 3] or [2, 2, 2], got {raw!r}")
+                raw = tuple(raw)
+            changes[key] = raw
+        return dataclasses.replace(base, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every setting, as the bot protocol's ``rules`` object."""
+        return {
+            "profile": self.profile,
+            "all_tricks_bonus": self.all_tricks_bonus,
+            "dix_on_play": self.dix_on_play,
+            "jack_queen": self.jack_queen,
+            "deal_pattern": list(self.deal_pattern),
+            "target": self.target,
+            "one_meld_per_window": self.one_meld_per_window,
+        }
+
+    def to_record(self) -> str | dict[str, Any]:
+        """The shortest record form: the profile name, or the profile and the
+        settings that differ from it."""
+        base = PROFILES[self.profile]
+        if self == base:
+            return self.profile
+        out: dict[str, Any] = {"profile": self.profile}
+        for key in SETTING_NAMES:
+            if getattr(self, key) != getattr(base, key):
+                value = getattr(self, key)
+                out[key] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def describe(self) -> str:
+        """A human-readable summary, one setting a line."""
+        pattern = "-".join(str(n) for n in self.deal_pattern)
+        lines = [
+            f"profile              {self.profile}",
+            f"deal_pattern         {pattern}",
+            f"all_tricks_bonus     {self.all_tricks_bonus}",
+            f"dix_on_play          {str(self.dix_on_play).lower()}",
+            f"jack_queen           {self.jack_queen}",
+            f"target               {self.target}",
+            f"one_meld_per_window  {str(self.one_meld_per_window).lower()}",
+        ]
+        return "\n".join(lines)
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+SETTING_NAMES = (
+    "deal_pattern",
+    "all_tricks_bonus",
+    "dix_on_play",
+    "jack_queen",
+    "target",
+    "one_meld_per_window",
+)
+PROFILE_NAMES = ("classic", "encyclopedia")
+CLASSIC = Rules()
+ENCYCLOPEDIA = Rules(profile="encyclopedia", all_tricks_bonus=40, dix_on_play=False)
+PROFILES = {"classic": CLASSIC, "encyclopedia": ENCYCLOPEDIA}
