@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Protocol
 
 from marjolet.engine import Deal
 from marjolet.errors import MarjoletError
@@ -149,3 +150,44 @@ class Match:
         if d is None:
             raise MarjoletError("no deal in progress")
         return observe(d, seat, deal_index=len(self.deals) - 1, totals=self._completed_totals)
+
+
+class Seat(Protocol):
+    """Anything that chooses actions for one player: a bot, a terminal
+    player, a browser connection. It sees only its observation (R23)."""
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int: ...
+
+
+ActionHook = Callable[[Match, int, int], None]
+
+
+def play_deal(match: Match, seats: Sequence[Seat], on_action: ActionHook | None = None) -> None:
+    """Play the current deal to its end: ask the seat to act for each action,
+    check it, apply it (the one data path of every front end)."""
+    deal = match.deal
+    if deal is None:
+        raise MarjoletError("no deal in progress")
+    while not deal.is_over:
+        seat = deal.to_move
+        legal = deal.legal_actions()
+        action = seats[seat].choose(match.observation(seat), legal)
+        match.play(action)
+        if on_action is not None:
+            on_action(match, seat, action)
+
+
+def play_match(
+    match: Match,
+    seats: Sequence[Seat],
+    on_action: ActionHook | None = None,
+    decks: Iterator[Sequence[int]] | None = None,
+) -> Match:
+    """Play deals until R22 decides the match (resuming an unfinished deal
+    first). ``decks`` supplies deck orders; by default the match shuffles."""
+    if match.deal is not None and not match.deal.is_over:
+        play_deal(match, seats, on_action)
+    while not match.is_over:
+        match.start_deal(next(decks) if decks is not None else None)
+        play_deal(match, seats, on_action)
+    return match

@@ -1,0 +1,53 @@
+"""Marjolet: the reference implementation of the French trick-and-draw game.
+
+The core (this package's top-level modules) uses the standard library only:
+
+>>> from marjolet import Deal, Match, CardSet, parse_card
+"""
+
+from marjolet.actions import DIX, DRAW, MELD_BASE, Action, action_name, parse_action
+from marjolet.cards import CardSet, card_name, parse_card
+from marjolet.engine import Breakdown, Deal
+from marjolet.errors import (
+    ActionError,
+    CardError,
+    IllegalActionError,
+    MarjoletError,
+    RecordError,
+    RulesError,
+)
+from marjolet.match import Match, Seat, play_deal, play_match
+from marjolet.observation import Observation, observe, sample_world
+from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CLASSIC",
+    "DIX",
+    "DRAW",
+    "ENCYCLOPEDIA",
+    "MELD_BASE",
+    "Action",
+    "ActionError",
+    "Breakdown",
+    "CardError",
+    "CardSet",
+    "Deal",
+    "IllegalActionError",
+    "MarjoletError",
+    "Match",
+    "Observation",
+    "RecordError",
+    "Rules",
+    "RulesError",
+    "Seat",
+    "action_name",
+    "card_name",
+    "observe",
+    "parse_action",
+    "parse_card",
+    "play_deal",
+    "play_match",
+    "sample_world",
+]

@@ -1,0 +1,96 @@
+"""The one bot interface used by the arena, the terminal, the browser and
+the research adapters.
+
+A bot gets an :class:`~marjolet.observation.Observation` (never the deal) and
+the legal action ids, and returns one of them. It is built from a spec string
+by :func:`marjolet.bots.make_bot`, is reproducible under its ``seed``, and
+honours its budget parameters. A new match must get a fresh bot (or a call
+to :meth:`Bot.new_match`) so that no state leaks between duplicate games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from marjolet.engine import Deal
+from marjolet.errors import MarjoletError
+from marjolet.observation import Observation
+
+
+class BotSpecError(MarjoletError):
+    """An unknown bot name or a bad bot parameter in a spec string."""
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter of a bot: its type (``int``, ``float``, ``str``,
+    ``bool``), default and one-line help."""
+
+    name: str
+    type: type
+    default: Any
+    help: str
+
+    def parse(self, text: str, spec: str) -> Any:
+        try:
+            if self.type is bool:
+                if text.lower() in ("1", "true", "yes", "on"):
+                    return True
+                if text.lower() in ("0", "false", "no", "off"):
+                    return False
+                raise ValueError(text)
+            return self.type(text)
+        except ValueError:
+            raise BotSpecError(
+                f"bot spec {spec!r}: parameter {self.name}={text!r} is not a valid "
+                f"{self.type.__name__}"
+            ) from None
+
+
+class Bot:
+    """Base class of every bot. Subclasses set ``name``, ``description`` and
+    ``params`` and implement :meth:`choose`."""
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    params: ClassVar[tuple[Param, ...]] = ()
+    #: True only for the ``cheater`` bot: the host then calls
+    #: :meth:`see_deal` with the true deal before each :meth:`choose`.
+    sees_hidden_cards: ClassVar[bool] = False
+
+    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        known = {p.name: p for p in self.params}
+        for key in options:
+            if key not in known:
+                raise BotSpecError(f"bot {self.name!r} has no parameter {key!r}")
+        self.options: dict[str, Any] = {p.name: options.get(p.name, p.default) for p in self.params}
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        """Return one of ``legal`` for the position ``obs``."""
+        raise NotImplementedError
+
+    def new_match(self, seed: int | None = None) -> None:
+        """Forget everything from earlier matches and reseed."""
+        self.seed = seed if seed is not None else self.seed
+        self.rng = random.Random(self.seed)
+
+    def see_deal(self, deal: Deal) -> None:
+        """Only for bots with ``sees_hidden_cards``: the true deal."""
+
+    @property
+    def spec(self) -> str:
+        """The spec string that rebuilds this bot."""
+        changed = [
+            f"{p.name}={self.options[p.name]}"
+            for p in self.params
+            if self.options[p.name] != p.default
+        ]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+    def __repr__(self) -> str:
+        return f"make_bot({self.spec!r}, seed={self.seed!r})"

@@ -1,0 +1,74 @@
+"""Bot spec strings: ``NAME`` or ``NAME:key=value,key=value``.
+
+Bots register here by name; :func:`make_bot` parses a spec, checks every
+parameter against the bot's declared :class:`~marjolet.bots.base.Param` list
+and builds the bot with a seed.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from marjolet.bots.base import Bot, BotSpecError
+
+#: name -> "module:ClassName", imported on first use so that listing bots or
+#: building ``random`` never imports the search code.
+_BOTS: dict[str, str] = {
+    "random": "marjolet.bots.random_bot:RandomBot",
+}
+_LOADED: dict[str, type[Bot]] = {}
+
+
+def register(name: str, target: str | type[Bot]) -> None:
+    """Register a bot class (or a lazy ``"module:Class"`` path) under ``name``."""
+    if isinstance(target, str):
+        _BOTS[name] = target
+        _LOADED.pop(name, None)
+    else:
+        _BOTS[name] = f"{target.__module__}:{target.__qualname__}"
+        _LOADED[name] = target
+
+
+def bot_names() -> list[str]:
+    return list(_BOTS)
+
+
+def bot_class(name: str) -> type[Bot]:
+    if name not in _BOTS:
+        raise BotSpecError(f"unknown bot {name!r} (known: {', '.join(_BOTS)})")
+    if name not in _LOADED:
+        module, _, cls = _BOTS[name].partition(":")
+        _LOADED[name] = getattr(importlib.import_module(module), cls)
+    return _LOADED[name]
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split a spec string into the bot name and its raw parameters."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise BotSpecError(f"empty bot spec {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, str] = {}
+    if rest:
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            key = key.strip()
+            if not eq or not key:
+                raise BotSpecError(f"bot spec {spec!r}: expected key=value, got {part!r}")
+            if key in params:
+                raise BotSpecError(f"bot spec {spec!r}: parameter {key!r} given twice")
+            params[key] = value.strip()
+    return name, params
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """Build a bot from its spec string, e.g. ``make_bot("pimc:worlds=64", seed=1)``."""
+    name, raw = parse_spec(spec)
+    cls = bot_class(name)
+    known = {p.name: p for p in cls.params}
+    options = {}
+    for key, text in raw.items():
+        if key not in known:
+            names = ", ".join(known) or "none"
+            raise BotSpecError(f"bot spec {spec!r}: {name} has no parameter {key!r} (parameters: {names})")
+        options[key] = known[key].parse(text, spec)
+    return cls(seed=seed, **options)

@@ -1,0 +1,80 @@
+"""The ``marjolet`` command: a thin dispatcher.
+
+Each subcommand lives in its own module that provides
+``add_arguments(parser)`` and ``run(args) -> int`` and keeps heavy imports
+inside ``run``; this file only lists them. Every input error
+(:class:`~marjolet.errors.MarjoletError`, a bad file, a bad option) ends as
+one line on standard error and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from marjolet.errors import MarjoletError
+
+#: name -> (module, one-line help). Modules are imported lazily.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("marjolet.commands.play", "play a match against the computer"),
+    "replay": ("marjolet.commands.replay", "validate and score a game record"),
+    "convert": ("marjolet.commands.convert", "convert a record between JSON and text"),
+    "rules": ("marjolet.commands.rules", "print the rule set in force"),
+    "selfplay": ("marjolet.commands.selfplay", "write a random legal match as a record"),
+    "bench": ("marjolet.commands.bench", "benchmark the rules engine"),
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors in one line with exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from marjolet import __version__
+
+    parser = _Parser(
+        prog="marjolet",
+        description="Marjolet, the French two-player trick-and-draw card game.",
+    )
+    parser.add_argument("--version", action="version", version=f"marjolet {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (module, help_text) in COMMANDS.items():
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        mod = importlib.import_module(module)
+        mod.add_arguments(cmd)
+        cmd.set_defaults(_module=mod)
+    return parser
+
+
+def fail(message: str) -> NoReturn:
+    """Print one error line and exit with status 2."""
+    print(f"marjolet: error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        result: int = args._module.run(args)
+        return result
+    except MarjoletError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        print("marjolet: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

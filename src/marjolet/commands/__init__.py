@@ -1,0 +1,1 @@
+"""One module per ``marjolet`` subcommand (see :mod:`marjolet.cli`)."""

@@ -1,0 +1,43 @@
+"""Options and helpers shared by several subcommands."""
+
+from __future__ import annotations
+
+import argparse
+
+from marjolet.errors import RulesError
+from marjolet.rules import Rules
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--rules PROFILE`` and one flag per variation (rules.md)."""
+    group = parser.add_argument_group("rules")
+    group.add_argument("--rules", "--profile", dest="profile", default="classic",
+                       metavar="PROFILE", help="classic (default) or encyclopedia")
+    group.add_argument("--deal-pattern", choices=["3-3", "2-2-2"], help="batches of the deal (R4)")
+    group.add_argument("--all-tricks-bonus", type=int, metavar="N", help="bonus for all six last tricks (R17)")
+    group.add_argument("--dix-on-play", choices=["yes", "no"], help="an unexchanged seven scores when played (R19)")
+    group.add_argument("--jack-queen", choices=["trump-jack", "same-suit"], help="JQs meld mode (R11)")
+    group.add_argument("--target", type=int, metavar="N", help="match target (R22)")
+    group.add_argument("--one-meld-per-window", action="store_true", default=None,
+                       help="at most one declaration per trick won")
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    rules = Rules.profile_named(args.profile)
+    changes: dict[str, object] = {}
+    if args.deal_pattern:
+        changes["deal_pattern"] = tuple(int(x) for x in args.deal_pattern.split("-"))
+    if args.all_tricks_bonus is not None:
+        changes["all_tricks_bonus"] = args.all_tricks_bonus
+    if args.dix_on_play:
+        changes["dix_on_play"] = args.dix_on_play == "yes"
+    if args.jack_queen:
+        changes["jack_queen"] = args.jack_queen
+    if args.target is not None:
+        changes["target"] = args.target
+    if args.one_meld_per_window:
+        changes["one_meld_per_window"] = True
+    try:
+        return rules.replace(**changes) if changes else rules
+    except RulesError as exc:
+        raise RulesError(f"--rules: {exc}") from None
