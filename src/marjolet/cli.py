@@ -35,7 +35,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser. Only ``command``'s module is imported (the others
+    are listed by name and help text), so start-up stays fast."""
     from marjolet import __version__
 
     parser = _Parser(
@@ -46,9 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
         cmd = sub.add_parser(name, help=help_text, description=help_text)
-        mod = importlib.import_module(module)
-        mod.add_arguments(cmd)
-        cmd.set_defaults(_module=mod)
+        if name == command:
+            mod = importlib.import_module(module)
+            mod.add_arguments(cmd)
+            cmd.set_defaults(_module=mod)
     return parser
 
 
@@ -59,7 +62,9 @@ def fail(message: str) -> NoReturn:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

@@ -17,11 +17,20 @@ class MatchOverError(MarjoletError):
     """A deal was started after R22 decided the match."""
 
 
-def new_rng(seed: int | None) -> random.Random:
+def new_rng(seed: int | str | None) -> random.Random:
     """A seeded generator, or a cryptographically strong one without a seed (R6)."""
     if seed is None:
         return secrets.SystemRandom()
     return random.Random(seed)
+
+
+def seeded_deck(seed: int, deal_index: int) -> list[int]:
+    """The deck order of deal ``deal_index`` of a match seeded with ``seed``.
+
+    Each deal's deck depends only on the seed and the deal's number, so a
+    resumed match deals exactly as the uninterrupted one would have.
+    """
+    return shuffled_deck(random.Random(f"marjolet/{seed}/deal/{deal_index}"))
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:
@@ -33,8 +42,9 @@ def shuffled_deck(rng: random.Random) -> list[int]:
 class Match:
     """Deals to ``rules.target``; the first dealer, then alternation (R3, R22).
 
-    With a ``seed`` the first dealer and every shuffle are reproducible (R6);
-    without one they come from a cryptographically strong source.
+    With a ``seed`` the first dealer and every shuffle are reproducible (R6),
+    each deal's deck depending only on the seed and the deal's number; without
+    one they come from a cryptographically strong source.
     """
 
     def __init__(
@@ -46,9 +56,10 @@ class Match:
         players: Sequence[str] | None = None,
     ) -> None:
         self.rules = rules
+        self.seed = seed
         self.rng = new_rng(seed)
         if first_dealer is None:
-            first_dealer = self.rng.randrange(2)
+            first_dealer = new_rng(None if seed is None else f"marjolet/{seed}/first-dealer").randrange(2)
         if first_dealer not in (0, 1):
             raise ValueError(f"first_dealer must be 0 or 1, got {first_dealer!r}")
         self.first_dealer = first_dealer
@@ -112,7 +123,11 @@ class Match:
         if self.deals and not self.deals[-1].is_over:
             raise MarjoletError(f"deal {len(self.deals) - 1} is not finished (R22: deals are always finished)")
         if deck is None:
-            deck = shuffled_deck(self.rng)
+            deck = (
+                shuffled_deck(self.rng)
+                if self.seed is None
+                else seeded_deck(self.seed, len(self.deals))
+            )
         deal = Deal(deck, self.dealer_of(len(self.deals)), self.rules)
         self.deals.append(deal)
         return deal

@@ -24,6 +24,7 @@ from marjolet.engine import (
     EXPOSED,
     HAND,
     INDICATOR,
+    LAST_WINNER,
     LATE_TRICKS,
     LEAD,
     MELDS,
@@ -94,6 +95,12 @@ class Observation:
     @property
     def opponent(self) -> int:
         return self.seat ^ 1
+
+    @property
+    def last_trick_winner(self) -> int | None:
+        """Winner of the latest completed trick, if any."""
+        w = self.public_state[LAST_WINNER] if self.public_state else -1
+        return None if w < 0 else w
 
     @property
     def stock_empty(self) -> bool:

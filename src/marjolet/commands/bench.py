@@ -1,0 +1,36 @@
+"""``marjolet bench [--json]``: the engine benchmark (one core)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from marjolet.commands.common import add_rules_arguments, rules_from_args
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds; figures are medians (default 5)")
+    parser.add_argument("--deals", type=int, default=2000, help="random deals per round (default 2000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the decks and the random play")
+    add_rules_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from marjolet.benchmark import run_engine_bench
+    from marjolet.errors import MarjoletError
+
+    if args.rounds < 1 or args.deals < 1:
+        raise MarjoletError("--rounds and --deals must be at least 1")
+    result = run_engine_bench(rounds=args.rounds, deals=args.deals, seed=args.seed,
+                              rules=rules_from_args(args))
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    print(f"engine benchmark: {result.rounds} rounds x {result.deals_per_round} random deals, "
+          "one core, medians")
+    print(f"  deals/s      {result.deals_per_s:12,.0f}")
+    print(f"  actions/s    {result.actions_per_s:12,.0f}")
+    print(f"  copy()       {result.copy_us:12.3f} us")
+    print(f"  push+pop     {result.push_pop_us:12.3f} us")
+    return 0

@@ -1,0 +1,198 @@
+"""The plain line interface of ``marjolet play``: prompts on standard output,
+answers on standard input, so a game can be scripted through a pipe.
+
+The human is a :class:`~marjolet.match.Seat` like any bot: it is shown its
+observation (R23) and the numbered legal actions, and answers with a number
+(from 1) or the action text (``QS``, ``meld KQS``, ``dix``, ``draw``; case
+does not matter). The :class:`Narrator` reports what happened from the
+human's side, using only what that seat may know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE, parse_action
+from marjolet.cards import SEVEN, SUIT_NAMES, card, card_symbol, display_order
+from marjolet.errors import ActionError
+from marjolet.match import Match
+from marjolet.melds import MELD_VALUES, meld_description
+from marjolet.observation import Observation
+
+HELP = """\
+Answer with the number of an action or its text: a card (QS, 10H, q♠),
+'meld KQS', 'dix' or 'draw'. Other commands:
+  help   this text            hand   show the position again
+  quit   stop (the game is saved if --save was given)"""
+
+
+class QuitGame(Exception):
+    """The human asked to stop, or standard input ended."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def describe_action(obs: Observation, action: int) -> str:
+    """The text of an action with its value where it scores."""
+    if MELD_BASE <= action < DIX:
+        m = action - MELD_BASE
+        value = MELD_VALUES[obs.trump][m]
+        return f"{ACTION_NAMES[action]}  {meld_description(m, obs.trump, obs.rules)} +{value}"
+    if action == DIX:
+        return f"dix  exchange {card_symbol(card(SEVEN, obs.trump))} for the indicator +10"
+    if action == DRAW:
+        return "draw  end the window and draw"
+    return card_symbol(action)
+
+
+def show_position(obs: Observation, names: Sequence[str], match_totals: tuple[int, int]) -> str:
+    """A compact picture of what the human sees."""
+    me, opp = obs.seat, obs.seat ^ 1
+    ind = card_symbol(obs.indicator) if obs.indicator is not None else "taken"
+    lines = [
+        f"-- deal {obs.deal_index + 1}, trick {min(obs.tricks_played + (0 if obs.in_window else 1), 16)}"
+        f" | trumps {SUIT_NAMES[obs.trump]} | indicator {ind} | stock {obs.stock_size}"
+        f" | deal {obs.points[me]}-{obs.points[opp]} | match {match_totals[me]}-{match_totals[opp]}",
+        f"   your hand: {obs.hand.symbols()}",
+    ]
+    if obs.exposed[me]:
+        lines.append(f"   your exposed: {obs.exposed[me].symbols()}")
+    if obs.opponent_known:
+        label = "opponent's hand" if obs.stock_empty else "opponent shows"
+        lines.append(f"   {label}: {obs.opponent_known.symbols()}  ({obs.hand_sizes[opp]} in hand)")
+    if obs.lead is not None:
+        lines.append(f"   {names[opp]} led {card_symbol(obs.lead)}")
+    return "\n".join(lines)
+
+
+def menu_order(legal: Sequence[int]) -> list[int]:
+    """Legal actions as a player reads them: cards by suit, highest first,
+    then melds, dix and draw."""
+    cards = 0
+    for a in legal:
+        if a < MELD_BASE:
+            cards |= 1 << a
+    return [*display_order(cards), *(a for a in legal if a >= MELD_BASE)]
+
+
+class LineSeat:
+    """A human player on a text stream."""
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        stdin: TextIO,
+        stdout: TextIO,
+        match_totals: Callable[[], tuple[int, int]],
+    ) -> None:
+        self.names = names
+        self.stdin = stdin
+        self.stdout = stdout
+        self.match_totals = match_totals
+
+    def _say(self, text: str) -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        if list(legal) == [DRAW]:
+            self._say("   (you won the trick; no meld or dix is possible: drawing)")
+            return DRAW
+        legal = menu_order(legal)
+        self._say(show_position(obs, self.names, self.match_totals()))
+        if obs.in_window:
+            self._say("   your meld window (you won the trick):")
+        elif obs.stock_empty and obs.lead is not None:
+            self._say("   R16: follow suit and beat the card if you can, else trump, else any card")
+        for i, action in enumerate(legal, 1):
+            self._say(f"   {i:2d}) {describe_action(obs, action)}")
+        while True:
+            self.stdout.write("> ")
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                raise QuitGame("input ended")
+            answer = line.strip()
+            if not answer:
+                continue
+            low = answer.lower()
+            if low in ("quit", "exit", "q"):
+                raise QuitGame("quit")
+            if low in ("help", "?"):
+                self._say(HELP)
+                continue
+            if low == "hand":
+                self._say(show_position(obs, self.names, self.match_totals()))
+                continue
+            choice = self._parse_choice(answer, legal)
+            if choice is not None:
+                return choice
+
+    def _parse_choice(self, answer: str, legal: Sequence[int]) -> int | None:
+        if answer.isdigit():
+            n = int(answer)
+            if 1 <= n <= len(legal):
+                return legal[n - 1]
+            self._say(f"   no action {n}: choose 1-{len(legal)}")
+            return None
+        text = answer.upper()
+        if text.startswith("MELD "):
+            text = "meld " + text[5:].strip()
+        elif text in ("DIX", "DRAW"):
+            text = text.lower()
+        try:
+            action = parse_action(text)
+        except ActionError as exc:
+            self._say(f"   {exc}; type a number, an action or 'help'")
+            return None
+        if action not in legal:
+            self._say(f"   {ACTION_NAMES[action]} is not legal now; choose one of the listed actions")
+            return None
+        return action
+
+
+class Narrator:
+    """Reports each action from the human's side of the table (R23)."""
+
+    def __init__(self, human: int, names: Sequence[str], out: TextIO) -> None:
+        self.human = human
+        self.names = names
+        self.out = out
+        self._hand_before = 0
+
+    def _say(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def before(self, match: Match) -> None:
+        obs = match.observation(self.human)
+        self._hand_before = obs.hand.mask
+
+    def __call__(self, match: Match, seat: int, action: int) -> None:
+        obs = match.observation(self.human)
+        who = "You" if seat == self.human else self.names[seat]
+        if action < MELD_BASE:
+            self._say(f"{who} played {card_symbol(action)}.")
+            if obs.lead is None:  # the trick is complete
+                w = obs.last_trick_winner
+                assert w is not None
+                winner = "You" if w == self.human else self.names[w]
+                self._say(f"{winner} won trick {obs.tricks_played}.")
+        elif action == DRAW:
+            gained = obs.hand.mask & ~self._hand_before
+            got = " ".join(card_symbol(c) for c in display_order(gained))
+            if obs.stock_empty:
+                self._say(f"The stock is empty: you drew {got or 'nothing'}; now follow suit and overtake (R16).")
+                self._say(f"{self.names[self.human ^ 1]}'s hand is now known: {obs.opponent_known.symbols()}")
+            else:
+                self._say(f"Both drew; you drew {got}.")
+        elif action == DIX:
+            self._say(f"{who} exchanged the seven of trumps for the indicator (+10).")
+        else:
+            m = action - MELD_BASE
+            value = MELD_VALUES[obs.trump][m]
+            self._say(f"{who} declared {meld_description(m, obs.trump, obs.rules)} for {value}.")
+        self._hand_before = obs.hand.mask
