@@ -44,7 +44,9 @@ def parse_action(text: str) -> int:
     that excludes it where one does (``meld 4J``: R11).
     """
     if not isinstance(text, str):
-        raise ActionError(f"action must be text like 'QS', 'meld KQS', 'dix' or 'draw', got {text!r}")
+        raise ActionError(
+            f"action must be text like 'QS', 'meld KQS', 'dix' or 'draw', got {text!r}"
+        )
     body = " ".join(text.split())
     if body == "dix":
         return DIX
@@ -56,9 +58,7 @@ def parse_action(text: str) -> int:
             return MELD_BASE + MELD_INDEX[meld]
         if meld == "4J":
             raise ActionError("R11: four jacks score nothing; 4J is not a meld")
-        raise ActionError(
-            f"R11: unknown meld {meld!r} in {text!r} (melds: {' '.join(MELD_NAMES)})"
-        )
+        raise ActionError(f"R11: unknown meld {meld!r} in {text!r} (melds: {' '.join(MELD_NAMES)})")
     try:
         return parse_card(body)
     except CardError:

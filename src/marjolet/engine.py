@@ -115,6 +115,32 @@ def validate_deck(deck: Sequence[int]) -> tuple[int, ...]:
     return cards
 
 
+def draw_positions(actions: Sequence[int], dealer: int, trump: int, player: int) -> list[int]:
+    """Where each card ``player`` drew came from: an index into the 19 hidden
+    stock cards, or ``STOCK_CARDS`` (19) for the indicator taken after trick
+    10. Works from the public action list alone (trick winners follow from
+    the cards played and the trump suit)."""
+    out = []
+    turn = dealer ^ 1
+    lead = -1
+    tricks = 0
+    for a in actions:
+        if a < MELD_BASE:
+            if lead < 0:
+                lead = a
+                turn ^= 1
+                continue
+            if a >> 3 == lead >> 3:
+                turn = turn if a > lead else turn ^ 1
+            elif a >> 3 != trump:
+                turn ^= 1
+            lead = -1
+            tricks += 1
+        elif a == DRAW:
+            out.append(2 * tricks - 2 + (0 if turn == player else 1))
+    return out
+
+
 class Deal:
     """The state of one deal, from the first lead to the end of trick 16.
 
@@ -415,7 +441,9 @@ class Deal:
             return None
         if action == DRAW:
             if not s[WINDOW]:
-                return f"R9: 'draw' closes a meld window and none is open (player {p} to play a card)"
+                return (
+                    f"R9: 'draw' closes a meld window and none is open (player {p} to play a card)"
+                )
             return None
         if not s[WINDOW]:
             if s[TRICKS] >= PHASE1_TRICKS:
@@ -569,21 +597,16 @@ class Deal:
         """The cards ``player`` has drawn so far, in order (the bot protocol's
         ``draws``); cards unknown in a sampled world are left out."""
         out = []
-        moves = self._moves
-        base = len(moves) - len(self._stack)
-        for i in range(base, len(moves)):
-            if moves[i] != DRAW:
-                continue
-            before = self._stack[i - base]
-            t = before[TRICKS]
-            idx = 2 * t - 2 + (0 if before[TURN] == player else 1)
-            c = before[INDICATOR] if idx >= STOCK_CARDS else self.stock[idx]
+        for idx in draw_positions(self._moves, self.dealer, self.trump, player):
+            c = self._s[INDICATOR] if idx == STOCK_CARDS else self.stock[idx]
             if c >= 0:
                 out.append(c)
         return out
 
     def __repr__(self) -> str:
-        deck = "None" if self.deck is None else "[" + " ".join(CARD_NAMES[c] for c in self.deck) + "]"
+        deck = (
+            "None" if self.deck is None else "[" + " ".join(CARD_NAMES[c] for c in self.deck) + "]"
+        )
         moves = " ".join(ACTION_NAMES[a] for a in self._moves)
         return f"<Deal dealer={self.dealer} deck={deck} moves=[{moves}]>"
 

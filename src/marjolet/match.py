@@ -59,7 +59,9 @@ class Match:
         self.seed = seed
         self.rng = new_rng(seed)
         if first_dealer is None:
-            first_dealer = new_rng(None if seed is None else f"marjolet/{seed}/first-dealer").randrange(2)
+            first_dealer = new_rng(
+                None if seed is None else f"marjolet/{seed}/first-dealer"
+            ).randrange(2)
         if first_dealer not in (0, 1):
             raise ValueError(f"first_dealer must be 0 or 1, got {first_dealer!r}")
         self.first_dealer = first_dealer
@@ -121,7 +123,9 @@ class Match:
                 f"(totals {list(self._completed_totals)}); no further deal is allowed"
             )
         if self.deals and not self.deals[-1].is_over:
-            raise MarjoletError(f"deal {len(self.deals) - 1} is not finished (R22: deals are always finished)")
+            raise MarjoletError(
+                f"deal {len(self.deals) - 1} is not finished (R22: deals are always finished)"
+            )
         if deck is None:
             deck = (
                 shuffled_deck(self.rng)

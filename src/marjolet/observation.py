@@ -36,6 +36,7 @@ from marjolet.engine import (
     WINDOW,
     WON,
     Deal,
+    draw_positions,
 )
 from marjolet.melds import MELD_COUNT, MELD_NAMES
 from marjolet.rules import Rules
@@ -137,7 +138,9 @@ def opponent_known_mask(deal: Deal, seat: int) -> int:
     return known
 
 
-def observe(deal: Deal, seat: int, *, deal_index: int = 0, totals: tuple[int, int] = (0, 0)) -> Observation:
+def observe(
+    deal: Deal, seat: int, *, deal_index: int = 0, totals: tuple[int, int] = (0, 0)
+) -> Observation:
     """The observation of ``seat`` in ``deal`` (R23)."""
     s = deal._s
     opp = seat ^ 1
@@ -206,6 +209,11 @@ def sample_world(obs: Observation, rng: random.Random) -> Deal:
     state[HAND + opp] = opp_hand
     stock = [-1] * STOCK_CARDS
     stock[STOCK_CARDS - hidden_stock :] = unseen[missing:]
+    # the seat's own past draws go back where they came from
+    positions = draw_positions(obs.actions, obs.dealer, obs.trump, obs.seat)
+    for idx, c in zip(positions, obs.draws, strict=False):
+        if idx < STOCK_CARDS:
+            stock[idx] = c
     dealt = [0, 0]
     dealt[obs.seat] = obs.dealt.mask
     return Deal.from_state(

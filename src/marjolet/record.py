@@ -39,7 +39,14 @@ from typing import Any
 from marjolet.actions import ACTION_NAMES, MELD_BASE, parse_action
 from marjolet.cards import CARD_NAMES, SUITS, parse_card
 from marjolet.engine import Breakdown, Deal
-from marjolet.errors import ActionError, CardError, IllegalActionError, MarjoletError, RecordError, RulesError
+from marjolet.errors import (
+    ActionError,
+    CardError,
+    IllegalActionError,
+    MarjoletError,
+    RecordError,
+    RulesError,
+)
 from marjolet.match import Match
 from marjolet.rules import CLASSIC, SETTING_NAMES, Rules
 
@@ -76,7 +83,8 @@ class Record:
             first_dealer=match.first_dealer,
             players=match.players,
             deals=tuple(
-                DealRecord(d.deck if d.deck is not None else (), tuple(d.moves)) for d in match.deals
+                DealRecord(d.deck if d.deck is not None else (), tuple(d.moves))
+                for d in match.deals
             ),
         )
 
@@ -102,7 +110,9 @@ class Record:
         """The text notation (see the module docstring)."""
         lines = [f"format {FORMAT}", "rules " + _rules_text(self.rules)]
         if self.players is not None:
-            lines.append("players " + " ".join(json.dumps(n, ensure_ascii=False) for n in self.players))
+            lines.append(
+                "players " + " ".join(json.dumps(n, ensure_ascii=False) for n in self.players)
+            )
         lines.append(f"first_dealer {self.first_dealer}")
         for i, deal in enumerate(self.deals):
             lines.append(f"deal {i}")
@@ -162,8 +172,9 @@ def _action_lines(actions: Sequence[int]) -> list[str]:
 def loads(text: str, *, check: bool = True) -> Record:
     """Read a record in either form. With ``check`` (the default) it is also
     replayed, so any rule violation raises :class:`RecordError`."""
-    record = _loads_json(text, check) if text.lstrip().startswith("{") else _loads_text(text, check)
-    return record
+    if text.lstrip()[:1] in ("{", "["):
+        return _loads_json(text, check)
+    return _loads_text(text, check)
 
 
 def load(path: str | os.PathLike[str], *, check: bool = True) -> Record:
@@ -185,7 +196,9 @@ class _Builder:
     """Builds a record deal by deal, optionally replaying it as it goes, so
     that the first fault in reading order is the one reported."""
 
-    def __init__(self, rules: Rules, first_dealer: int, players: tuple[str, str] | None, check: bool) -> None:
+    def __init__(
+        self, rules: Rules, first_dealer: int, players: tuple[str, str] | None, check: bool
+    ) -> None:
         self.rules = rules
         self.first_dealer = first_dealer
         self.players = players
@@ -200,13 +213,15 @@ class _Builder:
         self._close_deal()
         if self.check and self.deal is not None and not self.deal.is_over:
             raise RecordError(
-                f"R22: deal {d - 1} is unfinished but is not the last deal (deals are always finished)",
+                f"R22: deal {d - 1} is unfinished but is not the last deal "
+                "(deals are always finished)",
                 deal=d - 1,
             )
         if self.check and self.match.winner is not None:
             t = list(self.match.totals)
             raise RecordError(
-                f"R22: the match was decided after deal {d - 1} (totals {t}); no further deal is allowed",
+                f"R22: the match was decided after deal {d - 1} (totals {t}); "
+                "no further deal is allowed",
                 deal=d,
             )
         deck = _parse_deck(deck_texts, d)
@@ -252,7 +267,9 @@ def _parse_deck(value: object, d: int) -> tuple[int, ...]:
         deck.append(c)
     if len(deck) != 32:
         missing = " ".join(CARD_NAMES[c] for c in range(32) if not seen >> c & 1)
-        raise RecordError(f"R4: the deck has {len(deck)} cards, not 32 (missing: {missing})", deal=d)
+        raise RecordError(
+            f"R4: the deck has {len(deck)} cards, not 32 (missing: {missing})", deal=d
+        )
     return tuple(deck)
 
 
@@ -261,7 +278,11 @@ def _header(rules_value: object, first_dealer: object, players: object, check: b
         rules = Rules.from_json(rules_value)
     except RulesError as exc:
         raise RecordError(f"rules: {exc}") from None
-    if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or first_dealer not in (0, 1):
+    if (
+        not isinstance(first_dealer, int)
+        or isinstance(first_dealer, bool)
+        or first_dealer not in (0, 1)
+    ):
         raise RecordError(f"'first_dealer' must be 0 or 1, got {first_dealer!r}")
     names: tuple[str, str] | None = None
     if players is not None:
@@ -279,7 +300,9 @@ def _loads_json(text: str, check: bool) -> Record:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        raise RecordError(
+            f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
     if not isinstance(obj, dict):
         raise RecordError("a record must be a JSON object")
     if "format" in obj and obj["format"] != FORMAT:
@@ -339,7 +362,9 @@ def _loads_text(text: str, check: bool) -> Record:
             continue
         if key == "deck":
             if d < 0 or in_deal:
-                raise RecordError(f"{where}: a 'deck' line must follow a 'deal' line", deal=max(d, 0))
+                raise RecordError(
+                    f"{where}: a 'deck' line must follow a 'deal' line", deal=max(d, 0)
+                )
             builder.start_deal(rest.split(), d)
             in_deal, a = True, 0
             continue
@@ -531,9 +556,7 @@ def format_result_table(record: Record, result: ReplayResult) -> str:
         for p in (0, 1):
             b = deal.breakdown[p]
             totals[p] += deal.score[p]
-            prefix = (
-                f"{i:>4} {deal.dealer:>6} {SUITS[deal.trump]:>5}" if p == 0 else " " * 17
-            )
+            prefix = f"{i:>4} {deal.dealer:>6} {SUITS[deal.trump]:>5}" if p == 0 else " " * 17
             lines.append(
                 f"{prefix}  {names[p][:12]:<12} {b.cards:>5} {b.melds:>5} {b.dix:>3} "
                 f"{b.last_card:>9} {b.last_trick:>10} {b.all_tricks:>7} {deal.score[p]:>5} "

@@ -42,7 +42,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.profile not in PROFILE_NAMES:
-            raise RulesError(f"unknown profile {self.profile!r} (known: {', '.join(PROFILE_NAMES)})")
+            raise RulesError(
+                f"unknown profile {self.profile!r} (known: {', '.join(PROFILE_NAMES)})"
+            )
         if tuple(self.deal_pattern) not in DEAL_PATTERNS:
             raise RulesError(f"deal_pattern must be [3, 3] or [2, 2, 2], got {self.deal_pattern!r}")
         object.__setattr__(self, "deal_pattern", tuple(self.deal_pattern))

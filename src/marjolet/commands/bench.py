@@ -10,8 +10,12 @@ from marjolet.commands.common import add_rules_arguments, rules_from_args
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds; figures are medians (default 5)")
-    parser.add_argument("--deals", type=int, default=2000, help="random deals per round (default 2000)")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="rounds; figures are medians (default 5)"
+    )
+    parser.add_argument(
+        "--deals", type=int, default=2000, help="random deals per round (default 2000)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the decks and the random play")
     add_rules_arguments(parser)
 
@@ -22,13 +26,16 @@ def run(args: argparse.Namespace) -> int:
 
     if args.rounds < 1 or args.deals < 1:
         raise MarjoletError("--rounds and --deals must be at least 1")
-    result = run_engine_bench(rounds=args.rounds, deals=args.deals, seed=args.seed,
-                              rules=rules_from_args(args))
+    result = run_engine_bench(
+        rounds=args.rounds, deals=args.deals, seed=args.seed, rules=rules_from_args(args)
+    )
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
-    print(f"engine benchmark: {result.rounds} rounds x {result.deals_per_round} random deals, "
-          "one core, medians")
+    print(
+        f"engine benchmark: {result.rounds} rounds x {result.deals_per_round} random deals, "
+        "one core, medians"
+    )
     print(f"  deals/s      {result.deals_per_s:12,.0f}")
     print(f"  actions/s    {result.actions_per_s:12,.0f}")
     print(f"  copy()       {result.copy_us:12.3f} us")

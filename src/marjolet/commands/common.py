@@ -11,15 +11,31 @@ from marjolet.rules import Rules
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """``--rules PROFILE`` and one flag per variation (rules.md)."""
     group = parser.add_argument_group("rules")
-    group.add_argument("--rules", "--profile", dest="profile", default="classic",
-                       metavar="PROFILE", help="classic (default) or encyclopedia")
+    group.add_argument(
+        "--rules",
+        "--profile",
+        dest="profile",
+        default="classic",
+        metavar="PROFILE",
+        help="classic (default) or encyclopedia",
+    )
     group.add_argument("--deal-pattern", choices=["3-3", "2-2-2"], help="batches of the deal (R4)")
-    group.add_argument("--all-tricks-bonus", type=int, metavar="N", help="bonus for all six last tricks (R17)")
-    group.add_argument("--dix-on-play", choices=["yes", "no"], help="an unexchanged seven scores when played (R19)")
-    group.add_argument("--jack-queen", choices=["trump-jack", "same-suit"], help="JQs meld mode (R11)")
+    group.add_argument(
+        "--all-tricks-bonus", type=int, metavar="N", help="bonus for all six last tricks (R17)"
+    )
+    group.add_argument(
+        "--dix-on-play", choices=["yes", "no"], help="an unexchanged seven scores when played (R19)"
+    )
+    group.add_argument(
+        "--jack-queen", choices=["trump-jack", "same-suit"], help="JQs meld mode (R11)"
+    )
     group.add_argument("--target", type=int, metavar="N", help="match target (R22)")
-    group.add_argument("--one-meld-per-window", action="store_true", default=None,
-                       help="at most one declaration per trick won")
+    group.add_argument(
+        "--one-meld-per-window",
+        action="store_true",
+        default=None,
+        help="at most one declaration per trick won",
+    )
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:

@@ -9,10 +9,19 @@ from marjolet.commands.common import add_rules_arguments, rules_from_args
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, required=True, help="seed of the shuffles and the bots")
-    parser.add_argument("--out", metavar="FILE", required=True,
-                        help="record file (.json for JSON, anything else for the text form)")
-    parser.add_argument("--bots", nargs=2, metavar="SPEC", default=["random", "random"],
-                        help="the two players' bot specs (default: random random)")
+    parser.add_argument(
+        "--out",
+        metavar="FILE",
+        required=True,
+        help="record file (.json for JSON, anything else for the text form)",
+    )
+    parser.add_argument(
+        "--bots",
+        nargs=2,
+        metavar="SPEC",
+        default=["random", "random"],
+        help="the two players' bot specs (default: random random)",
+    )
     add_rules_arguments(parser)
 
 

@@ -52,10 +52,12 @@ def show_position(obs: Observation, names: Sequence[str], match_totals: tuple[in
     """A compact picture of what the human sees."""
     me, opp = obs.seat, obs.seat ^ 1
     ind = card_symbol(obs.indicator) if obs.indicator is not None else "taken"
+    trick = min(obs.tricks_played + (0 if obs.in_window else 1), 16)
     lines = [
-        f"-- deal {obs.deal_index + 1}, trick {min(obs.tricks_played + (0 if obs.in_window else 1), 16)}"
+        f"-- deal {obs.deal_index + 1}, trick {trick}"
         f" | trumps {SUIT_NAMES[obs.trump]} | indicator {ind} | stock {obs.stock_size}"
-        f" | deal {obs.points[me]}-{obs.points[opp]} | match {match_totals[me]}-{match_totals[opp]}",
+        f" | deal {obs.points[me]}-{obs.points[opp]}"
+        f" | match {match_totals[me]}-{match_totals[opp]}",
         f"   your hand: {obs.hand.symbols()}",
     ]
     if obs.exposed[me]:
@@ -149,7 +151,9 @@ class LineSeat:
             self._say(f"   {exc}; type a number, an action or 'help'")
             return None
         if action not in legal:
-            self._say(f"   {ACTION_NAMES[action]} is not legal now; choose one of the listed actions")
+            self._say(
+                f"   {ACTION_NAMES[action]} is not legal now; choose one of the listed actions"
+            )
             return None
         return action
 
@@ -185,8 +189,12 @@ class Narrator:
             gained = obs.hand.mask & ~self._hand_before
             got = " ".join(card_symbol(c) for c in display_order(gained))
             if obs.stock_empty:
-                self._say(f"The stock is empty: you drew {got or 'nothing'}; now follow suit and overtake (R16).")
-                self._say(f"{self.names[self.human ^ 1]}'s hand is now known: {obs.opponent_known.symbols()}")
+                self._say(
+                    f"The stock is empty: you drew {got or 'nothing'}; "
+                    "now follow suit and overtake (R16)."
+                )
+                opponent = self.names[self.human ^ 1]
+                self._say(f"{opponent}'s hand is now known: {obs.opponent_known.symbols()}")
             else:
                 self._say(f"Both drew; you drew {got}.")
         elif action == DIX:

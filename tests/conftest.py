@@ -1,0 +1,19 @@
+"""Shared pytest set-up: keep per-user data in a temporary folder."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture(autouse=True)
+def _isolated_data_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    monkeypatch.setenv("MARJOLET_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+    yield

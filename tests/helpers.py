@@ -1,0 +1,93 @@
+"""Helpers for building exact positions in tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from marjolet.actions import action_name, parse_action
+from marjolet.cards import parse_card
+from marjolet.engine import Deal
+from marjolet.rules import CLASSIC, Rules
+
+
+def cards(text: str) -> list[int]:
+    return [parse_card(t) for t in text.split()]
+
+
+def deck_for(
+    elder: str,
+    dealer: str,
+    indicator: str,
+    stock: str = "",
+    pattern: tuple[int, ...] = (3, 3),
+) -> list[int]:
+    """A deck order that deals ``elder`` and ``dealer`` these six cards (R4),
+    turns ``indicator`` up (R5) and puts ``stock`` first in the stock; the
+    other cards follow in id order."""
+    e, d = cards(elder), cards(dealer)
+    assert len(e) == 6 and len(d) == 6 and not set(e) & set(d), (elder, dealer)
+    deck: list[int] = []
+    for i, batch in enumerate(pattern):
+        start = sum(pattern[:i])
+        deck += e[start : start + batch] + d[start : start + batch]
+    deck.append(parse_card(indicator))
+    deck += cards(stock)
+    deck += [c for c in range(32) if c not in deck]
+    assert len(set(deck)) == 32
+    return deck
+
+
+def new_deal(
+    elder: str,
+    dealer: str,
+    indicator: str,
+    stock: str = "",
+    *,
+    dealer_seat: int = 0,
+    rules: Rules = CLASSIC,
+) -> Deal:
+    return Deal(deck_for(elder, dealer, indicator, stock, rules.deal_pattern), dealer_seat, rules)
+
+
+def play(deal: Deal, actions: str) -> None:
+    """Play space-separated actions (``meld KQS`` is one) with full checks."""
+    tokens = actions.split()
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok == "meld":
+            tok = f"meld {tokens[i + 1]}"
+            i += 1
+        deal.play(parse_action(tok))
+        i += 1
+
+
+def legal_texts(deal: Deal) -> set[str]:
+    return {action_name(a) for a in deal.legal_actions()}
+
+
+def random_deal(seed: int, rules: Rules = CLASSIC, *, stop: int | None = None) -> Deal:
+    """A deal played at random from a seeded deck (to the end, or ``stop`` actions)."""
+    rng = random.Random(seed)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    deal = Deal(deck, seed & 1, rules)
+    while not deal.is_over and (stop is None or len(deal.moves) < stop):
+        legal = deal.legal_actions()
+        deal.push(legal[rng.randrange(len(legal))])
+    return deal
+
+
+def walk(seed: int, rules: Rules = CLASSIC) -> Iterable[Deal]:
+    """Every position of a random deal, in order (the same object, mutated)."""
+    rng = random.Random(seed)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    deal = Deal(deck, seed & 1, rules)
+    while True:
+        yield deal
+        if deal.is_over:
+            return
+        legal = deal.legal_actions()
+        deal.push(legal[rng.randrange(len(legal))])

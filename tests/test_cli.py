@@ -1,0 +1,159 @@
+"""The ``marjolet`` command of the rules-engine issue: replay, convert, rules,
+selfplay, play (plain, through a pipe) and bench."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from marjolet.cli import main
+from marjolet.record import load
+from test_records import EXAMPLE_FILES
+
+
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "marjolet", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
+def test_replay_json_prints_the_expected_result_and_exit_status(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+    status = main(["replay", str(path), "--json"])
+    got = json.loads(capsys.readouterr().out)
+    if "error" in expected:
+        assert status == 2
+        assert (got["error"]["deal"], got["error"]["action"]) == (
+            expected["error"]["deal"],
+            expected["error"]["action"],
+        )
+    else:
+        assert status == 0
+        assert got == expected
+
+
+def test_replay_exits_2_with_one_line_for_a_missing_file() -> None:
+    proc = run_cli("replay", "/nonexistent/game.json")
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "game.json" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_replay_table_shows_each_deal_and_the_winner(capsys: pytest.CaptureFixture[str]) -> None:
+    path = next(p for p in EXAMPLE_FILES if p.name.startswith("L004"))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "winner: player 0" in out and "640 - 520" in out
+
+
+def test_convert_round_trips_between_json_and_text(tmp_path: Path) -> None:
+    src = next(p for p in EXAMPLE_FILES if p.name.startswith("L006"))
+    text_file = tmp_path / "game.txt"
+    json_file = tmp_path / "back.json"
+    assert main(["convert", str(src), "--to", "text", "--out", str(text_file)]) == 0
+    assert main(["convert", str(text_file), "--to", "json", "--out", str(json_file)]) == 0
+    assert load(json_file) == load(src)
+
+
+def test_rules_prints_the_profile_and_overrides(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--profile", "encyclopedia", "--json"]) == 0
+    rules = json.loads(capsys.readouterr().out)
+    assert rules["all_tricks_bonus"] == 40 and rules["dix_on_play"] is False
+    assert main(["rules", "--target", "1000", "--jack-queen", "same-suit"]) == 0
+    out = capsys.readouterr().out
+    assert "1000" in out and "same-suit" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rules", "--profile", "poker"],
+        ["rules", "--target", "0"],
+        ["replay"],
+        ["nosuch"],
+        ["bench", "--rounds", "0"],
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(args: list[str]) -> None:
+    proc = run_cli(*args)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith(("marjolet", "usage"))
+
+
+def test_selfplay_writes_a_valid_reproducible_record(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.txt"
+    assert main(["selfplay", "--seed", "9", "--out", str(a)]) == 0
+    assert main(["selfplay", "--seed", "9", "--out", str(b)]) == 0
+    assert load(a) == load(b)
+    assert main(["replay", str(a), "--json"]) == 0
+
+
+def test_selfplay_to_an_unwritable_place_exits_2(tmp_path: Path) -> None:
+    proc = run_cli("selfplay", "--seed", "1", "--out", str(tmp_path / "no" / "such" / "dir.json"))
+    assert proc.returncode == 2 and "cannot write" in proc.stderr
+
+
+def test_play_through_a_pipe_finishes_a_match_and_saves_it(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    proc = run_cli(
+        "play", "--opponent", "random", "--seed", "4", "--save", str(save), stdin="1\n" * 600
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Match over" in proc.stdout
+    record = load(save)
+    assert record.players is not None and record.players[1] == "random"
+
+
+def test_play_accepts_action_text_and_rejects_nonsense(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    proc = run_cli(
+        "play",
+        "--opponent",
+        "random",
+        "--seed",
+        "4",
+        "--save",
+        str(save),
+        stdin="zz\n99\nmeld 4J\nhelp\n1\nquit\n",
+    )
+    assert proc.returncode == 0
+    assert "unknown action 'ZZ'" in proc.stdout
+    assert "no action 99" in proc.stdout
+    assert "R11" in proc.stdout
+    assert "saved to" in proc.stdout
+    assert len(load(save).deals[0].actions) >= 1
+
+
+def test_play_resume_continues_the_saved_match(tmp_path: Path) -> None:
+    save = tmp_path / "game.txt"
+    run_cli(
+        "play", "--opponent", "random", "--seed", "4", "--save", str(save), stdin="1\n1\n1\nquit\n"
+    )
+    before = load(save)
+    proc = run_cli("play", "--resume", str(save), stdin="1\n" * 600)
+    assert proc.returncode == 0
+    after = load(save)
+    assert after.deals[0].actions[: len(before.deals[0].actions)] == before.deals[0].actions
+    assert len(after.deals) > len(before.deals) or len(after.deals[0].actions) > len(
+        before.deals[0].actions
+    )
+
+
+def test_bench_json_reports_the_four_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--json", "--rounds", "1", "--deals", "20"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert set(figures) == {"deals_per_s", "actions_per_s", "copy_us", "push_pop_us"}
+    assert all(v > 0 for v in figures.values())

@@ -1,0 +1,89 @@
+"""Every notation has a parse/format pair: cards, card sets, actions, rules."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from marjolet import Action, CardSet
+from marjolet.actions import ACTION_COUNT, action_name, parse_action
+from marjolet.bots import BotSpecError, make_bot, parse_spec
+from marjolet.cards import card_name, parse_card
+from marjolet.errors import ActionError, CardError, MarjoletError
+from marjolet.rules import CLASSIC, Rules
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_cardset_text_and_repr_round_trip(mask: int) -> None:
+    cs = CardSet(mask)
+    assert CardSet.parse(str(cs)) == cs
+    assert eval(repr(cs)) == cs
+    assert len(cs) == mask.bit_count() == len(list(cs))
+
+
+def test_cardset_set_operations_and_membership() -> None:
+    a, b = CardSet.parse("AS TS KS"), CardSet.parse("KS QH")
+    assert a | b == CardSet.parse("AS TS KS QH")
+    assert a & b == CardSet.parse("KS")
+    assert a - b == CardSet.parse("AS TS")
+    assert parse_card("AS") in a and parse_card("QH") not in a
+    assert (~a).mask.bit_count() == 29
+    assert str(CardSet.parse("7S AS 9C TC")) == "TC 9C AS 7S"  # by suit, highest first
+
+
+def test_cardset_rejects_duplicates_and_bad_masks() -> None:
+    with pytest.raises(CardError, match="twice"):
+        CardSet.parse("AS AS")
+    with pytest.raises(CardError):
+        CardSet(1 << 32)
+
+
+def test_every_action_id_round_trips_through_its_text() -> None:
+    for a in range(ACTION_COUNT):
+        assert parse_action(action_name(a)) == a
+        assert Action.parse(str(Action(a))) == Action(a)
+        assert eval(repr(Action(a))) == Action(a)
+        assert int(Action(a)) == a
+
+
+@pytest.mark.parametrize("bad", ["", "meld", "meld XX", "dixx", "DRAW!", "play QS"])
+def test_bad_action_text_is_rejected_quoting_it(bad: str) -> None:
+    with pytest.raises(ActionError):
+        parse_action(bad)
+
+
+def test_rules_record_form_round_trips() -> None:
+    for rules in (CLASSIC, CLASSIC.replace(target=1000), Rules.profile_named("encyclopedia")):
+        assert Rules.from_json(rules.to_record()) == rules
+        assert eval(repr(rules)) == rules
+
+
+def test_bot_specs_parse_and_reject_unknown_names_and_parameters() -> None:
+    assert parse_spec("pimc:worlds=64,time=1.0") == ("pimc", {"worlds": "64", "time": "1.0"})
+    assert make_bot("random", seed=1).spec == "random"
+    for bad in ("", "nosuchbot", "random:depth=3", "random:x", "random:a=1,a=2"):
+        with pytest.raises(BotSpecError):
+            make_bot(bad)
+
+
+def test_exceptions_are_value_errors_quoting_the_input() -> None:
+    for exc_type in (CardError, ActionError, BotSpecError):
+        assert issubclass(exc_type, MarjoletError) and issubclass(exc_type, ValueError)
+    with pytest.raises(CardError, match="'ZZ'"):
+        card_name(parse_card("ZZ"))
+
+
+def test_core_imports_only_the_standard_library() -> None:
+    code = (
+        "import sys, marjolet, marjolet.record, marjolet.match, marjolet.observation\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in "
+        "{'numpy','textual','rich','fastapi','pettingzoo','gymnasium','pyspiel','ray'}]\n"
+        "assert not bad, bad\n"
+        "assert not any(m.startswith(('marjolet.bots','marjolet.arena','marjolet.web',"
+        "'marjolet.rl','marjolet.tui')) for m in sys.modules)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
