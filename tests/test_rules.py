@@ -569,13 +569,10 @@ def test_r22_match_ends_when_a_total_reaches_the_target_and_totals_differ() -> N
 
 
 def test_r22_a_tie_at_or_above_the_target_continues() -> None:
-    from pathlib import Path
 
     from marjolet.record import load, replay
+    from test_records import EXAMPLES as examples
 
-    examples = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
-    if not examples.exists():
-        pytest.skip("shared/spec/examples is not beside the repository")
     tie = replay(load(examples / "L005-hand-tie-510-open.json"))
     assert tie.totals == (510, 510) and tie.winner is None
     decided = replay(load(examples / "L004-hand-tie-510-then-decided.json"))
