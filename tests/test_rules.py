@@ -693,3 +693,12 @@ def test_one_meld_per_window_allows_one_declaration_but_still_the_dix() -> None:
     assert legal_texts(deal) == {"dix", "draw"}
     with pytest.raises(IllegalActionError, match="one_meld_per_window"):
         play(deal, "meld KQS")
+
+
+def test_r22_totals_count_a_deal_finished_through_the_deal_itself() -> None:
+    match = Match(seed=2, first_dealer=0)
+    deal = match.start_deal()
+    while not deal.is_over:
+        deal.push(deal.legal_actions()[0])
+    assert match.totals == deal.points
+    assert match.needs_deal

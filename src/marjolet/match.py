@@ -88,12 +88,13 @@ class Match:
     @property
     def totals(self) -> tuple[int, int]:
         """Totals of the completed deals (R21)."""
+        self.finish_deal()
         return self._completed_totals
 
     @property
     def running_totals(self) -> tuple[int, int]:
         """Totals including the points earned so far in an unfinished deal."""
-        t0, t1 = self._completed_totals
+        t0, t1 = self.totals
         d = self.deal
         if d is not None and not d.is_over:
             p0, p1 = d.points
@@ -103,20 +104,22 @@ class Match:
     @property
     def winner(self) -> int | None:
         """0 or 1 once R22 decides the match, else ``None``."""
+        self.finish_deal()
         return self._winner
 
     @property
     def is_over(self) -> bool:
-        return self._winner is not None
+        return self.winner is not None
 
     @property
     def needs_deal(self) -> bool:
         """True when the match goes on and the current deal (if any) is over."""
         d = self.deal
-        return self._winner is None and (d is None or d.is_over)
+        return self.winner is None and (d is None or d.is_over)
 
     def start_deal(self, deck: Sequence[int] | None = None) -> Deal:
         """Start the next deal from ``deck`` or from a fresh shuffle."""
+        self.finish_deal()
         if self._winner is not None:
             raise MatchOverError(
                 f"R22: the match was decided after deal {len(self.deals) - 1} "
@@ -139,8 +142,8 @@ class Match:
     def finish_deal(self) -> None:
         """Add the finished current deal to the totals and apply R22.
 
-        Called by whoever drives the deal once ``deal.is_over``; calling it
-        twice for one deal is harmless.
+        Idempotent, and called by every accessor that depends on it, so a
+        deal driven directly through ``match.deal.push`` is counted too.
         """
         d = self.deal
         if d is None or not d.is_over or len(self.deals) == self._counted:

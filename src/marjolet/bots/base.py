@@ -24,6 +24,21 @@ class BotSpecError(MarjoletError):
     """An unknown bot name or a bad bot parameter in a spec string."""
 
 
+class BotFault(MarjoletError):
+    """A bot broke down during a match (an external bot's illegal or garbled
+    answer, a time-out, a crash). The bot forfeits the match: hosts catch
+    this, score the match for the other seat and report ``str(fault)``.
+
+    ``seat`` is filled in by the host that knows it; ``stderr_tail`` holds
+    the last lines the bot wrote to its standard error, if any.
+    """
+
+    def __init__(self, message: str, *, seat: int | None = None, stderr_tail: str = "") -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.stderr_tail = stderr_tail
+
+
 @dataclass(frozen=True, slots=True)
 class Param:
     """One parameter of a bot: its type (``int``, ``float``, ``str``,
