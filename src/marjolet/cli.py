@@ -24,7 +24,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "convert": ("marjolet.commands.convert", "convert a record between JSON and text"),
     "rules": ("marjolet.commands.rules", "print the rule set in force"),
     "selfplay": ("marjolet.commands.selfplay", "write a random legal match as a record"),
+    "serve": ("marjolet.commands.serve", "play in the browser: the web server"),
+    "arena": ("marjolet.commands.arena", "measure bots against each other (duplicate matches)"),
+    "bot-serve": ("marjolet.commands.bot_serve", "run a bot as a marjolet-bot/1 program"),
     "bench": ("marjolet.commands.bench", "benchmark the rules engine"),
+    "bots": ("marjolet.commands.bots", "list the bots, their parameters and defaults"),
+    "solve": ("marjolet.commands.solve", "exact value and best cards of an ending (tricks 11-16)"),
 }
 
 

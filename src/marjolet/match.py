@@ -193,7 +193,10 @@ def play_deal(match: Match, seats: Sequence[Seat], on_action: ActionHook | None 
     while not deal.is_over:
         seat = deal.to_move
         legal = deal.legal_actions()
-        action = seats[seat].choose(match.observation(seat), legal)
+        player = seats[seat]
+        if getattr(player, "sees_hidden_cards", False):  # the cheater bot only
+            player.see_deal(deal)  # type: ignore[attr-defined]
+        action = player.choose(match.observation(seat), legal)
         match.play(action)
         if on_action is not None:
             on_action(match, seat, action)

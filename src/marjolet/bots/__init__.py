@@ -1,7 +1,29 @@
 """Computer players. Every bot implements :class:`~marjolet.bots.base.Bot`
-and is built from a spec string by :func:`make_bot` (``"pimc:worlds=64"``)."""
+and is built from a spec string by :func:`make_bot` (``"pimc:worlds=64"``).
+
+The ladder, weakest first: ``random``, ``heuristic``, ``solver``, ``ismcts``,
+``pimc``; ``cheater`` sees the hidden cards (a ceiling, not an opponent).
+See ``docs/bots.md``.
+"""
 
 from marjolet.bots.base import Bot, BotFault, BotSpecError, Param
+from marjolet.bots.hint import Hint, hint
 from marjolet.bots.registry import bot_names, make_bot, parse_spec, register
 
-__all__ = ["Bot", "BotFault", "BotSpecError", "Param", "bot_names", "make_bot", "parse_spec", "register"]
+#: The spec front ends use as the default opponent and for hints: the
+#: strongest bot that answers within about a second a move on one core.
+STRONGEST = "pimc"
+
+__all__ = [
+    "STRONGEST",
+    "Bot",
+    "BotFault",
+    "BotSpecError",
+    "Hint",
+    "Param",
+    "bot_names",
+    "hint",
+    "make_bot",
+    "parse_spec",
+    "register",
+]

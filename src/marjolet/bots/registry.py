@@ -15,8 +15,18 @@ from marjolet.bots.base import Bot, BotSpecError
 #: building ``random`` never imports the search code.
 _BOTS: dict[str, str] = {
     "random": "marjolet.bots.random_bot:RandomBot",
+    "heuristic": "marjolet.bots.heuristic:HeuristicBot",
+    "solver": "marjolet.bots.solver_bot:SolverBot",
+    "pimc": "marjolet.bots.pimc:PimcBot",
+    "ismcts": "marjolet.bots.ismcts:IsmctsBot",
+    "cheater": "marjolet.bots.pimc:CheaterBot",
+    "openspiel-ismcts": "marjolet.rl.ismcts_bot:OpenSpielISMCTSBot",
+    "linear": "marjolet.rl.linear_bot:LinearBot",
 }
 _LOADED: dict[str, type[Bot]] = {}
+#: ``exec:PATH`` (or ``exec:path=PATH,budget_s=S``): a program that speaks
+#: the bot protocol. Not a registered name, so never listed as a choice.
+EXEC = "exec"
 
 
 def register(name: str, target: str | type[Bot]) -> None:
@@ -34,6 +44,10 @@ def bot_names() -> list[str]:
 
 
 def bot_class(name: str) -> type[Bot]:
+    if name == EXEC:  # an external program: marjolet.bots.external
+        from marjolet.bots.external import ExternalBot
+
+        return ExternalBot
     if name not in _BOTS:
         raise BotSpecError(f"unknown bot {name!r} (known: {', '.join(_BOTS)})")
     if name not in _LOADED:
@@ -47,6 +61,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     if not isinstance(spec, str) or not spec.strip():
         raise BotSpecError(f"empty bot spec {spec!r}")
     name, _, rest = spec.strip().partition(":")
+    if name == EXEC and rest and not rest.startswith("path="):
+        return name, {"path": rest}  # exec:PATH takes the path verbatim
     params: dict[str, str] = {}
     if rest:
         for part in rest.split(","):
@@ -69,6 +85,8 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     for key, text in raw.items():
         if key not in known:
             names = ", ".join(known) or "none"
-            raise BotSpecError(f"bot spec {spec!r}: {name} has no parameter {key!r} (parameters: {names})")
+            raise BotSpecError(
+                f"bot spec {spec!r}: {name} has no parameter {key!r} (parameters: {names})"
+            )
         options[key] = known[key].parse(text, spec)
     return cls(seed=seed, **options)

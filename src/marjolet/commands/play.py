@@ -1,104 +1,253 @@
 """``marjolet play``: a match against the computer in the terminal.
 
-Standard input from a pipe gets the plain line interface
-(:mod:`marjolet.tui.lines`), so games can be scripted. The game is saved
-atomically after every action when ``--save FILE`` is given, and
-``--resume FILE`` continues a saved record.
+In a terminal (standard input and output both a TTY) the game opens the
+full-screen Textual interface (:mod:`marjolet.tui.app`); otherwise, or with
+``--plain``, the plain line interface (:mod:`marjolet.tui.lines`), so games
+can be scripted through a pipe. Either way the game record is saved
+atomically after every action: to ``--save FILE``, else to a new file in the
+per-user data folder (``marjolet.paths.data_dir()/games``).
+``--resume FILE`` continues any record; ``--resume`` alone continues the
+newest unfinished match of the data folder.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
 from marjolet.commands.common import add_rules_arguments, rules_from_args
+from marjolet.errors import MarjoletError, RecordError
+
+if TYPE_CHECKING:
+    from marjolet.match import Match
+    from marjolet.tui.session import GameSession
+
+#: ``--resume`` given without a file: the last unfinished match.
+LAST = ""
+
+_RULE_FLAGS = (
+    "deal_pattern",
+    "all_tricks_bonus",
+    "dix_on_play",
+    "jack_queen",
+    "target",
+    "one_meld_per_window",
+)
 
 
 def default_opponent() -> str:
-    """The strongest bot that answers within about a second, if the bots
-    package names one, else ``random``."""
-    import marjolet.bots as bots
+    """The default opponent: the strongest bot that answers within about a
+    second (:data:`marjolet.bots.STRONGEST`, also the hint bot)."""
+    from marjolet.bots import STRONGEST
 
-    return str(getattr(bots, "STRONGEST", "random"))
+    return STRONGEST
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--opponent", metavar="SPEC", help="bot spec of the opponent (see 'marjolet bots')")
-    parser.add_argument("--seed", type=int, help="seed for the shuffles and the bot (reproducible game)")
-    parser.add_argument("--name", default="You", help="your name in the record")
-    parser.add_argument("--save", metavar="FILE", help="save the game to FILE after every action")
-    parser.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE")
-    parser.add_argument("--plain", action="store_true", help="force the plain line interface")
+    parser.add_argument(
+        "--opponent",
+        metavar="SPEC",
+        help="bot spec of the opponent, e.g. 'random' (default: the strongest bot)",
+    )
+    parser.add_argument(
+        "--seed", type=int, help="seed for the shuffles and the bot (reproducible game)"
+    )
+    parser.add_argument("--name", default="You", help="your name in the record (default: You)")
+    parser.add_argument(
+        "--save",
+        metavar="FILE",
+        help="save the game to FILE after every action (default: a new file in the data folder)",
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="FILE",
+        nargs="?",
+        const=LAST,
+        help="continue the match saved in FILE; without FILE, the last unfinished match",
+    )
+    parser.add_argument(
+        "--plain", action="store_true", help="use the plain line interface even in a terminal"
+    )
     add_rules_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    return run_plain(args)
+    session = open_session(args)
+    if not args.plain and _is_terminal():
+        try:
+            import textual  # noqa: F401
+        except ImportError:
+            print(
+                "marjolet: the full-screen interface needs Textual (pip install 'marjolet[tui]'); "
+                "using the plain interface.",
+                file=sys.stderr,
+            )
+        else:
+            return run_fullscreen(session, args)
+    return run_plain(session, sys.stdin, sys.stdout)
 
 
-def run_plain(args: argparse.Namespace) -> int:
-    from marjolet import record
-    from marjolet.bots import make_bot
-    from marjolet.errors import RecordError
-    from marjolet.match import Match, play_deal
+def _is_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def open_session(args: argparse.Namespace) -> GameSession:
+    """A new match from the options, or the resumed one; the record is
+    written once before play, so an unusable save path stops here."""
+    from marjolet.tui.session import GameSession
+
+    save_to = Path(args.save) if args.save else None
+    if save_to is not None and save_to.is_dir():
+        raise MarjoletError(f"--save {args.save}: is a folder; give a file name")
+    if args.resume is None:
+        rules = rules_from_args(args)
+        session = GameSession.new(
+            rules,
+            opponent=args.opponent or default_opponent(),
+            name=args.name,
+            seed=args.seed,
+            save_path=save_to,
+        )
+    else:
+        session = _resume(args, save_to)
+    if session.save_error:  # better now than after the first move
+        raise RecordError(session.save_error)
+    return session
+
+
+def _resume(args: argparse.Namespace, save_to: Path | None) -> GameSession:
+    from marjolet.tui import saves
+    from marjolet.tui.session import GameSession
+
+    changed = [
+        f"--{f.replace('_', '-')}" for f in _RULE_FLAGS if getattr(args, f, None) is not None
+    ]
+    if args.profile != "classic":
+        changed.insert(0, "--rules")
+    if changed:
+        raise MarjoletError(
+            f"--resume continues the saved match with its own rules; drop {' '.join(changed)}"
+        )
+    if args.resume == LAST:
+        path = saves.last_unfinished()
+        if path is None:
+            raise RecordError(
+                f"no unfinished match in {saves.games_dir(create=False)}; "
+                "start one with 'marjolet play' or name a file: --resume FILE"
+            )
+    else:
+        path = Path(args.resume)
+    return GameSession.resume(
+        path,
+        opponent=args.opponent,
+        fallback_opponent=default_opponent(),
+        seed=args.seed,
+        save_path=save_to,
+    )
+
+
+# -- the full-screen interface ---------------------------------------------------------
+
+
+def run_fullscreen(session: GameSession, args: argparse.Namespace) -> int:
+    from marjolet.tui.app import MarjoletApp
+    from marjolet.tui.session import GameSession
+
+    def another_match() -> GameSession:
+        m = app.session.match
+        players = m.players or (args.name, app.session.opponent_spec)
+        return GameSession.new(m.rules, opponent=app.session.opponent_spec, name=players[0])
+
+    app = MarjoletApp(session, new_session=another_match, hint_seed=args.seed)
+    app.run()
+    final = app.session
+    print(_farewell(final))
+    return 0
+
+
+def _farewell(session: GameSession) -> str:
+    m = session.match
+    if m.is_over and m.winner is not None:
+        who = "You won" if m.winner == session.human else f"{session.names[1]} won"
+        text = f"{who} the match {max(m.totals)}-{min(m.totals)}."
+        if session.save_path is not None:
+            text += f" The record is in {session.save_path}."
+        return text
+    if session.save_path is None:
+        return "Game stopped."
+    if session.save_error:
+        return f"Game stopped; {session.save_error}."
+    return f"Game saved to {session.save_path}. Continue with: {session.resume_hint}"
+
+
+# -- the plain line interface ------------------------------------------------------------
+
+
+def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
+    from marjolet.bots.base import BotFault
+    from marjolet.cards import CARD_NAMES
+    from marjolet.match import Seat, play_deal
+    from marjolet.observation import Observation
     from marjolet.tui.lines import LineSeat, Narrator, QuitGame
 
-    out = sys.stdout
-    human = 0
-    if args.resume:
-        rec = record.load(args.resume)
-        match = record.to_match(rec)
-        if args.seed is not None:
-            match.seed = args.seed
-        names = list(rec.players or (args.name, "computer"))
-        spec = args.opponent or names[1]
-        save_to = args.save or args.resume
-    else:
-        spec = args.opponent or default_opponent()
-        rules = rules_from_args(args)
-        names = [args.name, spec]
-        match = Match(rules, seed=args.seed, players=names)
-        save_to = args.save
-    bot = make_bot(spec, seed=args.seed)
-    names = [names[0], names[1]]
+    match = session.match
+    human = session.human
+    names = list(session.names)
 
     def save() -> None:
-        if save_to:
-            try:
-                record.save(record.Record.from_match(match), save_to)
-            except OSError as exc:
-                raise RecordError(f"cannot save to {save_to!r}: {exc.strerror or exc}") from None
+        session.save()
+        if session.save_error:
+            raise RecordError(session.save_error)
 
     narrator = Narrator(human, names, out)
-    seat = LineSeat(names, sys.stdin, out, lambda: match.totals)
+    seat = LineSeat(names, stdin, out, lambda: match.totals)
 
     def on_action(m: Match, who: int, action: int) -> None:
         save()
         narrator(m, who, action)
 
     class BotSeat:
-        def choose(self, obs, legal):  # type: ignore[no-untyped-def]
-            if bot.sees_hidden_cards and match.deal is not None:
-                bot.see_deal(match.deal)
-            return bot.choose(obs, legal)
+        def choose(self, obs: Observation, legal: object) -> int:
+            return session.bot_choose(session.bot_request())
 
-    seats = [seat, BotSeat()] if human == 0 else [BotSeat(), seat]
-    out.write(f"Marjolet: {names[0]} against {names[1]} ({match.rules.profile} rules, "
-              f"target {match.rules.target}). Type 'help' for help.\n")
+    seats: list[Seat] = [seat, BotSeat()] if human == 0 else [BotSeat(), seat]
+    out.write(
+        f"Marjolet: {names[0]} against {session.opponent_spec} ({match.rules.profile} rules, "
+        f"target {match.rules.target}). Type 'help' for help.\n"
+    )
+    for note in session.notes:
+        out.write(note + "\n")
+    if session.save_path is not None:
+        out.write(f"The game is saved after every action to {session.save_path}.\n")
     try:
         while not match.is_over:
             if match.needs_deal:
                 deal = match.start_deal()
                 save()
                 dealer = "you" if deal.dealer == human else names[1]
-                out.write(f"\n== Deal {len(match.deals)}: {dealer} dealt; trumps are "
-                          f"{'CDHS'[deal.trump]} (indicator {record.CARD_NAMES[deal.turned_up]}).\n")
+                out.write(
+                    f"\n== Deal {len(match.deals)}: {dealer} dealt; trumps are "
+                    f"{'CDHS'[deal.trump]} (indicator {CARD_NAMES[deal.turned_up]}).\n"
+                )
+            elif match.deal is not None and match.deal.moves:
+                out.write(f"\n== Deal {len(match.deals)} resumed.\n")
             narrator.before(match)
             play_deal(match, seats, on_action)
             _deal_summary(match, names, out)
+    except BotFault as fault:
+        save()
+        out.write(
+            f"\n{names[1]} broke down and forfeits the match: you win.\n({fault})\n"
+        )
+        return 0
     except QuitGame as stop:
         save()
-        where = f"; saved to {save_to} (resume with --resume {save_to})" if save_to else ""
+        where = ""
+        if session.save_path is not None:
+            where = f"; saved to {session.save_path} (continue with: {session.resume_hint})"
         out.write(f"\nGame stopped ({stop.reason}){where}.\n")
         return 0
     winner = match.winner
@@ -107,19 +256,16 @@ def run_plain(args: argparse.Namespace) -> int:
     return 0
 
 
-def _deal_summary(match: object, names: list[str], out: object) -> None:
-    from marjolet.match import Match
+def _deal_summary(match: Match, names: list[str], out: TextIO) -> None:
+    from marjolet.tui.describe import summary_table
 
-    assert isinstance(match, Match)
     deal = match.deal
     assert deal is not None
+    rows = summary_table((deal.breakdown(0), deal.breakdown(1)))
     lines = [f"-- deal {len(match.deals)} over: points by source"]
-    lines.append(f"   {'':12} {'cards':>5} {'melds':>5} {'dix':>4} {'last card':>9} "
-                 f"{'last trick':>10} {'all six':>7} {'total':>6}")
-    for p in (0, 1):
-        b = deal.breakdown(p)
-        lines.append(f"   {names[p][:12]:12} {b.cards:5} {b.melds:5} {b.dix:4} {b.last_card:9} "
-                     f"{b.last_trick:10} {b.all_tricks:7} {b.total:6}")
+    lines.append(f"   {'':14} {names[0][:10]:>10} {names[1][:10]:>10}")
+    for label, a, b in rows:
+        lines.append(f"   {label:14} {a:10} {b:10}")
     t0, t1 = match.totals
-    lines.append(f"   match totals: {names[0]} {t0}, {names[1]} {t1} (target {match.rules.target})")
-    print("\n".join(lines), file=out)  # type: ignore[arg-type]
+    lines.append(f"   {'match':14} {t0:10} {t1:10}   (target {match.rules.target})")
+    out.write("\n".join(lines) + "\n")

@@ -1,1 +1,21 @@
-"""marjolet.rl"""
+"""Research adapters: PettingZoo, OpenSpiel and Gymnasium (the ``rl`` extra).
+
+Each adapter lives in its own submodule and imports its library only when
+that submodule is imported, so ``import marjolet.rl`` costs nothing:
+
+- :mod:`marjolet.rl.encoder`: the observation tensor shared by all three
+  adapters, built from an :class:`~marjolet.observation.Observation` only
+  (R23: never a hidden card), and the action mask over the 46 stable ids;
+- :mod:`marjolet.rl.marjolet_v0`: the PettingZoo AEC environment
+  (``from marjolet.rl import marjolet_v0; env = marjolet_v0.env()``);
+- :mod:`marjolet.rl.openspiel`: registers the OpenSpiel game
+  ``python_marjolet`` on import;
+- :mod:`marjolet.rl.gym`: registers the Gymnasium environment
+  ``marjolet/SingleAgent-v0`` on import;
+- :mod:`marjolet.rl.worlds`: deck orders consistent with what one seat knows
+  (OpenSpiel's ``resample_from_infostate``), standard library only;
+- :mod:`marjolet.rl.ismcts_bot` and :mod:`marjolet.rl.linear_bot`: the
+  ``openspiel-ismcts`` and ``linear`` bots of the bot registry.
+
+See ``docs/rl.md``.
+"""

@@ -19,12 +19,13 @@ from marjolet.errors import ActionError
 from marjolet.match import Match
 from marjolet.melds import MELD_VALUES, meld_description
 from marjolet.observation import Observation
+from marjolet.tui.describe import follow_rule, why_not_allowed
 
 HELP = """\
 Answer with the number of an action or its text: a card (QS, 10H, q♠),
 'meld KQS', 'dix' or 'draw'. Other commands:
   help   this text            hand   show the position again
-  quit   stop (the game is saved if --save was given)"""
+  quit   stop (the game is saved: continue it with 'marjolet play --resume')"""
 
 
 class QuitGame(Exception):
@@ -107,8 +108,8 @@ class LineSeat:
         self._say(show_position(obs, self.names, self.match_totals()))
         if obs.in_window:
             self._say("   your meld window (you won the trick):")
-        elif obs.stock_empty and obs.lead is not None:
-            self._say("   R16: follow suit and beat the card if you can, else trump, else any card")
+        elif (rule := follow_rule(obs)) is not None:
+            self._say(f"   {rule.explain()}")
         for i, action in enumerate(legal, 1):
             self._say(f"   {i:2d}) {describe_action(obs, action)}")
         while True:
@@ -129,11 +130,11 @@ class LineSeat:
             if low == "hand":
                 self._say(show_position(obs, self.names, self.match_totals()))
                 continue
-            choice = self._parse_choice(answer, legal)
+            choice = self._parse_choice(answer, legal, obs)
             if choice is not None:
                 return choice
 
-    def _parse_choice(self, answer: str, legal: Sequence[int]) -> int | None:
+    def _parse_choice(self, answer: str, legal: Sequence[int], obs: Observation) -> int | None:
         if answer.isdigit():
             n = int(answer)
             if 1 <= n <= len(legal):
@@ -149,6 +150,10 @@ class LineSeat:
             action = parse_action(text)
         except ActionError as exc:
             self._say(f"   {exc}; type a number, an action or 'help'")
+            return None
+        reason = why_not_allowed(obs, action) if action < MELD_BASE else None
+        if action not in legal and reason is not None:
+            self._say(f"   {reason}")
             return None
         if action not in legal:
             self._say(

@@ -1,0 +1,271 @@
+"""Web server under load: simultaneous games over WebSockets on loopback.
+
+Starts the real ``marjolet serve`` in a child process (127.0.0.1, a free
+port, a throw-away database, bots answering at once), then plays ``--games``
+games at the same time: each scripted client creates a game against the
+``random`` bot, connects its seat's WebSocket and plays random legal moves
+with a short think time until it has made ``--actions`` moves, its match
+ends, or ``--duration`` seconds have passed. Every request goes to
+127.0.0.1 only, and the run is bounded in count and time.
+
+Measured: the round trip of each move, from sending it to receiving the
+position that acknowledges it (the server stores the move before it sends
+that position, and sends it before the bot starts thinking, so bot thinking
+is excluded); errors (refused moves, lost connections, time-outs); lost
+moves (after the server is stopped, every acknowledged move must be in the
+database at the place the client saw it, and every stored game must replay
+legally).
+
+    nice .venv/bin/python benchmarks/bench_web_load.py --games 50 --actions 60
+
+Target (issue 6): p99 under 50 ms, zero errors, zero lost moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+from marjolet import record
+from marjolet.errors import MarjoletError
+from marjolet.web.store import Store
+
+SERVING = re.compile(r"serving on (http://127\.0\.0\.1:\d+)/")
+
+
+@dataclass
+class GameRun:
+    """What one scripted client saw."""
+
+    game_id: str = ""
+    latencies: list[float] = field(default_factory=list)
+    #: (deal, position in the deal, action) of every acknowledged move.
+    acknowledged: list[tuple[int, int, str]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+async def play_one(
+    base: str, rng: random.Random, args: argparse.Namespace, deadline: float
+) -> GameRun:
+    run = GameRun()
+    try:
+        async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+            response = await http.post(
+                "/api/games", json={"mode": "bot", "bot": "random", "name": "load"}
+            )
+            if response.status_code != 200:
+                run.errors.append(f"create: HTTP {response.status_code} {response.text[:100]}")
+                return run
+            game = response.json()
+        run.game_id = game["id"]
+        ws_url = "ws" + base[len("http") :] + f"/ws/{game['id']}"
+        async with connect(ws_url, open_timeout=10, max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": game["token"]}))
+            moves = 0
+            pending: tuple[int, str, float] | None = None  # version, action, send time
+            while moves < args.actions and time.monotonic() < deadline:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
+                if msg["type"] == "error":
+                    run.errors.append(f"{run.game_id}: {msg['code']}: {msg['message']}")
+                    pending = None
+                    continue
+                if msg["type"] != "state":
+                    continue
+                if pending is not None and msg["version"] > pending[0]:
+                    sent_version, action, start = pending
+                    run.latencies.append(time.perf_counter() - start)
+                    last = msg["log"][-1] if msg["log"] else {}
+                    if msg["version"] != sent_version + 1 or last.get("action") != action:
+                        run.errors.append(f"{run.game_id}: acknowledged {last} for {action}")
+                    run.acknowledged.append((msg["deal"], len(msg["log"]) - 1, action))
+                    moves += 1
+                    pending = None
+                if msg["match_over"]:
+                    break
+                if msg["deal_over"]:
+                    await ws.send(json.dumps({"type": "next", "version": msg["version"]}))
+                    continue
+                if not msg["legal"] or pending is not None:
+                    continue  # the bot is to move
+                await asyncio.sleep(rng.uniform(args.think * 0.5, args.think * 1.5))
+                action = rng.choice(msg["legal"])["action"]
+                pending = (msg["version"], action, time.perf_counter())
+                await ws.send(
+                    json.dumps({"type": "act", "action": action, "version": msg["version"]})
+                )
+    except Exception as exc:  # a closed connection, a time-out, a wrong reply
+        run.errors.append(f"{run.game_id or '?'}: {type(exc).__name__}: {exc}")
+    return run
+
+
+def start_server(db: Path, rate_limit: float) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "marjolet.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--bot-delay",
+            "0",
+            "--rate-limit",
+            str(rate_limit),
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        found = SERVING.search(line)
+        if found:
+            return proc, found.group(1)
+    proc.kill()
+    raise SystemExit("bench_web_load: the server did not start")
+
+
+def check_database(db: Path, runs: list[GameRun]) -> tuple[int, list[str]]:
+    """Count acknowledged moves missing from the database; replay every game."""
+    problems: list[str] = []
+    lost = 0
+    with sqlite3.connect(db) as conn:
+        for run in runs:
+            for deal, seq, action in run.acknowledged:
+                row = conn.execute(
+                    "SELECT action FROM actions WHERE game_id = ? AND deal = ? AND seq = ?",
+                    (run.game_id, deal, seq),
+                ).fetchone()
+                if row is None or row[0] != action:
+                    lost += 1
+    store = Store(db)
+    try:
+        for run in runs:
+            if not run.game_id:
+                continue
+            game = store.load_game(run.game_id)
+            if game is None:
+                problems.append(f"{run.game_id}: not stored")
+                continue
+            try:
+                record.to_match(game.record())
+            except MarjoletError as exc:
+                problems.append(f"{run.game_id}: stored record does not replay: {exc}")
+    finally:
+        store.close()
+    return lost, problems
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+async def run_all(base: str, args: argparse.Namespace) -> tuple[list[GameRun], float]:
+    deadline = time.monotonic() + args.duration
+    rng = random.Random(args.seed)
+    start = time.perf_counter()
+    runs = await asyncio.gather(
+        *(play_one(base, random.Random(rng.random()), args, deadline) for _ in range(args.games))
+    )
+    return list(runs), time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=50, help="simultaneous games (default 50)")
+    parser.add_argument(
+        "--actions", type=int, default=60, help="moves per client at most (default 60)"
+    )
+    parser.add_argument(
+        "--duration", type=float, default=120.0, help="time limit in seconds (default 120)"
+    )
+    parser.add_argument(
+        "--think", type=float, default=0.1, help="mean think time of a client (default 0.1 s)"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    if not (1 <= args.games <= 500 and 1 <= args.actions <= 1000 and 0 < args.duration <= 600):
+        parser.error("bounds: 1-500 games, 1-1000 actions, duration 0-600 s")
+
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "load.sqlite3"
+        proc, base = start_server(db, rate_limit=20.0)
+        try:
+            runs, elapsed = asyncio.run(run_all(base, args))
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        lost, problems = check_database(db, runs)
+        for suffix in ("", "-wal", "-shm", ".lock"):
+            path = Path(str(db) + suffix)
+            if path.exists():
+                os.unlink(path)
+
+    latencies = [x * 1000 for run in runs for x in run.latencies]
+    errors = [e for run in runs for e in run.errors] + problems
+    figures = {
+        "games": len(runs),
+        "moves": len(latencies),
+        "seconds": round(elapsed, 2),
+        "moves_per_second": round(len(latencies) / elapsed, 1) if elapsed else 0.0,
+        "p50_ms": round(statistics.median(latencies), 2) if latencies else None,
+        "p95_ms": round(percentile(latencies, 95), 2),
+        "p99_ms": round(percentile(latencies, 99), 2),
+        "max_ms": round(max(latencies), 2) if latencies else None,
+        "errors": len(errors),
+        "lost_moves": lost,
+    }
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(
+            f"{figures['games']} games, {figures['moves']} moves in {figures['seconds']} s "
+            f"({figures['moves_per_second']} moves/s)\n"
+            f"move round trip: p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms, "
+            f"p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms\n"
+            f"errors: {figures['errors']}, lost moves: {figures['lost_moves']}"
+        )
+    for e in errors[:10]:
+        print(f"  error: {e}", file=sys.stderr)
+    p99 = figures["p99_ms"]
+    ok = figures["errors"] == 0 and lost == 0 and bool(latencies) and p99 is not None and p99 < 50
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

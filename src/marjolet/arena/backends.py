@@ -1,0 +1,206 @@
+"""Where the matches of a run are played: in this process, in a local
+process pool, or on a Ray cluster.
+
+A backend takes batches of :class:`~marjolet.arena.tasks.MatchTask` and
+yields the finished batches in whatever order they complete; the runner
+sorts everything out. Since a task's result depends on the task alone, every
+backend gives the same figures for the same run seed.
+
+- ``serial``: one worker, no subprocess (also what ``workers=1`` means).
+- ``local`` (default): a ``multiprocessing`` pool of ``workers`` processes.
+  On POSIX it forks, so bots registered at run time (in a script or a test)
+  are known to the workers.
+- ``ray``: Ray tasks, on a local Ray started for the run (``num_cpus =
+  workers``, bound to 127.0.0.1, usage statistics off unless the
+  environment says otherwise) or on an existing cluster (``address``; the
+  nodes need marjolet installed, at the same version, and any bots that the
+  specs name).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Protocol
+
+from marjolet.arena.tasks import MatchOutcome, MatchTask, play_batch
+from marjolet.errors import MarjoletError
+
+BACKENDS = ("local", "ray")
+
+Batch = Sequence[MatchTask]
+
+
+class BackendError(MarjoletError):
+    """A backend cannot start (Ray missing, cluster unreachable, ...)."""
+
+
+class Backend(Protocol):
+    """Plays batches of tasks; yields finished batches in any order."""
+
+    name: str
+    workers: int
+
+    def run(self, batches: Iterable[Batch]) -> Iterator[list[MatchOutcome]]: ...
+
+    def close(self) -> None:
+        """Stop every worker now (unfinished batches are dropped)."""
+
+
+class SerialBackend:
+    """Plays every batch in this process, in order."""
+
+    name = "local"
+    workers = 1
+
+    def run(self, batches: Iterable[Batch]) -> Iterator[list[MatchOutcome]]:
+        for batch in batches:
+            yield play_batch(batch)
+
+    def close(self) -> None:
+        pass
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which saves and stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class ProcessPoolBackend:
+    """A local pool of worker processes."""
+
+    name = "local"
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        context = multiprocessing.get_context(method)
+        self._pool = context.Pool(workers, initializer=_ignore_sigint)
+
+    def run(self, batches: Iterable[Batch]) -> Iterator[list[MatchOutcome]]:
+        yield from self._pool.imap_unordered(play_batch, batches, chunksize=1)
+
+    def close(self) -> None:
+        self._pool.terminate()
+        self._pool.join()
+
+
+class RayBackend:
+    """Ray tasks on a local Ray or on a cluster at ``address``."""
+
+    name = "ray"
+
+    def __init__(self, workers: int, address: str | None = None) -> None:
+        try:
+            # Imported by name so that type checking works without the extra.
+            ray: Any = importlib.import_module("ray")
+        except ImportError:
+            raise BackendError(
+                "--backend ray needs Ray: pip install 'marjolet[ray]'"
+            ) from None
+        self._ray: Any = ray
+        self._started = False
+        if not ray.is_initialized():
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+            options: dict[str, Any] = {
+                "include_dashboard": False,
+                "logging_level": logging.WARNING,
+                "log_to_driver": False,
+            }
+            if address is None:
+                options["num_cpus"] = workers
+            try:
+                with _loopback_only(ray, address is None):
+                    ray.init(address=address, **options)
+            except Exception as exc:
+                where = f"the Ray cluster at {address!r}" if address else "a local Ray"
+                raise BackendError(f"cannot start {where}: {type(exc).__name__}: {exc}") from None
+            self._started = True
+        cpus = int(ray.cluster_resources().get("CPU", workers))
+        self.workers = max(1, cpus if address is not None else workers)
+        self._remote = ray.remote(num_cpus=1)(play_batch)
+        self._pending: list[Any] = []
+
+    def run(self, batches: Iterable[Batch]) -> Iterator[list[MatchOutcome]]:
+        ray = self._ray
+        in_flight = 2 * self.workers
+        source = iter(batches)
+        exhausted = False
+        while True:
+            while not exhausted and len(self._pending) < in_flight:
+                try:
+                    batch = next(source)
+                except StopIteration:
+                    exhausted = True
+                    break
+                self._pending.append(self._remote.remote(list(batch)))
+            if not self._pending:
+                return
+            done, self._pending = ray.wait(self._pending, num_returns=1)
+            try:
+                result: list[MatchOutcome] = ray.get(done[0])
+            except ray.exceptions.RayTaskError as exc:
+                cause = exc.cause if getattr(exc, "cause", None) is not None else exc
+                if isinstance(cause, MarjoletError):
+                    raise cause from None
+                raise BackendError(f"a Ray task failed: {type(cause).__name__}: {cause}") from None
+            yield result
+
+    def close(self) -> None:
+        ray = self._ray
+        for ref in self._pending:
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:
+                pass  # best effort on the way out
+        self._pending = []
+        if self._started:
+            ray.shutdown()
+            self._started = False
+
+
+@contextlib.contextmanager
+def _loopback_only(ray: Any, enabled: bool) -> Iterator[None]:
+    """Make a private local Ray listen on 127.0.0.1 only.
+
+    Ray binds its servers to the loopback interface when its node address is
+    127.0.0.1, which it picks when "clusters" are disabled (its own switch,
+    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``, read when Ray is imported); so
+    the switch is turned off around ``ray.init`` and restored afterwards.
+    """
+    constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
+    if not enabled or constants is None or not hasattr(constants, "ENABLE_RAY_CLUSTER"):
+        yield
+        return
+    saved = constants.ENABLE_RAY_CLUSTER
+    constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        constants.ENABLE_RAY_CLUSTER = saved
+
+
+def make_backend(name: str, workers: int, address: str | None = None) -> Backend:
+    """Build a backend by name (``local`` or ``ray``)."""
+    if name == "local":
+        if address is not None:
+            raise BackendError("--address is for --backend ray")
+        if workers == 1:
+            return SerialBackend()
+        return ProcessPoolBackend(workers)
+    if name == "ray":
+        return RayBackend(workers, address)
+    raise BackendError(f"unknown backend {name!r} (known: {', '.join(BACKENDS)})")
+
+
+def default_workers() -> int:
+    """The CPUs this process may use."""
+    if sys.platform.startswith("linux"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)

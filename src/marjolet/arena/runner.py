@@ -1,0 +1,387 @@
+"""Run an arena: plan the matches, play them on a backend, store them,
+follow the SPRT, and return the figures.
+
+The Python API of the arena is :func:`run_arena` (a new run) and
+:func:`resume_arena` (finish an interrupted one)::
+
+    from marjolet.arena import run_arena
+    result = run_arena(["heuristic", "random"], matches=200, seed=1, workers=2)
+    p = result.pairings[0]
+    print(p.win_rate, p.win_rate_ci, p.elo, p.elo_ci)
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from marjolet.arena import stats
+from marjolet.arena.backends import BACKENDS, Backend, make_backend
+from marjolet.arena.progress import NullProgress, Progress
+from marjolet.arena.results import ArenaResult, aggregate, pairings_of
+from marjolet.arena.store import ArenaStore, RunInfo
+from marjolet.arena.tasks import MatchOutcome, MatchTask, plan_tasks
+from marjolet.bots import make_bot
+from marjolet.errors import MarjoletError
+from marjolet.rules import CLASSIC, Rules
+
+
+class ArenaError(MarjoletError):
+    """Impossible arena settings (too few bots, odd match count, ...)."""
+
+
+class ArenaInterrupted(Exception):
+    """Ctrl-C stopped a run; every finished match is saved.
+
+    ``result`` holds the figures of the matches played so far.
+    """
+
+    def __init__(self, result: ArenaResult, db: str | None) -> None:
+        self.result = result
+        self.db = db
+        super().__init__(self.hint())
+
+    def hint(self) -> str:
+        r = self.result
+        played = f"{r.matches} of {r.planned} matches played"
+        if r.run_id is None or self.db is None:
+            return f"interrupted: {played} (no database, so the run cannot be resumed)"
+        return (
+            f"interrupted: {played}, saved as run {r.run_id} in {self.db}; "
+            f"continue with: marjolet arena --resume {r.run_id} --db {self.db}"
+        )
+
+
+def canonical_specs(specs: Sequence[str]) -> list[str]:
+    """Check every bot spec (unknown names and parameters raise
+    :class:`~marjolet.bots.BotSpecError`) and write it canonically."""
+    return [make_bot(spec, seed=0).spec for spec in specs]
+
+
+def bot_labels(specs: Sequence[str]) -> list[str]:
+    """Unique display names: the spec, with ``#2``, ``#3`` for repeats (so
+    that ``random random`` is a valid sanity check)."""
+    seen: dict[str, int] = {}
+    labels = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        labels.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return labels
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    specs: tuple[str, ...]
+    labels: tuple[str, ...]
+    matches: int
+    seed: int
+    rules: Rules
+    sprt: stats.SprtBounds | None
+
+    @property
+    def settings(self) -> dict[str, object]:
+        return {
+            "bots": list(self.specs),
+            "matches": self.matches,
+            "seed": self.seed,
+            "rules": self.rules.to_json(),
+            "sprt": _sprt_json(self.sprt),
+        }
+
+
+def _sprt_json(bounds: stats.SprtBounds | None) -> dict[str, float] | None:
+    if bounds is None:
+        return None
+    return {"elo0": bounds.elo0, "elo1": bounds.elo1, "alpha": bounds.alpha, "beta": bounds.beta}
+
+
+def _check_workers(workers: int, backend: str) -> None:
+    if backend not in BACKENDS:
+        raise ArenaError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ArenaError(f"--workers must be a positive integer, got {workers!r}")
+
+
+def run_arena(
+    specs: Sequence[str],
+    *,
+    matches: int = 100,
+    seed: int | None = None,
+    workers: int = 1,
+    rules: Rules = CLASSIC,
+    db: str | os.PathLike[str] | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    sprt: tuple[float, float] | None = None,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    progress: Progress | None = None,
+    command: str | None = None,
+) -> ArenaResult:
+    """Play a duplicate round robin between ``specs`` and measure it.
+
+    ``matches`` is the number of matches per pairing (even: each deck
+    sequence is played twice with the seats swapped); with ``sprt=(elo0,
+    elo1)`` (two bots only) it is the most the test may play, and the run
+    stops as soon as the test decides. ``seed`` makes the run reproducible
+    whatever ``workers`` and ``backend`` (a random seed is drawn when
+    ``None``; it is in the result). With ``db`` (a SQLite file) every match
+    and the run's settings are stored and the run gets an id.
+
+    Raises :class:`~marjolet.errors.MarjoletError` subclasses for bad
+    settings or a failing bot, :class:`ArenaInterrupted` on Ctrl-C.
+    """
+    if isinstance(specs, str):
+        raise ArenaError("specs must be a list of bot specs, not one string")
+    if len(specs) < 2:
+        raise ArenaError(f"an arena needs at least two bots, got {len(specs)}")
+    if isinstance(matches, bool) or not isinstance(matches, int) or matches < 2 or matches % 2:
+        raise ArenaError(
+            f"--matches must be a positive even number (duplicate play plays each deck "
+            f"sequence twice, seats swapped), got {matches!r}"
+        )
+    _check_workers(workers, backend)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ArenaError(f"--seed must be an integer, got {seed!r}")
+    bounds: stats.SprtBounds | None = None
+    if sprt is not None:
+        if len(specs) != 2:
+            raise ArenaError(f"--sprt compares exactly two bots, got {len(specs)}")
+        try:
+            bounds = stats.SprtBounds(float(sprt[0]), float(sprt[1]), alpha, beta)
+        except ValueError as exc:
+            raise ArenaError(f"--sprt: {exc}") from None
+    canonical = canonical_specs(specs)
+    plan = _Plan(
+        tuple(canonical), tuple(bot_labels(canonical)), matches, seed, rules, bounds
+    )
+    store = ArenaStore(db) if db is not None else None
+    try:
+        run_id = None
+        if store is not None:
+            run_id = store.create_run(
+                bots=plan.specs,
+                matches=matches,
+                seed=seed,
+                rules=rules,
+                sprt=_sprt_json(bounds),
+                backend=backend,
+                workers=workers,
+                command=command,
+            )
+        return _execute(plan, store, run_id, {}, workers, backend, address, progress)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def resume_arena(
+    run_id: int,
+    db: str | os.PathLike[str],
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    progress: Progress | None = None,
+) -> ArenaResult:
+    """Play the missing matches of a stored run with its own settings."""
+    _check_workers(workers, backend)
+    with ArenaStore(db, create=False) as store:
+        info = store.run(run_id)
+        plan = plan_of(info)
+        played = {o.key: o for o in store.outcomes(run_id)}
+        store.mark_running(run_id, backend=backend, workers=workers)
+        return _execute(plan, store, run_id, played, workers, backend, address, progress)
+
+
+def plan_of(info: RunInfo) -> _Plan:
+    """The settings of a stored run, checked again."""
+    bounds = None
+    if info.sprt is not None:
+        s = info.sprt
+        bounds = stats.SprtBounds(s["elo0"], s["elo1"], s["alpha"], s["beta"])
+    specs = canonical_specs(info.bots)
+    labels = tuple(bot_labels(specs))
+    return _Plan(tuple(specs), labels, info.matches, info.seed, info.rules, bounds)
+
+
+def stored_result(store: ArenaStore, info: RunInfo) -> ArenaResult:
+    """Recompute the figures of a stored run from its matches (any status)."""
+    bounds = None
+    if info.sprt is not None:
+        s = info.sprt
+        bounds = stats.SprtBounds(s["elo0"], s["elo1"], s["alpha"], s["beta"])
+    labels = bot_labels(list(info.bots))
+    planned = len(pairings_of(labels)) * info.matches
+    status = "running" if info.status == "running" else info.status
+    return aggregate(
+        labels,
+        store.outcomes(info.id),
+        sprt=bounds,
+        run_id=info.id,
+        status=status,
+        planned=planned,
+        seed=info.seed,
+        settings={
+            "bots": list(info.bots),
+            "matches": info.matches,
+            "seed": info.seed,
+            "rules": info.rules.to_json(),
+            "sprt": info.sprt,
+            "backend": info.backend,
+            "workers": info.workers,
+        },
+    )
+
+
+class _SprtTracker:
+    """Follows the SPRT incrementally over the complete pairs of pairing 0,
+    in pair order (the same rule as :func:`results.sprt_prefix`)."""
+
+    def __init__(self, bounds: stats.SprtBounds) -> None:
+        self.bounds = bounds
+        self.games: dict[int, int] = {}  # pair -> games finished
+        self.wins: dict[int, int] = {}  # pair -> games won by the first bot
+        self.next_pair = 0
+        self.counts = [0, 0, 0]
+        self.llr = 0.0
+        self.decision: str | None = None
+
+    def add(self, o: MatchOutcome) -> None:
+        if o.pairing != 0 or self.decision is not None:
+            return
+        self.games[o.pair] = self.games.get(o.pair, 0) + 1
+        self.wins[o.pair] = self.wins.get(o.pair, 0) + (1 if o.first_won else 0)
+        while self.games.get(self.next_pair) == 2 and self.decision is None:
+            self.counts[self.wins[self.next_pair]] += 1
+            self.next_pair += 1
+            self.llr = stats.sprt_llr(self.counts, self.bounds)
+            self.decision = self.bounds.decide(self.llr)
+
+
+def _batches(tasks: Sequence[MatchTask], workers: int, small: bool) -> Iterator[list[MatchTask]]:
+    """Cut the tasks into batches: big enough to hide the cost of sending a
+    task to a worker, small enough to balance the load and report often.
+    Batches hold an even number of tasks so that pairs stay together."""
+    size = len(tasks) // (workers * 8)
+    size = max(2, min(4 if small else 16, size))
+    size += size % 2
+    for i in range(0, len(tasks), size):
+        yield list(tasks[i : i + size])
+
+
+class _Running:
+    """Running win counts per pairing, for the progress line."""
+
+    def __init__(self, labels: Sequence[str], tracker: _SprtTracker | None) -> None:
+        self.pairs = pairings_of(labels)
+        self.wins = [0] * len(self.pairs)
+        self.played = [0] * len(self.pairs)
+        self.tracker = tracker
+
+    def add(self, o: MatchOutcome) -> None:
+        self.played[o.pairing] += 1
+        self.wins[o.pairing] += 1 if o.first_won else 0
+
+    def figures(self) -> str:
+        """A short line: each pairing's score and Elo, and the SPRT's LLR."""
+        parts = []
+        for (a, b), w, n in zip(self.pairs, self.wins, self.played, strict=True):
+            if n:
+                elo = stats.elo_from_score(stats.clamp_score(w / n, n))
+                parts.append(f"{a}-{b} {w}-{n - w} ({100 * w / n:.1f}%, Elo {round(elo) + 0:+d})")
+        if self.tracker is not None:
+            bounds = self.tracker.bounds
+            parts.append(
+                f"LLR {self.tracker.llr:+.2f} [{bounds.lower:.2f}, {bounds.upper:.2f}]"
+            )
+        return "; ".join(parts)
+
+
+def _execute(
+    plan: _Plan,
+    store: ArenaStore | None,
+    run_id: int | None,
+    played: dict[tuple[int, int, int], MatchOutcome],
+    workers: int,
+    backend_name: str,
+    address: str | None,
+    progress: Progress | None,
+) -> ArenaResult:
+    tasks = plan_tasks(plan.specs, plan.matches, plan.seed, plan.rules)
+    outcomes = dict(played)
+    tracker = _SprtTracker(plan.sprt) if plan.sprt is not None else None
+    running = _Running(plan.labels, tracker)
+    for key in sorted(outcomes):
+        running.add(outcomes[key])
+        if tracker is not None:
+            tracker.add(outcomes[key])
+    todo = [t for t in tasks if t.key not in outcomes]
+    reporter: Progress = progress if progress is not None else NullProgress()
+    status = "done"
+    settings = {**plan.settings, "backend": backend_name, "workers": workers}
+
+    def result(status: str) -> ArenaResult:
+        return aggregate(
+            list(plan.labels),
+            outcomes.values(),
+            sprt=plan.sprt,
+            run_id=run_id,
+            status=status,
+            planned=len(tasks),
+            seed=plan.seed,
+            settings=settings,
+        )
+
+    if tracker is not None and tracker.decision is not None:
+        todo = []
+        status = "sprt"
+    title = f"arena run {run_id}" if run_id is not None else "arena"
+    backend: Backend | None = None
+    try:
+        if todo:
+            backend = make_backend(backend_name, workers, address)
+        reporter.start(len(tasks), len(outcomes), title)
+        if backend is not None:
+            batches = _batches(todo, backend.workers, small=tracker is not None)
+            for finished in backend.run(batches):
+                for o in finished:
+                    outcomes[o.key] = o
+                    if store is not None and run_id is not None:
+                        store.add_match(run_id, o)
+                    running.add(o)
+                    if tracker is not None:
+                        tracker.add(o)
+                reporter.update(len(outcomes), running.figures)
+                if tracker is not None and tracker.decision is not None:
+                    status = "sprt"
+                    break
+    except KeyboardInterrupt:
+        partial = result("interrupted")
+        _close(backend, reporter)
+        if store is not None and run_id is not None:
+            store.finish_run(run_id, "interrupted", partial.to_json())
+        raise ArenaInterrupted(partial, store.path if store is not None else None) from None
+    except BaseException:
+        _close(backend, reporter)
+        if store is not None and run_id is not None:
+            try:
+                store.finish_run(run_id, "failed", result("failed").to_json())
+            except MarjoletError:
+                pass
+        raise
+    _close(backend, reporter)
+    final = result(status)
+    if store is not None and run_id is not None:
+        store.finish_run(run_id, status, final.to_json())
+    return final
+
+
+def _close(backend: Backend | None, reporter: Progress) -> None:
+    reporter.finish()
+    if backend is not None:
+        backend.close()

@@ -1,0 +1,357 @@
+"""The arena database: every run with its settings, every match as a
+replayable record (SQLite, standard library).
+
+Tables (schema version 1, in ``PRAGMA user_version``):
+
+``runs``
+    ``id``, ``started``/``finished`` (UTC ISO 8601), ``status`` (``running``,
+    ``done``, ``sprt``, ``interrupted``, ``failed``), ``bots`` (JSON list of
+    bot specs), ``matches`` (planned per pairing), ``seed``, ``rules`` (JSON,
+    every setting), ``sprt`` (JSON or NULL), ``backend``, ``workers``,
+    ``version`` (of marjolet), ``command`` (the command line, if any),
+    ``summary`` (the ``--json`` result of the run, once it stopped).
+``matches``
+    one row per finished match, key ``(run_id, pairing, pair, game)``:
+    ``bot0``/``bot1`` (specs by seat), ``seed0``/``seed1`` (bot seeds),
+    ``winner`` (seat), ``total0``/``total1``, ``deals``, ``deal_points``
+    (JSON list of ``[seat0, seat1]``, completed deals), ``record`` (record.md
+    JSON, so that ``marjolet replay`` replays it), ``seconds``, ``forfeit``
+    (why the loser forfeited, NULL normally).
+
+Rows of matches are written in batches (at most every half second) and
+always before the run stops, also on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from marjolet.arena.tasks import MatchOutcome
+from marjolet.errors import MarjoletError
+from marjolet.rules import Rules
+
+SCHEMA_VERSION = 1
+DEFAULT_DB = "marjolet-arena.db"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started TEXT NOT NULL,
+    finished TEXT,
+    status TEXT NOT NULL,
+    bots TEXT NOT NULL,
+    matches INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    sprt TEXT,
+    backend TEXT NOT NULL,
+    workers INTEGER NOT NULL,
+    version TEXT NOT NULL,
+    command TEXT,
+    summary TEXT
+);
+CREATE TABLE IF NOT EXISTS matches (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    pairing INTEGER NOT NULL,
+    pair INTEGER NOT NULL,
+    game INTEGER NOT NULL,
+    bot0 TEXT NOT NULL,
+    bot1 TEXT NOT NULL,
+    seed0 INTEGER NOT NULL,
+    seed1 INTEGER NOT NULL,
+    winner INTEGER NOT NULL,
+    total0 INTEGER NOT NULL,
+    total1 INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    deal_points TEXT NOT NULL,
+    record TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    forfeit TEXT,
+    PRIMARY KEY (run_id, pairing, pair, game)
+);
+"""
+
+
+class StoreError(MarjoletError):
+    """The arena database cannot be opened, read or written."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """A row of ``runs``: the settings of a run and how far it got."""
+
+    id: int
+    started: str
+    finished: str | None
+    status: str
+    bots: tuple[str, ...]
+    matches: int
+    seed: int
+    rules: Rules
+    sprt: dict[str, float] | None
+    backend: str
+    workers: int
+    version: str
+    command: str | None
+    summary: dict[str, Any] | None
+    #: Matches finished so far (from the ``matches`` table).
+    played: int
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _reason(exc: BaseException) -> str:
+    return str(exc) or type(exc).__name__
+
+
+class ArenaStore:
+    """An open arena database. Use as a context manager."""
+
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True) -> None:
+        self.path = str(path)
+        if not create and not Path(self.path).is_file():
+            raise StoreError(
+                f"no arena database at {self.path!r} (run `marjolet arena` first, or pass --db)"
+            )
+        if Path(self.path).is_dir():
+            raise StoreError(f"cannot use the arena database {self.path!r}: it is a directory")
+        try:
+            self.conn = sqlite3.connect(self.path, timeout=30.0)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"the arena database {self.path!r} has schema version {version}, newer than "
+                    f"this marjolet understands ({SCHEMA_VERSION})"
+                )
+            if create:
+                self.conn.executescript(_SCHEMA)
+                self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                self.conn.commit()
+            else:
+                tables = {
+                    row[0]
+                    for row in self.conn.execute(
+                        "SELECT name FROM sqlite_master WHERE type='table'"
+                    )
+                }
+                if not {"runs", "matches"} <= tables:
+                    raise StoreError(f"{self.path!r} is not an arena database (no runs table)")
+            columns = {row[1] for row in self.conn.execute("PRAGMA table_info(matches)")}
+            if "forfeit" not in columns:  # databases written before forfeits existed
+                self.conn.execute("ALTER TABLE matches ADD COLUMN forfeit TEXT")
+                self.conn.commit()
+        except sqlite3.Error as exc:
+            raise self._error("use", exc) from None
+        self._pending: list[tuple[Any, ...]] = []
+        self._last_commit = time.monotonic()
+
+    def _error(self, verb: str, exc: BaseException) -> StoreError:
+        return StoreError(f"cannot {verb} the arena database {self.path!r}: {_reason(exc)}")
+
+    def __enter__(self) -> ArenaStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        try:
+            self.flush()
+        finally:
+            self.conn.close()
+
+    def _write(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        try:
+            cursor = self.conn.execute(sql, params)
+            self.conn.commit()
+            return cursor
+        except sqlite3.Error as exc:
+            raise self._error("write", exc) from None
+
+    # -- runs ------------------------------------------------------------------
+
+    def create_run(
+        self,
+        *,
+        bots: Sequence[str],
+        matches: int,
+        seed: int,
+        rules: Rules,
+        sprt: dict[str, float] | None,
+        backend: str,
+        workers: int,
+        command: str | None,
+    ) -> int:
+        from marjolet import __version__
+
+        cursor = self._write(
+            "INSERT INTO runs (started, status, bots, matches, seed, rules, sprt, backend, "
+            "workers, version, command) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                _now(),
+                json.dumps(list(bots)),
+                matches,
+                seed,
+                json.dumps(rules.to_json()),
+                json.dumps(sprt) if sprt is not None else None,
+                backend,
+                workers,
+                __version__,
+                command,
+            ),
+        )
+        run_id = cursor.lastrowid
+        assert run_id is not None
+        return run_id
+
+    def mark_running(self, run_id: int, *, backend: str, workers: int) -> None:
+        self._write(
+            "UPDATE runs SET status='running', finished=NULL, backend=?, workers=? WHERE id=?",
+            (backend, workers, run_id),
+        )
+
+    def finish_run(self, run_id: int, status: str, summary: dict[str, Any] | None) -> None:
+        self.flush()
+        self._write(
+            "UPDATE runs SET status=?, finished=?, summary=? WHERE id=?",
+            (status, _now(), json.dumps(summary) if summary is not None else None, run_id),
+        )
+
+    def run(self, run_id: int) -> RunInfo:
+        rows = self._runs("WHERE r.id = ?", (run_id,))
+        if not rows:
+            raise StoreError(f"no run {run_id} in the arena database {self.path!r}")
+        return rows[0]
+
+    def runs(self) -> list[RunInfo]:
+        return self._runs("", ())
+
+    def latest_run(self) -> RunInfo:
+        rows = self._runs("ORDER BY r.id DESC LIMIT 1", ())
+        if not rows:
+            raise StoreError(f"the arena database {self.path!r} holds no run yet")
+        return rows[0]
+
+    def _runs(self, where: str, params: Sequence[Any]) -> list[RunInfo]:
+        sql = (
+            "SELECT r.id, r.started, r.finished, r.status, r.bots, r.matches, r.seed, r.rules, "
+            "r.sprt, r.backend, r.workers, r.version, r.command, r.summary, "
+            "(SELECT COUNT(*) FROM matches m WHERE m.run_id = r.id) FROM runs r "
+        )
+        if not where.startswith("ORDER"):
+            where = where + " ORDER BY r.id" if where else "ORDER BY r.id"
+        try:
+            rows = self.conn.execute(sql + where, params).fetchall()
+        except sqlite3.Error as exc:
+            raise self._error("read", exc) from None
+        out = []
+        for row in rows:
+            try:
+                rules = Rules.from_json(json.loads(row[7]))
+            except (MarjoletError, ValueError) as exc:
+                raise StoreError(f"run {row[0]} in {self.path!r} has bad rules: {exc}") from None
+            out.append(
+                RunInfo(
+                    id=row[0],
+                    started=row[1],
+                    finished=row[2],
+                    status=row[3],
+                    bots=tuple(json.loads(row[4])),
+                    matches=row[5],
+                    seed=row[6],
+                    rules=rules,
+                    sprt=json.loads(row[8]) if row[8] else None,
+                    backend=row[9],
+                    workers=row[10],
+                    version=row[11],
+                    command=row[12],
+                    summary=json.loads(row[13]) if row[13] else None,
+                    played=row[14],
+                )
+            )
+        return out
+
+    # -- matches -----------------------------------------------------------------
+
+    def add_match(self, run_id: int, o: MatchOutcome) -> None:
+        """Queue a finished match; written at the next :meth:`flush` (done
+        automatically every half second)."""
+        self._pending.append(
+            (
+                run_id, o.pairing, o.pair, o.game, o.seat_specs[0], o.seat_specs[1],
+                o.bot_seeds[0], o.bot_seeds[1], o.winner, o.totals[0], o.totals[1],
+                len(o.deal_points), json.dumps([list(p) for p in o.deal_points]),
+                o.record, o.seconds, o.forfeit,
+            )
+        )
+        if time.monotonic() - self._last_commit >= 0.5:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the queued matches in one transaction."""
+        if not self._pending:
+            return
+        rows, self._pending = self._pending, []
+        try:
+            with self.conn:
+                self.conn.executemany(
+                    "INSERT OR REPLACE INTO matches (run_id, pairing, pair, game, bot0, bot1, "
+                    "seed0, seed1, winner, total0, total1, deals, deal_points, record, seconds, "
+                    "forfeit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    rows,
+                )
+        except sqlite3.Error as exc:
+            raise self._error("write", exc) from None
+        self._last_commit = time.monotonic()
+
+    def outcomes(self, run_id: int) -> Iterator[MatchOutcome]:
+        """The finished matches of a run, in task order."""
+        try:
+            rows = self.conn.execute(
+                "SELECT pairing, pair, game, bot0, bot1, seed0, seed1, winner, total0, total1, "
+                "deal_points, record, seconds, forfeit FROM matches WHERE run_id = ? "
+                "ORDER BY pairing, pair, game",
+                (run_id,),
+            ).fetchall()
+        except sqlite3.Error as exc:
+            raise self._error("read", exc) from None
+        for r in rows:
+            yield MatchOutcome(
+                pairing=r[0],
+                pair=r[1],
+                game=r[2],
+                seat_specs=(r[3], r[4]),
+                bot_seeds=(r[5], r[6]),
+                winner=r[7],
+                totals=(r[8], r[9]),
+                deal_points=tuple((int(p[0]), int(p[1])) for p in json.loads(r[10])),
+                record=r[11],
+                seconds=r[12],
+                forfeit=r[13],
+            )
+
+    def record(self, run_id: int, pairing: int, pair: int, game: int) -> str:
+        """The record.md JSON of one match."""
+        row = self.conn.execute(
+            "SELECT record FROM matches WHERE run_id=? AND pairing=? AND pair=? AND game=?",
+            (run_id, pairing, pair, game),
+        ).fetchone()
+        if row is None:
+            raise StoreError(
+                f"no match pairing {pairing} pair {pair} game {game} "
+                f"in run {run_id} of {self.path!r}"
+            )
+        text: str = row[0]
+        return text

@@ -1,0 +1,191 @@
+"""``ismcts``: single-observer information-set Monte Carlo tree search.
+
+After Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree
+Search" (IEEE TCIAIG 4(2), 2012), algorithm SO-ISMCTS. One tree is grown
+over the bot's information set: every iteration deals a fresh world
+consistent with the observation (a *determinization*,
+:func:`~marjolet.observation.sample_world`) and walks the tree using only the
+actions legal in that world. Selection is UCB1 where a child's exploration
+term counts the iterations in which it was *available* rather than its
+parent's visits (the paper's correction for actions that exist in some
+worlds only). Every action of Marjolet is public, so opponent moves are
+tree edges as in the paper; the cards drawn are not, and the tree treats
+them as the paper's single observer does (it does not split on them).
+
+The tree stops at the last draw: a world that reaches tricks 11-16 is
+scored exactly by the ending solver, and a new leaf is scored by a playout
+of the heuristic policy up to the last draw, then the solver. Rewards are
+the deal-score difference divided by ``scale``, from the point of view of
+the player who made each move. Once the stock is empty the bot plays the
+solver's move.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+
+from marjolet.bots.base import Bot, BotSpecError, Param
+from marjolet.bots.heuristic import public_deal
+from marjolet.bots.search import WorldEvaluator
+from marjolet.bots.solver import EndingSolver
+from marjolet.engine import POINTS, TURN, Deal
+from marjolet.observation import Observation, sample_world
+
+
+class Node:
+    """A tree node: the move that led here and its statistics, from the
+    point of view of ``player`` (who made that move)."""
+
+    __slots__ = ("action", "available", "children", "player", "reward", "visits")
+
+    def __init__(self, action: int, player: int) -> None:
+        self.action = action
+        self.player = player
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+
+
+class IsmctsBot(Bot):
+    name = "ismcts"
+    description = (
+        "single-observer information-set MCTS (Cowling et al. 2012) with heuristic "
+        "playouts and the exact ending solver at the last draw"
+    )
+    params = (
+        Param("iterations", int, 600, "iterations (determinizations) per decision"),
+        Param("time", float, 0.0, "seconds per decision; stop when spent (0 = no limit)"),
+        Param("c", float, 0.7, "UCB exploration constant (rewards are score differences / scale)"),
+        Param("scale", float, 100.0, "points per unit of reward"),
+        Param("rollout", str, "heuristic", "playout policy: heuristic or random"),
+    )
+
+    def __init__(self, *, seed: int | None = None, **options: object) -> None:
+        super().__init__(seed=seed, **options)
+        if self.options["iterations"] < 1:
+            raise BotSpecError("bot 'ismcts': iterations must be at least 1")
+        if self.options["time"] < 0:
+            raise BotSpecError("bot 'ismcts': time must be >= 0")
+        if self.options["scale"] <= 0:
+            raise BotSpecError("bot 'ismcts': scale must be > 0")
+        if self.options["rollout"] not in ("heuristic", "random"):
+            raise BotSpecError(
+                f"bot 'ismcts': rollout must be heuristic or random, got {self.options['rollout']!r}"
+            )
+        self.evaluator = WorldEvaluator(exact_tricks=0)
+        self._ending: EndingSolver | None = None
+        self.last_iterations = 0
+        self.last_values: dict[int, float] = {}
+
+    def new_match(self, seed: int | None = None) -> None:
+        super().new_match(seed)
+        self.evaluator.reset_tables()
+        self._ending = None
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        if len(legal) == 1:
+            self.last_values = {legal[0]: 0.0}
+            return legal[0]
+        if obs.stock_empty:
+            return self._ending_move(obs)
+        budget = self.options["time"]
+        deadline = time.perf_counter() + budget if budget > 0 else None
+        me = obs.seat
+        root = Node(-1, me ^ 1)
+        c = self.options["c"]
+        scale = self.options["scale"]
+        rng = self.rng
+        random_rollout = self.options["rollout"] == "random"
+        self.evaluator.reset_tables()
+        n = 0
+        while n < self.options["iterations"]:
+            world = sample_world(obs, rng)
+            node = root
+            path = [root]
+            # selection and expansion
+            while True:
+                s = world._s
+                if s[TURN] < 0 or world.stock_empty:
+                    break
+                actions = world.legal_actions()
+                children = node.children
+                untried = [a for a in actions if a not in children]
+                for a in actions:
+                    child = children.get(a)
+                    if child is not None:
+                        child.available += 1
+                if untried:
+                    a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                    child = Node(a, s[TURN])
+                    child.available = 1
+                    children[a] = child
+                    world.push(a)
+                    path.append(child)
+                    break
+                best = None
+                best_ucb = -math.inf
+                for a in actions:
+                    child = children[a]
+                    ucb = child.reward / child.visits + c * math.sqrt(
+                        math.log(child.available) / child.visits
+                    )
+                    if ucb > best_ucb:
+                        best, best_ucb = child, ucb
+                assert best is not None
+                world.push(best.action)
+                node = best
+                path.append(best)
+            # simulation
+            diff0 = self._simulate(world, random_rollout)
+            # backpropagation
+            for nd in path:
+                nd.visits += 1
+                nd.reward += (diff0 if nd.player == 0 else -diff0) / scale
+            n += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_iterations = n
+        self.last_values = {
+            a: ch.reward / ch.visits * scale for a, ch in root.children.items() if ch.visits
+        }
+        # the most visited action; the better mean breaks ties
+        return max(
+            (ch for ch in root.children.values() if ch.action in legal),
+            key=lambda ch: (ch.visits, ch.reward / max(1, ch.visits)),
+        ).action
+
+    def _simulate(self, world: Deal, random_rollout: bool) -> int:
+        """Player 0's final score difference from ``world`` (a playout to the
+        last draw, then the exact ending)."""
+        s = world._s
+        if s[TURN] < 0:
+            return s[POINTS] - s[POINTS + 1]
+        if not random_rollout:
+            return self.evaluator.value(world, 0)
+        pushed = 0
+        rng = self.rng
+        while not world.stock_empty:
+            actions = world.legal_actions()
+            world.push(actions[rng.randrange(len(actions))])
+            pushed += 1
+        v = self.evaluator.value(world, 0)
+        for _ in range(pushed):
+            world.pop()
+        return v
+
+    def _ending_move(self, obs: Observation) -> int:
+        deal = public_deal(obs)
+        solver = self._ending
+        if solver is None or not solver.matches(deal) or len(solver.table) > 200_000:
+            solver = self._ending = EndingSolver.for_deal(deal)
+        values = solver.exact_values(deal)
+        best = max(values.values())
+        self.last_values = {a: float(v) for a, v in values.items()}
+        optimal = [a for a in deal.legal_actions() if values[a] == best]
+        return solver.preferred(deal, optimal)[0]
+
+
+__all__ = ["IsmctsBot", "Node"]

@@ -1,0 +1,144 @@
+"""``pimc`` and ``cheater``: sampled-world search (perfect-information Monte Carlo).
+
+At each decision ``pimc`` deals the cards it cannot see at random in a way
+consistent with its observation (:func:`~marjolet.observation.sample_world`),
+scores every legal action in each of these worlds as if all cards were
+known (:class:`~marjolet.bots.search.WorldEvaluator`: the exact ending
+solver once the stock is empty, exact search over the last phase-1 tricks,
+heuristic playouts before) and plays the action with the best total. Every
+action of a world is scored on the same world, so the comparison between
+actions is fair even with few worlds. Melds, the dix and the draw are
+decisions like any other.
+
+Once the stock is empty there is nothing hidden (R23): ``pimc`` then plays
+the ending solver's move.
+
+``cheater`` is the same search run on the true deal (it is told the hidden
+cards through :meth:`~marjolet.bots.base.Bot.see_deal`): never for play, a
+ceiling that shows what hidden information costs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from marjolet.bots.base import Bot, BotSpecError, Param
+from marjolet.bots.heuristic import POLICY, public_deal
+from marjolet.bots.search import WorldEvaluator
+from marjolet.bots.solver import EndingSolver
+from marjolet.engine import Deal
+from marjolet.observation import Observation, sample_world
+
+
+class PimcBot(Bot):
+    name = "pimc"
+    description = (
+        "sampled-world search: scores each action over worlds dealt consistently with its "
+        "observation (heuristic playouts, exact late phase 1 and ending)"
+    )
+    params = (
+        Param("worlds", int, 40, "worlds sampled per decision (the iteration budget)"),
+        Param("time", float, 0.0, "seconds per decision; stop sampling when spent (0 = no limit)"),
+        Param("exact", int, 1, "solve sampled worlds exactly when this many phase-1 tricks remain"),
+    )
+
+    def __init__(self, *, seed: int | None = None, **options: object) -> None:
+        super().__init__(seed=seed, **options)
+        if self.options["worlds"] < 1:
+            raise BotSpecError(f"bot {self.name!r}: worlds must be at least 1")
+        if self.options["time"] < 0:
+            raise BotSpecError(f"bot {self.name!r}: time must be >= 0")
+        if not 0 <= self.options["exact"] <= 10:
+            raise BotSpecError(f"bot {self.name!r}: exact must be 0-10")
+        self.evaluator = WorldEvaluator(self.options["exact"])
+        self._ending: EndingSolver | None = None
+        #: worlds evaluated at the last decision (for benchmarks and hints)
+        self.last_worlds = 0
+        #: mean value of each action at the last decision
+        self.last_values: dict[int, float] = {}
+
+    def new_match(self, seed: int | None = None) -> None:
+        super().new_match(seed)
+        self.evaluator.reset_tables()
+        self._ending = None
+
+    def world(self, obs: Observation) -> Deal:
+        """One world consistent with ``obs``."""
+        return sample_world(obs, self.rng)
+
+    def world_limit(self) -> int:
+        """How many worlds a decision may evaluate."""
+        return int(self.options["worlds"])
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        if len(legal) == 1:
+            self.last_values = {legal[0]: 0.0}
+            return legal[0]
+        if obs.stock_empty:
+            return self._ending_move(obs)
+        me = obs.seat
+        budget = self.options["time"]
+        deadline = time.perf_counter() + budget if budget > 0 else None
+        totals = dict.fromkeys(legal, 0)
+        value = self.evaluator.value
+        worlds = 0
+        self.evaluator.reset_tables()
+        limit = self.world_limit()
+        while worlds < limit:
+            world = self.world(obs)
+            for a in legal:
+                world.push(a)
+                totals[a] += value(world, me)
+                world.pop()
+            worlds += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_worlds = worlds
+        self.last_values = {a: totals[a] / worlds for a in legal}
+        preferred = POLICY.act(public_deal(obs), legal)
+        return max(legal, key=lambda a: (totals[a], a == preferred))
+
+    def _ending_move(self, obs: Observation) -> int:
+        deal = public_deal(obs)  # phase 2: both hands are public (R23)
+        solver = self._ending
+        if solver is None or not solver.matches(deal) or len(solver.table) > 200_000:
+            solver = self._ending = EndingSolver.for_deal(deal)
+        values = solver.exact_values(deal)
+        best = max(values.values())
+        self.last_values = {a: float(v) for a, v in values.items()}
+        optimal = [a for a in deal.legal_actions() if values[a] == best]
+        return solver.preferred(deal, optimal)[0]
+
+
+class CheaterBot(PimcBot):
+    name = "cheater"
+    description = (
+        "pimc searching the TRUE deal (sees the hidden cards): not for play, a ceiling "
+        "showing what hidden information costs"
+    )
+    sees_hidden_cards = True
+    params = (
+        Param("worlds", int, 1, "ignored beyond 1: the one world is the true deal"),
+        Param("time", float, 0.0, "seconds per decision (0 = no limit)"),
+        Param("exact", int, 1, "search exactly when this many phase-1 tricks remain"),
+    )
+
+    def __init__(self, *, seed: int | None = None, **options: object) -> None:
+        super().__init__(seed=seed, **options)
+        self._deal: Deal | None = None
+
+    def see_deal(self, deal: Deal) -> None:
+        self._deal = deal
+
+    def world(self, obs: Observation) -> Deal:
+        deal = self._deal
+        if deal is None or deal._moves != list(obs.actions) or deal.dealer != obs.dealer:
+            raise RuntimeError(
+                "cheater: the host did not show the true deal before choose() "
+                "(hosts must call see_deal(deal) for bots with sees_hidden_cards)"
+            )
+        return deal.copy(stack=False)
+
+    def world_limit(self) -> int:
+        return 1  # the true deal: its evaluation is deterministic

@@ -1,0 +1,489 @@
+"""The ``marjolet-bot/1`` messages, both ways (``shared/spec/bot-protocol.md``).
+
+A bot in any language plays through one JSON object per line on its
+standard input and output. This module is the part both sides share:
+
+- host side: :func:`act_message` builds an ``act`` from a seat's
+  :class:`~marjolet.observation.Observation` *only*, so the bot learns what
+  rule R23 lets the seat know and nothing more; :func:`parse_identity` and
+  :func:`parse_action_answer` check the bot's answers exactly as the spec
+  demands;
+- bot side: :func:`parse_act` validates an ``act`` and
+  :func:`observation_from_act` turns it back into the very
+  :class:`~marjolet.observation.Observation` the host had, so that any of
+  our in-process bots can answer it (``marjolet bot-serve``).
+
+Rebuilding the observation needs a deal to replay the public actions on.
+:func:`rebuild_deal` deals a world consistent with what the seat knows: its
+dealt hand and its own draws at their places, every card the opponent
+played or declared in the opponent's hand (or drawn by it) before it was
+used, the rest at random. Every consistent world gives the same observation,
+since an observation holds nothing hidden.
+
+Everything here is standard library only; process handling lives in
+:mod:`marjolet.bots.external` (host) and :mod:`marjolet.commands.bot_serve`
+(bot).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE, parse_action
+from marjolet.cards import CARD_NAMES, SEVEN, card, display_order, mask_cards, parse_card
+from marjolet.engine import STOCK_CARDS, Deal
+from marjolet.errors import MarjoletError
+from marjolet.melds import MELD_CARDS
+from marjolet.observation import Observation, observe
+from marjolet.rules import SAME_SUIT, Rules
+
+PROTOCOL = "marjolet-bot/1"
+#: Seconds a bot has to answer ``hello`` with its name.
+HELLO_TIMEOUT_S = 10.0
+#: Longest line either side accepts (an answer is a few dozen bytes, an
+#: ``act`` under 2 KiB): a bot that writes more is flooding.
+MAX_LINE_BYTES = 64 * 1024
+#: Environment variable through which a host may pass its seed for the bot
+#: (an optional courtesy: the messages never depend on it).
+SEED_ENV = "MARJOLET_BOT_SEED"
+
+#: Phase-one tricks: the draw after trick 10 gives the loser the indicator.
+_PHASE1_TRICKS = 10
+
+
+class ProtocolError(MarjoletError):
+    """A message that breaks ``marjolet-bot/1``: not JSON, a missing or
+    malformed field, an action that is not legal, an inconsistent ``act``."""
+
+
+def answer_timeout(budget_s: float) -> float:
+    """How long the host waits for an answer to ``act``: ``max(10 * budget_s, 5)``."""
+    return max(10.0 * budget_s, 5.0)
+
+
+# -- encoding ---------------------------------------------------------------
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One message as a line: compact JSON, UTF-8, a final newline."""
+    return (json.dumps(message, separators=(", ", ": "), ensure_ascii=False) + "\n").encode()
+
+
+def decode(line: bytes | str, what: str = "message") -> dict[str, Any]:
+    """Parse one line into a JSON object, or raise :class:`ProtocolError`
+    quoting the start of the line."""
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    text = text.strip()
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise ProtocolError(f"{what} is not JSON: {_quote(text)}") from None
+    if not isinstance(value, dict):
+        raise ProtocolError(f"{what} is not a JSON object: {_quote(text)}")
+    return value
+
+
+def _quote(text: str, limit: int = 80) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+# -- host -> bot ------------------------------------------------------------
+
+
+def hello_message() -> dict[str, Any]:
+    return {"cmd": "hello", "protocol": PROTOCOL}
+
+
+def act_message(obs: Observation, legal: Sequence[int], budget_s: float) -> dict[str, Any]:
+    """The ``act`` for the seat of ``obs``, built from the observation alone
+    (R23): the dealt hand, the indicator turned up, the public actions and
+    the seat's own draws, plus the match context."""
+    if obs.dealt.mask.bit_count() != 6:
+        raise ValueError("act_message needs the seat's dealt hand (an observation of a real deal)")
+    return {
+        "cmd": "act",
+        "seat": obs.seat,
+        "first_dealer": obs.dealer ^ (obs.deal_index & 1),
+        "deal_index": obs.deal_index,
+        "rules": obs.rules.to_json(),
+        "totals": list(obs.totals),
+        "deal": {
+            "dealer": obs.dealer,
+            "hand": [CARD_NAMES[c] for c in display_order(obs.dealt.mask)],
+            "indicator": CARD_NAMES[obs.turned_up],
+            "actions": [ACTION_NAMES[a] for a in obs.actions],
+            "draws": [CARD_NAMES[c] for c in obs.draws],
+        },
+        "legal": [ACTION_NAMES[a] for a in legal],
+        "budget_s": budget_s,
+    }
+
+
+def result_message(totals: Sequence[int], winner: int) -> dict[str, Any]:
+    """The end of a match (after a forfeit ``winner`` is the other seat)."""
+    return {"cmd": "result", "totals": [int(totals[0]), int(totals[1])], "winner": int(winner)}
+
+
+def quit_message() -> dict[str, Any]:
+    return {"cmd": "quit"}
+
+
+# -- bot -> host ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BotIdentity:
+    """What a bot says about itself in answer to ``hello``."""
+
+    name: str
+    author: str = ""
+
+
+def identity_message(name: str, author: str = "") -> dict[str, Any]:
+    return {"name": name, "author": author, "protocol": PROTOCOL}
+
+
+def parse_identity(answer: Mapping[str, Any]) -> BotIdentity:
+    """Check the answer to ``hello``: a ``name``, and the right protocol if
+    one is named."""
+    name = answer.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ProtocolError(f"answer to hello has no 'name': {_quote(json.dumps(answer))}")
+    protocol = answer.get("protocol", PROTOCOL)
+    if protocol != PROTOCOL:
+        raise ProtocolError(f"bot speaks protocol {protocol!r}, not {PROTOCOL!r}")
+    author = answer.get("author", "")
+    return BotIdentity(name.strip()[:100], author.strip()[:100] if isinstance(author, str) else "")
+
+
+def action_message(action: int) -> dict[str, Any]:
+    return {"action": ACTION_NAMES[action]}
+
+
+def parse_action_answer(answer: Mapping[str, Any], legal: Sequence[int]) -> int:
+    """The action of an answer to ``act``, spelled exactly as one of the
+    ``legal`` strings; anything else is a fault."""
+    if "action" not in answer:
+        raise ProtocolError(f"answer has no 'action' key: {_quote(json.dumps(answer))}")
+    text = answer["action"]
+    for a in legal:
+        if ACTION_NAMES[a] == text:
+            return a
+    shown = _quote(text) if isinstance(text, str) else _quote(json.dumps(text))
+    names = " ".join(ACTION_NAMES[a] for a in legal)
+    raise ProtocolError(f"action {shown} is not one of the legal actions [{names}]")
+
+
+# -- bot side: reading an act -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ActRequest:
+    """A validated ``act`` message, cards and actions as ids."""
+
+    seat: int
+    first_dealer: int
+    deal_index: int
+    rules: Rules
+    totals: tuple[int, int]
+    dealer: int
+    #: The six cards dealt to the seat, in message order.
+    hand: tuple[int, ...]
+    #: The card turned up at the start of the deal.
+    indicator: int
+    actions: tuple[int, ...]
+    draws: tuple[int, ...]
+    legal: tuple[int, ...]
+    budget_s: float
+
+
+def _get(obj: Mapping[str, Any], key: str, where: str) -> Any:
+    if key not in obj:
+        raise ProtocolError(f"{where} has no {key!r}")
+    return obj[key]
+
+
+def _int(obj: Mapping[str, Any], key: str, where: str, choices: range | None = None) -> int:
+    value = _get(obj, key, where)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ProtocolError(f"{where}: {key!r} must be an integer, got {value!r}")
+    if choices is not None and value not in choices:
+        raise ProtocolError(
+            f"{where}: {key!r} must be {choices.start}-{choices.stop - 1}, got {value!r}"
+        )
+    return value
+
+
+def _list(obj: Mapping[str, Any], key: str, where: str) -> list[Any]:
+    value = _get(obj, key, where)
+    if not isinstance(value, list):
+        raise ProtocolError(f"{where}: {key!r} must be a list, got {value!r}")
+    return value
+
+
+def _cards(values: list[Any], key: str, *, distinct: bool = True) -> tuple[int, ...]:
+    out = []
+    for i, text in enumerate(values):
+        try:
+            out.append(parse_card(text))
+        except (MarjoletError, TypeError):
+            raise ProtocolError(f"act: {key}[{i}] is not a card: {text!r}") from None
+    if distinct and len(set(out)) != len(out):
+        raise ProtocolError(f"act: {key!r} lists a card twice")
+    return tuple(out)
+
+
+def _actions(values: list[Any], key: str) -> tuple[int, ...]:
+    out = []
+    for i, text in enumerate(values):
+        try:
+            out.append(parse_action(text))
+        except MarjoletError as exc:
+            raise ProtocolError(f"act: {key}[{i}]: {exc}") from None
+    return tuple(out)
+
+
+def parse_act(message: Mapping[str, Any]) -> ActRequest:
+    """Validate an ``act`` message (every field, with a clear message naming
+    the bad one) and convert its cards and actions to ids."""
+    where = "act"
+    seat = _int(message, "seat", where, range(2))
+    first_dealer = _int(message, "first_dealer", where, range(2))
+    deal_index = _int(message, "deal_index", where, range(1 << 31))
+    try:
+        rules = Rules.from_json(_get(message, "rules", where))
+    except ProtocolError:
+        raise
+    except MarjoletError as exc:
+        raise ProtocolError(f"act: rules: {exc}") from None
+    totals = _list(message, "totals", where)
+    if len(totals) != 2 or not all(isinstance(t, int) and not isinstance(t, bool) for t in totals):
+        raise ProtocolError(f"act: 'totals' must be two integers, got {totals!r}")
+    deal = _get(message, "deal", where)
+    if not isinstance(deal, dict):
+        raise ProtocolError(f"act: 'deal' must be an object, got {deal!r}")
+    dealer = _int(deal, "dealer", "act deal", range(2))
+    if dealer != first_dealer ^ (deal_index & 1):
+        raise ProtocolError(
+            f"act: deal {deal_index} of a match whose first dealer is {first_dealer} is dealt "
+            f"by {first_dealer ^ (deal_index & 1)}, not {dealer} (R3)"
+        )
+    hand = _cards(_list(deal, "hand", "act deal"), "hand")
+    if len(hand) != 6:
+        raise ProtocolError(f"act: 'hand' must hold the six dealt cards, got {len(hand)}")
+    indicator_text = _get(deal, "indicator", "act deal")
+    (indicator,) = _cards([indicator_text], "indicator")
+    if indicator in hand:
+        raise ProtocolError(f"act: the indicator {CARD_NAMES[indicator]} is also in 'hand'")
+    actions = _actions(_list(deal, "actions", "act deal"), "actions")
+    # a seven drawn, exchanged (R18), then drawn again as the last card
+    # appears twice
+    draws = _cards(_list(deal, "draws", "act deal"), "draws", distinct=False)
+    legal = _actions(_list(message, "legal", where), "legal")
+    if not legal:
+        raise ProtocolError("act: 'legal' is empty")
+    if len(set(legal)) != len(legal):
+        raise ProtocolError("act: 'legal' lists an action twice")
+    budget = _get(message, "budget_s", where)
+    if (
+        not isinstance(budget, int | float)
+        or isinstance(budget, bool)
+        or not math.isfinite(budget)
+        or budget < 0
+    ):
+        raise ProtocolError(f"act: 'budget_s' must be a number of seconds, got {budget!r}")
+    return ActRequest(
+        seat=seat,
+        first_dealer=first_dealer,
+        deal_index=deal_index,
+        rules=rules,
+        totals=(totals[0], totals[1]),
+        dealer=dealer,
+        hand=hand,
+        indicator=indicator,
+        actions=actions,
+        draws=draws,
+        legal=legal,
+        budget_s=float(budget),
+    )
+
+
+# -- bot side: the world behind an act -----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Draw:
+    """One player's draw: at which action, by whom, from where (a hidden
+    stock index, or ``STOCK_CARDS`` for the face-up card after trick 10)."""
+
+    index: int
+    player: int
+    position: int
+
+
+def _public_timeline(
+    actions: Sequence[int], dealer: int, trump: int
+) -> tuple[list[int], list[_Draw]]:
+    """Who made each action, and every draw, from the public actions alone
+    (the turn logic of R3, R8, R9; the same reasoning as
+    :func:`marjolet.engine.draw_positions`)."""
+    actors: list[int] = []
+    draws: list[_Draw] = []
+    turn = dealer ^ 1
+    lead = -1
+    tricks = 0
+    for i, a in enumerate(actions):
+        actors.append(turn)
+        if a < MELD_BASE:
+            if lead < 0:
+                lead = a
+                turn ^= 1
+                continue
+            if a >> 3 == lead >> 3:
+                turn = turn if a > lead else turn ^ 1
+            elif a >> 3 != trump:
+                turn ^= 1
+            lead = -1
+            tricks += 1
+        elif a == DRAW:
+            if not 1 <= tricks <= _PHASE1_TRICKS:
+                raise ProtocolError(f"act: actions[{i}]: 'draw' after trick {tricks} (R9)")
+            first = 2 * tricks - 2
+            draws.append(_Draw(i, turn, first))
+            second = first + 1 if tricks < _PHASE1_TRICKS else STOCK_CARDS
+            draws.append(_Draw(i, turn ^ 1, second))
+    return actors, draws
+
+
+def rebuild_deal(req: ActRequest, rng: random.Random) -> Deal:
+    """A deal consistent with everything ``req`` tells the seat, with its
+    public actions replayed (checked: an ``act`` that breaks a rule raises
+    :class:`ProtocolError`).
+
+    The seat's dealt cards and draws go where they came from; each card the
+    opponent played or declared goes into its dealt hand or one of its
+    draws made before that action (earliest need first, so a place is
+    always left when the actions are legal); the unseen rest is shuffled
+    into the free places.
+    """
+    rules = req.rules
+    seat, opp, dealer = req.seat, req.seat ^ 1, req.dealer
+    trump = req.indicator >> 3
+    seven = card(SEVEN, trump)
+    # deck places (R4, R5): the dealt batches, the turned-up card, the stock
+    dealt_places: tuple[list[int], list[int]] = ([], [])
+    pos = 0
+    for batch in rules.deal_pattern:
+        for who in (dealer ^ 1, dealer):
+            dealt_places[who].extend(range(pos, pos + batch))
+            pos += batch
+    stock_base = pos + 1
+    deck = [-1] * 32
+    deck[pos] = req.indicator
+    for place, c in zip(dealt_places[seat], req.hand, strict=True):
+        deck[place] = c
+
+    actors, draws = _public_timeline(req.actions, dealer, trump)
+    own = [d for d in draws if d.player == seat]
+    if len(own) != len(req.draws):
+        raise ProtocolError(
+            f"act: 'draws' lists {len(req.draws)} card(s) but seat {seat} has drawn "
+            f"{len(own)} by these actions"
+        )
+    for d, c in zip(own, req.draws, strict=True):
+        if d.position < STOCK_CARDS:
+            if c in deck:
+                raise ProtocolError(f"act: drawn card {CARD_NAMES[c]} is also dealt or turned up")
+            deck[stock_base + d.position] = c
+    known = {c for c in deck if c >= 0}
+
+    # what the opponent got from public places, and what it must have held
+    received: dict[int, int] = {}  # card -> action index it arrived at
+    needed: dict[int, int] = {}  # card -> first action index that used it
+    dix_done = False
+    same_suit = rules.jack_queen == SAME_SUIT
+    last_draw = next((d for d in draws if d.position == STOCK_CARDS), None)
+    for i, (a, who) in enumerate(zip(req.actions, actors, strict=True)):
+        if a == DIX:
+            dix_done = True
+        if last_draw is not None and last_draw.index == i and last_draw.player == opp:
+            received.setdefault(seven if dix_done else req.indicator, i)
+        if who != opp:
+            continue
+        if a < MELD_BASE:
+            used = [a]
+        elif a < DIX:
+            used = mask_cards(MELD_CARDS[same_suit][trump][a - MELD_BASE])
+        elif a == DIX:
+            used = [seven]
+            received.setdefault(req.indicator, i)
+        else:
+            used = []
+        for c in used:
+            if c not in received or received[c] >= i:
+                needed.setdefault(c, i)
+
+    # place the opponent's needed cards, earliest need first
+    free = [(-1, place) for place in dealt_places[opp]]
+    free += [
+        (d.index, stock_base + d.position)
+        for d in draws
+        if d.player == opp and d.position < STOCK_CARDS
+    ]
+    for c, deadline in sorted(needed.items(), key=lambda item: item[1]):
+        if c in known:
+            raise ProtocolError(
+                f"act: actions[{deadline}]: the opponent uses {CARD_NAMES[c]}, which this seat "
+                "holds, drew or saw turned up"
+            )
+        options = [i for i, (release, _) in enumerate(free) if release < deadline]
+        if not options:
+            raise ProtocolError(
+                f"act: actions[{deadline}]: the opponent cannot hold {CARD_NAMES[c]} yet"
+            )
+        _, place = free.pop(options[rng.randrange(len(options))])
+        deck[place] = c
+        known.add(c)
+
+    rest = [c for c in range(32) if c not in known]
+    rng.shuffle(rest)
+    places = [i for i, c in enumerate(deck) if c < 0]
+    if len(rest) != len(places):  # pragma: no cover - counts always agree
+        raise ProtocolError("act: the cards of the message do not fit in one deck")
+    for place, c in zip(places, rest, strict=True):
+        deck[place] = c
+
+    world = Deal(deck, dealer, rules)
+    for i, a in enumerate(req.actions):
+        reason = world.illegal_reason(a)
+        if reason is not None:
+            raise ProtocolError(f"act: actions[{i}] {ACTION_NAMES[a]!r} is illegal: {reason}")
+        world.push(a)
+    return world
+
+
+def observation_from_act(
+    req: ActRequest, rng: random.Random | None = None
+) -> tuple[Observation, list[int]]:
+    """The observation the host had when it wrote ``req``, and the legal
+    actions in the engine's order (ascending ids, as in-process bots get
+    them). Raises :class:`ProtocolError` when the message contradicts itself
+    or the rules (not this seat's turn, wrong draws, wrong ``legal``)."""
+    world = rebuild_deal(req, rng if rng is not None else random.Random(0))
+    if world.to_move != req.seat:
+        who = "nobody (the deal is over)" if world.to_move < 0 else f"seat {world.to_move}"
+        raise ProtocolError(f"act: after these actions {who} is to act, not seat {req.seat}")
+    if tuple(world.draws(req.seat)) != req.draws:
+        shown = " ".join(CARD_NAMES[c] for c in world.draws(req.seat))
+        raise ProtocolError(f"act: 'draws' does not match the deal (the last draw gives {shown})")
+    legal = world.legal_actions()
+    if set(legal) != set(req.legal):
+        expected = " ".join(ACTION_NAMES[a] for a in legal)
+        raise ProtocolError(f"act: 'legal' does not match the rules (expected [{expected}])")
+    obs = observe(world, req.seat, deal_index=req.deal_index, totals=req.totals)
+    return obs, legal

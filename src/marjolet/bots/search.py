@@ -1,0 +1,130 @@
+"""Evaluating positions of a fully known deal: the common ground of the
+search bots (``pimc``, ``cheater``, ``ismcts``).
+
+A *world* is a :class:`~marjolet.engine.Deal` whose hidden cards are all
+filled in: a sample from :func:`~marjolet.observation.sample_world`, or the
+true deal for ``cheater``. :class:`WorldEvaluator` scores a world for one
+player as the final deal-score difference (that player minus the other,
+points already scored included), three ways by how much of the deal is left:
+
+* stock empty (tricks 11-16): exact, by the ending solver;
+* the last ``exact_tricks`` tricks of phase 1: exact as well, by alpha-beta
+  over the remaining tricks (each meld window played the way that is best
+  with every card known: dix, then melds, most valuable first) and the
+  ending solver at the last draw;
+* earlier: one playout with the heuristic policy for both players up to the
+  last draw, then the ending solver.
+"""
+
+from __future__ import annotations
+
+from marjolet.bots.heuristic import POLICY
+from marjolet.bots.solver import INF, EndingSolver
+from marjolet.engine import POINTS, SEVEN_BY, TRICKS, TURN, WINDOW, Deal
+
+#: The ending solvers' tables are dropped past this many entries.
+TABLE_LIMIT = 400_000
+
+
+class WorldEvaluator:
+    """Scores worlds of one deal; keeps one ending solver per context so
+    that its transposition table serves every world and candidate action of
+    a decision. ``worlds`` and ``endings`` count the work done."""
+
+    def __init__(self, exact_tricks: int = 1) -> None:
+        self.exact_tricks = exact_tricks
+        self._solvers: dict[tuple[int, bool, int], EndingSolver] = {}
+        self.worlds = 0
+        self.endings = 0
+
+    def reset_tables(self) -> None:
+        self._solvers.clear()
+
+    def solver_for(self, deal: Deal) -> EndingSolver:
+        pending = deal._dix_on_play and deal._s[SEVEN_BY] < 0
+        key = (deal.trump, pending, deal._all_tricks_bonus)
+        solver = self._solvers.get(key)
+        if solver is None or len(solver.table) > TABLE_LIMIT:
+            solver = EndingSolver(deal.trump, seven_pending=pending, all_tricks_bonus=deal._all_tricks_bonus)
+            self._solvers[key] = solver
+        return solver
+
+    def ending_value(self, deal: Deal) -> int:
+        """Exact value for the player to move in a phase-2 position."""
+        self.endings += 1
+        return self.solver_for(deal).solve_value(deal)
+
+    def value(self, world: Deal, player: int) -> int:
+        """The score difference ``player`` minus opponent at the end of the
+        deal, from ``world`` (which is left as it was)."""
+        s = world._s
+        if s[TURN] < 0:
+            return s[POINTS + player] - s[POINTS + (player ^ 1)]
+        if world.stock_empty:
+            v = self.ending_value(world)
+            return v if s[TURN] == player else -v
+        tricks_left = 10 - s[TRICKS] + (1 if s[WINDOW] else 0)
+        if tricks_left <= self.exact_tricks:
+            v = self.exact_value(world, -INF, INF)
+            return v if world._s[TURN] == player else -v
+        return self.playout_value(world, player)
+
+    def playout_value(self, world: Deal, player: int) -> int:
+        """One heuristic playout to the last draw, then the exact ending."""
+        pushed = 0
+        act = POLICY.act
+        while not world.stock_empty:
+            world.push(act(world))
+            pushed += 1
+        try:
+            s = world._s
+            if s[TURN] < 0:  # cannot happen before trick 16, kept for safety
+                return s[POINTS + player] - s[POINTS + (player ^ 1)]
+            v = self.ending_value(world)
+            return v if s[TURN] == player else -v
+        finally:
+            for _ in range(pushed):
+                world.pop()
+
+    def exact_value(self, world: Deal, alpha: int, beta: int) -> int:
+        """Alpha-beta value for the player to move over the rest of the deal
+        (phase 1 included), every card known. Windows are played greedily:
+        with no hidden cards nothing is lost by declaring at once."""
+        s = world._s
+        if world.stock_empty:
+            return self.ending_value(world)
+        me = s[TURN]
+        if s[WINDOW]:
+            pushed = 0
+            while world._s[WINDOW]:
+                world.push(POLICY.window_action(world, me, world.legal_actions()))
+                pushed += 1
+            try:
+                return self.exact_value(world, alpha, beta)
+            finally:
+                for _ in range(pushed):
+                    world.pop()
+        best = -INF
+        for a in _card_order(world):
+            world.push(a)
+            if world._s[TURN] == me:
+                v = self.exact_value(world, max(alpha, best), beta)
+            else:
+                v = -self.exact_value(world, -beta, -max(alpha, best))
+            world.pop()
+            if v > best:
+                best = v
+                if best >= beta:
+                    break
+        return best
+
+
+def _card_order(world: Deal) -> list[int]:
+    """Cards to try, the heuristic's choice first (good alpha-beta order)."""
+    legal = world.legal_actions()
+    first = POLICY.act(world)
+    if first in legal and legal[0] != first:
+        legal.remove(first)
+        legal.insert(0, first)
+    return legal
+

@@ -1,0 +1,618 @@
+"""Exact solver of the ending: tricks 11-16, once the stock is empty (R16, R17).
+
+After the last draw both hands are known to both players (R23), so the rest
+of the deal is a two-player game of perfect information. :func:`solve`
+returns its exact value and the optimal actions from any such position, at a
+trick boundary or in the middle of a trick.
+
+The *value* is the final deal-score difference, player to move minus
+opponent, counting the points already scored in the deal (R21): card points,
+the last trick's 10, the all-six bonus (R17) and the seven of trumps when it
+is played unexchanged (R19), under the deal's rules.
+
+How it is fast in pure Python: the search never touches a
+:class:`~marjolet.engine.Deal`. A position is two hand masks (the leader's
+and the follower's) and a 2-bit *sweep code* saying who can still win all
+six tricks; its value is stored relative to the leader, so a position seen
+with either player leading is the same table entry. Alpha-beta works a trick
+at a time (the leader maximises over leads, the follower minimises over
+legal answers, R16), with a transposition table of bounds, the table's best
+lead tried first, and *equivalent cards* collapsed: two cards of one suit
+with nothing left between them in either hand and the same point value (an
+ace and a ten, or a king and a jack once the queen is gone) always give the
+same result, so only one of them is searched.
+
+:func:`minimax_value` is the plain reference: minimax over the
+:class:`~marjolet.engine.Deal` API (``legal_actions``, ``push``, ``pop``)
+with no pruning at all. The tests and ``benchmarks/bench_solver.py`` check
+that both agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from marjolet.cards import CARD_NAMES, CARD_POINTS, SUIT_MASKS
+from marjolet.engine import (
+    HAND,
+    LATE_TRICKS,
+    LEAD,
+    POINTS,
+    SEVEN_BY,
+    TRICKS,
+    TURN,
+    WINDOW,
+    Deal,
+)
+from marjolet.errors import MarjoletError
+
+INF = 1 << 20
+
+# Sweep codes, relative to the player to lead: bit 0 = the leader has won
+# every trick 11-16 so far, bit 1 = the follower has. Both bits are set only
+# before trick 11 is decided.
+_LEADER_SWEEP = 1
+_FOLLOWER_SWEEP = 2
+
+
+class NotAnEndingError(MarjoletError):
+    """The position is not in phase 2 (the stock is not empty yet)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The exact result of an ending.
+
+    ``value`` is the final deal-score difference (``to_move`` minus the
+    opponent) under optimal play by both; ``best`` lists every optimal
+    action, the preferred one first (see :meth:`EndingSolver.preferred`).
+    """
+
+    to_move: int
+    value: int
+    best: tuple[int, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "to_move": self.to_move,
+            "value": self.value,
+            "best": [CARD_NAMES[c] for c in self.best],
+        }
+
+
+# -- equivalent cards ------------------------------------------------------------
+
+# Point class of each rank within a suit byte (7 8 9 J Q K T A): tens and aces
+# score 10, the others nothing. A pending seven of trumps (R19) is a class of
+# its own, so it is never merged with the eight.
+_RANK_CLASS = (0, 0, 0, 0, 0, 0, 1, 1)
+_RANK_CLASS_SEVEN = (2, 0, 0, 0, 0, 0, 1, 1)
+_REPS: dict[int, int] = {}
+
+
+def _suit_reps(key: int) -> int:
+    """Representatives of one suit byte: ``key`` = own byte | others << 8 |
+    seven-pending << 16. A card is dropped when the next higher card still in
+    play in its suit is also one's own and has the same point class; the
+    highest card of each run stays."""
+    own = key & 255
+    both = own | (key >> 8 & 255)
+    classes = _RANK_CLASS_SEVEN if key >> 16 else _RANK_CLASS
+    out = 0
+    above = -1  # next higher card in play: rank, or -1
+    for r in range(7, -1, -1):
+        if not both >> r & 1:
+            continue
+        if own >> r & 1 and not (above >= 0 and own >> above & 1 and classes[above] == classes[r]):
+            out |= 1 << r
+        above = r
+    _REPS[key] = out
+    return out
+
+
+def representatives(own: int, others: int, trump: int, seven_pending: bool) -> int:
+    """The cards of ``own`` left after merging equivalent cards (see the
+    module docstring); ``others`` are the other cards still in play."""
+    reps = _REPS
+    out = 0
+    for s in range(4):
+        shift = 8 * s
+        key = (own >> shift & 255) | (others >> shift & 255) << 8
+        if seven_pending and s == trump:
+            key |= 1 << 16
+        r = reps.get(key)
+        if r is None:
+            r = _suit_reps(key)
+        out |= r << shift
+    return out
+
+
+# -- the solver --------------------------------------------------------------------
+
+
+class EndingSolver:
+    """Alpha-beta over endings for one context: the trump suit, whether the
+    seven of trumps still scores when played, and the all-six bonus.
+
+    The transposition table lives as long as the solver, so one solver can
+    answer many positions of the same deal (or of sampled worlds sharing the
+    trump and the seven's status) and reuse what it learnt. ``nodes`` counts
+    the positions searched.
+    """
+
+    __slots__ = (
+        "_pending_key",
+        "bonus",
+        "nodes",
+        "seven",
+        "seven_pending",
+        "small",
+        "table",
+        "trump",
+        "trump_mask",
+    )
+
+    def __init__(self, trump: int, *, seven_pending: bool, all_tricks_bonus: int) -> None:
+        self.trump = trump
+        self.trump_mask = SUIT_MASKS[trump]
+        self.seven = trump * 8
+        self.seven_pending = seven_pending
+        self._pending_key = 1 << 16 if seven_pending else 0
+        self.bonus = all_tricks_bonus
+        self.table: dict[int, tuple[int, int, int]] = {}
+        #: exact values of the positions with two cards each
+        self.small: dict[int, int] = {}
+        self.nodes = 0
+
+    @classmethod
+    def for_deal(cls, deal: Deal) -> EndingSolver:
+        """A solver for the context of ``deal`` in its current state."""
+        s = deal._s
+        pending = deal.rules.dix_on_play and s[SEVEN_BY] < 0
+        return cls(deal.trump, seven_pending=pending, all_tricks_bonus=deal.rules.all_tricks_bonus)
+
+    def matches(self, deal: Deal) -> bool:
+        """Whether this solver's context is that of ``deal``."""
+        pending = deal.rules.dix_on_play and deal._s[SEVEN_BY] < 0
+        return (
+            self.trump == deal.trump
+            and self.seven_pending == pending
+            and self.bonus == deal.rules.all_tricks_bonus
+        )
+
+    # -- the search ----------------------------------------------------------
+
+    def _leads(self, hl: int, hf: int) -> int:
+        """The leader's leads worth searching (one card per equivalent run)."""
+        reps = _REPS
+        out = 0
+        pk = self._pending_key
+        t = self.trump
+        for s in (0, 1, 2, 3):
+            shift = 8 * s
+            key = (hl >> shift & 255) | (hf >> shift & 255) << 8
+            if pk and s == t:
+                key |= pk
+            r = reps.get(key)
+            if r is None:
+                r = _suit_reps(key)
+            out |= r << shift
+        return out
+
+    def _answers(self, lead: int, hl: int, hf: int) -> int:
+        """The follower's legal answers to ``lead`` (R16) worth searching;
+        ``hl`` is the leader's hand after leading."""
+        suit = hf & SUIT_MASKS[lead >> 3]
+        if suit:
+            legal = (suit & ~((2 << lead) - 1)) or suit
+        else:
+            legal = (hf & self.trump_mask) or hf
+        if legal & (legal - 1) == 0:
+            return legal
+        # equivalence relative to everything else in play, the led card included
+        return self._leads(hf, hl | 1 << lead) & legal
+
+    def value(self, hl: int, hf: int, code: int, alpha: int = -INF, beta: int = INF) -> int:
+        """The leader's future score minus the follower's from a trick
+        boundary, leader holding ``hl`` and follower ``hf`` (equal sizes),
+        with sweep code ``code``. Fail-soft alpha-beta: exact when the result
+        is strictly inside (alpha, beta), else a bound on the right side."""
+        self.nodes += 1
+        rest = hl & (hl - 1)
+        if rest & (rest - 1) == 0:  # two cards each, or one: no table needed
+            if rest == 0:
+                return self._last_trick(hl, hf, code)
+            key = (hl << 32 | hf) << 2 | code
+            v = self.small.get(key)
+            if v is None:
+                v = self.small[key] = self._two_tricks(hl, hf, code)
+            return v
+        key = (hl << 32 | hf) << 2 | code
+        entry = self.table.get(key)
+        first = -1
+        if entry is not None:
+            lo, hi, first = entry
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        a0, b0 = alpha, beta
+        pending = self.seven_pending
+        seven = self.seven
+        trump = self.trump
+        tmask = self.trump_mask
+        pk = self._pending_key
+        reps = _REPS
+        points = CARD_POINTS
+        suit_masks = SUIT_MASKS
+        best = -INF
+        best_lead = 0
+        # the leads worth searching: one card per run of equivalent cards
+        leads = 0
+        for s in (0, 1, 2, 3):
+            shift = 8 * s
+            k = (hl >> shift & 255) | (hf >> shift & 255) << 8
+            if pk and s == trump:
+                k |= pk
+            r = reps.get(k)
+            if r is None:
+                r = _suit_reps(k)
+            leads |= r << shift
+        order = []
+        if first >= 0 and leads >> first & 1:
+            order.append(first)
+            leads ^= 1 << first
+        while leads:  # then from the highest card down
+            c = leads.bit_length() - 1
+            leads ^= 1 << c
+            order.append(c)
+        for lead in order:
+            hl2 = hl ^ 1 << lead
+            lead_pts = points[lead]
+            lead_bonus = 10 if pending and lead == seven else 0
+            lsuit = lead >> 3
+            # the follower's legal answers (R16), equivalent ones merged
+            answers = hf & suit_masks[lsuit]
+            if answers:
+                answers = (answers & ~((2 << lead) - 1)) or answers
+            else:
+                answers = (hf & tmask) or hf
+            if answers & (answers - 1):
+                answers &= self._leads(hf, hl2 | 1 << lead)
+            worst = INF
+            floor = best if best > alpha else alpha
+            while answers:
+                b = answers & -answers
+                answers ^= b
+                ans = b.bit_length() - 1
+                hf2 = hf ^ b
+                pts = lead_pts + points[ans]
+                ans_bonus = 10 if pending and ans == seven else 0
+                asuit = ans >> 3
+                if asuit == lsuit:
+                    leader_wins = ans < lead
+                else:
+                    leader_wins = asuit != trump
+                # window for the child, in this node's terms: (floor, worst)
+                ceiling = worst if worst < beta else beta
+                if leader_wins:
+                    g = pts + lead_bonus - ans_bonus
+                    v = g + self.value(hl2, hf2, code & 1, floor - g, ceiling - g)
+                else:
+                    g = lead_bonus - pts - ans_bonus
+                    v = g - self.value(hf2, hl2, code >> 1, g - ceiling, g - floor)
+                if v < worst:
+                    worst = v
+                    if worst <= floor:
+                        break
+            if worst > best:
+                best = worst
+                best_lead = lead
+                if best >= beta:
+                    break
+        lo, hi = -INF, INF
+        if entry is not None:
+            lo, hi = entry[0], entry[1]
+        if best <= a0:
+            hi = best if best < hi else hi
+        elif best >= b0:
+            lo = best if best > lo else lo
+        else:
+            lo = hi = best
+        self.table[key] = (lo, hi, best_lead)
+        return best
+
+    def _two_tricks(self, hl: int, hf: int, code: int) -> int:
+        """Tricks 15 and 16 (two cards each), exactly, without the table."""
+        pending = self.seven_pending
+        seven = self.seven
+        trump = self.trump
+        points = CARD_POINTS
+        bonus = self.bonus
+        best = -INF
+        m = hl
+        while m:
+            lbit = m & -m
+            m ^= lbit
+            lead = lbit.bit_length() - 1
+            last_l = hl ^ lbit
+            lsuit = lead >> 3
+            answers = hf & SUIT_MASKS[lsuit]
+            if answers:
+                answers = (answers & ~((2 << lead) - 1)) or answers
+            else:
+                answers = (hf & self.trump_mask) or hf
+            worst = INF
+            while answers:
+                b = answers & -answers
+                answers ^= b
+                ans = b.bit_length() - 1
+                last_f = hf ^ b
+                diff = 0
+                if pending:
+                    if lead == seven:
+                        diff = 10
+                    elif ans == seven:
+                        diff = -10
+                pts = points[lead] + points[ans]
+                asuit = ans >> 3
+                wins = ans < lead if asuit == lsuit else asuit != trump
+                # the last trick, led by this trick's winner
+                if wins:
+                    v = diff + pts
+                    c1, c2 = last_l.bit_length() - 1, last_f.bit_length() - 1
+                    sweep_first = code & 1
+                else:
+                    v = diff - pts
+                    c1, c2 = last_f.bit_length() - 1, last_l.bit_length() - 1
+                    sweep_first = code & 2
+                d2 = 0
+                if pending:
+                    if c1 == seven:
+                        d2 = 10
+                    elif c2 == seven:
+                        d2 = -10
+                p2 = points[c1] + points[c2] + 10
+                s1, s2 = c1 >> 3, c2 >> 3
+                first_wins = c2 < c1 if s1 == s2 else s2 != trump
+                # only the winner of trick 15 may still have won all six
+                if first_wins:
+                    d2 += p2 + (bonus if sweep_first else 0)
+                else:
+                    d2 -= p2
+                v += d2 if wins else -d2
+                if v < worst:
+                    worst = v
+            if worst > best:
+                best = worst
+        return best
+
+    def _last_trick(self, hl: int, hf: int, code: int) -> int:
+        """Trick 16: one card each, forced (R16, R17)."""
+        lead = hl.bit_length() - 1
+        ans = hf.bit_length() - 1
+        pts = CARD_POINTS[lead] + CARD_POINTS[ans] + 10
+        diff = 0
+        if self.seven_pending:
+            if lead == self.seven:
+                diff += 10
+            elif ans == self.seven:
+                diff -= 10
+        if ans >> 3 == lead >> 3:
+            leader_wins = ans < lead
+        else:
+            leader_wins = ans >> 3 != self.trump
+        if leader_wins:
+            return diff + pts + (self.bonus if code & _LEADER_SWEEP else 0)
+        return diff - pts - (self.bonus if code & _FOLLOWER_SWEEP else 0)
+
+    def answer_value(
+        self, lead: int, ans: int, hl: int, hf: int, code: int, alpha: int = -INF, beta: int = INF
+    ) -> int:
+        """The leader's future score minus the follower's after ``lead`` is
+        answered by ``ans``; ``hl``/``hf`` are the hands after both cards left
+        them. Exact inside (alpha, beta), a bound outside."""
+        pts = CARD_POINTS[lead] + CARD_POINTS[ans]
+        diff = 0
+        if self.seven_pending:
+            if lead == self.seven:
+                diff += 10
+            elif ans == self.seven:
+                diff -= 10
+        if ans >> 3 == lead >> 3:
+            leader_wins = ans < lead
+        else:
+            leader_wins = ans >> 3 != self.trump
+        if hl == 0:  # that was trick 16
+            if leader_wins:
+                return diff + pts + 10 + (self.bonus if code & _LEADER_SWEEP else 0)
+            return diff - pts - 10 - (self.bonus if code & _FOLLOWER_SWEEP else 0)
+        if leader_wins:
+            g = diff + pts
+            return g + self.value(hl, hf, 1 if code & _LEADER_SWEEP else 0, alpha - g, beta - g)
+        g = diff - pts
+        return g - self.value(hf, hl, 1 if code & _FOLLOWER_SWEEP else 0, g - beta, g - alpha)
+
+    # -- positions of a Deal ---------------------------------------------------
+
+    def _root(self, deal: Deal) -> tuple[int, int, int, int, int, int]:
+        """(mover, hl, hf, lead, code, base): the position of ``deal`` in the
+        solver's terms; ``base`` is the mover's points minus the opponent's."""
+        s = deal._s
+        p = s[TURN]
+        if p < 0:
+            raise NotAnEndingError("the deal is over: there is nothing to solve")
+        if not deal.stock_empty:
+            raise NotAnEndingError(
+                f"the stock is not empty (trick {deal.trick_number}, {deal.stock_size} cards to "
+                "draw): the solver plays tricks 11-16 only"
+            )
+        lead = s[LEAD]
+        leader = p if lead < 0 else p ^ 1
+        won_l, won_f = s[LATE_TRICKS + leader], s[LATE_TRICKS + (leader ^ 1)]
+        code = (_LEADER_SWEEP if won_f == 0 else 0) | (_FOLLOWER_SWEEP if won_l == 0 else 0)
+        base = s[POINTS + p] - s[POINTS + (p ^ 1)]
+        return p, s[HAND + leader], s[HAND + (leader ^ 1)], lead, code, base
+
+    def action_value(self, deal: Deal, action: int, alpha: int = -INF, beta: int = INF) -> int:
+        """The value (see :class:`Solution`) of playing card ``action`` in
+        ``deal`` (exact inside (alpha, beta), a bound outside)."""
+        p, hl, hf, lead, code, base = self._root(deal)
+        if lead < 0:
+            # the mover leads; the opponent answers and the mover's value is
+            # the minimum over the answers
+            hl2 = hl & ~(1 << action)
+            worst = INF
+            a, b = alpha - base, beta - base
+            m = self._answers(action, hl2, hf)
+            while m:
+                bit = m & -m
+                m ^= bit
+                v = self.answer_value(
+                    action, bit.bit_length() - 1, hl2, hf ^ bit, code, a, worst if worst < b else b
+                )
+                if v < worst:
+                    worst = v
+                    if worst <= a:
+                        break
+            return base + worst
+        # the mover completes the trick: values are the leader's, negate
+        a, b = alpha - base, beta - base
+        v = self.answer_value(lead, action, hl, hf & ~(1 << action), code, -b, -a)
+        return base - v
+
+    def solve(self, deal: Deal) -> Solution:
+        """The exact value of ``deal`` and its optimal actions."""
+        p = deal.to_move
+        legal = deal.legal_actions()
+        self._root(deal)  # checks the position
+        # the best value first, then which other actions reach it (null window)
+        values: dict[int, int] = {}
+        best = -INF
+        for a in sorted(legal, reverse=True):
+            v = self.action_value(deal, a, best - 1 if best > -INF else -INF, INF)
+            values[a] = v
+            if v > best:
+                best = v
+        optimal = [a for a in legal if values[a] >= best]
+        return Solution(p, best, tuple(self.preferred(deal, optimal)))
+
+    def exact_values(self, deal: Deal) -> dict[int, int]:
+        """The exact value of every legal action (for hints and analysis)."""
+        self._root(deal)
+        return {a: self.action_value(deal, a) for a in deal.legal_actions()}
+
+    def preferred(self, deal: Deal, optimal: Sequence[int]) -> list[int]:
+        """Order equally optimal actions, the preferred first: the one that
+        leaves the opponent most ways to go wrong (the highest mean value
+        over the opponent's next legal answers, each then played optimally),
+        then the lowest card (by rank, a non-trump before a trump)."""
+        if len(optimal) <= 1:
+            return list(optimal)
+        scored = []
+        for a in optimal:
+            scored.append((-self._margin(deal, a), _cheapness(a, self.trump), a))
+        scored.sort()
+        return [a for _, _, a in scored]
+
+    def _margin(self, deal: Deal, action: int) -> float:
+        """The mean value of ``action`` over the opponent's next decision."""
+        p = deal.to_move
+        deal.push(action)
+        try:
+            # the opponent's next decision: skip our own forced follow-ups
+            if deal.is_over:
+                return float(deal.points[p] - deal.points[p ^ 1])
+            if deal.to_move == p:
+                # we won the trick and lead again: the margin is our value
+                return float(self.solve_value(deal))
+            total = 0
+            legal = deal.legal_actions()
+            for a in legal:
+                total -= self.action_value(deal, a)
+            return total / len(legal)
+        finally:
+            deal.pop()
+
+    def solve_value(self, deal: Deal) -> int:
+        """The exact value of ``deal`` (see :class:`Solution`) without the
+        optimal actions."""
+        p, hl, hf, lead, code, base = self._root(deal)
+        if lead < 0:
+            return base + self.value(hl, hf, code)
+        best = -INF
+        for a in deal.legal_actions():
+            v = self.action_value(deal, a, best, INF)
+            if v > best:
+                best = v
+        return best
+
+
+def _order(leads: int, first: int) -> list[int]:
+    """Leads to try: the table's best first, then from the highest card down."""
+    out = []
+    m = leads
+    while m:
+        c = m.bit_length() - 1
+        m ^= 1 << c
+        out.append(c)
+    if first in out and out[0] != first:
+        out.remove(first)
+        out.insert(0, first)
+    return out
+
+
+def _cheapness(c: int, trump: int) -> tuple[int, int, int]:
+    """Sort key of "the lowest card": by rank, then non-trumps first, then suit."""
+    return (c & 7, 1 if c >> 3 == trump else 0, c >> 3)
+
+
+def solve(deal: Deal, solver: EndingSolver | None = None) -> Solution:
+    """Solve the ending of ``deal`` (phase 2, at a trick boundary or in the
+    middle of a trick). Raises :class:`NotAnEndingError` before trick 11."""
+    if solver is None or not solver.matches(deal):
+        solver = EndingSolver.for_deal(deal)
+    return solver.solve(deal)
+
+
+def minimax_value(deal: Deal) -> int:
+    """The reference: plain minimax over the Deal API, no pruning, no table.
+
+    Returns the final deal-score difference for the player to move (the
+    same quantity as :attr:`Solution.value`). Exponential: use it to check
+    :func:`solve`, never to play.
+    """
+    if deal.stock_empty is False or deal.in_window:
+        raise NotAnEndingError("minimax_value works on endings (tricks 11-16) only")
+    me = deal.to_move
+    if me < 0:
+        raise NotAnEndingError("the deal is over: there is nothing to solve")
+
+    def search() -> int:
+        if deal.is_over:
+            s = deal._s
+            return s[POINTS + me] - s[POINTS + (me ^ 1)]
+        maximise = deal.to_move == me
+        best = -INF if maximise else INF
+        for a in deal.legal_actions():
+            deal.push(a)
+            v = search()
+            deal.pop()
+            if (v > best) if maximise else (v < best):
+                best = v
+        return best
+
+    return search()
+
+
+def ending_position(deal: Deal) -> bool:
+    """Whether ``deal`` is in phase 2 with someone to play (solvable)."""
+    s = deal._s
+    return s[TURN] >= 0 and not s[WINDOW] and s[TRICKS] >= 10 and deal.stock_empty

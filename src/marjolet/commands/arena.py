@@ -1,0 +1,280 @@
+"""``marjolet arena BOT BOT [BOT...]``: duplicate matches between bots, with
+intervals, Elo, ratings and an SPRT; ``marjolet arena report`` for past runs.
+
+See ``docs/arena.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from typing import TYPE_CHECKING
+
+from marjolet.commands.common import add_rules_arguments, rules_from_args
+from marjolet.errors import MarjoletError
+
+if TYPE_CHECKING:
+    from marjolet.arena.results import ArenaResult
+    from marjolet.arena.store import RunInfo
+    from marjolet.rules import Rules
+
+
+class ArenaUsageError(MarjoletError):
+    """Options that do not go together."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.usage = (
+        "marjolet arena BOT BOT [BOT ...] [--matches N] [--seed S] [--workers K] [--json] ...\n"
+        "       marjolet arena --resume RUN_ID [--db FILE]\n"
+        "       marjolet arena report [--db FILE] [--run ID] [--json] [--plot FILE.png|svg]"
+    )
+    parser.description = (
+        "Play duplicate matches between bots (every deck sequence twice, seats swapped) and "
+        "report win rates, margins and Elo with 95% intervals; 'report' shows stored runs."
+    )
+    parser.add_argument("bots", nargs="*", metavar="BOT",
+                        help="bot specs (name or name:key=value,...), or 'report'")
+    parser.add_argument("--matches", type=int, metavar="N",
+                        help="matches per pairing, even (default 100; the budget with --sprt)")
+    parser.add_argument("--seed", type=int, metavar="S",
+                        help="run seed (default: drawn at random and printed)")
+    parser.add_argument("--workers", type=int, metavar="K",
+                        help="parallel workers (default: the CPUs available)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                        help="sequential test of Elo <= ELO0 against Elo >= ELO1 (two bots)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate")
+    parser.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate")
+    parser.add_argument("--db", metavar="FILE", help="SQLite database (default marjolet-arena.db)")
+    parser.add_argument("--no-db", action="store_true", help="store nothing")
+    parser.add_argument("--backend", choices=["local", "ray"], default="local",
+                        help="local process pool (default) or Ray")
+    parser.add_argument("--address", metavar="ADDR", help="Ray cluster address (--backend ray)")
+    parser.add_argument("--resume", type=int, metavar="RUN_ID",
+                        help="continue an interrupted run stored in the database")
+    parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    parser.add_argument("--plot", metavar="FILE", help="draw ratings and margins (.png or .svg)")
+    parser.add_argument("--run", type=int, metavar="ID", help="report: the run to show")
+    add_rules_arguments(parser)
+
+
+def _rules_given(args: argparse.Namespace) -> bool:
+    return bool(
+        args.profile != "classic" or args.deal_pattern or args.all_tricks_bonus is not None
+        or args.dix_on_play or args.jack_queen or args.target is not None
+        or args.one_meld_per_window
+    )
+
+
+def reproduce_command(
+    bots: list[str], matches: int, seed: int, rules: Rules, sprt: dict[str, float] | None
+) -> str:
+    """The command line that plays the same run again."""
+    words = ["marjolet", "arena", *bots, "--matches", str(matches), "--seed", str(seed)]
+    form = rules.to_record()
+    if isinstance(form, str):
+        if form != "classic":
+            words += ["--rules", form]
+    else:
+        words += ["--rules", str(form["profile"])]
+        if "deal_pattern" in form:
+            words += ["--deal-pattern", "-".join(str(n) for n in form["deal_pattern"])]
+        if "all_tricks_bonus" in form:
+            words += ["--all-tricks-bonus", str(form["all_tricks_bonus"])]
+        if "dix_on_play" in form:
+            words += ["--dix-on-play", "yes" if form["dix_on_play"] else "no"]
+        if "jack_queen" in form:
+            words += ["--jack-queen", str(form["jack_queen"])]
+        if "target" in form:
+            words += ["--target", str(form["target"])]
+        if form.get("one_meld_per_window"):
+            words += ["--one-meld-per-window"]
+    if sprt is not None:
+        words += ["--sprt", f"{sprt['elo0']:g}", f"{sprt['elo1']:g}"]
+        words += ["--alpha", f"{sprt['alpha']:g}", "--beta", f"{sprt['beta']:g}"]
+    return shlex.join(words)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.bots and args.bots[0] == "report":
+        return _report(args)
+    return _play(args)
+
+
+def _db_path(args: argparse.Namespace) -> str | None:
+    from marjolet.arena.store import DEFAULT_DB
+
+    if args.no_db:
+        if args.db is not None:
+            raise ArenaUsageError("--db and --no-db do not go together")
+        return None
+    return str(args.db) if args.db is not None else DEFAULT_DB
+
+
+def _play(args: argparse.Namespace) -> int:
+    from marjolet.arena.backends import default_workers
+    from marjolet.arena.plotting import check_plot_path
+    from marjolet.arena.progress import NullProgress, Progress, auto_progress
+    from marjolet.arena.runner import ArenaInterrupted, resume_arena, run_arena
+
+    if args.run is not None:
+        raise ArenaUsageError("--run is for 'marjolet arena report'")
+    if args.address is not None and args.backend != "ray":
+        raise ArenaUsageError("--address needs --backend ray")
+    if args.plot is not None:
+        check_plot_path(args.plot)
+    db = _db_path(args)
+    workers = args.workers if args.workers is not None else default_workers()
+    progress: Progress = NullProgress() if args.quiet else auto_progress(sys.stderr)
+    try:
+        if args.resume is not None:
+            if args.bots:
+                raise ArenaUsageError("--resume takes its bots from the database: give no BOT")
+            if db is None:
+                raise ArenaUsageError("--resume needs the database (not --no-db)")
+            others = [
+                name for name, given in (
+                    ("--matches", args.matches is not None), ("--seed", args.seed is not None),
+                    ("--sprt", args.sprt is not None), ("--rules", _rules_given(args)),
+                ) if given
+            ]
+            if others:
+                raise ArenaUsageError(
+                    f"--resume continues a run with its stored settings: drop {', '.join(others)}"
+                )
+            result = resume_arena(args.resume, db, workers=workers, backend=args.backend,
+                                  address=args.address, progress=progress)
+        else:
+            if len(args.bots) < 2:
+                raise ArenaUsageError(
+                    f"give at least two bots (got {len(args.bots)}), e.g. "
+                    "marjolet arena heuristic random --matches 100"
+                )
+            for name, value in (("--alpha", args.alpha), ("--beta", args.beta)):
+                if args.sprt is None and value != 0.05:
+                    raise ArenaUsageError(f"{name} is for --sprt")
+            rules = rules_from_args(args)
+            matches = args.matches if args.matches is not None else 100
+            seed = args.seed
+            if seed is None:
+                import secrets
+
+                seed = secrets.randbelow(2**31)
+            sprt = tuple(args.sprt) if args.sprt is not None else None
+            from marjolet.arena.runner import canonical_specs
+
+            specs = canonical_specs(args.bots)
+            sprt_json = (
+                {"elo0": sprt[0], "elo1": sprt[1], "alpha": args.alpha, "beta": args.beta}
+                if sprt is not None else None
+            )
+            result = run_arena(
+                specs, matches=matches, seed=seed, workers=workers, rules=rules, db=db,
+                backend=args.backend, address=args.address,
+                sprt=(sprt[0], sprt[1]) if sprt is not None else None,
+                alpha=args.alpha, beta=args.beta, progress=progress,
+                command=reproduce_command(specs, matches, seed, rules, sprt_json),
+            )
+    except ArenaInterrupted as stop:
+        _print_result(stop.result, args.json)
+        print(f"marjolet: {stop.hint()}", file=sys.stderr)
+        return 130
+    _print_result(result, args.json)
+    if args.plot is not None:
+        _plot(result, db, args.plot)
+    if not args.json and db is not None and result.run_id is not None:
+        from marjolet.arena.store import DEFAULT_DB
+
+        where = "" if db == DEFAULT_DB else f" --db {shlex.quote(db)}"
+        print(f"saved as run {result.run_id} in {db} "
+              f"(see: marjolet arena report --run {result.run_id}{where})")
+    return 0
+
+
+def _print_result(result: ArenaResult, as_json: bool) -> None:
+    from marjolet.arena.report import format_result
+
+    if as_json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(format_result(result))
+
+
+def _plot(result: ArenaResult, db: str | None, path: str) -> None:
+    from marjolet.arena.plotting import plot_result
+
+    if db is None or result.run_id is None:
+        raise ArenaUsageError("--plot needs the database to read the matches (not --no-db)")
+    from marjolet.arena.store import ArenaStore
+
+    with ArenaStore(db, create=False) as store:
+        plot_result(result, store.outcomes(result.run_id), path)
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def _report(args: argparse.Namespace) -> int:
+    from marjolet.arena.plotting import check_plot_path, plot_result
+    from marjolet.arena.report import format_result, format_runs
+    from marjolet.arena.runner import stored_result
+    from marjolet.arena.store import ArenaStore
+
+    if len(args.bots) > 1:
+        raise ArenaUsageError(f"'report' takes no BOT, got {' '.join(args.bots[1:])}")
+    misplaced = [
+        name for name, given in (
+            ("--matches", args.matches is not None), ("--seed", args.seed is not None),
+            ("--workers", args.workers is not None), ("--sprt", args.sprt is not None),
+            ("--resume", args.resume is not None), ("--address", args.address is not None),
+            ("--no-db", args.no_db), ("--rules", _rules_given(args)),
+            ("--backend", args.backend != "local"),
+        ) if given
+    ]
+    if misplaced:
+        raise ArenaUsageError(f"'report' does not take {', '.join(misplaced)}")
+    if args.plot is not None:
+        check_plot_path(args.plot)
+    db = _db_path(args)
+    assert db is not None
+    with ArenaStore(db, create=False) as store:
+        if args.run is None and args.plot is None:
+            runs = store.runs()
+            if args.json:
+                print(json.dumps({"runs": [_run_json(r) for r in runs]}))
+            else:
+                print(format_runs(runs))
+            return 0
+        info = store.run(args.run) if args.run is not None else store.latest_run()
+        result = stored_result(store, info)
+        if args.json:
+            print(json.dumps({**result.to_json(), "settings": _run_json(info)}))
+        else:
+            print(format_result(result))
+            if info.command:
+                print(f"reproduce with: {info.command}")
+        if args.plot is not None:
+            plot_result(result, store.outcomes(info.id), args.plot)
+            print(f"wrote {args.plot}", file=sys.stderr)
+    return 0
+
+
+def _run_json(info: RunInfo) -> dict[str, object]:
+    return {
+        "id": info.id,
+        "started": info.started,
+        "finished": info.finished,
+        "status": info.status,
+        "bots": list(info.bots),
+        "matches": info.matches,
+        "played": info.played,
+        "seed": info.seed,
+        "rules": info.rules.to_json(),
+        "sprt": info.sprt,
+        "backend": info.backend,
+        "workers": info.workers,
+        "version": info.version,
+        "command": info.command,
+        "summary": info.summary,
+    }

@@ -1,0 +1,47 @@
+"""``marjolet bots [--json]``: the bots, their parameters and defaults."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the list as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from marjolet.bots import STRONGEST, bot_names
+    from marjolet.bots.registry import bot_class
+
+    rows = []
+    for name in bot_names():
+        try:
+            cls = bot_class(name)
+        except ImportError as exc:  # a bot of an optional extra that is not installed
+            rows.append({"name": name, "description": f"unavailable: {exc}", "sees_hidden_cards": False,
+                         "params": []})
+            continue
+        rows.append(
+            {
+                "name": name,
+                "description": cls.description,
+                "sees_hidden_cards": cls.sees_hidden_cards,
+                "params": [
+                    {"name": p.name, "type": p.type.__name__, "default": p.default, "help": p.help}
+                    for p in cls.params
+                ],
+            }
+        )
+    if args.json:
+        print(json.dumps({"bots": rows, "strongest": STRONGEST}))
+        return 0
+    for row in rows:
+        print(f"{row['name']}: {row['description']}")
+        for p in row["params"]:
+            default = f"{p['name']}={p['default']}"
+            print(f"    {default:<20} {p['type']:<6} {p['help']}")
+    print()
+    print("Spec strings: NAME or NAME:key=value,...   e.g. pimc:worlds=64,time=1.0")
+    print(f"Default opponent (strongest within about a second a move): {STRONGEST}")
+    return 0

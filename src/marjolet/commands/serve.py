@@ -1,0 +1,169 @@
+"""``marjolet serve``: play in the browser (FastAPI + uvicorn, SQLite store)."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this computer only)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)"
+    )
+    parser.add_argument(
+        "--db",
+        metavar="FILE",
+        help="SQLite database of the games (default: web.sqlite3 in the per-user data folder)",
+    )
+    parser.add_argument(
+        "--allow-bot",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="offer the bot SPEC to browsers under NAME (repeatable; browsers "
+        "choose names, never specs)",
+    )
+    parser.add_argument(
+        "--only-allowed-bots",
+        action="store_true",
+        help="offer only the --allow-bot entries, not every built-in bot",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.7,
+        metavar="SECONDS",
+        help="least time between two moves of a bot facing a person (default 0.7)",
+    )
+    parser.add_argument(
+        "--watch-delay",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="least time between two moves of a watched bot-vs-bot match (default 1.0)",
+    )
+    parser.add_argument(
+        "--bot-threads",
+        type=int,
+        default=2,
+        metavar="N",
+        help="threads where bots think, off the event loop (default 2)",
+    )
+    parser.add_argument(
+        "--rate-limit",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="messages a browser connection may send per second, bursts of 2N (default 20)",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="server log level (default info)",
+    )
+
+
+def is_loopback(host: str) -> bool:
+    if host in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def run(args: argparse.Namespace) -> int:
+    import logging
+    import sys
+    from pathlib import Path
+
+    from marjolet.errors import MarjoletError
+    from marjolet.web.botchoice import parse_allow
+
+    try:
+        import uvicorn
+
+        from marjolet.web.app import create_app
+        from marjolet.web.config import WebConfig
+    except ImportError as exc:
+        raise MarjoletError(
+            f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
+        ) from None
+
+    if not 0 <= args.port <= 65535:
+        raise MarjoletError(f"--port must be 0-65535, got {args.port}")
+    for flag, value in (("--bot-delay", args.bot_delay), ("--watch-delay", args.watch_delay)):
+        if not 0 <= value <= 60:
+            raise MarjoletError(f"{flag} must be between 0 and 60 seconds, got {value}")
+    if not 1 <= args.rate_limit <= 100_000:
+        raise MarjoletError(
+            f"--rate-limit must be 1-100000 messages a second, got {args.rate_limit}"
+        )
+    if not 1 <= args.bot_threads <= 64:
+        raise MarjoletError(f"--bot-threads must be 1-64, got {args.bot_threads}")
+    config = WebConfig(
+        db_path=Path(args.db) if args.db else None,
+        bot_delay=args.bot_delay,
+        watch_delay=args.watch_delay,
+        bot_threads=args.bot_threads,
+        rate_per_second=args.rate_limit,
+        rate_burst=max(1, round(2 * args.rate_limit)),
+        allowed_bots=parse_allow(args.allow_bot),
+        default_bots=not args.only_allowed_bots,
+        allowed_hosts=LOOPBACK_NAMES if is_loopback(args.host) else None,
+    )
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    app = create_app(config)
+    if not is_loopback(args.host):
+        print(
+            f"marjolet: warning: listening on {args.host}: anyone who can reach this address "
+            "can open tables on this server",
+            file=sys.stderr,
+        )
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            ws_max_size=64 * 1024,
+            proxy_headers=False,
+            server_header=False,
+            lifespan="on",
+        )
+    )
+    _announce_when_started(server, args.host, config.database())
+    server.run()
+    return 0
+
+
+def _announce_when_started(server: object, host: str, db: object) -> None:
+    """Print the address (with the real port when ``--port 0``) once listening."""
+    import sys
+
+    import uvicorn
+
+    assert isinstance(server, uvicorn.Server)
+    original = server.startup
+
+    async def startup(sockets: object = None) -> None:
+        await original(sockets)  # type: ignore[arg-type]
+        for srv in server.servers:
+            for sock in srv.sockets:
+                port = sock.getsockname()[1]
+                shown = f"[{host}]" if ":" in host else host
+                print(f"marjolet: serving on http://{shown}:{port}/ (games in {db})", flush=True)
+                sys.stdout.flush()
+                return
+
+    server.startup = startup  # type: ignore[method-assign]

@@ -1,0 +1,124 @@
+"""One episode of the PettingZoo and Gymnasium adapters: what ends it and
+what it pays (standard library only).
+
+``reward`` chooses both:
+
+========  ===========================  =====================================================
+mode      episode                      rewards
+========  ===========================  =====================================================
+deal      one deal (R4-R21)            at the end, each player gets its deal score minus the
+                                       opponent's (R21); zero-sum
+dense     one deal                     after every action, each player gets the change of
+                                       (own points - opponent's points); the sum over the
+                                       episode equals the ``deal`` reward
+match     a whole match to the target  at the end, +1 to the winner and -1 to the loser
+          (R22), deals alternating     (R22 always decides a match)
+          the dealer
+========  ===========================  =====================================================
+
+Each episode is a :class:`~marjolet.match.Match` seeded from the adapter's
+generator, so a seeded ``reset`` replays exactly (R6); without a seed the
+shuffles come from a cryptographically strong source.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from marjolet.engine import Deal
+from marjolet.errors import MarjoletError
+from marjolet.match import Match
+from marjolet.melds import MELD_VALUES
+from marjolet.rules import CLASSIC, Rules
+
+REWARD_MODES = ("deal", "dense", "match")
+
+
+def rules_arg(rules: Rules | str | Mapping[str, Any] | None) -> Rules:
+    """Rules from a :class:`Rules`, a profile name or a record.md rules object."""
+    if rules is None:
+        return CLASSIC
+    if isinstance(rules, Rules):
+        return rules
+    return Rules.from_json(rules)
+
+
+def max_deal_score(rules: Rules) -> int:
+    """An upper bound of one player's deal score (R21): all card points (80),
+    every meld id once (480), the seven, the last card, the last trick (10
+    each) and the all-six bonus. Deal-score differences lie within +-this."""
+    melds = max(sum(values) for values in MELD_VALUES)
+    return 80 + melds + 10 + 10 + 10 + rules.all_tricks_bonus
+
+
+def reward_arg(reward: str) -> str:
+    if reward not in REWARD_MODES:
+        raise MarjoletError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
+    return reward
+
+
+class SeedStream:
+    """Seeds for successive episodes: from ``reseed(seed)`` on, reproducible;
+    before any seed, cryptographically strong (R6)."""
+
+    def __init__(self) -> None:
+        self._rng: random.Random = secrets.SystemRandom()
+
+    def reseed(self, seed: int | None) -> None:
+        if seed is not None:
+            try:
+                if isinstance(seed, bool):
+                    raise TypeError
+                value = operator.index(seed)  # ints and numpy integers
+            except TypeError:
+                raise MarjoletError(f"seed must be an integer, got {seed!r}") from None
+            self._rng = random.Random(value)
+
+    def next(self) -> int:
+        return self._rng.getrandbits(63)
+
+
+class Episode:
+    """The match behind one episode and the rewards of each action."""
+
+    def __init__(self, rules: Rules, reward: str, seed: int) -> None:
+        self.reward = reward
+        self.match = Match(rules, seed=seed)
+        self.match.start_deal()
+        self.done = False
+
+    @property
+    def deal(self) -> Deal:
+        deal = self.match.deal
+        assert deal is not None
+        return deal
+
+    def play(self, action: int) -> tuple[float, float]:
+        """Play a checked action; return the rewards of player 0 and player 1.
+
+        Raises :class:`~marjolet.errors.IllegalActionError` (citing the rule)
+        for an illegal action, leaving the episode unchanged.
+        """
+        deal = self.deal
+        p0, p1 = deal.points
+        self.match.play(action)
+        q0, q1 = deal.points
+        r = 0.0
+        if self.reward == "dense":
+            r = float((q0 - q1) - (p0 - p1))
+        if deal.is_over:
+            if self.reward == "deal":
+                r = float(q0 - q1)
+                self.done = True
+            elif self.reward == "dense":
+                self.done = True
+            elif self.match.is_over:
+                r = 1.0 if self.match.winner == 0 else -1.0
+                self.done = True
+            else:
+                self.match.start_deal()
+        return (r, -r if r else 0.0)

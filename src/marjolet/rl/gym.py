@@ -1,0 +1,210 @@
+"""Gymnasium environment ``marjolet/SingleAgent-v0``: one seat against a bot.
+
+>>> import gymnasium as gym
+>>> import marjolet.rl.gym  # registers marjolet/SingleAgent-v0
+>>> env = gym.make("marjolet/SingleAgent-v0", opponent="heuristic", reward="dense")
+>>> obs, info = env.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = env.step(int(info["legal_actions"][0]))
+
+(``gym.make("marjolet.rl.gym:marjolet/SingleAgent-v0")`` imports and
+registers in one go.)
+
+- The agent plays ``seat`` (0, 1, or ``None``: drawn at random each episode);
+  the opponent is any bot spec of :func:`marjolet.bots.make_bot`
+  (``"random"``, ``"heuristic"``, ``"pimc:worlds=32"``...), rebuilt with a
+  fresh seed each episode, and plays until it is the agent's turn again.
+- Observation: the shared tensor of :mod:`marjolet.rl.encoder` (a ``Box``;
+  table in ``docs/rl.md``). ``info["action_mask"]`` (``int8``, 46 entries)
+  and ``info["legal_actions"]`` give the legal ids; :meth:`action_masks`
+  serves the same mask to maskable learners (sb3-contrib's convention).
+- Actions: ``Discrete(46)``, the engine's stable ids.
+- Rewards: ``reward="deal"`` (default), ``"dense"`` or ``"match"`` as in
+  :mod:`marjolet.rl.episode`, from the agent's side.
+- Illegal actions: ``illegal_action="raise"`` (default) raises
+  :class:`~marjolet.errors.IllegalActionError` citing the rule;
+  ``"lose"`` ends the episode with the worst reward instead (minus the
+  largest possible deal score; -1 in ``match`` episodes), for learners that
+  cannot use a mask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from marjolet.actions import ACTION_NAMES
+from marjolet.bots import make_bot
+from marjolet.bots.base import Bot
+from marjolet.errors import IllegalActionError, MarjoletError
+from marjolet.rl.encoder import (
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    FloatArray,
+    MaskArray,
+    action_mask,
+    encode,
+    observation_high,
+)
+from marjolet.rl.episode import Episode, SeedStream, max_deal_score, reward_arg, rules_arg
+from marjolet.rules import Rules
+
+ENV_ID = "marjolet/SingleAgent-v0"
+ILLEGAL_MODES = ("raise", "lose")
+
+
+class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
+    """One seat of Marjolet against a bot (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        opponent: str = "random",
+        rules: Rules | str | Mapping[str, Any] | None = None,
+        seat: int | None = None,
+        reward: str = "deal",
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise MarjoletError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if seat not in (None, 0, 1):
+            raise MarjoletError(f"seat must be 0, 1 or None (random each episode), got {seat!r}")
+        if illegal_action not in ILLEGAL_MODES:
+            raise MarjoletError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+        self.rules = rules_arg(rules)
+        self.reward_mode = reward_arg(reward)
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        self.opponent_spec = opponent
+        self.opponent: Bot = make_bot(opponent, seed=0)  # checks the spec now
+        self.fixed_seat = seat
+        self.seat = 0 if seat is None else seat
+        high = observation_high(self.rules)
+        self.observation_space = spaces.Box(0.0, high, (OBSERVATION_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._seeds = SeedStream()
+        self._episode: Episode | None = None
+        self._log: list[str] = []
+        self._pending = 0.0
+
+    @property
+    def episode(self) -> Episode:
+        """The episode in progress (its ``match`` and ``deal``)."""
+        if self._episode is None:
+            raise MarjoletError("call reset() before step()")
+        return self._episode
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[FloatArray, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._seeds.reseed(seed)
+        match_seed = self._seeds.next()
+        bot_seed = self._seeds.next()
+        seat_draw = self._seeds.next()
+        self.seat = self.fixed_seat if self.fixed_seat is not None else seat_draw & 1
+        self.opponent.new_match(bot_seed)
+        self._episode = Episode(self.rules, self.reward_mode, match_seed)
+        self._log = []
+        # points the opponent scored before our first move (dense rewards: a seven led, R19)
+        self._pending = self._opponent_moves()
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[FloatArray, float, bool, bool, dict[str, Any]]:
+        episode = self.episode
+        if episode.done:
+            raise MarjoletError("the episode is over: call reset()")
+        a = int(action)
+        deal = episode.deal
+        reason = deal.illegal_reason(a)
+        if reason is not None:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(reason, action=a, rule=reason.split(":", 1)[0])
+            episode.done = True
+            worst = -1.0 if self.reward_mode == "match" else -float(max_deal_score(self.rules))
+            info = self._info()
+            info["illegal_action"] = reason
+            return self._observation(), worst, True, False, info
+        reward = self._pending + self._play(a)
+        self._pending = 0.0
+        if not episode.done:
+            reward += self._opponent_moves()
+        return self._observation(), reward, episode.done, False, self._info()
+
+    def action_masks(self) -> MaskArray:
+        """The legal-action mask (for maskable learners)."""
+        return action_mask(self._legal())
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode (use render_mode='ansi')")
+            return None
+        if self._episode is None:
+            return "(no deal: call reset())"
+        match = self._episode.match
+        deal = self._episode.deal
+        t0, t1 = match.running_totals
+        lines = [
+            f"you are player {self.seat} against {self.opponent_spec}; deal {match.deal_index}, "
+            f"match totals {t0}-{t1}",
+            str(deal),
+        ]
+        if self._log:
+            lines.append("last: " + " ".join(self._log[-6:]))
+        return "\n".join(lines)
+
+    # -- internals ---------------------------------------------------------------
+
+    def _play(self, action: int) -> float:
+        episode = self.episode
+        mover = episode.deal.to_move
+        rewards = episode.play(action)
+        self._log.append(f"p{mover}:{ACTION_NAMES[action]}")
+        return rewards[self.seat]
+
+    def _opponent_moves(self) -> float:
+        """Let the opponent act until it is the agent's turn or the episode ends."""
+        episode = self.episode
+        total = 0.0
+        opp = self.seat ^ 1
+        bot = self.opponent
+        while not episode.done and episode.deal.to_move == opp:
+            deal = episode.deal
+            if bot.sees_hidden_cards:
+                bot.see_deal(deal)
+            action = bot.choose(episode.match.observation(opp), deal.legal_actions())
+            total += self._play(action)
+        return total
+
+    def _legal(self) -> list[int]:
+        episode = self.episode
+        if episode.done or episode.deal.to_move != self.seat:
+            return []
+        return episode.deal.legal_actions()
+
+    def _observation(self) -> FloatArray:
+        return encode(self.episode.match.observation(self.seat))
+
+    def _info(self) -> dict[str, Any]:
+        legal = self._legal()
+        episode = self.episode
+        info: dict[str, Any] = {
+            "action_mask": action_mask(legal),
+            "legal_actions": legal,
+            "seat": self.seat,
+        }
+        if episode.done:
+            match = episode.match
+            me = self.seat
+            info["deal_points"] = (episode.deal.points[me], episode.deal.points[me ^ 1])
+            info["totals"] = (match.totals[me], match.totals[me ^ 1])
+            info["match_winner"] = None if match.winner is None else match.winner == me
+        return info
+
+
+gymnasium.register(id=ENV_ID, entry_point="marjolet.rl.gym:SingleAgentEnv")

@@ -1,0 +1,151 @@
+"""``linear``: a linear policy on the shared observation tensor.
+
+The score of action ``a`` is ``W[a] . x + b[a]``, with ``x`` the observation
+tensor of :mod:`marjolet.rl.encoder`; the bot plays the best-scoring legal
+action (or samples from the softmax over legal actions with ``greedy=false``).
+The weights come from a ``.npz`` file written by :func:`save_weights`, such as
+the one ``examples/train_linear.py`` trains: ``linear:weights=policy.npz``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from marjolet.actions import ACTION_COUNT as NUM_ACTIONS
+from marjolet.bots.base import Bot, BotSpecError, Param
+from marjolet.observation import Observation
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from marjolet.rl.encoder import FloatArray
+
+WEIGHTS_FORMAT = "marjolet-linear/1"
+
+_CACHE: dict[tuple[str, int, int], tuple[FloatArray, FloatArray]] = {}
+
+
+def save_weights(
+    path: str | Path, weights: npt.ArrayLike, bias: npt.ArrayLike, **meta: Any
+) -> None:
+    """Write a linear policy atomically as ``.npz`` (``weights`` is
+    ``NUM_ACTIONS x OBSERVATION_SIZE``, ``bias`` has ``NUM_ACTIONS`` entries);
+    ``meta`` values are stored as strings (training settings, for the record)."""
+    import numpy as np
+
+    from marjolet.rl.encoder import OBSERVATION_SIZE
+
+    w = np.asarray(weights, dtype=np.float32)
+    b = np.asarray(bias, dtype=np.float32)
+    if w.shape != (NUM_ACTIONS, OBSERVATION_SIZE) or b.shape != (NUM_ACTIONS,):
+        raise ValueError(
+            f"weights must be {NUM_ACTIONS}x{OBSERVATION_SIZE} and bias {NUM_ACTIONS}, "
+            f"got {w.shape} and {b.shape}"
+        )
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=target.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(
+                fh,
+                format=np.array(WEIGHTS_FORMAT),
+                weights=w,
+                bias=b,
+                meta=np.array([f"{k}={v}" for k, v in meta.items()]),
+            )
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_weights(path: str | Path) -> tuple[FloatArray, FloatArray]:
+    """Read a policy written by :func:`save_weights`; raise
+    :class:`~marjolet.bots.base.BotSpecError` naming the file and the problem."""
+    try:
+        import numpy as np
+
+        from marjolet.rl.encoder import OBSERVATION_SIZE
+    except ImportError as exc:
+        hint = "pip install 'marjolet[rl]'"
+        raise BotSpecError(f"linear needs the rl extra ({hint}): {exc}") from None
+    p = Path(path)
+    try:
+        stat = p.stat()
+    except OSError as exc:
+        reason = exc.strerror or exc
+        raise BotSpecError(f"linear: cannot read weights file {str(p)!r}: {reason}") from None
+    key = (str(p.resolve()), stat.st_mtime_ns, stat.st_size)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    try:
+        with np.load(p, allow_pickle=False) as data:
+            fmt = str(data["format"]) if "format" in data else ""
+            if fmt != WEIGHTS_FORMAT:
+                raise BotSpecError(
+                    f"linear: {str(p)!r} is not a {WEIGHTS_FORMAT} weights file (format {fmt!r})"
+                )
+            w = np.asarray(data["weights"], dtype=np.float32)
+            b = np.asarray(data["bias"], dtype=np.float32)
+    except BotSpecError:
+        raise
+    except (OSError, ValueError, KeyError) as exc:
+        raise BotSpecError(f"linear: cannot read weights file {str(p)!r}: {exc}") from None
+    if w.shape != (NUM_ACTIONS, OBSERVATION_SIZE) or b.shape != (NUM_ACTIONS,):
+        raise BotSpecError(
+            f"linear: {str(p)!r} holds {w.shape[0]}x{w.shape[-1]} weights; this version's "
+            f"observation needs {NUM_ACTIONS}x{OBSERVATION_SIZE} (retrain it)"
+        )
+    _CACHE[key] = (w, b)
+    return w, b
+
+
+class LinearBot(Bot):
+    name = "linear"
+    description = "a linear policy on the observation tensor, weights from a .npz file (rl extra)"
+    params = (
+        Param("weights", str, "", "path of the .npz weights file (required)"),
+        Param("greedy", bool, True, "play the best-scoring action (false: sample the softmax)"),
+        Param("temperature", float, 1.0, "softmax temperature when greedy=false"),
+    )
+
+    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
+        super().__init__(seed=seed, **options)
+        path = self.options["weights"]
+        if not path:
+            raise BotSpecError("linear: give the weights file, e.g. 'linear:weights=policy.npz'")
+        if self.options["temperature"] <= 0:
+            temperature = self.options["temperature"]
+            raise BotSpecError(f"linear: temperature must be > 0, got {temperature}")
+        self.weights, self.bias = load_weights(path)
+        import numpy as np
+
+        from marjolet.rl.encoder import OBSERVATION_SIZE
+
+        self._x: FloatArray = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+
+    def scores(self, obs: Observation, legal: Sequence[int]) -> FloatArray:
+        """The score of each legal action, in the order of ``legal``."""
+        from marjolet.rl.encoder import encode
+
+        x = encode(obs, self._x)
+        idx = list(legal)
+        result: FloatArray = self.weights[idx] @ x + self.bias[idx]
+        return result
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        s = [float(v) for v in self.scores(obs, legal)]
+        if self.options["greedy"]:
+            return legal[max(range(len(s)), key=s.__getitem__)]
+        t = self.options["temperature"]
+        top = max(s)
+        weights = [math.exp((v - top) / t) for v in s]
+        return self.rng.choices(legal, weights=weights)[0]

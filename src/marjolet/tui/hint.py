@@ -1,0 +1,70 @@
+"""The ``?`` hint in words: what the strongest bot would play for the human,
+with its evaluation (:func:`marjolet.bots.hint`).
+
+The hint bot is given exactly what the human sees (the human's observation),
+so a hint never leaks a hidden card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
+from marjolet.cards import card_symbol
+from marjolet.observation import Observation
+
+
+def action_words(action: int) -> str:
+    """``play A♠``, ``declare KQH``, ``take the dix``, ``draw``."""
+    if action < MELD_BASE:
+        return f"play {card_symbol(action)}"
+    if action == DRAW:
+        return "draw"
+    if action == DIX:
+        return "take the dix"
+    return f"declare {ACTION_NAMES[action][5:]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A suggested action, the bot that made it and its evaluation: the
+    expected final deal margin (the human's deal points minus the
+    opponent's) and the best alternative, if any."""
+
+    action: int
+    bot: str
+    value: float
+    exact: bool = False
+    alternative: tuple[int, float] | None = None
+
+    def text(self) -> str:
+        how = "exactly" if self.exact else "expected"
+        line = (
+            f"Hint from {self.bot}: {action_words(self.action)} "
+            f"(deal margin {how} {self.value:+.0f}"
+        )
+        if self.alternative is not None:
+            other, value = self.alternative
+            line += f"; {action_words(other)}: {value:+.0f}"
+        return line + ")."
+
+
+def hint_spec() -> str:
+    """The bot that gives hints: the strongest one answering within about a
+    second (the same default as the opponent)."""
+    from marjolet.bots import STRONGEST
+
+    return STRONGEST
+
+
+def compute_hint(obs: Observation, legal: Sequence[int], seed: int | None = None) -> Hint:
+    """Ask the hint bot about ``obs`` (up to about a second: call it off the
+    UI thread). ``seed`` makes the advice reproducible."""
+    from marjolet.bots import hint
+
+    spec = hint_spec()
+    advice = hint(obs, list(legal), spec=spec, seed=seed)
+    others = sorted(((v, a) for a, v in advice.values.items() if a != advice.action), reverse=True)
+    alternative = (others[0][1], others[0][0]) if others else None
+    return Hint(advice.action, spec.split(":", 1)[0], advice.value, advice.exact, alternative)

@@ -1,0 +1,80 @@
+"""Where ``marjolet play`` keeps its games, and how it finds the last one.
+
+Every match is saved as a JSON game record (record.md) in
+``data_dir()/games/``, one file per match, rewritten atomically after every
+action. ``marjolet play --resume`` with no file continues the newest match
+in that folder that R22 has not decided yet. Standard library only: both the
+plain and the full-screen interface use it.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from marjolet import record
+from marjolet.errors import MarjoletError, RecordError
+from marjolet.match import Match
+from marjolet.paths import data_dir
+
+GAMES_FOLDER = "games"
+SUFFIX = ".json"
+
+
+def games_dir(create: bool = True) -> Path:
+    """The folder of saved games, ``data_dir()/games``."""
+    folder = data_dir(create) / GAMES_FOLDER
+    if create:
+        folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def new_save_path(now: float | None = None) -> Path:
+    """A fresh file name for a new match, from the local date and time
+    (``2025-01-31_20-15-07.json``); a suffix keeps two matches started in the
+    same second apart."""
+    stamp = time.strftime("%Y-%m-%d_%H-%M-%S", time.localtime(now))
+    folder = games_dir()
+    path = folder / f"{stamp}{SUFFIX}"
+    n = 2
+    while path.exists():
+        path = folder / f"{stamp}-{n}{SUFFIX}"
+        n += 1
+    return path
+
+
+def saved_games() -> list[Path]:
+    """The saved games, newest first (by modification time, then name)."""
+    folder = games_dir(create=False)
+    if not folder.is_dir():
+        return []
+    files = [p for p in folder.glob(f"*{SUFFIX}") if p.is_file() and not p.name.startswith(".")]
+    return sorted(files, key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
+
+
+def load_match(path: str | Path) -> tuple[record.Record, Match]:
+    """Read a record and replay it into a match (raises
+    :class:`~marjolet.errors.RecordError` naming the file on any fault)."""
+    try:
+        rec = record.load(path, check=False)
+        return rec, record.to_match(rec)
+    except RecordError as exc:
+        if str(path) in exc.message:
+            raise
+        raise RecordError(f"{path}: {exc}") from None
+
+
+def last_unfinished() -> Path | None:
+    """The newest saved match that is not decided yet, or ``None``.
+
+    Files that cannot be read or replayed are skipped: one damaged file must
+    not hide the others.
+    """
+    for path in saved_games():
+        try:
+            _, match = load_match(path)
+        except (MarjoletError, OSError):
+            continue
+        if not match.is_over:
+            return path
+    return None

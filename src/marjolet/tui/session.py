@@ -1,0 +1,286 @@
+"""One human against one bot: the match, its save file and the turn order,
+independent of how the table is drawn.
+
+Both terminal interfaces drive a :class:`GameSession`. It owns the
+:class:`~marjolet.match.Match` and writes the game record atomically after
+every action (and at the start of every deal), so quitting at any moment
+never loses a move. The front end sees the game only through
+:meth:`GameSession.observation` (R23); the bot is asked through
+:meth:`bot_request` / :meth:`bot_choose`, which a front end may run on
+another thread because the request carries everything the bot needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from marjolet import record
+from marjolet.bots import Bot, make_bot
+from marjolet.engine import Deal
+from marjolet.errors import IllegalActionError, MarjoletError, RecordError
+from marjolet.match import Match, new_rng
+from marjolet.observation import Observation, observe
+from marjolet.rules import Rules
+from marjolet.tui import describe, saves
+
+HUMAN = 0
+
+
+def display_name(spec: str) -> str:
+    """The bot's name without its parameters: ``pimc:worlds=64`` -> ``pimc``."""
+    return spec.split(":", 1)[0].strip() or spec
+
+
+@dataclass(frozen=True, slots=True)
+class BotRequest:
+    """Everything the bot needs to choose one action: its observation, the
+    legal actions, the true deal only for a bot that declares
+    ``sees_hidden_cards`` (the cheater), and a token that tells whether the
+    answer still fits the game when it arrives."""
+
+    obs: Observation
+    legal: tuple[int, ...]
+    token: tuple[int, int]
+    deal: Deal | None = None
+
+
+class GameSession:
+    """A match between the human (seat 0) and a bot, saved continuously."""
+
+    def __init__(
+        self,
+        match: Match,
+        *,
+        opponent: str,
+        save_path: Path | None,
+        seed: int | None = None,
+        notes: Sequence[str] = (),
+    ) -> None:
+        self.match = match
+        self.human = HUMAN
+        self.opponent_spec = opponent
+        self.bot: Bot = make_bot(opponent, seed=seed)
+        self.save_path = save_path
+        self.seed = seed
+        players = match.players or ("You", opponent)
+        self.player_names = (players[0], players[1])
+        #: Short names for the screen: the human's own name and the bot's.
+        self.names = (players[0], display_name(players[1]))
+        #: Messages for the player about how the session was opened.
+        self.notes = list(notes)
+        self.save_error: str | None = None
+        #: True when the match was continued from a saved record.
+        self.resumed = False
+
+    # -- opening -----------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        *,
+        opponent: str,
+        name: str = "You",
+        seed: int | None = None,
+        save_path: Path | None = None,
+    ) -> GameSession:
+        """A new match, saved to ``save_path`` (default: a new file in the
+        data folder's ``games``)."""
+        match = Match(rules, seed=seed, players=(name, opponent))
+        path = save_path if save_path is not None else saves.new_save_path()
+        session = cls(match, opponent=opponent, save_path=path, seed=seed)
+        session.save()
+        return session
+
+    @classmethod
+    def resume(
+        cls,
+        path: Path,
+        *,
+        opponent: str | None = None,
+        fallback_opponent: str = "random",
+        seed: int | None = None,
+        save_path: Path | None = None,
+    ) -> GameSession:
+        """Continue the match saved in ``path``; it keeps being saved there
+        (or to ``save_path``). The opponent is ``opponent``, else the bot
+        named as player 1 in the record, else ``fallback_opponent``."""
+        rec, match = saves.load_match(path)
+        if match.is_over:
+            winner = match.winner
+            assert winner is not None
+            names = rec.players or ("player 0", "player 1")
+            raise RecordError(
+                f"{path}: the match is over ({names[winner]} won "
+                f"{max(match.totals)}-{min(match.totals)}); nothing to resume"
+            )
+        # A replayed match deals from seed 0; new deals must be shuffled by a
+        # strong source again (R6), or from the seed given now.
+        match.seed = seed
+        match.rng = new_rng(seed)
+        notes = []
+        recorded = rec.players[1] if rec.players else None
+        spec = opponent
+        if spec is None and recorded is not None:
+            try:
+                make_bot(recorded)
+                spec = recorded
+            except MarjoletError:
+                notes.append(f"{recorded!r} is not a bot; {fallback_opponent} plays that seat.")
+        if spec is None:
+            spec = fallback_opponent
+        if match.players is None:
+            match.players = ("You", spec)
+        session = cls(match, opponent=spec, save_path=save_path or path, seed=seed, notes=notes)
+        session.resumed = True
+        session.save()
+        return session
+
+    # -- state -------------------------------------------------------------------
+
+    @property
+    def deal(self) -> Deal | None:
+        return self.match.deal
+
+    def observation(self) -> Observation:
+        """The current deal as the human sees it (R23)."""
+        return self.match.observation(self.human)
+
+    @property
+    def token(self) -> tuple[int, int]:
+        """Changes with every action and every new deal."""
+        d = self.match.deal
+        return (len(self.match.deals), 0 if d is None else len(d.moves))
+
+    @property
+    def deal_in_progress(self) -> bool:
+        d = self.match.deal
+        return d is not None and not d.is_over
+
+    @property
+    def human_to_move(self) -> bool:
+        d = self.match.deal
+        return d is not None and d.to_move == self.human
+
+    @property
+    def bot_to_move(self) -> bool:
+        d = self.match.deal
+        return d is not None and d.to_move == self.human ^ 1
+
+    def legal(self) -> list[int]:
+        """The human's legal actions (empty when it is not their turn)."""
+        d = self.match.deal
+        if d is None or d.to_move != self.human:
+            return []
+        return d.legal_actions()
+
+    def history(self) -> list[str]:
+        """The log lines of the current deal so far, as the human saw them
+        (used when a match is resumed). Every line comes from the human's
+        observations, never from the hidden cards."""
+        d = self.match.deal
+        if d is None or d.deck is None:
+            return []
+        index, totals = len(self.match.deals) - 1, self.match.totals
+        replay = Deal(d.deck, d.dealer, d.rules)
+
+        def seen() -> Observation:
+            return observe(replay, self.human, deal_index=index, totals=totals)
+
+        lines = describe.deal_start(seen(), self.names)
+        for action in d.moves:
+            before, actor = seen(), replay.to_move
+            replay.push(action)
+            lines += describe.narrate(before, seen(), actor, action, self.names)
+        return lines
+
+    # -- acting ------------------------------------------------------------------
+
+    def start_deal(self) -> list[str]:
+        """Deal the next hand (when the match needs one); return the lines
+        that announce it."""
+        self.match.start_deal()
+        self.save()
+        return describe.deal_start(self.observation(), self.names)
+
+    def play(self, action: int, seat: int | None = None) -> list[str]:
+        """Apply ``seat``'s action (the human's by default), save, and return
+        the lines that tell the human what happened."""
+        d = self.match.deal
+        if d is None or d.is_over:
+            raise IllegalActionError("no deal in progress", action=action)
+        actor = d.to_move
+        if seat is None:
+            seat = self.human
+        if actor != seat:
+            raise IllegalActionError(f"it is not {self.names[seat]}'s turn", action=action)
+        before = self.observation()
+        self.match.play(action)  # checked: raises IllegalActionError citing the rule
+        self.save()
+        after = self.observation()
+        lines = describe.narrate(before, after, actor, action, self.names)
+        if d.is_over:
+            lines += describe.deal_end(after, self.match.totals, self.names)
+        return lines
+
+    def bot_request(self) -> BotRequest:
+        """What the bot needs to choose its next action."""
+        d = self.match.deal
+        if d is None or d.to_move != self.human ^ 1:
+            raise MarjoletError("it is not the computer's turn")
+        seat = self.human ^ 1
+        return BotRequest(
+            obs=self.match.observation(seat),
+            legal=tuple(d.legal_actions()),
+            token=self.token,
+            deal=d.copy() if self.bot.sees_hidden_cards else None,
+        )
+
+    def bot_choose(self, request: BotRequest) -> int:
+        """Ask the bot (safe on a worker thread: it touches only the request
+        and the bot)."""
+        if request.deal is not None:
+            self.bot.see_deal(request.deal)
+        action = self.bot.choose(request.obs, list(request.legal))
+        if action not in request.legal:
+            raise IllegalActionError(
+                f"the bot {self.opponent_spec!r} chose an illegal action ({action!r})",
+                action=action,
+            )
+        return action
+
+    def bot_play(self, request: BotRequest, action: int) -> list[str]:
+        """Apply the bot's answer to ``request`` (on the thread that owns the
+        match)."""
+        if request.token != self.token:
+            raise MarjoletError("the game moved on before the bot answered")
+        return self.play(action, seat=self.human ^ 1)
+
+    # -- saving ------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Write the record atomically. A failure is remembered in
+        :attr:`save_error` (the game goes on; the front end shows it)."""
+        if self.save_path is None:
+            return
+        try:
+            self.save_path.parent.mkdir(parents=True, exist_ok=True)
+            record.save(record.Record.from_match(self.match), self.save_path)
+            self.save_error = None
+        except OSError as exc:
+            self.save_error = f"cannot save to {self.save_path}: {exc.strerror or exc}"
+
+    @property
+    def resume_hint(self) -> str:
+        """How to continue this match later."""
+        if self.save_path is None:
+            return ""
+        try:
+            newest = saves.saved_games()[:1]
+        except OSError:
+            newest = []
+        if newest and newest[0].resolve() == self.save_path.resolve():
+            return "marjolet play --resume"
+        return f"marjolet play --resume {self.save_path}"

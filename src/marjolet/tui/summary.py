@@ -1,0 +1,114 @@
+"""The end-of-deal screen: the deal's points by source, the match totals,
+and the end of the match."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from marjolet.engine import Breakdown
+from marjolet.tui.describe import summary_table
+
+
+class DealSummaryScreen(ModalScreen[str]):
+    """Shows one finished deal. Dismissed with ``"next"`` (Enter), ``"new"``
+    (a new match, once the match is over) or ``"quit"``."""
+
+    DEFAULT_CSS = """
+    DealSummaryScreen { align: center middle; }
+    DealSummaryScreen > Vertical {
+        width: 54;
+        height: auto;
+        max-height: 100%;
+        border: round $accent;
+        border-title-align: center;
+        border-subtitle-align: center;
+        background: $surface;
+        padding: 0 1;
+    }
+    DealSummaryScreen #summary-outcome {
+        text-style: bold; content-align: center middle; width: 100%;
+    }
+    DealSummaryScreen #summary-keys {
+        color: $text-muted; content-align: center middle; width: 100%;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,n", "next", "Next", priority=True),
+        Binding("q,escape", "quit_game", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        *,
+        deal_number: int,
+        names: Sequence[str],
+        breakdowns: Sequence[Breakdown],
+        totals: tuple[int, int],
+        target: int,
+        winner: int | None,
+    ) -> None:
+        super().__init__()
+        self.deal_number = deal_number
+        self.names = names
+        self.breakdowns = breakdowns
+        self.totals = totals
+        self.target = target
+        self.winner = winner
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
+        table.add_column("points", style="dim", no_wrap=True)
+        table.add_column(Text(self.names[0][:12], style="bold"), justify="right")
+        table.add_column(Text(self.names[1][:12], style="bold"), justify="right")
+        rows = summary_table(self.breakdowns)
+        for label, a, b in rows[:-1]:
+            table.add_row(label, str(a) if a else "·", str(b) if b else "·")
+        label, a, b = rows[-1]
+        table.add_row(
+            Text(label, style="bold"),
+            Text(str(a), style="bold"),
+            Text(str(b), style="bold"),
+            end_section=True,
+        )
+        table.add_row(
+            Text("match", style="bold"),
+            Text(str(self.totals[0]), style="bold reverse"),
+            Text(str(self.totals[1]), style="bold reverse"),
+        )
+        if self.winner is None:
+            outcome = f"Match to {self.target}: {self._lead_text()}"
+            keys = "Enter: next deal · q: quit (the game is saved)"
+            title = f"Deal {self.deal_number} is over"
+        else:
+            won = "You won the match!" if self.winner == 0 else f"{self.names[1]} won the match."
+            outcome = f"{won} {max(self.totals)}-{min(self.totals)}"
+            keys = "n or Enter: new match · q: quit"
+            title = f"Deal {self.deal_number}: match over"
+        with Vertical() as box:
+            box.border_title = title
+            yield Static(table)
+            yield Static(outcome, id="summary-outcome")
+            yield Static(keys, id="summary-keys")
+
+    def _lead_text(self) -> str:
+        t0, t1 = self.totals
+        if t0 == t1:
+            return "level."
+        who = "you lead" if t0 > t1 else f"{self.names[1]} leads"
+        return f"{who} by {abs(t0 - t1)}."
+
+    def action_next(self) -> None:
+        self.dismiss("next" if self.winner is None else "new")
+
+    def action_quit_game(self) -> None:
+        self.dismiss("quit")

@@ -1,0 +1,144 @@
+"""The pieces of the table: cards, the score board and coloured text.
+
+Every widget here is drawn from an :class:`~marjolet.observation.Observation`
+and plain numbers; none of them ever receives a hidden card (R23).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rich.table import Table
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import Static
+
+from marjolet.cards import SUIT_SYMBOLS, card_symbol
+
+#: Hearts and diamonds are red, clubs and spades black (with ``NO_COLOR``
+#: Textual turns every colour to grey; nothing relies on colour alone).
+RED_SUITS = (1, 2)
+_CARD_IN_TEXT = re.compile(r"(10|[789JQKA])([♣♦♥♠])")
+
+
+def suit_style(suit: int, colour: bool = True) -> str:
+    """Bold, and red for hearts and diamonds when colours are on."""
+    return "bold #d03030" if colour and suit in RED_SUITS else "bold"
+
+
+def colour_cards(line: str, colour: bool = True) -> Text:
+    """A line with every card symbol in bold, red suits in red when
+    ``colour`` (off under ``NO_COLOR``, where grey-on-grey would be hard to
+    read)."""
+    text = Text(line)
+    for m in _CARD_IN_TEXT.finditer(line):
+        text.stylize(suit_style(SUIT_SYMBOLS.index(m.group(2)), colour), m.start(), m.end())
+    return text
+
+
+class CardView(Static):
+    """One card: a face, a back, or an empty place on the table.
+
+    ``index`` is the card's place in the hand (for clicks); ``title`` is drawn
+    on the top edge (the key that plays it), ``subtitle`` on the bottom one.
+    """
+
+    DEFAULT_CSS = """
+    CardView {
+        width: 7;
+        height: 3;
+        border: round #8c8c8c;
+        background: #f4f1e8;
+        color: #1a1a1a;
+        content-align: center middle;
+        text-style: bold;
+        border-title-align: center;
+        border-subtitle-align: center;
+        border-title-color: #1a1a1a;
+        border-subtitle-color: #505050;
+    }
+    CardView.red { color: #d03030; }
+    CardView.back {
+        background: #27466f;
+        color: #6d8fc0;
+        border: round #6d8fc0;
+    }
+    CardView.empty {
+        background: transparent;
+        border: round #555555;
+        color: #777777;
+    }
+    CardView.gone { display: none; }
+    CardView.illegal {
+        background: #8a877f;
+        color: #3c3c3c;
+        text-style: not bold;
+        border: round #5c5c5c;
+        border-title-color: #3c3c3c;
+    }
+    CardView.selected {
+        border: heavy #ffb000;
+        border-title-color: #1a1a1a;
+        border-title-background: #ffb000;
+    }
+    """
+
+    class Clicked(Message):
+        """A card of the hand (or of the table) was clicked."""
+
+        def __init__(self, view: CardView) -> None:
+            super().__init__()
+            self.view = view
+
+    def __init__(self, index: int = -1, *, id: str | None = None, classes: str = "") -> None:
+        super().__init__("", id=id, classes=classes)
+        self.index = index
+        self.card: int | None = None
+
+    def show_face(
+        self, c: int, *, title: str = "", subtitle: str = "", classes: Sequence[str] = ()
+    ) -> None:
+        self.card = c
+        self._set(card_symbol(c), title, subtitle, ["red"] if c >> 3 in (1, 2) else [], classes)
+
+    def show_back(self, *, title: str = "", subtitle: str = "") -> None:
+        self.card = None
+        self._set("░░░", title, subtitle, ["back"], ())
+
+    def show_empty(self, text: str = "", *, title: str = "", subtitle: str = "") -> None:
+        self.card = None
+        self._set(text, title, subtitle, ["empty"], ())
+
+    def hide(self) -> None:
+        self.card = None
+        self._set("", "", "", ["gone"], ())
+
+    def _set(
+        self, body: str, title: str, subtitle: str, kind: list[str], extra: Sequence[str]
+    ) -> None:
+        self.update(body)
+        self.border_title = title
+        self.border_subtitle = subtitle
+        for name in ("red", "back", "empty", "gone", "illegal", "selected"):
+            self.set_class(name in kind or name in extra, name)
+
+    def on_click(self) -> None:
+        self.post_message(self.Clicked(self))
+
+
+def score_table(
+    names: Sequence[str],
+    tricks: Sequence[int],
+    deal: Sequence[int],
+    match: Sequence[int],
+) -> Table:
+    """The score board: tricks and points of the deal and of the match."""
+    table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
+    table.add_column("", style="dim", no_wrap=True)
+    table.add_column(Text(names[0][:9], style="bold"), justify="right", no_wrap=True)
+    table.add_column(Text(names[1][:9], style="bold"), justify="right", no_wrap=True)
+    table.add_row("tricks", str(tricks[0]), str(tricks[1]))
+    table.add_row("deal", str(deal[0]), str(deal[1]))
+    table.add_row("match", Text(str(match[0]), style="bold"), Text(str(match[1]), style="bold"))
+    return table

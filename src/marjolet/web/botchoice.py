@@ -1,0 +1,231 @@
+"""The bots a browser may choose: a server-side list of names.
+
+A client never sends a bot spec. It picks a *choice* by name from the list
+this module builds (``GET /api/options`` shows names, labels and
+descriptions, never specs), and the server maps the name to a spec string for
+:func:`marjolet.bots.make_bot`. Only the operator adds choices
+(``marjolet serve --allow-bot NAME=SPEC``), which is where a bot that starts
+a program (a later ``exec:PATH`` spec) can be allowed without letting a
+browser name one.
+
+The default list holds every registered bot that can be built with its
+defaults, except those that see hidden cards, each at up to three
+strengths when the bot has a budget parameter (``quick`` a quarter of
+the default budget, ``normal`` the default, ``strong`` twice it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from marjolet.bots import bot_names, make_bot, parse_spec
+from marjolet.bots.base import Bot, BotSpecError, Param
+from marjolet.bots.registry import bot_class
+from marjolet.errors import MarjoletError
+
+#: Parameters that measure a bot's thinking budget, most telling first.
+BUDGET_PARAMS = (
+    "worlds",
+    "iterations",
+    "simulations",
+    "sims",
+    "playouts",
+    "rollouts",
+    "samples",
+    "budget_s",
+    "seconds",
+    "time",
+    "depth",
+)
+#: Preference order for the hint and the default opponent when
+#: ``marjolet.bots.STRONGEST`` is not defined.
+FALLBACK_ORDER = ("pimc", "ismcts", "mcts", "expectimax", "heuristic", "greedy", "random")
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
+LEVELS = ("quick", "normal", "strong")
+_LEVEL_FACTORS = {"quick": 0.25, "normal": 1.0, "strong": 2.0}
+
+
+class BotChoiceError(MarjoletError):
+    """An unknown bot choice, or a bad ``--allow-bot`` entry."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotChoice:
+    """One entry of the list: ``name`` is what the browser sends."""
+
+    name: str
+    #: The bot family shown in the opponent menu (``pimc``).
+    family: str
+    #: ``quick``, ``normal``, ``strong`` or ``""`` for a single-strength bot.
+    level: str
+    spec: str
+    label: str
+    description: str
+
+    def public(self) -> dict[str, str]:
+        """What the browser may know: everything but the spec."""
+        return {
+            "name": self.name,
+            "family": self.family,
+            "level": self.level,
+            "label": self.label,
+            "description": self.description,
+        }
+
+
+def check_spec(spec: str) -> type[Bot]:
+    """Check a spec string the way :func:`make_bot` would, without building
+    the bot (building one may start a program). Returns the bot class."""
+    name, raw = parse_spec(spec)
+    cls = bot_class(name)
+    known = {p.name: p for p in cls.params}
+    for key, text in raw.items():
+        if key not in known:
+            raise BotSpecError(f"bot spec {spec!r}: {name} has no parameter {key!r}")
+        known[key].parse(text, spec)
+    return cls
+
+
+def strongest_spec() -> str:
+    """``marjolet.bots.STRONGEST`` if the bots package names one, else the
+    first registered bot of :data:`FALLBACK_ORDER`."""
+    import marjolet.bots as bots
+
+    named = getattr(bots, "STRONGEST", None)
+    if isinstance(named, str) and named:
+        try:
+            check_spec(named)
+            return named
+        except MarjoletError:
+            pass
+    registered = set(bot_names())
+    for name in FALLBACK_ORDER:
+        if name in registered:
+            return name
+    return "random"
+
+
+def _budget_param(cls: type[Bot]) -> Param | None:
+    by_name = {p.name: p for p in cls.params}
+    for name in BUDGET_PARAMS:
+        p = by_name.get(name)
+        if (
+            p is not None
+            and p.type in (int, float)
+            and isinstance(p.default, int | float)
+            and p.default > 0
+        ):
+            return p
+    return None
+
+
+def _level_spec(name: str, param: Param, level: str) -> str:
+    value = param.default * _LEVEL_FACTORS[level]
+    if level == "normal":
+        return name
+    if param.type is int:
+        return f"{name}:{param.name}={max(1, round(value))}"
+    return f"{name}:{param.name}={value:g}"
+
+
+def _family_choices(name: str, base_spec: str | None = None) -> list[BotChoice]:
+    cls = bot_class(name)
+    description = cls.description or name
+    param = _budget_param(cls) if base_spec is None else None
+    if param is None:
+        spec = base_spec or name
+        return [BotChoice(name, name, "", spec, name, description)]
+    return [
+        BotChoice(
+            f"{name}-{level}" if level != "normal" else name,
+            name,
+            level,
+            _level_spec(name, param, level),
+            f"{name} ({level})",
+            description,
+        )
+        for level in LEVELS
+    ]
+
+
+def _builds(spec: str) -> bool:
+    """Whether a built-in bot can be made with its defaults (one that needs
+    a weights file or a missing extra is left out of the default list)."""
+    try:
+        make_bot(spec, seed=0)
+    except Exception:
+        return False
+    return True
+
+
+class BotCatalogue:
+    """The allowed bot choices of one server."""
+
+    def __init__(self, choices: Iterable[BotChoice], default: str, hint_spec: str) -> None:
+        self.choices: dict[str, BotChoice] = {}
+        for c in choices:
+            self.choices[c.name] = c
+        if default not in self.choices:
+            raise BotChoiceError(f"default bot choice {default!r} is not in the list")
+        self.default = default
+        self.hint_spec = hint_spec
+
+    @classmethod
+    def build(
+        cls, allowed: Mapping[str, str] | None = None, *, defaults: bool = True
+    ) -> BotCatalogue:
+        """The default list (every registered bot that plays fair) plus the
+        operator's ``NAME=SPEC`` entries, each checked."""
+        choices: list[BotChoice] = []
+        if defaults:
+            for name in bot_names():
+                try:
+                    bot = bot_class(name)
+                except (ImportError, AttributeError, MarjoletError):
+                    continue  # a bot whose module is missing is simply not offered
+                if bot.sees_hidden_cards or name.startswith("exec"):
+                    continue
+                family = _family_choices(name)
+                if all(_builds(c.spec) for c in family):
+                    choices.extend(family)
+        for name, spec in (allowed or {}).items():
+            if not NAME_RE.match(name):
+                raise BotChoiceError(
+                    f"--allow-bot: bad name {name!r} (letters, digits, '_', '.', '-'; up to 32)"
+                )
+            try:
+                bot = check_spec(spec)
+            except MarjoletError as exc:
+                raise BotChoiceError(f"--allow-bot {name}={spec}: {exc}") from None
+            choices = [c for c in choices if c.name != name]
+            choices.append(BotChoice(name, name, "", spec, name, bot.description or spec))
+        if not choices:
+            raise BotChoiceError("no bot is available to play against")
+        strongest = strongest_spec()
+        default = next((c.name for c in choices if c.spec == strongest), choices[0].name)
+        return cls(choices, default, strongest)
+
+    def resolve(self, name: object) -> BotChoice:
+        """The choice a client named; a clear error for anything else."""
+        if not isinstance(name, str) or name not in self.choices:
+            known = ", ".join(self.choices)
+            shown = repr(name)[:40]
+            raise BotChoiceError(f"unknown bot {shown} (choices: {known})")
+        return self.choices[name]
+
+    def public(self) -> list[dict[str, Any]]:
+        return [c.public() for c in self.choices.values()]
+
+
+def parse_allow(entries: Iterable[str]) -> dict[str, str]:
+    """``NAME=SPEC`` command-line entries as a mapping (later wins)."""
+    out: dict[str, str] = {}
+    for entry in entries:
+        name, eq, spec = entry.partition("=")
+        if not eq or not name.strip() or not spec.strip():
+            raise BotChoiceError(f"--allow-bot expects NAME=SPEC, got {entry!r}")
+        out[name.strip()] = spec.strip()
+    return out

@@ -1,0 +1,65 @@
+"""Settings of one web server (``marjolet serve`` fills them from its options)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from marjolet.paths import data_dir
+
+#: File name of the default database inside the per-user data folder.
+DEFAULT_DB_NAME = "web.sqlite3"
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    """Everything the application needs to know at start-up.
+
+    The defaults are the production settings. ``deck_for`` and
+    ``first_dealer`` exist for tests only (``marjolet serve`` never sets
+    them): without them every shuffle and first dealer come from
+    :class:`secrets.SystemRandom` (R6).
+    """
+
+    #: The SQLite file; ``None`` means ``data_dir()/web.sqlite3``.
+    db_path: Path | None = None
+    #: Least seconds between two moves of a bot at a table with a person,
+    #: so that the person sees each card arrive.
+    bot_delay: float = 0.7
+    #: Least seconds between two moves of a bot-vs-bot match being watched.
+    watch_delay: float = 1.0
+    #: Threads that run bots (and hints) off the event loop.
+    bot_threads: int = 2
+    #: Operator-allowed bot choices, name -> spec (``--allow-bot``).
+    allowed_bots: Mapping[str, str] = field(default_factory=dict)
+    #: Offer every registered fair bot as well as ``allowed_bots``.
+    default_bots: bool = True
+    #: Largest WebSocket message accepted from a browser, in bytes.
+    max_message: int = 2048
+    #: Messages a connection may send per second, and the burst above it.
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    #: Dropped (flooding) messages after which a connection is closed.
+    flood_close_after: int = 200
+    #: Games one client address may create per minute (burst the same).
+    games_per_minute: int = 120
+    #: Largest uploaded record, in bytes.
+    max_upload: int = 1_000_000
+    #: Largest JSON request body of the other endpoints, in bytes.
+    max_request: int = 8192
+    #: Seconds a new connection has to say who it is.
+    hello_timeout: float = 10.0
+    #: Games listed on the history page.
+    history_limit: int = 500
+    #: Host names the server answers to (``None``: any). ``marjolet serve``
+    #: on a loopback address allows only loopback names, which defeats DNS
+    #: rebinding attacks from web pages.
+    allowed_hosts: Sequence[str] | None = None
+    #: Tests only: the deck of deal ``i`` of every new game.
+    deck_for: Callable[[int], Sequence[int]] | None = None
+    #: Tests only: the first dealer of every new game.
+    first_dealer: int | None = None
+
+    def database(self) -> Path:
+        return self.db_path if self.db_path is not None else data_dir() / DEFAULT_DB_NAME

@@ -1,0 +1,192 @@
+// The lobby: new games against a bot or a friend, bot-vs-bot matches to
+// watch, the rule profile and its variations, and the games of this browser.
+
+import {
+  api, applyPreferences, cardElement, clear, el, formatDate, playerName, rememberSeat, seatsHeld,
+  setPlayerName, topbar,
+} from "./common.js";
+
+let options = null;
+
+function $(id) {
+  return document.getElementById(id);
+}
+
+function showError(message) {
+  const node = $("lobby-error");
+  clear(node).append(message);
+  node.hidden = !message;
+}
+
+function rulesForm() {
+  return $("rules");
+}
+
+function field(name) {
+  return rulesForm().querySelector(`[name="${name}"]`);
+}
+
+/** Fill the variation fields with the chosen profile's values. */
+function applyProfile() {
+  const profile = options.profiles[field("profile").value];
+  field("deal_pattern").value = profile.deal_pattern.join("-");
+  field("all_tricks_bonus").value = profile.all_tricks_bonus;
+  field("dix_on_play").checked = profile.dix_on_play;
+  field("jack_queen").value = profile.jack_queen;
+  field("one_meld_per_window").checked = profile.one_meld_per_window;
+  field("target").value = String(profile.target);
+}
+
+/** The rules object of record.md: the profile and only what differs from it. */
+function chosenRules() {
+  const name = field("profile").value;
+  const profile = options.profiles[name];
+  const chosen = {
+    deal_pattern: field("deal_pattern").value.split("-").map(Number),
+    all_tricks_bonus: Number(field("all_tricks_bonus").value),
+    dix_on_play: field("dix_on_play").checked,
+    jack_queen: field("jack_queen").value,
+    target: Number(field("target").value),
+    one_meld_per_window: field("one_meld_per_window").checked,
+  };
+  const rules = { profile: name };
+  for (const [key, value] of Object.entries(chosen)) {
+    if (JSON.stringify(value) !== JSON.stringify(profile[key])) rules[key] = value;
+  }
+  return Object.keys(rules).length === 1 ? name : rules;
+}
+
+function families() {
+  const out = new Map();
+  for (const bot of options.bots) {
+    if (!out.has(bot.family)) out.set(bot.family, []);
+    out.get(bot.family).push(bot);
+  }
+  return out;
+}
+
+function fillBotMenus() {
+  const fam = families();
+  const familySelect = $("bot-family");
+  clear(familySelect);
+  const defaultBot = options.bots.find((b) => b.name === options.default_bot);
+  for (const name of fam.keys()) {
+    familySelect.append(el("option", { value: name, selected: defaultBot && defaultBot.family === name }, name));
+  }
+  const fillLevels = () => {
+    const bots = fam.get(familySelect.value) || [];
+    const levelSelect = clear($("bot-level"));
+    for (const bot of bots) {
+      levelSelect.append(el("option", { value: bot.name, selected: bot.level === "normal" || bots.length === 1 },
+        bot.level || "standard"));
+    }
+    levelSelect.disabled = bots.length < 2;
+    clear($("bot-description")).append(bots.length ? bots[0].description : "");
+  };
+  familySelect.addEventListener("change", fillLevels);
+  fillLevels();
+  for (const select of document.querySelectorAll(".bot-any")) {
+    clear(select);
+    for (const bot of options.bots) {
+      select.append(el("option", { value: bot.name, selected: bot.name === options.default_bot }, bot.label));
+    }
+  }
+}
+
+async function create(payload, form) {
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  showError("");
+  try {
+    const game = await api("/api/games", { json: payload });
+    if (game.token) rememberSeat(game.id, game.seat, game.token);
+    if (game.invite_url) localStorage.setItem(`marjolet.invite.${game.id}`, game.invite_url);
+    location.href = game.url;
+  } catch (err) {
+    showError(`Could not start the game: ${err.message}.`);
+    button.disabled = false;
+  }
+}
+
+function nameOf(form) {
+  const value = form.querySelector("[name=name]").value.trim();
+  if (value) setPlayerName(value);
+  return value || "you";
+}
+
+async function listGames() {
+  const box = $("my-games");
+  const live = $("live-watch");
+  let data;
+  try {
+    data = await api("/api/games");
+  } catch (err) {
+    clear(box).append(`History unavailable: ${err.message}.`);
+    return;
+  }
+  const held = seatsHeld();
+  const mine = data.games.filter((g) => held[g.id] && g.status !== "finished").slice(0, 8);
+  clear(box);
+  if (!mine.length) {
+    box.append("No game in progress in this browser.");
+  } else {
+    const list = el("ul", { class: "game-list" });
+    for (const g of mine) {
+      list.append(el("li", {},
+        el("a", { href: `/game/${g.id}` }, `${g.players[0]} vs ${g.players[1]}`),
+        el("span", { class: "muted" }, ` · ${g.totals[0]}\u2013${g.totals[1]} · ${formatDate(g.updated)}`)));
+    }
+    box.append(list);
+  }
+  const watching = data.games.filter((g) => g.mode === "watch" && g.status !== "finished").slice(0, 5);
+  clear(live);
+  if (watching.length) {
+    live.append(el("h3", {}, "Matches being played"));
+    const list = el("ul", { class: "game-list" });
+    for (const g of watching) {
+      list.append(el("li", {}, el("a", { href: `/game/${g.id}` }, `${g.players[0]} vs ${g.players[1]}`),
+        el("span", { class: "muted" }, ` · ${g.totals[0]}\u2013${g.totals[1]}`)));
+    }
+    live.append(list);
+  }
+}
+
+function heroCards() {
+  const box = $("hero-cards");
+  for (const card of ["JD", "QS", "KH", "QH", "TC", "AS"]) box.append(cardElement(card));
+}
+
+async function main() {
+  applyPreferences();
+  $("topbar").replaceWith(topbar("/"));
+  heroCards();
+  for (const input of document.querySelectorAll("input[name=name]")) input.value = playerName();
+  try {
+    options = await api("/api/options");
+  } catch (err) {
+    showError(`The server cannot be reached: ${err.message}.`);
+    return;
+  }
+  fillBotMenus();
+  applyProfile();
+  field("profile").addEventListener("change", applyProfile);
+  $("vs-bot").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    create({ mode: "bot", name: nameOf(form), bot: $("bot-level").value, rules: chosenRules() }, form);
+  });
+  $("vs-friend").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    create({ mode: "friend", name: nameOf(form), rules: chosenRules() }, form);
+  });
+  $("watch").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const bots = [form.querySelector("[name=bot0]").value, form.querySelector("[name=bot1]").value];
+    create({ mode: "watch", bots, rules: chosenRules() }, form);
+  });
+  listGames();
+}
+
+main();

@@ -1,0 +1,429 @@
+"""One live game on the server: its match, its seats, its connections.
+
+Every change of a game goes through :meth:`Table._commit`, under the
+table's lock, in this order: the action is checked against the rules,
+applied to the match, stored in the database (a committed transaction; if
+that fails the table is rebuilt from the database), and only then announced
+to the connections. So a move is never acknowledged before it is saved, and
+no other move of the same table can slip in between. Because the match is
+ahead of the database while the write runs, everything that reads the match
+(a new connection's first picture, a hint, a bot's observation) holds the
+lock too.
+
+Bots think in the hub's thread pool, never on the event loop: a bot's turn
+takes a snapshot of its observation under the lock, thinks without it, then
+commits its action like any player. A thinking bot at one table therefore
+never delays another table's replies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hmac
+import json
+import logging
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from marjolet.actions import ACTION_NAMES
+from marjolet.bots import make_bot
+from marjolet.bots.base import Bot
+from marjolet.bots.hint import hint as advise
+from marjolet.errors import MarjoletError
+from marjolet.match import Match
+from marjolet.web import views
+from marjolet.web.store import GameRow, Status, token_hash
+
+if TYPE_CHECKING:
+    from marjolet.web.hub import Hub
+
+log = logging.getLogger("marjolet.web")
+
+
+class TableError(MarjoletError):
+    """A request the table refuses; told to the one client that made it."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Peer(Protocol):
+    """A connection to one browser (a seat, or a spectator when ``seat`` is None)."""
+
+    seat: int | None
+
+    def send(self, text: str) -> None:
+        """Queue a message; never blocks."""
+
+
+def error_message(code: str, message: str) -> str:
+    return json.dumps({"type": "error", "code": code, "message": message})
+
+
+class Table:
+    """A game being played (see the module docstring)."""
+
+    def __init__(self, hub: Hub, game: GameRow, match: Match) -> None:
+        self.hub = hub
+        self.game = game
+        self.match = match
+        self.lock = asyncio.Lock()
+        self.peers: set[Peer] = set()
+        self.bots: dict[int, Bot] = {}
+        for seat, info in enumerate(game.seats):
+            if info.kind == "bot":
+                self.bots[seat] = make_bot(info.spec, seed=info.seed + seat)
+        self.version = len(match.deals) + sum(len(d.moves) for d in match.deals)
+        self._bot_task: asyncio.Task[None] | None = None
+        self._steps: views.StepLog | None = None
+        self.closed = False
+
+    # -- who is who -----------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.game.id
+
+    @property
+    def has_humans(self) -> bool:
+        return any(info.kind == "human" for info in self.game.seats)
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose secret token this is (compared in constant time)."""
+        digest = token_hash(token)
+        found = None
+        for seat, stored in enumerate(self.game.token_hashes):
+            if stored is not None and hmac.compare_digest(stored, digest):
+                found = seat
+        return found
+
+    def status(self) -> Status:
+        if self.match.is_over:
+            return "finished"
+        if self.game.invite_hash is not None:
+            return "waiting"
+        return "playing"
+
+    # -- connections ------------------------------------------------------------------
+
+    async def attach(self, peer: Peer) -> None:
+        """Seat a connection and send it the position. Under the lock: a
+        move being stored is applied to the match already, and nobody may
+        see it before it is saved."""
+        async with self.lock:
+            self.peers.add(peer)
+            peer.send(json.dumps(self._welcome(peer.seat)))
+            peer.send(self._state_text(peer.seat, {}))
+            self._announce_presence()
+
+    def detach(self, peer: Peer) -> None:
+        self.peers.discard(peer)
+        self._announce_presence()
+        self.hub.release(self)
+
+    def idle(self) -> bool:
+        """No connection and no bot at work: the table may leave memory (its
+        game is in the database and is loaded again when someone comes)."""
+        if self.peers:
+            return False
+        task = self._bot_task
+        return task is None or task.done() or task is asyncio.current_task()
+
+    def _connected_seats(self) -> list[bool]:
+        out = [seat in self.bots for seat in (0, 1)]
+        for peer in self.peers:
+            if peer.seat is not None:
+                out[peer.seat] = True
+        return out
+
+    def _announce_presence(self) -> None:
+        text = json.dumps({"type": "presence", "connected": self._connected_seats()})
+        for peer in list(self.peers):
+            peer.send(text)
+
+    def _welcome(self, seat: int | None) -> dict[str, Any]:
+        game = self.game
+        return {
+            "type": "welcome",
+            "game": game.id,
+            "mode": game.mode,
+            "seat": seat,
+            "players": list(game.players),
+            "seats": [
+                {"kind": info.kind, "bot": info.bot} if info.kind == "bot" else {"kind": "human"}
+                for info in game.seats
+            ],
+            "rules": self.match.rules.to_json(),
+        }
+
+    # -- pictures --------------------------------------------------------------------
+
+    def _current_steps(self) -> list[views.Step]:
+        deal = self.match.deal
+        if deal is None:
+            return []
+        if self._steps is None:
+            self._steps = views.StepLog(deal)
+        return self._steps.update(deal)
+
+    def view_for(self, seat: int | None) -> views.View:
+        """The picture a seat (or, for ``None``, a spectator) may see."""
+        steps = self._current_steps()
+        if seat is None:
+            return views.open_view(self.match, steps)
+        return views.seat_view(self.match, seat, steps)
+
+    def _state_text(self, seat: int | None, extra: dict[str, Any]) -> str:
+        view = self.view_for(seat)
+        view["type"] = "state"
+        view["version"] = self.version
+        view["status"] = self.status()
+        view["connected"] = self._connected_seats()
+        view.update(extra)
+        return json.dumps(view)
+
+    def broadcast(self, extra: dict[str, Any] | None = None) -> None:
+        """Send every connection its own picture of the new position."""
+        cache: dict[int | None, str] = {}
+        for peer in list(self.peers):
+            if peer.seat not in cache:
+                cache[peer.seat] = self._state_text(peer.seat, extra or {})
+            peer.send(cache[peer.seat])
+
+    # -- playing ------------------------------------------------------------------------
+
+    async def act(self, seat: int, action: int, version: int) -> None:
+        """A person's move: refused with a :class:`TableError` unless it is
+        that seat's turn, in the position the person saw, and legal."""
+        async with self.lock:
+            self._check_open()
+            if self.game.invite_hash is not None:
+                raise TableError(
+                    "waiting", "your opponent has not joined yet: share the invite link"
+                )
+            deal = self.match.deal
+            if deal is None or deal.is_over:
+                raise TableError("deal_over", "the deal is over: start the next deal first")
+            if deal.to_move != seat:
+                raise TableError("not_your_turn", "it is not your turn")
+            if version != self.version:
+                raise TableError(
+                    "stale",
+                    f"the position changed (you sent version {version}, it is {self.version}); "
+                    "look again and replay",
+                )
+            reason = deal.illegal_reason(action)
+            if reason is not None:
+                raise TableError("illegal", f"illegal move {ACTION_NAMES[action]}: {reason}")
+            await self._commit(seat, action)
+        self.kick()
+
+    async def next_deal(self, version: int) -> None:
+        """Start the next deal (a person asks once the summary is read)."""
+        async with self.lock:
+            self._check_open()
+            if not self.match.needs_deal or version != self.version:
+                return  # someone else already started it: harmless
+            await self._start_deal()
+        self.kick()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise TableError("closed", "this table is closing; reconnect in a moment")
+        if self.match.is_over:
+            raise TableError("match_over", "the match is over")
+
+    async def _commit(self, seat: int, action: int) -> None:
+        """Apply, store and announce a legal action. Caller holds the lock.
+
+        The action is applied first so that the stored summary (totals,
+        winner) is the match's own; nobody sees the new position before the
+        transaction commits, and if it fails the table is rebuilt from the
+        database, where the action is not.
+        """
+        match = self.match
+        deal = match.deal
+        assert deal is not None and deal.to_move == seat
+        index, seq = match.deal_index, len(deal.moves)
+        match.play(action)
+        try:
+            await self.hub.db(
+                self.hub.store.append_action,
+                self.id,
+                index,
+                seq,
+                action,
+                totals=match.running_totals,
+                status=self.status(),
+                winner=match.winner,
+            )
+        except Exception as exc:
+            log.error("game %s: could not store %s: %s", self.id, ACTION_NAMES[action], exc)
+            await self._reload()
+            raise TableError(
+                "storage", "the server could not save the move, so it was not played"
+            ) from None
+        self.version += 1
+        self.broadcast({"last_action": {"player": seat, "action": ACTION_NAMES[action]}})
+
+    async def _reload(self) -> None:
+        """Rebuild the match from the database (after a failed write)."""
+        game = await self.hub.db(self.hub.store.load_game, self.id)
+        if game is None:
+            self.closed = True
+            return
+        self.game = game
+        self.match = self.hub.match_of(game)
+        self.version = len(self.match.deals) + sum(len(d.moves) for d in self.match.deals)
+
+    async def _start_deal(self) -> None:
+        """Shuffle, store and start the next deal. Caller holds the lock."""
+        index = len(self.match.deals)
+        deck = self.hub.new_deck(index)
+        await self.hub.db(self.hub.store.add_deal, self.id, index, deck, status=self.status())
+        self.match.start_deal(deck)
+        self.version += 1
+        self.broadcast()
+
+    # -- bots -----------------------------------------------------------------------------
+
+    def kick(self) -> None:
+        """Let a bot play if one is to move (one bot task per table at most)."""
+        if self.closed or not self.bots or self.match.is_over:
+            return
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        if self._bot_to_move() is None and not (self.match.needs_deal and not self.has_humans):
+            return
+        self._bot_task = asyncio.get_running_loop().create_task(self._bot_loop())
+
+    def _bot_to_move(self) -> int | None:
+        deal = self.match.deal
+        if deal is None or deal.is_over:
+            return None
+        seat = deal.to_move
+        return seat if seat in self.bots else None
+
+    @property
+    def pace(self) -> float:
+        return self.hub.config.bot_delay if self.has_humans else self.hub.config.watch_delay
+
+    async def _bot_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while not self.closed:
+                async with self.lock:
+                    if self.match.is_over:
+                        return
+                    if self.match.needs_deal:
+                        if self.has_humans:
+                            return
+                        wait_deal = True
+                    else:
+                        wait_deal = False
+                if wait_deal:  # a watched match: a pause to read the summary
+                    await asyncio.sleep(self.pace * 4)
+                    async with self.lock:
+                        if self.closed or not self.match.needs_deal:
+                            continue
+                        await self._start_deal()
+                    continue
+                async with self.lock:
+                    seat = self._bot_to_move()
+                    if seat is None:
+                        return
+                    deal = self.match.deal
+                    assert deal is not None
+                    obs = self.match.observation(seat)
+                    legal = deal.legal_actions()
+                    version = self.version
+                    bot = self.bots[seat]
+                    if bot.sees_hidden_cards:
+                        bot.see_deal(deal.copy())
+                started = loop.time()
+                action = await self._think(bot, seat, obs, legal)
+                rest = self.pace - (loop.time() - started)
+                if rest > 0:
+                    await asyncio.sleep(rest)
+                async with self.lock:
+                    if self.closed or self.version != version:
+                        continue
+                    await self._commit(seat, action)
+        except TableError as exc:
+            log.error("game %s: a bot move failed: %s", self.id, exc)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: the bot loop stopped", self.id)
+        finally:
+            self.hub.release(self)
+
+    async def _think(self, bot: Bot, seat: int, obs: Any, legal: Sequence[int]) -> int:
+        """The bot's choice, computed in the bot pool. A bot that fails or
+        answers an illegal action is replaced for this move by a random
+        legal one, and the table is told."""
+        loop = asyncio.get_running_loop()
+        try:
+            action = await loop.run_in_executor(self.hub.bot_pool, bot.choose, obs, list(legal))
+        except Exception as exc:
+            log.error("game %s: bot %s failed: %s", self.id, bot.spec, exc)
+            action = -1
+        if action not in legal:
+            if action != -1:
+                log.error("game %s: bot %s chose an illegal action %r", self.id, bot.spec, action)
+            action = random.choice(list(legal))
+            self._notice(
+                f"the {self.game.players[seat]} bot failed; a random legal move was played"
+            )
+        return int(action)
+
+    def _notice(self, message: str) -> None:
+        text = json.dumps({"type": "notice", "message": message})
+        for peer in list(self.peers):
+            peer.send(text)
+
+    async def hint(self, seat: int) -> dict[str, Any]:
+        """What the strongest available bot would play for ``seat`` now,
+        computed from that seat's own observation only."""
+        async with self.lock:
+            deal = self.match.deal
+            if deal is None or deal.is_over or deal.to_move != seat:
+                raise TableError("not_your_turn", "a hint is for your own turn")
+            obs = self.match.observation(seat)
+            legal = deal.legal_actions()
+            version = self.version
+        spec = self.hub.catalogue.hint_spec
+        loop = asyncio.get_running_loop()
+        try:
+            advice = await loop.run_in_executor(
+                self.hub.bot_pool, functools.partial(advise, obs, legal, spec=spec, seed=None)
+            )
+        except Exception as exc:
+            log.error("game %s: the hint bot %s failed: %s", self.id, spec, exc)
+            raise TableError("hint", "no hint is available right now") from None
+        if advice.action not in legal:
+            raise TableError("hint", "no hint is available right now")
+        return {
+            "type": "hint",
+            "action": ACTION_NAMES[advice.action],
+            "value": round(advice.value, 1),
+            "exact": advice.exact,
+            "version": version,
+            "by": spec.split(":")[0],
+        }
+
+    async def close(self) -> None:
+        self.closed = True
+        task = self._bot_task
+        if task is not None and not task.done():
+            task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+
+
+DeckSource = Callable[[int], Sequence[int]]

@@ -1,0 +1,359 @@
+"""What the browser is told: the JSON pictures of a table, built per viewer.
+
+This module is the only place that turns the server's game state into
+messages, so it is where R23 is kept. A seat's picture is built from
+:meth:`marjolet.match.Match.observation` (its own hand, the opponent's known
+cards, the public state) plus facts that are public by R23: who played
+each action, the cards of finished tricks, every score. The one private part
+of the action log, the card a draw brought, is shown only to the seat that
+drew it, and taken from that seat's observation. The stock order and the
+deck are never sent.
+
+Two open pictures show both hands: the *spectator* picture of a bot-vs-bot
+match (no person's cards to hide) and the *replay* frames of a record that
+the viewer already holds in full.
+
+Cards are always written as their record names (``QS``, ``TD``); the page
+draws them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
+from marjolet.cards import CARD_NAMES, SUITS, display_order, mask_cards
+from marjolet.engine import LAST_WINNER, Breakdown, Deal
+from marjolet.match import Match
+from marjolet.melds import MELD_COUNT, MELD_NAMES, meld_cards, meld_description, meld_value
+from marjolet.record import Record
+
+#: The picture of a position for one viewer: plain JSON data.
+View = dict[str, Any]
+
+
+def names(mask: int) -> list[str]:
+    """The cards of a mask as record names, in the players' sorting order."""
+    return [CARD_NAMES[c] for c in display_order(mask)]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action of a deal with its public consequences (R23: all public)."""
+
+    player: int
+    action: int
+    #: The trick the action belongs to (1-16).
+    trick: int
+    #: Points each player gained by this action.
+    gain: tuple[int, int]
+    #: Winner when the action completed a trick, else ``None``.
+    won_by: int | None
+
+
+def deal_steps(deal: Deal) -> list[Step]:
+    """Who did what in ``deal`` and what it scored, by replaying its deck.
+
+    Needs a deal made from a deck order (every deal the server plays is).
+    """
+    steps = StepLog(deal)
+    return steps.update(deal)
+
+
+class StepLog:
+    """:func:`deal_steps` kept up to date move by move: a live table adds
+    one step per move instead of replaying the deal each time."""
+
+    def __init__(self, deal: Deal) -> None:
+        self._start(deal)
+
+    def _start(self, deal: Deal) -> None:
+        if deal.deck is None:
+            raise ValueError("deal_steps needs a deal made from a deck order")
+        self.deck = deal.deck
+        self.replay = Deal(deal.deck, deal.dealer, deal.rules)
+        self.steps: list[Step] = []
+
+    def update(self, deal: Deal) -> list[Step]:
+        """The steps of ``deal``, computing only the moves not seen yet (a
+        different deal, or one that went back, starts the log again)."""
+        moves = deal.moves
+        if deal.deck != self.deck or moves[: len(self.steps)] != self.replay.moves:
+            self._start(deal)
+        replay = self.replay
+        for action in moves[len(self.steps) :]:
+            player = replay.to_move
+            trick = replay.tricks_played + (0 if replay.in_window else 1)
+            before = replay.points
+            completes = action < MELD_BASE and replay.lead is not None
+            replay.push(action)
+            after = replay.points
+            won_by = replay._s[LAST_WINNER] if completes else None
+            gain = (after[0] - before[0], after[1] - before[1])
+            self.steps.append(Step(player, action, trick, gain, won_by))
+        return self.steps
+
+
+def _log(
+    steps: Sequence[Step], drawn: Sequence[int] | None, viewer: int | None
+) -> list[dict[str, Any]]:
+    """The action log. ``drawn`` is the viewer's own draws (from its
+    observation); with ``viewer`` None (open picture) draws stay anonymous."""
+    out: list[dict[str, Any]] = []
+    k = 0
+    for step in steps:
+        entry: dict[str, Any] = {
+            "player": step.player,
+            "action": ACTION_NAMES[step.action],
+            "trick": step.trick,
+        }
+        if any(step.gain):
+            entry["gain"] = list(step.gain)
+        if step.won_by is not None:
+            entry["won_by"] = step.won_by
+        if step.action == DRAW:
+            if drawn is not None and k < len(drawn):
+                entry["you_drew"] = CARD_NAMES[drawn[k]]
+            k += 1
+        out.append(entry)
+    return out
+
+
+def _last_trick(steps: Sequence[Step]) -> dict[str, Any] | None:
+    """The latest finished trick: both cards, who played them, the winner."""
+    for i in range(len(steps) - 1, 0, -1):
+        step = steps[i]
+        if step.won_by is not None:
+            lead = steps[i - 1]
+            return {
+                "number": step.trick,
+                "cards": [CARD_NAMES[lead.action], CARD_NAMES[step.action]],
+                "players": [lead.player, step.player],
+                "winner": step.won_by,
+            }
+    return None
+
+
+def _melds(deal: Deal, scored: int) -> list[dict[str, Any]]:
+    trump = deal.trump
+    return [
+        {
+            "id": MELD_NAMES[m],
+            "value": meld_value(m, trump),
+            "cards": names(meld_cards(m, trump, deal.rules)),
+        }
+        for m in range(MELD_COUNT)
+        if scored >> m & 1
+    ]
+
+
+def legal_choices(deal: Deal, legal: Sequence[int]) -> list[dict[str, Any]]:
+    """The legal actions of the seat to act, described for buttons."""
+    out: list[dict[str, Any]] = []
+    for a in legal:
+        if a < MELD_BASE:
+            out.append({"action": CARD_NAMES[a], "kind": "card"})
+        elif a < DIX:
+            m = a - MELD_BASE
+            out.append(
+                {
+                    "action": ACTION_NAMES[a],
+                    "kind": "meld",
+                    "meld": MELD_NAMES[m],
+                    "value": meld_value(m, deal.trump),
+                    "cards": names(meld_cards(m, deal.trump, deal.rules)),
+                    "label": meld_description(m, deal.trump, deal.rules),
+                }
+            )
+        elif a == DIX:
+            out.append(
+                {
+                    "action": "dix",
+                    "kind": "dix",
+                    "value": 10,
+                    "cards": [CARD_NAMES[deal.seven], CARD_NAMES[deal.indicator]],
+                }
+            )
+        else:
+            out.append({"action": "draw", "kind": "draw"})
+    return out
+
+
+def _blocked(deal: Deal, hand_mask: int, legal: Sequence[int]) -> dict[str, str]:
+    """Why each card of the hand of the seat to act cannot be played now."""
+    legal_set = set(legal)
+    out: dict[str, str] = {}
+    for c in mask_cards(hand_mask):
+        if c not in legal_set:
+            reason = deal.illegal_reason(c)
+            if reason is not None:
+                out[CARD_NAMES[c]] = reason
+    return out
+
+
+def deal_summaries(match: Match) -> list[dict[str, Any]]:
+    """Every finished deal's score by source and the totals after it (public)."""
+    out: list[dict[str, Any]] = []
+    totals = [0, 0]
+    for i, d in enumerate(match.deals):
+        if not d.is_over:
+            break
+        score = d.points
+        totals = [totals[0] + score[0], totals[1] + score[1]]
+        out.append(
+            {
+                "index": i,
+                "dealer": d.dealer,
+                "trump": SUITS[d.trump],
+                "score": list(score),
+                "breakdown": [_breakdown(d.breakdown(0)), _breakdown(d.breakdown(1))],
+                "totals": list(totals),
+            }
+        )
+    return out
+
+
+def _breakdown(b: Breakdown) -> dict[str, int]:
+    return b.to_json()
+
+
+def _common(match: Match, deal: Deal, steps: Sequence[Step]) -> View:
+    """The public part of a picture (R23), the same for every viewer."""
+    s_exposed = (deal.exposed(0).mask, deal.exposed(1).mask)
+    stock = deal.stock_size
+    lead = deal.lead
+    lead_player = steps[-1].player if lead is not None and steps else None
+    won = (deal.won(0).mask, deal.won(1).mask)
+    return {
+        "deal": match.deal_index,
+        "dealer": deal.dealer,
+        "trump": SUITS[deal.trump],
+        "turned_up": CARD_NAMES[deal.turned_up],
+        "indicator": CARD_NAMES[deal.indicator] if stock > 0 else None,
+        "exchanged": deal.exchanged,
+        "stock": stock,
+        "phase": 2 if deal.stock_empty else 1,
+        "tricks_played": deal.tricks_played,
+        "trick_number": deal.trick_number,
+        "to_move": deal.to_move,
+        "in_window": deal.in_window,
+        "lead": CARD_NAMES[lead] if lead is not None else None,
+        "leader": lead_player,
+        "last_trick": _last_trick(steps),
+        "won": [len(mask_cards(won[0])), len(mask_cards(won[1]))],
+        "exposed": [names(s_exposed[0]), names(s_exposed[1])],
+        "points": list(deal.points),
+        "breakdown": [_breakdown(deal.breakdown(0)), _breakdown(deal.breakdown(1))],
+        "melds": [_melds(deal, _scored(deal, 0)), _melds(deal, _scored(deal, 1))],
+        "deal_over": deal.is_over,
+        "totals": list(match.totals),
+        "running": list(match.running_totals),
+        "target": match.rules.target,
+        "match_over": match.is_over,
+        "winner": match.winner,
+        "deals": deal_summaries(match),
+        "players": list(match.players) if match.players else ["player 0", "player 1"],
+        "rules": match.rules.to_json(),
+    }
+
+
+def _scored(deal: Deal, player: int) -> int:
+    scored = 0
+    for name in deal.melds_scored(player):
+        scored |= 1 << MELD_NAMES.index(name)
+    return scored
+
+
+def seat_view(match: Match, seat: int, steps: Sequence[Step] | None = None) -> View:
+    """The picture of the current deal for ``seat``: only what R23 lets it see."""
+    deal = match.deal
+    if deal is None:
+        raise ValueError("no deal in progress")
+    if steps is None:
+        steps = deal_steps(deal)
+    obs = match.observation(seat)
+    view = _common(match, deal, steps)
+    opp = seat ^ 1
+    hands: list[dict[str, Any]] = [{}, {}]
+    hands[seat] = {"cards": names(obs.hand.mask), "size": obs.hand_sizes[seat]}
+    hands[opp] = {
+        "cards": None,
+        "size": obs.hand_sizes[opp],
+        "known": names(obs.opponent_known.mask),
+    }
+    view["hands"] = hands
+    view["seat"] = seat
+    view["log"] = _log(steps, obs.draws, seat)
+    if deal.to_move == seat:
+        legal = deal.legal_actions()
+        view["legal"] = legal_choices(deal, legal)
+        view["blocked"] = _blocked(deal, obs.hand.mask, legal)
+    else:
+        view["legal"] = []
+        view["blocked"] = {}
+    return view
+
+
+def open_view(match: Match, steps: Sequence[Step] | None = None) -> View:
+    """Both hands face up: for spectators of bot-vs-bot matches and replays.
+    The stock order is still not shown."""
+    deal = match.deal
+    if deal is None:
+        raise ValueError("no deal in progress")
+    if steps is None:
+        steps = deal_steps(deal)
+    view = _common(match, deal, steps)
+    view["hands"] = [
+        {"cards": names(deal.hand_mask(p)), "size": deal.hand_mask(p).bit_count()} for p in (0, 1)
+    ]
+    view["seat"] = None
+    view["log"] = _log(steps, None, None)
+    to_move = deal.to_move
+    view["legal"] = legal_choices(deal, deal.legal_actions()) if to_move >= 0 else []
+    view["blocked"] = {}
+    return view
+
+
+def replay_frames(record: Record) -> dict[str, Any]:
+    """Every position of a record, both hands open, for the replay viewer.
+
+    Returns ``{"deals": [{"log": [...], "frames": [view, ...]}, ...]}``:
+    frame 0 of a deal is the position before its first action, frame k the
+    position after action k. The record must already be checked.
+    """
+    match = Match(record.rules, first_dealer=record.first_dealer, seed=0, players=record.players)
+    deals_out: list[dict[str, Any]] = []
+    for deal_record in record.deals:
+        match.start_deal(deal_record.deck)
+        frames: list[View] = []
+        deal = match.deal
+        assert deal is not None
+        frames.append(_frame(match))
+        for action in deal_record.actions:
+            match.play(action)
+            frames.append(_frame(match))
+        steps = deal_steps(deal)
+        deals_out.append({"log": _log(steps, None, None), "frames": frames})
+    return {"deals": deals_out}
+
+
+def _frame(match: Match) -> View:
+    view = open_view(match)
+    del view["log"], view["deals"], view["rules"]
+    view["step"] = len(match.deal.moves) if match.deal is not None else 0
+    return view
+
+
+__all__ = [
+    "Step",
+    "View",
+    "deal_steps",
+    "deal_summaries",
+    "legal_choices",
+    "names",
+    "open_view",
+    "replay_frames",
+    "seat_view",
+]

@@ -1,0 +1,103 @@
+"""The store's own thread, with group commit.
+
+Every store call of the web server runs here, one at a time, never on the
+event loop. Calls that arrive while a transaction is being synced to disk
+are run together in the next transaction (each in its own savepoint, so one
+failing write undoes only itself) and committed with one ``fsync``: under
+load many tables share each disk sync, yet a caller hears back only after
+the transaction holding its write is committed. That keeps
+``synchronous=FULL`` (a move survives a power cut, not only a killed server)
+without making 50 tables wait in line for 50 syncs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, ParamSpec, TypeVar
+
+from marjolet.web.store import Store
+
+log = logging.getLogger("marjolet.web")
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+#: Most calls committed together.
+MAX_BATCH = 256
+
+_Item = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any], "Future[Any]"]
+
+
+class GroupWriter:
+    """Runs store calls in a thread of its own, committing them in groups."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="marjolet-db", daemon=True)
+        self._thread.start()
+        self.batches = 0
+        self.calls = 0
+
+    def submit(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        future: Future[T] = Future()
+        self._queue.put((fn, args, kwargs, future))
+        return future
+
+    async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Await ``fn(*args, **kwargs)`` run in the store's thread and committed."""
+        return await asyncio.wrap_future(self.submit(fn, *args, **kwargs))
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            while len(batch) < MAX_BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)  # stop after this batch
+                    break
+                batch.append(more)
+            self._commit(batch)
+
+    def _commit(self, batch: list[_Item]) -> None:
+        # a call whose caller gave up (a cancelled task) is not run at all
+        batch = [item for item in batch if item[3].set_running_or_notify_cancel()]
+        if not batch:
+            return
+        outcomes: list[tuple[bool, Any]] = []
+        try:
+            with self.store.batch():
+                for fn, args, kwargs, _ in batch:
+                    try:
+                        outcomes.append((True, fn(*args, **kwargs)))
+                    except Exception as exc:  # told to that caller only
+                        outcomes.append((False, exc))
+        except Exception as exc:  # the commit itself failed: nothing was saved
+            log.error("database commit failed: %s", exc)
+            for *_, future in batch:
+                future.set_exception(exc)
+            return
+        self.batches += 1
+        self.calls += len(batch)
+        for (ok, value), (*_, future) in zip(outcomes, batch, strict=True):
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+    def close(self) -> None:
+        """Finish the queued calls, close the store and stop the thread."""
+        self._queue.put(None)
+        self._thread.join()
+        self.store.close()

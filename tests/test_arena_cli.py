@@ -1,0 +1,296 @@
+"""``marjolet arena`` and ``marjolet arena report`` from the command line."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from marjolet.arena import run_arena
+from marjolet.arena.progress import PlainProgress, TerminalProgress, auto_progress
+from marjolet.cli import main
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(["arena", *argv])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_output_has_the_documented_keys(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "a.db")
+    code, out, _ = _run(
+        capsys,
+        "random",
+        "random",
+        "--matches",
+        "6",
+        "--seed",
+        "3",
+        "--json",
+        "--db",
+        db,
+        "--workers",
+        "1",
+    )
+    assert code == 0
+    data = json.loads(out)
+    (pairing,) = data["pairings"]
+    for key in (
+        "bots",
+        "matches",
+        "wins",
+        "win_rate",
+        "win_rate_ci",
+        "margin",
+        "margin_ci",
+        "elo",
+        "elo_ci",
+    ):
+        assert key in pairing
+    assert pairing["bots"] == ["random", "random#2"]
+    assert pairing["matches"] == 6 and sum(pairing["wins"]) == 6
+    assert pairing["win_rate"] == pairing["wins"][0] / 6
+    assert set(data["ratings"]) == {"random", "random#2"}
+    assert data["run"] == 1 and data["seed"] == 3
+    # The same run through the Python API gives the same figures.
+    api = run_arena(["random", "random"], matches=6, seed=3)
+    assert api.to_json()["pairings"] == data["pairings"]
+
+
+def test_text_output_and_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "a.db")
+    code, out, err = _run(
+        capsys,
+        "random",
+        "random",
+        "random",
+        "--matches",
+        "4",
+        "--seed",
+        "5",
+        "--db",
+        db,
+        "--workers",
+        "2",
+        "--target",
+        "300",
+    )
+    assert code == 0, err
+    assert "random vs random#2" in out and "ratings (Bradley-Terry" in out
+    assert "seed 5" in out and "target=300" in out
+    assert f"saved as run 1 in {db}" in out
+    # Plain progress lines on a non-terminal standard error.
+    assert "arena run 1: 12/12 matches (100%)" in err
+    code, out, _ = _run(capsys, "report", "--db", db)
+    assert code == 0
+    assert "random random random" in out and "12/12" in out and "done" in out
+    code, out, _ = _run(capsys, "report", "--db", db, "--run", "1")
+    assert code == 0
+    assert "arena run 1: 12/12 matches" in out
+    assert (
+        "reproduce with: marjolet arena random random random --matches 4 --seed 5 "
+        "--rules classic --target 300" in out
+    )
+    code, out, _ = _run(capsys, "report", "--db", db, "--run", "1", "--json")
+    report = json.loads(out)
+    code, out, _ = _run(
+        capsys,
+        "random",
+        "random",
+        "random",
+        "--matches",
+        "4",
+        "--seed",
+        "5",
+        "--no-db",
+        "--json",
+        "--quiet",
+        "--target",
+        "300",
+    )
+    again = json.loads(out)
+    assert report["pairings"] == again["pairings"] and report["ratings"] == again["ratings"]
+    assert report["settings"]["rules"]["target"] == 300
+
+
+def test_report_plot_png_and_svg(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "a.db")
+    _run(
+        capsys,
+        "random",
+        "random",
+        "--matches",
+        "8",
+        "--seed",
+        "1",
+        "--db",
+        db,
+        "--quiet",
+        "--plot",
+        str(tmp_path / "run.png"),
+    )
+    assert (tmp_path / "run.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, _, err = _run(capsys, "report", "--db", db, "--plot", str(tmp_path / "latest.svg"))
+    assert code == 0, err
+    assert "<svg" in (tmp_path / "latest.svg").read_text()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["nobody", "random"], "unknown bot 'nobody'"),
+        (["random:speed=3", "random"], "no parameter 'speed'"),
+        (["random"], "at least two bots"),
+        (["random", "random", "--matches", "5"], "--matches must be a positive even number"),
+        (["random", "random", "--matches", "-2"], "--matches must be a positive even number"),
+        (["random", "random", "--workers", "0"], "--workers must be a positive integer"),
+        (["random", "random", "random", "--sprt", "0", "10"], "exactly two bots"),
+        (["random", "random", "--sprt", "10", "0"], "ELO0 < ELO1"),
+        (["random", "random", "--sprt", "0", "10", "--alpha", "0.9"], "alpha"),
+        (["random", "random", "--alpha", "0.1"], "--alpha is for --sprt"),
+        (["random", "random", "--address", "x:1"], "--address needs --backend ray"),
+        (["random", "random", "--db", "/nonexistent/dir/a.db"], "cannot use the arena database"),
+        (["random", "random", "--plot", "x.pdf"], "must end in .png or .svg"),
+        (["random", "random", "--deal-pattern", "2-2-2", "--target", "0"], "target"),
+        (["--resume", "1", "random"], "give no BOT"),
+        (["--resume", "1", "--no-db"], "needs the database"),
+        (["--resume", "1", "--seed", "3"], "drop --seed"),
+        (["report", "--db", "/nonexistent/a.db"], "no arena database"),
+        (["report", "--matches", "4"], "'report' does not take --matches"),
+        (["report", "random"], "'report' takes no BOT"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    argv: list[str],
+    message: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    extra = ["--quiet"] if argv[0] != "report" else []
+    code, _, err = _run(capsys, *argv, *extra)
+    assert code == 2
+    assert message in err
+    assert err.count("\n") == 1 and err.startswith("marjolet: error: ")
+    assert "Traceback" not in err
+
+
+def test_ray_backend_without_ray_is_one_clear_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # makes `import ray` fail
+    code, _, err = _run(capsys, "random", "random", "--backend", "ray", "--no-db", "--quiet")
+    assert code == 2
+    assert err == "marjolet: error: --backend ray needs Ray: pip install 'marjolet[ray]'\n"
+
+
+def test_help_describes_both_forms(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "--help")
+    assert code == 0
+    assert "marjolet arena report" in out and "--sprt ELO0 ELO1" in out and "%%" not in out
+
+
+def test_resume_of_an_unknown_run_and_a_foreign_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = tmp_path / "a.db"
+    _run(capsys, "random", "random", "--matches", "2", "--seed", "1", "--db", str(db), "--quiet")
+    code, _, err = _run(capsys, "--resume", "7", "--db", str(db), "--quiet")
+    assert code == 2 and "no run 7" in err
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"\x00not a database" * 200)
+    code, _, err = _run(capsys, "random", "random", "--db", str(junk), "--quiet")
+    assert code == 2 and "not a database" in err
+
+
+def test_progress_is_a_bar_on_a_terminal_and_lines_otherwise() -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Tty()
+    bar = auto_progress(tty)
+    assert isinstance(bar, TerminalProgress)
+    run_arena(["random", "random"], matches=20, seed=1, progress=bar)
+    drawn = tty.getvalue()
+    assert "\r" in drawn and "[####################] 20/20" in drawn and "random-random#2" in drawn
+    plain = io.StringIO()
+    lines = auto_progress(plain)
+    assert isinstance(lines, PlainProgress)
+    run_arena(["random", "random"], matches=20, seed=1, progress=lines)
+    text = plain.getvalue()
+    assert "\r" not in text and "arena: 20/20 matches (100%)" in text
+
+
+def _count_matches(db: Path) -> int:
+    try:
+        with sqlite3.connect(db) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def test_ctrl_c_keeps_finished_matches_and_resume_finishes_the_run(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    cli = [sys.executable, "-m", "marjolet.cli", "arena"]
+    # A long target makes each match slow enough to interrupt mid-run.
+    argv = [
+        *cli,
+        "random",
+        "random",
+        "--matches",
+        "200",
+        "--seed",
+        "9",
+        "--target",
+        "3000",
+        "--workers",
+        "2",
+        "--db",
+        str(db),
+    ]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path
+    )
+    deadline = time.monotonic() + 60
+    while _count_matches(db) < 10 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert f"continue with: marjolet arena --resume 1 --db {db}" in err
+    assert "Traceback" not in err
+    saved = _count_matches(db)
+    assert 10 <= saved < 200
+    assert "status interrupted" in out
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT status FROM runs WHERE id=1").fetchone()[0] == "interrupted"
+    resumed = subprocess.run(
+        [*cli, "--resume", "1", "--db", str(db), "--json", "--quiet"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    data = json.loads(resumed.stdout)
+    assert data["status"] == "done" and data["matches"] == 200 and data["run"] == 1
+    assert _count_matches(db) == 200

@@ -1,0 +1,346 @@
+"""The arena runner: duplicate play, reproducibility across workers, SPRT,
+the database, interruption and resumption, bot failures."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from marjolet.arena import (
+    ArenaError,
+    ArenaInterrupted,
+    ArenaStore,
+    BotFailure,
+    StoreError,
+    resume_arena,
+    run_arena,
+    stored_result,
+)
+from marjolet.arena.progress import Figures
+from marjolet.arena.tasks import MatchTask, derive_seed, plan_tasks, play_task
+from marjolet.bots import Bot, BotSpecError, register
+from marjolet.bots.base import BotFault
+from marjolet.observation import Observation
+from marjolet.record import loads, replay
+from marjolet.rules import CLASSIC
+
+
+class LowCardBot(Bot):
+    """Test-only bot: declares every meld it can and plays its lowest card.
+    It beats ``random`` about 85% of the time."""
+
+    name = "test-lowcard"
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        melds = [a for a in legal if 32 <= a <= 44]
+        if melds:
+            return melds[-1]
+        cards = [a for a in legal if a < 32]
+        return min(cards, key=lambda c: c % 8) if cards else legal[-1]
+
+
+class CountingBot(Bot):
+    """Test-only bot that counts how many instances were built."""
+
+    name = "test-counting"
+    built: ClassVar[int] = 0
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        CountingBot.built += 1
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        return legal[self.rng.randrange(len(legal))]
+
+
+class CrashingBot(Bot):
+    name = "test-crash"
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        if obs.tricks_played >= 3:
+            raise RuntimeError("boom")
+        return legal[0]
+
+
+class IllegalBot(Bot):
+    name = "test-illegal"
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        return 45 if 45 not in legal else 0  # 'draw' outside a window, or a card in one
+
+
+for _bot in (LowCardBot, CountingBot, CrashingBot, IllegalBot):
+    register(_bot.name, _bot)
+
+
+def test_same_seed_same_results_whatever_the_worker_count() -> None:
+    one = run_arena(["test-lowcard", "random"], matches=24, seed=11, workers=1)
+    two = run_arena(["test-lowcard", "random"], matches=24, seed=11, workers=2)
+    assert one.to_json() == two.to_json()
+    other = run_arena(["test-lowcard", "random"], matches=24, seed=12, workers=1)
+    assert other.to_json() != one.to_json()
+
+
+def test_duplicate_pair_swaps_seats_over_the_same_decks_and_dealer() -> None:
+    rules = CLASSIC
+    tasks = plan_tasks(["test-lowcard", "random"], 4, 5, rules)
+    assert [t.key for t in tasks] == [(0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1)]
+    g0, g1 = play_task(tasks[0]), play_task(tasks[1])
+    assert g0.seat_specs == ("test-lowcard", "random")
+    assert g1.seat_specs == ("random", "test-lowcard")
+    r0, r1 = loads(g0.record), loads(g1.record)
+    assert r0.first_dealer == r1.first_dealer
+    shared = min(len(r0.deals), len(r1.deals))
+    assert [d.deck for d in r0.deals[:shared]] == [d.deck for d in r1.deals[:shared]]
+    # The next pair gets other cards.
+    r2 = loads(play_task(tasks[2]).record)
+    assert r2.deals[0].deck != r0.deals[0].deck
+
+
+def test_seeds_depend_only_on_run_seed_specs_pair_game_and_seat() -> None:
+    task = MatchTask(0, 3, 1, ("a", "b"), 9, CLASSIC)
+    moved = MatchTask(5, 3, 1, ("a", "b"), 9, CLASSIC)  # another pairing index
+    assert task.deck_seed == moved.deck_seed == derive_seed(9, ("a", "b"), 3, "decks")
+    assert task.bot_seed(0) != task.bot_seed(1)
+    assert task.bot_seed(0) != MatchTask(0, 3, 0, ("a", "b"), 9, CLASSIC).bot_seed(0)
+    assert 0 <= task.deck_seed < 2**63
+
+
+def test_pairing_gets_the_same_matches_inside_a_round_robin() -> None:
+    duo = run_arena(["test-lowcard", "random"], matches=8, seed=4)
+    trio = run_arena(["test-lowcard", "random", "random:"], matches=8, seed=4)
+    assert trio.pairing("test-lowcard", "random").to_json() == duo.pairings[0].to_json()
+
+
+def test_every_match_gets_fresh_bots() -> None:
+    CountingBot.built = 0
+    run_arena(["test-counting", "random"], matches=6, seed=2, workers=1)
+    assert CountingBot.built == 6 + 1  # one per match, plus the spec check
+
+
+def test_round_robin_ratings_anchor_random_and_order_bots() -> None:
+    result = run_arena(["random", "test-lowcard", "random"], matches=20, seed=3)
+    assert [p.bots for p in result.pairings] == [
+        ("random", "test-lowcard"),
+        ("random", "random#2"),
+        ("test-lowcard", "random#2"),
+    ]
+    assert result.anchor == "random"
+    assert result.ratings["random"].elo == 0.0 and result.ratings["random"].anchor
+    assert next(iter(result.ratings)) == "test-lowcard"
+    assert result.ratings["test-lowcard"].elo > 150
+    assert result.ratings["test-lowcard"].matches == 40
+    data = result.to_json()
+    assert set(data["ratings"]) == {"random", "random#2", "test-lowcard"}
+
+
+def test_pairing_figures_are_consistent_with_the_matches() -> None:
+    result = run_arena(["test-lowcard", "random"], matches=30, seed=8)
+    p = result.pairings[0]
+    assert p.matches == 30 and sum(p.wins) == 30
+    assert p.win_rate == p.wins[0] / 30
+    assert p.win_rate_ci[0] <= p.win_rate <= p.win_rate_ci[1]
+    assert p.margin_ci is not None and p.margin_ci[0] <= p.margin <= p.margin_ci[1]
+    assert p.elo_ci is not None and p.elo_ci[0] <= p.elo <= p.elo_ci[1]
+    assert sum(p.pairs) == 15
+    assert p.pairs[2] * 2 + p.pairs[1] == p.wins[0]
+    flipped = result.pairing("random", "test-lowcard")
+    assert flipped.wins == (p.wins[1], p.wins[0]) and flipped.elo == -p.elo
+
+
+def test_rules_reach_every_match(tmp_path: Path) -> None:
+    rules = CLASSIC.replace(target=1000, deal_pattern=(2, 2, 2))
+    result = run_arena(["random", "random"], matches=2, seed=1, rules=rules, db=tmp_path / "a.db")
+    with ArenaStore(tmp_path / "a.db") as store:
+        for o in store.outcomes(result.run_id or 0):
+            record = loads(o.record)
+            assert record.rules == rules
+            assert max(o.totals) >= 1000
+
+
+def test_matches_are_stored_as_replayable_records(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    result = run_arena(["test-lowcard", "random"], matches=6, seed=5, db=db)
+    assert result.run_id == 1
+    with ArenaStore(db, create=False) as store:
+        info = store.run(1)
+        assert info.status == "done" and info.played == 6 and info.seed == 5
+        assert info.bots == ("test-lowcard", "random")
+        outcomes = list(store.outcomes(1))
+        for o in outcomes:
+            replayed = replay(loads(o.record))
+            assert replayed.totals == o.totals
+            assert replayed.winner == o.winner
+            assert loads(o.record).players == o.seat_specs
+        assert stored_result(store, info).to_json() == result.to_json()
+        assert info.summary == result.to_json()
+
+
+def test_sprt_stops_early_and_identically_on_any_worker_count(tmp_path: Path) -> None:
+    one = run_arena(["test-lowcard", "random"], matches=400, seed=1, sprt=(0, 50), workers=1)
+    two = run_arena(
+        ["test-lowcard", "random"],
+        matches=400,
+        seed=1,
+        sprt=(0, 50),
+        workers=2,
+        db=tmp_path / "s.db",
+    )
+    assert one.sprt is not None and one.sprt.decision == "H1"
+    assert one.status == "sprt"
+    assert one.matches == 2 * one.sprt.pairs < 400
+    assert one.to_json() == {**two.to_json(), "run": None}
+    with ArenaStore(tmp_path / "s.db") as store:
+        info = store.run(1)
+        assert info.status == "sprt"
+        assert stored_result(store, info).to_json() == two.to_json()
+
+
+def test_sprt_accepts_h0_for_equal_bots() -> None:
+    result = run_arena(["random", "random"], matches=2000, seed=2, sprt=(0, 60))
+    assert result.sprt is not None and result.sprt.decision == "H0"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"specs": ["random"]}, "at least two bots"),
+        ({"matches": 7}, "even"),
+        ({"matches": 0}, "even"),
+        ({"workers": 0}, "--workers"),
+        ({"specs": ["random", "random", "random"], "sprt": (0, 10)}, "exactly two"),
+        ({"sprt": (10, 0)}, "ELO0 < ELO1"),
+        ({"backend": "cloud"}, "unknown backend"),
+    ],
+)
+def test_impossible_settings_are_refused(kwargs: dict[str, object], message: str) -> None:
+    args: dict[str, object] = {"specs": ["random", "random"], "matches": 4, "seed": 1, **kwargs}
+    specs = args.pop("specs")
+    with pytest.raises(ArenaError, match=message):
+        run_arena(specs, **args)  # type: ignore[arg-type]
+
+
+def test_unknown_bot_and_bad_parameter_are_refused() -> None:
+    with pytest.raises(BotSpecError, match="unknown bot 'nobody'"):
+        run_arena(["nobody", "random"], matches=2, seed=1)
+    with pytest.raises(BotSpecError, match="no parameter"):
+        run_arena(["random:depth=3", "random"], matches=2, seed=1)
+
+
+def test_unusable_database_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="cannot use the arena database"):
+        run_arena(["random", "random"], matches=2, seed=1, db=tmp_path / "missing" / "a.db")
+    with pytest.raises(StoreError, match="directory"):
+        run_arena(["random", "random"], matches=2, seed=1, db=tmp_path)
+    junk = tmp_path / "junk.db"
+    junk.write_text("this is not sqlite " * 100)
+    with pytest.raises(StoreError, match="not a database"):
+        run_arena(["random", "random"], matches=2, seed=1, db=junk)
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.commit()
+    with pytest.raises(StoreError, match="not an arena database"):
+        ArenaStore(other, create=False)
+
+
+@pytest.mark.parametrize(("spec", "workers"), [("test-crash", 1), ("test-illegal", 2)])
+def test_failing_bot_stops_the_run_with_one_line_naming_it(
+    tmp_path: Path, spec: str, workers: int
+) -> None:
+    db = tmp_path / "f.db"
+    expected = f"bot '{spec}' \\(seat [01]\\) failed in pairing 0 pair 0"
+    with pytest.raises(BotFailure, match=expected):
+        run_arena([spec, "random"], matches=4, seed=1, db=db, workers=workers)
+    with ArenaStore(db) as store:
+        assert store.run(1).status == "failed"
+
+
+class _StopAfter:
+    """A progress reporter that presses Ctrl-C after some batches."""
+
+    def __init__(self, updates: int) -> None:
+        self.updates = updates
+
+    def start(self, total: int, done: int, title: str) -> None:
+        pass
+
+    def update(self, done: int, figures: Figures) -> None:
+        figures()
+        self.updates -= 1
+        if self.updates == 0:
+            raise KeyboardInterrupt
+
+    def finish(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_interrupted_run_keeps_its_matches_and_resumes_to_the_same_result(
+    tmp_path: Path, workers: int
+) -> None:
+    db = tmp_path / "i.db"
+    specs = ["test-lowcard", "random", "random"]
+    with pytest.raises(ArenaInterrupted) as stop:
+        run_arena(specs, matches=40, seed=6, db=db, workers=workers, progress=_StopAfter(3))
+    partial = stop.value.result
+    assert partial.status == "interrupted" and 0 < partial.matches < partial.planned == 120
+    assert f"--resume {partial.run_id} --db {db}" in stop.value.hint()
+    with ArenaStore(db) as store:
+        info = store.run(1)
+        assert info.status == "interrupted" and info.played == partial.matches
+    resumed = resume_arena(1, db, workers=2)
+    fresh = run_arena(specs, matches=40, seed=6, workers=1)
+    assert resumed.status == "done" and resumed.run_id == 1
+    assert json.dumps({**resumed.to_json(), "run": None}) == json.dumps(fresh.to_json())
+
+
+def test_resume_of_a_finished_run_plays_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "d.db"
+    first = run_arena(["random", "random"], matches=4, seed=3, db=db)
+    again = resume_arena(1, db)
+    assert again.to_json() == first.to_json()
+    with pytest.raises(StoreError, match="no run 9"):
+        resume_arena(9, db)
+
+
+class ForfeitingBot(Bot):
+    """Test-only bot that breaks down like a faulty external bot."""
+
+    name = "test-forfeit"
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        if obs.deal_index == 1:
+            raise BotFault("answered 'banana' (not an action)")
+        return legal[0]
+
+
+register(ForfeitingBot.name, ForfeitingBot)
+
+
+def test_bot_fault_forfeits_the_match_and_the_run_goes_on(tmp_path: Path) -> None:
+    db = tmp_path / "ff.db"
+    result = run_arena(["random", "test-forfeit"], matches=6, seed=2, db=db)
+    p = result.pairings[0]
+    assert p.wins == (6, 0) and p.forfeits == (0, 6)
+    assert result.to_json()["pairings"][0]["forfeits"] == [0, 6]
+    with ArenaStore(db) as store:
+        for o in store.outcomes(1):
+            assert o.forfeit is not None and "'test-forfeit'" in o.forfeit and "banana" in o.forfeit
+            assert len(o.deal_points) == 1  # the completed first deal only
+            record = loads(o.record)
+            assert len(record.deals) == 2  # ends where the fault happened
+            assert replay(record).winner is None
+
+
+def test_database_from_before_forfeits_gains_the_column(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    run_arena(["random", "random"], matches=2, seed=1, db=db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("ALTER TABLE matches DROP COLUMN forfeit")
+    with ArenaStore(db, create=False) as store:
+        assert [o.forfeit for o in store.outcomes(1)] == [None, None]
+    assert resume_arena(1, db).matches == 2

@@ -1,0 +1,260 @@
+"""The bots: legal, reproducible, honest (observation only), budgets, hints."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from helpers import new_deal, play
+from marjolet.actions import DIX, DRAW, MELD_BASE, parse_action
+from marjolet.bots import STRONGEST, BotSpecError, Hint, hint, make_bot
+from marjolet.bots.heuristic import POLICY, public_deal
+from marjolet.bots.solver import solve
+from marjolet.cards import parse_card
+from marjolet.cli import main
+from marjolet.engine import Deal
+from marjolet.match import Match, play_deal, play_match
+from marjolet.melds import MELD_INDEX
+from marjolet.observation import Observation, observe
+from marjolet.rules import CLASSIC, Rules
+
+# small budgets: these tests check behaviour, never strength or speed
+FAST = {
+    "random": "random",
+    "heuristic": "heuristic",
+    "solver": "solver",
+    "pimc": "pimc:worlds=2",
+    "ismcts": "ismcts:iterations=8",
+    "cheater": "cheater",
+}
+
+
+def position_after(deal: Deal, rng: random.Random, steps: int) -> Deal:
+    for _ in range(steps):
+        if deal.is_over:
+            break
+        actions = deal.legal_actions()
+        deal.push(actions[rng.randrange(len(actions))])
+    return deal
+
+
+@pytest.mark.parametrize("name", list(FAST))
+def test_every_bot_plays_a_whole_match_with_legal_actions_only(name: str) -> None:
+    bot = make_bot(FAST[name], seed=1)
+    other = make_bot("random", seed=2)
+    match = Match(CLASSIC.replace(target=150), seed=3)
+    # Match.play checks every action (IllegalActionError otherwise)
+    play_match(match, [bot, other])
+    assert match.is_over
+
+
+@pytest.mark.parametrize("name", ["pimc", "ismcts", "heuristic", "solver"])
+def test_search_bots_are_reproducible_under_a_seed_and_an_iteration_budget(name: str) -> None:
+    spec = {"pimc": "pimc:worlds=6", "ismcts": "ismcts:iterations=40"}.get(name, name)
+    rng = random.Random(5)
+    for _ in range(6):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        deal = position_after(Deal(deck, 0), rng, rng.randrange(0, 40))
+        if deal.is_over:
+            continue
+        obs = observe(deal, deal.to_move)
+        legal = deal.legal_actions()
+        first = make_bot(spec, seed=9).choose(obs, legal)
+        again = make_bot(spec, seed=9).choose(obs, legal)
+        assert first == again
+
+
+def _same_observation_other_hidden_cards(seed: int) -> tuple[Deal, Deal]:
+    """Two deals that seat 0 (the elder, dealer 1) cannot tell apart: the
+    dealer's hand and the stock are shuffled differently."""
+    rng = random.Random(seed)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    hidden = [3, 4, 5, 9, 10, 11, *range(13, 32)]
+    cards = [deck[i] for i in hidden]
+    rng.shuffle(cards)
+    other = deck.copy()
+    for i, c in zip(hidden, cards, strict=True):
+        other[i] = c
+    return Deal(deck, 1), Deal(other, 1)
+
+
+@pytest.mark.parametrize("name", ["heuristic", "solver", "pimc", "ismcts"])
+def test_bots_see_only_their_observation(name: str) -> None:
+    spec = {"pimc": "pimc:worlds=4", "ismcts": "ismcts:iterations=30"}.get(name, name)
+    for seed in range(4):
+        a, b = _same_observation_other_hidden_cards(seed)
+        obs_a, obs_b = observe(a, 0), observe(b, 0)
+        assert obs_a == obs_b
+        legal = a.legal_actions()
+        assert make_bot(spec, seed=1).choose(obs_a, legal) == make_bot(spec, seed=1).choose(obs_b, legal)
+
+
+def test_cheater_is_told_the_deal_by_play_deal_and_refuses_to_play_blind() -> None:
+    cheater = make_bot("cheater", seed=1)
+    assert cheater.sees_hidden_cards
+    deal = Deal(list(range(32)), 0)
+    with pytest.raises(RuntimeError, match="see_deal"):
+        cheater.choose(observe(deal, 1), deal.legal_actions())
+    match = Match(CLASSIC, seed=4)
+    match.start_deal()
+    play_deal(match, [cheater, make_bot("random", seed=2)])  # hosts call see_deal
+    assert match.deal is not None and match.deal.is_over
+
+
+def test_cheater_plays_the_true_world_best_move_when_it_is_clear() -> None:
+    # elder (seat 1) leads; the dealer's hand is known to the cheater only
+    deal = new_deal("AS TS KS QS JS 9S", "7C 8C 9C 7D 8D 9D", "8S")
+    cheater = make_bot("cheater", seed=1)
+    cheater.see_deal(deal)
+    action = cheater.choose(observe(deal, 1), deal.legal_actions())
+    assert action in deal.legal_actions()
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["pimc:worlds=0", "pimc:time=-1", "pimc:exact=11", "ismcts:iterations=0", "ismcts:rollout=greedy",
+     "ismcts:scale=0", "pimc:depth=3", "pimc:worlds=many"],
+)
+def test_bad_bot_parameters_are_refused_with_a_clear_error(spec: str) -> None:
+    with pytest.raises(BotSpecError):
+        make_bot(spec)
+
+
+def test_time_budget_stops_a_search_early() -> None:
+    deal = new_deal("AS TS KS QS JS 9S", "7C 8C 9C 7D 8D 9D", "8S")
+    bot = make_bot("pimc:worlds=100000,time=0.05", seed=1)
+    bot.choose(observe(deal, 1), deal.legal_actions())
+    assert 1 <= bot.last_worlds < 100000  # type: ignore[attr-defined]
+
+
+# -- the heuristic's meld window ------------------------------------------------------
+
+
+def _window_deal(rules: Rules = CLASSIC) -> Deal:
+    """Seat 1 (elder) wins trick 1 holding K-Q of spades, K-Q of hearts and
+    the seven of trumps (spades trumps, the indicator the ace of spades)."""
+    deal = new_deal("7S KS QS KH QH 9C", "8C 8D 9D 7D TD JD", "AS", rules=rules)
+    play(deal, "9C 8C")
+    assert deal.in_window and deal.to_move == 1
+    return deal
+
+
+def test_heuristic_exchanges_the_seven_first_then_declares_the_best_meld_then_draws() -> None:
+    deal = _window_deal()
+    bot = make_bot("heuristic")
+    seen = []
+    while deal.in_window:
+        action = bot.choose(observe(deal, 1), deal.legal_actions())
+        seen.append(action)
+        deal.play(action)
+    assert seen[0] == DIX
+    assert seen[1] == MELD_BASE + MELD_INDEX["KQS"]  # the trump marriage, 40
+    assert set(seen[2:-1]) == {MELD_BASE + MELD_INDEX["KQH"]}
+    assert seen[-1] == DRAW
+
+
+def test_heuristic_declares_only_the_most_valuable_meld_with_one_meld_per_window() -> None:
+    deal = _window_deal(CLASSIC.replace(one_meld_per_window=True))
+    bot = make_bot("heuristic")
+    deal.play(bot.choose(observe(deal, 1), deal.legal_actions()))  # dix
+    action = bot.choose(observe(deal, 1), deal.legal_actions())
+    assert action == MELD_BASE + MELD_INDEX["KQS"]
+
+
+def test_heuristic_takes_a_led_ten_with_its_ace_when_it_holds_no_trump() -> None:
+    deal = new_deal("TC 8H 9H 7D 8D 9D", "AC 7C JH QD KD TH", "7S")
+    play(deal, "TC")
+    action = make_bot("heuristic").choose(observe(deal, 0), deal.legal_actions())
+    assert action == parse_card("AC")
+
+
+def test_heuristic_throws_a_low_card_under_a_worthless_lead() -> None:
+    deal = new_deal("7C 8H 9H 7D 8D 9D", "AC TC JH QD KD 8C", "7S")
+    play(deal, "7C")
+    action = make_bot("heuristic").choose(observe(deal, 0), deal.legal_actions())
+    assert action == parse_card("8C")
+
+
+# -- the ending --------------------------------------------------------------------------
+
+
+def _ending(seed: int) -> Deal:
+    rng = random.Random(seed)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    deal = Deal(deck, 0)
+    while not deal.stock_empty:
+        deal.push(POLICY.act(deal))
+    return deal
+
+
+@pytest.mark.parametrize("name", ["solver", "pimc", "ismcts"])
+def test_search_bots_play_an_optimal_card_once_the_stock_is_empty(name: str) -> None:
+    bot = make_bot(FAST[name], seed=1)
+    for seed in range(5):
+        deal = _ending(seed)
+        while not deal.is_over:
+            action = bot.choose(observe(deal, deal.to_move), deal.legal_actions())
+            assert action in solve(deal).best
+            deal.push(action)
+
+
+# -- hints -------------------------------------------------------------------------------
+
+
+def test_hint_is_exact_in_the_ending_and_names_an_optimal_card() -> None:
+    deal = _ending(3)
+    obs = observe(deal, deal.to_move)
+    h = hint(obs, deal.legal_actions())
+    assert isinstance(h, Hint) and h.exact
+    solution = solve(deal)
+    assert h.action in solution.best and h.value == solution.value
+    action, value = h
+    assert (action, value) == (h.action, h.value)
+
+
+def test_hint_in_phase_one_estimates_every_legal_action() -> None:
+    deal = new_deal("AS TS KS QS JS 9S", "7C 8C 9C 7D 8D 9D", "8S")
+    legal = deal.legal_actions()
+    h = hint(observe(deal, 1), legal, spec="pimc:worlds=3")
+    assert not h.exact and h.action in legal
+    assert set(h.values) == set(legal) and h.value == max(h.values.values())
+
+
+def test_strongest_spec_builds_a_bot() -> None:
+    assert make_bot(STRONGEST, seed=0).name in ("pimc", "ismcts")
+
+
+def test_public_deal_hides_the_opponents_unexposed_cards() -> None:
+    deal = new_deal("AS TS KS QS JS 9S", "7C 8C 9C 7D 8D 9D", "8S")
+    obs: Observation = observe(deal, 1)
+    public = public_deal(obs)
+    assert public.hand_mask(1) == deal.hand_mask(1)
+    assert public.hand_mask(0) == 0
+
+
+# -- marjolet bots -----------------------------------------------------------------------
+
+
+def test_bots_command_lists_every_bot_with_its_parameters_and_defaults(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bots", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    names = {row["name"]: row for row in listing["bots"]}
+    for name in FAST:
+        assert name in names
+    params = {p["name"]: p["default"] for p in names["pimc"]["params"]}
+    assert {"worlds", "time"} <= set(params)
+    assert names["cheater"]["sees_hidden_cards"] is True
+    assert listing["strongest"] == STRONGEST
+    assert main(["bots"]) == 0
+    assert "pimc" in capsys.readouterr().out
+
+
+def test_parse_action_round_trip_for_window_actions() -> None:
+    assert parse_action("dix") == DIX and parse_action("draw") == DRAW

@@ -1,0 +1,459 @@
+"""The host side of marjolet-bot/1 (``exec:PATH``): well-behaved programs
+play like any bot; misbehaving ones forfeit with a clear report and are
+always killed and reaped, even when the host is interrupted."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+import marjolet.bots.external as external
+from marjolet.bots import BotSpecError, make_bot
+from marjolet.bots.base import BotFault
+from marjolet.bots.external import ExternalBot
+from marjolet.match import Match, play_match
+from marjolet.observation import Observation
+
+#: One script, many behaviours: ``MODE`` is set per test bot.
+BOT_TEMPLATE = r"""
+import json, os, subprocess, sys, time
+
+MODE = {mode!r}
+PIDFILE = {pidfile!r}
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+with open(PIDFILE + ".self", "a") as f:
+    f.write("%d\n" % os.getpid())
+if MODE == "grandchild":
+    child = subprocess.Popen(["sleep", "300"])
+    with open(PIDFILE, "w") as f:
+        f.write(str(child.pid))
+if MODE == "exit_at_start":
+    print("cannot find my weights", file=sys.stderr)
+    sys.exit(4)
+
+acts = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    cmd = message["cmd"]
+    if cmd == "hello":
+        if MODE == "no_hello":
+            continue
+        if MODE == "bad_hello":
+            send({{"protocol": "marjolet-bot/1"}})
+            continue
+        send({{"name": "test-" + MODE, "protocol": "marjolet-bot/1"}})
+    elif cmd == "act":
+        acts += 1
+        legal = message["legal"]
+        if MODE == "garbage":
+            print("I think I will play the queen", flush=True)
+        elif MODE == "no_action":
+            send({{"move": legal[0]}})
+        elif MODE == "illegal":
+            send({{"action": "meld 4A" if "meld 4A" not in legal else "draw"}})
+        elif MODE in ("sleep", "grandchild"):
+            time.sleep(300)
+        elif MODE == "exit" and acts == 3:
+            print("giving up after three moves", file=sys.stderr, flush=True)
+            sys.exit(3)
+        elif MODE == "crash" and acts == 2:
+            raise RuntimeError("boom")
+        elif MODE == "flood_lines":
+            for i in range(200000):
+                sys.stdout.write("spam %d\n" % i)
+            sys.stdout.flush()
+        elif MODE == "flood_line":
+            sys.stdout.write("x" * (10 * 1024 * 1024))
+            sys.stdout.flush()
+            time.sleep(300)
+        elif MODE == "twice":
+            answer = json.dumps({{"action": legal[0]}}) + "\n"
+            sys.stdout.write(answer + answer)
+            sys.stdout.flush()
+        else:
+            if MODE == "flood_stderr":
+                sys.stderr.write(("noise " * 20000 + "\n") * 10)
+                sys.stderr.flush()
+            send({{"action": legal[0]}})
+    elif cmd == "result":
+        with open(PIDFILE + ".results", "a") as f:
+            f.write(json.dumps(message) + "\n")
+    elif cmd == "quit":
+        if MODE == "ignore_quit":
+            time.sleep(300)
+        break
+if MODE == "ignore_quit":
+    time.sleep(300)
+"""
+
+BotFactory = Callable[..., ExternalBot]
+
+
+@pytest.fixture
+def bot_program(tmp_path: Path) -> Iterator[BotFactory]:
+    """Build an ``exec:`` bot running the template in a given mode; every
+    bot built is closed at the end of the test."""
+    made: list[ExternalBot] = []
+
+    def build(mode: str, **options: object) -> ExternalBot:
+        path = tmp_path / f"bot_{mode}.py"
+        pidfile = str(tmp_path / f"{mode}.pid")
+        path.write_text(f"#!{sys.executable}\n" + BOT_TEMPLATE.format(mode=mode, pidfile=pidfile))
+        path.chmod(0o755)
+        spec = f"exec:{path}"
+        if options:
+            spec = f"exec:path={path}," + ",".join(f"{k}={v}" for k, v in options.items())
+        bot = make_bot(spec, seed=1)
+        assert isinstance(bot, ExternalBot)
+        made.append(bot)
+        return bot
+
+    yield build
+    for bot in made:
+        bot.close()
+
+
+def gone(pid: int, wait: float = 5.0) -> bool:
+    """Whether process ``pid`` has ended (a zombie left to init counts)."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, IndexError):
+            return True
+        if state == "Z":
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+
+
+def reaped(pid: int) -> bool:
+    """Whether our child ``pid`` has been waited for (no zombie)."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def started_pids(bot_program: BotFactory, mode: str) -> list[int]:
+    """The processes started for the test bot ``mode`` (each logs its pid)."""
+    pidfile = Path(bot_program(mode).path).with_name(f"{mode}.pid.self")
+    return [int(line) for line in pidfile.read_text().split()]
+
+
+def pid_of(bot: ExternalBot) -> int:
+    process = bot._process
+    assert process is not None
+    return process.pid
+
+
+def play(bot: ExternalBot, seed: int = 3) -> Match:
+    match = Match(seed=seed)
+    play_match(match, [bot, make_bot("random", seed=2)])
+    return match
+
+
+# -- well-behaved programs ------------------------------------------------------
+
+
+def test_exec_bot_plays_a_match_and_close_reaps_it(bot_program: BotFactory) -> None:
+    bot = bot_program("good")
+    match = play(bot)
+    assert match.is_over
+    assert bot.identity is not None and bot.identity.name == "test-good"
+    assert bot.display_name == "test-good"
+    pid = pid_of(bot)
+    bot.close()
+    assert reaped(pid) and gone(pid)
+    bot.close()  # idempotent
+
+
+def test_result_ends_a_match_and_the_next_match_reuses_the_process(
+    bot_program: BotFactory, tmp_path: Path
+) -> None:
+    bot = bot_program("good")
+    first = play(bot, seed=3)
+    pid = pid_of(bot)
+    assert first.winner is not None
+    bot.end_match(first.totals, first.winner)
+    bot.new_match()
+    play(bot, seed=4)
+    assert pid_of(bot) == pid
+    bot.close()
+    results = (tmp_path / "good.pid.results").read_text().splitlines()
+    assert results[0] == (
+        f'{{"cmd": "result", "totals": [{first.totals[0]}, {first.totals[1]}], '
+        f'"winner": {first.winner}}}'
+    )
+
+
+def test_a_new_match_without_result_gets_a_fresh_process(bot_program: BotFactory) -> None:
+    bot = bot_program("good")
+    match = Match(seed=3)
+    match.start_deal()
+    deal = match.deal
+    assert deal is not None
+    while deal.to_move != 0:
+        deal.play(deal.legal_actions()[0])
+    bot.choose(match.observation(0), deal.legal_actions())
+    pid = pid_of(bot)
+    bot.new_match(seed=9)  # abandons the match in progress
+    assert reaped(pid)
+    play(bot)
+    assert pid_of(bot) != pid
+
+
+def test_a_bot_that_floods_standard_error_is_not_blocked(bot_program: BotFactory) -> None:
+    bot = bot_program("flood_stderr")
+    assert play(bot).is_over  # ~1 MB of stderr per move, drained, only the tail kept
+    process = bot._process
+    assert process is not None
+    assert len("\n".join(process.stderr_tail())) <= external.STDERR_TAIL_BYTES
+
+
+def test_an_exec_bot_pickles_without_its_process(bot_program: BotFactory) -> None:
+    bot = bot_program("good")
+    bot.start()
+    copy = pickle.loads(pickle.dumps(bot))
+    assert isinstance(copy, ExternalBot) and copy._process is None
+    assert copy.spec == bot.spec
+    assert play(copy).is_over
+    assert pid_of(copy) != pid_of(bot)
+    copy.close()
+
+
+def test_the_host_passes_its_seed_in_the_environment(tmp_path: Path) -> None:
+    script = tmp_path / "seed.sh"
+    out = tmp_path / "seed.txt"
+    script.write_text(
+        f'#!/bin/sh\necho "$MARJOLET_BOT_SEED" > {out}\n'
+        f"exec {sys.executable} -m marjolet bot-serve random\n"
+    )
+    script.chmod(0o755)
+    bot = make_bot(f"exec:{script}", seed=1234)
+    assert isinstance(bot, ExternalBot)
+    with bot:
+        bot.start()
+    assert out.read_text().strip() == "1234"
+
+
+# -- faults: each forfeits, is reported, and leaves no process behind -------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("garbage", "answer is not JSON: 'I think I will play the queen'"),
+        ("no_action", "answer has no 'action' key"),
+        ("illegal", "action 'meld 4A' is not one of the legal actions"),
+        ("sleep", "no answer within 1.5 s"),
+        ("exit", "exited with status 3"),
+        ("crash", "exited with status 1"),
+        ("flood_lines", "answer is not JSON: 'spam 0'"),
+        ("flood_line", "wrote a line longer than 65536 bytes"),
+        ("twice", "wrote a line nobody asked for"),
+        ("no_hello", "hello: no answer within 1.5 s"),
+        ("bad_hello", "hello: answer to hello has no 'name'"),
+        ("exit_at_start", "hello: exited with status 4"),
+    ],
+)
+def test_misbehaving_bot_forfeits_and_is_reaped(
+    bot_program: BotFactory, monkeypatch: pytest.MonkeyPatch, mode: str, reason: str
+) -> None:
+    budgets: list[float] = []
+
+    def quick_timeout(budget_s: float) -> float:
+        budgets.append(budget_s)
+        return 1.5  # short, yet ample for a good answer on a busy machine
+
+    monkeypatch.setattr(external, "answer_timeout", quick_timeout)
+    monkeypatch.setattr(external, "HELLO_TIMEOUT_S", 1.5)
+    bot = bot_program(mode, budget_s=0.3)
+    t0 = time.monotonic()
+    with pytest.raises(BotFault) as info:
+        play(bot)
+    assert time.monotonic() - t0 < 20
+    fault = info.value
+    assert fault.seat == 0
+    # a second answer to one act is seen before the next act, unless it
+    # arrives later: then it is taken as the next answer (usually illegal)
+    assert reason in str(fault) or (mode == "twice" and "not one of the legal" in str(fault))
+    assert str(fault).startswith(reason.split(":")[0])  # the host names the bot and seat
+    assert all(b == 0.3 for b in budgets)
+    assert bot._process is None
+    (pid,) = started_pids(bot_program, mode)
+    assert reaped(pid) and gone(pid)
+
+
+def test_fault_report_quotes_the_end_of_standard_error(bot_program: BotFactory) -> None:
+    bot = bot_program("crash")
+    with pytest.raises(BotFault) as info:
+        play(bot)
+    assert "RuntimeError: boom" in info.value.stderr_tail
+    assert "its standard error ends:" in str(info.value)
+    assert "RuntimeError: boom" in str(info.value)
+    bot = bot_program("exit")
+    with pytest.raises(BotFault, match="giving up after three moves"):
+        play(bot)
+
+
+def test_a_silent_bot_forfeits_after_max_10_budgets_5_seconds(bot_program: BotFactory) -> None:
+    bot = bot_program("sleep", budget_s=0.1)  # 10 x 0.1 = 1 s, so 5 s
+    bot.start()
+    t0 = time.monotonic()
+    with pytest.raises(BotFault, match="no answer within 5 s"):
+        play(bot)
+    assert 4.9 <= time.monotonic() - t0 < 30
+
+
+def test_after_a_forfeit_the_next_match_gets_a_fresh_process(
+    bot_program: BotFactory, tmp_path: Path
+) -> None:
+    bot = bot_program("exit")
+    with pytest.raises(BotFault):
+        play(bot)
+    bot.new_match()
+    with pytest.raises(BotFault, match="exited with status 3"):
+        play(bot)  # a fresh process, which again gives up at its third move
+
+
+def test_close_kills_the_whole_process_group(bot_program: BotFactory, tmp_path: Path) -> None:
+    bot = bot_program("grandchild")
+    bot.start()
+    grandchild = int((tmp_path / "grandchild.pid").read_text())
+    pid = pid_of(bot)
+    bot.close()
+    assert reaped(pid) and gone(grandchild)
+
+
+def test_a_bot_that_ignores_quit_is_killed_after_the_grace(bot_program: BotFactory) -> None:
+    bot = bot_program("ignore_quit")
+    bot.start()
+    pid = pid_of(bot)
+    t0 = time.monotonic()
+    bot.close()
+    assert time.monotonic() - t0 < external.QUIT_GRACE_S + 5
+    assert reaped(pid)
+
+
+def test_a_dropped_bot_is_reaped_by_garbage_collection(bot_program: BotFactory) -> None:
+    path = bot_program("good").path
+    bot = make_bot(f"exec:{path}")
+    assert isinstance(bot, ExternalBot)
+    bot.start()
+    pid = pid_of(bot)
+    del bot
+    assert reaped(pid)
+
+
+HOST = r"""
+import sys
+from marjolet.bots import make_bot
+from marjolet.match import Match, play_match
+
+bot = make_bot("exec:" + sys.argv[1])
+bot.start()
+print(bot._process.pid, flush=True)
+play_match(Match(seed=1), [bot, make_bot("random", seed=1)])
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_no_orphans_when_the_host_is_interrupted(
+    bot_program: BotFactory, tmp_path: Path, sig: signal.Signals
+) -> None:
+    path = bot_program("grandchild").path
+    host = subprocess.Popen(
+        [sys.executable, "-c", HOST, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert host.stdout is not None
+    pid = int(host.stdout.readline())
+    grandchild = int((tmp_path / "grandchild.pid").read_text())
+    time.sleep(0.3)  # the host is now waiting for an answer
+    host.send_signal(sig)
+    host.communicate(timeout=20)
+    assert gone(pid), "the bot outlived its host"
+    assert gone(grandchild), "the bot's own child outlived the host"
+
+
+# -- the spec string --------------------------------------------------------------
+
+
+def test_exec_spec_forms(bot_program: BotFactory, tmp_path: Path) -> None:
+    path = bot_program("good").path
+    bot = make_bot(f"exec:{path}")
+    assert isinstance(bot, ExternalBot)
+    assert (bot.path, bot.budget_s, bot.spec) == (path, 1.0, f"exec:{path}")
+    bot = make_bot(f"exec:path={path},budget_s=0.25")
+    assert isinstance(bot, ExternalBot)
+    assert bot.budget_s == 0.25 and make_bot(bot.spec).spec == bot.spec
+    odd = tmp_path / "odd: name, with=signs"
+    odd.write_text(Path(path).read_text())
+    odd.chmod(0o755)
+    bot = make_bot(f"exec:{odd}")
+    assert isinstance(bot, ExternalBot) and bot.path == str(odd)
+
+
+@pytest.mark.parametrize(
+    ("spec", "error"),
+    [
+        ("exec", "needs the path of a program"),
+        ("exec:/no/such/bot", "no such file"),
+        ("exec:path=/bin/sh,budget_s=0", r"budget_s must be in \(0, 3600\)"),
+        ("exec:path=/bin/sh,budget_s=fast", "not a valid float"),
+        ("exec:path=/bin/sh,depth=3", "exec has no parameter 'depth'"),
+    ],
+)
+def test_bad_exec_specs_are_input_errors(spec: str, error: str) -> None:
+    with pytest.raises(BotSpecError, match=error):
+        make_bot(spec)
+
+
+def test_exec_spec_needs_an_executable_file(tmp_path: Path) -> None:
+    script = tmp_path / "bot.py"
+    script.write_text("print('hi')\n")
+    with pytest.raises(BotSpecError, match=r"not executable \(chmod \+x\)"):
+        make_bot(f"exec:{script}")
+    script.chmod(0o755)  # executable, but no #! line: the kernel refuses it
+    bot = make_bot(f"exec:{script}")
+    with pytest.raises(BotFault, match="cannot start: Exec format error"):
+        bot.choose(*_first_position())
+
+
+def _first_position() -> tuple[Observation, list[int]]:
+    match = Match(seed=1)
+    match.start_deal()
+    deal = match.deal
+    assert deal is not None
+    return match.observation(deal.to_move), deal.legal_actions()
+
+
+def test_a_program_that_never_reads_cannot_block_the_host() -> None:
+    process = external.BotProcess(["sleep", "60"])
+    try:
+        with pytest.raises(external.ChannelError, match="has not read its standard input"):
+            for _ in range(1000):  # ~64 KiB fill the pipe, then the write times out
+                process.send({"cmd": "noise", "padding": "x" * 1000}, timeout=0.5)
+    finally:
+        process.stop(0.0)
+    assert reaped(process.pid)

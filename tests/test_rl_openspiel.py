@@ -1,0 +1,225 @@
+"""The OpenSpiel game ``python_marjolet`` and the ``openspiel-ismcts`` bot."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found,unused-ignore]
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
+
+from marjolet.actions import ACTION_NAMES
+from marjolet.bots import make_bot
+from marjolet.bots.base import BotSpecError
+from marjolet.engine import Deal
+from marjolet.errors import RulesError
+from marjolet.match import Match, play_match
+from marjolet.observation import observe
+from marjolet.rl import openspiel as mo
+from marjolet.rl.encoder import OBSERVATION_SIZE, encode
+from marjolet.rules import CLASSIC, ENCYCLOPEDIA
+
+
+def play_random(state: mo.MarjoletState, rng: random.Random, stop: int | None = None) -> None:
+    while not state.is_terminal():
+        if stop is not None and len(state.history()) >= stop:
+            return
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+
+
+def test_random_sim_test_with_serialization_classic() -> None:
+    game = pyspiel.load_game("python_marjolet")
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_random_sim_test_with_serialization_variations() -> None:
+    game = pyspiel.load_game(
+        "python_marjolet(profile=encyclopedia,deal_pattern=2x2x2,jack_queen=same-suit,"
+        "one_meld_per_window=true,dealer=1)"
+    )
+    assert game.rules == ENCYCLOPEDIA.replace(
+        deal_pattern=(2, 2, 2), jack_queen="same-suit", one_meld_per_window=True
+    )
+    assert game.dealer == 1
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_game_parameters_round_trip_through_the_game_string() -> None:
+    rules = CLASSIC.replace(all_tricks_bonus=70, dix_on_play=False, deal_pattern=(2, 2, 2))
+    game = mo.load(rules, dealer=1)
+    again = pyspiel.load_game(str(game))
+    assert again.rules == rules and again.dealer == 1
+    assert mo.rules_from_params(mo.params_from_rules(rules)) == rules
+
+
+def test_bad_game_parameters_name_the_parameter() -> None:
+    with pytest.raises(RulesError, match="deal_pattern"):
+        mo.rules_from_params({"deal_pattern": "4x4"})
+    with pytest.raises(RulesError, match="dix_on_play"):
+        mo.rules_from_params({"dix_on_play": "maybe"})
+    with pytest.raises(RulesError, match="profile"):
+        mo.rules_from_params({"profile": "nope"})
+
+
+def test_game_info_matches_the_engine() -> None:
+    game = mo.load()
+    assert game.num_distinct_actions() == 46
+    assert game.max_chance_outcomes() == 32
+    assert game.num_players() == 2
+    assert game.max_game_length() == mo.MAX_MOVES
+    assert game.observation_tensor_size() == OBSERVATION_SIZE
+    assert game.information_state_tensor_size() == (
+        OBSERVATION_SIZE + 32 + mo.MAX_MOVES * mo.HISTORY_SLOT
+    )
+    assert game.max_utility() == -game.min_utility() == 640.0
+
+
+def test_chance_deals_the_deck_then_the_engine_plays_the_same_deal() -> None:
+    rng = random.Random(3)
+    game = mo.load(dealer=1)
+    state = game.new_initial_state()
+    play_random(state, rng)
+    history = state.history()
+    deck, moves = history[:32], history[32:]
+    deal = Deal(deck, 1, CLASSIC)
+    for a in moves:
+        deal.play(a)
+    assert deal.is_over
+    p0, p1 = deal.points
+    assert state.returns() == [p0 - p1, p1 - p0]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, deck[0]).startswith("deal ")
+    assert [state.action_to_string(0, a) for a in moves[:1]] == [ACTION_NAMES[moves[0]]]
+
+
+def test_observation_tensor_is_the_shared_encoder() -> None:
+    rng = random.Random(4)
+    game = mo.load()
+    state = game.new_initial_state()
+    play_random(state, rng, stop=60)
+    deal = state._core.deal
+    assert deal is not None
+    for player in (0, 1):
+        expected = encode(observe(deal, player))
+        assert np.array_equal(np.asarray(state.observation_tensor(player)), expected)
+
+
+def test_information_state_holds_own_draws_but_not_the_opponents() -> None:
+    rng = random.Random(6)
+    game = mo.load()
+    state = game.new_initial_state()
+    play_random(state, rng, stop=32 + 12)
+    text = state.information_state_string(0)
+    assert "draw+" in text
+    deal = state._core.deal
+    assert deal is not None
+    for card in deal.draws(1):
+        assert f"draw+{ACTION_NAMES[card]}" not in text or card in deal.draws(0)
+
+
+def test_illegal_action_is_refused_citing_the_rule() -> None:
+    game = mo.load()
+    state = game.new_initial_state()
+    for c in range(32):
+        state.apply_action(c)
+    with pytest.raises(Exception, match="R9"):
+        state.apply_action(45)  # 'draw' with no window open
+
+
+def test_clone_is_independent_and_serialization_round_trips() -> None:
+    rng = random.Random(8)
+    game = mo.load()
+    state = game.new_initial_state()
+    play_random(state, rng, stop=50)
+    clone = state.clone()
+    play_random(clone, rng)
+    assert len(state.history()) == 50 and clone.is_terminal()
+    text = pyspiel.serialize_game_and_state(game, state)
+    _game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert state2.history() == state.history()
+    assert str(state2) == str(state)
+    assert state2.information_state_string(1) == state.information_state_string(1)
+    again = pickle.loads(pickle.dumps(state))
+    assert again.history() == state.history()
+
+
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_resample_from_infostate_keeps_the_players_information(dealer: int) -> None:
+    rng = random.Random(dealer)
+    game = mo.load(ENCYCLOPEDIA, dealer=dealer)
+    sampler = pyspiel.UniformProbabilitySampler(7, 0.0, 1.0)
+    differs = 0
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            for player in (0, 1):
+                other = state.resample_from_infostate(player, sampler)
+                assert other.information_state_string(player) == (
+                    state.information_state_string(player)
+                )
+                assert np.array_equal(
+                    other.information_state_tensor(player), state.information_state_tensor(player)
+                )
+                assert other.current_player() == state.current_player()
+                if not state.is_chance_node() and player == state.current_player():
+                    assert other.legal_actions() == state.legal_actions()
+                differs += other.history() != state.history()
+            play_random(state, rng, stop=len(state.history()) + 1)
+    assert differs > 100
+
+
+def test_openspiel_python_ismcts_plays_the_game() -> None:
+    game = mo.load()
+    rs = np.random.RandomState(1)
+    bot = ismcts.ISMCTSBot(
+        game, mcts.RandomRolloutEvaluator(1, rs), uct_c=150.0, max_simulations=20, random_state=rs
+    )
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            play_random(state, rng, stop=len(state.history()) + 1)
+        elif state.current_player() == 0:
+            state.apply_action(bot.step(state))
+        else:
+            play_random(state, rng, stop=len(state.history()) + 1)
+    assert sum(state.returns()) == 0
+
+
+def test_ismcts_bot_from_a_spec_is_reproducible_and_legal() -> None:
+    def run(seed: int) -> list[int]:
+        seats = [make_bot("openspiel-ismcts:sims=8", seed=seed), make_bot("random", seed=1)]
+        match = Match(CLASSIC.replace(target=150), seed=3)
+        play_match(match, seats)
+        return [a for d in match.deals for a in d.moves]
+
+    first = run(5)
+    assert run(5) == first
+
+
+def test_ismcts_bot_spec_errors_are_clear() -> None:
+    with pytest.raises(BotSpecError, match="sims"):
+        make_bot("openspiel-ismcts:sims=0")
+    with pytest.raises(BotSpecError, match="final"):
+        make_bot("openspiel-ismcts:final=best")
+
+
+def test_state_from_observation_puts_the_bot_in_its_information_state() -> None:
+    rng = random.Random(10)
+    game = mo.load(dealer=0)
+    state = game.new_initial_state()
+    play_random(state, rng, stop=70)
+    deal = state._core.deal
+    assert deal is not None and not deal.is_over
+    seat = deal.to_move
+    rebuilt = mo.state_from_observation(game, observe(deal, seat), rng)
+    assert rebuilt.observation_string(seat) == state.observation_string(seat)
+    assert rebuilt.legal_actions() == state.legal_actions()
+    with pytest.raises(ValueError, match="dealer"):
+        mo.state_from_observation(mo.load(dealer=1), observe(deal, seat), rng)

@@ -1,0 +1,188 @@
+"""What the terminal says about the game: R16 explanations, meld-window
+choices, the trick list and the log lines (marjolet.tui.describe)."""
+
+from __future__ import annotations
+
+import random
+
+from helpers import new_deal, play
+from marjolet.actions import DIX, DRAW, MELD_BASE, parse_action
+from marjolet.cards import card_symbol, parse_card
+from marjolet.engine import Deal
+from marjolet.melds import MELD_INDEX
+from marjolet.observation import observe
+from marjolet.rules import CLASSIC
+from marjolet.tui import describe
+
+
+def random_deals(count: int, seed: int) -> list[Deal]:
+    """Complete deals of uniformly random legal play (replayed from their
+    deck and moves by the tests to visit every position)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        d = Deal(deck, rng.randrange(2))
+        while not d.is_over:
+            d.push(rng.choice(d.legal_actions()))
+        out.append(d)
+    return out
+
+
+def test_r16_follow_rule_allows_exactly_the_engines_legal_cards() -> None:
+    checked = 0
+    for finished in random_deals(150, seed=16):
+        assert finished.deck is not None
+        d = Deal(finished.deck, finished.dealer)
+        for a in finished.moves:
+            obs = observe(d, d.to_move)
+            if not d.in_window:
+                legal = d.legal_mask()
+                rule = describe.follow_rule(obs)
+                allowed = obs.hand.mask if rule is None else rule.allowed
+                assert allowed == legal, (d, rule)
+                for c in obs.hand:
+                    reason = describe.why_not_allowed(obs, c)
+                    assert (reason is None) == bool(legal >> c & 1)
+                    if reason is not None:
+                        assert "R16" in reason and card_symbol(c) in reason
+                        checked += 1
+            d.push(a)
+    assert checked > 100  # the property was exercised on many refused cards
+
+
+def test_r16_explanations_name_the_duty() -> None:
+    d = new_deal("AS KS QS 7H 8H 9C", "TS JS 9S TH JH 8C", "AD")
+    assert describe.follow_rule(observe(d, 0)) is None  # phase 1: no duty
+    seen: set[str] = set()
+    for finished in random_deals(60, seed=3):
+        assert finished.deck is not None
+        d = Deal(finished.deck, finished.dealer)
+        for a in finished.moves:
+            obs = observe(d, d.to_move)
+            rule = describe.follow_rule(obs)
+            if rule is not None:
+                assert obs.lead is not None
+                text = rule.explain()
+                assert text.startswith("R16: ") and "play " in text
+                if "when you can" in text:
+                    assert card_symbol(obs.lead) in text
+                    seen.add("beat")
+                elif "must trump" in text:
+                    seen.add("trump")
+                else:
+                    assert "cannot beat" in text
+                    seen.add("follow")
+            d.push(a)
+    assert seen == {"beat", "trump", "follow"}
+
+
+def test_window_options_list_melds_by_value_then_dix_then_draw() -> None:
+    # Trumps spades (indicator 10♠); the elder holds K♥ Q♥ and the seven of
+    # trumps and wins trick 1 with A♠.
+    d = new_deal("AS 7S KH QH 8C 9C", "7D 8D 9D JD QD KD", "TS", dealer_seat=1)
+    play(d, "AS 7D")
+    obs = observe(d, 0)
+    options = describe.window_options(obs, d.legal_actions())
+    assert [o.action for o in options] == [MELD_BASE + MELD_INDEX["KQH"], DIX, DRAW]
+    kqh, dix, draw = options
+    assert (kqh.cards, kqh.kind, kqh.value) == ("K♥-Q♥", "marriage", 20)
+    assert (dix.cards, dix.value) == ("7♠⇄10♠", 10)
+    assert draw.value == 0 and "draw" in draw.label
+
+
+def test_trump_marriage_is_labelled_and_worth_40() -> None:
+    d = new_deal("AS KS QS 8C 9C 7D", "7H 8D 9D JD QD KD", "TS", dealer_seat=1)
+    play(d, "AS 7H")
+    options = describe.window_options(observe(d, 0), d.legal_actions())
+    assert options[0].kind == "trump marriage" and options[0].value == 40
+
+
+def test_tricks_of_matches_the_engine_winners_and_captures() -> None:
+    for finished in random_deals(40, seed=8):
+        obs = observe(finished, 0)
+        tricks = describe.tricks_of(obs)
+        assert len(tricks) == 16
+        for p in (0, 1):
+            won = 0
+            for t in tricks:
+                if t.winner == p:
+                    won |= 1 << t.lead | 1 << t.follow
+            assert won == obs.won[p].mask
+        assert tricks[-1].winner == obs.last_trick_winner
+
+
+def test_hand_order_alternates_colours_highest_first() -> None:
+    mask = 0
+    for t in ["7C", "AC", "KH", "9D", "AS", "TS", "QD", "8H"]:
+        mask |= 1 << parse_card(t)
+    assert [card_symbol(c) for c in describe.hand_order(mask)] == [
+        "A♠", "10♠", "K♥", "8♥", "A♣", "7♣", "Q♦", "9♦",
+    ]  # fmt: skip
+
+
+def test_narration_tells_tricks_melds_dix_and_draws_from_the_humans_side() -> None:
+    d = new_deal("AS 7S KH QH 8C 9C", "7D 8D 9D JD QD KD", "TS", "8S 9S", dealer_seat=1)
+    names = ("You", "North")
+    lines: list[str] = []
+    for text in ("AS", "7D", "meld KQH", "dix", "draw"):
+        before = observe(d, 0)
+        actor = d.to_move
+        action = parse_action(text)
+        d.play(action)
+        lines += describe.narrate(before, observe(d, 0), actor, action, names)
+    assert lines == [
+        "You won trick 1 with A♠ over 7♦ (+10).",
+        "You declared K♥-Q♥ for 20.",
+        "You exchanged 7♠ for the indicator 10♠ (dix, +10).",
+        "You drew 8♠.",
+    ]
+
+
+def test_narration_of_the_opponent_uses_its_name_and_hides_its_draw() -> None:
+    d = new_deal("AS 7S KH QH 8C 9C", "7D 8D 9D JD QD KD", "TS", "8S 9S", dealer_seat=0)
+    # seat 0 is the dealer here; the elder (seat 1, North) leads.
+    names = ("You", "North")
+    lines: list[str] = []
+    for text in ("AS", "7D", "meld KQH", "draw"):
+        before = observe(d, 0)
+        actor = d.to_move
+        action = parse_action(text)
+        d.play(action)
+        lines += describe.narrate(before, observe(d, 0), actor, action, names)
+    assert lines == [
+        "North won trick 1 with A♠ over your 7♦ (+10).",
+        "North declared K♥-Q♥ for 20.",
+        "You drew 9♠.",
+    ]
+    assert "8♠" not in " ".join(lines)  # North's draw stays secret (R23)
+
+
+def test_summary_table_lists_every_source_and_the_total() -> None:
+    finished = random_deals(1, seed=5)[0]
+    rows = describe.summary_table((finished.breakdown(0), finished.breakdown(1)))
+    labels = [r[0] for r in rows]
+    assert labels == ["cards (A, 10)", "melds", "dix (seven)", "last card", "last trick", "all six",
+                      "deal total"]  # fmt: skip
+    assert rows[-1][1:] == finished.points
+
+
+def test_melds_are_named_as_players_say_them() -> None:
+    hearts = 2
+    assert describe.meld_cards_text(MELD_INDEX["JQC"], hearts, CLASSIC) == "J♥-Q♣"
+    same_suit = CLASSIC.replace(jack_queen="same-suit")
+    assert describe.meld_cards_text(MELD_INDEX["JQC"], hearts, same_suit) == "J♣-Q♣"
+    assert describe.meld_short(MELD_INDEX["KQS"], hearts, CLASSIC) == "K♠Q♠"
+    assert describe.meld_short(MELD_INDEX["4T"], hearts, CLASSIC) == "4×10"
+    assert describe.melds_text(1 << MELD_INDEX["4A"] | 1 << MELD_INDEX["KQH"], hearts, CLASSIC) == (
+        "4×A K♥Q♥"
+    )
+
+
+def test_hint_text_gives_the_move_its_margin_and_the_runner_up() -> None:
+    from marjolet.tui.hint import Hint
+
+    h = Hint(parse_card("AS"), "pimc", 12.4, False, (MELD_BASE + MELD_INDEX["KQH"], 8.0))
+    assert h.text() == "Hint from pimc: play A♠ (deal margin expected +12; declare KQH: +8)."
+    assert Hint(DRAW, "pimc", -3.0, True).text() == "Hint from pimc: draw (deal margin exactly -3)."

@@ -1,0 +1,197 @@
+"""The browser interface end to end: Playwright driving Debian's Chromium.
+
+Chromium comes from Debian (``scripts/install-chromium.sh``, run by
+``make test``); ``playwright install`` is never used. These tests are
+skipped, with that reason, only when ``/usr/bin/chromium`` is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from helpers import deck_for
+from web_support import fast_config, free_port, live_server, serve_process
+
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason=f"Debian's Chromium is not installed at {CHROMIUM} "
+    "(run scripts/install-chromium.sh as root)",
+)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium: Browser) -> Iterator[Page]:
+    context = chromium.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+def version(page: Page) -> int:
+    return int(page.get_attribute("#board", "data-version") or -1)
+
+
+def act_and_wait(page: Page, selector: str) -> None:
+    """Click an action and wait until the server's next position is drawn."""
+    before = version(page)
+    page.click(selector)
+    page.wait_for_function(
+        "v => Number(document.querySelector('#board').dataset.version) > v", arg=before
+    )
+
+
+def start_against_random(page: Page, base: str) -> None:
+    page.goto(base + "/")
+    page.select_option("#bot-family", "random")
+    page.fill("#vs-bot input[name=name]", "Ann")
+    page.click("#vs-bot button[type=submit]")
+    page.wait_for_url("**/game/**")
+    page.wait_for_selector(".hand.mine .card")
+
+
+def my_move(page: Page) -> str | None:
+    """The selector of something to click when it is this seat's turn."""
+    page.wait_for_selector(
+        ".hand.mine .card.playable, .action.draw, #overlay:not([hidden])", timeout=20000
+    )
+    if page.is_visible("#overlay"):
+        return None
+    if page.query_selector(".action.meld"):
+        return ".action.meld >> nth=0"
+    if page.query_selector(".action.draw"):
+        return ".action.draw"
+    return ".hand.mine .card.playable >> nth=0"
+
+
+def test_a_whole_deal_against_a_bot_by_clicking(page: Page, tmp_path: Path) -> None:
+    with live_server(fast_config(tmp_path / "g.sqlite3", bot_delay=0.02)) as server:
+        start_against_random(page, server.base)
+        assert page.inner_text(".seat-area.bottom .player-name") == "You"
+        for _ in range(200):
+            selector = my_move(page)
+            if selector is None:
+                break
+            act_and_wait(page, selector)
+        else:
+            pytest.fail("the deal did not end")
+        assert "End of deal 1" in page.inner_text("#overlay-title")
+        summary = page.inner_text("#overlay-body")
+        for source in ("Aces and tens", "Melds", "Last trick", "Deal score"):
+            assert source in summary
+        act_and_wait(page, "#next-deal")
+        assert page.is_hidden("#overlay")
+        assert "Deal 2" in page.inner_text(".score-panel")
+
+
+def test_declaring_a_meld_shows_its_value_and_scores_it(page: Page, tmp_path: Path) -> None:
+    deck = deck_for("AS KS QS 7H 8H 9H", "7C 8C 9C 7D 8D 9D", "JS")
+    config = fast_config(
+        tmp_path / "g.sqlite3", bot_delay=0.02, first_dealer=1, deck_for=lambda i: deck
+    )
+    with live_server(config) as server:
+        start_against_random(page, server.base)
+        act_and_wait(page, '.hand.mine .card[data-card="AS"]')  # the trump ace wins the trick
+        page.wait_for_selector(".action.meld")
+        button = page.inner_text('.action.meld[data-action="meld KQS"]')
+        assert "+40" in button  # a trump marriage
+        act_and_wait(page, '.action.meld[data-action="meld KQS"]')
+        assert "40" in page.inner_text(".seat-area.bottom .chip.meld")
+        assert page.query_selector('.hand.mine .card.exposed[data-card="KS"]')
+        points = page.inner_text(".seat-area.bottom .chip.points")
+        assert points.startswith("40") or points.startswith("50")
+        page.click(".action.hint")  # the strongest bot's advice is highlighted
+        page.wait_for_selector(".hinted")
+        assert "Hint" in page.inner_text("#toast")
+        act_and_wait(page, ".action.draw")
+        log = page.inner_text(".log-panel")
+        assert "declaredK♠Q♠" in log.replace(" ", "")
+
+
+def test_a_game_resumes_in_the_browser_after_the_server_is_killed(
+    page: Page, tmp_path: Path
+) -> None:
+    db = tmp_path / "g.sqlite3"
+    port = free_port()
+    with serve_process(db, "--port", str(port)) as (proc, base):
+        start_against_random(page, base)
+        for _ in range(3):
+            selector = my_move(page)
+            assert selector is not None
+            act_and_wait(page, selector)
+        hand = page.get_attribute(".hand.mine", "class")
+        cards_before = page.eval_on_selector_all(
+            ".hand.mine .card", "cs => cs.map(c => c.dataset.card)"
+        )
+        seen = version(page)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        page.wait_for_selector("#banner:not([hidden])")
+        assert "reconnecting" in page.inner_text("#banner")
+    assert hand
+    with serve_process(db, "--port", str(port)) as (_proc, _base):
+        page.wait_for_selector("#banner", state="hidden", timeout=20000)
+        page.wait_for_function(
+            "v => Number(document.querySelector('#board').dataset.version) >= v", arg=seen
+        )
+        cards_after = page.eval_on_selector_all(
+            ".hand.mine .card", "cs => cs.map(c => c.dataset.card)"
+        )
+        assert set(cards_after) & set(cards_before)
+        selector = my_move(page)
+        assert selector is not None
+        act_and_wait(page, selector)
+
+
+def test_an_invite_link_opened_in_a_second_browser_plays_a_card(
+    chromium: Browser, page: Page, tmp_path: Path
+) -> None:
+    config = fast_config(tmp_path / "g.sqlite3", first_dealer=0)  # the friend (seat 1) leads
+    with live_server(config) as server:
+        page.goto(server.base + "/")
+        page.fill("#vs-friend input[name=name]", "Host")
+        page.click("#vs-friend button[type=submit]")
+        page.wait_for_selector(".invite-url")
+        assert "Waiting for your friend" in page.inner_text(".prompt")
+        link = page.input_value(".invite-url")
+        assert "#invite=" in link
+        friend_context = chromium.new_context(viewport={"width": 1400, "height": 900})
+        try:
+            friend = friend_context.new_page()
+            friend.goto(link)
+            friend.wait_for_selector(".hand.mine .card.playable")
+            assert "#invite" not in friend.url  # the code leaves the address bar
+            card = friend.get_attribute(".hand.mine .card.playable >> nth=0", "data-card")
+            act_and_wait(friend, f'.hand.mine .card[data-card="{card}"]')
+            page.wait_for_selector(f'.trick .card[data-card="{card}"]')
+            assert page.is_hidden("#invite")
+            assert page.query_selector(".hand.mine .card.playable")  # now the host answers
+        finally:
+            friend_context.close()

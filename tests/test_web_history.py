@@ -1,0 +1,192 @@
+"""History, downloads, the replay viewer's data and uploaded records; the
+lobby's options and the checks on new games."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from marjolet import record
+from web_support import Browser, LiveServer, fast_config, live_server, play_until
+
+EXAMPLES = Path(__file__).parent / "examples"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Any:
+    with live_server(fast_config(tmp_path / "games.sqlite3")) as srv:
+        yield srv
+
+
+def test_options_name_bots_without_their_specs(server: LiveServer) -> None:
+    with server.http() as client:
+        options = client.get("/api/options").json()
+    names = {b["name"] for b in options["bots"]}
+    assert "random" in names and options["default_bot"] in names
+    assert all(
+        set(b) == {"name", "family", "level", "label", "description"} for b in options["bots"]
+    )
+    assert set(options["profiles"]) == {"classic", "encyclopedia"}
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ({"mode": "bot", "bot": "exec:/bin/sh"}, "unknown bot"),
+        ({"mode": "bot", "bot": "random:seed=1"}, "unknown bot"),
+        ({"mode": "watch", "bots": ["random"]}, "two bot choices"),
+        ({"mode": "chess"}, "'mode' must be"),
+        ({"mode": "bot", "rules": {"profile": "classic", "target": -5}}, "target"),
+        ({"mode": "bot", "rules": "poker"}, "unknown profile"),
+    ],
+)
+def test_a_new_game_only_takes_known_choices(
+    server: LiveServer, payload: dict[str, Any], message: str
+) -> None:
+    with server.http() as client:
+        response = client.post("/api/games", json=payload)
+    assert response.status_code == 400
+    assert message in response.json()["error"]["message"]
+
+
+def test_bad_request_bodies_are_refused_with_a_reason(server: LiveServer) -> None:
+    with server.http() as client:
+        assert (
+            client.post("/api/games", content=b"{oops")
+            .json()["error"]["message"]
+            .startswith("the request body is not valid JSON")
+        )
+        big = client.post("/api/games", content=b"{" + b" " * 20000 + b"}")
+        assert big.status_code == 413
+        assert client.get("/api/games/nosuchgame/record").status_code == 404
+        assert client.get("/api/games/x/record?form=pdf").status_code == 400
+
+
+def test_pages_are_served_with_a_strict_content_security_policy(server: LiveServer) -> None:
+    with server.http() as client:
+        for path in (
+            "/",
+            "/game/abc",
+            "/history",
+            "/replay",
+            "/static/table.js",
+            "/static/style.css",
+        ):
+            response = client.get(path)
+            assert response.status_code == 200, path
+            assert "script-src 'self'" in response.headers["content-security-policy"]
+        assert client.get("/docs").status_code == 404  # no debug pages
+
+
+def test_a_live_game_shares_only_its_finished_deals(server: LiveServer) -> None:
+    game = server.new_game(mode="bot", bot="random", name="Ann")
+    rng = random.Random(4)
+    with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+        play_until(me, lambda s: bool(s["deal_over"]), rng)
+        me.send({"type": "next", "version": me.state["version"]})  # type: ignore[index]
+        me.state = None
+        state = me.next_state()
+        assert state["deal"] == 1
+        with server.http() as client:
+            games = client.get("/api/games").json()["games"]
+            listed = next(g for g in games if g["id"] == game["id"])
+            assert listed["status"] == "playing" and listed["replay"] == "finished deals"
+            response = client.get(f"/api/games/{game['id']}/record?form=text")
+            assert response.headers["X-Marjolet-Complete"] == "false"
+            assert "finished-deals" in response.headers["content-disposition"]
+            partial = record.loads(response.text)
+            assert len(partial.deals) == 1  # the deal in progress is not shown
+            current_deck = " ".join(state["hands"][0]["cards"])
+            assert current_deck not in response.text
+            viewer = client.get(f"/api/games/{game['id']}/replay").json()
+            assert viewer["complete"] is False and len(viewer["deals"]) == 1
+
+
+def test_a_finished_game_downloads_in_full_and_replays_frame_by_frame(server: LiveServer) -> None:
+    game = server.new_game(mode="bot", bot="random", rules={"profile": "classic", "target": 150})
+    rng = random.Random(8)
+    with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+        final = play_until(me, lambda s: bool(s["match_over"]), rng)
+    with server.http() as client:
+        as_json = client.get(f"/api/games/{game['id']}/record?form=json")
+        as_text = client.get(f"/api/games/{game['id']}/record?form=text")
+        viewer = client.get(f"/api/games/{game['id']}/replay").json()
+    assert as_json.headers["X-Marjolet-Complete"] == "true"
+    assert record.loads(as_json.text) == record.loads(as_text.text)
+    rec = record.loads(as_json.text)
+    assert viewer["complete"] is True and viewer["result"]["totals"] == final["totals"]
+    for deal_record, deal in zip(rec.deals, viewer["deals"], strict=True):
+        assert len(deal["frames"]) == len(deal_record.actions) + 1
+        assert len(deal["log"]) == len(deal_record.actions)
+        assert deal["frames"][-1]["deal_over"]
+
+
+def test_an_uploaded_record_is_checked_and_replayed(server: LiveServer) -> None:
+    good = (EXAMPLES / "L006-hand-seed05-partial.json").read_text()
+    with server.http() as client:
+        response = client.post("/api/replay", content=good.encode())
+        assert response.status_code == 200
+        data = response.json()
+        expected = json.loads((EXAMPLES / "L006-hand-seed05-partial.expected.json").read_text())
+        assert data["result"] == expected
+        as_text = client.post("/api/replay", content=record.loads(good).to_text().encode())
+        assert as_text.json()["result"] == expected
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "the file is empty"),
+        (b"\xff\xfe\x00garbage", "not UTF-8"),
+        (b'{"first_dealer": 0, "deals": [{"deck": ["AS"]}]}', "R4"),
+        (b"<html>hello</html>", "not a valid record"),
+    ],
+)
+def test_a_bad_upload_gets_a_clear_error(server: LiveServer, content: bytes, message: str) -> None:
+    with server.http() as client:
+        response = client.post("/api/replay", content=content)
+    assert response.status_code == 400
+    assert message in response.json()["error"]["message"]
+
+
+def test_an_illegal_uploaded_record_names_the_deal_and_action(server: LiveServer) -> None:
+    bad = (EXAMPLES / "I000-hand-seed05-repeat-JQS.json").read_text()
+    expected = json.loads((EXAMPLES / "I000-hand-seed05-repeat-JQS.expected.json").read_text())[
+        "error"
+    ]
+    with server.http() as client:
+        error = client.post("/api/replay", content=bad.encode()).json()["error"]
+    assert (error["deal"], error["action"]) == (expected["deal"], expected["action"])
+    assert "R12" in error["message"]
+
+
+def test_an_oversized_upload_is_refused(tmp_path: Path) -> None:
+    with (
+        live_server(fast_config(tmp_path / "g.sqlite3", max_upload=1000)) as server,
+        server.http() as client,
+    ):
+        response = client.post("/api/replay", content=b" " * 5000)
+    assert response.status_code == 413
+
+
+def test_creating_games_is_rate_limited_per_address(tmp_path: Path) -> None:
+    with (
+        live_server(fast_config(tmp_path / "g.sqlite3", games_per_minute=3)) as server,
+        server.http() as client,
+    ):
+        codes = [
+            client.post("/api/games", json={"mode": "bot", "bot": "random"}).status_code
+            for _ in range(5)
+        ]
+    assert codes[:3] == [200, 200, 200] and codes[3] == 429
+
+
+def test_the_server_answers_only_to_loopback_names_when_told(tmp_path: Path) -> None:
+    config = fast_config(tmp_path / "g.sqlite3", allowed_hosts=("127.0.0.1", "localhost"))
+    with live_server(config) as server, server.http() as client:
+        assert client.get("/api/health").status_code == 200
+        assert client.get("/api/health", headers={"host": "evil.example"}).status_code == 400

@@ -1,0 +1,200 @@
+"""The SQLite store: WAL mode, records appended action by action, resuming
+by replay, one server per database, clear errors for bad files."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from marjolet import record
+from marjolet.match import Match
+from marjolet.rules import CLASSIC, ENCYCLOPEDIA
+from marjolet.web.store import GameRow, SeatInfo, Store, StoreError, token_hash
+
+
+def new_row(game_id: str = "g1", deck: tuple[int, ...] = tuple(range(32))) -> GameRow:
+    now = time.time()
+    return GameRow(
+        id=game_id,
+        created=now,
+        updated=now,
+        mode="bot",
+        rules=ENCYCLOPEDIA.replace(target=1000),
+        first_dealer=1,
+        players=("Ann", "random"),
+        seats=(SeatInfo("human"), SeatInfo("bot", "random", "random", 7)),
+        token_hashes=(token_hash("secret"), None),
+        invite_hash=None,
+        status="playing",
+        decks=[deck],
+        actions=[[]],
+    )
+
+
+def test_store_is_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    try:
+        assert store.journal_mode == "wal"
+    finally:
+        store.close()
+
+
+def test_a_game_appended_action_by_action_loads_back_as_the_same_record(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    row = new_row()
+    store.create_game(row)
+    match = Match(row.rules, first_dealer=1, seed=0, players=row.players)
+    match.start_deal(row.decks[0])
+    deal = match.deal
+    assert deal is not None
+    for seq in range(25):
+        action = deal.legal_actions()[0]
+        match.play(action)
+        store.append_action(
+            "g1", 0, seq, action, totals=match.running_totals, status="playing", winner=None
+        )
+    store.close()
+
+    again = Store(tmp_path / "g.sqlite3")
+    loaded = again.load_game("g1")
+    again.close()
+    assert loaded is not None
+    assert loaded.record() == record.Record.from_match(match)
+    assert loaded.rules == row.rules and loaded.seats == row.seats
+    assert loaded.token_hashes == (token_hash("secret"), None)
+    assert loaded.action_count == 25 and list(loaded.totals) == list(match.running_totals)
+    resumed = record.to_match(loaded.record())
+    assert resumed.deal is not None and resumed.deal.state == deal.state
+
+
+def test_the_same_action_position_can_never_be_stored_twice(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    try:
+        store.create_game(new_row())
+        store.append_action("g1", 0, 0, 0, totals=(0, 0), status="playing", winner=None)
+        with pytest.raises(sqlite3.IntegrityError):
+            store.append_action("g1", 0, 0, 1, totals=(0, 0), status="playing", winner=None)
+        loaded = store.load_game("g1")
+        assert loaded is not None and loaded.actions == [[0]] and loaded.action_count == 1
+    finally:
+        store.close()
+
+
+def test_a_second_server_on_the_same_database_is_refused(tmp_path: Path) -> None:
+    first = Store(tmp_path / "g.sqlite3")
+    try:
+        with pytest.raises(StoreError, match="in use by another marjolet server"):
+            Store(tmp_path / "g.sqlite3")
+    finally:
+        first.close()
+    Store(tmp_path / "g.sqlite3").close()  # free again once the first one is closed
+
+
+def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.txt"
+    bad.write_text("shopping list: eggs, milk, a new deck of cards\n" * 20)
+    with pytest.raises(StoreError, match="is not a marjolet database"):
+        Store(bad)
+    (tmp_path / "a-file").write_text("x")
+    with pytest.raises(StoreError, match="cannot open database"):
+        Store(tmp_path / "a-file" / "g.sqlite3")  # a folder that is a file
+
+
+def test_a_database_from_a_newer_marjolet_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    with pytest.raises(StoreError, match="schema version 99"):
+        Store(path)
+
+
+def test_an_invite_code_gives_its_seat_once(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    try:
+        row = new_row()
+        row.invite_hash = token_hash("invite")
+        row.status = "waiting"
+        store.create_game(row)
+        assert not store.claim_invite("g1", token_hash("wrong"), 1, token_hash("t1"), "Bo")
+        assert store.claim_invite("g1", token_hash("invite"), 1, token_hash("t1"), "Bo")
+        assert not store.claim_invite("g1", token_hash("invite"), 1, token_hash("t2"), "Cy")
+        loaded = store.load_game("g1")
+        assert loaded is not None
+        assert loaded.token_hashes[1] == token_hash("t1") and loaded.players[1] == "Bo"
+        assert loaded.status == "playing" and loaded.invite_hash is None
+    finally:
+        store.close()
+
+
+def test_history_lists_the_latest_games_first(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    try:
+        store.create_game(new_row("old"))
+        time.sleep(0.01)
+        store.create_game(new_row("new"))
+        store.append_action("old", 0, 0, 3, totals=(0, 0), status="playing", winner=None)
+        assert [g.id for g in store.list_games()] == ["old", "new"]
+        assert sorted(store.unfinished_ids()) == ["new", "old"]
+        assert store.count_games() == 2
+        summary = store.list_games()[0].summary()
+        assert summary["actions"] == 1 and summary["players"] == ["Ann", "random"]
+        assert "token" not in str(summary) and "secret" not in str(summary)
+    finally:
+        store.close()
+
+
+def test_rules_are_stored_in_full(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    try:
+        row = new_row()
+        row.rules = CLASSIC.replace(deal_pattern=(2, 2, 2), jack_queen="same-suit")
+        store.create_game(row)
+        loaded = store.load_game("g1")
+        assert loaded is not None and loaded.rules == row.rules
+    finally:
+        store.close()
+
+
+def test_a_failed_write_in_a_group_commit_undoes_only_itself(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    try:
+        store.create_game(new_row())
+        with store.batch():
+            store.append_action("g1", 0, 0, 0, totals=(0, 0), status="playing", winner=None)
+            with pytest.raises(sqlite3.IntegrityError):
+                store.append_action("g1", 0, 0, 5, totals=(9, 9), status="playing", winner=None)
+            store.append_action("g1", 0, 1, 1, totals=(0, 0), status="playing", winner=None)
+        loaded = store.load_game("g1")
+        assert loaded is not None and loaded.actions == [[0, 1]] and loaded.action_count == 2
+    finally:
+        store.close()
+
+
+def test_the_group_writer_answers_each_caller_after_the_commit(tmp_path: Path) -> None:
+    from marjolet.web.writer import GroupWriter
+
+    store = Store(tmp_path / "g.sqlite3")
+    writer = GroupWriter(store)
+    try:
+        writer.submit(store.create_game, new_row()).result(10)
+        futures = [
+            writer.submit(
+                store.append_action, "g1", 0, seq, seq, totals=(0, 0), status="playing", winner=None
+            )
+            for seq in (0, 1, 1, 2)  # the second seq 1 is refused, alone
+        ]
+        outcomes = [f.exception(10) for f in futures]
+        assert [type(e).__name__ if e else None for e in outcomes] == [
+            None,
+            None,
+            "IntegrityError",
+            None,
+        ]
+        loaded = writer.submit(store.load_game, "g1").result(10)
+        assert loaded is not None and loaded.actions == [[0, 1, 2]]
+        assert writer.calls == 6 and writer.batches <= 6
+    finally:
+        writer.close()

@@ -1,0 +1,348 @@
+"""The web server's tables: whole matches over WebSockets, every refusal
+(out of turn, illegal, stale, malformed, oversized, flooding, bad token),
+invite links, spectators, and bots thinking off the event loop."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from marjolet import record
+from marjolet.bots import register
+from marjolet.bots.base import Bot
+from marjolet.observation import Observation
+from web_support import Browser, LiveServer, fast_config, live_server, play_until
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Any:
+    with live_server(fast_config(tmp_path / "games.sqlite3")) as srv:
+        yield srv
+
+
+def seat_hello(game: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "hello", "token": game["token"]}
+
+
+def test_whole_match_against_a_random_bot_is_stored_move_by_move(server: LiveServer) -> None:
+    game = server.new_game(mode="bot", name="Ann", bot="random", rules={"profile": "classic"})
+    rng = random.Random(1)
+    with Browser.open(server, game["id"], seat_hello(game)) as me:
+        welcome = me.recv_until(lambda m: m["type"] == "welcome")
+        assert welcome["seat"] == 0 and welcome["players"][0] == "Ann"
+        final = play_until(me, lambda s: bool(s["match_over"]), rng)
+    assert final["winner"] in (0, 1)
+    assert max(final["totals"]) >= 500
+    with server.http() as client:
+        text = client.get(f"/api/games/{game['id']}/record?form=json").text
+    rec = record.loads(text)
+    result = record.replay(rec)
+    assert list(result.totals) == final["totals"] and result.winner == final["winner"]
+    assert len(rec.deals) == final["deal"] + 1
+
+
+def test_out_of_turn_illegal_stale_and_malformed_moves_are_refused_to_that_client_only(
+    tmp_path: Path,
+) -> None:
+    config = fast_config(tmp_path / "g.sqlite3", first_dealer=1)
+    with live_server(config) as server:
+        game = server.new_game(mode="friend", name="Host")
+        invite = game["invite_url"].split("#invite=")[1]
+        with server.http() as client:
+            joined = client.post(f"/api/games/{game['id']}/join", json={"invite": invite}).json()
+        with (
+            Browser.open(server, game["id"], seat_hello(game)) as host,
+            Browser.open(server, game["id"], {"type": "hello", "token": joined["token"]}) as guest,
+        ):
+            state = host.next_state()
+            guest.next_state()
+            assert state["to_move"] == 0  # seat 1 deals first, so seat 0 leads (R3)
+            # out of turn: the guest tries one of its own cards
+            guest_card = guest.state["hands"][1]["cards"][0]  # type: ignore[index]
+            guest.act(guest_card)
+            assert guest.error()["code"] == "not_your_turn"
+            # a card the host does not hold
+            mine = set(state["hands"][0]["cards"])
+            other = next(
+                c for c in ("AS", "TS", "KS", "QS", "JS", "9S", "8S", "7S") if c not in mine
+            )
+            host.act(other)
+            err = host.error()
+            assert err["code"] == "illegal" and "R7" in err["message"]
+            # a meld outside a window (R14), an unknown action, a stale version
+            host.act("meld 4A")
+            assert "R14" in host.error()["message"]
+            host.act("meld 4J")
+            assert host.error()["code"] == "unknown_action"
+            host.send({"type": "act", "action": state["hands"][0]["cards"][0], "version": 0})
+            assert host.error()["code"] == "stale"
+            for bad in ("{not json", "[1, 2]", '{"type": "dance"}', '{"type": "act", "action": 5}'):
+                host.send(bad)
+                assert host.error()["code"] == "malformed"
+            host.send('{"type": "act", "action": "AS", "version": "x"}')
+            assert host.error()["code"] == "malformed"
+            host.send('{"type": "hello", "token": "again"}')
+            assert host.error()["code"] == "hello_twice"
+            # the table still plays, and the guest saw none of the host's errors
+            card = state["legal"][0]["action"]
+            host.act(card)
+            after = host.next_state()
+            assert after["lead"] == card and after["to_move"] == 1
+            assert guest.next_state()["lead"] == card
+            assert not [m for m in guest.received if '"error"' in m and "R7" in m]
+
+
+def test_oversized_and_binary_messages_are_refused_without_closing(server: LiveServer) -> None:
+    game = server.new_game(mode="bot", bot="random")
+    with Browser.open(server, game["id"], seat_hello(game)) as me:
+        me.next_state()
+        me.send('{"type": "ping", "pad": "' + "x" * 5000 + '"}')
+        err = me.error()
+        assert err["code"] == "too_large" and "2048" in err["message"]
+        me.ws.send(b"\x00\x01")
+        assert me.error()["code"] == "malformed"
+        me.send({"type": "ping"})
+        assert me.recv_until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
+
+
+def test_flooding_is_rate_limited_then_the_connection_is_closed(tmp_path: Path) -> None:
+    config = fast_config(
+        tmp_path / "g.sqlite3", rate_per_second=5.0, rate_burst=5, flood_close_after=30
+    )
+    with live_server(config) as server:
+        game = server.new_game(mode="bot", bot="random")
+        with Browser.open(server, game["id"], seat_hello(game)) as me:
+            me.next_state()
+            for _ in range(60):
+                me.send({"type": "ping"})
+            assert me.error()["code"] == "rate_limited"
+            assert me.closed()
+        # the table itself is unharmed: a new connection plays on
+        with Browser.open(server, game["id"], seat_hello(game)) as again:
+            state = again.next_state()
+            assert state["status"] == "playing"
+
+
+def test_a_wrong_token_or_an_unknown_game_gets_a_clear_error(server: LiveServer) -> None:
+    game = server.new_game(mode="bot", bot="random")
+    with Browser.open(server, game["id"], {"type": "hello", "token": "not-the-token"}) as who:
+        assert who.error()["code"] == "bad_token"
+    with Browser.open(server, "nosuchgame", seat_hello(game)) as who:
+        assert who.error()["code"] == "not_found"
+    with Browser.open(server, game["id"], {"type": "hello", "watch": True}) as who:
+        assert who.error()["code"] == "no_spectators"
+    with Browser.open(server, game["id"], {"type": "act", "action": "AS", "version": 1}) as who:
+        assert who.error()["code"] == "hello_first"
+
+
+def test_invite_link_seats_a_friend_once_and_the_friend_plays_a_card(tmp_path: Path) -> None:
+    config = fast_config(tmp_path / "g.sqlite3", first_dealer=0)
+    with live_server(config) as server:
+        game = server.new_game(mode="friend", name="Host")
+        invite = game["invite_url"].split("#invite=")[1]
+        with Browser.open(server, game["id"], seat_hello(game)) as host:
+            state = host.next_state()
+            assert state["status"] == "waiting"
+            with server.http() as client:
+                bad = client.post(f"/api/games/{game['id']}/join", json={"invite": "guess"})
+                assert bad.status_code == 403
+                ok = client.post(
+                    f"/api/games/{game['id']}/join", json={"invite": invite, "name": "Guest"}
+                )
+                assert ok.status_code == 200 and ok.json()["seat"] == 1
+                again = client.post(f"/api/games/{game['id']}/join", json={"invite": invite})
+                assert (
+                    again.status_code == 403 and "already used" in again.json()["error"]["message"]
+                )
+            assert host.next_state()["players"] == ["Host", "Guest"]
+            with Browser.open(
+                server, game["id"], {"type": "hello", "token": ok.json()["token"]}
+            ) as guest:
+                gstate = guest.next_state()
+                assert gstate["seat"] == 1 and gstate["to_move"] == 1  # seat 0 dealt: seat 1 leads
+                card = gstate["legal"][0]["action"]
+                guest.act(card)
+                assert guest.next_state()["lead"] == card
+                assert host.recv_until(lambda m: m["type"] == "state" and m["lead"] == card)
+
+
+def test_bot_matches_can_be_watched_and_play_on_by_themselves(server: LiveServer) -> None:
+    game = server.new_game(
+        mode="watch", bots=["random", "random"], rules={"profile": "classic", "target": 100}
+    )
+    assert game["token"] is None
+    with Browser.open(server, game["id"], {"type": "hello", "watch": True}) as viewer:
+        welcome = viewer.recv_until(lambda m: m["type"] == "welcome")
+        assert welcome["seat"] is None
+        final = viewer.recv_until(lambda m: m["type"] == "state" and m["match_over"], timeout=60)
+        assert final["hands"][0]["cards"] is not None  # open hands for bot-vs-bot
+        viewer.send({"type": "act", "action": "AS", "version": 1})
+        assert viewer.error()["code"] == "spectator"
+
+
+class BlockingBot(Bot):
+    """Thinks until the test lets it go: proves bots run off the event loop."""
+
+    name = "test-blocking"
+    description = "blocks until released (tests only)"
+    started = threading.Event()
+    release = threading.Event()
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        BlockingBot.started.set()
+        BlockingBot.release.wait(30)
+        return legal[0]
+
+
+def test_a_thinking_bot_at_one_table_does_not_delay_another_table(tmp_path: Path) -> None:
+    register("test-blocking", BlockingBot)
+    BlockingBot.started.clear()
+    BlockingBot.release.clear()
+    config = fast_config(
+        tmp_path / "g.sqlite3", allowed_bots={"blocker": "test-blocking"}, first_dealer=0
+    )
+    try:
+        with live_server(config) as server:
+            slow = server.new_game(mode="bot", bot="blocker")
+            fast = server.new_game(mode="bot", bot="random")
+            # first dealer 0: the bot (seat 1) leads at once and blocks
+            assert BlockingBot.started.wait(10)
+            with Browser.open(server, fast["id"], seat_hello(fast)) as me:
+                me.next_state()
+                rng = random.Random(3)
+                for _ in range(6):  # the other table answers while the bot still thinks
+                    assert me.state is not None
+                    if me.state["legal"]:
+                        me.act(rng.choice(me.state["legal"])["action"])
+                    me.next_state()
+                assert not BlockingBot.release.is_set()
+            BlockingBot.release.set()
+            with Browser.open(server, slow["id"], seat_hello(slow)) as other:
+                other.recv_until(lambda m: m["type"] == "state" and m["to_move"] == 0)
+    finally:
+        BlockingBot.release.set()
+
+
+def test_the_hint_is_a_legal_action_of_the_seat(server: LiveServer) -> None:
+    game = server.new_game(mode="bot", bot="random")
+    rng = random.Random(5)
+    with Browser.open(server, game["id"], seat_hello(game)) as me:
+        play_until(me, lambda s: bool(s["legal"]), rng)
+        me.send({"type": "hint"})
+        hint = me.recv_until(lambda m: m["type"] == "hint")
+        assert me.state is not None
+        assert hint["action"] in {a["action"] for a in me.state["legal"]}
+        assert hint["version"] == me.state["version"]
+
+
+def test_every_acknowledged_move_is_already_in_the_database(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    with live_server(fast_config(db)) as server:
+        game = server.new_game(mode="bot", bot="random")
+        rng = random.Random(9)
+        with Browser.open(server, game["id"], seat_hello(game)) as me:
+            for _ in range(20):
+                state = play_until(me, lambda s: bool(s["legal"]), rng)
+                me.act(rng.choice(state["legal"])["action"])
+                me.state = None
+                acknowledged = me.next_state()
+                # read the file with a second connection while the server runs
+                with sqlite3.connect(db) as conn:
+                    stored = conn.execute(
+                        "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game["id"],)
+                    ).fetchone()[0]
+                    deals = conn.execute(
+                        "SELECT COUNT(*) FROM deals WHERE game_id = ?", (game["id"],)
+                    ).fetchone()[0]
+                assert stored + deals >= acknowledged["version"]
+
+
+class FailingBot(Bot):
+    """Raises on every move: the table must play on without it."""
+
+    name = "test-failing"
+    description = "always fails (tests only)"
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        raise RuntimeError("this bot is broken")
+
+
+def test_a_failing_bot_is_replaced_by_a_random_legal_move_and_the_table_is_told(
+    tmp_path: Path,
+) -> None:
+    register("test-failing", FailingBot)
+    config = fast_config(
+        tmp_path / "g.sqlite3", allowed_bots={"broken": "test-failing"}, first_dealer=0
+    )
+    with live_server(config) as server:
+        game = server.new_game(mode="bot", bot="broken")  # the bot (seat 1) leads at once
+        with Browser.open(server, game["id"], seat_hello(game)) as me:
+            state = me.recv_until(lambda m: m["type"] == "state" and m["to_move"] == 0)
+            assert state["lead"] is not None and state["log"][0]["player"] == 1
+            notices = []
+            for _ in range(40):  # play on: each bot move fails and is replaced
+                msg = me.recv() if not (me.state and me.state["legal"]) else None
+                if msg is not None and msg["type"] == "notice":
+                    notices.append(msg["message"])
+                    if len(notices) == 2:
+                        break
+                if me.state and me.state["legal"]:
+                    me.act(me.state["legal"][0]["action"])
+                    me.state = None
+            assert len(notices) == 2 and "random legal move" in notices[0]
+
+
+def test_a_websocket_from_another_origin_is_refused(server: LiveServer) -> None:
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+    from websockets.typing import Origin
+
+    game = server.new_game(mode="bot", bot="random")
+    url = f"{server.ws_base}/ws/{game['id']}"
+    with (
+        pytest.raises((InvalidStatus, ConnectionClosed)),
+        connect(url, origin=Origin("http://evil.example"), open_timeout=10) as ws,
+    ):
+        ws.send('{"type": "hello", "watch": true}')
+        ws.recv(timeout=10)
+
+
+def test_production_defaults_are_loopback_strong_shuffles_and_no_debug(server: LiveServer) -> None:
+    import secrets
+
+    from marjolet.cli import build_parser
+    from marjolet.web.config import WebConfig
+
+    args = build_parser("serve").parse_args(["serve"])
+    assert args.host == "127.0.0.1" and args.port == 8000
+    assert WebConfig().deck_for is None and WebConfig().first_dealer is None
+    hub = server.app.state.hub
+    assert isinstance(hub.rng, secrets.SystemRandom)  # R6
+    assert server.app.debug is False
+
+
+def test_an_idle_table_leaves_memory_and_comes_back_from_the_database(server: LiveServer) -> None:
+    game = server.new_game(mode="bot", bot="random")
+    rng = random.Random(2)
+    with Browser.open(server, game["id"], seat_hello(game)) as me:
+        for _ in range(5):
+            play_until(me, lambda s: bool(s["legal"]), rng)
+            me.act(rng.choice(me.state["legal"])["action"])  # type: ignore[index]
+            me.state = None
+        before = play_until(me, lambda s: bool(s["legal"]), rng)
+    hub = server.app.state.hub
+    deadline = time.monotonic() + 10
+    while game["id"] in hub.tables:
+        assert time.monotonic() < deadline, "the idle table stayed in memory"
+        time.sleep(0.02)
+    with Browser.open(server, game["id"], seat_hello(game)) as again:
+        after = again.next_state()
+        assert after["version"] == before["version"] and after["hands"] == before["hands"]

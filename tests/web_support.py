@@ -1,0 +1,249 @@
+"""Helpers of the web tests: a real server on 127.0.0.1 and scripted browsers.
+
+The server runs with uvicorn in a thread (port 0: a free port), so the tests
+talk to it over real HTTP and WebSockets with time-outs: a broken server
+fails a test instead of hanging it.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from marjolet.web.app import create_app
+from marjolet.web.config import WebConfig
+
+TIMEOUT = 20.0
+
+
+@dataclass
+class LiveServer:
+    base: str
+    app: Any
+    server: uvicorn.Server
+
+    @property
+    def ws_base(self) -> str:
+        return "ws" + self.base[len("http") :]
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base, timeout=TIMEOUT)
+
+    def new_game(self, **payload: Any) -> dict[str, Any]:
+        with self.http() as client:
+            response = client.post("/api/games", json=payload)
+            assert response.status_code == 200, response.text
+            data: dict[str, Any] = response.json()
+            return data
+
+
+@contextmanager
+def live_server(config: WebConfig, port: int = 0) -> Iterator[LiveServer]:
+    """A running server for ``config``; stopped at the end of the block."""
+    app = create_app(config)
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + TIMEOUT
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield LiveServer(f"http://127.0.0.1:{port}", app, server)
+    finally:
+        server.should_exit = True
+        thread.join(TIMEOUT)
+
+
+def free_port() -> int:
+    """A port free on 127.0.0.1 right now (for a server started twice)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def fast_config(db: Any, **changes: Any) -> WebConfig:
+    """Production settings with bots that answer at once and no limit on
+    how fast a scripted player may send."""
+    base: dict[str, Any] = {
+        "db_path": db,
+        "bot_delay": 0.0,
+        "watch_delay": 0.0,
+        "rate_per_second": 1000.0,  # scripted players are faster than people
+        "rate_burst": 1000,
+    }
+    base.update(changes)
+    return WebConfig(**base)
+
+
+SERVING = re.compile(r"serving on (http://127\.0\.0\.1:\d+)/")
+
+
+@contextmanager
+def serve_process(db: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``marjolet serve --port 0`` in a child process; yields it and its address."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "marjolet.cli",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--bot-delay",
+            "0",
+            "--rate-limit",
+            "1000",  # a scripted player is faster than a person
+            "--log-level",
+            "warning",
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    assert proc.stdout is not None
+    out = proc.stdout
+    threading.Thread(target=_pump, args=(out, lines), daemon=True).start()
+    seen: list[str] = []
+    deadline = time.monotonic() + 30
+    base = None
+    while base is None:
+        try:
+            line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
+        except queue.Empty:
+            proc.kill()
+            pytest.fail(f"marjolet serve did not start: {''.join(seen)}")
+        seen.append(line)
+        found = SERVING.search(line)
+        if found:
+            base = found.group(1)
+    try:
+        yield proc, base
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+
+
+def _pump(stream: Any, lines: queue.Queue[str]) -> None:
+    for line in stream:
+        lines.put(line)
+
+
+@dataclass
+class Browser:
+    """One scripted WebSocket client: every message it receives is kept."""
+
+    ws: ClientConnection
+    received: list[str] = field(default_factory=list)
+    state: dict[str, Any] | None = None
+
+    @classmethod
+    @contextmanager
+    def open(cls, server: LiveServer, game_id: str, hello: dict[str, Any]) -> Iterator[Browser]:
+        url = f"{server.ws_base}/ws/{game_id}"
+        with connect(url, open_timeout=TIMEOUT, max_size=2**22) as ws:
+            browser = cls(ws)
+            browser.send(hello)
+            yield browser
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.received.append(text)
+        msg: dict[str, Any] = json.loads(text)
+        if msg["type"] == "state":
+            self.state = msg
+        return msg
+
+    def recv_until(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = TIMEOUT
+    ) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the expected message did not come")
+            msg = self.recv(left)
+            if predicate(msg):
+                return msg
+
+    def next_state(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        return self.recv_until(lambda m: m["type"] == "state", timeout)
+
+    def error(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        return self.recv_until(lambda m: m["type"] == "error", timeout)
+
+    def closed(self, timeout: float = TIMEOUT) -> bool:
+        """True once the server closed the connection."""
+        deadline = time.monotonic() + timeout
+        try:
+            while time.monotonic() < deadline:
+                self.recv(deadline - time.monotonic())
+        except ConnectionClosed:
+            return True
+        except TimeoutError:
+            return False
+        return False
+
+    def my_turn(self) -> bool:
+        s = self.state
+        return bool(s and s["legal"] and not s["deal_over"])
+
+    def act(self, action: str) -> None:
+        assert self.state is not None
+        self.send({"type": "act", "action": action, "version": self.state["version"]})
+
+
+def play_until(
+    browser: Browser,
+    done: Callable[[dict[str, Any]], bool],
+    rng: random.Random,
+    *,
+    choose: Callable[[dict[str, Any]], str] | None = None,
+    max_steps: int = 5000,
+) -> dict[str, Any]:
+    """Play this seat with random legal actions (starting each next deal)
+    until ``done(state)``; returns that state."""
+    for _ in range(max_steps):
+        state = browser.state or browser.next_state()
+        if done(state):
+            return state
+        if state["deal_over"] and not state["match_over"]:
+            browser.send({"type": "next", "version": state["version"]})
+        elif state["legal"]:
+            action = choose(state) if choose else rng.choice(state["legal"])["action"]
+            browser.act(action)
+        browser.state = None
+        browser.next_state()
+    raise AssertionError("the game did not reach the expected point")
