@@ -27,8 +27,10 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 play: $(VENV)/.play-installed
 	$(BIN)/marjolet play $(ARGS)
 
-## ruff, mypy --strict and the whole pytest suite.
+## ruff, mypy --strict and the whole pytest suite (browser tests use
+## Debian's chromium, which scripts/install-chromium.sh installs if missing).
 test: $(VENV)/.test-installed
+	sh scripts/install-chromium.sh
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/pytest $(PYTEST_ARGS)

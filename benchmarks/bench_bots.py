@@ -14,7 +14,8 @@ disturb the figures less; run it with ``nice`` on an otherwise quiet
 machine all the same.
 
     nice .venv/bin/python benchmarks/bench_bots.py
-    nice .venv/bin/python benchmarks/bench_bots.py --bots pimc:worlds=24 ismcts:iterations=150 --deals 4
+    nice .venv/bin/python benchmarks/bench_bots.py --deals 4 \
+        --bots pimc:worlds=24 ismcts:iterations=150
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ def positions(deals: int, seed: int) -> list[tuple[Deal, Observation, list[int]]
     return out
 
 
-def measure(spec: str, cases: list[tuple[Deal, Observation, list[int]]], seed: int) -> dict[str, Any]:
+def measure(
+    spec: str, cases: list[tuple[Deal, Observation, list[int]]], seed: int
+) -> dict[str, Any]:
     bot = make_bot(spec, seed=seed)
     evaluator = getattr(bot, "evaluator", None)
     times = []
@@ -94,15 +97,15 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"positions": len(cases), "bots": rows}))
         return 0
     print(f"{len(cases)} decisions from {args.deals} heuristic self-play deals (CPU time)")
-    head = f"{'bot':<24} {'median ms':>9} {'p90 ms':>8} {'worst ms':>9} {'moves/s':>8} {'worlds/s':>9} {'endings/s':>10}"
+    columns = [("median ms", "median_ms"), ("p90 ms", "p90_ms"), ("worst ms", "worst_ms"),
+               ("moves/s", "moves_per_s"), ("worlds/s", "worlds_per_s"),
+               ("endings/s", "endings_per_s")]  # fmt: skip
+    head = f"{'bot':<24}" + "".join(f" {title:>10}" for title, _ in columns)
     print(head)
     print("-" * len(head))
     for r in rows:
-        def cell(v: object, width: int) -> str:
-            return f"{'-' if v is None else v:>{width}}"
-
-        print(f"{r['bot']:<24} {cell(r['median_ms'], 9)} {cell(r['p90_ms'], 8)} {cell(r['worst_ms'], 9)} "
-              f"{cell(r['moves_per_s'], 8)} {cell(r['worlds_per_s'], 9)} {cell(r['endings_per_s'], 10)}")
+        cells = "".join(f" {'-' if r[key] is None else r[key]:>10}" for _, key in columns)
+        print(f"{r['bot']:<24}{cells}")
     return 0
 
 

@@ -46,13 +46,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="ending solver benchmark")
     parser.add_argument("--count", type=int, default=10_000, help="random endings (default 10000)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rules", choices=["classic", "encyclopedia", "both"], default="both",
-                        help="rule profile of the endings (both: alternate)")
+    parser.add_argument(
+        "--rules",
+        choices=["classic", "encyclopedia", "both"],
+        default="both",
+        help="rule profile of the endings (both: alternate)",
+    )
     parser.add_argument("--no-verify", action="store_true", help="skip the minimax comparison")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
 
-    profiles = {"classic": [CLASSIC], "encyclopedia": [ENCYCLOPEDIA], "both": [CLASSIC, ENCYCLOPEDIA]}
+    profiles = {
+        "classic": [CLASSIC],
+        "encyclopedia": [ENCYCLOPEDIA],
+        "both": [CLASSIC, ENCYCLOPEDIA],
+    }
     rules_cycle = profiles[args.rules]
     rng = random.Random(args.seed)
     times: list[float] = []
@@ -73,8 +81,11 @@ def main(argv: list[str] | None = None) -> int:
             minimax_time += clock() - start
             if reference != solution.value:
                 disagreements += 1
-                print(f"disagreement on ending {i}: solver {solution.value}, minimax {reference}: "
-                      f"{deal!r}", file=sys.stderr)
+                print(
+                    f"disagreement on ending {i}: solver {solution.value}, minimax {reference}: "
+                    f"{deal!r}",
+                    file=sys.stderr,
+                )
         if not args.json and (i + 1) % 1000 == 0:
             print(f"  {i + 1} endings...", file=sys.stderr)
     ms = sorted(t * 1000 for t in times)
@@ -102,15 +113,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(figures))
     else:
-        print(f"full six-card endings: {args.count} ({args.rules} rules), python {sys.version.split()[0]}")
+        python = sys.version.split()[0]
+        print(f"full six-card endings: {args.count} ({args.rules} rules), python {python}")
         if not args.no_verify:
-            print(f"agreement with plain minimax: {args.count - disagreements}/{args.count}"
-                  f" (minimax: {minimax_time / args.count * 1000:.1f} ms an ending)")
-        print(f"solve time: median {figures['median_ms']} ms, p90 {figures['p90_ms']} ms, "
-              f"p99 {figures['p99_ms']} ms, worst {figures['worst_ms']} ms "
-              f"(targets: median <= {TARGET_MEDIAN_MS}, worst <= {TARGET_WORST_MS})")
-        print(f"nodes: median {figures['median_nodes']}, worst {figures['worst_nodes']}; "
-              f"{figures['endings_per_s']} endings/s")
+            print(
+                f"agreement with plain minimax: {args.count - disagreements}/{args.count}"
+                f" (minimax: {minimax_time / args.count * 1000:.1f} ms an ending)"
+            )
+        print(
+            f"solve time: median {figures['median_ms']} ms, p90 {figures['p90_ms']} ms, "
+            f"p99 {figures['p99_ms']} ms, worst {figures['worst_ms']} ms "
+            f"(targets: median <= {TARGET_MEDIAN_MS}, worst <= {TARGET_WORST_MS})"
+        )
+        print(
+            f"nodes: median {figures['median_nodes']}, worst {figures['worst_nodes']}; "
+            f"{figures['endings_per_s']} endings/s"
+        )
         print("OK" if ok else "TARGET MISSED")
     return 0 if ok else 1
 

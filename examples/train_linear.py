@@ -3,6 +3,7 @@
     python examples/train_linear.py                 # about 3 minutes of training
     python examples/train_linear.py --quick         # a few seconds, for a smoke test
     python examples/train_linear.py --minutes 10 --out policy.npz --seed 7
+    python examples/train_linear.py --deals 50000   # a fixed budget: the same weights every time
 
 What it does, plainly: REINFORCE (policy gradient) with a linear value
 baseline, all in numpy, on the Gymnasium adapter ``marjolet/SingleAgent-v0``
@@ -62,9 +63,10 @@ class Adam:
 
 
 def train(
-    seconds: float, seed: int, batch: int, lr: float, opponent: str
+    seconds: float, max_deals: int | None, seed: int, batch: int, lr: float, opponent: str
 ) -> tuple[Array, Array, int, int]:
-    """Train for about ``seconds``; return the policy weights, bias, deals and steps."""
+    """Train for about ``seconds`` (or exactly ``max_deals`` deals, rounded up
+    to a batch); return the policy weights, bias, deals and steps."""
     env = gym.make("marjolet/SingleAgent-v0", opponent=opponent, reward="dense")
     rng = np.random.default_rng(seed)
     w = np.zeros((NUM_ACTIONS, OBSERVATION_SIZE))
@@ -77,7 +79,9 @@ def train(
     start = time.perf_counter()
     obs, info = env.reset(seed=seed)
     recent: list[float] = []
-    while time.perf_counter() - start < seconds:
+    while (
+        deals < max_deals if max_deals is not None else time.perf_counter() - start < seconds
+    ):
         gw, gb = np.zeros_like(w), np.zeros_like(b)
         gvw, gvb = np.zeros_like(vw), np.zeros_like(vb)
         for _ in range(batch):
@@ -157,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="train 5 seconds and play 4 arena matches (a smoke test)")
     parser.add_argument("--out", type=Path, default=Path("linear-policy.npz"),
                         help="weights file (default linear-policy.npz)")
+    parser.add_argument("--deals", type=int, default=None,
+                        help="train on this many deals instead of for a time (reproducible)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batch", type=int, default=16, help="deals per update")
     parser.add_argument("--lr", type=float, default=0.01, help="Adam step size")
@@ -166,11 +172,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     seconds = 5.0 if args.quick else args.minutes * 60.0
     matches = 4 if args.quick else args.matches
-    if seconds <= 0 or matches <= 0 or matches % 2:
-        print("train_linear: --minutes must be > 0 and --matches even and > 0", file=sys.stderr)
+    if seconds <= 0 or matches <= 0 or matches % 2 or (args.deals is not None and args.deals < 1):
+        print("train_linear: --minutes and --deals must be > 0, --matches even and > 0",
+              file=sys.stderr)
         return 2
-    print(f"training a linear policy against {args.opponent} for {seconds:.0f} s ...")
-    w, b, deals, steps = train(seconds, args.seed, args.batch, args.lr, args.opponent)
+    budget = f"{args.deals} deals" if args.deals is not None else f"{seconds:.0f} s"
+    print(f"training a linear policy against {args.opponent} for {budget} ...")
+    w, b, deals, steps = train(seconds, args.deals, args.seed, args.batch, args.lr, args.opponent)
     save_weights(args.out, w, b, deals=deals, steps=steps, seed=args.seed, lr=args.lr,
                  opponent=args.opponent)
     print(f"trained on {deals} deals ({steps} steps); weights in {args.out}")

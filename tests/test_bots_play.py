@@ -90,7 +90,9 @@ def test_bots_see_only_their_observation(name: str) -> None:
         obs_a, obs_b = observe(a, 0), observe(b, 0)
         assert obs_a == obs_b
         legal = a.legal_actions()
-        assert make_bot(spec, seed=1).choose(obs_a, legal) == make_bot(spec, seed=1).choose(obs_b, legal)
+        assert make_bot(spec, seed=1).choose(obs_a, legal) == make_bot(spec, seed=1).choose(
+            obs_b, legal
+        )
 
 
 def test_cheater_is_told_the_deal_by_play_deal_and_refuses_to_play_blind() -> None:
@@ -116,8 +118,16 @@ def test_cheater_plays_the_true_world_best_move_when_it_is_clear() -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["pimc:worlds=0", "pimc:time=-1", "pimc:exact=11", "ismcts:iterations=0", "ismcts:rollout=greedy",
-     "ismcts:scale=0", "pimc:depth=3", "pimc:worlds=many"],
+    [
+        "pimc:worlds=0",
+        "pimc:time=-1",
+        "pimc:exact=11",
+        "ismcts:iterations=0",
+        "ismcts:rollout=greedy",
+        "ismcts:scale=0",
+        "pimc:depth=3",
+        "pimc:worlds=many",
+    ],
 )
 def test_bad_bot_parameters_are_refused_with_a_clear_error(spec: str) -> None:
     with pytest.raises(BotSpecError):

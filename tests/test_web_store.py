@@ -12,7 +12,7 @@ import pytest
 from marjolet import record
 from marjolet.match import Match
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA
-from marjolet.web.store import GameRow, SeatInfo, Store, StoreError, token_hash
+from marjolet.web.store import Forfeit, GameRow, SeatInfo, Store, StoreError, token_hash
 
 
 def new_row(game_id: str = "g1", deck: tuple[int, ...] = tuple(range(32))) -> GameRow:
@@ -198,3 +198,51 @@ def test_the_group_writer_answers_each_caller_after_the_commit(tmp_path: Path) -
         assert writer.calls == 6 and writer.batches <= 6
     finally:
         writer.close()
+
+
+def test_a_forfeit_finishes_the_game_once_and_loads_back_with_it(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    try:
+        store.create_game(new_row())
+        store.append_action("g1", 0, 0, 0, totals=(0, 0), status="playing", winner=None)
+        forfeit = Forfeit.trimmed(1, "random", "no answer within 5 s", "warming up\nstuck\n")
+        assert store.forfeit("g1", forfeit, totals=(10, 0))
+        assert not store.forfeit("g1", Forfeit.trimmed(0, "x", "again"), totals=(0, 0))
+        loaded = store.load_game("g1")
+        assert loaded is not None and loaded.forfeit == forfeit
+        assert loaded.status == "finished" and loaded.winner == 0 and loaded.totals == (10, 0)
+        assert loaded.actions == [[0]]  # the record keeps the moves played, nothing more
+        assert store.unfinished_ids() == []
+        summary = loaded.summary()["forfeit"]
+        assert summary["seat"] == 1 and summary["winner"] == 0
+        assert summary["stderr"] == ["warming up", "stuck"]
+    finally:
+        store.close()
+
+
+def test_a_forfeit_keeps_one_short_line_and_the_last_lines_of_standard_error() -> None:
+    noisy = "\n".join(f"line {i} " + "x" * 500 for i in range(50))
+    forfeit = Forfeit.trimmed(0, "mine", "bad\nanswer " + "y" * 2000, noisy)
+    assert "\n" not in forfeit.reason and len(forfeit.reason) <= 600
+    assert len(forfeit.stderr) == 10 and forfeit.stderr[-1].startswith("line 49 ")
+    assert all(len(line) <= 200 for line in forfeit.stderr)
+    assert forfeit.message(["mine", "Ann"]).startswith("mine broke down and forfeits the match")
+
+
+def test_a_version_1_database_gains_forfeits_and_keeps_its_games(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    store = Store(path)
+    store.create_game(new_row())
+    store.append_action("g1", 0, 0, 0, totals=(0, 0), status="playing", winner=None)
+    store.close()
+    with sqlite3.connect(path) as conn:  # what marjolet wrote before forfeits existed
+        conn.execute("ALTER TABLE games DROP COLUMN forfeit")
+        conn.execute("PRAGMA user_version = 1")
+    again = Store(path)
+    try:
+        loaded = again.load_game("g1")
+        assert loaded is not None and loaded.actions == [[0]] and loaded.forfeit is None
+        assert again.forfeit("g1", Forfeit.trimmed(1, "random", "exited"), totals=(0, 0))
+        assert again._db.execute("PRAGMA user_version").fetchone()[0] == 2
+    finally:
+        again.close()

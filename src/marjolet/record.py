@@ -203,7 +203,7 @@ class _Builder:
         self.first_dealer = first_dealer
         self.players = players
         self.check = check
-        self.match = Match(rules, first_dealer=first_dealer, seed=0, players=players)
+        self.match = Match(rules, first_dealer=first_dealer, players=players)
         self.deals: list[DealRecord] = []
         self.deal: Deal | None = None
         self.current_deck: tuple[int, ...] | None = None
@@ -504,7 +504,7 @@ class ReplayResult:
 
 def to_match(record: Record) -> Match:
     """Replay a record into a :class:`Match` (raises :class:`RecordError`)."""
-    match = Match(record.rules, first_dealer=record.first_dealer, seed=0, players=record.players)
+    match = Match(record.rules, first_dealer=record.first_dealer, players=record.players)
     for d, deal_record in enumerate(record.deals):
         if match.deal is not None and not match.deal.is_over:
             raise RecordError(

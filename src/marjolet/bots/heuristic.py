@@ -155,8 +155,8 @@ class HeuristicPolicy:
     # -- tricks 1-10 ---------------------------------------------------------------
 
     def stock_card(self, deal: Deal, seat: int, hand: int) -> int:
+        """A card in tricks 1-10 (see the module docstring)."""
         s = deal._s
-        opp = seat ^ 1
         trump = deal.trump
         tmask = SUIT_MASKS[trump]
         tricks = s[TRICKS]
@@ -302,14 +302,14 @@ class HeuristicPolicy:
         # leader: follow each lead along one greedy line to the end of the
         # deal (no branching: every later card is the greedy rule's) and
         # take the lead whose line scores best
-        line = _EndingLine(
-            trump, deal.seven if seven_live else -1, deal._all_tricks_bonus
-        )
+        line = _EndingLine(trump, deal.seven if seven_live else -1, deal._all_tricks_bonus)
         sweep = (1 if s[LATE_TRICKS + opp] == 0 else 0) | (2 if s[LATE_TRICKS + seat] == 0 else 0)
         best_card = -1
         best_score = -1e9
         for c in _bits(mine):
-            v = line.play_out(c, mine, theirs, sweep) + 0.01 * line.lead_score(c, mine, theirs, sweep)
+            v = line.play_out(c, mine, theirs, sweep) + 0.01 * line.lead_score(
+                c, mine, theirs, sweep
+            )
             if v > best_score or (v == best_score and c & 7 < best_card & 7):
                 best_card, best_score = c, v
         return best_card
@@ -330,7 +330,9 @@ class _EndingLine:
         """The one-trick rule: the trick's points, the lead kept or lost,
         and what the led card would be worth later."""
         trump = self.trump
-        answer = _ending_answer(c, _follow_mask(c, theirs, self.tmask), mine & ~(1 << c), trump, self.seven)
+        answer = _ending_answer(
+            c, _follow_mask(c, theirs, self.tmask), mine & ~(1 << c), trump, self.seven
+        )
         csuit = c >> 3
         a_suit = answer >> 3
         wins = answer < c if a_suit == csuit else a_suit != trump
@@ -343,7 +345,11 @@ class _EndingLine:
         v -= _ending_keep(c, trump, theirs) * (0.3 if wins else 1.0)
         if c == self.seven:
             v += 10
-        if csuit == trump and not wins and (mine & self.tmask).bit_count() <= (theirs & self.tmask).bit_count():
+        if (
+            csuit == trump
+            and not wins
+            and (mine & self.tmask).bit_count() <= (theirs & self.tmask).bit_count()
+        ):
             v -= 4.0
         return v
 
@@ -411,24 +417,24 @@ def _ending_answer(lead: int, legal: int, leader_rest: int, trump: int, seven: i
     """The follower's greedy answer: win as cheaply as possible (a ten the
     leader's ace would catch counts as cheap), else throw the least."""
     lsuit = lead >> 3
-    winners = []
-    losers = []
-    for c in _bits(legal):
+    best_win, win_cost = -1, 1e9
+    best_lose, lose_cost = -1, 1e9
+    m = legal
+    while m:
+        b = m & -m
+        m ^= b
+        c = b.bit_length() - 1
         csuit = c >> 3
-        wins = c > lead if csuit == lsuit else csuit == trump
-        (winners if wins else losers).append(c)
-    if winners:
-
-        def win_cost(c: int) -> float:
-            cost = _ending_keep(c, trump, leader_rest) - CARD_POINTS[c]
-            return cost - (10 if c == seven else 0)
-
-        return min(winners, key=lambda c: (win_cost(c), c & 7))
-
-    def lose_cost(c: int) -> float:
-        return CARD_POINTS[c] * 2 + _ending_keep(c, trump, leader_rest) - (10 if c == seven else 0)
-
-    return min(losers, key=lambda c: (lose_cost(c), c & 7))
+        keep = _ending_keep(c, trump, leader_rest) - (10 if c == seven else 0)
+        if c > lead if csuit == lsuit else csuit == trump:
+            cost = keep - CARD_POINTS[c]
+            if cost < win_cost or (cost == win_cost and c & 7 < best_win & 7):
+                best_win, win_cost = c, cost
+        else:
+            cost = keep + CARD_POINTS[c] * 2
+            if cost < lose_cost or (cost == lose_cost and c & 7 < best_lose & 7):
+                best_lose, lose_cost = c, cost
+    return best_win if best_win >= 0 else best_lose
 
 
 def public_deal(obs: Observation) -> Deal:

@@ -73,7 +73,8 @@ class IsmctsBot(Bot):
             raise BotSpecError("bot 'ismcts': scale must be > 0")
         if self.options["rollout"] not in ("heuristic", "random"):
             raise BotSpecError(
-                f"bot 'ismcts': rollout must be heuristic or random, got {self.options['rollout']!r}"
+                "bot 'ismcts': rollout must be heuristic or random, "
+                f"got {self.options['rollout']!r}"
             )
         self.evaluator = WorldEvaluator(exact_tricks=0)
         self._ending: EndingSolver | None = None

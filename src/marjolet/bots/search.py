@@ -45,7 +45,9 @@ class WorldEvaluator:
         key = (deal.trump, pending, deal._all_tricks_bonus)
         solver = self._solvers.get(key)
         if solver is None or len(solver.table) > TABLE_LIMIT:
-            solver = EndingSolver(deal.trump, seven_pending=pending, all_tricks_bonus=deal._all_tricks_bonus)
+            solver = EndingSolver(
+                deal.trump, seven_pending=pending, all_tricks_bonus=deal._all_tricks_bonus
+            )
             self._solvers[key] = solver
         return solver
 
@@ -127,4 +129,3 @@ def _card_order(world: Deal) -> list[int]:
         legal.remove(first)
         legal.insert(0, first)
     return legal
-

@@ -464,7 +464,7 @@ class EndingSolver:
     def action_value(self, deal: Deal, action: int, alpha: int = -INF, beta: int = INF) -> int:
         """The value (see :class:`Solution`) of playing card ``action`` in
         ``deal`` (exact inside (alpha, beta), a bound outside)."""
-        p, hl, hf, lead, code, base = self._root(deal)
+        _, hl, hf, lead, code, base = self._root(deal)
         if lead < 0:
             # the mover leads; the opponent answers and the mover's value is
             # the minimum over the answers
@@ -544,7 +544,7 @@ class EndingSolver:
     def solve_value(self, deal: Deal) -> int:
         """The exact value of ``deal`` (see :class:`Solution`) without the
         optimal actions."""
-        p, hl, hf, lead, code, base = self._root(deal)
+        _, hl, hf, lead, code, base = self._root(deal)
         if lead < 0:
             return base + self.value(hl, hf, code)
         best = -INF

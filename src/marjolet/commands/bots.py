@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,13 +15,19 @@ def run(args: argparse.Namespace) -> int:
     from marjolet.bots import STRONGEST, bot_names
     from marjolet.bots.registry import bot_class
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in bot_names():
         try:
             cls = bot_class(name)
         except ImportError as exc:  # a bot of an optional extra that is not installed
-            rows.append({"name": name, "description": f"unavailable: {exc}", "sees_hidden_cards": False,
-                         "params": []})
+            rows.append(
+                {
+                    "name": name,
+                    "description": f"unavailable: {exc}",
+                    "sees_hidden_cards": False,
+                    "params": [],
+                }
+            )
             continue
         rows.append(
             {

@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME=SPEC",
         help="offer the bot SPEC to browsers under NAME (repeatable; browsers "
-        "choose names, never specs)",
+        "choose names, never specs). SPEC exec:PATH runs the program PATH "
+        "(marjolet-bot/1); it must exist and be executable",
     )
     parser.add_argument(
         "--only-allowed-bots",

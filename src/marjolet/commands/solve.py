@@ -15,7 +15,9 @@ class NotSolvableError(MarjoletError):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="RECORD", help="a record, JSON or text form ('-' for stdin)")
+    parser.add_argument(
+        "file", metavar="RECORD", help="a record, JSON or text form ('-' for stdin)"
+    )
     parser.add_argument(
         "--json",
         action="store_true",

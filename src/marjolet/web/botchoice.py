@@ -4,18 +4,22 @@ A client never sends a bot spec. It picks a *choice* by name from the list
 this module builds (``GET /api/options`` shows names, labels and
 descriptions, never specs), and the server maps the name to a spec string for
 :func:`marjolet.bots.make_bot`. Only the operator adds choices
-(``marjolet serve --allow-bot NAME=SPEC``), which is where a bot that starts
-a program (a later ``exec:PATH`` spec) can be allowed without letting a
-browser name one.
+(``marjolet serve --allow-bot NAME=SPEC``), which is the only way a bot that
+starts a program (``exec:PATH``, :mod:`marjolet.bots.external`) is ever
+offered: a browser can never make the server start a program. Such an
+entry is checked at start-up (the file exists and is executable) and its
+path made absolute, so a game resumed after a restart runs the same file.
 
 The default list holds every registered bot that can be built with its
-defaults, except those that see hidden cards, each at up to three
-strengths when the bot has a budget parameter (``quick`` a quarter of
-the default budget, ``normal`` the default, ``strong`` twice it).
+defaults, except those that see hidden cards and those that start a
+program, each at up to three strengths when the bot has a budget parameter
+(``quick`` a quarter of the default budget, ``normal`` the default,
+``strong`` twice it).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -23,7 +27,7 @@ from typing import Any
 
 from marjolet.bots import bot_names, make_bot, parse_spec
 from marjolet.bots.base import Bot, BotSpecError, Param
-from marjolet.bots.registry import bot_class
+from marjolet.bots.registry import EXEC, bot_class
 from marjolet.errors import MarjoletError
 
 #: Parameters that measure a bot's thinking budget, most telling first.
@@ -76,9 +80,30 @@ class BotChoice:
         }
 
 
+def starts_program(bot: str | type[Bot] | Bot) -> bool:
+    """Whether a bot (a spec string, a bot class or a bot) runs another
+    program: ``exec:PATH`` or any subclass of the external bot."""
+    if isinstance(bot, str):
+        try:
+            name = parse_spec(bot)[0]
+        except MarjoletError:
+            return False
+        if name == EXEC:
+            return True
+        try:
+            bot = bot_class(name)
+        except (ImportError, AttributeError, MarjoletError):
+            return False
+    from marjolet.bots.external import ExternalBot
+
+    if isinstance(bot, type):
+        return issubclass(bot, ExternalBot)
+    return isinstance(bot, ExternalBot)
+
+
 def check_spec(spec: str) -> type[Bot]:
-    """Check a spec string the way :func:`make_bot` would, without building
-    the bot (building one may start a program). Returns the bot class."""
+    """Check a spec string the way :func:`make_bot` would, without starting
+    anything. Returns the bot class."""
     name, raw = parse_spec(spec)
     cls = bot_class(name)
     known = {p.name: p for p in cls.params}
@@ -86,7 +111,37 @@ def check_spec(spec: str) -> type[Bot]:
         if key not in known:
             raise BotSpecError(f"bot spec {spec!r}: {name} has no parameter {key!r}")
         known[key].parse(text, spec)
+    if starts_program(cls):
+        check_program(str(raw.get("path", "")))
+        make_bot(spec, seed=0)  # its own checks; building one starts nothing
     return cls
+
+
+def check_program(path: str) -> None:
+    """A program path the operator allowed must be an executable file now,
+    not at the first move of a game hours later."""
+    if not path:
+        raise BotSpecError("exec needs the path of a program: exec:PATH")
+    if not os.path.exists(path):
+        raise BotSpecError(f"no such file {path!r}")
+    if os.path.isdir(path):
+        raise BotSpecError(f"{path!r} is a directory, not a program")
+    if not os.access(path, os.X_OK):
+        raise BotSpecError(f"{path!r} is not executable (chmod +x {path})")
+
+
+def absolute_spec(spec: str) -> str:
+    """An ``exec`` spec with its program path made absolute (so that the
+    spec stored with a game means the same file after a restart from
+    another folder); any other spec unchanged."""
+    name, raw = parse_spec(spec)
+    if not starts_program(spec) or "path" not in raw:
+        return spec
+    path = os.path.abspath(raw["path"])
+    rest = [f"{k}={v}" for k, v in raw.items() if k != "path"]
+    if not rest:
+        return f"{name}:{path}" if name == EXEC else f"{name}:path={path}"
+    return f"{name}:path={path}," + ",".join(rest)
 
 
 def strongest_spec() -> str:
@@ -186,8 +241,8 @@ class BotCatalogue:
                     bot = bot_class(name)
                 except (ImportError, AttributeError, MarjoletError):
                     continue  # a bot whose module is missing is simply not offered
-                if bot.sees_hidden_cards or name.startswith("exec"):
-                    continue
+                if bot.sees_hidden_cards or starts_program(bot) or name.startswith(EXEC):
+                    continue  # never offered unless the operator allows it by name
                 family = _family_choices(name)
                 if all(_builds(c.spec) for c in family):
                     choices.extend(family)
@@ -198,6 +253,7 @@ class BotCatalogue:
                 )
             try:
                 bot = check_spec(spec)
+                spec = absolute_spec(spec)
             except MarjoletError as exc:
                 raise BotChoiceError(f"--allow-bot {name}={spec}: {exc}") from None
             choices = [c for c in choices if c.name != name]
@@ -218,6 +274,12 @@ class BotCatalogue:
 
     def public(self) -> list[dict[str, Any]]:
         return [c.public() for c in self.choices.values()]
+
+    def allows(self, spec: str) -> bool:
+        """Whether ``spec`` is the spec of one of this server's choices (a
+        stored game that runs a program resumes only if the operator still
+        allows that program)."""
+        return any(c.spec == spec for c in self.choices.values())
 
 
 def parse_allow(entries: Iterable[str]) -> dict[str, str]:

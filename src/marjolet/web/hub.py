@@ -5,11 +5,17 @@ where bots think, the source of shuffles, and the live tables. A table is
 loaded from its stored record on first use; at start-up the bot-vs-bot
 matches that were being played are loaded at once so that they go on by
 themselves. Games with a person wait for that person to come back.
+
+Bots are closed (an external bot's program ended and reaped) in the hub's
+own closer threads, apart from the pool where bots think so that a closing
+never waits behind a long think; shutdown waits for every closing, so no
+bot program outlives the server.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import secrets
@@ -67,6 +73,8 @@ class Hub:
         self.bot_pool = ThreadPoolExecutor(
             max_workers=max(1, config.bot_threads), thread_name_prefix="marjolet-bot"
         )
+        self.closer = ThreadPoolExecutor(max_workers=8, thread_name_prefix="marjolet-bot-close")
+        self._closing: set[asyncio.Future[None]] = set()
         self.rng: random.Random = secrets.SystemRandom()
         self._load_lock = asyncio.Lock()
 
@@ -76,6 +84,14 @@ class Hub:
         """Run a store call in the store's own thread (never on the event
         loop); it returns once the transaction holding it is committed."""
         return await self.writer.call(fn, *args, **kwargs)
+
+    def in_closer(self, fn: Callable[P, None], *args: P.args, **kwargs: P.kwargs) -> None:
+        """Run ``fn`` (closing bots) in a closer thread; shutdown waits for it."""
+        future = asyncio.get_running_loop().run_in_executor(
+            self.closer, functools.partial(fn, *args, **kwargs)
+        )
+        self._closing.add(future)
+        future.add_done_callback(self._closing.discard)
 
     def new_deck(self, index: int) -> list[int]:
         """A fresh deck order from a cryptographically strong source (R6)."""
@@ -212,7 +228,7 @@ class Hub:
         """Forget an idle table; its game stays in the database."""
         if table.idle() and self.tables.get(table.id) is table:
             del self.tables[table.id]
-            table.closed = True
+            table.unload()
 
     async def startup(self) -> None:
         """Resume the bot-vs-bot matches that were under way."""
@@ -223,9 +239,13 @@ class Hub:
                 log.error("game %s not resumed: %s", game_id, exc)
 
     async def shutdown(self) -> None:
-        for table in list(self.tables.values()):
-            await table.close()
+        """Stop every table, close every bot (no bot program outlives the
+        server), then finish the pending writes and close the database."""
+        await asyncio.gather(*(table.close() for table in list(self.tables.values())))
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        while pending := [f for f in self._closing if not f.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
+        self.closer.shutdown(wait=False)
         await asyncio.to_thread(self.writer.close)
 
     # -- history ------------------------------------------------------------------------

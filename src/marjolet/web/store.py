@@ -4,7 +4,10 @@ A game is stored the way ``record.md`` describes it (rules, first dealer,
 player names, a deck per deal, the actions of each deal) plus what the server
 needs to run it again: the seats (a human, or a bot with its spec and seed),
 the SHA-256 hashes of the seats' secret tokens and of the invite code, and a
-summary for the history page (status, totals, winner, counts).
+summary for the history page (status, totals, winner, counts) and, when a
+bot broke down, the :class:`Forfeit` that ended the game. A forfeit is a
+property of the stored game, not of its record: the record stays the moves
+that were played, valid under ``record.md``.
 
 Writes are small transactions, committed before the server acknowledges the
 move they hold, in WAL mode with ``synchronous=FULL``: a move that a player
@@ -36,7 +39,7 @@ from marjolet.errors import MarjoletError
 from marjolet.record import DealRecord, Record
 from marjolet.rules import Rules
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 Mode = Literal["bot", "friend", "watch"]
 Status = Literal["waiting", "playing", "finished"]
@@ -57,7 +60,8 @@ CREATE TABLE IF NOT EXISTS games (
     totals        TEXT NOT NULL,
     winner        INTEGER,
     deal_count    INTEGER NOT NULL DEFAULT 0,
-    action_count  INTEGER NOT NULL DEFAULT 0
+    action_count  INTEGER NOT NULL DEFAULT 0,
+    forfeit       TEXT
 );
 CREATE INDEX IF NOT EXISTS games_by_update ON games (updated);
 CREATE TABLE IF NOT EXISTS deals (
@@ -76,6 +80,19 @@ CREATE TABLE IF NOT EXISTS actions (
     FOREIGN KEY (game_id, deal) REFERENCES deals (game_id, idx)
 );
 """
+#: Steps that bring a database of an older schema version up to date.
+_MIGRATIONS = {
+    1: "ALTER TABLE games ADD COLUMN forfeit TEXT;",  # version 1 -> 2: forfeits
+}
+_COLUMNS = (
+    "id, created, updated, mode, rules, first_dealer, players, seats, token_hashes, "
+    "invite_hash, status, totals, winner, deal_count, action_count, forfeit"
+)
+#: Longest forfeit reason kept, and lines (and their length) of a bot's
+#: standard error kept with it.
+MAX_REASON = 600
+MAX_STDERR_LINES = 10
+MAX_STDERR_LINE = 200
 
 
 class StoreError(MarjoletError):
@@ -113,6 +130,69 @@ class SeatInfo:
         return cls("bot", str(value["bot"]), str(value["spec"]), int(value["seed"]))
 
 
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A game lost by a bot that broke down (a :class:`~marjolet.bots.BotFault`:
+    an external program's garbled or illegal answer, time-out or exit).
+
+    ``seat`` lost; the other seat is the winner. ``bot`` is the server's
+    name of the bot choice, ``reason`` one line, ``stderr`` the last lines
+    the bot's program wrote to its standard error (trimmed).
+    """
+
+    seat: int
+    bot: str
+    reason: str
+    stderr: tuple[str, ...] = ()
+    at: float = 0.0
+
+    @classmethod
+    def trimmed(
+        cls, seat: int, bot: str, reason: str, stderr: str = "", at: float | None = None
+    ) -> Forfeit:
+        """A forfeit whose texts are cut to what the store and pages keep."""
+        one_line = " ".join(reason.split())
+        if len(one_line) > MAX_REASON:
+            one_line = one_line[: MAX_REASON - 3] + "..."
+        lines = [line.rstrip() for line in stderr.splitlines() if line.strip()]
+        kept = tuple(
+            line if len(line) <= MAX_STDERR_LINE else line[: MAX_STDERR_LINE - 3] + "..."
+            for line in lines[-MAX_STDERR_LINES:]
+        )
+        return cls(seat, bot, one_line, kept, time.time() if at is None else at)
+
+    @property
+    def winner(self) -> int:
+        return 1 - self.seat
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "winner": self.winner,
+            "bot": self.bot,
+            "reason": self.reason,
+            "stderr": list(self.stderr),
+            "at": self.at,
+        }
+
+    @classmethod
+    def from_json(cls, value: Any) -> Forfeit:
+        return cls(
+            int(value["seat"]),
+            str(value["bot"]),
+            str(value["reason"]),
+            tuple(str(line) for line in value.get("stderr", ())),
+            float(value.get("at", 0.0)),
+        )
+
+    def message(self, players: Sequence[str]) -> str:
+        """The one-line notice: who broke down, why, and who wins."""
+        return (
+            f"{players[self.seat]} broke down and forfeits the match "
+            f"({self.reason}); {players[self.winner]} wins"
+        )
+
+
 @dataclass(slots=True)
 class GameRow:
     """One stored game: the record and the server's data about its seats."""
@@ -132,6 +212,8 @@ class GameRow:
     winner: int | None = None
     deal_count: int = 0
     action_count: int = 0
+    #: Set when a bot broke down and lost the game (status ``finished``).
+    forfeit: Forfeit | None = None
     decks: list[tuple[int, ...]] = field(default_factory=list)
     actions: list[list[int]] = field(default_factory=list)
 
@@ -158,6 +240,7 @@ class GameRow:
             "deals": self.deal_count,
             "actions": self.action_count,
             "target": self.rules.target,
+            "forfeit": self.forfeit.to_json() if self.forfeit is not None else None,
         }
 
 
@@ -224,8 +307,14 @@ class Store:
                 f"reads version {SCHEMA_VERSION} (upgrade marjolet)"
             )
         if version < SCHEMA_VERSION:
-            # executescript commits on its own; every statement is idempotent
-            db.executescript(f"BEGIN; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+            # a new file gets the whole schema, an older one its missing steps;
+            # executescript commits on its own, all of it or nothing
+            steps = (
+                _SCHEMA
+                if version == 0
+                else "".join(_MIGRATIONS[v] for v in range(version, SCHEMA_VERSION))
+            )
+            db.executescript(f"BEGIN; {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
     def close(self) -> None:
         try:
@@ -341,6 +430,24 @@ class Store:
                 (now, status, json.dumps(list(totals)), winner, game_id),
             )
 
+    def forfeit(self, game_id: str, forfeit: Forfeit, *, totals: tuple[int, int]) -> bool:
+        """End an unfinished game as lost by ``forfeit.seat``: status
+        ``finished``, the other seat the winner, the forfeit kept with it.
+        Returns False (and changes nothing) if the game is already finished."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "UPDATE games SET updated = ?, status = 'finished', totals = ?, winner = ?, "
+                "forfeit = ? WHERE id = ? AND status != 'finished'",
+                (
+                    time.time(),
+                    json.dumps(list(totals)),
+                    forfeit.winner,
+                    json.dumps(forfeit.to_json()),
+                    game_id,
+                ),
+            )
+            return cursor.rowcount == 1
+
     def claim_invite(
         self, game_id: str, invite_hash: str, seat: int, new_token_hash: str, name: str
     ) -> bool:
@@ -368,12 +475,7 @@ class Store:
     def load_game(self, game_id: str) -> GameRow | None:
         """A stored game with its decks and actions, or ``None``."""
         db = self._db
-        row = db.execute(
-            "SELECT id, created, updated, mode, rules, first_dealer, players, seats, "
-            "token_hashes, invite_hash, status, totals, winner, deal_count, action_count "
-            "FROM games WHERE id = ?",
-            (game_id,),
-        ).fetchone()
+        row = db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         game = self._row(row)
@@ -395,10 +497,7 @@ class Store:
     def list_games(self, limit: int = 200) -> list[GameRow]:
         """The most recently updated games (summaries only, no decks)."""
         rows = self._db.execute(
-            "SELECT id, created, updated, mode, rules, first_dealer, players, seats, "
-            "token_hashes, invite_hash, status, totals, winner, deal_count, action_count "
-            "FROM games ORDER BY updated DESC LIMIT ?",
-            (limit,),
+            f"SELECT {_COLUMNS} FROM games ORDER BY updated DESC LIMIT ?", (limit,)
         ).fetchall()
         return [self._row(r) for r in rows]
 
@@ -436,4 +535,5 @@ class Store:
             winner=row[12],
             deal_count=row[13],
             action_count=row[14],
+            forfeit=Forfeit.from_json(json.loads(row[15])) if row[15] else None,
         )

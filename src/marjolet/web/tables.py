@@ -14,6 +14,21 @@ Bots think in the hub's thread pool, never on the event loop: a bot's turn
 takes a snapshot of its observation under the lock, thinks without it, then
 commits its action like any player. A thinking bot at one table therefore
 never delays another table's replies.
+
+A bot that breaks down (it raises :class:`~marjolet.bots.BotFault`: an
+external program's garbled or illegal answer, time-out or exit; or any
+exception at all from a bot that runs a program) **forfeits**: its seat
+loses the match, the game is stored as finished with the other seat as
+winner and the :class:`~marjolet.web.store.Forfeit` (reason and the end of
+the program's standard error), every connection is told, and no bot of the
+table is asked to move again, even after a restart. Any other exception of
+an in-process bot is a bug of this server, not of the player: that one move
+is replaced by a random legal one, the table is told, and the game goes on.
+
+A table's bots are retired once: when the match ends (external bots are sent
+``result`` first), when the table leaves memory, and at shutdown. Closing an
+external bot ends and reaps its program and may take a second, so it runs in
+the hub's closer threads, never on the event loop.
 """
 
 from __future__ import annotations
@@ -29,12 +44,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from marjolet.actions import ACTION_NAMES
 from marjolet.bots import make_bot
-from marjolet.bots.base import Bot
+from marjolet.bots.base import Bot, BotFault
+from marjolet.bots.external import close_bots, end_match
 from marjolet.bots.hint import hint as advise
 from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.web import views
-from marjolet.web.store import GameRow, Status, token_hash
+from marjolet.web.botchoice import starts_program
+from marjolet.web.store import Forfeit, GameRow, Status, token_hash
 
 if TYPE_CHECKING:
     from marjolet.web.hub import Hub
@@ -72,14 +89,34 @@ class Table:
         self.match = match
         self.lock = asyncio.Lock()
         self.peers: set[Peer] = set()
-        self.bots: dict[int, Bot] = {}
-        for seat, info in enumerate(game.seats):
-            if info.kind == "bot":
-                self.bots[seat] = make_bot(info.spec, seed=info.seed + seat)
+        self.bots: dict[int, Bot] = {} if self.over else self._build_bots()
         self.version = len(match.deals) + sum(len(d.moves) for d in match.deals)
         self._bot_task: asyncio.Task[None] | None = None
         self._steps: views.StepLog | None = None
         self.closed = False
+        self._bots_retired = False
+
+    def _build_bots(self) -> dict[int, Bot]:
+        """The bots of the seats, from the specs stored with the game. A bot
+        that runs a program is built only if the operator still allows that
+        very spec (``--allow-bot``) on this server; building starts nothing."""
+        bots: dict[int, Bot] = {}
+        for seat, info in enumerate(self.game.seats):
+            if info.kind != "bot":
+                continue
+            if starts_program(info.spec) and not self.hub.catalogue.allows(info.spec):
+                raise TableError(
+                    "bot_unavailable",
+                    f"the bot {info.bot!r} of this game runs a program that this server "
+                    "does not allow now (the operator's --allow-bot list)",
+                )
+            try:
+                bots[seat] = make_bot(info.spec, seed=info.seed + seat)
+            except MarjoletError as exc:
+                raise TableError(
+                    "bot_unavailable", f"the bot {info.bot!r} of this game is not available: {exc}"
+                ) from None
+        return bots
 
     # -- who is who -----------------------------------------------------------------
 
@@ -100,8 +137,13 @@ class Table:
                 found = seat
         return found
 
+    @property
+    def over(self) -> bool:
+        """The match was played to its end, or a bot forfeited it."""
+        return self.match.is_over or self.game.forfeit is not None
+
     def status(self) -> Status:
-        if self.match.is_over:
+        if self.over:
             return "finished"
         if self.game.invite_hash is not None:
             return "waiting"
@@ -133,7 +175,7 @@ class Table:
         return task is None or task.done() or task is asyncio.current_task()
 
     def _connected_seats(self) -> list[bool]:
-        out = [seat in self.bots for seat in (0, 1)]
+        out = [info.kind == "bot" for info in self.game.seats]
         for peer in self.peers:
             if peer.seat is not None:
                 out[peer.seat] = True
@@ -182,6 +224,13 @@ class Table:
         view["version"] = self.version
         view["status"] = self.status()
         view["connected"] = self._connected_seats()
+        forfeit = self.game.forfeit
+        view["forfeit"] = forfeit.to_json() if forfeit is not None else None
+        if forfeit is not None:  # the match ended here, whatever the cards say
+            view["match_over"] = True
+            view["winner"] = forfeit.winner
+            view["legal"] = []
+            view["blocked"] = {}
         view.update(extra)
         return json.dumps(view)
 
@@ -233,6 +282,11 @@ class Table:
     def _check_open(self) -> None:
         if self.closed:
             raise TableError("closed", "this table is closing; reconnect in a moment")
+        forfeit = self.game.forfeit
+        if forfeit is not None:
+            raise TableError(
+                "match_over", f"the match is over: {self.game.players[forfeit.seat]} forfeited it"
+            )
         if self.match.is_over:
             raise TableError("match_over", "the match is over")
 
@@ -268,6 +322,33 @@ class Table:
             ) from None
         self.version += 1
         self.broadcast({"last_action": {"player": seat, "action": ACTION_NAMES[action]}})
+        if match.is_over:
+            winner = match.winner
+            assert winner is not None
+            self.retire_bots((match.totals, winner))
+
+    async def _forfeit(self, seat: int, fault: BotFault) -> None:
+        """The bot of ``seat`` broke down: it loses the match. Stored as a
+        finished game before anyone is told (caller holds the lock)."""
+        forfeit = Forfeit.trimmed(seat, self.game.seats[seat].bot, str(fault), fault.stderr_tail)
+        totals = self.match.running_totals
+        try:
+            await self.hub.db(self.hub.store.forfeit, self.id, forfeit, totals=totals)
+        except Exception as exc:
+            log.error("game %s: could not store the forfeit of seat %d: %s", self.id, seat, exc)
+            await self._reload()
+            raise TableError("storage", "the server could not save the forfeit") from None
+        game = self.game
+        game.forfeit, game.status, game.winner, game.totals = forfeit, "finished", 1 - seat, totals
+        message = forfeit.message(game.players)
+        log.warning("game %s: %s", self.id, message)
+        if forfeit.stderr:
+            tail = "\n  ".join(forfeit.stderr)
+            log.warning("game %s: its standard error ends:\n  %s", self.id, tail)
+        self.version += 1
+        self._notice(message, forfeit=forfeit.to_json())
+        self.broadcast()
+        self.retire_bots((totals, forfeit.winner))
 
     async def _reload(self) -> None:
         """Rebuild the match from the database (after a failed write)."""
@@ -292,7 +373,7 @@ class Table:
 
     def kick(self) -> None:
         """Let a bot play if one is to move (one bot task per table at most)."""
-        if self.closed or not self.bots or self.match.is_over:
+        if self.closed or not self.bots or self.over:
             return
         if self._bot_task is not None and not self._bot_task.done():
             return
@@ -316,7 +397,7 @@ class Table:
         try:
             while not self.closed:
                 async with self.lock:
-                    if self.match.is_over:
+                    if self.over:
                         return
                     if self.match.needs_deal:
                         if self.has_humans:
@@ -344,7 +425,14 @@ class Table:
                     if bot.sees_hidden_cards:
                         bot.see_deal(deal.copy())
                 started = loop.time()
-                action = await self._think(bot, seat, obs, legal)
+                try:
+                    action = await self._think(bot, seat, obs, legal)
+                except BotFault as fault:
+                    async with self.lock:
+                        # a bot closed under a closing table breaks down too: no forfeit
+                        if not self.closed and self.version == version and not self.over:
+                            await self._forfeit(seat, fault)
+                    return
                 rest = self.pace - (loop.time() - started)
                 if rest > 0:
                     await asyncio.sleep(rest)
@@ -362,13 +450,23 @@ class Table:
             self.hub.release(self)
 
     async def _think(self, bot: Bot, seat: int, obs: Any, legal: Sequence[int]) -> int:
-        """The bot's choice, computed in the bot pool. A bot that fails or
-        answers an illegal action is replaced for this move by a random
-        legal one, and the table is told."""
+        """The bot's choice, computed in the bot pool.
+
+        :class:`BotFault` (and any failure of a bot that runs a program) is
+        raised: the bot forfeits. An in-process bot that fails otherwise or
+        answers an illegal action is replaced for this move by a random legal
+        one, and the table is told."""
         loop = asyncio.get_running_loop()
         try:
-            action = await loop.run_in_executor(self.hub.bot_pool, bot.choose, obs, list(legal))
+            action = await loop.run_in_executor(
+                self.hub.bot_pool, self._choose, bot, obs, list(legal)
+            )
+        except BotFault as fault:
+            fault.seat = seat
+            raise
         except Exception as exc:
+            if starts_program(bot):
+                raise BotFault(f"the bot failed: {exc}", seat=seat) from exc
             log.error("game %s: bot %s failed: %s", self.id, bot.spec, exc)
             action = -1
         if action not in legal:
@@ -380,8 +478,18 @@ class Table:
             )
         return int(action)
 
-    def _notice(self, message: str) -> None:
-        text = json.dumps({"type": "notice", "message": message})
+    def _choose(self, bot: Bot, obs: Any, legal: list[int]) -> int:
+        """``bot.choose`` in a bot thread. If the table closed meanwhile the
+        bot is closed here too: a program it started while the table was
+        closing must not outlive the table."""
+        try:
+            return bot.choose(obs, legal)
+        finally:
+            if self.closed:
+                _retire([bot], None)
+
+    def _notice(self, message: str, **extra: Any) -> None:
+        text = json.dumps({"type": "notice", "message": message, **extra})
         for peer in list(self.peers):
             peer.send(text)
 
@@ -390,7 +498,7 @@ class Table:
         computed from that seat's own observation only."""
         async with self.lock:
             deal = self.match.deal
-            if deal is None or deal.is_over or deal.to_move != seat:
+            if self.over or deal is None or deal.is_over or deal.to_move != seat:
                 raise TableError("not_your_turn", "a hint is for your own turn")
             obs = self.match.observation(seat)
             legal = deal.legal_actions()
@@ -415,15 +523,45 @@ class Table:
             "by": spec.split(":")[0],
         }
 
+    def retire_bots(self, result: tuple[tuple[int, int], int] | None = None) -> None:
+        """Done with this table's bots (once): tell external bots the
+        ``result`` (totals, winner) when the match ended, then close them,
+        in the hub's closer threads (closing may wait for a program)."""
+        if self._bots_retired or not self.bots:
+            return
+        self._bots_retired = True
+        self.hub.in_closer(_retire, list(self.bots.values()), result)
+
+    def unload(self) -> None:
+        """The table leaves memory (its game stays in the database)."""
+        self.closed = True
+        self.retire_bots()
+
     async def close(self) -> None:
+        """Server shutdown: stop the bot task and retire the bots (a bot in
+        the middle of a move is closed under it; that is no forfeit)."""
         self.closed = True
         task = self._bot_task
+        self.retire_bots()
         if task is not None and not task.done():
             task.cancel()
             try:
                 await task
             except (asyncio.CancelledError, Exception):
                 pass
+
+
+def _retire(bots: Sequence[Bot], result: tuple[tuple[int, int], int] | None) -> None:
+    """Run in a closer thread: ``result`` to the bots that take it, then
+    close every bot (an external one: ``quit``, kill, reap). A bot that fails
+    here is logged and does not stop the others."""
+    for bot in bots:
+        try:
+            if result is not None:
+                end_match([bot], *result)
+            close_bots([bot])
+        except Exception:
+            log.exception("closing bot %s failed", bot.spec)
 
 
 DeckSource = Callable[[int], Sequence[int]]

@@ -20,11 +20,15 @@ function row(game, held) {
   }
   let score = `${game.totals[0]} \u2013 ${game.totals[1]}`;
   if (game.winner !== null) score += ` · ${game.players[game.winner]} won`;
+  if (game.forfeit) score += " by forfeit";
+  const status = game.forfeit
+    ? el("span", { class: "forfeit", title: game.forfeit.reason }, `forfeited by ${game.players[game.forfeit.seat]}`)
+    : STATUS[game.status] || game.status;
   return el("tr", { dataset: { game: game.id } },
     el("td", {}, formatDate(game.updated)),
     el("td", {}, `${game.players[0]} vs ${game.players[1]}`),
     el("td", {}, MODE[game.mode] || game.mode),
-    el("td", {}, STATUS[game.status] || game.status),
+    el("td", {}, status),
     el("td", { class: "num" }, score),
     el("td", { class: "num" }, String(game.deals)),
     el("td", { class: "links" }, links));

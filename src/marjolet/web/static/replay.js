@@ -98,6 +98,13 @@ function load(data, title, downloads) {
   const partial = $("partial");
   partial.hidden = data.complete !== false;
   clear(partial).append("This game is still being played: only its finished deals are shown.");
+  const f = data.game && data.game.forfeit;
+  if (f) {
+    partial.hidden = false;
+    clear(partial).append(
+      `${data.game.players[f.seat]} broke down and forfeited the match (${f.reason}): ` +
+      `${data.game.players[f.winner]} won. The record ends where it stopped.`);
+  }
   if (!data.deals.length) {
     clear($("board")).append(el("p", { class: "muted" }, "This record has no deal yet."));
     resultTable();

@@ -6,7 +6,7 @@ import { api, applyPreferences, cardLabel, clear, el, rememberSeat, seatFor, top
 import { buildBoard, dealSummary, logPanel, playerLabel, renderBoard, scorePanel } from "./board.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
-const FATAL = new Set(["bad_token", "not_found", "no_spectators", "corrupt", "hello_first"]);
+const FATAL = new Set(["bad_token", "not_found", "no_spectators", "corrupt", "hello_first", "bot_unavailable"]);
 
 const state = {
   ws: null,
@@ -189,8 +189,49 @@ function invitePanel(view) {
   node.hidden = false;
 }
 
+// A bot broke down and lost the match: who, why, and the end of its
+// program's standard error (all inserted as text).
+function forfeitOverlay(view) {
+  const node = $("overlay");
+  if (state.hiddenSummary === "forfeit") {
+    node.hidden = true;
+    return;
+  }
+  const f = view.forfeit;
+  const seat = state.seat;
+  const loser = playerLabel(view, f.seat, seat);
+  let title;
+  if (seat === null) title = `${view.players[f.winner]} wins the match by forfeit`;
+  else title = f.winner === seat ? "You win the match by forfeit!" : `${playerLabel(view, f.winner, seat)} wins the match by forfeit`;
+  clear($("overlay-title")).append(title);
+  const body = [
+    el("p", {}, `${loser} broke down and forfeits the match: ${f.reason}.`),
+    el("p", { class: "muted" }, `Score when it stopped: ${view.running[0]} \u2013 ${view.running[1]}.`),
+  ];
+  if (f.stderr.length) {
+    body.push(el("p", {}, "The end of its error output:"), el("pre", { class: "stderr" }, f.stderr.join("\n")));
+  }
+  clear($("overlay-body")).append(...body);
+  const look = el("button", { type: "button", class: "action" }, "Look at the table");
+  look.addEventListener("click", () => {
+    state.hiddenSummary = "forfeit";
+    render();
+  });
+  clear($("overlay-buttons")).append(
+    look,
+    el("a", { class: "action", href: `/api/games/${gameId}/record?form=json` }, "Download record"),
+    el("a", { class: "action", href: `/replay?game=${encodeURIComponent(gameId)}` }, "Replay"),
+    el("a", { class: "action primary", href: "/" }, "New game"),
+  );
+  node.hidden = false;
+}
+
 function overlay(view) {
   const node = $("overlay");
+  if (view.forfeit) {
+    forfeitOverlay(view);
+    return;
+  }
   const summaries = view.deals;
   if (!view.deal_over || !summaries.length || state.hiddenSummary === view.deal) {
     node.hidden = true;
@@ -252,6 +293,15 @@ function render() {
       render();
     });
     ctx.message = el("span", {}, view.match_over ? "The match is over: " : "The deal is over: ", show);
+  }
+  if (view.forfeit) {
+    const show = el("button", { type: "button", class: "link" }, "show why");
+    show.addEventListener("click", () => {
+      state.hiddenSummary = -1;
+      render();
+    });
+    const who = playerLabel(view, view.forfeit.seat, seat);
+    ctx.message = el("span", {}, `The match is over: ${who} broke down and forfeits. `, show);
   }
   renderBoard(parts, view, ctx);
   const board = $("board");
