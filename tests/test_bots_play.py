@@ -127,6 +127,8 @@ def test_cheater_plays_the_true_world_best_move_when_it_is_clear() -> None:
         "ismcts:scale=0",
         "pimc:depth=3",
         "pimc:worlds=many",
+        "pimc:clock=sundial",
+        "ismcts:clock=sundial",
     ],
 )
 def test_bad_bot_parameters_are_refused_with_a_clear_error(spec: str) -> None:

@@ -23,12 +23,11 @@ solver's move.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 
 from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.bots.heuristic import public_deal
-from marjolet.bots.search import WorldEvaluator
+from marjolet.bots.search import CLOCKS, Budget, WorldEvaluator
 from marjolet.bots.solver import EndingSolver
 from marjolet.engine import POINTS, TURN, Deal
 from marjolet.observation import Observation, sample_world
@@ -61,6 +60,7 @@ class IsmctsBot(Bot):
         Param("c", float, 0.7, "UCB exploration constant (rewards are score differences / scale)"),
         Param("scale", float, 100.0, "points per unit of reward"),
         Param("rollout", str, "heuristic", "playout policy: heuristic or random"),
+        Param("clock", str, "wall", "what time= measures: wall (elapsed) or cpu (process CPU time)"),
     )
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:
@@ -69,6 +69,8 @@ class IsmctsBot(Bot):
             raise BotSpecError("bot 'ismcts': iterations must be at least 1")
         if self.options["time"] < 0:
             raise BotSpecError("bot 'ismcts': time must be >= 0")
+        if self.options["clock"] not in CLOCKS:
+            raise BotSpecError("bot 'ismcts': clock must be wall or cpu")
         if self.options["scale"] <= 0:
             raise BotSpecError("bot 'ismcts': scale must be > 0")
         if self.options["rollout"] not in ("heuristic", "random"):
@@ -92,8 +94,7 @@ class IsmctsBot(Bot):
             return legal[0]
         if obs.stock_empty:
             return self._ending_move(obs)
-        budget = self.options["time"]
-        deadline = time.perf_counter() + budget if budget > 0 else None
+        budget = Budget(self.options["time"], self.options["clock"])
         me = obs.seat
         root = Node(-1, me ^ 1)
         c = self.options["c"]
@@ -146,7 +147,7 @@ class IsmctsBot(Bot):
                 nd.visits += 1
                 nd.reward += (diff0 if nd.player == 0 else -diff0) / scale
             n += 1
-            if deadline is not None and time.perf_counter() >= deadline:
+            if budget.spent():
                 break
         self.last_iterations = n
         self.last_values = {

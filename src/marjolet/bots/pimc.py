@@ -20,12 +20,11 @@ ceiling that shows what hidden information costs.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.bots.heuristic import POLICY, public_deal
-from marjolet.bots.search import WorldEvaluator
+from marjolet.bots.search import CLOCKS, Budget, WorldEvaluator
 from marjolet.bots.solver import EndingSolver
 from marjolet.engine import Deal
 from marjolet.observation import Observation, sample_world
@@ -41,6 +40,7 @@ class PimcBot(Bot):
         Param("worlds", int, 40, "worlds sampled per decision (the iteration budget)"),
         Param("time", float, 0.0, "seconds per decision; stop sampling when spent (0 = no limit)"),
         Param("exact", int, 1, "solve sampled worlds exactly when this many phase-1 tricks remain"),
+        Param("clock", str, "wall", "what time= measures: wall (elapsed) or cpu (process CPU time)"),
     )
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:
@@ -51,6 +51,8 @@ class PimcBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: time must be >= 0")
         if not 0 <= self.options["exact"] <= 10:
             raise BotSpecError(f"bot {self.name!r}: exact must be 0-10")
+        if self.options["clock"] not in CLOCKS:
+            raise BotSpecError(f"bot {self.name!r}: clock must be wall or cpu")
         self.evaluator = WorldEvaluator(self.options["exact"])
         self._ending: EndingSolver | None = None
         #: worlds evaluated at the last decision (for benchmarks and hints)
@@ -78,8 +80,7 @@ class PimcBot(Bot):
         if obs.stock_empty:
             return self._ending_move(obs)
         me = obs.seat
-        budget = self.options["time"]
-        deadline = time.perf_counter() + budget if budget > 0 else None
+        budget = Budget(self.options["time"], self.options["clock"])
         totals = dict.fromkeys(legal, 0)
         value = self.evaluator.value
         worlds = 0
@@ -92,7 +93,7 @@ class PimcBot(Bot):
                 totals[a] += value(world, me)
                 world.pop()
             worlds += 1
-            if deadline is not None and time.perf_counter() >= deadline:
+            if budget.spent():
                 break
         self.last_worlds = worlds
         self.last_values = {a: totals[a] / worlds for a in legal}
@@ -122,6 +123,7 @@ class CheaterBot(PimcBot):
         Param("worlds", int, 1, "ignored beyond 1: the one world is the true deal"),
         Param("time", float, 0.0, "seconds per decision (0 = no limit)"),
         Param("exact", int, 1, "search exactly when this many phase-1 tricks remain"),
+        Param("clock", str, "wall", "what time= measures: wall (elapsed) or cpu (process CPU time)"),
     )
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:

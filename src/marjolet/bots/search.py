@@ -18,12 +18,32 @@ points already scored included), three ways by how much of the deal is left:
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from marjolet.bots.heuristic import POLICY
 from marjolet.bots.solver import INF, EndingSolver
 from marjolet.engine import POINTS, SEVEN_BY, TRICKS, TURN, WINDOW, Deal
 
 #: The ending solvers' tables are dropped past this many entries.
 TABLE_LIMIT = 400_000
+
+#: How a ``time=`` budget is measured: elapsed time, or the CPU time of this
+#: process (steadier when other jobs share the cores, as in arena runs).
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+class Budget:
+    """A per-decision time budget: ``seconds`` (0 = none) on ``clock``."""
+
+    __slots__ = ("_clock", "_deadline")
+
+    def __init__(self, seconds: float, clock: str = "wall") -> None:
+        self._clock = CLOCKS[clock]
+        self._deadline = self._clock() + seconds if seconds > 0 else None
+
+    def spent(self) -> bool:
+        return self._deadline is not None and self._clock() >= self._deadline
 
 
 class WorldEvaluator:
