@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --quiet
 
 PLAY_EXTRAS := tui
-TEST_EXTRAS := dev,tui,web,rl,plot
+TEST_EXTRAS := dev,tui,web,rl,plot,ray
 
 .PHONY: play test lint typecheck unit bench clean
 

@@ -33,7 +33,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from marjolet.bots import make_bot
-from marjolet.bots.base import BotFault
+from marjolet.bots.base import Bot, BotFault
+from marjolet.bots.external import close_bots, end_match
 from marjolet.errors import MarjoletError
 from marjolet.match import Match, play_match
 from marjolet.record import Record
@@ -145,6 +146,15 @@ def _decks(seed: int) -> Iterator[list[int]]:
         yield deck
 
 
+def _play(match: Match, seats: Sequence[Bot], deck_seed: int) -> int:
+    """Play the match to its R22 end and tell the seats the result."""
+    play_match(match, seats, decks=_decks(deck_seed))
+    winner = match.winner
+    assert winner is not None  # play_match returns only when R22 decided
+    end_match(seats, match.totals, winner)
+    return winner
+
+
 def play_task(task: MatchTask) -> MatchOutcome:
     """Play one match of a run with fresh bots; pure function of ``task``."""
     start = time.perf_counter()
@@ -156,7 +166,7 @@ def play_task(task: MatchTask) -> MatchOutcome:
     match = Match(task.rules, first_dealer=first_dealer, seed=deck_seed, players=list(specs))
     forfeit: str | None = None
     try:
-        play_match(match, seats, decks=_decks(deck_seed))
+        winner = _play(match, seats, deck_seed)
     except BotFault as fault:
         deal = match.deal
         seat = fault.seat
@@ -164,7 +174,8 @@ def play_task(task: MatchTask) -> MatchOutcome:
             seat = deal.to_move if deal is not None and deal.to_move in (0, 1) else 0
         assert seat is not None
         forfeit = f"bot {specs[seat]!r} (seat {seat}) forfeited: {fault}"
-        winner: int | None = 1 - seat
+        winner = 1 - seat
+        end_match(seats, match.totals, winner)
     except Exception as exc:
         deal = match.deal
         seat = deal.to_move if deal is not None and not deal.is_over else -1
@@ -174,9 +185,8 @@ def play_task(task: MatchTask) -> MatchOutcome:
             f"(bots {specs[0]!r} vs {specs[1]!r}, seeds {seeds[0]} {seeds[1]}, "
             f"deal {len(match.deals) - 1}): {type(exc).__name__}: {exc}"
         ) from None
-    else:
-        winner = match.winner
-    assert winner is not None  # play_match returns only when R22 decided
+    finally:
+        close_bots(seats)  # external bots: quit, kill and reap now, not at garbage collection
     return MatchOutcome(
         pairing=task.pairing,
         pair=task.pair,
