@@ -14,7 +14,7 @@ and ``copy`` shares every snapshot (a state list is never changed once
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
@@ -115,16 +115,15 @@ def validate_deck(deck: Sequence[int]) -> tuple[int, ...]:
     return cards
 
 
-def draw_positions(actions: Sequence[int], dealer: int, trump: int, player: int) -> list[int]:
-    """Where each card ``player`` drew came from: an index into the 19 hidden
-    stock cards, or ``STOCK_CARDS`` (19) for the indicator taken after trick
-    10. Works from the public action list alone (trick winners follow from
-    the cards played and the trump suit)."""
-    out = []
+def public_turns(actions: Sequence[int], dealer: int, trump: int) -> Iterator[tuple[int, int]]:
+    """For each action of a deal: (the player who made it, the tricks
+    completed before it). Works from the public action list alone: trick
+    winners follow from the cards played and the trump suit (R3, R8, R9)."""
     turn = dealer ^ 1
     lead = -1
     tricks = 0
     for a in actions:
+        yield turn, tricks
         if a < MELD_BASE:
             if lead < 0:
                 lead = a
@@ -136,9 +135,24 @@ def draw_positions(actions: Sequence[int], dealer: int, trump: int, player: int)
                 turn ^= 1
             lead = -1
             tricks += 1
-        elif a == DRAW:
-            out.append(2 * tricks - 2 + (0 if turn == player else 1))
-    return out
+
+
+def draw_position(tricks: int, winner: int, player: int) -> int:
+    """Where ``player``'s card came from in the draw after trick ``tricks``
+    won by ``winner``: a hidden stock index, or ``STOCK_CARDS`` (19) for the
+    face-up card that the loser of trick 10 takes (R9, R15)."""
+    if player == winner:
+        return 2 * tricks - 2
+    return 2 * tricks - 1 if tricks < PHASE1_TRICKS else STOCK_CARDS
+
+
+def draw_positions(actions: Sequence[int], dealer: int, trump: int, player: int) -> list[int]:
+    """Where each card ``player`` drew came from (see :func:`draw_position`)."""
+    return [
+        draw_position(tricks, actor, player)
+        for a, (actor, tricks) in zip(actions, public_turns(actions, dealer, trump), strict=True)
+        if a == DRAW
+    ]
 
 
 class Deal:

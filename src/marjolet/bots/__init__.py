@@ -12,7 +12,7 @@ from marjolet.bots.registry import bot_names, make_bot, parse_spec, register
 
 #: The spec front ends use as the default opponent and for hints: the
 #: strongest bot that answers within about a second a move on one core.
-STRONGEST = "pimc"
+STRONGEST = "pimc:worlds=200,time=1.0"
 
 __all__ = [
     "STRONGEST",

@@ -60,7 +60,9 @@ class IsmctsBot(Bot):
         Param("c", float, 0.7, "UCB exploration constant (rewards are score differences / scale)"),
         Param("scale", float, 100.0, "points per unit of reward"),
         Param("rollout", str, "heuristic", "playout policy: heuristic or random"),
-        Param("clock", str, "wall", "what time= measures: wall (elapsed) or cpu (process CPU time)"),
+        Param(
+            "clock", str, "wall", "what time= measures: wall (elapsed) or cpu (process CPU time)"
+        ),
     )
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:

@@ -37,10 +37,12 @@ class PimcBot(Bot):
         "observation (heuristic playouts, exact late phase 1 and ending)"
     )
     params = (
-        Param("worlds", int, 40, "worlds sampled per decision (the iteration budget)"),
+        Param("worlds", int, 100, "worlds sampled per decision (the iteration budget)"),
         Param("time", float, 0.0, "seconds per decision; stop sampling when spent (0 = no limit)"),
         Param("exact", int, 1, "solve sampled worlds exactly when this many phase-1 tricks remain"),
-        Param("clock", str, "wall", "what time= measures: wall (elapsed) or cpu (process CPU time)"),
+        Param(
+            "clock", str, "wall", "what time= measures: wall (elapsed) or cpu (process CPU time)"
+        ),
     )
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:
@@ -123,7 +125,9 @@ class CheaterBot(PimcBot):
         Param("worlds", int, 1, "ignored beyond 1: the one world is the true deal"),
         Param("time", float, 0.0, "seconds per decision (0 = no limit)"),
         Param("exact", int, 1, "search exactly when this many phase-1 tricks remain"),
-        Param("clock", str, "wall", "what time= measures: wall (elapsed) or cpu (process CPU time)"),
+        Param(
+            "clock", str, "wall", "what time= measures: wall (elapsed) or cpu (process CPU time)"
+        ),
     )
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:

@@ -36,7 +36,7 @@ from typing import Any
 
 from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE, parse_action
 from marjolet.cards import CARD_NAMES, SEVEN, card, display_order, mask_cards, parse_card
-from marjolet.engine import STOCK_CARDS, Deal
+from marjolet.engine import STOCK_CARDS, Deal, draw_position, public_turns
 from marjolet.errors import MarjoletError
 from marjolet.melds import MELD_CARDS
 from marjolet.observation import Observation, observe
@@ -334,29 +334,15 @@ def _public_timeline(
     :func:`marjolet.engine.draw_positions`)."""
     actors: list[int] = []
     draws: list[_Draw] = []
-    turn = dealer ^ 1
-    lead = -1
-    tricks = 0
-    for i, a in enumerate(actions):
+    for i, (a, (turn, tricks)) in enumerate(
+        zip(actions, public_turns(actions, dealer, trump), strict=True)
+    ):
         actors.append(turn)
-        if a < MELD_BASE:
-            if lead < 0:
-                lead = a
-                turn ^= 1
-                continue
-            if a >> 3 == lead >> 3:
-                turn = turn if a > lead else turn ^ 1
-            elif a >> 3 != trump:
-                turn ^= 1
-            lead = -1
-            tricks += 1
-        elif a == DRAW:
+        if a == DRAW:
             if not 1 <= tricks <= _PHASE1_TRICKS:
                 raise ProtocolError(f"act: actions[{i}]: 'draw' after trick {tricks} (R9)")
-            first = 2 * tricks - 2
-            draws.append(_Draw(i, turn, first))
-            second = first + 1 if tricks < _PHASE1_TRICKS else STOCK_CARDS
-            draws.append(_Draw(i, turn ^ 1, second))
+            draws.append(_Draw(i, turn, draw_position(tricks, turn, turn)))
+            draws.append(_Draw(i, turn ^ 1, draw_position(tricks, turn, turn ^ 1)))
     return actors, draws
 
 

@@ -40,9 +40,7 @@ from marjolet.engine import (
     LEAD,
     POINTS,
     SEVEN_BY,
-    TRICKS,
     TURN,
-    WINDOW,
     Deal,
 )
 from marjolet.errors import MarjoletError
@@ -555,20 +553,6 @@ class EndingSolver:
         return best
 
 
-def _order(leads: int, first: int) -> list[int]:
-    """Leads to try: the table's best first, then from the highest card down."""
-    out = []
-    m = leads
-    while m:
-        c = m.bit_length() - 1
-        m ^= 1 << c
-        out.append(c)
-    if first in out and out[0] != first:
-        out.remove(first)
-        out.insert(0, first)
-    return out
-
-
 def _cheapness(c: int, trump: int) -> tuple[int, int, int]:
     """Sort key of "the lowest card": by rank, then non-trumps first, then suit."""
     return (c & 7, 1 if c >> 3 == trump else 0, c >> 3)
@@ -610,9 +594,3 @@ def minimax_value(deal: Deal) -> int:
         return best
 
     return search()
-
-
-def ending_position(deal: Deal) -> bool:
-    """Whether ``deal`` is in phase 2 with someone to play (solvable)."""
-    s = deal._s
-    return s[TURN] >= 0 and not s[WINDOW] and s[TRICKS] >= 10 and deal.stock_empty

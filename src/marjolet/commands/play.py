@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from marjolet.commands.common import add_rules_arguments, rules_from_args
 from marjolet.errors import MarjoletError, RecordError
+from marjolet.rules import SETTING_NAMES
 
 if TYPE_CHECKING:
     from marjolet.match import Match
@@ -28,14 +29,6 @@ if TYPE_CHECKING:
 #: ``--resume`` given without a file: the last unfinished match.
 LAST = ""
 
-_RULE_FLAGS = (
-    "deal_pattern",
-    "all_tricks_bonus",
-    "dix_on_play",
-    "jack_queen",
-    "target",
-    "one_meld_per_window",
-)
 
 
 def default_opponent() -> str:
@@ -123,7 +116,7 @@ def _resume(args: argparse.Namespace, save_to: Path | None) -> GameSession:
     from marjolet.tui.session import GameSession
 
     changed = [
-        f"--{f.replace('_', '-')}" for f in _RULE_FLAGS if getattr(args, f, None) is not None
+        f"--{f.replace('_', '-')}" for f in SETTING_NAMES if getattr(args, f, None) is not None
     ]
     if args.profile != "classic":
         changed.insert(0, "--rules")
