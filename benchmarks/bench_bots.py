@@ -100,12 +100,13 @@ def main(argv: list[str] | None = None) -> int:
     columns = [("median ms", "median_ms"), ("p90 ms", "p90_ms"), ("worst ms", "worst_ms"),
                ("moves/s", "moves_per_s"), ("worlds/s", "worlds_per_s"),
                ("endings/s", "endings_per_s")]  # fmt: skip
-    head = f"{'bot':<24}" + "".join(f" {title:>10}" for title, _ in columns)
+    width = max(len("bot"), *(len(r["bot"]) for r in rows))
+    head = f"{'bot':<{width}}" + "".join(f" {title:>10}" for title, _ in columns)
     print(head)
     print("-" * len(head))
     for r in rows:
         cells = "".join(f" {'-' if r[key] is None else r[key]:>10}" for _, key in columns)
-        print(f"{r['bot']:<24}{cells}")
+        print(f"{r['bot']:<{width}}{cells}")
     return 0
 
 
