@@ -394,22 +394,7 @@ class EndingSolver:
 
     def _last_trick(self, hl: int, hf: int, code: int) -> int:
         """Trick 16: one card each, forced (R16, R17)."""
-        lead = hl.bit_length() - 1
-        ans = hf.bit_length() - 1
-        pts = CARD_POINTS[lead] + CARD_POINTS[ans] + 10
-        diff = 0
-        if self.seven_pending:
-            if lead == self.seven:
-                diff += 10
-            elif ans == self.seven:
-                diff -= 10
-        if ans >> 3 == lead >> 3:
-            leader_wins = ans < lead
-        else:
-            leader_wins = ans >> 3 != self.trump
-        if leader_wins:
-            return diff + pts + (self.bonus if code & _LEADER_SWEEP else 0)
-        return diff - pts - (self.bonus if code & _FOLLOWER_SWEEP else 0)
+        return self.answer_value(hl.bit_length() - 1, hf.bit_length() - 1, 0, 0, code)
 
     def answer_value(
         self, lead: int, ans: int, hl: int, hf: int, code: int, alpha: int = -INF, beta: int = INF
