@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.bots.heuristic import public_deal
-from marjolet.bots.search import CLOCKS, Budget, WorldEvaluator
+from marjolet.bots.search import CLOCK_PARAM, TIME_PARAM, Budget, WorldEvaluator, check_budget
 from marjolet.bots.solver import EndingSolver
 from marjolet.engine import POINTS, TURN, Deal
 from marjolet.observation import Observation, sample_world
@@ -56,23 +56,18 @@ class IsmctsBot(Bot):
     )
     params = (
         Param("iterations", int, 600, "iterations (determinizations) per decision"),
-        Param("time", float, 0.0, "seconds per decision; stop when spent (0 = no limit)"),
+        TIME_PARAM,
         Param("c", float, 0.7, "UCB exploration constant (rewards are score differences / scale)"),
         Param("scale", float, 100.0, "points per unit of reward"),
         Param("rollout", str, "heuristic", "playout policy: heuristic or random"),
-        Param(
-            "clock", str, "wall", "what time= measures: wall (elapsed) or cpu (process CPU time)"
-        ),
+        CLOCK_PARAM,
     )
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:
         super().__init__(seed=seed, **options)
         if self.options["iterations"] < 1:
             raise BotSpecError("bot 'ismcts': iterations must be at least 1")
-        if self.options["time"] < 0:
-            raise BotSpecError("bot 'ismcts': time must be >= 0")
-        if self.options["clock"] not in CLOCKS:
-            raise BotSpecError("bot 'ismcts': clock must be wall or cpu")
+        check_budget(self.name, self.options)
         if self.options["scale"] <= 0:
             raise BotSpecError("bot 'ismcts': scale must be > 0")
         if self.options["rollout"] not in ("heuristic", "random"):

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.bots.heuristic import POLICY, public_deal
-from marjolet.bots.search import CLOCKS, Budget, WorldEvaluator
+from marjolet.bots.search import CLOCK_PARAM, TIME_PARAM, Budget, WorldEvaluator, check_budget
 from marjolet.bots.solver import EndingSolver
 from marjolet.engine import Deal
 from marjolet.observation import Observation, sample_world
@@ -38,23 +38,18 @@ class PimcBot(Bot):
     )
     params = (
         Param("worlds", int, 100, "worlds sampled per decision (the iteration budget)"),
-        Param("time", float, 0.0, "seconds per decision; stop sampling when spent (0 = no limit)"),
+        TIME_PARAM,
         Param("exact", int, 1, "solve sampled worlds exactly when this many phase-1 tricks remain"),
-        Param(
-            "clock", str, "wall", "what time= measures: wall (elapsed) or cpu (process CPU time)"
-        ),
+        CLOCK_PARAM,
     )
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:
         super().__init__(seed=seed, **options)
         if self.options["worlds"] < 1:
             raise BotSpecError(f"bot {self.name!r}: worlds must be at least 1")
-        if self.options["time"] < 0:
-            raise BotSpecError(f"bot {self.name!r}: time must be >= 0")
+        check_budget(self.name, self.options)
         if not 0 <= self.options["exact"] <= 10:
             raise BotSpecError(f"bot {self.name!r}: exact must be 0-10")
-        if self.options["clock"] not in CLOCKS:
-            raise BotSpecError(f"bot {self.name!r}: clock must be wall or cpu")
         self.evaluator = WorldEvaluator(self.options["exact"])
         self._ending: EndingSolver | None = None
         #: worlds evaluated at the last decision (for benchmarks and hints)
@@ -123,11 +118,9 @@ class CheaterBot(PimcBot):
     sees_hidden_cards = True
     params = (
         Param("worlds", int, 1, "ignored beyond 1: the one world is the true deal"),
-        Param("time", float, 0.0, "seconds per decision (0 = no limit)"),
+        TIME_PARAM,
         Param("exact", int, 1, "search exactly when this many phase-1 tricks remain"),
-        Param(
-            "clock", str, "wall", "what time= measures: wall (elapsed) or cpu (process CPU time)"
-        ),
+        CLOCK_PARAM,
     )
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:

@@ -19,8 +19,10 @@ points already scored included), three ways by how much of the deal is left:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
+from marjolet.bots.base import BotSpecError, Param
 from marjolet.bots.heuristic import POLICY
 from marjolet.bots.solver import INF, EndingSolver
 from marjolet.engine import POINTS, SEVEN_BY, TRICKS, TURN, WINDOW, Deal
@@ -31,6 +33,21 @@ TABLE_LIMIT = 400_000
 #: How a ``time=`` budget is measured: elapsed time, or the CPU time of this
 #: process (steadier when other jobs share the cores, as in arena runs).
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+#: The two budget parameters every search bot takes (``time=``, ``clock=``).
+TIME_PARAM = Param("time", float, 0.0, "seconds per decision; stop when spent (0 = no limit)")
+CLOCK_PARAM = Param(
+    "clock", str, "wall", "what time= measures: wall (elapsed) or cpu (process CPU time)"
+)
+
+
+def check_budget(bot: str, options: Mapping[str, Any]) -> None:
+    """Reject a negative ``time=`` or an unknown ``clock=`` in one line."""
+    if options["time"] < 0:
+        raise BotSpecError(f"bot {bot!r}: time must be >= 0")
+    if options["clock"] not in CLOCKS:
+        raise BotSpecError(f"bot {bot!r}: clock must be wall or cpu")
 
 
 class Budget:
