@@ -182,8 +182,7 @@ def _farewell(session: GameSession) -> str:
 def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     from marjolet.bots.base import BotFault
     from marjolet.cards import CARD_NAMES
-    from marjolet.match import Seat, play_deal
-    from marjolet.observation import Observation
+    from marjolet.match import Seat
     from marjolet.tui.lines import LineSeat, Narrator, QuitGame
 
     match = session.match
@@ -202,11 +201,7 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
         save()
         narrator(m, who, action)
 
-    class BotSeat:
-        def choose(self, obs: Observation, legal: object) -> int:
-            return session.bot_choose(session.bot_request())
-
-    seats: list[Seat] = [seat, BotSeat()] if human == 0 else [BotSeat(), seat]
+    seats: list[Seat] = [seat, session.bot] if human == 0 else [session.bot, seat]
     out.write(
         f"Marjolet: {names[0]} against {session.opponent_spec} ({match.rules.profile} rules, "
         f"target {match.rules.target}). Type 'help' for help.\n"
@@ -218,7 +213,7 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     try:
         while not match.is_over:
             if match.needs_deal:
-                deal = match.start_deal()
+                deal = session.driver.start_deal()
                 save()
                 dealer = "you" if deal.dealer == human else names[1]
                 out.write(
@@ -228,10 +223,12 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
             elif match.deal is not None and match.deal.moves:
                 out.write(f"\n== Deal {len(match.deals)} resumed.\n")
             narrator.before(match)
-            play_deal(match, seats, on_action)
+            while session.driver.to_move is not None:
+                played = session.driver.play_turn(seats)
+                on_action(match, played.seat, played.action)
             _deal_summary(match, names, out)
     except BotFault as fault:
-        save()
+        session.forfeit(str(fault))
         out.write(
             f"\n{names[1]} broke down and forfeits the match: you win.\n({fault})\n"
         )

@@ -39,9 +39,10 @@ from marjolet.observation import Observation
 from marjolet.tui import describe
 from marjolet.tui.help import HelpScreen
 from marjolet.tui.hint import Hint, compute_hint
-from marjolet.tui.session import BotRequest, GameSession
+from marjolet.tui.session import GameSession
 from marjolet.tui.summary import DealSummaryScreen
 from marjolet.tui.widgets import CardView, colour_cards, score_table, suit_style
+from marjolet.turns import Turn
 
 HAND_SLOTS = 6
 #: Actions that change the game; refused while another screen is on top.
@@ -130,7 +131,7 @@ class MarjoletApp(App[None]):
         self.message: str | None = None
         self.message_is_problem = False
         self.hint_text: str | None = None
-        self._hint_token: tuple[int, int] | None = None
+        self._hint_version: int | None = None
 
     # -- layout ------------------------------------------------------------------
 
@@ -456,9 +457,10 @@ class MarjoletApp(App[None]):
         self.run_worker(think, thread=True, group="bot", exit_on_error=False, name="bot")
 
     def _bot_answered(
-        self, request: BotRequest, action: int | None, error: Exception | None, elapsed: float
+        self, request: Turn, action: int | None, error: Exception | None, elapsed: float
     ) -> None:
         if isinstance(error, BotFault):
+            self.session.forfeit(str(error))
             self.waiting = "error"
             self.flash(
                 f"{self.session.names[1]} broke down and forfeits the match: you win. "
@@ -479,8 +481,8 @@ class MarjoletApp(App[None]):
         else:
             self._bot_apply(request, action)
 
-    def _bot_apply(self, request: BotRequest, action: int) -> None:
-        if request.token != self.session.token:
+    def _bot_apply(self, request: Turn, action: int) -> None:
+        if request.version != self.session.version:
             return
         try:
             lines = self.session.bot_play(request, action)
@@ -499,8 +501,8 @@ class MarjoletApp(App[None]):
         if self.waiting != "human" or not s.human_to_move:
             self.flash("Hints are for your turn.")
             return
-        obs, legal, token = s.observation(), list(self.legal), s.token
-        self._hint_token = token
+        obs, legal, version = s.observation(), list(self.legal), s.version
+        self._hint_version = version
         self.hint_text = "Thinking about a hint…"
         self.refresh_status()
         seed = self.hint_seed
@@ -511,14 +513,14 @@ class MarjoletApp(App[None]):
             except Exception as exc:  # a hint must never stop the game
                 hint = f"No hint: {exc}"
             try:
-                self.call_from_thread(self._hint_ready, token, hint)
+                self.call_from_thread(self._hint_ready, version, hint)
             except RuntimeError:
                 pass
 
         self.run_worker(think, thread=True, group="hint", exit_on_error=False, name="hint")
 
-    def _hint_ready(self, token: tuple[int, int], hint: Hint | str) -> None:
-        if token != self.session.token or token != self._hint_token:
+    def _hint_ready(self, version: int, hint: Hint | str) -> None:
+        if version != self.session.version or version != self._hint_version:
             return
         text = hint if isinstance(hint, str) else hint.text()
         self.hint_text = text
