@@ -94,10 +94,12 @@ class TurnDriver:
     """The turns of one :class:`~marjolet.match.Match` (see the module
     docstring). ``version`` starts from :func:`match_version`."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, *, forfeit: Outcome | None = None) -> None:
+        """``forfeit`` restores the outcome of a match forfeited earlier (a
+        game loaded from a store); it does not count as a new version."""
         self.match = match
         self.version = match_version(match)
-        self._forfeit: Outcome | None = None
+        self._forfeit: Outcome | None = forfeit
 
     # -- where the match stands ----------------------------------------------------
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
 from marjolet.cards import CARD_NAMES, SUITS, display_order, mask_cards
-from marjolet.engine import LAST_WINNER, Breakdown, Deal
+from marjolet.engine import Breakdown, Deal
 from marjolet.match import Match
 from marjolet.melds import MELD_COUNT, MELD_NAMES, meld_cards, meld_description, meld_value
 from marjolet.record import Record
@@ -90,7 +90,7 @@ class StepLog:
             completes = action < MELD_BASE and replay.lead is not None
             replay.push(action)
             after = replay.points
-            won_by = replay._s[LAST_WINNER] if completes else None
+            won_by = replay.last_trick_winner if completes else None
             gain = (after[0] - before[0], after[1] - before[1])
             self.steps.append(Step(player, action, trick, gain, won_by))
         return self.steps
