@@ -46,7 +46,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from marjolet.actions import ACTION_NAMES
 from marjolet.bots import make_bot
 from marjolet.bots.base import Bot, BotFault
-from marjolet.bots.external import close_bots, end_match
 from marjolet.bots.hint import hint as advise
 from marjolet.engine import Outcome
 from marjolet.errors import MarjoletError, TurnError
@@ -543,8 +542,8 @@ def _retire(bots: Sequence[Bot], result: tuple[tuple[int, int], int] | None) -> 
     for bot in bots:
         try:
             if result is not None:
-                end_match([bot], *result)
-            close_bots([bot])
+                bot.end_match(*result)
+            bot.close()
         except Exception:
             log.exception("closing bot %s failed", bot.spec)
 
