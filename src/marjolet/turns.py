@@ -224,6 +224,23 @@ class TurnDriver:
             raise _stale(version, self.version)
 
 
+def checked_choice(player: Seat, turn: Turn) -> int:
+    """``player``'s answer to ``turn``, checked to be one of its legal
+    actions (an :class:`~marjolet.errors.IllegalTurnError` otherwise). For a
+    front end that lets a bot think away from the driver (a worker thread, a
+    program over the bot protocol) and wants the answer checked there."""
+    action = player.choose(turn.observation, list(turn.legal))
+    if action not in turn.legal:
+        shown = ACTION_NAMES[action] if isinstance(action, int) and 0 <= action < 46 else action
+        raise IllegalTurnError(
+            f"seat {turn.seat} chose {shown!r}, which is not one of its legal actions "
+            f"({turn.legal})",
+            action=action,
+            rule="",
+        )
+    return int(action)
+
+
 def _stale(sent: int, now: int) -> TurnError:
     return TurnError(
         f"stale answer: it was for version {sent}, the position is at version {now}",

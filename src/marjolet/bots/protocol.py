@@ -21,7 +21,7 @@ used, the rest at random. Every consistent world gives the same observation,
 since an observation holds nothing hidden.
 
 Everything here is standard library only; process handling lives in
-:mod:`marjolet.bots.external` (host) and :mod:`marjolet.commands.bot_serve`
+:mod:`marjolet.bots.external` (host) and :mod:`marjolet.bots.serve`
 (bot).
 """
 

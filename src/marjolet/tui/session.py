@@ -27,7 +27,7 @@ from marjolet.match import Match, new_rng
 from marjolet.observation import Observation, observe
 from marjolet.rules import Rules
 from marjolet.tui import describe, saves
-from marjolet.turns import Turn, TurnDriver
+from marjolet.turns import Turn, TurnDriver, checked_choice
 
 HUMAN = 0
 
@@ -232,13 +232,7 @@ class GameSession:
     def bot_choose(self, turn: Turn) -> int:
         """Ask the bot (safe on a worker thread: it touches only the turn
         and the bot)."""
-        action = self.bot.choose(turn.observation, list(turn.legal))
-        if action not in turn.legal:
-            raise IllegalActionError(
-                f"the bot {self.opponent_spec!r} chose an illegal action ({action!r})",
-                action=action,
-            )
-        return action
+        return checked_choice(self.bot, turn)
 
     def bot_play(self, turn: Turn, action: int) -> list[str]:
         """Submit the bot's answer to ``turn`` (on the thread that owns the
