@@ -50,7 +50,7 @@ from marjolet.bots.hint import hint as advise
 from marjolet.engine import Outcome
 from marjolet.errors import MarjoletError, TurnError
 from marjolet.match import Match
-from marjolet.turns import Turn, TurnDriver
+from marjolet.turns import Turn, TurnDriver, checked_choice
 from marjolet.web import views
 from marjolet.web.botchoice import starts_program
 from marjolet.web.store import Forfeit, GameRow, Status, token_hash
@@ -412,7 +412,7 @@ class Table:
                     self.driver.brief(bot, turn)
                 started = loop.time()
                 try:
-                    action = await self._think(bot, seat, turn.observation, turn.legal)
+                    action = await self._think(bot, turn)
                 except BotFault as fault:
                     async with self.lock:
                         # a bot closed under a closing table breaks down too: no forfeit
@@ -435,7 +435,7 @@ class Table:
         finally:
             self.hub.release(self)
 
-    async def _think(self, bot: Bot, seat: int, obs: Any, legal: Sequence[int]) -> int:
+    async def _think(self, bot: Bot, turn: Turn) -> int:
         """The bot's choice, computed in the bot pool.
 
         :class:`BotFault` (and any failure of a bot that runs a program) is
@@ -443,10 +443,9 @@ class Table:
         answers an illegal action is replaced for this move by a random legal
         one, and the table is told."""
         loop = asyncio.get_running_loop()
+        seat = turn.seat
         try:
-            action = await loop.run_in_executor(
-                self.hub.bot_pool, self._choose, bot, obs, list(legal)
-            )
+            action = await loop.run_in_executor(self.hub.bot_pool, self._choose, bot, turn)
         except BotFault as fault:
             fault.seat = seat
             raise
@@ -455,21 +454,19 @@ class Table:
                 raise BotFault(f"the bot failed: {exc}", seat=seat) from exc
             log.error("game %s: bot %s failed: %s", self.id, bot.spec, exc)
             action = -1
-        if action not in legal:
-            if action != -1:
-                log.error("game %s: bot %s chose an illegal action %r", self.id, bot.spec, action)
-            action = random.choice(list(legal))
+        if action == -1:
+            action = random.choice(list(turn.legal))
             self._notice(
                 f"the {self.game.players[seat]} bot failed; a random legal move was played"
             )
         return int(action)
 
-    def _choose(self, bot: Bot, obs: Any, legal: list[int]) -> int:
-        """``bot.choose`` in a bot thread. If the table closed meanwhile the
-        bot is closed here too: a program it started while the table was
-        closing must not outlive the table."""
+    def _choose(self, bot: Bot, turn: Turn) -> int:
+        """The bot's checked answer, in a bot thread (an illegal one raises).
+        If the table closed meanwhile the bot is closed here too: a program
+        it started while the table was closing must not outlive the table."""
         try:
-            return bot.choose(obs, legal)
+            return checked_choice(bot, turn)
         finally:
             if self.closed:
                 _retire([bot], None)
