@@ -49,8 +49,9 @@ import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
 from marjolet.actions import ACTION_COUNT, ACTION_NAMES, DRAW
 from marjolet.cards import CARD_NAMES, CardSet
-from marjolet.engine import INDICATOR, STOCK_CARDS, TRICKS, TURN, WINDOW, Deal
+from marjolet.engine import Deal
 from marjolet.errors import RulesError
+from marjolet.history import STOCK_CARDS, draw_position
 from marjolet.observation import Observation, observe
 from marjolet.rl.encoder import OBSERVATION_SIZE, FloatArray, encode, encode_dealing
 from marjolet.rl.episode import max_deal_score
@@ -204,14 +205,12 @@ class _Core:
             if len(self.deck) == 32:
                 self.deal = Deal(self.deck, self.dealer, self.rules)
             return
-        s = deal._s
-        p = s[TURN]
+        p = deal.to_move
         drawn = [-1, -1]
-        if action == DRAW and p >= 0 and s[WINDOW]:
-            t = s[TRICKS]
-            i = 2 * t - 2
-            drawn[p] = self.deck[STOCK_START + i]
-            drawn[p ^ 1] = self.deck[STOCK_START + i + 1] if i + 1 < STOCK_CARDS else s[INDICATOR]
+        if action == DRAW and p >= 0 and deal.in_window:
+            for who in (p, p ^ 1):
+                pos = draw_position(deal.tricks_played, p, who)
+                drawn[who] = deal.indicator if pos == STOCK_CARDS else self.deck[STOCK_START + pos]
         deal.play(action)  # checked: an illegal action raises, citing the rule
         self.log.append((p, drawn[0], drawn[1]))
 
