@@ -33,9 +33,10 @@ from marjolet.cards import (
 )
 from marjolet.errors import ActionError, CardError, DealError, IllegalActionError
 from marjolet.history import STOCK_CARDS as STOCK_CARDS
+from marjolet.history import TrickCards as TrickCards
 from marjolet.history import draw_position as draw_position
 from marjolet.history import draw_positions as draw_positions
-from marjolet.history import turns, walk
+from marjolet.history import tricks, turns
 from marjolet.melds import MELD_CARDS, MELD_COUNT, MELD_NAMES, MELD_VALUES
 from marjolet.rules import CLASSIC, SAME_SUIT, Rules
 
@@ -132,17 +133,6 @@ class Outcome:
         return f"{text} ({self.reason})" if self.reason else text
 
 
-@dataclass(frozen=True, slots=True)
-class TrickCards:
-    """A completed trick: who led, the two cards and the winner (R8)."""
-
-    number: int
-    leader: int
-    lead: int
-    follow: int
-    winner: int
-
-
 class LegalActions(tuple[int, ...]):
     """The legal action ids of a position, ascending: a tuple that also
     answers ``in`` for action texts (``"KS" in deal.legal``)."""
@@ -162,6 +152,20 @@ class LegalActions(tuple[int, ...]):
 
     def __repr__(self) -> str:
         return f"<LegalActions ({', '.join(ACTION_NAMES[a] for a in self)})>"
+
+
+def r16_duty(hand: int, lead: int, trump: int) -> tuple[int, str]:
+    """The follower's duty in tricks 11-16 (R16): the cards it may play and
+    the duty's name: ``"overtake"`` (follow suit with a higher card),
+    ``"follow"`` (follow suit, none is higher), ``"trump"`` (no card of the
+    suit led, so trump) or ``"any"`` (neither: any card).
+    :meth:`Deal.legal_mask` applies the same rule inline (a hot path)."""
+    suit = hand & SUIT_MASKS[lead >> 3]
+    if suit:
+        higher = suit & ~((2 << lead) - 1)  # within a suit a higher id is a higher card
+        return (higher, "overtake") if higher else (suit, "follow")
+    trumps = hand & SUIT_MASKS[trump]
+    return (trumps, "trump") if trumps else (hand, "any")
 
 
 def deal_hands(deck: Sequence[int], pattern: Sequence[int]) -> tuple[int, int]:
@@ -196,8 +200,8 @@ def validate_deck(deck: Sequence[int]) -> tuple[int, ...]:
 def public_turns(actions: Sequence[int], dealer: int, trump: int) -> Iterator[tuple[int, int]]:
     """For each action of a deal: (the player who made it, the tricks
     completed before it); see :func:`marjolet.history.walk`."""
-    for player, tricks, _, _ in turns(actions, dealer, trump):
-        yield player, tricks
+    for player, done, _, _ in turns(actions, dealer, trump):
+        yield player, done
 
 
 class Deal:
@@ -432,7 +436,7 @@ class Deal:
         lead = s[LEAD]
         if lead < 0 or s[TRICKS] < PHASE1_TRICKS:
             return hand  # R7: any card while the stock lasts, and any lead
-        # R16: follow and overtake, else trump, else anything
+        # R16: follow and overtake, else trump, else anything (as r16_duty)
         suit = hand & SUIT_MASKS[lead >> 3]
         if suit:
             return (suit & ~((2 << lead) - 1)) or suit
@@ -727,13 +731,8 @@ class Deal:
     @property
     def last_trick(self) -> TrickCards | None:
         """The latest completed trick, if any (from the public history)."""
-        last = None
-        for step in walk(self._moves, self.dealer, self.trump):
-            if step.winner is not None:
-                last = step
-        if last is None or last.lead is None or last.winner is None:
-            return None
-        return TrickCards(last.tricks + 1, last.player ^ 1, last.lead, last.action, last.winner)
+        done = tricks(self._moves, self.dealer, self.trump)
+        return done[-1] if done else None
 
     @property
     def last_card_to(self) -> int | None:

@@ -17,6 +17,7 @@ order; every front end, adapter and the bot protocol ask it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from marjolet.actions import DRAW, MELD_BASE
@@ -51,6 +52,26 @@ class Step(NamedTuple):
     @property
     def completes_trick(self) -> bool:
         return self.winner is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TrickCards:
+    """A completed trick: who led, the two cards and the winner (R8)."""
+
+    number: int
+    leader: int
+    lead: int
+    follow: int
+    winner: int
+
+
+def tricks(actions: Sequence[int], dealer: int, trump: int) -> list[TrickCards]:
+    """The completed tricks of a deal, in order."""
+    return [
+        TrickCards(s.tricks + 1, s.player ^ 1, s.lead, s.action, s.winner)
+        for s in walk(actions, dealer, trump)
+        if s.lead is not None and s.winner is not None
+    ]
 
 
 def trick_winner(lead: int, follow: int, trump: int, leader: int) -> int:
