@@ -11,11 +11,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from marjolet.decks import STOCK_START, dealt_positions
 
 from helpers import random_deal, walk
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.cards import ALL_CARDS, mask_cards
+from marjolet.decks import STOCK_START, dealt_positions
 from marjolet.engine import MELDS, Deal
 from marjolet.observation import observe, sample_world
 from marjolet.rl.encoder import (
