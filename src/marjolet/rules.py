@@ -173,6 +173,20 @@ class Rules:
         return "\n".join(lines)
 
 
+#: The match targets offered by the front ends (R22; any positive target is valid).
+TARGETS = (500, 1000)
+
+
+def setting_choices() -> dict[str, list[Any]]:
+    """The choices a front end offers for the settings that have a few
+    values (the web lobby's option lists)."""
+    return {
+        "deal_pattern": [list(p) for p in DEAL_PATTERNS],
+        "jack_queen": list(JACK_QUEEN_MODES),
+        "target": list(TARGETS),
+    }
+
+
 def text_settings(text: str) -> str | dict[str, Any]:
     """The record form (:meth:`Rules.to_record`) of a rules text, unchecked
     beyond its syntax: a profile name, or the profile and its overrides."""

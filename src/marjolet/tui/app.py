@@ -45,6 +45,10 @@ from marjolet.tui.widgets import CardView, colour_cards, score_table, suit_style
 from marjolet.turns import Turn
 
 HAND_SLOTS = 6
+#: How long the last trick of a deal stays in view before the summary, in paces.
+LAST_TRICK_PACES = 2
+#: A bot's meld-window action (declare, dix, draw) takes this share of a pace.
+WINDOW_PACE = 0.5
 #: Actions that change the game; refused while another screen is on top.
 GAME_ACTIONS = frozenset({"pick", "move", "confirm", "draw", "hint"})
 
@@ -227,7 +231,7 @@ class MarjoletApp(App[None]):
         self.legal = []
         self.refresh_table()
         if self.pace > 0:  # leave the last trick in view for a moment
-            self.set_timer(2 * self.pace, self._show_summary)
+            self.set_timer(LAST_TRICK_PACES * self.pace, self._show_summary)
         else:
             self._show_summary()
         return True
@@ -474,7 +478,7 @@ class MarjoletApp(App[None]):
                 f"The computer player failed: {error}. The game is saved; press q.", problem=True
             )
             return
-        pace = self.pace if action < MELD_BASE else self.pace / 2
+        pace = self.pace if action < MELD_BASE else self.pace * WINDOW_PACE
         delay = pace - elapsed
         if delay > 0:
             self.set_timer(delay, lambda: self._bot_apply(request, action))

@@ -60,6 +60,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("marjolet.web")
 
+#: In a watched match, the pause before the next deal (to read the summary),
+#: in bot paces.
+SUMMARY_PACES = 4
+
 
 class TableError(MarjoletError):
     """A request the table refuses; told to the one client that made it."""
@@ -397,7 +401,7 @@ class Table:
                     else:
                         wait_deal = False
                 if wait_deal:  # a watched match: a pause to read the summary
-                    await asyncio.sleep(self.pace * 4)
+                    await asyncio.sleep(self.pace * SUMMARY_PACES)
                     async with self.lock:
                         if self.closed or not self.driver.needs_deal:
                             continue
