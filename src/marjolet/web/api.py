@@ -100,8 +100,9 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
     @router.post("/api/games")
     async def new_game(request: Request) -> dict[str, Any]:
         client = request.client.host if request.client else "?"
+        per_minute = config.games_per_minute
         bucket = creations.setdefault(
-            client, TokenBucket(config.games_per_minute / SECONDS_PER_MINUTE, config.games_per_minute)
+            client, TokenBucket(per_minute / SECONDS_PER_MINUTE, per_minute)
         )
         if not bucket.take():
             raise ApiError(429, "too many new games from this address; wait a minute")
