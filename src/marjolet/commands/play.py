@@ -229,6 +229,7 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
             _deal_summary(match, names, out)
     except BotFault as fault:
         session.forfeit(str(fault))
+        save()
         out.write(
             f"\n{names[1]} broke down and forfeits the match: you win.\n({fault})\n"
         )

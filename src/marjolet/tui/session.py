@@ -240,10 +240,9 @@ class GameSession:
         return self._apply(action, turn.version, turn.seat)
 
     def forfeit(self, reason: str) -> Outcome:
-        """The bot broke down: it loses the match (the record is kept)."""
-        outcome = self.driver.forfeit(self.human ^ 1, reason)
-        self.save()
-        return outcome
+        """The bot broke down: it loses the match. The record keeps every
+        action played (it has no forfeits: record.md)."""
+        return self.driver.forfeit(self.human ^ 1, reason)
 
     # -- saving ------------------------------------------------------------------
 
