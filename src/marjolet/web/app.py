@@ -42,7 +42,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from marjolet.errors import MarjoletError, RecordError
 from marjolet.record import FORMAT, Record, loads, replay
-from marjolet.rules import PROFILES, Rules
+from marjolet.rules import PROFILES, Rules, check_new_match
 from marjolet.web import protocol, views
 from marjolet.web.botchoice import BotCatalogue
 from marjolet.web.config import WebConfig
@@ -263,7 +263,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                 400, f"'mode' must be 'bot', 'friend' or 'watch', got {str(mode)[:20]!r}"
             )
         try:
-            rules = Rules.from_json(body.get("rules", "classic"))
+            rules = check_new_match(Rules.from_json(body.get("rules", "classic")))
         except MarjoletError as exc:
             raise ApiError(400, f"rules: {exc}") from None
         try:
