@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
         from marjolet.web.app import create_app
         from marjolet.web.config import WebConfig
+        from marjolet.web.security import TRANSPORT_MAX
     except ImportError as exc:
         raise MarjoletError(
             f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
@@ -146,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             log_level=args.log_level,
-            ws_max_size=64 * 1024,
+            ws_max_size=TRANSPORT_MAX,
             proxy_headers=False,
             server_header=False,
             lifespan="on",

@@ -43,7 +43,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from marjolet.errors import MarjoletError, RecordError
 from marjolet.record import FORMAT, Record, loads, replay
 from marjolet.rules import PROFILES, Rules, check_new_match
-from marjolet.web import protocol, views
+from marjolet.web import protocol, security, views
 from marjolet.web.botchoice import BotCatalogue
 from marjolet.web.config import WebConfig
 from marjolet.web.hub import Hub, clean_name
@@ -164,9 +164,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     )
     app.state.hub = hub
     app.add_middleware(GZipMiddleware, minimum_size=4096)
+    app.add_middleware(security.CrossSiteGuard)
     if config.allowed_hosts is not None:
         app.add_middleware(HostCheck, allowed=config.allowed_hosts)
     creations: dict[str, TokenBucket] = {}
+    watch_caps = security.WatchCaps(config.max_watched_per_address, config.max_watched)
 
     @app.middleware("http")
     async def security_headers(
@@ -278,8 +280,15 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                 bots = []
         except MarjoletError as exc:
             raise ApiError(400, str(exc)) from None
+        if mode == "watch":
+            running = [t.id for t in hub.tables.values() if not t.has_humans and not t.over]
+            refusal = watch_caps.refusal(client, running)
+            if refusal is not None:
+                raise ApiError(429, refusal)
         name = clean_name(body.get("name"), "you")
         new = await hub.create_game(mode, rules, name=name, bots=bots)
+        if mode == "watch":
+            watch_caps.started(new.id, client)
         out: dict[str, Any] = {
             "id": new.id,
             "seat": new.seat,
@@ -436,6 +445,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             msg = protocol.parse_message(raw, config.max_message)
         except protocol.ProtocolError as exc:
             conn.error(exc.code, str(exc))
+            if security.too_large_to_keep(raw):
+                await _close_too_big(ws)
             return None
         if not isinstance(msg, protocol.Hello):
             conn.error("hello_first", "the first message must be 'hello' with your seat's token")
@@ -465,24 +476,33 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             raw = await _receive_text(ws)
             if not conn.bucket.take():
                 conn.dropped += 1
+                # every refused message is answered, so no client waits for a reply
+                conn.send(
+                    error_message(
+                        "rate_limited",
+                        "too many messages: slow down "
+                        f"(at most {config.rate_per_second:g} a second); this one was dropped",
+                    )
+                )
                 now = time.monotonic()
                 if now - conn.last_warning >= 1.0:
                     conn.last_warning = now
-                    conn.error(
-                        "rate_limited",
-                        "too many messages: slow down "
-                        f"(at most {config.rate_per_second:g} a second)",
-                    )
+                    log.warning("%s: rate limited", conn.where)
                 if conn.dropped >= config.flood_close_after:
                     log.warning("%s: closed for flooding", conn.where)
                     await asyncio.sleep(0.05)
-                    await ws.close(code=1008, reason="flooding")
+                    await ws.close(
+                        code=1008, reason=security.flood_close_reason(config.rate_per_second)
+                    )
                     return
                 continue
             try:
                 msg = protocol.parse_message(raw, config.max_message)
             except protocol.ProtocolError as exc:
                 conn.error(exc.code, str(exc))
+                if security.too_large_to_keep(raw):
+                    await _close_too_big(ws)
+                    return
                 continue
             try:
                 await _handle(conn, table, msg)
@@ -491,6 +511,12 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             except Exception:
                 log.exception("%s: failed to handle %s", conn.where, type(msg).__name__)
                 conn.error("internal", "the server could not handle this message (it is logged)")
+
+    async def _close_too_big(ws: WebSocket) -> None:
+        """After the ``too_large`` error has gone out: close with 1009."""
+        await asyncio.sleep(0.05)
+        with contextlib.suppress(Exception):
+            await ws.close(code=security.CLOSE_TOO_BIG, reason="message too big")
 
     async def _handle(conn: Connection, table: Table, msg: protocol.ClientMessage) -> None:
         if isinstance(msg, protocol.Ping):
