@@ -93,7 +93,8 @@ def _clones(env: Any) -> list[Any]:
 
 
 def test_unseeded_environments_pickle_and_deep_copy_in_both_adapters() -> None:
-    for env in (mg.SingleAgentEnv(), marjolet_v0.env(), marjolet_v0.raw_env()):
+    envs: list[Any] = [mg.SingleAgentEnv(), marjolet_v0.env(), marjolet_v0.raw_env()]
+    for env in envs:
         for clone in _clones(env):  # before any reset
             clone.reset()
         env.reset()
