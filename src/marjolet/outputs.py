@@ -22,6 +22,7 @@ file it replaces. Standard library only.
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 import tempfile
@@ -121,9 +122,11 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         raise
 
 
+@functools.cache
 def _default_mode() -> int:
-    """The mode a new file gets from ``open``: 0o666 less the umask."""
-    mask = os.umask(0)
+    """The mode a new file gets from ``open``: 0o666 less the umask (read
+    once: reading it means setting it for an instant)."""
+    mask = os.umask(0o077)
     os.umask(mask)
     return 0o666 & ~mask
 
