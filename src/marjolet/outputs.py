@@ -48,7 +48,7 @@ def _kind(mode: int) -> str | None:
     if stat.S_ISSOCK(mode):
         return "a socket"
     if stat.S_ISDIR(mode):
-        return "a directory"
+        return "a folder (directory)"
     return None
 
 
@@ -63,33 +63,36 @@ def check_output(
     force: bool = False,
     flag: str = "--out",
     may_replace: str | os.PathLike[str] | None = None,
+    prefix: str | None = None,
 ) -> Path:
     """Check that ``path`` may be written under the rule of this module and
     return the real file that will be written.
 
     ``may_replace`` names a file that is this command's own (``play
     --resume FILE`` saving back to FILE): it may be replaced without force.
-    Raises :class:`OutputError` with one line naming the file and the flag.
+    Raises :class:`OutputError` with one line naming the file and the flag
+    (it starts with ``prefix``, by default ``FLAG PATH``).
     """
     shown = os.fspath(path)
+    lead = prefix if prefix is not None else f"{flag} {shown}"
     target = real_target(path)
     try:
         info = os.stat(target)
     except FileNotFoundError:
         info = None
     except OSError as exc:
-        raise OutputError(f"{flag} {shown}: cannot write: {exc.strerror or exc}") from None
+        raise OutputError(f"{lead}: cannot write: {exc.strerror or exc}") from None
     if info is not None:
         kind = _kind(info.st_mode)
         if kind is not None:
-            raise OutputError(f"{flag} {shown}: is {kind}; give the name of a regular file")
+            raise OutputError(f"{lead}: is {kind}; give the name of a regular file")
         own = may_replace is not None and real_target(may_replace) == target
         if not force and not own:
-            raise OutputError(f"{flag} {shown}: the file exists; add --force to replace it")
+            raise OutputError(f"{lead}: the file exists; add --force to replace it")
         return target
     folder = target.parent
     if not folder.is_dir():
-        raise OutputError(f"{flag} {shown}: cannot write: no such folder {str(folder)!r}")
+        raise OutputError(f"{lead}: cannot write: no such folder {str(folder)!r}")
     return target
 
 

@@ -98,7 +98,13 @@ def open_session(args: argparse.Namespace) -> GameSession:
     if save_to is not None:
         # a new match never replaces a file unasked; a resumed one may go on in its own file
         own = args.resume if args.resume not in (None, LAST) else None
-        check_output(save_to, force=args.force, flag="--save", may_replace=own)
+        check_output(
+            save_to,
+            force=args.force,
+            flag="--save",
+            may_replace=own,
+            prefix=f"cannot save to {args.save}",
+        )
     if args.resume is None:
         rules = rules_from_args(args)
         session = GameSession.new(
