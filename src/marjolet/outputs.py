@@ -111,7 +111,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         raise IsADirectoryError(0, f"is {_kind(old.st_mode)}, not a regular file", str(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        os.fchmod(fd, stat.S_IMODE(old.st_mode) if old is not None else _default_mode())
+        if hasattr(os, "fchmod"):  # POSIX: the mode of the file replaced, else the usual one
+            os.fchmod(fd, stat.S_IMODE(old.st_mode) if old is not None else _default_mode())
         with os.fdopen(fd, "wb") as f:
             f.write(data.encode("utf-8") if isinstance(data, str) else data)
             f.flush()

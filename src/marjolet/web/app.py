@@ -30,7 +30,6 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -396,7 +395,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.websocket("/ws/{game_id}")
     async def table_socket(ws: WebSocket, game_id: str) -> None:
         origin = ws.headers.get("origin")
-        if origin is not None and urlsplit(origin).netloc != ws.headers.get("host"):
+        if origin is not None and not security.same_origin(origin, ws.headers.get("host")):
             log.warning("ws %s: refused a connection from origin %r", game_id[:32], origin[:100])
             await ws.close(code=4403, reason="cross-site connection refused")
             return
