@@ -228,6 +228,16 @@ def test_deeply_nested_json_is_one_line_and_exit_2(command: str, tmp_path: Path)
         record.loads("first_dealer 0\nplayers " + "[" * 10_000)
 
 
+def test_a_deeply_nested_bot_protocol_line_is_a_protocol_error() -> None:
+    from marjolet.bots.protocol import ProtocolError, decode
+
+    nested = "[" * 30_000  # within bot-serve's 64 KiB line limit
+    with pytest.raises(ProtocolError, match="not JSON"):
+        decode(nested.encode())
+    line = one_error_line(run_cli("bot-serve", "random", stdin=nested + "\n"))
+    assert "line 1 is not JSON" in line
+
+
 def test_resume_skips_unreadable_saves_with_a_warning(tmp_path: Path) -> None:
     data = tmp_path / "data"
     env = {"MARJOLET_DATA_DIR": str(data)}
