@@ -16,6 +16,7 @@ in the same preference order). See docs/kernel.md.
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 from typing import Any
@@ -27,7 +28,7 @@ def _load() -> tuple[ModuleType | None, str]:
     if os.environ.get("MARJOLET_KERNEL", "1").strip() == "0":
         return None, "pure Python (C kernel disabled by MARJOLET_KERNEL=0)"
     try:
-        from marjolet import _kernel  # type: ignore[attr-defined]
+        _kernel = importlib.import_module("marjolet._kernel")
     except ImportError:
         return None, "pure Python (C kernel not built)"
     return _kernel, f"C kernel (marjolet._kernel, API {_kernel.API_VERSION})"
