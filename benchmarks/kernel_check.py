@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"kernel-check: {args.deals} deals ({actions} actions) under {len(rules)} rule sets, "
             f"{args.endings} endings, {args.exact} late phase-1 positions: all agree "
-            f"({figures['seconds']} s)"
+            f"({figures['seconds']} s; {kernel.description()})"
         )
     return 0
 
