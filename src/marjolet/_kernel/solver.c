@@ -511,7 +511,13 @@ static int x_value(const xctx *c, const mk_deal *d, int alpha, int beta) {
     for (int i = 0; i < n; i++) {
         mk_deal child = *d;
         mk_play(&child, order[i]);
-        int v = x_child(c, d, &child, p, best > alpha ? best : alpha, beta);
+        int floor = best > alpha ? best : alpha, v;
+        if (i == 0 || floor + 1 >= beta) {
+            v = x_child(c, d, &child, p, floor, beta);
+        } else { /* principal variation: prove the others no better first */
+            v = x_child(c, d, &child, p, floor, floor + 1);
+            if (v > floor && v < beta) v = x_child(c, d, &child, p, v - 1, beta);
+        }
         if (v > best) {
             best = v;
             best_card = order[i];
