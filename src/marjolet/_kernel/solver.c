@@ -113,9 +113,10 @@ static inline int e_class(const ectx *c, int card) {
     return (int)(MK_POINT_CARDS >> card & 1) | (card == c->seven) << 1;
 }
 
-/* the cards of own left after merging runs of equivalent cards */
-static inline uint32_t e_reps(const ectx *c, uint32_t own, uint32_t others) {
-    uint32_t both = own | others, out = 0, m = own;
+/* the cards of `among` (a subset of own) left after merging runs of
+ * equivalent cards of own */
+static inline uint32_t e_reps_of(const ectx *c, uint32_t own, uint32_t others, uint32_t among) {
+    uint32_t both = own | others, out = 0, m = among;
     while (m) {
         int card = __builtin_ctz(m);
         m &= m - 1;
@@ -127,6 +128,10 @@ static inline uint32_t e_reps(const ectx *c, uint32_t own, uint32_t others) {
         out |= 1u << card;
     }
     return out;
+}
+
+static inline uint32_t e_reps(const ectx *c, uint32_t own, uint32_t others) {
+    return e_reps_of(c, own, others, own);
 }
 
 /* the follower's legal answers to lead (R16) */
@@ -231,7 +236,7 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
         int lead = order[i];
         uint32_t hl2 = hl & ~(1u << lead);
         uint32_t answers = e_follow(c, lead, hf);
-        if (answers & (answers - 1)) answers &= e_reps(c, hf, hl2 | 1u << lead);
+        if (answers & (answers - 1)) answers = e_reps_of(c, hf, hl2 | 1u << lead, answers);
         int floor = best > alpha ? best : alpha;
         int worst = MK_INF;
         for (; answers; answers &= answers - 1) {
@@ -275,7 +280,7 @@ static int e_action(const ectx *c, const eroot *r, int a, int alpha, int beta) {
     if (r->lead < 0) {
         uint32_t hl2 = r->hl & ~(1u << a);
         uint32_t answers = e_follow(c, a, r->hf);
-        if (answers & (answers - 1)) answers &= e_reps(c, r->hf, hl2 | 1u << a);
+        if (answers & (answers - 1)) answers = e_reps_of(c, r->hf, hl2 | 1u << a, answers);
         int worst = MK_INF;
         for (; answers; answers &= answers - 1) {
             int ans = __builtin_ctz(answers);
