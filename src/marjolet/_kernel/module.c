@@ -260,6 +260,33 @@ static PyObject *kd_heuristic_action(PyObject *self, PyObject *arg) {
     return PyLong_FromLong(mk_heuristic_action(&((KDealObject *)self)->d, &g));
 }
 
+static PyObject *kd_fast_playout(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"seed", "stop_at_ending", NULL};
+    PyObject *seed_obj;
+    int stop = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|p", names, &seed_obj, &stop)) return NULL;
+    int err;
+    uint64_t seed = seed_from(seed_obj, &err);
+    if (err) return NULL;
+    mk_deal *d = &((KDealObject *)self)->d;
+    if (!mk_stock_known(d)) {
+        PyErr_SetString(PyExc_ValueError, "playout needs every stock card still to draw known");
+        return NULL;
+    }
+    mk_rng g;
+    mk_rng_seed(&g, seed);
+    return PyLong_FromLong(mk_fast_playout(d, &g, stop));
+}
+
+static PyObject *kd_fast_action(PyObject *self, PyObject *arg) {
+    int err;
+    uint64_t seed = seed_from(arg, &err);
+    if (err) return NULL;
+    mk_rng g;
+    mk_rng_seed(&g, seed);
+    return PyLong_FromLong(mk_fast_action(&((KDealObject *)self)->d, &g));
+}
+
 /* the table argument: a Table, or None for a fresh temporary one */
 static mk_tt *table_arg(PyObject *obj, mk_tt *tmp, int *owned) {
     *owned = 0;
@@ -433,6 +460,9 @@ static PyMethodDef kd_methods[] = {
     {"heuristic_playout", (PyCFunction)(void (*)(void))kd_heuristic_playout,
      METH_VARARGS | METH_KEYWORDS, "heuristic actions to the end, or to the ending"},
     {"heuristic_action", kd_heuristic_action, METH_O, "the heuristic policy's action (seed)"},
+    {"fast_playout", (PyCFunction)(void (*)(void))kd_fast_playout, METH_VARARGS | METH_KEYWORDS,
+     "fast-policy actions to the end, or to the ending"},
+    {"fast_action", kd_fast_action, METH_O, "the fast policy's action (seed)"},
     {"solve", kd_solve, METH_VARARGS, "ending: (value, mask of optimal cards) [table]"},
     {"ending_value", kd_ending_value, METH_VARARGS, "ending: exact value [table]"},
     {"ending_action_values", kd_ending_action_values, METH_VARARGS,
