@@ -368,6 +368,7 @@ typedef struct {
     mk_tt *t;
     uint64_t world;   /* k3: hash of the stock order and the turned-up card */
     uint64_t k2rules; /* rules, bonus and trump bits of the phase-1 key */
+    uint32_t stock_rest[MK_PHASE1_TRICKS + 1]; /* [t]: stock cards still to draw after t tricks */
 } xctx;
 
 static uint64_t world_hash(const mk_deal *d) {
@@ -386,6 +387,43 @@ static void xctx_init(xctx *c, const mk_deal *d, mk_tt *t) {
     c->k2rules = (uint64_t)(d->rules.dix_on_play | d->rules.one_meld << 1 |
                             d->rules.same_suit << 2) << 8 |
                  (uint64_t)d->rules.all_tricks_bonus << 12 | (uint64_t)d->trump << 24;
+    uint32_t rest = 0;
+    c->stock_rest[MK_PHASE1_TRICKS] = 0;
+    for (int t = MK_PHASE1_TRICKS - 1; t >= 0; t--) {
+        for (int i = 2 * t; i < 2 * t + 2 && i < MK_STOCK_CARDS; i++)
+            if (d->stock[i] >= 0) rest |= 1u << d->stock[i];
+        c->stock_rest[t] = rest;
+    }
+}
+
+/* Equivalent cards in phase 1: two cards of the mover's suit with no live
+ * card between them (live: in a hand, in the stock still to draw, the
+ * indicator, the card led), the same point class, and no part in any meld
+ * either player could still score (nor the seven of trumps) play the same
+ * in every line, as in the ending. Returns the cards of `among` to search. */
+static uint32_t x_reps(const xctx *c, const mk_deal *d, uint32_t own, uint32_t among) {
+    uint32_t live = d->hand[0] | d->hand[1] | c->stock_rest[d->tricks] | 1u << d->indicator;
+    if (d->lead >= 0) live |= 1u << d->lead;
+    uint32_t dead = d->won[0] | d->won[1], fixed = 1u << d->seven;
+    const uint32_t *need = mk_meld_cards[d->rules.same_suit][d->trump];
+    unsigned open0 = ~(unsigned)d->melds[0], open1 = ~(unsigned)d->melds[1];
+    for (int m = 0; m < MK_MELD_COUNT; m++)
+        if (((open0 | open1) >> m & 1) && !(need[m] & dead)) fixed |= need[m];
+    uint32_t out = 0;
+    for (uint32_t m = among; m; m &= m - 1) {
+        int card = __builtin_ctz(m);
+        if (!(fixed >> card & 1)) {
+            uint32_t above = live & ~((2u << card) - 1) & MK_SUIT_MASK(card >> 3);
+            if (above) {
+                int a = __builtin_ctz(above);
+                if ((own >> a & 1) && !(fixed >> a & 1) &&
+                    (MK_POINT_CARDS >> a & 1) == (MK_POINT_CARDS >> card & 1))
+                    continue;
+            }
+        }
+        out |= 1u << card;
+    }
+    return out;
 }
 
 /* the gain of the mover p from before to after */
@@ -462,7 +500,7 @@ static int x_value(const xctx *c, const mk_deal *d, int alpha, int beta) {
     c->t->nodes++;
     if (d->window) return x_window(c, d, alpha, beta);
     int p = d->turn, q = p ^ 1;
-    uint32_t cards = d->hand[p];
+    uint32_t cards = x_reps(c, d, d->hand[p], d->hand[p]);
     int order[16], n = 0;
     mk_tt_entry *e = NULL;
     uint64_t k1 = 0, k2 = 0;
