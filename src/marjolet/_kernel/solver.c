@@ -165,22 +165,28 @@ static inline int e_last(const ectx *c, uint32_t hl, uint32_t hf, int code) {
     return g - 10 - ((code & 2) ? c->bonus : 0);
 }
 
-/* tricks 15-16, two cards each, exactly */
-static int e_two(const ectx *c, uint32_t hl, uint32_t hf, int code) {
+/* tricks 15-16, two cards each (fail-soft: exact inside (alpha, beta)) */
+static int e_two(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, int beta) {
     int best = -MK_INF;
     for (uint32_t m = hl; m; m &= m - 1) {
         int lead = __builtin_ctz(m);
         uint32_t hl2 = hl & ~(1u << lead);
-        int worst = MK_INF;
+        int worst = MK_INF, floor = best > alpha ? best : alpha;
         for (uint32_t a = e_follow(c, lead, hf); a; a &= a - 1) {
             int ans = __builtin_ctz(a);
             uint32_t hf2 = hf & ~(1u << ans);
             int wins = e_leader_wins(c, lead, ans);
             int g = e_trick_gain(c, lead, ans, wins);
             int v = wins ? g + e_last(c, hl2, hf2, code & 1) : g - e_last(c, hf2, hl2, code >> 1);
-            if (v < worst) worst = v;
+            if (v < worst) {
+                worst = v;
+                if (worst <= floor) break;
+            }
         }
-        if (worst > best) best = worst;
+        if (worst > best) {
+            best = worst;
+            if (best >= beta) break;
+        }
     }
     return best;
 }
@@ -204,7 +210,7 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
     c->t->nodes++;
     uint32_t rest = hl & (hl - 1);
     if (!rest) return e_last(c, hl, hf, code);
-    if (!(rest & (rest - 1))) return e_two(c, hl, hf, code);
+    if (!(rest & (rest - 1))) return e_two(c, hl, hf, code, alpha, beta);
     uint64_t k1 = (uint64_t)hl | (uint64_t)hf << 32;
     uint64_t k2 = c->k2base | (uint64_t)code << 2;
     mk_tt_entry *e = tt_slot(c->t, k1, k2, 0);
