@@ -35,6 +35,7 @@
  *   v1.2 mk_heuristic_action is now exactly bots/heuristic.py's policy
  *        (stronger, slower); the earlier cheap policy is mk_fast_action /
  *        mk_fast_playout.
+ *   v1.3 mk_sizes_ok.
  */
 #ifndef MARJOLET_KERNEL_H
 #define MARJOLET_KERNEL_H
@@ -152,6 +153,9 @@ static inline int mk_diff(const mk_deal *d, int player) {
 unsigned mk_meld_options(const mk_deal *d);
 /* Internal consistency check (tests / debug): 0 ok, else a code > 0. */
 int mk_deal_check(const mk_deal *d);
+/* 1 if both hands have the sizes the trick count implies (every card of
+ * both hands known): required by the searches and playouts (v1.3). */
+int mk_sizes_ok(const mk_deal *d);
 
 /* ---- playout.c ---------------------------------------------------------- */
 typedef struct mk_rng { uint64_t s[4]; } mk_rng;   /* xoshiro256** */

@@ -189,5 +189,18 @@ int mk_deal_check(const mk_deal *d) {
     if (d->lead >= 32 || d->lead < -1) return 7;
     if (d->indicator >= 32 || d->turned_up >= 32 || d->trump != d->turned_up >> 3) return 8;
     if (d->window && (d->tricks == 0 || d->tricks > MK_PHASE1_TRICKS || d->lead >= 0)) return 9;
+    if (d->lead >= 0 && (((d->hand[0] | d->hand[1] | d->won[0] | d->won[1]) >> d->lead) & 1))
+        return 10;
     return 0;
+}
+
+int mk_sizes_ok(const mk_deal *d) {
+    if (d->turn < 0) return 1;
+    int base;
+    if (d->window) base = 5;
+    else if (d->tricks < MK_PHASE1_TRICKS) base = 6;
+    else base = MK_LAST_TRICK - d->tricks;
+    int nm = mk_popcount32(d->hand[d->turn]), no = mk_popcount32(d->hand[d->turn ^ 1]);
+    if (d->lead >= 0) return nm == base && no == base - 1;
+    return base > 0 && nm == base && no == base;
 }
