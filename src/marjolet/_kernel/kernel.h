@@ -36,6 +36,8 @@
  *        (stronger, slower); the earlier cheap policy is mk_fast_action /
  *        mk_fast_playout.
  *   v1.3 mk_sizes_ok.
+ *   v1.4 mk_tt caches the trick outcomes of each trump / seven context
+ *        (fields trick_ready, trick; set up by mk_tt_init).
  */
 #ifndef MARJOLET_KERNEL_H
 #define MARJOLET_KERNEL_H
@@ -226,11 +228,17 @@ typedef struct mk_tt_entry {
     uint16_t gen;
 } mk_tt_entry;
 
+/* the outcome of one trick for the ending solver: the leader's gain and
+ * whether the leader wins (a cache kept in the table, per context) */
+typedef struct mk_trick { int8_t gain, wins; } mk_trick;
+
 typedef struct mk_tt {
     mk_tt_entry *entries;
     uint64_t mask;          /* entries - 1 (a power of two) */
     uint16_t gen;           /* current generation (entries of others: empty) */
     uint64_t nodes;         /* positions searched (statistics) */
+    uint8_t trick_ready;    /* bit trump | seven pending << 2: trick[] filled (v1.4) */
+    mk_trick trick[8][32 * 32]; /* [context][lead << 5 | answer] */
 } mk_tt;
 
 #define MK_TT_MIN_LOG2 10

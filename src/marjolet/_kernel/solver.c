@@ -13,6 +13,7 @@ int mk_tt_init(mk_tt *t, unsigned log2_entries) {
     t->mask = n - 1;
     t->gen = 1;
     t->nodes = 0;
+    t->trick_ready = 0;
     return 0;
 }
 
@@ -95,7 +96,11 @@ typedef struct {
     int seven;       /* the seven of trumps if it still scores when played, else -1 */
     int bonus;
     uint64_t k2base; /* MK_TAG_ENDING | trump | pending | bonus */
+    const mk_trick *tricks; /* the table's trick outcomes for this context */
 } ectx;
+
+static inline int e_leader_wins(const ectx *c, int lead, int ans);
+static inline int e_trick_gain(const ectx *c, int lead, int ans, int wins);
 
 static void ectx_init(ectx *c, const mk_deal *d, mk_tt *t) {
     int pending = d->rules.dix_on_play && d->seven_by < 0;
@@ -106,11 +111,17 @@ static void ectx_init(ectx *c, const mk_deal *d, mk_tt *t) {
     c->bonus = d->rules.all_tricks_bonus;
     c->k2base = MK_TAG_ENDING | (uint64_t)d->trump << 4 | (uint64_t)pending << 6 |
                 (uint64_t)d->rules.all_tricks_bonus << 8;
-}
-
-/* point class of a card: 1 ace/ten, 2 a seven that still scores, else 0 */
-static inline int e_class(const ectx *c, int card) {
-    return (int)(MK_POINT_CARDS >> card & 1) | (card == c->seven) << 1;
+    int ctx = d->trump | pending << 2;
+    if (!(t->trick_ready >> ctx & 1)) { /* once per trump / seven context */
+        for (int lead = 0; lead < 32; lead++)
+            for (int ans = 0; ans < 32; ans++) {
+                int w = e_leader_wins(c, lead, ans);
+                t->trick[ctx][lead << 5 | ans].wins = (int8_t)w;
+                t->trick[ctx][lead << 5 | ans].gain = (int8_t)e_trick_gain(c, lead, ans, w);
+            }
+        t->trick_ready |= (uint8_t)(1u << ctx);
+    }
+    c->tricks = t->trick[ctx];
 }
 
 /* the cards of `among` (a subset of own) left after merging runs of
@@ -123,7 +134,9 @@ static inline uint32_t e_reps_of(const ectx *c, uint32_t own, uint32_t others, u
         uint32_t above = both & ~((2u << card) - 1) & MK_SUIT_MASK(card >> 3);
         if (above) {
             int a = __builtin_ctz(above);
-            if ((own >> a & 1) && e_class(c, a) == e_class(c, card)) continue;
+            /* a is above card, so only card can be the pending seven */
+            if ((own >> a & 1) && card != c->seven && !((MK_POINT_CARDS >> a ^ MK_POINT_CARDS >> card) & 1))
+                continue;
         }
         out |= 1u << card;
     }
@@ -149,6 +162,14 @@ static inline int e_leader_wins(const ectx *c, int lead, int ans) {
     return (ans >> 3 == lead >> 3) ? ans < lead : (ans >> 3 != c->trump);
 }
 
+/* the trick lead-ans from the table: the leader's gain (cards and the
+ * seven), *wins = whether the leader takes it */
+static inline int e_trick(const ectx *c, int lead, int ans, int *wins) {
+    const mk_trick *t = &c->tricks[lead << 5 | ans];
+    *wins = t->wins;
+    return t->gain;
+}
+
 /* the trick's value to the leader before what follows: cards and the seven */
 static inline int e_trick_gain(const ectx *c, int lead, int ans, int wins) {
     int pts = mk_card_points[lead] + mk_card_points[ans];
@@ -159,8 +180,7 @@ static inline int e_trick_gain(const ectx *c, int lead, int ans, int wins) {
 /* trick 16, one card each (forced) */
 static inline int e_last(const ectx *c, uint32_t hl, uint32_t hf, int code) {
     int lead = __builtin_ctz(hl), ans = __builtin_ctz(hf);
-    int wins = e_leader_wins(c, lead, ans);
-    int g = e_trick_gain(c, lead, ans, wins);
+    int wins, g = e_trick(c, lead, ans, &wins);
     if (wins) return g + 10 + ((code & 1) ? c->bonus : 0);
     return g - 10 - ((code & 2) ? c->bonus : 0);
 }
@@ -175,8 +195,7 @@ static int e_two(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, i
         for (uint32_t a = e_follow(c, lead, hf); a; a &= a - 1) {
             int ans = __builtin_ctz(a);
             uint32_t hf2 = hf & ~(1u << ans);
-            int wins = e_leader_wins(c, lead, ans);
-            int g = e_trick_gain(c, lead, ans, wins);
+            int wins, g = e_trick(c, lead, ans, &wins);
             int v = wins ? g + e_last(c, hl2, hf2, code & 1) : g - e_last(c, hf2, hl2, code >> 1);
             if (v < worst) {
                 worst = v;
@@ -196,8 +215,7 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
 /* the leader's value after lead is answered by ans (hands without them) */
 static inline int e_after(const ectx *c, int lead, int ans, uint32_t hl, uint32_t hf, int code,
                           int alpha, int beta) {
-    int wins = e_leader_wins(c, lead, ans);
-    int g = e_trick_gain(c, lead, ans, wins);
+    int wins, g = e_trick(c, lead, ans, &wins);
     if (!hl) { /* that was trick 16 */
         if (wins) return g + 10 + ((code & 1) ? c->bonus : 0);
         return g - 10 - ((code & 2) ? c->bonus : 0);
