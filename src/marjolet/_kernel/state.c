@@ -94,10 +94,16 @@ unsigned mk_meld_options(const mk_deal *d) {
     if (p < 0 || !d->window) return 0;
     if (d->rules.one_meld && d->window_melds) return 0;
     uint32_t hand = d->hand[p];
-    const uint32_t *need = mk_meld_cards[d->rules.same_suit][d->trump];
-    unsigned out = 0;
-    for (int m = 0; m < MK_MELD_COUNT; m++)
-        if ((hand & need[m]) == need[m]) out |= 1u << m;
+    /* every meld of mk_meld_cards at once: one bit per suit byte, gathered */
+#define GATHER(x) (((x) | (x) >> 7 | (x) >> 14 | (x) >> 21) & 0xFu)
+    unsigned out = ((hand & MK_ACES) == MK_ACES) | ((hand & MK_TENS) == MK_TENS) << 1 |
+                   ((hand & MK_KINGS) == MK_KINGS) << 2 | ((hand & MK_QUEENS) == MK_QUEENS) << 3;
+    uint32_t kq = (hand >> 4) & (hand >> 5) & 0x01010101u;
+    out |= GATHER(kq) << 4;
+    uint32_t jq = d->rules.same_suit ? (hand >> 3) & (hand >> 4) & 0x01010101u
+                  : (hand >> (8 * d->trump + 3) & 1) ? (hand >> 4) & 0x01010101u : 0;
+    out |= GATHER(jq) << 8;
+#undef GATHER
     return out & ~(unsigned)d->melds[p];
 }
 
