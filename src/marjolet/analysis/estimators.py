@@ -95,8 +95,9 @@ class SamplingEstimator:
 
     ``budget`` is the time in seconds a decision gets (``clock`` ``wall``
     or ``cpu``); at least :data:`MIN_WORLDS` and at most ``max_worlds``
-    worlds are dealt. ``exact`` is the evaluator's number of last phase-1
-    tricks solved exactly in each world. ``seed`` makes the worlds of a
+    worlds are dealt (exactly :data:`MIN_WORLDS` with a budget of 0).
+    ``exact`` is the evaluator's number of last phase-1 tricks solved
+    exactly in each world. ``seed`` makes the worlds of a
     decision reproducible when combined with a world cap.
     """
 
@@ -119,7 +120,7 @@ class SamplingEstimator:
 
     def estimate(self, obs: Observation, legal: Sequence[int]) -> Estimates:
         rng = random.Random(f"review/{self.seed}/{obs.deal_index}/{len(obs.actions)}")
-        budget = Budget(self.budget, self.clock)
+        budget = Budget(self.budget, self.clock) if self.budget > 0 else None
         samples: dict[int, list[float]] = {a: [] for a in legal}
         value = self.evaluator.value
         me = obs.seat
@@ -132,7 +133,7 @@ class SamplingEstimator:
                 samples[a].append(float(value(world, me)))
                 world.pop()
             worlds += 1
-            if worlds >= MIN_WORLDS and budget.spent():
+            if worlds >= MIN_WORLDS and (budget is None or budget.spent()):
                 break
         values = {a: (sum(xs) / len(xs), standard_error(xs)) for a, xs in samples.items()}
         return Estimates(values, samples, self.name)

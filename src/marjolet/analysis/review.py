@@ -45,7 +45,7 @@ from marjolet.record import Record, to_match
 #: Seconds of search a phase-1 decision gets by default: a whole match to
 #: 500 is reviewed in about a minute on one core
 #: (``benchmarks/bench_review.py``).
-DEFAULT_BUDGET = 0.25
+DEFAULT_BUDGET = 0.3
 
 SEAT, OPEN, ENDING = "seat", "open", "ending"
 

@@ -1,0 +1,135 @@
+"""``marjolet review RECORD [--json] [--budget S] [--seat 0|1] [--out FILE]
+[--open]``: the points lost on every decision of a record (docs/review.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from marjolet.errors import MarjoletError, RecordError
+
+
+class OutputExistsError(MarjoletError):
+    """``--out`` names a file that exists and ``--force`` was not given."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from marjolet.analysis.review import DEFAULT_BUDGET
+
+    parser.add_argument(
+        "file", metavar="RECORD", help="a record, JSON or text form ('-' for stdin)"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help='print {"decisions": [...], "players": [...]}'
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=DEFAULT_BUDGET,
+        metavar="S",
+        help=f"search seconds per phase-1 decision (default {DEFAULT_BUDGET:g}: a match to "
+        "500 in about a minute)",
+    )
+    parser.add_argument("--seat", type=int, choices=[0, 1], help="review one player only")
+    parser.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write the record annotated with comments (text form; JSON form with a "
+        "'comments' list if FILE ends in .json)",
+    )
+    parser.add_argument("--force", action="store_true", help="let --out replace an existing file")
+    parser.add_argument(
+        "--open",
+        action="store_true",
+        help="judge phase 1 with every card known (the true deal), like double-dummy analysis",
+    )
+    parser.add_argument(
+        "--estimator",
+        choices=["auto", "best", "sampling"],
+        default="auto",
+        help="phase-1 estimator: best bot if installed (auto), or sampled worlds",
+    )
+
+
+def write_new_file(path: str, text: str, *, force: bool) -> None:
+    """Write ``text`` to ``path`` atomically; refuse to replace an existing
+    file unless ``force``. (One function, to switch to the shared safe-write
+    helper when it lands.)"""
+    target = Path(path)
+    if target.exists() and not force:
+        raise OutputExistsError(f"--out {path!r}: the file exists (add --force to replace it)")
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise MarjoletError(f"--out {path!r}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        if force:
+            os.replace(tmp, target)
+        else:
+            os.link(tmp, target)  # fails if the file appeared meanwhile: never replaced
+    except FileExistsError:
+        raise OutputExistsError(
+            f"--out {path!r}: the file exists (add --force to replace it)"
+        ) from None
+    except OSError as exc:
+        raise MarjoletError(f"--out {path!r}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def run(args: argparse.Namespace) -> int:
+    from marjolet.analysis import annotate, default_estimator, format_review, review_record
+    from marjolet.arena.progress import NullProgress, Progress, TerminalProgress
+    from marjolet.commands.replay import load_checked, report_error
+
+    if not args.budget >= 0:
+        raise MarjoletError(f"--budget must be >= 0 seconds, got {args.budget}")
+    if args.out and Path(args.out).exists() and not args.force:
+        raise OutputExistsError(f"--out {args.out!r}: the file exists (add --force to replace it)")
+    try:
+        rec, _ = load_checked(args.file)
+    except RecordError as exc:
+        return report_error(args.file, exc, args.json)
+    isatty = getattr(sys.stderr, "isatty", None)
+    bar: Progress = TerminalProgress(sys.stderr) if isatty and isatty() else NullProgress()
+    started = False
+
+    def progress(done: int, total: int) -> None:
+        nonlocal started
+        if not started:
+            bar.start(total, 0, "review")
+            started = True
+        bar.update(done, lambda: "decisions")
+
+    seats = (args.seat,) if args.seat is not None else (0, 1)
+    estimator = default_estimator(args.budget, kind=args.estimator)
+    try:
+        review = review_record(
+            rec,
+            budget=args.budget,
+            seats=seats,
+            view="open" if args.open else "seat",
+            estimator=estimator,
+            progress=progress,
+        )
+    finally:
+        bar.finish()
+    if args.out:
+        annotated = annotate(rec, review)
+        text = annotated.dumps() if args.out.endswith(".json") else annotated.to_text()
+        write_new_file(args.out, text, force=args.force)
+    if args.json:
+        print(json.dumps(review.to_json()))
+    else:
+        print(format_review(review, rec.players))
+    return 0
