@@ -11,6 +11,7 @@ Pages (static files, no build step): ``/`` lobby, ``/game/ID`` table,
 ``GET  /api/games/ID/record?form=json``   download the record (``json`` or ``text``)
 ``GET  /api/games/ID/replay``             every position, for the replay viewer
 ``POST /api/replay``                      upload a record: validated, then replayed
+``GET|POST /api/games/ID/review``         a finished game's review (web/reviews.py)
 ``WS   /ws/ID``                           a seat (or a spectator) at a table
 ========================================  =========================================
 
@@ -47,6 +48,7 @@ from marjolet.web import protocol, views
 from marjolet.web.botchoice import BotCatalogue
 from marjolet.web.config import WebConfig
 from marjolet.web.hub import Hub, clean_name
+from marjolet.web.reviews import install_reviews
 from marjolet.web.store import Store
 from marjolet.web.tables import Table, TableError, error_message
 
@@ -152,6 +154,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await reviews.close()
             await hub.shutdown()
 
     app = FastAPI(
@@ -163,6 +166,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.hub = hub
+    reviews = install_reviews(app, hub)  # /api/games/ID/review (web/reviews.py)
     app.add_middleware(GZipMiddleware, minimum_size=4096)
     if config.allowed_hosts is not None:
         app.add_middleware(HostCheck, allowed=config.allowed_hosts)
