@@ -354,3 +354,38 @@ def test_best_bot_is_plugged_in_when_importable(monkeypatch: pytest.MonkeyPatch)
 def test_reviewer_rejects_an_unknown_view() -> None:
     with pytest.raises(ValueError, match="view"):
         Reviewer(view="sideways")
+
+
+def test_seat_view_uses_only_what_the_deciding_seat_knows() -> None:
+    """R23: two records that differ only in cards the deciding seat cannot
+    see (one in the opponent's hand, one deep in the stock) get the same
+    phase-1 figures for that seat's decision."""
+    from marjolet.analysis.estimators import SamplingEstimator
+    from marjolet.record import DealRecord
+
+    record = one_deal_record(14)
+    match = Match(record.rules, first_dealer=record.first_dealer)
+    point = next(p for p in decision_points(match, record) if p.deal.trick_number == 4)
+    deal, seat = point.deal, point.deal.to_move
+    opp = seat ^ 1
+    hidden_in_hand = deal.hand_mask(opp) & ~deal.exposed(opp).mask
+    c1 = (hidden_in_hand & -hidden_in_hand).bit_length() - 1
+    deck = list(record.deals[0].deck)
+    j = len(deck) - 1  # the last stock card, drawn after trick 9
+    c2 = deck[j]
+    i = deck.index(c1)
+    deck[i], deck[j] = deck[j], deck[i]
+    prefix = record.deals[0].actions[: point.action_index + 1]
+    rules, first = record.rules, record.first_dealer
+    original = Record(rules, first, None, (DealRecord(record.deals[0].deck, prefix),))
+    changed = Record(rules, first, None, (DealRecord(tuple(deck), prefix),))
+    assert c2 != c1 and original != changed
+
+    def figures(rec: Record) -> dict[int, float]:
+        estimator = SamplingEstimator(0.0, seed=3)
+        review = review_record(rec, seats=(seat,), estimator=estimator)
+        last = review.decisions[-1]
+        assert (last.deal, last.action) == (0, point.action_index)
+        return dict(last.values)
+
+    assert figures(original) == figures(changed)
