@@ -389,3 +389,11 @@ def test_seat_view_uses_only_what_the_deciding_seat_knows() -> None:
         return dict(last.values)
 
     assert figures(original) == figures(changed)
+
+
+def test_an_unwritable_out_is_refused_before_the_review(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_record(tmp_path, one_deal_record(9))
+    code, out, err = run_cli(capsys, "review", path, "--out", str(tmp_path / "no" / "x.txt"))
+    assert code == 2 and out == "" and "no folder" in err and len(err.splitlines()) == 1

@@ -55,6 +55,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def check_out(path: str, *, force: bool) -> None:
+    """Refuse early an ``--out`` that could not be written or would replace
+    a file without ``--force``."""
+    target = Path(path)
+    if target.exists() and not force:
+        raise OutputExistsError(f"--out {path!r}: the file exists (add --force to replace it)")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise MarjoletError(f"--out {path!r}: no folder {str(folder)!r}")
+    if target.is_dir():
+        raise MarjoletError(f"--out {path!r}: is a folder")
+
+
 def write_new_file(path: str, text: str, *, force: bool) -> None:
     """Write ``text`` to ``path`` atomically; refuse to replace an existing
     file unless ``force``. (One function, to switch to the shared safe-write
@@ -94,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.budget >= 0:
         raise MarjoletError(f"--budget must be >= 0 seconds, got {args.budget}")
-    if args.out and Path(args.out).exists() and not args.force:
-        raise OutputExistsError(f"--out {args.out!r}: the file exists (add --force to replace it)")
+    if args.out:
+        check_out(args.out, force=args.force)  # before the work, not after it
     try:
         rec, _ = load_checked(args.file)
     except RecordError as exc:
