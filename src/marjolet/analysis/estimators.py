@@ -171,7 +171,8 @@ def make_best_estimator(budget: float, *, seed: int = 0) -> BestEstimator:
     module = importlib.import_module("marjolet.bots.best")
     cls = module.BestBot
     names = {p.name for p in getattr(cls, "params", ())}
-    options: dict[str, object] = {"time": budget} if "time" in names else {}
+    # time=0 means "no limit" to the search bots: the review's 0 means "least work"
+    options: dict[str, object] = {"time": max(budget, 0.001)} if "time" in names else {}
     return BestEstimator(cls(seed=seed, **options))
 
 
