@@ -221,8 +221,9 @@ def test_json_has_the_shape_of_the_issue(
 ) -> None:
     record = one_deal_record(6)
     path = write_record(tmp_path, record, "game.txt")
-    code, out, _ = run_cli(capsys, "review", path, "--json", "--budget", "0")
+    code, out, err = run_cli(capsys, "review", path, "--json", "--budget", "0")
     assert code == 0
+    assert err == ""  # no progress bar unless standard error is a terminal
     result = json.loads(out)
     keys = {"deal", "action", "seat", "played", "best", "value_played", "value_best"}
     for d in result["decisions"]:
