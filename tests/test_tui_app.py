@@ -516,3 +516,32 @@ def test_no_color_turns_the_screen_monochrome(tmp_path: Path, monkeypatch: objec
         assert app.cursor is not None
 
     run_app(app, body)
+
+
+def test_r_on_the_deal_summary_reviews_that_deal_then_returns(tmp_path: Path) -> None:
+    from marjolet.tui.review import DealReviewScreen
+
+    session = GameSession.new(CLASSIC, opponent="random", seed=21, save_path=tmp_path / "g.json")
+    app = MarjoletApp(session, pace=0)
+    rng = random.Random(5)
+
+    async def body(pilot: Pilot[None]) -> None:
+        while not isinstance(app.screen, DealSummaryScreen):
+            await human_turn(app, pilot, rng)
+        assert "r: review this deal" in screen_text(app)
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, DealReviewScreen)
+        end = time.monotonic() + 60
+        while screen.lines is None and time.monotonic() < end:
+            await pilot.pause(0.1)
+        assert screen.lines is not None
+        text = "\n".join(screen.lines)
+        assert "You:" in text and "decisions" in text and "accuracy" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, DealSummaryScreen)
+        assert len(session.match.deals) == 1  # nothing was played meanwhile
+
+    run_app(app, body)

@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("marjolet.commands.bench", "benchmark the rules engine"),
     "bots": ("marjolet.commands.bots", "list the bots, their parameters and defaults"),
     "solve": ("marjolet.commands.solve", "exact value and best cards of an ending (tricks 11-16)"),
+    "review": ("marjolet.commands.review", "the points lost on every decision of a record"),
 }
 
 

@@ -24,6 +24,18 @@ Text notation (``marjolet-record/1`` text form), one item a line::
 come the deal's actions, written a trick a line: ``N.`` (the trick number) is
 only a reading aid, ``meld ID`` is one action, ``#`` starts a comment. The
 conversion is lossless both ways: ``loads(r.to_text()) == r``.
+
+Comments after a deal's ``deck`` line are kept (:class:`Comment`: the deal,
+how many of its actions come before the comment, the text) and written back
+at the same place; the JSON form holds them in a top-level ``comments``
+list, which other readers ignore (record.md: unknown top-level keys). A
+trick whose line is cut by a comment goes on in an unnumbered line::
+
+      3. KS       # best was AS: -20 (exact)
+         AS draw
+
+Comments elsewhere (before the first deck, on ``deal`` lines) are dropped.
+``marjolet review --out`` writes its annotations this way.
 """
 
 from __future__ import annotations
@@ -70,6 +82,23 @@ class DealRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class Comment:
+    """A comment inside a deal: after its first ``after`` actions (0: just
+    after the deck line). ``text`` is one line."""
+
+    deal: int
+    after: int
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deal": self.deal, "after": self.after, "text": self.text}
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True, slots=True)
 class Record:
     """A whole match or a prefix of one (record.md)."""
 
@@ -77,6 +106,8 @@ class Record:
     first_dealer: int = 0
     players: tuple[str, str] | None = None
     deals: tuple[DealRecord, ...] = ()
+    #: comments inside deals, in reading order (see the module docstring)
+    comments: tuple[Comment, ...] = ()
 
     @classmethod
     def from_match(cls, match: Match) -> Record:
@@ -96,17 +127,25 @@ class Record:
             out["players"] = list(self.players)
         out["first_dealer"] = self.first_dealer
         out["deals"] = [d.to_json() for d in self.deals]
+        if self.comments:
+            out["comments"] = [c.to_json() for c in self.comments]
         return out
 
     def dumps(self) -> str:
-        """The JSON form: one line per deal, readable and diffable."""
+        """The JSON form: one line per deal (and per comment), readable and
+        diffable."""
         head = self.to_json()
         deals = head.pop("deals")
+        comments = head.pop("comments", [])
         if not deals:
             return json.dumps({**head, "deals": []}, ensure_ascii=False) + "\n"
         body = ",\n".join("  " + json.dumps(d, ensure_ascii=False) for d in deals)
         top = json.dumps(head, ensure_ascii=False)[:-1]
-        return f'{top}, "deals": [\n{body}\n]}}\n'
+        tail = ""
+        if comments:
+            notes = ",\n".join("  " + json.dumps(c, ensure_ascii=False) for c in comments)
+            tail = f', "comments": [\n{notes}\n]'
+        return f'{top}, "deals": [\n{body}\n]{tail}}}\n'
 
     def to_text(self) -> str:
         """The text notation (see the module docstring)."""
@@ -119,7 +158,8 @@ class Record:
         for i, deal in enumerate(self.deals):
             lines.append(f"deal {i}")
             lines.append("deck " + " ".join(CARD_NAMES[c] for c in deal.deck))
-            lines.extend(_action_lines(deal.actions))
+            notes = [(c.after, c.text) for c in self.comments if c.deal == i]
+            lines.extend(_action_lines(deal.actions, notes))
         return "\n".join(lines) + "\n"
 
     def with_action(self, action: int) -> Record:
@@ -130,27 +170,60 @@ class Record:
             self.first_dealer,
             self.players,
             (*self.deals[:-1], DealRecord(last.deck, (*last.actions, action))),
+            self.comments,
         )
+
+    def with_comments(self, comments: Sequence[Comment]) -> Record:
+        """This record with ``comments`` (replacing any it had), sorted into
+        reading order; texts are made one line."""
+        ordered = sorted(
+            (Comment(c.deal, c.after, _one_line(c.text)) for c in comments),
+            key=lambda c: (c.deal, c.after),
+        )
+        return Record(self.rules, self.first_dealer, self.players, self.deals, tuple(ordered))
 
 
 def _rules_text(rules: Rules) -> str:
     return rules.to_text()
 
 
-def _action_lines(actions: Sequence[int]) -> list[str]:
-    """A trick a line: two cards and the window actions after them."""
-    lines: list[str] = []
+def _action_lines(actions: Sequence[int], notes: Sequence[tuple[int, str]] = ()) -> list[str]:
+    """A trick a line: two cards and the window actions after them. Each
+    note ``(after, text)`` becomes a ``#`` comment right after action number
+    ``after``, the rest of its trick going on in an unnumbered line."""
+    at: dict[int, list[str]] = {}
+    for after, text in notes:
+        at.setdefault(after, []).append(text)
+    lines = [f"{' ' * 6}# {text}" for text in at.get(0, [])]
     current: list[str] = []
     cards = 0
-    for a in actions:
+    trick = 0
+    started = False  # whether the current trick already has a line
+
+    def flush(comment: list[str]) -> None:
+        nonlocal current, started
+        head = f"{' ' * 6}" if started else f"  {trick:2d}. "
+        line = head + " ".join(current)
+        if comment:
+            line += f"  # {comment[0]}"
+        lines.append(line)
+        lines.extend(f"{' ' * 6}# {text}" for text in comment[1:])
+        current, started = [], True
+
+    for i, a in enumerate(actions, 1):
         if a < MELD_BASE:
             if cards == 2:
-                lines.append(f"  {len(lines) + 1:2d}. " + " ".join(current))
-                current, cards = [], 0
+                if current:
+                    flush([])
+                cards, started = 0, False
+            if cards == 0:
+                trick += 1
             cards += 1
         current.append(ACTION_NAMES[a])
+        if i in at:
+            flush(at[i])
     if current:
-        lines.append(f"  {len(lines) + 1:2d}. " + " ".join(current))
+        flush([])
     return lines
 
 
@@ -267,6 +340,7 @@ class _Builder:
         self.deal: Deal | None = None
         self.current_deck: tuple[int, ...] | None = None
         self.actions: list[int] = []
+        self.comments: list[Comment] = []
 
     def start_deal(self, deck_texts: object, d: int) -> None:
         self._close_deal()
@@ -305,9 +379,15 @@ class _Builder:
             self.deals.append(DealRecord(self.current_deck, tuple(self.actions)))
             self.current_deck = None
 
+    def comment(self, d: int, text: str) -> None:
+        """A comment after the actions read so far in deal ``d``."""
+        self.comments.append(Comment(d, len(self.actions), _one_line(text)))
+
     def finish(self) -> Record:
         self._close_deal()
-        return Record(self.rules, self.first_dealer, self.players, tuple(self.deals))
+        return Record(
+            self.rules, self.first_dealer, self.players, tuple(self.deals), tuple(self.comments)
+        )
 
 
 def _parse_deck(value: object, d: int) -> tuple[int, ...]:
@@ -376,7 +456,34 @@ def _loads_json(text: str, check: bool) -> Record:
             raise RecordError("'actions' must be a list of action strings", deal=d)
         for a, action in enumerate(actions):
             builder.action(action, d, a)
-    return builder.finish()
+    record = builder.finish()
+    if "comments" in obj:
+        record = record.with_comments(_parse_comments(obj["comments"], record))
+    return record
+
+
+def _parse_comments(value: object, record: Record) -> list[Comment]:
+    """The JSON form's ``comments``: objects ``{"deal", "after", "text"}``
+    placed inside an existing deal."""
+    if not isinstance(value, list):
+        raise RecordError("'comments' must be a list of {deal, after, text} objects")
+    out = []
+    for i, item in enumerate(value):
+        where = f"comment {i}"
+        if not isinstance(item, dict) or set(item) - {"deal", "after", "text"}:
+            raise RecordError(f"{where}: expected an object with keys deal, after, text")
+        d, after, text = item.get("deal"), item.get("after"), item.get("text")
+        if not isinstance(text, str):
+            raise RecordError(f"{where}: 'text' must be a string")
+        if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d < len(record.deals):
+            raise RecordError(f"{where}: 'deal' must be the index of a deal, got {d!r}")
+        n = len(record.deals[d].actions)
+        if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after <= n:
+            raise RecordError(
+                f"{where}: 'after' must be 0-{n} (actions of deal {d}), got {after!r}", deal=d
+            )
+        out.append(Comment(d, after, text))
+    return out
 
 
 def _loads_text(text: str, check: bool) -> Record:
@@ -386,8 +493,12 @@ def _loads_text(text: str, check: bool) -> Record:
     a = 0
     in_deal = False
     for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
+        line, hash_, note = raw.partition("#")
+        line = line.strip()
+        note = note.strip() if hash_ else ""
         if not line:
+            if note and in_deal and builder is not None:
+                builder.comment(d, note)
             continue
         key, _, rest = line.partition(" ")
         rest = rest.strip()
@@ -421,6 +532,8 @@ def _loads_text(text: str, check: bool) -> Record:
                 )
             builder.start_deal(rest.split(), d)
             in_deal, a = True, 0
+            if note:
+                builder.comment(d, note)
             continue
         if not in_deal:
             raise RecordError(f"{where}: unexpected {line!r}", deal=d if d >= 0 else None)
@@ -437,6 +550,8 @@ def _loads_text(text: str, check: bool) -> Record:
             builder.action(tok, d, a)
             a += 1
             i += 1
+        if note:
+            builder.comment(d, note)
     if builder is None:
         if header["first_dealer"] is None:
             raise RecordError("'first_dealer' is required")

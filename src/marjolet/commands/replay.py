@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from marjolet.errors import RecordError
+
+if TYPE_CHECKING:
+    from marjolet.record import Record, ReplayResult
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,18 +18,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the result object of record.md")
 
 
+def load_checked(file: str) -> tuple[Record, ReplayResult]:
+    """Read a record (a path or ``-`` for stdin) and check it against the
+    rules; raises :class:`RecordError`. Shared with ``marjolet review``."""
+    from marjolet import record
+
+    rec = record.loads(record.read_text(file), check=False)
+    return rec, record.replay(rec)
+
+
+def report_error(file: str, exc: RecordError, as_json: bool) -> int:
+    """Print a bad record's error the way ``replay`` does; returns 2."""
+    if as_json:
+        print(json.dumps({"error": exc.to_json()}))
+    else:
+        print(f"marjolet: error: {file}: {exc}", file=sys.stderr)
+    return 2
+
+
 def run(args: argparse.Namespace) -> int:
     from marjolet import record
 
     try:
-        rec = record.loads(record.read_text(args.file), check=False)
-        result = record.replay(rec)
+        rec, result = load_checked(args.file)
     except RecordError as exc:
-        if args.json:
-            print(json.dumps({"error": exc.to_json()}))
-        else:
-            print(f"marjolet: error: {args.file}: {exc}", file=sys.stderr)
-        return 2
+        return report_error(args.file, exc, args.json)
     if args.json:
         print(json.dumps(result.to_json()))
     else:

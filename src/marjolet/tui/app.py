@@ -253,7 +253,14 @@ class MarjoletApp(App[None]):
         )
 
     def _summary_closed(self, result: str | None) -> None:
-        if result == "quit":
+        if result == "review":  # r: review the deal, then the summary again
+            from marjolet.record import Record
+            from marjolet.tui.review import DealReviewScreen
+
+            m = self.session.match
+            screen = DealReviewScreen(Record.from_match(m), len(m.deals) - 1, self.session.names)
+            self.push_screen(screen, callback=lambda _: self._show_summary())
+        elif result == "quit":
             self.action_quit_game()
         elif result == "new":
             if self.new_session is None:

@@ -20,7 +20,8 @@ from marjolet.tui.describe import summary_table
 
 class DealSummaryScreen(ModalScreen[str]):
     """Shows one finished deal. Dismissed with ``"next"`` (Enter), ``"new"``
-    (a new match, once the match is over) or ``"quit"``."""
+    (a new match, once the match is over), ``"review"`` (``r``: review the
+    deal, then come back) or ``"quit"``."""
 
     DEFAULT_CSS = """
     DealSummaryScreen { align: center middle; }
@@ -37,7 +38,7 @@ class DealSummaryScreen(ModalScreen[str]):
     DealSummaryScreen #summary-outcome {
         text-style: bold; content-align: center middle; width: 100%;
     }
-    DealSummaryScreen #summary-keys {
+    DealSummaryScreen #summary-keys, DealSummaryScreen #summary-review {
         color: $text-muted; content-align: center middle; width: 100%;
     }
     """
@@ -45,6 +46,7 @@ class DealSummaryScreen(ModalScreen[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,n", "next", "Next", priority=True),
         Binding("q,escape", "quit_game", "Quit"),
+        Binding("r", "review", "Review"),
     ]
 
     def __init__(
@@ -99,6 +101,7 @@ class DealSummaryScreen(ModalScreen[str]):
             yield Static(table)
             yield Static(outcome, id="summary-outcome")
             yield Static(keys, id="summary-keys")
+            yield Static("r: review this deal", id="summary-review", classes="keys")
 
     def _lead_text(self) -> str:
         t0, t1 = self.totals
@@ -112,3 +115,6 @@ class DealSummaryScreen(ModalScreen[str]):
 
     def action_quit_game(self) -> None:
         self.dismiss("quit")
+
+    def action_review(self) -> None:
+        self.dismiss("review")

@@ -13,6 +13,7 @@ Pages (static files, no build step): ``/`` lobby, ``/game/ID`` table,
 ``GET  /api/games/ID/record?form=json``   download the record (``json`` or ``text``)
 ``GET  /api/games/ID/replay``             every position, for the replay viewer
 ``POST /api/replay``                      upload a record: validated, then replayed
+``GET|POST /api/games/ID/review``         a finished game's review (web/reviews.py)
 ``WS   /ws/ID``                           a seat (or a spectator) at a table
 ========================================  =========================================
 
@@ -42,6 +43,7 @@ from marjolet.web.botchoice import BotCatalogue
 from marjolet.web.config import WebConfig
 from marjolet.web.hub import Hub
 from marjolet.web.pages import STATIC, page_router
+from marjolet.web.reviews import install_reviews
 from marjolet.web.sockets import Connection, socket_router
 from marjolet.web.store import Store
 
@@ -90,6 +92,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await reviews.close()
             await hub.shutdown()
 
     app = FastAPI(
@@ -101,6 +104,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.hub = hub
+    reviews = install_reviews(app, hub)  # /api/games/ID/review (web/reviews.py)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(security.CrossSiteGuard)
     if config.allowed_hosts is not None:

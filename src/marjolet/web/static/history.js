@@ -18,6 +18,9 @@ function row(game, held) {
       el("a", { href: `/api/games/${game.id}/record?form=text`, class: "action", download: "" }, "Text"),
     );
   }
+  if (game.status === "finished" && game.replay === "full") {
+    links.push(el("a", { href: `/replay?game=${encodeURIComponent(game.id)}&review=1`, class: "action" }, "Review"));
+  }
   let score = `${game.totals[0]} \u2013 ${game.totals[1]}`;
   if (game.winner !== null) score += ` · ${game.players[game.winner]} won`;
   if (game.forfeit) score += " by forfeit";

@@ -3,8 +3,9 @@
 
 import { api, applyPreferences, clear, el, topbar } from "./common.js";
 import { buildBoard, dealSummary, logPanel, renderBoard, scorePanel } from "./board.js";
+import { byPlace, evaluationGraph, markLog, reviewButton, reviewPanel } from "./review.js";
 
-const state = { data: null, deal: 0, step: 0, timer: null };
+const state = { data: null, deal: 0, step: 0, timer: null, review: null, places: null };
 let parts = null;
 
 function $(id) {
@@ -31,9 +32,26 @@ function show() {
   log.append(logPanel(view, deal.log, null, state.step));
   const list = log.querySelector(".log-list");
   if (list) list.scrollTop = list.scrollHeight;
+  showReview(view.players);
   $("slider").max = String(deal.frames.length - 1);
   $("slider").value = String(state.step);
   clear($("position")).append(`action ${state.step} of ${deal.frames.length - 1}`);
+}
+
+function showReview(players) {
+  const box = $("review");
+  if (!box) return;
+  clear(box);
+  if (!state.review) return;
+  markLog($("log"), state.places, state.deal);
+  box.append(reviewPanel(state.review, state.places, state.deal, state.step, players, go),
+    evaluationGraph(state.review, { deal: state.deal, step: state.step }, players));
+}
+
+function reviewReady(review) {
+  state.review = review;
+  state.places = byPlace(review);
+  show();
 }
 
 function stepText(deal, step) {
@@ -121,10 +139,14 @@ async function loadGame(id) {
   try {
     const data = await api(`/api/games/${encodeURIComponent(id)}/replay`);
     const g = data.game;
-    load(data, `${g.players[0]} vs ${g.players[1]}`, [
+    const links = [
       el("a", { class: "action", href: `/api/games/${g.id}/record?form=json`, download: "" }, "Download JSON"),
       el("a", { class: "action", href: `/api/games/${g.id}/record?form=text`, download: "" }, "Download text"),
-    ]);
+    ];
+    const button = g.status === "finished" && data.complete ? reviewButton(g.id, reviewReady) : null;
+    if (button) links.push(button);
+    load(data, `${g.players[0]} vs ${g.players[1]}`, links);
+    if (button && new URLSearchParams(location.search).get("review")) button.click();
   } catch (err) {
     $("upload").hidden = false;
     showError(`Cannot replay this game: ${err.message}.`);

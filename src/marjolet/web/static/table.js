@@ -260,6 +260,7 @@ function overlay(view) {
     buttons.append(
       el("a", { class: "action", href: `/api/games/${gameId}/record?form=json` }, "Download record"),
       el("a", { class: "action", href: `/replay?game=${encodeURIComponent(gameId)}` }, "Replay"),
+      el("a", { class: "action", href: `/replay?game=${encodeURIComponent(gameId)}&review=1` }, "Review"),
       el("a", { class: "action primary", href: "/" }, "New game"),
     );
   } else if (seat !== null) {

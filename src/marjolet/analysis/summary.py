@@ -1,0 +1,129 @@
+"""Judging losses: inaccuracies, mistakes, blunders, and an accuracy figure.
+
+All points in Marjolet come in tens, so exact losses are multiples of 10.
+A decision is an *inaccuracy* from :data:`INACCURACY` points lost, a
+*mistake* from :data:`MISTAKE` and a *blunder* from :data:`BLUNDER`. An
+estimated loss is judged cautiously, by its estimate minus two standard
+errors, so that sampling noise alone rarely makes a mark. Figures that
+are neither exact nor have a standard error (the open view's single search
+of the true deal early in phase 1) are shown but not judged: no mark and
+not in the accuracy.
+
+*Accuracy* is the mean over a seat's decisions of ``100 * 2**(-loss/20)``:
+100 for a perfect decision, 50 for a 20-point loss, 25 for 40 points
+(docs/review.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from marjolet.analysis.review import Decision
+
+INACCURACY = 10
+MISTAKE = 20
+BLUNDER = 40
+#: Standard errors taken off an estimated loss before judging it.
+CAUTION = 2.0
+#: The loss that halves a decision's accuracy.
+HALF_ACCURACY_LOSS = 20.0
+
+JUDGEMENTS = ("inaccuracy", "mistake", "blunder")
+
+
+def judged_loss(d: Decision) -> float:
+    """The loss the marks are given by: exact, or estimate minus
+    :data:`CAUTION` standard errors (never below 0)."""
+    if d.exact or d.stderr_loss is None:
+        return d.loss
+    return max(0.0, d.loss - CAUTION * d.stderr_loss)
+
+
+def is_judged(d: Decision) -> bool:
+    """Exact, or an estimate with a standard error."""
+    return d.exact or d.stderr_loss is not None
+
+
+def judgement(d: Decision) -> str | None:
+    """``"inaccuracy"``, ``"mistake"``, ``"blunder"`` or ``None``."""
+    if not is_judged(d):
+        return None
+    loss = judged_loss(d)
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= MISTAKE:
+        return "mistake"
+    if loss >= INACCURACY:
+        return "inaccuracy"
+    return None
+
+
+def decision_accuracy(loss: float) -> float:
+    return float(100.0 * 2.0 ** (-loss / HALF_ACCURACY_LOSS))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    seat: int
+    decisions: int
+    exact_decisions: int
+    exact_loss: int
+    estimated_loss: float
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    accuracy: float | None
+
+    @property
+    def estimated_decisions(self) -> int:
+        return self.decisions - self.exact_decisions
+
+    @property
+    def exact_mean_loss(self) -> float | None:
+        return self.exact_loss / self.exact_decisions if self.exact_decisions else None
+
+    @property
+    def estimated_mean_loss(self) -> float | None:
+        n = self.estimated_decisions
+        return self.estimated_loss / n if n else None
+
+    def to_json(self) -> dict[str, Any]:
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 2)
+
+        return {
+            "seat": self.seat,
+            "decisions": self.decisions,
+            "exact_decisions": self.exact_decisions,
+            "estimated_decisions": self.estimated_decisions,
+            "exact_loss": self.exact_loss,
+            "exact_mean_loss": r(self.exact_mean_loss),
+            "estimated_loss": round(self.estimated_loss, 2),
+            "estimated_mean_loss": r(self.estimated_mean_loss),
+            "inaccuracies": self.inaccuracies,
+            "mistakes": self.mistakes,
+            "blunders": self.blunders,
+            "accuracy": r(self.accuracy),
+        }
+
+
+def summarise(decisions: Sequence[Decision], seat: int) -> PlayerSummary:
+    mine = [d for d in decisions if d.seat == seat]
+    judged = [d for d in mine if is_judged(d)]
+    exact = [d for d in mine if d.exact]
+    marks = [judgement(d) for d in mine]
+    return PlayerSummary(
+        seat=seat,
+        decisions=len(mine),
+        exact_decisions=len(exact),
+        exact_loss=int(sum(d.loss for d in exact)),
+        estimated_loss=sum(d.loss for d in mine if not d.exact),
+        inaccuracies=marks.count("inaccuracy"),
+        mistakes=marks.count("mistake"),
+        blunders=marks.count("blunder"),
+        accuracy=(
+            sum(decision_accuracy(d.loss) for d in judged) / len(judged) if judged else None
+        ),
+    )

@@ -1,0 +1,101 @@
+"""``marjolet review RECORD [--json] [--budget S] [--seat 0|1] [--out FILE]
+[--open]``: the points lost on every decision of a record (docs/review.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from marjolet.errors import MarjoletError, RecordError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from marjolet.analysis.review import DEFAULT_BUDGET
+
+    parser.add_argument(
+        "file", metavar="RECORD", help="a record, JSON or text form ('-' for stdin)"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help='print {"decisions": [...], "players": [...]}'
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=DEFAULT_BUDGET,
+        metavar="S",
+        help=f"search seconds per phase-1 decision (default {DEFAULT_BUDGET:g}: a match to "
+        "500 in about a minute)",
+    )
+    parser.add_argument("--seat", type=int, choices=[0, 1], help="review one player only")
+    parser.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write the record annotated with comments (text form; JSON form with a "
+        "'comments' list if FILE ends in .json)",
+    )
+    parser.add_argument("--force", action="store_true", help="let --out replace an existing file")
+    parser.add_argument(
+        "--open",
+        action="store_true",
+        help="judge phase 1 with every card known (the true deal), like double-dummy analysis",
+    )
+    parser.add_argument(
+        "--estimator",
+        choices=["auto", "best", "sampling"],
+        default="auto",
+        help="phase-1 estimator: best bot if installed (auto), or sampled worlds",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from marjolet import outputs
+    from marjolet.analysis import annotate, default_estimator, format_review, review_record
+    from marjolet.arena.progress import NullProgress, Progress, TerminalProgress
+    from marjolet.commands.replay import load_checked, report_error
+
+    if not args.budget >= 0:
+        raise MarjoletError(f"--budget must be >= 0 seconds, got {args.budget}")
+    if args.out:
+        outputs.check_output(args.out, force=args.force, flag="--out")  # before the work
+    try:
+        rec, _ = load_checked(args.file)
+    except RecordError as exc:
+        return report_error(args.file, exc, args.json)
+    isatty = getattr(sys.stderr, "isatty", None)
+    bar: Progress = TerminalProgress(sys.stderr) if isatty and isatty() else NullProgress()
+    started = False
+
+    def progress(done: int, total: int) -> None:
+        nonlocal started
+        if not started:
+            bar.start(total, 0, "review")
+            started = True
+        bar.update(done, lambda: "decisions")
+
+    seats = (args.seat,) if args.seat is not None else (0, 1)
+    estimator = default_estimator(args.budget, kind=args.estimator)
+    try:
+        review = review_record(
+            rec,
+            budget=args.budget,
+            seats=seats,
+            view="open" if args.open else "seat",
+            estimator=estimator,
+            progress=progress,
+        )
+    finally:
+        bar.finish()
+    if args.out:
+        annotated = annotate(rec, review)
+        text = annotated.dumps() if args.out.endswith(".json") else annotated.to_text()
+        try:
+            outputs.write_atomic(args.out, text)
+        except OSError as exc:
+            reason = exc.strerror or exc
+            raise MarjoletError(f"--out {args.out!r}: cannot write: {reason}") from None
+    if args.json:
+        print(json.dumps(review.to_json()))
+    else:
+        print(format_review(review, rec.players))
+    return 0

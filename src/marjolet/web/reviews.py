@@ -1,0 +1,192 @@
+"""Game reviews in the browser: computed in the server's bot threads,
+stored in SQLite, shown again without recomputing (docs/review.md).
+
+``GET /api/games/ID/review`` tells where the review of a finished game
+stands (``none``, ``running`` with its progress, ``done`` with the review,
+``failed``); ``POST`` starts it. The review goes decision by decision, each
+one a separate job in the bot thread pool, so a bot's move at a live table
+waits for at most one decision's budget. Reviews live in a ``reviews``
+table of the server's database file (its own connection; the games' schema
+is untouched), keyed by the game and a digest of its record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import JSONResponse
+
+from marjolet.analysis import DEFAULT_BUDGET, Review, Reviewer, default_estimator
+from marjolet.analysis.review import count_decisions, decision_points
+from marjolet.match import Match
+from marjolet.record import Record
+from marjolet.web.hub import Hub
+from marjolet.web.tables import TableError
+
+log = logging.getLogger("marjolet.web")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS reviews (
+    game_id  TEXT NOT NULL,
+    digest   TEXT NOT NULL,
+    view     TEXT NOT NULL,
+    budget   REAL NOT NULL,
+    body     TEXT NOT NULL,
+    PRIMARY KEY (game_id, digest, view)
+);
+"""
+
+
+def record_digest(record: Record) -> str:
+    return hashlib.sha256(record.dumps().encode("utf-8")).hexdigest()
+
+
+class ReviewBook:
+    """The ``reviews`` table: one JSON review per game, record and view."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5)
+        self._lock = threading.Lock()
+        with self._lock:
+            self._db.executescript(_SCHEMA)
+
+    def get(self, game_id: str, digest: str, view: str = "seat") -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT body FROM reviews WHERE game_id = ? AND digest = ? AND view = ?",
+                (game_id, digest, view),
+            ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def put(
+        self, game_id: str, digest: str, view: str, budget: float, body: dict[str, Any]
+    ) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO reviews (game_id, digest, view, budget, body) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, digest, view, budget, json.dumps(body)),
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+@dataclass
+class Job:
+    digest: str
+    done: int = 0
+    total: int = 0
+    error: str | None = None
+    task: asyncio.Task[None] | None = None
+
+
+class ReviewService:
+    """Starts, runs and remembers reviews of finished games."""
+
+    def __init__(self, hub: Hub, book: ReviewBook, budget: float = DEFAULT_BUDGET) -> None:
+        self.hub = hub
+        self.book = book
+        self.budget = budget
+        self.jobs: dict[str, Job] = {}
+
+    async def _finished_record(self, game_id: str) -> Record:
+        game, record, complete = await self.hub.shareable_record(game_id)
+        if game.status != "finished" or not complete:
+            raise TableError("not_finished", "only a finished game can be reviewed")
+        return record
+
+    async def status(self, game_id: str) -> dict[str, Any]:
+        record = await self._finished_record(game_id)
+        digest = record_digest(record)
+        stored = await asyncio.to_thread(self.book.get, game_id, digest)
+        if stored is not None:
+            return {"status": "done", "review": stored}
+        job = self.jobs.get(game_id)
+        if job is None or job.digest != digest:
+            return {"status": "none"}
+        if job.error is not None:
+            return {"status": "failed", "message": job.error}
+        return {"status": "running", "done": job.done, "total": job.total}
+
+    async def start(self, game_id: str) -> dict[str, Any]:
+        current = await self.status(game_id)
+        if current["status"] in ("done", "running"):
+            return current
+        record = await self._finished_record(game_id)
+        job = Job(record_digest(record))
+        job.total = count_decisions(record, (0, 1), None)
+        self.jobs[game_id] = job
+        job.task = asyncio.create_task(self._run(game_id, record, job))
+        return {"status": "running", "done": 0, "total": job.total}
+
+    async def _run(self, game_id: str, record: Record, job: Job) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            estimator = default_estimator(self.budget)
+            reviewer = Reviewer(estimator=estimator, budget=self.budget)
+            match = Match(record.rules, first_dealer=record.first_dealer, players=record.players)
+            decisions = []
+            for point in decision_points(match, record):
+                # one decision per job: live tables' bots never wait long
+                judged = await loop.run_in_executor(self.hub.bot_pool, reviewer.judge, point)
+                decisions.append(judged)
+                job.done = len(decisions)
+            review = Review(tuple(decisions), (0, 1), "seat", self.budget, estimator.name)
+            body = review.to_json()
+            await asyncio.to_thread(self.book.put, game_id, job.digest, "seat", self.budget, body)
+        except Exception as exc:  # a review must never disturb the server
+            log.error("review of game %s failed: %s", game_id, exc)
+            job.error = str(exc) or type(exc).__name__
+
+    async def close(self) -> None:
+        for job in self.jobs.values():
+            if job.task is not None and not job.task.done():
+                job.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await job.task
+        await asyncio.to_thread(self.book.close)
+
+
+def review_router(service: ReviewService) -> APIRouter:
+    router = APIRouter()
+
+    def refusal(exc: TableError) -> JSONResponse:
+        status = 404 if exc.code == "not_found" else 409
+        return JSONResponse({"error": {"message": str(exc)}}, status_code=status)
+
+    @router.get("/api/games/{game_id}/review", response_model=None)
+    async def review_status(game_id: str) -> dict[str, Any] | JSONResponse:
+        try:
+            return await service.status(game_id)
+        except TableError as exc:
+            return refusal(exc)
+
+    @router.post("/api/games/{game_id}/review", response_model=None)
+    async def review_start(game_id: str) -> dict[str, Any] | JSONResponse:
+        try:
+            return await service.start(game_id)
+        except TableError as exc:
+            return refusal(exc)
+
+    return router
+
+
+def install_reviews(app: FastAPI, hub: Hub) -> ReviewService:
+    """The hook of :func:`marjolet.web.app.create_app`: the routes, and the
+    service whose :meth:`ReviewService.close` the app's shutdown awaits."""
+    service = ReviewService(hub, ReviewBook(hub.store.path))
+    app.include_router(review_router(service))
+    app.state.reviews = service
+    return service

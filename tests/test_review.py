@@ -1,0 +1,400 @@
+"""``marjolet review``: the points lost on every decision (issue 14)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from collections.abc import Mapping, Sequence
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+
+import pytest
+
+from marjolet.actions import ACTION_NAMES
+from marjolet.analysis import Estimates, Review, review_record
+from marjolet.analysis.estimators import BestEstimator, default_estimator
+from marjolet.analysis.open_view import OpenSearch, phase1_tricks_left
+from marjolet.analysis.review import Reviewer, decision_points
+from marjolet.bots import make_bot
+from marjolet.cli import main
+from marjolet.engine import Deal
+from marjolet.match import Match, play_deal
+from marjolet.observation import Observation
+from marjolet.record import Record, loads
+from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
+
+RULE_SETS = {
+    "classic": CLASSIC,
+    "encyclopedia": ENCYCLOPEDIA,
+    "classic-2-2-2-same-suit": CLASSIC.replace(deal_pattern=(2, 2, 2), jack_queen="same-suit"),
+    "classic-one-meld-bonus-0": CLASSIC.replace(one_meld_per_window=True, all_tricks_bonus=0),
+}
+
+
+def one_deal_record(seed: int, rules: Rules = CLASSIC) -> Record:
+    """A complete first deal: heuristic against random (who errs in endings)."""
+    match = Match(rules, seed=seed, players=["heuristic", "random"])
+    match.start_deal()
+    play_deal(match, [make_bot("heuristic", seed=seed), make_bot("random", seed=seed + 1)])
+    return Record.from_match(match)
+
+
+def write_record(tmp_path: Path, record: Record, name: str = "game.json") -> str:
+    path = tmp_path / name
+    path.write_text(record.dumps() if name.endswith(".json") else record.to_text())
+    return str(path)
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # an error line and exit status 2
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+class FlatEstimator:
+    """A fast stand-in: every action worth its id (deterministic, no search)."""
+
+    name = "flat"
+
+    def estimate(self, obs: Observation, legal: Sequence[int]) -> Estimates:
+        return Estimates({a: (float(a % 7), 1.0) for a in legal}, {}, self.name)
+
+
+def brute_force(deal: Deal, table: dict[tuple[int, ...], int]) -> int:
+    """Final deal-score difference for the player to move, by plain minimax
+    over every legal action of the engine (windows included), memoised on
+    the full state: the independent reference."""
+    if deal.is_over:
+        p = deal.points
+        return p[0] - p[1]
+    key = (*deal.state, deal.to_move)
+    if key in table:
+        return table[key]
+    me = deal.to_move
+    best = None
+    for a in deal.legal_actions():
+        deal.push(a)
+        if deal.is_over:
+            p = deal.points
+            v = p[me] - p[me ^ 1]
+        else:
+            v = brute_force(deal, table)
+            v = v if deal.to_move == me else -v
+        deal.pop()
+        best = v if best is None else max(best, v)
+    assert best is not None
+    table[key] = best
+    return best
+
+
+def brute_force_values(deal: Deal) -> dict[int, int]:
+    me = deal.to_move
+    table: dict[tuple[int, ...], int] = {}
+    out = {}
+    for a in deal.legal_actions():
+        deal.push(a)
+        if deal.is_over:
+            p = deal.points
+            out[a] = p[me] - p[me ^ 1]
+        else:
+            v = brute_force(deal, table)
+            out[a] = v if deal.to_move == me else -v
+        deal.pop()
+    return out
+
+
+def ending_choices(record: Record) -> dict[tuple[int, int], dict[int, int]]:
+    """(deal, action) -> brute-force value of each legal action, for every
+    decision of tricks 11-16 that had a choice."""
+    match = Match(record.rules, first_dealer=record.first_dealer)
+    out = {}
+    for point in decision_points(match, record):
+        if point.deal.stock_empty:
+            out[point.deal_index, point.action_index] = brute_force_values(point.deal)
+    return out
+
+
+@pytest.mark.parametrize("rules_name", sorted(RULE_SETS))
+def test_every_ending_decision_is_exact_with_only_optimal_cards(
+    rules_name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = one_deal_record(11, RULE_SETS[rules_name])
+    path = write_record(tmp_path, record)
+    code, out, _ = run_cli(capsys, "review", path, "--json", "--budget", "0.02")
+    assert code == 0
+    decisions = {(d["deal"], d["action"]): d for d in json.loads(out)["decisions"]}
+    expected = ending_choices(record)
+    assert expected, "the record has ending decisions"
+    for where, values in expected.items():
+        d = decisions[where]
+        best_value = max(values.values())
+        played = record.deals[where[0]].actions[where[1]]
+        assert d["exact"] is True
+        assert d["view"] == "ending"
+        assert d["value_best"] == best_value
+        assert d["value_played"] == values[played]
+        assert d["loss"] == best_value - values[played]
+        assert isinstance(d["loss"], int)
+        assert sorted(d["best"]) == sorted(
+            ACTION_NAMES[a] for a, v in values.items() if v == best_value
+        )
+
+
+def test_a_random_player_loses_points_in_some_endings() -> None:
+    """The check above is not vacuous: some ending decisions lose points."""
+    losses = []
+    for seed in (11, 12, 13):
+        review = review_record(one_deal_record(seed), estimator=FlatEstimator())
+        losses += [d.loss for d in review.decisions if d.exact and d.seat == 1]
+    assert any(loss > 0 for loss in losses)
+
+
+@pytest.mark.parametrize("view", ["seat", "open"])
+def test_loss_is_never_negative_and_best_is_the_maximum(view: str) -> None:
+    record = one_deal_record(5, ENCYCLOPEDIA)
+    review = review_record(record, view=view, estimator=FlatEstimator())
+    assert review.decisions
+    for d in review.decisions:
+        assert d.loss >= 0
+        assert d.value_best == max(d.values.values())
+        assert d.loss == d.value_best - d.value_played
+        assert all(d.values[b] == d.value_best for b in d.best)
+
+
+def test_seat_estimates_come_with_standard_errors() -> None:
+    record = one_deal_record(3)
+    review = review_record(record, budget=0.0, deals=[0], seats=(0,))
+    phase1 = [d for d in review.decisions if not d.exact]
+    assert phase1 and all(d.view == "seat" for d in phase1)
+    for d in phase1:
+        assert d.stderr_loss is not None and d.stderr_loss >= 0
+        assert d.stderr_played is not None and d.stderr_played >= 0
+        assert d.played in d.values and len(d.values) >= 2
+
+
+def test_open_view_is_exact_late_in_phase_1_against_brute_force() -> None:
+    record = one_deal_record(7)
+    review = review_record(record, view="open", estimator=FlatEstimator())
+    match = Match(record.rules, first_dealer=record.first_dealer)
+    points = {
+        (p.deal_index, p.action_index): brute_force_values(p.deal)
+        for p in decision_points(match, record)
+        if not p.deal.stock_empty and phase1_tricks_left(p.deal) <= 1
+    }
+    assert points
+    by_place = {(d.deal, d.action): d for d in review.decisions}
+    for where, values in points.items():
+        d = by_place[where]
+        assert d.exact and d.view == "open" and dict(d.values) == values
+
+
+def test_open_search_agrees_with_brute_force_two_tricks_from_the_end() -> None:
+    record = one_deal_record(8)
+    match = Match(record.rules, first_dealer=record.first_dealer)
+    checked = 0
+    for p in decision_points(match, record):
+        follower = p.deal.lead is not None  # the smaller tree: a trick already led
+        if follower and phase1_tricks_left(p.deal) == 2 and not checked:
+            world = p.deal.copy(stack=False)
+            assert OpenSearch().action_values(world) == brute_force_values(world)
+            checked += 1
+    assert checked
+
+
+def test_seat_filter_reviews_only_that_player(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_record(tmp_path, one_deal_record(4))
+    code, out, _ = run_cli(capsys, "review", path, "--json", "--budget", "0", "--seat", "1")
+    assert code == 0
+    result = json.loads(out)
+    assert result["decisions"] and {d["seat"] for d in result["decisions"]} == {1}
+    assert [p["seat"] for p in result["players"]] == [1]
+
+
+def test_json_has_the_shape_of_the_issue(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = one_deal_record(6)
+    path = write_record(tmp_path, record, "game.txt")
+    code, out, err = run_cli(capsys, "review", path, "--json", "--budget", "0")
+    assert code == 0
+    assert err == ""  # no progress bar unless standard error is a terminal
+    result = json.loads(out)
+    keys = {"deal", "action", "seat", "played", "best", "value_played", "value_best"}
+    for d in result["decisions"]:
+        assert keys | {"loss", "exact"} <= set(d)
+        assert isinstance(d["best"], list) and isinstance(d["exact"], bool)
+        assert record.deals[d["deal"]].actions[d["action"]] == loads_action(d["played"])
+    assert [p["seat"] for p in result["players"]] == [0, 1]
+    for p in result["players"]:
+        mine = [d for d in result["decisions"] if d["seat"] == p["seat"]]
+        assert p["decisions"] == len(mine)
+        assert p["exact_decisions"] == sum(d["exact"] for d in mine)
+        assert p["exact_loss"] == sum(d["loss"] for d in mine if d["exact"])
+        for key in ("inaccuracies", "mistakes", "blunders", "accuracy", "estimated_loss"):
+            assert key in p
+
+
+def loads_action(text: str) -> int:
+    from marjolet.actions import parse_action
+
+    return parse_action(text)
+
+
+def test_text_output_names_the_view_of_each_figure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_record(tmp_path, one_deal_record(6))
+    code, out, _ = run_cli(capsys, "review", path, "--budget", "0", "--seat", "0")
+    assert code == 0
+    assert "[exact, ending]" in out and "seat's view" in out
+    code, out, _ = run_cli(capsys, "review", path, "--budget", "0", "--open")
+    assert code == 0 and "open cards" in out and "seat's view" not in out
+
+
+@pytest.mark.parametrize("out_name", ["annotated.txt", "annotated.json"])
+def test_annotated_record_round_trips_through_replay_and_convert(
+    out_name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = one_deal_record(9)
+    path = write_record(tmp_path, record)
+    out = tmp_path / out_name
+    code, _, _ = run_cli(capsys, "review", path, "--budget", "0", "--out", str(out))
+    assert code == 0
+    annotated = loads(out.read_text())
+    assert annotated.comments and annotated.deals == record.deals
+    # replay accepts it and scores it as the original
+    code, original, _ = run_cli(capsys, "replay", path, "--json")
+    code2, again, _ = run_cli(capsys, "replay", str(out), "--json")
+    assert code == code2 == 0 and original == again
+    # convert keeps the annotations, both ways
+    as_json, as_text = tmp_path / "c.json", tmp_path / "c.txt"
+    assert run_cli(capsys, "convert", str(out), "--to", "json", "--out", str(as_json))[0] == 0
+    assert run_cli(capsys, "convert", str(as_json), "--to", "text", "--out", str(as_text))[0] == 0
+    assert loads(as_json.read_text()) == annotated == loads(as_text.read_text())
+
+
+def test_out_never_replaces_a_file_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_record(tmp_path, one_deal_record(9))
+    out = tmp_path / "mine.txt"
+    out.write_text("precious")
+    code, _, err = run_cli(capsys, "review", path, "--budget", "0", "--out", str(out))
+    assert code == 2 and "exists" in err and "--force" in err and len(err.splitlines()) == 1
+    assert out.read_text() == "precious"
+    code, _, _ = run_cli(capsys, "review", path, "--budget", "0", "--out", str(out), "--force")
+    assert code == 0 and loads(out.read_text()).comments
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_an_illegal_record_gets_the_error_of_replay(
+    as_json: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = one_deal_record(2)
+    deal = record.deals[0]
+    # the follower of trick 1 "plays" the led card, which it does not hold (R7)
+    bad = (deal.actions[0], deal.actions[0], *deal.actions[2:])
+    text = record.dumps().replace(
+        json.dumps([ACTION_NAMES[a] for a in deal.actions]),
+        json.dumps([ACTION_NAMES[a] for a in bad]),
+    )
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    flags = ["--json"] if as_json else []
+    replay = run_cli(capsys, "replay", str(path), *flags)
+    review = run_cli(capsys, "review", str(path), *flags)
+    assert replay[0] == review[0] == 2
+    assert replay[1:] == review[1:]
+    assert len((review[2] or review[1]).strip().splitlines()) == 1
+    assert "action 1" in review[2] or '"action": 1' in review[1]
+
+
+def test_unreadable_record_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text("{not json")
+    code, out, err = run_cli(capsys, "review", str(path))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    code, _, err = run_cli(capsys, "review", str(tmp_path / "missing.json"))
+    assert code == 2 and "cannot read" in err
+
+
+def test_best_bot_is_plugged_in_when_importable(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[int] = []
+
+    class BestBot:
+        params: tuple[object, ...] = ()
+
+        def __init__(self, *, seed: int | None = None) -> None:
+            pass
+
+        def estimate(self, obs: Observation, legal: list[int]) -> Mapping[int, tuple[float, float]]:
+            seen.append(len(legal))
+            return {a: (float(a), 0.5) for a in legal}
+
+    module = types.ModuleType("marjolet.bots.best")
+    module.__spec__ = ModuleSpec("marjolet.bots.best", None)
+    module.BestBot = BestBot  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "marjolet.bots.best", module)
+    estimator = default_estimator(0.1)
+    assert isinstance(estimator, BestEstimator)
+    review: Review = review_record(one_deal_record(1), estimator=estimator, seats=(0,))
+    estimated = [d for d in review.decisions if not d.exact]
+    assert seen and estimated and all(d.method == "best" for d in estimated)
+    # no per-world samples: the loss's standard error adds both variances
+    assert all(d.stderr_loss in (0.0, pytest.approx(0.5 * 2**0.5)) for d in estimated)
+
+
+def test_reviewer_rejects_an_unknown_view() -> None:
+    with pytest.raises(ValueError, match="view"):
+        Reviewer(view="sideways")
+
+
+def test_seat_view_uses_only_what_the_deciding_seat_knows() -> None:
+    """R23: two records that differ only in cards the deciding seat cannot
+    see (one in the opponent's hand, one deep in the stock) get the same
+    phase-1 figures for that seat's decision."""
+    from marjolet.analysis.estimators import SamplingEstimator
+    from marjolet.record import DealRecord
+
+    record = one_deal_record(14)
+    match = Match(record.rules, first_dealer=record.first_dealer)
+    point = next(p for p in decision_points(match, record) if p.deal.trick_number == 4)
+    deal, seat = point.deal, point.deal.to_move
+    opp = seat ^ 1
+    hidden_in_hand = deal.hand_mask(opp) & ~deal.exposed(opp).mask
+    c1 = (hidden_in_hand & -hidden_in_hand).bit_length() - 1
+    deck = list(record.deals[0].deck)
+    j = len(deck) - 1  # the last stock card, drawn after trick 9
+    c2 = deck[j]
+    i = deck.index(c1)
+    deck[i], deck[j] = deck[j], deck[i]
+    prefix = record.deals[0].actions[: point.action_index + 1]
+    rules, first = record.rules, record.first_dealer
+    original = Record(rules, first, None, (DealRecord(record.deals[0].deck, prefix),))
+    changed = Record(rules, first, None, (DealRecord(tuple(deck), prefix),))
+    assert c2 != c1 and original != changed
+
+    def figures(rec: Record) -> dict[int, float]:
+        estimator = SamplingEstimator(0.0, seed=3)
+        review = review_record(rec, seats=(seat,), estimator=estimator)
+        last = review.decisions[-1]
+        assert (last.deal, last.action) == (0, point.action_index)
+        return dict(last.values)
+
+    assert figures(original) == figures(changed)
+
+
+def test_an_unwritable_out_is_refused_before_the_review(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_record(tmp_path, one_deal_record(9))
+    code, out, err = run_cli(capsys, "review", path, "--out", str(tmp_path / "no" / "x.txt"))
+    assert code == 2 and out == "" and "no such folder" in err and len(err.splitlines()) == 1

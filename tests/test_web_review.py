@@ -1,0 +1,69 @@
+"""The browser's game review: computed in the bot threads, stored in
+SQLite, shown again without recomputing (web/reviews.py)."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from marjolet import record
+from web_support import Browser, LiveServer, fast_config, live_server, play_until
+
+
+def finished_game(server: LiveServer) -> dict[str, Any]:
+    game = server.new_game(mode="bot", bot="random", rules={"profile": "classic", "target": 150})
+    with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+        play_until(me, lambda s: bool(s["match_over"]), random.Random(3))
+    return game
+
+
+def wait_done(server: LiveServer, game_id: str, limit: float = 120.0) -> dict[str, Any]:
+    end = time.monotonic() + limit
+    with server.http() as client:
+        while time.monotonic() < end:
+            status: dict[str, Any] = client.get(f"/api/games/{game_id}/review").json()
+            if status["status"] != "running":
+                return status
+            assert 0 <= status["done"] <= status["total"]
+            time.sleep(0.2)
+    raise AssertionError("the review did not finish")
+
+
+def test_a_finished_game_is_reviewed_once_and_shown_again_from_the_database(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    with live_server(fast_config(db)) as server:
+        server.app.state.reviews.budget = 0.0  # the fewest worlds: fast enough for a test
+        game = finished_game(server)
+        url = f"/api/games/{game['id']}/review"
+        with server.http() as client:
+            assert client.get(url).json() == {"status": "none"}
+            started = client.post(url, json={}).json()
+            assert started["status"] in ("running", "done")
+        status = wait_done(server, game["id"])
+        assert status["status"] == "done", status
+        review = status["review"]
+        with server.http() as client:
+            rec = record.loads(client.get(f"/api/games/{game['id']}/record").text)
+        assert {p["seat"] for p in review["players"]} == {0, 1}
+        for d in review["decisions"]:
+            assert rec.deals[d["deal"]].actions[d["action"]] is not None
+            assert d["loss"] >= 0 and d["played"] in d["values"]
+        assert any(d["exact"] for d in review["decisions"])
+    # a new server on the same database shows it at once, without a POST
+    with live_server(fast_config(db)) as server:
+        with server.http() as client:
+            again = client.get(url).json()
+        assert again == {"status": "done", "review": review}
+
+
+def test_only_finished_games_are_reviewed(tmp_path: Path) -> None:
+    with live_server(fast_config(tmp_path / "games.sqlite3")) as server:
+        game = server.new_game(mode="bot", bot="random", name="Ann")
+        with server.http() as client:
+            live = client.post(f"/api/games/{game['id']}/review", json={})
+            assert live.status_code == 409 and "finished" in live.json()["error"]["message"]
+            assert client.get("/api/games/nosuchgame/review").status_code == 404

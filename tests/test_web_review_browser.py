@@ -1,0 +1,73 @@
+"""The review in the replay page, in Debian's Chromium (Playwright): the
+Review button, the marks in the log, the evaluation graph and the values of
+every legal action while stepping through the replay."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from web_support import Browser as Client
+from web_support import fast_config, live_server, play_until
+
+CHROMIUM = "/usr/bin/chromium"
+
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason=f"Debian's Chromium is not installed at {CHROMIUM}"
+)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium: Browser) -> Iterator[Page]:
+    context = chromium.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+def test_review_from_the_history_marks_the_log_and_shows_values(
+    page: Page, tmp_path: Path
+) -> None:
+    with live_server(fast_config(tmp_path / "games.sqlite3")) as server:
+        server.app.state.reviews.budget = 0.0
+        game = server.new_game(
+            mode="bot", bot="random", rules={"profile": "classic", "target": 150}
+        )
+        with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+            play_until(me, lambda s: bool(s["match_over"]), random.Random(3))
+        page.goto(f"{server.base}/history")
+        page.click(f"tr[data-game='{game['id']}'] a:text-is('Review')")
+        page.wait_for_selector(".review-panel", timeout=120_000)
+        assert page.locator("svg.review-graph polyline").count() == 1
+        # step to the first position and on: each choice lists its legal actions' values
+        page.keyboard.press("Home")
+        shown = 0
+        for _ in range(12):
+            if page.locator(".review-values li").count() >= 2:
+                shown += 1
+                assert page.locator(".review-values li", has_text="played").count() == 1
+            page.keyboard.press("ArrowRight")
+        assert shown > 0
+        page.keyboard.press("End")  # the whole deal's log, with the marks of random play
+        assert page.locator(".log-list .review-mark").count() > 0
+        if os.environ.get("MARJOLET_SCREENSHOT"):
+            page.screenshot(path=os.environ["MARJOLET_SCREENSHOT"], full_page=True)
+        assert page.locator("#review-button").inner_text() == "Reviewed"
