@@ -43,7 +43,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from marjolet.errors import MarjoletError, RecordError
 from marjolet.record import FORMAT, Record, loads, replay
 from marjolet.rules import PROFILES, Rules
-from marjolet.web import protocol, views
+from marjolet.web import pages, protocol, views
 from marjolet.web.botchoice import BotCatalogue
 from marjolet.web.config import WebConfig
 from marjolet.web.hub import Hub, clean_name
@@ -195,24 +195,25 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     # -- pages ----------------------------------------------------------------------------
 
-    def page(name: str) -> FileResponse:
-        return FileResponse(STATIC / name, media_type="text/html")
+    page = pages.page  # in the reader's language (<html lang>)
 
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return page("index.html")
+    async def lobby_page(request: Request) -> Response:
+        return page("index.html", request)
 
     @app.get("/game/{game_id}", include_in_schema=False)
-    async def table_page(game_id: str) -> FileResponse:
-        return page("table.html")
+    async def table_page(game_id: str, request: Request) -> Response:
+        return page("table.html", request)
 
     @app.get("/history", include_in_schema=False)
-    async def history_page() -> FileResponse:
-        return page("history.html")
+    async def history_page(request: Request) -> Response:
+        return page("history.html", request)
 
     @app.get("/replay", include_in_schema=False)
-    async def replay_page() -> FileResponse:
-        return page("replay.html")
+    async def replay_page(request: Request) -> Response:
+        return page("replay.html", request)
+
+    pages.install(app, hub, ApiError)  # /rules, /i18n/*.json, rematch
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:
@@ -299,7 +300,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         try:
             seat, token = await hub.join(game_id, invite, clean_name(body.get("name"), "friend"))
         except TableError as exc:
-            raise ApiError(404 if exc.code == "not_found" else 403, str(exc)) from None
+            raise ApiError(
+                404 if exc.code == "not_found" else 403, str(exc), code=exc.code
+            ) from None
         return {"id": game_id, "seat": seat, "token": token}
 
     @app.get("/api/games")
@@ -345,11 +348,20 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.post("/api/replay")
     async def upload_replay(request: Request) -> dict[str, Any]:
         raw = await read_body(request, config.max_upload)
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
+        if raw.startswith(b"\xef\xbb\xbf"):
             raise ApiError(
-                400, "the file is not UTF-8 text (expected a marjolet record, JSON or text)"
+                400,
+                "the file starts with a byte-order mark (BOM); save it as UTF-8 without BOM",
+                code="bom",
+            )
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ApiError(
+                400,
+                f"the file is not UTF-8 text (byte {exc.start + 1}); "
+                "expected a marjolet record, JSON or text",
+                code="not_utf8",
             ) from None
         if not text.strip():
             raise ApiError(400, "the file is empty (expected a marjolet record, JSON or text)")
@@ -357,7 +369,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             record = loads(text)
         except RecordError as exc:
             raise ApiError(
-                400, f"not a valid record: {exc}", deal=exc.deal, action=exc.action
+                400,
+                f"not a valid record: {exc}",
+                deal=exc.deal,
+                action=exc.action,
+                reason=exc.message,
             ) from None
         out = replay_payload(record)
         out["complete"] = True
