@@ -46,7 +46,7 @@ def test_both_languages_fill_the_same_placeholders(key: str) -> None:
 
 # A key in the code is a string literal of the catalogue's prefixes: "seat.points".
 KEY_LITERAL = re.compile(r"""["`]((?:%s)\.[a-z0-9_]+)["`]""")
-NOT_KEYS = re.compile(r"\.(html|js|json|py|css|svg|seat|winner|reason|choose)$")
+NOT_KEYS = re.compile(r"(\.(html|js|json|py|css|svg|seat|winner|reason|choose)|_)$")
 
 
 def _used_keys(pattern_files: list[Path]) -> set[str]:

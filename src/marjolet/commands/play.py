@@ -64,10 +64,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plain", action="store_true", help="use the plain line interface even in a terminal"
     )
+    parser.add_argument(
+        "--lang",
+        choices=("fr", "en"),
+        help="language of the game: fr or en (default: from LANG, else en)",
+    )
     add_rules_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    from marjolet.i18n import from_environment
+    from marjolet.tui import words
+
+    words.use(args.lang or from_environment())
     session = open_session(args)
     if not args.plain and _is_terminal():
         try:
@@ -185,6 +194,7 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     from marjolet.match import Seat, play_deal
     from marjolet.observation import Observation
     from marjolet.tui.lines import LineSeat, Narrator, QuitGame
+    from marjolet.tui.words import tr
 
     match = session.match
     human = session.human
@@ -208,25 +218,38 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
 
     seats: list[Seat] = [seat, BotSeat()] if human == 0 else [BotSeat(), seat]
     out.write(
-        f"Marjolet: {names[0]} against {session.opponent_spec} ({match.rules.profile} rules, "
-        f"target {match.rules.target}). Type 'help' for help.\n"
+        tr(
+            "tui.plain_start",
+            name=names[0],
+            bot=session.opponent_spec,
+            profile=tr(f"lobby.profile_{match.rules.profile}"),
+            n=match.rules.target,
+        )
+        + "\n"
     )
     for note in session.notes:
         out.write(note + "\n")
     if session.save_path is not None:
-        out.write(f"The game is saved after every action to {session.save_path}.\n")
+        out.write(tr("tui.plain_saved", path=session.save_path) + "\n")
     try:
         while not match.is_over:
             if match.needs_deal:
                 deal = match.start_deal()
                 save()
-                dealer = "you" if deal.dealer == human else names[1]
+                dealer = tr("tui.you") if deal.dealer == human else names[1]
                 out.write(
-                    f"\n== Deal {len(match.deals)}: {dealer} dealt; trumps are "
-                    f"{'CDHS'[deal.trump]} (indicator {CARD_NAMES[deal.turned_up]}).\n"
+                    "\n"
+                    + tr(
+                        "tui.plain_deal",
+                        n=len(match.deals),
+                        dealer=dealer,
+                        trump="CDHS"[deal.trump],
+                        card=CARD_NAMES[deal.turned_up],
+                    )
+                    + "\n"
                 )
             elif match.deal is not None and match.deal.moves:
-                out.write(f"\n== Deal {len(match.deals)} resumed.\n")
+                out.write("\n" + tr("tui.plain_resumed", n=len(match.deals)) + "\n")
             narrator.before(match)
             play_deal(match, seats, on_action)
             _deal_summary(match, names, out)

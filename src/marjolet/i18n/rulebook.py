@@ -81,8 +81,6 @@ def rulebook(rules: Rules, lang: str) -> list[Block]:
         example += " " + tr("example_same_suit")
     return [
         Block("p", tr("intro", profile=profile, target=rules.target)),
-        Block("h2", tr("settings_h")),
-        Block("table", rows=tuple(_settings_rows(rules, lang))),
         Block("h2", tr("cards_h")),
         Block("p", tr("cards_p", pattern=pattern)),
         Block("h2", tr("phase1_h")),
@@ -90,8 +88,6 @@ def rulebook(rules: Rules, lang: str) -> list[Block]:
         Block("h2", tr("melds_h")),
         Block("p", tr("melds_p")),
         Block("table", rows=tuple(_meld_rows(rules, lang))),
-        Block("h2", tr("example_h")),
-        Block("p", example),
         Block("h2", tr("dix_h")),
         Block("ul", items=tuple(seven)),
         Block("h2", tr("last_h")),
@@ -111,6 +107,10 @@ def rulebook(rules: Rules, lang: str) -> list[Block]:
             ),
         ),
         Block("p", tr("points_match", target=rules.target)),
+        Block("h2", tr("example_h")),
+        Block("p", example),
+        Block("h2", tr("settings_h")),
+        Block("table", rows=tuple(_settings_rows(rules, lang))),
         Block("h2", tr("profiles_h")),
         Block("p", tr("profiles_p")),
         Block("p", tr("notation")),

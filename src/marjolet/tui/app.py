@@ -33,7 +33,7 @@ from textual.widgets.option_list import Option
 
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots.base import BotFault
-from marjolet.cards import CARD_POINTS, SUIT_NAMES, SUIT_SYMBOLS, card_symbol
+from marjolet.cards import CARD_POINTS, SUIT_SYMBOLS
 from marjolet.errors import MarjoletError
 from marjolet.observation import Observation
 from marjolet.tui import describe
@@ -42,6 +42,8 @@ from marjolet.tui.hint import Hint, compute_hint
 from marjolet.tui.session import BotRequest, GameSession
 from marjolet.tui.summary import DealSummaryScreen
 from marjolet.tui.widgets import CardView, colour_cards, score_table, suit_style
+from marjolet.tui.words import card as card_symbol
+from marjolet.tui.words import suit_name, tr, translate_bindings
 
 HAND_SLOTS = 6
 #: Actions that change the game; refused while another screen is on top.
@@ -118,6 +120,7 @@ class MarjoletApp(App[None]):
         the next action (window actions take half), so the human can follow;
         tests use 0. ``new_session`` starts another match after the last."""
         super().__init__()
+        translate_bindings(self._bindings)  # the footer in the player's language
         self.session = session
         self.pace = pace
         self.new_session = new_session
@@ -172,12 +175,12 @@ class MarjoletApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#scores").border_title = "Score"
-        self.query_one("#log").border_title = "Log"
-        self.query_one("#window").border_title = "Your meld window"
+        self.query_one("#scores").border_title = tr("tui.score")
+        self.query_one("#log").border_title = tr("tui.log")
+        self.query_one("#window").border_title = tr("tui.window")
         s = self.session
         bot = s.names[1] if s.names[1] == s.opponent_spec else f"{s.names[1]} ({s.opponent_spec})"
-        self.say(f"Welcome! You play {bot}. Press h for help, ? for a hint.")
+        self.say(tr("tui.welcome", bot=bot))
         for note in s.notes:
             self.say(note)
         if s.deal_in_progress:
@@ -185,11 +188,11 @@ class MarjoletApp(App[None]):
         if s.deal_in_progress and s.resumed:
             obs = s.observation()
             self.say(
-                f"Resumed deal {obs.deal_index + 1} at trick {min(obs.tricks_played + 1, 16)}."
+                tr("tui.resumed", n=obs.deal_index + 1, trick=min(obs.tricks_played + 1, 16))
             )
         elif s.resumed and s.match.deals:
             t = s.match.totals
-            self.say(f"Resumed after deal {len(s.match.deals)}: you {t[0]}, {s.names[1]} {t[1]}.")
+            self.say(tr("tui.resumed_after", n=len(s.match.deals), a=t[0], name=s.names[1], b=t[1]))
         self.advance()
 
     # -- the game loop -----------------------------------------------------------
@@ -255,7 +258,7 @@ class MarjoletApp(App[None]):
                 self.action_quit_game()
                 return
             self.session = self.new_session()
-            self.say("A new match begins.")
+            self.say(tr("tui.new_match"))
             self.advance()
         else:
             self.advance()
@@ -292,11 +295,11 @@ class MarjoletApp(App[None]):
     def _option_text(self, n: int, opt: describe.WindowOption) -> Text:
         text = Text(f"{n} ", style="bold")
         if opt.action == DRAW:
-            text.append("draw and play on")
+            text.append(tr("tui.option_draw"))
             return text
         label = opt.kind if opt.action < MELD_BASE + 4 else f"{opt.cards} {opt.kind}"
         if opt.action == DIX:
-            label = f"{opt.cards} dix"
+            label = f"{opt.cards} {tr('tui.option_dix')}"
         text.append_text(self.cards_text(label))
         text.append(f" +{opt.value}", style="bold")
         return text
@@ -344,9 +347,7 @@ class MarjoletApp(App[None]):
         c = self.hand[index]
         obs = self.session.observation()
         if obs.in_window:
-            self.flash(
-                "You won the trick: declare or draw first (d draws); then you lead.", problem=True
-            )
+            self.flash(tr("tui.declare_first"), problem=True)
             return
         reason = describe.why_not_allowed(obs, c)
         if reason is not None:
@@ -357,8 +358,8 @@ class MarjoletApp(App[None]):
 
     def _not_now(self) -> str:
         if self.waiting == "bot":
-            return f"{self.session.names[1]} is thinking; your turn comes next."
-        return "Not now."
+            return tr("tui.bot_thinking_next", name=self.session.names[1])
+        return tr("tui.not_now")
 
     # -- keys --------------------------------------------------------------------
 
@@ -497,11 +498,11 @@ class MarjoletApp(App[None]):
     def action_hint(self) -> None:
         s = self.session
         if self.waiting != "human" or not s.human_to_move:
-            self.flash("Hints are for your turn.")
+            self.flash(tr("tui.hint_not_now"))
             return
         obs, legal, token = s.observation(), list(self.legal), s.token
         self._hint_token = token
-        self.hint_text = "Thinking about a hint…"
+        self.hint_text = tr("tui.hint_thinking")
         self.refresh_status()
         seed = self.hint_seed
 
@@ -509,7 +510,7 @@ class MarjoletApp(App[None]):
             try:
                 hint: Hint | str = compute_hint(obs, legal, seed)
             except Exception as exc:  # a hint must never stop the game
-                hint = f"No hint: {exc}"
+                hint = tr("tui.no_hint", reason=exc)
             try:
                 self.call_from_thread(self._hint_ready, token, hint)
             except RuntimeError:
@@ -573,13 +574,13 @@ class MarjoletApp(App[None]):
         trick = obs.tricks_played if obs.in_window or obs.to_move < 0 else obs.tricks_played + 1
         bar = Text()
         bar.append("Marjolet", style="bold")
-        bar.append(f"  deal {obs.deal_index + 1} · trick {min(max(trick, 1), 16)}/16 · trumps ")
+        bar.append(tr("tui.topbar", n=obs.deal_index + 1, trick=min(max(trick, 1), 16)))
         bar.append(
-            SUIT_SYMBOLS[obs.trump] + " " + SUIT_NAMES[obs.trump],
+            SUIT_SYMBOLS[obs.trump] + " " + suit_name(obs.trump),
             style=suit_style(obs.trump, not self.no_color),
         )
         bar.append("  │  ")
-        bar.append("stock empty: follow suit" if obs.stock_empty else "stock open: any card")
+        bar.append(tr("tui.phase2") if obs.stock_empty else tr("tui.phase1"))
         self.query_one("#topbar", Static).update(bar)
 
     def _draw_opponent(self, obs: Observation) -> None:
@@ -587,12 +588,12 @@ class MarjoletApp(App[None]):
         s = self.session
         line = Text()
         line.append(s.names[1], style="bold")
-        line.append(" (dealer)" if obs.dealer == opp else " (elder)")
-        line.append(f" · {obs.hand_sizes[opp]} cards")
+        line.append(tr("tui.dealer") if obs.dealer == opp else tr("tui.elder"))
+        line.append(tr("tui.n_cards", n=obs.hand_sizes[opp]))
         if obs.melds[opp]:
             line.append_text(
                 self.cards_text(
-                    " · melds " + describe.melds_text(obs.melds[opp], obs.trump, obs.rules)
+                    tr("tui.melds") + describe.melds_text(obs.melds[opp], obs.trump, obs.rules)
                 )
             )
         self.query_one("#opp-line", Static).update(line)
@@ -618,13 +619,15 @@ class MarjoletApp(App[None]):
             stock.update(str(hidden_stock))
         else:
             stock.show_empty()
-        self.query_one("#stock-label", Static).update("stock" if obs.stock_size else "empty")
+        self.query_one("#stock-label", Static).update(
+            tr("tui.stock") if obs.stock_size else tr("tui.empty")
+        )
         if obs.indicator is not None:
             indicator.show_face(obs.indicator)
-            label = Text("trumps")
+            label = Text(tr("tui.trumps"))
         else:
             indicator.show_empty(SUIT_SYMBOLS[obs.trump])
-            label = Text("taken")
+            label = Text(tr("tui.taken"))
         self.query_one("#indicator-label", Static).update(label)
         me, opp = obs.seat, obs.opponent
         names = self.session.names
@@ -636,42 +639,40 @@ class MarjoletApp(App[None]):
             leader = obs.to_move ^ 1
             slot[leader].show_face(obs.lead)
             slot[leader ^ 1].show_empty("?" if obs.to_move == leader ^ 1 else "")
-            who = "You" if leader == me else names[1]
-            note.append(f"{who} led.")
+            note.append(tr("tui.you_led") if leader == me else tr("tui.led", name=names[1]))
         else:
             tricks = describe.tricks_of(obs)
             if tricks:
                 last = tricks[-1]
                 for seat, c in ((last.leader, last.lead), (last.leader ^ 1, last.follow)):
                     slot[seat].show_face(c)
-                who = "You" if last.winner == me else names[1]
-                verb = "win" if last.winner == me else "wins"
-                note.append(f"Trick {last.number}:\n{who} {verb}", style="bold")
+                won = "tui.trick_you_win" if last.winner == me else "tui.trick_wins"
+                note.append(tr(won, n=last.number, name=names[1]), style="bold")
                 pts = CARD_POINTS[last.lead] + CARD_POINTS[last.follow]
                 if pts:
                     note.append(f" +{pts}")
             else:
                 mine.show_empty()
                 theirs.show_empty()
-                note.append("New deal.")
+                note.append(tr("tui.new_deal"))
         self.query_one("#trick-note", Static).update(note)
         self.query_one("#trick-opp-label", Static).update(names[1][:8])
-        self.query_one("#trick-me-label", Static).update("you")
+        self.query_one("#trick-me-label", Static).update(tr("tui.you"))
 
     def _draw_me(self, obs: Observation) -> None:
         me = obs.seat
         s = self.session
         line = Text()
         line.append(s.names[0], style="bold")
-        line.append(" (dealer)" if obs.dealer == me else " (elder)")
+        line.append(tr("tui.dealer") if obs.dealer == me else tr("tui.elder"))
         if obs.melds[me]:
             line.append_text(
                 self.cards_text(
-                    " · melds " + describe.melds_text(obs.melds[me], obs.trump, obs.rules)
+                    tr("tui.melds") + describe.melds_text(obs.melds[me], obs.trump, obs.rules)
                 )
             )
         if obs.exposed[me]:
-            line.append(" · • shown")
+            line.append(tr("tui.shown"))
         self.query_one("#me-line", Static).update(line)
         playable = self._playable()
         choosing = self.waiting == "human" and not obs.in_window
@@ -700,7 +701,7 @@ class MarjoletApp(App[None]):
         tricks = (len(obs.won[0]) // 2, len(obs.won[1]) // 2)
         board = self.query_one("#scores", Static)
         board.update(score_table(self.session.names, tricks, obs.points, m.totals))
-        board.border_subtitle = f"match to {m.rules.target}"
+        board.border_subtitle = tr("tui.match_to", n=m.rules.target)
 
     def refresh_status(self) -> None:
         status = self.query_one("#status", Static)
@@ -717,22 +718,21 @@ class MarjoletApp(App[None]):
     def _prompt(self) -> str:
         s = self.session
         if self.waiting == "bot":
-            return f"{s.names[1]} is thinking…"
+            return tr("tui.thinking", name=s.names[1])
         if self.waiting in ("summary", "over"):
-            return "The deal is over."
+            return tr("prompt.deal_over")
         if self.waiting != "human":
             return ""
         obs = s.observation()
         if obs.in_window:
-            return "You won the trick: pick melds or the dix (↑↓ Enter or 1-9), then draw (d)."
+            return tr("tui.prompt_window")
         keys = f"1-{len(self.hand)}" if len(self.hand) > 1 else "1"
         if obs.lead is None:
-            return f"Your lead: press {keys}, or ←→ and Enter."
+            return tr("tui.prompt_lead", keys=keys)
+        led = card_symbol(obs.lead)
         rule = describe.follow_rule(obs)
         if rule is not None:
-            return f"{s.names[1]} led {card_symbol(obs.lead)}. {rule.explain()}."
+            return tr("tui.prompt_rule", name=s.names[1], card=led, rule=rule.explain())
         if obs.stock_empty:
-            return f"{s.names[1]} led {card_symbol(obs.lead)}: play any card ({keys})."
-        return (
-            f"{s.names[1]} led {card_symbol(obs.lead)}: answer with any card ({keys}, or ←→ Enter)."
-        )
+            return tr("tui.prompt_any2", name=s.names[1], card=led, keys=keys)
+        return tr("tui.prompt_any", name=s.names[1], card=led, keys=keys)

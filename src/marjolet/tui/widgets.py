@@ -14,12 +14,14 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
-from marjolet.cards import SUIT_SYMBOLS, card_symbol
+from marjolet.cards import SUIT_SYMBOLS
+from marjolet.tui.words import card as card_symbol
+from marjolet.tui.words import tr
 
 #: Hearts and diamonds are red, clubs and spades black (with ``NO_COLOR``
 #: Textual turns every colour to grey; nothing relies on colour alone).
 RED_SUITS = (1, 2)
-_CARD_IN_TEXT = re.compile(r"(10|[789JQKA])([♣♦♥♠])")
+_CARD_IN_TEXT = re.compile(r"(10|[789JQKARDV])([♣♦♥♠])")  # R D V: roi, dame, valet
 
 
 def suit_style(suit: int, colour: bool = True) -> str:
@@ -138,7 +140,9 @@ def score_table(
     table.add_column("", style="dim", no_wrap=True)
     table.add_column(Text(names[0][:9], style="bold"), justify="right", no_wrap=True)
     table.add_column(Text(names[1][:9], style="bold"), justify="right", no_wrap=True)
-    table.add_row("tricks", str(tricks[0]), str(tricks[1]))
-    table.add_row("deal", str(deal[0]), str(deal[1]))
-    table.add_row("match", Text(str(match[0]), style="bold"), Text(str(match[1]), style="bold"))
+    table.add_row(tr("tui.tricks"), str(tricks[0]), str(tricks[1]))
+    table.add_row(tr("tui.deal_row"), str(deal[0]), str(deal[1]))
+    table.add_row(
+        tr("tui.match"), Text(str(match[0]), style="bold"), Text(str(match[1]), style="bold")
+    )
     return table
