@@ -73,9 +73,7 @@ def test_lang_and_the_lang_option_choose_the_terminal_language(
     args = [sys.executable, "-m", "marjolet.cli", "play", "--opponent", "random", "--seed", "4"]
     if flag:
         args += ["--lang", flag]
-    out = subprocess.run(
-        args, input="quit\n", capture_output=True, text=True, env=env, timeout=60
-    )
+    out = subprocess.run(args, input="quit\n", capture_output=True, text=True, env=env, timeout=60)
     assert out.returncode == 0, out.stderr
     assert wanted in out.stdout
 

@@ -111,7 +111,10 @@ function handRow(view, player, ctx, isBottom) {
       back.setAttribute("aria-hidden", "true");
       row.append(back);
     }
-    if (backs > 0) row.setAttribute("aria-label", t("seat.hidden_cards", { n: backs }));
+    if (backs > 0) {
+      row.setAttribute("role", "group");
+      row.setAttribute("aria-label", t("seat.hidden_cards", { n: backs }));
+    }
   }
   if (hand.size === 0) row.append(el("div", { class: "empty-hand" }, t("seat.no_cards")));
   return row;

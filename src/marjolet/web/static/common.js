@@ -368,8 +368,8 @@ export function cardElement(card, options = {}) {
   if (options.title) attrs.title = options.title;
   let node;
   if (options.onclick) {
-    node = el("button", { ...attrs, type: "button", onclick: options.onclick });
-    node.setAttribute("aria-label", options.label || t("card.play", { card: cardTitle(card) }));
+    node = el("button", { ...attrs, type: "button", onclick: options.onclick },
+      el("span", { class: "visually-hidden" }, options.label || t("card.play", { card: cardTitle(card) })));
   } else {
     node = el("div", attrs);
     if (card) {
@@ -377,7 +377,12 @@ export function cardElement(card, options = {}) {
       node.setAttribute("aria-label", options.label || cardTitle(card));
     }
   }
-  node.append(cardSvg(card, options));
+  const picture = cardSvg(card, options);
+  if (options.onclick) {
+    picture.setAttribute("aria-hidden", "true");  // the button carries the card's name
+    picture.removeAttribute("role");
+  }
+  node.append(picture);
   if (options.key) node.append(el("span", { class: "card-key", "aria-hidden": "true" }, options.key));
   return node;
 }
