@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 from helpers import deck_for
 from web_support import LiveServer, fast_config, live_server
@@ -35,8 +35,8 @@ LAUNCH_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM),
@@ -74,7 +74,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def open_page(chromium: Browser, viewport: dict[str, int], locale: str, **extra: Any) -> Page:
+def open_page(chromium: Browser, viewport: ViewportSize, locale: str, **extra: Any) -> Page:
     context = chromium.new_context(viewport=viewport, locale=locale, **extra)
     page = context.new_page()
     errors: list[str] = []
@@ -104,7 +104,7 @@ def no_sideways_scroll(page: Page) -> None:
     assert width <= inner, f"{page.url}: the page is {width} px wide in a {inner} px window"
 
 
-def in_view(page: Page, selector: str, viewport: dict[str, int]) -> None:
+def in_view(page: Page, selector: str, viewport: ViewportSize) -> None:
     boxes = page.eval_on_selector_all(
         selector,
         "ns => ns.map(n => { const r = n.getBoundingClientRect();"
@@ -150,7 +150,7 @@ PAGES = [("lobby", "/"), ("history", "/history"), ("rules", "/rules"), ("replay"
 
 @pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-US")])
 def test_no_page_scrolls_sideways_and_the_table_fits_the_first_screen(
-    chromium: Browser, server: LiveServer, shots: Path, viewport: dict[str, int], locale: str
+    chromium: Browser, server: LiveServer, shots: Path, viewport: ViewportSize, locale: str
 ) -> None:
     size = f"{viewport['width']}x{viewport['height']}"
     page = open_page(chromium, viewport, locale)
@@ -226,7 +226,7 @@ def test_the_language_switch_is_remembered(chromium: Browser, server: LiveServer
 )
 @pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-US")])
 def test_axe_finds_no_serious_or_critical_violation(
-    chromium: Browser, server: LiveServer, viewport: dict[str, int], locale: str
+    chromium: Browser, server: LiveServer, viewport: ViewportSize, locale: str
 ) -> None:
     page = open_page(chromium, viewport, locale, bypass_csp=True)  # axe is injected inline
     start_game(page, server.base)
