@@ -156,3 +156,25 @@ def test_the_browser_language_is_negotiated(header: str | None, lang: str) -> No
 )
 def test_the_terminal_language_comes_from_lang(env: dict[str, str], lang: str) -> None:
     assert from_environment(env) == lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("profile", ["classic", "encyclopedia"])
+def test_the_web_rules_page_and_the_terminal_help_say_the_same(lang: str, profile: str) -> None:
+    from html import escape
+
+    from marjolet.i18n.rulebook import rulebook, to_html, to_markdown
+    from marjolet.rules import PROFILES
+
+    rules = PROFILES[profile].replace(jack_queen="same-suit", one_meld_per_window=True)
+    blocks = rulebook(rules, lang)
+    html = to_html(blocks, "t")
+    markdown = to_markdown(blocks, "t").replace("\\", "")
+    texts = [b.text for b in blocks if b.text] + [i for b in blocks for i in b.items]
+    texts += [cell for b in blocks for row in b.rows for cell in row]
+    for text in texts:
+        assert escape(text) in html and text in markdown
+    values = {row[0]: row[1] for b in blocks if b.kind == "table" for row in b.rows}
+    assert values[translate("rules.s_all_tricks_bonus", lang)] == str(rules.all_tricks_bonus)
+    assert values[translate("rules.m_jqs_t", lang)] == "40"  # the same-suit variation
+    assert any(translate("rules.one_meld", lang) in t for t in texts)

@@ -204,6 +204,13 @@ def test_the_french_table_says_atout_and_names_cards_in_french(
         "dame de pique"
     )
     assert "Camille (vous)" in page.inner_text(".seat-area.bottom .player-name")
+    page.click("#rules-link")  # the rules of this table, from the table
+    page.wait_for_url("**/rules?rules=*")
+    assert page.inner_text("h1") == "Les règles du marjolet"
+    assert "classique" in page.inner_text("main")
+    page.goto(server.base + "/")
+    page.click("#rules-link")  # and from the lobby
+    page.wait_for_url("**/rules?rules=*")
     close(page)
 
 
