@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -41,11 +41,13 @@ from marjolet.tui.help import HelpScreen
 from marjolet.tui.hint import Hint, compute_hint
 from marjolet.tui.session import BotRequest, GameSession
 from marjolet.tui.summary import DealSummaryScreen
-from marjolet.tui.widgets import CardView, colour_cards, score_table, suit_style
+from marjolet.tui.widgets import CardView, MeldMenu, colour_cards, score_table, suit_style
 from marjolet.tui.words import card as card_symbol
 from marjolet.tui.words import suit_name, tr, translate_bindings
 
 HAND_SLOTS = 6
+#: The smallest terminal the table fits in; below it a notice replaces it.
+MIN_SIZE = (80, 24)
 #: Actions that change the game; refused while another screen is on top.
 GAME_ACTIONS = frozenset({"pick", "move", "confirm", "draw", "hint"})
 
@@ -93,6 +95,9 @@ class MarjoletApp(App[None]):
         height: 1fr; border: round $primary; border-title-align: left;
         scrollbar-size-vertical: 1; scrollbar-background: $surface;
     }
+    #too-small { display: none; height: 1fr; content-align: center middle; text-align: center; }
+    Screen.too-small #main, Screen.too-small #topbar { display: none; }
+    Screen.too-small #too-small { display: block; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -134,11 +139,16 @@ class MarjoletApp(App[None]):
         self.message_is_problem = False
         self.hint_text: str | None = None
         self._hint_token: tuple[int, int] | None = None
+        #: The terminal is below MIN_SIZE: a notice instead of the table.
+        self.too_small = False
+        #: Enter on *draw* was pressed once with a meld still to declare.
+        self._draw_armed = False
 
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Static(id="topbar")
+        yield Static(id="too-small")
         with Horizontal(id="main"):
             with Vertical(id="table"):
                 yield Static(id="opp-line", classes="who")
@@ -168,13 +178,14 @@ class MarjoletApp(App[None]):
             with Vertical(id="side"):
                 yield Static(id="scores")
                 with Vertical(id="window"):
-                    yield OptionList(id="window-options")
+                    yield MeldMenu(id="window-options")
                 log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=10)
                 log.can_focus = False
                 yield log
         yield Footer()
 
     def on_mount(self) -> None:
+        self._fit(self.size.width, self.size.height)
         self.query_one("#scores").border_title = tr("tui.score")
         self.query_one("#log").border_title = tr("tui.log")
         self.query_one("#window").border_title = tr("tui.window")
@@ -246,6 +257,7 @@ class MarjoletApp(App[None]):
                 totals=m.totals,
                 target=m.rules.target,
                 winner=m.winner,
+                rules=m.rules,
             ),
             callback=self._summary_closed,
         )
@@ -275,6 +287,9 @@ class MarjoletApp(App[None]):
     def begin_human_turn(self, legal: list[int]) -> None:
         self.waiting = "human"
         self.legal = legal
+        self._draw_armed = False
+        if not self.message_is_problem:  # "... is thinking" is over: the turn is yours
+            self.message = None
         obs = self.session.observation()
         window = self.query_one("#window")
         options = self.query_one("#window-options", OptionList)
@@ -366,6 +381,8 @@ class MarjoletApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in GAME_ACTIONS and isinstance(self.screen, ModalScreen):
             return False  # the help or a deal summary is on top: no move from here
+        if action in GAME_ACTIONS and self.too_small:
+            return False  # no move on a table the player cannot see
         in_window = self.waiting == "human" and DRAW in self.legal
         if action == "draw":
             return True if in_window else None
@@ -404,7 +421,7 @@ class MarjoletApp(App[None]):
             if options.highlighted is not None:
                 option = options.get_option_at_index(options.highlighted)
                 assert option.id is not None
-                self.play_human(int(option.id))
+                self.choose_option(int(option.id))
             return
         if self.cursor is not None:
             self.try_card(self.cursor)
@@ -413,11 +430,39 @@ class MarjoletApp(App[None]):
         if self.waiting == "human" and DRAW in self.legal:
             self.play_human(DRAW)
 
+    def choose_option(self, action: int) -> None:
+        """A meld-window line chosen by Enter or a click. Drawing while a
+        meld (or the dix) could still score asks for a second Enter first;
+        ``d`` draws at once."""
+        if action == DRAW and not self._draw_armed:
+            obs = self.session.observation()
+            skipped = [o for o in describe.window_options(obs, self.legal) if o.action != DRAW]
+            if skipped:
+                self._draw_armed = True
+                best = skipped[0]
+                what = best.cards if best.action == DIX else f"{best.cards} {best.kind}"
+                self.flash(tr("tui.draw_confirm", what=what, n=best.value), problem=True)
+                return
+        self.play_human(action)
+
     @on(OptionList.OptionSelected, "#window-options")
     def _option_chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id is not None:
-            self.play_human(int(event.option.id))
+            self.choose_option(int(event.option.id))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Below MIN_SIZE the panels would cover the hand: say so instead."""
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.too_small = small
+        self.screen_stack[0].set_class(small, "too-small")
+        if small:
+            notice = tr("tui.too_small", w=width, h=height, min_w=MIN_SIZE[0], min_h=MIN_SIZE[1])
+            self.query_one("#too-small", Static).update(notice)
+        self.refresh_bindings()
 
     @on(CardView.Clicked)
     def _card_clicked(self, event: CardView.Clicked) -> None:
@@ -473,12 +518,22 @@ class MarjoletApp(App[None]):
                 f"The computer player failed: {error}. The game is saved; press q.", problem=True
             )
             return
-        pace = self.pace if action < MELD_BASE else self.pace / 2
+        pace = self._bot_pace(action)
         delay = pace - elapsed
         if delay > 0:
             self.set_timer(delay, lambda: self._bot_apply(request, action))
         else:
             self._bot_apply(request, action)
+
+    def _bot_pace(self, action: int) -> float:
+        """The least time the bot's next action waits: a card ``pace``, a
+        window action half of it, but the first action after a completed
+        trick twice ``pace``, so the trick stays in view long enough."""
+        deal = self.session.deal
+        moves = deal.moves if deal is not None else []
+        if moves and moves[-1] < MELD_BASE and deal is not None and deal.lead is None:
+            return 2 * self.pace  # the trick just completed is still on the table
+        return self.pace if action < MELD_BASE else self.pace / 2
 
     def _bot_apply(self, request: BotRequest, action: int) -> None:
         if request.token != self.session.token:

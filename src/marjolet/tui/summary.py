@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from marjolet.engine import Breakdown
+from marjolet.rules import Rules
 from marjolet.tui.describe import summary_table
 from marjolet.tui.words import tr, translate_bindings
 
@@ -45,7 +46,9 @@ class DealSummaryScreen(ModalScreen[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,n", "next", "Next", priority=True),
-        Binding("q,escape", "quit_game", "Quit"),
+        Binding("escape", "close", show=False),
+        Binding("h,f1", "help", "Help"),
+        Binding("q", "quit_game", "Quit"),
     ]
 
     def __init__(
@@ -57,6 +60,7 @@ class DealSummaryScreen(ModalScreen[str]):
         totals: tuple[int, int],
         target: int,
         winner: int | None,
+        rules: Rules | None = None,
     ) -> None:
         super().__init__()
         translate_bindings(self._bindings)
@@ -66,6 +70,7 @@ class DealSummaryScreen(ModalScreen[str]):
         self.totals = totals
         self.target = target
         self.winner = winner
+        self.rules = rules if rules is not None else Rules()
 
     def compose(self) -> ComposeResult:
         table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
@@ -115,3 +120,14 @@ class DealSummaryScreen(ModalScreen[str]):
 
     def action_quit_game(self) -> None:
         self.dismiss("quit")
+
+    def action_close(self) -> None:
+        """Esc closes the summary like Enter between deals; it never quits
+        (``q`` does) nor starts a new match (``n`` does)."""
+        if self.winner is None:
+            self.dismiss("next")
+
+    def action_help(self) -> None:
+        from marjolet.tui.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.rules))

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 from textual.message import Message
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
 from marjolet.cards import SUIT_SYMBOLS
 from marjolet.tui.words import card as card_symbol
@@ -127,6 +127,22 @@ class CardView(Static):
 
     def on_click(self) -> None:
         self.post_message(self.Clicked(self))
+
+
+class MeldMenu(OptionList):
+    """The meld window's choices: the arrows stop at the first and the last
+    line instead of wrapping around (a wrap would land on *draw* from the
+    best meld with a single key)."""
+
+    def action_cursor_down(self) -> None:
+        if self.highlighted is not None and self.highlighted >= self.option_count - 1:
+            return
+        super().action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        if self.highlighted is not None and self.highlighted <= 0:
+            return
+        super().action_cursor_up()
 
 
 def score_table(
