@@ -177,3 +177,40 @@ def test_a_trick_the_bot_wins_stays_twice_as_long(tmp_path: Path) -> None:
             bot.gate.set()
 
     asyncio.run(main())
+
+
+def test_the_start_screen_chooses_opponent_strength_and_first_dealer(tmp_path: Path) -> None:
+    import marjolet.bots
+    from marjolet.cli import build_parser
+    from marjolet.commands.play import open_session
+    from marjolet.tui.start import StartApp, StartChoice, levels
+
+    choices, default = levels()
+    assert choices[default].spec == marjolet.bots.STRONGEST  # the strongest by default
+    app = StartApp(choices, default)
+    picked: list[StartChoice | None] = []
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.chosen() == StartChoice(marjolet.bots.STRONGEST, None)
+            text = screen_text(app)  # type: ignore[arg-type]
+            assert "Opponent" in text and "Strength" in text and "First dealer" in text
+            await pilot.press("home")  # the first family of the list
+            await pilot.pause()
+            family = app.families[0]
+            first = [c for c in choices if c.family == family]
+            await pilot.press("tab", "end")  # its strongest level listed last
+            await pilot.press("tab", "down")  # "you" deal first
+            await pilot.press("enter")
+            await pilot.pause()
+            picked.append(app.return_value)
+            assert picked[0] == StartChoice(first[-1].spec, 0)
+
+    asyncio.run(main())
+    choice = picked[0]
+    assert choice is not None
+    args = build_parser("play").parse_args(["play", "--save", str(tmp_path / "g.json")])
+    args.opponent, args.first_dealer = choice.opponent, choice.first_dealer
+    session = open_session(args)
+    assert session.match.first_dealer == 0 and session.opponent_spec == choice.opponent

@@ -77,6 +77,14 @@ def run(args: argparse.Namespace) -> int:
     from marjolet.tui import words
 
     words.use(args.lang or from_environment())
+    fullscreen = not args.plain and _is_terminal() and _has_textual()
+    if fullscreen and args.resume is None and args.opponent is None:
+        from marjolet.tui.start import choose
+
+        picked = choose()  # the opponent, its strength and the first dealer
+        if picked is None:
+            return 0
+        args.opponent, args.first_dealer = picked.opponent, picked.first_dealer
     session = open_session(args)
     if not args.plain and _is_terminal():
         try:
@@ -90,6 +98,12 @@ def run(args: argparse.Namespace) -> int:
         else:
             return run_fullscreen(session, args)
     return run_plain(session, sys.stdin, sys.stdout)
+
+
+def _has_textual() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("textual") is not None
 
 
 def _is_terminal() -> bool:
@@ -112,6 +126,7 @@ def open_session(args: argparse.Namespace) -> GameSession:
             name=args.name,
             seed=args.seed,
             save_path=save_to,
+            first_dealer=getattr(args, "first_dealer", None),
         )
     else:
         session = _resume(args, save_to)
