@@ -115,7 +115,7 @@ async function create(payload, form) {
 function nameOf(form) {
   const value = form.querySelector("[name=name]").value.trim();
   if (value) setPlayerName(value);
-  return value || t("lobby.you_default");
+  return value || "you";  // shown as "You" / "Vous" in either language
 }
 
 async function listGames() {
