@@ -3,8 +3,8 @@
 // Used by the live table (one seat's view) and the replay viewer (open hands).
 
 import {
-  cardElement, cardLabel, cardText, cardTitle, clear, el, playSound, reducedMotion, sortHand, suitName, suitOf,
-  SUIT_SYMBOLS, t, tNodes,
+  cardElement, cardLabel, cardText, cardTitle, clear, el, lang, playSound, rankIndex, reducedMotion, sortHand,
+  suitName, suitOf, SUIT_SYMBOLS, t, tNodes,
 } from "./common.js";
 
 /** How long a card takes to travel, in milliseconds (none under prefers-reduced-motion). */
@@ -83,7 +83,7 @@ function handRow(view, player, ctx, isBottom) {
     for (const card of sortHand(hand.cards, view.trump)) {
       const classes = [];
       let onclick = null;
-      let title = view.blocked && view.blocked[card];
+      let title = view.blocked && view.blocked[card] ? blockedReason(view, player, card) : null;
       if (clickable && legalCards.has(card)) {
         classes.push("playable");
         onclick = () => ctx.onAction(card);
@@ -247,6 +247,32 @@ export function promptText(view, ctx) {
   }
   if (view.in_window) return t("prompt.other_window", { name });
   return ctx.seat === null ? t("prompt.to_play", { name }) : t("prompt.thinking", { name });
+}
+
+/** Why `card` may not be played now: the server's words in English; in another language
+ *  the R16 duty of tricks 11-16 is said again from the position (the terminal's words). */
+export function blockedReason(view, player, card) {
+  const server = view.blocked[card];
+  if (lang() === "en" || !view.lead || view.phase !== 2) return server;
+  const hand = view.hands[player].cards || [];
+  const led = suitOf(view.lead);
+  const sym = SUIT_SYMBOLS[led];
+  const same = hand.filter((c) => suitOf(c) === led);
+  let allowed;
+  let duty;
+  if (same.length) {
+    const higher = same.filter((c) => rankIndex(c) > rankIndex(view.lead));
+    allowed = higher.length ? higher : same;
+    duty = higher.length ? t("tui.duty_beat", { suit: sym, card: cardLabel(view.lead) })
+      : t("tui.duty_follow", { suit: sym, card: cardLabel(view.lead) });
+  } else {
+    allowed = hand.filter((c) => suitOf(c) === view.trump);
+    duty = t("tui.duty_trump", { suit: sym });
+  }
+  if (!allowed.length) return server;
+  const names = sortHand(allowed, view.trump).map(cardLabel);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(", ")}${t("tui.or")}${names[names.length - 1]}` : names[0];
+  return t("tui.not_allowed", { card: cardLabel(card), rule: t("tui.r16", { duty, cards: list }) });
 }
 
 /** The number a digit key plays (1-6, left to right among the hand as drawn), or null. */

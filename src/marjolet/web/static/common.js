@@ -6,6 +6,11 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 export const SUITS = "CDHS";
 export const SUIT_SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 const RANK_ORDER = "789JQKTA";
+
+/** A card's strength within its suit (R1): 0 for the seven up to 7 for the ace. */
+export function rankIndex(card) {
+  return RANK_ORDER.indexOf(card.slice(0, -1));
+}
 const LANGS = ["en", "fr"];
 const LANG_KEY = "marjolet.lang";
 
@@ -99,6 +104,15 @@ export function translateDocument(root) {
   }
   const title = document.querySelector("title[data-i18n]");
   if (title) document.title = title.textContent;
+}
+
+/** A player's name as stored, with a bot's strength in the page's language:
+ *  "pimc (strongest)" reads "pimc (le plus fort)"; "you", the default, reads "You"/"Vous". */
+export function localName(name) {
+  const text = String(name);
+  const bot = /^(\S+) \((quick|normal|strong|strongest)\)( #\d)?$/.exec(text);
+  if (bot) return `${bot[1]} (${t(`level.${bot[2]}`)})${bot[3] || ""}`;
+  return text;
 }
 
 export function suitName(suit) {

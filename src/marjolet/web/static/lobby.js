@@ -2,8 +2,8 @@
 // watch, the rule profile and its variations, and the games of this browser.
 
 import {
-  api, applyPreferences, cardElement, clear, el, formatDate, loadLanguage, playerName, rememberSeat, seatsHeld,
-  setPlayerName, t, topbar,
+  api, applyPreferences, cardElement, clear, el, formatDate, loadLanguage, localName, playerName, rememberSeat,
+  seatsHeld, setPlayerName, t, topbar,
 } from "./common.js";
 
 let options = null;
@@ -137,7 +137,7 @@ async function listGames() {
     const list = el("ul", { class: "game-list" });
     for (const g of mine) {
       list.append(el("li", {},
-        el("a", { href: `/game/${g.id}` }, t("game.versus", { a: g.players[0], b: g.players[1] })),
+        el("a", { href: `/game/${g.id}` }, t("game.versus", { a: localName(g.players[0]), b: localName(g.players[1]) })),
         el("span", { class: "muted" }, ` · ${g.totals[0]}\u2013${g.totals[1]} · ${formatDate(g.updated)}`)));
     }
     box.append(list);
@@ -148,7 +148,7 @@ async function listGames() {
     live.append(el("h3", {}, t("lobby.live")));
     const list = el("ul", { class: "game-list" });
     for (const g of watching) {
-      list.append(el("li", {}, el("a", { href: `/game/${g.id}` }, t("game.versus", { a: g.players[0], b: g.players[1] })),
+      list.append(el("li", {}, el("a", { href: `/game/${g.id}` }, t("game.versus", { a: localName(g.players[0]), b: localName(g.players[1]) })),
         el("span", { class: "muted" }, ` · ${g.totals[0]}\u2013${g.totals[1]}`)));
     }
     live.append(list);

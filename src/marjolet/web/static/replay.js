@@ -1,7 +1,7 @@
 // The replay viewer: a stored game (?game=ID) or an uploaded record, checked
 // by the server and shown position by position with both hands open.
 
-import { api, applyPreferences, cardLabel, clear, el, loadLanguage, t, topbar } from "./common.js";
+import { api, applyPreferences, cardLabel, clear, el, loadLanguage, localName, t, topbar } from "./common.js";
 import {
   animateChanges, buildBoard, dealSummary, logPanel, renderBoard, scorePanel, snapshotBoard,
 } from "./board.js";
@@ -131,7 +131,7 @@ async function loadGame(id) {
   try {
     const data = await api(`/api/games/${encodeURIComponent(id)}/replay`);
     const g = data.game;
-    load(data, t("game.versus", { a: g.players[0], b: g.players[1] }), [
+    load(data, t("game.versus", { a: localName(g.players[0]), b: localName(g.players[1]) }), [
       el("a", { class: "action", href: `/api/games/${g.id}/record?form=json`, download: "" }, t("replay.download_json")),
       el("a", { class: "action", href: `/api/games/${g.id}/record?form=text`, download: "" }, t("replay.download_text")),
     ]);
@@ -179,7 +179,8 @@ function uploadError(err) {
 }
 
 function players() {
-  return (state.data && state.data.record.players) || [t("player.n", { n: 0 }), t("player.n", { n: 1 })];
+  const names = state.data && state.data.record.players;
+  return names ? names.map(localName) : [t("player.n", { n: 0 }), t("player.n", { n: 1 })];
 }
 
 async function main() {

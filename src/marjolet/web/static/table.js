@@ -3,10 +3,11 @@
 // server may restart: every game resumes where it was).
 
 import {
-  api, applyPreferences, cardLabel, clear, el, loadLanguage, rememberSeat, seatFor, sortHand, t, topbar,
+  api, applyPreferences, cardLabel, clear, el, loadLanguage, localName, rememberSeat, seatFor, sortHand, t, topbar,
 } from "./common.js";
 import {
-  animateChanges, buildBoard, dealSummary, logPanel, matchTable, playerLabel, renderBoard, scorePanel, snapshotBoard,
+  animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, playerLabel, renderBoard, scorePanel,
+  snapshotBoard,
 } from "./board.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -130,6 +131,7 @@ function handle(msg) {
       break;
     case "state":
       if (state.view && msg.deal !== state.view.deal) state.hiddenSummary = -1;
+      msg.players = msg.players.map(localName);
       state.view = msg;
       state.connected = msg.connected;
       state.pending = false;
@@ -395,7 +397,7 @@ function onKey(event) {
     const cards = sortHand(view.hands[state.seat].cards, view.trump);
     const card = cards[Number(event.key) - 1];
     if (card && (view.legal || []).some((a) => a.kind === "card" && a.action === card)) act(card);
-    else if (card && view.blocked && view.blocked[card]) toast(view.blocked[card]);
+    else if (card && view.blocked && view.blocked[card]) toast(blockedReason(view, state.seat, card));
   }
 }
 
