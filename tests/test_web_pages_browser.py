@@ -351,3 +351,24 @@ def test_an_upload_error_counts_deals_and_actions_from_one(
         "() => document.querySelector('#upload-error').textContent.includes('BOM')"
     )
     close(page)
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 360, "height": 740}, {"width": 430, "height": 932}],
+    ids=["360x740", "430x932"],
+)
+def test_the_narrowest_and_widest_phones_fit_too(
+    chromium: Browser, server: LiveServer, viewport: ViewportSize
+) -> None:
+    page = open_page(chromium, viewport, "fr-FR")
+    start_game(page, server.base)
+    no_sideways_scroll(page)
+    for selector in (".hand.mine .card", ".trick", ".stock .indicator", ".trump-badge",
+                     ".seat-area.top .chip.points", ".seat-area.bottom .chip.points"):  # fmt: skip
+        in_view(page, selector, viewport)
+    assert small_targets(page) == []
+    page.goto(server.base + "/")
+    page.wait_for_load_state("networkidle")
+    no_sideways_scroll(page)
+    close(page)
