@@ -29,6 +29,7 @@ from typing import Any
 
 from marjolet.bots import make_bot
 from marjolet.bots.heuristic import POLICY
+from marjolet.cards import shuffled_deck
 from marjolet.engine import Deal
 from marjolet.observation import Observation, observe
 
@@ -40,9 +41,7 @@ def positions(deals: int, seed: int) -> list[tuple[Deal, Observation, list[int]]
     rng = random.Random(seed)
     out = []
     for i in range(deals):
-        deck = list(range(32))
-        rng.shuffle(deck)
-        deal = Deal(deck, i & 1)
+        deal = Deal(shuffled_deck(rng), i & 1)
         while not deal.is_over:
             legal = deal.legal_actions()
             if len(legal) > 1:

@@ -35,6 +35,7 @@ import gymnasium as gym
 import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
 import marjolet.rl.gym
+from marjolet.cards import shuffled_deck
 from marjolet.engine import Deal
 from marjolet.observation import observe
 from marjolet.rl import marjolet_v0
@@ -45,12 +46,7 @@ Bench = Callable[[int, random.Random], tuple[float, int]]
 
 
 def _decks(rng: random.Random, n: int) -> list[list[int]]:
-    out = []
-    for _ in range(n):
-        deck = list(range(32))
-        rng.shuffle(deck)
-        out.append(deck)
-    return out
+    return [shuffled_deck(rng) for _ in range(n)]
 
 
 def bench_engine(deals: int, rng: random.Random, with_obs: bool = False) -> tuple[float, int]:

@@ -24,6 +24,7 @@ import sys
 import time
 
 from marjolet.bots.solver import EndingSolver, minimax_value
+from marjolet.cards import shuffled_deck
 from marjolet.engine import Deal
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
 
@@ -33,9 +34,7 @@ TARGET_WORST_MS = 50.0
 
 def full_ending(rng: random.Random, rules: Rules) -> Deal:
     """A random deal played at random up to the last draw (trick 11 to lead)."""
-    deck = list(range(32))
-    rng.shuffle(deck)
-    deal = Deal(deck, rng.randrange(2), rules)
+    deal = Deal(shuffled_deck(rng), rng.randrange(2), rules)
     while not deal.stock_empty:
         actions = deal.legal_actions()
         deal.push(actions[rng.randrange(len(actions))])

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from helpers import walk
 from marjolet.actions import DRAW, MELD_BASE
 from marjolet.cards import ALL_CARDS, CARD_POINTS, mask_cards
-from marjolet.engine import LEAD, STOCK_CARDS, Deal
+from marjolet.engine import STOCK_CARDS, Deal
 from marjolet.observation import observe, sample_world
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
 
@@ -41,7 +41,7 @@ def stock_left(deal: Deal) -> int:
 @given(seeds, rule_sets)
 def test_every_card_is_in_exactly_one_place(seed: int, rules: Rules) -> None:
     for deal in walk(seed, rules):
-        lead = deal._s[LEAD]
+        lead = -1 if deal.lead is None else deal.lead
         places = [
             deal.hand_mask(0),
             deal.hand_mask(1),

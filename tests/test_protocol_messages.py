@@ -31,7 +31,7 @@ from marjolet.bots.protocol import (
     result_message,
 )
 from marjolet.cards import CARD_NAMES, mask_cards, parse_card
-from marjolet.engine import HAND, Deal
+from marjolet.engine import Deal
 from marjolet.observation import observe
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
 
@@ -142,7 +142,7 @@ def test_r23_act_holds_only_what_the_seat_may_know(rules: Rules) -> None:
         assert named <= seen
         if not deal.stock_empty:
             opp = seat ^ 1
-            hidden = deal._s[HAND + opp] & ~deal.exposed(opp).mask & ~(1 << deal.turned_up)
+            hidden = deal.hand_mask(opp) & ~deal.exposed(opp).mask & ~(1 << deal.turned_up)
             assert not named & set(mask_cards(hidden))
 
 

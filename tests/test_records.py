@@ -56,16 +56,9 @@ def test_worked_example_round_trips_through_the_text_form(path: Path) -> None:
         record = load(path, check=False)
     except RecordError:
         pytest.skip("holds an action that is not even well-formed (e.g. 'meld 4J')")
+    # equal records replay alike, so the replay itself is checked once, above
     assert loads(record.to_text(), check=False) == record
     assert loads(record.dumps(), check=False) == record
-    assert result_or_error(path) == _result_of_text(record)
-
-
-def _result_of_text(record: Record) -> dict[str, object]:
-    try:
-        return replay(loads(record.to_text(), check=False)).to_json()
-    except RecordError as exc:
-        return {"error": exc.to_json()}
 
 
 def random_match(seed: int, rules: Rules = CLASSIC) -> Match:
@@ -87,8 +80,8 @@ def test_both_record_forms_round_trip_losslessly(seed: int, rules: Rules) -> Non
     assert loads(record.dumps()) == record
     assert loads(record.to_text()) == record
     assert loads(loads(record.to_text()).dumps()) == record
-    assert replay(record).totals == match.totals
-    assert replay(record).winner == match.winner
+    result = replay(record)
+    assert (result.totals, result.winner) == (match.totals, match.winner)
 
 
 def test_unfinished_match_round_trips_and_resumes(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import pytest
 from helpers import random_deal, walk
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.cards import ALL_CARDS, mask_cards
+from marjolet.decks import STOCK_START, dealt_positions
 from marjolet.engine import MELDS, Deal
 from marjolet.observation import observe, sample_world
 from marjolet.rl.encoder import (
@@ -29,7 +30,6 @@ from marjolet.rl.encoder import (
     field_table,
     observation_high,
 )
-from marjolet.rl.worlds import STOCK_START, dealt_positions
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
@@ -197,7 +197,7 @@ def test_encode_writes_into_a_given_buffer() -> None:
 
 def test_importing_marjolet_rl_and_listing_its_bots_loads_no_third_party_library() -> None:
     code = (
-        "import sys, marjolet.rl, marjolet.rl.worlds, marjolet.rl.episode\n"
+        "import sys, marjolet.rl, marjolet.decks, marjolet.rl.episode\n"
         "from marjolet.bots.registry import bot_class\n"
         "bot_class('linear'), bot_class('openspiel-ismcts')\n"
         "bad = [m for m in ('numpy', 'pettingzoo', 'pyspiel', 'open_spiel', 'gymnasium') "

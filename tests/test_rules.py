@@ -15,10 +15,10 @@ from marjolet.cards import (
     card_name,
     parse_card,
 )
-from marjolet.engine import Deal, deal_hands
+from marjolet.engine import Breakdown, Deal, deal_hands
 from marjolet.errors import ActionError, CardError, IllegalActionError
 from marjolet.match import Match, play_match
-from marjolet.melds import MELD_INDEX
+from marjolet.melds import MELD_INDEX, MELD_VALUES
 from marjolet.observation import Observation, observe
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
 
@@ -205,7 +205,7 @@ def test_r10_a_card_while_the_window_is_open_is_illegal() -> None:
 
 def test_r11_meld_values_classic() -> None:
     trumps_h = new_deal(ELDER, DEALER, "8H")
-    values = {name: trumps_h._meld_values[i] for name, i in MELD_INDEX.items()}
+    values = {name: trumps_h.meld_values[i] for name, i in MELD_INDEX.items()}
     assert values["4A"] == 100 and values["4T"] == 80 and values["4K"] == 60 and values["4Q"] == 40
     assert values["KQH"] == 40 and values["KQS"] == 20
     assert values["JQH"] == 40 and values["JQC"] == 20
@@ -545,14 +545,59 @@ def test_r20_turned_up_seven_earns_nothing_when_played_later() -> None:
 # -- score and match -----------------------------------------------------------------
 
 
-def test_r21_deal_score_is_the_sum_of_its_sources() -> None:
-    for seed in range(50):
-        deal = random_deal(seed)
-        for p in (0, 1):
-            assert deal.breakdown(p).total == deal.points[p]
-        assert deal.breakdown(0).cards + deal.breakdown(1).cards == 80
-        assert deal.breakdown(0).last_card + deal.breakdown(1).last_card == 10
-        assert deal.breakdown(0).last_trick + deal.breakdown(1).last_trick == 10
+def reference_breakdown(deal: Deal) -> tuple[Breakdown, Breakdown]:
+    """R17-R21 scored from the deck and the action list alone, written out
+    plainly (who acts, trick winners, card and meld values), independently
+    of the engine's incremental scoring."""
+    assert deal.deck is not None
+    rules = deal.rules
+    turned_up = deal.deck[len(rules.deal_pattern) * 2 * rules.deal_pattern[0]]
+    trump = turned_up // 8
+    seven = trump * 8  # rank 0 is the seven
+    card_points = {6: 10, 7: 10}  # R2: aces and tens (ranks 7 8 9 J Q K T A = 0-7)
+    src = [dict.fromkeys(("cards", "melds", "dix", "last_card", "last_trick", "all_tricks"), 0)
+           for _ in (0, 1)]
+    seven_done = turned_up == seven
+    if seven_done:
+        src[deal.dealer]["dix"] = 10  # R18: turned up, the dealer scores it
+    player, led, trick, late = deal.dealer ^ 1, None, 0, [0, 0]
+    for a in deal.moves:
+        if a < MELD_BASE:
+            if a == seven and not seven_done and rules.dix_on_play:
+                src[player]["dix"], seven_done = 10, True  # R19
+            if led is None:
+                led, leader, player = a, player, player ^ 1
+                continue
+            if a // 8 == led // 8:
+                winner = player if a % 8 > led % 8 else leader
+            else:
+                winner = player if a // 8 == trump else leader
+            src[winner]["cards"] += card_points.get(a % 8, 0) + card_points.get(led % 8, 0)
+            trick += 1
+            if trick > 10:
+                late[winner] += 1
+            if trick == 10:
+                src[winner ^ 1]["last_card"] = 10  # R15: the loser takes the indicator
+            led, player = None, winner
+        elif a < DIX:
+            src[player]["melds"] += MELD_VALUES[trump][a - MELD_BASE]
+        elif a == DIX:
+            src[player]["dix"], seven_done = 10, True
+    if trick == 16:
+        src[player]["last_trick"] = 10  # R17: the winner of trick 16 leads nothing more
+        if late[player] == 6:
+            src[player]["all_tricks"] = rules.all_tricks_bonus
+    return Breakdown(**src[0]), Breakdown(**src[1])
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, ENCYCLOPEDIA], ids=lambda r: r.profile)
+def test_r21_deal_score_is_the_sum_of_its_sources(rules: Rules) -> None:
+    for seed in range(60):
+        deal = random_deal(seed, rules)
+        expected = reference_breakdown(deal)
+        assert (deal.breakdown(0), deal.breakdown(1)) == expected
+        assert deal.points == (expected[0].total, expected[1].total)
+        assert expected[0].cards + expected[1].cards == 80
 
 
 def test_r22_match_ends_when_a_total_reaches_the_target_and_totals_differ() -> None:

@@ -7,18 +7,23 @@ The core (this package's top-level modules) uses the standard library only:
 
 from marjolet.actions import DIX, DRAW, MELD_BASE, Action, action_name, parse_action
 from marjolet.cards import CardSet, card_name, parse_card
-from marjolet.engine import Breakdown, Deal
+from marjolet.engine import Breakdown, Deal, LegalActions, Outcome
 from marjolet.errors import (
     ActionError,
     CardError,
+    DealError,
     IllegalActionError,
+    IllegalTurnError,
     MarjoletError,
+    MatchOverError,
     RecordError,
     RulesError,
+    TurnError,
 )
-from marjolet.match import Match, Seat, play_deal, play_match
+from marjolet.match import Match
 from marjolet.observation import Observation, observe, sample_world
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
+from marjolet.turns import Seat, Turn, TurnDriver, play_deal, play_match
 
 __version__ = "0.1.0"
 
@@ -34,14 +39,22 @@ __all__ = [
     "CardError",
     "CardSet",
     "Deal",
+    "DealError",
     "IllegalActionError",
+    "IllegalTurnError",
+    "LegalActions",
     "MarjoletError",
     "Match",
+    "MatchOverError",
     "Observation",
+    "Outcome",
     "RecordError",
     "Rules",
     "RulesError",
     "Seat",
+    "Turn",
+    "TurnDriver",
+    "TurnError",
     "action_name",
     "card_name",
     "observe",

@@ -13,6 +13,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from marjolet.cards import shuffled_deck
 from marjolet.engine import Deal
 from marjolet.rules import CLASSIC, Rules
 
@@ -36,12 +37,7 @@ class EngineBench:
 
 
 def _decks(rng: random.Random, n: int) -> list[list[int]]:
-    decks = []
-    for _ in range(n):
-        deck = list(range(32))
-        rng.shuffle(deck)
-        decks.append(deck)
-    return decks
+    return [shuffled_deck(rng) for _ in range(n)]
 
 
 def random_deals(decks: list[list[int]], rules: Rules, rng: random.Random) -> tuple[float, int]:

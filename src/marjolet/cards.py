@@ -10,6 +10,7 @@ python-chess's ``SquareSet``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Iterator
 
 from marjolet.errors import CardError
@@ -25,6 +26,19 @@ SEVEN, EIGHT, NINE, JACK, QUEEN, KING, TEN, ACE = range(8)
 
 ALL_CARDS = (1 << 32) - 1
 SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    """A deck order (R4) shuffled by ``rng``: the one shuffle of the package."""
+    deck = list(range(32))
+    rng.shuffle(deck)
+    return deck
+
+
+def deck_stream(rng: random.Random) -> Iterator[list[int]]:
+    """Shuffled decks one after the other from ``rng``, without end."""
+    while True:
+        yield shuffled_deck(rng)
 
 
 def _rank_mask(rank: int) -> int:

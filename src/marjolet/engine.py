@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
+from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE, Action, parse_action
 from marjolet.cards import (
     CARD_NAMES,
     CARD_POINTS,
@@ -29,8 +29,14 @@ from marjolet.cards import (
     card,
     display_order,
     mask_cards,
+    parse_card,
 )
-from marjolet.errors import CardError, IllegalActionError
+from marjolet.errors import ActionError, CardError, DealError, IllegalActionError
+from marjolet.history import STOCK_CARDS as STOCK_CARDS
+from marjolet.history import TrickCards as TrickCards
+from marjolet.history import draw_position as draw_position
+from marjolet.history import draw_positions as draw_positions
+from marjolet.history import tricks, turns
 from marjolet.melds import MELD_CARDS, MELD_COUNT, MELD_NAMES, MELD_VALUES
 from marjolet.rules import CLASSIC, SAME_SUIT, Rules
 
@@ -53,7 +59,6 @@ LAST_WINNER = 19  # winner of the latest trick, or -1
 WINDOW_MELDS = 20  # declarations made in the open window
 STATE_SIZE = 21
 
-STOCK_CARDS = 19  # hidden stock cards: deck[13..31] (R5)
 PHASE1_TRICKS = 10
 LAST_TRICK = 16
 
@@ -84,6 +89,83 @@ class Breakdown:
             "last_trick": self.last_trick,
             "all_tricks": self.all_tricks,
         }
+
+
+class Reason(str):
+    """Why an action is illegal: the message, citing the rule, with the
+    rule id as data (``reason.rule``, e.g. ``"R16"``)."""
+
+    rule: str
+
+    def __new__(cls, rule: str, message: str) -> Reason:
+        self = super().__new__(cls, message)
+        self.rule = rule
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished deal or match ended (python-chess's ``Outcome``).
+
+    ``termination`` is ``"deal"`` (trick 16 was played: R17), ``"target"``
+    (R22 decided the match) or ``"forfeit"`` (a seat broke down and lost the
+    match; ``reason`` says how). ``winner`` is 0 or 1, or ``None`` for a
+    deal whose two scores are equal; ``points`` are the deal points or the
+    match totals.
+    """
+
+    termination: str
+    winner: int | None
+    points: tuple[int, int]
+    reason: str = ""
+
+    @property
+    def forfeited_by(self) -> int | None:
+        """The seat that forfeited, for a ``"forfeit"`` outcome."""
+        if self.termination != "forfeit" or self.winner is None:
+            return None
+        return self.winner ^ 1
+
+    def __str__(self) -> str:
+        p0, p1 = self.points
+        who = "a tie" if self.winner is None else f"player {self.winner} wins"
+        text = f"{self.termination}: {who} {p0}-{p1}"
+        return f"{text} ({self.reason})" if self.reason else text
+
+
+class LegalActions(tuple[int, ...]):
+    """The legal action ids of a position, ascending: a tuple that also
+    answers ``in`` for action texts (``"KS" in deal.legal``)."""
+
+    __slots__ = ()
+
+    def __contains__(self, action: object) -> bool:
+        if isinstance(action, str):
+            try:
+                action = parse_action(action)
+            except ActionError:
+                return False
+        return tuple.__contains__(self, action)
+
+    def __str__(self) -> str:
+        return " ".join(ACTION_NAMES[a] for a in self)
+
+    def __repr__(self) -> str:
+        return f"<LegalActions ({', '.join(ACTION_NAMES[a] for a in self)})>"
+
+
+def r16_duty(hand: int, lead: int, trump: int) -> tuple[int, str]:
+    """The follower's duty in tricks 11-16 (R16): the cards it may play and
+    the duty's name: ``"overtake"`` (follow suit with a higher card),
+    ``"follow"`` (follow suit, none is higher), ``"trump"`` (no card of the
+    suit led, so trump) or ``"any"`` (neither: any card).
+    :meth:`Deal.legal_mask` applies the same rule inline (a hot path)."""
+    suit = hand & SUIT_MASKS[lead >> 3]
+    if suit:
+        higher = suit & ~((2 << lead) - 1)  # within a suit a higher id is a higher card
+        return (higher, "overtake") if higher else (suit, "follow")
+    trumps = hand & SUIT_MASKS[trump]
+    return (trumps, "trump") if trumps else (hand, "any")
 
 
 def deal_hands(deck: Sequence[int], pattern: Sequence[int]) -> tuple[int, int]:
@@ -117,42 +199,9 @@ def validate_deck(deck: Sequence[int]) -> tuple[int, ...]:
 
 def public_turns(actions: Sequence[int], dealer: int, trump: int) -> Iterator[tuple[int, int]]:
     """For each action of a deal: (the player who made it, the tricks
-    completed before it). Works from the public action list alone: trick
-    winners follow from the cards played and the trump suit (R3, R8, R9)."""
-    turn = dealer ^ 1
-    lead = -1
-    tricks = 0
-    for a in actions:
-        yield turn, tricks
-        if a < MELD_BASE:
-            if lead < 0:
-                lead = a
-                turn ^= 1
-                continue
-            if a >> 3 == lead >> 3:
-                turn = turn if a > lead else turn ^ 1
-            elif a >> 3 != trump:
-                turn ^= 1
-            lead = -1
-            tricks += 1
-
-
-def draw_position(tricks: int, winner: int, player: int) -> int:
-    """Where ``player``'s card came from in the draw after trick ``tricks``
-    won by ``winner``: a hidden stock index, or ``STOCK_CARDS`` (19) for the
-    face-up card that the loser of trick 10 takes (R9, R15)."""
-    if player == winner:
-        return 2 * tricks - 2
-    return 2 * tricks - 1 if tricks < PHASE1_TRICKS else STOCK_CARDS
-
-
-def draw_positions(actions: Sequence[int], dealer: int, trump: int, player: int) -> list[int]:
-    """Where each card ``player`` drew came from (see :func:`draw_position`)."""
-    return [
-        draw_position(tricks, actor, player)
-        for a, (actor, tricks) in zip(actions, public_turns(actions, dealer, trump), strict=True)
-        if a == DRAW
-    ]
+    completed before it); see :func:`marjolet.history.walk`."""
+    for player, done, _, _ in turns(actions, dealer, trump):
+        yield player, done
 
 
 class Deal:
@@ -199,7 +248,7 @@ class Deal:
     def __init__(self, deck: Sequence[int], dealer: int = 0, rules: Rules = CLASSIC) -> None:
         """Deal from a deck order (R4, R5); ``dealer`` is 0 or 1."""
         if dealer not in (0, 1):
-            raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
+            raise DealError(f"dealer must be 0 or 1, got {dealer!r}")
         cards = validate_deck(deck)
         elder_hand, dealer_hand = deal_hands(cards, rules.deal_pattern)
         hands = [0, 0]
@@ -264,7 +313,7 @@ class Deal:
         history, kept for observations.
         """
         if len(state) != STATE_SIZE:
-            raise ValueError(f"state must have {STATE_SIZE} fields, got {len(state)}")
+            raise DealError(f"state must have {STATE_SIZE} fields, got {len(state)}")
         self = cls.__new__(cls)
         self._setup(rules, dealer, turned_up, stock, dealt, None)
         self._s = list(state)
@@ -387,7 +436,7 @@ class Deal:
         lead = s[LEAD]
         if lead < 0 or s[TRICKS] < PHASE1_TRICKS:
             return hand  # R7: any card while the stock lasts, and any lead
-        # R16: follow and overtake, else trump, else anything
+        # R16: follow and overtake, else trump, else anything (as r16_duty)
         suit = hand & SUIT_MASKS[lead >> 3]
         if suit:
             return (suit & ~((2 << lead) - 1)) or suit
@@ -426,67 +475,98 @@ class Deal:
     def is_legal(self, action: int) -> bool:
         return self.illegal_reason(action) is None
 
-    def illegal_reason(self, action: int) -> str | None:
-        """Why ``action`` is illegal here, citing the rule; ``None`` if legal."""
+    def illegal_reason(self, action: int) -> Reason | None:
+        """Why ``action`` is illegal here, citing the rule; ``None`` if legal.
+
+        The answer is the message (a ``str``) with the rule id as data in
+        its ``rule`` attribute (``"R16"``; ``""`` for an id that is no action)."""
         s = self._s
         p = s[TURN]
         if not isinstance(action, int) or not 0 <= action <= DRAW:
-            return f"unknown action id {action!r}"
+            return Reason("", f"unknown action id {action!r}")
         name = ACTION_NAMES[action]
         if p < 0:
-            return f"R17: the deal is complete after trick 16; no further action ({name})"
+            return Reason(
+                "R17",
+                f"R17: the deal is complete after trick 16; no further action ({name})",
+            )
         hand = s[HAND + p]
         if action < 32:
             if s[WINDOW]:
-                return (
+                return Reason(
+                    "R9/R10",
                     f"R9/R10: player {p}'s meld window after trick {s[TRICKS]} is open; "
                     f"it ends with 'draw' before {name} can be played"
                 )
             if not hand >> action & 1:
-                return f"R7: player {p} does not hold {name}"
+                return Reason("R7", f"R7: player {p} does not hold {name}")
             legal = self.legal_mask()
             if not legal >> action & 1:
                 lead = s[LEAD]
                 cards = " ".join(CARD_NAMES[c] for c in display_order(legal))
-                return (
+                return Reason(
+                    "R16",
                     f"R16: {name} may not follow {CARD_NAMES[lead]} "
                     f"(trumps {SUITS[self.trump]}); legal: {cards}"
                 )
             return None
         if action == DRAW:
             if not s[WINDOW]:
-                return (
+                return Reason(
+                    "R9",
                     f"R9: 'draw' closes a meld window and none is open (player {p} to play a card)"
                 )
             return None
         if not s[WINDOW]:
             if s[TRICKS] >= PHASE1_TRICKS:
-                return f"R14: no {'melds' if action < DIX else 'dix'} in phase 2 (tricks 11-16)"
-            return (
+                return Reason(
+                    "R14",
+                    f"R14: no {'melds' if action < DIX else 'dix'} in phase 2 (tricks 11-16)",
+                )
+            return Reason(
+                "R14",
                 f"R14: only the winner of a trick may {'declare' if action < DIX else 'exchange'}, "
                 f"in the meld window before drawing"
             )
         if action == DIX:
             if self.turned_up == self.seven:
-                return "R18: the indicator was the seven of trumps; there is nothing to exchange"
+                return Reason(
+                    "R18",
+                    "R18: the indicator was the seven of trumps; there is nothing to exchange",
+                )
             if s[SEVEN_BY] >= 0 and s[INDICATOR] == self.seven:
-                return "R18/R20: the seven of trumps was already exchanged in this deal"
+                return Reason(
+                    "R18/R20",
+                    "R18/R20: the seven of trumps was already exchanged in this deal",
+                )
             if s[SEVEN_BY] >= 0:
-                return "R20: the seven of trumps already earned its 10 when it was played"
+                return Reason(
+                    "R20",
+                    "R20: the seven of trumps already earned its 10 when it was played",
+                )
             if not hand >> self.seven & 1:
-                return f"R18: player {p} does not hold the seven of trumps {CARD_NAMES[self.seven]}"
+                return Reason(
+                    "R18",
+                    f"R18: player {p} does not hold the seven of trumps {CARD_NAMES[self.seven]}",
+                )
             return None
         m = action - MELD_BASE
         meld = MELD_NAMES[m]
         if s[MELDS + p] >> m & 1:
-            return f"R12: player {p} already scored meld {meld} in this deal"
+            return Reason("R12", f"R12: player {p} already scored meld {meld} in this deal")
         need = self._meld_cards[m]
         missing = need & ~hand
         if missing:
             cards = " ".join(CARD_NAMES[c] for c in display_order(missing))
-            return f"R12: meld {meld} needs {cards}, not in the hand of player {p} (window owner)"
+            return Reason(
+                "R12",
+                f"R12: meld {meld} needs {cards}, not in the hand of player {p} (window owner)",
+            )
         if self._one_meld and s[WINDOW_MELDS]:
-            return f"one_meld_per_window: player {p} already declared a meld in this window"
+            return Reason(
+                "one_meld_per_window",
+                f"one_meld_per_window: player {p} already declared a meld in this window",
+            )
         return None
 
     def play(self, action: int) -> None:
@@ -494,8 +574,7 @@ class Deal:
         :class:`IllegalActionError` citing the rule if it is not legal."""
         reason = self.illegal_reason(action)
         if reason is not None:
-            rule = reason.split(":", 1)[0]
-            raise IllegalActionError(reason, action=action, rule=rule)
+            raise IllegalActionError(reason, action=action, rule=reason.rule)
         self.push(action)
 
     # -- queries ---------------------------------------------------------------
@@ -617,12 +696,161 @@ class Deal:
                 out.append(c)
         return out
 
-    def __repr__(self) -> str:
-        deck = (
-            "None" if self.deck is None else "[" + " ".join(CARD_NAMES[c] for c in self.deck) + "]"
-        )
+    # -- the public read API (front ends and bots read this, never ``_s``) ----
+
+    def exposed_mask(self, player: int) -> int:
+        return self._s[EXPOSED + player]
+
+    def won_mask(self, player: int) -> int:
+        return self._s[WON + player]
+
+    def melds_mask(self, player: int) -> int:
+        """Bit ``m`` set: meld id ``m`` scored by ``player`` this deal (R12)."""
+        return self._s[MELDS + player]
+
+    @property
+    def meld_values(self) -> tuple[int, ...]:
+        """The points of each meld id under this deal's trump (R11)."""
+        return self._meld_values
+
+    @property
+    def meld_cards(self) -> tuple[int, ...]:
+        """The card mask of each meld id under this deal's trump and rules."""
+        return self._meld_cards
+
+    def late_tricks(self, player: int) -> int:
+        """Tricks 11-16 won so far by ``player`` (R17)."""
+        return self._s[LATE_TRICKS + player]
+
+    @property
+    def last_trick_winner(self) -> int | None:
+        """The winner of the latest completed trick, if any."""
+        w = self._s[LAST_WINNER]
+        return None if w < 0 else w
+
+    @property
+    def last_trick(self) -> TrickCards | None:
+        """The latest completed trick, if any (from the public history)."""
+        done = tricks(self._moves, self.dealer, self.trump)
+        return done[-1] if done else None
+
+    @property
+    def last_card_to(self) -> int | None:
+        """The player who took the last stock card (R15), once taken."""
+        v = self._s[LAST_CARD_TO]
+        return None if v < 0 else v
+
+    @property
+    def phase(self) -> int:
+        """1 while the stock lasts (tricks 1-10), 2 after (R16)."""
+        return 2 if self.stock_empty else 1
+
+    @property
+    def window_owner(self) -> int | None:
+        """The player whose meld window is open (R9), if one is."""
+        s = self._s
+        return s[TURN] if s[WINDOW] and s[TURN] >= 0 else None
+
+    @property
+    def window_melds(self) -> int:
+        """Declarations made in the open meld window."""
+        return self._s[WINDOW_MELDS]
+
+    @property
+    def seven_pending(self) -> bool:
+        """Whether playing the seven of trumps would still score 10 (R19, R20)."""
+        return self._dix_on_play and self._s[SEVEN_BY] < 0
+
+    # -- python-chess conveniences ----------------------------------------------
+
+    @property
+    def legal(self) -> LegalActions:
+        """The legal actions as a tuple that knows texts: ``"KS" in deal.legal``."""
+        return LegalActions(self.legal_actions())
+
+    def play_text(self, text: str) -> Action:
+        """Parse ``text`` (``"KS"``, ``"meld KQH"``, ``"dix"``, ``"draw"``),
+        play it checked, and return the action."""
+        action = Action.parse(text)
+        self.play(action.id)
+        return action
+
+    def peek(self) -> int:
+        """The last action played (``IndexError`` if there is none)."""
+        if not self._moves:
+            raise IndexError("peek at a deal with no actions")
+        return self._moves[-1]
+
+    def outcome(self) -> Outcome | None:
+        """How the deal ended (``None`` while it is being played)."""
+        s = self._s
+        if s[TURN] >= 0:
+            return None
+        p0, p1 = s[POINTS], s[POINTS + 1]
+        return Outcome("deal", None if p0 == p1 else (0 if p0 > p1 else 1), (p0, p1))
+
+    def notation(self) -> str:
+        """The position as one line: rules, dealer, deck order, actions
+        (``classic; dealer 0; deck TS QC ...; moves QC JC draw``);
+        :meth:`from_notation` reads it back. Only for deals made from a deck."""
+        if self.deck is None:
+            raise DealError("a sampled world has no deck order, so it has no notation")
+        deck = " ".join(CARD_NAMES[c] for c in self.deck)
         moves = " ".join(ACTION_NAMES[a] for a in self._moves)
-        return f"<Deal dealer={self.dealer} deck={deck} moves=[{moves}]>"
+        return f"{self.rules.to_text()}; dealer {self.dealer}; deck {deck}; moves {moves}".rstrip()
+
+    @classmethod
+    def from_notation(cls, text: str) -> Deal:
+        """The deal written by :meth:`notation`, every action checked."""
+        parts = [part.strip() for part in text.split(";")]
+        if len(parts) != 4:
+            raise DealError(
+                f"deal notation {text!r}: expected 'RULES; dealer D; deck CARDS; moves ACTIONS'"
+            )
+        rules_text, dealer_text, deck_text, moves_text = parts
+        key, _, dealer = dealer_text.partition(" ")
+        if key != "dealer" or dealer.strip() not in ("0", "1"):
+            raise DealError(f"deal notation {text!r}: expected 'dealer 0' or 'dealer 1'")
+        key, _, cards = deck_text.partition(" ")
+        if key != "deck":
+            raise DealError(f"deal notation {text!r}: expected 'deck' and 32 cards")
+        if not moves_text.startswith("moves"):
+            raise DealError(f"deal notation {text!r}: expected 'moves' and the actions")
+        deal = cls([parse_card(t) for t in cards.split()], int(dealer), Rules.parse(rules_text))
+        tokens = moves_text[len("moves") :].split()
+        i = 0
+        while i < len(tokens):
+            token = tokens[i]
+            if token == "meld" and i + 1 < len(tokens):
+                token = f"meld {tokens[i + 1]}"
+                i += 1
+            deal.play_text(token)
+            i += 1
+        return deal
+
+    def __eq__(self, other: object) -> bool:
+        """Equal positions: same rules, cards, state and action history."""
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return (
+            self._s == other._s
+            and self._moves == other._moves
+            and self.dealer == other.dealer
+            and self.turned_up == other.turned_up
+            and self.stock == other.stock
+            and self.dealt == other.dealt
+            and self.deck == other.deck
+            and self.rules == other.rules
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: never a dict key
+
+    def __repr__(self) -> str:
+        """``Deal.from_notation(...)``: evaluating it rebuilds the deal."""
+        if self.deck is not None:
+            return f"Deal.from_notation({self.notation()!r})"
+        moves = " ".join(ACTION_NAMES[a] for a in self._moves)
+        return f"<Deal dealer={self.dealer} deck=None moves=[{moves}]>"
 
     def __str__(self) -> str:
         """A text picture of the position (both hands: this is the full state)."""

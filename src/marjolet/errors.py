@@ -37,6 +37,44 @@ class IllegalActionError(MarjoletError):
         self.rule = rule
 
 
+class DealError(MarjoletError):
+    """A deal built from bad parts (a dealer that is not 0 or 1, a state
+    list of the wrong size) or an observation that no deal can match."""
+
+
+class MatchOverError(MarjoletError):
+    """A deal was started after R22 decided the match."""
+
+
+class TurnError(MarjoletError):
+    """An answer the turn driver refuses (:mod:`marjolet.turns`); nothing
+    changed. ``code`` says why in one word, for programs:
+
+    - ``stale``: the answer was for an earlier position (its version is old);
+    - ``not_your_turn``: the seat that answered is not the one to act;
+    - ``no_turn``: no deal is in progress (it is over, or not started);
+    - ``match_over``: the match is decided (R22) or was forfeited;
+    - ``illegal``: the action breaks a rule; ``rule`` names it (``"R16"``).
+    """
+
+    def __init__(self, message: str, *, code: str, rule: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+
+
+class IllegalTurnError(TurnError, IllegalActionError):
+    """An illegal answer refused by the turn driver: both a
+    :class:`TurnError` (``code`` ``"illegal"``) and an
+    :class:`IllegalActionError` (``rule``, ``action``)."""
+
+    def __init__(self, message: str, *, action: int | None = None, rule: str = "") -> None:
+        MarjoletError.__init__(self, message)
+        self.code = "illegal"
+        self.rule = rule
+        self.action = action
+
+
 class RecordError(MarjoletError):
     """A game record that cannot be read or breaks a rule.
 

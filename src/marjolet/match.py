@@ -4,17 +4,27 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Iterator, Sequence
-from typing import Protocol
+from collections.abc import Sequence
 
-from marjolet.engine import Deal
-from marjolet.errors import MarjoletError
+from marjolet.cards import shuffled_deck
+from marjolet.engine import Deal, Outcome
+from marjolet.errors import DealError, MarjoletError, MatchOverError
 from marjolet.observation import Observation, observe
 from marjolet.rules import CLASSIC, Rules
+from marjolet.turns import ActionHook, Seat, TurnDriver, play_deal, play_match
 
-
-class MatchOverError(MarjoletError):
-    """A deal was started after R22 decided the match."""
+__all__ = [
+    "ActionHook",
+    "Match",
+    "MatchOverError",
+    "Seat",
+    "TurnDriver",
+    "new_rng",
+    "play_deal",
+    "play_match",
+    "seeded_deck",
+    "shuffled_deck",
+]
 
 
 def new_rng(seed: int | str | None) -> random.Random:
@@ -31,12 +41,6 @@ def seeded_deck(seed: int, deal_index: int) -> list[int]:
     resumed match deals exactly as the uninterrupted one would have.
     """
     return shuffled_deck(random.Random(f"marjolet/{seed}/deal/{deal_index}"))
-
-
-def shuffled_deck(rng: random.Random) -> list[int]:
-    deck = list(range(32))
-    rng.shuffle(deck)
-    return deck
 
 
 class Match:
@@ -63,7 +67,7 @@ class Match:
                 None if seed is None else f"marjolet/{seed}/first-dealer"
             ).randrange(2)
         if first_dealer not in (0, 1):
-            raise ValueError(f"first_dealer must be 0 or 1, got {first_dealer!r}")
+            raise DealError(f"first_dealer must be 0 or 1, got {first_dealer!r}")
         self.first_dealer = first_dealer
         self.players: tuple[str, str] | None = (
             (str(players[0]), str(players[1])) if players is not None else None
@@ -166,53 +170,24 @@ class Match:
         if d.is_over:
             self.finish_deal()
 
+    def outcome(self) -> Outcome | None:
+        """How the match ended (R22), or ``None`` while it goes on."""
+        winner = self.winner
+        if winner is None:
+            return None
+        return Outcome("target", winner, self._completed_totals)
+
+    def __repr__(self) -> str:
+        t0, t1 = self.running_totals
+        seed = "" if self.seed is None else f" seed={self.seed}"
+        return (
+            f"<Match {self.rules.to_text()}{seed} first_dealer={self.first_dealer} "
+            f"deals={len(self.deals)} totals={t0}-{t1}>"
+        )
+
     def observation(self, seat: int) -> Observation:
         """The current deal as ``seat`` sees it, with the match context."""
         d = self.deal
         if d is None:
             raise MarjoletError("no deal in progress")
         return observe(d, seat, deal_index=len(self.deals) - 1, totals=self._completed_totals)
-
-
-class Seat(Protocol):
-    """Anything that chooses actions for one player: a bot, a terminal
-    player, a browser connection. It sees only its observation (R23)."""
-
-    def choose(self, obs: Observation, legal: Sequence[int]) -> int: ...
-
-
-ActionHook = Callable[[Match, int, int], None]
-
-
-def play_deal(match: Match, seats: Sequence[Seat], on_action: ActionHook | None = None) -> None:
-    """Play the current deal to its end: ask the seat to act for each action,
-    check it, apply it (the one data path of every front end)."""
-    deal = match.deal
-    if deal is None:
-        raise MarjoletError("no deal in progress")
-    while not deal.is_over:
-        seat = deal.to_move
-        legal = deal.legal_actions()
-        player = seats[seat]
-        if getattr(player, "sees_hidden_cards", False):  # the cheater bot only
-            player.see_deal(deal)  # type: ignore[attr-defined]
-        action = player.choose(match.observation(seat), legal)
-        match.play(action)
-        if on_action is not None:
-            on_action(match, seat, action)
-
-
-def play_match(
-    match: Match,
-    seats: Sequence[Seat],
-    on_action: ActionHook | None = None,
-    decks: Iterator[Sequence[int]] | None = None,
-) -> Match:
-    """Play deals until R22 decides the match (resuming an unfinished deal
-    first). ``decks`` supplies deck orders; by default the match shuffles."""
-    if match.deal is not None and not match.deal.is_over:
-        play_deal(match, seats, on_action)
-    while not match.is_over:
-        match.start_deal(next(decks) if decks is not None else None)
-        play_deal(match, seats, on_action)
-    return match

@@ -38,6 +38,7 @@ from marjolet.engine import (
     Deal,
     draw_positions,
 )
+from marjolet.errors import DealError
 from marjolet.melds import MELD_COUNT, MELD_NAMES
 from marjolet.rules import Rules
 
@@ -127,7 +128,7 @@ class Observation:
 
 def opponent_known_mask(deal: Deal, seat: int) -> int:
     """The cards of the opponent's hand that ``seat`` knows (R23)."""
-    s = deal._s
+    s = deal.state
     opp = seat ^ 1
     hand = s[HAND + opp]
     if deal.stock_empty:
@@ -142,7 +143,7 @@ def observe(
     deal: Deal, seat: int, *, deal_index: int = 0, totals: tuple[int, int] = (0, 0)
 ) -> Observation:
     """The observation of ``seat`` in ``deal`` (R23)."""
-    s = deal._s
+    s = deal.state
     opp = seat ^ 1
     known = opponent_known_mask(deal, seat)
     stock_size = deal.stock_size
@@ -178,7 +179,7 @@ def observe(
         points=(s[POINTS], s[POINTS + 1]),
         melds=(s[MELDS], s[MELDS + 1]),
         seven_scored_by=None if s[SEVEN_BY] < 0 else s[SEVEN_BY],
-        actions=tuple(deal._moves),
+        actions=tuple(deal.moves),
         deal_index=deal_index,
         totals=totals,
         public_state=tuple(public),
@@ -199,7 +200,7 @@ def sample_world(obs: Observation, rng: random.Random) -> Deal:
     missing = obs.hand_sizes[opp] - obs.opponent_known.mask.bit_count()
     hidden_stock = max(0, obs.stock_size - 1)
     if missing < 0 or missing + hidden_stock != len(unseen):
-        raise ValueError(
+        raise DealError(
             f"observation is inconsistent: {len(unseen)} unseen cards for {missing} in the "
             f"opponent's hand and {hidden_stock} in the stock"
         )

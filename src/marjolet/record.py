@@ -48,7 +48,7 @@ from marjolet.errors import (
     RulesError,
 )
 from marjolet.match import Match
-from marjolet.rules import CLASSIC, SETTING_NAMES, Rules
+from marjolet.rules import CLASSIC, Rules, text_settings
 
 FORMAT = "marjolet-record/1"
 
@@ -132,21 +132,7 @@ class Record:
 
 
 def _rules_text(rules: Rules) -> str:
-    form = rules.to_record()
-    if isinstance(form, str):
-        return form
-    parts = [form["profile"]]
-    for key in SETTING_NAMES:
-        if key in form:
-            value = form[key]
-            if isinstance(value, bool):
-                text = "true" if value else "false"
-            elif isinstance(value, list):
-                text = "-".join(str(x) for x in value)
-            else:
-                text = str(value)
-            parts.append(f"{key}={text}")
-    return " ".join(parts)
+    return rules.to_text()
 
 
 def _action_lines(actions: Sequence[int]) -> list[str]:
@@ -397,30 +383,17 @@ def _loads_text(text: str, check: bool) -> Record:
     return builder.finish()
 
 
-def _int_or_text(text: str) -> object:
-    return int(text) if text.lstrip("-").isdigit() else text
-
-
 def _rules_from_text(text: str | None) -> object:
     if text is None:
         return None
-    parts = text.split()
-    if not parts:
-        raise RecordError("rules: empty 'rules' line")
-    out: dict[str, Any] = {"profile": parts[0]}
-    for part in parts[1:]:
-        key, eq, value = part.partition("=")
-        if not eq:
-            raise RecordError(f"rules: expected key=value, got {part!r}")
-        parsed: object
-        if value in ("true", "false"):
-            parsed = value == "true"
-        elif key == "deal_pattern":
-            parsed = [_int_or_text(x) for x in value.split("-")]
-        else:
-            parsed = _int_or_text(value)
-        out[key] = parsed
-    return out if len(out) > 1 else parts[0]
+    try:
+        return text_settings(text)
+    except RulesError as exc:
+        raise RecordError("rules: empty 'rules' line" if not text.split() else str(exc)) from None
+
+
+def _int_or_text(text: str) -> object:
+    return int(text) if text.lstrip("-").isdigit() else text
 
 
 def _players_from_text(text: str | None) -> object:

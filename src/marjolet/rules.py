@@ -133,6 +133,31 @@ class Rules:
                 out[key] = list(value) if isinstance(value, tuple) else value
         return out
 
+    def to_text(self) -> str:
+        """The text form of a record's ``rules`` line: the profile name, then
+        ``key=value`` for each setting that differs from it
+        (``encyclopedia deal_pattern=2-2-2``); :meth:`parse` reads it back."""
+        form = self.to_record()
+        if isinstance(form, str):
+            return form
+        parts = [form["profile"]]
+        for key in SETTING_NAMES:
+            if key in form:
+                value = form[key]
+                if isinstance(value, bool):
+                    text = "true" if value else "false"
+                elif isinstance(value, list):
+                    text = "-".join(str(x) for x in value)
+                else:
+                    text = str(value)
+                parts.append(f"{key}={text}")
+        return " ".join(parts)
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """Read :meth:`to_text`'s form (``classic``, ``classic target=1000``)."""
+        return cls.from_json(text_settings(text))
+
     def describe(self) -> str:
         """A human-readable summary, one setting a line."""
         pattern = "-".join(str(n) for n in self.deal_pattern)
@@ -146,6 +171,46 @@ class Rules:
             f"one_meld_per_window  {str(self.one_meld_per_window).lower()}",
         ]
         return "\n".join(lines)
+
+
+#: The match targets offered by the front ends (R22; any positive target is valid).
+TARGETS = (500, 1000)
+
+
+def setting_choices() -> dict[str, list[Any]]:
+    """The choices a front end offers for the settings that have a few
+    values (the web lobby's option lists)."""
+    return {
+        "deal_pattern": [list(p) for p in DEAL_PATTERNS],
+        "jack_queen": list(JACK_QUEEN_MODES),
+        "target": list(TARGETS),
+    }
+
+
+def text_settings(text: str) -> str | dict[str, Any]:
+    """The record form (:meth:`Rules.to_record`) of a rules text, unchecked
+    beyond its syntax: a profile name, or the profile and its overrides."""
+    parts = text.split()
+    if not parts:
+        raise RulesError("empty rules text (expected a profile name, e.g. 'classic')")
+    out: dict[str, Any] = {"profile": parts[0]}
+    for part in parts[1:]:
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise RulesError(f"rules: expected key=value, got {part!r}")
+        parsed: object
+        if value in ("true", "false"):
+            parsed = value == "true"
+        elif key == "deal_pattern":
+            parsed = [_int_or_text(x) for x in value.split("-")]
+        else:
+            parsed = _int_or_text(value)
+        out[key] = parsed
+    return out if len(out) > 1 else parts[0]
+
+
+def _int_or_text(text: str) -> object:
+    return int(text) if text.lstrip("-").isdigit() else text
 
 
 def _is_int(x: object) -> bool:

@@ -29,16 +29,17 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from marjolet.bots import make_bot
-from marjolet.bots.base import Bot, BotFault
-from marjolet.bots.external import close_bots, end_match
+from marjolet.bots.base import Bot, BotFault, close_bots, end_match
+from marjolet.cards import deck_stream
 from marjolet.errors import MarjoletError
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.record import Record
 from marjolet.rules import Rules
+from marjolet.turns import TurnDriver
 
 #: Changing this string changes every seeded result; bump it only with care.
 SEED_DOMAIN = "marjolet-arena/1"
@@ -138,19 +139,17 @@ class BotFailure(MarjoletError):
     """A bot raised an exception or chose an illegal action during a match."""
 
 
-def _decks(seed: int) -> Iterator[list[int]]:
-    rng = random.Random(seed)
-    while True:
-        deck = list(range(32))
-        rng.shuffle(deck)
-        yield deck
-
-
-def _play(match: Match, seats: Sequence[Bot], deck_seed: int) -> int:
-    """Play the match to its R22 end and tell the seats the result."""
-    play_match(match, seats, decks=_decks(deck_seed))
+def _play(driver: TurnDriver, seats: Sequence[Bot], deck_seed: int) -> int:
+    """Play the match to its R22 end (each deal's deck from the run's
+    stream) and tell the seats the result."""
+    decks = deck_stream(random.Random(deck_seed))
+    while not driver.is_over:
+        if driver.needs_deal:
+            driver.start_deal(next(decks))
+        driver.play_turn(seats)
+    match = driver.match
     winner = match.winner
-    assert winner is not None  # play_match returns only when R22 decided
+    assert winner is not None  # the loop ends only when R22 decided
     end_match(seats, match.totals, winner)
     return winner
 
@@ -164,17 +163,19 @@ def play_task(task: MatchTask) -> MatchOutcome:
     deck_seed = task.deck_seed
     first_dealer = deck_seed & 1
     match = Match(task.rules, first_dealer=first_dealer, seed=deck_seed, players=list(specs))
+    driver = TurnDriver(match)
     forfeit: str | None = None
     try:
-        winner = _play(match, seats, deck_seed)
+        winner = _play(driver, seats, deck_seed)
     except BotFault as fault:
-        deal = match.deal
         seat = fault.seat
         if seat not in (0, 1):
-            seat = deal.to_move if deal is not None and deal.to_move in (0, 1) else 0
+            seat = driver.to_move if driver.to_move is not None else 0
         assert seat is not None
         forfeit = f"bot {specs[seat]!r} (seat {seat}) forfeited: {fault}"
         winner = 1 - seat
+        if not driver.is_over:
+            driver.forfeit(seat, forfeit)
         end_match(seats, match.totals, winner)
     except Exception as exc:
         deal = match.deal

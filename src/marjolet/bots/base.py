@@ -95,7 +95,17 @@ class Bot:
         self.rng = random.Random(self.seed)
 
     def see_deal(self, deal: Deal) -> None:
-        """Only for bots with ``sees_hidden_cards``: the true deal."""
+        """Only for bots with ``sees_hidden_cards``: the true deal (handed
+        over by the turn driver, :meth:`marjolet.turns.TurnDriver.brief`)."""
+
+    def end_match(self, totals: Sequence[int], winner: int) -> None:
+        """The match is over (after a forfeit, ``winner`` is the other
+        seat). Hosts call it after each match; an external bot sends the
+        protocol's ``result``. In-process bots need nothing."""
+
+    def close(self) -> None:
+        """The host is done with this bot: release what it holds (an
+        external bot ends and reaps its program). Safe to call twice."""
 
     @property
     def spec(self) -> str:
@@ -109,3 +119,17 @@ class Bot:
 
     def __repr__(self) -> str:
         return f"make_bot({self.spec!r}, seed={self.seed!r})"
+
+
+def end_match(bots: Sequence[Bot], totals: Sequence[int], winner: int) -> None:
+    """Tell every bot that the match is over (:meth:`Bot.end_match`)."""
+    for bot in bots:
+        bot.end_match(totals, winner)
+
+
+def close_bots(bots: Sequence[Bot]) -> None:
+    """Close every bot (:meth:`Bot.close`). Garbage collection and
+    interpreter exit do the same for external bots as a safety net, but a
+    host that is done with its bots should say so."""
+    for bot in bots:
+        bot.close()

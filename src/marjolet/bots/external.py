@@ -42,6 +42,8 @@ from types import FrameType, TracebackType
 from typing import IO, Any
 
 from marjolet.bots.base import Bot, BotFault, BotSpecError, Param
+from marjolet.bots.base import close_bots as close_bots  # re-exported for hosts
+from marjolet.bots.base import end_match as end_match
 from marjolet.bots.protocol import (
     HELLO_TIMEOUT_S,
     MAX_LINE_BYTES,
@@ -528,23 +530,3 @@ class ExternalBot(Bot):
             quoted = " | ".join(tail[-3:])
             message += f"; its standard error ends: {quoted[-400:]}"
         return BotFault(message, seat=seat, stderr_tail="\n".join(tail))
-
-
-def end_match(seats: Sequence[object], totals: Sequence[int], winner: int) -> None:
-    """Tell every seat that has an ``end_match`` (external bots) that the
-    match is over: the ``result`` message. Hosts call it after each match,
-    forfeits included (``winner`` is then the other seat)."""
-    for seat in seats:
-        method = getattr(seat, "end_match", None)
-        if callable(method):
-            method(totals, winner)
-
-
-def close_bots(seats: Sequence[object]) -> None:
-    """Close every seat that has a ``close`` (external bots: ``quit``, then
-    kill and reap). Garbage collection and interpreter exit do the same as
-    a safety net, but a host that is done with its bots should say so."""
-    for seat in seats:
-        method = getattr(seat, "close", None)
-        if callable(method):
-            method()

@@ -105,7 +105,7 @@ def opponent_known(deal: Deal, seat: int) -> int:
     """The cards of the opponent's hand that ``seat`` knows (R23), read so
     that the answer is the same on a true deal, a sampled world and an
     observation's public state."""
-    s = deal._s
+    s = deal.state
     opp = seat ^ 1
     hand = s[HAND + opp]
     if deal.stock_empty:
@@ -126,7 +126,7 @@ class HeuristicPolicy:
     __slots__ = ()
 
     def act(self, deal: Deal, legal: Sequence[int] | None = None) -> int:
-        s = deal._s
+        s = deal.state
         seat = s[TURN]
         if s[WINDOW]:
             return self.window_action(
@@ -144,7 +144,7 @@ class HeuristicPolicy:
             return DIX
         best = DRAW
         best_value = 0
-        values = deal._meld_values
+        values = deal.meld_values
         for a in legal:
             if MELD_BASE <= a < DIX:
                 v = values[a - MELD_BASE]
@@ -156,7 +156,7 @@ class HeuristicPolicy:
 
     def stock_card(self, deal: Deal, seat: int, hand: int) -> int:
         """A card in tricks 1-10 (see the module docstring)."""
-        s = deal._s
+        s = deal.state
         trump = deal.trump
         tmask = SUIT_MASKS[trump]
         tricks = s[TRICKS]
@@ -180,10 +180,10 @@ class HeuristicPolicy:
         keep_trump, keep_plain = KEEP_TRUMP, KEEP_PLAIN
 
         # meld potential, per meld, and which melds each card serves
-        meld_cards = deal._meld_cards
-        meld_values = deal._meld_values
+        meld_cards = deal.meld_cards
+        meld_values = deal.meld_values
         scored = s[MELDS + seat]
-        one_meld = deal._one_meld
+        one_meld = deal.rules.one_meld_per_window
         loss = [0.0] * 32  # potential lost by spending each card
         complete: list[int] = []  # unscored melds held complete
         not_here = seen & ~(1 << indicator)  # gone, or known to be the opponent's
@@ -219,7 +219,7 @@ class HeuristicPolicy:
         if can_dix and hand >> seven & 1:
             dix_gain = (10 + keep_trump[indicator & 7] - keep_trump[0]) * realise
         seven_keep = (10 + keep_trump[indicator & 7] - keep_trump[0]) * q if can_dix else 0.0
-        seven_bonus = 10 if deal._dix_on_play and s[SEVEN_BY] < 0 else 0
+        seven_bonus = 10 if deal.seven_pending else 0
         last_stock_trick = tricks == 9
         # the loser of trick 10 takes the indicator and scores 10 (R15)
         lose_extra = (10 + keep_trump[indicator & 7] * 0.6) if last_stock_trick else 0.0
@@ -288,7 +288,7 @@ class HeuristicPolicy:
 
     def ending_card(self, deal: Deal, seat: int, legal: int) -> int:
         """Greedy play of the ending with both hands known (R16, R23)."""
-        s = deal._s
+        s = deal.state
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
         opp = seat ^ 1
@@ -296,13 +296,13 @@ class HeuristicPolicy:
         mine = s[HAND + seat]
         theirs = s[HAND + opp]
         lead = s[LEAD]
-        seven_live = deal._dix_on_play and s[SEVEN_BY] < 0
+        seven_live = deal.seven_pending
         if lead >= 0:
             return _ending_answer(lead, legal, theirs, trump, deal.seven if seven_live else -1)
         # leader: follow each lead along one greedy line to the end of the
         # deal (no branching: every later card is the greedy rule's) and
         # take the lead whose line scores best
-        line = _EndingLine(trump, deal.seven if seven_live else -1, deal._all_tricks_bonus)
+        line = _EndingLine(trump, deal.seven if seven_live else -1, deal.rules.all_tricks_bonus)
         sweep = (1 if s[LATE_TRICKS + opp] == 0 else 0) | (2 if s[LATE_TRICKS + seat] == 0 else 0)
         best_card = -1
         best_score = -1e9

@@ -106,7 +106,7 @@ class IsmctsBot(Bot):
             path = [root]
             # selection and expansion
             while True:
-                s = world._s
+                s = world.state
                 if s[TURN] < 0 or world.stock_empty:
                     break
                 actions = world.legal_actions()
@@ -159,7 +159,7 @@ class IsmctsBot(Bot):
     def _simulate(self, world: Deal, random_rollout: bool) -> int:
         """Player 0's final score difference from ``world`` (a playout to the
         last draw, then the exact ending)."""
-        s = world._s
+        s = world.state
         if s[TURN] < 0:
             return s[POINTS] - s[POINTS + 1]
         if not random_rollout:

@@ -132,7 +132,7 @@ class CheaterBot(PimcBot):
 
     def world(self, obs: Observation) -> Deal:
         deal = self._deal
-        if deal is None or deal._moves != list(obs.actions) or deal.dealer != obs.dealer:
+        if deal is None or deal.moves != list(obs.actions) or deal.dealer != obs.dealer:
             raise RuntimeError(
                 "cheater: the host did not show the true deal before choose() "
                 "(hosts must call see_deal(deal) for bots with sees_hidden_cards)"

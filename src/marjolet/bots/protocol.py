@@ -14,14 +14,15 @@ standard input and output. This module is the part both sides share:
   our in-process bots can answer it (``marjolet bot-serve``).
 
 Rebuilding the observation needs a deal to replay the public actions on.
-:func:`rebuild_deal` deals a world consistent with what the seat knows: its
-dealt hand and its own draws at their places, every card the opponent
-played or declared in the opponent's hand (or drawn by it) before it was
-used, the rest at random. Every consistent world gives the same observation,
-since an observation holds nothing hidden.
+:func:`rebuild_deal` deals a world consistent with what the seat knows
+(:func:`marjolet.decks.consistent_deck`: its dealt hand and its own draws
+at their places, every card the opponent played or declared in the
+opponent's hand, or drawn by it, before it was used; the rest at random).
+Every consistent world gives the same observation, since an observation
+holds nothing hidden.
 
 Everything here is standard library only; process handling lives in
-:mod:`marjolet.bots.external` (host) and :mod:`marjolet.commands.bot_serve`
+:mod:`marjolet.bots.external` (host) and :mod:`marjolet.bots.serve`
 (bot).
 """
 
@@ -34,13 +35,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE, parse_action
-from marjolet.cards import CARD_NAMES, SEVEN, card, display_order, mask_cards, parse_card
-from marjolet.engine import STOCK_CARDS, Deal, draw_position, public_turns
-from marjolet.errors import MarjoletError
-from marjolet.melds import MELD_CARDS
+from marjolet.actions import ACTION_NAMES, parse_action
+from marjolet.cards import CARD_NAMES, display_order, parse_card
+from marjolet.decks import consistent_deck
+from marjolet.engine import Deal
+from marjolet.errors import DealError, MarjoletError
 from marjolet.observation import Observation, observe
-from marjolet.rules import SAME_SUIT, Rules
+from marjolet.rules import Rules
 
 PROTOCOL = "marjolet-bot/1"
 #: Seconds a bot has to answer ``hello`` with its name.
@@ -51,10 +52,6 @@ MAX_LINE_BYTES = 64 * 1024
 #: Environment variable through which a host may pass its seed for the bot
 #: (an optional courtesy: the messages never depend on it).
 SEED_ENV = "MARJOLET_BOT_SEED"
-
-#: Phase-one tricks: the draw after trick 10 gives the loser the indicator.
-_PHASE1_TRICKS = 10
-
 
 class ProtocolError(MarjoletError):
     """A message that breaks ``marjolet-bot/1``: not JSON, a missing or
@@ -316,135 +313,18 @@ def parse_act(message: Mapping[str, Any]) -> ActRequest:
 # -- bot side: the world behind an act -----------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Draw:
-    """One player's draw: at which action, by whom, from where (a hidden
-    stock index, or ``STOCK_CARDS`` for the face-up card after trick 10)."""
-
-    index: int
-    player: int
-    position: int
-
-
-def _public_timeline(
-    actions: Sequence[int], dealer: int, trump: int
-) -> tuple[list[int], list[_Draw]]:
-    """Who made each action, and every draw, from the public actions alone
-    (the turn logic of R3, R8, R9; the same reasoning as
-    :func:`marjolet.engine.draw_positions`)."""
-    actors: list[int] = []
-    draws: list[_Draw] = []
-    for i, (a, (turn, tricks)) in enumerate(
-        zip(actions, public_turns(actions, dealer, trump), strict=True)
-    ):
-        actors.append(turn)
-        if a == DRAW:
-            if not 1 <= tricks <= _PHASE1_TRICKS:
-                raise ProtocolError(f"act: actions[{i}]: 'draw' after trick {tricks} (R9)")
-            draws.append(_Draw(i, turn, draw_position(tricks, turn, turn)))
-            draws.append(_Draw(i, turn ^ 1, draw_position(tricks, turn, turn ^ 1)))
-    return actors, draws
-
-
 def rebuild_deal(req: ActRequest, rng: random.Random) -> Deal:
-    """A deal consistent with everything ``req`` tells the seat, with its
-    public actions replayed (checked: an ``act`` that breaks a rule raises
-    :class:`ProtocolError`).
-
-    The seat's dealt cards and draws go where they came from; each card the
-    opponent played or declared goes into its dealt hand or one of its
-    draws made before that action (earliest need first, so a place is
-    always left when the actions are legal); the unseen rest is shuffled
-    into the free places.
-    """
-    rules = req.rules
-    seat, opp, dealer = req.seat, req.seat ^ 1, req.dealer
-    trump = req.indicator >> 3
-    seven = card(SEVEN, trump)
-    # deck places (R4, R5): the dealt batches, the turned-up card, the stock
-    dealt_places: tuple[list[int], list[int]] = ([], [])
-    pos = 0
-    for batch in rules.deal_pattern:
-        for who in (dealer ^ 1, dealer):
-            dealt_places[who].extend(range(pos, pos + batch))
-            pos += batch
-    stock_base = pos + 1
-    deck = [-1] * 32
-    deck[pos] = req.indicator
-    for place, c in zip(dealt_places[seat], req.hand, strict=True):
-        deck[place] = c
-
-    actors, draws = _public_timeline(req.actions, dealer, trump)
-    own = [d for d in draws if d.player == seat]
-    if len(own) != len(req.draws):
-        raise ProtocolError(
-            f"act: 'draws' lists {len(req.draws)} card(s) but seat {seat} has drawn "
-            f"{len(own)} by these actions"
+    """A deal consistent with everything ``req`` tells the seat (the core's
+    :func:`marjolet.decks.consistent_deck`), with its public actions
+    replayed (checked: an ``act`` that breaks a rule raises
+    :class:`ProtocolError`)."""
+    try:
+        deck = consistent_deck(
+            req.rules, req.dealer, req.seat, req.indicator, req.hand, req.draws, req.actions, rng
         )
-    for d, c in zip(own, req.draws, strict=True):
-        if d.position < STOCK_CARDS:
-            if c in deck:
-                raise ProtocolError(f"act: drawn card {CARD_NAMES[c]} is also dealt or turned up")
-            deck[stock_base + d.position] = c
-    known = {c for c in deck if c >= 0}
-
-    # what the opponent got from public places, and what it must have held
-    received: dict[int, int] = {}  # card -> action index it arrived at
-    needed: dict[int, int] = {}  # card -> first action index that used it
-    dix_done = False
-    same_suit = rules.jack_queen == SAME_SUIT
-    last_draw = next((d for d in draws if d.position == STOCK_CARDS), None)
-    for i, (a, who) in enumerate(zip(req.actions, actors, strict=True)):
-        if a == DIX:
-            dix_done = True
-        if last_draw is not None and last_draw.index == i and last_draw.player == opp:
-            received.setdefault(seven if dix_done else req.indicator, i)
-        if who != opp:
-            continue
-        if a < MELD_BASE:
-            used = [a]
-        elif a < DIX:
-            used = mask_cards(MELD_CARDS[same_suit][trump][a - MELD_BASE])
-        elif a == DIX:
-            used = [seven]
-            received.setdefault(req.indicator, i)
-        else:
-            used = []
-        for c in used:
-            if c not in received or received[c] >= i:
-                needed.setdefault(c, i)
-
-    # place the opponent's needed cards, earliest need first
-    free = [(-1, place) for place in dealt_places[opp]]
-    free += [
-        (d.index, stock_base + d.position)
-        for d in draws
-        if d.player == opp and d.position < STOCK_CARDS
-    ]
-    for c, deadline in sorted(needed.items(), key=lambda item: item[1]):
-        if c in known:
-            raise ProtocolError(
-                f"act: actions[{deadline}]: the opponent uses {CARD_NAMES[c]}, which this seat "
-                "holds, drew or saw turned up"
-            )
-        options = [i for i, (release, _) in enumerate(free) if release < deadline]
-        if not options:
-            raise ProtocolError(
-                f"act: actions[{deadline}]: the opponent cannot hold {CARD_NAMES[c]} yet"
-            )
-        _, place = free.pop(options[rng.randrange(len(options))])
-        deck[place] = c
-        known.add(c)
-
-    rest = [c for c in range(32) if c not in known]
-    rng.shuffle(rest)
-    places = [i for i, c in enumerate(deck) if c < 0]
-    if len(rest) != len(places):  # pragma: no cover - counts always agree
-        raise ProtocolError("act: the cards of the message do not fit in one deck")
-    for place, c in zip(places, rest, strict=True):
-        deck[place] = c
-
-    world = Deal(deck, dealer, rules)
+    except DealError as exc:
+        raise ProtocolError(f"act: {exc}") from None
+    world = Deal(deck, req.dealer, req.rules)
     for i, a in enumerate(req.actions):
         reason = world.illegal_reason(a)
         if reason is not None:

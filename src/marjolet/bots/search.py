@@ -25,7 +25,7 @@ from typing import Any
 from marjolet.bots.base import BotSpecError, Param
 from marjolet.bots.heuristic import POLICY
 from marjolet.bots.solver import INF, EndingSolver
-from marjolet.engine import POINTS, SEVEN_BY, TRICKS, TURN, WINDOW, Deal
+from marjolet.engine import POINTS, TRICKS, TURN, WINDOW, Deal
 
 #: The ending solvers' tables are dropped past this many entries.
 TABLE_LIMIT = 400_000
@@ -78,12 +78,12 @@ class WorldEvaluator:
         self._solvers.clear()
 
     def solver_for(self, deal: Deal) -> EndingSolver:
-        pending = deal._dix_on_play and deal._s[SEVEN_BY] < 0
-        key = (deal.trump, pending, deal._all_tricks_bonus)
+        pending = deal.seven_pending
+        key = (deal.trump, pending, deal.rules.all_tricks_bonus)
         solver = self._solvers.get(key)
         if solver is None or len(solver.table) > TABLE_LIMIT:
             solver = EndingSolver(
-                deal.trump, seven_pending=pending, all_tricks_bonus=deal._all_tricks_bonus
+                deal.trump, seven_pending=pending, all_tricks_bonus=deal.rules.all_tricks_bonus
             )
             self._solvers[key] = solver
         return solver
@@ -96,7 +96,7 @@ class WorldEvaluator:
     def value(self, world: Deal, player: int) -> int:
         """The score difference ``player`` minus opponent at the end of the
         deal, from ``world`` (which is left as it was)."""
-        s = world._s
+        s = world.state
         if s[TURN] < 0:
             return s[POINTS + player] - s[POINTS + (player ^ 1)]
         if world.stock_empty:
@@ -105,7 +105,7 @@ class WorldEvaluator:
         tricks_left = 10 - s[TRICKS] + (1 if s[WINDOW] else 0)
         if tricks_left <= self.exact_tricks:
             v = self.exact_value(world, -INF, INF)
-            return v if world._s[TURN] == player else -v
+            return v if world.to_move == player else -v
         return self.playout_value(world, player)
 
     def playout_value(self, world: Deal, player: int) -> int:
@@ -116,7 +116,7 @@ class WorldEvaluator:
             world.push(act(world))
             pushed += 1
         try:
-            s = world._s
+            s = world.state
             if s[TURN] < 0:  # cannot happen before trick 16, kept for safety
                 return s[POINTS + player] - s[POINTS + (player ^ 1)]
             v = self.ending_value(world)
@@ -129,13 +129,13 @@ class WorldEvaluator:
         """Alpha-beta value for the player to move over the rest of the deal
         (phase 1 included), every card known. Windows are played greedily:
         with no hidden cards nothing is lost by declaring at once."""
-        s = world._s
+        s = world.state
         if world.stock_empty:
             return self.ending_value(world)
         me = s[TURN]
         if s[WINDOW]:
             pushed = 0
-            while world._s[WINDOW]:
+            while world.in_window:
                 world.push(POLICY.window_action(world, me, world.legal_actions()))
                 pushed += 1
             try:
@@ -146,7 +146,7 @@ class WorldEvaluator:
         best = -INF
         for a in _card_order(world):
             world.push(a)
-            if world._s[TURN] == me:
+            if world.to_move == me:
                 v = self.exact_value(world, max(alpha, best), beta)
             else:
                 v = -self.exact_value(world, -beta, -max(alpha, best))

@@ -1,6 +1,8 @@
 """``marjolet bot-serve SPEC``: one of our bots as a ``marjolet-bot/1`` program.
 
-Reads the host's messages on standard input, answers on standard output
+The command parses its arguments and runs
+:class:`marjolet.bots.serve.BotServer`, the bot side of the protocol. It
+reads the host's messages on standard input, answers on standard output
 (nothing else is ever written there: anything the bot prints goes to
 standard error) and logs to standard error. Each ``act`` is turned back into
 the observation the host had (:func:`marjolet.bots.protocol.observation_from_act`)
@@ -25,14 +27,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
-from typing import IO, TYPE_CHECKING, Any
 
+from marjolet.bots.serve import BotServer
 from marjolet.errors import MarjoletError
 
-if TYPE_CHECKING:
-    from marjolet.bots.base import Bot
+__all__ = ["BotServer", "add_arguments", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,85 +84,3 @@ def run(args: argparse.Namespace) -> int:
         return server.serve(sys.stdin.buffer, out)
     finally:
         sys.stdout = out
-
-
-class BotServer:
-    """The bot side of the protocol around one in-process bot."""
-
-    def __init__(self, bot: Bot, name: str, author: str, *, follow_budget: bool = False) -> None:
-        self.bot = bot
-        self.name = name
-        self.author = author
-        self.follow_budget = follow_budget and "time" in bot.options
-        self._world_rng = random.Random(0)
-
-    def serve(self, source: IO[bytes], out: IO[str]) -> int:
-        """Answer messages until ``quit`` or end of input; the exit status."""
-        from marjolet.bots.protocol import MAX_LINE_BYTES, decode, encode
-
-        number = 0
-        while True:
-            raw = source.readline(MAX_LINE_BYTES + 1)
-            if not raw:
-                return 0
-            number += 1
-            if len(raw) > MAX_LINE_BYTES:
-                raise MarjoletError(
-                    f"bot-serve: line {number} is longer than {MAX_LINE_BYTES} bytes"
-                )
-            if not raw.strip():
-                continue
-            try:
-                message = decode(raw, f"line {number}")
-                answer = self.handle(message)
-            except MarjoletError as exc:
-                raise MarjoletError(f"bot-serve: {exc}") from None
-            if answer is _QUIT:
-                return 0
-            if answer is not None:
-                out.write(encode(answer).decode())
-                out.flush()
-
-    def handle(self, message: dict[str, Any]) -> dict[str, Any] | None:
-        """The answer to one message (``None``: no answer)."""
-        from marjolet.bots.protocol import PROTOCOL, action_message, identity_message
-
-        cmd = message.get("cmd")
-        if cmd == "hello":
-            if message.get("protocol", PROTOCOL) != PROTOCOL:
-                print(
-                    f"bot-serve: note: the host speaks {message.get('protocol')!r}; "
-                    f"this bot speaks {PROTOCOL!r}",
-                    file=sys.stderr,
-                )
-            return identity_message(self.name, self.author)
-        if cmd == "act":
-            return action_message(self.act(message))
-        if cmd == "result":
-            self.bot.new_match()
-            return None
-        if cmd == "quit":
-            return _QUIT
-        print(f"bot-serve: note: ignoring unknown command {cmd!r}", file=sys.stderr)
-        return None
-
-    def act(self, message: dict[str, Any]) -> int:
-        """The bot's choice for an ``act`` message."""
-        from marjolet.actions import ACTION_NAMES
-        from marjolet.bots.protocol import ProtocolError, observation_from_act, parse_act
-
-        request = parse_act(message)
-        obs, legal = observation_from_act(request, self._world_rng)
-        if self.follow_budget and request.budget_s > 0:
-            self.bot.options["time"] = 0.8 * request.budget_s
-        action = self.bot.choose(obs, legal)
-        if action not in legal:
-            raise ProtocolError(
-                f"bot {self.bot.spec!r} chose {action!r}, which is not legal here "
-                f"({' '.join(ACTION_NAMES[a] for a in legal)})"
-            )
-        return int(action)
-
-
-#: The answer that ends :meth:`BotServer.serve`.
-_QUIT: dict[str, Any] = {}

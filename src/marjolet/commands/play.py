@@ -206,8 +206,7 @@ def _farewell(session: GameSession) -> str:
 def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     from marjolet.bots.base import BotFault
     from marjolet.cards import CARD_NAMES
-    from marjolet.match import Seat, play_deal
-    from marjolet.observation import Observation
+    from marjolet.match import Seat
     from marjolet.tui.lines import LineSeat, Narrator, QuitGame
     from marjolet.tui.words import tr
 
@@ -227,11 +226,7 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
         save()
         narrator(m, who, action)
 
-    class BotSeat:
-        def choose(self, obs: Observation, legal: object) -> int:
-            return session.bot_choose(session.bot_request())
-
-    seats: list[Seat] = [seat, BotSeat()] if human == 0 else [BotSeat(), seat]
+    seats: list[Seat] = [seat, session.bot] if human == 0 else [session.bot, seat]
     out.write(
         tr(
             "tui.plain_start",
@@ -249,7 +244,7 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     try:
         while not match.is_over:
             if match.needs_deal:
-                deal = match.start_deal()
+                deal = session.driver.start_deal()
                 save()
                 dealer = tr("tui.you") if deal.dealer == human else names[1]
                 out.write(
@@ -266,9 +261,12 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
             elif match.deal is not None and match.deal.moves:
                 out.write("\n" + tr("tui.plain_resumed", n=len(match.deals)) + "\n")
             narrator.before(match)
-            play_deal(match, seats, on_action)
+            while session.driver.to_move is not None:
+                played = session.driver.play_turn(seats)
+                on_action(match, played.seat, played.action)
             _deal_summary(match, names, out)
     except BotFault as fault:
+        session.forfeit(str(fault))
         save()
         out.write(
             f"\n{names[1]} broke down and forfeits the match: you win.\n({fault})\n"

@@ -12,7 +12,7 @@ that submodule is imported, so ``import marjolet.rl`` costs nothing:
   ``python_marjolet`` on import;
 - :mod:`marjolet.rl.gym`: registers the Gymnasium environment
   ``marjolet/SingleAgent-v0`` on import;
-- :mod:`marjolet.rl.worlds`: deck orders consistent with what one seat knows
+- :mod:`marjolet.decks` (core): deck orders consistent with what one seat knows
   (OpenSpiel's ``resample_from_infostate``), standard library only;
 - :mod:`marjolet.rl.ismcts_bot` and :mod:`marjolet.rl.linear_bot`: the
   ``openspiel-ismcts`` and ``linear`` bots of the bot registry.

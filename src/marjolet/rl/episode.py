@@ -34,6 +34,7 @@ from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.melds import MELD_VALUES
 from marjolet.rules import CLASSIC, Rules
+from marjolet.turns import Turn, TurnDriver
 
 REWARD_MODES = ("deal", "dense", "match")
 
@@ -83,13 +84,19 @@ class SeedStream:
 
 
 class Episode:
-    """The match behind one episode and the rewards of each action."""
+    """The match behind one episode, driven by the core's
+    :class:`~marjolet.turns.TurnDriver`, and the rewards of each action."""
 
     def __init__(self, rules: Rules, reward: str, seed: int) -> None:
         self.reward = reward
         self.match = Match(rules, seed=seed)
-        self.match.start_deal()
+        self.driver = TurnDriver(self.match)
+        self.driver.start_deal()
         self.done = False
+
+    def turn(self) -> Turn | None:
+        """The pending turn (``None`` once the episode is done)."""
+        return None if self.done else self.driver.turn()
 
     @property
     def deal(self) -> Deal:
@@ -105,7 +112,7 @@ class Episode:
         """
         deal = self.deal
         p0, p1 = deal.points
-        self.match.play(action)
+        self.driver.submit(action, self.driver.version)
         q0, q1 = deal.points
         r = 0.0
         if self.reward == "dense":
@@ -120,5 +127,5 @@ class Episode:
                 r = 1.0 if self.match.winner == 0 else -1.0
                 self.done = True
             else:
-                self.match.start_deal()
+                self.driver.start_deal()
         return (r, -r if r else 0.0)

@@ -39,7 +39,7 @@ from gymnasium import spaces
 from marjolet.actions import ACTION_NAMES
 from marjolet.bots import make_bot
 from marjolet.bots.base import Bot
-from marjolet.errors import IllegalActionError, MarjoletError
+from marjolet.errors import MarjoletError
 from marjolet.rl.encoder import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -120,15 +120,14 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         if episode.done:
             raise MarjoletError("the episode is over: call reset()")
         a = int(action)
-        deal = episode.deal
-        reason = deal.illegal_reason(a)
-        if reason is not None:
+        refused = episode.driver.refusal(a, episode.driver.version, self.seat)
+        if refused is not None:
             if self.illegal_action == "raise":
-                raise IllegalActionError(reason, action=a, rule=reason.split(":", 1)[0])
+                raise refused
             episode.done = True
             worst = -1.0 if self.reward_mode == "match" else -float(max_deal_score(self.rules))
             info = self._info()
-            info["illegal_action"] = reason
+            info["illegal_action"] = str(refused)
             return self._observation(), worst, True, False, info
         reward = self._pending + self._play(a)
         self._pending = 0.0
@@ -171,21 +170,17 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         """Let the opponent act until it is the agent's turn or the episode ends."""
         episode = self.episode
         total = 0.0
-        opp = self.seat ^ 1
         bot = self.opponent
-        while not episode.done and episode.deal.to_move == opp:
-            deal = episode.deal
-            if bot.sees_hidden_cards:
-                bot.see_deal(deal)
-            action = bot.choose(episode.match.observation(opp), deal.legal_actions())
-            total += self._play(action)
+        while (turn := episode.turn()) is not None and turn.seat != self.seat:
+            episode.driver.brief(bot, turn)
+            total += self._play(bot.choose(turn.observation, list(turn.legal)))
         return total
 
     def _legal(self) -> list[int]:
-        episode = self.episode
-        if episode.done or episode.deal.to_move != self.seat:
+        turn = self.episode.turn()
+        if turn is None or turn.seat != self.seat:
             return []
-        return episode.deal.legal_actions()
+        return list(turn.legal)
 
     def _observation(self) -> FloatArray:
         return encode(self.episode.match.observation(self.seat))

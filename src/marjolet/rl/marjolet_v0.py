@@ -119,10 +119,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         episode = self.episode
         seat = AGENTS.index(agent)
-        obs = episode.match.observation(seat)
-        deal = episode.deal
-        legal = deal.legal_actions() if deal.to_move == seat else []
-        return {"observation": encode(obs), "action_mask": action_mask(legal)}
+        turn = episode.turn()
+        legal = list(turn.legal) if turn is not None and turn.seat == seat else []
+        obs = encode(episode.match.observation(seat))
+        return {"observation": obs, "action_mask": action_mask(legal)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

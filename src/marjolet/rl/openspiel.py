@@ -29,7 +29,7 @@ score minus the opponent's (R21), given at the end (terminal reward model).
   recall) adds the seat's dealt cards and the whole action history with the
   cards the seat drew. Both have string forms.
 - ``resample_from_infostate`` builds a full history consistent with what the
-  player knows, from the engine's sampler (:mod:`marjolet.rl.worlds`), so
+  player knows, from the engine's sampler (:mod:`marjolet.decks`), so
   OpenSpiel's Python IS-MCTS (``open_spiel.python.algorithms.ismcts``) plays
   the game.
 
@@ -49,12 +49,14 @@ import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
 from marjolet.actions import ACTION_COUNT, ACTION_NAMES, DRAW
 from marjolet.cards import CARD_NAMES, CardSet
-from marjolet.engine import INDICATOR, STOCK_CARDS, TRICKS, TURN, WINDOW, Deal
+from marjolet.decks import STOCK_START, dealt_positions
+from marjolet.decks import deck_for as consistent_deck
+from marjolet.engine import Deal
 from marjolet.errors import RulesError
+from marjolet.history import STOCK_CARDS, draw_position
 from marjolet.observation import Observation, observe
 from marjolet.rl.encoder import OBSERVATION_SIZE, FloatArray, encode, encode_dealing
 from marjolet.rl.episode import max_deal_score
-from marjolet.rl.worlds import STOCK_START, consistent_deck, dealt_positions
 from marjolet.rules import Rules
 
 GAME_NAME = "python_marjolet"
@@ -204,14 +206,12 @@ class _Core:
             if len(self.deck) == 32:
                 self.deal = Deal(self.deck, self.dealer, self.rules)
             return
-        s = deal._s
-        p = s[TURN]
+        p = deal.to_move
         drawn = [-1, -1]
-        if action == DRAW and p >= 0 and s[WINDOW]:
-            t = s[TRICKS]
-            i = 2 * t - 2
-            drawn[p] = self.deck[STOCK_START + i]
-            drawn[p ^ 1] = self.deck[STOCK_START + i + 1] if i + 1 < STOCK_CARDS else s[INDICATOR]
+        if action == DRAW and p >= 0 and deal.in_window:
+            for who in (p, p ^ 1):
+                pos = draw_position(deal.tricks_played, p, who)
+                drawn[who] = deal.indicator if pos == STOCK_CARDS else self.deck[STOCK_START + pos]
         deal.play(action)  # checked: an illegal action raises, citing the rule
         self.log.append((p, drawn[0], drawn[1]))
 
@@ -303,7 +303,7 @@ class MarjoletState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MarjoletState:
         """A state ``player_id`` cannot tell from this one, hidden cards
-        resampled (see :mod:`marjolet.rl.worlds`). ``probability_sampler`` is
+        resampled (see :mod:`marjolet.decks`). ``probability_sampler`` is
         OpenSpiel's callable returning floats in [0, 1); it seeds the draw."""
         a, b = float(probability_sampler()), float(probability_sampler())
         seed = int(a * (1 << 32)) << 32 | int(b * (1 << 32))
@@ -352,7 +352,7 @@ def state_from_observation(
     game: MarjoletGame, obs: Observation, rng: random.Random
 ) -> MarjoletState:
     """A state of ``game`` in which ``obs.seat`` knows exactly ``obs``: the
-    hidden cards drawn by :func:`~marjolet.rl.worlds.consistent_deck`. This is
+    hidden cards drawn by :func:`~marjolet.decks.deck_for`. This is
     how a bot that sees only its observation enters OpenSpiel."""
     if game.rules != _deal_rules(obs.rules) or game.dealer != obs.dealer:
         raise ValueError("the game's rules and dealer must be those of the observation")

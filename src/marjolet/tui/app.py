@@ -39,13 +39,21 @@ from marjolet.observation import Observation
 from marjolet.tui import describe
 from marjolet.tui.help import HelpScreen
 from marjolet.tui.hint import Hint, compute_hint
-from marjolet.tui.session import BotRequest, GameSession
+from marjolet.tui.session import GameSession
 from marjolet.tui.summary import DealSummaryScreen
 from marjolet.tui.widgets import CardView, MeldMenu, colour_cards, score_table, suit_style
 from marjolet.tui.words import card as card_symbol
 from marjolet.tui.words import suit_name, tr, translate_bindings
+from marjolet.turns import Turn
 
 HAND_SLOTS = 6
+#: How long the last trick of a deal stays in view before the summary, in paces.
+LAST_TRICK_PACES = 2
+#: A bot's meld-window action (declare, dix, draw) takes this share of a pace.
+WINDOW_PACE = 0.5
+#: The first bot action after a completed trick waits this many paces, so a
+#: trick the bot won stays on the table long enough to be seen.
+TRICK_PACES = 2
 #: The smallest terminal the table fits in; below it a notice replaces it.
 MIN_SIZE = (80, 24)
 #: Actions that change the game; refused while another screen is on top.
@@ -138,7 +146,7 @@ class MarjoletApp(App[None]):
         self.message: str | None = None
         self.message_is_problem = False
         self.hint_text: str | None = None
-        self._hint_token: tuple[int, int] | None = None
+        self._hint_version: int | None = None
         #: The terminal is below MIN_SIZE: a notice instead of the table.
         self.too_small = False
         #: Enter on *draw* was pressed once with a meld still to declare.
@@ -240,7 +248,7 @@ class MarjoletApp(App[None]):
         self.legal = []
         self.refresh_table()
         if self.pace > 0:  # leave the last trick in view for a moment
-            self.set_timer(2 * self.pace, self._show_summary)
+            self.set_timer(LAST_TRICK_PACES * self.pace, self._show_summary)
         else:
             self._show_summary()
         return True
@@ -502,9 +510,10 @@ class MarjoletApp(App[None]):
         self.run_worker(think, thread=True, group="bot", exit_on_error=False, name="bot")
 
     def _bot_answered(
-        self, request: BotRequest, action: int | None, error: Exception | None, elapsed: float
+        self, request: Turn, action: int | None, error: Exception | None, elapsed: float
     ) -> None:
         if isinstance(error, BotFault):
+            self.session.forfeit(str(error))
             self.waiting = "error"
             self.flash(
                 f"{self.session.names[1]} broke down and forfeits the match: you win. "
@@ -527,16 +536,16 @@ class MarjoletApp(App[None]):
 
     def _bot_pace(self, action: int) -> float:
         """The least time the bot's next action waits: a card ``pace``, a
-        window action half of it, but the first action after a completed
-        trick twice ``pace``, so the trick stays in view long enough."""
+        window action ``WINDOW_PACE`` of it, but the first action after a
+        completed trick ``TRICK_PACES``, so the trick stays in view."""
         deal = self.session.deal
         moves = deal.moves if deal is not None else []
         if moves and moves[-1] < MELD_BASE and deal is not None and deal.lead is None:
-            return 2 * self.pace  # the trick just completed is still on the table
-        return self.pace if action < MELD_BASE else self.pace / 2
+            return TRICK_PACES * self.pace  # the trick just completed is still on the table
+        return self.pace if action < MELD_BASE else self.pace * WINDOW_PACE
 
-    def _bot_apply(self, request: BotRequest, action: int) -> None:
-        if request.token != self.session.token:
+    def _bot_apply(self, request: Turn, action: int) -> None:
+        if request.version != self.session.version:
             return
         try:
             lines = self.session.bot_play(request, action)
@@ -555,8 +564,8 @@ class MarjoletApp(App[None]):
         if self.waiting != "human" or not s.human_to_move:
             self.flash(tr("tui.hint_not_now"))
             return
-        obs, legal, token = s.observation(), list(self.legal), s.token
-        self._hint_token = token
+        obs, legal, version = s.observation(), list(self.legal), s.version
+        self._hint_version = version
         self.hint_text = tr("tui.hint_thinking")
         self.refresh_status()
         seed = self.hint_seed
@@ -567,14 +576,14 @@ class MarjoletApp(App[None]):
             except Exception as exc:  # a hint must never stop the game
                 hint = tr("tui.no_hint", reason=exc)
             try:
-                self.call_from_thread(self._hint_ready, token, hint)
+                self.call_from_thread(self._hint_ready, version, hint)
             except RuntimeError:
                 pass
 
         self.run_worker(think, thread=True, group="hint", exit_on_error=False, name="hint")
 
-    def _hint_ready(self, token: tuple[int, int], hint: Hint | str) -> None:
-        if token != self.session.token or token != self._hint_token:
+    def _hint_ready(self, version: int, hint: Hint | str) -> None:
+        if version != self.session.version or version != self._hint_version:
             return
         text = hint if isinstance(hint, str) else hint.text()
         self.hint_text = text

@@ -21,12 +21,12 @@ from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.cards import (
     CARD_POINTS,
     SEVEN,
-    SUIT_MASKS,
     SUIT_SYMBOLS,
     card,
     display_order,
 )
-from marjolet.engine import Breakdown
+from marjolet.engine import Breakdown, r16_duty
+from marjolet.history import TrickCards, tricks
 from marjolet.melds import JACK_QUEEN_BASE, MARRIAGE_BASE, MELD_COUNT, MELD_VALUES, meld_cards
 from marjolet.observation import Observation, late_tricks
 from marjolet.rules import Rules
@@ -130,36 +130,14 @@ def window_options(obs: Observation, legal: Sequence[int]) -> list[WindowOption]
 # -- tricks ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A completed trick: who led, the two cards, who won it."""
-
-    number: int
-    leader: int
-    lead: int
-    follow: int
-    winner: int
+#: A completed trick: who led, the two cards, who won it.
+Trick = TrickCards
 
 
 def tricks_of(obs: Observation) -> list[Trick]:
     """The completed tricks of the deal, from the public action list (the
-    elder leads trick 1, each winner leads the next; R3, R8)."""
-    out: list[Trick] = []
-    leader = obs.dealer ^ 1
-    lead = -1
-    for a in obs.actions:
-        if a >= MELD_BASE:
-            continue
-        if lead < 0:
-            lead = a
-            continue
-        if a >> 3 == lead >> 3:
-            winner = leader ^ 1 if a > lead else leader
-        else:
-            winner = leader ^ 1 if a >> 3 == obs.trump else leader
-        out.append(Trick(len(out) + 1, leader, lead, a, winner))
-        leader, lead = winner, -1
-    return out
+    core's history walk: R3, R8)."""
+    return tricks(obs.actions, obs.dealer, obs.trump)
 
 
 def hand_order(mask: int) -> list[int]:
@@ -189,18 +167,15 @@ def follow_rule(obs: Observation) -> FollowRule | None:
     free to play any card (leading, phase 1, or nothing to follow with)."""
     if not obs.stock_empty or obs.lead is None or obs.in_window or not obs.is_my_turn:
         return None
-    lead, trump, hand = obs.lead, obs.trump, obs.hand.mask
-    led_suit = lead >> 3
-    sym = SUIT_SYMBOLS[led_suit]
-    same = hand & SUIT_MASKS[led_suit]
-    if same:
-        higher = same & ~((1 << (lead + 1)) - 1)  # within a suit a higher id is a higher card
-        if higher:
-            return FollowRule(higher, tr("tui.duty_beat", suit=sym, card=card_symbol(lead)))
-        return FollowRule(same, tr("tui.duty_follow", suit=sym, card=card_symbol(lead)))
-    trumps = hand & SUIT_MASKS[trump]
-    if led_suit != trump and trumps:
-        return FollowRule(trumps, tr("tui.duty_trump", suit=sym))
+    lead = obs.lead
+    allowed, duty = r16_duty(obs.hand.mask, lead, obs.trump)
+    sym = SUIT_SYMBOLS[lead >> 3]
+    if duty == "overtake":
+        return FollowRule(allowed, tr("tui.duty_beat", suit=sym, card=card_symbol(lead)))
+    if duty == "follow":
+        return FollowRule(allowed, tr("tui.duty_follow", suit=sym, card=card_symbol(lead)))
+    if duty == "trump":
+        return FollowRule(allowed, tr("tui.duty_trump", suit=sym))
     return None
 
 

@@ -5,25 +5,29 @@ Both terminal interfaces drive a :class:`GameSession`. It owns the
 :class:`~marjolet.match.Match` and writes the game record atomically after
 every action (and at the start of every deal), so quitting at any moment
 never loses a move. The front end sees the game only through
-:meth:`GameSession.observation` (R23); the bot is asked through
-:meth:`bot_request` / :meth:`bot_choose`, which a front end may run on
-another thread because the request carries everything the bot needs.
+:meth:`GameSession.observation` (R23). Turns go through the core's
+:class:`~marjolet.turns.TurnDriver`: the bot is asked through
+:meth:`bot_request` (the driver's :class:`~marjolet.turns.Turn`, the
+cheater briefed by the driver) and :meth:`bot_choose`, which a front end may
+run on another thread because the turn carries everything the bot needs;
+:meth:`bot_play` submits the answer with the turn's version, so an answer
+that arrives after the game moved on is refused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from marjolet import record
 from marjolet.bots import Bot, make_bot
-from marjolet.engine import Deal
+from marjolet.engine import Deal, Outcome
 from marjolet.errors import IllegalActionError, MarjoletError, RecordError
 from marjolet.match import Match, new_rng
 from marjolet.observation import Observation, observe
 from marjolet.rules import Rules
 from marjolet.tui import describe, saves
+from marjolet.turns import Turn, TurnDriver, checked_choice
 
 HUMAN = 0
 
@@ -31,19 +35,6 @@ HUMAN = 0
 def display_name(spec: str) -> str:
     """The bot's name without its parameters: ``pimc:worlds=64`` -> ``pimc``."""
     return spec.split(":", 1)[0].strip() or spec
-
-
-@dataclass(frozen=True, slots=True)
-class BotRequest:
-    """Everything the bot needs to choose one action: its observation, the
-    legal actions, the true deal only for a bot that declares
-    ``sees_hidden_cards`` (the cheater), and a token that tells whether the
-    answer still fits the game when it arrives."""
-
-    obs: Observation
-    legal: tuple[int, ...]
-    token: tuple[int, int]
-    deal: Deal | None = None
 
 
 class GameSession:
@@ -59,6 +50,7 @@ class GameSession:
         notes: Sequence[str] = (),
     ) -> None:
         self.match = match
+        self.driver = TurnDriver(match)
         self.human = HUMAN
         self.opponent_spec = opponent
         self.bot: Bot = make_bot(opponent, seed=seed)
@@ -150,32 +142,34 @@ class GameSession:
         return self.match.observation(self.human)
 
     @property
-    def token(self) -> tuple[int, int]:
-        """Changes with every action and every new deal."""
-        d = self.match.deal
-        return (len(self.match.deals), 0 if d is None else len(d.moves))
+    def version(self) -> int:
+        """The driver's version: changes with every action, every new deal
+        and a forfeit."""
+        return self.driver.version
 
     @property
     def deal_in_progress(self) -> bool:
-        d = self.match.deal
-        return d is not None and not d.is_over
+        return self.driver.to_move is not None
 
     @property
     def human_to_move(self) -> bool:
-        d = self.match.deal
-        return d is not None and d.to_move == self.human
+        return self.driver.to_move == self.human
 
     @property
     def bot_to_move(self) -> bool:
-        d = self.match.deal
-        return d is not None and d.to_move == self.human ^ 1
+        return self.driver.to_move == self.human ^ 1
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the match ended (R22, or the bot's forfeit)."""
+        return self.driver.outcome
 
     def legal(self) -> list[int]:
         """The human's legal actions (empty when it is not their turn)."""
-        d = self.match.deal
-        if d is None or d.to_move != self.human:
+        turn = self.driver.turn()
+        if turn is None or turn.seat != self.human:
             return []
-        return d.legal_actions()
+        return list(turn.legal)
 
     def history(self) -> list[str]:
         """The log lines of the current deal so far, as the human saw them
@@ -202,23 +196,24 @@ class GameSession:
     def start_deal(self) -> list[str]:
         """Deal the next hand (when the match needs one); return the lines
         that announce it."""
-        self.match.start_deal()
+        self.driver.start_deal()
         self.save()
         return describe.deal_start(self.observation(), self.names)
 
     def play(self, action: int, seat: int | None = None) -> list[str]:
         """Apply ``seat``'s action (the human's by default), save, and return
         the lines that tell the human what happened."""
+        return self._apply(action, self.driver.version, self.human if seat is None else seat)
+
+    def _apply(self, action: int, version: int, seat: int) -> list[str]:
         d = self.match.deal
         if d is None or d.is_over:
             raise IllegalActionError("no deal in progress", action=action)
-        actor = d.to_move
-        if seat is None:
-            seat = self.human
-        if actor != seat:
+        if d.to_move != seat:
             raise IllegalActionError(f"it is not {self.names[seat]}'s turn", action=action)
+        actor = seat
         before = self.observation()
-        self.match.play(action)  # checked: raises IllegalActionError citing the rule
+        self.driver.submit(action, version, seat)  # checked: refused with the rule or "stale"
         self.save()
         after = self.observation()
         lines = describe.narrate(before, after, actor, action, self.names)
@@ -226,38 +221,29 @@ class GameSession:
             lines += describe.deal_end(after, self.match.totals, self.names)
         return lines
 
-    def bot_request(self) -> BotRequest:
-        """What the bot needs to choose its next action."""
-        d = self.match.deal
-        if d is None or d.to_move != self.human ^ 1:
+    def bot_request(self) -> Turn:
+        """The bot's turn (on the thread that owns the match; the driver
+        briefs a bot that sees hidden cards)."""
+        turn = self.driver.turn()
+        if turn is None or turn.seat != self.human ^ 1:
             raise MarjoletError("it is not the computer's turn")
-        seat = self.human ^ 1
-        return BotRequest(
-            obs=self.match.observation(seat),
-            legal=tuple(d.legal_actions()),
-            token=self.token,
-            deal=d.copy() if self.bot.sees_hidden_cards else None,
-        )
+        self.driver.brief(self.bot, turn)
+        return turn
 
-    def bot_choose(self, request: BotRequest) -> int:
-        """Ask the bot (safe on a worker thread: it touches only the request
+    def bot_choose(self, turn: Turn) -> int:
+        """Ask the bot (safe on a worker thread: it touches only the turn
         and the bot)."""
-        if request.deal is not None:
-            self.bot.see_deal(request.deal)
-        action = self.bot.choose(request.obs, list(request.legal))
-        if action not in request.legal:
-            raise IllegalActionError(
-                f"the bot {self.opponent_spec!r} chose an illegal action ({action!r})",
-                action=action,
-            )
-        return action
+        return checked_choice(self.bot, turn)
 
-    def bot_play(self, request: BotRequest, action: int) -> list[str]:
-        """Apply the bot's answer to ``request`` (on the thread that owns the
-        match)."""
-        if request.token != self.token:
-            raise MarjoletError("the game moved on before the bot answered")
-        return self.play(action, seat=self.human ^ 1)
+    def bot_play(self, turn: Turn, action: int) -> list[str]:
+        """Submit the bot's answer to ``turn`` (on the thread that owns the
+        match); refused with ``stale`` if the game moved on meanwhile."""
+        return self._apply(action, turn.version, turn.seat)
+
+    def forfeit(self, reason: str) -> Outcome:
+        """The bot broke down: it loses the match. The record keeps every
+        action played (it has no forfeits: record.md)."""
+        return self.driver.forfeit(self.human ^ 1, reason)
 
     # -- saving ------------------------------------------------------------------
 

@@ -8,7 +8,9 @@ seat only what that seat may see (R23). Modules: :mod:`~marjolet.web.store`
 :mod:`~marjolet.web.tables` (one live game), :mod:`~marjolet.web.hub` (all
 games), :mod:`~marjolet.web.protocol` (browser messages),
 :mod:`~marjolet.web.botchoice` (the bots a browser may pick),
-:mod:`~marjolet.web.app` (routes). The pages are plain files in ``static/``.
+:mod:`~marjolet.web.app` (the application, assembled from the routers of
+:mod:`~marjolet.web.pages`, :mod:`~marjolet.web.api` and
+:mod:`~marjolet.web.sockets`). The pages are plain files in ``static/``.
 """
 
 from __future__ import annotations

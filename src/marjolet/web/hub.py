@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
+from marjolet.cards import shuffled_deck
 from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.record import Record, to_match
@@ -97,9 +98,7 @@ class Hub:
         """A fresh deck order from a cryptographically strong source (R6)."""
         if self.config.deck_for is not None:
             return list(self.config.deck_for(index))
-        deck = list(range(32))
-        self.rng.shuffle(deck)
-        return deck
+        return shuffled_deck(self.rng)
 
     @staticmethod
     def match_of(game: GameRow) -> Match:

@@ -1,7 +1,6 @@
-"""The pages in the reader's language, the rules page, the catalogues and the rematch.
-
-Kept apart from :mod:`marjolet.web.app` (which only calls :func:`page` and
-:func:`install`):
+"""The pages of the web server, in the reader's language: plain files in
+``static/`` (no build step): ``/`` lobby, ``/game/ID`` table, ``/history``
+games list, ``/replay`` viewer, and ``/rules`` the rule book.
 
 - :func:`page` serves a static HTML page with ``<html lang>`` set to the
   reader's language: ``?lang=fr|en``, else the ``marjolet_lang`` cookie (the
@@ -23,8 +22,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from marjolet.errors import MarjoletError
@@ -83,13 +82,39 @@ def rules_page(request: Request) -> HTMLResponse:
     return HTMLResponse(_with_lang(html, lang), headers={"Vary": "Cookie, Accept-Language"})
 
 
-def install(app: FastAPI, hub: Hub, api_error: type[Exception]) -> None:
-    """Add the rules page, the catalogues and the rematch to ``app``."""
+def page_router() -> APIRouter:
+    """The page routes (the ``/static`` files are mounted by the app)."""
+    router = APIRouter()
 
-    @app.get("/rules", include_in_schema=False)
+    @router.get("/", include_in_schema=False)
+    async def lobby_page(request: Request) -> HTMLResponse:
+        return page("index.html", request)
+
+    @router.get("/game/{game_id}", include_in_schema=False)
+    async def table_page(game_id: str, request: Request) -> HTMLResponse:
+        return page("table.html", request)
+
+    @router.get("/history", include_in_schema=False)
+    async def history_page(request: Request) -> HTMLResponse:
+        return page("history.html", request)
+
+    @router.get("/replay", include_in_schema=False)
+    async def replay_page(request: Request) -> HTMLResponse:
+        return page("replay.html", request)
+
+    @router.get("/rules", include_in_schema=False)
     async def rules(request: Request) -> HTMLResponse:
         return rules_page(request)
 
+    @router.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    return router
+
+
+def install_extras(app: FastAPI, hub: Hub, api_error: type[Exception]) -> None:
+    """Add the catalogues and the rematch to ``app``."""
     app.mount("/i18n", StaticFiles(directory=CATALOGUES), name="i18n")
 
     @app.post("/api/games/{game_id}/rematch")
@@ -138,4 +163,14 @@ def install(app: FastAPI, hub: Hub, api_error: type[Exception]) -> None:
         return out
 
 
-__all__ = ["COOKIE", "LANGS", "install", "page", "reader_language", "rules_of", "rules_page"]
+__all__ = [
+    "COOKIE",
+    "LANGS",
+    "STATIC",
+    "install_extras",
+    "page",
+    "page_router",
+    "reader_language",
+    "rules_of",
+    "rules_page",
+]

@@ -1,8 +1,9 @@
 """One live game on the server: its match, its seats, its connections.
 
 Every change of a game goes through :meth:`Table._commit`, under the
-table's lock, in this order: the action is checked against the rules,
-applied to the match, stored in the database (a committed transaction; if
+table's lock, in this order: the action is checked by the core's
+:class:`~marjolet.turns.TurnDriver` (the right seat, the position the answer
+was for, the rules) and applied to the match, stored in the database (a committed transaction; if
 that fails the table is rebuilt from the database), and only then announced
 to the connections. So a move is never acknowledged before it is saved, and
 no other move of the same table can slip in between. Because the match is
@@ -45,10 +46,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 from marjolet.actions import ACTION_NAMES
 from marjolet.bots import make_bot
 from marjolet.bots.base import Bot, BotFault
-from marjolet.bots.external import close_bots, end_match
 from marjolet.bots.hint import hint as advise
-from marjolet.errors import MarjoletError
+from marjolet.engine import Outcome
+from marjolet.errors import MarjoletError, TurnError
 from marjolet.match import Match
+from marjolet.turns import Turn, TurnDriver, checked_choice
 from marjolet.web import views
 from marjolet.web.botchoice import starts_program
 from marjolet.web.store import Forfeit, GameRow, Status, token_hash
@@ -57,6 +59,10 @@ if TYPE_CHECKING:
     from marjolet.web.hub import Hub
 
 log = logging.getLogger("marjolet.web")
+
+#: In a watched match, the pause before the next deal (to read the summary),
+#: in bot paces.
+SUMMARY_PACES = 4
 
 
 class TableError(MarjoletError):
@@ -87,10 +93,10 @@ class Table:
         self.hub = hub
         self.game = game
         self.match = match
+        self.driver = TurnDriver(match, forfeit=_forfeit_outcome(game))
         self.lock = asyncio.Lock()
         self.peers: set[Peer] = set()
         self.bots: dict[int, Bot] = {} if self.over else self._build_bots()
-        self.version = len(match.deals) + sum(len(d.moves) for d in match.deals)
         self._bot_task: asyncio.Task[None] | None = None
         self._steps: views.StepLog | None = None
         self.closed = False
@@ -138,9 +144,14 @@ class Table:
         return found
 
     @property
+    def version(self) -> int:
+        """The driver's version: what a browser quotes with its move."""
+        return self.driver.version
+
+    @property
     def over(self) -> bool:
         """The match was played to its end, or a bot forfeited it."""
-        return self.match.is_over or self.game.forfeit is not None
+        return self.driver.is_over
 
     def status(self) -> Status:
         if self.over:
@@ -253,28 +264,17 @@ class Table:
                 raise TableError(
                     "waiting", "your opponent has not joined yet: share the invite link"
                 )
-            deal = self.match.deal
-            if deal is None or deal.is_over:
-                raise TableError("deal_over", "the deal is over: start the next deal first")
-            if deal.to_move != seat:
-                raise TableError("not_your_turn", "it is not your turn")
-            if version != self.version:
-                raise TableError(
-                    "stale",
-                    f"the position changed (you sent version {version}, it is {self.version}); "
-                    "look again and replay",
-                )
-            reason = deal.illegal_reason(action)
-            if reason is not None:
-                raise TableError("illegal", f"illegal move {ACTION_NAMES[action]}: {reason}")
-            await self._commit(seat, action)
+            refused = self.driver.refusal(action, version, seat)
+            if refused is not None:
+                raise _table_error(refused, version, self.version)
+            await self._commit(seat, action, version)
         self.kick()
 
     async def next_deal(self, version: int) -> None:
         """Start the next deal (a person asks once the summary is read)."""
         async with self.lock:
             self._check_open()
-            if not self.match.needs_deal or version != self.version:
+            if not self.driver.needs_deal or version != self.version:
                 return  # someone else already started it: harmless
             await self._start_deal()
         self.kick()
@@ -290,7 +290,7 @@ class Table:
         if self.match.is_over:
             raise TableError("match_over", "the match is over")
 
-    async def _commit(self, seat: int, action: int) -> None:
+    async def _commit(self, seat: int, action: int, version: int) -> None:
         """Apply, store and announce a legal action. Caller holds the lock.
 
         The action is applied first so that the stored summary (totals,
@@ -300,9 +300,9 @@ class Table:
         """
         match = self.match
         deal = match.deal
-        assert deal is not None and deal.to_move == seat
+        assert deal is not None
         index, seq = match.deal_index, len(deal.moves)
-        match.play(action)
+        self.driver.submit(action, version, seat)  # checked by the caller: never refused here
         try:
             await self.hub.db(
                 self.hub.store.append_action,
@@ -320,7 +320,6 @@ class Table:
             raise TableError(
                 "storage", "the server could not save the move, so it was not played"
             ) from None
-        self.version += 1
         self.broadcast({"last_action": {"player": seat, "action": ACTION_NAMES[action]}})
         if match.is_over:
             winner = match.winner
@@ -341,11 +340,11 @@ class Table:
         game = self.game
         game.forfeit, game.status, game.winner, game.totals = forfeit, "finished", 1 - seat, totals
         message = forfeit.message(game.players)
+        self.driver.forfeit(seat, message)
         log.warning("game %s: %s", self.id, message)
         if forfeit.stderr:
             tail = "\n  ".join(forfeit.stderr)
             log.warning("game %s: its standard error ends:\n  %s", self.id, tail)
-        self.version += 1
         self._notice(message, forfeit=forfeit.to_json())
         self.broadcast()
         self.retire_bots((totals, forfeit.winner))
@@ -358,15 +357,14 @@ class Table:
             return
         self.game = game
         self.match = self.hub.match_of(game)
-        self.version = len(self.match.deals) + sum(len(d.moves) for d in self.match.deals)
+        self.driver = TurnDriver(self.match, forfeit=_forfeit_outcome(game))
 
     async def _start_deal(self) -> None:
         """Shuffle, store and start the next deal. Caller holds the lock."""
         index = len(self.match.deals)
         deck = self.hub.new_deck(index)
         await self.hub.db(self.hub.store.add_deal, self.id, index, deck, status=self.status())
-        self.match.start_deal(deck)
-        self.version += 1
+        self.driver.start_deal(deck)
         self.broadcast()
 
     # -- bots -----------------------------------------------------------------------------
@@ -377,16 +375,13 @@ class Table:
             return
         if self._bot_task is not None and not self._bot_task.done():
             return
-        if self._bot_to_move() is None and not (self.match.needs_deal and not self.has_humans):
+        if self._bot_turn() is None and not (self.driver.needs_deal and not self.has_humans):
             return
         self._bot_task = asyncio.get_running_loop().create_task(self._bot_loop())
 
-    def _bot_to_move(self) -> int | None:
-        deal = self.match.deal
-        if deal is None or deal.is_over:
-            return None
-        seat = deal.to_move
-        return seat if seat in self.bots else None
+    def _bot_turn(self) -> Turn | None:
+        turn = self.driver.turn()
+        return turn if turn is not None and turn.seat in self.bots else None
 
     @property
     def pace(self) -> float:
@@ -399,34 +394,29 @@ class Table:
                 async with self.lock:
                     if self.over:
                         return
-                    if self.match.needs_deal:
+                    if self.driver.needs_deal:
                         if self.has_humans:
                             return
                         wait_deal = True
                     else:
                         wait_deal = False
                 if wait_deal:  # a watched match: a pause to read the summary
-                    await asyncio.sleep(self.pace * 4)
+                    await asyncio.sleep(self.pace * SUMMARY_PACES)
                     async with self.lock:
-                        if self.closed or not self.match.needs_deal:
+                        if self.closed or not self.driver.needs_deal:
                             continue
                         await self._start_deal()
                     continue
                 async with self.lock:
-                    seat = self._bot_to_move()
-                    if seat is None:
+                    turn = self._bot_turn()
+                    if turn is None:
                         return
-                    deal = self.match.deal
-                    assert deal is not None
-                    obs = self.match.observation(seat)
-                    legal = deal.legal_actions()
-                    version = self.version
+                    seat, version = turn.seat, turn.version
                     bot = self.bots[seat]
-                    if bot.sees_hidden_cards:
-                        bot.see_deal(deal.copy())
+                    self.driver.brief(bot, turn)
                 started = loop.time()
                 try:
-                    action = await self._think(bot, seat, obs, legal)
+                    action = await self._think(bot, turn)
                 except BotFault as fault:
                     async with self.lock:
                         # a bot closed under a closing table breaks down too: no forfeit
@@ -437,9 +427,9 @@ class Table:
                 if rest > 0:
                     await asyncio.sleep(rest)
                 async with self.lock:
-                    if self.closed or self.version != version:
+                    if self.closed or self.driver.refusal(action, version, seat) is not None:
                         continue
-                    await self._commit(seat, action)
+                    await self._commit(seat, action, version)
         except TableError as exc:
             log.error("game %s: a bot move failed: %s", self.id, exc)
         except asyncio.CancelledError:
@@ -449,7 +439,7 @@ class Table:
         finally:
             self.hub.release(self)
 
-    async def _think(self, bot: Bot, seat: int, obs: Any, legal: Sequence[int]) -> int:
+    async def _think(self, bot: Bot, turn: Turn) -> int:
         """The bot's choice, computed in the bot pool.
 
         :class:`BotFault` (and any failure of a bot that runs a program) is
@@ -457,10 +447,9 @@ class Table:
         answers an illegal action is replaced for this move by a random legal
         one, and the table is told."""
         loop = asyncio.get_running_loop()
+        seat = turn.seat
         try:
-            action = await loop.run_in_executor(
-                self.hub.bot_pool, self._choose, bot, obs, list(legal)
-            )
+            action = await loop.run_in_executor(self.hub.bot_pool, self._choose, bot, turn)
         except BotFault as fault:
             fault.seat = seat
             raise
@@ -469,21 +458,19 @@ class Table:
                 raise BotFault(f"the bot failed: {exc}", seat=seat) from exc
             log.error("game %s: bot %s failed: %s", self.id, bot.spec, exc)
             action = -1
-        if action not in legal:
-            if action != -1:
-                log.error("game %s: bot %s chose an illegal action %r", self.id, bot.spec, action)
-            action = random.choice(list(legal))
+        if action == -1:
+            action = random.choice(list(turn.legal))
             self._notice(
                 f"the {self.game.players[seat]} bot failed; a random legal move was played"
             )
         return int(action)
 
-    def _choose(self, bot: Bot, obs: Any, legal: list[int]) -> int:
-        """``bot.choose`` in a bot thread. If the table closed meanwhile the
-        bot is closed here too: a program it started while the table was
-        closing must not outlive the table."""
+    def _choose(self, bot: Bot, turn: Turn) -> int:
+        """The bot's checked answer, in a bot thread (an illegal one raises).
+        If the table closed meanwhile the bot is closed here too: a program
+        it started while the table was closing must not outlive the table."""
         try:
-            return bot.choose(obs, legal)
+            return checked_choice(bot, turn)
         finally:
             if self.closed:
                 _retire([bot], None)
@@ -497,12 +484,10 @@ class Table:
         """What the strongest available bot would play for ``seat`` now,
         computed from that seat's own observation only."""
         async with self.lock:
-            deal = self.match.deal
-            if self.over or deal is None or deal.is_over or deal.to_move != seat:
+            turn = self.driver.turn()
+            if turn is None or turn.seat != seat:
                 raise TableError("not_your_turn", "a hint is for your own turn")
-            obs = self.match.observation(seat)
-            legal = deal.legal_actions()
-            version = self.version
+            obs, legal, version = turn.observation, list(turn.legal), turn.version
         spec = self.hub.catalogue.hint_spec
         loop = asyncio.get_running_loop()
         try:
@@ -559,10 +544,34 @@ def _retire(bots: Sequence[Bot], result: tuple[tuple[int, int], int] | None) -> 
     for bot in bots:
         try:
             if result is not None:
-                end_match([bot], *result)
-            close_bots([bot])
+                bot.end_match(*result)
+            bot.close()
         except Exception:
             log.exception("closing bot %s failed", bot.spec)
 
 
 DeckSource = Callable[[int], Sequence[int]]
+
+
+def _table_error(refused: TurnError, sent: int, now: int) -> TableError:
+    """The driver's refusal as the error a browser is told."""
+    if refused.code == "stale":
+        return TableError(
+            "stale",
+            f"the position changed (you sent version {sent}, it is {now}); look again and replay",
+        )
+    if refused.code == "illegal":
+        return TableError("illegal", str(refused).replace("illegal action", "illegal move", 1))
+    if refused.code == "no_turn":
+        return TableError("deal_over", "the deal is over: start the next deal first")
+    if refused.code == "not_your_turn":
+        return TableError("not_your_turn", "it is not your turn")
+    return TableError(refused.code, str(refused))
+
+
+def _forfeit_outcome(game: GameRow) -> Outcome | None:
+    """The driver's outcome of a game stored as forfeited, if it was."""
+    forfeit = game.forfeit
+    if forfeit is None:
+        return None
+    return Outcome("forfeit", forfeit.winner, game.totals, forfeit.message(game.players))

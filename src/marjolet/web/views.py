@@ -25,7 +25,8 @@ from typing import Any
 
 from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
 from marjolet.cards import CARD_NAMES, SUITS, display_order, mask_cards
-from marjolet.engine import LAST_WINNER, Breakdown, Deal
+from marjolet.engine import Breakdown, Deal
+from marjolet.history import walk
 from marjolet.match import Match
 from marjolet.melds import MELD_COUNT, MELD_NAMES, meld_cards, meld_description, meld_value
 from marjolet.record import Record
@@ -83,16 +84,12 @@ class StepLog:
         if deal.deck != self.deck or moves[: len(self.steps)] != self.replay.moves:
             self._start(deal)
         replay = self.replay
-        for action in moves[len(self.steps) :]:
-            player = replay.to_move
-            trick = replay.tricks_played + (0 if replay.in_window else 1)
+        for step in list(walk(moves, deal.dealer, deal.trump))[len(self.steps) :]:
             before = replay.points
-            completes = action < MELD_BASE and replay.lead is not None
-            replay.push(action)
+            replay.push(step.action)
             after = replay.points
-            won_by = replay._s[LAST_WINNER] if completes else None
             gain = (after[0] - before[0], after[1] - before[1])
-            self.steps.append(Step(player, action, trick, gain, won_by))
+            self.steps.append(Step(step.player, step.action, step.trick, gain, step.winner))
         return self.steps
 
 

@@ -1,4 +1,4 @@
-"""Whole deck orders consistent with one seat's knowledge (marjolet.rl.worlds)."""
+"""Whole deck orders consistent with one seat's knowledge (marjolet.decks)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import pytest
 
 from helpers import random_deal, walk
 from marjolet.actions import DIX
+from marjolet.decks import dealt_positions
+from marjolet.decks import deck_for as consistent_deck
 from marjolet.engine import Deal
 from marjolet.match import Match, play_match
 from marjolet.observation import Observation, observe
-from marjolet.rl.worlds import consistent_deck, dealt_positions
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
 
 RULES = [
