@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 import marjolet.rl.gym  # noqa: F401  (registers marjolet/SingleAgent-v0)
+from marjolet.outputs import OutputError, check_output
 from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE, POINT_SCALE
 from marjolet.rl.linear_bot import save_weights
 
@@ -161,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="train 5 seconds and play 4 arena matches (a smoke test)")
     parser.add_argument("--out", type=Path, default=Path("linear-policy.npz"),
                         help="weights file (default linear-policy.npz)")
+    parser.add_argument("--force", action="store_true", help="replace --out if it exists")
     parser.add_argument("--deals", type=int, default=None,
                         help="train on this many deals instead of for a time (reproducible)")
     parser.add_argument("--seed", type=int, default=1)
@@ -175,6 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     if seconds <= 0 or matches <= 0 or matches % 2 or (args.deals is not None and args.deals < 1):
         print("train_linear: --minutes and --deals must be > 0, --matches even and > 0",
               file=sys.stderr)
+        return 2
+    try:
+        check_output(args.out, force=args.force, flag="--out")
+    except OutputError as exc:
+        print(f"train_linear: {exc}", file=sys.stderr)
         return 2
     budget = f"{args.deals} deals" if args.deals is not None else f"{seconds:.0f} s"
     print(f"training a linear policy against {args.opponent} for {budget} ...")

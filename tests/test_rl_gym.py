@@ -81,7 +81,7 @@ def test_seeded_reset_reproduces_and_seat_is_drawn_per_episode() -> None:
 
 
 def test_illegal_action_raises_or_loses_as_asked() -> None:
-    env = mg.SingleAgentEnv(seat=0)
+    env = mg.SingleAgentEnv(seat=0, illegal_action="raise")
     _obs, info = env.reset(seed=1)
     illegal = next(a for a in range(46) if not info["action_mask"][a])
     with pytest.raises(IllegalActionError, match=r"R\d+"):

@@ -115,6 +115,6 @@ def test_bad_arguments_are_refused() -> None:
     with pytest.raises(MarjoletError, match="reward"):
         marjolet_v0.env(reward="points")
     with pytest.raises(MarjoletError, match="render_mode"):
-        marjolet_v0.env(render_mode="human")
+        marjolet_v0.env(render_mode="rgb_array")
     with pytest.raises(MarjoletError, match="profile"):
         marjolet_v0.env(rules="nope")

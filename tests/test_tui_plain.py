@@ -61,7 +61,7 @@ def test_resume_skips_finished_and_damaged_records_for_the_newest_unfinished() -
     unfinished = GameSession.new(CLASSIC, opponent="random", seed=1).save_path
     assert unfinished is not None
     time.sleep(0.01)
-    done = play("--opponent", "random", "--seed", "3", "--target", "1", stdin="1\n" * 400)
+    done = play("--opponent", "random", "--seed", "3", "--target", "100", stdin="1\n" * 400)
     assert "Match over" in done.stdout
     (folder / "zz-damaged.json").write_text("{ not json", encoding="utf-8")
     assert saves.last_unfinished() == unfinished
@@ -76,7 +76,7 @@ def test_resume_with_no_unfinished_match_exits_2_with_one_line() -> None:
 
 def test_resume_of_a_decided_match_exits_2(tmp_path: Path) -> None:
     save = tmp_path / "done.json"
-    play("--opponent", "random", "--seed", "3", "--target", "1", "--save", str(save),
+    play("--opponent", "random", "--seed", "3", "--target", "100", "--save", str(save),
          stdin="1\n" * 400)  # fmt: skip
     proc = play("--resume", str(save))
     assert proc.returncode == 2 and "the match is over" in proc.stderr

@@ -30,6 +30,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from marjolet.web.app import create_app
 from marjolet.web.config import WebConfig
+from marjolet.web.security import TRANSPORT_MAX
 
 TIMEOUT = 20.0
 
@@ -60,7 +61,8 @@ def live_server(config: WebConfig, port: int = 0) -> Iterator[LiveServer]:
     """A running server for ``config``; stopped at the end of the block."""
     app = create_app(config)
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                      ws_max_size=TRANSPORT_MAX)
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from marjolet import outputs
 from marjolet.actions import ACTION_NAMES, MELD_BASE, parse_action
 from marjolet.cards import CARD_NAMES, SUITS, parse_card
 from marjolet.engine import Breakdown, Deal
@@ -158,6 +160,11 @@ def _action_lines(actions: Sequence[int]) -> list[str]:
 def loads(text: str, *, check: bool = True) -> Record:
     """Read a record in either form. With ``check`` (the default) it is also
     replayed, so any rule violation raises :class:`RecordError`."""
+    if text[:1] == "\ufeff":
+        raise RecordError(
+            "the record starts with a byte-order mark (U+FEFF); marjolet records are "
+            "UTF-8 without one: save the file again without the mark"
+        )
     if text.lstrip()[:1] in ("{", "["):
         return _loads_json(text, check)
     return _loads_text(text, check)
@@ -165,11 +172,77 @@ def loads(text: str, *, check: bool = True) -> Record:
 
 def load(path: str | os.PathLike[str], *, check: bool = True) -> Record:
     """Read a record file (JSON or text form)."""
+    return loads(read_text(path), check=check)
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The text of a record file, ``-`` meaning standard input; a file that is
+    not UTF-8 gets a :class:`RecordError` that says so."""
+    name = os.fspath(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read record {os.fspath(path)!r}: {_os_reason(exc)}") from None
-    return loads(text, check=check)
+        if name == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            data = Path(path).read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read record {name!r}: {_os_reason(exc)}") from None
+    return decode(data)
+
+
+def decode(data: bytes) -> str:
+    """Record bytes as text: UTF-8, or a :class:`RecordError` saying what
+    the bytes look like instead (UTF-16, another encoding)."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise RecordError(
+            "the record is UTF-16 text (it starts with a UTF-16 byte-order mark); "
+            "marjolet records are UTF-8: save the file as UTF-8"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(
+            f"the record is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+            f"{exc.start}); marjolet records are UTF-8: save the file as UTF-8"
+        ) from None
+
+
+#: Deepest nesting of arrays and objects a JSON record may have (a record
+#: needs 4); deeper input is refused before the parser sees it, so that it
+#: cannot exhaust the recursion limit of :mod:`json`.
+MAX_JSON_DEPTH = 32
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]++|\\.)*+"?|[\[\]{}]')
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in JSON ``text`` (strings skipped)."""
+    depth = deepest = 0
+    for m in _JSON_TOKENS.finditer(text):
+        ch = m.group()
+        if ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_json(text: str, *, what: str = "JSON") -> Any:
+    """``json.loads`` with a nesting limit (:data:`MAX_JSON_DEPTH`): every
+    fault is a one-line :class:`RecordError`, never a ``RecursionError``."""
+    depth = json_depth(text)
+    if depth > MAX_JSON_DEPTH:
+        raise RecordError(
+            f"{what} nested {depth} levels deep; the limit is {MAX_JSON_DEPTH}"
+        )
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            f"malformed {what} at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+    except RecursionError:  # pragma: no cover - the depth check comes first
+        raise RecordError(f"{what} nested too deeply") from None
 
 
 def _os_reason(exc: Exception) -> str:
@@ -283,12 +356,7 @@ def _header(rules_value: object, first_dealer: object, players: object, check: b
 
 
 def _loads_json(text: str, check: bool) -> Record:
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(
-            f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from None
+    obj = parse_json(text)
     if not isinstance(obj, dict):
         raise RecordError("a record must be a JSON object")
     if "format" in obj and obj["format"] != FORMAT:
@@ -400,9 +468,9 @@ def _players_from_text(text: str | None) -> object:
     if text is None:
         return None
     try:
-        names = json.loads("[" + text.replace('" "', '", "') + "]")
-    except json.JSONDecodeError:
-        raise RecordError(f"players: expected two quoted names, got {text!r}") from None
+        names = parse_json("[" + text.replace('" "', '", "') + "]")
+    except RecordError:
+        raise RecordError(f"players: expected two quoted names, got {text[:80]!r}") from None
     return names
 
 
@@ -410,24 +478,8 @@ def _players_from_text(text: str | None) -> object:
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` so that ``path`` holds either the old or the new
-    content, never a part: a temporary file in the same folder, flushed to
-    disk, then renamed over the target."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write ``text`` atomically (:func:`marjolet.outputs.write_atomic`)."""
+    outputs.write_atomic(path, text)
 
 
 def save(record: Record, path: str | os.PathLike[str], *, form: str | None = None) -> None:

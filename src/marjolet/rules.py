@@ -226,6 +226,25 @@ SETTING_NAMES = (
     "one_meld_per_window",
 )
 PROFILE_NAMES = ("classic", "encyclopedia")
+
+#: The settings a *new* match may take, the same on the command line and in
+#: the web API (inclusive bounds). A record with other values still replays:
+#: these bound what a person or a page can ask the program to play, so that
+#: no match is decided in one deal by mistake or runs on for ever.
+NEW_MATCH_LIMITS: dict[str, tuple[int, int]] = {
+    "target": (100, 10_000),
+    "all_tricks_bonus": (0, 1_000),
+}
+
+
+def check_new_match(rules: Rules) -> Rules:
+    """``rules`` if a new match may be played with them, else a
+    :class:`RulesError` naming the setting and its limits."""
+    for key, (low, high) in NEW_MATCH_LIMITS.items():
+        value = getattr(rules, key)
+        if not low <= value <= high:
+            raise RulesError(f"{key} must be {low}-{high} for a new match, got {value}")
+    return rules
 CLASSIC = Rules()
 ENCYCLOPEDIA = Rules(profile="encyclopedia", all_tricks_bonus=40, dix_on_play=False)
 PROFILES = {"classic": CLASSIC, "encyclopedia": ENCYCLOPEDIA}

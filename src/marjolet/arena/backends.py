@@ -204,3 +204,16 @@ def default_workers() -> int:
     if sys.platform.startswith("linux"):
         return max(1, len(os.sched_getaffinity(0)))
     return max(1, os.cpu_count() or 1)
+
+
+#: Workers per available CPU a local pool may have (matches are CPU-bound:
+#: more only add memory and contention).
+WORKERS_PER_CPU = 4
+
+
+def max_workers(backend: str, address: str | None = None) -> int | None:
+    """The most workers ``backend`` can run on this machine, checked before
+    any process starts (``None``: a Ray cluster at ``address`` decides)."""
+    if backend == "local" or address is None:
+        return max(8, WORKERS_PER_CPU * default_workers())
+    return None

@@ -3,12 +3,13 @@ intervals, and the distribution of the match margins of each pairing."""
 
 from __future__ import annotations
 
+import io
 import math
 import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from marjolet import outputs
 from marjolet.arena.results import ArenaResult
 from marjolet.arena.tasks import MatchOutcome
 from marjolet.errors import MarjoletError
@@ -20,8 +21,15 @@ class PlotError(MarjoletError):
     """The plot cannot be drawn or written."""
 
 
-def check_plot_path(path: str | os.PathLike[str]) -> Path:
-    """The plot file, if its suffix is one we write (before any work)."""
+def check_plot_path(path: str | os.PathLike[str], *, force: bool = False) -> Path:
+    """The plot file, if its suffix is one we write and the rule of
+    :mod:`marjolet.outputs` lets us write it (checked before any work)."""
+    target = _plot_format(path)
+    outputs.check_output(path, force=force, flag="--plot")
+    return target
+
+
+def _plot_format(path: str | os.PathLike[str]) -> Path:
     target = Path(path)
     if target.suffix.lower() not in FORMATS:
         raise PlotError(f"--plot {str(path)!r}: the file name must end in .png or .svg")
@@ -32,7 +40,7 @@ def plot_result(
     result: ArenaResult, outcomes: Iterable[MatchOutcome], path: str | os.PathLike[str]
 ) -> Path:
     """Draw ``result`` into ``path`` (``.png`` or ``.svg``) and return it."""
-    target = check_plot_path(path)
+    target = _plot_format(path)
     try:
         import matplotlib
 
@@ -112,18 +120,13 @@ def plot_result(
     ax_m.grid(axis="x", alpha=0.3)
 
     fig.tight_layout()
-    # Atomic write: a temporary file in the same folder, then a rename.
-    folder = target.parent if str(target.parent) else Path(".")
-    tmp = ""
+    image = io.BytesIO()
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
-        os.close(fd)
-        fig.savefig(tmp, dpi=110, format=target.suffix[1:].lower())
-        os.replace(tmp, target)
-    except OSError as exc:
-        raise PlotError(f"cannot write the plot {str(path)!r}: {exc.strerror or exc}") from None
+        fig.savefig(image, dpi=110, format=target.suffix[1:].lower())
     finally:
         plt.close(fig)
-        if tmp and os.path.exists(tmp):
-            os.unlink(tmp)
+    try:
+        outputs.write_atomic(target, image.getvalue())
+    except OSError as exc:
+        raise PlotError(f"cannot write the plot {str(path)!r}: {exc.strerror or exc}") from None
     return target

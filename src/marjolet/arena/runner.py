@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from marjolet.arena import stats
-from marjolet.arena.backends import BACKENDS, Backend, make_backend
+from marjolet.arena.backends import BACKENDS, Backend, default_workers, make_backend, max_workers
 from marjolet.arena.progress import NullProgress, Progress
 from marjolet.arena.results import ArenaResult, aggregate, pairings_of
 from marjolet.arena.store import ArenaStore, RunInfo
@@ -97,11 +97,17 @@ def _sprt_json(bounds: stats.SprtBounds | None) -> dict[str, float] | None:
     return {"elo0": bounds.elo0, "elo1": bounds.elo1, "alpha": bounds.alpha, "beta": bounds.beta}
 
 
-def _check_workers(workers: int, backend: str) -> None:
+def _check_workers(workers: int, backend: str, address: str | None) -> None:
     if backend not in BACKENDS:
         raise ArenaError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ArenaError(f"--workers must be a positive integer, got {workers!r}")
+    most = max_workers(backend, address)
+    if most is not None and workers > most:
+        raise ArenaError(
+            f"--workers {workers}: the {backend} backend runs at most {most} workers here "
+            f"({default_workers()} CPUs available)"
+        )
 
 
 def run_arena(
@@ -142,7 +148,7 @@ def run_arena(
             f"--matches must be a positive even number (duplicate play plays each deck "
             f"sequence twice, seats swapped), got {matches!r}"
         )
-    _check_workers(workers, backend)
+    _check_workers(workers, backend, address)
     if seed is None:
         seed = secrets.randbelow(2**31)
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -189,7 +195,7 @@ def resume_arena(
     progress: Progress | None = None,
 ) -> ArenaResult:
     """Play the missing matches of a stored run with its own settings."""
-    _check_workers(workers, backend)
+    _check_workers(workers, backend, address)
     with ArenaStore(db, create=False) as store:
         info = store.run(run_id)
         plan = plan_of(info)

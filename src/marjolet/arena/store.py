@@ -36,6 +36,7 @@ from typing import Any
 
 from marjolet.arena.tasks import MatchOutcome
 from marjolet.errors import MarjoletError
+from marjolet.outputs import OutputError, check_database
 from marjolet.rules import Rules
 
 SCHEMA_VERSION = 1
@@ -123,8 +124,16 @@ class ArenaStore:
             raise StoreError(
                 f"no arena database at {self.path!r} (run `marjolet arena` first, or pass --db)"
             )
-        if Path(self.path).is_dir():
-            raise StoreError(f"cannot use the arena database {self.path!r}: it is a directory")
+        if create:
+            try:
+                check_database(
+                    self.path,
+                    tables=("runs", "matches"),
+                    what="a marjolet arena database",
+                    prefix=f"cannot use the arena database {self.path!r}",
+                )
+            except OutputError as exc:
+                raise StoreError(str(exc)) from None
         try:
             self.conn = sqlite3.connect(self.path, timeout=30.0)
             self.conn.execute("PRAGMA journal_mode=WAL")

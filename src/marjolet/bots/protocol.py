@@ -78,7 +78,7 @@ def decode(line: bytes | str, what: str = "message") -> dict[str, Any]:
     text = text.strip()
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply
         raise ProtocolError(f"{what} is not JSON: {_quote(text)}") from None
     if not isinstance(value, dict):
         raise ProtocolError(f"{what} is not a JSON object: {_quote(text)}")

@@ -57,6 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="continue an interrupted run stored in the database")
     parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
     parser.add_argument("--plot", metavar="FILE", help="draw ratings and margins (.png or .svg)")
+    parser.add_argument("--force", action="store_true", help="let --plot replace an existing file")
     parser.add_argument("--run", type=int, metavar="ID", help="report: the run to show")
     add_rules_arguments(parser)
 
@@ -125,7 +126,7 @@ def _play(args: argparse.Namespace) -> int:
     if args.address is not None and args.backend != "ray":
         raise ArenaUsageError("--address needs --backend ray")
     if args.plot is not None:
-        check_plot_path(args.plot)
+        check_plot_path(args.plot, force=args.force)
     db = _db_path(args)
     workers = args.workers if args.workers is not None else default_workers()
     progress: Progress = NullProgress() if args.quiet else auto_progress(sys.stderr)
@@ -235,7 +236,7 @@ def _report(args: argparse.Namespace) -> int:
     if misplaced:
         raise ArenaUsageError(f"'report' does not take {', '.join(misplaced)}")
     if args.plot is not None:
-        check_plot_path(args.plot)
+        check_plot_path(args.plot, force=args.force)
     db = _db_path(args)
     assert db is not None
     with ArenaStore(db, create=False) as store:

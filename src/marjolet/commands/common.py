@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from marjolet.errors import RulesError
-from marjolet.rules import Rules
+from marjolet.rules import Rules, check_new_match
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,8 +38,25 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: The flag of each rule setting, for error messages.
+FLAGS = {
+    "deal_pattern": "--deal-pattern",
+    "all_tricks_bonus": "--all-tricks-bonus",
+    "dix_on_play": "--dix-on-play",
+    "jack_queen": "--jack-queen",
+    "target": "--target",
+    "one_meld_per_window": "--one-meld-per-window",
+}
+
+
 def rules_from_args(args: argparse.Namespace) -> Rules:
-    rules = Rules.profile_named(args.profile)
+    """The rules of a new match from the options; an error names the flag
+    that was given (``--target: ...``), and the limits of
+    :data:`marjolet.rules.NEW_MATCH_LIMITS` apply."""
+    try:
+        rules = Rules.profile_named(args.profile)
+    except RulesError as exc:
+        raise RulesError(f"--rules: {exc}") from None
     changes: dict[str, object] = {}
     if args.deal_pattern:
         changes["deal_pattern"] = tuple(int(x) for x in args.deal_pattern.split("-"))
@@ -53,7 +70,9 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         changes["target"] = args.target
     if args.one_meld_per_window:
         changes["one_meld_per_window"] = True
-    try:
-        return rules.replace(**changes) if changes else rules
-    except RulesError as exc:
-        raise RulesError(f"--rules: {exc}") from None
+    for key, value in changes.items():
+        try:
+            rules = check_new_match(rules.replace(**{key: value}))
+        except RulesError as exc:
+            raise RulesError(f"{FLAGS[key]}: {exc}") from None
+    return rules

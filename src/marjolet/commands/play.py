@@ -54,6 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="save the game to FILE after every action (default: a new file in the data folder)",
     )
+    parser.add_argument("--force", action="store_true", help="let --save replace an existing file")
     parser.add_argument(
         "--resume",
         metavar="FILE",
@@ -113,11 +114,20 @@ def _is_terminal() -> bool:
 def open_session(args: argparse.Namespace) -> GameSession:
     """A new match from the options, or the resumed one; the record is
     written once before play, so an unusable save path stops here."""
+    from marjolet.outputs import check_output
     from marjolet.tui.session import GameSession
 
     save_to = Path(args.save) if args.save else None
-    if save_to is not None and save_to.is_dir():
-        raise MarjoletError(f"--save {args.save}: is a folder; give a file name")
+    if save_to is not None:
+        # a new match never replaces a file unasked; a resumed one may go on in its own file
+        own = args.resume if args.resume not in (None, LAST) else None
+        check_output(
+            save_to,
+            force=args.force,
+            flag="--save",
+            may_replace=own,
+            prefix=f"cannot save to {args.save}",
+        )
     if args.resume is None:
         rules = rules_from_args(args)
         session = GameSession.new(
@@ -149,7 +159,9 @@ def _resume(args: argparse.Namespace, save_to: Path | None) -> GameSession:
             f"--resume continues the saved match with its own rules; drop {' '.join(changed)}"
         )
     if args.resume == LAST:
-        path = saves.last_unfinished()
+        path = saves.last_unfinished(
+            warn=lambda line: print(f"marjolet: warning: {line}", file=sys.stderr)
+        )
         if path is None:
             raise RecordError(
                 f"no unfinished match in {saves.games_dir(create=False)}; "

@@ -18,10 +18,7 @@ def run(args: argparse.Namespace) -> int:
     from marjolet import record
 
     try:
-        if args.file == "-":
-            rec = record.loads(sys.stdin.read(), check=False)
-        else:
-            rec = record.load(args.file, check=False)
+        rec = record.loads(record.read_text(args.file), check=False)
         result = record.replay(rec)
     except RecordError as exc:
         if args.json:

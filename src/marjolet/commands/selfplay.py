@@ -15,6 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         required=True,
         help="record file (.json for JSON, anything else for the text form)",
     )
+    parser.add_argument("--force", action="store_true", help="replace --out if it exists")
     parser.add_argument(
         "--bots",
         nargs=2,
@@ -26,12 +27,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from marjolet import record
+    from marjolet import outputs, record
     from marjolet.bots import make_bot
     from marjolet.errors import RecordError
     from marjolet.match import Match, play_match
 
     rules = rules_from_args(args)
+    outputs.check_output(args.out, force=args.force, flag="--out")
     seats = [make_bot(spec, seed=args.seed * 2 + i) for i, spec in enumerate(args.bots)]
     match = Match(rules, seed=args.seed, players=[s.spec for s in seats])
     play_match(match, seats)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
+import socket
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
@@ -94,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
         from marjolet.web.app import create_app
         from marjolet.web.config import WebConfig
+        from marjolet.web.security import TRANSPORT_MAX
     except ImportError as exc:
         raise MarjoletError(
             f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
@@ -124,7 +127,14 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    app = create_app(config)
+    # listen first: a port in use is one line and exit 2, before the
+    # database (and its lock file) is touched
+    sock = listening_socket(args.host, args.port)
+    try:
+        app = create_app(config)
+    except BaseException:
+        sock.close()
+        raise
     if not is_loopback(args.host):
         print(
             f"marjolet: warning: listening on {args.host}: anyone who can reach this address "
@@ -137,15 +147,42 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             log_level=args.log_level,
-            ws_max_size=64 * 1024,
+            ws_max_size=TRANSPORT_MAX,
             proxy_headers=False,
             server_header=False,
             lifespan="on",
         )
     )
     _announce_when_started(server, args.host, config.database())
-    server.run()
+    server.run(sockets=[sock])
     return 0
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` (what uvicorn would bind), or a
+    one-line :class:`~marjolet.errors.MarjoletError` (port in use, no such
+    address)."""
+    from marjolet.errors import MarjoletError
+
+    shown = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (OSError, UnicodeError) as exc:
+        raise MarjoletError(f"--host {host}: cannot listen there: {exc}") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.set_inheritable(True)
+    except OSError as exc:
+        sock.close()
+        reason = exc.strerror or str(exc)
+        if exc.errno == errno.EADDRINUSE:
+            reason = "the port is in use (another server?); choose another with --port"
+        raise MarjoletError(f"cannot listen on {shown}: {reason}") from None
+    return sock
 
 
 def _announce_when_started(server: object, host: str, db: object) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from marjolet.errors import MarjoletError
 
@@ -34,10 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
     where = "<stdin>" if args.file == "-" else args.file
     try:
-        if args.file == "-":
-            rec = record.loads(sys.stdin.read(), check=False)
-        else:
-            rec = record.load(args.file, check=False)
+        rec = record.loads(record.read_text(args.file), check=False)
         match = record.to_match(rec)
     except MarjoletError as exc:
         raise type(exc)(f"{where}: {exc}") from None

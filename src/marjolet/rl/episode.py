@@ -64,10 +64,24 @@ def reward_arg(reward: str) -> str:
 
 class SeedStream:
     """Seeds for successive episodes: from ``reseed(seed)`` on, reproducible;
-    before any seed, cryptographically strong (R6)."""
+    before any seed, cryptographically strong (R6).
+
+    It pickles and deep-copies (so do the environments that hold it): a
+    seeded stream with its state, an unseeded one as "unseeded" (the copy
+    draws from its own strong source: there is nothing to reproduce)."""
 
     def __init__(self) -> None:
         self._rng: random.Random = secrets.SystemRandom()
+
+    def __getstate__(self) -> dict[str, Any]:
+        seeded = not isinstance(self._rng, secrets.SystemRandom)
+        return {"state": self._rng.getstate() if seeded else None}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._rng = secrets.SystemRandom()
+        if state["state"] is not None:
+            self._rng = random.Random()
+            self._rng.setstate(state["state"])
 
     def reseed(self, seed: int | None) -> None:
         if seed is not None:
@@ -93,6 +107,11 @@ class Episode:
         self.driver = TurnDriver(self.match)
         self.driver.start_deal()
         self.done = False
+        #: The points difference (player 0 minus player 1) already paid out as
+        #: dense rewards: 0 at the start of the deal, so the dealer's 10 for a
+        #: seven turned up (R18), scored before any action, is paid with the
+        #: first action's reward and the rewards add up to the deal margin.
+        self._paid = 0
 
     def turn(self) -> Turn | None:
         """The pending turn (``None`` once the episode is done)."""
@@ -111,12 +130,12 @@ class Episode:
         for an illegal action, leaving the episode unchanged.
         """
         deal = self.deal
-        p0, p1 = deal.points
         self.driver.submit(action, self.driver.version)
         q0, q1 = deal.points
         r = 0.0
         if self.reward == "dense":
-            r = float((q0 - q1) - (p0 - p1))
+            r = float((q0 - q1) - self._paid)
+            self._paid = q0 - q1
         if deal.is_over:
             if self.reward == "deal":
                 r = float(q0 - q1)

@@ -11,8 +11,11 @@ registers in one go.)
 
 - The agent plays ``seat`` (0, 1, or ``None``: drawn at random each episode);
   the opponent is any bot spec of :func:`marjolet.bots.make_bot`
-  (``"random"``, ``"heuristic"``, ``"pimc:worlds=32"``...), rebuilt with a
-  fresh seed each episode, and plays until it is the agent's turn again.
+  (``"random"``, ``"heuristic"``, ``"pimc:worlds=32"``...), a
+  :class:`~marjolet.bots.base.Bot` instance, or a callable
+  ``opponent(observation, legal) -> action`` (self-play: a copy of the
+  policy being trained); a bot is reseeded each episode, and the opponent
+  plays until it is the agent's turn again.
 - Observation: the shared tensor of :mod:`marjolet.rl.encoder` (a ``Box``;
   table in ``docs/rl.md``). ``info["action_mask"]`` (``int8``, 46 entries)
   and ``info["legal_actions"]`` give the legal ids; :meth:`action_masks`
@@ -20,16 +23,19 @@ registers in one go.)
 - Actions: ``Discrete(46)``, the engine's stable ids.
 - Rewards: ``reward="deal"`` (default), ``"dense"`` or ``"match"`` as in
   :mod:`marjolet.rl.episode`, from the agent's side.
-- Illegal actions: ``illegal_action="raise"`` (default) raises
-  :class:`~marjolet.errors.IllegalActionError` citing the rule;
-  ``"lose"`` ends the episode with the worst reward instead (minus the
-  largest possible deal score; -1 in ``match`` episodes), for learners that
-  cannot use a mask.
+- Illegal actions: ``illegal_action="lose"`` (default, what standard tools
+  such as ``check_env`` expect, like PettingZoo's ``TerminateIllegalWrapper``)
+  ends the episode with the worst reward (minus the largest possible deal
+  score; -1 in ``match`` episodes) and ``info["illegal_action"]`` citing the
+  rule; ``"raise"`` raises :class:`~marjolet.errors.IllegalActionError`
+  instead.
+- ``render_mode="ansi"`` returns the table as text, ``"human"`` prints it.
+- Environments pickle and deep-copy, seeded or not.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -40,6 +46,7 @@ from marjolet.actions import ACTION_NAMES
 from marjolet.bots import make_bot
 from marjolet.bots.base import Bot
 from marjolet.errors import MarjoletError
+from marjolet.observation import Observation
 from marjolet.rl.encoder import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -53,35 +60,70 @@ from marjolet.rl.episode import Episode, SeedStream, max_deal_score, reward_arg,
 from marjolet.rules import Rules
 
 ENV_ID = "marjolet/SingleAgent-v0"
-ILLEGAL_MODES = ("raise", "lose")
+ILLEGAL_MODES = ("lose", "raise")
+#: What ``opponent=`` takes: a bot spec, a bot, or ``f(observation, legal) -> action``.
+Opponent = str | Bot | Callable[[Observation, Sequence[int]], int]
+
+
+class CallableBot(Bot):
+    """A callable ``f(observation, legal) -> action`` as a bot."""
+
+    name = "callable"
+    description = "a function of the observation and the legal actions"
+
+    def __init__(self, fn: Callable[[Observation, Sequence[int]], int]) -> None:
+        super().__init__(seed=0)
+        self.fn = fn
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        return int(self.fn(obs, legal))
+
+    @property
+    def spec(self) -> str:
+        return f"callable {getattr(self.fn, '__name__', type(self.fn).__name__)}"
+
+
+def opponent_bot(opponent: Opponent) -> Bot:
+    """The bot behind ``opponent=`` (a spec is checked now)."""
+    if isinstance(opponent, str):
+        return make_bot(opponent, seed=0)
+    if isinstance(opponent, Bot):
+        return opponent
+    if callable(opponent):
+        return CallableBot(opponent)
+    raise MarjoletError(
+        f"opponent must be a bot spec, a Bot or a callable, got {type(opponent).__name__}"
+    )
 
 
 class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
     """One seat of Marjolet against a bot (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
-        opponent: str = "random",
+        opponent: Opponent = "random",
         rules: Rules | str | Mapping[str, Any] | None = None,
         seat: int | None = None,
         reward: str = "deal",
-        illegal_action: str = "raise",
+        illegal_action: str = "lose",
         render_mode: str | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise MarjoletError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise MarjoletError(
+                f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}"
+            )
         if seat not in (None, 0, 1):
             raise MarjoletError(f"seat must be 0, 1 or None (random each episode), got {seat!r}")
         if illegal_action not in ILLEGAL_MODES:
-            raise MarjoletError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+            raise MarjoletError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.rules = rules_arg(rules)
         self.reward_mode = reward_arg(reward)
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        self.opponent_spec = opponent
-        self.opponent: Bot = make_bot(opponent, seed=0)  # checks the spec now
+        self.opponent: Bot = opponent_bot(opponent)
+        self.opponent_spec = self.opponent.spec
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
         high = observation_high(self.rules)
@@ -140,9 +182,15 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         return action_mask(self._legal())
 
     def render(self) -> str | None:
+        if self.render_mode == "human":
+            print(self._table_text())
+            return None
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode (use render_mode='ansi')")
             return None
+        return self._table_text()
+
+    def _table_text(self) -> str:
         if self._episode is None:
             return "(no deal: call reset())"
         match = self._episode.match

@@ -9,13 +9,13 @@ the one ``examples/train_linear.py`` trains: ``linear:weights=policy.npz``.
 
 from __future__ import annotations
 
+import io
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from marjolet import outputs
 from marjolet.actions import ACTION_COUNT as NUM_ACTIONS
 from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.observation import Observation
@@ -47,21 +47,15 @@ def save_weights(
             f"weights must be {NUM_ACTIONS}x{OBSERVATION_SIZE} and bias {NUM_ACTIONS}, "
             f"got {w.shape} and {b.shape}"
         )
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=target.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez(
-                fh,
-                format=np.array(WEIGHTS_FORMAT),
-                weights=w,
-                bias=b,
-                meta=np.array([f"{k}={v}" for k, v in meta.items()]),
-            )
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    data = io.BytesIO()
+    np.savez(
+        data,
+        format=np.array(WEIGHTS_FORMAT),
+        weights=w,
+        bias=b,
+        meta=np.array([f"{k}={v}" for k, v in meta.items()]),
+    )
+    outputs.write_atomic(path, data.getvalue())
 
 
 def load_weights(path: str | Path) -> tuple[FloatArray, FloatArray]:

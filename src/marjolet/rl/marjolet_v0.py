@@ -21,7 +21,9 @@
   :mod:`marjolet.rl.episode`. Each episode's dealer is drawn from the seeded
   generator (R3); in ``match`` episodes the dealer then alternates.
 - ``render_mode="ansi"``: :meth:`render` returns the whole table as text
-  (both hands: it is the referee's view, not a player's).
+  (both hands: it is the referee's view, not a player's); ``"human"``
+  prints it.
+- Environments pickle and deep-copy, seeded or not.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "marjolet_v0",
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -71,7 +73,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise MarjoletError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise MarjoletError(
+                f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}"
+            )
         self.rules = rules_arg(rules)
         self.reward_mode = reward_arg(reward)
         self.render_mode = render_mode
@@ -150,9 +154,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
+        if self.render_mode == "human":
+            print(self._table_text())
+            return None
         if self.render_mode is None:
             warn("You are calling render() without a render_mode (use render_mode='ansi').")
             return None
+        return self._table_text()
+
+    def _table_text(self) -> str:
         if self._episode is None:
             return "(no deal: call reset())"
         episode = self._episode

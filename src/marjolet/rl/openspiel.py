@@ -21,13 +21,17 @@ score minus the opponent's (R21), given at the end (terminal reward model).
   (``yes``/``no``, empty: the profile's),
   ``jack_queen`` (``trump-jack``/``same-suit``, empty: the profile's),
   ``one_meld_per_window``, and ``dealer`` (0 or 1; the other player leads
-  trick 1). A whole match is left to the PettingZoo and Gymnasium adapters:
+  trick 1; -1: a first chance node draws the dealer, 0 or 1 with equal
+  chances, R3). A whole match is left to the PettingZoo and Gymnasium adapters:
   its length has no bound (R22 plays on while totals tie), which OpenSpiel's
   fixed-size tensors cannot hold.
 - **Observations.** The observation tensor is the shared encoder's
   (:mod:`marjolet.rl.encoder`, ``docs/rl.md``); the information state (perfect
   recall) adds the seat's dealt cards and the whole action history with the
-  cards the seat drew. Both have string forms.
+  cards the seat drew. Both have string forms. Factored observers
+  (``public_info=True`` with ``private_info=NONE``; ``public_info=False``
+  with ``SINGLE_PLAYER``) give the public facts and the player's hand
+  apart, so OpenSpiel's ``generate_playthrough`` runs.
 - ``resample_from_infostate`` builds a full history consistent with what the
   player knows, from the engine's sampler (:mod:`marjolet.decks`), so
   OpenSpiel's Python IS-MCTS (``open_spiel.python.algorithms.ismcts``) plays
@@ -55,7 +59,7 @@ from marjolet.engine import Deal
 from marjolet.errors import RulesError
 from marjolet.history import STOCK_CARDS, draw_position
 from marjolet.observation import Observation, observe
-from marjolet.rl.encoder import OBSERVATION_SIZE, FloatArray, encode, encode_dealing
+from marjolet.rl.encoder import FIELD, OBSERVATION_SIZE, FloatArray, encode, encode_dealing
 from marjolet.rl.episode import max_deal_score
 from marjolet.rules import Rules
 
@@ -94,7 +98,10 @@ _GAME_TYPE = pyspiel.GameType(
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_DEFAULTS,
+    provides_factored_observation_string=True,
 )
+#: ``dealer`` parameter value: the dealer is a chance outcome (R3).
+CHANCE_DEALER = -1
 
 
 def rules_from_params(params: Mapping[str, Any]) -> Rules:
@@ -155,8 +162,10 @@ class MarjoletGame(pyspiel.Game):  # type: ignore[misc]
         full.update(params or {})
         self.rules = rules_from_params(full)
         self.dealer = int(full["dealer"])
-        if self.dealer not in (0, 1):
-            raise ValueError(f"{GAME_NAME}: dealer must be 0 or 1, got {self.dealer}")
+        if self.dealer not in (0, 1, CHANCE_DEALER):
+            raise ValueError(
+                f"{GAME_NAME}: dealer must be 0, 1 or -1 (drawn by chance), got {self.dealer}"
+            )
         bound = float(max_deal_score(self.rules))
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_COUNT,
@@ -173,7 +182,7 @@ class MarjoletGame(pyspiel.Game):  # type: ignore[misc]
         return MarjoletState(self)
 
     def max_chance_nodes_in_history(self) -> int:
-        return NUM_CHANCE_NODES
+        return NUM_CHANCE_NODES + (self.dealer == CHANCE_DEALER)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
@@ -186,11 +195,13 @@ class MarjoletGame(pyspiel.Game):  # type: ignore[misc]
 class _Core:
     """The whole Python-side state: cheap to deep-copy, pickled compactly."""
 
-    __slots__ = ("deal", "dealer", "deck", "log", "rules")
+    __slots__ = ("chance_dealer", "deal", "dealer", "deck", "log", "rules")
 
     def __init__(self, rules: Rules, dealer: int) -> None:
         self.rules = rules
-        self.dealer = dealer
+        #: Whether the dealer is a chance outcome; ``dealer`` is None until drawn.
+        self.chance_dealer = dealer == CHANCE_DEALER
+        self.dealer: int | None = None if self.chance_dealer else dealer
         self.deck: list[int] = []
         self.deal: Deal | None = None
         #: One entry per player action: (actor, card player 0 drew, card player 1
@@ -199,6 +210,11 @@ class _Core:
 
     def apply(self, action: int) -> None:
         deal = self.deal
+        if self.dealer is None:
+            if action not in (0, 1):
+                raise ValueError(f"{GAME_NAME}: chance outcome {action} is not a dealer (0, 1)")
+            self.dealer = action
+            return
         if deal is None:
             if not 0 <= action < 32 or action in self.deck:
                 raise ValueError(f"{GAME_NAME}: chance outcome {action} is not an undealt card")
@@ -218,6 +234,7 @@ class _Core:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         new = _Core.__new__(_Core)
         new.rules = self.rules
+        new.chance_dealer = self.chance_dealer
         new.dealer = self.dealer
         new.deck = self.deck.copy()
         new.deal = None if self.deal is None else self.deal.copy()
@@ -228,16 +245,21 @@ class _Core:
         return {
             "rules": self.rules.to_json(),
             "dealer": self.dealer,
+            "chance_dealer": self.chance_dealer,
             "deck": list(self.deck),
             "moves": [] if self.deal is None else self.deal.moves,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.rules = Rules.from_json(state["rules"])
-        self.dealer = int(state["dealer"])
+        self.chance_dealer = bool(state.get("chance_dealer", False))
+        dealer = state["dealer"]
+        self.dealer = None if self.chance_dealer else int(dealer)
         self.deck = []
         self.deal = None
         self.log = []
+        if self.chance_dealer and dealer is not None:
+            self.apply(int(dealer))
         for c in state["deck"]:
             self.apply(int(c))
         for a in state["moves"]:
@@ -268,6 +290,8 @@ class MarjoletState(pyspiel.State):  # type: ignore[misc]
         return deal.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._core.dealer is None:
+            return [(0, 0.5), (1, 0.5)]
         dealt = set(self._core.deck)
         left = [c for c in range(32) if c not in dealt]
         p = 1.0 / len(left)
@@ -278,6 +302,8 @@ class MarjoletState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self._core.dealer is None:
+                return f"dealer {action}"
             return f"deal {CARD_NAMES[action]}"
         return ACTION_NAMES[action]
 
@@ -294,6 +320,8 @@ class MarjoletState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         core = self._core
+        if core.dealer is None:
+            return "drawing the dealer"
         if core.deal is None:
             return f"dealer {core.dealer}; dealing: {' '.join(CARD_NAMES[c] for c in core.deck)}"
         moves = " ".join(ACTION_NAMES[a] for a in core.deal.moves)
@@ -313,6 +341,9 @@ class MarjoletState(pyspiel.State):  # type: ignore[misc]
         """:meth:`resample_from_infostate` with a Python generator."""
         core = self._core
         game = self.get_game()
+        if core.dealer is None:
+            clone: MarjoletState = self.clone()  # nothing dealt, nothing hidden
+            return clone
         if core.deal is None:
             deck = _resample_partial_deck(core, player, rng)
             moves: list[int] = []
@@ -322,6 +353,8 @@ class MarjoletState(pyspiel.State):  # type: ignore[misc]
             deck = consistent_deck(obs, rng, [core.deck[pos] for pos in mine])
             moves = core.deal.moves
         state: MarjoletState = game.new_initial_state()
+        if core.chance_dealer:
+            state.apply_action(core.dealer)
         for c in deck:
             state.apply_action(c)
         for m in moves:
@@ -338,6 +371,7 @@ class MarjoletState(pyspiel.State):  # type: ignore[misc]
 
 def _resample_partial_deck(core: _Core, player: int, rng: random.Random) -> list[int]:
     """During the deal: keep the player's own cards and the indicator, redraw the rest."""
+    assert core.dealer is not None
     mine = set(dealt_positions(core.rules.deal_pattern, core.dealer)[player])
     keep = {pos for pos in mine if pos < len(core.deck)}
     if len(core.deck) > STOCK_START - 1:
@@ -367,24 +401,41 @@ def state_from_observation(
 # -- observers -------------------------------------------------------------------
 
 
+#: Fields of the observation tensor that only the observing player knows;
+#: the public observer leaves them zero (the others are public, R23).
+PRIVATE_FIELDS = ("hand", "opp_known", "unseen")
+
+
 class MarjoletObserver:
     """OpenSpiel's PyObserver for ``python_marjolet``: the shared observation
-    tensor, or (perfect recall) the information state."""
+    tensor, or (perfect recall) the information state; or one factor of the
+    observation, the public facts (``public_info=True``, ``private_info=NONE``:
+    the tensor with :data:`PRIVATE_FIELDS` zero) or the player's private ones
+    (``public_info=False``, ``SINGLE_PLAYER``: its hand)."""
 
     def __init__(self, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
         if params:
             raise ValueError(f"{GAME_NAME}: observation parameters are not supported, got {params}")
-        if not iig_obs_type.public_info or (
-            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-        ):
-            raise ValueError(
-                f"{GAME_NAME} offers the player's own observation and information state only "
-                "(public_info=True, private_info=SINGLE_PLAYER)"
-            )
+        single = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        none = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.kind = "full"
+        if iig_obs_type.public_info and none and not self.perfect_recall:
+            self.kind = "public"
+        elif not iig_obs_type.public_info and single and not self.perfect_recall:
+            self.kind = "private"
+        elif not (iig_obs_type.public_info and single):
+            raise ValueError(
+                f"{GAME_NAME} offers the player's observation and information state "
+                "(public_info=True, private_info=SINGLE_PLAYER), the public observation "
+                "(private_info=NONE) and the private one (public_info=False), the last two "
+                "without perfect recall"
+            )
         pieces: list[tuple[str, int, tuple[int, ...]]] = [
             ("observation", OBSERVATION_SIZE, (OBSERVATION_SIZE,))
         ]
+        if self.kind == "private":
+            pieces = [("hand", 32, (32,))]
         if self.perfect_recall:
             pieces.append(("dealt", 32, (32,)))
             pieces.append(("history", MAX_MOVES * HISTORY_SLOT, (MAX_MOVES, HISTORY_SLOT)))
@@ -398,13 +449,21 @@ class MarjoletObserver:
 
     def set_from(self, state: MarjoletState, player: int) -> None:
         core = state._core
+        if self.kind == "private":
+            self._set_private(state, player)
+            return
         obs_view = self.dict["observation"]
         obs = state.observation_of(player)
         if obs is None:
             hand, indicator = _dealing_view(core, player)
-            encode_dealing(player, core.dealer, hand, indicator, core.rules, obs_view)
+            dealer = -1 if core.dealer is None else core.dealer
+            encode_dealing(player, dealer, hand, indicator, core.rules, obs_view)
         else:
             encode(obs, obs_view)
+        if self.kind == "public":
+            for name in PRIVATE_FIELDS:
+                field = FIELD[name]
+                obs_view[field.offset : field.offset + field.size] = 0.0
         if not self.perfect_recall:
             return
         dealt = self.dict["dealt"]
@@ -423,7 +482,17 @@ class MarjoletObserver:
             if drew >= 0:
                 row[2 + ACTION_COUNT + drew] = 1.0
 
+    def _set_private(self, state: MarjoletState, player: int) -> None:
+        view = self.dict["hand"]
+        view.fill(0.0)
+        for c in CardSet(_hand_of(state, player)):
+            view[c] = 1.0
+
     def string_from(self, state: MarjoletState, player: int) -> str:
+        if self.kind == "public":
+            return public_observation_string(state)
+        if self.kind == "private":
+            return f"p{player} hand [{CardSet(_hand_of(state, player))}]"
         if self.perfect_recall:
             return information_state_string(state, player)
         obs = state.observation_of(player)
@@ -434,7 +503,38 @@ class MarjoletObserver:
         return observation_string(obs)
 
 
+def _hand_of(state: MarjoletState, player: int) -> int:
+    """The player's hand (mask), during the deal too."""
+    deal = state._core.deal
+    return _dealing_view(state._core, player)[0] if deal is None else deal.hand_mask(player)
+
+
+def public_observation_string(state: MarjoletState) -> str:
+    """What both players know (R23), in absolute seats: no hidden card."""
+    core = state._core
+    if core.dealer is None:
+        return "drawing the dealer"
+    deal = core.deal
+    if deal is None:
+        up = CARD_NAMES[core.deck[STOCK_START - 1]] if len(core.deck) >= STOCK_START else "?"
+        return f"dealer {core.dealer} dealing: {len(core.deck)} cards dealt, turned up {up}"
+    obs = observe(deal, 0)
+    lead = "-" if obs.lead is None else CARD_NAMES[obs.lead]
+    ind = "-" if obs.indicator is None else CARD_NAMES[obs.indicator]
+    return (
+        f"dealer {core.dealer} to_move {obs.to_move} window {int(obs.in_window)} "
+        f"trumps {'CDHS'[obs.trump]} indicator {ind} stock {obs.stock_size} "
+        f"tricks {obs.tricks_played} lead {lead} | exposed [{obs.exposed[0]}] "
+        f"[{obs.exposed[1]}] won [{obs.won[0]}] [{obs.won[1]}] hands {obs.hand_sizes[0]} "
+        f"{obs.hand_sizes[1]} | points {obs.points[0]}-{obs.points[1]} "
+        f"melds {' '.join(obs.melds_of(0)) or '-'} / {' '.join(obs.melds_of(1)) or '-'} "
+        f"seven {'-' if obs.seven_scored_by is None else obs.seven_scored_by}"
+    )
+
+
 def _own_dealt(core: _Core, player: int) -> list[int]:
+    if core.dealer is None:
+        return []
     mine = dealt_positions(core.rules.deal_pattern, core.dealer)[player]
     return [core.deck[pos] for pos in mine if pos < len(core.deck)]
 
@@ -452,6 +552,8 @@ def information_state_string(state: MarjoletState, player: int) -> str:
     order, the turned-up card and every action, with the cards it drew."""
     core = state._core
     own = " ".join(CARD_NAMES[c] for c in _own_dealt(core, player))
+    if core.dealer is None:
+        return f"p{player} dealer ?"
     head = f"p{player} dealer {core.dealer} dealt [{own}]"
     if len(core.deck) < STOCK_START:
         return head

@@ -10,6 +10,7 @@ plain and the full-screen interface use it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from marjolet import record
@@ -64,16 +65,19 @@ def load_match(path: str | Path) -> tuple[record.Record, Match]:
         raise RecordError(f"{path}: {exc}") from None
 
 
-def last_unfinished() -> Path | None:
+def last_unfinished(warn: Callable[[str], None] | None = None) -> Path | None:
     """The newest saved match that is not decided yet, or ``None``.
 
-    Files that cannot be read or replayed are skipped: one damaged file must
+    Files that cannot be read or replayed are skipped, each reported through
+    ``warn`` (one line naming the file and the fault): one damaged file must
     not hide the others.
     """
     for path in saved_games():
         try:
             _, match = load_match(path)
-        except (MarjoletError, OSError):
+        except (MarjoletError, OSError) as exc:
+            if warn is not None:
+                warn(f"skipped an unreadable save: {exc}")
             continue
         if not match.is_over:
             return path

@@ -253,7 +253,6 @@ class GameSession:
         if self.save_path is None:
             return
         try:
-            self.save_path.parent.mkdir(parents=True, exist_ok=True)
             record.save(record.Record.from_match(self.match), self.save_path)
             self.save_error = None
         except OSError as exc:

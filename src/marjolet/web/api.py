@@ -17,8 +17,8 @@ from fastapi.responses import PlainTextResponse, Response
 
 from marjolet.errors import MarjoletError, RecordError
 from marjolet.record import FORMAT, Record, loads, replay
-from marjolet.rules import PROFILES, Rules, setting_choices
-from marjolet.web import views
+from marjolet.rules import PROFILES, Rules, check_new_match, setting_choices
+from marjolet.web import security, views
 from marjolet.web.config import WebConfig
 from marjolet.web.hub import Hub, clean_name
 from marjolet.web.tables import TableError
@@ -76,6 +76,7 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
     """The ``/api`` routes of one application."""
     router = APIRouter()
     creations: dict[str, TokenBucket] = {}
+    watch_caps = security.WatchCaps(config.max_watched_per_address, config.max_watched)
 
     async def read_json(request: Request) -> dict[str, Any]:
         body = await read_body(request, config.max_request)
@@ -115,7 +116,7 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
                 400, f"'mode' must be 'bot', 'friend' or 'watch', got {str(mode)[:20]!r}"
             )
         try:
-            rules = Rules.from_json(body.get("rules", "classic"))
+            rules = check_new_match(Rules.from_json(body.get("rules", "classic")))
         except MarjoletError as exc:
             raise ApiError(400, f"rules: {exc}") from None
         try:
@@ -131,7 +132,14 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
         except MarjoletError as exc:
             raise ApiError(400, str(exc)) from None
         name = clean_name(body.get("name"), "you")
+        if mode == "watch":
+            running = [t.id for t in hub.tables.values() if not t.has_humans and not t.over]
+            refusal = watch_caps.refusal(client, running)
+            if refusal is not None:
+                raise ApiError(429, refusal)
         new = await hub.create_game(mode, rules, name=name, bots=bots)
+        if mode == "watch":
+            watch_caps.started(new.id, client)
         out: dict[str, Any] = {
             "id": new.id,
             "seat": new.seat,

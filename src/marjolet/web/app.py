@@ -36,6 +36,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from marjolet.errors import MarjoletError
+from marjolet.web import security
 from marjolet.web.api import MAX_REPLAY_DEALS, ApiError, TokenBucket, api_router, read_body
 from marjolet.web.botchoice import BotCatalogue
 from marjolet.web.config import WebConfig
@@ -101,6 +102,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     )
     app.state.hub = hub
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
+    app.add_middleware(security.CrossSiteGuard)
     if config.allowed_hosts is not None:
         app.add_middleware(HostCheck, allowed=config.allowed_hosts)
 

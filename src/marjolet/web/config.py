@@ -44,6 +44,13 @@ class WebConfig:
     flood_close_after: int = 200
     #: Games one client address may create per minute (burst the same).
     games_per_minute: int = 120
+    #: Watched bot-vs-bot matches running at once, in all and per address
+    #: (each one keeps the bot threads busy that people's games need).
+    max_watched: int = 6
+    max_watched_per_address: int = 2
+    #: Seconds a watched match goes on with no spectator before it pauses
+    #: (it leaves memory and goes on when someone opens it again).
+    watch_pause_after: float = 180.0
     #: Largest uploaded record, in bytes.
     max_upload: int = 1_000_000
     #: Largest JSON request body of the other endpoints, in bytes.

@@ -14,12 +14,11 @@ import contextlib
 import json
 import logging
 import time
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from marjolet.web import protocol
+from marjolet.web import protocol, security
 from marjolet.web.api import TokenBucket
 from marjolet.web.config import WebConfig
 from marjolet.web.hub import Hub
@@ -29,7 +28,7 @@ log = logging.getLogger("marjolet.web")
 
 #: Pause that lets a last error message reach the browser before closing.
 FLUSH_PAUSE_S = 0.05
-#: At most one "slow down" reply per this many seconds to a flooding browser.
+#: At most one "rate limited" log line per this many seconds for a flooding browser.
 RATE_WARNING_INTERVAL_S = 1.0
 
 
@@ -78,7 +77,7 @@ def socket_router(hub: Hub, config: WebConfig) -> APIRouter:
     @router.websocket("/ws/{game_id}")
     async def table_socket(ws: WebSocket, game_id: str) -> None:
         origin = ws.headers.get("origin")
-        if origin is not None and urlsplit(origin).netloc != ws.headers.get("host"):
+        if origin is not None and not security.same_origin(origin, ws.headers.get("host")):
             log.warning("ws %s: refused a connection from origin %r", game_id[:32], origin[:100])
             await ws.close(code=4403, reason="cross-site connection refused")
             return
@@ -127,6 +126,8 @@ def socket_router(hub: Hub, config: WebConfig) -> APIRouter:
             msg = protocol.parse_message(raw, config.max_message)
         except protocol.ProtocolError as exc:
             conn.error(exc.code, str(exc))
+            if security.too_large_to_keep(raw):
+                await _close_too_big(ws)
             return None
         if not isinstance(msg, protocol.Hello):
             conn.error("hello_first", "the first message must be 'hello' with your seat's token")
@@ -156,24 +157,31 @@ def socket_router(hub: Hub, config: WebConfig) -> APIRouter:
             raw = await _receive_text(ws)
             if not conn.bucket.take():
                 conn.dropped += 1
+                # every refused message is answered, so no client waits for a reply
+                conn.error(
+                    "rate_limited",
+                    "too many messages: slow down "
+                    f"(at most {config.rate_per_second:g} a second); this one was dropped",
+                )
                 now = time.monotonic()
                 if now - conn.last_warning >= RATE_WARNING_INTERVAL_S:
                     conn.last_warning = now
-                    conn.error(
-                        "rate_limited",
-                        "too many messages: slow down "
-                        f"(at most {config.rate_per_second:g} a second)",
-                    )
+                    log.warning("%s: rate limited", conn.where)
                 if conn.dropped >= config.flood_close_after:
                     log.warning("%s: closed for flooding", conn.where)
                     await asyncio.sleep(FLUSH_PAUSE_S)
-                    await ws.close(code=1008, reason="flooding")
+                    await ws.close(
+                        code=1008, reason=security.flood_close_reason(config.rate_per_second)
+                    )
                     return
                 continue
             try:
                 msg = protocol.parse_message(raw, config.max_message)
             except protocol.ProtocolError as exc:
                 conn.error(exc.code, str(exc))
+                if security.too_large_to_keep(raw):
+                    await _close_too_big(ws)
+                    return
                 continue
             try:
                 await _handle(conn, table, msg)
@@ -182,6 +190,12 @@ def socket_router(hub: Hub, config: WebConfig) -> APIRouter:
             except Exception:
                 log.exception("%s: failed to handle %s", conn.where, type(msg).__name__)
                 conn.error("internal", "the server could not handle this message (it is logged)")
+
+    async def _close_too_big(ws: WebSocket) -> None:
+        """After the ``too_large`` error has gone out: close with 1009."""
+        await asyncio.sleep(FLUSH_PAUSE_S)
+        with contextlib.suppress(Exception):
+            await ws.close(code=security.CLOSE_TOO_BIG, reason="message too big")
 
     async def _handle(conn: Connection, table: Table, msg: protocol.ClientMessage) -> None:
         if isinstance(msg, protocol.Ping):

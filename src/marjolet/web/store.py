@@ -28,7 +28,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -36,10 +36,13 @@ from typing import Any, Literal
 from marjolet.actions import ACTION_NAMES, parse_action
 from marjolet.cards import CARD_NAMES, parse_card
 from marjolet.errors import MarjoletError
+from marjolet.outputs import OutputError, check_database
 from marjolet.record import DealRecord, Record
 from marjolet.rules import Rules
 
 SCHEMA_VERSION = 2
+#: The tables every web database has (an existing file without them is refused).
+TABLES = ("games", "deals", "actions")
 
 Mode = Literal["bot", "friend", "watch"]
 Status = Literal["waiting", "playing", "finished"]
@@ -252,24 +255,29 @@ class Store:
         self._lock_fd: int | None = None
         self._depth = 0
         try:
-            if self.path.parent and not self.path.parent.exists():
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+            check_database(self.path, tables=TABLES, what="a marjolet database")
+        except OutputError as exc:
+            raise StoreError(str(exc)) from None
+        try:
             self._take_lock()
             self._db = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=5.0
             )
         except OSError as exc:
-            self._release_lock()
+            self._release_lock(remove=True)
             raise StoreError(
                 f"cannot open database {str(self.path)!r}: {exc.strerror or exc}"
             ) from None
         except sqlite3.Error as exc:
-            self._release_lock()
+            self._release_lock(remove=True)
             raise StoreError(f"cannot open database {str(self.path)!r}: {exc}") from None
         try:
             self._setup()
+        except StoreError:
+            self.close(remove_lock=True)
+            raise
         except sqlite3.DatabaseError as exc:
-            self.close()
+            self.close(remove_lock=True)
             raise StoreError(f"{str(self.path)!r} is not a marjolet database: {exc}") from None
 
     # -- opening and closing -----------------------------------------------------
@@ -290,8 +298,13 @@ class Store:
             ) from None
         self._lock_fd = fd
 
-    def _release_lock(self) -> None:
+    def _release_lock(self, remove: bool = False) -> None:
+        """Drop the lock; ``remove`` (a failed start) also deletes the lock
+        file, while it is still held, so that no ``.lock`` is left behind."""
         if self._lock_fd is not None:
+            if remove:
+                with suppress(OSError):
+                    os.unlink(self.path.with_name(self.path.name + ".lock"))
             os.close(self._lock_fd)  # closing the descriptor drops the flock
             self._lock_fd = None
 
@@ -316,11 +329,11 @@ class Store:
             )
             db.executescript(f"BEGIN; {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
-    def close(self) -> None:
+    def close(self, *, remove_lock: bool = False) -> None:
         try:
             self._db.close()
         finally:
-            self._release_lock()
+            self._release_lock(remove_lock)
 
     @property
     def journal_mode(self) -> str:

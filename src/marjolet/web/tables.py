@@ -40,6 +40,7 @@ import hmac
 import json
 import logging
 import random
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -101,6 +102,8 @@ class Table:
         self._steps: views.StepLog | None = None
         self.closed = False
         self._bots_retired = False
+        #: When the last connection left (a watched match pauses after a while).
+        self.unwatched_since = time.monotonic()
 
     def _build_bots(self) -> dict[int, Bot]:
         """The bots of the seats, from the specs stored with the game. A bot
@@ -174,6 +177,8 @@ class Table:
 
     def detach(self, peer: Peer) -> None:
         self.peers.discard(peer)
+        if not self.peers:
+            self.unwatched_since = time.monotonic()
         self._announce_presence()
         self.hub.release(self)
 
@@ -391,6 +396,9 @@ class Table:
         loop = asyncio.get_running_loop()
         try:
             while not self.closed:
+                if self.paused():
+                    log.info("game %s paused: nobody watches it", self.id)
+                    return
                 async with self.lock:
                     if self.over:
                         return
@@ -438,6 +446,15 @@ class Table:
             log.exception("game %s: the bot loop stopped", self.id)
         finally:
             self.hub.release(self)
+
+    def paused(self) -> bool:
+        """A watched match stops when no spectator has been there for
+        ``watch_pause_after`` seconds (it goes on when someone opens it)."""
+        return (
+            not self.has_humans
+            and not self.peers
+            and time.monotonic() - self.unwatched_since >= self.hub.config.watch_pause_after
+        )
 
     async def _think(self, bot: Bot, turn: Turn) -> int:
         """The bot's choice, computed in the bot pool.

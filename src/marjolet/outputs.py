@@ -1,0 +1,205 @@
+"""The one rule for every file the user names as an output.
+
+``convert --out``, ``selfplay --out``, ``play --save``, ``arena --plot`` and
+the ``--db`` databases all go through here, so the rule is the same
+everywhere:
+
+- an existing file is never replaced without ``--force`` (``force=True``);
+  the error names the file and the flag that would allow it;
+- a path that is (or leads through a symlink to) a device, a FIFO or a
+  socket is refused, even with ``--force``, and so is a folder;
+- a symlink is *written through*: its target is replaced atomically in the
+  target's own folder; the link itself is never replaced by a regular file;
+- the folder of the file must exist: no command creates missing folders for
+  a file the user named (a typo in a path is an error, not a new tree);
+- a database (``--db``) that exists must be a marjolet database of that kind
+  (or an empty file); any other file is refused, never turned into one.
+
+Writes are atomic (:func:`write_atomic`): a temporary file in the target's
+folder, flushed to disk, renamed over the target, keeping the mode of the
+file it replaces. Standard library only.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import stat
+import tempfile
+from collections.abc import Collection
+from pathlib import Path
+
+from marjolet.errors import MarjoletError
+
+#: The first 16 bytes of every SQLite database file.
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class OutputError(MarjoletError):
+    """A file the user named cannot, or may not, be written."""
+
+
+def _kind(mode: int) -> str | None:
+    """The name of a file type that is never written, or ``None``."""
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a folder (directory)"
+    return None
+
+
+def real_target(path: str | os.PathLike[str]) -> Path:
+    """Where writing ``path`` lands: symlinks followed (even a dangling one)."""
+    return Path(os.path.realpath(path))
+
+
+def check_output(
+    path: str | os.PathLike[str],
+    *,
+    force: bool = False,
+    flag: str = "--out",
+    may_replace: str | os.PathLike[str] | None = None,
+    prefix: str | None = None,
+) -> Path:
+    """Check that ``path`` may be written under the rule of this module and
+    return the real file that will be written.
+
+    ``may_replace`` names a file that is this command's own (``play
+    --resume FILE`` saving back to FILE): it may be replaced without force.
+    Raises :class:`OutputError` with one line naming the file and the flag
+    (it starts with ``prefix``, by default ``FLAG PATH``).
+    """
+    shown = os.fspath(path)
+    lead = prefix if prefix is not None else f"{flag} {shown}"
+    target = real_target(path)
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise OutputError(f"{lead}: cannot write: {exc.strerror or exc}") from None
+    if info is not None:
+        kind = _kind(info.st_mode)
+        if kind is not None:
+            raise OutputError(f"{lead}: is {kind}; give the name of a regular file")
+        own = may_replace is not None and real_target(may_replace) == target
+        if not force and not own:
+            raise OutputError(f"{lead}: the file exists; add --force to replace it")
+        return target
+    folder = target.parent
+    if not folder.is_dir():
+        raise OutputError(f"{lead}: cannot write: no such folder {str(folder)!r}")
+    return target
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write ``data`` so that ``path`` holds either the old or the new
+    content, never a part: a temporary file in the real target's folder,
+    flushed to disk, then renamed over it (a symlink keeps pointing to the
+    new content). A device, FIFO, socket or folder is never replaced; the
+    mode of a replaced file is kept. Raises :class:`OSError`."""
+    target = real_target(path)
+    try:
+        old: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        old = None
+    if old is not None and _kind(old.st_mode) is not None:
+        raise IsADirectoryError(0, f"is {_kind(old.st_mode)}, not a regular file", str(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        if hasattr(os, "fchmod"):  # POSIX: the mode of the file replaced, else the usual one
+            os.fchmod(fd, stat.S_IMODE(old.st_mode) if old is not None else _default_mode())
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+@functools.cache
+def _default_mode() -> int:
+    """The mode a new file gets from ``open``: 0o666 less the umask (read
+    once: reading it means setting it for an instant)."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def check_database(
+    path: str | os.PathLike[str],
+    *,
+    tables: Collection[str],
+    what: str,
+    prefix: str | None = None,
+) -> Path:
+    """Check that ``path`` may be used as a marjolet database of one kind
+    (``tables``: the tables that kind always has; ``what``: its name) and
+    return the real file.
+
+    A missing file (in an existing folder) or an empty one will be created;
+    an existing SQLite file must hold ``tables`` or no table at all; any other
+    file, and a device, FIFO, socket or directory, is refused with one line that
+    starts with ``prefix`` (default ``--db PATH``)."""
+    shown = os.fspath(path)
+    lead = prefix if prefix is not None else f"--db {shown}"
+    target = real_target(path)
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        if not target.parent.is_dir():
+            raise OutputError(
+                f"{lead}: cannot create the database: no such folder {str(target.parent)!r}"
+            ) from None
+        return target
+    except OSError as exc:
+        raise OutputError(f"{lead}: cannot open database: {exc.strerror or exc}") from None
+    kind = _kind(info.st_mode)
+    if kind is not None:
+        raise OutputError(f"{lead}: is {kind}, not a database file")
+    if info.st_size == 0:
+        return target
+    try:
+        with open(target, "rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise OutputError(f"{lead}: cannot open database: {exc.strerror or exc}") from None
+    found = _sqlite_tables(target) if head == SQLITE_HEADER else None
+    if found is None:
+        raise OutputError(
+            f"{lead}: the file exists and is not {what} (it is not a database at all); "
+            "refusing to change it"
+        )
+    if found and not set(tables) <= found:
+        raise OutputError(
+            f"{lead}: the file exists and is not {what} (its tables: "
+            f"{', '.join(sorted(found)[:5])}); refusing to change it"
+        )
+    return target
+
+
+def _sqlite_tables(path: Path) -> set[str] | None:
+    """The table names of a SQLite file, opened read-only (``None`` if it
+    cannot be read as a database)."""
+    import sqlite3
+
+    try:
+        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5.0)
+    except sqlite3.Error:
+        return None
+    try:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
+        return {str(r[0]) for r in rows}
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()

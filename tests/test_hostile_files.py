@@ -1,0 +1,339 @@
+"""Issue 15, files and input: the files the commands write and the input
+they read, tried the way a careless user or an attacker would."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from marjolet import outputs, record
+from marjolet.arena.store import ArenaStore
+from marjolet.arena.store import StoreError as ArenaStoreError
+from marjolet.cli import main
+from marjolet.errors import RecordError
+from marjolet.outputs import OutputError
+
+
+def run_cli(
+    *args: str, stdin: str | bytes = "", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    proc = subprocess.run(
+        [sys.executable, "-m", "marjolet", *args],
+        input=data,
+        capture_output=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
+    return subprocess.CompletedProcess(
+        proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+    )
+
+
+def one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
+    """The single stderr line of a refused command (exit 2, no traceback)."""
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+@pytest.fixture
+def match_file(tmp_path: Path) -> Path:
+    """A finished match, as a JSON record."""
+    path = tmp_path / "match.json"
+    assert main(["selfplay", "--seed", "3", "--out", str(path)]) == 0
+    return path
+
+
+# -- the file-writing rule -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["convert", "selfplay", "play"])
+def test_an_existing_file_is_never_overwritten_without_force(
+    command: str, tmp_path: Path, match_file: Path
+) -> None:
+    kept = tmp_path / "keep.json"
+    kept.write_text("precious\n")
+    flag = "--out"
+    args = {
+        "convert": ["convert", str(match_file), "--to", "json", "--out", str(kept)],
+        "selfplay": ["selfplay", "--seed", "1", "--out", str(kept)],
+        "play": ["play", "--plain", "--opponent", "random", "--seed", "1", "--save", str(kept)],
+    }[command]
+    line = one_error_line(run_cli(*args, stdin="quit\n"))
+    named = f"cannot save to {kept}" if command == "play" else f"{flag} {kept}"
+    assert named in line and "--force" in line
+    assert kept.read_text() == "precious\n"
+    proc = run_cli(*args, "--force", stdin="quit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert record.load(kept, check=False).deals  # replaced by a record
+
+
+def test_play_save_on_its_own_match_file_goes_on(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    first = run_cli(
+        "play", "--plain", "--opponent", "random", "--seed", "4", "--save", str(save),
+        stdin="1\n1\nquit\n",
+    )
+    assert first.returncode == 0, first.stderr
+    before = record.load(save, check=False).deals[0].actions
+    again = run_cli("play", "--plain", "--resume", str(save), "--save", str(save),
+                    stdin="1\nquit\n")
+    assert again.returncode == 0, again.stderr
+    after = record.load(save, check=False).deals[0].actions
+    assert after[: len(before)] == before and len(after) > len(before)
+
+
+def _special_files(tmp_path: Path) -> list[tuple[str, Path]]:
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    sock_path = tmp_path / "s.json"
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(sock_path))
+    sock.close()
+    found = [("FIFO", fifo), ("socket", sock_path)]
+    device = tmp_path / "device.json"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o600, os.makedev(1, 3))  # like /dev/null
+    except PermissionError:
+        pass
+    else:
+        found.append(("device", device))
+    return found
+
+
+def test_devices_fifos_and_sockets_are_refused_even_with_force(
+    tmp_path: Path, match_file: Path
+) -> None:
+    for kind, path in _special_files(tmp_path):
+        mode = os.stat(path).st_mode
+        line = one_error_line(
+            run_cli("convert", str(match_file), "--to", "text", "--out", str(path), "--force")
+        )
+        assert str(path) in line and kind in line
+        with pytest.raises(OSError):
+            outputs.write_atomic(path, "x")
+        assert os.stat(path).st_mode == mode  # still the same kind of file
+
+
+def test_a_symlink_is_written_through_and_its_target_replaced_atomically(
+    tmp_path: Path, match_file: Path
+) -> None:
+    real = tmp_path / "real" / "game.txt"
+    real.parent.mkdir()
+    real.write_text("old\n")
+    os.chmod(real, 0o640)
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    assert main(["convert", str(match_file), "--to", "text", "--out", str(link), "--force"]) == 0
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert record.load(real) == record.load(match_file)
+    assert stat.S_IMODE(os.stat(real).st_mode) == 0o640  # the replaced file keeps its mode
+    assert sorted(p.name for p in real.parent.iterdir()) == ["game.txt"]  # no temporary left
+    with pytest.raises(OutputError, match="exists"):
+        outputs.check_output(link)  # and without --force a link to a file is refused too
+
+
+def test_no_command_creates_a_missing_folder(tmp_path: Path, match_file: Path) -> None:
+    missing = tmp_path / "no" / "such"
+    for args in (
+        ["convert", str(match_file), "--to", "json", "--out", str(missing / "a.json")],
+        ["selfplay", "--seed", "1", "--out", str(missing / "b.json")],
+        ["play", "--plain", "--opponent", "random", "--save", str(missing / "c.json")],
+        ["arena", "random", "random", "--matches", "2", "--db", str(missing / "d.db")],
+    ):
+        line = one_error_line(run_cli(*args, stdin="quit\n"))
+        assert "no such folder" in line, line
+    assert not (tmp_path / "no").exists()
+
+
+def test_every_db_refuses_an_existing_file_that_is_not_a_marjolet_database(
+    tmp_path: Path,
+) -> None:
+    from marjolet.web.store import Store, StoreError
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database\n")
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE accounts (x)")
+    before = {p: p.read_bytes() for p in (notes, other)}
+    for path in (notes, other):
+        with pytest.raises(StoreError, match="is not a marjolet database"):
+            Store(path)
+        with pytest.raises(ArenaStoreError, match="is not a marjolet arena database"):
+            ArenaStore(path)
+        line = one_error_line(
+            run_cli("arena", "random", "random", "--matches", "2", "--db", str(path))
+        )
+        assert str(path) in line
+    arena_db = tmp_path / "arena.db"
+    ArenaStore(arena_db).close()
+    with pytest.raises(StoreError, match="is not a marjolet database"):
+        Store(arena_db)  # one kind of marjolet database is not the other
+    assert {p: p.read_bytes() for p in (notes, other)} == before
+    left = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("arena.db"))
+    assert left == ["notes.txt", "other.sqlite3"]  # no lock, no journal beside them
+    Store(tmp_path / "new.sqlite3").close()  # a new file is still created
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+def test_convert_checks_the_record_first(tmp_path: Path, match_file: Path) -> None:
+    whole = json.loads(match_file.read_text())
+    first = whole["deals"][0]
+    truncated = dict(whole, deals=[dict(first, actions=first["actions"][:5]), whole["deals"][1]])
+    extra = dict(whole, deals=[dict(first, actions=[*first["actions"], "draw"])])
+    for name, obj in (("truncated", truncated), ("extra", extra)):
+        bad = tmp_path / f"{name}.json"
+        bad.write_text(json.dumps(obj))
+        assert one_error_line(run_cli("replay", str(bad)))
+        out = tmp_path / f"{name}.txt"
+        line = one_error_line(run_cli("convert", str(bad), "--to", "text", "--out", str(out)))
+        assert "deal 0" in line
+        assert not out.exists()
+
+
+NESTED = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize("command", ["replay", "convert", "solve", "play"])
+def test_deeply_nested_json_is_one_line_and_exit_2(command: str, tmp_path: Path) -> None:
+    bad = tmp_path / "nested.json"
+    bad.write_text(NESTED)
+    args = {
+        "replay": ["replay", str(bad)],
+        "convert": ["convert", str(bad), "--to", "text"],
+        "solve": ["solve", str(bad)],
+        "play": ["play", "--plain", "--resume", str(bad)],
+    }[command]
+    line = one_error_line(run_cli(*args))
+    assert "nested 100000 levels deep" in line and f"limit is {record.MAX_JSON_DEPTH}" in line
+    # standard input too, and the text form's quoted player names
+    assert "nested" in one_error_line(run_cli("replay", "-", stdin=NESTED))
+    with pytest.raises(RecordError, match="players"):
+        record.loads("first_dealer 0\nplayers " + "[" * 10_000)
+
+
+def test_a_deeply_nested_bot_protocol_line_is_a_protocol_error() -> None:
+    from marjolet.bots.protocol import ProtocolError, decode
+
+    nested = "[" * 30_000  # within bot-serve's 64 KiB line limit
+    with pytest.raises(ProtocolError, match="not JSON"):
+        decode(nested.encode())
+    line = one_error_line(run_cli("bot-serve", "random", stdin=nested + "\n"))
+    assert "line 1 is not JSON" in line
+
+
+def test_resume_skips_unreadable_saves_with_a_warning(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    env = {"MARJOLET_DATA_DIR": str(data)}
+    started = run_cli("play", "--plain", "--opponent", "random", "--seed", "2", stdin="1\nquit\n",
+                      env=env)
+    assert started.returncode == 0, started.stderr
+    games = data / "games"
+    (good,) = games.iterdir()
+    bad = games / "9999-broken.json"
+    bad.write_text(NESTED)
+    later = time.time() + 60
+    os.utime(bad, (later, later))  # the newest save is the damaged one
+    proc = run_cli("play", "--plain", "--resume", stdin="quit\n", env=env)
+    assert proc.returncode == 0, proc.stderr
+    warning = [line for line in proc.stderr.splitlines() if "warning" in line]
+    assert len(warning) == 1 and str(bad) in warning[0] and "nested" in warning[0]
+    assert str(good) in proc.stdout
+
+
+def test_a_byte_order_mark_or_non_utf8_file_is_named_in_the_message(
+    tmp_path: Path, match_file: Path
+) -> None:
+    text = match_file.read_text()
+    cases = {
+        "bom.json": ("\ufeff" + text).encode("utf-8"),
+        "utf16.json": text.encode("utf-16"),
+        "latin1.txt": record.load(match_file).to_text().replace('"random"', '"Zoé"', 1).encode(
+            "latin-1"
+        ),
+    }
+    expected = {"bom.json": "byte-order mark", "utf16.json": "UTF-16", "latin1.txt": "not UTF-8"}
+    for name, data in cases.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        line = one_error_line(run_cli("replay", str(path)))
+        assert expected[name] in line and "first_dealer" not in line, line
+        assert expected[name] in one_error_line(run_cli("replay", "-", stdin=data))
+
+
+def test_target_0_names_the_flag_given() -> None:
+    for args, flag in (
+        (["rules", "--target", "0"], "--target:"),
+        (["rules", "--target", "1"], "--target:"),
+        (["rules", "--all-tricks-bonus", "-3"], "--all-tricks-bonus:"),
+        (["rules", "--rules", "nope"], "--rules:"),
+    ):
+        line = one_error_line(run_cli(*args))
+        assert flag in line, line
+        assert "--rules:" not in line or flag == "--rules:"
+
+
+def test_arena_workers_beyond_the_backend_are_refused_before_any_process_starts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from marjolet.arena import backends
+
+    def no_pool(*args: object) -> None:
+        raise AssertionError("a process pool was started")
+
+    monkeypatch.setattr(backends.ProcessPoolBackend, "__init__", no_pool)
+    most = backends.max_workers("local")
+    assert most is not None
+    with pytest.raises(SystemExit) as stop:
+        main(["arena", "random", "random", "--matches", "2", "--no-db", "--workers",
+              str(most + 1)])
+    assert stop.value.code == 2
+    assert f"--workers {most + 1}" in capsys.readouterr().err
+
+
+def test_serve_with_its_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn")
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    port = busy.getsockname()[1]
+    try:
+        line = one_error_line(
+            run_cli("serve", "--port", str(port), "--db", str(tmp_path / "w.sqlite3"))
+        )
+    finally:
+        busy.close()
+    assert f"127.0.0.1:{port}" in line and "in use" in line
+    assert list(tmp_path.iterdir()) == []  # not even the database was touched
+
+
+def test_a_failed_serve_start_leaves_no_lock(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn")
+    from marjolet.web.store import Store, StoreError
+
+    newer = tmp_path / "newer.sqlite3"
+    with sqlite3.connect(newer) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    with pytest.raises(StoreError, match="schema version 99"):
+        Store(newer)  # fails after taking the lock
+    notdb = tmp_path / "notes.sqlite3"
+    notdb.write_text("hello\n")
+    line = one_error_line(run_cli("serve", "--port", "0", "--db", str(notdb)))
+    assert str(notdb) in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["newer.sqlite3", "notes.sqlite3"]
