@@ -82,7 +82,7 @@ def test_the_default_opponent_is_the_strongest_bot(server: LiveServer) -> None:
 def test_a_rematch_keeps_opponent_and_rules_and_the_other_player_deals_first(
     server: LiveServer,
 ) -> None:
-    rules = {"profile": "encyclopedia", "target": 1}
+    rules = {"profile": "encyclopedia", "target": 100}  # the least a new match may take
     game = server.new_game(mode="bot", bot="random", name="Ann", rules=rules)
     with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as ann:
         first = ann.next_state()

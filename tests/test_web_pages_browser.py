@@ -284,13 +284,13 @@ def test_the_match_end_shows_every_deal_and_offers_a_rematch(
     chromium: Browser, server: LiveServer, shots: Path
 ) -> None:
     game = server.new_game(
-        mode="bot", bot="random", name="Ann", rules={"profile": "classic", "target": 1}
-    )
+        mode="bot", bot="random", name="Ann", rules={"profile": "classic", "target": 100}
+    )  # the least target a new match may take: a few deals
     page = open_page(chromium, PHONE, "en-US")
     page.goto(f"{server.base}/game/{game['id']}#token={game['token']}&seat=0")
     page.wait_for_selector(".hand.mine .card")
     rng = random.Random(5)
-    for _ in range(300):
+    for _ in range(1500):
         page.wait_for_selector(
             ".hand.mine .card.playable, .action.draw, #overlay:not([hidden])", timeout=20000
         )
