@@ -39,7 +39,8 @@ def test_the_table_speaks_french_with_french_card_letters(tmp_path: Path, french
             assert "atout ♠ pique" in text and "talon ouvert" in text
             assert "Marque" in text and "Journal" in text
             assert "R♥" in text and "D♥" in text  # roi and dame of hearts in the hand
-            assert "Jouer" in text and "Aide" in text  # the footer
+            footer = {b.binding.description for b in app.active_bindings.values()}
+            assert {"Jouer", "Piocher", "Conseil", "Aide", "Quitter"} <= footer  # the footer
             await pilot.press("1")  # A♠ wins trick 1: the meld window
             await settle(app, pilot)
             text = screen_text(app)
