@@ -171,17 +171,38 @@ function botDescription(bot) {
   return text === key ? bot.description : text;
 }
 
+/** The forms answer from the first moment (a click before the options have loaded
+ *  waits for them instead of submitting the page natively). */
+function onSubmit(id, payload) {
+  $(id).addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    if (!(await ready)) return;
+    create(payload(form), form);
+  });
+}
+
+onSubmit("vs-bot", (form) => ({ mode: "bot", name: nameOf(form), bot: $("bot-level").value, rules: chosenRules() }));
+onSubmit("vs-friend", (form) => ({ mode: "friend", name: nameOf(form), rules: chosenRules() }));
+onSubmit("watch", (form) => ({
+  mode: "watch",
+  bots: [form.querySelector("[name=bot0]").value, form.querySelector("[name=bot1]").value],
+  rules: chosenRules(),
+}));
+
 async function main() {
   await loadLanguage();
   applyPreferences();
   $("topbar").replaceWith(topbar("/"));
   heroCards();
-  for (const input of document.querySelectorAll("input[name=name]")) input.value = playerName();
+  for (const input of document.querySelectorAll("input[name=name]")) {
+    if (!input.value) input.value = playerName();  // never over what was typed meanwhile
+  }
   try {
     options = await api("/api/options");
   } catch (err) {
     showError(t("lobby.unreachable", { reason: err.message }));
-    return;
+    return false;
   }
   fillBotMenus();
   applyProfile();
@@ -191,23 +212,8 @@ async function main() {
   };
   rulesForm().addEventListener("change", rulesLink);
   rulesLink();
-  $("vs-bot").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    create({ mode: "bot", name: nameOf(form), bot: $("bot-level").value, rules: chosenRules() }, form);
-  });
-  $("vs-friend").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    create({ mode: "friend", name: nameOf(form), rules: chosenRules() }, form);
-  });
-  $("watch").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const bots = [form.querySelector("[name=bot0]").value, form.querySelector("[name=bot1]").value];
-    create({ mode: "watch", bots, rules: chosenRules() }, form);
-  });
   listGames();
+  return true;
 }
 
-main();
+const ready = main();
