@@ -32,9 +32,11 @@ play: $(VENV)/.play-installed
 	$(BIN)/marjolet play $(ARGS)
 
 ## ruff, mypy --strict and the whole pytest suite (browser tests use
-## Debian's chromium, which scripts/install-chromium.sh installs if missing).
+## Debian's chromium, which scripts/install-chromium.sh installs if missing; axe-core
+## from npm for the accessibility checks, which scripts/install-axe.sh installs).
 test: $(VENV)/.test-installed
 	sh scripts/install-chromium.sh
+	sh scripts/install-axe.sh
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/pytest $(PYTEST_ARGS)

@@ -16,4 +16,7 @@ def _isolated_data_dir(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[None]:
     monkeypatch.setenv("MARJOLET_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):  # the terminal speaks English
+        monkeypatch.delenv(name, raising=False)  # unless a test asks otherwise
+    monkeypatch.setenv("LANG", "C.UTF-8")
     yield

@@ -94,7 +94,7 @@ def my_move(page: Page) -> str | None:
 def test_a_whole_deal_against_a_bot_by_clicking(page: Page, tmp_path: Path) -> None:
     with live_server(fast_config(tmp_path / "g.sqlite3", bot_delay=0.02)) as server:
         start_against_random(page, server.base)
-        assert page.inner_text(".seat-area.bottom .player-name") == "You"
+        assert page.inner_text(".seat-area.bottom .player-name") == "Ann (you)"  # your own name
         for _ in range(200):
             selector = my_move(page)
             if selector is None:

@@ -22,14 +22,17 @@ class Hint:
     its opponent, points already scored included) if the advised action is
     played; ``exact`` is true when it is exact (tricks 11-16 are solved)
     rather than an average over sampled worlds. ``values`` holds the same
-    estimate for every legal action the bot scored (a forced action scores
-    the current difference).
+    estimate for every legal action the bot scored. A *forced* action (the
+    only legal one) is not searched: ``forced`` is true, ``value`` is only
+    the current difference and ``exact`` is false, so that no front end
+    presents it as the outcome of the deal.
     """
 
     action: int
     value: float
     exact: bool
     values: Mapping[int, float] = field(default_factory=dict)
+    forced: bool = False
 
     def __iter__(self) -> Iterator[float]:
         """``action, value = hint(obs, legal)``."""
@@ -51,5 +54,7 @@ def hint(
     action = bot.choose(obs, legal)
     raw: Mapping[int, float] = getattr(bot, "last_values", {}) or {}
     base = float(obs.points[obs.seat] - obs.points[obs.seat ^ 1])
-    values = {int(a): float(v) for a, v in raw.items()} if len(legal) > 1 else {legal[0]: base}
-    return Hint(action, values.get(action, base), obs.stock_empty, values)
+    forced = len(legal) == 1
+    values = {legal[0]: base} if forced else {int(a): float(v) for a, v in raw.items()}
+    exact = obs.stock_empty and not forced
+    return Hint(action, values.get(action, base), exact, values, forced)

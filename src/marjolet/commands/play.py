@@ -65,10 +65,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plain", action="store_true", help="use the plain line interface even in a terminal"
     )
+    parser.add_argument(
+        "--lang",
+        choices=("fr", "en"),
+        help="language of the game: fr or en (default: from LANG, else en)",
+    )
     add_rules_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    from marjolet.i18n import from_environment
+    from marjolet.tui import words
+
+    words.use(args.lang or from_environment())
+    fullscreen = not args.plain and _is_terminal() and _has_textual()
+    if fullscreen and args.resume is None and args.opponent is None:
+        from marjolet.tui.start import choose
+
+        picked = choose()  # the opponent, its strength and the first dealer
+        if picked is None:
+            return 0
+        args.opponent, args.first_dealer = picked.opponent, picked.first_dealer
     session = open_session(args)
     if not args.plain and _is_terminal():
         try:
@@ -82,6 +99,12 @@ def run(args: argparse.Namespace) -> int:
         else:
             return run_fullscreen(session, args)
     return run_plain(session, sys.stdin, sys.stdout)
+
+
+def _has_textual() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("textual") is not None
 
 
 def _is_terminal() -> bool:
@@ -113,6 +136,7 @@ def open_session(args: argparse.Namespace) -> GameSession:
             name=args.name,
             seed=args.seed,
             save_path=save_to,
+            first_dealer=getattr(args, "first_dealer", None),
         )
     else:
         session = _resume(args, save_to)
@@ -196,6 +220,7 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     from marjolet.cards import CARD_NAMES
     from marjolet.match import Seat
     from marjolet.tui.lines import LineSeat, Narrator, QuitGame
+    from marjolet.tui.words import tr
 
     match = session.match
     human = session.human
@@ -215,25 +240,38 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
 
     seats: list[Seat] = [seat, session.bot] if human == 0 else [session.bot, seat]
     out.write(
-        f"Marjolet: {names[0]} against {session.opponent_spec} ({match.rules.profile} rules, "
-        f"target {match.rules.target}). Type 'help' for help.\n"
+        tr(
+            "tui.plain_start",
+            name=names[0],
+            bot=session.opponent_spec,
+            profile=tr(f"lobby.profile_{match.rules.profile}"),
+            n=match.rules.target,
+        )
+        + "\n"
     )
     for note in session.notes:
         out.write(note + "\n")
     if session.save_path is not None:
-        out.write(f"The game is saved after every action to {session.save_path}.\n")
+        out.write(tr("tui.plain_saved", path=session.save_path) + "\n")
     try:
         while not match.is_over:
             if match.needs_deal:
                 deal = session.driver.start_deal()
                 save()
-                dealer = "you" if deal.dealer == human else names[1]
+                dealer = tr("tui.you") if deal.dealer == human else names[1]
                 out.write(
-                    f"\n== Deal {len(match.deals)}: {dealer} dealt; trumps are "
-                    f"{'CDHS'[deal.trump]} (indicator {CARD_NAMES[deal.turned_up]}).\n"
+                    "\n"
+                    + tr(
+                        "tui.plain_deal",
+                        n=len(match.deals),
+                        dealer=dealer,
+                        trump="CDHS"[deal.trump],
+                        card=CARD_NAMES[deal.turned_up],
+                    )
+                    + "\n"
                 )
             elif match.deal is not None and match.deal.moves:
-                out.write(f"\n== Deal {len(match.deals)} resumed.\n")
+                out.write("\n" + tr("tui.plain_resumed", n=len(match.deals)) + "\n")
             narrator.before(match)
             while session.driver.to_move is not None:
                 played = session.driver.play_turn(seats)

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -33,7 +33,7 @@ from textual.widgets.option_list import Option
 
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots.base import BotFault
-from marjolet.cards import CARD_POINTS, SUIT_NAMES, SUIT_SYMBOLS, card_symbol
+from marjolet.cards import CARD_POINTS, SUIT_SYMBOLS
 from marjolet.errors import MarjoletError
 from marjolet.observation import Observation
 from marjolet.tui import describe
@@ -41,7 +41,9 @@ from marjolet.tui.help import HelpScreen
 from marjolet.tui.hint import Hint, compute_hint
 from marjolet.tui.session import GameSession
 from marjolet.tui.summary import DealSummaryScreen
-from marjolet.tui.widgets import CardView, colour_cards, score_table, suit_style
+from marjolet.tui.widgets import CardView, MeldMenu, colour_cards, score_table, suit_style
+from marjolet.tui.words import card as card_symbol
+from marjolet.tui.words import suit_name, tr, translate_bindings
 from marjolet.turns import Turn
 
 HAND_SLOTS = 6
@@ -49,6 +51,11 @@ HAND_SLOTS = 6
 LAST_TRICK_PACES = 2
 #: A bot's meld-window action (declare, dix, draw) takes this share of a pace.
 WINDOW_PACE = 0.5
+#: The first bot action after a completed trick waits this many paces, so a
+#: trick the bot won stays on the table long enough to be seen.
+TRICK_PACES = 2
+#: The smallest terminal the table fits in; below it a notice replaces it.
+MIN_SIZE = (80, 24)
 #: Actions that change the game; refused while another screen is on top.
 GAME_ACTIONS = frozenset({"pick", "move", "confirm", "draw", "hint"})
 
@@ -96,6 +103,9 @@ class MarjoletApp(App[None]):
         height: 1fr; border: round $primary; border-title-align: left;
         scrollbar-size-vertical: 1; scrollbar-background: $surface;
     }
+    #too-small { display: none; height: 1fr; content-align: center middle; text-align: center; }
+    Screen.too-small #main, Screen.too-small #topbar { display: none; }
+    Screen.too-small #too-small { display: block; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -123,6 +133,7 @@ class MarjoletApp(App[None]):
         the next action (window actions take half), so the human can follow;
         tests use 0. ``new_session`` starts another match after the last."""
         super().__init__()
+        translate_bindings(self._bindings)  # the footer in the player's language
         self.session = session
         self.pace = pace
         self.new_session = new_session
@@ -136,11 +147,16 @@ class MarjoletApp(App[None]):
         self.message_is_problem = False
         self.hint_text: str | None = None
         self._hint_version: int | None = None
+        #: The terminal is below MIN_SIZE: a notice instead of the table.
+        self.too_small = False
+        #: Enter on *draw* was pressed once with a meld still to declare.
+        self._draw_armed = False
 
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Static(id="topbar")
+        yield Static(id="too-small")
         with Horizontal(id="main"):
             with Vertical(id="table"):
                 yield Static(id="opp-line", classes="who")
@@ -170,19 +186,20 @@ class MarjoletApp(App[None]):
             with Vertical(id="side"):
                 yield Static(id="scores")
                 with Vertical(id="window"):
-                    yield OptionList(id="window-options")
+                    yield MeldMenu(id="window-options")
                 log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=10)
                 log.can_focus = False
                 yield log
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#scores").border_title = "Score"
-        self.query_one("#log").border_title = "Log"
-        self.query_one("#window").border_title = "Your meld window"
+        self._fit(self.size.width, self.size.height)
+        self.query_one("#scores").border_title = tr("tui.score")
+        self.query_one("#log").border_title = tr("tui.log")
+        self.query_one("#window").border_title = tr("tui.window")
         s = self.session
         bot = s.names[1] if s.names[1] == s.opponent_spec else f"{s.names[1]} ({s.opponent_spec})"
-        self.say(f"Welcome! You play {bot}. Press h for help, ? for a hint.")
+        self.say(tr("tui.welcome", bot=bot))
         for note in s.notes:
             self.say(note)
         if s.deal_in_progress:
@@ -190,11 +207,11 @@ class MarjoletApp(App[None]):
         if s.deal_in_progress and s.resumed:
             obs = s.observation()
             self.say(
-                f"Resumed deal {obs.deal_index + 1} at trick {min(obs.tricks_played + 1, 16)}."
+                tr("tui.resumed", n=obs.deal_index + 1, trick=min(obs.tricks_played + 1, 16))
             )
         elif s.resumed and s.match.deals:
             t = s.match.totals
-            self.say(f"Resumed after deal {len(s.match.deals)}: you {t[0]}, {s.names[1]} {t[1]}.")
+            self.say(tr("tui.resumed_after", n=len(s.match.deals), a=t[0], name=s.names[1], b=t[1]))
         self.advance()
 
     # -- the game loop -----------------------------------------------------------
@@ -248,6 +265,7 @@ class MarjoletApp(App[None]):
                 totals=m.totals,
                 target=m.rules.target,
                 winner=m.winner,
+                rules=m.rules,
             ),
             callback=self._summary_closed,
         )
@@ -267,7 +285,7 @@ class MarjoletApp(App[None]):
                 self.action_quit_game()
                 return
             self.session = self.new_session()
-            self.say("A new match begins.")
+            self.say(tr("tui.new_match"))
             self.advance()
         else:
             self.advance()
@@ -284,6 +302,9 @@ class MarjoletApp(App[None]):
     def begin_human_turn(self, legal: list[int]) -> None:
         self.waiting = "human"
         self.legal = legal
+        self._draw_armed = False
+        if not self.message_is_problem:  # "... is thinking" is over: the turn is yours
+            self.message = None
         obs = self.session.observation()
         window = self.query_one("#window")
         options = self.query_one("#window-options", OptionList)
@@ -304,11 +325,11 @@ class MarjoletApp(App[None]):
     def _option_text(self, n: int, opt: describe.WindowOption) -> Text:
         text = Text(f"{n} ", style="bold")
         if opt.action == DRAW:
-            text.append("draw and play on")
+            text.append(tr("tui.option_draw"))
             return text
         label = opt.kind if opt.action < MELD_BASE + 4 else f"{opt.cards} {opt.kind}"
         if opt.action == DIX:
-            label = f"{opt.cards} dix"
+            label = f"{opt.cards} {tr('tui.option_dix')}"
         text.append_text(self.cards_text(label))
         text.append(f" +{opt.value}", style="bold")
         return text
@@ -356,9 +377,7 @@ class MarjoletApp(App[None]):
         c = self.hand[index]
         obs = self.session.observation()
         if obs.in_window:
-            self.flash(
-                "You won the trick: declare or draw first (d draws); then you lead.", problem=True
-            )
+            self.flash(tr("tui.declare_first"), problem=True)
             return
         reason = describe.why_not_allowed(obs, c)
         if reason is not None:
@@ -369,14 +388,16 @@ class MarjoletApp(App[None]):
 
     def _not_now(self) -> str:
         if self.waiting == "bot":
-            return f"{self.session.names[1]} is thinking; your turn comes next."
-        return "Not now."
+            return tr("tui.bot_thinking_next", name=self.session.names[1])
+        return tr("tui.not_now")
 
     # -- keys --------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in GAME_ACTIONS and isinstance(self.screen, ModalScreen):
             return False  # the help or a deal summary is on top: no move from here
+        if action in GAME_ACTIONS and self.too_small:
+            return False  # no move on a table the player cannot see
         in_window = self.waiting == "human" and DRAW in self.legal
         if action == "draw":
             return True if in_window else None
@@ -415,7 +436,7 @@ class MarjoletApp(App[None]):
             if options.highlighted is not None:
                 option = options.get_option_at_index(options.highlighted)
                 assert option.id is not None
-                self.play_human(int(option.id))
+                self.choose_option(int(option.id))
             return
         if self.cursor is not None:
             self.try_card(self.cursor)
@@ -424,11 +445,39 @@ class MarjoletApp(App[None]):
         if self.waiting == "human" and DRAW in self.legal:
             self.play_human(DRAW)
 
+    def choose_option(self, action: int) -> None:
+        """A meld-window line chosen by Enter or a click. Drawing while a
+        meld (or the dix) could still score asks for a second Enter first;
+        ``d`` draws at once."""
+        if action == DRAW and not self._draw_armed:
+            obs = self.session.observation()
+            skipped = [o for o in describe.window_options(obs, self.legal) if o.action != DRAW]
+            if skipped:
+                self._draw_armed = True
+                best = skipped[0]
+                what = best.cards if best.action == DIX else f"{best.cards} {best.kind}"
+                self.flash(tr("tui.draw_confirm", what=what, n=best.value), problem=True)
+                return
+        self.play_human(action)
+
     @on(OptionList.OptionSelected, "#window-options")
     def _option_chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id is not None:
-            self.play_human(int(event.option.id))
+            self.choose_option(int(event.option.id))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Below MIN_SIZE the panels would cover the hand: say so instead."""
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.too_small = small
+        self.screen_stack[0].set_class(small, "too-small")
+        if small:
+            notice = tr("tui.too_small", w=width, h=height, min_w=MIN_SIZE[0], min_h=MIN_SIZE[1])
+            self.query_one("#too-small", Static).update(notice)
+        self.refresh_bindings()
 
     @on(CardView.Clicked)
     def _card_clicked(self, event: CardView.Clicked) -> None:
@@ -485,12 +534,22 @@ class MarjoletApp(App[None]):
                 f"The computer player failed: {error}. The game is saved; press q.", problem=True
             )
             return
-        pace = self.pace if action < MELD_BASE else self.pace * WINDOW_PACE
+        pace = self._bot_pace(action)
         delay = pace - elapsed
         if delay > 0:
             self.set_timer(delay, lambda: self._bot_apply(request, action))
         else:
             self._bot_apply(request, action)
+
+    def _bot_pace(self, action: int) -> float:
+        """The least time the bot's next action waits: a card ``pace``, a
+        window action ``WINDOW_PACE`` of it, but the first action after a
+        completed trick ``TRICK_PACES``, so the trick stays in view."""
+        deal = self.session.deal
+        moves = deal.moves if deal is not None else []
+        if moves and moves[-1] < MELD_BASE and deal is not None and deal.lead is None:
+            return TRICK_PACES * self.pace  # the trick just completed is still on the table
+        return self.pace if action < MELD_BASE else self.pace * WINDOW_PACE
 
     def _bot_apply(self, request: Turn, action: int) -> None:
         if request.version != self.session.version:
@@ -510,11 +569,11 @@ class MarjoletApp(App[None]):
     def action_hint(self) -> None:
         s = self.session
         if self.waiting != "human" or not s.human_to_move:
-            self.flash("Hints are for your turn.")
+            self.flash(tr("tui.hint_not_now"))
             return
         obs, legal, version = s.observation(), list(self.legal), s.version
         self._hint_version = version
-        self.hint_text = "Thinking about a hint…"
+        self.hint_text = tr("tui.hint_thinking")
         self.refresh_status()
         seed = self.hint_seed
 
@@ -522,7 +581,7 @@ class MarjoletApp(App[None]):
             try:
                 hint: Hint | str = compute_hint(obs, legal, seed)
             except Exception as exc:  # a hint must never stop the game
-                hint = f"No hint: {exc}"
+                hint = tr("tui.no_hint", reason=exc)
             try:
                 self.call_from_thread(self._hint_ready, version, hint)
             except RuntimeError:
@@ -586,13 +645,13 @@ class MarjoletApp(App[None]):
         trick = obs.tricks_played if obs.in_window or obs.to_move < 0 else obs.tricks_played + 1
         bar = Text()
         bar.append("Marjolet", style="bold")
-        bar.append(f"  deal {obs.deal_index + 1} · trick {min(max(trick, 1), 16)}/16 · trumps ")
+        bar.append(tr("tui.topbar", n=obs.deal_index + 1, trick=min(max(trick, 1), 16)))
         bar.append(
-            SUIT_SYMBOLS[obs.trump] + " " + SUIT_NAMES[obs.trump],
+            SUIT_SYMBOLS[obs.trump] + " " + suit_name(obs.trump),
             style=suit_style(obs.trump, not self.no_color),
         )
         bar.append("  │  ")
-        bar.append("stock empty: follow suit" if obs.stock_empty else "stock open: any card")
+        bar.append(tr("tui.phase2") if obs.stock_empty else tr("tui.phase1"))
         self.query_one("#topbar", Static).update(bar)
 
     def _draw_opponent(self, obs: Observation) -> None:
@@ -600,12 +659,12 @@ class MarjoletApp(App[None]):
         s = self.session
         line = Text()
         line.append(s.names[1], style="bold")
-        line.append(" (dealer)" if obs.dealer == opp else " (elder)")
-        line.append(f" · {obs.hand_sizes[opp]} cards")
+        line.append(tr("tui.dealer") if obs.dealer == opp else tr("tui.elder"))
+        line.append(tr("tui.n_cards", n=obs.hand_sizes[opp]))
         if obs.melds[opp]:
             line.append_text(
                 self.cards_text(
-                    " · melds " + describe.melds_text(obs.melds[opp], obs.trump, obs.rules)
+                    tr("tui.melds") + describe.melds_text(obs.melds[opp], obs.trump, obs.rules)
                 )
             )
         self.query_one("#opp-line", Static).update(line)
@@ -631,13 +690,15 @@ class MarjoletApp(App[None]):
             stock.update(str(hidden_stock))
         else:
             stock.show_empty()
-        self.query_one("#stock-label", Static).update("stock" if obs.stock_size else "empty")
+        self.query_one("#stock-label", Static).update(
+            tr("tui.stock") if obs.stock_size else tr("tui.empty")
+        )
         if obs.indicator is not None:
             indicator.show_face(obs.indicator)
-            label = Text("trumps")
+            label = Text(tr("tui.trumps"))
         else:
             indicator.show_empty(SUIT_SYMBOLS[obs.trump])
-            label = Text("taken")
+            label = Text(tr("tui.taken"))
         self.query_one("#indicator-label", Static).update(label)
         me, opp = obs.seat, obs.opponent
         names = self.session.names
@@ -649,42 +710,40 @@ class MarjoletApp(App[None]):
             leader = obs.to_move ^ 1
             slot[leader].show_face(obs.lead)
             slot[leader ^ 1].show_empty("?" if obs.to_move == leader ^ 1 else "")
-            who = "You" if leader == me else names[1]
-            note.append(f"{who} led.")
+            note.append(tr("tui.you_led") if leader == me else tr("tui.led", name=names[1]))
         else:
             tricks = describe.tricks_of(obs)
             if tricks:
                 last = tricks[-1]
                 for seat, c in ((last.leader, last.lead), (last.leader ^ 1, last.follow)):
                     slot[seat].show_face(c)
-                who = "You" if last.winner == me else names[1]
-                verb = "win" if last.winner == me else "wins"
-                note.append(f"Trick {last.number}:\n{who} {verb}", style="bold")
+                won = "tui.trick_you_win" if last.winner == me else "tui.trick_wins"
+                note.append(tr(won, n=last.number, name=names[1]), style="bold")
                 pts = CARD_POINTS[last.lead] + CARD_POINTS[last.follow]
                 if pts:
                     note.append(f" +{pts}")
             else:
                 mine.show_empty()
                 theirs.show_empty()
-                note.append("New deal.")
+                note.append(tr("tui.new_deal"))
         self.query_one("#trick-note", Static).update(note)
         self.query_one("#trick-opp-label", Static).update(names[1][:8])
-        self.query_one("#trick-me-label", Static).update("you")
+        self.query_one("#trick-me-label", Static).update(tr("tui.you"))
 
     def _draw_me(self, obs: Observation) -> None:
         me = obs.seat
         s = self.session
         line = Text()
         line.append(s.names[0], style="bold")
-        line.append(" (dealer)" if obs.dealer == me else " (elder)")
+        line.append(tr("tui.dealer") if obs.dealer == me else tr("tui.elder"))
         if obs.melds[me]:
             line.append_text(
                 self.cards_text(
-                    " · melds " + describe.melds_text(obs.melds[me], obs.trump, obs.rules)
+                    tr("tui.melds") + describe.melds_text(obs.melds[me], obs.trump, obs.rules)
                 )
             )
         if obs.exposed[me]:
-            line.append(" · • shown")
+            line.append(tr("tui.shown"))
         self.query_one("#me-line", Static).update(line)
         playable = self._playable()
         choosing = self.waiting == "human" and not obs.in_window
@@ -713,7 +772,7 @@ class MarjoletApp(App[None]):
         tricks = (len(obs.won[0]) // 2, len(obs.won[1]) // 2)
         board = self.query_one("#scores", Static)
         board.update(score_table(self.session.names, tricks, obs.points, m.totals))
-        board.border_subtitle = f"match to {m.rules.target}"
+        board.border_subtitle = tr("tui.match_to", n=m.rules.target)
 
     def refresh_status(self) -> None:
         status = self.query_one("#status", Static)
@@ -730,22 +789,21 @@ class MarjoletApp(App[None]):
     def _prompt(self) -> str:
         s = self.session
         if self.waiting == "bot":
-            return f"{s.names[1]} is thinking…"
+            return tr("tui.thinking", name=s.names[1])
         if self.waiting in ("summary", "over"):
-            return "The deal is over."
+            return tr("prompt.deal_over")
         if self.waiting != "human":
             return ""
         obs = s.observation()
         if obs.in_window:
-            return "You won the trick: pick melds or the dix (↑↓ Enter or 1-9), then draw (d)."
+            return tr("tui.prompt_window")
         keys = f"1-{len(self.hand)}" if len(self.hand) > 1 else "1"
         if obs.lead is None:
-            return f"Your lead: press {keys}, or ←→ and Enter."
+            return tr("tui.prompt_lead", keys=keys)
+        led = card_symbol(obs.lead)
         rule = describe.follow_rule(obs)
         if rule is not None:
-            return f"{s.names[1]} led {card_symbol(obs.lead)}. {rule.explain()}."
+            return tr("tui.prompt_rule", name=s.names[1], card=led, rule=rule.explain())
         if obs.stock_empty:
-            return f"{s.names[1]} led {card_symbol(obs.lead)}: play any card ({keys})."
-        return (
-            f"{s.names[1]} led {card_symbol(obs.lead)}: answer with any card ({keys}, or ←→ Enter)."
-        )
+            return tr("tui.prompt_any2", name=s.names[1], card=led, keys=keys)
+        return tr("tui.prompt_any", name=s.names[1], card=led, keys=keys)

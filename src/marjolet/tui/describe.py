@@ -21,10 +21,8 @@ from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.cards import (
     CARD_POINTS,
     SEVEN,
-    SUIT_NAMES,
     SUIT_SYMBOLS,
     card,
-    card_symbol,
     display_order,
 )
 from marjolet.engine import Breakdown, r16_duty
@@ -32,8 +30,16 @@ from marjolet.history import TrickCards, tricks
 from marjolet.melds import JACK_QUEEN_BASE, MARRIAGE_BASE, MELD_COUNT, MELD_VALUES, meld_cards
 from marjolet.observation import Observation, late_tricks
 from marjolet.rules import Rules
+from marjolet.tui.words import card as card_symbol
+from marjolet.tui.words import suit, tr
 
 FOUR_KINDS = ("four aces", "four tens", "four kings", "four queens")
+_FOUR_KEYS = ("meld.4A", "meld.4T", "meld.4K", "meld.4Q")
+
+
+def four_kind(meld: int) -> str:
+    """``four aces`` (``quatre as``) for the meld ids 0-3."""
+    return tr(_FOUR_KEYS[meld])
 
 
 def cards_text(mask: int, sep: str = " ") -> str:
@@ -46,7 +52,7 @@ def or_list(mask: int) -> str:
     names = [card_symbol(c) for c in display_order(mask)]
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " or " + names[-1]
+    return ", ".join(names[:-1]) + tr("tui.or") + names[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +68,16 @@ class WindowOption:
     @property
     def label(self) -> str:
         if self.action == DRAW:
-            return "draw: end the window, both draw"
+            return tr("tui.window_draw_label")
         return f"{self.cards}  {self.kind}  +{self.value}"
 
 
 def meld_kind(meld: int, trump: int) -> str:
     """``four aces``, ``marriage``, ``trump marriage``, ``jack-queen``..."""
     if meld < MARRIAGE_BASE:
-        return FOUR_KINDS[meld]
-    base = "marriage" if meld < JACK_QUEEN_BASE else "jack-queen"
-    return f"trump {base}" if meld & 3 == trump else base
+        return four_kind(meld)
+    base = "marriage" if meld < JACK_QUEEN_BASE else "jack_queen"
+    return tr(f"tui.kind_{base}_trump" if meld & 3 == trump else f"tui.kind_{base}")
 
 
 def meld_cards_text(meld: int, trump: int, rules: Rules, sep: str = "-") -> str:
@@ -86,7 +92,7 @@ def meld_cards_text(meld: int, trump: int, rules: Rules, sep: str = "-") -> str:
 def meld_short(meld: int, trump: int, rules: Rules) -> str:
     """A meld in a few characters: ``4×A``, ``K♥Q♥``, ``J♦Q♠``."""
     if meld < MARRIAGE_BASE:
-        return "4×" + ("A", "10", "K", "Q")[meld]
+        return "4×" + tr(f"rank_letter.{'ATKQ'[meld]}")
     return meld_cards_text(meld, trump, rules, "")
 
 
@@ -114,9 +120,9 @@ def window_options(obs: Observation, legal: Sequence[int]) -> list[WindowOption]
         elif a == DIX:
             seven = card_symbol(card(SEVEN, obs.trump))
             ind = card_symbol(obs.indicator) if obs.indicator is not None else "?"
-            tail.insert(0, WindowOption(a, f"{seven}⇄{ind}", "dix: take the indicator", 10))
+            tail.insert(0, WindowOption(a, f"{seven}⇄{ind}", tr("tui.kind_dix"), 10))
         elif a == DRAW:
-            tail.append(WindowOption(a, "", "draw", 0))
+            tail.append(WindowOption(a, "", tr("tui.kind_draw"), 0))
     melds.sort(key=lambda o: (-o.value, o.action))
     return melds + tail
 
@@ -153,7 +159,7 @@ class FollowRule:
     duty: str
 
     def explain(self) -> str:
-        return f"R16: {self.duty}: play {or_list(self.allowed)}"
+        return tr("tui.r16", duty=self.duty, cards=or_list(self.allowed))
 
 
 def follow_rule(obs: Observation) -> FollowRule | None:
@@ -165,46 +171,54 @@ def follow_rule(obs: Observation) -> FollowRule | None:
     allowed, duty = r16_duty(obs.hand.mask, lead, obs.trump)
     sym = SUIT_SYMBOLS[lead >> 3]
     if duty == "overtake":
-        return FollowRule(allowed, f"follow {sym} and beat {card_symbol(lead)} when you can")
+        return FollowRule(allowed, tr("tui.duty_beat", suit=sym, card=card_symbol(lead)))
     if duty == "follow":
-        return FollowRule(allowed, f"follow {sym} (you cannot beat {card_symbol(lead)})")
+        return FollowRule(allowed, tr("tui.duty_follow", suit=sym, card=card_symbol(lead)))
     if duty == "trump":
-        return FollowRule(allowed, f"no {sym} in your hand, so you must trump")
+        return FollowRule(allowed, tr("tui.duty_trump", suit=sym))
     return None
 
 
 def why_not_allowed(obs: Observation, c: int) -> str | None:
     """Why the seat may not play card ``c`` now, or ``None`` if it may."""
     if not obs.hand.mask >> c & 1:
-        return f"{card_symbol(c)} is not in your hand"
+        return tr("tui.not_in_hand", card=card_symbol(c))
     if obs.in_window:
-        return "you won the trick: finish the meld window first (draw), then play"
+        return tr("tui.finish_window")
     if not obs.is_my_turn:
-        return "it is not your turn"
+        return tr("tui.not_your_turn")
     rule = follow_rule(obs)
     if rule is None or rule.allowed >> c & 1:
         return None
-    return f"{card_symbol(c)} is not allowed. {rule.explain()}"
+    return tr("tui.not_allowed", card=card_symbol(c), rule=rule.explain())
 
 
 # -- narration -------------------------------------------------------------------
 
 
 def _subject(player: int, human: int, names: Sequence[str]) -> str:
-    return "You" if player == human else names[player]
+    return tr("player.you") if player == human else names[player]
+
+
+def _says(key: str, player: int, human: int, **args: object) -> str:
+    """``key`` said of the human (``tui.you_*``: French conjugates) or of another player."""
+    return tr(f"tui.you_{key}" if player == human else f"tui.{key}", **args)
 
 
 def deal_start(obs: Observation, names: Sequence[str]) -> list[str]:
     """Lines announcing a new deal (from ``obs.seat``'s side)."""
-    dealer = "You deal" if obs.dealer == obs.seat else f"{names[obs.dealer]} deals"
-    trump = f"{SUIT_SYMBOLS[obs.trump]} {SUIT_NAMES[obs.trump]}"
+    dealer = _says("deal", obs.dealer, obs.seat, name=names[obs.dealer])
     lines = [
-        f"Deal {obs.deal_index + 1}. {dealer}; trumps are {trump} "
-        f"(indicator {card_symbol(obs.turned_up)})."
+        tr(
+            "tui.deal_start",
+            n=obs.deal_index + 1,
+            dealer=dealer,
+            trump=suit(obs.trump),
+            card=card_symbol(obs.turned_up),
+        )
     ]
     if obs.turned_up == card(SEVEN, obs.trump):
-        who = "You score" if obs.dealer == obs.seat else f"{names[obs.dealer]} scores"
-        lines.append(f"{who} 10: the turned-up card is the seven of trumps (R18).")
+        lines.append(_says("seven_turned", obs.dealer, obs.seat, name=names[obs.dealer]))
     return lines
 
 
@@ -218,19 +232,20 @@ def narrate(
     out: list[str] = []
     if action < MELD_BASE:
         if before.seven_scored_by is None and after.seven_scored_by == actor:
-            out.append(f"{who} played the seven of trumps {card_symbol(action)}: +10 (R19).")
+            out.append(_says("seven_played", actor, human, who=who, card=card_symbol(action)))
         if before.lead is not None:
             out.extend(_trick_lines(before, after, actor, action, names))
         return out
     if action == DRAW:
         return _draw_lines(before, after, actor, names)
     if action == DIX:
-        ind = card_symbol(before.indicator) if before.indicator is not None else "the indicator"
+        ind = card_symbol(before.indicator) if before.indicator is not None else "?"
         seven = card_symbol(card(SEVEN, before.trump))
-        return [f"{who} exchanged {seven} for the indicator {ind} (dix, +10)."]
+        return [_says("exchanged", actor, human, who=who, seven=seven, card=ind)]
     m = action - MELD_BASE
-    what = FOUR_KINDS[m] if m < MARRIAGE_BASE else meld_cards_text(m, before.trump, before.rules)
-    return [f"{who} declared {what} for {MELD_VALUES[before.trump][m]}."]
+    what = four_kind(m) if m < MARRIAGE_BASE else meld_cards_text(m, before.trump, before.rules)
+    value = MELD_VALUES[before.trump][m]
+    return [_says("declared", actor, human, who=who, what=what, n=value)]
 
 
 def _trick_lines(
@@ -245,19 +260,21 @@ def _trick_lines(
     n = after.tricks_played
     win_card, lose_card = (lead, action) if winner == leader else (action, lead)
     loser = winner ^ 1
-    beaten = f"your {card_symbol(lose_card)}" if loser == human else card_symbol(lose_card)
+    lose = card_symbol(lose_card)
+    beaten = tr("tui.your_card", card=lose) if loser == human else lose
     if winner != human and loser != human:  # an onlooker's view
-        beaten = f"{names[loser]}'s {card_symbol(lose_card)}"
+        beaten = tr("tui.their_card", name=names[loser], card=lose)
     points = CARD_POINTS[lead] + CARD_POINTS[action]
     extra = []
     if n == 16:
-        extra.append("last trick +10")
+        extra.append(tr("tui.last_trick_bonus"))
         if late_tricks(after)[winner] == 6:
             bonus = after.rules.all_tricks_bonus
-            extra.append(f"all six last tricks +{bonus}")
+            extra.append(tr("tui.all_six_bonus", n=bonus))
     score = f" (+{points})" if points else ""
-    won = f"{_subject(winner, human, names)} won trick {n} with {card_symbol(win_card)}"
-    line = f"{won} over {beaten}{score}."
+    who = _subject(winner, human, names)
+    line = _says("won_trick", winner, human, who=who, n=n, card=card_symbol(win_card))
+    line = tr("tui.over", won=line, beaten=beaten, score=score)
     if extra:
         line = line[:-1] + "; " + ", ".join(extra) + "."
     return [line]
@@ -270,20 +287,17 @@ def _draw_lines(
     gained = after.hand.mask & ~before.hand.mask
     got = cards_text(gained)
     if not after.stock_empty:
-        return [f"You drew {got}." if got else "Both drew."]
+        return [tr("tui.you_drew", cards=got) if got else tr("tui.both_drew")]
     # The trick-10 window closed: the winner drew the last hidden card and
     # the loser took the indicator, scoring 10 for the last card (R15).
     loser = actor ^ 1
-    ind = card_symbol(before.indicator) if before.indicator is not None else "the indicator"
+    ind = card_symbol(before.indicator) if before.indicator is not None else "?"
     lines = []
     if loser == human:
-        lines.append(f"You drew the indicator {ind}: +10 for the last card (R15).")
+        lines.append(tr("tui.you_drew_indicator", card=ind))
     else:
-        lines.append(f"You drew {got}; {names[loser]} took the indicator {ind}: +10 (R15).")
-    lines.append(
-        "The stock is empty: tricks 11-16 are strict. Follow suit and beat the card led "
-        "if you can, else trump (R16)."
-    )
+        lines.append(tr("tui.they_took_indicator", cards=got, name=names[loser], card=ind))
+    lines.append(tr("tui.stock_empty_line"))
     return lines
 
 
@@ -291,28 +305,34 @@ def deal_end(after: Observation, match_totals: tuple[int, int], names: Sequence[
     """Lines closing a deal: its score and the match totals."""
     me, opp = after.seat, after.seat ^ 1
     return [
-        f"Deal {after.deal_index + 1} over: you {after.points[me]}, "
-        f"{names[opp]} {after.points[opp]}. "
-        f"Match: you {match_totals[me]}, {names[opp]} {match_totals[opp]}."
+        tr(
+            "tui.deal_end",
+            n=after.deal_index + 1,
+            you=after.points[me],
+            name=names[opp],
+            them=after.points[opp],
+            you_total=match_totals[me],
+            them_total=match_totals[opp],
+        )
     ]
 
 
 #: The rows of a deal summary: (label, Breakdown field).
 SUMMARY_ROWS = (
-    ("cards (A, 10)", "cards"),
-    ("melds", "melds"),
-    ("dix (seven)", "dix"),
-    ("last card", "last_card"),
-    ("last trick", "last_trick"),
-    ("all six", "all_tricks"),
+    ("tui.row_cards", "cards"),
+    ("tui.row_melds", "melds"),
+    ("tui.row_dix", "dix"),
+    ("tui.row_last_card", "last_card"),
+    ("tui.row_last_trick", "last_trick"),
+    ("tui.row_all_six", "all_tricks"),
 )
 
 
 def summary_table(breakdowns: Sequence[Breakdown]) -> list[tuple[str, int, int]]:
     """The deal's points by source for both players, with the total."""
     rows = [
-        (label, getattr(breakdowns[0], key), getattr(breakdowns[1], key))
+        (tr(label), getattr(breakdowns[0], key), getattr(breakdowns[1], key))
         for label, key in SUMMARY_ROWS
     ]
-    rows.append(("deal total", breakdowns[0].total, breakdowns[1].total))
+    rows.append((tr("tui.row_total"), breakdowns[0].total, breakdowns[1].total))
     return rows

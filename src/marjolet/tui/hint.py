@@ -11,19 +11,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
-from marjolet.cards import card_symbol
 from marjolet.observation import Observation
+from marjolet.tui.words import card as card_symbol
+from marjolet.tui.words import tr
 
 
 def action_words(action: int) -> str:
     """``play A♠``, ``declare KQH``, ``take the dix``, ``draw``."""
     if action < MELD_BASE:
-        return f"play {card_symbol(action)}"
+        return tr("hint.play", card=card_symbol(action))
     if action == DRAW:
-        return "draw"
+        return tr("hint.draw")
     if action == DIX:
-        return "take the dix"
-    return f"declare {ACTION_NAMES[action][5:]}"
+        return tr("tui.hint_dix")
+    return tr("hint.declare", meld=ACTION_NAMES[action][5:])
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +38,15 @@ class Hint:
     value: float
     exact: bool = False
     alternative: tuple[int, float] | None = None
+    #: The only legal action: nothing was searched, so no margin is shown.
+    forced: bool = False
 
     def text(self) -> str:
-        how = "exactly" if self.exact else "expected"
-        line = (
-            f"Hint from {self.bot}: {action_words(self.action)} "
-            f"(deal margin {how} {self.value:+.0f}"
-        )
+        what = action_words(self.action)
+        if self.forced:
+            return tr("tui.hint_forced", bot=self.bot, what=what)
+        how = tr("tui.hint_exactly") if self.exact else tr("tui.hint_expected")
+        line = tr("tui.hint_line", bot=self.bot, what=what, how=how, value=f"{self.value:+.0f}")
         if self.alternative is not None:
             other, value = self.alternative
             line += f"; {action_words(other)}: {value:+.0f}"
@@ -67,4 +70,5 @@ def compute_hint(obs: Observation, legal: Sequence[int], seed: int | None = None
     advice = hint(obs, list(legal), spec=spec, seed=seed)
     others = sorted(((v, a) for a, v in advice.values.items() if a != advice.action), reverse=True)
     alternative = (others[0][1], others[0][0]) if others else None
-    return Hint(advice.action, spec.split(":", 1)[0], advice.value, advice.exact, alternative)
+    name = spec.split(":", 1)[0]
+    return Hint(advice.action, name, advice.value, advice.exact, alternative, advice.forced)

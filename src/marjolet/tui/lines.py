@@ -14,18 +14,30 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE, parse_action
-from marjolet.cards import SEVEN, SUIT_NAMES, card, card_symbol, display_order
+from marjolet.cards import SEVEN, card, display_order
 from marjolet.errors import ActionError
 from marjolet.match import Match
 from marjolet.melds import MELD_VALUES, meld_description
 from marjolet.observation import Observation
-from marjolet.tui.describe import follow_rule, why_not_allowed
+from marjolet.tui.describe import follow_rule, four_kind, meld_cards_text, why_not_allowed
+from marjolet.tui.words import card as card_symbol
+from marjolet.tui.words import lang, suit_name, tr
 
 HELP = """\
 Answer with the number of an action or its text: a card (QS, 10H, q♠),
 'meld KQS', 'dix' or 'draw'. Other commands:
   help   this text            hand   show the position again
   quit   stop (the game is saved: continue it with 'marjolet play --resume')"""
+
+
+def _symbols(mask: int) -> str:
+    return " ".join(card_symbol(c) for c in display_order(mask))
+
+
+def _meld_words(m: int, obs: Observation) -> str:
+    if lang() == "en":
+        return meld_description(m, obs.trump, obs.rules)
+    return four_kind(m) if m < 4 else meld_cards_text(m, obs.trump, obs.rules)
 
 
 class QuitGame(Exception):
@@ -41,33 +53,42 @@ def describe_action(obs: Observation, action: int) -> str:
     if MELD_BASE <= action < DIX:
         m = action - MELD_BASE
         value = MELD_VALUES[obs.trump][m]
-        return f"{ACTION_NAMES[action]}  {meld_description(m, obs.trump, obs.rules)} +{value}"
+        return f"{ACTION_NAMES[action]}  {_meld_words(m, obs)} +{value}"
     if action == DIX:
-        return f"dix  exchange {card_symbol(card(SEVEN, obs.trump))} for the indicator +10"
+        return tr("tui.plain_action_dix", card=card_symbol(card(SEVEN, obs.trump)))
     if action == DRAW:
-        return "draw  end the window and draw"
+        return tr("tui.plain_action_draw")
     return card_symbol(action)
 
 
 def show_position(obs: Observation, names: Sequence[str], match_totals: tuple[int, int]) -> str:
     """A compact picture of what the human sees."""
     me, opp = obs.seat, obs.seat ^ 1
-    ind = card_symbol(obs.indicator) if obs.indicator is not None else "taken"
+    ind = card_symbol(obs.indicator) if obs.indicator is not None else tr("tui.taken")
     trick = min(obs.tricks_played + (0 if obs.in_window else 1), 16)
     lines = [
-        f"-- deal {obs.deal_index + 1}, trick {trick}"
-        f" | trumps {SUIT_NAMES[obs.trump]} | indicator {ind} | stock {obs.stock_size}"
-        f" | deal {obs.points[me]}-{obs.points[opp]}"
-        f" | match {match_totals[me]}-{match_totals[opp]}",
-        f"   your hand: {obs.hand.symbols()}",
+        tr(
+            "tui.plain_position",
+            n=obs.deal_index + 1,
+            trick=trick,
+            trump=suit_name(obs.trump),
+            card=ind,
+            stock=obs.stock_size,
+            a=obs.points[me],
+            b=obs.points[opp],
+            ta=match_totals[me],
+            tb=match_totals[opp],
+        ),
+        tr("tui.plain_hand", cards=_symbols(obs.hand.mask)),
     ]
     if obs.exposed[me]:
-        lines.append(f"   your exposed: {obs.exposed[me].symbols()}")
+        lines.append(tr("tui.plain_exposed", cards=_symbols(obs.exposed[me].mask)))
     if obs.opponent_known:
-        label = "opponent's hand" if obs.stock_empty else "opponent shows"
-        lines.append(f"   {label}: {obs.opponent_known.symbols()}  ({obs.hand_sizes[opp]} in hand)")
+        key = "tui.plain_opp_hand" if obs.stock_empty else "tui.plain_opp_shows"
+        known = _symbols(obs.opponent_known.mask)
+        lines.append(tr(key, cards=known, n=obs.hand_sizes[opp]))
     if obs.lead is not None:
-        lines.append(f"   {names[opp]} led {card_symbol(obs.lead)}")
+        lines.append(tr("tui.plain_led", name=names[opp], card=card_symbol(obs.lead)))
     return "\n".join(lines)
 
 
@@ -102,12 +123,12 @@ class LineSeat:
 
     def choose(self, obs: Observation, legal: Sequence[int]) -> int:
         if list(legal) == [DRAW]:
-            self._say("   (you won the trick; no meld or dix is possible: drawing)")
+            self._say(tr("tui.plain_auto_draw"))
             return DRAW
         legal = menu_order(legal)
         self._say(show_position(obs, self.names, self.match_totals()))
         if obs.in_window:
-            self._say("   your meld window (you won the trick):")
+            self._say(tr("tui.plain_window"))
         elif (rule := follow_rule(obs)) is not None:
             self._say(f"   {rule.explain()}")
         for i, action in enumerate(legal, 1):
@@ -125,7 +146,7 @@ class LineSeat:
             if low in ("quit", "exit", "q"):
                 raise QuitGame("quit")
             if low in ("help", "?"):
-                self._say(HELP)
+                self._say(HELP if lang() == "en" else tr("tui.plain_help"))
                 continue
             if low == "hand":
                 self._say(show_position(obs, self.names, self.match_totals()))
@@ -139,7 +160,7 @@ class LineSeat:
             n = int(answer)
             if 1 <= n <= len(legal):
                 return legal[n - 1]
-            self._say(f"   no action {n}: choose 1-{len(legal)}")
+            self._say(tr("tui.plain_no_action", n=n, count=len(legal)))
             return None
         text = answer.upper()
         if text.startswith("MELD "):
@@ -149,16 +170,14 @@ class LineSeat:
         try:
             action = parse_action(text)
         except ActionError as exc:
-            self._say(f"   {exc}; type a number, an action or 'help'")
+            self._say(tr("tui.plain_bad_text", reason=exc))
             return None
         reason = why_not_allowed(obs, action) if action < MELD_BASE else None
         if action not in legal and reason is not None:
             self._say(f"   {reason}")
             return None
         if action not in legal:
-            self._say(
-                f"   {ACTION_NAMES[action]} is not legal now; choose one of the listed actions"
-            )
+            self._say(tr("tui.plain_not_legal", action=ACTION_NAMES[action]))
             return None
         return action
 
@@ -182,30 +201,31 @@ class Narrator:
 
     def __call__(self, match: Match, seat: int, action: int) -> None:
         obs = match.observation(self.human)
-        who = "You" if seat == self.human else self.names[seat]
+        mine = seat == self.human
+        who = tr("player.you") if mine else self.names[seat]
+        you = "tui.plain_you_" if mine else "tui.plain_"
         if action < MELD_BASE:
-            self._say(f"{who} played {card_symbol(action)}.")
+            self._say(tr(you + "played", who=who, card=card_symbol(action)))
             if obs.lead is None:  # the trick is complete
                 w = obs.last_trick_winner
                 assert w is not None
-                winner = "You" if w == self.human else self.names[w]
-                self._say(f"{winner} won trick {obs.tricks_played}.")
+                winner = tr("player.you") if w == self.human else self.names[w]
+                key = "tui.plain_you_won" if w == self.human else "tui.plain_won"
+                self._say(tr(key, who=winner, n=obs.tricks_played))
         elif action == DRAW:
             gained = obs.hand.mask & ~self._hand_before
-            got = " ".join(card_symbol(c) for c in display_order(gained))
+            got = _symbols(gained)
             if obs.stock_empty:
-                self._say(
-                    f"The stock is empty: you drew {got or 'nothing'}; "
-                    "now follow suit and overtake (R16)."
-                )
+                self._say(tr("tui.plain_stock_empty", cards=got or tr("tui.plain_nothing")))
                 opponent = self.names[self.human ^ 1]
-                self._say(f"{opponent}'s hand is now known: {obs.opponent_known.symbols()}")
+                known = _symbols(obs.opponent_known.mask)
+                self._say(tr("tui.plain_opp_known", name=opponent, cards=known))
             else:
-                self._say(f"Both drew; you drew {got}.")
+                self._say(tr("tui.plain_both_drew", cards=got))
         elif action == DIX:
-            self._say(f"{who} exchanged the seven of trumps for the indicator (+10).")
+            self._say(tr(you + "dix", who=who))
         else:
             m = action - MELD_BASE
             value = MELD_VALUES[obs.trump][m]
-            self._say(f"{who} declared {meld_description(m, obs.trump, obs.rules)} for {value}.")
+            self._say(tr(you + "declared", who=who, what=_meld_words(m, obs), n=value))
         self._hand_before = obs.hand.mask

@@ -77,10 +77,11 @@ class GameSession:
         name: str = "You",
         seed: int | None = None,
         save_path: Path | None = None,
+        first_dealer: int | None = None,
     ) -> GameSession:
         """A new match, saved to ``save_path`` (default: a new file in the
-        data folder's ``games``)."""
-        match = Match(rules, seed=seed, players=(name, opponent))
+        data folder's ``games``); ``first_dealer`` None draws it (R3)."""
+        match = Match(rules, seed=seed, players=(name, opponent), first_dealer=first_dealer)
         path = save_path if save_path is not None else saves.new_save_path()
         session = cls(match, opponent=opponent, save_path=path, seed=seed)
         session.save()

@@ -15,7 +15,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from marjolet.engine import Breakdown
+from marjolet.rules import Rules
 from marjolet.tui.describe import summary_table
+from marjolet.tui.words import tr, translate_bindings
 
 
 class DealSummaryScreen(ModalScreen[str]):
@@ -45,8 +47,10 @@ class DealSummaryScreen(ModalScreen[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,n", "next", "Next", priority=True),
-        Binding("q,escape", "quit_game", "Quit"),
+        Binding("escape", "close", show=False),
+        Binding("h,f1", "help", "Help"),
         Binding("r", "review", "Review"),
+        Binding("q", "quit_game", "Quit"),
     ]
 
     def __init__(
@@ -58,18 +62,21 @@ class DealSummaryScreen(ModalScreen[str]):
         totals: tuple[int, int],
         target: int,
         winner: int | None,
+        rules: Rules | None = None,
     ) -> None:
         super().__init__()
+        translate_bindings(self._bindings)
         self.deal_number = deal_number
         self.names = names
         self.breakdowns = breakdowns
         self.totals = totals
         self.target = target
         self.winner = winner
+        self.rules = rules if rules is not None else Rules()
 
     def compose(self) -> ComposeResult:
         table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
-        table.add_column("points", style="dim", no_wrap=True)
+        table.add_column(tr("tui.points"), style="dim", no_wrap=True)
         table.add_column(Text(self.names[0][:12], style="bold"), justify="right")
         table.add_column(Text(self.names[1][:12], style="bold"), justify="right")
         rows = summary_table(self.breakdowns)
@@ -83,19 +90,19 @@ class DealSummaryScreen(ModalScreen[str]):
             end_section=True,
         )
         table.add_row(
-            Text("match", style="bold"),
+            Text(tr("tui.match"), style="bold"),
             Text(str(self.totals[0]), style="bold reverse"),
             Text(str(self.totals[1]), style="bold reverse"),
         )
         if self.winner is None:
-            outcome = f"Match to {self.target}: {self._lead_text()}"
-            keys = "Enter: next deal · q: quit (the game is saved)"
-            title = f"Deal {self.deal_number} is over"
+            outcome = tr("tui.match_lead", n=self.target, lead=self._lead_text())
+            keys = tr("tui.summary_keys")
+            title = tr("tui.summary_title", n=self.deal_number)
         else:
-            won = "You won the match!" if self.winner == 0 else f"{self.names[1]} won the match."
+            won = tr("tui.you_won") if self.winner == 0 else tr("tui.won", name=self.names[1])
             outcome = f"{won} {max(self.totals)}-{min(self.totals)}"
-            keys = "n or Enter: new match · q: quit"
-            title = f"Deal {self.deal_number}: match over"
+            keys = tr("tui.summary_keys_over")
+            title = tr("tui.summary_title_over", n=self.deal_number)
         with Vertical() as box:
             box.border_title = title
             yield Static(table)
@@ -106,9 +113,10 @@ class DealSummaryScreen(ModalScreen[str]):
     def _lead_text(self) -> str:
         t0, t1 = self.totals
         if t0 == t1:
-            return "level."
-        who = "you lead" if t0 > t1 else f"{self.names[1]} leads"
-        return f"{who} by {abs(t0 - t1)}."
+            return tr("tui.level")
+        if t0 > t1:
+            return tr("tui.you_lead_by", n=abs(t0 - t1))
+        return tr("tui.leads_by", name=self.names[1], n=abs(t0 - t1))
 
     def action_next(self) -> None:
         self.dismiss("next" if self.winner is None else "new")
@@ -118,3 +126,14 @@ class DealSummaryScreen(ModalScreen[str]):
 
     def action_review(self) -> None:
         self.dismiss("review")
+
+    def action_close(self) -> None:
+        """Esc closes the summary like Enter between deals; it never quits
+        (``q`` does) nor starts a new match (``n`` does)."""
+        if self.winner is None:
+            self.dismiss("next")
+
+    def action_help(self) -> None:
+        from marjolet.tui.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.rules))

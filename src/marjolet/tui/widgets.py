@@ -12,14 +12,16 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 from textual.message import Message
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
-from marjolet.cards import SUIT_SYMBOLS, card_symbol
+from marjolet.cards import SUIT_SYMBOLS
+from marjolet.tui.words import card as card_symbol
+from marjolet.tui.words import tr
 
 #: Hearts and diamonds are red, clubs and spades black (with ``NO_COLOR``
 #: Textual turns every colour to grey; nothing relies on colour alone).
 RED_SUITS = (1, 2)
-_CARD_IN_TEXT = re.compile(r"(10|[789JQKA])([♣♦♥♠])")
+_CARD_IN_TEXT = re.compile(r"(10|[789JQKARDV])([♣♦♥♠])")  # R D V: roi, dame, valet
 
 
 def suit_style(suit: int, colour: bool = True) -> str:
@@ -127,6 +129,22 @@ class CardView(Static):
         self.post_message(self.Clicked(self))
 
 
+class MeldMenu(OptionList):
+    """The meld window's choices: the arrows stop at the first and the last
+    line instead of wrapping around (a wrap would land on *draw* from the
+    best meld with a single key)."""
+
+    def action_cursor_down(self) -> None:
+        if self.highlighted is not None and self.highlighted >= self.option_count - 1:
+            return
+        super().action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        if self.highlighted is not None and self.highlighted <= 0:
+            return
+        super().action_cursor_up()
+
+
 def score_table(
     names: Sequence[str],
     tricks: Sequence[int],
@@ -138,7 +156,9 @@ def score_table(
     table.add_column("", style="dim", no_wrap=True)
     table.add_column(Text(names[0][:9], style="bold"), justify="right", no_wrap=True)
     table.add_column(Text(names[1][:9], style="bold"), justify="right", no_wrap=True)
-    table.add_row("tricks", str(tricks[0]), str(tricks[1]))
-    table.add_row("deal", str(deal[0]), str(deal[1]))
-    table.add_row("match", Text(str(match[0]), style="bold"), Text(str(match[1]), style="bold"))
+    table.add_row(tr("tui.tricks"), str(tricks[0]), str(tricks[1]))
+    table.add_row(tr("tui.deal_row"), str(deal[0]), str(deal[1]))
+    table.add_row(
+        tr("tui.match"), Text(str(match[0]), style="bold"), Text(str(match[1]), style="bold")
+    )
     return table

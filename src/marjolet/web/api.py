@@ -159,7 +159,9 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
         try:
             seat, token = await hub.join(game_id, invite, clean_name(body.get("name"), "friend"))
         except TableError as exc:
-            raise ApiError(404 if exc.code == "not_found" else 403, str(exc)) from None
+            raise ApiError(
+                404 if exc.code == "not_found" else 403, str(exc), code=exc.code
+            ) from None
         return {"id": game_id, "seat": seat, "token": token}
 
     @router.get("/api/games")
@@ -205,11 +207,20 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
     @router.post("/api/replay")
     async def upload_replay(request: Request) -> dict[str, Any]:
         raw = await read_body(request, config.max_upload)
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
+        if raw.startswith(b"\xef\xbb\xbf"):
             raise ApiError(
-                400, "the file is not UTF-8 text (expected a marjolet record, JSON or text)"
+                400,
+                "the file starts with a byte-order mark (BOM); save it as UTF-8 without BOM",
+                code="bom",
+            )
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ApiError(
+                400,
+                f"the file is not UTF-8 text (byte {exc.start + 1}); "
+                "expected a marjolet record, JSON or text",
+                code="not_utf8",
             ) from None
         if not text.strip():
             raise ApiError(400, "the file is empty (expected a marjolet record, JSON or text)")
@@ -217,7 +228,11 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
             record = loads(text)
         except RecordError as exc:
             raise ApiError(
-                400, f"not a valid record: {exc}", deal=exc.deal, action=exc.action
+                400,
+                f"not a valid record: {exc}",
+                deal=exc.deal,
+                action=exc.action,
+                reason=exc.message,
             ) from None
         out = replay_payload(record)
         out["complete"] = True

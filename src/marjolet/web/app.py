@@ -42,7 +42,7 @@ from marjolet.web.api import MAX_REPLAY_DEALS, ApiError, TokenBucket, api_router
 from marjolet.web.botchoice import BotCatalogue
 from marjolet.web.config import WebConfig
 from marjolet.web.hub import Hub
-from marjolet.web.pages import STATIC, page_router
+from marjolet.web.pages import STATIC, install_extras, page_router
 from marjolet.web.reviews import install_reviews
 from marjolet.web.sockets import Connection, socket_router
 from marjolet.web.store import Store
@@ -112,6 +112,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     _add_handlers(app)
     app.include_router(page_router())
+    install_extras(app, hub, ApiError)  # /rules, /i18n/*.json, the rematch
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(api_router(hub, config))
     app.include_router(socket_router(hub, config))

@@ -49,6 +49,9 @@ BUDGET_PARAMS = (
 FALLBACK_ORDER = ("pimc", "ismcts", "mcts", "expectimax", "heuristic", "greedy", "random")
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 LEVELS = ("quick", "normal", "strong")
+#: The level of the entry made for :data:`marjolet.bots.STRONGEST` when no
+#: level of its family has exactly its spec (see :func:`with_strongest`).
+STRONGEST_LEVEL = "strongest"
 _LEVEL_FACTORS = {"quick": 0.25, "normal": 1.0, "strong": 2.0}
 
 
@@ -63,7 +66,8 @@ class BotChoice:
     name: str
     #: The bot family shown in the opponent menu (``pimc``).
     family: str
-    #: ``quick``, ``normal``, ``strong`` or ``""`` for a single-strength bot.
+    #: ``quick``, ``normal``, ``strong``, ``strongest`` (the default bot) or
+    #: ``""`` for a single-strength bot.
     level: str
     spec: str
     label: str
@@ -216,6 +220,30 @@ def _builds(spec: str) -> bool:
     return True
 
 
+def with_strongest(choices: list[BotChoice], strongest: str) -> list[BotChoice]:
+    """``choices`` holding :data:`marjolet.bots.STRONGEST` itself, so that
+    the default opponent is the strongest bot: when no level of its family
+    has exactly that spec, a ``strongest`` level is added after the family's
+    other levels (derived from the spec, never written by hand)."""
+    if any(c.spec == strongest for c in choices) or starts_program(strongest):
+        return choices
+    try:
+        family = parse_spec(strongest)[0]
+        description = bot_class(family).description or family
+    except (ImportError, AttributeError, MarjoletError):
+        return choices
+    extra = BotChoice(
+        f"{family}-{STRONGEST_LEVEL}",
+        family,
+        STRONGEST_LEVEL,
+        strongest,
+        f"{family} (strongest)",
+        description,
+    )
+    last = max((i for i, c in enumerate(choices) if c.family == family), default=len(choices) - 1)
+    return [*choices[: last + 1], extra, *choices[last + 1 :]]
+
+
 class BotCatalogue:
     """The allowed bot choices of one server."""
 
@@ -261,6 +289,8 @@ class BotCatalogue:
         if not choices:
             raise BotChoiceError("no bot is available to play against")
         strongest = strongest_spec()
+        if defaults:
+            choices = with_strongest(choices, strongest)
         default = next((c.name for c in choices if c.spec == strongest), choices[0].name)
         return cls(choices, default, strongest)
 

@@ -114,12 +114,14 @@ class Hub:
         *,
         name: str,
         bots: Sequence[BotChoice] = (),
+        first_dealer: int | None = None,
     ) -> NewGame:
         """Store a new game with its first deal and open its table.
 
         ``bot``: the creator (seat 0) against ``bots[0]``; ``friend``: seat 1
         is given to whoever opens the invite link; ``watch``: ``bots[0]``
-        against ``bots[1]``, no person seated.
+        against ``bots[1]``, no person seated. ``first_dealer`` (a rematch)
+        overrides the configured or random first dealer.
         """
         game_id = secrets.token_urlsafe(9)
         token: str | None = None
@@ -144,7 +146,8 @@ class Hub:
                 invite = secrets.token_urlsafe(18)
                 seats.append(SeatInfo("human"))
                 players.append("friend")
-        first_dealer = self.config.first_dealer
+        if first_dealer is None:  # a rematch names it; else the config's, else random
+            first_dealer = self.config.first_dealer
         if first_dealer is None:
             first_dealer = self.rng.randrange(2)
         now = time.time()

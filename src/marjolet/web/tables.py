@@ -521,6 +521,7 @@ class Table:
             "action": ACTION_NAMES[advice.action],
             "value": round(advice.value, 1),
             "exact": advice.exact,
+            "forced": advice.forced,
             "version": version,
             "by": spec.split(":")[0],
         }

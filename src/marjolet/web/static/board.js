@@ -3,30 +3,30 @@
 // Used by the live table (one seat's view) and the replay viewer (open hands).
 
 import {
-  cardElement, cardLabel, cardText, clear, el, sortHand, suitOf, SUIT_NAMES, SUIT_SYMBOLS,
+  cardElement, cardLabel, cardText, cardTitle, clear, el, lang, playSound, rankIndex, reducedMotion, sortHand,
+  suitName, suitOf, SUIT_SYMBOLS, t, tNodes,
 } from "./common.js";
 
-const SOURCES = [
-  ["cards", "Aces and tens"],
-  ["melds", "Melds"],
-  ["dix", "Seven of trumps"],
-  ["last_card", "Last card"],
-  ["last_trick", "Last trick"],
-  ["all_tricks", "All six last tricks"],
-];
+/** How long a card takes to travel, in milliseconds (none under prefers-reduced-motion). */
+export const MOVE_MS = 250;
 
+const SOURCES = ["cards", "melds", "dix", "last_card", "last_trick", "all_tricks"];
+
+/** A player's name as shown to `viewer`: the viewer's own name is marked "(you)". */
 export function playerLabel(view, player, viewer) {
   const name = view.players[player];
-  if (viewer === player) return "You";
-  return name;
+  if (viewer !== player) return name;
+  return ["you", "vous", t("lobby.you_default")].includes(String(name).toLowerCase())
+    ? t("player.you") : t("player.you_named", { name });
 }
 
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+/** The subject of a sentence: "You" for the viewer, else the name. */
+function subject(view, player, viewer) {
+  return viewer === player ? t("player.you") : view.players[player];
 }
 
 function suitSpan(suit) {
-  return el("span", { class: `card-text suit-${suit}` }, SUIT_SYMBOLS[suit]);
+  return el("span", { class: `card-text suit-${suit}`, role: "img", "aria-label": suitName(suit) }, SUIT_SYMBOLS[suit]);
 }
 
 /** The board skeleton inside `root`; returns the parts render() fills. */
@@ -39,9 +39,8 @@ export function buildBoard(root) {
     actions: el("div", { class: "window-actions" }),
     bottom: el("div", { class: "seat-area bottom" }),
   };
-  root.append(
-    el("div", { class: "felt" }, parts.top, parts.center, parts.prompt, parts.actions, parts.bottom),
-  );
+  parts.felt = el("div", { class: "felt" }, parts.top, parts.center, parts.prompt, parts.actions, parts.bottom);
+  root.append(parts.felt);
   return parts;
 }
 
@@ -53,16 +52,19 @@ function nameplate(view, player, ctx) {
   return el(
     "div",
     { class: "nameplate" + (turn ? " to-move" : "") },
-    el("span", { class: "dot " + (connected ? "on" : "off"), title: connected ? "connected" : "not connected" }),
+    el("span", { class: "dot " + (connected ? "on" : "off"), title: t(connected ? "seat.connected" : "seat.not_connected"),
+      role: "img", "aria-label": t(connected ? "seat.connected" : "seat.not_connected") }),
     el("span", { class: "player-name" }, label),
-    view.dealer === player ? el("span", { class: "chip dealer", title: "dealer this deal" }, "dealer") : null,
-    el("span", { class: "chip points", title: "points this deal" }, `${view.points[player]} pts`),
-    el("span", { class: "chip", title: "tricks won this deal" }, plural(view.won[player] / 2, "trick")),
+    view.dealer === player ? el("span", { class: "chip dealer", title: t("seat.dealer_title") }, t("seat.dealer")) : null,
+    el("span", { class: "chip points", title: t("seat.points_title") }, t("seat.points", { n: view.points[player] })),
+    el("span", { class: "chip", title: t("seat.tricks_title") }, t("seat.tricks", { n: view.won[player] / 2 })),
+    el("span", { class: "chip match", title: t("seat.match_title") },
+      t("seat.match", { n: view.running[player], target: view.target })),
     melds.length
       ? el(
         "span",
         { class: "meld-list" },
-        melds.map((m) => el("span", { class: "chip meld", title: `meld ${m.id}` },
+        melds.map((m) => el("span", { class: "chip meld", title: meldName(m.id, view) },
           m.cards.map(cardText), ` ${m.value}`)),
       )
       : null,
@@ -81,7 +83,7 @@ function handRow(view, player, ctx, isBottom) {
     for (const card of sortHand(hand.cards, view.trump)) {
       const classes = [];
       let onclick = null;
-      let title = view.blocked && view.blocked[card];
+      let title = view.blocked && view.blocked[card] ? blockedReason(view, player, card) : null;
       if (clickable && legalCards.has(card)) {
         classes.push("playable");
         onclick = () => ctx.onAction(card);
@@ -90,37 +92,52 @@ function handRow(view, player, ctx, isBottom) {
       }
       if (ctx.hint === card) classes.push("hinted");
       if (exposed.has(card)) classes.push("exposed");
-      row.append(cardElement(card, { classes, onclick, title, badge: exposed.has(card) ? "shown" : null }));
+      const key = ctx.seat === player && ctx.interactive && legalCards.size > 0 ? playableKey(card, hand.cards, view.trump, legalCards) : null;
+      row.append(cardElement(card, {
+        classes, onclick, title, badge: exposed.has(card) ? t("card.badge_shown") : null, key: key ? String(key) : null,
+      }));
     }
   } else {
     const known = sortHand(hand.known || [], view.trump);
     for (const card of known) {
-      const badge = exposed.has(card) ? "shown" : "known";
-      row.append(cardElement(card, { classes: ["known"], badge, title: exposed.has(card)
-        ? "declared in a meld" : "known to you" }));
+      const badge = exposed.has(card) ? t("card.badge_shown") : t("card.badge_known");
+      const title = exposed.has(card) ? t("card.declared_title") : t("card.known_title");
+      row.append(cardElement(card, { classes: ["known"], badge, title,
+        label: `${cardTitle(card)} (${title})` }));
     }
-    for (let i = known.length; i < hand.size; i += 1) row.append(cardElement(null, { classes: ["small"] }));
+    const backs = hand.size - known.length;
+    for (let i = 0; i < backs; i += 1) {
+      const back = cardElement(null, { classes: ["small"] });
+      back.setAttribute("aria-hidden", "true");
+      row.append(back);
+    }
+    if (backs > 0) {
+      row.setAttribute("role", "group");
+      row.setAttribute("aria-label", t("seat.hidden_cards", { n: backs }));
+    }
   }
-  if (hand.size === 0) row.append(el("div", { class: "empty-hand" }, "no cards"));
+  if (hand.size === 0) row.append(el("div", { class: "empty-hand" }, t("seat.no_cards")));
   return row;
 }
 
 function stockPile(view) {
-  const pile = el("div", { class: "stock", title: `${view.stock} cards left to draw` });
+  const pile = el("div", { class: "stock", title: t("stock.title", { n: view.stock }) });
   if (view.indicator) {
-    pile.append(el("div", { class: "indicator", title: "indicator (trumps)" }, cardElement(view.indicator)));
+    pile.append(el("div", { class: "indicator", title: t("stock.indicator") },
+      cardElement(view.indicator, { label: t("stock.indicator_named", { card: cardTitle(view.indicator) }) })));
   }
   const hidden = Math.max(0, view.stock - (view.indicator ? 1 : 0));
   const layers = Math.min(hidden, 5);
   const stack = el("div", { class: "stack" });
   for (let i = 0; i < layers; i += 1) {
     const c = cardElement(null);
+    c.setAttribute("aria-hidden", "true");
     c.style.setProperty("--layer", String(i));
     stack.append(c);
   }
   pile.append(stack);
   pile.append(
-    el("div", { class: "stock-count" }, view.stock > 0 ? `${view.stock} in stock` : "stock empty"),
+    el("div", { class: "stock-count" }, view.stock > 0 ? t("stock.count", { n: view.stock }) : t("stock.empty")),
   );
   return pile;
 }
@@ -129,20 +146,22 @@ function trickArea(view, ctx, bottomPlayer) {
   const area = el("div", { class: "trick" });
   const place = (card, player, extra) => {
     const slot = player === bottomPlayer ? "near" : "far";
-    area.append(el("div", { class: `trick-card ${slot} ${extra || ""}` }, cardElement(card)));
+    area.append(el("div", { class: `trick-card ${slot} ${extra || ""}`, dataset: { player: String(player) } }, cardElement(card)));
   };
   let caption = null;
   if (view.lead) {
     place(view.lead, view.leader, "");
-    caption = `${playerLabel(view, view.leader, ctx.seat)} led ${cardLabel(view.lead)}`;
+    caption = t(ctx.seat === view.leader ? "trick.you_led" : "trick.led",
+      { name: view.players[view.leader], card: cardLabel(view.lead) });
   } else if (view.last_trick) {
-    const t = view.last_trick;
-    place(t.cards[0], t.players[0], "done");
-    place(t.cards[1], t.players[1], "done second");
-    const who = playerLabel(view, t.winner, ctx.seat);
-    caption = `${who} ${who === "You" ? "win" : "wins"} trick ${t.number}`;
+    const last = view.last_trick;
+    place(last.cards[0], last.players[0], "done");
+    place(last.cards[1], last.players[1], "done second");
+    area.dataset.winnerSide = last.winner === bottomPlayer ? "near" : "far";
+    caption = t(ctx.seat === last.winner ? "trick.you_win" : "trick.wins",
+      { name: view.players[last.winner], n: last.number });
   } else {
-    area.append(el("div", { class: "trick-empty" }, "the first lead goes here"));
+    area.append(el("div", { class: "trick-empty" }, t("trick.empty")));
   }
   if (caption) area.append(el("div", { class: "trick-caption" }, caption));
   return area;
@@ -151,11 +170,13 @@ function trickArea(view, ctx, bottomPlayer) {
 function trumpBadge(view) {
   return el(
     "div",
-    { class: "trump-badge", title: `trumps: ${SUIT_NAMES[view.trump]}` },
-    el("span", {}, "Trumps"),
-    el("span", { class: `big-suit suit-${view.trump}` }, SUIT_SYMBOLS[view.trump]),
-    el("span", { class: "small" }, view.phase === 2 ? `trick ${view.trick_number} of 16 · follow suit`
-      : `trick ${Math.min(view.trick_number, 16)} of 16`),
+    { class: "trump-badge", title: t("trump.title", { suit: suitName(view.trump) }) },
+    el("span", { class: "trump-word" }, t("trump.word")),
+    el("span", { class: `big-suit suit-${view.trump}`, role: "img", "aria-label": suitName(view.trump) },
+      SUIT_SYMBOLS[view.trump]),
+    el("span", { class: "trump-name" }, suitName(view.trump)),
+    el("span", { class: "small" }, view.phase === 2 ? t("trump.trick_phase2", { n: view.trick_number })
+      : t("trump.trick", { n: Math.min(view.trick_number, 16) })),
   );
 }
 
@@ -169,20 +190,20 @@ function windowActions(view, ctx) {
         box.append(el("button", {
           type: "button",
           class: "action meld" + (ctx.hint === a.action ? " hinted" : ""),
-          title: a.label,
+          title: meldName(a.meld, view),
           disabled: ctx.pending,
           dataset: { action: a.action },
           onclick: () => ctx.onAction(a.action),
-        }, "Declare ", a.cards.map(cardText), el("span", { class: "value" }, `+${a.value}`)));
+        }, tNodes("window.declare", { cards: a.cards.map(cardText) }), el("span", { class: "value" }, `+${a.value}`)));
       } else if (a.kind === "dix") {
         box.append(el("button", {
           type: "button",
           class: "action dix" + (ctx.hint === a.action ? " hinted" : ""),
-          title: "exchange the seven of trumps for the indicator (R18)",
+          title: t("window.dix_title"),
           disabled: ctx.pending,
           dataset: { action: "dix" },
           onclick: () => ctx.onAction("dix"),
-        }, "Exchange ", cardText(a.cards[0]), " for ", cardText(a.cards[1]),
+        }, tNodes("window.dix", { seven: cardText(a.cards[0]), indicator: cardText(a.cards[1]) }),
         el("span", { class: "value" }, "+10")));
       }
     }
@@ -194,7 +215,7 @@ function windowActions(view, ctx) {
         disabled: ctx.pending,
         dataset: { action: "draw" },
         onclick: () => ctx.onAction("draw"),
-      }, view.tricks_played === 10 ? "Draw the last cards" : "Draw"));
+      }, view.tricks_played === 10 ? t("window.draw_last") : t("window.draw")));
     }
   }
   if (ctx.onHint) {
@@ -202,32 +223,63 @@ function windowActions(view, ctx) {
       type: "button",
       class: "action hint",
       disabled: !mine || ctx.pending || view.deal_over,
-      title: "what the strongest bot would play for you",
+      title: t("window.hint_title"),
       onclick: ctx.onHint,
-    }, "Hint"));
+    }, t("window.hint")));
   }
   return box;
 }
 
 export function promptText(view, ctx) {
-  if (view.deal_over) return view.match_over ? "The match is over." : "The deal is over.";
+  if (view.deal_over) return view.match_over ? t("prompt.match_over") : t("prompt.deal_over");
   const who = view.to_move;
-  const name = playerLabel(view, who, ctx.seat);
+  const name = view.players[who];
   if (ctx.seat !== null && who === ctx.seat) {
     if (view.in_window) {
-      return view.tricks_played === 10
-        ? "You won trick 10: declare or exchange, then draw the last cards."
-        : "You won the trick: declare melds or exchange the seven, then draw.";
+      return view.tricks_played === 10 ? t("prompt.window_last") : t("prompt.window");
     }
     if (view.lead) {
       return view.phase === 2
-        ? `Your turn: answer ${cardLabel(view.lead)} (follow suit and beat it if you can).`
-        : `Your turn: answer ${cardLabel(view.lead)} with any card.`;
+        ? t("prompt.answer_phase2", { card: cardLabel(view.lead) })
+        : t("prompt.answer", { card: cardLabel(view.lead) });
     }
-    return "Your lead: play any card.";
+    return t("prompt.lead");
   }
-  if (view.in_window) return `${name} won the trick and may declare before drawing...`;
-  return ctx.seat === null ? `${name} to play.` : `${name} is thinking...`;
+  if (view.in_window) return t("prompt.other_window", { name });
+  return ctx.seat === null ? t("prompt.to_play", { name }) : t("prompt.thinking", { name });
+}
+
+/** Why `card` may not be played now: the server's words in English; in another language
+ *  the R16 duty of tricks 11-16 is said again from the position (the terminal's words). */
+export function blockedReason(view, player, card) {
+  const server = view.blocked[card];
+  if (lang() === "en" || !view.lead || view.phase !== 2) return server;
+  const hand = view.hands[player].cards || [];
+  const led = suitOf(view.lead);
+  const sym = SUIT_SYMBOLS[led];
+  const same = hand.filter((c) => suitOf(c) === led);
+  let allowed;
+  let duty;
+  if (same.length) {
+    const higher = same.filter((c) => rankIndex(c) > rankIndex(view.lead));
+    allowed = higher.length ? higher : same;
+    duty = higher.length ? t("tui.duty_beat", { suit: sym, card: cardLabel(view.lead) })
+      : t("tui.duty_follow", { suit: sym, card: cardLabel(view.lead) });
+  } else {
+    allowed = hand.filter((c) => suitOf(c) === view.trump);
+    duty = t("tui.duty_trump", { suit: sym });
+  }
+  if (!allowed.length) return server;
+  const names = sortHand(allowed, view.trump).map(cardLabel);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(", ")}${t("tui.or")}${names[names.length - 1]}` : names[0];
+  return t("tui.not_allowed", { card: cardLabel(card), rule: t("tui.r16", { duty, cards: list }) });
+}
+
+/** The number a digit key plays (1-6, left to right among the hand as drawn), or null. */
+export function playableKey(card, cards, trump, legalCards) {
+  const sorted = sortHand(cards, trump);
+  const i = sorted.indexOf(card);
+  return i >= 0 && i < 9 && legalCards.has(card) ? i + 1 : null;
 }
 
 /** Draw `view` into the parts of buildBoard. ctx: {seat, interactive, legal,
@@ -247,9 +299,9 @@ export function renderBoard(parts, view, ctx) {
 export function scorePanel(view, seat) {
   const order = seat === null || seat === undefined ? [0, 1] : [seat, 1 - seat];
   const head = el("tr", {}, el("th", {}, ""), order.map((p) => el("th", {}, playerLabel(view, p, seat))));
-  const rows = SOURCES.map(([key, label]) =>
-    el("tr", {}, el("td", {}, label), order.map((p) => el("td", { class: "num" }, view.breakdown[p][key]))));
-  const total = el("tr", { class: "total" }, el("td", {}, `Deal ${view.deal + 1}`),
+  const rows = SOURCES.map((key) =>
+    el("tr", {}, el("td", {}, t(`source.${key}`)), order.map((p) => el("td", { class: "num" }, view.breakdown[p][key]))));
+  const total = el("tr", { class: "total" }, el("td", {}, t("score.deal", { n: view.deal + 1 })),
     order.map((p) => el("td", { class: "num" }, view.points[p])));
   const bars = order.map((p) => {
     const value = view.running[p];
@@ -262,35 +314,35 @@ export function scorePanel(view, seat) {
       el("span", { class: "num" }, `${value}`));
   });
   return el("div", { class: "panel score-panel" },
-    el("h2", {}, "Score"),
+    el("h2", {}, t("score.title")),
     el("table", { class: "breakdown" }, el("thead", {}, head), el("tbody", {}, rows, total)),
-    el("h3", {}, `Match to ${view.target}`),
+    el("h3", {}, t("score.match_to", { n: view.target })),
     bars,
-    el("p", { class: "muted small" }, `Completed deals: ${view.totals[order[0]]} \u2013 ${view.totals[order[1]]}`));
+    el("p", { class: "muted small" }, t("score.completed", { a: view.totals[order[0]], b: view.totals[order[1]] })));
 }
 
 function describeAction(entry, view, seat) {
-  const who = playerLabel(view, entry.player, seat);
+  const who = el("span", { class: "who" }, subject(view, entry.player, seat));
+  const mine = seat === entry.player;
   const a = entry.action;
-  const parts = [el("span", { class: "who" }, who), " "];
+  let parts;
   if (a === "draw") {
-    parts.length = 0;
-    parts.push(entry.you_drew ? ["Both drew: you got ", cardText(entry.you_drew)] : "Both drew");
+    parts = entry.you_drew ? tNodes("log.drew_you", { card: cardText(entry.you_drew) }) : [t("log.drew")];
   } else if (a === "dix") {
-    parts.push("exchanged the seven of trumps");
+    parts = tNodes(mine ? "log.you_dix" : "log.dix", { who });
   } else if (a.startsWith("meld ")) {
     const id = a.slice(5);
     const meld = (view.melds[entry.player] || []).find((m) => m.id === id);
-    parts.push("declared ", meld ? meld.cards.map(cardText) : id);
+    parts = tNodes(mine ? "log.you_declared" : "log.declared", { who, cards: meld ? meld.cards.map(cardText) : id });
+  } else if (entry.won_by === undefined) {
+    parts = tNodes(mine ? "log.you_led" : "log.led", { who, card: cardText(a) });
   } else {
-    parts.push(entry.won_by === undefined ? "led " : "played ", cardText(a));
-    if (entry.won_by !== undefined) {
-      const winner = playerLabel(view, entry.won_by, seat);
-      parts.push(el("span", { class: "muted" }, ` \u2192 ${winner} ${winner === "You" ? "take" : "takes"} it`));
-    }
+    parts = tNodes(mine ? "log.you_played" : "log.played", { who, card: cardText(a) });
+    const taker = seat === entry.won_by ? t("log.you_take") : t("log.takes", { name: view.players[entry.won_by] });
+    parts.push(el("span", { class: "muted" }, ` \u2192 ${taker}`));
   }
   if (entry.gain) {
-    const g = entry.gain.map((v, p) => (v ? `${playerLabel(view, p, seat)} +${v}` : null)).filter(Boolean);
+    const g = entry.gain.map((v, p) => (v ? `${subject(view, p, seat)} +${v}` : null)).filter(Boolean);
     if (g.length) parts.push(el("span", { class: "gain" }, ` (${g.join(", ")})`));
   }
   return parts;
@@ -307,26 +359,135 @@ export function logPanel(view, log, seat, upto) {
     if (entry.trick !== trick) {
       trick = entry.trick;
       group = el("ul", {});
-      list.append(el("li", { class: "trick-group" }, el("span", { class: "trick-no" }, `Trick ${trick}`), group));
+      list.append(el("li", { class: "trick-group" }, el("span", { class: "trick-no" }, t("log.trick", { n: trick })), group));
     }
     group.append(el("li", { class: i === n - 1 ? "latest" : null }, describeAction(entry, view, seat)));
   }
-  if (!n) list.append(el("li", { class: "muted" }, "No card played yet."));
-  return el("div", { class: "panel log-panel" }, el("h2", {}, "Log"), list);
+  if (!n) list.append(el("li", { class: "muted" }, t("log.none")));
+  return el("div", { class: "panel log-panel" }, el("h2", {}, t("log.title")), list);
 }
 
 /** The end-of-deal summary table: each source for both players, then the match. */
 export function dealSummary(summary, view, seat) {
   const order = seat === null || seat === undefined ? [0, 1] : [seat, 1 - seat];
-  const head = el("tr", {}, el("th", {}, `Deal ${summary.index + 1} · trumps `, suitSpan(summary.trump)),
+  const head = el("tr", {}, el("th", {}, t("summary.head", { n: summary.index + 1 }), " ", suitSpan(summary.trump)),
     order.map((p) => el("th", {}, playerLabel(view, p, seat))));
-  const rows = SOURCES.map(([key, label]) =>
-    el("tr", {}, el("td", {}, label), order.map((p) => el("td", { class: "num" }, summary.breakdown[p][key]))));
-  const score = el("tr", { class: "total" }, el("td", {}, "Deal score"),
+  const rows = SOURCES.map((key) =>
+    el("tr", {}, el("td", {}, t(`source.${key}`)), order.map((p) => el("td", { class: "num" }, summary.breakdown[p][key]))));
+  const score = el("tr", { class: "total" }, el("td", {}, t("summary.deal_score")),
     order.map((p) => el("td", { class: "num" }, summary.score[p])));
-  const totals = el("tr", { class: "grand" }, el("td", {}, `Match (to ${view.target})`),
+  const totals = el("tr", { class: "grand" }, el("td", {}, t("summary.match", { n: view.target })),
     order.map((p) => el("td", { class: "num" }, summary.totals[p])));
   return el("table", { class: "summary" }, el("thead", {}, head), el("tbody", {}, rows, score, totals));
+}
+
+/** Every deal of the match: trumps, each player's deal score and the running totals. */
+export function matchTable(view, seat) {
+  const order = seat === null || seat === undefined ? [0, 1] : [seat, 1 - seat];
+  const head = el("tr", {}, el("th", {}, t("summary.deal_col")), el("th", {}, t("trump.word")),
+    order.map((p) => el("th", {}, playerLabel(view, p, seat))),
+    order.map((p) => el("th", {}, t("summary.total_of", { name: view.players[p] }))));
+  const rows = view.deals.map((d) => el("tr", {},
+    el("td", { class: "num" }, String(d.index + 1)),
+    el("td", {}, suitSpan(d.trump)),
+    order.map((p) => el("td", { class: "num" }, d.score[p])),
+    order.map((p) => el("td", { class: "num" }, d.totals[p]))));
+  return el("table", { class: "summary every-deal" }, el("thead", {}, head), el("tbody", {}, rows));
+}
+
+/** A meld's name in words: "mariage d'atout", "four aces", "le marjolet et la dame de pique". */
+export function meldName(id, view) {
+  if (id.length === 2) return t(`meld.${id}`);
+  const kind = id.slice(0, 2);
+  const suit = id.slice(2);
+  const sameSuit = view.rules && view.rules.jack_queen === "same-suit";
+  const which = kind === "JQ" && sameSuit ? "JQ_same" : kind;
+  if (suit === view.trump) return t(`meld.${which}_trump`);
+  return t(`meld.${which}`, { suit: suitName(suit) });
+}
+
+// -- card movement --------------------------------------------------------------------------
+
+/** Where every card is before a new position is drawn (for animateChanges). */
+export function snapshotBoard(parts) {
+  if (!parts.felt || !parts.top.firstChild) return null;
+  const cards = new Map();
+  for (const node of parts.felt.querySelectorAll(".card[data-card]")) {
+    cards.set(node.dataset.card, node.getBoundingClientRect());
+  }
+  const trick = parts.center.querySelector(".trick");
+  const done = [...parts.center.querySelectorAll(".trick-card.done .card")].map((node) => ({
+    node: node.cloneNode(true), rect: node.getBoundingClientRect(),
+  }));
+  const stack = parts.center.querySelector(".stock .stack") || parts.center.querySelector(".stock");
+  return {
+    cards,
+    done,
+    winnerSide: trick ? trick.dataset.winnerSide : null,
+    stock: stack ? stack.getBoundingClientRect() : null,
+    near: parts.bottom.getBoundingClientRect(),
+    far: parts.top.getBoundingClientRect(),
+  };
+}
+
+function centre(rect) {
+  return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+}
+
+/** Move each card from where it was to where it is now (MOVE_MS): a played card from
+ *  the hand (or the opponent's side) to the trick, draws from the stock, the dix exchange
+ *  between the hand and the indicator, and a taken trick to its winner. */
+export function animateChanges(snap, parts, view, seat) {
+  if (!snap || reducedMotion()) {
+    parts.felt.dataset.moves = "0";
+    return;
+  }
+  let moves = 0;
+  let laid = false;
+  const bottomPlayer = seat === null || seat === undefined ? 0 : seat;
+  for (const node of parts.felt.querySelectorAll(".card[data-card]")) {
+    const now = node.getBoundingClientRect();
+    let from = snap.cards.get(node.dataset.card);
+    const slot = node.closest(".trick-card");
+    if (!from && slot && !slot.classList.contains("done")) {
+      from = Number(slot.dataset.player) === bottomPlayer ? snap.near : snap.far;
+      laid = true;
+    } else if (!from && node.closest(".hand, .indicator") && snap.stock) {
+      from = snap.stock;
+    }
+    if (!from) continue;
+    const a = centre(from);
+    const b = centre(now);
+    const dx = a.x - b.x;
+    const dy = a.y - b.y;
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
+    if (slot && snap.cards.has(node.dataset.card)) laid = true;
+    node.animate([{ translate: `${dx}px ${dy}px` }, { translate: "0 0" }], { duration: MOVE_MS, easing: "ease-out" });
+    moves += 1;
+  }
+  const trickGone = snap.done.length && !parts.center.querySelector(".trick-card.done");
+  if (trickGone) {
+    const target = centre(snap.winnerSide === "near" ? snap.near : snap.far);
+    for (const { node, rect } of snap.done) {
+      const ghost = node;
+      ghost.classList.add("ghost");
+      Object.assign(ghost.style, {
+        position: "fixed", left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`,
+        height: `${rect.height}px`, margin: "0", pointerEvents: "none", zIndex: "30",
+      });
+      document.body.append(ghost);
+      const c = centre(rect);
+      const run = ghost.animate(
+        [{ translate: "0 0", opacity: 1 }, { translate: `${target.x - c.x}px ${target.y - c.y}px`, opacity: 0 }],
+        { duration: MOVE_MS, easing: "ease-in" },
+      );
+      run.onfinish = () => ghost.remove();
+      moves += 1;
+    }
+    playSound("trick");
+  }
+  if (laid) playSound("card");
+  parts.felt.dataset.moves = String(moves);
 }
 
 export { suitOf };

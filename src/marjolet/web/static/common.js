@@ -4,10 +4,120 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export const SUITS = "CDHS";
-export const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 export const SUIT_SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 const RANK_ORDER = "789JQKTA";
-const RANK_LABEL = { T: "10" };
+
+/** A card's strength within its suit (R1): 0 for the seven up to 7 for the ace. */
+export function rankIndex(card) {
+  return RANK_ORDER.indexOf(card.slice(0, -1));
+}
+const LANGS = ["en", "fr"];
+const LANG_KEY = "marjolet.lang";
+
+// -- the words: one catalogue per language, shared with the terminal (marjolet.i18n) ------
+
+let LANG = "en";
+let CATALOGUE = {};
+let FALLBACK = {};
+
+/** The page's language: ?lang=, else the switch remembered in this browser, else the browser's. */
+export function chooseLanguage() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (LANGS.includes(asked)) {
+    try { localStorage.setItem(LANG_KEY, asked); } catch (err) { /* private mode */ }
+    return asked;
+  }
+  let kept = null;
+  try { kept = localStorage.getItem(LANG_KEY); } catch (err) { kept = null; }
+  if (LANGS.includes(kept)) return kept;
+  for (const wanted of navigator.languages || [navigator.language || "en"]) {
+    const base = String(wanted).toLowerCase().split("-")[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return "en";
+}
+
+export function lang() {
+  return LANG;
+}
+
+async function fetchCatalogue(code) {
+  const response = await fetch(`/i18n/${code}.json`);
+  if (!response.ok) throw new Error(`catalogue ${code}: HTTP ${response.status}`);
+  return response.json();
+}
+
+/** Load the catalogue, set <html lang> and translate the page's marked elements. */
+export async function loadLanguage() {
+  LANG = chooseLanguage();
+  document.documentElement.lang = LANG;
+  document.cookie = `marjolet_lang=${LANG}; path=/; max-age=31536000; SameSite=Lax`;
+  try {
+    [CATALOGUE, FALLBACK] = await Promise.all([
+      fetchCatalogue(LANG), LANG === "en" ? Promise.resolve({}) : fetchCatalogue("en"),
+    ]);
+  } catch (err) {
+    CATALOGUE = {};
+  }
+  translateDocument(document);
+}
+
+function pluralForm(n) {
+  if (LANG === "fr") return Math.abs(n) < 2 ? "one" : "other";
+  return Math.abs(n) === 1 ? "one" : "other";
+}
+
+/** The text of `key` with its {placeholders} filled (a count `n` picks the plural). */
+export function t(key, args = {}) {
+  let entry = CATALOGUE[key];
+  if (entry === undefined) entry = FALLBACK[key];
+  if (entry === undefined) return key;
+  if (typeof entry === "object") entry = entry[pluralForm(Number(args.n || 0))];
+  return String(entry).replace(/\{([a-z_][a-z0-9_]*)\}/g, (m, name) =>
+    (args[name] === undefined ? m : String(args[name])));
+}
+
+/** Like t(), but placeholders may be DOM nodes (cards in their colours): returns a list of parts. */
+export function tNodes(key, args = {}) {
+  const text = t(key, Object.fromEntries(Object.entries(args).filter(([, v]) => !(v instanceof Node || Array.isArray(v)))));
+  const out = [];
+  let last = 0;
+  text.replace(/\{([a-z_][a-z0-9_]*)\}/g, (m, name, offset) => {
+    out.push(text.slice(last, offset));
+    out.push(args[name] === undefined ? m : args[name]);
+    last = offset + m.length;
+    return m;
+  });
+  out.push(text.slice(last));
+  return out.filter((p) => p !== "");
+}
+
+/** Fill elements marked data-i18n (text), data-i18n-title, data-i18n-label, data-i18n-placeholder. */
+export function translateDocument(root) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
+  for (const node of root.querySelectorAll("[data-i18n-label]")) {
+    node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+  }
+  for (const node of root.querySelectorAll("[data-i18n-placeholder]")) {
+    node.placeholder = t(node.dataset.i18nPlaceholder);
+  }
+  const title = document.querySelector("title[data-i18n]");
+  if (title) document.title = title.textContent;
+}
+
+/** A player's name as stored, with a bot's strength in the page's language:
+ *  "pimc (strongest)" reads "pimc (le plus fort)"; "you", the default, reads "You"/"Vous". */
+export function localName(name) {
+  const text = String(name);
+  const bot = /^(\S+) \((quick|normal|strong|strongest)\)( #\d)?$/.exec(text);
+  if (bot) return `${bot[1]} (${t(`level.${bot[2]}`)})${bot[3] || ""}`;
+  return text;
+}
+
+export function suitName(suit) {
+  return t(`suit.${suit}`);
+}
 
 /** Build an element: el("div", {class: "x", onclick: f}, child, "text", ...). */
 export function el(tag, attrs = {}, ...children) {
@@ -137,14 +247,18 @@ export function suitOf(card) {
   return card.slice(-1);
 }
 
-export function cardLabel(card) {
-  const r = rankOf(card);
-  return (RANK_LABEL[r] || r) + SUIT_SYMBOLS[suitOf(card)];
+/** The rank as printed on the card in the page's language (roi R, dame D, valet V in French). */
+export function rankLetter(card) {
+  return t(`rank_letter.${rankOf(card)}`);
 }
 
+export function cardLabel(card) {
+  return rankLetter(card) + SUIT_SYMBOLS[suitOf(card)];
+}
+
+/** The card's full name: "dame de pique", "queen of spades". */
 export function cardTitle(card) {
-  const names = { A: "ace", T: "ten", K: "king", Q: "queen", J: "jack", 9: "nine", 8: "eight", 7: "seven" };
-  return `${names[rankOf(card)]} of ${SUIT_NAMES[suitOf(card)]}`;
+  return t("card.name", { rank: t(`rank.${rankOf(card)}`), suit: t(`suit.${suitOf(card)}`) });
 }
 
 /** Suits left to right: colours alternate and trumps come last. */
@@ -194,7 +308,7 @@ export function cardSvg(card, options = {}) {
     viewBox: "0 0 100 140",
     class: "card-svg",
     role: "img",
-    "aria-label": card ? cardTitle(card) : "card back",
+    "aria-label": card ? cardTitle(card) : t("card.back"),
   });
   if (!card) {
     root.append(
@@ -209,7 +323,7 @@ export function cardSvg(card, options = {}) {
   }
   const rank = rankOf(card);
   const suit = suitOf(card);
-  const label = RANK_LABEL[rank] || rank;
+  const label = rankLetter(card);
   const group = svg("g", { class: `suit-${suit}` });
   group.append(svg("rect", { x: 1.5, y: 1.5, width: 97, height: 137, rx: 8, class: "face" }));
   const index = (flip) => {
@@ -268,35 +382,104 @@ export function cardElement(card, options = {}) {
   if (options.title) attrs.title = options.title;
   let node;
   if (options.onclick) {
-    node = el("button", { ...attrs, type: "button", onclick: options.onclick });
-    node.setAttribute("aria-label", `play the ${cardTitle(card)}`);
+    node = el("button", { ...attrs, type: "button", onclick: options.onclick },
+      el("span", { class: "visually-hidden" }, options.label || t("card.play", { card: cardTitle(card) })));
   } else {
     node = el("div", attrs);
+    if (card) {
+      node.setAttribute("role", "img");
+      node.setAttribute("aria-label", options.label || cardTitle(card));
+    }
   }
-  node.append(cardSvg(card, options));
+  const picture = cardSvg(card, options);
+  if (options.onclick) {
+    picture.setAttribute("aria-hidden", "true");  // the button carries the card's name
+    picture.removeAttribute("role");
+  }
+  node.append(picture);
+  if (options.key) node.append(el("span", { class: "card-key", "aria-hidden": "true" }, options.key));
   return node;
 }
 
 /** A short inline card text in its suit colour, for logs and buttons. */
 export function cardText(card) {
-  return el("span", { class: `card-text suit-${suitOf(card)}` }, cardLabel(card));
+  return el("span", { class: `card-text suit-${suitOf(card)}`, title: cardTitle(card) }, cardLabel(card));
 }
 
 export function formatDate(seconds) {
   const date = new Date(seconds * 1000);
-  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return date.toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" });
 }
 
 export function topbar(active) {
-  const link = (href, text) =>
-    el("a", { href, class: active === href ? "active" : null }, text);
+  const link = (href, key) =>
+    el("a", { href, class: active === href ? "active" : null, "aria-current": active === href ? "page" : null }, t(key));
   const toggle = el("input", { type: "checkbox", id: "four-colour", checked: fourColour() });
   toggle.addEventListener("change", () => setFourColour(toggle.checked));
+  const sound = el("input", { type: "checkbox", id: "sound", checked: soundOn() });
+  sound.addEventListener("change", () => setSound(sound.checked));
+  const languages = el("div", { class: "lang-switch", role: "group", "aria-label": t("top.language") },
+    LANGS.map((code) => el("a", {
+      href: languageHref(code),
+      class: "lang" + (code === LANG ? " active" : ""),
+      hreflang: code,
+      lang: code,
+      "aria-current": code === LANG ? "true" : null,
+      title: t(`top.lang_${code}`),
+    }, code.toUpperCase())));
   return el(
     "header",
     { class: "topbar" },
-    el("a", { href: "/", class: "brand" }, el("span", { class: "brand-mark" }, "\u2665\u2660"), "Marjolet"),
-    el("nav", {}, link("/", "Lobby"), link("/history", "History"), link("/replay", "Replay a record")),
-    el("label", { class: "pref", title: "clubs green, diamonds blue" }, toggle, " four-colour suits"),
+    el("a", { href: "/", class: "brand" }, el("span", { class: "brand-mark", "aria-hidden": "true" }, "\u2665\u2660"), "Marjolet"),
+    el("nav", { "aria-label": t("top.menu") }, link("/", "top.lobby"), link("/history", "top.history"),
+      link("/replay", "top.replay"), link("/rules", "top.rules")),
+    el("details", { class: "prefs-menu" },
+      el("summary", {}, t("top.settings")),
+      el("div", { class: "prefs" },
+        el("label", { class: "pref", title: t("top.four_colour_title") }, toggle, " ", t("top.four_colour")),
+        el("label", { class: "pref" }, sound, " ", t("top.sound")))),
+    languages,
   );
+}
+
+/** This page's address in another language (the choice is remembered). */
+function languageHref(code) {
+  const url = new URL(location.href);
+  url.searchParams.set("lang", code);
+  return url.pathname + url.search + url.hash;
+}
+
+// -- sounds (off by default) --------------------------------------------------------------
+
+export function soundOn() {
+  try { return localStorage.getItem("marjolet.sound") === "1"; } catch (err) { return false; }
+}
+
+export function setSound(on) {
+  try { localStorage.setItem("marjolet.sound", on ? "1" : "0"); } catch (err) { /* private mode */ }
+}
+
+let audio = null;
+
+/** A short click for a card laid down (`kind` "card") or a trick taken ("trick"); silent unless switched on. */
+export function playSound(kind) {
+  if (!soundOn()) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = kind === "trick" ? 330 : 660;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.13);
+  } catch (err) {
+    /* no audio here */
+  }
+}
+
+/** Whether the player asked the system for less motion. */
+export function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }

@@ -2,8 +2,8 @@
 // watch, the rule profile and its variations, and the games of this browser.
 
 import {
-  api, applyPreferences, cardElement, clear, el, formatDate, playerName, rememberSeat, seatsHeld,
-  setPlayerName, topbar,
+  api, applyPreferences, cardElement, clear, el, formatDate, loadLanguage, localName, playerName, rememberSeat,
+  seatsHeld, setPlayerName, t, topbar,
 } from "./common.js";
 
 let options = null;
@@ -71,24 +71,28 @@ function fillBotMenus() {
   clear(familySelect);
   const defaultBot = options.bots.find((b) => b.name === options.default_bot);
   for (const name of fam.keys()) {
-    familySelect.append(el("option", { value: name, selected: defaultBot && defaultBot.family === name }, name));
+    const label = defaultBot && defaultBot.family === name ? t("lobby.strongest", { name }) : name;
+    familySelect.append(el("option", { value: name, selected: defaultBot && defaultBot.family === name }, label));
   }
   const fillLevels = () => {
     const bots = fam.get(familySelect.value) || [];
     const levelSelect = clear($("bot-level"));
+    const preferred = bots.find((b) => b.name === options.default_bot)
+      || bots.find((b) => b.level === "normal") || bots[0];
     for (const bot of bots) {
-      levelSelect.append(el("option", { value: bot.name, selected: bot.level === "normal" || bots.length === 1 },
-        bot.level || "standard"));
+      levelSelect.append(el("option", { value: bot.name, selected: bot === preferred },
+        bot.level ? t(`level.${bot.level}`) : t("level.standard")));
     }
     levelSelect.disabled = bots.length < 2;
-    clear($("bot-description")).append(bots.length ? bots[0].description : "");
+    clear($("bot-description")).append(bots.length ? botDescription(bots[0]) : "");
   };
   familySelect.addEventListener("change", fillLevels);
   fillLevels();
   for (const select of document.querySelectorAll(".bot-any")) {
     clear(select);
     for (const bot of options.bots) {
-      select.append(el("option", { value: bot.name, selected: bot.name === options.default_bot }, bot.label));
+      const label = bot.level ? `${bot.family} (${t(`level.${bot.level}`)})` : bot.family;
+      select.append(el("option", { value: bot.name, selected: bot.name === options.default_bot }, label));
     }
   }
 }
@@ -103,7 +107,7 @@ async function create(payload, form) {
     if (game.invite_url) localStorage.setItem(`marjolet.invite.${game.id}`, game.invite_url);
     location.href = game.url;
   } catch (err) {
-    showError(`Could not start the game: ${err.message}.`);
+    showError(t("lobby.start_failed", { reason: err.message }));
     button.disabled = false;
   }
 }
@@ -111,7 +115,7 @@ async function create(payload, form) {
 function nameOf(form) {
   const value = form.querySelector("[name=name]").value.trim();
   if (value) setPlayerName(value);
-  return value || "you";
+  return value || "you";  // shown as "You" / "Vous" in either language
 }
 
 async function listGames() {
@@ -121,19 +125,19 @@ async function listGames() {
   try {
     data = await api("/api/games");
   } catch (err) {
-    clear(box).append(`History unavailable: ${err.message}.`);
+    clear(box).append(t("lobby.history_unavailable", { reason: err.message }));
     return;
   }
   const held = seatsHeld();
   const mine = data.games.filter((g) => held[g.id] && g.status !== "finished").slice(0, 8);
   clear(box);
   if (!mine.length) {
-    box.append("No game in progress in this browser.");
+    box.append(t("lobby.no_games"));
   } else {
     const list = el("ul", { class: "game-list" });
     for (const g of mine) {
       list.append(el("li", {},
-        el("a", { href: `/game/${g.id}` }, `${g.players[0]} vs ${g.players[1]}`),
+        el("a", { href: `/game/${g.id}` }, t("game.versus", { a: localName(g.players[0]), b: localName(g.players[1]) })),
         el("span", { class: "muted" }, ` · ${g.totals[0]}\u2013${g.totals[1]} · ${formatDate(g.updated)}`)));
     }
     box.append(list);
@@ -141,10 +145,10 @@ async function listGames() {
   const watching = data.games.filter((g) => g.mode === "watch" && g.status !== "finished").slice(0, 5);
   clear(live);
   if (watching.length) {
-    live.append(el("h3", {}, "Matches being played"));
+    live.append(el("h3", {}, t("lobby.live")));
     const list = el("ul", { class: "game-list" });
     for (const g of watching) {
-      list.append(el("li", {}, el("a", { href: `/game/${g.id}` }, `${g.players[0]} vs ${g.players[1]}`),
+      list.append(el("li", {}, el("a", { href: `/game/${g.id}` }, t("game.versus", { a: localName(g.players[0]), b: localName(g.players[1]) })),
         el("span", { class: "muted" }, ` · ${g.totals[0]}\u2013${g.totals[1]}`)));
     }
     live.append(list);
@@ -153,40 +157,63 @@ async function listGames() {
 
 function heroCards() {
   const box = $("hero-cards");
-  for (const card of ["JD", "QS", "KH", "QH", "TC", "AS"]) box.append(cardElement(card));
+  for (const card of ["JD", "QS", "KH", "QH", "TC", "AS"]) {
+    const node = cardElement(card);
+    node.setAttribute("aria-hidden", "true");
+    box.append(node);
+  }
 }
 
+/** The bot's description in the page's language when the catalogue has one. */
+function botDescription(bot) {
+  const key = `bot.${bot.family}`;
+  const text = t(key);
+  return text === key ? bot.description : text;
+}
+
+/** The forms answer from the first moment (a click before the options have loaded
+ *  waits for them instead of submitting the page natively). */
+function onSubmit(id, payload) {
+  $(id).addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    if (!(await ready)) return;
+    create(payload(form), form);
+  });
+}
+
+onSubmit("vs-bot", (form) => ({ mode: "bot", name: nameOf(form), bot: $("bot-level").value, rules: chosenRules() }));
+onSubmit("vs-friend", (form) => ({ mode: "friend", name: nameOf(form), rules: chosenRules() }));
+onSubmit("watch", (form) => ({
+  mode: "watch",
+  bots: [form.querySelector("[name=bot0]").value, form.querySelector("[name=bot1]").value],
+  rules: chosenRules(),
+}));
+
 async function main() {
+  await loadLanguage();
   applyPreferences();
   $("topbar").replaceWith(topbar("/"));
   heroCards();
-  for (const input of document.querySelectorAll("input[name=name]")) input.value = playerName();
+  for (const input of document.querySelectorAll("input[name=name]")) {
+    if (!input.value) input.value = playerName();  // never over what was typed meanwhile
+  }
   try {
     options = await api("/api/options");
   } catch (err) {
-    showError(`The server cannot be reached: ${err.message}.`);
-    return;
+    showError(t("lobby.unreachable", { reason: err.message }));
+    return false;
   }
   fillBotMenus();
   applyProfile();
   field("profile").addEventListener("change", applyProfile);
-  $("vs-bot").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    create({ mode: "bot", name: nameOf(form), bot: $("bot-level").value, rules: chosenRules() }, form);
-  });
-  $("vs-friend").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    create({ mode: "friend", name: nameOf(form), rules: chosenRules() }, form);
-  });
-  $("watch").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const bots = [form.querySelector("[name=bot0]").value, form.querySelector("[name=bot1]").value];
-    create({ mode: "watch", bots, rules: chosenRules() }, form);
-  });
+  const rulesLink = () => {
+    $("rules-link").href = `/rules?rules=${encodeURIComponent(JSON.stringify(chosenRules()))}`;
+  };
+  rulesForm().addEventListener("change", rulesLink);
+  rulesLink();
   listGames();
+  return true;
 }
 
-main();
+const ready = main();

@@ -1,8 +1,10 @@
 // The replay viewer: a stored game (?game=ID) or an uploaded record, checked
 // by the server and shown position by position with both hands open.
 
-import { api, applyPreferences, clear, el, topbar } from "./common.js";
-import { buildBoard, dealSummary, logPanel, renderBoard, scorePanel } from "./board.js";
+import { api, applyPreferences, cardLabel, clear, el, loadLanguage, localName, t, topbar } from "./common.js";
+import {
+  animateChanges, buildBoard, dealSummary, logPanel, renderBoard, scorePanel, snapshotBoard,
+} from "./board.js";
 import { byPlace, evaluationGraph, markLog, reviewButton, reviewPanel } from "./review.js";
 
 const state = { data: null, deal: 0, step: 0, timer: null, review: null, places: null };
@@ -25,8 +27,10 @@ function frames() {
 function show() {
   const deal = state.data.deals[state.deal];
   const frame = deal.frames[state.step];
-  const view = { ...frame, players: state.data.record.players || ["player 0", "player 1"] };
+  const view = { ...frame, players: players(), rules: state.data.record.rules };
+  const snap = snapshotBoard(parts);
   renderBoard(parts, view, { seat: null, interactive: false, message: stepText(deal, state.step) });
+  animateChanges(snap, parts, view, null);
   clear($("score")).append(scorePanel(view, null));
   const log = clear($("log"));
   log.append(logPanel(view, deal.log, null, state.step));
@@ -35,7 +39,7 @@ function show() {
   showReview(view.players);
   $("slider").max = String(deal.frames.length - 1);
   $("slider").value = String(state.step);
-  clear($("position")).append(`action ${state.step} of ${deal.frames.length - 1}`);
+  clear($("position")).append(t("replay.position", { n: state.step, total: deal.frames.length - 1 }));
 }
 
 function showReview(players) {
@@ -55,11 +59,18 @@ function reviewReady(review) {
 }
 
 function stepText(deal, step) {
-  if (step === 0) return "Start of the deal.";
+  if (step === 0) return t("replay.start");
   const entry = deal.log[step - 1];
   const frame = deal.frames[step];
-  if (frame.deal_over) return "End of the deal.";
-  return `Trick ${entry.trick}: ${entry.action}`;
+  if (frame.deal_over) return t("replay.end");
+  const name = players()[entry.player];
+  const a = entry.action;
+  let what;
+  if (a === "draw") what = t("replay.draw", { name });
+  else if (a === "dix") what = t("replay.dix", { name });
+  else if (a.startsWith("meld ")) what = t("replay.meld", { name, meld: a.slice(5) });
+  else what = t("replay.card", { name, card: cardLabel(a) });
+  return t("replay.step", { n: entry.trick, what });
 }
 
 function go(step) {
@@ -72,10 +83,10 @@ function togglePlay() {
   if (state.timer) {
     clearInterval(state.timer);
     state.timer = null;
-    $("play").textContent = "Play";
+    $("play").textContent = t("replay.play");
     return;
   }
-  $("play").textContent = "Pause";
+  $("play").textContent = t("replay.pause");
   state.timer = setInterval(() => {
     if (state.step >= frames().length - 1) {
       togglePlay();
@@ -87,11 +98,11 @@ function togglePlay() {
 
 function resultTable() {
   const box = clear($("result"));
-  const players = state.data.record.players || ["player 0", "player 1"];
+  const names = players();
   const result = state.data.result;
-  box.append(el("h2", {}, "Scores"));
+  box.append(el("h2", {}, t("replay.scores")));
   result.deals.forEach((d, i) => {
-    const view = { players, target: state.data.target };
+    const view = { players: names, target: state.data.target };
     const totals = [0, 0];
     for (let k = 0; k <= i; k += 1) {
       totals[0] += result.deals[k].score[0];
@@ -99,10 +110,10 @@ function resultTable() {
     }
     const summary = { index: i, trump: d.trump, breakdown: d.breakdown, score: d.score, totals };
     box.append(dealSummary(summary, view, null));
-    if (!d.complete) box.append(el("p", { class: "muted" }, "(deal in progress)"));
+    if (!d.complete) box.append(el("p", { class: "muted" }, t("replay.in_progress")));
   });
-  const winner = result.winner === null ? "match not decided" : `${players[result.winner]} wins`;
-  box.append(el("p", { class: "final" }, `Totals ${result.totals[0]} \u2013 ${result.totals[1]}: ${winner}.`));
+  const winner = result.winner === null ? t("replay.undecided") : t("replay.wins", { name: names[result.winner] });
+  box.append(el("p", { class: "final" }, t("replay.totals", { a: result.totals[0], b: result.totals[1], winner })));
 }
 
 function load(data, title, downloads) {
@@ -115,16 +126,15 @@ function load(data, title, downloads) {
   clear($("downloads")).append(...(downloads || []));
   const partial = $("partial");
   partial.hidden = data.complete !== false;
-  clear(partial).append("This game is still being played: only its finished deals are shown.");
+  clear(partial).append(t("replay.partial"));
   const f = data.game && data.game.forfeit;
   if (f) {
     partial.hidden = false;
-    clear(partial).append(
-      `${data.game.players[f.seat]} broke down and forfeited the match (${f.reason}): ` +
-      `${data.game.players[f.winner]} won. The record ends where it stopped.`);
+    clear(partial).append(t("replay.forfeit", {
+      name: data.game.players[f.seat], reason: f.reason, winner: data.game.players[f.winner] }));
   }
   if (!data.deals.length) {
-    clear($("board")).append(el("p", { class: "muted" }, "This record has no deal yet."));
+    clear($("board")).append(el("p", { class: "muted" }, t("replay.no_deal")));
     resultTable();
     return;
   }
@@ -140,16 +150,16 @@ async function loadGame(id) {
     const data = await api(`/api/games/${encodeURIComponent(id)}/replay`);
     const g = data.game;
     const links = [
-      el("a", { class: "action", href: `/api/games/${g.id}/record?form=json`, download: "" }, "Download JSON"),
-      el("a", { class: "action", href: `/api/games/${g.id}/record?form=text`, download: "" }, "Download text"),
+      el("a", { class: "action", href: `/api/games/${g.id}/record?form=json`, download: "" }, t("replay.download_json")),
+      el("a", { class: "action", href: `/api/games/${g.id}/record?form=text`, download: "" }, t("replay.download_text")),
     ];
     const button = g.status === "finished" && data.complete ? reviewButton(g.id, reviewReady) : null;
     if (button) links.push(button);
-    load(data, `${g.players[0]} vs ${g.players[1]}`, links);
+    load(data, t("game.versus", { a: localName(g.players[0]), b: localName(g.players[1]) }), links);
     if (button && new URLSearchParams(location.search).get("review")) button.click();
   } catch (err) {
     $("upload").hidden = false;
-    showError(`Cannot replay this game: ${err.message}.`);
+    showError(t("replay.cannot", { reason: err.message }));
   }
 }
 
@@ -158,28 +168,45 @@ async function upload(event) {
   showError("");
   const file = $("record-file").files[0];
   if (!file) {
-    showError("Choose a record file first.");
+    showError(t("replay.choose_file"));
     return;
   }
   if (file.size > 1000000) {
-    showError("This file is too large for a record (over 1 MB).");
+    showError(t("replay.too_large"));
     return;
   }
-  const text = await file.text();
+  const bytes = await file.arrayBuffer();
   try {
-    const data = await api("/api/replay", { body: text });
+    const data = await api("/api/replay", { body: bytes });
     const blob = new Blob([data.text], { type: "text/plain" });
     load(data, file.name, [
       el("a", { class: "action", href: URL.createObjectURL(blob), download: file.name.replace(/\.[^.]*$/, "") + ".txt" },
-        "Download text"),
+        t("replay.download_text")),
     ]);
   } catch (err) {
-    showError(`${file.name}: ${err.message}`);
+    showError(`${file.name}: ${uploadError(err)}`);
     $("viewer").hidden = true;
   }
 }
 
-function main() {
+/** The server's refusal of an upload; its places are counted from 1, as the viewer shows them. */
+function uploadError(err) {
+  const d = err.details || {};
+  if (d.code === "not_utf8") return t("replay.not_utf8");
+  if (d.code === "bom") return t("replay.bom");
+  const where = [];
+  if (Number.isInteger(d.deal)) where.push(t("replay.at_deal", { n: d.deal + 1 }));
+  if (Number.isInteger(d.action)) where.push(t("replay.at_action", { n: d.action + 1 }));
+  return where.length ? `${where.join(", ")}: ${d.reason || err.message}` : err.message;
+}
+
+function players() {
+  const names = state.data && state.data.record.players;
+  return names ? names.map(localName) : [t("player.n", { n: 0 }), t("player.n", { n: 1 })];
+}
+
+async function main() {
+  await loadLanguage();
   applyPreferences();
   $("topbar").replaceWith(topbar("/replay"));
   $("upload-form").addEventListener("submit", upload);

@@ -2,8 +2,13 @@
 // after every move; clicks send actions back. Reconnects by itself (the
 // server may restart: every game resumes where it was).
 
-import { api, applyPreferences, cardLabel, clear, el, rememberSeat, seatFor, topbar } from "./common.js";
-import { buildBoard, dealSummary, logPanel, playerLabel, renderBoard, scorePanel } from "./board.js";
+import {
+  api, applyPreferences, cardLabel, clear, el, loadLanguage, localName, rememberSeat, seatFor, sortHand, t, topbar,
+} from "./common.js";
+import {
+  animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, playerLabel, renderBoard, scorePanel,
+  snapshotBoard,
+} from "./board.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const FATAL = new Set(["bad_token", "not_found", "no_spectators", "corrupt", "hello_first", "bot_unavailable"]);
@@ -52,7 +57,7 @@ function send(message) {
     state.ws.send(JSON.stringify(message));
     return true;
   }
-  toast("Not connected: wait for the connection to come back.");
+  toast(t("table.not_connected"));
   return false;
 }
 
@@ -78,13 +83,13 @@ function nextDeal() {
 function hintText(msg) {
   const a = msg.action;
   let what;
-  if (a === "draw") what = "draw";
-  else if (a === "dix") what = "exchange the seven of trumps";
-  else if (a.startsWith("meld ")) what = `declare ${a.slice(5)}`;
-  else what = `play ${cardLabel(a)}`;
+  if (a === "draw") what = t("hint.draw");
+  else if (a === "dix") what = t("hint.dix");
+  else if (a.startsWith("meld ")) what = t("hint.declare", { meld: a.slice(5) });
+  else what = t("hint.play", { card: cardLabel(a) });
   const sign = msg.value > 0 ? "+" : "";
-  const margin = msg.exact ? "exact deal margin" : "expected deal margin";
-  return `Hint (${msg.by}): ${what} \u2014 ${margin} ${sign}${msg.value}`;
+  if (msg.forced) return t("hint.forced", { by: msg.by, what });
+  return t(msg.exact ? "hint.exact" : "hint.expected", { by: msg.by, what, value: `${sign}${msg.value}` });
 }
 
 function connect() {
@@ -110,7 +115,7 @@ function connect() {
     if (state.stopped) return;
     const delay = Math.min(5000, 300 * 2 ** state.retry);
     state.retry += 1;
-    banner("Connection lost: reconnecting...");
+    banner(t("table.reconnecting"));
     setTimeout(connect, delay);
   });
 }
@@ -126,6 +131,7 @@ function handle(msg) {
       break;
     case "state":
       if (state.view && msg.deal !== state.view.deal) state.hiddenSummary = -1;
+      msg.players = msg.players.map(localName);
       state.view = msg;
       state.connected = msg.connected;
       state.pending = false;
@@ -150,7 +156,7 @@ function handle(msg) {
       state.pending = false;
       if (FATAL.has(msg.code)) {
         state.stopped = true;
-        banner(`${msg.message}.`, "error");
+        banner(fatalText(msg), "error");
         if (state.ws) state.ws.close();
       } else {
         toast(msg.message);
@@ -170,20 +176,20 @@ function invitePanel(view) {
     return;
   }
   const url = new URL(invite, location.href).href;
-  const input = el("input", { type: "text", readonly: true, value: url, class: "invite-url", "aria-label": "invite link" });
-  const copy = el("button", { type: "button", class: "action" }, "Copy");
+  const input = el("input", { type: "text", readonly: true, value: url, class: "invite-url", "aria-label": t("invite.link") });
+  const copy = el("button", { type: "button", class: "action" }, t("invite.copy"));
   copy.addEventListener("click", async () => {
     input.select();
     try {
       await navigator.clipboard.writeText(url);
-      toast("Invite link copied.");
+      toast(t("invite.copied"));
     } catch (err) {
       document.execCommand("copy");
     }
   });
   clear(node).append(
-    el("h2", {}, "Invite a friend"),
-    el("p", {}, "Send this link to your opponent. The game starts when they open it."),
+    el("h2", {}, t("invite.title")),
+    el("p", {}, t("invite.text")),
     el("div", { class: "invite-row" }, input, copy),
   );
   node.hidden = false;
@@ -201,29 +207,67 @@ function forfeitOverlay(view) {
   const seat = state.seat;
   const loser = playerLabel(view, f.seat, seat);
   let title;
-  if (seat === null) title = `${view.players[f.winner]} wins the match by forfeit`;
-  else title = f.winner === seat ? "You win the match by forfeit!" : `${playerLabel(view, f.winner, seat)} wins the match by forfeit`;
+  if (f.winner === seat) title = t("forfeit.you_win");
+  else title = t("forfeit.wins", { name: view.players[f.winner] });
   clear($("overlay-title")).append(title);
   const body = [
-    el("p", {}, `${loser} broke down and forfeits the match: ${f.reason}.`),
-    el("p", { class: "muted" }, `Score when it stopped: ${view.running[0]} \u2013 ${view.running[1]}.`),
+    el("p", {}, t("forfeit.text", { name: loser, reason: f.reason })),
+    el("p", { class: "muted" }, t("forfeit.score", { a: view.running[0], b: view.running[1] })),
   ];
   if (f.stderr.length) {
-    body.push(el("p", {}, "The end of its error output:"), el("pre", { class: "stderr" }, f.stderr.join("\n")));
+    body.push(el("p", {}, t("forfeit.stderr")), el("pre", { class: "stderr" }, f.stderr.join("\n")));
   }
   clear($("overlay-body")).append(...body);
-  const look = el("button", { type: "button", class: "action" }, "Look at the table");
+  const look = el("button", { type: "button", class: "action" }, t("end.look"));
   look.addEventListener("click", () => {
     state.hiddenSummary = "forfeit";
     render();
   });
-  clear($("overlay-buttons")).append(
-    look,
-    el("a", { class: "action", href: `/api/games/${gameId}/record?form=json` }, "Download record"),
-    el("a", { class: "action", href: `/replay?game=${encodeURIComponent(gameId)}` }, "Replay"),
-    el("a", { class: "action primary", href: "/" }, "New game"),
-  );
+  clear($("overlay-buttons")).append(look, ...endLinks(false));
   node.hidden = false;
+}
+
+/** Download, replay, rematch (a seat at a finished match) and new game. */
+function endLinks(rematch) {
+  const links = [
+    el("a", { class: "action", href: `/api/games/${gameId}/record?form=json` }, t("end.download")),
+    el("a", { class: "action", href: `/replay?game=${encodeURIComponent(gameId)}` }, t("end.replay")),
+    el("a", { class: "action", href: `/replay?game=${encodeURIComponent(gameId)}&review=1` }, t("end.review")),
+  ];
+  if (rematch) {
+    const again = el("button", { type: "button", class: "action primary", id: "rematch" }, t("end.rematch"));
+    again.title = t("end.rematch_title");
+    again.addEventListener("click", startRematch);
+    links.push(again);
+  }
+  links.push(el("a", { class: rematch ? "action" : "action primary", href: "/" }, t("end.new_game")));
+  return links;
+}
+
+async function startRematch(event) {
+  const button = event.currentTarget;
+  const held = seatFor(gameId);
+  if (!held) return;
+  button.disabled = true;
+  try {
+    const game = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`, { json: { token: held.token } });
+    if (game.token) rememberSeat(game.id, game.seat, game.token);
+    if (game.invite_url) localStorage.setItem(`marjolet.invite.${game.id}`, game.invite_url);
+    location.href = game.url;
+  } catch (err) {
+    toast(t("end.rematch_failed", { reason: err.message }));
+    button.disabled = false;
+  }
+}
+
+/** A refusal that ends this page's connection, in words a player understands. */
+function fatalText(msg) {
+  if (msg.code === "no_spectators") {
+    return state.inviteUsed ? t("table.invite_used") : t("table.private");
+  }
+  if (msg.code === "not_found") return t("table.not_found");
+  if (msg.code === "bad_token") return t("table.bad_token");
+  return `${msg.message}.`;
 }
 
 function overlay(view) {
@@ -242,35 +286,33 @@ function overlay(view) {
   let title;
   if (view.match_over) {
     const winner = view.winner;
-    if (seat === null) title = `${view.players[winner]} wins the match`;
-    else title = winner === seat ? "You win the match!" : `${playerLabel(view, winner, seat)} wins the match`;
+    title = winner === seat ? t("end.you_win") : t("end.wins", { name: view.players[winner] });
   } else {
-    title = `End of deal ${last.index + 1}`;
+    title = t("end.deal", { n: last.index + 1 });
   }
   clear($("overlay-title")).append(title);
-  clear($("overlay-body")).append(dealSummary(last, view, seat));
+  const body = clear($("overlay-body"));
+  body.append(dealSummary(last, view, seat));
+  if (view.match_over) body.append(el("h3", {}, t("end.every_deal")), matchTable(view, seat));
   const buttons = clear($("overlay-buttons"));
-  const look = el("button", { type: "button", class: "action" }, "Look at the table");
+  const look = el("button", { type: "button", class: "action" }, t("end.look"));
   look.addEventListener("click", () => {
     state.hiddenSummary = view.deal;
     render();
   });
   buttons.append(look);
   if (view.match_over) {
-    buttons.append(
-      el("a", { class: "action", href: `/api/games/${gameId}/record?form=json` }, "Download record"),
-      el("a", { class: "action", href: `/replay?game=${encodeURIComponent(gameId)}` }, "Replay"),
-      el("a", { class: "action", href: `/replay?game=${encodeURIComponent(gameId)}&review=1` }, "Review"),
-      el("a", { class: "action primary", href: "/" }, "New game"),
-    );
+    buttons.append(...endLinks(seat !== null));
   } else if (seat !== null) {
-    const next = el("button", { type: "button", class: "action primary", id: "next-deal" }, "Next deal");
+    const next = el("button", { type: "button", class: "action primary", id: "next-deal" }, t("end.next_deal"));
     next.addEventListener("click", nextDeal);
     buttons.append(next);
   } else {
-    buttons.append(el("span", { class: "muted" }, "The next deal starts in a moment."));
+    buttons.append(el("span", { class: "muted" }, t("end.next_soon")));
   }
   node.hidden = false;
+  const primary = node.querySelector(".buttons .primary");
+  if (primary && !node.contains(document.activeElement)) primary.focus({ preventScroll: true });
 }
 
 function render() {
@@ -286,25 +328,27 @@ function render() {
     onHint: seat !== null ? askHint : null,
     connected: state.connected,
   };
-  if (view.status === "waiting") ctx.message = "Waiting for your friend to open the invite link...";
+  if (view.status === "waiting") ctx.message = t("table.waiting_friend");
   if (view.deal_over && state.hiddenSummary === view.deal) {
-    const show = el("button", { type: "button", class: "link" }, "show the summary");
+    const show = el("button", { type: "button", class: "link" }, t("table.show_summary"));
     show.addEventListener("click", () => {
       state.hiddenSummary = -1;
       render();
     });
-    ctx.message = el("span", {}, view.match_over ? "The match is over: " : "The deal is over: ", show);
+    ctx.message = el("span", {}, view.match_over ? t("table.match_over") : t("table.deal_over"), " ", show);
   }
   if (view.forfeit) {
-    const show = el("button", { type: "button", class: "link" }, "show why");
+    const show = el("button", { type: "button", class: "link" }, t("table.show_why"));
     show.addEventListener("click", () => {
       state.hiddenSummary = -1;
       render();
     });
-    const who = playerLabel(view, view.forfeit.seat, seat);
-    ctx.message = el("span", {}, `The match is over: ${who} broke down and forfeits. `, show);
+    const who = view.players[view.forfeit.seat];
+    ctx.message = el("span", {}, t("table.forfeit", { name: who }), " ", show);
   }
+  const snap = snapshotBoard(parts);
   renderBoard(parts, view, ctx);
+  animateChanges(snap, parts, view, seat);
   const board = $("board");
   board.dataset.version = String(view.version);
   board.dataset.pending = state.pending ? "1" : "0";
@@ -313,10 +357,11 @@ function render() {
   log.append(logPanel(view, view.log, seat));
   const list = log.querySelector(".log-list");
   if (list) list.scrollTop = list.scrollHeight;
+  if (view.rules) $("rules-link").href = `/rules?rules=${encodeURIComponent(JSON.stringify(view.rules))}`;
   invitePanel(view);
   overlay(view);
   const mine = seat !== null && view.to_move === seat;
-  document.title = mine ? "Your turn · Marjolet" : "Marjolet";
+  document.title = mine ? t("table.title_turn") : t("table.title");
 }
 
 async function claimFromFragment() {
@@ -331,25 +376,41 @@ async function claimFromFragment() {
   }
   if (seatFor(gameId)) return;
   try {
-    const name = localStorage.getItem("marjolet.name") || "friend";
+    const name = localStorage.getItem("marjolet.name") || t("lobby.friend_default");
     const joined = await api(`/api/games/${encodeURIComponent(gameId)}/join`, { json: { invite, name } });
     rememberSeat(gameId, joined.seat, joined.token);
   } catch (err) {
-    banner(`Cannot join: ${err.message}.`, "error");
+    const code = err.details && err.details.code;
+    if (code === "invite_used") state.inviteUsed = true;
+    banner(code === "invite_used" ? t("table.invite_used") : t("table.cannot_join", { reason: err.message }), "error");
   }
 }
 
-document.addEventListener("keydown", (event) => {
-  if (event.target instanceof HTMLInputElement || !state.view) return;
+/** Digit keys 1-6 play the card with that number (as in the terminal); h asks a hint; d draws. */
+function onKey(event) {
+  const target = event.target;
+  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || !state.view) return;
+  if (event.ctrlKey || event.altKey || event.metaKey) return;
+  const view = state.view;
   if (event.key === "h") askHint();
-  if (event.key === "d" && (state.view.legal || []).some((a) => a.kind === "draw")) act("draw");
-});
+  if (event.key === "d" && (view.legal || []).some((a) => a.kind === "draw")) act("draw");
+  if (/^[1-9]$/.test(event.key) && state.seat !== null && view.hands[state.seat].cards) {
+    const cards = sortHand(view.hands[state.seat].cards, view.trump);
+    const card = cards[Number(event.key) - 1];
+    if (card && (view.legal || []).some((a) => a.kind === "card" && a.action === card)) act(card);
+    else if (card && view.blocked && view.blocked[card]) toast(blockedReason(view, state.seat, card));
+  }
+}
+
+document.addEventListener("keydown", onKey);
 
 async function main() {
+  await loadLanguage();
   applyPreferences();
   $("topbar").replaceWith(topbar(""));
   parts = buildBoard($("board"));
   await claimFromFragment();
+  if (state.inviteUsed) return;
   connect();
 }
 

@@ -1,0 +1,164 @@
+"""The rules of a table in words, for the web rules page and the terminal help.
+
+:func:`rulebook` turns a :class:`~marjolet.rules.Rules` into a list of
+blocks (headings, paragraphs, lists, tables) in one language, from the
+catalogue's ``rules.*`` texts and the rule set's values (rules.md: the
+profile and its variations, the meld table with values, the worked example
+of seed 000). :func:`to_html` and :func:`to_markdown` lay the same blocks
+out for a page and for the terminal, so both front ends say the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+from marjolet.i18n import translate
+from marjolet.rules import SAME_SUIT, Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One piece of the rule book: ``kind`` is ``h2``, ``p``, ``ul`` or
+    ``table`` (``rows[0]`` is the header row)."""
+
+    kind: str
+    text: str = ""
+    items: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+
+
+def _meld_rows(rules: Rules, lang: str) -> list[tuple[str, ...]]:
+    def tr(key: str) -> str:
+        return translate(f"rules.{key}", lang)
+
+    jq = ("m_jqs", "m_jqs_t") if rules.jack_queen == SAME_SUIT else ("m_jq", "m_jq_t")
+    return [
+        (tr("meld_col"), tr("value_col")),
+        (tr("m_4A"), "100"),
+        (tr("m_4T"), "80"),
+        (tr("m_4K"), "60"),
+        (tr("m_4Q"), "40"),
+        (tr("m_kq"), "20"),
+        (tr("m_kq_t"), "40"),
+        (tr(jq[0]), "20"),
+        (tr(jq[1]), "40"),
+    ]
+
+
+def _settings_rows(rules: Rules, lang: str) -> list[tuple[str, ...]]:
+    def tr(key: str, **args: object) -> str:
+        return translate(f"rules.{key}", lang, **args)
+
+    yes_no = {True: tr("yes"), False: tr("no")}
+    return [
+        (tr("setting_col"), tr("value_col")),
+        (tr("s_profile"), translate(f"lobby.profile_{rules.profile}", lang)),
+        (tr("s_target"), str(rules.target)),
+        (tr("s_deal_pattern"), "-".join(map(str, rules.deal_pattern))),
+        (tr("s_all_tricks_bonus"), str(rules.all_tricks_bonus)),
+        (tr("s_dix_on_play"), yes_no[rules.dix_on_play]),
+        (tr("s_jack_queen"), tr("jq_same" if rules.jack_queen == SAME_SUIT else "jq_trump")),
+        (tr("s_one_meld_per_window"), yes_no[rules.one_meld_per_window]),
+    ]
+
+
+def rulebook(rules: Rules, lang: str) -> list[Block]:
+    """The rules of ``rules`` in ``lang``, as blocks."""
+
+    def tr(key: str, **args: object) -> str:
+        return translate(f"rules.{key}", lang, **args)
+
+    profile = translate(f"lobby.profile_{rules.profile}", lang)
+    pattern = "-".join(map(str, rules.deal_pattern))
+    phase1 = tr("phase1_p") + (" " + tr("one_meld") if rules.one_meld_per_window else "")
+    seven = [tr("dix_turned"), tr("dix_exchange")]
+    seven.append(tr("dix_played") if rules.dix_on_play else tr("dix_not_played"))
+    seven.append(tr("dix_once"))
+    example = tr("example_p")
+    if rules.jack_queen == SAME_SUIT:
+        example += " " + tr("example_same_suit")
+    return [
+        Block("p", tr("intro", profile=profile, target=rules.target)),
+        Block("h2", tr("cards_h")),
+        Block("p", tr("cards_p", pattern=pattern)),
+        Block("h2", tr("phase1_h")),
+        Block("p", phase1),
+        Block("h2", tr("melds_h")),
+        Block("p", tr("melds_p")),
+        Block("table", rows=tuple(_meld_rows(rules, lang))),
+        Block("h2", tr("dix_h")),
+        Block("ul", items=tuple(seven)),
+        Block("h2", tr("last_h")),
+        Block("p", tr("last_p")),
+        Block("h2", tr("phase2_h")),
+        Block("p", tr("phase2_p")),
+        Block("h2", tr("points_h")),
+        Block(
+            "ul",
+            items=(
+                tr("points_cards"),
+                tr("points_melds"),
+                tr("points_dix"),
+                tr("points_last_card"),
+                tr("points_last_trick"),
+                tr("points_all_six", n=rules.all_tricks_bonus),
+            ),
+        ),
+        Block("p", tr("points_match", target=rules.target)),
+        Block("h2", tr("example_h")),
+        Block("p", example),
+        Block("h2", tr("settings_h")),
+        Block("table", rows=tuple(_settings_rows(rules, lang))),
+        Block("h2", tr("profiles_h")),
+        Block("p", tr("profiles_p")),
+        Block("p", tr("notation")),
+    ]
+
+
+def to_html(blocks: Sequence[Block], title: str) -> str:
+    """The blocks as HTML (every text escaped), under an ``h1``."""
+    out = [f"<h1>{escape(title)}</h1>"]
+    for b in blocks:
+        if b.kind == "table":
+            head, *body = b.rows
+            cells = "".join(f'<th scope="col">{escape(c)}</th>' for c in head)
+            rows = "".join(
+                "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in body
+            )
+            out.append(
+                f'<div class="scroll-x"><table class="summary rules-table"><thead><tr>{cells}'
+                f"</tr></thead><tbody>{rows}</tbody></table></div>"
+            )
+        elif b.kind == "ul":
+            out.append("<ul>" + "".join(f"<li>{escape(i)}</li>" for i in b.items) + "</ul>")
+        else:
+            out.append(f"<{b.kind}>{escape(b.text)}</{b.kind}>")
+    return "\n".join(out)
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("*", "\\*").replace("_", "\\_")
+
+
+def to_markdown(blocks: Sequence[Block], title: str) -> str:
+    """The same blocks as Markdown, for the terminal's help screen."""
+    out = [f"## {title}", ""]
+    for b in blocks:
+        if b.kind == "h2":
+            out += [f"### {b.text}", ""]
+        elif b.kind == "p":
+            out += [_md_escape(b.text), ""]
+        elif b.kind == "ul":
+            out += [f"- {_md_escape(i)}" for i in b.items] + [""]
+        elif b.kind == "table":
+            head, *body = b.rows
+            out.append("| " + " | ".join(head) + " |")
+            out.append("|" + "---|" * len(head))
+            out += ["| " + " | ".join(_md_escape(c) for c in row) + " |" for row in body]
+            out.append("")
+    return "\n".join(out)
+
+
+__all__ = ["Block", "rulebook", "to_html", "to_markdown"]

@@ -1,0 +1,69 @@
+"""The terminal's words in the player's language (the :mod:`marjolet.i18n`
+catalogues, the same as the web pages').
+
+``marjolet play`` picks the language once (``--lang fr|en``, else ``LANG``)
+with :func:`use`; the screens, the log and the help then call :func:`tr`
+and :func:`card`. Until :func:`use` is called the words are English, so a
+program (or a test) that builds the interface gets the same text whatever
+its environment says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from marjolet.cards import SUIT_SYMBOLS, card_symbol
+from marjolet.i18n import DEFAULT, LANGS, card_label, translate
+
+_current = [DEFAULT]
+
+
+def use(lang: str) -> None:
+    """Speak ``lang`` (one of :data:`marjolet.i18n.LANGS`) from now on."""
+    if lang not in LANGS:
+        raise ValueError(f"no words for language {lang!r} (choices: {', '.join(LANGS)})")
+    _current[0] = lang
+
+
+def lang() -> str:
+    """The language in use."""
+    return _current[0]
+
+
+def tr(key: str, /, **args: Any) -> str:
+    """The catalogue text of ``key`` in the language in use."""
+    return translate(key, _current[0], **args)
+
+
+def card(c: int) -> str:
+    """A card as the players of the language write it: ``Q♠``, ``D♠``."""
+    return card_symbol(c) if _current[0] == DEFAULT else card_label(c, _current[0])
+
+
+def translate_bindings(bindings: Any) -> None:
+    """Put the footer's key descriptions of a Textual ``BindingsMap`` into
+    the language in use (``"Play card"`` is ``tui.key_play_card``)."""
+    table = bindings.key_to_bindings
+    for key, items in table.items():
+        table[key] = [_described(b) for b in items]
+
+
+def _described(binding: Any) -> Any:
+    if not binding.description:
+        return binding
+    key = "tui.key_" + binding.description.lower().replace(" ", "_")
+    text = tr(key)
+    return binding if text == key else replace(binding, description=text)
+
+
+def suit(s: int) -> str:
+    """A suit's symbol and name: ``♠ spades``, ``♠ pique``."""
+    return f"{SUIT_SYMBOLS[s]} {suit_name(s)}"
+
+
+def suit_name(s: int) -> str:
+    return tr(f"suit.{'CDHS'[s]}")
+
+
+__all__ = ["card", "lang", "suit", "suit_name", "tr", "translate_bindings", "use"]

@@ -1,0 +1,180 @@
+"""The French and English catalogues shared by the web pages and the terminal."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from marjolet.cards import CARD_NAMES
+from marjolet.i18n import (
+    LANGS,
+    card_label,
+    card_name,
+    catalogue,
+    from_environment,
+    negotiate,
+    placeholders,
+    translate,
+)
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "marjolet" / "web" / "static"
+SOURCES = Path(__file__).resolve().parent.parent / "src" / "marjolet"
+
+
+def _texts(entry: object) -> list[str]:
+    return list(entry.values()) if isinstance(entry, dict) else [str(entry)]
+
+
+def test_every_key_exists_in_both_languages() -> None:
+    fr, en = catalogue("fr"), catalogue("en")
+    assert set(fr) == set(en), sorted(set(fr) ^ set(en))
+
+
+@pytest.mark.parametrize("key", sorted(catalogue("en")))
+def test_both_languages_fill_the_same_placeholders(key: str) -> None:
+    en, fr = catalogue("en")[key], catalogue("fr")[key]
+    assert isinstance(en, dict) == isinstance(fr, dict), key
+    if isinstance(en, dict):
+        assert set(en) == set(fr) == {"one", "other"}, key
+    wanted = set().union(*(placeholders(t) for t in _texts(en)))
+    got = set().union(*(placeholders(t) for t in _texts(fr)))
+    assert wanted == got, key
+    assert all(t.strip() for t in _texts(fr) + _texts(en)), key
+
+
+# A key in the code is a string literal of the catalogue's prefixes: "seat.points".
+KEY_LITERAL = re.compile(r"""["`]((?:%s)\.[a-z0-9_]+)["`]""")
+NOT_KEYS = re.compile(r"(\.(html|js|json|py|css|svg|seat|winner|reason|choose)|_)$")
+
+
+def _used_keys(pattern_files: list[Path]) -> set[str]:
+    prefixes = sorted({k.split(".")[0] for k in catalogue("en")})
+    literal = re.compile(KEY_LITERAL.pattern % "|".join(prefixes))
+    used: set[str] = set()
+    for path in pattern_files:
+        used |= set(literal.findall(path.read_text(encoding="utf-8")))
+    return used
+
+
+def test_every_key_the_pages_and_the_terminal_use_is_in_the_catalogue() -> None:
+    files = [*STATIC.glob("*.js"), *STATIC.glob("*.html"), *SOURCES.glob("tui/*.py")]
+    files += [*SOURCES.glob("i18n/*.py"), *SOURCES.glob("web/*.py")]
+    used = _used_keys(files)
+    assert len(used) > 150
+    missing = sorted(k for k in used if k not in catalogue("en") and not NOT_KEYS.search(k))
+    assert not missing
+
+
+def test_keys_built_at_run_time_exist_for_every_value() -> None:
+    en = catalogue("en")
+    for rank in "AKQJT987":
+        assert f"rank.{rank}" in en and f"rank_letter.{rank}" in en
+    for suit in "CDHS":
+        assert f"suit.{suit}" in en
+    for source in ("cards", "melds", "dix", "last_card", "last_trick", "all_tricks"):
+        assert f"source.{source}" in en
+    for level in ("quick", "normal", "strong", "strongest", "standard"):
+        assert f"level.{level}" in en
+    for status in ("waiting", "playing", "finished"):
+        assert f"history.status_{status}" in en
+    for mode in ("bot", "friend", "watch"):
+        assert f"history.mode_{mode}" in en
+    for meld in ("4A", "4T", "4K", "4Q", "KQ", "KQ_trump", "JQ", "JQ_trump", "JQ_same"):
+        assert f"meld.{meld}" in en
+    for lang in LANGS:
+        assert f"top.lang_{lang}" in en
+
+
+def test_cards_are_named_as_french_and_english_players_say_them() -> None:
+    assert card_name("QS", "fr") == "dame de pique"
+    assert card_name("QS", "en") == "queen of spades"
+    assert card_name("TH", "fr") == "dix de cœur"
+    assert card_name("AD", "fr") == "as de carreau"
+    assert card_name("7C", "fr") == "sept de trèfle"
+    assert card_name(CARD_NAMES.index("JH"), "fr") == "valet de cœur"
+    assert [translate(f"rank.{r}", "fr") for r in "AT KQJ987".replace(" ", "")] == [
+        "as", "dix", "roi", "dame", "valet", "neuf", "huit", "sept",
+    ]  # fmt: skip
+    assert card_label("KH", "fr") == "R♥" and card_label("KH", "en") == "K♥"
+    assert card_label("TS", "fr") == "10♠"
+
+
+def test_the_french_catalogue_uses_the_words_of_french_rule_books() -> None:
+    text = " ".join(t for v in catalogue("fr").values() for t in _texts(v))
+    for word in ("atout", "mariage", "marjolet", "sept d'atout", "dernier pli",
+                 "les six derniers plis", "retourne", "pli", "donne"):  # fmt: skip
+        assert word in text.lower(), word
+    assert translate("trump.word", "fr") == "Atout"
+    assert translate("source.last_trick", "fr") == "Dernier pli"
+    assert translate("source.all_tricks", "fr") == "Les six derniers plis"
+
+
+def test_plurals_follow_each_language() -> None:
+    assert translate("seat.tricks", "fr", n=0) == "0 pli"
+    assert translate("seat.tricks", "fr", n=1) == "1 pli"
+    assert translate("seat.tricks", "fr", n=2) == "2 plis"
+    assert translate("seat.tricks", "en", n=0) == "0 tricks"
+    assert translate("seat.tricks", "en", n=1) == "1 trick"
+
+
+def test_a_missing_key_or_argument_never_fails() -> None:
+    assert translate("no.such.key", "fr") == "no.such.key"
+    assert translate("trick.wins", "fr", name="Ann") == "Ann remporte le pli {n}"
+    assert translate("trump.word", "de") == "Trumps"
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("fr-FR,fr;q=0.9,en;q=0.8", "fr"),
+        ("en-GB,en;q=0.9,fr;q=0.5", "en"),
+        ("de-DE,fr;q=0.7,en;q=0.6", "fr"),
+        ("de-DE", "en"),
+        ("", "en"),
+        (None, "en"),
+        ("fr;q=0, en", "en"),
+        ("fr;q=bad, en;q=0.1", "en"),
+    ],
+)
+def test_the_browser_language_is_negotiated(header: str | None, lang: str) -> None:
+    assert negotiate(header) == lang
+
+
+@pytest.mark.parametrize(
+    ("env", "lang"),
+    [
+        ({"LANG": "fr_FR.UTF-8"}, "fr"),
+        ({"LANG": "en_US.UTF-8"}, "en"),
+        ({"LANG": "C"}, "en"),
+        ({"LANGUAGE": "fr:en", "LANG": "en_US.UTF-8"}, "fr"),
+        ({"LC_ALL": "fr_CA.UTF-8", "LANG": "en_US.UTF-8"}, "fr"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
+def test_the_terminal_language_comes_from_lang(env: dict[str, str], lang: str) -> None:
+    assert from_environment(env) == lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("profile", ["classic", "encyclopedia"])
+def test_the_web_rules_page_and_the_terminal_help_say_the_same(lang: str, profile: str) -> None:
+    from html import escape
+
+    from marjolet.i18n.rulebook import rulebook, to_html, to_markdown
+    from marjolet.rules import PROFILES
+
+    rules = PROFILES[profile].replace(jack_queen="same-suit", one_meld_per_window=True)
+    blocks = rulebook(rules, lang)
+    html = to_html(blocks, "t")
+    markdown = to_markdown(blocks, "t").replace("\\", "")
+    texts = [b.text for b in blocks if b.text] + [i for b in blocks for i in b.items]
+    texts += [cell for b in blocks for row in b.rows for cell in row]
+    for text in texts:
+        assert escape(text) in html and text in markdown
+    values = {row[0]: row[1] for b in blocks if b.kind == "table" for row in b.rows}
+    assert values[translate("rules.s_all_tricks_bonus", lang)] == str(rules.all_tricks_bonus)
+    assert values[translate("rules.m_jqs_t", lang)] == "40"  # the same-suit variation
+    assert any(translate("rules.one_meld", lang) in t for t in texts)

@@ -1,0 +1,216 @@
+"""The terminal's fixes of issue 13: the too-small notice, the forced hint,
+the prompt after the bot's move, the deal summary's keys, the meld menu and
+its draw confirmation, and the time a trick the bot won stays on the table."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
+from helpers import deck_for
+from marjolet.actions import DRAW, MELD_BASE, parse_action
+from marjolet.bots import Bot
+from marjolet.bots.hint import hint
+from marjolet.match import Match
+from marjolet.observation import Observation
+from marjolet.rules import CLASSIC
+from marjolet.tui.app import MarjoletApp
+from marjolet.tui.help import HelpScreen
+from marjolet.tui.hint import Hint
+from marjolet.tui.session import GameSession
+from marjolet.tui.summary import DealSummaryScreen
+from test_tui_app import (
+    SIZE,
+    GatedBot,
+    human_turn,
+    meld_session,
+    run_app,
+    saved_actions,
+    screen_text,
+    session_with_deck,
+    settle,
+)
+
+
+def test_below_80x24_a_notice_replaces_the_table_and_keys_play_nothing(tmp_path: Path) -> None:
+    app = MarjoletApp(meld_session(tmp_path), pace=0)
+
+    async def main() -> None:
+        async with app.run_test(size=(60, 20)) as pilot:
+            await settle(app, pilot)
+            text = screen_text(app)
+            assert "Make the terminal at least 80x24: it is 60x20." in text
+            assert "A♠" not in text  # no half-covered hand
+            await pilot.press("1")
+            assert app.session.deal is not None and app.session.deal.moves == []
+            await pilot.resize_terminal(*SIZE)
+            await pilot.pause()
+            text = screen_text(app)
+            assert "at least 80x24" not in text and "A♠" in text
+            await pilot.press("1")
+            await settle(app, pilot)
+            assert app.session.deal.moves[:1] == [parse_action("AS")]
+
+    asyncio.run(main())
+
+
+def test_a_forced_move_hint_claims_no_margin() -> None:
+    match = Match(CLASSIC, first_dealer=1, seed=3)
+    match.start_deal()
+    deal = match.deal
+    assert deal is not None
+    while len(deal.legal_actions()) > 1 or not deal.stock_empty:
+        deal.push(deal.legal_actions()[0])
+    obs = match.observation(deal.to_move)
+    advice = hint(obs, deal.legal_actions())
+    assert advice.forced and not advice.exact
+    text = Hint(advice.action, "pimc", advice.value, advice.exact, None, advice.forced).text()
+    assert "only legal move" in text and "exactly" not in text and "margin" not in text
+
+
+def test_the_thinking_notice_goes_when_the_bot_has_played(tmp_path: Path) -> None:
+    bot = GatedBot()
+    deck = deck_for("7D 8D 9D JD QD KD", "AS 7S KH QH 8C 9C", "TS", "8S 9S")
+    app = MarjoletApp(session_with_deck(tmp_path, deck, first_dealer=0, bot=bot), pace=0)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("1")  # too early: the bot is thinking
+            assert "your turn comes next" in screen_text(app)
+            bot.gate.set()
+            await settle(app, pilot)
+            assert app.waiting == "human"
+            assert "your turn comes next" not in screen_text(app)
+
+    asyncio.run(main())
+
+
+def test_in_the_deal_summary_esc_goes_on_and_h_opens_the_help(tmp_path: Path) -> None:
+    session = GameSession.new(CLASSIC, opponent="random", seed=4, save_path=tmp_path / "g.json")
+    app = MarjoletApp(session, pace=0)
+    rng = random.Random(2)
+
+    async def body(pilot: Pilot[None]) -> None:
+        while not isinstance(app.screen, DealSummaryScreen):
+            await human_turn(app, pilot, rng)
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, DealSummaryScreen)
+        await pilot.press("escape")  # closes the summary: the next deal, not the end
+        await settle(app, pilot)
+        assert not isinstance(app.screen, DealSummaryScreen)
+        assert len(session.match.deals) == 2 and app.is_running
+
+    run_app(app, body)
+
+
+def test_the_meld_menu_does_not_wrap_and_enter_on_draw_asks_first(tmp_path: Path) -> None:
+    app = MarjoletApp(meld_session(tmp_path), pace=0)
+    save = tmp_path / "game.json"
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.press("1")  # A♠ wins trick 1: K♥-Q♥, the dix, draw
+        await settle(app, pilot)
+        menu = app.query_one("#window-options", OptionList)
+        await pilot.press("up")
+        assert menu.highlighted == 0  # no wrap to "draw"
+        await pilot.press("down", "down", "down", "down")
+        assert menu.highlighted == 2  # stops on "draw"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert saved_actions(save)[0][-1] < MELD_BASE  # nothing drawn yet
+        assert "Draw without declaring K♥-Q♥ marriage (+20)?" in screen_text(app)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert DRAW in saved_actions(save)[0]
+
+    run_app(app, body)
+
+
+class AnswerOnceBot(Bot):
+    """Answers its first move at once (the lowest legal action), then waits."""
+
+    name = "answer-once"
+
+    def __init__(self) -> None:
+        super().__init__(seed=0)
+        self.calls = 0
+        self.gate = threading.Event()
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        self.calls += 1
+        if self.calls > 1:
+            self.gate.wait(timeout=30)
+        return min(legal)
+
+
+def test_a_trick_the_bot_wins_stays_twice_as_long(tmp_path: Path) -> None:
+    bot = AnswerOnceBot()
+    # the human leads 8♣; the bot answers 10♣ (its lowest card) and wins
+    deck = deck_for("AS 7S KH QH 8C 9C", "TC 8D 9D JD QD KD", "TS", "8S 9S")
+    app = MarjoletApp(session_with_deck(tmp_path, deck, first_dealer=1, bot=bot), pace=0)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert app._bot_pace(parse_action("8C")) == 0  # pace 0 in tests
+            app.pace = 0.7
+            assert app._bot_pace(parse_action("8C")) == 0.7
+            await pilot.press(str(app.hand.index(parse_action("8C")) + 1))
+            for _ in range(100):
+                await pilot.pause()
+                if bot.calls >= 2:
+                    break
+            deal = app.session.deal
+            assert deal is not None and deal.in_window and deal.to_move == 1
+            assert app._bot_pace(DRAW) == 1.4  # the trick the bot won stays 1.4 s
+            bot.gate.set()
+
+    asyncio.run(main())
+
+
+def test_the_start_screen_chooses_opponent_strength_and_first_dealer(tmp_path: Path) -> None:
+    import marjolet.bots
+    from marjolet.cli import build_parser
+    from marjolet.commands.play import open_session
+    from marjolet.tui.start import StartApp, StartChoice, levels
+
+    choices, default = levels()
+    assert choices[default].spec == marjolet.bots.STRONGEST  # the strongest by default
+    app = StartApp(choices, default)
+    picked: list[StartChoice | None] = []
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.chosen() == StartChoice(marjolet.bots.STRONGEST, None)
+            text = screen_text(app)  # type: ignore[arg-type]
+            assert "Opponent" in text and "Strength" in text and "First dealer" in text
+            await pilot.press("home")  # the first family of the list
+            await pilot.pause()
+            family = app.families[0]
+            first = [c for c in choices if c.family == family]
+            await pilot.press("tab", "end")  # its strongest level listed last
+            await pilot.press("tab", "down")  # "you" deal first
+            await pilot.press("enter")
+            await pilot.pause()
+            picked.append(app.return_value)
+            assert picked[0] == StartChoice(first[-1].spec, 0)
+
+    asyncio.run(main())
+    choice = picked[0]
+    assert choice is not None
+    args = build_parser("play").parse_args(["play", "--save", str(tmp_path / "g.json")])
+    args.opponent, args.first_dealer = choice.opponent, choice.first_dealer
+    session = open_session(args)
+    assert session.match.first_dealer == 0 and session.opponent_spec == choice.opponent

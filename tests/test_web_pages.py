@@ -1,0 +1,145 @@
+"""The pages in French and English, the rules page, the default opponent,
+the rematch and the clearer refusals (issue 13), over real HTTP."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import marjolet.bots
+from marjolet.i18n import catalogue
+from web_support import Browser, LiveServer, fast_config, live_server, play_until
+
+EXAMPLES = Path(__file__).parent / "examples"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Any:
+    with live_server(fast_config(tmp_path / "games.sqlite3")) as srv:
+        yield srv
+
+
+@pytest.mark.parametrize(
+    ("path", "headers", "lang"),
+    [
+        ("/", {"Accept-Language": "fr-FR,fr;q=0.9"}, "fr"),
+        ("/", {"Accept-Language": "en-GB,en"}, "en"),
+        ("/?lang=fr", {"Accept-Language": "en-GB"}, "fr"),
+        ("/history?lang=en", {"Accept-Language": "fr-FR"}, "en"),
+        ("/game/abc", {"Accept-Language": "fr", "Cookie": "marjolet_lang=en"}, "en"),
+        ("/replay", {"Cookie": "marjolet_lang=fr"}, "fr"),
+        ("/rules?lang=fr", {}, "fr"),
+        ("/", {}, "en"),
+    ],
+)
+def test_every_page_has_the_html_lang_of_its_reader(
+    server: LiveServer, path: str, headers: dict[str, str], lang: str
+) -> None:
+    with server.http() as client:
+        page = client.get(path, headers=headers)
+    assert page.status_code == 200
+    assert f'<html lang="{lang}">' in page.text
+
+
+def test_the_catalogues_are_served_to_the_pages(server: LiveServer) -> None:
+    with server.http() as client:
+        for lang in ("fr", "en"):
+            response = client.get(f"/i18n/{lang}.json")
+            assert response.status_code == 200
+            assert response.json() == dict(catalogue(lang))
+        assert client.get("/i18n/__init__.py").status_code == 404
+
+
+def test_the_rules_page_follows_the_table_profile_and_language(server: LiveServer) -> None:
+    encyclopedia = json.dumps({"profile": "encyclopedia", "target": 1000})
+    with server.http() as client:
+        fr = client.get("/rules", params={"lang": "fr", "rules": encyclopedia}).text
+        en = client.get("/rules", params={"lang": "en"}).text
+        bad = client.get("/rules", params={"rules": "{not json"})
+    assert "Les règles du marjolet" in fr and "encyclopédie" in fr
+    assert "<td>1000</td>" in fr and "les six derniers plis : 40 de plus" in fr
+    assert "mariage d&#x27;atout" in fr and "la même dame, deux occasions" in fr
+    assert "the same queen, two opportunities" in en and "<td>100</td>" in en
+    assert "a further 50" in en and "<td>500</td>" in en  # classic by default
+    assert bad.status_code == 200  # a bad ?rules= shows the classic rules
+
+
+def test_the_default_opponent_is_the_strongest_bot(server: LiveServer) -> None:
+    with server.http() as client:
+        options = client.get("/api/options").json()
+    default = next(b for b in options["bots"] if b["name"] == options["default_bot"])
+    spec = marjolet.bots.STRONGEST
+    assert server.app.state.hub.catalogue.resolve(default["name"]).spec == spec
+    assert default["family"] == spec.split(":")[0]
+    levels = {b["level"] for b in options["bots"] if b["family"] == default["family"]}
+    assert {"quick", "normal", "strong"} <= levels  # the strength levels stay
+
+
+def test_a_rematch_keeps_opponent_and_rules_and_the_other_player_deals_first(
+    server: LiveServer,
+) -> None:
+    rules = {"profile": "encyclopedia", "target": 100}  # the least a new match may take
+    game = server.new_game(mode="bot", bot="random", name="Ann", rules=rules)
+    with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as ann:
+        first = ann.next_state()
+        play_until(ann, lambda s: s["match_over"], random.Random(3))
+    with server.http() as client:
+        refused = client.post(f"/api/games/{game['id']}/rematch", json={"token": "x" * 20})
+        again = client.post(f"/api/games/{game['id']}/rematch", json={"token": game["token"]})
+    assert refused.status_code == 403
+    assert again.status_code == 200, again.text
+    new = again.json()
+    with Browser.open(server, new["id"], {"type": "hello", "token": new["token"]}) as ann:
+        state = ann.next_state()
+    assert state["dealer"] == 1 - first["dealer"]
+    assert state["players"] == ["Ann", first["players"][1]]
+    assert state["rules"] == first["rules"]
+
+
+def test_a_rematch_waits_for_the_end_of_the_match(server: LiveServer) -> None:
+    game = server.new_game(mode="bot", bot="random")
+    with server.http() as client:
+        early = client.post(f"/api/games/{game['id']}/rematch", json={"token": game["token"]})
+    assert early.status_code == 409
+
+
+def test_a_used_invite_link_says_so(server: LiveServer) -> None:
+    game = server.new_game(mode="friend", name="Host")
+    invite = game["invite_url"].split("#invite=")[1]
+    with server.http() as client:
+        ok = client.post(f"/api/games/{game['id']}/join", json={"invite": invite, "name": "Bo"})
+        used = client.post(f"/api/games/{game['id']}/join", json={"invite": invite, "name": "Cy"})
+    assert ok.status_code == 200
+    assert used.status_code == 403
+    assert used.json()["error"]["code"] == "invite_used"
+
+
+@pytest.mark.parametrize(
+    ("content", "code", "message"),
+    [
+        (b"\xef\xbb\xbf{}", "bom", "byte-order mark"),
+        (b'{"a": "\xe9"}', "not_utf8", "not UTF-8 text (byte 8)"),
+    ],
+)
+def test_an_upload_that_is_not_plain_utf8_says_so(
+    server: LiveServer, content: bytes, code: str, message: str
+) -> None:
+    with server.http() as client:
+        error = client.post("/api/replay", content=content).json()["error"]
+    assert error["code"] == code and message in error["message"]
+
+
+def test_an_upload_error_gives_its_place_and_its_reason_apart(server: LiveServer) -> None:
+    bad = (EXAMPLES / "I000-hand-seed05-repeat-JQS.json").read_text()
+    expected = json.loads((EXAMPLES / "I000-hand-seed05-repeat-JQS.expected.json").read_text())
+    with server.http() as client:
+        error = client.post("/api/replay", content=bad.encode()).json()["error"]
+    assert (error["deal"], error["action"]) == (
+        expected["error"]["deal"],
+        expected["error"]["action"],
+    )
+    assert error["reason"].startswith("R12") and "deal" not in error["reason"].split(":")[0]

@@ -1,0 +1,374 @@
+"""Phones and desktops, French and English, accessibility and card movement:
+Playwright driving Debian's Chromium (issue 13).
+
+At 390x844 (a phone in portrait) and 1280x800 every page fits its width
+(``scrollWidth``), the table shows the six cards of the hand, the trick, the
+stock and the indicator, trumps and both scores without scrolling, and the
+touch targets are at least 44 px. axe-core (npm, ``scripts/install-axe.sh``)
+finds no serious or critical violation on the lobby, table, history, replay
+and rules pages. Screenshots go to ``$MARJOLET_SCREENSHOTS`` when it is set,
+else to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+
+from helpers import deck_for
+from web_support import LiveServer, fast_config, live_server
+
+CHROMIUM = "/usr/bin/chromium"
+AXE = Path(__file__).parent / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason=f"Debian's Chromium is not installed at {CHROMIUM} "
+    "(run scripts/install-chromium.sh as root)",
+)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    deck = deck_for("AS KS QS 7H 8H 9H", "7C 8C 9C 7D 8D 9D", "JS")
+    config = fast_config(
+        tmp_path_factory.mktemp("web") / "g.sqlite3",
+        bot_delay=0.02,
+        first_dealer=1,
+        deck_for=lambda i: deck,
+    )
+    with live_server(config) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = os.environ.get("MARJOLET_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("shots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def open_page(chromium: Browser, viewport: ViewportSize, locale: str, **extra: Any) -> Page:
+    context = chromium.new_context(viewport=viewport, locale=locale, **extra)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def close(page: Page) -> None:
+    errors = page.errors  # type: ignore[attr-defined]
+    page.context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+def start_game(page: Page, base: str) -> None:
+    page.goto(base + "/")
+    page.wait_for_selector("#bot-family option", state="attached")
+    page.select_option("#bot-family", "random")
+    page.fill("#vs-bot input[name=name]", "Camille")
+    page.click("#vs-bot button[type=submit]")
+    page.wait_for_url("**/game/**")
+    page.wait_for_selector(".hand.mine .card.playable")
+
+
+def no_sideways_scroll(page: Page) -> None:
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner, f"{page.url}: the page is {width} px wide in a {inner} px window"
+
+
+def in_view(page: Page, selector: str, viewport: ViewportSize) -> None:
+    boxes = page.eval_on_selector_all(
+        selector,
+        "ns => ns.map(n => { const r = n.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; })",
+    )
+    assert boxes, f"nothing matches {selector}"
+    for left, top, right, bottom in boxes:
+        assert left >= 0 and top >= 0, (selector, left, top)
+        assert right <= viewport["width"] and bottom <= viewport["height"], (
+            selector,
+            right,
+            bottom,
+        )
+
+
+def small_targets(page: Page) -> list[str]:
+    """Visible buttons, selects, inputs and menu links under 44 px (phones)."""
+    found: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll(
+             'button, select, input:not([type=checkbox]):not([type=radio]), .topbar a, '
+             + 'a.action, summary')]
+           .filter(n => n.offsetParent !== null && !n.closest('[hidden]'))
+           .filter(n => { const r = n.getBoundingClientRect();
+                          return r.height < 44 || r.width < 44; })
+           .map(n => n.outerHTML.slice(0, 90))"""
+    )
+    return found
+
+
+def axe_problems(page: Page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => (await axe.run(document)).violations")
+    return [
+        f"{v['id']} ({v['impact']}): {v['nodes'][0]['html'][:300]} "
+        f"{v['nodes'][0].get('failureSummary', '')[:300]}"
+        for v in result
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+PAGES = [("lobby", "/"), ("history", "/history"), ("rules", "/rules"), ("replay", "/replay")]
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-US")])
+def test_no_page_scrolls_sideways_and_the_table_fits_the_first_screen(
+    chromium: Browser, server: LiveServer, shots: Path, viewport: ViewportSize, locale: str
+) -> None:
+    size = f"{viewport['width']}x{viewport['height']}"
+    page = open_page(chromium, viewport, locale)
+    start_game(page, server.base)
+    table = page.url
+    lang = locale[:2]
+    assert page.get_attribute("html", "lang") == lang
+    no_sideways_scroll(page)
+    page.screenshot(path=str(shots / f"table-{size}-{lang}.png"))
+    for selector in (
+        ".hand.mine .card",
+        ".seat-area.top .nameplate .chip.points",
+        ".seat-area.bottom .nameplate .chip.points",
+        ".trick",
+        ".stock .stack",
+        ".stock .indicator",
+        ".trump-badge",
+    ):
+        in_view(page, selector, viewport)
+    assert page.locator(".hand.mine .card").count() == 6
+    if viewport is PHONE:
+        assert small_targets(page) == []
+    page.click(".hand.mine .card.playable >> nth=0")  # A♠ wins: the meld window opens
+    page.wait_for_selector(".action.meld")
+    no_sideways_scroll(page)
+    page.screenshot(path=str(shots / f"table-window-{size}-{lang}.png"))
+    for name, path in [*PAGES, ("replay-game", "/replay?game=" + table.rsplit("/", 1)[1])]:
+        page.goto(server.base + path)
+        page.wait_for_load_state("networkidle")
+        assert page.get_attribute("html", "lang") == lang
+        no_sideways_scroll(page)
+        if viewport is PHONE:
+            assert small_targets(page) == [], name
+        page.screenshot(path=str(shots / f"{name}-{size}-{lang}.png"), full_page=True)
+    close(page)
+
+
+def test_the_french_table_says_atout_and_names_cards_in_french(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_page(chromium, PHONE, "fr-FR")
+    page.goto(server.base + "/?lang=fr")
+    assert page.get_attribute("html", "lang") == "fr"
+    start_game(page, server.base)
+    page.goto(page.url + "?lang=fr")
+    page.wait_for_selector(".hand.mine .card.playable")
+    assert page.get_attribute("html", "lang") == "fr"
+    assert "atout" in page.inner_text(".trump-badge").lower()
+    assert page.get_by_role("button", name="jouer dame de pique", exact=True).count() == 1
+    assert page.get_attribute('.hand.mine .card[data-card="QS"] svg', "aria-label") == (
+        "dame de pique"
+    )
+    assert "Camille (vous)" in page.inner_text(".seat-area.bottom .player-name")
+    why = page.evaluate(
+        """() => import("/static/board.js").then((board) => board.blockedReason({
+             lead: "TS", phase: 2, trump: "H", blocked: { "9S": "R16 ...", "KD": "R16 ..." },
+             hands: [{ cards: ["AS", "KS", "9S", "KD"] }] }, 0, "9S"))"""
+    )  # R16 in French: follow spades and beat the ten, so only the ace
+    assert why == (
+        "9♠ n'est pas permise. R16 : fournir ♠ et monter sur 10♠ si vous pouvez : jouez A♠"
+    )
+    page.click("#rules-link")  # the rules of this table, from the table
+    page.wait_for_url("**/rules?rules=*")
+    assert page.inner_text("h1") == "Les règles du marjolet"
+    assert "classique" in page.inner_text("main")
+    page.goto(server.base + "/")
+    page.click("#rules-link")  # and from the lobby
+    page.wait_for_url("**/rules?rules=*")
+    close(page)
+
+
+def test_the_language_switch_is_remembered(chromium: Browser, server: LiveServer) -> None:
+    page = open_page(chromium, DESKTOP, "en-US")
+    page.goto(server.base + "/")
+    assert page.inner_text("#vs-bot h2") == "Play the computer"
+    page.click(".lang-switch a[hreflang=fr]")
+    page.wait_for_selector("html[lang=fr]")
+    assert page.inner_text("#vs-bot h2") == "Jouer contre l'ordinateur"
+    page.goto(server.base + "/history")  # no ?lang: the remembered choice
+    page.wait_for_load_state("networkidle")
+    assert page.get_attribute("html", "lang") == "fr"
+    assert page.inner_text("h1") == "Parties"
+    close(page)
+
+
+@pytest.mark.skipif(
+    not AXE.exists(), reason=f"axe-core is missing ({AXE}): run scripts/install-axe.sh"
+)
+@pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-US")])
+def test_axe_finds_no_serious_or_critical_violation(
+    chromium: Browser, server: LiveServer, viewport: ViewportSize, locale: str
+) -> None:
+    page = open_page(chromium, viewport, locale, bypass_csp=True)  # axe is injected inline
+    start_game(page, server.base)
+    game_id = page.url.rsplit("/", 1)[1]
+    problems = {"table": axe_problems(page)}
+    page.click(".hand.mine .card.playable >> nth=0")
+    page.wait_for_selector(".action.meld")
+    problems["meld window"] = axe_problems(page)
+    for name, path in [*PAGES, ("replay of a game", f"/replay?game={game_id}")]:
+        page.goto(server.base + path)
+        page.wait_for_load_state("networkidle")
+        problems[name] = axe_problems(page)
+    close(page)
+    assert {k: v for k, v in problems.items() if v} == {}
+
+
+def moves_after_a_play(page: Page) -> int:
+    before = page.get_attribute("#board", "data-version")
+    page.keyboard.press("1")  # digits play cards, as in the terminal
+    page.wait_for_function(
+        "v => document.querySelector('#board').dataset.version !== v", arg=before
+    )
+    return int(page.get_attribute(".felt", "data-moves") or 0)
+
+
+def test_cards_move_unless_the_player_asks_for_less_motion(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_page(chromium, DESKTOP, "en-US")
+    start_game(page, server.base)
+    assert moves_after_a_play(page) > 0
+    close(page)
+    still = open_page(chromium, DESKTOP, "en-US", reduced_motion="reduce")
+    start_game(still, server.base)
+    assert moves_after_a_play(still) == 0
+    close(still)
+
+
+def test_the_match_end_shows_every_deal_and_offers_a_rematch(
+    chromium: Browser, server: LiveServer, shots: Path
+) -> None:
+    game = server.new_game(
+        mode="bot", bot="random", name="Ann", rules={"profile": "classic", "target": 100}
+    )  # the least target a new match may take: a few deals
+    page = open_page(chromium, PHONE, "en-US")
+    page.goto(f"{server.base}/game/{game['id']}#token={game['token']}&seat=0")
+    page.wait_for_selector(".hand.mine .card")
+    rng = random.Random(5)
+    for _ in range(1500):
+        page.wait_for_selector(
+            ".hand.mine .card.playable, .action.draw, #overlay:not([hidden])", timeout=20000
+        )
+        if page.is_visible("#overlay"):
+            if page.query_selector("#next-deal"):
+                page.click("#next-deal")
+                page.wait_for_selector("#overlay", state="hidden")
+                continue
+            break
+        targets = page.query_selector_all(".action.meld, .action.draw, .hand.mine .card.playable")
+        before = page.get_attribute("#board", "data-version")
+        rng.choice(targets).click()
+        page.wait_for_function(
+            "v => document.querySelector('#board').dataset.version !== v", arg=before
+        )
+    assert "win" in page.inner_text("#overlay-title").lower()
+    deals = page.locator("#overlay .every-deal tbody tr").count()
+    assert deals >= 1
+    no_sideways_scroll(page)
+    page.screenshot(path=str(shots / "match-end-390x844-en.png"))
+    page.click("#rematch")
+    page.wait_for_function(f"() => !location.pathname.endsWith('{game['id']}')")
+    page.wait_for_selector(".hand.mine .card")
+    assert page.inner_text(".seat-area.bottom .player-name") == "Ann (you)"
+    close(page)
+
+
+def test_a_used_invite_link_says_it_was_used(chromium: Browser, server: LiveServer) -> None:
+    game = server.new_game(mode="friend", name="Host")
+    link = server.base + game["invite_url"]
+    first = open_page(chromium, DESKTOP, "en-US")
+    first.goto(link)
+    first.wait_for_selector(".hand.mine .card")
+    second = open_page(chromium, DESKTOP, "en-US")
+    second.goto(link)
+    second.wait_for_selector("#banner:not([hidden])")
+    assert "already used" in second.inner_text("#banner")
+    close(first)
+    close(second)
+
+
+def test_an_upload_error_counts_deals_and_actions_from_one(
+    chromium: Browser, server: LiveServer, tmp_path: Path
+) -> None:
+    bad = Path(__file__).parent / "examples" / "I000-hand-seed05-repeat-JQS.json"
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + bad.read_bytes())
+    page = open_page(chromium, DESKTOP, "en-US")
+    page.goto(server.base + "/replay")
+    page.set_input_files("#record-file", str(bad))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#upload-error:not([hidden])")
+    text = page.inner_text("#upload-error")
+    assert "deal 1, action 15: R12" in text  # the record's deal 0, action 14
+    page.set_input_files("#record-file", str(bom))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_function(
+        "() => document.querySelector('#upload-error').textContent.includes('BOM')"
+    )
+    close(page)
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 360, "height": 740}, {"width": 430, "height": 932}],
+    ids=["360x740", "430x932"],
+)
+def test_the_narrowest_and_widest_phones_fit_too(
+    chromium: Browser, server: LiveServer, viewport: ViewportSize
+) -> None:
+    page = open_page(chromium, viewport, "fr-FR")
+    start_game(page, server.base)
+    no_sideways_scroll(page)
+    for selector in (".hand.mine .card", ".trick", ".stock .indicator", ".trump-badge",
+                     ".seat-area.top .chip.points", ".seat-area.bottom .chip.points"):  # fmt: skip
+        in_view(page, selector, viewport)
+    assert small_targets(page) == []
+    page.goto(server.base + "/")
+    page.wait_for_load_state("networkidle")
+    no_sideways_scroll(page)
+    close(page)
