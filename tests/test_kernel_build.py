@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import sysconfig
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +30,28 @@ def test_kernel_is_built_where_a_c_compiler_exists() -> None:
         "a C compiler exists but marjolet._kernel is not importable: "
         "reinstall with `pip install -e .` (see docs/kernel.md)"
     )
+
+
+def test_an_unbuilt_kernel_falls_back_to_pure_python(tmp_path: Path) -> None:
+    # A copy of the package without the compiled extension: the folder of C
+    # sources alone must not pass for the kernel (it imports as a namespace).
+    package = Path(kernel.__file__).parent
+    shutil.copytree(package, tmp_path / "marjolet", ignore=shutil.ignore_patterns("*.so", "*.pyd"))
+    script = (
+        "import marjolet.kernel as k, marjolet.bots.solver as s; "
+        "from marjolet.engine import Deal; "
+        "print(k.available(), k.description()); "
+        "d = Deal(list(range(32))); print(d.legal_actions())"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    env.pop("MARJOLET_KERNEL", None)
+    env.pop("MARJOLET_KERNEL_LIB", None)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first == "False pure Python (C kernel not built)"
 
 
 def test_description_names_the_engine_in_use() -> None:

@@ -37,6 +37,10 @@ def _load() -> tuple[ModuleType | None, str]:
         _kernel = importlib.import_module("marjolet._kernel")
     except ImportError:
         return None, "pure Python (C kernel not built)"
+    if not hasattr(_kernel, "API_VERSION"):
+        # Not built: the import found the folder of C sources, which Python
+        # takes for a namespace package.
+        return None, "pure Python (C kernel not built)"
     return _kernel, f"C kernel (marjolet._kernel, API {_kernel.API_VERSION})"
 
 
