@@ -15,11 +15,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
 
-$(VENV)/.play-installed: pyproject.toml | $(BIN)/python
+# The C kernel is compiled by pip install (setup.py); a change to its
+# sources re-runs the install.
+KERNEL_SOURCES := setup.py $(wildcard src/marjolet/_kernel/*.c src/marjolet/_kernel/*.h)
+
+$(VENV)/.play-installed: pyproject.toml $(KERNEL_SOURCES) | $(BIN)/python
 	$(PIP) install -e '.[$(PLAY_EXTRAS)]'
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.test-installed: pyproject.toml $(KERNEL_SOURCES) | $(BIN)/python
 	$(PIP) install -e '.[$(TEST_EXTRAS)]'
 	touch $@ $(VENV)/.play-installed
 

@@ -1,0 +1,238 @@
+/*
+ * kernel.h -- the C API of marjolet._kernel, shared by every kernel file.
+ *
+ * Plain C11, no globals that change: every function works on structs the
+ * caller owns, so the code is re-entrant (one mk_tt per thread / search).
+ *
+ * Files:
+ *   state.c          deal state, legal actions, play, scoring (rules R4-R21)
+ *   playout.c        RNG, random and heuristic playouts
+ *   solver.c         exact ending solver (tricks 11-16) and exact
+ *                    perfect-information search from late phase 1
+ *   bench.c          timed loops behind `marjolet bench` (kernel figures)
+ *   module.c         the CPython binding: types Deal, Table, core methods
+ *   search_binding.c the search methods (filled by the best-bot work)
+ *   binding.h        the Python object layouts shared by the binding files
+ *
+ * Conventions
+ *   - Cards are 0-31 (suit*8 + rank, ranks 7 8 9 J Q K T A = 0..7), card
+ *     sets are uint32_t masks, exactly as in marjolet/cards.py.
+ *   - Action ids are those of marjolet/actions.py: 0-31 play a card,
+ *     32-43 declare meld id (a-32) in MELD_NAMES order (4A 4T 4K 4Q KQC KQD
+ *     KQH KQS JQC JQD JQH JQS), 44 dix, 45 draw.  A legal-action set is a
+ *     uint64_t with bit a set for each legal action a.
+ *   - mk_deal is a small flat struct: "undo" is a struct copy
+ *     (mk_deal saved = *d; ... *d = saved;).
+ *   - Values are final deal-score differences from the point of view of the
+ *     player to move (points already scored included), as `marjolet solve`.
+ *
+ * Change log of this header (changes after the first published version are
+ * additive, so code written against an earlier version keeps compiling):
+ *   v1  first version.
+ */
+#ifndef MARJOLET_KERNEL_H
+#define MARJOLET_KERNEL_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define MK_API_VERSION 1
+
+/* ---- action ids (marjolet/actions.py) ----------------------------------- */
+#define MK_MELD_BASE 32
+#define MK_MELD_COUNT 12
+#define MK_DIX 44
+#define MK_DRAW 45
+#define MK_ACTION_COUNT 46
+#define MK_CARD_ACTIONS 0xFFFFFFFFull               /* bits 0-31 */
+#define MK_MELD_ACTIONS (0xFFFull << MK_MELD_BASE)  /* bits 32-43 */
+
+#define MK_STOCK_CARDS 19   /* hidden stock: deck[13..31] (R5) */
+#define MK_PHASE1_TRICKS 10
+#define MK_LAST_TRICK 16
+#define MK_INF 30000        /* larger than any score difference */
+
+/* masks of ranks across suits (marjolet/cards.py) */
+#define MK_ACES 0x80808080u
+#define MK_TENS 0x40404040u
+#define MK_KINGS 0x20202020u
+#define MK_QUEENS 0x10101010u
+#define MK_JACKS 0x08080808u
+#define MK_SEVENS 0x01010101u
+#define MK_POINT_CARDS (MK_ACES | MK_TENS)
+#define MK_SUIT_MASK(s) (0xFFu << (8 * (s)))
+
+/* ---- rules: every setting of rules.md that matters inside a deal -------- */
+typedef struct mk_rules {
+    uint8_t pattern_222;     /* 0: deal 3-3, 1: deal 2-2-2 (R4) */
+    uint8_t dix_on_play;     /* 1: unexchanged seven scores 10 when played (R19) */
+    uint8_t same_suit;       /* 1: jack_queen = same-suit, 0: trump-jack (R11) */
+    uint8_t one_meld;        /* 1: one_meld_per_window */
+    int16_t all_tricks_bonus;/* 50 classic, 40 encyclopedia; 0..MK_MAX_BONUS */
+} mk_rules;
+
+#define MK_MAX_BONUS 1000
+
+/* ---- the deal: mirrors the 21-int state list of engine.py --------------- */
+typedef struct mk_deal {
+    uint32_t hand[2];       /* cards in hand, exposed ones included */
+    uint32_t exposed[2];    /* shown by melds, still in hand (R13) */
+    uint32_t won[2];        /* cards captured */
+    int16_t points[2];      /* deal points so far (R21) */
+    uint16_t melds[2];      /* bit m: meld id m scored (R12) */
+    uint8_t late[2];        /* tricks 11-16 won (R17) */
+    uint8_t tricks;         /* completed tricks 0-16 */
+    int8_t lead;            /* card led to the current trick, or -1 */
+    int8_t turn;            /* player to act, -1 once the deal is over */
+    uint8_t window;         /* 1 while turn's meld window is open (R9) */
+    uint8_t window_melds;   /* declarations made in the open window */
+    uint8_t indicator;      /* face-up card (the seven after a dix) */
+    int8_t seven_by;        /* who earned the seven of trumps' 10, or -1 */
+    int8_t last_card_to;    /* who took the last stock card (R15), or -1 */
+    int8_t last_winner;     /* winner of the latest trick, or -1 */
+    uint8_t trump;          /* suit of turned_up */
+    uint8_t seven;          /* the seven of trumps: trump*8 */
+    uint8_t turned_up;      /* the card turned up at the deal (R5) */
+    uint8_t dealer;
+    int8_t stock[MK_STOCK_CARDS]; /* hidden stock in draw order, -1 unknown */
+    mk_rules rules;
+} mk_deal;
+
+/* ---- state.c ------------------------------------------------------------ */
+/* meld_cards[same_suit][trump][m], meld_values[trump][m] (melds.py) */
+extern const uint32_t mk_meld_cards[2][4][MK_MELD_COUNT];
+extern const int16_t mk_meld_values[4][MK_MELD_COUNT];
+extern const int8_t mk_card_points[32];
+
+void mk_rules_classic(mk_rules *r);
+void mk_rules_encyclopedia(mk_rules *r);
+/* Deal from a deck order (R4, R5). Returns 0, or -1 if deck is not a
+ * permutation of 0..31 or dealer not 0/1 (d is then unspecified). */
+int mk_deal_init(mk_deal *d, const uint8_t deck[32], int dealer, const mk_rules *r);
+/* Legal actions of the player to act as a bit set (0 once over). */
+uint64_t mk_legal(const mk_deal *d);
+/* The cards the player to act may play (0 in a window or at the end). */
+uint32_t mk_legal_cards(const mk_deal *d);
+/* 1 if action is legal here (any int accepted). */
+int mk_is_legal(const mk_deal *d, int action);
+/* Apply a LEGAL action (unchecked, like Deal.push). */
+void mk_play(mk_deal *d, int action);
+/* 1 in phase 2 (stock empty: after the draw of trick 10). */
+static inline int mk_stock_empty(const mk_deal *d) {
+    return d->tricks > MK_PHASE1_TRICKS || (d->tricks == MK_PHASE1_TRICKS && !d->window);
+}
+static inline int mk_over(const mk_deal *d) { return d->turn < 0; }
+static inline int mk_turn(const mk_deal *d) { return d->turn; }
+/* points[player] - points[other] */
+static inline int mk_diff(const mk_deal *d, int player) {
+    return d->points[player] - d->points[player ^ 1];
+}
+/* The meld ids the player to act could declare now (window open), bit m. */
+unsigned mk_meld_options(const mk_deal *d);
+/* Internal consistency check (tests / debug): 0 ok, else a code > 0. */
+int mk_deal_check(const mk_deal *d);
+
+/* ---- playout.c ---------------------------------------------------------- */
+typedef struct mk_rng { uint64_t s[4]; } mk_rng;   /* xoshiro256** */
+void mk_rng_seed(mk_rng *g, uint64_t seed);
+static inline uint64_t mk_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t mk_rng_next(mk_rng *g) {
+    uint64_t *s = g->s;
+    uint64_t r = mk_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t;
+    s[3] = mk_rotl(s[3], 45);
+    return r;
+}
+/* uniform in [0, n), n >= 1 (Lemire's multiply-shift, negligible bias) */
+static inline uint32_t mk_rng_below(mk_rng *g, uint32_t n) {
+    return (uint32_t)(((mk_rng_next(g) >> 32) * (uint64_t)n) >> 32);
+}
+/* the index of the k-th set bit of m (k < popcount(m)) */
+static inline int mk_nth_bit(uint64_t m, unsigned k) {
+    while (k--) m &= m - 1;
+    return __builtin_ctzll(m);
+}
+/* A uniformly random legal action (-1 if the deal is over). */
+int mk_random_action(const mk_deal *d, mk_rng *g);
+/* Play uniform random legal actions to the end; returns actions played. */
+int mk_random_playout(mk_deal *d, mk_rng *g);
+/* The heuristic policy (melds and dix at once, sensible leads/follows,
+ * greedy ending). Reads the full state: for sampled worlds / playouts. */
+int mk_heuristic_action(const mk_deal *d, mk_rng *g);
+/* Heuristic actions until the deal is over (stop_at_ending = 0) or the
+ * stock is empty (stop_at_ending = 1); returns actions played. */
+int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending);
+
+/* ---- solver.c: transposition table -------------------------------------- */
+/*
+ * One entry is 32 bytes. Keys (k1, k2, k3) identify a position exactly:
+ *   ending entries (phase 2, at a trick boundary):
+ *     k1 = leader's hand | follower's hand << 32
+ *     k2 = MK_TAG_ENDING | sweep code << 2 | trump << 4 | seven pending << 6
+ *          | all_tricks_bonus << 8
+ *     k3 = 0
+ *     (sweep code: bit 0 = the leader has won every trick 11-16 so far,
+ *      bit 1 = the follower has; value stored = leader's future score minus
+ *      follower's, points already scored excluded)
+ *   phase-1 entries (a lead to trick t+1 <= 10, window closed):
+ *     k1 = leader's hand | follower's hand << 32
+ *     k2 = MK_TAG_PHASE1 | tricks << 2 | seven pending << 6 | exchanged << 7
+ *          | rules bits << 8 | bonus << 12 | trump << 24
+ *          | leader's melds << 26 | follower's melds << 38
+ *     k3 = 64-bit hash of the stock order and turned-up card (the world)
+ *     (exact unless two different worlds' hashes collide: 2^-64)
+ * Lo/hi are bounds on that value (lo == hi: exact); best is the best first
+ * action found (a card), tried first on the next visit.
+ * Clearing is O(1): entries carry the generation they were written in.
+ */
+#define MK_TAG_ENDING 1ull
+#define MK_TAG_PHASE1 2ull
+typedef struct mk_tt_entry {
+    uint64_t k1, k2, k3;
+    int16_t lo, hi;
+    uint8_t best;
+    uint8_t unused;
+    uint16_t gen;
+} mk_tt_entry;
+
+typedef struct mk_tt {
+    mk_tt_entry *entries;
+    uint64_t mask;          /* entries - 1 (a power of two) */
+    uint16_t gen;           /* current generation (entries of others: empty) */
+    uint64_t nodes;         /* positions searched (statistics) */
+} mk_tt;
+
+#define MK_TT_MIN_LOG2 10
+#define MK_TT_MAX_LOG2 26
+#define MK_TT_DEFAULT_LOG2 18
+/* Allocate 2^log2_entries entries (clamped to the limits); 0 ok, -1 no memory. */
+int mk_tt_init(mk_tt *t, unsigned log2_entries);
+void mk_tt_free(mk_tt *t);
+/* Forget every entry (O(1) except once every 65535 clears). */
+void mk_tt_clear(mk_tt *t);
+
+/* ---- solver.c: exact searches ------------------------------------------- */
+/* Ending solver: d must be in phase 2 (mk_stock_empty) and not over, at a
+ * trick boundary or mid-trick.  Returns the exact value; if best != NULL
+ * it receives the mask of every optimal card. */
+int mk_solve_ending(const mk_deal *d, mk_tt *t, uint32_t *best);
+/* Exact value of playing card c (legal) in the phase-2 position d. */
+int mk_ending_action_value(const mk_deal *d, mk_tt *t, int c);
+/* Fail-soft alpha-beta value of a phase-2 position: exact when strictly
+ * inside (alpha, beta), else a bound on that side. */
+int mk_ending_value(const mk_deal *d, mk_tt *t, int alpha, int beta);
+
+/* Exact perfect-information search of any position that is not over (phase
+ * 1 with the whole stock known, windows included, or phase 2): the value;
+ * if best != NULL it receives the set of every optimal action.  The stock
+ * entries still to be drawn must all be known (>= 0). Cost grows quickly
+ * with the phase-1 tricks left: meant for the last 2-4 tricks of phase 1. */
+int mk_search_exact(const mk_deal *d, mk_tt *t, uint64_t *best);
+/* Exact value of the legal action a in d (same conditions). */
+int mk_exact_action_value(const mk_deal *d, mk_tt *t, int a);
+/* Fail-soft alpha-beta value of d (same conditions). */
+int mk_exact_value(const mk_deal *d, mk_tt *t, int alpha, int beta);
+/* 1 if every stock card still to be drawn in d is known. */
+int mk_stock_known(const mk_deal *d);
+
+#endif

@@ -1,0 +1,705 @@
+/* module.c -- the CPython binding of the kernel: types Deal and Table, the
+ * core functions, and the module init that merges kernel_core_methods with
+ * kernel_search_methods (search_binding.c).
+ *
+ * Every entry point checks its arguments: wrong types, out-of-range ids,
+ * wrong lengths and illegal actions raise TypeError / ValueError, never
+ * reach the trusted C functions. */
+#include "binding.h"
+#include "bench.h"
+
+/* ---- argument helpers ---------------------------------------------------- */
+
+static int long_in(PyObject *obj, long lo, long hi, const char *what, long *out) {
+    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int, got %.100s", what,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    long v = PyLong_AsLong(obj);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s out of range", what);
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s must be %ld..%ld, got %ld", what, lo, hi, v);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* read a sequence of exactly n ints each in [lo, hi] into out[] */
+static int ints_from(PyObject *seq, Py_ssize_t n, long lo, long hi, const char *what, long *out) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    if (len != n) {
+        PyErr_Format(PyExc_ValueError, "%s must have %zd items, got %zd", what, n, len);
+        Py_DECREF(fast);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (long_in(items[i], lo, hi, what, &out[i]) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+int kd_rules_from(PyObject *obj, mk_rules *r) {
+    long v[5];
+    if (ints_from(obj, 5, 0, MK_MAX_BONUS,
+                  "rules (pattern_222, all_tricks_bonus, dix_on_play, same_suit, one_meld)",
+                  v) < 0)
+        return -1;
+    if (v[0] > 1 || v[2] > 1 || v[3] > 1 || v[4] > 1) {
+        PyErr_SetString(PyExc_ValueError, "rules flags must be 0 or 1");
+        return -1;
+    }
+    r->pattern_222 = (uint8_t)v[0];
+    r->all_tricks_bonus = (int16_t)v[1];
+    r->dix_on_play = (uint8_t)v[2];
+    r->same_suit = (uint8_t)v[3];
+    r->one_meld = (uint8_t)v[4];
+    return 0;
+}
+
+KDealObject *kd_check(PyObject *obj) {
+    if (!PyObject_TypeCheck(obj, &KDeal_Type)) {
+        PyErr_Format(PyExc_TypeError, "expected a marjolet._kernel.Deal, got %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    return (KDealObject *)obj;
+}
+
+KTableObject *kt_check(PyObject *obj) {
+    if (!PyObject_TypeCheck(obj, &KTable_Type)) {
+        PyErr_Format(PyExc_TypeError, "expected a marjolet._kernel.Table, got %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    return (KTableObject *)obj;
+}
+
+PyObject *kd_new(const mk_deal *d) {
+    KDealObject *o = PyObject_New(KDealObject, &KDeal_Type);
+    if (!o) return NULL;
+    o->d = *d;
+    return (PyObject *)o;
+}
+
+static PyObject *mask_to_list(uint64_t m) {
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    while (m) {
+        PyObject *v = PyLong_FromLong(__builtin_ctzll(m));
+        if (!v || PyList_Append(out, v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(v);
+        m &= m - 1;
+    }
+    return out;
+}
+
+static uint64_t seed_from(PyObject *obj, int *err) {
+    *err = 0;
+    if (!PyLong_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "seed must be an int");
+        *err = 1;
+        return 0;
+    }
+    uint64_t v = PyLong_AsUnsignedLongLongMask(obj);
+    if (v == (uint64_t)-1 && PyErr_Occurred()) {
+        *err = 1;
+        return 0;
+    }
+    return v;
+}
+
+/* ---- Deal ----------------------------------------------------------------- */
+
+static int kd_init(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"deck", "dealer", "rules", NULL};
+    PyObject *deck_obj, *rules_obj = NULL;
+    int dealer = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|iO", names, &deck_obj, &dealer, &rules_obj))
+        return -1;
+    long v[32];
+    if (ints_from(deck_obj, 32, 0, 31, "deck", v) < 0) return -1;
+    if (dealer != 0 && dealer != 1) {
+        PyErr_Format(PyExc_ValueError, "dealer must be 0 or 1, got %d", dealer);
+        return -1;
+    }
+    mk_rules r;
+    mk_rules_classic(&r);
+    if (rules_obj && rules_obj != Py_None && kd_rules_from(rules_obj, &r) < 0) return -1;
+    uint8_t deck[32];
+    for (int i = 0; i < 32; i++) deck[i] = (uint8_t)v[i];
+    if (mk_deal_init(&((KDealObject *)self)->d, deck, dealer, &r) < 0) {
+        PyErr_SetString(PyExc_ValueError, "deck must hold each of the 32 cards once");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *kd_copy(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return kd_new(&((KDealObject *)self)->d);
+}
+
+static PyObject *kd_legal_mask(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(mk_legal(&((KDealObject *)self)->d));
+}
+
+static PyObject *kd_legal_actions(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return mask_to_list(mk_legal(&((KDealObject *)self)->d));
+}
+
+static PyObject *kd_is_legal(PyObject *self, PyObject *arg) {
+    long a;
+    if (long_in(arg, LONG_MIN, LONG_MAX, "action", &a) < 0) return NULL;
+    return PyBool_FromLong(a >= 0 && a < MK_ACTION_COUNT &&
+                           mk_is_legal(&((KDealObject *)self)->d, (int)a));
+}
+
+static PyObject *kd_play(PyObject *self, PyObject *arg) {
+    long a;
+    if (long_in(arg, 0, MK_ACTION_COUNT - 1, "action", &a) < 0) return NULL;
+    mk_deal *d = &((KDealObject *)self)->d;
+    if (!mk_is_legal(d, (int)a)) {
+        PyErr_Format(PyExc_ValueError, "action %ld is not legal in this position", a);
+        return NULL;
+    }
+    if (a == MK_DRAW && d->tricks <= MK_PHASE1_TRICKS) {
+        int i = 2 * d->tricks - 2;
+        if (d->stock[i] < 0 || (d->tricks < MK_PHASE1_TRICKS && d->stock[i + 1] < 0)) {
+            PyErr_SetString(PyExc_ValueError, "draw of a stock card that is unknown (-1)");
+            return NULL;
+        }
+    }
+    mk_play(d, (int)a);
+    Py_RETURN_NONE;
+}
+
+static PyObject *kd_state(PyObject *self, PyObject *unused) {
+    (void)unused;
+    const mk_deal *d = &((KDealObject *)self)->d;
+    return Py_BuildValue("(kkkkkkiiiiiiiiiiiiiii)", (unsigned long)d->hand[0],
+                         (unsigned long)d->hand[1], (unsigned long)d->exposed[0],
+                         (unsigned long)d->exposed[1], (unsigned long)d->won[0],
+                         (unsigned long)d->won[1], (int)d->melds[0], (int)d->melds[1],
+                         (int)d->points[0], (int)d->points[1], (int)d->late[0], (int)d->late[1],
+                         (int)d->tricks, (int)d->lead, (int)d->turn, (int)d->window,
+                         (int)d->indicator, (int)d->seven_by, (int)d->last_card_to,
+                         (int)d->last_winner, (int)d->window_melds);
+}
+
+static PyObject *kd_stock(PyObject *self, PyObject *unused) {
+    (void)unused;
+    const mk_deal *d = &((KDealObject *)self)->d;
+    PyObject *t = PyTuple_New(MK_STOCK_CARDS);
+    if (!t) return NULL;
+    for (int i = 0; i < MK_STOCK_CARDS; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(d->stock[i]));
+    return t;
+}
+
+static PyObject *kd_check_state(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLong(mk_deal_check(&((KDealObject *)self)->d));
+}
+
+static PyObject *kd_random_playout(PyObject *self, PyObject *arg) {
+    int err;
+    uint64_t seed = seed_from(arg, &err);
+    if (err) return NULL;
+    mk_deal *d = &((KDealObject *)self)->d;
+    if (!mk_stock_known(d)) {
+        PyErr_SetString(PyExc_ValueError, "playout needs every stock card still to draw known");
+        return NULL;
+    }
+    mk_rng g;
+    mk_rng_seed(&g, seed);
+    return PyLong_FromLong(mk_random_playout(d, &g));
+}
+
+static PyObject *kd_heuristic_playout(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"seed", "stop_at_ending", NULL};
+    PyObject *seed_obj;
+    int stop = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|p", names, &seed_obj, &stop)) return NULL;
+    int err;
+    uint64_t seed = seed_from(seed_obj, &err);
+    if (err) return NULL;
+    mk_deal *d = &((KDealObject *)self)->d;
+    if (!mk_stock_known(d)) {
+        PyErr_SetString(PyExc_ValueError, "playout needs every stock card still to draw known");
+        return NULL;
+    }
+    mk_rng g;
+    mk_rng_seed(&g, seed);
+    return PyLong_FromLong(mk_heuristic_playout(d, &g, stop));
+}
+
+static PyObject *kd_heuristic_action(PyObject *self, PyObject *arg) {
+    int err;
+    uint64_t seed = seed_from(arg, &err);
+    if (err) return NULL;
+    mk_rng g;
+    mk_rng_seed(&g, seed);
+    return PyLong_FromLong(mk_heuristic_action(&((KDealObject *)self)->d, &g));
+}
+
+/* the table argument: a Table, or None for a fresh temporary one */
+static mk_tt *table_arg(PyObject *obj, mk_tt *tmp, int *owned) {
+    *owned = 0;
+    if (obj == NULL || obj == Py_None) {
+        if (mk_tt_init(tmp, 16) < 0) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        *owned = 1;
+        return tmp;
+    }
+    KTableObject *t = kt_check(obj);
+    if (t && !t->t.entries) {
+        PyErr_SetString(PyExc_ValueError, "the Table was not initialised");
+        return NULL;
+    }
+    return t ? &t->t : NULL;
+}
+
+static int ending_ok(const mk_deal *d) {
+    if (d->turn < 0) {
+        PyErr_SetString(PyExc_ValueError, "the deal is over: there is nothing to solve");
+        return 0;
+    }
+    if (!mk_stock_empty(d)) {
+        PyErr_SetString(PyExc_ValueError, "the stock is not empty: the solver plays tricks 11-16");
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *kd_solve(PyObject *self, PyObject *args) {
+    PyObject *tobj = NULL;
+    if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
+    const mk_deal *d = &((KDealObject *)self)->d;
+    if (!ending_ok(d)) return NULL;
+    mk_tt tmp;
+    int owned;
+    mk_tt *t = table_arg(tobj, &tmp, &owned);
+    if (!t) return NULL;
+    uint32_t best = 0;
+    int v = mk_solve_ending(d, t, &best);
+    if (owned) mk_tt_free(t);
+    return Py_BuildValue("(ik)", v, (unsigned long)best);
+}
+
+static PyObject *kd_ending_value(PyObject *self, PyObject *args) {
+    PyObject *tobj = NULL;
+    if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
+    const mk_deal *d = &((KDealObject *)self)->d;
+    if (!ending_ok(d)) return NULL;
+    mk_tt tmp;
+    int owned;
+    mk_tt *t = table_arg(tobj, &tmp, &owned);
+    if (!t) return NULL;
+    int v = mk_ending_value(d, t, -MK_INF, MK_INF);
+    if (owned) mk_tt_free(t);
+    return PyLong_FromLong(v);
+}
+
+static PyObject *kd_ending_action_values(PyObject *self, PyObject *args) {
+    PyObject *tobj = NULL;
+    if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
+    const mk_deal *d = &((KDealObject *)self)->d;
+    if (!ending_ok(d)) return NULL;
+    mk_tt tmp;
+    int owned;
+    mk_tt *t = table_arg(tobj, &tmp, &owned);
+    if (!t) return NULL;
+    PyObject *out = PyDict_New();
+    uint32_t m = mk_legal_cards(d);
+    while (out && m) {
+        int c = __builtin_ctz(m);
+        m &= m - 1;
+        PyObject *k = PyLong_FromLong(c), *v = PyLong_FromLong(mk_ending_action_value(d, t, c));
+        if (!k || !v || PyDict_SetItem(out, k, v) < 0) Py_CLEAR(out);
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+    }
+    if (owned) mk_tt_free(t);
+    return out;
+}
+
+static int exact_ok(const mk_deal *d) {
+    if (d->turn < 0) {
+        PyErr_SetString(PyExc_ValueError, "the deal is over: there is nothing to search");
+        return 0;
+    }
+    if (!mk_stock_known(d)) {
+        PyErr_SetString(PyExc_ValueError, "exact search needs every stock card still to draw");
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *kd_exact(PyObject *self, PyObject *args) {
+    PyObject *tobj = NULL;
+    if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
+    const mk_deal *d = &((KDealObject *)self)->d;
+    if (!exact_ok(d)) return NULL;
+    mk_tt tmp;
+    int owned;
+    mk_tt *t = table_arg(tobj, &tmp, &owned);
+    if (!t) return NULL;
+    uint64_t best = 0;
+    int v = mk_search_exact(d, t, &best);
+    if (owned) mk_tt_free(t);
+    return Py_BuildValue("(iK)", v, (unsigned long long)best);
+}
+
+static PyObject *kd_exact_action_values(PyObject *self, PyObject *args) {
+    PyObject *tobj = NULL;
+    if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
+    const mk_deal *d = &((KDealObject *)self)->d;
+    if (!exact_ok(d)) return NULL;
+    mk_tt tmp;
+    int owned;
+    mk_tt *t = table_arg(tobj, &tmp, &owned);
+    if (!t) return NULL;
+    PyObject *out = PyDict_New();
+    uint64_t m = mk_legal(d);
+    while (out && m) {
+        int a = __builtin_ctzll(m);
+        m &= m - 1;
+        PyObject *k = PyLong_FromLong(a), *v = PyLong_FromLong(mk_exact_action_value(d, t, a));
+        if (!k || !v || PyDict_SetItem(out, k, v) < 0) Py_CLEAR(out);
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+    }
+    if (owned) mk_tt_free(t);
+    return out;
+}
+
+static PyObject *kd_get_to_move(PyObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong(((KDealObject *)self)->d.turn);
+}
+static PyObject *kd_get_is_over(PyObject *self, void *c) {
+    (void)c;
+    return PyBool_FromLong(mk_over(&((KDealObject *)self)->d));
+}
+static PyObject *kd_get_stock_empty(PyObject *self, void *c) {
+    (void)c;
+    return PyBool_FromLong(mk_stock_empty(&((KDealObject *)self)->d));
+}
+static PyObject *kd_get_points(PyObject *self, void *c) {
+    (void)c;
+    const mk_deal *d = &((KDealObject *)self)->d;
+    return Py_BuildValue("(ii)", d->points[0], d->points[1]);
+}
+static PyObject *kd_get_trump(PyObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong(((KDealObject *)self)->d.trump);
+}
+static PyObject *kd_get_dealer(PyObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong(((KDealObject *)self)->d.dealer);
+}
+
+static PyMethodDef kd_methods[] = {
+    {"copy", kd_copy, METH_NOARGS, "an independent copy"},
+    {"legal_mask", kd_legal_mask, METH_NOARGS, "legal actions as a bit mask (bit a: action a)"},
+    {"legal_actions", kd_legal_actions, METH_NOARGS, "legal action ids, increasing"},
+    {"is_legal", kd_is_legal, METH_O, "whether an action id is legal"},
+    {"play", kd_play, METH_O, "apply an action after checking it (ValueError if illegal)"},
+    {"push", kd_play, METH_O, "the same as play (checked)"},
+    {"state", kd_state, METH_NOARGS, "the 21 state fields in engine.py's order"},
+    {"stock", kd_stock, METH_NOARGS, "the 19 hidden stock cards (-1 unknown)"},
+    {"check", kd_check_state, METH_NOARGS, "internal consistency code (0: consistent)"},
+    {"random_playout", kd_random_playout, METH_O, "random legal actions to the end (seed)"},
+    {"heuristic_playout", (PyCFunction)(void (*)(void))kd_heuristic_playout,
+     METH_VARARGS | METH_KEYWORDS, "heuristic actions to the end, or to the ending"},
+    {"heuristic_action", kd_heuristic_action, METH_O, "the heuristic policy's action (seed)"},
+    {"solve", kd_solve, METH_VARARGS, "ending: (value, mask of optimal cards) [table]"},
+    {"ending_value", kd_ending_value, METH_VARARGS, "ending: exact value [table]"},
+    {"ending_action_values", kd_ending_action_values, METH_VARARGS,
+     "ending: {card: exact value} [table]"},
+    {"exact", kd_exact, METH_VARARGS, "exact search: (value, mask of optimal actions) [table]"},
+    {"exact_action_values", kd_exact_action_values, METH_VARARGS,
+     "exact search: {action: exact value} [table]"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef kd_getset[] = {
+    {"to_move", kd_get_to_move, NULL, "player to act, -1 when over", NULL},
+    {"is_over", kd_get_is_over, NULL, "whether the deal is over", NULL},
+    {"stock_empty", kd_get_stock_empty, NULL, "whether in phase 2", NULL},
+    {"points", kd_get_points, NULL, "deal points (p0, p1)", NULL},
+    {"trump", kd_get_trump, NULL, "trump suit", NULL},
+    {"dealer", kd_get_dealer, NULL, "dealer", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject KDeal_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "marjolet._kernel.Deal",
+    .tp_basicsize = sizeof(KDealObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Deal(deck, dealer=0, rules=None): one deal in the C kernel",
+    .tp_methods = kd_methods,
+    .tp_getset = kd_getset,
+    .tp_init = kd_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* deal_from_state(rules, dealer, turned_up, stock, state) */
+static PyObject *k_deal_from_state(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *rules_obj, *stock_obj, *state_obj;
+    int dealer, turned_up;
+    if (!PyArg_ParseTuple(args, "OiiOO", &rules_obj, &dealer, &turned_up, &stock_obj, &state_obj))
+        return NULL;
+    mk_deal d = {0};
+    if (kd_rules_from(rules_obj, &d.rules) < 0) return NULL;
+    if (dealer != 0 && dealer != 1) {
+        PyErr_Format(PyExc_ValueError, "dealer must be 0 or 1, got %d", dealer);
+        return NULL;
+    }
+    if (turned_up < 0 || turned_up > 31) {
+        PyErr_Format(PyExc_ValueError, "turned_up must be a card 0-31, got %d", turned_up);
+        return NULL;
+    }
+    long st[MK_STOCK_CARDS], s[21];
+    if (ints_from(stock_obj, MK_STOCK_CARDS, -1, 31, "stock", st) < 0) return NULL;
+    if (ints_from(state_obj, 21, -1, 0xFFFFFFFFL, "state", s) < 0) return NULL;
+    static const long hi[21] = {0xFFFFFFFFL, 0xFFFFFFFFL, 0xFFFFFFFFL, 0xFFFFFFFFL, 0xFFFFFFFFL,
+                                0xFFFFFFFFL, 0xFFF, 0xFFF, 9999, 9999, 6, 6, 16, 31, 1, 1,
+                                31, 1, 1, 1, 255};
+    static const long lo[21] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0,
+                                0, -1, -1, -1, 0};
+    for (int i = 0; i < 21; i++) {
+        if (s[i] < lo[i] || s[i] > hi[i]) {
+            PyErr_Format(PyExc_ValueError, "state field %d out of range: %ld", i, s[i]);
+            return NULL;
+        }
+    }
+    d.dealer = (uint8_t)dealer;
+    d.turned_up = (uint8_t)turned_up;
+    d.trump = (uint8_t)(turned_up >> 3);
+    d.seven = (uint8_t)(d.trump * 8);
+    for (int i = 0; i < MK_STOCK_CARDS; i++) d.stock[i] = (int8_t)st[i];
+    for (int p = 0; p < 2; p++) {
+        d.hand[p] = (uint32_t)s[0 + p];
+        d.exposed[p] = (uint32_t)s[2 + p];
+        d.won[p] = (uint32_t)s[4 + p];
+        d.melds[p] = (uint16_t)s[6 + p];
+        d.points[p] = (int16_t)s[8 + p];
+        d.late[p] = (uint8_t)s[10 + p];
+    }
+    d.tricks = (uint8_t)s[12];
+    d.lead = (int8_t)s[13];
+    d.turn = (int8_t)s[14];
+    d.window = (uint8_t)s[15];
+    d.indicator = (uint8_t)s[16];
+    d.seven_by = (int8_t)s[17];
+    d.last_card_to = (int8_t)s[18];
+    d.last_winner = (int8_t)s[19];
+    d.window_melds = (uint8_t)s[20];
+    int code = mk_deal_check(&d);
+    if (code) {
+        PyErr_Format(PyExc_ValueError, "inconsistent deal state (check code %d)", code);
+        return NULL;
+    }
+    return kd_new(&d);
+}
+
+/* ---- Table ---------------------------------------------------------------- */
+
+static int kt_init(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"log2_entries", NULL};
+    int log2 = MK_TT_DEFAULT_LOG2;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|i", names, &log2)) return -1;
+    if (log2 < MK_TT_MIN_LOG2 || log2 > MK_TT_MAX_LOG2) {
+        PyErr_Format(PyExc_ValueError, "log2_entries must be %d..%d, got %d", MK_TT_MIN_LOG2,
+                     MK_TT_MAX_LOG2, log2);
+        return -1;
+    }
+    KTableObject *t = (KTableObject *)self;
+    mk_tt_free(&t->t);
+    if (mk_tt_init(&t->t, (unsigned)log2) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void kt_dealloc(PyObject *self) {
+    mk_tt_free(&((KTableObject *)self)->t);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject *kt_clear(PyObject *self, PyObject *unused) {
+    (void)unused;
+    mk_tt_clear(&((KTableObject *)self)->t);
+    Py_RETURN_NONE;
+}
+
+static PyObject *kt_get_nodes(PyObject *self, void *c) {
+    (void)c;
+    return PyLong_FromUnsignedLongLong(((KTableObject *)self)->t.nodes);
+}
+static int kt_set_nodes(PyObject *self, PyObject *v, void *c) {
+    (void)c;
+    if (!v || !PyLong_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "nodes must be an int");
+        return -1;
+    }
+    unsigned long long n = PyLong_AsUnsignedLongLong(v);
+    if (n == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    ((KTableObject *)self)->t.nodes = n;
+    return 0;
+}
+static PyObject *kt_get_size(PyObject *self, void *c) {
+    (void)c;
+    const mk_tt *t = &((KTableObject *)self)->t;
+    return PyLong_FromUnsignedLongLong(t->entries ? t->mask + 1 : 0);
+}
+
+static PyMethodDef kt_methods[] = {
+    {"clear", kt_clear, METH_NOARGS, "forget every entry"},
+    {NULL, NULL, 0, NULL},
+};
+static PyGetSetDef kt_getset[] = {
+    {"nodes", kt_get_nodes, kt_set_nodes, "positions searched with this table", NULL},
+    {"size", kt_get_size, NULL, "number of entries", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject KTable_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "marjolet._kernel.Table",
+    .tp_basicsize = sizeof(KTableObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Table(log2_entries=18): a transposition table for the exact searches",
+    .tp_methods = kt_methods,
+    .tp_getset = kt_getset,
+    .tp_init = kt_init,
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = kt_dealloc,
+};
+
+/* ---- module functions ----------------------------------------------------- */
+
+/* bench_random(rules, deals, seed) -> (actions, seconds) */
+static PyObject *k_bench_random(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *rules_obj, *seed_obj;
+    int deals;
+    if (!PyArg_ParseTuple(args, "OiO", &rules_obj, &deals, &seed_obj)) return NULL;
+    mk_rules r;
+    if (kd_rules_from(rules_obj, &r) < 0) return NULL;
+    if (deals < 1 || deals > 100000000) {
+        PyErr_SetString(PyExc_ValueError, "deals must be 1..1e8");
+        return NULL;
+    }
+    int err;
+    uint64_t seed = seed_from(seed_obj, &err);
+    if (err) return NULL;
+    long long actions = 0;
+    double secs;
+    Py_BEGIN_ALLOW_THREADS
+    secs = mk_bench_random(&r, deals, seed, &actions);
+    Py_END_ALLOW_THREADS
+    if (secs < 0) return PyErr_NoMemory();
+    return Py_BuildValue("(Ld)", actions, secs);
+}
+
+/* bench_solve(rules, count, seed) -> list of seconds per solve */
+static PyObject *k_bench_solve(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *rules_obj, *seed_obj;
+    int count;
+    if (!PyArg_ParseTuple(args, "OiO", &rules_obj, &count, &seed_obj)) return NULL;
+    mk_rules r;
+    if (kd_rules_from(rules_obj, &r) < 0) return NULL;
+    if (count < 1 || count > 10000000) {
+        PyErr_SetString(PyExc_ValueError, "count must be 1..1e7");
+        return NULL;
+    }
+    int err;
+    uint64_t seed = seed_from(seed_obj, &err);
+    if (err) return NULL;
+    double *times = PyMem_Malloc(sizeof(double) * (size_t)count);
+    if (!times) return PyErr_NoMemory();
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mk_bench_solve(&r, count, seed, times);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        PyMem_Free(times);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = PyList_New(count);
+    for (int i = 0; out && i < count; i++) {
+        PyObject *v = PyFloat_FromDouble(times[i]);
+        if (!v) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, v);
+    }
+    PyMem_Free(times);
+    return out;
+}
+
+PyMethodDef kernel_core_methods[] = {
+    {"deal_from_state", k_deal_from_state, METH_VARARGS,
+     "deal_from_state(rules, dealer, turned_up, stock, state) -> Deal"},
+    {"bench_random", k_bench_random, METH_VARARGS,
+     "bench_random(rules, deals, seed) -> (actions, seconds): random legal play in C"},
+    {"bench_solve", k_bench_solve, METH_VARARGS,
+     "bench_solve(rules, count, seed) -> [seconds]: six-card endings, table cleared each"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef kernel_module = {
+    PyModuleDef_HEAD_INIT, "marjolet._kernel",
+    "The C kernel of marjolet: deal state, playouts, exact searches.", -1, NULL,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    if (PyType_Ready(&KDeal_Type) < 0 || PyType_Ready(&KTable_Type) < 0) return NULL;
+    PyObject *m = PyModule_Create(&kernel_module);
+    if (!m) return NULL;
+    if (PyModule_AddFunctions(m, kernel_core_methods) < 0 ||
+        PyModule_AddFunctions(m, kernel_search_methods) < 0 ||
+        PyModule_AddIntConstant(m, "API_VERSION", MK_API_VERSION) < 0 ||
+        PyModule_AddIntConstant(m, "INF", MK_INF) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&KDeal_Type);
+    if (PyModule_AddObject(m, "Deal", (PyObject *)&KDeal_Type) < 0) {
+        Py_DECREF(&KDeal_Type);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&KTable_Type);
+    if (PyModule_AddObject(m, "Table", (PyObject *)&KTable_Type) < 0) {
+        Py_DECREF(&KTable_Type);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,193 @@
+/* state.c -- deal state, legal actions, play and scoring (rules R4-R21).
+ * The reference is marjolet/engine.py (Deal.push, legal_mask, legal_actions,
+ * _window_actions); this file follows it field for field. */
+#include "kernel.h"
+
+#define KQ(s) (0x30u << (8 * (s)))
+#define JQ_SAME(s) (0x18u << (8 * (s)))
+#define JQ_TRUMP(t, s) ((1u << (8 * (t) + 3)) | (1u << (8 * (s) + 4)))
+#define FOURS MK_ACES, MK_TENS, MK_KINGS, MK_QUEENS
+#define ROW_TRUMP_JACK(t) \
+    { FOURS, KQ(0), KQ(1), KQ(2), KQ(3), \
+      JQ_TRUMP(t, 0), JQ_TRUMP(t, 1), JQ_TRUMP(t, 2), JQ_TRUMP(t, 3) }
+#define ROW_SAME_SUIT \
+    { FOURS, KQ(0), KQ(1), KQ(2), KQ(3), JQ_SAME(0), JQ_SAME(1), JQ_SAME(2), JQ_SAME(3) }
+
+const uint32_t mk_meld_cards[2][4][MK_MELD_COUNT] = {
+    {ROW_TRUMP_JACK(0), ROW_TRUMP_JACK(1), ROW_TRUMP_JACK(2), ROW_TRUMP_JACK(3)},
+    {ROW_SAME_SUIT, ROW_SAME_SUIT, ROW_SAME_SUIT, ROW_SAME_SUIT},
+};
+
+#define SV(t, s) ((s) == (t) ? 40 : 20)
+#define VALUES(t) \
+    { 100, 80, 60, 40, SV(t, 0), SV(t, 1), SV(t, 2), SV(t, 3), \
+      SV(t, 0), SV(t, 1), SV(t, 2), SV(t, 3) }
+const int16_t mk_meld_values[4][MK_MELD_COUNT] = {VALUES(0), VALUES(1), VALUES(2), VALUES(3)};
+
+#define P8 0, 0, 0, 0, 0, 0, 10, 10
+const int8_t mk_card_points[32] = {P8, P8, P8, P8};
+
+void mk_rules_classic(mk_rules *r) {
+    r->pattern_222 = 0;
+    r->dix_on_play = 1;
+    r->same_suit = 0;
+    r->one_meld = 0;
+    r->all_tricks_bonus = 50;
+}
+
+void mk_rules_encyclopedia(mk_rules *r) {
+    mk_rules_classic(r);
+    r->dix_on_play = 0;
+    r->all_tricks_bonus = 40;
+}
+
+int mk_deal_init(mk_deal *d, const uint8_t deck[32], int dealer, const mk_rules *r) {
+    uint32_t seen = 0;
+    for (int i = 0; i < 32; i++) {
+        if (deck[i] >= 32 || (seen >> deck[i] & 1)) return -1;
+        seen |= 1u << deck[i];
+    }
+    if (dealer != 0 && dealer != 1) return -1;
+    uint32_t elder = 0, dealt = 0;
+    int batch = r->pattern_222 ? 2 : 3, pos = 0;
+    for (int b = 0; b < 12 / (2 * batch); b++) {
+        for (int i = 0; i < batch; i++) elder |= 1u << deck[pos++];
+        for (int i = 0; i < batch; i++) dealt |= 1u << deck[pos++];
+    }
+    *d = (mk_deal){0};
+    d->rules = *r;
+    d->dealer = (uint8_t)dealer;
+    d->hand[dealer ^ 1] = elder;
+    d->hand[dealer] = dealt;
+    d->turned_up = d->indicator = deck[12];
+    d->trump = deck[12] >> 3;
+    d->seven = (uint8_t)(d->trump * 8);
+    for (int i = 0; i < MK_STOCK_CARDS; i++) d->stock[i] = (int8_t)deck[13 + i];
+    d->turn = (int8_t)(dealer ^ 1);
+    d->lead = -1;
+    d->seven_by = d->last_card_to = d->last_winner = -1;
+    if (d->turned_up == d->seven) { /* R18: the dealer scores 10 at once */
+        d->seven_by = (int8_t)dealer;
+        d->points[dealer] = 10;
+    }
+    return 0;
+}
+
+uint32_t mk_legal_cards(const mk_deal *d) {
+    int p = d->turn;
+    if (p < 0 || d->window) return 0;
+    uint32_t hand = d->hand[p];
+    int lead = d->lead;
+    if (lead < 0 || d->tricks < MK_PHASE1_TRICKS) return hand; /* R7 */
+    /* R16: follow and overtake, else trump, else anything */
+    uint32_t suit = hand & MK_SUIT_MASK(lead >> 3);
+    if (suit) {
+        uint32_t over = suit & ~((2u << lead) - 1);
+        return over ? over : suit;
+    }
+    uint32_t trumps = hand & MK_SUIT_MASK(d->trump);
+    return trumps ? trumps : hand;
+}
+
+unsigned mk_meld_options(const mk_deal *d) {
+    int p = d->turn;
+    if (p < 0 || !d->window) return 0;
+    if (d->rules.one_meld && d->window_melds) return 0;
+    uint32_t hand = d->hand[p];
+    const uint32_t *need = mk_meld_cards[d->rules.same_suit][d->trump];
+    unsigned out = 0;
+    for (int m = 0; m < MK_MELD_COUNT; m++)
+        if ((hand & need[m]) == need[m]) out |= 1u << m;
+    return out & ~(unsigned)d->melds[p];
+}
+
+uint64_t mk_legal(const mk_deal *d) {
+    int p = d->turn;
+    if (p < 0) return 0;
+    if (!d->window) return mk_legal_cards(d);
+    uint64_t out = (uint64_t)mk_meld_options(d) << MK_MELD_BASE;
+    if (d->seven_by < 0 && (d->hand[p] >> d->seven & 1)) out |= 1ull << MK_DIX;
+    return out | 1ull << MK_DRAW;
+}
+
+int mk_is_legal(const mk_deal *d, int action) {
+    if (action < 0 || action >= MK_ACTION_COUNT) return 0;
+    return (int)(mk_legal(d) >> action & 1);
+}
+
+void mk_play(mk_deal *d, int action) {
+    int p = d->turn;
+    if (action < 32) { /* play a card (R7, R8, R16) */
+        uint32_t bit = 1u << action;
+        d->hand[p] ^= bit;
+        d->exposed[p] &= ~bit;
+        if (action == d->seven && d->seven_by < 0 && d->rules.dix_on_play) {
+            d->seven_by = (int8_t)p; /* R19, at most once (R20) */
+            d->points[p] += 10;
+        }
+        int lead = d->lead;
+        if (lead < 0) {
+            d->lead = (int8_t)action;
+            d->turn = (int8_t)(p ^ 1);
+            return;
+        }
+        int w; /* the follower completes the trick (R8) */
+        if (action >> 3 == lead >> 3) w = action > lead ? p : p ^ 1;
+        else w = (action >> 3 == d->trump) ? p : p ^ 1;
+        d->won[w] |= bit | 1u << lead;
+        d->points[w] += mk_card_points[action] + mk_card_points[lead];
+        d->lead = -1;
+        d->last_winner = (int8_t)w;
+        int t = ++d->tricks;
+        d->turn = (int8_t)w;
+        if (t <= MK_PHASE1_TRICKS) {
+            d->window = 1; /* R9: the winner's meld window */
+            d->window_melds = 0;
+            return;
+        }
+        d->late[w]++;
+        if (t == MK_LAST_TRICK) { /* R17 */
+            d->points[w] += 10;
+            if (d->late[w] == 6) d->points[w] += d->rules.all_tricks_bonus;
+            d->turn = -1;
+        }
+    } else if (action == MK_DRAW) { /* R9, R15 */
+        int t = d->tricks, i = 2 * t - 2;
+        int c = d->stock[i];
+        if (c >= 0) d->hand[p] |= 1u << c;
+        if (t < MK_PHASE1_TRICKS) {
+            c = d->stock[i + 1];
+            if (c >= 0) d->hand[p ^ 1] |= 1u << c;
+        } else {
+            d->hand[p ^ 1] |= 1u << d->indicator;
+            d->points[p ^ 1] += 10;
+            d->last_card_to = (int8_t)(p ^ 1);
+            d->exposed[0] = d->exposed[1] = 0;
+        }
+        d->window = 0;
+    } else if (action == MK_DIX) { /* R18 */
+        d->hand[p] ^= 1u << d->seven | 1u << d->indicator;
+        d->indicator = d->seven;
+        d->seven_by = (int8_t)p;
+        d->points[p] += 10;
+    } else { /* declare a meld (R11-R13) */
+        int m = action - MK_MELD_BASE;
+        d->melds[p] |= (uint16_t)(1u << m);
+        d->points[p] += mk_meld_values[d->trump][m];
+        d->exposed[p] |= mk_meld_cards[d->rules.same_suit][d->trump][m];
+        d->window_melds++;
+    }
+}
+
+int mk_deal_check(const mk_deal *d) {
+    if (d->hand[0] & d->hand[1]) return 1;
+    if ((d->exposed[0] & ~d->hand[0]) || (d->exposed[1] & ~d->hand[1])) return 2;
+    if (d->won[0] & d->won[1]) return 3;
+    if ((d->hand[0] | d->hand[1]) & (d->won[0] | d->won[1])) return 4;
+    if (d->tricks > MK_LAST_TRICK) return 5;
+    if (d->turn < -1 || d->turn > 1) return 6;
+    if (d->lead >= 32 || d->lead < -1) return 7;
+    if (d->indicator >= 32 || d->turned_up >= 32 || d->trump != d->turned_up >> 3) return 8;
+    if (d->window && (d->tricks == 0 || d->tricks > MK_PHASE1_TRICKS || d->lead >= 0)) return 9;
+    return 0;
+}
