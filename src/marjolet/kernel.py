@@ -78,3 +78,77 @@ def kernel_deal(deal: Any) -> Any:
     return KERNEL.deal_from_state(
         rules_tuple(deal.rules), deal.dealer, deal.turned_up, deal.stock, deal._s
     )
+
+
+def usable(deal: Any) -> bool:
+    """Whether ``deal`` can be handed to the kernel (kernel present, rules
+    covered)."""
+    return KERNEL is not None and deal.rules.all_tricks_bonus <= MAX_BONUS
+
+
+def new_table(log2_entries: int = 16) -> Any:
+    """A kernel transposition table (``2**log2_entries`` entries of 32 bytes)."""
+    if KERNEL is None:
+        raise RuntimeError("the C kernel is not available")
+    return KERNEL.Table(log2_entries)
+
+
+def _cheapness(c: int, trump: int) -> tuple[int, int, int]:
+    return (c & 7, 1 if c >> 3 == trump else 0, c >> 3)
+
+
+def preferred(deal: Any, kdeal: Any, optimal: list[int], table: Any) -> list[int]:
+    """Order equally optimal cards exactly as :meth:`EndingSolver.preferred`
+    does: the highest mean value over the opponent's next answers first,
+    then the lowest card.
+
+    One quirk is reproduced on purpose so that the order (and the card the
+    solver bot plays) stays the same: when the mover leads the seven of
+    trumps while it still scores (R19), the Python solver judges the
+    opponent's answers with its table's context from before the lead and
+    counts the seven's 10 a second time, so that lead's margin is 10 higher.
+    """
+    if len(optimal) <= 1:
+        return list(optimal)
+    p = kdeal.to_move
+    seven_lead = (
+        deal.lead is None and deal.rules.dix_on_play and deal.seven_scored_by is None
+    )
+    scored = []
+    for a in optimal:
+        after = kdeal.copy()
+        after.play(a)
+        if after.is_over:
+            pts = after.points
+            margin = float(pts[p] - pts[p ^ 1])
+        elif after.to_move == p:
+            margin = float(after.ending_value(table))
+        else:
+            values = after.ending_action_values(table)
+            quirk = 10 * len(values) if seven_lead and a == deal.seven else 0
+            margin = (quirk - sum(values.values())) / len(values)
+        scored.append((-margin, _cheapness(a, kdeal.trump), a))
+    scored.sort()
+    return [a for _, _, a in scored]
+
+
+def solve(deal: Any, table: Any = None) -> Any:
+    """The kernel-backed ending solver: the same
+    :class:`~marjolet.bots.solver.Solution` as :func:`marjolet.bots.solver.solve`
+    (value, and every optimal card in the same preference order). Raises
+    :class:`~marjolet.bots.solver.NotAnEndingError` before trick 11."""
+    from marjolet.bots.solver import NotAnEndingError, Solution
+
+    if deal.is_over:
+        raise NotAnEndingError("the deal is over: there is nothing to solve")
+    if not deal.stock_empty:
+        raise NotAnEndingError(
+            f"the stock is not empty (trick {deal.trick_number}, {deal.stock_size} cards to "
+            "draw): the solver plays tricks 11-16 only"
+        )
+    if table is None:
+        table = new_table()
+    kd = kernel_deal(deal)
+    value, mask = kd.solve(table)
+    optimal = [c for c in range(32) if mask >> c & 1]
+    return Solution(deal.to_move, value, tuple(preferred(deal, kd, optimal, table)))

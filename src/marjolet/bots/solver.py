@@ -32,7 +32,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from marjolet import kernel
 from marjolet.cards import CARD_NAMES, CARD_POINTS, SUIT_MASKS
 from marjolet.engine import (
     HAND,
@@ -140,6 +142,7 @@ class EndingSolver:
     """
 
     __slots__ = (
+        "_ktable",
         "_pending_key",
         "bonus",
         "nodes",
@@ -162,6 +165,8 @@ class EndingSolver:
         #: exact values of the positions with two cards each
         self.small: dict[int, int] = {}
         self.nodes = 0
+        #: the C kernel's table when the kernel answers (see _kernel_deal)
+        self._ktable: Any = None
 
     @classmethod
     def for_deal(cls, deal: Deal) -> EndingSolver:
@@ -471,8 +476,33 @@ class EndingSolver:
         v = self.answer_value(lead, action, hl, hf & ~(1 << action), code, -b, -a)
         return base - v
 
+    # -- the C kernel's fast path --------------------------------------------
+
+    def _kernel_deal(self, deal: Deal) -> Any:
+        """The kernel copy of ``deal`` when the C kernel can answer for this
+        solver (kernel built and enabled, same context), else ``None``.
+        The kernel returns the same values and optimal sets (tests prove
+        it); its table lives as long as this solver."""
+        if not kernel.usable(deal) or not self.matches(deal):
+            return None
+        self._root(deal)  # the same errors as the Python path
+        if self._ktable is None:
+            self._ktable = kernel.new_table()
+        return kernel.kernel_deal(deal)
+
+    def _count_kernel_nodes(self) -> None:
+        self.nodes += self._ktable.nodes
+        self._ktable.nodes = 0
+
     def solve(self, deal: Deal) -> Solution:
         """The exact value of ``deal`` and its optimal actions."""
+        kd = self._kernel_deal(deal)
+        if kd is not None:
+            value, mask = kd.solve(self._ktable)
+            optimal = [c for c in range(32) if mask >> c & 1]
+            order = kernel.preferred(deal, kd, optimal, self._ktable)
+            self._count_kernel_nodes()
+            return Solution(deal.to_move, value, tuple(order))
         p = deal.to_move
         legal = deal.legal_actions()
         self._root(deal)  # checks the position
@@ -489,6 +519,11 @@ class EndingSolver:
 
     def exact_values(self, deal: Deal) -> dict[int, int]:
         """The exact value of every legal action (for hints and analysis)."""
+        kd = self._kernel_deal(deal)
+        if kd is not None:
+            values: dict[int, int] = kd.ending_action_values(self._ktable)
+            self._count_kernel_nodes()
+            return values
         self._root(deal)
         return {a: self.action_value(deal, a) for a in deal.legal_actions()}
 
@@ -527,6 +562,11 @@ class EndingSolver:
     def solve_value(self, deal: Deal) -> int:
         """The exact value of ``deal`` (see :class:`Solution`) without the
         optimal actions."""
+        kd = self._kernel_deal(deal)
+        if kd is not None:
+            value: int = kd.ending_value(self._ktable)
+            self._count_kernel_nodes()
+            return value
         _, hl, hf, lead, code, base = self._root(deal)
         if lead < 0:
             return base + self.value(hl, hf, code)
