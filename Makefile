@@ -9,7 +9,7 @@ PIP := $(BIN)/python -m pip --quiet
 PLAY_EXTRAS := tui
 TEST_EXTRAS := dev,tui,web,rl,plot,ray
 
-.PHONY: play test lint typecheck unit bench clean
+.PHONY: play test lint typecheck unit bench clean kernel-check kernel-asan
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,5 +51,31 @@ unit: $(VENV)/.test-installed
 bench: $(VENV)/.play-installed
 	$(BIN)/marjolet bench
 
+## The C kernel against the Python engine: 100,000 random deals under every
+## rule combination, 10,000 endings, late phase-1 positions (docs/kernel.md).
+kernel-check: $(VENV)/.test-installed
+	$(BIN)/python benchmarks/kernel_check.py $(ARGS)
+
+## The same comparison (smaller counts) on a build of the kernel with
+## AddressSanitizer and UndefinedBehaviorSanitizer.
+ASAN_CFLAGS := -std=c11 -shared -fPIC -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined -fno-omit-frame-pointer -O1 -g
+ASAN_LIB := build/asan/_kernel.so
+ASAN_ARGS ?= --deals 5000 --endings 1000 --exact 40
+
+$(ASAN_LIB): $(KERNEL_SOURCES) | $(BIN)/python
+	mkdir -p $(dir $@)
+	gcc $(ASAN_CFLAGS) -I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" \
+		src/marjolet/_kernel/*.c -o $@
+
+kernel-asan: $(ASAN_LIB) $(VENV)/.test-installed
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+	MARJOLET_KERNEL_LIB=$(ASAN_LIB) $(BIN)/python benchmarks/kernel_check.py $(ASAN_ARGS)
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+	MARJOLET_KERNEL_LIB=$(ASAN_LIB) $(BIN)/pytest -q -p no:cacheprovider \
+		tests/test_kernel_agreement.py tests/test_kernel_build.py
+
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis build

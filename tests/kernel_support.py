@@ -59,12 +59,29 @@ def check_deal(rng: random.Random, rules: Rules) -> int:
         assert kd.check() == 0, f"kernel state inconsistent at {where}"
         if not legal:
             return n
+        assert kd.heuristic_action(n) in legal, f"heuristic action illegal at {where}"
         if rng.random() < 0.1:
             assert kernel.kernel_deal(deal).state() == deal.state, f"conversion at {where}"
+            check_playouts(kd, rng, where)
         a = legal[rng.randrange(len(legal))]
         deal.push(a)
         kd.play(a)
         n += 1
+
+
+def check_playouts(kd: Any, rng: random.Random, where: str) -> None:
+    """Random and heuristic playouts from ``kd`` end in a finished,
+    consistent deal with all 32 cards captured; with ``stop_at_ending`` the
+    heuristic playout stops at the last draw."""
+    for name in ("random_playout", "heuristic_playout"):
+        end = kd.copy()
+        getattr(end, name)(rng.randrange(1 << 30))
+        state = end.state()
+        assert end.is_over and end.check() == 0, f"playout from {where}"
+        assert state[4] | state[5] == (1 << 32) - 1, f"playout lost cards from {where}"
+    part = kd.copy()
+    part.heuristic_playout(rng.randrange(1 << 30), stop_at_ending=True)
+    assert part.stock_empty or part.is_over, f"stop_at_ending from {where}"
 
 
 def random_ending(rng: random.Random, rules: Rules) -> Deal:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from marjolet import kernel
 from marjolet.cli import main
 from marjolet.record import load
 from test_records import EXAMPLE_FILES
@@ -155,5 +156,20 @@ def test_play_resume_continues_the_saved_match(tmp_path: Path) -> None:
 def test_bench_json_reports_the_four_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--json", "--rounds", "1", "--deals", "20"]) == 0
     figures = json.loads(capsys.readouterr().out)
+    kernel_figures = figures.pop("kernel")
     assert set(figures) == {"deals_per_s", "actions_per_s", "copy_us", "push_pop_us"}
     assert all(v > 0 for v in figures.values())
+    if not kernel.available():
+        assert kernel_figures is None
+        return
+    assert set(kernel_figures) == {"actions_per_s", "solve_median_us", "pimc_worlds_per_s"}
+    assert kernel_figures["actions_per_s"] > 0 and kernel_figures["solve_median_us"] > 0
+
+
+def test_bench_and_bots_say_which_engine_is_in_use(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--rounds", "1", "--deals", "10"]) == 0
+    assert f"engine in use: {kernel.description()}" in capsys.readouterr().out
+    assert main(["bots"]) == 0
+    assert f"Engine: {kernel.description()}" in capsys.readouterr().out
+    assert main(["bots", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["kernel"] is kernel.available()

@@ -11,6 +11,7 @@ import random
 import zlib
 
 import pytest
+
 from kernel_support import (
     check_deal,
     check_ending,
@@ -19,18 +20,21 @@ from kernel_support import (
     late_position,
     random_ending,
 )
-
 from marjolet import kernel
 from marjolet.rules import Rules
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.description())
 
 RULES = every_rules()
-IDS = [
-    f"{''.join(map(str, r.deal_pattern))}-{r.all_tricks_bonus}-"
-    f"{'dix' if r.dix_on_play else 'nodix'}-{r.jack_queen}-{'one' if r.one_meld_per_window else 'any'}"
-    for r in RULES
-]
+
+
+def _rules_id(r: Rules) -> str:
+    dix = "dix" if r.dix_on_play else "nodix"
+    one = "one" if r.one_meld_per_window else "any"
+    return f"{''.join(map(str, r.deal_pattern))}-{r.all_tricks_bonus}-{dix}-{r.jack_queen}-{one}"
+
+
+IDS = [_rules_id(r) for r in RULES]
 
 
 @pytest.mark.parametrize("rules", RULES, ids=IDS)

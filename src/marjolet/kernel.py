@@ -4,6 +4,8 @@ At import this module decides whether the kernel is used: it is when the
 extension was built (``pip install`` with a C compiler) and the environment
 variable ``MARJOLET_KERNEL`` is not ``0``. :data:`KERNEL` is then the
 extension module, else ``None``, and everything falls back to pure Python.
+``MARJOLET_KERNEL_LIB=path`` loads the extension from a file instead (the
+sanitizer build of ``make kernel-asan``).
 
 This module is a documented fast path (like :mod:`marjolet.bots.solver`): it
 reads :class:`~marjolet.engine.Deal` private state (``_s``) to convert a deal
@@ -17,6 +19,7 @@ in the same preference order). See docs/kernel.md.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from types import ModuleType
 from typing import Any
@@ -27,11 +30,24 @@ from marjolet.rules import SAME_SUIT, Rules
 def _load() -> tuple[ModuleType | None, str]:
     if os.environ.get("MARJOLET_KERNEL", "1").strip() == "0":
         return None, "pure Python (C kernel disabled by MARJOLET_KERNEL=0)"
+    lib = os.environ.get("MARJOLET_KERNEL_LIB")
+    if lib:  # a debug build (make kernel-asan) instead of the installed one
+        return _load_file(lib), f"C kernel (debug build {lib})"
     try:
         _kernel = importlib.import_module("marjolet._kernel")
     except ImportError:
         return None, "pure Python (C kernel not built)"
     return _kernel, f"C kernel (marjolet._kernel, API {_kernel.API_VERSION})"
+
+
+def _load_file(path: str) -> ModuleType:
+    """Load the extension from a file (``MARJOLET_KERNEL_LIB``)."""
+    spec = importlib.util.spec_from_file_location("marjolet._kernel", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"MARJOLET_KERNEL_LIB={path!r} is not a loadable extension")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 KERNEL: Any

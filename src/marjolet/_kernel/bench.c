@@ -46,7 +46,7 @@ int mk_bench_solve(const mk_rules *r, int count, uint64_t seed, double *times) {
     mk_rng g;
     mk_rng_seed(&g, seed);
     mk_tt t;
-    if (mk_tt_init(&t, MK_TT_DEFAULT_LOG2) < 0) return -1;
+    if (mk_tt_init(&t, MK_BENCH_SOLVE_LOG2) < 0) return -1;
     volatile int sink = 0;
     for (int i = 0; i < count; i++) {
         uint8_t deck[32];

@@ -9,9 +9,11 @@
  * memory) and the number of actions in *actions. */
 double mk_bench_random(const mk_rules *r, int deals, uint64_t seed, long long *actions);
 /* `count` random deals played at random to the start of trick 11; each
- * six-card ending solved exactly (value and every optimal card) with the
- * table cleared before each solve. times[i] = seconds of solve i.
+ * six-card ending solved exactly (value and every optimal card) with a
+ * table of 2^MK_BENCH_SOLVE_LOG2 entries (512 KB: a six-card ending has a
+ * few hundred positions) cleared before each solve. times[i] = seconds of solve i.
  * Returns 0, or -1 when out of memory. */
+#define MK_BENCH_SOLVE_LOG2 14
 int mk_bench_solve(const mk_rules *r, int count, uint64_t seed, double *times);
 /* Seconds of a monotonic clock. */
 double mk_now(void);

@@ -347,18 +347,232 @@ int mk_solve_ending(const mk_deal *d, mk_tt *t, uint32_t *best_out) {
     return r.base + best;
 }
 
-/* temporary until the phase-1 search lands */
-int mk_search_exact(const mk_deal *d, mk_tt *t, uint64_t *best) {
+/* ==== exact perfect-information search from phase 1 =========================
+ * Negamax alpha-beta over mk_deal copies; values are the mover's future
+ * score minus the opponent's (points so far excluded). Meld windows are
+ * searched as whole plans: every point of a meld is the same whenever it is
+ * declared and exposing cards changes nothing when every card is known, so
+ * declaring every available meld at once is never worse than holding one
+ * back (with one_meld_per_window: one meld, each available one tried). The
+ * dix exchange changes the hands, so both "exchange first" and "do not
+ * exchange" are searched (the seven is in no meld: exchanging first loses
+ * no meld). At the last draw the ending solver takes over. A table entry is
+ * kept at each lead of phase 1 (key: see kernel.h). */
+
+typedef struct {
+    mk_tt *t;
+    uint64_t world;   /* k3: hash of the stock order and the turned-up card */
+    uint64_t k2rules; /* rules, bonus and trump bits of the phase-1 key */
+} xctx;
+
+static uint64_t world_hash(const mk_deal *d) {
+    uint64_t h = 0xCBF29CE484222325ull ^ d->turned_up;
+    for (int i = 0; i < MK_STOCK_CARDS; i++) {
+        h ^= (uint8_t)d->stock[i];
+        h *= 0x100000001B3ull;
+        h ^= h >> 31;
+    }
+    return h * 0x9E3779B97F4A7C15ull | 1;
+}
+
+static void xctx_init(xctx *c, const mk_deal *d, mk_tt *t) {
+    c->t = t;
+    c->world = world_hash(d);
+    c->k2rules = (uint64_t)(d->rules.dix_on_play | d->rules.one_meld << 1 |
+                            d->rules.same_suit << 2) << 8 |
+                 (uint64_t)d->rules.all_tricks_bonus << 12 | (uint64_t)d->trump << 24;
+}
+
+/* the gain of the mover p from before to after */
+static inline int x_gain(const mk_deal *before, const mk_deal *after, int p) {
+    return (after->points[p] - before->points[p]) - (after->points[p ^ 1] - before->points[p ^ 1]);
+}
+
+static int x_value(const xctx *c, const mk_deal *d, int alpha, int beta);
+
+/* the future value of a phase-2 position for its mover */
+static inline int x_ending(const xctx *c, const mk_deal *d, int alpha, int beta) {
+    int base = d->points[d->turn] - d->points[d->turn ^ 1];
+    return mk_ending_value(d, c->t, alpha + base, beta + base) - base;
+}
+
+/* the value for p of a child position (whoever moves in it) */
+static inline int x_child(const xctx *c, const mk_deal *d, const mk_deal *n, int p, int alpha,
+                          int beta) {
+    int g = x_gain(d, n, p);
+    if (n->turn < 0) return g;
+    if (n->turn == p) return g + x_value(c, n, alpha - g, beta - g);
+    return g - x_value(c, n, g - beta, g - alpha);
+}
+
+/* a meld window: every plan (dix or not, then the melds), then the draw */
+static int x_window(const xctx *c, const mk_deal *d, int alpha, int beta) {
+    int p = d->turn, best = -MK_INF;
+    int dix_options = (d->seven_by < 0 && (d->hand[p] >> d->seven & 1)) ? 2 : 1;
+    for (int dix = dix_options - 1; dix >= 0; dix--) { /* exchanging first: usually best */
+        mk_deal n = *d;
+        if (dix) mk_play(&n, MK_DIX);
+        unsigned melds = mk_meld_options(&n);
+        if (!d->rules.one_meld) {
+            for (unsigned m = melds; m; m &= m - 1) mk_play(&n, MK_MELD_BASE + __builtin_ctz(m));
+            melds = 0;
+        }
+        /* one_meld: one plan per available meld (the most valuable first) */
+        int order[MK_MELD_COUNT], k = 0;
+        for (int m = MK_MELD_COUNT - 1; m >= 0; m--)
+            if (melds >> m & 1) order[k++] = m;
+        for (int i = 1; i < k; i++) { /* by value, descending (stable) */
+            int m = order[i], j = i;
+            while (j > 0 && mk_meld_values[d->trump][order[j - 1]] < mk_meld_values[d->trump][m]) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = m;
+        }
+        for (int i = 0; i < (k ? k : 1); i++) {
+            mk_deal w = n;
+            if (k) mk_play(&w, MK_MELD_BASE + order[i]);
+            mk_play(&w, MK_DRAW);
+            int v = x_child(c, d, &w, p, best > alpha ? best : alpha, beta);
+            if (v > best) {
+                best = v;
+                if (best >= beta) return best;
+            }
+        }
+    }
+    return best;
+}
+
+/* how much a card is worth keeping in phase 1 (move ordering only) */
+static inline int x_keep(const mk_deal *d, int card) {
+    static const int8_t plain[8] = {0, 1, 2, 3, 4, 5, 14, 18};
+    int v = plain[card & 7];
+    if (card >> 3 == d->trump) v += 10;
+    return v;
+}
+
+static int x_value(const xctx *c, const mk_deal *d, int alpha, int beta) {
+    if (d->turn < 0) return 0;
+    if (mk_stock_empty(d)) return x_ending(c, d, alpha, beta);
+    c->t->nodes++;
+    if (d->window) return x_window(c, d, alpha, beta);
+    int p = d->turn, q = p ^ 1;
+    uint32_t cards = d->hand[p];
+    int order[16], n = 0;
+    mk_tt_entry *e = NULL;
+    uint64_t k1 = 0, k2 = 0;
+    int had = 0, lo = 0, hi = 0, a0 = alpha, b0 = beta;
+    if (d->lead < 0) { /* a lead: the table's node */
+        k1 = (uint64_t)d->hand[p] | (uint64_t)d->hand[q] << 32;
+        k2 = MK_TAG_PHASE1 | (uint64_t)d->tricks << 2 | (uint64_t)(d->seven_by < 0) << 6 |
+             (uint64_t)(d->indicator != d->turned_up) << 7 | c->k2rules |
+             (uint64_t)d->melds[p] << 26 | (uint64_t)d->melds[q] << 38;
+        e = tt_slot(c->t, k1, k2, c->world);
+        had = tt_match(c->t, e, k1, k2, c->world);
+        if (had) {
+            lo = e->lo;
+            hi = e->hi;
+            if (lo >= beta) return lo;
+            if (hi <= alpha) return hi;
+            if (lo == hi) return lo;
+            if (lo > alpha) alpha = lo;
+            if (hi < beta) beta = hi;
+            if (cards >> e->best & 1) {
+                order[n++] = e->best;
+                cards &= ~(1u << e->best);
+            }
+        }
+        /* then the cheapest cards to give away first */
+        int start = n;
+        for (uint32_t m = cards; m; m &= m - 1) {
+            int card = __builtin_ctz(m), key = x_keep(d, card), j = n++;
+            while (j > start && x_keep(d, order[j - 1]) > key) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = card;
+        }
+    } else { /* the follower: cheap winners first, then cheap losers */
+        int lead = d->lead, score[16];
+        for (uint32_t m = cards; m; m &= m - 1) {
+            int card = __builtin_ctz(m);
+            int wins = (card >> 3 == lead >> 3) ? card > lead : card >> 3 == d->trump;
+            int s = (wins ? 100 : 0) - x_keep(d, card), j = n++;
+            while (j > 0 && score[j - 1] < s) {
+                order[j] = order[j - 1];
+                score[j] = score[j - 1];
+                j--;
+            }
+            order[j] = card;
+            score[j] = s;
+        }
+    }
+    int best = -MK_INF, best_card = order[0];
+    for (int i = 0; i < n; i++) {
+        mk_deal child = *d;
+        mk_play(&child, order[i]);
+        int floor = best > alpha ? best : alpha, v;
+        if (i == 0 || floor + 1 >= beta) {
+            v = x_child(c, d, &child, p, floor, beta);
+        } else { /* principal variation: prove the others no better first */
+            v = x_child(c, d, &child, p, floor, floor + 1);
+            if (v > floor && v < beta) v = x_child(c, d, &child, p, v - 1, beta);
+        }
+        if (v > best) {
+            best = v;
+            best_card = order[i];
+            if (best >= beta) break;
+        }
+    }
+    if (e) tt_store(c->t, e, k1, k2, c->world, had, lo, hi, best, a0, b0, best_card);
+    return best;
+}
+
+int mk_exact_value(const mk_deal *d, mk_tt *t, int alpha, int beta) {
+    if (d->turn < 0) return 0;
+    if (mk_stock_empty(d)) return mk_ending_value(d, t, alpha, beta);
+    xctx c;
+    xctx_init(&c, d, t);
+    int base = d->points[d->turn] - d->points[d->turn ^ 1];
+    return base + x_value(&c, d, alpha - base, beta - base);
+}
+
+/* the value for d's mover of playing a, in a window (alpha, beta) */
+static int x_action(const mk_deal *d, mk_tt *t, int a, int alpha, int beta) {
+    int p = d->turn;
+    mk_deal n = *d;
+    mk_play(&n, a);
+    if (n.turn < 0) return n.points[p] - n.points[p ^ 1];
+    if (n.turn == p) return mk_exact_value(&n, t, alpha, beta);
+    return -mk_exact_value(&n, t, -beta, -alpha);
+}
+
+int mk_exact_action_value(const mk_deal *d, mk_tt *t, int a) {
+    return x_action(d, t, a, -MK_INF, MK_INF);
+}
+
+int mk_search_exact(const mk_deal *d, mk_tt *t, uint64_t *best_out) {
     if (mk_stock_empty(d)) {
         uint32_t b = 0;
-        int v = mk_solve_ending(d, t, &b);
-        if (best) *best = b;
+        int v = mk_solve_ending(d, t, best_out ? &b : NULL);
+        if (best_out) *best_out = b;
         return v;
     }
-    if (best) *best = 0;
-    return 0;
-}
-int mk_exact_action_value(const mk_deal *d, mk_tt *t, int a) { (void)d; (void)t; (void)a; return 0; }
-int mk_exact_value(const mk_deal *d, mk_tt *t, int alpha, int beta) {
-    (void)d; (void)t; (void)alpha; (void)beta; return 0;
+    if (!best_out) return mk_exact_value(d, t, -MK_INF, MK_INF);
+    uint64_t legal = mk_legal(d);
+    int values[MK_ACTION_COUNT], best = -MK_INF;
+    for (uint64_t m = legal; m;) {
+        int a = 63 - __builtin_clzll(m);
+        m &= ~(1ull << a);
+        int v = x_action(d, t, a, best > -MK_INF ? best - 1 : -MK_INF, MK_INF);
+        values[a] = v;
+        if (v > best) best = v;
+    }
+    uint64_t opt = 0;
+    for (uint64_t m = legal; m; m &= m - 1) {
+        int a = __builtin_ctzll(m);
+        if (values[a] >= best) opt |= 1ull << a;
+    }
+    *best_out = opt;
+    return best;
 }

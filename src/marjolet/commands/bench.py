@@ -21,16 +21,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from marjolet.benchmark import run_engine_bench
+    from marjolet import kernel
+    from marjolet.benchmark import run_engine_bench, run_kernel_bench
     from marjolet.errors import MarjoletError
 
     if args.rounds < 1 or args.deals < 1:
         raise MarjoletError("--rounds and --deals must be at least 1")
-    result = run_engine_bench(
-        rounds=args.rounds, deals=args.deals, seed=args.seed, rules=rules_from_args(args)
-    )
+    rules = rules_from_args(args)
+    result = run_engine_bench(rounds=args.rounds, deals=args.deals, seed=args.seed, rules=rules)
+    fast = run_kernel_bench(rounds=args.rounds, deals=args.deals, seed=args.seed, rules=rules)
     if args.json:
-        print(json.dumps(result.to_json()))
+        figures = result.to_json() | {"kernel": None if fast is None else fast.to_json()}
+        print(json.dumps(figures))
         return 0
     print(
         f"engine benchmark: {result.rounds} rounds x {result.deals_per_round} random deals, "
@@ -40,4 +42,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"  actions/s    {result.actions_per_s:12,.0f}")
     print(f"  copy()       {result.copy_us:12.3f} us")
     print(f"  push+pop     {result.push_pop_us:12.3f} us")
+    print(f"engine in use: {kernel.description()}")
+    if fast is not None:
+        worlds = "n/a" if fast.pimc_worlds_per_s is None else f"{fast.pimc_worlds_per_s:,.0f}"
+        print(f"  kernel actions/s        {fast.actions_per_s:14,.0f}")
+        print(f"  kernel ending solve     {fast.solve_median_us:14.2f} us (median, six cards)")
+        print(f"  kernel pimc worlds/s    {worlds:>14}")
     return 0

@@ -12,6 +12,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from marjolet import kernel
     from marjolet.bots import STRONGEST, bot_names
     from marjolet.bots.registry import bot_class
 
@@ -41,7 +42,16 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     if args.json:
-        print(json.dumps({"bots": rows, "strongest": STRONGEST}))
+        print(
+            json.dumps(
+                {
+                    "bots": rows,
+                    "strongest": STRONGEST,
+                    "kernel": kernel.available(),
+                    "engine": kernel.description(),
+                }
+            )
+        )
         return 0
     for row in rows:
         print(f"{row['name']}: {row['description']}")
@@ -51,4 +61,5 @@ def run(args: argparse.Namespace) -> int:
     print()
     print("Spec strings: NAME or NAME:key=value,...   e.g. pimc:worlds=64,time=1.0")
     print(f"Default opponent (strongest within about a second a move): {STRONGEST}")
+    print(f"Engine: {kernel.description()}")
     return 0
