@@ -362,3 +362,22 @@ void mj_policy_playout(mk_deal *d, int stop_at_ending) {
     while (d->turn >= 0 && !(stop_at_ending && mk_stock_empty(d)))
         mk_play(d, mj_policy_action(d));
 }
+
+void mj_fast_ending(mk_deal *d) {
+    int seven_live = d->rules.dix_on_play && d->seven_by < 0;
+    ending_line L = {d->trump, MK_SUIT_MASK(d->trump), seven_live ? d->seven : -1,
+                     d->rules.all_tricks_bonus};
+    while (d->turn >= 0) {
+        int seat = d->turn, opp = seat ^ 1;
+        uint32_t legal = mk_legal_cards(d);
+        int c;
+        if ((legal & (legal - 1)) == 0)
+            c = __builtin_ctz(legal);
+        else if (d->lead >= 0)
+            c = ending_answer(d->lead, legal, d->hand[opp], d->trump, L.seven);
+        else
+            c = greedy_lead(&L, d->hand[seat], d->hand[opp],
+                            (d->late[opp] == 0 ? 1 : 0) | (d->late[seat] == 0 ? 2 : 0));
+        mk_play(d, c);
+    }
+}

@@ -13,4 +13,9 @@ int mj_policy_action(const mk_deal *d);
  * stock is empty. */
 void mj_policy_playout(mk_deal *d, int stop_at_ending);
 
+/* The cheap greedy ending: the one-trick rules of heuristic.py (a lead by
+ * its lead score, no line played out; the follower's cheapest win), to the
+ * end of the deal. d must be in phase 2 or over. */
+void mj_fast_ending(mk_deal *d);
+
 #endif

@@ -33,6 +33,10 @@ int mj_world_value(const mk_deal *d, int seat, const mj_search_params *p, mk_rng
         while (!mk_stock_empty(&w))
             mk_play(&w, mk_random_action(&w, g));
         break;
+    case MJ_EVAL_FAST:
+        mj_policy_playout(&w, 1);
+        mj_fast_ending(&w);
+        return mk_diff(&w, seat);
     case MJ_EVAL_KERNEL:
         mk_heuristic_playout(&w, g, 1);
         break;

@@ -15,8 +15,10 @@ enum mj_eval {
     MJ_EVAL_RANDOM = 2,  /* random playout to the last draw, exact ending */
     MJ_EVAL_KERNEL = 3,  /* the kernel's own heuristic (mk_heuristic_playout)
                             to the last draw, exact ending */
+    MJ_EVAL_FAST = 4,    /* heuristic playout to the last draw, then the
+                            cheap greedy ending (mj_fast_ending) */
 };
-#define MJ_EVAL_LAST MJ_EVAL_KERNEL
+#define MJ_EVAL_LAST MJ_EVAL_FAST
 
 typedef struct mj_search_params {
     int seat;         /* the deciding player (to act in the base deal) */

@@ -233,7 +233,7 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     }
     if (eval < MJ_EVAL_SOLVE || eval > MJ_EVAL_LAST) {
         PyErr_Format(PyExc_ValueError,
-                     "eval must be 0 (solve), 1 (playout), 2 (random) or 3 (kernel), got %d",
+                     "eval must be 0 (solve), 1 (playout), 2 (random), 3 (kernel) or 4 (fast), got %d",
                      eval);
         return NULL;
     }
