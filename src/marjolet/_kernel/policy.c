@@ -17,6 +17,18 @@ static inline int popc(uint32_t m) { return __builtin_popcount(m); }
 
 static inline int card_points(int c) { return (MK_POINT_CARDS >> c & 1) ? 10 : 0; }
 
+/* x ** k as Python computes it (libm's pow, correctly rounded), without the
+ * call for the exact cases k <= 2 */
+static inline double int_pow(double x, int k) {
+    if (k == 0)
+        return 1.0;
+    if (k == 1)
+        return x;
+    if (k == 2)
+        return x * x;
+    return pow(x, k);
+}
+
 /* chance that `drawn` cards dealt from `pool` include none of `good` */
 static double p_none(int pool, int good, int drawn) {
     double p = 1.0;
@@ -101,6 +113,7 @@ static int stock_card(const mk_deal *d, int seat, uint32_t hand) {
     int complete[MK_MELD_COUNT];
     int n_complete = 0;
     uint32_t not_here = seen & ~(1u << indicator);
+    double p_draw3 = -1.0; /* p_draw ** 3, computed once when needed */
     for (int m = 0; m < MK_MELD_COUNT; m++) {
         if (scored >> m & 1)
             continue;
@@ -120,7 +133,14 @@ static int stock_card(const mk_deal *d, int seat, uint32_t hand) {
                 prob *= p_indicator;
                 miss ^= 1u << indicator;
             }
-            prob *= pow(p_draw, popc(miss));
+            int k = popc(miss);
+            if (k == 3) {
+                if (p_draw3 < 0.0)
+                    p_draw3 = pow(p_draw, 3);
+                prob *= p_draw3;
+            } else {
+                prob *= int_pow(p_draw, k);
+            }
             contrib = value[m] * prob;
         }
         while (have) {

@@ -61,6 +61,9 @@ CALL_SECONDS = 0.002
 #: phase-1 tricks (about 2 ms a world from trick 8), below it over two
 #: (about 0.15 ms a world from trick 9).
 EXACT3_SECONDS = 0.2
+#: log2 of the kernel table sizes (entries of 32 bytes), see _table_for.
+SMALL_TABLE = 11
+LARGE_TABLE = 16
 #: The kernel's scoring of a world before the exact horizon (search.h).
 EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "kernel": 3, "fast": 4}
 
@@ -246,7 +249,10 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: eval must be one of {', '.join(EVAL_MODES)}")
         if not 0.0 <= self.options["infer"] <= 1.0:
             raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
-        self._table: Any = None
+        #: kernel tables: a small one (cache-friendly) when every world is
+        #: scored by playouts and six-card endings, a large one when the
+        #: exact phase-1 search runs
+        self._tables: dict[bool, Any] = {}
         self._evaluator: WorldEvaluator | None = None
         self._ending: EndingSolver | None = None
         #: worlds evaluated at the last decision (benchmarks, hints)
@@ -268,8 +274,8 @@ class BestBot(Bot):
     def new_match(self, seed: int | None = None) -> None:
         super().new_match(seed)
         self._ending = None
-        if self._table is not None:
-            self._table.clear()
+        for table in self._tables.values():
+            table.clear()
         self._evaluator = None
 
     # -- the decision ----------------------------------------------------------------
@@ -310,16 +316,13 @@ class BestBot(Bot):
     def _kernel_search(self, obs: Observation, legal: Sequence[int], budget: Budget) -> Estimates:
         spec = world_spec(obs, self.options["infer"])
         kdeal = kernel_deal(base_deal(obs, spec))
-        if self._table is None:
-            self._table = KERNEL.Table()
-        table = self._table
-        table.clear()
+        exact = self.exact_tricks()
+        table = self._table_for(obs, exact)
         est = Estimates(legal)
         cap = self.options["worlds"] or math.inf
         timed = self.options["time"] > 0
         clock = CLOCKS[self.options["clock"]]
         chunk = 2
-        exact = self.exact_tricks()
         mode = EVAL_MODES[self.options["eval"]]
         seat = obs.seat
         while est.worlds < cap:
@@ -352,6 +355,18 @@ class BestBot(Bot):
             else:
                 chunk = min(chunk * 2, 256)
         return est
+
+    def _table_for(self, obs: Observation, exact: int) -> Any:
+        """A cleared kernel table for this decision: small (2^11 entries,
+        the fastest for the endings of playouts, which rarely recur across
+        worlds) unless the exact search may run within the next action."""
+        tricks_left = 10 - obs.tricks_played + (1 if obs.in_window else 0)
+        large = tricks_left - 1 <= exact
+        table = self._tables.get(large)
+        if table is None:
+            table = self._tables[large] = KERNEL.Table(LARGE_TABLE if large else SMALL_TABLE)
+        table.clear()
+        return table
 
     def _python_search(self, obs: Observation, legal: Sequence[int], budget: Budget) -> Estimates:
         if self._evaluator is None:
