@@ -66,7 +66,7 @@ ASAN_ARGS ?= --deals 5000 --endings 1000 --exact 40
 $(ASAN_LIB): $(KERNEL_SOURCES) | $(BIN)/python
 	mkdir -p $(dir $@)
 	gcc $(ASAN_CFLAGS) -I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" \
-		src/marjolet/_kernel/*.c -o $@
+		src/marjolet/_kernel/*.c -lm -o $@
 
 kernel-asan: $(ASAN_LIB) $(VENV)/.test-installed
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -22,6 +22,7 @@ kernel = Extension(
     depends=sorted(glob("src/marjolet/_kernel/*.h")),
     extra_compile_args=["-std=c11", *shlex.split(_flags)],
     extra_link_args=shlex.split(os.environ.get("MARJOLET_KERNEL_LDFLAGS", "")),
+    libraries=["m"],
     optional=True,
 )
 

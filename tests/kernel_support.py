@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from marjolet import kernel
+from marjolet.bots.heuristic import POLICY
 from marjolet.bots.solver import INF, EndingSolver, NotAnEndingError
 from marjolet.engine import Deal
 from marjolet.rules import CLASSIC, SAME_SUIT, TRUMP_JACK, Rules
@@ -44,7 +45,8 @@ def random_deck(rng: random.Random) -> list[int]:
 def check_deal(rng: random.Random, rules: Rules) -> int:
     """Play one random deal in both engines side by side: the legal-action
     set and the whole state (both scores included) must agree after every
-    action; the conversion of a Python deal must give the same kernel deal.
+    action; the conversion of a Python deal must give the same kernel deal;
+    the kernel's heuristic policy must choose what bots/heuristic.py does.
     Returns the number of actions played."""
     deck = random_deck(rng)
     dealer = rng.randrange(2)
@@ -59,7 +61,8 @@ def check_deal(rng: random.Random, rules: Rules) -> int:
         assert kd.check() == 0, f"kernel state inconsistent at {where}"
         if not legal:
             return n
-        assert kd.heuristic_action(n) in legal, f"heuristic action illegal at {where}"
+        assert kd.heuristic_action(n) == POLICY.act(deal), f"heuristic policy differs at {where}"
+        assert kd.fast_action(n) in legal, f"fast policy's action illegal at {where}"
         if rng.random() < 0.1:
             assert kernel.kernel_deal(deal).state() == deal.state, f"conversion at {where}"
             check_playouts(kd, rng, where)
@@ -73,7 +76,7 @@ def check_playouts(kd: Any, rng: random.Random, where: str) -> None:
     """Random and heuristic playouts from ``kd`` end in a finished,
     consistent deal with all 32 cards captured; with ``stop_at_ending`` the
     heuristic playout stops at the last draw."""
-    for name in ("random_playout", "heuristic_playout"):
+    for name in ("random_playout", "heuristic_playout", "fast_playout"):
         end = kd.copy()
         getattr(end, name)(rng.randrange(1 << 30))
         state = end.state()

@@ -55,7 +55,7 @@ int mk_bench_solve(const mk_rules *r, int count, uint64_t seed, double *times) {
         mk_deal_init(&d, deck, (int)mk_rng_below(&g, 2), r);
         while (!mk_stock_empty(&d)) {
             uint64_t m = mk_legal(&d);
-            mk_play(&d, mk_nth_bit(m, mk_rng_below(&g, (uint32_t)__builtin_popcountll(m))));
+            mk_play(&d, mk_nth_bit(m, mk_rng_below(&g, (uint32_t)mk_popcount64(m))));
         }
         mk_tt_clear(&t);
         uint32_t best;

@@ -32,6 +32,12 @@
  *   v1.1 MK_TT_DEFAULT_LOG2 16 (was 18): small tables stay in the cache and
  *        are faster for per-world searches; the exact phase-1 search uses
  *        principal-variation (null-window) probes.
+ *   v1.2 mk_heuristic_action is now exactly bots/heuristic.py's policy
+ *        (stronger, slower); the earlier cheap policy is mk_fast_action /
+ *        mk_fast_playout.
+ *   v1.3 mk_sizes_ok.
+ *   v1.4 mk_tt caches the trick outcomes of each trump / seven context
+ *        (fields trick_ready, trick; set up by mk_tt_init).
  */
 #ifndef MARJOLET_KERNEL_H
 #define MARJOLET_KERNEL_H
@@ -64,6 +70,21 @@
 #define MK_SEVENS 0x01010101u
 #define MK_POINT_CARDS (MK_ACES | MK_TENS)
 #define MK_SUIT_MASK(s) (0xFFu << (8 * (s)))
+
+/* ---- bit counting: the popcnt instruction when the target has it, else
+ * a branch-free SWAR count (a libgcc call would be far slower) ---------- */
+static inline int mk_popcount32(uint32_t x) {
+#if defined(__POPCNT__)
+    return __builtin_popcount(x);
+#else
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+#endif
+}
+static inline int mk_popcount64(uint64_t x) {
+    return mk_popcount32((uint32_t)x) + mk_popcount32((uint32_t)(x >> 32));
+}
 
 /* ---- rules: every setting of rules.md that matters inside a deal -------- */
 typedef struct mk_rules {
@@ -134,6 +155,9 @@ static inline int mk_diff(const mk_deal *d, int player) {
 unsigned mk_meld_options(const mk_deal *d);
 /* Internal consistency check (tests / debug): 0 ok, else a code > 0. */
 int mk_deal_check(const mk_deal *d);
+/* 1 if both hands have the sizes the trick count implies (every card of
+ * both hands known): required by the searches and playouts (v1.3). */
+int mk_sizes_ok(const mk_deal *d);
 
 /* ---- playout.c ---------------------------------------------------------- */
 typedef struct mk_rng { uint64_t s[4]; } mk_rng;   /* xoshiro256** */
@@ -159,12 +183,18 @@ static inline int mk_nth_bit(uint64_t m, unsigned k) {
 int mk_random_action(const mk_deal *d, mk_rng *g);
 /* Play uniform random legal actions to the end; returns actions played. */
 int mk_random_playout(mk_deal *d, mk_rng *g);
-/* The heuristic policy (melds and dix at once, sensible leads/follows,
- * greedy ending). Reads the full state: for sampled worlds / playouts. */
+/* The heuristic policy of bots/heuristic.py, decision for decision (the
+ * agreement tests check it): melds and dix at once, keep values, lead and
+ * follow by expected value, greedy ending lines. It reads only what the
+ * mover may know (R23), so it plays the same on a world as on the truth. */
 int mk_heuristic_action(const mk_deal *d, mk_rng *g);
 /* Heuristic actions until the deal is over (stop_at_ending = 0) or the
  * stock is empty (stop_at_ending = 1); returns actions played. */
 int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending);
+/* A cheaper, weaker policy (v1.2): integer keep values, no probabilities;
+ * several times faster than the heuristic, about 8 points a deal weaker. */
+int mk_fast_action(const mk_deal *d, mk_rng *g);
+int mk_fast_playout(mk_deal *d, mk_rng *g, int stop_at_ending);
 
 /* ---- solver.c: transposition table -------------------------------------- */
 /*
@@ -198,11 +228,17 @@ typedef struct mk_tt_entry {
     uint16_t gen;
 } mk_tt_entry;
 
+/* the outcome of one trick for the ending solver: the leader's gain and
+ * whether the leader wins (a cache kept in the table, per context) */
+typedef struct mk_trick { int8_t gain, wins; } mk_trick;
+
 typedef struct mk_tt {
     mk_tt_entry *entries;
     uint64_t mask;          /* entries - 1 (a power of two) */
     uint16_t gen;           /* current generation (entries of others: empty) */
     uint64_t nodes;         /* positions searched (statistics) */
+    uint8_t trick_ready;    /* bit trump | seven pending << 2: trick[] filled (v1.4) */
+    mk_trick trick[8][32 * 32]; /* [context][lead << 5 | answer] */
 } mk_tt;
 
 #define MK_TT_MIN_LOG2 10

@@ -127,6 +127,20 @@ static uint64_t seed_from(PyObject *obj, int *err) {
 
 /* ---- Deal ----------------------------------------------------------------- */
 
+/* every card known: both hands complete and the stock still to draw */
+static int full_info(const mk_deal *d, const char *what) {
+    if (!mk_sizes_ok(d)) {
+        PyErr_Format(PyExc_ValueError, "%s needs both hands complete (hand sizes do not match "
+                     "the trick count)", what);
+        return 0;
+    }
+    if (!mk_stock_known(d)) {
+        PyErr_Format(PyExc_ValueError, "%s needs every stock card still to draw known", what);
+        return 0;
+    }
+    return 1;
+}
+
 static int kd_init(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"deck", "dealer", "rules", NULL};
     PyObject *deck_obj, *rules_obj = NULL;
@@ -224,10 +238,7 @@ static PyObject *kd_random_playout(PyObject *self, PyObject *arg) {
     uint64_t seed = seed_from(arg, &err);
     if (err) return NULL;
     mk_deal *d = &((KDealObject *)self)->d;
-    if (!mk_stock_known(d)) {
-        PyErr_SetString(PyExc_ValueError, "playout needs every stock card still to draw known");
-        return NULL;
-    }
+    if (!full_info(d, "playout")) return NULL;
     mk_rng g;
     mk_rng_seed(&g, seed);
     return PyLong_FromLong(mk_random_playout(d, &g));
@@ -242,10 +253,7 @@ static PyObject *kd_heuristic_playout(PyObject *self, PyObject *args, PyObject *
     uint64_t seed = seed_from(seed_obj, &err);
     if (err) return NULL;
     mk_deal *d = &((KDealObject *)self)->d;
-    if (!mk_stock_known(d)) {
-        PyErr_SetString(PyExc_ValueError, "playout needs every stock card still to draw known");
-        return NULL;
-    }
+    if (!full_info(d, "playout")) return NULL;
     mk_rng g;
     mk_rng_seed(&g, seed);
     return PyLong_FromLong(mk_heuristic_playout(d, &g, stop));
@@ -255,9 +263,37 @@ static PyObject *kd_heuristic_action(PyObject *self, PyObject *arg) {
     int err;
     uint64_t seed = seed_from(arg, &err);
     if (err) return NULL;
+    const mk_deal *d = &((KDealObject *)self)->d;
+    if (mk_stock_empty(d) && !full_info(d, "the policy in tricks 11-16")) return NULL;
     mk_rng g;
     mk_rng_seed(&g, seed);
-    return PyLong_FromLong(mk_heuristic_action(&((KDealObject *)self)->d, &g));
+    return PyLong_FromLong(mk_heuristic_action(d, &g));
+}
+
+static PyObject *kd_fast_playout(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"seed", "stop_at_ending", NULL};
+    PyObject *seed_obj;
+    int stop = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|p", names, &seed_obj, &stop)) return NULL;
+    int err;
+    uint64_t seed = seed_from(seed_obj, &err);
+    if (err) return NULL;
+    mk_deal *d = &((KDealObject *)self)->d;
+    if (!full_info(d, "playout")) return NULL;
+    mk_rng g;
+    mk_rng_seed(&g, seed);
+    return PyLong_FromLong(mk_fast_playout(d, &g, stop));
+}
+
+static PyObject *kd_fast_action(PyObject *self, PyObject *arg) {
+    int err;
+    uint64_t seed = seed_from(arg, &err);
+    if (err) return NULL;
+    const mk_deal *d = &((KDealObject *)self)->d;
+    if (mk_stock_empty(d) && !full_info(d, "the policy in tricks 11-16")) return NULL;
+    mk_rng g;
+    mk_rng_seed(&g, seed);
+    return PyLong_FromLong(mk_fast_action(d, &g));
 }
 
 /* the table argument: a Table, or None for a fresh temporary one */
@@ -288,7 +324,7 @@ static int ending_ok(const mk_deal *d) {
         PyErr_SetString(PyExc_ValueError, "the stock is not empty: the solver plays tricks 11-16");
         return 0;
     }
-    return 1;
+    return full_info(d, "the ending solver");
 }
 
 static PyObject *kd_solve(PyObject *self, PyObject *args) {
@@ -348,11 +384,7 @@ static int exact_ok(const mk_deal *d) {
         PyErr_SetString(PyExc_ValueError, "the deal is over: there is nothing to search");
         return 0;
     }
-    if (!mk_stock_known(d)) {
-        PyErr_SetString(PyExc_ValueError, "exact search needs every stock card still to draw");
-        return 0;
-    }
-    return 1;
+    return full_info(d, "exact search");
 }
 
 static PyObject *kd_exact(PyObject *self, PyObject *args) {
@@ -433,6 +465,9 @@ static PyMethodDef kd_methods[] = {
     {"heuristic_playout", (PyCFunction)(void (*)(void))kd_heuristic_playout,
      METH_VARARGS | METH_KEYWORDS, "heuristic actions to the end, or to the ending"},
     {"heuristic_action", kd_heuristic_action, METH_O, "the heuristic policy's action (seed)"},
+    {"fast_playout", (PyCFunction)(void (*)(void))kd_fast_playout, METH_VARARGS | METH_KEYWORDS,
+     "fast-policy actions to the end, or to the ending"},
+    {"fast_action", kd_fast_action, METH_O, "the fast policy's action (seed)"},
     {"solve", kd_solve, METH_VARARGS, "ending: (value, mask of optimal cards) [table]"},
     {"ending_value", kd_ending_value, METH_VARARGS, "ending: exact value [table]"},
     {"ending_action_values", kd_ending_action_values, METH_VARARGS,

@@ -1,4 +1,5 @@
 /* playout.c -- the RNG, random playouts and the heuristic playout policy. */
+#include <math.h>
 #include "kernel.h"
 
 static uint64_t splitmix(uint64_t *x) {
@@ -15,7 +16,7 @@ void mk_rng_seed(mk_rng *g, uint64_t seed) {
 int mk_random_action(const mk_deal *d, mk_rng *g) {
     uint64_t m = mk_legal(d);
     if (!m) return -1;
-    return mk_nth_bit(m, mk_rng_below(g, (uint32_t)__builtin_popcountll(m)));
+    return mk_nth_bit(m, mk_rng_below(g, (uint32_t)mk_popcount64(m)));
 }
 
 int mk_random_playout(mk_deal *d, mk_rng *g) {
@@ -23,39 +24,369 @@ int mk_random_playout(mk_deal *d, mk_rng *g) {
     for (;;) {
         uint64_t m = mk_legal(d);
         if (!m) return n;
-        mk_play(d, mk_nth_bit(m, mk_rng_below(g, (uint32_t)__builtin_popcountll(m))));
+        mk_play(d, mk_nth_bit(m, mk_rng_below(g, (uint32_t)mk_popcount64(m))));
         n++;
     }
 }
 
 /* ---- the heuristic policy ---------------------------------------------------
- * A fast, decent player for playouts (in the spirit of bots/heuristic.py,
- * simpler). Scores are in tenths of a point.
+ * The policy of bots/heuristic.py (HeuristicPolicy.act) in C, decision for
+ * decision: the same formulas in the same floating-point order, so that it
+ * chooses the same action as the Python policy in every position (the
+ * agreement tests check it). It reads only what the mover may know before
+ * the stock is empty (own hand, cards played, the opponent's exposed cards
+ * and the indicator it took by a dix), and both hands after (R23).
  *   window: the dix first, then the most valuable meld, then draw;
- *   tricks 1-10: every card has a keep value (rank, trumps, pieces of
- *     unscored melds held or one card short); the leader gives away its
- *     cheapest card, the follower wins a trick when the points and the
- *     melds it could then declare are worth more than the card spent;
- *   tricks 11-16 (both hands known, R23): lead a card the opponent cannot
- *     beat (points first), else the cheapest; follow by winning as cheaply
- *     as possible, else throwing the cheapest card.
- * In tricks 1-10 it reads only what the mover may know (own hand, cards
- * played, the opponent's exposed cards). */
+ *   tricks 1-10: keep values (rank, trumps, meld potential weighted by the
+ *     chance of drawing the missing cards and winning a trick to declare),
+ *     the chance that the opponent beats a lead, what winning or losing the
+ *     trick is worth;
+ *   tricks 11-16: each lead judged by one greedy line to the end of the
+ *     deal; answers win as cheaply as possible, else throw the least. */
 
-static const int16_t KEEP_PLAIN[8] = {0, 3, 6, 10, 15, 20, 70, 100};
-static const int16_t KEEP_TRUMP[8] = {40, 45, 50, 60, 70, 80, 140, 170};
+static const double KEEP_PLAIN[8] = {0.0, 0.3, 0.6, 1.0, 1.5, 2.0, 7.0, 10.0};
+static const double KEEP_TRUMP[8] = {4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 14.0, 17.0};
+#define OPPONENT_WINDOW 5.0
+#define LEAD_VALUE 1.0
+#define DISCARD_POINTS 1.5
 
-static inline int h_keep_base(const mk_deal *d, int card) {
-    return (card >> 3 == d->trump ? KEEP_TRUMP : KEEP_PLAIN)[card & 7];
+/* chance that `drawn` cards dealt from `pool` include none of `good` */
+static double h_p_none(int pool, int good, int drawn) {
+    double p = 1.0;
+    for (int i = 0; i < drawn; i++) {
+        if (pool - i <= 0) break;
+        double x = (double)(pool - good - i) / (double)(pool - i);
+        p *= x > 0.0 ? x : 0.0;
+    }
+    return p;
 }
 
-static inline int h_beats(const mk_deal *d, int lead, int card) {
+static double h_realise_chance(int tricks_done) {
+    int later = 9 - tricks_done;
+    if (later <= 0) return 0.0;
+    double v = 0.35 + 0.15 * later;
+    return v < 0.85 ? v : 0.85;
+}
+
+/* the cards of the opponent's hand the mover knows (R23) */
+static uint32_t h_opponent_known(const mk_deal *d, int seat) {
+    int opp = seat ^ 1;
+    uint32_t hand = d->hand[opp];
+    if (mk_stock_empty(d)) return hand;
+    uint32_t known = d->exposed[opp];
+    if (d->seven_by == opp && d->indicator != d->turned_up) known |= 1u << d->turned_up;
+    return hand & known;
+}
+
+static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
+    int trump = d->trump, tricks = d->tricks, lead = d->lead, indicator = d->indicator;
+    uint32_t tmask = MK_SUIT_MASK(trump);
+    uint32_t known = h_opponent_known(d, seat);
+    uint32_t seen = hand | d->won[0] | d->won[1] | known | 1u << indicator;
+    if (lead >= 0) seen |= 1u << lead;
+    uint32_t unseen = ~seen;
+    int n_unseen = mk_popcount32(unseen);
+    int hidden_stock = 19 - 2 * tricks > 0 ? 19 - 2 * tricks : 0;
+    double p_draw = n_unseen ? ((double)hidden_stock / 2) / n_unseen : 0.0;
+    int seven = d->seven;
+    int can_dix = d->seven_by < 0 && indicator != seven;
+    double p_indicator = 0.5;
+    if (can_dix && (hand >> seven & 1)) p_indicator = 0.85;
+    double q = h_realise_chance(tricks);
+    const uint32_t *need = mk_meld_cards[d->rules.same_suit][trump];
+    const int16_t *val = mk_meld_values[trump];
+    unsigned scored = d->melds[seat];
+    double loss[32] = {0};
+    double powers[5] = {-1, -1, -1, -1, -1}; /* pow(p_draw, k), computed once */
+    int complete[MK_MELD_COUNT], n_complete = 0;
+    uint32_t not_here = seen & ~(1u << indicator);
+    for (int m = 0; m < MK_MELD_COUNT; m++) {
+        if (scored >> m & 1) continue;
+        uint32_t have = need[m] & hand;
+        if (!have) continue;
+        uint32_t miss = need[m] & ~hand;
+        double contrib;
+        if (!miss) {
+            complete[n_complete++] = m;
+            contrib = val[m] * q;
+        } else {
+            if (miss & not_here) continue;
+            double prob = q;
+            if (miss >> indicator & 1) {
+                prob *= p_indicator;
+                miss ^= 1u << indicator;
+            }
+            int k = mk_popcount32(miss);
+            if (k > 1 && powers[k] < 0) powers[k] = pow(p_draw, (double)k);
+            prob *= k == 0 ? 1.0 : k == 1 ? p_draw : powers[k]; /* = pow(p_draw, k) */
+            contrib = val[m] * prob;
+        }
+        for (; have; have &= have - 1) loss[__builtin_ctz(have)] += contrib;
+    }
+    double realise = 1 - q, dix_gain = 0.0;
+    double seven_value = 10 + KEEP_TRUMP[indicator & 7] - KEEP_TRUMP[0];
+    if (can_dix && (hand >> seven & 1)) dix_gain = seven_value * realise;
+    double seven_keep = can_dix ? seven_value * q : 0.0;
+    int seven_bonus = d->rules.dix_on_play && d->seven_by < 0 ? 10 : 0;
+    int last_stock_trick = tricks == 9;
+    double lose_extra = last_stock_trick ? 10 + KEEP_TRUMP[indicator & 7] * 0.6 : 0.0;
+    double win_extra = last_stock_trick ? 3.0 : 0.0;
+    double win_base = LEAD_VALUE + win_extra;
+    double lose_base = -OPPONENT_WINDOW - LEAD_VALUE + lose_extra;
+    int leader = lead < 0, opp_hidden = 0, lsuit = 0, lead_pts = 0;
+    if (leader) {
+        int h = mk_popcount32(hand) - mk_popcount32(known);
+        if (h > n_unseen) h = n_unseen;
+        opp_hidden = h > 0 ? h : 0;
+    } else {
+        lsuit = lead >> 3;
+        lead_pts = mk_card_points[lead];
+    }
+    int best_card = -1;
+    double best_score = -1e9;
+    double p_none[33]; /* h_p_none(n_unseen, good, opp_hidden) by good, computed once */
+    for (int i = 0; i < 33; i++) p_none[i] = -1;
+    for (uint32_t mh = hand; mh; mh &= mh - 1) {
+        int c = __builtin_ctz(mh), csuit = c >> 3, rank = c & 7;
+        double keep = (csuit == trump ? KEEP_TRUMP[rank] : KEEP_PLAIN[rank]) + loss[c];
+        if (c == seven) keep += seven_keep;
+        double gain = 0.0;
+        for (int i = 0; i < n_complete; i++) {
+            int m = complete[i];
+            if (!(need[m] >> c & 1)) {
+                double extra = val[m] * realise;
+                if (d->rules.one_meld) {
+                    if (extra > gain) gain = extra;
+                } else {
+                    gain += extra;
+                }
+            }
+        }
+        if (c != seven) gain += dix_gain;
+        int pts = mk_card_points[c];
+        double v;
+        if (leader) {
+            uint32_t higher = MK_SUIT_MASK(csuit) & ~((2u << c) - 1);
+            uint32_t beaters = csuit == trump ? higher : higher | tmask;
+            double p_can;
+            if (known & beaters) {
+                p_can = 1.0;
+            } else {
+                int good = mk_popcount32(unseen & beaters);
+                if (p_none[good] < 0) p_none[good] = h_p_none(n_unseen, good, opp_hidden);
+                p_can = 1.0 - p_none[good];
+            }
+            double p_take = p_can * (pts ? 0.9 : 0.35);
+            double win = pts + DISCARD_POINTS + gain + win_base;
+            double lose = lose_base - (pts + 3.0);
+            v = (1 - p_take) * win + p_take * lose - keep;
+        } else {
+            int trick = lead_pts + pts;
+            int wins = csuit == lsuit ? c > lead : csuit == trump;
+            v = (wins ? trick + gain + win_base : lose_base - trick) - keep;
+        }
+        if (c == seven) v += seven_bonus;
+        if (v > best_score || (v == best_score && rank < (best_card & 7))) {
+            best_card = c;
+            best_score = v;
+        }
+    }
+    return best_card;
+}
+
+/* -- tricks 11-16 -- */
+
+typedef struct {
+    int trump, seven, bonus; /* seven: -1 unless it still scores when played */
+    uint32_t tmask;
+} hline;
+
+static uint32_t h_follow_mask(int lead, uint32_t hand, uint32_t tmask) {
+    uint32_t suit = hand & MK_SUIT_MASK(lead >> 3);
+    if (suit) {
+        uint32_t over = suit & ~((2u << lead) - 1);
+        return over ? over : suit;
+    }
+    return (hand & tmask) ? hand & tmask : hand;
+}
+
+static double h_ending_keep(int c, int trump, uint32_t theirs) {
+    int r = c & 7;
+    double v = c >> 3 == trump ? 4.0 + r : (double)r * 0.5;
+    if (r == 7)
+        v += 6.0;
+    else if (r == 6)
+        v += (theirs >> (c + 1) & 1) ? 2.0 : 5.0;
+    return v;
+}
+
+static int h_ending_answer(int lead, uint32_t legal, uint32_t leader_rest, int trump, int seven) {
+    int lsuit = lead >> 3, best_win = -1, best_lose = -1;
+    double win_cost = 1e9, lose_cost = 1e9;
+    for (uint32_t m = legal; m; m &= m - 1) {
+        int c = __builtin_ctz(m), csuit = c >> 3;
+        double keep = h_ending_keep(c, trump, leader_rest) - (c == seven ? 10 : 0);
+        if (csuit == lsuit ? c > lead : csuit == trump) {
+            double cost = keep - mk_card_points[c];
+            if (cost < win_cost || (cost == win_cost && (c & 7) < (best_win & 7))) {
+                best_win = c;
+                win_cost = cost;
+            }
+        } else {
+            double cost = keep + mk_card_points[c] * 2;
+            if (cost < lose_cost || (cost == lose_cost && (c & 7) < (best_lose & 7))) {
+                best_lose = c;
+                lose_cost = cost;
+            }
+        }
+    }
+    return best_win >= 0 ? best_win : best_lose;
+}
+
+static double h_lead_score(const hline *L, int c, uint32_t mine, uint32_t theirs, int sweep) {
+    int trump = L->trump;
+    int answer = h_ending_answer(c, h_follow_mask(c, theirs, L->tmask), mine & ~(1u << c), trump,
+                                 L->seven);
+    int csuit = c >> 3, a_suit = answer >> 3;
+    int wins = a_suit == csuit ? answer < c : a_suit != trump;
+    int trick = mk_card_points[c] + mk_card_points[answer];
+    double v = (double)(wins ? trick : -trick);
+    if (wins)
+        v += 2.0 + ((sweep & 1) ? 3.0 : 0.0);
+    else
+        v -= 2.0;
+    v -= h_ending_keep(c, trump, theirs) * (wins ? 0.3 : 1.0);
+    if (c == L->seven) v += 10;
+    if (csuit == trump && !wins &&
+        mk_popcount32(mine & L->tmask) <= mk_popcount32(theirs & L->tmask))
+        v -= 4.0;
+    return v;
+}
+
+static int h_greedy_lead(const hline *L, uint32_t mine, uint32_t theirs, int sweep) {
+    int best_card = -1;
+    double best_score = -1e9;
+    for (uint32_t m = mine; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        double v = h_lead_score(L, c, mine, theirs, sweep);
+        if (v > best_score || (v == best_score && (c & 7) < (best_card & 7))) {
+            best_card = c;
+            best_score = v;
+        }
+    }
+    return best_card;
+}
+
+/* leader's score minus follower's for the rest of the deal when `lead` is
+ * led and both then follow the greedy rules */
+static int h_play_out(const hline *L, int lead, uint32_t mine, uint32_t theirs, int sweep) {
+    int trump = L->trump, seven = L->seven, diff = 0, sign = 1;
+    uint32_t a = mine, b = theirs;
+    for (;;) {
+        a ^= 1u << lead;
+        int ans = h_ending_answer(lead, h_follow_mask(lead, b, L->tmask), a, trump, seven);
+        b ^= 1u << ans;
+        int pts = mk_card_points[lead] + mk_card_points[ans];
+        int extra = (lead == seven ? 10 : 0) - (ans == seven ? 10 : 0);
+        int wins = ans >> 3 == lead >> 3 ? ans < lead : ans >> 3 != trump;
+        if (!a) {
+            pts += 10;
+            if ((wins && (sweep & 1)) || (!wins && (sweep & 2))) pts += L->bonus;
+        }
+        diff += sign * (extra + (wins ? pts : -pts));
+        if (!wins) {
+            uint32_t t = a;
+            a = b;
+            b = t;
+            sign = -sign;
+            sweep = (sweep & 2) ? 1 : 0;
+        } else {
+            sweep = (sweep & 1) ? 1 : 0;
+        }
+        if (!a) return diff;
+        lead = h_greedy_lead(L, a, b, sweep);
+    }
+}
+
+static int h_ending_card(const mk_deal *d, int seat, uint32_t legal) {
+    if (!(legal & (legal - 1))) return __builtin_ctz(legal);
+    int opp = seat ^ 1;
+    uint32_t mine = d->hand[seat], theirs = d->hand[opp];
+    int seven_live = d->rules.dix_on_play && d->seven_by < 0;
+    hline L = {d->trump, seven_live ? d->seven : -1, d->rules.all_tricks_bonus,
+               MK_SUIT_MASK(d->trump)};
+    if (d->lead >= 0) return h_ending_answer(d->lead, legal, theirs, d->trump, L.seven);
+    int sweep = (d->late[opp] == 0 ? 1 : 0) | (d->late[seat] == 0 ? 2 : 0);
+    int best_card = -1;
+    double best_score = -1e9;
+    for (uint32_t m = mine; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        double v = h_play_out(&L, c, mine, theirs, sweep) +
+                   0.01 * h_lead_score(&L, c, mine, theirs, sweep);
+        if (v > best_score || (v == best_score && (c & 7) < (best_card & 7))) {
+            best_card = c;
+            best_score = v;
+        }
+    }
+    return best_card;
+}
+
+int mk_heuristic_action(const mk_deal *d, mk_rng *g) {
+    (void)g; /* deterministic, as the Python policy; kept for randomised variants */
+    int p = d->turn;
+    if (p < 0) return -1;
+    if (d->window) {
+        if (d->seven_by < 0 && (d->hand[p] >> d->seven & 1)) return MK_DIX;
+        unsigned melds = mk_meld_options(d);
+        int best = -1, best_value = 0;
+        for (; melds; melds &= melds - 1) {
+            int m = __builtin_ctz(melds);
+            if (mk_meld_values[d->trump][m] > best_value) {
+                best_value = mk_meld_values[d->trump][m];
+                best = m;
+            }
+        }
+        return best >= 0 ? MK_MELD_BASE + best : MK_DRAW;
+    }
+    uint32_t legal = mk_legal_cards(d);
+    return mk_stock_empty(d) ? h_ending_card(d, p, legal) : h_stock_card(d, p, legal);
+}
+
+int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending) {
+    int n = 0;
+    while (d->turn >= 0 && !(stop_at_ending && mk_stock_empty(d))) {
+        mk_play(d, mk_heuristic_action(d, g));
+        n++;
+    }
+    return n;
+}
+
+/* ---- the fast policy ------------------------------------------------------------
+ * A cheaper, weaker player than the heuristic (integer scores in tenths of
+ * a point, no probabilities): about -8 points a deal against it, several
+ * times faster. For playouts where speed matters more than their quality.
+ *   window: the dix first, then the most valuable meld, then draw;
+ *   tricks 1-10: keep values (rank, trumps, pieces of unscored melds held
+ *     or one card short); the leader gives away its cheapest card, the
+ *     follower wins when the trick and the melds it could then declare are
+ *     worth more than the card spent;
+ *   tricks 11-16: lead a card the opponent cannot beat (points first), else
+ *     the cheapest; win as cheaply as possible, else throw the cheapest. */
+
+static const int16_t F_KEEP_PLAIN[8] = {0, 3, 6, 10, 15, 20, 70, 100};
+static const int16_t F_KEEP_TRUMP[8] = {40, 45, 50, 60, 70, 80, 140, 170};
+
+static inline int f_keep_base(const mk_deal *d, int card) {
+    return (card >> 3 == d->trump ? F_KEEP_TRUMP : F_KEEP_PLAIN)[card & 7];
+}
+
+static inline int f_beats(const mk_deal *d, int lead, int card) {
     return (card >> 3 == lead >> 3) ? card > lead : card >> 3 == d->trump;
 }
 
 /* keep values of the mover's cards in phase 1, and the meld points it
  * could declare in a window won with each card (gain[c]) */
-static void h_phase1_values(const mk_deal *d, int keep[32], int gain[32]) {
+static void f_phase1_values(const mk_deal *d, int keep[32], int gain[32]) {
     int p = d->turn;
     uint32_t hand = d->hand[p];
     uint32_t gone = d->won[0] | d->won[1] | d->exposed[p ^ 1];
@@ -63,7 +394,7 @@ static void h_phase1_values(const mk_deal *d, int keep[32], int gain[32]) {
     const int16_t *val = mk_meld_values[d->trump];
     for (uint32_t m = hand; m; m &= m - 1) {
         int c = __builtin_ctz(m);
-        keep[c] = h_keep_base(d, c);
+        keep[c] = f_keep_base(d, c);
         gain[c] = 0;
     }
     int later = 9 - d->tricks; /* windows still to come after this trick */
@@ -82,7 +413,7 @@ static void h_phase1_values(const mk_deal *d, int keep[32], int gain[32]) {
                     gain[c] += val[m] * 10;
                 }
             }
-        } else if (!(miss & gone) && __builtin_popcount(miss) == 1 && later > 1) {
+        } else if (!(miss & gone) && mk_popcount32(miss) == 1 && later > 1) {
             piece = val[m] * 2;
         } else {
             continue;
@@ -93,9 +424,9 @@ static void h_phase1_values(const mk_deal *d, int keep[32], int gain[32]) {
         keep[d->seven] += 100; /* the exchange is worth 10 and a better trump */
 }
 
-static int h_stock_card(const mk_deal *d, uint32_t legal) {
+static int f_stock_card(const mk_deal *d, uint32_t legal) {
     int keep[32], gain[32];
-    h_phase1_values(d, keep, gain);
+    f_phase1_values(d, keep, gain);
     int p = d->turn, best = -1, best_score = -1000000;
     int seven_live = d->rules.dix_on_play && d->seven_by < 0;
     if (d->lead < 0) {
@@ -110,10 +441,10 @@ static int h_stock_card(const mk_deal *d, uint32_t legal) {
     int last = d->tricks == MK_PHASE1_TRICKS - 1; /* the loser of trick 10 takes the indicator */
     for (uint32_t m = legal; m; m &= m - 1) {
         int c = __builtin_ctz(m), pts = mk_card_points[c] * 10, s;
-        if (h_beats(d, lead, c))
+        if (f_beats(d, lead, c))
             s = trick + pts + gain[c] + 20 - keep[c];
         else
-            s = -trick - pts - 50 - keep[c] + (last ? 100 + KEEP_TRUMP[d->indicator & 7] / 2 : 0);
+            s = -trick - pts - 50 - keep[c] + (last ? 100 + F_KEEP_TRUMP[d->indicator & 7] / 2 : 0);
         if (c == d->seven && seven_live) s += 100;
         if (s > best_score) best_score = s, best = c;
     }
@@ -121,11 +452,11 @@ static int h_stock_card(const mk_deal *d, uint32_t legal) {
     return best;
 }
 
-static inline int h_ending_keep(const mk_deal *d, int c) {
+static inline int f_ending_keep(const mk_deal *d, int c) {
     return (c >> 3 == d->trump ? 40 + 10 * (c & 7) : 5 * (c & 7)) + mk_card_points[c] * 6;
 }
 
-static int h_ending_card(const mk_deal *d, uint32_t legal) {
+static int f_ending_card(const mk_deal *d, uint32_t legal) {
     int p = d->turn, best = -1, best_score = -1000000;
     uint32_t theirs = d->hand[p ^ 1];
     uint32_t tmask = MK_SUIT_MASK(d->trump);
@@ -133,10 +464,10 @@ static int h_ending_card(const mk_deal *d, uint32_t legal) {
         int lead = d->lead;
         for (uint32_t m = legal; m; m &= m - 1) {
             int c = __builtin_ctz(m), s;
-            if (h_beats(d, lead, c))
-                s = 1000 + mk_card_points[lead] * 20 - h_ending_keep(d, c) + mk_card_points[c] * 10;
+            if (f_beats(d, lead, c))
+                s = 1000 + mk_card_points[lead] * 20 - f_ending_keep(d, c) + mk_card_points[c] * 10;
             else
-                s = -h_ending_keep(d, c) - mk_card_points[c] * 10;
+                s = -f_ending_keep(d, c) - mk_card_points[c] * 10;
             if (s > best_score) best_score = s, best = c;
         }
         return best;
@@ -153,15 +484,15 @@ static int h_ending_card(const mk_deal *d, uint32_t legal) {
         }
         int beaten = 0;
         for (uint32_t a = answers; a; a &= a - 1)
-            if (h_beats(d, c, __builtin_ctz(a))) beaten = 1;
-        int s = beaten ? -h_ending_keep(d, c) : 500 + mk_card_points[c] * 20 - (c & 7);
+            if (f_beats(d, c, __builtin_ctz(a))) beaten = 1;
+        int s = beaten ? -f_ending_keep(d, c) : 500 + mk_card_points[c] * 20 - (c & 7);
         if (s > best_score) best_score = s, best = c;
     }
     return best;
 }
 
-int mk_heuristic_action(const mk_deal *d, mk_rng *g) {
-    (void)g; /* deterministic; the generator is there for randomised variants */
+int mk_fast_action(const mk_deal *d, mk_rng *g) {
+    (void)g;
     int p = d->turn;
     if (p < 0) return -1;
     if (d->window) {
@@ -179,13 +510,14 @@ int mk_heuristic_action(const mk_deal *d, mk_rng *g) {
     }
     uint32_t legal = mk_legal_cards(d);
     if (!(legal & (legal - 1))) return __builtin_ctz(legal);
-    return mk_stock_empty(d) ? h_ending_card(d, legal) : h_stock_card(d, legal);
+    return mk_stock_empty(d) ? f_ending_card(d, legal) : f_stock_card(d, legal);
 }
 
-int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending) {
+
+int mk_fast_playout(mk_deal *d, mk_rng *g, int stop_at_ending) {
     int n = 0;
     while (d->turn >= 0 && !(stop_at_ending && mk_stock_empty(d))) {
-        mk_play(d, mk_heuristic_action(d, g));
+        mk_play(d, mk_fast_action(d, g));
         n++;
     }
     return n;

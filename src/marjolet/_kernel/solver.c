@@ -13,6 +13,7 @@ int mk_tt_init(mk_tt *t, unsigned log2_entries) {
     t->mask = n - 1;
     t->gen = 1;
     t->nodes = 0;
+    t->trick_ready = 0;
     return 0;
 }
 
@@ -95,7 +96,11 @@ typedef struct {
     int seven;       /* the seven of trumps if it still scores when played, else -1 */
     int bonus;
     uint64_t k2base; /* MK_TAG_ENDING | trump | pending | bonus */
+    const mk_trick *tricks; /* the table's trick outcomes for this context */
 } ectx;
+
+static inline int e_leader_wins(const ectx *c, int lead, int ans);
+static inline int e_trick_gain(const ectx *c, int lead, int ans, int wins);
 
 static void ectx_init(ectx *c, const mk_deal *d, mk_tt *t) {
     int pending = d->rules.dix_on_play && d->seven_by < 0;
@@ -106,27 +111,40 @@ static void ectx_init(ectx *c, const mk_deal *d, mk_tt *t) {
     c->bonus = d->rules.all_tricks_bonus;
     c->k2base = MK_TAG_ENDING | (uint64_t)d->trump << 4 | (uint64_t)pending << 6 |
                 (uint64_t)d->rules.all_tricks_bonus << 8;
+    int ctx = d->trump | pending << 2;
+    if (!(t->trick_ready >> ctx & 1)) { /* once per trump / seven context */
+        for (int lead = 0; lead < 32; lead++)
+            for (int ans = 0; ans < 32; ans++) {
+                int w = e_leader_wins(c, lead, ans);
+                t->trick[ctx][lead << 5 | ans].wins = (int8_t)w;
+                t->trick[ctx][lead << 5 | ans].gain = (int8_t)e_trick_gain(c, lead, ans, w);
+            }
+        t->trick_ready |= (uint8_t)(1u << ctx);
+    }
+    c->tricks = t->trick[ctx];
 }
 
-/* point class of a card: 1 ace/ten, 2 a seven that still scores, else 0 */
-static inline int e_class(const ectx *c, int card) {
-    return (int)(MK_POINT_CARDS >> card & 1) | (card == c->seven) << 1;
-}
-
-/* the cards of own left after merging runs of equivalent cards */
-static inline uint32_t e_reps(const ectx *c, uint32_t own, uint32_t others) {
-    uint32_t both = own | others, out = 0, m = own;
+/* the cards of `among` (a subset of own) left after merging runs of
+ * equivalent cards of own */
+static inline uint32_t e_reps_of(const ectx *c, uint32_t own, uint32_t others, uint32_t among) {
+    uint32_t both = own | others, out = 0, m = among;
     while (m) {
         int card = __builtin_ctz(m);
         m &= m - 1;
         uint32_t above = both & ~((2u << card) - 1) & MK_SUIT_MASK(card >> 3);
         if (above) {
             int a = __builtin_ctz(above);
-            if ((own >> a & 1) && e_class(c, a) == e_class(c, card)) continue;
+            /* a is above card, so only card can be the pending seven */
+            if ((own >> a & 1) && card != c->seven && !((MK_POINT_CARDS >> a ^ MK_POINT_CARDS >> card) & 1))
+                continue;
         }
         out |= 1u << card;
     }
     return out;
+}
+
+static inline uint32_t e_reps(const ectx *c, uint32_t own, uint32_t others) {
+    return e_reps_of(c, own, others, own);
 }
 
 /* the follower's legal answers to lead (R16) */
@@ -144,6 +162,14 @@ static inline int e_leader_wins(const ectx *c, int lead, int ans) {
     return (ans >> 3 == lead >> 3) ? ans < lead : (ans >> 3 != c->trump);
 }
 
+/* the trick lead-ans from the table: the leader's gain (cards and the
+ * seven), *wins = whether the leader takes it */
+static inline int e_trick(const ectx *c, int lead, int ans, int *wins) {
+    const mk_trick *t = &c->tricks[lead << 5 | ans];
+    *wins = t->wins;
+    return t->gain;
+}
+
 /* the trick's value to the leader before what follows: cards and the seven */
 static inline int e_trick_gain(const ectx *c, int lead, int ans, int wins) {
     int pts = mk_card_points[lead] + mk_card_points[ans];
@@ -154,28 +180,32 @@ static inline int e_trick_gain(const ectx *c, int lead, int ans, int wins) {
 /* trick 16, one card each (forced) */
 static inline int e_last(const ectx *c, uint32_t hl, uint32_t hf, int code) {
     int lead = __builtin_ctz(hl), ans = __builtin_ctz(hf);
-    int wins = e_leader_wins(c, lead, ans);
-    int g = e_trick_gain(c, lead, ans, wins);
+    int wins, g = e_trick(c, lead, ans, &wins);
     if (wins) return g + 10 + ((code & 1) ? c->bonus : 0);
     return g - 10 - ((code & 2) ? c->bonus : 0);
 }
 
-/* tricks 15-16, two cards each, exactly */
-static int e_two(const ectx *c, uint32_t hl, uint32_t hf, int code) {
+/* tricks 15-16, two cards each (fail-soft: exact inside (alpha, beta)) */
+static int e_two(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, int beta) {
     int best = -MK_INF;
     for (uint32_t m = hl; m; m &= m - 1) {
         int lead = __builtin_ctz(m);
         uint32_t hl2 = hl & ~(1u << lead);
-        int worst = MK_INF;
+        int worst = MK_INF, floor = best > alpha ? best : alpha;
         for (uint32_t a = e_follow(c, lead, hf); a; a &= a - 1) {
             int ans = __builtin_ctz(a);
             uint32_t hf2 = hf & ~(1u << ans);
-            int wins = e_leader_wins(c, lead, ans);
-            int g = e_trick_gain(c, lead, ans, wins);
+            int wins, g = e_trick(c, lead, ans, &wins);
             int v = wins ? g + e_last(c, hl2, hf2, code & 1) : g - e_last(c, hf2, hl2, code >> 1);
-            if (v < worst) worst = v;
+            if (v < worst) {
+                worst = v;
+                if (worst <= floor) break;
+            }
         }
-        if (worst > best) best = worst;
+        if (worst > best) {
+            best = worst;
+            if (best >= beta) break;
+        }
     }
     return best;
 }
@@ -185,8 +215,7 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
 /* the leader's value after lead is answered by ans (hands without them) */
 static inline int e_after(const ectx *c, int lead, int ans, uint32_t hl, uint32_t hf, int code,
                           int alpha, int beta) {
-    int wins = e_leader_wins(c, lead, ans);
-    int g = e_trick_gain(c, lead, ans, wins);
+    int wins, g = e_trick(c, lead, ans, &wins);
     if (!hl) { /* that was trick 16 */
         if (wins) return g + 10 + ((code & 1) ? c->bonus : 0);
         return g - 10 - ((code & 2) ? c->bonus : 0);
@@ -199,7 +228,7 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
     c->t->nodes++;
     uint32_t rest = hl & (hl - 1);
     if (!rest) return e_last(c, hl, hf, code);
-    if (!(rest & (rest - 1))) return e_two(c, hl, hf, code);
+    if (!(rest & (rest - 1))) return e_two(c, hl, hf, code, alpha, beta);
     uint64_t k1 = (uint64_t)hl | (uint64_t)hf << 32;
     uint64_t k2 = c->k2base | (uint64_t)code << 2;
     mk_tt_entry *e = tt_slot(c->t, k1, k2, 0);
@@ -231,7 +260,7 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
         int lead = order[i];
         uint32_t hl2 = hl & ~(1u << lead);
         uint32_t answers = e_follow(c, lead, hf);
-        if (answers & (answers - 1)) answers &= e_reps(c, hf, hl2 | 1u << lead);
+        if (answers & (answers - 1)) answers = e_reps_of(c, hf, hl2 | 1u << lead, answers);
         int floor = best > alpha ? best : alpha;
         int worst = MK_INF;
         for (; answers; answers &= answers - 1) {
@@ -275,7 +304,7 @@ static int e_action(const ectx *c, const eroot *r, int a, int alpha, int beta) {
     if (r->lead < 0) {
         uint32_t hl2 = r->hl & ~(1u << a);
         uint32_t answers = e_follow(c, a, r->hf);
-        if (answers & (answers - 1)) answers &= e_reps(c, r->hf, hl2 | 1u << a);
+        if (answers & (answers - 1)) answers = e_reps_of(c, r->hf, hl2 | 1u << a, answers);
         int worst = MK_INF;
         for (; answers; answers &= answers - 1) {
             int ans = __builtin_ctz(answers);
@@ -363,6 +392,7 @@ typedef struct {
     mk_tt *t;
     uint64_t world;   /* k3: hash of the stock order and the turned-up card */
     uint64_t k2rules; /* rules, bonus and trump bits of the phase-1 key */
+    uint32_t stock_rest[MK_PHASE1_TRICKS + 1]; /* [t]: stock cards still to draw after t tricks */
 } xctx;
 
 static uint64_t world_hash(const mk_deal *d) {
@@ -381,6 +411,43 @@ static void xctx_init(xctx *c, const mk_deal *d, mk_tt *t) {
     c->k2rules = (uint64_t)(d->rules.dix_on_play | d->rules.one_meld << 1 |
                             d->rules.same_suit << 2) << 8 |
                  (uint64_t)d->rules.all_tricks_bonus << 12 | (uint64_t)d->trump << 24;
+    uint32_t rest = 0;
+    c->stock_rest[MK_PHASE1_TRICKS] = 0;
+    for (int t = MK_PHASE1_TRICKS - 1; t >= 0; t--) {
+        for (int i = 2 * t; i < 2 * t + 2 && i < MK_STOCK_CARDS; i++)
+            if (d->stock[i] >= 0) rest |= 1u << d->stock[i];
+        c->stock_rest[t] = rest;
+    }
+}
+
+/* Equivalent cards in phase 1: two cards of the mover's suit with no live
+ * card between them (live: in a hand, in the stock still to draw, the
+ * indicator, the card led), the same point class, and no part in any meld
+ * either player could still score (nor the seven of trumps) play the same
+ * in every line, as in the ending. Returns the cards of `among` to search. */
+static uint32_t x_reps(const xctx *c, const mk_deal *d, uint32_t own, uint32_t among) {
+    uint32_t live = d->hand[0] | d->hand[1] | c->stock_rest[d->tricks] | 1u << d->indicator;
+    if (d->lead >= 0) live |= 1u << d->lead;
+    uint32_t dead = d->won[0] | d->won[1], fixed = 1u << d->seven;
+    const uint32_t *need = mk_meld_cards[d->rules.same_suit][d->trump];
+    unsigned open0 = ~(unsigned)d->melds[0], open1 = ~(unsigned)d->melds[1];
+    for (int m = 0; m < MK_MELD_COUNT; m++)
+        if (((open0 | open1) >> m & 1) && !(need[m] & dead)) fixed |= need[m];
+    uint32_t out = 0;
+    for (uint32_t m = among; m; m &= m - 1) {
+        int card = __builtin_ctz(m);
+        if (!(fixed >> card & 1)) {
+            uint32_t above = live & ~((2u << card) - 1) & MK_SUIT_MASK(card >> 3);
+            if (above) {
+                int a = __builtin_ctz(above);
+                if ((own >> a & 1) && !(fixed >> a & 1) &&
+                    (MK_POINT_CARDS >> a & 1) == (MK_POINT_CARDS >> card & 1))
+                    continue;
+            }
+        }
+        out |= 1u << card;
+    }
+    return out;
 }
 
 /* the gain of the mover p from before to after */
@@ -457,7 +524,7 @@ static int x_value(const xctx *c, const mk_deal *d, int alpha, int beta) {
     c->t->nodes++;
     if (d->window) return x_window(c, d, alpha, beta);
     int p = d->turn, q = p ^ 1;
-    uint32_t cards = d->hand[p];
+    uint32_t cards = x_reps(c, d, d->hand[p], d->hand[p]);
     int order[16], n = 0;
     mk_tt_entry *e = NULL;
     uint64_t k1 = 0, k2 = 0;

@@ -94,10 +94,16 @@ unsigned mk_meld_options(const mk_deal *d) {
     if (p < 0 || !d->window) return 0;
     if (d->rules.one_meld && d->window_melds) return 0;
     uint32_t hand = d->hand[p];
-    const uint32_t *need = mk_meld_cards[d->rules.same_suit][d->trump];
-    unsigned out = 0;
-    for (int m = 0; m < MK_MELD_COUNT; m++)
-        if ((hand & need[m]) == need[m]) out |= 1u << m;
+    /* every meld of mk_meld_cards at once: one bit per suit byte, gathered */
+#define GATHER(x) (((x) | (x) >> 7 | (x) >> 14 | (x) >> 21) & 0xFu)
+    unsigned out = ((hand & MK_ACES) == MK_ACES) | ((hand & MK_TENS) == MK_TENS) << 1 |
+                   ((hand & MK_KINGS) == MK_KINGS) << 2 | ((hand & MK_QUEENS) == MK_QUEENS) << 3;
+    uint32_t kq = (hand >> 4) & (hand >> 5) & 0x01010101u;
+    out |= GATHER(kq) << 4;
+    uint32_t jq = d->rules.same_suit ? (hand >> 3) & (hand >> 4) & 0x01010101u
+                  : (hand >> (8 * d->trump + 3) & 1) ? (hand >> 4) & 0x01010101u : 0;
+    out |= GATHER(jq) << 8;
+#undef GATHER
     return out & ~(unsigned)d->melds[p];
 }
 
@@ -189,5 +195,18 @@ int mk_deal_check(const mk_deal *d) {
     if (d->lead >= 32 || d->lead < -1) return 7;
     if (d->indicator >= 32 || d->turned_up >= 32 || d->trump != d->turned_up >> 3) return 8;
     if (d->window && (d->tricks == 0 || d->tricks > MK_PHASE1_TRICKS || d->lead >= 0)) return 9;
+    if (d->lead >= 0 && (((d->hand[0] | d->hand[1] | d->won[0] | d->won[1]) >> d->lead) & 1))
+        return 10;
     return 0;
+}
+
+int mk_sizes_ok(const mk_deal *d) {
+    if (d->turn < 0) return 1;
+    int base;
+    if (d->window) base = 5;
+    else if (d->tricks < MK_PHASE1_TRICKS) base = 6;
+    else base = MK_LAST_TRICK - d->tricks;
+    int nm = mk_popcount32(d->hand[d->turn]), no = mk_popcount32(d->hand[d->turn ^ 1]);
+    if (d->lead >= 0) return nm == base && no == base - 1;
+    return base > 0 && nm == base && no == base;
 }
