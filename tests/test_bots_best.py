@@ -275,19 +275,3 @@ def test_kernel_search_refuses_bad_arguments_with_exceptions() -> None:
         KERNEL.pimc(*good, 2, 0, [1.0] * 31)
     with pytest.raises(ValueError):
         KERNEL.pimc(*good, 2, 9)
-
-
-@needs_kernel
-@pytest.mark.parametrize("rules", list(RULE_SETS.values()), ids=list(RULE_SETS))
-def test_the_c_policy_chooses_what_the_python_heuristic_chooses(rules: Rules) -> None:
-    # the playout policy of best is the heuristic of pimc, action for action
-    rng = random.Random(2)
-    for i in range(15):
-        deck = list(range(32))
-        rng.shuffle(deck)
-        deal = Deal(deck, i & 1, rules)
-        while not deal.is_over:
-            action = POLICY.act(deal)
-            assert KERNEL.policy_action(kernel_deal(deal)) == action, deal
-            legal = deal.legal_actions()
-            deal.push(action if rng.random() < 0.8 else rng.choice(legal))

@@ -6,9 +6,9 @@
  *  - once the stock is empty: the exact ending solver;
  *  - in the last exact_tricks tricks of phase 1: the exact
  *    perfect-information search (the world's stock order is known);
- *  - earlier: a playout of the heuristic policy (policy.c, the port of
- *    bots/heuristic.py) to the last draw and the exact ending (or another
- *    playout, see enum mj_eval).
+ *  - earlier: a playout of the heuristic policy (the kernel's port of
+ *    bots/heuristic.py, playout.c) to the last draw and the exact ending
+ *    (or another playout, see enum mj_eval).
  * One transposition table serves every world of a decision: ending
  * positions recur across worlds; phase-1 entries are keyed by the world. */
 #include "search.h"
@@ -27,21 +27,18 @@ int mj_world_value(const mk_deal *d, int seat, const mj_search_params *p, mk_rng
     mk_deal w = *d;
     switch (p->eval) {
     case MJ_EVAL_PLAYOUT:
-        mj_policy_playout(&w, 0);
+        mk_heuristic_playout(&w, g, 0);
+        return mk_diff(&w, seat);
+    case MJ_EVAL_FAST:
+        mk_heuristic_playout(&w, g, 1);
+        mk_fast_playout(&w, g, 0);
         return mk_diff(&w, seat);
     case MJ_EVAL_RANDOM:
         while (!mk_stock_empty(&w))
             mk_play(&w, mk_random_action(&w, g));
         break;
-    case MJ_EVAL_FAST:
-        mj_policy_playout(&w, 1);
-        mj_fast_ending(&w);
-        return mk_diff(&w, seat);
-    case MJ_EVAL_KERNEL:
-        mk_heuristic_playout(&w, g, 1);
-        break;
     default:
-        mj_policy_playout(&w, 1);
+        mk_heuristic_playout(&w, g, 1);
         break;
     }
     if (mk_over(&w))

@@ -4,7 +4,6 @@
 #define MARJOLET_SEARCH_H
 
 #include "kernel.h"
-#include "policy.h"
 #include "sample.h"
 
 /* How a world is scored after a candidate action, before the stock is
@@ -13,10 +12,8 @@ enum mj_eval {
     MJ_EVAL_SOLVE = 0,   /* heuristic playout to the last draw, exact ending */
     MJ_EVAL_PLAYOUT = 1, /* heuristic playout to the end of the deal */
     MJ_EVAL_RANDOM = 2,  /* random playout to the last draw, exact ending */
-    MJ_EVAL_KERNEL = 3,  /* the kernel's own heuristic (mk_heuristic_playout)
-                            to the last draw, exact ending */
-    MJ_EVAL_FAST = 4,    /* heuristic playout to the last draw, then the
-                            cheap greedy ending (mj_fast_ending) */
+    MJ_EVAL_FAST = 3,    /* heuristic playout to the last draw, then the
+                            kernel's cheap fast policy to the end */
 };
 #define MJ_EVAL_LAST MJ_EVAL_FAST
 

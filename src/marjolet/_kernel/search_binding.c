@@ -7,7 +7,6 @@
  *   pimc(deal, table, seat, unseen, opp_missing, first_slot, worlds, seed,
  *        exact_tricks=2, eval=0, weights=None, soft=())
  *        -> (worlds, actions, sums, sumsqs)
- *   policy_action(deal) -> the heuristic policy's action (policy.c)
  *
  * `deal` is a _kernel.Deal holding what the seat knows (the opponent's hand
  * reduced to its known cards, unknown stock cards -1); `unseen` the cards
@@ -233,7 +232,7 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     }
     if (eval < MJ_EVAL_SOLVE || eval > MJ_EVAL_LAST) {
         PyErr_Format(PyExc_ValueError,
-                     "eval must be 0 (solve), 1 (playout), 2 (random), 3 (kernel) or 4 (fast), got %d",
+                     "eval must be 0 (solve), 1 (playout), 2 (random) or 3 (fast), got %d",
                      eval);
         return NULL;
     }
@@ -260,22 +259,7 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
                          float_tuple(acc.sumsq, acc.n));
 }
 
-/* policy_action(deal) -> the heuristic policy's action (policy.c) */
-static PyObject *py_policy_action(PyObject *self, PyObject *arg) {
-    (void)self;
-    KDealObject *kd = kd_check(arg);
-    if (kd == NULL)
-        return NULL;
-    if (mk_over(&kd->d)) {
-        PyErr_SetString(PyExc_ValueError, "policy_action: the deal is over");
-        return NULL;
-    }
-    return PyLong_FromLong(mj_policy_action(&kd->d));
-}
-
 PyMethodDef kernel_search_methods[] = {
-    {"policy_action", py_policy_action, METH_O,
-     "policy_action(deal) -> the action of the heuristic policy (bots/heuristic.py) in C"},
     {"sample", (PyCFunction)(void (*)(void))py_sample, METH_VARARGS | METH_KEYWORDS,
      "sample(deal, seat, unseen, opp_missing, first_slot, n, seed, weights=None, soft=()) -> "
      "[(opp_hidden_mask, stock), ...]: n worlds consistent with an observation"},

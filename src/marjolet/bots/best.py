@@ -65,7 +65,7 @@ EXACT3_SECONDS = 0.2
 SMALL_TABLE = 11
 LARGE_TABLE = 16
 #: The kernel's scoring of a world before the exact horizon (search.h).
-EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "kernel": 3, "fast": 4}
+EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "fast": 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +226,7 @@ class BestBot(Bot):
             str,
             "solve",
             "scoring before the exact horizon: solve (playout + exact ending), playout, "
-            "random, kernel, fast (playout + greedy ending)",
+            "random, fast (playout + the kernel's fast ending policy)",
         ),
         Param(
             "infer",
