@@ -12,6 +12,10 @@ longer: ``--no-verify`` skips it.
 
     nice .venv/bin/python benchmarks/bench_solver.py              # 10,000 endings
     nice .venv/bin/python benchmarks/bench_solver.py --count 500 --json
+
+``EndingSolver`` answers through the C kernel when it is built
+(docs/kernel.md); ``MARJOLET_KERNEL=0`` measures the pure-Python solver.
+The output names the engine.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import statistics
 import sys
 import time
 
+from marjolet import kernel
 from marjolet.bots.solver import EndingSolver, minimax_value
 from marjolet.engine import Deal
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
@@ -103,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         "minimax_mean_s": round(minimax_time / args.count, 4) if not args.no_verify else None,
         "target_median_ms": TARGET_MEDIAN_MS,
         "target_worst_ms": TARGET_WORST_MS,
+        "engine": kernel.description(),
     }
     ok = (
         figures["median_ms"] <= TARGET_MEDIAN_MS
@@ -115,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         python = sys.version.split()[0]
         print(f"full six-card endings: {args.count} ({args.rules} rules), python {python}")
+        print(f"engine: {kernel.description()}")
         if not args.no_verify:
             print(
                 f"agreement with plain minimax: {args.count - disagreements}/{args.count}"

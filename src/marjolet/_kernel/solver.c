@@ -574,6 +574,15 @@ static int x_value(const xctx *c, const mk_deal *d, int alpha, int beta) {
             score[j] = s;
         }
     }
+    if (n > 1 && !had) { /* no table move: the heuristic policy's card first */
+        int h = mk_heuristic_action(d, NULL);
+        for (int i = 1; i < n; i++)
+            if (order[i] == h) {
+                for (int j = i; j > 0; j--) order[j] = order[j - 1];
+                order[0] = h;
+                break;
+            }
+    }
     int best = -MK_INF, best_card = order[0];
     for (int i = 0; i < n; i++) {
         mk_deal child = *d;

@@ -487,7 +487,7 @@ class EndingSolver:
             return None
         self._root(deal)  # the same errors as the Python path
         if self._ktable is None:
-            self._ktable = kernel.new_table()
+            self._ktable = kernel.new_table(14)
         return kernel.kernel_deal(deal)
 
     def _count_kernel_nodes(self) -> None:
