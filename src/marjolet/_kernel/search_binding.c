@@ -1,11 +1,271 @@
-/* search_binding.c -- the search methods of marjolet._kernel.
+/* search_binding.c -- the search methods of marjolet._kernel: dealing
+ * worlds consistently with an observation (sample.c) and the best bot's
+ * sampled-world search (search.c).
  *
- * The best-bot work (sampling, PIMC / exact late search over worlds) adds
- * its Python-visible functions here: append PyMethodDef rows before the
- * sentinel. module.c merges this table with kernel_core_methods at import,
- * so nothing else needs editing. Use binding.h for the object layouts. */
+ *   sample(deal, seat, unseen, opp_missing, first_slot, n, seed,
+ *          weights=None, soft=()) -> [(opp_hidden_mask, stock), ...]
+ *   pimc(deal, table, seat, unseen, opp_missing, first_slot, worlds, seed,
+ *        exact_tricks=2, eval=0, weights=None, soft=())
+ *        -> (worlds, actions, sums, sumsqs)
+ *
+ * `deal` is a _kernel.Deal holding what the seat knows (the opponent's hand
+ * reduced to its known cards, unknown stock cards -1); `unseen` the cards
+ * whose place is unknown, `opp_missing` how many of them the opponent
+ * holds, `first_slot` the first hidden stock position still to be drawn
+ * (the rest of the unseen cards fill first_slot..18). `weights`: 32 odds
+ * that a card sits in the opponent's hand; `soft`: (mask, accept) pairs,
+ * see sample.h. Bad arguments raise ValueError/TypeError. */
 #include "binding.h"
+#include "search.h"
+
+/* The kernel's search limits: a call is meant to last a few milliseconds. */
+#define MAX_WORLDS_PER_CALL 10000000L
+
+static int parse_weights(PyObject *obj, mj_sample_spec *spec) {
+    spec->weighted = 0;
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    PyObject *seq = PySequence_Fast(obj, "weights must be a sequence of 32 numbers or None");
+    if (seq == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != 32) {
+        PyErr_Format(PyExc_ValueError, "weights must have 32 entries, got %zd",
+                     PySequence_Fast_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (int c = 0; c < 32; c++) {
+        double w = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, c));
+        if (w == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (!(w >= 0.0) || w > 1e12) {
+            PyErr_Format(PyExc_ValueError, "weights[%d] must be a number in [0, 1e12]", c);
+            Py_DECREF(seq);
+            return -1;
+        }
+        spec->weight[c] = w;
+    }
+    Py_DECREF(seq);
+    spec->weighted = 1;
+    return 0;
+}
+
+static int parse_soft(PyObject *obj, mj_sample_spec *spec) {
+    spec->n_soft = 0;
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    PyObject *seq = PySequence_Fast(obj, "soft must be a sequence of (mask, accept) pairs");
+    if (seq == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > MJ_MAX_SOFT) {
+        PyErr_Format(PyExc_ValueError, "soft holds %zd constraints, at most %d", n, MJ_MAX_SOFT);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned long long mask;
+        double accept;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "Kd;soft entries are (mask, accept)",
+                              &mask, &accept)) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (mask > 0xFFFFFFFFull || !(accept >= 0.0 && accept <= 1.0)) {
+            PyErr_Format(PyExc_ValueError,
+                         "soft[%zd]: mask must be a 32-bit card set and accept in [0, 1]", i);
+            Py_DECREF(seq);
+            return -1;
+        }
+        spec->soft[i] = (uint32_t)mask;
+        spec->accept[i] = accept;
+    }
+    spec->n_soft = (int)n;
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* Every card the base deal places (hands, tricks, the lead, the indicator,
+ * known stock cards): none of them may be unseen. */
+static uint32_t placed_cards(const mk_deal *d) {
+    uint32_t m = d->hand[0] | d->hand[1] | d->won[0] | d->won[1];
+    if (d->lead >= 0)
+        m |= 1u << d->lead;
+    if (!mk_stock_empty(d))
+        m |= 1u << d->indicator;
+    for (int i = 0; i < MK_STOCK_CARDS; i++)
+        if (d->stock[i] >= 0)
+            m |= 1u << d->stock[i];
+    return m;
+}
+
+/* Parse and check the shared arguments of sample() and pimc(). */
+static int make_spec(const mk_deal *d, int seat, unsigned long long unseen, int opp_missing,
+                     int first_slot, PyObject *weights, PyObject *soft, mj_sample_spec *spec) {
+    if (seat != 0 && seat != 1) {
+        PyErr_Format(PyExc_ValueError, "seat must be 0 or 1, got %d", seat);
+        return -1;
+    }
+    if (unseen > 0xFFFFFFFFull) {
+        PyErr_SetString(PyExc_ValueError, "unseen must be a 32-bit card set");
+        return -1;
+    }
+    spec->unseen = (uint32_t)unseen;
+    spec->opp_missing = opp_missing;
+    spec->first_slot = first_slot;
+    if (parse_weights(weights, spec) < 0 || parse_soft(soft, spec) < 0)
+        return -1;
+    if (first_slot < 0 || first_slot > MJ_STOCK || mj_sample_check(spec) != 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "inconsistent observation: %d unseen cards for %d in the opponent's hand "
+                     "and stock positions %d-18",
+                     __builtin_popcount(spec->unseen), opp_missing, first_slot);
+        return -1;
+    }
+    if (placed_cards(d) & spec->unseen) {
+        PyErr_SetString(PyExc_ValueError,
+                        "inconsistent observation: an unseen card is already placed in the deal");
+        return -1;
+    }
+    for (int i = first_slot; i < MK_STOCK_CARDS; i++)
+        if (d->stock[i] >= 0) {
+            PyErr_Format(PyExc_ValueError,
+                         "inconsistent observation: stock position %d to be dealt is known", i);
+            return -1;
+        }
+    return 0;
+}
+
+static PyObject *py_sample(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"deal", "seat", "unseen", "opp_missing", "first_slot", "n", "seed",
+                            "weights", "soft", NULL};
+    PyObject *deal_obj, *weights = NULL, *soft = NULL;
+    int seat, opp_missing, first_slot;
+    unsigned long long unseen, seed;
+    Py_ssize_t n;
+    (void)self;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OiKiinK|OO", names, &deal_obj, &seat, &unseen,
+                                     &opp_missing, &first_slot, &n, &seed, &weights, &soft))
+        return NULL;
+    KDealObject *kd = kd_check(deal_obj);
+    if (kd == NULL)
+        return NULL;
+    mj_sample_spec spec;
+    if (make_spec(&kd->d, seat, unseen, opp_missing, first_slot, weights, soft, &spec) < 0)
+        return NULL;
+    if (n < 0 || n > 1000000) {
+        PyErr_Format(PyExc_ValueError, "n must be 0-1000000, got %zd", n);
+        return NULL;
+    }
+    mk_rng g;
+    mk_rng_seed(&g, seed);
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int8_t stock[MK_STOCK_CARDS];
+        memcpy(stock, kd->d.stock, sizeof stock);
+        uint32_t hidden = 0;
+        mj_sample(&spec, &g, &hidden, stock);
+        PyObject *st = PyTuple_New(MK_STOCK_CARDS);
+        if (st == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        for (int i = 0; i < MK_STOCK_CARDS; i++)
+            PyTuple_SET_ITEM(st, i, PyLong_FromLong(stock[i]));
+        PyObject *item = Py_BuildValue("(kN)", (unsigned long)hidden, st);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
+static PyObject *float_tuple(const double *v, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        PyTuple_SET_ITEM(t, i, PyFloat_FromDouble(v[i]));
+    return t;
+}
+
+static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"deal",   "table",        "seat", "unseen",  "opp_missing",
+                            "first_slot", "worlds",   "seed", "exact_tricks", "eval",
+                            "weights", "soft",        NULL};
+    PyObject *deal_obj, *table_obj, *weights = NULL, *soft = NULL;
+    int seat, opp_missing, first_slot, exact_tricks = 2, eval = MJ_EVAL_SOLVE;
+    unsigned long long unseen, seed;
+    long worlds;
+    (void)self;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOO", names, &deal_obj, &table_obj,
+                                     &seat, &unseen, &opp_missing, &first_slot, &worlds, &seed,
+                                     &exact_tricks, &eval, &weights, &soft))
+        return NULL;
+    KDealObject *kd = kd_check(deal_obj);
+    if (kd == NULL)
+        return NULL;
+    KTableObject *kt = kt_check(table_obj);
+    if (kt == NULL)
+        return NULL;
+    mj_sample_spec spec;
+    if (make_spec(&kd->d, seat, unseen, opp_missing, first_slot, weights, soft, &spec) < 0)
+        return NULL;
+    if (mk_over(&kd->d) || kd->d.turn != seat) {
+        PyErr_Format(PyExc_ValueError, "pimc: seat %d is not the player to act", seat);
+        return NULL;
+    }
+    if (worlds < 0 || worlds > MAX_WORLDS_PER_CALL) {
+        PyErr_Format(PyExc_ValueError, "worlds must be 0-%ld, got %ld", MAX_WORLDS_PER_CALL,
+                     worlds);
+        return NULL;
+    }
+    if (exact_tricks < 0 || exact_tricks > MK_PHASE1_TRICKS) {
+        PyErr_Format(PyExc_ValueError, "exact_tricks must be 0-10, got %d", exact_tricks);
+        return NULL;
+    }
+    if (eval < MJ_EVAL_SOLVE || eval > MJ_EVAL_LAST) {
+        PyErr_Format(PyExc_ValueError,
+                     "eval must be 0 (solve), 1 (playout), 2 (random) or 3 (fast), got %d",
+                     eval);
+        return NULL;
+    }
+    mj_search_params p = {seat, exact_tricks, eval};
+    mj_search_acc acc;
+    mj_acc_init(&acc, mk_legal(&kd->d));
+    mk_deal base = kd->d;
+    mk_rng g;
+    mk_rng_seed(&g, seed);
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mj_pimc(&base, &spec, &p, &g, &kt->t, worlds, &acc);
+    Py_END_ALLOW_THREADS
+    if (rc != 0) {
+        PyErr_SetString(PyExc_ValueError, "pimc: the observation does not fit the deal");
+        return NULL;
+    }
+    PyObject *actions = PyTuple_New(acc.n);
+    if (actions == NULL)
+        return NULL;
+    for (int i = 0; i < acc.n; i++)
+        PyTuple_SET_ITEM(actions, i, PyLong_FromLong(acc.actions[i]));
+    return Py_BuildValue("(lNNN)", acc.worlds, actions, float_tuple(acc.sum, acc.n),
+                         float_tuple(acc.sumsq, acc.n));
+}
 
 PyMethodDef kernel_search_methods[] = {
+    {"sample", (PyCFunction)(void (*)(void))py_sample, METH_VARARGS | METH_KEYWORDS,
+     "sample(deal, seat, unseen, opp_missing, first_slot, n, seed, weights=None, soft=()) -> "
+     "[(opp_hidden_mask, stock), ...]: n worlds consistent with an observation"},
+    {"pimc", (PyCFunction)(void (*)(void))py_pimc, METH_VARARGS | METH_KEYWORDS,
+     "pimc(deal, table, seat, unseen, opp_missing, first_slot, worlds, seed, exact_tricks=2, "
+     "eval=0, weights=None, soft=()) -> (worlds, actions, sums, sumsqs): the best bot's "
+     "sampled-world search, every legal action scored in each world"},
     {NULL, NULL, 0, NULL} /* sentinel */
 };

@@ -2,7 +2,8 @@
 and is built from a spec string by :func:`make_bot` (``"pimc:worlds=64"``).
 
 The ladder, weakest first: ``random``, ``heuristic``, ``solver``, ``ismcts``,
-``pimc``; ``cheater`` sees the hidden cards (a ceiling, not an opponent).
+``pimc``, ``best``; ``cheater`` sees the hidden cards (a ceiling, not an
+opponent).
 See ``docs/bots.md``.
 """
 
@@ -11,8 +12,9 @@ from marjolet.bots.hint import Hint, hint
 from marjolet.bots.registry import bot_names, make_bot, parse_spec, register
 
 #: The spec front ends use as the default opponent and for hints: the
-#: strongest bot that answers within about a second a move on one core.
-STRONGEST = "pimc:worlds=200,time=1.0"
+#: strongest bot, at half a second a move (quick in the browser and the
+#: terminal).
+STRONGEST = "best:time=0.5"
 
 __all__ = [
     "STRONGEST",

@@ -20,6 +20,7 @@ _BOTS: dict[str, str] = {
     "pimc": "marjolet.bots.pimc:PimcBot",
     "ismcts": "marjolet.bots.ismcts:IsmctsBot",
     "cheater": "marjolet.bots.pimc:CheaterBot",
+    "best": "marjolet.bots.best:BestBot",
     "openspiel-ismcts": "marjolet.rl.ismcts_bot:OpenSpielISMCTSBot",
     "linear": "marjolet.rl.linear_bot:LinearBot",
 }

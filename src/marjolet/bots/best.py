@@ -1,0 +1,457 @@
+"""``best``: the strongest bot, a sampled-world search on the C kernel.
+
+At each decision it deals the cards it cannot see many times, consistently
+with its observation (the C sampler of ``_kernel/sample.c``, the twin of
+:func:`~marjolet.observation.sample_world`), and scores **every** legal
+action in each world as if all cards were known (``_kernel/search.c``):
+
+* in the last ``exact`` tricks of phase 1: the exact perfect-information
+  search of the world (its stock order is known);
+* earlier: a playout of the kernel's heuristic policy to the last draw,
+  then the exact ending solver;
+* tricks 11-16 (nothing is hidden, R23): the exact ending solver's move.
+
+It plays the action with the best mean. The search runs in C calls of a
+few milliseconds each, with the budget checked between calls, so it uses
+its whole ``time=`` (``clock=wall|cpu``).
+
+Inference (``infer=``): worlds that contradict what the opponent did are
+dealt less often. A player who won a trick, declared nothing and still
+holds the cards of a meld would probably have declared it; one who kept
+the seven of trumps unexchanged in its window probably did not hold it.
+Such worlds are kept only with probability ``infer`` (1 = no inference).
+
+Without the kernel (``MARJOLET_KERNEL=0`` or no C build) the same search
+runs in pure Python on :func:`~marjolet.observation.sample_world` and
+:class:`~marjolet.bots.search.WorldEvaluator`, far fewer worlds a second.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from marjolet.actions import DIX, DRAW, MELD_BASE
+from marjolet.bots.base import Bot, BotSpecError, Param
+from marjolet.bots.heuristic import POLICY, public_deal
+from marjolet.bots.search import (
+    CLOCK_PARAM,
+    CLOCKS,
+    TIME_PARAM,
+    Budget,
+    WorldEvaluator,
+    check_budget,
+)
+from marjolet.bots.solver import EndingSolver
+from marjolet.cards import SEVEN, card
+from marjolet.engine import STOCK_CARDS, Deal, draw_positions, public_turns
+from marjolet.kernel import KERNEL, kernel_deal, supports
+from marjolet.melds import MELD_CARDS
+from marjolet.observation import Observation, observe, sample_world
+from marjolet.rules import CLASSIC, SAME_SUIT, Rules
+
+#: Seconds of search per kernel call; the budget is checked between calls.
+CALL_SECONDS = 0.002
+#: From this budget a move on, worlds are solved exactly over the last three
+#: phase-1 tricks (about 2 ms a world from trick 8), below it over two
+#: (about 0.15 ms a world from trick 9).
+EXACT3_SECONDS = 0.2
+#: log2 of the kernel table sizes (entries of 32 bytes), see _table_for.
+SMALL_TABLE = 11
+LARGE_TABLE = 16
+#: The kernel's scoring of a world before the exact horizon (search.h).
+EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "fast": 3}
+
+
+@dataclass(frozen=True, slots=True)
+class WorldSpec:
+    """What a world must respect, from one observation: the unseen cards
+    (``opp_missing`` of them in the opponent's hand, the rest in stock
+    positions ``first_slot``..18), the known stock cards (the seat's own
+    draws, -1 elsewhere) and the inference constraints (``soft``: a world
+    whose opponent holds all of ``mask`` is kept with probability ``p``)."""
+
+    unseen: int
+    opp_missing: int
+    first_slot: int
+    stock: tuple[int, ...]
+    soft: tuple[tuple[int, float], ...] = ()
+
+
+def world_spec(obs: Observation, accept: float = 1.0) -> WorldSpec:
+    """The sampling problem of ``obs`` (see :func:`sample_world`)."""
+    opp = obs.seat ^ 1
+    missing = obs.hand_sizes[opp] - obs.opponent_known.mask.bit_count()
+    hidden_stock = max(0, obs.stock_size - 1)
+    stock = [-1] * STOCK_CARDS
+    positions = draw_positions(obs.actions, obs.dealer, obs.trump, obs.seat)
+    for idx, c in zip(positions, obs.draws, strict=False):
+        if idx < STOCK_CARDS - hidden_stock:
+            stock[idx] = c
+    soft = inference_constraints(obs, accept) if accept < 1.0 else ()
+    return WorldSpec(obs.unseen.mask, missing, STOCK_CARDS - hidden_stock, tuple(stock), soft)
+
+
+def inference_constraints(obs: Observation, accept: float) -> tuple[tuple[int, float], ...]:
+    """Card sets the opponent probably does not hold whole, from its meld
+    windows (R9-R14): a meld it never declared although it closed a window
+    in which it could have (under ``one_meld_per_window``: a window in which
+    it declared nothing), and the seven of trumps it did not exchange while
+    the exchange was open. Only cards still unseen are constrained."""
+    opp = obs.seat ^ 1
+    trump = obs.trump
+    seven = card(SEVEN, trump)
+    one_meld = obs.rules.one_meld_per_window
+    free_windows = 0  # opponent windows closed with every declaration possible
+    seven_windows = 0  # opponent windows closed while it could have exchanged
+    seven_open = obs.turned_up != seven
+    declared_here = False
+    for a, (actor, _tricks) in zip(
+        obs.actions, public_turns(obs.actions, obs.dealer, trump), strict=True
+    ):
+        if a in (seven, DIX):
+            seven_open = False  # exchanged, or played: no exchange any more
+        if actor != opp or a < MELD_BASE:
+            continue
+        if a == DRAW:
+            if not (one_meld and declared_here):
+                free_windows += 1
+            if seven_open:
+                seven_windows += 1
+            declared_here = False
+        elif a < DIX:
+            declared_here = True
+    unseen = obs.unseen.mask
+    possible = unseen | obs.opponent_known.mask
+    out: list[tuple[int, float]] = []
+    if free_windows:
+        scored = obs.melds[opp]
+        for m, need in enumerate(MELD_CARDS[obs.rules.jack_queen == SAME_SUIT][trump]):
+            if scored >> m & 1 or need & ~possible or not need & unseen:
+                continue
+            out.append((need & unseen, accept))
+    if seven_windows and unseen >> seven & 1:
+        out.append((1 << seven, accept))
+    return tuple(out)
+
+
+def base_deal(obs: Observation, spec: WorldSpec) -> Deal:
+    """The deal holding what ``obs`` shows: the opponent's hand is its known
+    part, the stock holds only the seat's own draws."""
+    return Deal.from_state(
+        obs.rules, obs.dealer, obs.turned_up, spec.stock, obs.public_state, moves=obs.actions
+    )
+
+
+def worlds_from_kernel(obs: Observation, n: int, seed: int, accept: float = 1.0) -> list[Deal]:
+    """``n`` worlds dealt by the kernel's sampler for ``obs`` (for tests and
+    analysis); raises ``RuntimeError`` without the kernel."""
+    if KERNEL is None:
+        raise RuntimeError("the C kernel is not available")
+    spec = world_spec(obs, accept)
+    kdeal = kernel_deal(base_deal(obs, spec))
+    opp = obs.seat ^ 1
+    out = []
+    for hidden, stock in KERNEL.sample(
+        kdeal, obs.seat, spec.unseen, spec.opp_missing, spec.first_slot, n, seed, None, spec.soft
+    ):
+        state = list(obs.public_state)
+        state[opp] |= hidden  # HAND + opp
+        dealt = [0, 0]
+        dealt[obs.seat] = obs.dealt.mask
+        out.append(
+            Deal.from_state(
+                obs.rules,
+                obs.dealer,
+                obs.turned_up,
+                stock,
+                state,
+                dealt=(dealt[0], dealt[1]),
+                moves=obs.actions,
+            )
+        )
+    return out
+
+
+class Estimates:
+    """Per-action sums over worlds: the mean and its standard error."""
+
+    __slots__ = ("sums", "sumsqs", "worlds")
+
+    def __init__(self, legal: Sequence[int]) -> None:
+        self.sums = dict.fromkeys(legal, 0.0)
+        self.sumsqs = dict.fromkeys(legal, 0.0)
+        self.worlds = 0
+
+    def mean(self, a: int) -> float:
+        return self.sums[a] / self.worlds if self.worlds else 0.0
+
+    def stderr(self, a: int) -> float:
+        n = self.worlds
+        if n < 2:
+            return math.inf if n == 0 else 0.0
+        mean = self.sums[a] / n
+        var = max(0.0, (self.sumsqs[a] - n * mean * mean) / (n - 1))
+        return math.sqrt(var / n)
+
+
+_TIME = dataclasses.replace(TIME_PARAM, default=0.5)
+
+
+class BestBot(Bot):
+    name = "best"
+    description = (
+        "the strongest: sampled-world search in C (exact late phase 1 and ending, heuristic "
+        "playouts before, inference from the opponent's windows)"
+        + ("" if KERNEL is not None else " [C kernel unavailable: pure-Python search, slow]")
+    )
+    params = (
+        _TIME,
+        CLOCK_PARAM,
+        Param("worlds", int, 0, "at most this many worlds per decision (0 = no cap)"),
+        Param(
+            "exact",
+            int,
+            -1,
+            "solve worlds exactly when this many phase-1 tricks remain (-1 = by budget: "
+            f"3 from {EXACT3_SECONDS} s a move, else 2)",
+        ),
+        Param(
+            "eval",
+            str,
+            "solve",
+            "scoring before the exact horizon: solve (playout + exact ending), playout, "
+            "random, fast (playout + the kernel's fast ending policy)",
+        ),
+        Param(
+            "infer",
+            float,
+            0.3,
+            "keep-probability of worlds contradicting the opponent's windows (1 = no inference)",
+        ),
+    )
+
+    def __init__(self, *, seed: int | None = None, **options: object) -> None:
+        super().__init__(seed=seed, **options)
+        check_budget(self.name, self.options)
+        if self.options["worlds"] < 0:
+            raise BotSpecError(f"bot {self.name!r}: worlds must be >= 0")
+        if self.options["time"] == 0 and self.options["worlds"] == 0:
+            raise BotSpecError(f"bot {self.name!r}: give time > 0 or worlds > 0 (or both)")
+        if not -1 <= self.options["exact"] <= 10:
+            raise BotSpecError(f"bot {self.name!r}: exact must be 0-10, or -1 (by budget)")
+        if self.options["eval"] not in EVAL_MODES:
+            raise BotSpecError(f"bot {self.name!r}: eval must be one of {', '.join(EVAL_MODES)}")
+        if not 0.0 <= self.options["infer"] <= 1.0:
+            raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
+        #: kernel tables: a small one (cache-friendly) when every world is
+        #: scored by playouts and six-card endings, a large one when the
+        #: exact phase-1 search runs
+        self._tables: dict[bool, Any] = {}
+        self._evaluator: WorldEvaluator | None = None
+        self._ending: EndingSolver | None = None
+        #: worlds evaluated at the last decision (benchmarks, hints)
+        self.last_worlds = 0
+        #: mean value of each action at the last decision (hints)
+        self.last_values: dict[int, float] = {}
+
+    def exact_tricks(self) -> int:
+        """The exact horizon in phase-1 tricks (``exact``, or by budget)."""
+        exact = int(self.options["exact"])
+        if exact >= 0:
+            return exact
+        return 3 if self.options["time"] >= EXACT3_SECONDS else 2
+
+    @property
+    def uses_kernel(self) -> bool:
+        return KERNEL is not None
+
+    def new_match(self, seed: int | None = None) -> None:
+        super().new_match(seed)
+        self._ending = None
+        for table in self._tables.values():
+            table.clear()
+        self._evaluator = None
+
+    # -- the decision ----------------------------------------------------------------
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        if len(legal) == 1:
+            self.last_values = {legal[0]: 0.0}
+            return legal[0]
+        if obs.stock_empty:
+            return self._ending_move(obs)[0]
+        est = self._search(obs, legal)
+        preferred = POLICY.act(public_deal(obs), legal)
+        return max(legal, key=lambda a: (est.mean(a), a == preferred))
+
+    def estimate(self, obs: Observation, legal: Sequence[int]) -> dict[int, tuple[float, float]]:
+        """The mean final deal-score difference (the seat minus its
+        opponent, points already scored included) of each legal action and
+        its standard error, within the bot's budget. Exact (error 0) once
+        the stock is empty."""
+        if not legal:
+            raise ValueError("estimate: there is no legal action")
+        if obs.stock_empty:
+            values = self._ending_move(obs)[1]
+            return {a: (float(values[a]), 0.0) for a in legal}
+        est = self._search(obs, legal)
+        return {a: (est.mean(a), est.stderr(a)) for a in legal}
+
+    def _search(self, obs: Observation, legal: Sequence[int]) -> Estimates:
+        budget = Budget(self.options["time"], self.options["clock"])
+        if supports(obs.rules):
+            est = self._kernel_search(obs, legal, budget)
+        else:
+            est = self._python_search(obs, legal, budget)
+        self.last_worlds = est.worlds
+        self.last_values = {a: est.mean(a) for a in legal}
+        return est
+
+    def _kernel_search(self, obs: Observation, legal: Sequence[int], budget: Budget) -> Estimates:
+        spec = world_spec(obs, self.options["infer"])
+        kdeal = kernel_deal(base_deal(obs, spec))
+        exact = self.exact_tricks()
+        table = self._table_for(obs, exact)
+        est = Estimates(legal)
+        cap = self.options["worlds"] or math.inf
+        timed = self.options["time"] > 0
+        clock = CLOCKS[self.options["clock"]]
+        chunk = 2
+        mode = EVAL_MODES[self.options["eval"]]
+        seat = obs.seat
+        while est.worlds < cap:
+            n = int(min(chunk, cap - est.worlds))
+            start = clock()
+            done, actions, sums, sumsqs = KERNEL.pimc(
+                kdeal,
+                table,
+                seat,
+                spec.unseen,
+                spec.opp_missing,
+                spec.first_slot,
+                n,
+                self.rng.getrandbits(64),
+                exact,
+                mode,
+                None,
+                spec.soft,
+            )
+            spent = clock() - start
+            for a, s, q in zip(actions, sums, sumsqs, strict=True):
+                if a in est.sums:
+                    est.sums[a] += s
+                    est.sumsqs[a] += q
+            est.worlds += done
+            if budget.spent():
+                break
+            if timed and spent > 0:
+                chunk = max(1, min(chunk * 4, int(n * CALL_SECONDS / spent)))
+            else:
+                chunk = min(chunk * 2, 256)
+        return est
+
+    def _table_for(self, obs: Observation, exact: int) -> Any:
+        """A cleared kernel table for this decision: small (2^11 entries,
+        the fastest for the endings of playouts, which rarely recur across
+        worlds) unless the exact search may run within the next action."""
+        tricks_left = 10 - obs.tricks_played + (1 if obs.in_window else 0)
+        large = tricks_left - 1 <= exact
+        table = self._tables.get(large)
+        if table is None:
+            table = self._tables[large] = KERNEL.Table(LARGE_TABLE if large else SMALL_TABLE)
+        table.clear()
+        return table
+
+    def _python_search(self, obs: Observation, legal: Sequence[int], budget: Budget) -> Estimates:
+        if self._evaluator is None:
+            self._evaluator = WorldEvaluator(min(1, self.exact_tricks()))
+        evaluator = self._evaluator
+        evaluator.reset_tables()
+        est = Estimates(legal)
+        cap = self.options["worlds"] or math.inf
+        me = obs.seat
+        while est.worlds < cap:
+            world = sample_world(obs, self.rng)
+            for a in legal:
+                world.push(a)
+                v = float(evaluator.value(world, me))
+                world.pop()
+                est.sums[a] += v
+                est.sumsqs[a] += v * v
+            est.worlds += 1
+            if budget.spent():
+                break
+        return est
+
+    def _ending_move(self, obs: Observation) -> tuple[int, dict[int, int]]:
+        """The exact ending: the preferred optimal card and every value."""
+        deal = public_deal(obs)  # phase 2: both hands are public (R23)
+        solver = self._ending
+        if solver is None or not solver.matches(deal) or len(solver.table) > 200_000:
+            solver = self._ending = EndingSolver.for_deal(deal)
+        values = solver.exact_values(deal)
+        best = max(values.values())
+        self.last_values = {a: float(v) for a, v in values.items()}
+        optimal = [a for a in deal.legal_actions() if values[a] == best]
+        return solver.preferred(deal, optimal)[0], values
+
+
+# -- the speed figure -------------------------------------------------------------------
+
+
+def early_positions(n: int, seed: int = 1, rules: Rules = CLASSIC) -> list[Observation]:
+    """Observations of the player to act in tricks 1-3 of random deals,
+    reached by heuristic play (a spread of leads, follows and windows)."""
+    rng = random.Random(seed)
+    out: list[Observation] = []
+    while len(out) < n:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        deal = Deal(deck, rng.randrange(2), rules)
+        for _ in range(rng.randrange(0, 12)):
+            deal.push(POLICY.act(deal))
+        if deal.tricks_played < 3 and len(deal.legal_actions()) > 1:
+            out.append(observe(deal, deal.to_move))
+    return out
+
+
+def measure_worlds_per_s(
+    positions: int = 20, worlds: int = 1000, seed: int = 1, spec: str = "best"
+) -> float:
+    """Sampled worlds a second (CPU time, this process, one core) of the
+    best bot's phase-1 search on early-phase-1 positions of random deals; a
+    world is one consistent deal of the unseen cards with every legal
+    action scored in it. Runs the kernel search when it is available, else
+    the pure-Python one (use fewer ``worlds`` then)."""
+    from marjolet.bots.registry import make_bot
+
+    bot = make_bot(f"{spec}{':' if ':' not in spec else ','}worlds={worlds},time=0", seed=seed)
+    assert isinstance(bot, BestBot)
+    done = 0
+    seconds = 0.0
+    for obs in early_positions(positions, seed):
+        legal = public_deal(obs).legal_actions()
+        start = time.process_time()
+        bot.estimate(obs, legal)
+        seconds += time.process_time() - start
+        done += bot.last_worlds
+    return done / seconds if seconds > 0 else 0.0
+
+
+__all__ = [
+    "KERNEL",
+    "BestBot",
+    "WorldSpec",
+    "base_deal",
+    "early_positions",
+    "inference_constraints",
+    "measure_worlds_per_s",
+    "world_spec",
+    "worlds_from_kernel",
+]
