@@ -61,6 +61,20 @@ class NewGame:
     token: str | None
     invite: str | None
 
+    def reply(self) -> dict[str, Any]:
+        """The JSON answer to the request that created the game: its page,
+        the creator's seat and token, and the invite link when a friend is
+        awaited."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "seat": self.seat,
+            "token": self.token,
+            "url": f"/game/{self.id}",
+        }
+        if self.invite is not None:
+            out["invite_url"] = f"/game/{self.id}#invite={self.invite}"
+        return out
+
 
 class Hub:
     """Live tables and everything they share (see the module docstring)."""
