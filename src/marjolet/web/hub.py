@@ -25,12 +25,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
+from marjolet.bots.catalogue import BotCatalogue, BotChoice
 from marjolet.cards import shuffled_deck
 from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.record import Record, to_match
 from marjolet.rules import Rules
-from marjolet.web.botchoice import BotCatalogue, BotChoice
 from marjolet.web.config import WebConfig
 from marjolet.web.store import GameRow, Mode, SeatInfo, Store, token_hash
 from marjolet.web.tables import Table, TableError
