@@ -14,7 +14,7 @@ FRONT_ENDS = ("tui", "web")
 def imported_packages(path: Path) -> set[str]:
     """The ``marjolet.<package>`` names a file imports, at the top or inside
     a function (lazy imports count too)."""
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names = []
         if isinstance(node, ast.Import):
