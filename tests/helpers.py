@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Any
 
 from marjolet.actions import action_name, parse_action
 from marjolet.cards import parse_card
@@ -91,3 +92,48 @@ def walk(seed: int, rules: Rules = CLASSIC) -> Iterable[Deal]:
             return
         legal = deal.legal_actions()
         deal.push(legal[rng.randrange(len(legal))])
+
+
+def minimax_value(deal: Deal, table: dict[tuple[int, ...], int] | None = None) -> int:
+    """Final score difference for the player to act, by plain exhaustive
+    minimax over every legal action of the rest of the deal (windows
+    included, no pruning): an oracle independent of the bots' solver and the
+    review's search. Memoised on the full state in ``table`` when one is
+    given. ``deal`` is not over."""
+    key = (*deal.state, deal.to_move)
+    if table is not None and key in table:
+        return table[key]
+    best = max(minimax_action_values(deal, table).values())
+    if table is not None:
+        table[key] = best
+    return best
+
+
+def minimax_action_values(
+    deal: Deal, table: dict[tuple[int, ...], int] | None = None
+) -> dict[int, int]:
+    """The :func:`minimax_value` of each legal action, for the player to act."""
+    me = deal.to_move
+    values = {}
+    for action in deal.legal_actions():
+        deal.push(action)
+        if deal.is_over:
+            points = deal.points
+            value = points[me] - points[me ^ 1]
+        else:
+            value = minimax_value(deal, table)
+            value = value if deal.to_move == me else -value
+        deal.pop()
+        values[action] = value
+    return values
+
+
+def random_step(state: Any, rng: random.Random) -> None:
+    """Apply one uniformly random move to an OpenSpiel state that is not
+    terminal: a chance outcome at a chance node, else a legal action."""
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+    else:
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from helpers import new_deal, play
+from helpers import minimax_action_values, new_deal, play
 from marjolet.actions import DIX, DRAW, MELD_BASE, parse_action
 from marjolet.bots import STRONGEST, BotSpecError, Hint, hint, make_bot
 from marjolet.bots.heuristic import POLICY, public_deal
@@ -108,25 +108,6 @@ def test_cheater_is_told_the_deal_by_play_deal_and_refuses_to_play_blind() -> No
     assert match.deal is not None and match.deal.is_over
 
 
-def _negamax(deal: Deal) -> int:
-    """Final score difference for the player to act, by plain exhaustive
-    search over the rest of the deal (no pruning, no tables: an oracle
-    independent of the bots' solver). ``deal`` is not over."""
-    me = deal.to_move
-    best = None
-    for a in deal.legal_actions():
-        deal.push(a)
-        if deal.is_over:
-            p = deal.points
-            v = p[me] - p[me ^ 1]
-        else:
-            v = _negamax(deal) if deal.to_move == me else -_negamax(deal)
-        deal.pop()
-        best = v if best is None else max(best, v)
-    assert best is not None
-    return best
-
-
 def test_cheater_plays_the_true_world_best_move_when_it_is_clear() -> None:
     """With three tricks left every card is known, so the true world's best
     value is a fact: the cheater's card must reach it, in every position, and
@@ -140,12 +121,7 @@ def test_cheater_plays_the_true_world_best_move_when_it_is_clear() -> None:
         while deal.tricks_played < 13 or deal.lead is not None:
             deal.push(deal.legal_actions()[rng.randrange(len(deal.legal_actions()))])
         me = deal.to_move
-        values = {}
-        for a in deal.legal_actions():
-            deal.push(a)
-            v = _negamax(deal)
-            values[a] = v if deal.to_move == me else -v
-            deal.pop()
+        values = minimax_action_values(deal)
         cheater = make_bot("cheater", seed=1)
         cheater.see_deal(deal.copy())
         choice = cheater.choose(observe(deal, me), deal.legal_actions())

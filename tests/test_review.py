@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import minimax_action_values
 from marjolet.actions import ACTION_NAMES
 from marjolet.analysis import Estimates, Review, review_record
 from marjolet.analysis.estimators import BestEstimator, default_estimator
@@ -64,47 +65,10 @@ class FlatEstimator:
         return Estimates({a: (float(a % 7), 1.0) for a in legal}, {}, self.name)
 
 
-def brute_force(deal: Deal, table: dict[tuple[int, ...], int]) -> int:
-    """Final deal-score difference for the player to move, by plain minimax
-    over every legal action of the engine (windows included), memoised on
-    the full state: the independent reference."""
-    if deal.is_over:
-        p = deal.points
-        return p[0] - p[1]
-    key = (*deal.state, deal.to_move)
-    if key in table:
-        return table[key]
-    me = deal.to_move
-    best = None
-    for a in deal.legal_actions():
-        deal.push(a)
-        if deal.is_over:
-            p = deal.points
-            v = p[me] - p[me ^ 1]
-        else:
-            v = brute_force(deal, table)
-            v = v if deal.to_move == me else -v
-        deal.pop()
-        best = v if best is None else max(best, v)
-    assert best is not None
-    table[key] = best
-    return best
-
-
 def brute_force_values(deal: Deal) -> dict[int, int]:
-    me = deal.to_move
-    table: dict[tuple[int, ...], int] = {}
-    out = {}
-    for a in deal.legal_actions():
-        deal.push(a)
-        if deal.is_over:
-            p = deal.points
-            out[a] = p[me] - p[me ^ 1]
-        else:
-            v = brute_force(deal, table)
-            out[a] = v if deal.to_move == me else -v
-        deal.pop()
-    return out
+    """Each legal action's value by memoised plain minimax: the independent
+    reference."""
+    return minimax_action_values(deal, table={})
 
 
 def ending_choices(record: Record) -> dict[tuple[int, int], dict[int, int]]:

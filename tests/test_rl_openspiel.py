@@ -10,6 +10,7 @@ import pyspiel  # type: ignore[import-not-found,unused-ignore]
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 
+from helpers import random_step
 from marjolet.actions import ACTION_NAMES
 from marjolet.bots import make_bot
 from marjolet.bots.base import BotSpecError
@@ -26,12 +27,7 @@ def play_random(state: mo.MarjoletState, rng: random.Random, stop: int | None = 
     while not state.is_terminal():
         if stop is not None and len(state.history()) >= stop:
             return
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+        random_step(state, rng)
 
 
 def test_random_sim_test_with_serialization_classic() -> None:

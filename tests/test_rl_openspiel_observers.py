@@ -14,6 +14,7 @@ from absl import flags
 from open_spiel.python.algorithms import generate_playthrough  # type: ignore[import-untyped]
 from open_spiel.python.observation import make_observation  # type: ignore[import-untyped]
 
+from helpers import random_step
 from marjolet.cards import CARD_NAMES
 from marjolet.observation import observe
 from marjolet.rl import openspiel as mo
@@ -33,12 +34,7 @@ def advance(state: mo.MarjoletState, rng: random.Random, steps: int) -> None:
     for _ in range(steps):
         if state.is_terminal():
             return
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+        random_step(state, rng)
 
 
 def test_public_and_private_observers_split_what_a_player_knows() -> None:

@@ -87,3 +87,18 @@ def test_the_lang_option_accepts_only_fr_and_en() -> None:
     assert parser.parse_args(["--lang", "fr"]).lang == "fr"
     with pytest.raises((argparse.ArgumentError, SystemExit)):
         parser.parse_args(["--lang", "de"])
+
+
+def test_the_plain_interface_ends_a_deal_and_stops_in_french(tmp_path: Path) -> None:
+    env = {**os.environ, "LANG": "fr_FR.UTF-8", "LC_ALL": "", "LANGUAGE": "",
+           "MARJOLET_DATA_DIR": str(tmp_path)}  # fmt: skip
+    args = [sys.executable, "-m", "marjolet.cli", "play", "--plain", "--opponent", "random",
+            "--seed", "4"]  # fmt: skip
+    out = subprocess.run(args, input="1\n" * 25, capture_output=True, text=True, env=env,
+                         timeout=60)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "-- fin de la donne 1 : points par origine" in out.stdout
+    assert "(partie en 500)" in out.stdout
+    assert "Partie arrêtée (fin de l'entrée) ; enregistrée dans" in out.stdout
+    for english in ("points by source", "Game stopped", "input ended", "target 500"):
+        assert english not in out.stdout

@@ -13,46 +13,32 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from helpers import deck_for
-from web_support import fast_config, free_port, live_server, serve_process
-
-CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason=f"Debian's Chromium is not installed at {CHROMIUM} "
-    "(run scripts/install-chromium.sh as root)",
+from web_support import (
+    fast_config,
+    free_port,
+    launch_chromium,
+    live_server,
+    needs_chromium,
+    serve_process,
+    watched_page,
 )
+
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+    with launch_chromium() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture
 def page(chromium: Browser) -> Iterator[Page]:
-    context = chromium.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"the page raised: {errors}"
+    with watched_page(chromium, viewport={"width": 1400, "height": 900}) as page:
+        yield page
 
 
 def version(page: Page) -> int:

@@ -20,8 +20,8 @@ import pytest
 
 from marjolet import record
 from marjolet.bots import registry
+from marjolet.bots.catalogue import BotCatalogue, BotChoiceError, starts_program
 from marjolet.bots.external import ExternalBot
-from marjolet.web.botchoice import BotCatalogue, BotChoiceError, starts_program
 from marjolet.web.store import Store
 from web_support import Browser, LiveServer, fast_config, live_server, serve_process
 

@@ -19,38 +19,30 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize
 
 from helpers import deck_for
-from web_support import LiveServer, fast_config, live_server
+from web_support import (
+    LiveServer,
+    close_watched_page,
+    fast_config,
+    launch_chromium,
+    live_server,
+    needs_chromium,
+    open_watched_page,
+)
 
-CHROMIUM = "/usr/bin/chromium"
 AXE = Path(__file__).parent / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason=f"Debian's Chromium is not installed at {CHROMIUM} "
-    "(run scripts/install-chromium.sh as root)",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+    with launch_chromium() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")
@@ -75,18 +67,11 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def open_page(chromium: Browser, viewport: ViewportSize, locale: str, **extra: Any) -> Page:
-    context = chromium.new_context(viewport=viewport, locale=locale, **extra)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
+    return open_watched_page(chromium, viewport=viewport, locale=locale, **extra)
 
 
 def close(page: Page) -> None:
-    errors = page.errors  # type: ignore[attr-defined]
-    page.context.close()
-    assert not errors, f"the page raised: {errors}"
+    close_watched_page(page)
 
 
 def start_game(page: Page, base: str) -> None:

@@ -10,37 +10,31 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from web_support import Browser as Client
-from web_support import fast_config, live_server, play_until
-
-CHROMIUM = "/usr/bin/chromium"
-
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM), reason=f"Debian's Chromium is not installed at {CHROMIUM}"
+from web_support import (
+    fast_config,
+    launch_chromium,
+    live_server,
+    needs_chromium,
+    play_until,
+    watched_page,
 )
+
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
-        )
+    with launch_chromium() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture
 def page(chromium: Browser) -> Iterator[Page]:
-    context = chromium.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"the page raised: {errors}"
+    with watched_page(chromium, viewport={"width": 1400, "height": 900}) as page:
+        yield page
 
 
 def test_review_from_the_history_marks_the_log_and_shows_values(

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -31,6 +31,10 @@ from websockets.sync.client import ClientConnection, connect
 from marjolet.web.app import create_app
 from marjolet.web.config import WebConfig
 from marjolet.web.security import TRANSPORT_MAX
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser as Chromium
+    from playwright.sync_api import Page
 
 TIMEOUT = 20.0
 
@@ -249,3 +253,61 @@ def play_until(
         browser.state = None
         browser.next_state()
     raise AssertionError("the game did not reach the expected point")
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+needs_chromium = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason=f"Debian's Chromium is not installed at {CHROMIUM} "
+    "(run scripts/install-chromium.sh as root)",
+)
+"""The browser tests' mark: Debian's Chromium, never ``playwright install``."""
+
+
+@contextmanager
+def launch_chromium() -> Iterator[Chromium]:
+    """Debian's headless Chromium driven by Playwright, closed at the end."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def open_watched_page(chromium: Chromium, **context_options: Any) -> Page:
+    """A page in a new browser context that keeps every error it raises,
+    for :func:`close_watched_page` to check."""
+    context = chromium.new_context(**context_options)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def close_watched_page(page: Page) -> None:
+    """Close the page's context; fail if the page raised a script error."""
+    errors: list[str] = page.errors  # type: ignore[attr-defined]
+    page.context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+@contextmanager
+def watched_page(chromium: Chromium, **context_options: Any) -> Iterator[Page]:
+    """:func:`open_watched_page` for the length of a block."""
+    page = open_watched_page(chromium, **context_options)
+    yield page
+    close_watched_page(page)

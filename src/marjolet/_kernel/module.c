@@ -233,14 +233,34 @@ static PyObject *kd_check_state(PyObject *self, PyObject *unused) {
     return PyLong_FromLong(mk_deal_check(&((KDealObject *)self)->d));
 }
 
-static PyObject *kd_random_playout(PyObject *self, PyObject *arg) {
+/* The deal of a playout method, with `g` seeded from `seed_obj`; NULL with
+   the exception set when the seed is bad or the deal hides cards. */
+static mk_deal *playout_deal(PyObject *self, PyObject *seed_obj, mk_rng *g) {
     int err;
-    uint64_t seed = seed_from(arg, &err);
+    uint64_t seed = seed_from(seed_obj, &err);
     if (err) return NULL;
     mk_deal *d = &((KDealObject *)self)->d;
     if (!full_info(d, "playout")) return NULL;
+    mk_rng_seed(g, seed);
+    return d;
+}
+
+/* The deal of a policy method (one action), with `g` seeded from `seed_obj`;
+   tricks 11-16 need every card known. NULL with the exception set. */
+static const mk_deal *policy_deal(PyObject *self, PyObject *seed_obj, mk_rng *g) {
+    int err;
+    uint64_t seed = seed_from(seed_obj, &err);
+    if (err) return NULL;
+    const mk_deal *d = &((KDealObject *)self)->d;
+    if (mk_stock_empty(d) && !full_info(d, "the policy in tricks 11-16")) return NULL;
+    mk_rng_seed(g, seed);
+    return d;
+}
+
+static PyObject *kd_random_playout(PyObject *self, PyObject *arg) {
     mk_rng g;
-    mk_rng_seed(&g, seed);
+    mk_deal *d = playout_deal(self, arg, &g);
+    if (d == NULL) return NULL;
     return PyLong_FromLong(mk_random_playout(d, &g));
 }
 
@@ -249,24 +269,16 @@ static PyObject *kd_heuristic_playout(PyObject *self, PyObject *args, PyObject *
     PyObject *seed_obj;
     int stop = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|p", names, &seed_obj, &stop)) return NULL;
-    int err;
-    uint64_t seed = seed_from(seed_obj, &err);
-    if (err) return NULL;
-    mk_deal *d = &((KDealObject *)self)->d;
-    if (!full_info(d, "playout")) return NULL;
     mk_rng g;
-    mk_rng_seed(&g, seed);
+    mk_deal *d = playout_deal(self, seed_obj, &g);
+    if (d == NULL) return NULL;
     return PyLong_FromLong(mk_heuristic_playout(d, &g, stop));
 }
 
 static PyObject *kd_heuristic_action(PyObject *self, PyObject *arg) {
-    int err;
-    uint64_t seed = seed_from(arg, &err);
-    if (err) return NULL;
-    const mk_deal *d = &((KDealObject *)self)->d;
-    if (mk_stock_empty(d) && !full_info(d, "the policy in tricks 11-16")) return NULL;
     mk_rng g;
-    mk_rng_seed(&g, seed);
+    const mk_deal *d = policy_deal(self, arg, &g);
+    if (d == NULL) return NULL;
     return PyLong_FromLong(mk_heuristic_action(d, &g));
 }
 
@@ -275,24 +287,16 @@ static PyObject *kd_fast_playout(PyObject *self, PyObject *args, PyObject *kw) {
     PyObject *seed_obj;
     int stop = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|p", names, &seed_obj, &stop)) return NULL;
-    int err;
-    uint64_t seed = seed_from(seed_obj, &err);
-    if (err) return NULL;
-    mk_deal *d = &((KDealObject *)self)->d;
-    if (!full_info(d, "playout")) return NULL;
     mk_rng g;
-    mk_rng_seed(&g, seed);
+    mk_deal *d = playout_deal(self, seed_obj, &g);
+    if (d == NULL) return NULL;
     return PyLong_FromLong(mk_fast_playout(d, &g, stop));
 }
 
 static PyObject *kd_fast_action(PyObject *self, PyObject *arg) {
-    int err;
-    uint64_t seed = seed_from(arg, &err);
-    if (err) return NULL;
-    const mk_deal *d = &((KDealObject *)self)->d;
-    if (mk_stock_empty(d) && !full_info(d, "the policy in tricks 11-16")) return NULL;
     mk_rng g;
-    mk_rng_seed(&g, seed);
+    const mk_deal *d = policy_deal(self, arg, &g);
+    if (d == NULL) return NULL;
     return PyLong_FromLong(mk_fast_action(d, &g));
 }
 

@@ -198,21 +198,29 @@ def run_fullscreen(session: GameSession, args: argparse.Namespace) -> int:
 
 
 def _farewell(session: GameSession) -> str:
+    from marjolet.tui.words import tr
+
     m = session.match
     if m.is_over and m.winner is not None:
-        who = "You won" if m.winner == session.human else f"{session.names[1]} won"
-        text = f"{who} the match {max(m.totals)}-{min(m.totals)}."
+        score = {"a": max(m.totals), "b": min(m.totals)}
+        if m.winner == session.human:
+            text = tr("tui.farewell_you_won", **score)
+        else:
+            text = tr("tui.farewell_they_won", name=session.names[1], **score)
         if session.save_path is not None:
-            text += f" The record is in {session.save_path}."
+            text += tr("tui.farewell_record", path=session.save_path)
         return text
     if session.save_path is None:
-        return "Game stopped."
+        return tr("tui.farewell_stopped")
     if session.save_error:
-        return f"Game stopped; {session.save_error}."
-    return f"Game saved to {session.save_path}. Continue with: {session.resume_hint}"
+        return tr("tui.farewell_save_failed", error=session.save_error)
+    return tr("tui.farewell_saved", path=session.save_path, hint=session.resume_hint)
 
 
 # -- the plain line interface ------------------------------------------------------------
+
+#: Why a plain game stopped (:class:`marjolet.tui.lines.QuitGame`), as catalogue keys.
+STOP_REASONS = {"input ended": "tui.stop_input_ended", "quit": "tui.stop_quit"}
 
 
 def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
@@ -280,33 +288,35 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     except BotFault as fault:
         session.forfeit(str(fault))
         save()
-        out.write(
-            f"\n{names[1]} broke down and forfeits the match: you win.\n({fault})\n"
-        )
+        out.write("\n" + tr("tui.plain_forfeit", name=names[1], fault=fault) + "\n")
         return 0
     except QuitGame as stop:
         save()
         where = ""
         if session.save_path is not None:
-            where = f"; saved to {session.save_path} (continue with: {session.resume_hint})"
-        out.write(f"\nGame stopped ({stop.reason}){where}.\n")
+            where = tr("tui.plain_stopped_where", path=session.save_path, hint=session.resume_hint)
+        reason = tr(STOP_REASONS[stop.reason]) if stop.reason in STOP_REASONS else stop.reason
+        out.write("\n" + tr("tui.plain_stopped", reason=reason, where=where) + "\n")
         return 0
     winner = match.winner
     assert winner is not None
-    out.write(f"\nMatch over: {names[winner]} won {max(match.totals)}-{min(match.totals)}.\n")
+    score = {"a": max(match.totals), "b": min(match.totals)}
+    out.write("\n" + tr("tui.plain_match_over", name=names[winner], **score) + "\n")
     return 0
 
 
 def _deal_summary(match: Match, names: list[str], out: TextIO) -> None:
     from marjolet.tui.describe import summary_table
+    from marjolet.tui.words import tr
 
     deal = match.deal
     assert deal is not None
     rows = summary_table((deal.breakdown(0), deal.breakdown(1)))
-    lines = [f"-- deal {len(match.deals)} over: points by source"]
-    lines.append(f"   {'':14} {names[0][:10]:>10} {names[1][:10]:>10}")
+    lines = [tr("tui.plain_summary", n=len(match.deals))]
+    lines.append(f"   {'':18} {names[0][:10]:>10} {names[1][:10]:>10}")
     for label, a, b in rows:
-        lines.append(f"   {label:14} {a:10} {b:10}")
+        lines.append(f"   {label:18} {a:10} {b:10}")
     t0, t1 = match.totals
-    lines.append(f"   {'match':14} {t0:10} {t1:10}   (target {match.rules.target})")
+    target = tr("tui.plain_target", n=match.rules.target)
+    lines.append(f"   {tr('tui.match'):18} {t0:10} {t1:10}   {target}")
     out.write("\n".join(lines) + "\n")

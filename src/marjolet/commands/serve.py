@@ -88,8 +88,8 @@ def run(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
+    from marjolet.bots.catalogue import parse_allow
     from marjolet.errors import MarjoletError
-    from marjolet.web.botchoice import parse_allow
 
     try:
         import uvicorn

@@ -1,7 +1,7 @@
 """The start screen of ``marjolet play``: the opponent, its strength and who
 deals first, chosen with the keys instead of a bot spec string.
 
-The choices are the web lobby's (:class:`marjolet.web.botchoice.BotCatalogue`:
+The choices are the web lobby's (:class:`marjolet.bots.catalogue.BotCatalogue`:
 every registered bot that plays fair, at its strength levels; the default is
 :data:`marjolet.bots.STRONGEST`). :func:`choose` runs the screen and returns a
 :class:`StartChoice`, or ``None`` when the player quits.
@@ -43,7 +43,7 @@ class Level:
 
 def levels() -> tuple[list[Level], int]:
     """Every bot choice (family, level, spec) and the index of the default."""
-    from marjolet.web.botchoice import BotCatalogue
+    from marjolet.bots.catalogue import BotCatalogue
 
     catalogue = BotCatalogue.build()
     out = [Level(c.family, c.level, c.spec) for c in catalogue.choices.values()]

@@ -140,15 +140,7 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
         new = await hub.create_game(mode, rules, name=name, bots=bots)
         if mode == "watch":
             watch_caps.started(new.id, client)
-        out: dict[str, Any] = {
-            "id": new.id,
-            "seat": new.seat,
-            "token": new.token,
-            "url": f"/game/{new.id}",
-        }
-        if new.invite is not None:
-            out["invite_url"] = f"/game/{new.id}#invite={new.invite}"
-        return out
+        return new.reply()
 
     @router.post("/api/games/{game_id}/join")
     async def join(game_id: str, request: Request) -> dict[str, Any]:

@@ -36,10 +36,10 @@ from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from marjolet.bots.catalogue import BotCatalogue
 from marjolet.errors import MarjoletError
 from marjolet.web import security
 from marjolet.web.api import MAX_REPLAY_DEALS, ApiError, TokenBucket, api_router, read_body
-from marjolet.web.botchoice import BotCatalogue
 from marjolet.web.config import WebConfig
 from marjolet.web.hub import Hub
 from marjolet.web.pages import STATIC, install_extras, page_router

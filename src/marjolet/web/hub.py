@@ -25,12 +25,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
+from marjolet.bots.catalogue import BotCatalogue, BotChoice
 from marjolet.cards import shuffled_deck
 from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.record import Record, to_match
 from marjolet.rules import Rules
-from marjolet.web.botchoice import BotCatalogue, BotChoice
 from marjolet.web.config import WebConfig
 from marjolet.web.store import GameRow, Mode, SeatInfo, Store, token_hash
 from marjolet.web.tables import Table, TableError
@@ -60,6 +60,20 @@ class NewGame:
     seat: int | None
     token: str | None
     invite: str | None
+
+    def reply(self) -> dict[str, Any]:
+        """The JSON answer to the request that created the game: its page,
+        the creator's seat and token, and the invite link when a friend is
+        awaited."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "seat": self.seat,
+            "token": self.token,
+            "url": f"/game/{self.id}",
+        }
+        if self.invite is not None:
+            out["invite_url"] = f"/game/{self.id}#invite={self.invite}"
+        return out
 
 
 class Hub:

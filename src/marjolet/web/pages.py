@@ -152,15 +152,7 @@ def install_extras(app: FastAPI, hub: Hub, api_error: type[Exception]) -> None:
             bots=bots,
             first_dealer=1 - game.first_dealer if seat == 0 else game.first_dealer,
         )
-        out: dict[str, Any] = {
-            "id": new.id,
-            "seat": new.seat,
-            "token": new.token,
-            "url": f"/game/{new.id}",
-        }
-        if new.invite is not None:
-            out["invite_url"] = f"/game/{new.id}#invite={new.invite}"
-        return out
+        return new.reply()
 
 
 __all__ = [

@@ -47,13 +47,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from marjolet.actions import ACTION_NAMES
 from marjolet.bots import make_bot
 from marjolet.bots.base import Bot, BotFault
+from marjolet.bots.catalogue import starts_program
 from marjolet.bots.hint import hint as advise
 from marjolet.engine import Outcome
 from marjolet.errors import MarjoletError, TurnError
 from marjolet.match import Match
 from marjolet.turns import Turn, TurnDriver, checked_choice
 from marjolet.web import views
-from marjolet.web.botchoice import starts_program
 from marjolet.web.store import Forfeit, GameRow, Status, token_hash
 
 if TYPE_CHECKING:

@@ -3,10 +3,16 @@
 // log, draws the evaluation graph and shows every legal action's value at
 // the current position. See docs/review.md.
 
-import { api, clear, el } from "./common.js";
+import { api, clear, el, t } from "./common.js";
 
 export const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const JUDGEMENTS = { inaccuracy: "review.inaccuracy", mistake: "review.mistake", blunder: "review.blunder" };
 const SVG = "http://www.w3.org/2000/svg";
+
+/** A judgement ("mistake") in the reader's language. */
+function judgementName(judgement) {
+  return JUDGEMENTS[judgement] ? t(JUDGEMENTS[judgement]) : judgement;
+}
 
 /** The review of a finished game, started if needed; `onProgress(status)` while it runs. */
 export async function fetchReview(gameId, onProgress) {
@@ -21,7 +27,7 @@ export async function fetchReview(gameId, onProgress) {
     status = await api(path);
   }
   if (status.status === "done") return status.review;
-  throw new Error(status.message || "the review failed");
+  throw new Error(status.message || t("review.failed"));
 }
 
 /** Decisions by "deal:action". */
@@ -42,8 +48,8 @@ function lossText(d) {
 }
 
 function source(d) {
-  if (d.view === "ending") return "exact";
-  return d.exact ? "exact, open cards" : "estimate from the player's view";
+  if (d.view === "ending") return t("review.source_exact");
+  return t(d.exact ? "review.source_open" : "review.source_estimate");
 }
 
 /** Add the marks to a rendered log panel: entry i of the deal is action i. */
@@ -53,34 +59,41 @@ export function markLog(logNode, places, deal) {
     const d = places.get(`${deal}:${i}`);
     if (!d || !d.judgement) return;
     item.classList.add(`review-${d.judgement}`);
-    item.append(el("span", { class: "review-mark", title: `${d.judgement}: best was ${d.best.join(" ")}, lost ${lossText(d)}` },
-      ` ${MARKS[d.judgement]} best was ${d.best.join(" ")} (\u2212${lossText(d)})`));
+    const best = d.best.join(" ");
+    const title = t("review.mark_title", { judgement: judgementName(d.judgement), best, loss: lossText(d) });
+    item.append(el("span", { class: "review-mark", title },
+      t("review.mark", { mark: MARKS[d.judgement], best, loss: lossText(d) })));
   });
 }
 
 /** The values of every legal action at `step` of `deal`, and the deal's marked decisions. */
 export function reviewPanel(review, places, deal, step, players, go) {
-  const box = el("div", { class: "panel review-panel" }, el("h2", {}, "Review"));
+  const box = el("div", { class: "panel review-panel" }, el("h2", {}, t("end.review")));
   const d = places.get(`${deal}:${step}`);
   if (d) {
     const order = Object.entries(d.values).sort((a, b) => b[1] - a[1]);
-    box.append(el("p", {}, `${players[d.seat]} to choose (${source(d)}): `),
+    box.append(el("p", {}, t("review.to_choose", { name: players[d.seat], source: source(d) })),
       el("ul", { class: "review-values" }, order.map(([name, v]) =>
         el("li", { class: d.best.includes(name) ? "best" : null },
-          `${name} ${figure(v, d.exact)}${name === d.played ? " \u2190 played" : ""}`))));
-    if (d.loss > 0) box.append(el("p", {}, `Played ${d.played}: lost ${lossText(d)}${d.judgement ? ` (${d.judgement})` : ""}.`));
+          `${name} ${figure(v, d.exact)}${name === d.played ? t("review.played_mark") : ""}`))));
+    if (d.loss > 0) {
+      const judgement = d.judgement ? ` (${judgementName(d.judgement)})` : "";
+      box.append(el("p", {}, t("review.lost", { card: d.played, loss: lossText(d), judgement })));
+    }
   } else {
-    box.append(el("p", { class: "muted" }, "No choice at this point."));
+    box.append(el("p", { class: "muted" }, t("review.no_choice")));
   }
   const marked = review.decisions.filter((x) => x.deal === deal && x.judgement);
   if (marked.length) {
-    box.append(el("h3", {}, "Marked decisions"), el("ul", { class: "review-marked" }, marked.map((x) =>
+    box.append(el("h3", {}, t("review.marked")), el("ul", { class: "review-marked" }, marked.map((x) =>
       el("li", {}, el("a", { href: "#", onclick: (e) => { e.preventDefault(); go(x.action); } },
-        `Trick ${x.trick}, ${players[x.seat]}: ${x.played}${MARKS[x.judgement]} best was ${x.best.join(" ")}, lost ${lossText(x)}`)))));
+        t("review.marked_item", { trick: x.trick, name: players[x.seat], played: x.played,
+          mark: MARKS[x.judgement], best: x.best.join(" "), loss: lossText(x) }))))));
   }
   const summary = review.players.map((p) =>
-    el("li", {}, `${players[p.seat]}: accuracy ${p.accuracy === null ? "-" : Math.round(p.accuracy) + "%"}, ` +
-      `${p.inaccuracies} inaccuracies, ${p.mistakes} mistakes, ${p.blunders} blunders`));
+    el("li", {}, t("review.summary", { name: players[p.seat],
+      accuracy: p.accuracy === null ? "-" : Math.round(p.accuracy) + "%",
+      inaccuracies: p.inaccuracies, mistakes: p.mistakes, blunders: p.blunders })));
   box.append(el("ul", { class: "review-summary" }, summary));
   return box;
 }
@@ -98,7 +111,7 @@ export function evaluationGraph(review, current, players) {
   const limit = 150;
   const ds = review.decisions;
   const graph = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "review-graph", role: "img",
-    "aria-label": `evaluation across the match: ${players[0]} up, ${players[1]} down` });
+    "aria-label": t("review.graph_label", { a: players[0], b: players[1] }) });
   graph.append(svg("line", { x1: 0, y1: height / 2, x2: width, y2: height / 2, stroke: "currentColor", "stroke-opacity": 0.3 }));
   if (!ds.length) return graph;
   const x = (i) => (ds.length === 1 ? width / 2 : (i * width) / (ds.length - 1));
@@ -121,21 +134,21 @@ export function evaluationGraph(review, current, players) {
   const here = ds.findIndex((d) => d.deal > current.deal || (d.deal === current.deal && d.action >= current.step));
   if (here >= 0) graph.append(svg("line", { x1: x(here), y1: 0, x2: x(here), y2: height, stroke: "currentColor", "stroke-dasharray": "3 3" }));
   return el("div", { class: "panel review-graph-panel" },
-    el("h2", {}, `Evaluation (${players[0]} up, ${players[1]} down)`), graph);
+    el("h2", {}, t("review.graph_title", { a: players[0], b: players[1] })), graph);
 }
 
 /** The button that starts (or shows) the review of a finished game. */
 export function reviewButton(gameId, onReady) {
-  const button = el("button", { type: "button", class: "action", id: "review-button" }, "Review");
+  const button = el("button", { type: "button", class: "action", id: "review-button" }, t("end.review"));
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
-      const review = await fetchReview(gameId, (s) => { button.textContent = `Reviewing\u2026 ${s.done}/${s.total}`; });
-      button.textContent = "Reviewed";
+      const review = await fetchReview(gameId, (s) => { button.textContent = t("review.running", { done: s.done, total: s.total }); });
+      button.textContent = t("review.done");
       onReady(review);
     } catch (err) {
       button.disabled = false;
-      button.textContent = `Review (${err.message})`;
+      button.textContent = t("review.retry", { error: err.message });
     }
   });
   return button;

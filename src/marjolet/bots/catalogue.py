@@ -1,4 +1,5 @@
-"""The bots a browser may choose: a server-side list of names.
+"""The bots a player may choose (the web lobby, the terminal start screen):
+a server-side list of names.
 
 A client never sends a bot spec. It picks a *choice* by name from the list
 this module builds (``GET /api/options`` shows names, labels and
