@@ -47,7 +47,7 @@ from marjolet.bots.search import (
     WorldEvaluator,
     check_budget,
 )
-from marjolet.bots.solver import EndingSolver
+from marjolet.bots.solver import EndingSolver, ending_move
 from marjolet.cards import SEVEN, card
 from marjolet.engine import STOCK_CARDS, Deal, draw_positions, public_turns
 from marjolet.kernel import KERNEL, kernel_deal, supports
@@ -392,14 +392,9 @@ class BestBot(Bot):
     def _ending_move(self, obs: Observation) -> tuple[int, dict[int, int]]:
         """The exact ending: the preferred optimal card and every value."""
         deal = public_deal(obs)  # phase 2: both hands are public (R23)
-        solver = self._ending
-        if solver is None or not solver.matches(deal) or len(solver.table) > 200_000:
-            solver = self._ending = EndingSolver.for_deal(deal)
-        values = solver.exact_values(deal)
-        best = max(values.values())
+        self._ending, action, values = ending_move(self._ending, deal)
         self.last_values = {a: float(v) for a, v in values.items()}
-        optimal = [a for a in deal.legal_actions() if values[a] == best]
-        return solver.preferred(deal, optimal)[0], values
+        return action, values
 
 
 # -- the speed figure -------------------------------------------------------------------

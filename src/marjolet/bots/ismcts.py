@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.bots.heuristic import public_deal
 from marjolet.bots.search import CLOCK_PARAM, TIME_PARAM, Budget, WorldEvaluator, check_budget
-from marjolet.bots.solver import EndingSolver
+from marjolet.bots.solver import EndingSolver, ending_move
 from marjolet.engine import POINTS, TURN, Deal
 from marjolet.observation import Observation, sample_world
 
@@ -177,14 +177,9 @@ class IsmctsBot(Bot):
 
     def _ending_move(self, obs: Observation) -> int:
         deal = public_deal(obs)
-        solver = self._ending
-        if solver is None or not solver.matches(deal) or len(solver.table) > 200_000:
-            solver = self._ending = EndingSolver.for_deal(deal)
-        values = solver.exact_values(deal)
-        best = max(values.values())
+        self._ending, action, values = ending_move(self._ending, deal)
         self.last_values = {a: float(v) for a, v in values.items()}
-        optimal = [a for a in deal.legal_actions() if values[a] == best]
-        return solver.preferred(deal, optimal)[0]
+        return action
 
 
 __all__ = ["IsmctsBot", "Node"]

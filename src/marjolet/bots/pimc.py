@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.bots.heuristic import POLICY, public_deal
 from marjolet.bots.search import CLOCK_PARAM, TIME_PARAM, Budget, WorldEvaluator, check_budget
-from marjolet.bots.solver import EndingSolver
+from marjolet.bots.solver import EndingSolver, ending_move
 from marjolet.engine import Deal
 from marjolet.observation import Observation, sample_world
 
@@ -99,14 +99,9 @@ class PimcBot(Bot):
 
     def _ending_move(self, obs: Observation) -> int:
         deal = public_deal(obs)  # phase 2: both hands are public (R23)
-        solver = self._ending
-        if solver is None or not solver.matches(deal) or len(solver.table) > 200_000:
-            solver = self._ending = EndingSolver.for_deal(deal)
-        values = solver.exact_values(deal)
-        best = max(values.values())
+        self._ending, action, values = ending_move(self._ending, deal)
         self.last_values = {a: float(v) for a, v in values.items()}
-        optimal = [a for a in deal.legal_actions() if values[a] == best]
-        return solver.preferred(deal, optimal)[0]
+        return action
 
 
 class CheaterBot(PimcBot):

@@ -591,6 +591,24 @@ def solve(deal: Deal, solver: EndingSolver | None = None) -> Solution:
     return solver.solve(deal)
 
 
+#: A reused ending table is dropped past this many entries (memory bound).
+ENDING_TABLE_LIMIT = 200_000
+
+
+def ending_move(
+    solver: EndingSolver | None, deal: Deal
+) -> tuple[EndingSolver, int, dict[int, int]]:
+    """The exact ending's move for the search bots: the solver to keep (``solver``
+    itself while it fits ``deal`` and its table is not too big, else a new
+    one), the preferred optimal action and every legal action's value."""
+    if solver is None or not solver.matches(deal) or len(solver.table) > ENDING_TABLE_LIMIT:
+        solver = EndingSolver.for_deal(deal)
+    values = solver.exact_values(deal)
+    best = max(values.values())
+    optimal = [a for a in deal.legal_actions() if values[a] == best]
+    return solver, solver.preferred(deal, optimal)[0], values
+
+
 def minimax_value(deal: Deal) -> int:
     """The reference: plain minimax over the Deal API, no pruning, no table.
 
