@@ -16,6 +16,7 @@ the bottom of the stock: the basis of every search bot.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from marjolet.actions import ACTION_NAMES
@@ -194,7 +195,6 @@ def sample_world(obs: Observation, rng: random.Random) -> Deal:
     uniform prior that ignores what the opponent's play suggests).
     """
     opp = obs.seat ^ 1
-    state = list(obs.public_state)
     unseen = mask_cards(obs.unseen.mask)
     rng.shuffle(unseen)
     missing = obs.hand_sizes[opp] - obs.opponent_known.mask.bit_count()
@@ -204,10 +204,9 @@ def sample_world(obs: Observation, rng: random.Random) -> Deal:
             f"observation is inconsistent: {len(unseen)} unseen cards for {missing} in the "
             f"opponent's hand and {hidden_stock} in the stock"
         )
-    opp_hand = state[HAND + opp]
+    hidden = 0
     for c in unseen[:missing]:
-        opp_hand |= 1 << c
-    state[HAND + opp] = opp_hand
+        hidden |= 1 << c
     stock = [-1] * STOCK_CARDS
     stock[STOCK_CARDS - hidden_stock :] = unseen[missing:]
     # the seat's own past draws go back where they came from
@@ -215,6 +214,15 @@ def sample_world(obs: Observation, rng: random.Random) -> Deal:
     for idx, c in zip(positions, obs.draws, strict=False):
         if idx < STOCK_CARDS:
             stock[idx] = c
+    return world_deal(obs, hidden, stock)
+
+
+def world_deal(obs: Observation, hidden: int, stock: Sequence[int]) -> Deal:
+    """The world of ``obs`` in which the opponent's unexposed cards are the
+    mask ``hidden`` and the stock is ``stock`` (19 cards in drawing order,
+    -1 where nothing is left to draw): what every world sampler builds."""
+    state = list(obs.public_state)
+    state[HAND + (obs.seat ^ 1)] |= hidden
     dealt = [0, 0]
     dealt[obs.seat] = obs.dealt.mask
     return Deal.from_state(

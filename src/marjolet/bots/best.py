@@ -52,7 +52,7 @@ from marjolet.cards import SEVEN, card
 from marjolet.engine import STOCK_CARDS, Deal, draw_positions, public_turns
 from marjolet.kernel import KERNEL, kernel_deal, supports
 from marjolet.melds import MELD_CARDS
-from marjolet.observation import Observation, observe, sample_world
+from marjolet.observation import Observation, observe, sample_world, world_deal
 from marjolet.rules import CLASSIC, SAME_SUIT, Rules
 
 #: Seconds of search per kernel call; the budget is checked between calls.
@@ -155,26 +155,11 @@ def worlds_from_kernel(obs: Observation, n: int, seed: int, accept: float = 1.0)
         raise RuntimeError("the C kernel is not available")
     spec = world_spec(obs, accept)
     kdeal = kernel_deal(base_deal(obs, spec))
-    opp = obs.seat ^ 1
     out = []
     for hidden, stock in KERNEL.sample(
         kdeal, obs.seat, spec.unseen, spec.opp_missing, spec.first_slot, n, seed, None, spec.soft
     ):
-        state = list(obs.public_state)
-        state[opp] |= hidden  # HAND + opp
-        dealt = [0, 0]
-        dealt[obs.seat] = obs.dealt.mask
-        out.append(
-            Deal.from_state(
-                obs.rules,
-                obs.dealer,
-                obs.turned_up,
-                stock,
-                state,
-                dealt=(dealt[0], dealt[1]),
-                moves=obs.actions,
-            )
-        )
+        out.append(world_deal(obs, hidden, stock))
     return out
 
 
