@@ -10,6 +10,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -275,3 +276,50 @@ def test_kernel_search_refuses_bad_arguments_with_exceptions() -> None:
         KERNEL.pimc(*good, 2, 0, [1.0] * 31)
     with pytest.raises(ValueError):
         KERNEL.pimc(*good, 2, 9)
+
+
+def _pimc_args(table: object, worlds: int, seed: int) -> list[object]:
+    obs = early_positions(1, seed=3)[0]
+    spec = world_spec(obs)
+    kdeal = kernel_deal(best_module.base_deal(obs, spec))
+    return [kdeal, table, obs.seat, spec.unseen, spec.opp_missing, spec.first_slot, worlds, seed]
+
+
+@needs_kernel
+def test_kernel_searches_release_the_gil_and_refuse_a_table_in_use() -> None:
+    """A long search runs with the GIL released (so a server's other threads
+    go on), and its table cannot be cleared or shared meanwhile."""
+    table = KERNEL.Table(11)
+    args = _pimc_args(table, 4000, 1)
+    worker = threading.Thread(target=KERNEL.pimc, args=args)
+    refused: set[str] = set()
+    worker.start()
+    while worker.is_alive():
+        try:
+            table.clear()
+        except RuntimeError as exc:
+            refused.add(str(exc))
+        try:
+            KERNEL.pimc(*_pimc_args(table, 1, 2))
+        except RuntimeError as exc:
+            refused.add(str(exc))
+    worker.join()
+    assert "the Table is in use by a search" in refused  # clear()
+    assert any("another thread" in m for m in refused)
+    assert KERNEL.pimc(*_pimc_args(table, 1, 2))[0] == 1  # free again
+
+
+@needs_kernel
+def test_kernel_searches_in_threads_with_their_own_tables_match_sequential_ones() -> None:
+    sequential = [KERNEL.pimc(*_pimc_args(KERNEL.Table(11), 300, s)) for s in (1, 2)]
+    results: dict[int, object] = {}
+
+    def run(s: int) -> None:
+        results[s] = KERNEL.pimc(*_pimc_args(KERNEL.Table(11), 300, s))
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [results[1], results[2]] == sequential

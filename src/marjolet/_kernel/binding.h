@@ -7,6 +7,10 @@
  * Helpers for binding code:
  *   kd_check(obj)  -> KDealObject* or NULL with TypeError set
  *   kt_check(obj)  -> KTableObject* or NULL with TypeError set
+ *   kt_acquire(t) / kt_release(t): mark a table in use by one search for
+ *                     the time the GIL is released (called with the GIL);
+ *                     kt_acquire fails with RuntimeError if another thread's
+ *                     search holds it, so one table never serves two at once
  *   kd_new(&deal)  -> a new Deal object holding a copy of deal (or NULL)
  *   kd_rules_from(obj, &rules) -> 0, or -1 with an exception (a rules tuple
  *                     (pattern_222, all_tricks_bonus, dix_on_play, same_suit,
@@ -27,6 +31,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     mk_tt t;
+    int busy; /* a search is using t with the GIL released (kt_acquire) */
 } KTableObject;
 
 extern PyTypeObject KDeal_Type;
@@ -34,6 +39,8 @@ extern PyTypeObject KTable_Type;
 
 KDealObject *kd_check(PyObject *obj);
 KTableObject *kt_check(PyObject *obj);
+int kt_acquire(KTableObject *t);
+void kt_release(KTableObject *t);
 PyObject *kd_new(const mk_deal *d);
 int kd_rules_from(PyObject *obj, mk_rules *r);
 

@@ -87,6 +87,23 @@ KTableObject *kt_check(PyObject *obj) {
     return (KTableObject *)obj;
 }
 
+int kt_acquire(KTableObject *t) {
+    if (!t->t.entries) {
+        PyErr_SetString(PyExc_ValueError, "the Table was not initialised");
+        return -1;
+    }
+    if (t->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "the Table is in use by a search in another thread: give each "
+                        "thread its own Table");
+        return -1;
+    }
+    t->busy = 1;
+    return 0;
+}
+
+void kt_release(KTableObject *t) { t->busy = 0; }
+
 PyObject *kd_new(const mk_deal *d) {
     KDealObject *o = PyObject_New(KDealObject, &KDeal_Type);
     if (!o) return NULL;
@@ -300,23 +317,61 @@ static PyObject *kd_fast_action(PyObject *self, PyObject *arg) {
     return PyLong_FromLong(mk_fast_action(d, &g));
 }
 
-/* the table argument: a Table, or None for a fresh temporary one */
-static mk_tt *table_arg(PyObject *obj, mk_tt *tmp, int *owned) {
-    *owned = 0;
+/* The table argument of a search, held for the time of the search (the
+ * GIL is released while it runs): a Table, or None for a fresh temporary
+ * one. lease_table returns 0, or -1 with an exception set; every
+ * successful lease is ended by end_lease. */
+typedef struct {
+    mk_tt tmp;
+    mk_tt *t;
+    KTableObject *held;
+} table_lease;
+
+static int lease_table(PyObject *obj, table_lease *l) {
+    l->held = NULL;
     if (obj == NULL || obj == Py_None) {
-        if (mk_tt_init(tmp, 16) < 0) {
+        if (mk_tt_init(&l->tmp, 16) < 0) {
             PyErr_NoMemory();
-            return NULL;
+            return -1;
         }
-        *owned = 1;
-        return tmp;
+        l->t = &l->tmp;
+        return 0;
     }
     KTableObject *t = kt_check(obj);
-    if (t && !t->t.entries) {
-        PyErr_SetString(PyExc_ValueError, "the Table was not initialised");
-        return NULL;
+    if (!t || kt_acquire(t) < 0) return -1;
+    l->held = t;
+    l->t = &t->t;
+    return 0;
+}
+
+static void end_lease(table_lease *l) {
+    if (l->held)
+        kt_release(l->held);
+    else
+        mk_tt_free(&l->tmp);
+}
+
+/* {action: value} for each action of `actions` (a legal set of d), scored
+ * by `value` with the GIL released */
+static PyObject *action_values(const mk_deal *d, PyObject *tobj, uint64_t actions,
+                               int (*value)(const mk_deal *, mk_tt *, int)) {
+    mk_deal copy = *d;
+    int ids[MK_ACTION_COUNT], values[MK_ACTION_COUNT], n = 0;
+    for (uint64_t m = actions; m; m &= m - 1) ids[n++] = __builtin_ctzll(m);
+    table_lease l;
+    if (lease_table(tobj, &l) < 0) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < n; i++) values[i] = value(&copy, l.t, ids[i]);
+    Py_END_ALLOW_THREADS
+    end_lease(&l);
+    PyObject *out = PyDict_New();
+    for (int i = 0; out && i < n; i++) {
+        PyObject *k = PyLong_FromLong(ids[i]), *v = PyLong_FromLong(values[i]);
+        if (!k || !v || PyDict_SetItem(out, k, v) < 0) Py_CLEAR(out);
+        Py_XDECREF(k);
+        Py_XDECREF(v);
     }
-    return t ? &t->t : NULL;
+    return out;
 }
 
 static int ending_ok(const mk_deal *d) {
@@ -336,13 +391,15 @@ static PyObject *kd_solve(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
     const mk_deal *d = &((KDealObject *)self)->d;
     if (!ending_ok(d)) return NULL;
-    mk_tt tmp;
-    int owned;
-    mk_tt *t = table_arg(tobj, &tmp, &owned);
-    if (!t) return NULL;
+    mk_deal copy = *d;
+    table_lease l;
+    if (lease_table(tobj, &l) < 0) return NULL;
     uint32_t best = 0;
-    int v = mk_solve_ending(d, t, &best);
-    if (owned) mk_tt_free(t);
+    int v;
+    Py_BEGIN_ALLOW_THREADS
+    v = mk_solve_ending(&copy, l.t, &best);
+    Py_END_ALLOW_THREADS
+    end_lease(&l);
     return Py_BuildValue("(ik)", v, (unsigned long)best);
 }
 
@@ -351,12 +408,14 @@ static PyObject *kd_ending_value(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
     const mk_deal *d = &((KDealObject *)self)->d;
     if (!ending_ok(d)) return NULL;
-    mk_tt tmp;
-    int owned;
-    mk_tt *t = table_arg(tobj, &tmp, &owned);
-    if (!t) return NULL;
-    int v = mk_ending_value(d, t, -MK_INF, MK_INF);
-    if (owned) mk_tt_free(t);
+    mk_deal copy = *d;
+    table_lease l;
+    if (lease_table(tobj, &l) < 0) return NULL;
+    int v;
+    Py_BEGIN_ALLOW_THREADS
+    v = mk_ending_value(&copy, l.t, -MK_INF, MK_INF);
+    Py_END_ALLOW_THREADS
+    end_lease(&l);
     return PyLong_FromLong(v);
 }
 
@@ -365,22 +424,7 @@ static PyObject *kd_ending_action_values(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
     const mk_deal *d = &((KDealObject *)self)->d;
     if (!ending_ok(d)) return NULL;
-    mk_tt tmp;
-    int owned;
-    mk_tt *t = table_arg(tobj, &tmp, &owned);
-    if (!t) return NULL;
-    PyObject *out = PyDict_New();
-    uint32_t m = mk_legal_cards(d);
-    while (out && m) {
-        int c = __builtin_ctz(m);
-        m &= m - 1;
-        PyObject *k = PyLong_FromLong(c), *v = PyLong_FromLong(mk_ending_action_value(d, t, c));
-        if (!k || !v || PyDict_SetItem(out, k, v) < 0) Py_CLEAR(out);
-        Py_XDECREF(k);
-        Py_XDECREF(v);
-    }
-    if (owned) mk_tt_free(t);
-    return out;
+    return action_values(d, tobj, mk_legal_cards(d), mk_ending_action_value);
 }
 
 static int exact_ok(const mk_deal *d) {
@@ -396,13 +440,15 @@ static PyObject *kd_exact(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
     const mk_deal *d = &((KDealObject *)self)->d;
     if (!exact_ok(d)) return NULL;
-    mk_tt tmp;
-    int owned;
-    mk_tt *t = table_arg(tobj, &tmp, &owned);
-    if (!t) return NULL;
+    mk_deal copy = *d;
+    table_lease l;
+    if (lease_table(tobj, &l) < 0) return NULL;
     uint64_t best = 0;
-    int v = mk_search_exact(d, t, &best);
-    if (owned) mk_tt_free(t);
+    int v;
+    Py_BEGIN_ALLOW_THREADS
+    v = mk_search_exact(&copy, l.t, &best);
+    Py_END_ALLOW_THREADS
+    end_lease(&l);
     return Py_BuildValue("(iK)", v, (unsigned long long)best);
 }
 
@@ -411,22 +457,7 @@ static PyObject *kd_exact_action_values(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
     const mk_deal *d = &((KDealObject *)self)->d;
     if (!exact_ok(d)) return NULL;
-    mk_tt tmp;
-    int owned;
-    mk_tt *t = table_arg(tobj, &tmp, &owned);
-    if (!t) return NULL;
-    PyObject *out = PyDict_New();
-    uint64_t m = mk_legal(d);
-    while (out && m) {
-        int a = __builtin_ctzll(m);
-        m &= m - 1;
-        PyObject *k = PyLong_FromLong(a), *v = PyLong_FromLong(mk_exact_action_value(d, t, a));
-        if (!k || !v || PyDict_SetItem(out, k, v) < 0) Py_CLEAR(out);
-        Py_XDECREF(k);
-        Py_XDECREF(v);
-    }
-    if (owned) mk_tt_free(t);
-    return out;
+    return action_values(d, tobj, mk_legal(d), mk_exact_action_value);
 }
 
 static PyObject *kd_get_to_move(PyObject *self, void *c) {
@@ -577,6 +608,10 @@ static int kt_init(PyObject *self, PyObject *args, PyObject *kw) {
         return -1;
     }
     KTableObject *t = (KTableObject *)self;
+    if (t->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the Table is in use by a search");
+        return -1;
+    }
     mk_tt_free(&t->t);
     if (mk_tt_init(&t->t, (unsigned)log2) < 0) {
         PyErr_NoMemory();
@@ -592,7 +627,12 @@ static void kt_dealloc(PyObject *self) {
 
 static PyObject *kt_clear(PyObject *self, PyObject *unused) {
     (void)unused;
-    mk_tt_clear(&((KTableObject *)self)->t);
+    KTableObject *t = (KTableObject *)self;
+    if (t->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the Table is in use by a search");
+        return NULL;
+    }
+    mk_tt_clear(&t->t);
     Py_RETURN_NONE;
 }
 

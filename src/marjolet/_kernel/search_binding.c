@@ -243,9 +243,12 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     mk_rng g;
     mk_rng_seed(&g, seed);
     int rc;
+    if (kt_acquire(kt) < 0)
+        return NULL;
     Py_BEGIN_ALLOW_THREADS
     rc = mj_pimc(&base, &spec, &p, &g, &kt->t, worlds, &acc);
     Py_END_ALLOW_THREADS
+    kt_release(kt);
     if (rc != 0) {
         PyErr_SetString(PyExc_ValueError, "pimc: the observation does not fit the deal");
         return NULL;
