@@ -317,6 +317,27 @@ def test_a_used_invite_link_says_it_was_used(chromium: Browser, server: LiveServ
     close(second)
 
 
+@pytest.mark.parametrize(
+    ("lang", "wanted"),
+    [
+        ("fr", "Un conseil ne se demande que lorsque c'est à vous de jouer."),
+        ("en", "A hint is only for your own turn."),
+    ],
+)
+def test_a_refused_hint_is_told_in_the_language_of_the_page(
+    chromium: Browser, server: LiveServer, lang: str, wanted: str
+) -> None:
+    game = server.new_game(mode="friend", name="Hôte")  # seat 1 deals: the host leads
+    path, _, fragment = game["invite_url"].partition("#")
+    page = open_page(chromium, DESKTOP, "fr-FR" if lang == "fr" else "en-US")
+    page.goto(f"{server.base}{path}?lang={lang}#{fragment}")  # the friend: not their turn
+    page.wait_for_selector(".hand.mine .card")
+    page.keyboard.press("h")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.inner_text("#toast") == wanted
+    close(page)
+
+
 def test_an_upload_error_counts_deals_and_actions_from_one(
     chromium: Browser, server: LiveServer, tmp_path: Path
 ) -> None:
