@@ -129,3 +129,16 @@ def test_every_refusal_code_of_the_server_has_a_text_in_both_languages() -> None
     # the driver's refusals passed on as they are (tables._table_error's last line)
     for code in ("match_over", "illegal", "stale", "not_your_turn"):
         assert f"error.{code}" in catalogue("fr")
+
+
+def test_every_bot_of_the_lobby_is_described_in_both_languages() -> None:
+    from marjolet.bots.catalogue import BotCatalogue
+    from marjolet.bots.registry import bot_class
+
+    families = {c.family for c in BotCatalogue.build().choices.values()}
+    # the bots marjolet ships (tests register others)
+    families = {f for f in families if bot_class(f).__module__.startswith("marjolet.")}
+    assert {"random", "heuristic", "pimc", "best"} <= families
+    for lang in ("fr", "en"):
+        missing = sorted(f for f in families if f"bot.{f}" not in catalogue(lang))
+        assert not missing, (lang, missing)

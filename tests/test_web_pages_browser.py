@@ -338,6 +338,25 @@ def test_a_refused_hint_is_told_in_the_language_of_the_page(
     close(page)
 
 
+def test_a_card_held_back_by_the_meld_window_says_why_in_french(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_page(chromium, DESKTOP, "fr-FR")
+    page.goto(server.base + "/?lang=fr")
+    page.wait_for_selector("html[lang=fr]")
+    page.wait_for_selector("#bot-family option", state="attached")
+    why = page.evaluate(
+        """() => import("/static/board.js").then((board) => board.blockedReason({
+             lead: null, phase: 1, trump: "H", in_window: true,
+             blocked: { "9S": "R9/R10: player 0's meld window after trick 3 is open; ..." },
+             hands: [{ cards: ["AS", "9S"] }] }, 0, "9S"))"""
+    )
+    assert why == (
+        "Vous avez remporté le pli : finissez d'abord vos annonces (piocher), puis jouez."
+    )
+    close(page)
+
+
 def test_an_upload_error_counts_deals_and_actions_from_one(
     chromium: Browser, server: LiveServer, tmp_path: Path
 ) -> None:
