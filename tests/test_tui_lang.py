@@ -306,3 +306,14 @@ def test_the_deal_summary_and_its_review_screen_speak_french(tmp_path: Path, fre
             assert not any("decisions" in line or "No review" in line for line in review.lines)
 
     asyncio.run(main())
+
+
+def test_the_hint_and_its_runner_up_read_in_french(french: None) -> None:
+    from marjolet.actions import MELD_BASE
+    from marjolet.melds import MELD_INDEX
+    from marjolet.tui.hint import Hint
+
+    h = Hint(parse_action("QS"), "pimc", 12.4, False, (MELD_BASE + MELD_INDEX["KQH"], 8.0))
+    assert h.text() == (
+        "Conseil de pimc : jouer D♠ (écart en fin de donne attendu +12 ; annoncer KQH : +8)."
+    )
