@@ -51,15 +51,28 @@ def test_a_hint_asked_out_of_turn_is_refused_in_words_of_the_french_catalogue(
     assert translate(err["key"], "en", **err["params"]) == "a hint is only for your own turn"
 
 
-def test_a_stale_move_names_its_catalogue_text_and_its_values(server: LiveServer) -> None:
+def test_stale_and_illegal_moves_name_their_catalogue_text_and_its_values(
+    server: LiveServer,
+) -> None:
     game, _, _ = friend_game(server)
     with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as host:
         state = host.next_state()
         host.send({"type": "act", "action": state["legal"][0]["action"], "version": 0})
         err = host.error()
+        mine = set(state["hands"][0]["cards"])
+        host.act(next(c for c in ("AS", "TS", "KS", "QS", "JS", "9S", "8S", "7S") if c not in mine))
+        illegal = host.error()
     assert (err["code"], err["key"]) == ("stale", "error.stale")
     assert err["params"] == {"sent": 0, "now": state["version"]}
     assert translate(err["key"], "fr").startswith("la position a changé")
+    assert (illegal["code"], illegal["key"], illegal["params"]) == (
+        "illegal",
+        "error.illegal_rule",
+        {"rule": "R7"},
+    )
+    assert translate(illegal["key"], "fr", **illegal["params"]) == (
+        "ce coup n'est pas permis ici (règle R7)"
+    )
 
 
 def test_api_refusals_carry_their_catalogue_text(server: LiveServer) -> None:
