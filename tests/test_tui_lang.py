@@ -4,20 +4,33 @@ of :mod:`marjolet.i18n`, the same as the web pages')."""
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
-from marjolet.commands.play import add_arguments
+from helpers import deck_for
+from marjolet import record
+from marjolet.actions import parse_action
+from marjolet.analysis.report import annotation, summary_line
+from marjolet.analysis.review import Decision
+from marjolet.analysis.summary import summarise
+from marjolet.bots import Bot
+from marjolet.bots.base import BotFault
+from marjolet.commands.play import add_arguments, run_plain
+from marjolet.observation import Observation
 from marjolet.rules import CLASSIC
 from marjolet.tui import words
 from marjolet.tui.app import MarjoletApp
 from marjolet.tui.help import HelpScreen, rules_text
-from test_tui_app import SIZE, meld_session, screen_text, settle
+from marjolet.tui.review import decision_line, player_line
+from marjolet.tui.session import GameSession
+from test_tui_app import SIZE, meld_session, screen_text, session_with_deck, settle
 
 
 @pytest.fixture
@@ -102,3 +115,205 @@ def test_the_plain_interface_ends_a_deal_and_stops_in_french(tmp_path: Path) -> 
     assert "Partie arrêtée (fin de l'entrée) ; enregistrée dans" in out.stdout
     for english in ("points by source", "Game stopped", "input ended", "target 500"):
         assert english not in out.stdout
+
+
+# -- the bot breaking down, the default name, the review: in French too ----------------
+
+
+class BrokenBot(Bot):
+    """An in-process bot whose every move fails."""
+
+    name = "broken"
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        raise RuntimeError("ce robot est cassé")
+
+
+class FaultyBot(Bot):
+    """A bot that breaks down as an external program does (it forfeits)."""
+
+    name = "faulty"
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        raise BotFault("the bot timed out after 5 s")
+
+
+def bot_leads(tmp_path: Path, bot: Bot) -> GameSession:
+    """A session where the bot leads the first trick at once."""
+    deck = deck_for("AS 7S KH QH 8C 9C", "7D 8D 9D JD QD KD", "TS", "8S 9S")
+    return session_with_deck(tmp_path, deck, first_dealer=0, bot=bot)
+
+
+@pytest.mark.parametrize(
+    ("bot", "wanted"),
+    [
+        (BrokenBot(), "L'ordinateur est tombé en panne : ce robot est cassé. "
+                      "La partie est enregistrée ; appuyez sur q."),
+        (FaultyBot(), "random est tombé en panne et perd la partie par forfait : vous gagnez. "
+                      "(the bot timed out after 5 s) Appuyez sur q."),
+    ],
+)  # fmt: skip
+def test_a_bot_that_breaks_down_is_told_in_french(
+    tmp_path: Path, french: None, bot: Bot, wanted: str
+) -> None:
+    app = MarjoletApp(bot_leads(tmp_path, bot), pace=0)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert app.waiting == "error"
+            assert app.message == wanted
+            assert app.message_is_problem
+
+    asyncio.run(main())
+
+
+def test_the_plain_interface_tells_a_forfeit_in_french(tmp_path: Path, french: None) -> None:
+    session = bot_leads(tmp_path, FaultyBot())
+    out = io.StringIO()
+    assert run_plain(session, io.StringIO(""), out) == 0
+    text = out.getvalue()
+    assert "random est en panne et perd la partie par forfait : vous gagnez." in text
+    assert "broke down" not in text and "you win" not in text
+
+
+def test_the_default_name_is_vous_in_french_and_a_given_name_is_kept(
+    tmp_path: Path, french: None
+) -> None:
+    session = GameSession.new(CLASSIC, opponent="random", seed=1, save_path=tmp_path / "a.json")
+    assert session.names[0] == "Vous"
+    assert record.load(tmp_path / "a.json").players == ("Vous", "random")
+    named = GameSession.new(
+        CLASSIC, opponent="random", seed=1, name="You", save_path=tmp_path / "b.json"
+    )
+    assert record.load(tmp_path / "b.json").players == ("You", "random")
+    assert named.names[0] == "You"
+    words.use("en")
+    english = GameSession.new(CLASSIC, opponent="random", seed=1, save_path=tmp_path / "c.json")
+    assert english.names[0] == "You"
+
+
+@pytest.mark.parametrize(("flags", "name"), [((), "Vous"), (("--name", "You"), "You")])
+def test_marjolet_play_in_french_records_vous_unless_a_name_is_given(
+    tmp_path: Path, flags: tuple[str, ...], name: str
+) -> None:
+    env = {**os.environ, "LANG": "fr_FR.UTF-8", "LC_ALL": "", "LANGUAGE": "",
+           "MARJOLET_DATA_DIR": str(tmp_path)}  # fmt: skip
+    save = tmp_path / "game.json"
+    args = [sys.executable, "-m", "marjolet.cli", "play", "--plain", "--opponent", "random",
+            "--seed", "4", "--save", str(save), *flags]  # fmt: skip
+    out = subprocess.run(args, input="xyz\nquit\n", capture_output=True, text=True, env=env,
+                         timeout=60)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert f"Marjolet : {name} contre random" in out.stdout
+    assert "vous avez donné ; l'atout est" in out.stdout or "a donné ; l'atout est" in out.stdout
+    assert "« xyz » n'est pas une action" in out.stdout
+    assert "unknown action" not in out.stdout
+    assert record.load(save).players == (name, "random")
+
+
+def test_a_resumed_record_naming_no_bot_is_noted_in_french(tmp_path: Path, french: None) -> None:
+    path = tmp_path / "g.json"
+    rec = record.Record(players=("Ann", "Bob"), deals=(record.DealRecord(tuple(range(32))),))
+    record.save(rec, path)
+    session = GameSession.resume(path, fallback_opponent="random")
+    assert session.notes == ["'Bob' n'est pas un robot ; random prend sa place."]
+
+
+def _decision(**changes: object) -> Decision:
+    fields: dict[str, object] = dict(
+        deal=0, action=4, seat=0, trick=3, played=parse_action("QS"), best=(parse_action("AS"),),
+        value_played=-5.5, value_best=10.0, loss=15.5, exact=False, view="seat",
+        method="sampling", stderr_loss=1.25,
+    )  # fmt: skip
+    fields.update(changes)
+    return Decision(**fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "decision",
+    [_decision(), _decision(exact=True, view="ending", loss=15.0, value_played=-5.0),
+     _decision(view="open", loss=0.5, value_played=9.5, stderr_loss=None)],
+)  # fmt: skip
+def test_the_deal_review_reads_in_french_and_as_the_record_annotation_in_english(
+    decision: Decision,
+) -> None:
+    english = decision_line(decision, "Ann")
+    assert english == f"trick  3 Ann: {annotation(decision)}"
+    words.use("fr")
+    try:
+        french = decision_line(decision, "Ann")
+    finally:
+        words.use("en")
+    assert french.startswith("pli  3 Ann : QS")
+    assert "le mieux était AS" in french and "perte" in french
+    for english_word in ("best", "played", "lost", "estimate", "exact, ending"):
+        assert english_word not in french, english_word
+    summary = summarise([decision], 0)
+    assert player_line(summary, "Ann") == f"Ann: {summary_line(summary)}"
+    words.use("fr")
+    try:
+        french = player_line(summary, "Ann")
+    finally:
+        words.use("en")
+    assert french.startswith("Ann : décisions 1") and "précision" in french
+    assert "accuracy" not in french and "decisions" not in french
+
+
+def test_the_estimated_figures_use_a_decimal_comma_in_french(french: None) -> None:
+    line = decision_line(_decision(), "Ann")
+    assert "perte 15,5±1,2" in line or "perte 15,5±1,3" in line
+    assert "estimation, sampling, du point de vue du joueur" in line
+    assert "−" not in line and "-5,5" in line
+
+
+def test_the_deal_summary_and_its_review_screen_speak_french(tmp_path: Path, french: None) -> None:
+    from marjolet.record import Record
+    from marjolet.tui.review import DealReviewScreen
+    from marjolet.tui.summary import DealSummaryScreen
+
+    session = meld_session(tmp_path)
+    app = MarjoletApp(session, pace=0)
+    deal = session.match.deal
+    assert deal is not None
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            summary = DealSummaryScreen(
+                deal_number=1,
+                names=session.names,
+                breakdowns=(deal.breakdown(0), deal.breakdown(1)),
+                totals=(0, 0),
+                target=500,
+                winner=None,
+            )
+            app.push_screen(summary)
+            await pilot.pause()
+            text = screen_text(app)
+            assert "r : analyser cette donne" in text and "review" not in text
+            assert "Analyser" in {b.binding.description for b in app.active_bindings.values()}
+            review = DealReviewScreen(Record.from_match(session.match), 0, session.names, 0.01)
+            app.push_screen(review)
+            await pilot.pause()
+            text = screen_text(app)
+            assert "Analyse de la donne 1" in text and "Échap : retour au bilan" in text
+            assert "Retour" in {b.binding.description for b in app.active_bindings.values()}
+            end = time.monotonic() + 30
+            while review.lines is None and time.monotonic() < end:
+                await pilot.pause(0.1)
+            assert review.lines is not None
+            assert not any("decisions" in line or "No review" in line for line in review.lines)
+
+    asyncio.run(main())
+
+
+def test_the_hint_and_its_runner_up_read_in_french(french: None) -> None:
+    from marjolet.actions import MELD_BASE
+    from marjolet.melds import MELD_INDEX
+    from marjolet.tui.hint import Hint
+
+    h = Hint(parse_action("QS"), "pimc", 12.4, False, (MELD_BASE + MELD_INDEX["KQH"], 8.0))
+    assert h.text() == (
+        "Conseil de pimc : jouer D♠ (écart en fin de donne attendu +12 ; annoncer KQH : +8)."
+    )

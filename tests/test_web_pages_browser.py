@@ -317,6 +317,46 @@ def test_a_used_invite_link_says_it_was_used(chromium: Browser, server: LiveServ
     close(second)
 
 
+@pytest.mark.parametrize(
+    ("lang", "wanted"),
+    [
+        ("fr", "Un conseil ne se demande que lorsque c'est à vous de jouer."),
+        ("en", "A hint is only for your own turn."),
+    ],
+)
+def test_a_refused_hint_is_told_in_the_language_of_the_page(
+    chromium: Browser, server: LiveServer, lang: str, wanted: str
+) -> None:
+    game = server.new_game(mode="friend", name="Hôte")  # seat 1 deals: the host leads
+    path, _, fragment = game["invite_url"].partition("#")
+    page = open_page(chromium, DESKTOP, "fr-FR" if lang == "fr" else "en-US")
+    page.goto(f"{server.base}{path}?lang={lang}#{fragment}")  # the friend: not their turn
+    page.wait_for_selector(".hand.mine .card")
+    page.keyboard.press("h")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.inner_text("#toast") == wanted
+    close(page)
+
+
+def test_a_card_held_back_by_the_meld_window_says_why_in_french(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_page(chromium, DESKTOP, "fr-FR")
+    page.goto(server.base + "/?lang=fr")
+    page.wait_for_selector("html[lang=fr]")
+    page.wait_for_selector("#bot-family option", state="attached")
+    why = page.evaluate(
+        """() => import("/static/board.js").then((board) => board.blockedReason({
+             lead: null, phase: 1, trump: "H", in_window: true,
+             blocked: { "9S": "R9/R10: player 0's meld window after trick 3 is open; ..." },
+             hands: [{ cards: ["AS", "9S"] }] }, 0, "9S"))"""
+    )
+    assert why == (
+        "Vous avez remporté le pli : finissez d'abord vos annonces (piocher), puis jouez."
+    )
+    close(page)
+
+
 def test_an_upload_error_counts_deals_and_actions_from_one(
     chromium: Browser, server: LiveServer, tmp_path: Path
 ) -> None:

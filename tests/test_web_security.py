@@ -103,11 +103,13 @@ def test_watched_bot_matches_are_capped_in_all() -> None:
     for game, address in (("g1", "a"), ("g2", "b"), ("g3", "c")):
         caps.started(game, address)
     refusal = caps.refusal("d", ["g1", "g2", "g3"])
-    assert refusal is not None and "already runs 3" in refusal
+    assert refusal is not None and "already runs 3" in refusal[0]
+    assert refusal[1:] == ("error.watch_server_full", {"n": 3})
     assert caps.refusal("d", ["g1", "g2"]) is None  # one finished or paused: room again
     caps.started("g4", "a")
     refusal = caps.refusal("a", ["g1", "g4"])
-    assert refusal is not None and "the limit is 2" in refusal
+    assert refusal is not None and "the limit is 2" in refusal[0]
+    assert refusal[1:] == ("error.watch_address_full", {"n": 2, "most": 2})
 
 
 def _actions(server: LiveServer, game_id: str) -> int:

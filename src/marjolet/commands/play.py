@@ -48,7 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, help="seed for the shuffles and the bot (reproducible game)"
     )
-    parser.add_argument("--name", default="You", help="your name in the record (default: You)")
+    parser.add_argument(
+        "--name", help="your name in the record (default: You; Vous in French)"
+    )
     parser.add_argument(
         "--save",
         metavar="FILE",
@@ -225,10 +227,9 @@ STOP_REASONS = {"input ended": "tui.stop_input_ended", "quit": "tui.stop_quit"}
 
 def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     from marjolet.bots.base import BotFault
-    from marjolet.cards import CARD_NAMES
     from marjolet.match import Seat
     from marjolet.tui.lines import LineSeat, Narrator, QuitGame
-    from marjolet.tui.words import tr
+    from marjolet.tui.words import card, suit_name, tr
 
     match = session.match
     human = session.human
@@ -266,15 +267,14 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
             if match.needs_deal:
                 deal = session.driver.start_deal()
                 save()
-                dealer = tr("tui.you") if deal.dealer == human else names[1]
                 out.write(
                     "\n"
                     + tr(
-                        "tui.plain_deal",
+                        "tui.plain_deal_you" if deal.dealer == human else "tui.plain_deal",
                         n=len(match.deals),
-                        dealer=dealer,
-                        trump="CDHS"[deal.trump],
-                        card=CARD_NAMES[deal.turned_up],
+                        dealer=names[1],
+                        trump=suit_name(deal.trump),
+                        card=card(deal.turned_up),
                     )
                     + "\n"
                 )

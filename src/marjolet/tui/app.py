@@ -522,17 +522,10 @@ class MarjoletApp(App[None]):
         if isinstance(error, BotFault):
             self.session.forfeit(str(error))
             self.waiting = "error"
-            self.flash(
-                f"{self.session.names[1]} broke down and forfeits the match: you win. "
-                f"({error}) Press q.",
-                problem=True,
-            )
+            self.flash(tr("tui.bot_forfeit", name=self.session.names[1], fault=error), problem=True)
             return
         if error is not None or action is None:
-            self.waiting = "error"
-            self.flash(
-                f"The computer player failed: {error}. The game is saved; press q.", problem=True
-            )
+            self.bot_failed(error)
             return
         pace = self._bot_pace(action)
         delay = pace - elapsed
@@ -557,12 +550,15 @@ class MarjoletApp(App[None]):
         try:
             lines = self.session.bot_play(request, action)
         except MarjoletError as exc:
-            self.waiting = "error"
-            self.flash(
-                f"The computer player failed: {exc}. The game is saved; press q.", problem=True
-            )
+            self.bot_failed(exc)
             return
         self.after_action(lines)
+
+    def bot_failed(self, error: Exception | None) -> None:
+        """The bot's move failed (an error, or an illegal answer): the game
+        stops here, saved, and says so in the player's language."""
+        self.waiting = "error"
+        self.flash(tr("tui.bot_failed", error=error), problem=True)
 
     # -- hints -------------------------------------------------------------------
 

@@ -49,7 +49,7 @@ class Hint:
         line = tr("tui.hint_line", bot=self.bot, what=what, how=how, value=f"{self.value:+.0f}")
         if self.alternative is not None:
             other, value = self.alternative
-            line += f"; {action_words(other)}: {value:+.0f}"
+            line += tr("tui.hint_alternative", what=action_words(other), value=f"{value:+.0f}")
         return line + ")."
 
 

@@ -170,7 +170,11 @@ class LineSeat:
         try:
             action = parse_action(text)
         except ActionError as exc:
-            self._say(tr("tui.plain_bad_text", reason=exc))
+            # the parser's reason is English; other languages name the answer
+            if lang() == "en":
+                self._say(tr("tui.plain_bad_text", reason=exc))
+            else:
+                self._say(tr("tui.plain_unknown_text", answer=answer))
             return None
         reason = why_not_allowed(obs, action) if action < MELD_BASE else None
         if action not in legal and reason is not None:

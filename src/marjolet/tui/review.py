@@ -8,7 +8,7 @@ its progress; Escape, Enter or ``r`` goes back to the summary.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -16,7 +16,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from marjolet.actions import ACTION_NAMES
 from marjolet.record import Record
+from marjolet.tui.words import lang, tr, translate_bindings
+
+if TYPE_CHECKING:
+    from marjolet.analysis.review import Decision
+    from marjolet.analysis.summary import PlayerSummary
 
 #: Seconds per phase-1 decision in the terminal: half the command's default,
 #: so a deal is reviewed in a few seconds.
@@ -26,19 +32,80 @@ TUI_BUDGET = 0.15
 def review_lines(record: Record, deal: int, names: Sequence[str], budget: float) -> list[str]:
     """The review of deal ``deal`` as lines of text (computed here: slow)."""
     from marjolet.analysis import review_record
-    from marjolet.analysis.report import annotation, summary_line
 
     review = review_record(record, budget=budget, deals=[deal])
-    lines = []
-    for d in review.decisions:
-        if d.loss > 0:
-            lines.append(f"trick {d.trick:>2} {names[d.seat]}: {annotation(d)}")
+    lines = [decision_line(d, names[d.seat]) for d in review.decisions if d.loss > 0]
     if not lines:
-        lines.append("No decision lost points.")
+        lines.append(tr("tui.review_no_loss"))
     lines.append("")
     for p in review.players:
-        lines.append(f"{names[p.seat]}: {summary_line(p)}")
+        lines.append(player_line(p, names[p.seat]))
     return lines
+
+
+def _number(text: str) -> str:
+    """A figure as the language writes it: ``+1.5``, ``+1,5`` in French."""
+    return text.replace(".", ",") if lang() == "fr" else text
+
+
+def _source(d: Decision) -> str:
+    """Which view a figure comes from, in words (``report.source`` in English)."""
+    if d.view == "ending":
+        return tr("tui.review_source_ending")
+    if d.view == "open":
+        return tr("tui.review_source_open" if d.exact else "tui.review_source_open_estimate")
+    return tr("tui.review_source_seat", method=d.method)
+
+
+def decision_line(d: Decision, name: str) -> str:
+    """A decision that lost points, in the player's language; in English the
+    annotation ``marjolet review`` writes (:func:`marjolet.analysis.report.annotation`)."""
+    from marjolet.analysis.report import MARKS, figure, loss_text
+    from marjolet.analysis.summary import judgement
+
+    mark = judgement(d)
+    words = {
+        "head": ACTION_NAMES[d.played] + MARKS.get(mark or "", ""),
+        "best": " ".join(ACTION_NAMES[a] for a in d.best),
+        "value_best": _number(figure(d.value_best, d.exact)),
+        "value_played": _number(figure(d.value_played, d.exact)),
+        "loss": _number(loss_text(d)),
+        "source": _source(d),
+    }
+    if mark:
+        what = tr("tui.review_judged", judgement=tr(f"review.{mark}"), **words)
+    else:
+        what = tr("tui.review_loss", **words)
+    return tr("tui.review_line", trick=f"{d.trick:>2}", name=name, what=what)
+
+
+def player_line(p: PlayerSummary, name: str) -> str:
+    """A player's summary of the deal, in the player's language; in English
+    :func:`marjolet.analysis.report.summary_line`'s words."""
+    losses = ""
+    if p.exact_decisions:
+        losses += tr(
+            "tui.review_exact_loss",
+            loss=p.exact_loss,
+            mean=_number(f"{p.exact_mean_loss:.1f}"),
+        )
+    if p.estimated_decisions:
+        losses += tr(
+            "tui.review_estimated_loss",
+            loss=_number(f"{p.estimated_loss:.1f}"),
+            mean=_number(f"{p.estimated_mean_loss or 0:.1f}"),
+        )
+    return tr(
+        "tui.review_summary",
+        name=name,
+        decisions=p.decisions,
+        exact=p.exact_decisions,
+        accuracy="-" if p.accuracy is None else tr("tui.percent", n=f"{p.accuracy:.0f}"),
+        losses=losses,
+        inaccuracies=p.inaccuracies,
+        mistakes=p.mistakes,
+        blunders=p.blunders,
+    )
 
 
 class DealReviewScreen(ModalScreen[None]):
@@ -61,6 +128,7 @@ class DealReviewScreen(ModalScreen[None]):
         self, record: Record, deal: int, names: Sequence[str], budget: float = TUI_BUDGET
     ) -> None:
         super().__init__()
+        translate_bindings(self._bindings)
         self.record = record
         self.deal = deal
         self.names = list(names)
@@ -69,10 +137,10 @@ class DealReviewScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = f"Review of deal {self.deal + 1}"
-            box.border_subtitle = "Esc: back to the summary"
+            box.border_title = tr("tui.review_title", n=self.deal + 1)
+            box.border_subtitle = tr("tui.review_keys")
             with VerticalScroll():
-                yield Static("Reviewing the deal…", id="review-text")
+                yield Static(tr("tui.review_running"), id="review-text")
 
     def on_mount(self) -> None:
         record, deal, names, budget = self.record, self.deal, self.names, self.budget
@@ -81,7 +149,7 @@ class DealReviewScreen(ModalScreen[None]):
             try:
                 lines = review_lines(record, deal, names, budget)
             except Exception as exc:  # a review must never stop the game
-                lines = [f"No review: {exc}"]
+                lines = [tr("tui.review_failed", reason=exc)]
             try:
                 self.app.call_from_thread(self._show, lines)
             except RuntimeError:  # the app closed meanwhile

@@ -27,9 +27,16 @@ from marjolet.match import Match, new_rng
 from marjolet.observation import Observation, observe
 from marjolet.rules import Rules
 from marjolet.tui import describe, saves
+from marjolet.tui.words import tr
 from marjolet.turns import Turn, TurnDriver, checked_choice
 
 HUMAN = 0
+
+
+def default_name() -> str:
+    """The human's name when none is given: "You", "Vous" in French (the
+    record keeps it as it was written)."""
+    return tr("player.you")
 
 
 def display_name(spec: str) -> str:
@@ -56,7 +63,7 @@ class GameSession:
         self.bot: Bot = make_bot(opponent, seed=seed)
         self.save_path = save_path
         self.seed = seed
-        players = match.players or ("You", opponent)
+        players = match.players or (default_name(), opponent)
         self.player_names = (players[0], players[1])
         #: Short names for the screen: the human's own name and the bot's.
         self.names = (players[0], display_name(players[1]))
@@ -74,13 +81,16 @@ class GameSession:
         rules: Rules,
         *,
         opponent: str,
-        name: str = "You",
+        name: str | None = None,
         seed: int | None = None,
         save_path: Path | None = None,
         first_dealer: int | None = None,
     ) -> GameSession:
         """A new match, saved to ``save_path`` (default: a new file in the
-        data folder's ``games``); ``first_dealer`` None draws it (R3)."""
+        data folder's ``games``); ``first_dealer`` None draws it (R3). The
+        human is ``name``, else :func:`default_name` in the language in use."""
+        if name is None:
+            name = default_name()
         match = Match(rules, seed=seed, players=(name, opponent), first_dealer=first_dealer)
         path = save_path if save_path is not None else saves.new_save_path()
         session = cls(match, opponent=opponent, save_path=path, seed=seed)
@@ -121,11 +131,11 @@ class GameSession:
                 make_bot(recorded)
                 spec = recorded
             except MarjoletError:
-                notes.append(f"{recorded!r} is not a bot; {fallback_opponent} plays that seat.")
+                notes.append(tr("tui.not_a_bot", name=repr(recorded), bot=fallback_opponent))
         if spec is None:
             spec = fallback_opponent
         if match.players is None:
-            match.players = ("You", spec)
+            match.players = (default_name(), spec)
         session = cls(match, opponent=spec, save_path=save_path or path, seed=seed, notes=notes)
         session.resumed = True
         session.save()

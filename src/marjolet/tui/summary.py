@@ -108,7 +108,7 @@ class DealSummaryScreen(ModalScreen[str]):
             yield Static(table)
             yield Static(outcome, id="summary-outcome")
             yield Static(keys, id="summary-keys")
-            yield Static("r: review this deal", id="summary-review", classes="keys")
+            yield Static(tr("tui.summary_review"), id="summary-review", classes="keys")
 
     def _lead_text(self) -> str:
         t0, t1 = self.totals

@@ -3,7 +3,9 @@ joining, the history, records and replays. Built per application by
 :func:`api_router` around its :class:`~marjolet.web.hub.Hub`.
 
 Every refusal is an :class:`ApiError`, answered as
-``{"error": {"message": ...}}`` with its HTTP status.
+``{"error": {"message": ...}}`` with its HTTP status; a refusal a player may
+meet also gives ``key`` and ``params``, its catalogue text, which the page
+shows in its language (``message``, English, when it has no such key).
 """
 
 from __future__ import annotations
@@ -31,13 +33,29 @@ MAX_TRACKED_CLIENTS = 10_000
 
 
 class ApiError(Exception):
-    """An HTTP refusal with a one-line reason."""
+    """An HTTP refusal with a one-line reason (English) and, for the page,
+    the catalogue ``key`` of that reason with its ``params``."""
 
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        key: str = "",
+        params: dict[str, Any] | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.extra = extra
+        if key:
+            self.extra.update(key=key, params=params or {})
+
+    @classmethod
+    def of(cls, status: int, exc: TableError) -> ApiError:
+        """A table's refusal as an HTTP one, with its code and catalogue text."""
+        return cls(status, str(exc), key=exc.key, params=exc.params, code=exc.code)
 
 
 class TokenBucket:
@@ -63,13 +81,22 @@ async def read_body(request: Request, limit: int) -> bytes:
     """The request body, refused past ``limit`` bytes (even when chunked)."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > limit):
-        raise ApiError(413, f"request too large (the limit is {limit} bytes)")
+        raise _too_large(limit)
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise ApiError(413, f"request too large (the limit is {limit} bytes)")
+            raise _too_large(limit)
     return bytes(body)
+
+
+def _too_large(limit: int) -> ApiError:
+    return ApiError(
+        413,
+        f"request too large (the limit is {limit} bytes)",
+        key="error.too_large",
+        params={"n": limit},
+    )
 
 
 def api_router(hub: Hub, config: WebConfig) -> APIRouter:
@@ -106,7 +133,11 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
             client, TokenBucket(per_minute / SECONDS_PER_MINUTE, per_minute)
         )
         if not bucket.take():
-            raise ApiError(429, "too many new games from this address; wait a minute")
+            raise ApiError(
+                429,
+                "too many new games from this address; wait a minute",
+                key="error.too_many_games",
+            )
         if len(creations) > MAX_TRACKED_CLIENTS:
             creations.clear()
         body = await read_json(request)
@@ -136,7 +167,8 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
             running = [t.id for t in hub.tables.values() if not t.has_humans and not t.over]
             refusal = watch_caps.refusal(client, running)
             if refusal is not None:
-                raise ApiError(429, refusal)
+                message, key, params = refusal
+                raise ApiError(429, message, key=key, params=params)
         new = await hub.create_game(mode, rules, name=name, bots=bots)
         if mode == "watch":
             watch_caps.started(new.id, client)
@@ -151,9 +183,7 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
         try:
             seat, token = await hub.join(game_id, invite, clean_name(body.get("name"), "friend"))
         except TableError as exc:
-            raise ApiError(
-                404 if exc.code == "not_found" else 403, str(exc), code=exc.code
-            ) from None
+            raise ApiError.of(404 if exc.code == "not_found" else 403, exc) from None
         return {"id": game_id, "seat": seat, "token": token}
 
     @router.get("/api/games")
@@ -164,7 +194,7 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
         try:
             game, record, complete = await hub.shareable_record(game_id)
         except TableError as exc:
-            raise ApiError(404, str(exc)) from None
+            raise ApiError.of(404, exc) from None
         return game.summary(), record, complete
 
     @router.get("/api/games/{game_id}/record")
@@ -215,7 +245,11 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
                 code="not_utf8",
             ) from None
         if not text.strip():
-            raise ApiError(400, "the file is empty (expected a marjolet record, JSON or text)")
+            raise ApiError(
+                400,
+                "the file is empty (expected a marjolet record, JSON or text)",
+                key="error.empty_file",
+            )
         try:
             record = loads(text)
         except RecordError as exc:
@@ -236,6 +270,8 @@ def api_router(hub: Hub, config: WebConfig) -> APIRouter:
                 400,
                 f"the record has {len(record.deals)} deals; "
                 f"the viewer shows up to {MAX_REPLAY_DEALS}",
+                key="error.too_many_deals",
+                params={"n": len(record.deals), "most": MAX_REPLAY_DEALS},
             )
         return {
             "format": FORMAT,

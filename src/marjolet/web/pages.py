@@ -32,6 +32,7 @@ from marjolet.i18n.rulebook import rulebook, to_html
 from marjolet.rules import Rules
 
 if TYPE_CHECKING:
+    from marjolet.web.api import ApiError
     from marjolet.web.hub import Hub
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -113,7 +114,7 @@ def page_router() -> APIRouter:
     return router
 
 
-def install_extras(app: FastAPI, hub: Hub, api_error: type[Exception]) -> None:
+def install_extras(app: FastAPI, hub: Hub, api_error: type[ApiError]) -> None:
     """Add the catalogues and the rematch to ``app``."""
     app.mount("/i18n", StaticFiles(directory=CATALOGUES), name="i18n")
 
@@ -131,13 +132,15 @@ def install_extras(app: FastAPI, hub: Hub, api_error: type[Exception]) -> None:
         try:
             table = await hub.table(game_id)
         except TableError as exc:
-            raise api_error(404, str(exc)) from None
+            raise api_error(404, str(exc), key=exc.key, params=exc.params) from None
         seat = table.seat_of(token)
         if seat is None:
-            raise api_error(403, "this token does not hold a seat at this table")
+            raise api_error(
+                403, "this token does not hold a seat at this table", key="error.bad_token"
+            )
         game = table.game
         if not table.match.is_over:
-            raise api_error(409, "the match is not over yet")
+            raise api_error(409, "the match is not over yet", key="error.not_over")
         if game.mode == "bot":
             try:
                 bots = [hub.catalogue.resolve(game.seats[1 - seat].bot)]

@@ -164,7 +164,8 @@ def review_router(service: ReviewService) -> APIRouter:
 
     def refusal(exc: TableError) -> JSONResponse:
         status = 404 if exc.code == "not_found" else 409
-        return JSONResponse({"error": {"message": str(exc)}}, status_code=status)
+        error = {"message": str(exc), "key": exc.key, "params": exc.params}
+        return JSONResponse({"error": error}, status_code=status)
 
     @router.get("/api/games/{game_id}/review", response_model=None)
     async def review_status(game_id: str) -> dict[str, Any] | JSONResponse:

@@ -105,21 +105,28 @@ class WatchCaps:
         self.total = total
         self._owner: dict[str, str] = {}
 
-    def refusal(self, address: str, running: Iterable[str]) -> str | None:
+    def refusal(
+        self, address: str, running: Iterable[str]
+    ) -> tuple[str, str, dict[str, int]] | None:
         """Why ``address`` may not start one more watched match now (``None``:
-        it may). ``running``: the ids of the watched matches under way."""
+        it may): the English line, its catalogue key and the key's values.
+        ``running``: the ids of the watched matches under way."""
         live = set(running)
         self._owner = {g: a for g, a in self._owner.items() if g in live}
         if len(live) >= self.total:
             return (
                 f"the server already runs {len(live)} bot matches (its limit); "
-                "watch one of them or try again later"
+                "watch one of them or try again later",
+                "error.watch_server_full",
+                {"n": len(live)},
             )
         mine = sum(1 for a in self._owner.values() if a == address)
         if mine >= self.per_address:
             return (
                 f"you already run {mine} bot matches (the limit is {self.per_address}); "
-                "let one finish first"
+                "let one finish first",
+                "error.watch_address_full",
+                {"n": mine, "most": self.per_address},
             )
         return None
 

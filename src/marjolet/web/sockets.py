@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import time
+from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -56,9 +57,16 @@ class Connection:
         except asyncio.QueueFull:  # the browser stopped reading: let it go
             self.overflowed = True
 
-    def error(self, code: str, message: str) -> None:
+    def error(
+        self, code: str, message: str, key: str = "", params: dict[str, Any] | None = None
+    ) -> None:
+        """Refuse with ``code``; the browser shows the catalogue text ``key``
+        (default ``error.<code>``) with ``params``, else ``message``."""
         log.warning("%s: rejected (%s): %s", self.where, code, message)
-        self.send(error_message(code, message))
+        self.send(error_message(code, message, key, params))
+
+    def refuse(self, exc: TableError) -> None:
+        self.error(exc.code, str(exc), exc.key, exc.params)
 
     async def pump(self) -> None:
         while True:
@@ -125,7 +133,7 @@ def socket_router(hub: Hub, config: WebConfig) -> APIRouter:
         try:
             msg = protocol.parse_message(raw, config.max_message)
         except protocol.ProtocolError as exc:
-            conn.error(exc.code, str(exc))
+            conn.error(exc.code, str(exc), "error.protocol")
             if security.too_large_to_keep(raw):
                 await _close_too_big(ws)
             return None
@@ -135,7 +143,7 @@ def socket_router(hub: Hub, config: WebConfig) -> APIRouter:
         try:
             table = await hub.table(game_id)
         except TableError as exc:
-            conn.error(exc.code, str(exc))
+            conn.refuse(exc)
             return None
         if msg.token is not None:
             seat = table.seat_of(msg.token)
@@ -162,6 +170,7 @@ def socket_router(hub: Hub, config: WebConfig) -> APIRouter:
                     "rate_limited",
                     "too many messages: slow down "
                     f"(at most {config.rate_per_second:g} a second); this one was dropped",
+                    params={"rate": f"{config.rate_per_second:g}"},
                 )
                 now = time.monotonic()
                 if now - conn.last_warning >= RATE_WARNING_INTERVAL_S:
@@ -178,7 +187,7 @@ def socket_router(hub: Hub, config: WebConfig) -> APIRouter:
             try:
                 msg = protocol.parse_message(raw, config.max_message)
             except protocol.ProtocolError as exc:
-                conn.error(exc.code, str(exc))
+                conn.error(exc.code, str(exc), "error.protocol")
                 if security.too_large_to_keep(raw):
                     await _close_too_big(ws)
                     return
@@ -186,7 +195,7 @@ def socket_router(hub: Hub, config: WebConfig) -> APIRouter:
             try:
                 await _handle(conn, table, msg)
             except TableError as exc:
-                conn.error(exc.code, str(exc))
+                conn.refuse(exc)
             except Exception:
                 log.exception("%s: failed to handle %s", conn.where, type(msg).__name__)
                 conn.error("internal", "the server could not handle this message (it is logged)")

@@ -67,11 +67,23 @@ SUMMARY_PACES = 4
 
 
 class TableError(MarjoletError):
-    """A request the table refuses; told to the one client that made it."""
+    """A request the table refuses; told to the one client that made it.
 
-    def __init__(self, code: str, message: str) -> None:
+    ``code`` says why in one stable word, for programs; ``message`` is the
+    English line of the log and the API. The browser shows the catalogue
+    text ``key`` (default ``error.<code>``) filled with ``params``, in the
+    page's language, and ``message`` only when its catalogue lacks ``key``.
+    """
+
+    def __init__(self, code: str, message: str, *, key: str = "", **params: Any) -> None:
         super().__init__(message)
         self.code = code
+        self.key = key or f"error.{code}"
+        self.params = params
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields of an ``error`` message: code, message, key, params."""
+        return {"code": self.code, "message": str(self), "key": self.key, "params": self.params}
 
 
 class Peer(Protocol):
@@ -83,8 +95,20 @@ class Peer(Protocol):
         """Queue a message; never blocks."""
 
 
-def error_message(code: str, message: str) -> str:
-    return json.dumps({"type": "error", "code": code, "message": message})
+def error_message(
+    code: str, message: str, key: str = "", params: dict[str, Any] | None = None
+) -> str:
+    """An ``error`` message for a browser: ``key`` and ``params`` are its
+    catalogue text (:class:`TableError`), ``message`` the English fallback."""
+    return json.dumps(
+        {
+            "type": "error",
+            "code": code,
+            "message": message,
+            "key": key or f"error.{code}",
+            "params": params or {},
+        }
+    )
 
 
 class Table:
@@ -118,12 +142,16 @@ class Table:
                     "bot_unavailable",
                     f"the bot {info.bot!r} of this game runs a program that this server "
                     "does not allow now (the operator's --allow-bot list)",
+                    key="error.bot_not_allowed",
+                    bot=info.bot,
                 )
             try:
                 bots[seat] = make_bot(info.spec, seed=info.seed + seat)
             except MarjoletError as exc:
                 raise TableError(
-                    "bot_unavailable", f"the bot {info.bot!r} of this game is not available: {exc}"
+                    "bot_unavailable",
+                    f"the bot {info.bot!r} of this game is not available: {exc}",
+                    bot=info.bot,
                 ) from None
         return bots
 
@@ -289,8 +317,12 @@ class Table:
             raise TableError("closed", "this table is closing; reconnect in a moment")
         forfeit = self.game.forfeit
         if forfeit is not None:
+            name = self.game.players[forfeit.seat]
             raise TableError(
-                "match_over", f"the match is over: {self.game.players[forfeit.seat]} forfeited it"
+                "match_over",
+                f"the match is over: {name} forfeited it",
+                key="error.match_forfeited",
+                name=name,
             )
         if self.match.is_over:
             raise TableError("match_over", "the match is over")
@@ -341,7 +373,9 @@ class Table:
         except Exception as exc:
             log.error("game %s: could not store the forfeit of seat %d: %s", self.id, seat, exc)
             await self._reload()
-            raise TableError("storage", "the server could not save the forfeit") from None
+            raise TableError(
+                "storage", "the server could not save the forfeit", key="error.storage_forfeit"
+            ) from None
         game = self.game
         game.forfeit, game.status, game.winner, game.totals = forfeit, "finished", 1 - seat, totals
         message = forfeit.message(game.players)
@@ -350,7 +384,16 @@ class Table:
         if forfeit.stderr:
             tail = "\n  ".join(forfeit.stderr)
             log.warning("game %s: its standard error ends:\n  %s", self.id, tail)
-        self._notice(message, forfeit=forfeit.to_json())
+        self._notice(
+            message,
+            key="notice.forfeit",
+            params={
+                "name": game.players[seat],
+                "reason": forfeit.reason,
+                "winner": game.players[forfeit.winner],
+            },
+            forfeit=forfeit.to_json(),
+        )
         self.broadcast()
         self.retire_bots((totals, forfeit.winner))
 
@@ -477,8 +520,11 @@ class Table:
             action = -1
         if action == -1:
             action = random.choice(list(turn.legal))
+            name = self.game.players[seat]
             self._notice(
-                f"the {self.game.players[seat]} bot failed; a random legal move was played"
+                f"the {name} bot failed; a random legal move was played",
+                key="notice.bot_replaced",
+                params={"name": name},
             )
         return int(action)
 
@@ -492,8 +538,12 @@ class Table:
             if self.closed:
                 _retire([bot], None)
 
-    def _notice(self, message: str, **extra: Any) -> None:
-        text = json.dumps({"type": "notice", "message": message, **extra})
+    def _notice(self, message: str, *, key: str, params: dict[str, Any], **extra: Any) -> None:
+        """Tell every browser: the catalogue text ``key`` with ``params`` in
+        its page's language, ``message`` (English) if it has no such key."""
+        text = json.dumps(
+            {"type": "notice", "message": message, "key": key, "params": params, **extra}
+        )
         for peer in list(self.peers):
             peer.send(text)
 
@@ -503,7 +553,9 @@ class Table:
         async with self.lock:
             turn = self.driver.turn()
             if turn is None or turn.seat != seat:
-                raise TableError("not_your_turn", "a hint is for your own turn")
+                raise TableError(
+                    "not_your_turn", "a hint is for your own turn", key="error.hint_not_your_turn"
+                )
             obs, legal, version = turn.observation, list(turn.legal), turn.version
         spec = self.hub.catalogue.hint_spec
         loop = asyncio.get_running_loop()
@@ -576,9 +628,16 @@ def _table_error(refused: TurnError, sent: int, now: int) -> TableError:
         return TableError(
             "stale",
             f"the position changed (you sent version {sent}, it is {now}); look again and replay",
+            sent=sent,
+            now=now,
         )
     if refused.code == "illegal":
-        return TableError("illegal", str(refused).replace("illegal action", "illegal move", 1))
+        return TableError(
+            "illegal",
+            str(refused).replace("illegal action", "illegal move", 1),
+            key="error.illegal_rule" if refused.rule else "error.illegal",
+            rule=refused.rule,
+        )
     if refused.code == "no_turn":
         return TableError("deal_over", "the deal is over: start the next deal first")
     if refused.code == "not_your_turn":

@@ -3,8 +3,8 @@
 // Used by the live table (one seat's view) and the replay viewer (open hands).
 
 import {
-  cardElement, cardLabel, cardText, cardTitle, clear, el, lang, playSound, rankIndex, reducedMotion, sortHand,
-  suitName, suitOf, SUIT_SYMBOLS, t, tNodes,
+  cardElement, cardLabel, cardText, cardTitle, clear, el, lang, playSound, rankIndex, reducedMotion, sentence,
+  sortHand, suitName, suitOf, SUIT_SYMBOLS, t, tNodes,
 } from "./common.js";
 
 /** How long a card takes to travel, in milliseconds (none under prefers-reduced-motion). */
@@ -250,10 +250,13 @@ export function promptText(view, ctx) {
 }
 
 /** Why `card` may not be played now: the server's words in English; in another language
- *  the R16 duty of tricks 11-16 is said again from the position (the terminal's words). */
+ *  the open meld window or the R16 duty of tricks 11-16 is said again from the position
+ *  (the terminal's words). */
 export function blockedReason(view, player, card) {
   const server = view.blocked[card];
-  if (lang() === "en" || !view.lead || view.phase !== 2) return server;
+  if (lang() === "en") return server;
+  if (view.in_window) return sentence(t("tui.finish_window"));
+  if (!view.lead || view.phase !== 2) return server;
   const hand = view.hands[player].cards || [];
   const led = suitOf(view.lead);
   const sym = SUIT_SYMBOLS[led];

@@ -77,6 +77,30 @@ export function t(key, args = {}) {
     (args[name] === undefined ? m : String(args[name])));
 }
 
+/** Whether the catalogue of the page (or the English one) has a text for `key`. */
+export function hasText(key) {
+  return typeof key === "string" && (Object.hasOwn(CATALOGUE, key) || Object.hasOwn(FALLBACK, key));
+}
+
+/** What the server says (an error or a notice: `{code, message, key, params}`) in the
+ *  page's language: the catalogue text `key` with `params`, else the server's English `message`. */
+export function serverText(said) {
+  if (!said) return "";
+  if (hasText(said.key)) {
+    const params = said.params && typeof said.params === "object" ? said.params : {};
+    return t(said.key, params);
+  }
+  return String(said.message || said.code || "");
+}
+
+/** A phrase as a sentence on its own: capital first letter and a final full stop. */
+export function sentence(text) {
+  const s = String(text).trim();
+  if (!s) return s;
+  const head = s[0].toLocaleUpperCase(LANG) + s.slice(1);
+  return /[.!?…]$/.test(head) ? head : `${head}.`;
+}
+
 /** Like t(), but placeholders may be DOM nodes (cards in their colours): returns a list of parts. */
 export function tNodes(key, args = {}) {
   const text = t(key, Object.fromEntries(Object.entries(args).filter(([, v]) => !(v instanceof Node || Array.isArray(v)))));
@@ -161,7 +185,8 @@ export function clear(node) {
   return node;
 }
 
-/** Call the JSON API; throws an Error with the server's one-line message. */
+/** Call the JSON API; throws an Error with the server's one-line refusal in the page's
+ *  language (serverText), its fields in `details`. */
 export async function api(path, options = {}) {
   const init = { method: options.method || "GET", headers: {} };
   if (options.json !== undefined) {
@@ -177,7 +202,7 @@ export async function api(path, options = {}) {
   try {
     response = await fetch(path, init);
   } catch (err) {
-    throw new Error("the server cannot be reached");
+    throw new Error(t("error.unreachable"));
   }
   let data = null;
   try {
@@ -186,7 +211,7 @@ export async function api(path, options = {}) {
     data = null;
   }
   if (!response.ok) {
-    const message = data && data.error ? data.error.message : `HTTP ${response.status}`;
+    const message = data && data.error ? serverText(data.error) : `HTTP ${response.status}`;
     const error = new Error(message);
     error.details = data && data.error;
     throw error;

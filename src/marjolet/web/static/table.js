@@ -3,7 +3,8 @@
 // server may restart: every game resumes where it was).
 
 import {
-  api, applyPreferences, cardLabel, clear, el, loadLanguage, localName, rememberSeat, seatFor, sortHand, t, topbar,
+  api, applyPreferences, cardLabel, clear, el, loadLanguage, localName, rememberSeat, seatFor, sentence, serverText,
+  sortHand, t, topbar,
 } from "./common.js";
 import {
   animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, playerLabel, renderBoard, scorePanel,
@@ -150,7 +151,7 @@ function handle(msg) {
       }
       break;
     case "notice":
-      toast(msg.message);
+      toast(sentence(serverText(localNames(msg))));
       break;
     case "error":
       state.pending = false;
@@ -159,7 +160,7 @@ function handle(msg) {
         banner(fatalText(msg), "error");
         if (state.ws) state.ws.close();
       } else {
-        toast(msg.message);
+        toast(sentence(serverText(msg)));
         render();
       }
       break;
@@ -267,7 +268,16 @@ function fatalText(msg) {
   }
   if (msg.code === "not_found") return t("table.not_found");
   if (msg.code === "bad_token") return t("table.bad_token");
-  return `${msg.message}.`;
+  return sentence(serverText(msg));
+}
+
+/** A server message whose player names read as the page shows them ("pimc (le plus fort)"). */
+function localNames(msg) {
+  const params = { ...(msg.params || {}) };
+  for (const key of ["name", "winner"]) {
+    if (typeof params[key] === "string") params[key] = localName(params[key]);
+  }
+  return { ...msg, params };
 }
 
 function overlay(view) {
