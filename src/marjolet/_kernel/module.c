@@ -281,7 +281,11 @@ static PyObject *kd_random_playout(PyObject *self, PyObject *arg) {
     return PyLong_FromLong(mk_random_playout(d, &g));
 }
 
-static PyObject *kd_heuristic_playout(PyObject *self, PyObject *args, PyObject *kw) {
+typedef int (*playout_fn)(mk_deal *, mk_rng *, int);
+typedef int (*policy_fn)(const mk_deal *, mk_rng *);
+
+/* play(seed, stop_at_ending=False) of one policy: the actions played */
+static PyObject *policy_playout(PyObject *self, PyObject *args, PyObject *kw, playout_fn play) {
     static char *names[] = {"seed", "stop_at_ending", NULL};
     PyObject *seed_obj;
     int stop = 0;
@@ -289,32 +293,31 @@ static PyObject *kd_heuristic_playout(PyObject *self, PyObject *args, PyObject *
     mk_rng g;
     mk_deal *d = playout_deal(self, seed_obj, &g);
     if (d == NULL) return NULL;
-    return PyLong_FromLong(mk_heuristic_playout(d, &g, stop));
+    return PyLong_FromLong(play(d, &g, stop));
+}
+
+/* action(seed) of one policy: the action it chooses */
+static PyObject *policy_action(PyObject *self, PyObject *arg, policy_fn act) {
+    mk_rng g;
+    const mk_deal *d = policy_deal(self, arg, &g);
+    if (d == NULL) return NULL;
+    return PyLong_FromLong(act(d, &g));
+}
+
+static PyObject *kd_heuristic_playout(PyObject *self, PyObject *args, PyObject *kw) {
+    return policy_playout(self, args, kw, mk_heuristic_playout);
 }
 
 static PyObject *kd_heuristic_action(PyObject *self, PyObject *arg) {
-    mk_rng g;
-    const mk_deal *d = policy_deal(self, arg, &g);
-    if (d == NULL) return NULL;
-    return PyLong_FromLong(mk_heuristic_action(d, &g));
+    return policy_action(self, arg, mk_heuristic_action);
 }
 
 static PyObject *kd_fast_playout(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"seed", "stop_at_ending", NULL};
-    PyObject *seed_obj;
-    int stop = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|p", names, &seed_obj, &stop)) return NULL;
-    mk_rng g;
-    mk_deal *d = playout_deal(self, seed_obj, &g);
-    if (d == NULL) return NULL;
-    return PyLong_FromLong(mk_fast_playout(d, &g, stop));
+    return policy_playout(self, args, kw, mk_fast_playout);
 }
 
 static PyObject *kd_fast_action(PyObject *self, PyObject *arg) {
-    mk_rng g;
-    const mk_deal *d = policy_deal(self, arg, &g);
-    if (d == NULL) return NULL;
-    return PyLong_FromLong(mk_fast_action(d, &g));
+    return policy_action(self, arg, mk_fast_action);
 }
 
 /* The table argument of a search, held for the time of the search (the
@@ -386,47 +389,6 @@ static int ending_ok(const mk_deal *d) {
     return full_info(d, "the ending solver");
 }
 
-static PyObject *kd_solve(PyObject *self, PyObject *args) {
-    PyObject *tobj = NULL;
-    if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
-    const mk_deal *d = &((KDealObject *)self)->d;
-    if (!ending_ok(d)) return NULL;
-    mk_deal copy = *d;
-    table_lease l;
-    if (lease_table(tobj, &l) < 0) return NULL;
-    uint32_t best = 0;
-    int v;
-    Py_BEGIN_ALLOW_THREADS
-    v = mk_solve_ending(&copy, l.t, &best);
-    Py_END_ALLOW_THREADS
-    end_lease(&l);
-    return Py_BuildValue("(ik)", v, (unsigned long)best);
-}
-
-static PyObject *kd_ending_value(PyObject *self, PyObject *args) {
-    PyObject *tobj = NULL;
-    if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
-    const mk_deal *d = &((KDealObject *)self)->d;
-    if (!ending_ok(d)) return NULL;
-    mk_deal copy = *d;
-    table_lease l;
-    if (lease_table(tobj, &l) < 0) return NULL;
-    int v;
-    Py_BEGIN_ALLOW_THREADS
-    v = mk_ending_value(&copy, l.t, -MK_INF, MK_INF);
-    Py_END_ALLOW_THREADS
-    end_lease(&l);
-    return PyLong_FromLong(v);
-}
-
-static PyObject *kd_ending_action_values(PyObject *self, PyObject *args) {
-    PyObject *tobj = NULL;
-    if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
-    const mk_deal *d = &((KDealObject *)self)->d;
-    if (!ending_ok(d)) return NULL;
-    return action_values(d, tobj, mk_legal_cards(d), mk_ending_action_value);
-}
-
 static int exact_ok(const mk_deal *d) {
     if (d->turn < 0) {
         PyErr_SetString(PyExc_ValueError, "the deal is over: there is nothing to search");
@@ -435,29 +397,74 @@ static int exact_ok(const mk_deal *d) {
     return full_info(d, "exact search");
 }
 
-static PyObject *kd_exact(PyObject *self, PyObject *args) {
+enum search_kind { SOLVE_ENDING, ENDING_VALUE, EXACT };
+
+/* One search of self's deal (checked by ok; the table argument is
+ * optional), on a copy and with the GIL released: 0 with *value and *best
+ * (the optimal set) filled, or -1 with an exception set. */
+static int run_search(PyObject *self, PyObject *args, int (*ok)(const mk_deal *),
+                      enum search_kind kind, int *value, uint64_t *best) {
+    PyObject *tobj = NULL;
+    if (!PyArg_ParseTuple(args, "|O", &tobj)) return -1;
+    const mk_deal *d = &((KDealObject *)self)->d;
+    if (!ok(d)) return -1;
+    mk_deal copy = *d;
+    table_lease l;
+    if (lease_table(tobj, &l) < 0) return -1;
+    uint32_t cards = 0;
+    *best = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (kind == SOLVE_ENDING) {
+        *value = mk_solve_ending(&copy, l.t, &cards);
+        *best = cards;
+    } else if (kind == ENDING_VALUE) {
+        *value = mk_ending_value(&copy, l.t, -MK_INF, MK_INF);
+    } else {
+        *value = mk_search_exact(&copy, l.t, best);
+    }
+    Py_END_ALLOW_THREADS
+    end_lease(&l);
+    return 0;
+}
+
+/* {action: value} of every legal action of self's deal (checked by ok) */
+static PyObject *values_of(PyObject *self, PyObject *args, int (*ok)(const mk_deal *),
+                           int ending) {
     PyObject *tobj = NULL;
     if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
     const mk_deal *d = &((KDealObject *)self)->d;
-    if (!exact_ok(d)) return NULL;
-    mk_deal copy = *d;
-    table_lease l;
-    if (lease_table(tobj, &l) < 0) return NULL;
-    uint64_t best = 0;
+    if (!ok(d)) return NULL;
+    if (ending) return action_values(d, tobj, mk_legal_cards(d), mk_ending_action_value);
+    return action_values(d, tobj, mk_legal(d), mk_exact_action_value);
+}
+
+static PyObject *kd_solve(PyObject *self, PyObject *args) {
     int v;
-    Py_BEGIN_ALLOW_THREADS
-    v = mk_search_exact(&copy, l.t, &best);
-    Py_END_ALLOW_THREADS
-    end_lease(&l);
+    uint64_t best;
+    if (run_search(self, args, ending_ok, SOLVE_ENDING, &v, &best) < 0) return NULL;
+    return Py_BuildValue("(ik)", v, (unsigned long)best);
+}
+
+static PyObject *kd_ending_value(PyObject *self, PyObject *args) {
+    int v;
+    uint64_t best;
+    if (run_search(self, args, ending_ok, ENDING_VALUE, &v, &best) < 0) return NULL;
+    return PyLong_FromLong(v);
+}
+
+static PyObject *kd_ending_action_values(PyObject *self, PyObject *args) {
+    return values_of(self, args, ending_ok, 1);
+}
+
+static PyObject *kd_exact(PyObject *self, PyObject *args) {
+    int v;
+    uint64_t best;
+    if (run_search(self, args, exact_ok, EXACT, &v, &best) < 0) return NULL;
     return Py_BuildValue("(iK)", v, (unsigned long long)best);
 }
 
 static PyObject *kd_exact_action_values(PyObject *self, PyObject *args) {
-    PyObject *tobj = NULL;
-    if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
-    const mk_deal *d = &((KDealObject *)self)->d;
-    if (!exact_ok(d)) return NULL;
-    return action_values(d, tobj, mk_legal(d), mk_exact_action_value);
+    return values_of(self, args, exact_ok, 0);
 }
 
 static PyObject *kd_get_to_move(PyObject *self, void *c) {

@@ -331,23 +331,27 @@ static int h_ending_card(const mk_deal *d, int seat, uint32_t legal) {
     return best_card;
 }
 
+/* the window rule of both policies: the dix first, then the most valuable
+ * meld, then draw */
+static int window_action(const mk_deal *d, int p) {
+    if (d->seven_by < 0 && (d->hand[p] >> d->seven & 1)) return MK_DIX;
+    unsigned melds = mk_meld_options(d);
+    int best = -1, best_value = 0;
+    for (; melds; melds &= melds - 1) {
+        int m = __builtin_ctz(melds);
+        if (mk_meld_values[d->trump][m] > best_value) {
+            best_value = mk_meld_values[d->trump][m];
+            best = m;
+        }
+    }
+    return best >= 0 ? MK_MELD_BASE + best : MK_DRAW;
+}
+
 int mk_heuristic_action(const mk_deal *d, mk_rng *g) {
     (void)g; /* deterministic, as the Python policy; kept for randomised variants */
     int p = d->turn;
     if (p < 0) return -1;
-    if (d->window) {
-        if (d->seven_by < 0 && (d->hand[p] >> d->seven & 1)) return MK_DIX;
-        unsigned melds = mk_meld_options(d);
-        int best = -1, best_value = 0;
-        for (; melds; melds &= melds - 1) {
-            int m = __builtin_ctz(melds);
-            if (mk_meld_values[d->trump][m] > best_value) {
-                best_value = mk_meld_values[d->trump][m];
-                best = m;
-            }
-        }
-        return best >= 0 ? MK_MELD_BASE + best : MK_DRAW;
-    }
+    if (d->window) return window_action(d, p);
     uint32_t legal = mk_legal_cards(d);
     return mk_stock_empty(d) ? h_ending_card(d, p, legal) : h_stock_card(d, p, legal);
 }
@@ -495,19 +499,7 @@ int mk_fast_action(const mk_deal *d, mk_rng *g) {
     (void)g;
     int p = d->turn;
     if (p < 0) return -1;
-    if (d->window) {
-        if (d->seven_by < 0 && (d->hand[p] >> d->seven & 1)) return MK_DIX;
-        unsigned melds = mk_meld_options(d);
-        int best = -1, best_value = 0;
-        for (; melds; melds &= melds - 1) {
-            int m = __builtin_ctz(melds);
-            if (mk_meld_values[d->trump][m] > best_value) {
-                best_value = mk_meld_values[d->trump][m];
-                best = m;
-            }
-        }
-        return best >= 0 ? MK_MELD_BASE + best : MK_DRAW;
-    }
+    if (d->window) return window_action(d, p);
     uint32_t legal = mk_legal_cards(d);
     if (!(legal & (legal - 1))) return __builtin_ctz(legal);
     return mk_stock_empty(d) ? f_ending_card(d, legal) : f_stock_card(d, legal);
