@@ -7,8 +7,9 @@
  *  - in the last exact_tricks tricks of phase 1: the exact
  *    perfect-information search (the world's stock order is known);
  *  - earlier: a playout of the heuristic policy (the kernel's port of
- *    bots/heuristic.py, playout.c) to the last draw and the exact ending
- *    (or another playout, see enum mj_eval).
+ *    bots/heuristic.py, playout.c) to the last draw, one card play in
+ *    MJ_NOISE_IN a random legal card (the default; without the noise, or
+ *    another playout: enum mj_eval), and the exact ending.
  * One transposition table serves every world of a decision: ending
  * positions recur across worlds; phase-1 entries are keyed by the world. */
 #include "search.h"
