@@ -25,7 +25,7 @@ from marjolet.bots.best import (
     world_spec,
     worlds_from_kernel,
 )
-from marjolet.bots.heuristic import POLICY
+from marjolet.bots.heuristic import POLICY, public_deal
 from marjolet.bots.solver import solve
 from marjolet.engine import Deal
 from marjolet.kernel import kernel_deal
@@ -123,8 +123,6 @@ def test_estimate_gives_a_mean_and_a_standard_error_for_every_legal_action() -> 
 
 
 def _legal(obs: Observation, action: int) -> bool:
-    from marjolet.bots.heuristic import public_deal
-
     return action in public_deal(obs).legal_actions()
 
 
@@ -276,6 +274,22 @@ def test_kernel_search_refuses_bad_arguments_with_exceptions() -> None:
         KERNEL.pimc(*good, 2, 0, [1.0] * 31)
     with pytest.raises(ValueError):
         KERNEL.pimc(*good, 2, 9)
+
+
+@needs_kernel
+def test_noisy_playouts_change_the_estimates_and_stay_reproducible_under_a_seed() -> None:
+    obs = early_positions(1, seed=3)[0]
+    legal = public_deal(obs).legal_actions()
+
+    def estimate(eval_mode: str) -> dict[int, tuple[float, float]]:
+        bot = make_bot(f"best:worlds=200,time=0,eval={eval_mode}", seed=5)
+        assert isinstance(bot, BestBot)
+        return bot.estimate(obs, legal)
+
+    noisy = estimate("noisy")
+    assert noisy == estimate("noisy")
+    assert noisy != estimate("solve")
+    assert make_bot("best").options["eval"] == "noisy"
 
 
 def _pimc_args(table: object, worlds: int, seed: int) -> list[object]:

@@ -7,14 +7,23 @@
  *  - in the last exact_tricks tricks of phase 1: the exact
  *    perfect-information search (the world's stock order is known);
  *  - earlier: a playout of the heuristic policy (the kernel's port of
- *    bots/heuristic.py, playout.c) to the last draw and the exact ending
- *    (or another playout, see enum mj_eval).
+ *    bots/heuristic.py, playout.c) to the last draw, one card play in
+ *    MJ_NOISE_IN a random legal card (the default; without the noise, or
+ *    another playout: enum mj_eval), and the exact ending.
  * One transposition table serves every world of a decision: ending
  * positions recur across worlds; phase-1 entries are keyed by the world. */
 #include "search.h"
 
 static int value_for(const mk_deal *d, int seat, int v) {
     return d->turn == seat ? v : -v;
+}
+
+/* the heuristic to the last draw, a random card one play in MJ_NOISE_IN */
+static void noisy_playout(mk_deal *w, mk_rng *g) {
+    while (w->turn >= 0 && !mk_stock_empty(w)) {
+        int random_card = !w->window && mk_rng_below(g, MJ_NOISE_IN) == 0;
+        mk_play(w, random_card ? mk_random_action(w, g) : mk_heuristic_action(w, g));
+    }
 }
 
 int mj_world_value(const mk_deal *d, int seat, const mj_search_params *p, mk_rng *g, mk_tt *t) {
@@ -33,6 +42,9 @@ int mj_world_value(const mk_deal *d, int seat, const mj_search_params *p, mk_rng
         mk_heuristic_playout(&w, g, 1);
         mk_fast_playout(&w, g, 0);
         return mk_diff(&w, seat);
+    case MJ_EVAL_NOISY:
+        noisy_playout(&w, g);
+        break;
     case MJ_EVAL_RANDOM:
         while (!mk_stock_empty(&w))
             mk_play(&w, mk_random_action(&w, g));

@@ -14,8 +14,11 @@ enum mj_eval {
     MJ_EVAL_RANDOM = 2,  /* random playout to the last draw, exact ending */
     MJ_EVAL_FAST = 3,    /* heuristic playout to the last draw, then the
                             kernel's cheap fast policy to the end */
+    MJ_EVAL_NOISY = 4,   /* as SOLVE, but one card play in MJ_NOISE_IN is
+                            a random legal card (the playouts explore) */
 };
-#define MJ_EVAL_LAST MJ_EVAL_FAST
+#define MJ_EVAL_LAST MJ_EVAL_NOISY
+#define MJ_NOISE_IN 8
 
 typedef struct mj_search_params {
     int seat;         /* the deciding player (to act in the base deal) */

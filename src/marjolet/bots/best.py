@@ -7,8 +7,10 @@ action in each world as if all cards were known (``_kernel/search.c``):
 
 * in the last ``exact`` tricks of phase 1: the exact perfect-information
   search of the world (its stock order is known);
-* earlier: a playout of the kernel's heuristic policy to the last draw,
-  then the exact ending solver;
+* earlier: a playout to the last draw by the kernel's heuristic policy
+  with one card play in eight made at random (``eval=noisy``: the noise
+  lets each world stand for the ways play can go, and measured stronger
+  than the bare heuristic), then the exact ending solver;
 * tricks 11-16 (nothing is hidden, R23): the exact ending solver's move.
 
 It plays the action with the best mean. The search runs in C calls of a
@@ -65,7 +67,7 @@ EXACT3_SECONDS = 0.2
 SMALL_TABLE = 11
 LARGE_TABLE = 16
 #: The kernel's scoring of a world before the exact horizon (search.h).
-EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "fast": 3}
+EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "fast": 3, "noisy": 4}
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +193,8 @@ _TIME = dataclasses.replace(TIME_PARAM, default=0.5)
 class BestBot(Bot):
     name = "best"
     description = (
-        "the strongest: sampled-world search in C (exact late phase 1 and ending, heuristic "
-        "playouts before, inference from the opponent's windows)"
+        "the strongest: sampled-world search in C (exact late phase 1 and ending, noisy "
+        "heuristic playouts before, inference from the opponent's windows)"
         + ("" if KERNEL is not None else " [C kernel unavailable: pure-Python search, slow]")
     )
     params = (
@@ -209,8 +211,9 @@ class BestBot(Bot):
         Param(
             "eval",
             str,
-            "solve",
-            "scoring before the exact horizon: solve (playout + exact ending), playout, "
+            "noisy",
+            "scoring before the exact horizon: noisy (heuristic playout, one card in 8 "
+            "random, + exact ending), solve (heuristic playout + exact ending), playout, "
             "random, fast (playout + the kernel's fast ending policy)",
         ),
         Param(
