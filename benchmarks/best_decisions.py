@@ -55,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=60, help="tried per profile")
     parser.add_argument("--worlds", type=int, default=64, help="worlds per decision")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--params", default="", help="more bot parameters, e.g. eval=noisy")
     args = parser.parse_args(argv)
     worlds = 0
     seconds = 0.0
@@ -62,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
         legal = deal.legal_actions()
         obs = observe(deal, deal.to_move)
         for exact in (2, 3):
-            bot = make_bot(f"best:worlds={args.worlds},time=0,exact={exact}", seed=i)
+            extra = f",{args.params}" if args.params else ""
+            bot = make_bot(f"best:worlds={args.worlds},time=0,exact={exact}{extra}", seed=i)
             assert isinstance(bot, BestBot)
             start = time.process_time()
             action = bot.choose(obs, legal)
