@@ -246,7 +246,12 @@ def _count_matches(db: Path) -> int:
         return 0
 
 
-def test_ctrl_c_keeps_finished_matches_and_resume_finishes_the_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["ctrl-c", "kill"]
+)
+def test_ctrl_c_or_kill_keeps_finished_matches_and_resume_finishes_the_run(
+    tmp_path: Path, signum: int, code: int
+) -> None:
     db = tmp_path / "c.db"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     cli = [sys.executable, "-m", "marjolet.cli", "arena"]
@@ -272,9 +277,9 @@ def test_ctrl_c_keeps_finished_matches_and_resume_finishes_the_run(tmp_path: Pat
     deadline = time.monotonic() + 60
     while _count_matches(db) < 10 and time.monotonic() < deadline:
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
+    assert proc.returncode == code, err
     assert f"continue with: marjolet arena --resume 1 --db {db}" in err
     assert "Traceback" not in err
     saved = _count_matches(db)

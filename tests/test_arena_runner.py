@@ -22,6 +22,7 @@ from marjolet.arena import (
     stored_result,
 )
 from marjolet.arena.progress import Figures
+from marjolet.arena.runner import thinks
 from marjolet.arena.tasks import MatchTask, derive_seed, plan_tasks, play_task
 from marjolet.bots import Bot, BotSpecError, register
 from marjolet.bots.base import BotFault
@@ -297,6 +298,54 @@ def test_interrupted_run_keeps_its_matches_and_resumes_to_the_same_result(
     fresh = run_arena(specs, matches=40, seed=6, workers=1)
     assert resumed.status == "done" and resumed.run_id == 1
     assert json.dumps({**resumed.to_json(), "run": None}) == json.dumps(fresh.to_json())
+
+
+class _CountStored:
+    """A progress reporter that counts, at every report, the matches the
+    database already holds (read by a second connection, as after a crash)."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.seen: list[tuple[int, int]] = []
+
+    def start(self, total: int, done: int, title: str) -> None:
+        pass
+
+    def update(self, done: int, figures: Figures) -> None:
+        with sqlite3.connect(self.db) as conn:
+            stored = conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+        self.seen.append((done, stored))
+
+    def finish(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_every_finished_batch_is_in_the_database_before_the_next_report(
+    tmp_path: Path, workers: int
+) -> None:
+    """A run killed without warning (SIGKILL, a crash) keeps what it reported."""
+    db = tmp_path / "k.db"
+    counter = _CountStored(db)
+    run_arena(["random", "heuristic"], matches=40, seed=3, db=db, workers=workers, progress=counter)
+    assert len(counter.seen) > 2
+    assert all(done == stored for done, stored in counter.seen), counter.seen
+
+
+@pytest.mark.parametrize(
+    ("spec", "slow"),
+    [
+        ("random", False),
+        ("heuristic", False),
+        ("solver", False),
+        ("pimc", True),
+        ("pimc:time=0,worlds=20", True),  # still a search: about 20 worlds a move
+        ("best:time=0.025,clock=cpu", True),
+        ("exec:./my-bot", True),
+    ],
+)
+def test_time_budgeted_and_program_bots_are_sent_a_pair_at_a_time(spec: str, slow: bool) -> None:
+    assert thinks(spec) is slow
 
 
 def test_resume_of_a_finished_run_plays_nothing(tmp_path: Path) -> None:

@@ -68,8 +68,11 @@ class SerialBackend:
 
 
 def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which saves and stops them."""
+    """Workers leave Ctrl-C to the parent, which saves and stops them, and
+    die quietly when it terminates them (not by the parent's SIGTERM
+    handler, which a fork inherits)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class ProcessPoolBackend:

@@ -24,6 +24,7 @@ from marjolet.arena.results import ArenaResult, aggregate, pairings_of
 from marjolet.arena.store import ArenaStore, RunInfo
 from marjolet.arena.tasks import MatchOutcome, MatchTask, plan_tasks
 from marjolet.bots import make_bot
+from marjolet.bots.registry import EXEC, bot_class, parse_spec
 from marjolet.errors import MarjoletError
 from marjolet.rules import CLASSIC, Rules
 
@@ -269,12 +270,23 @@ class _SprtTracker:
             self.decision = self.bounds.decide(self.llr)
 
 
-def _batches(tasks: Sequence[MatchTask], workers: int, small: bool) -> Iterator[list[MatchTask]]:
-    """Cut the tasks into batches: big enough to hide the cost of sending a
-    task to a worker, small enough to balance the load and report often.
-    Batches hold an even number of tasks so that pairs stay together."""
+def thinks(spec: str) -> bool:
+    """Whether a bot searches before it moves (a program behind ``exec:``,
+    or a bot with a ``time=`` budget parameter): its matches take seconds
+    to minutes, so they are sent to the workers a pair at a time and an
+    interrupted run loses at most the pairs in play."""
+    name, _ = parse_spec(spec)
+    return name == EXEC or any(p.name == "time" for p in bot_class(name).params)
+
+
+def _batches(tasks: Sequence[MatchTask], workers: int, cap: int) -> Iterator[list[MatchTask]]:
+    """Cut the tasks into batches of at most ``cap``: big enough to hide the
+    cost of sending a task to a worker, small enough to balance the load
+    and report often (one pair for slow matches, four for an SPRT that may
+    stop any time). Batches hold an even number of tasks so that pairs stay
+    together."""
     size = len(tasks) // (workers * 8)
-    size = max(2, min(4 if small else 16, size))
+    size = max(2, min(cap, size))
     size += size % 2
     for i in range(0, len(tasks), size):
         yield list(tasks[i : i + size])
@@ -353,8 +365,8 @@ def _execute(
             backend = make_backend(backend_name, workers, address)
         reporter.start(len(tasks), len(outcomes), title)
         if backend is not None:
-            batches = _batches(todo, backend.workers, small=tracker is not None)
-            for finished in backend.run(batches):
+            cap = 2 if any(thinks(s) for s in plan.specs) else 4 if tracker is not None else 16
+            for finished in backend.run(_batches(todo, backend.workers, cap)):
                 for o in finished:
                     outcomes[o.key] = o
                     if store is not None and run_id is not None:
@@ -362,6 +374,8 @@ def _execute(
                     running.add(o)
                     if tracker is not None:
                         tracker.add(o)
+                if store is not None:
+                    store.flush()  # a stopped run keeps every finished batch
                 reporter.update(len(outcomes), running.figures)
                 if tracker is not None and tracker.decision is not None:
                     status = "sprt"

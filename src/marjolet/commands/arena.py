@@ -7,9 +7,14 @@ See ``docs/arena.md``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shlex
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from types import FrameType
 from typing import TYPE_CHECKING
 
 from marjolet.commands.common import add_rules_arguments, rules_from_args
@@ -115,7 +120,35 @@ def _db_path(args: argparse.Namespace) -> str | None:
     return str(args.db) if args.db is not None else DEFAULT_DB
 
 
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[list[int]]:
+    """While a run plays, SIGTERM (``kill``, a batch system's stop) stops it
+    as Ctrl-C does: the finished matches stay saved and the run is marked
+    interrupted, ready for ``--resume``. Yields a list that holds the signal
+    number once it came."""
+    came: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield came
+        return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        came.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield came
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _play(args: argparse.Namespace) -> int:
+    with _sigterm_interrupts() as came:
+        code = _play_run(args)
+    return 143 if came and code == 130 else code
+
+
+def _play_run(args: argparse.Namespace) -> int:
     from marjolet.arena.backends import default_workers
     from marjolet.arena.plotting import check_plot_path
     from marjolet.arena.progress import NullProgress, Progress, auto_progress
