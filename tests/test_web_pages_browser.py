@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from helpers import deck_for
 from web_support import (
@@ -213,7 +213,8 @@ def test_the_language_switch_is_remembered(chromium: Browser, server: LiveServer
     assert page.inner_text("#vs-bot h2") == "Play the computer"
     page.click(".lang-switch a[hreflang=fr]")
     page.wait_for_selector("html[lang=fr]")
-    assert page.inner_text("#vs-bot h2") == "Jouer contre l'ordinateur"
+    # the lobby is built by the page's script: wait for it (a loaded machine is slow)
+    expect(page.locator("#vs-bot h2")).to_have_text("Jouer contre l'ordinateur")
     page.goto(server.base + "/history")  # no ?lang: the remembered choice
     page.wait_for_load_state("networkidle")
     assert page.get_attribute("html", "lang") == "fr"
