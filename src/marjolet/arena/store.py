@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -164,7 +163,6 @@ class ArenaStore:
         except sqlite3.Error as exc:
             raise self._error("use", exc) from None
         self._pending: list[tuple[Any, ...]] = []
-        self._last_commit = time.monotonic()
 
     def _error(self, verb: str, exc: BaseException) -> StoreError:
         return StoreError(f"cannot {verb} the arena database {self.path!r}: {_reason(exc)}")
@@ -295,8 +293,8 @@ class ArenaStore:
     # -- matches -----------------------------------------------------------------
 
     def add_match(self, run_id: int, o: MatchOutcome) -> None:
-        """Queue a finished match; written at the next :meth:`flush` (done
-        automatically every half second)."""
+        """Queue a finished match; written at the next :meth:`flush` (the
+        runner flushes after every batch, :meth:`close` at the end)."""
         self._pending.append(
             (
                 run_id, o.pairing, o.pair, o.game, o.seat_specs[0], o.seat_specs[1],
@@ -305,8 +303,6 @@ class ArenaStore:
                 o.record, o.seconds, o.forfeit,
             )
         )
-        if time.monotonic() - self._last_commit >= 0.5:
-            self.flush()
 
     def flush(self) -> None:
         """Write the queued matches in one transaction."""
@@ -323,7 +319,6 @@ class ArenaStore:
                 )
         except sqlite3.Error as exc:
             raise self._error("write", exc) from None
-        self._last_commit = time.monotonic()
 
     def outcomes(self, run_id: int) -> Iterator[MatchOutcome]:
         """The finished matches of a run, in task order."""
