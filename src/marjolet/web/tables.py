@@ -81,10 +81,6 @@ class TableError(MarjoletError):
         self.key = key or f"error.{code}"
         self.params = params
 
-    def to_json(self) -> dict[str, Any]:
-        """The fields of an ``error`` message: code, message, key, params."""
-        return {"code": self.code, "message": str(self), "key": self.key, "params": self.params}
-
 
 class Peer(Protocol):
     """A connection to one browser (a seat, or a spectator when ``seat`` is None)."""
