@@ -183,6 +183,8 @@ def test_strongest_is_best_at_about_half_a_second() -> None:
         "best:infer=2",
         "best:worlds=-1",
         "best:clock=sundial",
+        "best:noise=-1",
+        "best:noise=1001",
     ],
 )
 def test_bad_best_parameters_are_refused(spec: str) -> None:
@@ -274,6 +276,8 @@ def test_kernel_search_refuses_bad_arguments_with_exceptions() -> None:
         KERNEL.pimc(*good, 2, 0, [1.0] * 31)
     with pytest.raises(ValueError):
         KERNEL.pimc(*good, 2, 9)
+    with pytest.raises(ValueError):
+        KERNEL.pimc(*good, 2, 4, None, (), -1)
 
 
 @needs_kernel
@@ -289,6 +293,8 @@ def test_noisy_playouts_change_the_estimates_and_stay_reproducible_under_a_seed(
     noisy = estimate("noisy")
     assert noisy == estimate("noisy")
     assert noisy != estimate("solve")
+    assert noisy != estimate("noisy,noise=3")
+    assert estimate("noisy,noise=0") == estimate("solve")  # no noise: the bare heuristic
     assert make_bot("best").options["eval"] == "noisy"
 
 

@@ -8,7 +8,7 @@
  *    perfect-information search (the world's stock order is known);
  *  - earlier: a playout of the heuristic policy (the kernel's port of
  *    bots/heuristic.py, playout.c) to the last draw, one card play in
- *    MJ_NOISE_IN a random legal card (the default; without the noise, or
+ *    noise_in a random legal card (the default; without the noise, or
  *    another playout: enum mj_eval), and the exact ending.
  * One transposition table serves every world of a decision: ending
  * positions recur across worlds; phase-1 entries are keyed by the world. */
@@ -18,10 +18,10 @@ static int value_for(const mk_deal *d, int seat, int v) {
     return d->turn == seat ? v : -v;
 }
 
-/* the heuristic to the last draw, a random card one play in MJ_NOISE_IN */
-static void noisy_playout(mk_deal *w, mk_rng *g) {
+/* the heuristic to the last draw, a random card one play in noise_in */
+static void noisy_playout(mk_deal *w, mk_rng *g, int noise_in) {
     while (w->turn >= 0 && !mk_stock_empty(w)) {
-        int random_card = !w->window && mk_rng_below(g, MJ_NOISE_IN) == 0;
+        int random_card = noise_in > 0 && !w->window && mk_rng_below(g, (uint32_t)noise_in) == 0;
         mk_play(w, random_card ? mk_random_action(w, g) : mk_heuristic_action(w, g));
     }
 }
@@ -43,7 +43,7 @@ int mj_world_value(const mk_deal *d, int seat, const mj_search_params *p, mk_rng
         mk_fast_playout(&w, g, 0);
         return mk_diff(&w, seat);
     case MJ_EVAL_NOISY:
-        noisy_playout(&w, g);
+        noisy_playout(&w, g, p->noise_in);
         break;
     case MJ_EVAL_RANDOM:
         while (!mk_stock_empty(&w))

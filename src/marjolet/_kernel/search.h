@@ -14,17 +14,19 @@ enum mj_eval {
     MJ_EVAL_RANDOM = 2,  /* random playout to the last draw, exact ending */
     MJ_EVAL_FAST = 3,    /* heuristic playout to the last draw, then the
                             kernel's cheap fast policy to the end */
-    MJ_EVAL_NOISY = 4,   /* as SOLVE, but one card play in MJ_NOISE_IN is
-                            a random legal card (the playouts explore) */
+    MJ_EVAL_NOISY = 4,   /* as SOLVE, but one card play in noise_in is a
+                            random legal card (the playouts explore) */
 };
 #define MJ_EVAL_LAST MJ_EVAL_NOISY
-#define MJ_NOISE_IN 8
+#define MJ_NOISE_IN 8 /* the default noise_in */
 
 typedef struct mj_search_params {
     int seat;         /* the deciding player (to act in the base deal) */
     int exact_tricks; /* solve worlds exactly when this many phase-1 tricks
                          (the current one included) are left; 0 = never */
     int eval;         /* enum mj_eval */
+    int noise_in;     /* MJ_EVAL_NOISY: one card play in noise_in is random
+                         (0 = none) */
 } mj_search_params;
 
 /* Per-action sums over the worlds, from the seat's point of view: the

@@ -5,7 +5,7 @@
  *   sample(deal, seat, unseen, opp_missing, first_slot, n, seed,
  *          weights=None, soft=()) -> [(opp_hidden_mask, stock), ...]
  *   pimc(deal, table, seat, unseen, opp_missing, first_slot, worlds, seed,
- *        exact_tricks=2, eval=0, weights=None, soft=())
+ *        exact_tricks=2, eval=0, weights=None, soft=(), noise=8)
  *        -> (worlds, actions, sums, sumsqs)
  *
  * `deal` is a _kernel.Deal holding what the seat knows (the opponent's hand
@@ -14,12 +14,15 @@
  * holds, `first_slot` the first hidden stock position still to be drawn
  * (the rest of the unseen cards fill first_slot..18). `weights`: 32 odds
  * that a card sits in the opponent's hand; `soft`: (mask, accept) pairs,
- * see sample.h. Bad arguments raise ValueError/TypeError. */
+ * see sample.h; `noise`: with eval=4, one card play in `noise` of the
+ * playouts is random (0 = none). Bad arguments raise ValueError/TypeError. */
 #include "binding.h"
 #include "search.h"
 
 /* The kernel's search limits: a call is meant to last a few milliseconds. */
 #define MAX_WORLDS_PER_CALL 10000000L
+/* noise=1 already makes every card play random */
+#define MAX_NOISE_IN 1000
 
 static int parse_weights(PyObject *obj, mj_sample_spec *spec) {
     spec->weighted = 0;
@@ -198,15 +201,16 @@ static PyObject *float_tuple(const double *v, int n) {
 static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"deal",   "table",        "seat", "unseen",  "opp_missing",
                             "first_slot", "worlds",   "seed", "exact_tricks", "eval",
-                            "weights", "soft",        NULL};
+                            "weights", "soft",        "noise", NULL};
     PyObject *deal_obj, *table_obj, *weights = NULL, *soft = NULL;
     int seat, opp_missing, first_slot, exact_tricks = 2, eval = MJ_EVAL_SOLVE;
+    int noise = MJ_NOISE_IN;
     unsigned long long unseen, seed;
     long worlds;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOO", names, &deal_obj, &table_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOi", names, &deal_obj, &table_obj,
                                      &seat, &unseen, &opp_missing, &first_slot, &worlds, &seed,
-                                     &exact_tricks, &eval, &weights, &soft))
+                                     &exact_tricks, &eval, &weights, &soft, &noise))
         return NULL;
     KDealObject *kd = kd_check(deal_obj);
     if (kd == NULL)
@@ -236,7 +240,11 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
                      eval);
         return NULL;
     }
-    mj_search_params p = {seat, exact_tricks, eval};
+    if (noise < 0 || noise > MAX_NOISE_IN) {
+        PyErr_Format(PyExc_ValueError, "noise must be 0-%d, got %d", MAX_NOISE_IN, noise);
+        return NULL;
+    }
+    mj_search_params p = {seat, exact_tricks, eval, noise};
     mj_search_acc acc;
     mj_acc_init(&acc, mk_legal(&kd->d));
     mk_deal base = kd->d;
@@ -268,7 +276,7 @@ PyMethodDef kernel_search_methods[] = {
      "[(opp_hidden_mask, stock), ...]: n worlds consistent with an observation"},
     {"pimc", (PyCFunction)(void (*)(void))py_pimc, METH_VARARGS | METH_KEYWORDS,
      "pimc(deal, table, seat, unseen, opp_missing, first_slot, worlds, seed, exact_tricks=2, "
-     "eval=0, weights=None, soft=()) -> (worlds, actions, sums, sumsqs): the best bot's "
+     "eval=0, weights=None, soft=(), noise=8) -> (worlds, actions, sums, sumsqs): the best bot's "
      "sampled-world search, every legal action scored in each world"},
     {NULL, NULL, 0, NULL} /* sentinel */
 };

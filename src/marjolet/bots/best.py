@@ -68,6 +68,8 @@ SMALL_TABLE = 11
 LARGE_TABLE = 16
 #: The kernel's scoring of a world before the exact horizon (search.h).
 EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "fast": 3, "noisy": 4}
+#: The kernel's limit on ``noise`` (one random card play in ``noise``).
+MAX_NOISE = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +219,12 @@ class BestBot(Bot):
             "random, fast (playout + the kernel's fast ending policy)",
         ),
         Param(
+            "noise",
+            int,
+            8,
+            "with eval=noisy: one card play in this many of each playout is random (0 = none)",
+        ),
+        Param(
             "infer",
             float,
             0.3,
@@ -235,6 +243,8 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: exact must be 0-10, or -1 (by budget)")
         if self.options["eval"] not in EVAL_MODES:
             raise BotSpecError(f"bot {self.name!r}: eval must be one of {', '.join(EVAL_MODES)}")
+        if not 0 <= self.options["noise"] <= MAX_NOISE:
+            raise BotSpecError(f"bot {self.name!r}: noise must be 0-{MAX_NOISE}")
         if not 0.0 <= self.options["infer"] <= 1.0:
             raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
         #: kernel tables: a small one (cache-friendly) when every world is
@@ -329,6 +339,7 @@ class BestBot(Bot):
                 mode,
                 None,
                 spec.soft,
+                self.options["noise"],
             )
             spent = clock() - start
             for a, s, q in zip(actions, sums, sumsqs, strict=True):
