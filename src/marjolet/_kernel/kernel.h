@@ -188,9 +188,6 @@ int mk_random_playout(mk_deal *d, mk_rng *g);
  * follow by expected value, greedy ending lines. It reads only what the
  * mover may know (R23), so it plays the same on a world as on the truth. */
 int mk_heuristic_action(const mk_deal *d, mk_rng *g);
-/* The heuristic's second choice of card in phase 1 (its first when only
- * one card is legal); -1 in a window, in phase 2 or at the end. */
-int mk_heuristic_second(const mk_deal *d);
 /* Heuristic actions until the deal is over (stop_at_ending = 0) or the
  * stock is empty (stop_at_ending = 1); returns actions played. */
 int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending);

@@ -78,9 +78,7 @@ static uint32_t h_opponent_known(const mk_deal *d, int seat) {
     return hand & known;
 }
 
-/* the heuristic's card in phase 1; *second (if not NULL) receives its
- * second choice (the best card itself when there is only one) */
-static int h_stock_card(const mk_deal *d, int seat, uint32_t hand, int *second) {
+static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
     int trump = d->trump, tricks = d->tricks, lead = d->lead, indicator = d->indicator;
     uint32_t tmask = MK_SUIT_MASK(trump);
     uint32_t known = h_opponent_known(d, seat);
@@ -144,8 +142,8 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand, int *second) 
         lsuit = lead >> 3;
         lead_pts = mk_card_points[lead];
     }
-    int best_card = -1, second_card = -1;
-    double best_score = -1e9, second_score = -1e9;
+    int best_card = -1;
+    double best_score = -1e9;
     double p_none[33]; /* h_p_none(n_unseen, good, opp_hidden) by good, computed once */
     for (int i = 0; i < 33; i++) p_none[i] = -1;
     for (uint32_t mh = hand; mh; mh &= mh - 1) {
@@ -189,16 +187,10 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand, int *second) 
         }
         if (c == seven) v += seven_bonus;
         if (v > best_score || (v == best_score && rank < (best_card & 7))) {
-            second_card = best_card;
-            second_score = best_score;
             best_card = c;
             best_score = v;
-        } else if (v > second_score) {
-            second_card = c;
-            second_score = v;
         }
     }
-    if (second) *second = second_card >= 0 ? second_card : best_card;
     return best_card;
 }
 
@@ -361,15 +353,7 @@ int mk_heuristic_action(const mk_deal *d, mk_rng *g) {
     if (p < 0) return -1;
     if (d->window) return window_action(d, p);
     uint32_t legal = mk_legal_cards(d);
-    return mk_stock_empty(d) ? h_ending_card(d, p, legal) : h_stock_card(d, p, legal, NULL);
-}
-
-int mk_heuristic_second(const mk_deal *d) {
-    int p = d->turn;
-    if (p < 0 || d->window || mk_stock_empty(d)) return -1;
-    int second;
-    h_stock_card(d, p, mk_legal_cards(d), &second);
-    return second;
+    return mk_stock_empty(d) ? h_ending_card(d, p, legal) : h_stock_card(d, p, legal);
 }
 
 int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending) {

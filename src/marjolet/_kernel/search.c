@@ -18,15 +18,11 @@ static int value_for(const mk_deal *d, int seat, int v) {
     return d->turn == seat ? v : -v;
 }
 
-/* the heuristic to the last draw, one card play in noise_in another card:
- * a random legal one, or (second) the heuristic's second choice */
-static void noisy_playout(mk_deal *w, mk_rng *g, int noise_in, int second) {
+/* the heuristic to the last draw, a random card one play in noise_in */
+static void noisy_playout(mk_deal *w, mk_rng *g, int noise_in) {
     while (w->turn >= 0 && !mk_stock_empty(w)) {
-        int other = noise_in > 0 && !w->window && mk_rng_below(g, (uint32_t)noise_in) == 0;
-        int a = !other ? mk_heuristic_action(w, g)
-                : second ? mk_heuristic_second(w)
-                         : mk_random_action(w, g);
-        mk_play(w, a);
+        int random_card = noise_in > 0 && !w->window && mk_rng_below(g, (uint32_t)noise_in) == 0;
+        mk_play(w, random_card ? mk_random_action(w, g) : mk_heuristic_action(w, g));
     }
 }
 
@@ -47,8 +43,7 @@ int mj_world_value(const mk_deal *d, int seat, const mj_search_params *p, mk_rng
         mk_fast_playout(&w, g, 0);
         return mk_diff(&w, seat);
     case MJ_EVAL_NOISY:
-    case MJ_EVAL_SECOND:
-        noisy_playout(&w, g, p->noise_in, p->eval == MJ_EVAL_SECOND);
+        noisy_playout(&w, g, p->noise_in);
         break;
     case MJ_EVAL_RANDOM:
         while (!mk_stock_empty(&w))

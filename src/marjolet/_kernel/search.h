@@ -16,10 +16,8 @@ enum mj_eval {
                             kernel's cheap fast policy to the end */
     MJ_EVAL_NOISY = 4,   /* as SOLVE, but one card play in noise_in is a
                             random legal card (the playouts explore) */
-    MJ_EVAL_SECOND = 5,  /* as NOISY, but the card played instead of the
-                            heuristic's is its second choice */
 };
-#define MJ_EVAL_LAST MJ_EVAL_SECOND
+#define MJ_EVAL_LAST MJ_EVAL_NOISY
 #define MJ_NOISE_IN 8 /* the default noise_in */
 
 typedef struct mj_search_params {

@@ -67,7 +67,7 @@ EXACT3_SECONDS = 0.2
 SMALL_TABLE = 11
 LARGE_TABLE = 16
 #: The kernel's scoring of a world before the exact horizon (search.h).
-EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "fast": 3, "noisy": 4, "second": 5}
+EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "fast": 3, "noisy": 4}
 #: The kernel's limit on ``noise`` (one random card play in ``noise``).
 MAX_NOISE = 1000
 
