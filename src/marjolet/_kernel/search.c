@@ -71,46 +71,16 @@ void mj_acc_init(mj_search_acc *acc, uint64_t legal) {
     }
 }
 
-/* Worlds are dealt again at most this many times when the lead reading
- * rejects them (the last one is kept, so the search cannot stall). */
-#define MAX_LEAD_TRIES 32
-
-/* 1 if, holding its cards of world w, the heuristic policy would have led
- * the card the opponent opp led to the current trick (it reads only what
- * opp could see then: its own hand and the public cards) */
-static int lead_fits(const mk_deal *w, int opp, mk_rng *g) {
-    mk_deal before = *w;
-    before.hand[opp] |= 1u << w->lead;
-    before.lead = -1;
-    before.turn = (int8_t)opp;
-    return mk_heuristic_action(&before, g) == w->lead;
-}
-
-/* One world of base: the unseen cards dealt (spec), then, if the opponent
- * has led to this phase-1 trick, kept with probability lead_accept unless
- * the heuristic would have led the same card from the world's hand. */
-static void deal_world(const mk_deal *base, const mj_sample_spec *spec,
-                       const mj_search_params *p, mk_rng *g, mk_deal *d) {
-    int opp = p->seat ^ 1;
-    int read = base->lead >= 0 && p->lead_accept < 1.0 && !mk_stock_empty(base);
-    for (int tries = 1;; tries++) {
-        *d = *base;
-        uint32_t hidden = 0;
-        mj_sample(spec, g, &hidden, d->stock);
-        d->hand[opp] |= hidden;
-        if (!read || tries >= MAX_LEAD_TRIES || lead_fits(d, opp, g) ||
-            mj_rng_unit(g) < p->lead_accept)
-            return;
-    }
-}
-
 int mj_pimc(const mk_deal *base, const mj_sample_spec *spec, const mj_search_params *p,
             mk_rng *g, mk_tt *t, long worlds, mj_search_acc *acc) {
     if (mj_sample_check(spec) != 0)
         return -1;
+    int opp = p->seat ^ 1;
     for (long k = 0; k < worlds; k++) {
-        mk_deal d;
-        deal_world(base, spec, p, g, &d);
+        mk_deal d = *base;
+        uint32_t hidden = 0;
+        mj_sample(spec, g, &hidden, d.stock);
+        d.hand[opp] |= hidden;
         for (int i = 0; i < acc->n; i++) {
             mk_deal w = d;
             mk_play(&w, acc->actions[i]);

@@ -27,10 +27,6 @@ typedef struct mj_search_params {
     int eval;         /* enum mj_eval */
     int noise_in;     /* MJ_EVAL_NOISY: one card play in noise_in is random
                          (0 = none) */
-    double lead_accept; /* reading the opponent's lead: a world in which the
-                           heuristic, holding the opponent's cards, would
-                           have led another card is kept with this
-                           probability (1 = no reading) */
 } mj_search_params;
 
 /* Per-action sums over the worlds, from the seat's point of view: the

@@ -5,7 +5,7 @@
  *   sample(deal, seat, unseen, opp_missing, first_slot, n, seed,
  *          weights=None, soft=()) -> [(opp_hidden_mask, stock), ...]
  *   pimc(deal, table, seat, unseen, opp_missing, first_slot, worlds, seed,
- *        exact_tricks=2, eval=0, weights=None, soft=(), noise=8, lead_accept=1)
+ *        exact_tricks=2, eval=0, weights=None, soft=(), noise=8)
  *        -> (worlds, actions, sums, sumsqs)
  *
  * `deal` is a _kernel.Deal holding what the seat knows (the opponent's hand
@@ -15,7 +15,7 @@
  * (the rest of the unseen cards fill first_slot..18). `weights`: 32 odds
  * that a card sits in the opponent's hand; `soft`: (mask, accept) pairs,
  * see sample.h; `noise`: with eval=4, one card play in `noise` of the
- * playouts is random (0 = none); `lead_accept`: see search.h. Bad arguments raise ValueError/TypeError. */
+ * playouts is random (0 = none). Bad arguments raise ValueError/TypeError. */
 #include "binding.h"
 #include "search.h"
 
@@ -201,17 +201,16 @@ static PyObject *float_tuple(const double *v, int n) {
 static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"deal",   "table",        "seat", "unseen",  "opp_missing",
                             "first_slot", "worlds",   "seed", "exact_tricks", "eval",
-                            "weights", "soft",        "noise", "lead_accept", NULL};
+                            "weights", "soft",        "noise", NULL};
     PyObject *deal_obj, *table_obj, *weights = NULL, *soft = NULL;
     int seat, opp_missing, first_slot, exact_tricks = 2, eval = MJ_EVAL_SOLVE;
     int noise = MJ_NOISE_IN;
-    double lead_accept = 1.0;
     unsigned long long unseen, seed;
     long worlds;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOid", names, &deal_obj, &table_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOi", names, &deal_obj, &table_obj,
                                      &seat, &unseen, &opp_missing, &first_slot, &worlds, &seed,
-                                     &exact_tricks, &eval, &weights, &soft, &noise, &lead_accept))
+                                     &exact_tricks, &eval, &weights, &soft, &noise))
         return NULL;
     KDealObject *kd = kd_check(deal_obj);
     if (kd == NULL)
@@ -245,11 +244,7 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
         PyErr_Format(PyExc_ValueError, "noise must be 0-%d, got %d", MAX_NOISE_IN, noise);
         return NULL;
     }
-    if (!(lead_accept >= 0.0 && lead_accept <= 1.0)) {
-        PyErr_SetString(PyExc_ValueError, "lead_accept must be in [0, 1]");
-        return NULL;
-    }
-    mj_search_params p = {seat, exact_tricks, eval, noise, lead_accept};
+    mj_search_params p = {seat, exact_tricks, eval, noise};
     mj_search_acc acc;
     mj_acc_init(&acc, mk_legal(&kd->d));
     mk_deal base = kd->d;
@@ -281,7 +276,7 @@ PyMethodDef kernel_search_methods[] = {
      "[(opp_hidden_mask, stock), ...]: n worlds consistent with an observation"},
     {"pimc", (PyCFunction)(void (*)(void))py_pimc, METH_VARARGS | METH_KEYWORDS,
      "pimc(deal, table, seat, unseen, opp_missing, first_slot, worlds, seed, exact_tricks=2, "
-     "eval=0, weights=None, soft=(), noise=8, lead_accept=1.0) -> (worlds, actions, sums, sumsqs): the best bot's "
+     "eval=0, weights=None, soft=(), noise=8) -> (worlds, actions, sums, sumsqs): the best bot's "
      "sampled-world search, every legal action scored in each world"},
     {NULL, NULL, 0, NULL} /* sentinel */
 };

@@ -230,13 +230,6 @@ class BestBot(Bot):
             0.3,
             "keep-probability of worlds contradicting the opponent's windows (1 = no inference)",
         ),
-        Param(
-            "lead",
-            float,
-            1.0,
-            "keep-probability of worlds in which the heuristic, holding the opponent's cards, "
-            "would not have led the card it led (1 = no reading)",
-        ),
     )
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:
@@ -252,9 +245,8 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: eval must be one of {', '.join(EVAL_MODES)}")
         if not 0 <= self.options["noise"] <= MAX_NOISE:
             raise BotSpecError(f"bot {self.name!r}: noise must be 0-{MAX_NOISE}")
-        for name in ("infer", "lead"):
-            if not 0.0 <= self.options[name] <= 1.0:
-                raise BotSpecError(f"bot {self.name!r}: {name} must be in [0, 1]")
+        if not 0.0 <= self.options["infer"] <= 1.0:
+            raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
         #: kernel tables: a small one (cache-friendly) when every world is
         #: scored by playouts and six-card endings, a large one when the
         #: exact phase-1 search runs
@@ -348,7 +340,6 @@ class BestBot(Bot):
                 None,
                 spec.soft,
                 self.options["noise"],
-                self.options["lead"],
             )
             spent = clock() - start
             for a, s, q in zip(actions, sums, sumsqs, strict=True):
