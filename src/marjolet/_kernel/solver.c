@@ -94,6 +94,7 @@ typedef struct {
     uint32_t tmask;
     int trump;
     int seven;       /* the seven of trumps if it still scores when played, else -1 */
+    uint32_t seven_bit; /* 1 << seven, or 0 */
     int bonus;
     uint64_t k2base; /* MK_TAG_ENDING | trump | pending | bonus */
     const mk_trick *tricks; /* the table's trick outcomes for this context */
@@ -108,6 +109,7 @@ static void ectx_init(ectx *c, const mk_deal *d, mk_tt *t) {
     c->trump = d->trump;
     c->tmask = MK_SUIT_MASK(d->trump);
     c->seven = pending ? d->seven : -1;
+    c->seven_bit = pending ? 1u << d->seven : 0;
     c->bonus = d->rules.all_tricks_bonus;
     c->k2base = MK_TAG_ENDING | (uint64_t)d->trump << 4 | (uint64_t)pending << 6 |
                 (uint64_t)d->rules.all_tricks_bonus << 8;
@@ -125,22 +127,25 @@ static void ectx_init(ectx *c, const mk_deal *d, mk_tt *t) {
 }
 
 /* the cards of `among` (a subset of own) left after merging runs of
- * equivalent cards of own */
+ * equivalent cards of own: a card is dropped when the next card above it
+ * in its suit among own | others is also own's and of the same point class
+ * (only tens and aces score), unless it is the pending seven. Bit-parallel
+ * (this runs at every node): a fill down through the absent cards finds,
+ * for each position, whether the next present card above is own's. */
 static inline uint32_t e_reps_of(const ectx *c, uint32_t own, uint32_t others, uint32_t among) {
-    uint32_t both = own | others, out = 0, m = among;
-    while (m) {
-        int card = __builtin_ctz(m);
-        m &= m - 1;
-        uint32_t above = both & ~((2u << card) - 1) & MK_SUIT_MASK(card >> 3);
-        if (above) {
-            int a = __builtin_ctz(above);
-            /* a is above card, so only card can be the pending seven */
-            if ((own >> a & 1) && card != c->seven && !((MK_POINT_CARDS >> a ^ MK_POINT_CARDS >> card) & 1))
-                continue;
-        }
-        out |= 1u << card;
-    }
-    return out;
+    const uint32_t low = 0x3F3F3F3Fu;    /* ranks 7-K: no points */
+    const uint32_t below_k = 0x1F1F1F1Fu; /* ranks 7-Q: a no-point card above in the suit */
+    uint32_t gen = own & low, pro = ~(own | others) & below_k;
+    /* occluded fill downwards: gen gains p when p is absent and p + 1 is in gen */
+    gen |= pro & (gen >> 1);
+    pro &= pro >> 1;
+    gen |= pro & (gen >> 2);
+    pro &= pro >> 2;
+    gen |= pro & (gen >> 4);
+    /* no-point cards whose next present card above is own's and scoreless,
+     * and tens under an own ace */
+    uint32_t dup = ((gen >> 1) & below_k) | ((own & MK_ACES) >> 1);
+    return among & ~(dup & ~c->seven_bit);
 }
 
 static inline uint32_t e_reps(const ectx *c, uint32_t own, uint32_t others) {
