@@ -152,6 +152,21 @@ static inline uint32_t e_reps(const ectx *c, uint32_t own, uint32_t others) {
     return e_reps_of(c, own, others, own);
 }
 
+/* the leader's cards that win the trick whatever the follower answers
+ * (R16): above every follower's card of their suit when it has some (in
+ * trumps: or no trump at all), or any card when it has neither the suit
+ * nor a trump. Bit-parallel: f fills each suit of hf downwards. */
+static inline uint32_t e_sure_winners(const ectx *c, uint32_t hl, uint32_t hf) {
+    uint32_t f = hf;
+    f |= (f >> 1) & 0x7F7F7F7Fu;
+    f |= (f >> 2) & 0x3F3F3F3Fu;
+    f |= (f >> 4) & 0x0F0F0F0Fu;
+    uint32_t held = (f & 0x01010101u) * 0xFFu; /* the suits the follower holds */
+    uint32_t out = hl & ~f & (held | c->tmask);
+    if (!(hf & c->tmask)) out |= hl & ~held;
+    return out;
+}
+
 /* the follower's legal answers to lead (R16) */
 static inline uint32_t e_follow(const ectx *c, int lead, uint32_t hf) {
     uint32_t suit = hf & MK_SUIT_MASK(lead >> 3);
@@ -188,6 +203,28 @@ static inline int e_last(const ectx *c, uint32_t hl, uint32_t hf, int code) {
     int wins, g = e_trick(c, lead, ans, &wins);
     if (wins) return g + 10 + ((code & 1) ? c->bonus : 0);
     return g - 10 - ((code & 2) ? c->bonus : 0);
+}
+
+/* Bounds of the value of (hl, hf, code): every card point still in play,
+ * the last trick's 10, the sweep bonus and the seven's 10 can go to one
+ * side at most. Returns 1 when they settle a search of (alpha, beta):
+ * *v is then a fail-soft result (the bound on the side it fails). */
+static inline int e_bounded(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, int beta,
+                            int *v) {
+    uint32_t both = hl | hf;
+    uint32_t tens = (both >> 6) & 0x01010101u, aces = (both >> 7) & 0x01010101u;
+    int pts = 10 * (int)(((tens + aces) * 0x01010101u) >> 24) + 10;
+    int hi = pts + ((code & 1) ? c->bonus : 0) + ((hl & c->seven_bit) ? 10 : 0);
+    if (hi <= alpha) {
+        *v = hi;
+        return 1;
+    }
+    int lo = -pts - ((code & 2) ? c->bonus : 0) - ((hf & c->seven_bit) ? 10 : 0);
+    if (lo >= beta) {
+        *v = lo;
+        return 1;
+    }
+    return 0;
 }
 
 /* tricks 15-16, two cards each (fail-soft: exact inside (alpha, beta)) */
@@ -234,6 +271,8 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
     uint32_t rest = hl & (hl - 1);
     if (!rest) return e_last(c, hl, hf, code);
     if (!(rest & (rest - 1))) return e_two(c, hl, hf, code, alpha, beta);
+    int bound;
+    if (e_bounded(c, hl, hf, code, alpha, beta, &bound)) return bound;
     uint64_t k1 = (uint64_t)hl | (uint64_t)hf << 32;
     uint64_t k2 = c->k2base | (uint64_t)code << 2;
     mk_tt_entry *e = tt_slot(c->t, k1, k2, 0);
@@ -256,9 +295,17 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
         order[n++] = first;
         leads &= ~(1u << first);
     }
-    while (leads) { /* then from the highest card down */
-        int card = 31 - __builtin_clz(leads);
-        leads &= ~(1u << card);
+    /* then the leads that surely win the trick, then the others, each
+     * from the highest card down */
+    uint32_t sure = leads & e_sure_winners(c, hl, hf);
+    for (uint32_t part = sure; part;) {
+        int card = 31 - __builtin_clz(part);
+        part &= ~(1u << card);
+        order[n++] = card;
+    }
+    for (uint32_t part = leads & ~sure; part;) {
+        int card = 31 - __builtin_clz(part);
+        part &= ~(1u << card);
         order[n++] = card;
     }
     for (int i = 0; i < n; i++) {
