@@ -124,7 +124,7 @@ static inline void h_pick(hpick *k, int c, double v) {
     double best = k->value[k->best];
     int better = (v > best) | ((v == best) & ((c & 7) < (k->best & 7)));
     k->value[c] = v;
-    k->best = better ? c : k->best;
+    k->best ^= (k->best ^ c) & -better; /* better ? c : best, as arithmetic */
 }
 
 static inline int h_picked(const hpick *k) { return k->best == NO_CARD ? -1 : k->best; }

@@ -254,6 +254,46 @@ static int e_two(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, i
 
 static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, int beta);
 
+/* tricks 14-16, three cards each: searched without the table */
+static int e_three(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, int beta) {
+    int best = -MK_INF;
+    uint32_t leads = e_reps(c, hl, hf), sure = leads & e_sure_winners(c, hl, hf);
+    uint32_t part = sure, rest = leads & ~sure;
+    for (;;) {
+        if (!part) {
+            if (!rest) break;
+            part = rest;
+            rest = 0;
+        }
+        int lead = 31 - __builtin_clz(part);
+        part &= ~(1u << lead);
+        uint32_t hl2 = hl & ~(1u << lead);
+        uint32_t answers = e_follow(c, lead, hf);
+        if (answers & (answers - 1)) answers = e_reps_of(c, hf, hl, answers);
+        int floor = best > alpha ? best : alpha;
+        int worst = MK_INF;
+        for (; answers; answers &= answers - 1) {
+            int ans = __builtin_ctz(answers);
+            int ceiling = worst < beta ? worst : beta;
+            uint32_t hf2 = hf & ~(1u << ans);
+            int wins, g = e_trick(c, lead, ans, &wins), v;
+            if (wins)
+                v = g + e_two(c, hl2, hf2, code & 1, floor - g, ceiling - g);
+            else
+                v = g - e_two(c, hf2, hl2, code >> 1, g - ceiling, g - floor);
+            if (v < worst) {
+                worst = v;
+                if (worst <= floor) break;
+            }
+        }
+        if (worst > best) {
+            best = worst;
+            if (best >= beta) break;
+        }
+    }
+    return best;
+}
+
 /* the leader's value after lead is answered by ans (hands without them) */
 static inline int e_after(const ectx *c, int lead, int ans, uint32_t hl, uint32_t hf, int code,
                           int alpha, int beta) {
@@ -273,6 +313,8 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
     if (!(rest & (rest - 1))) return e_two(c, hl, hf, code, alpha, beta);
     int bound;
     if (e_bounded(c, hl, hf, code, alpha, beta, &bound)) return bound;
+    uint32_t rest2 = rest & (rest - 1);
+    if (!(rest2 & (rest2 - 1))) return e_three(c, hl, hf, code, alpha, beta);
     uint64_t k1 = (uint64_t)hl | (uint64_t)hf << 32;
     uint64_t k2 = c->k2base | (uint64_t)code << 2;
     mk_tt_entry *e = tt_slot(c->t, k1, k2, 0);
