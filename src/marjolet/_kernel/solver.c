@@ -57,9 +57,22 @@ static inline int tt_match(const mk_tt *t, const mk_tt_entry *e, uint64_t k1, ui
     return e->gen == t->gen && e->k1 == k1 && e->k2 == k2 && e->k3 == k3;
 }
 
+/* an ending position's entry in its bucket of two: the one holding it,
+ * else the one to replace (an older generation first, then the lower
+ * depth: positions of fewer cards are cheaper to search again) */
+static inline mk_tt_entry *e_slot(mk_tt *t, uint64_t k1, uint64_t k2) {
+    mk_tt_entry *b = &t->entries[tt_hash(k1, k2, 0) & t->mask & ~1ull];
+    if (tt_match(t, b, k1, k2, 0)) return b;
+    if (tt_match(t, b + 1, k1, k2, 0)) return b + 1;
+    if (b[0].gen != t->gen) return b;
+    if (b[1].gen != t->gen) return b + 1;
+    return b[0].depth <= b[1].depth ? b : b + 1;
+}
+
 /* store the result `best` of a search of window (a0, b0) (fail-soft) */
 static inline void tt_store(mk_tt *t, mk_tt_entry *e, uint64_t k1, uint64_t k2, uint64_t k3,
-                            int had, int lo, int hi, int best, int a0, int b0, int move) {
+                            int had, int lo, int hi, int best, int a0, int b0, int move,
+                            int depth) {
     if (!had) {
         lo = -MK_INF;
         hi = MK_INF;
@@ -77,6 +90,7 @@ static inline void tt_store(mk_tt *t, mk_tt_entry *e, uint64_t k1, uint64_t k2, 
     e->lo = (int16_t)lo;
     e->hi = (int16_t)hi;
     e->best = (uint8_t)move;
+    e->depth = (uint8_t)depth;
     e->gen = t->gen;
 }
 
@@ -317,7 +331,7 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
     if (!(rest2 & (rest2 - 1))) return e_three(c, hl, hf, code, alpha, beta);
     uint64_t k1 = (uint64_t)hl | (uint64_t)hf << 32;
     uint64_t k2 = c->k2base | (uint64_t)code << 2;
-    mk_tt_entry *e = tt_slot(c->t, k1, k2, 0);
+    mk_tt_entry *e = e_slot(c->t, k1, k2);
     int had = tt_match(c->t, e, k1, k2, 0), lo = 0, hi = 0, first = -1;
     if (had) {
         lo = e->lo;
@@ -372,7 +386,7 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
             if (best >= beta) break;
         }
     }
-    tt_store(c->t, e, k1, k2, 0, had, lo, hi, best, a0, b0, best_lead);
+    tt_store(c->t, e, k1, k2, 0, had, lo, hi, best, a0, b0, best_lead, mk_popcount32(hl));
     return best;
 }
 
@@ -694,7 +708,7 @@ static int x_value(const xctx *c, const mk_deal *d, int alpha, int beta) {
             if (best >= beta) break;
         }
     }
-    if (e) tt_store(c->t, e, k1, k2, c->world, had, lo, hi, best, a0, b0, best_card);
+    if (e) tt_store(c->t, e, k1, k2, c->world, had, lo, hi, best, a0, b0, best_card, 16);
     return best;
 }
 
