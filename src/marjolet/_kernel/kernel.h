@@ -38,6 +38,8 @@
  *   v1.3 mk_sizes_ok.
  *   v1.4 mk_tt caches the trick outcomes of each trump / seven context
  *        (fields trick_ready, trick; set up by mk_tt_init).
+ *   v1.5 mk_tt_entry's unused byte is depth: ending entries in buckets of
+ *        two, replaced by depth (see the table section).
  */
 #ifndef MARJOLET_KERNEL_H
 #define MARJOLET_KERNEL_H
@@ -216,6 +218,10 @@ int mk_fast_playout(mk_deal *d, mk_rng *g, int stop_at_ending);
  *     (exact unless two different worlds' hashes collide: 2^-64)
  * Lo/hi are bounds on that value (lo == hi: exact); best is the best first
  * action found (a card), tried first on the next visit.
+ * Ending entries live in buckets of two (an even index and the next one,
+ * v1.5): a probe looks at both; a new entry replaces an entry of an older
+ * generation first, else the one of lower depth (fewer cards: cheaper to
+ * search again). Phase-1 entries keep one slot each (any index).
  * Clearing is O(1): entries carry the generation they were written in.
  */
 #define MK_TAG_ENDING 1ull
@@ -224,7 +230,8 @@ typedef struct mk_tt_entry {
     uint64_t k1, k2, k3;
     int16_t lo, hi;
     uint8_t best;
-    uint8_t unused;
+    uint8_t depth;          /* replacement priority (v1.5): cards a hand of an
+                               ending entry, 16 for a phase-1 entry */
     uint16_t gen;
 } mk_tt_entry;
 

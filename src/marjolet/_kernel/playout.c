@@ -52,11 +52,15 @@ static const double KEEP_TRUMP[8] = {4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 14.0, 17.0};
 
 /* chance that `drawn` cards dealt from `pool` include none of `good` */
 static double h_p_none(int pool, int good, int drawn) {
+    /* exact shortcuts of the product below: every factor is 1 (x / x) when
+     * nothing is good, and once a factor is 0 the product stays 0 */
+    if (good == 0) return 1.0;
     double p = 1.0;
-    for (int i = 0; i < drawn; i++) {
-        if (pool - i <= 0) break;
+    int n = drawn < pool ? drawn : pool; /* the factors with pool - i > 0 */
+    for (int i = 0; i < n; i++) {
         double x = (double)(pool - good - i) / (double)(pool - i);
-        p *= x > 0.0 ? x : 0.0;
+        if (!(x > 0.0)) return 0.0;
+        p *= x;
     }
     return p;
 }
@@ -78,6 +82,53 @@ static uint32_t h_opponent_known(const mk_deal *d, int seat) {
     return hand & known;
 }
 
+/* the chance that the opponent takes a lead it can beat: scoring or not */
+static const double TAKE_CHANCE[2] = {0.35, 0.9};
+
+/* what winning the trick with card c adds through the window: the melds
+ * held complete that c is no part of (the biggest one with one_meld) */
+static inline double h_window_gain(const uint32_t *need, const int16_t *val, const int *complete,
+                                   int n_complete, int one_meld, double realise, int c) {
+    double gain = 0.0;
+    for (int i = 0; i < n_complete; i++) {
+        int m = complete[i];
+        if (!(need[m] >> c & 1)) {
+            double extra = val[m] * realise;
+            if (one_meld) {
+                if (extra > gain) gain = extra;
+            } else {
+                gain += extra;
+            }
+        }
+    }
+    return gain;
+}
+
+/* the choice among a hand's cards: the highest value, on a tie the lower
+ * rank (as the Python policy). Values are kept in an array so that the
+ * choice is a conditional move on an index, not a branch on doubles (they
+ * were mispredicted a third of the time). Index NO_CARD (rank bits 7, like
+ * -1) stands for "none yet", with a value below any card's. */
+#define NO_CARD 39
+typedef struct {
+    double value[NO_CARD + 1];
+    int best;
+} hpick;
+
+static inline void h_pick_init(hpick *k) {
+    k->value[NO_CARD] = -1e9;
+    k->best = NO_CARD;
+}
+
+static inline void h_pick(hpick *k, int c, double v) {
+    double best = k->value[k->best];
+    int better = (v > best) | ((v == best) & ((c & 7) < (k->best & 7)));
+    k->value[c] = v;
+    k->best ^= (k->best ^ c) & -better; /* better ? c : best, as arithmetic */
+}
+
+static inline int h_picked(const hpick *k) { return k->best == NO_CARD ? -1 : k->best; }
+
 static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
     int trump = d->trump, tricks = d->tricks, lead = d->lead, indicator = d->indicator;
     uint32_t tmask = MK_SUIT_MASK(trump);
@@ -96,21 +147,29 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
     const uint32_t *need = mk_meld_cards[d->rules.same_suit][trump];
     const int16_t *val = mk_meld_values[trump];
     unsigned scored = d->melds[seat];
-    double loss[32] = {0};
+    double loss[32]; /* read and written for the cards of hand only */
+    for (uint32_t mh = hand; mh; mh &= mh - 1) loss[__builtin_ctz(mh)] = 0.0;
     double powers[5] = {-1, -1, -1, -1, -1}; /* pow(p_draw, k), computed once */
     int complete[MK_MELD_COUNT], n_complete = 0;
     uint32_t not_here = seen & ~(1u << indicator);
+    /* the melds that count: unscored, partly held, none of the missing cards
+     * seen elsewhere (found without branches: the loop below then visits
+     * those few only, in the same ascending order) */
+    unsigned counted = 0;
     for (int m = 0; m < MK_MELD_COUNT; m++) {
-        if (scored >> m & 1) continue;
+        uint32_t have = need[m] & hand, miss = need[m] & ~hand;
+        counted |= (unsigned)((have != 0) & ((miss & not_here) == 0)) << m;
+    }
+    counted &= ~scored;
+    for (; counted; counted &= counted - 1) {
+        int m = __builtin_ctz(counted);
         uint32_t have = need[m] & hand;
-        if (!have) continue;
         uint32_t miss = need[m] & ~hand;
         double contrib;
         if (!miss) {
             complete[n_complete++] = m;
             contrib = val[m] * q;
         } else {
-            if (miss & not_here) continue;
             double prob = q;
             if (miss >> indicator & 1) {
                 prob *= p_indicator;
@@ -142,30 +201,22 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
         lsuit = lead >> 3;
         lead_pts = mk_card_points[lead];
     }
-    int best_card = -1;
-    double best_score = -1e9;
-    double p_none[33]; /* h_p_none(n_unseen, good, opp_hidden) by good, computed once */
-    for (int i = 0; i < 33; i++) p_none[i] = -1;
-    for (uint32_t mh = hand; mh; mh &= mh - 1) {
-        int c = __builtin_ctz(mh), csuit = c >> 3, rank = c & 7;
-        double keep = (csuit == trump ? KEEP_TRUMP[rank] : KEEP_PLAIN[rank]) + loss[c];
-        if (c == seven) keep += seven_keep;
-        double gain = 0.0;
-        for (int i = 0; i < n_complete; i++) {
-            int m = complete[i];
-            if (!(need[m] >> c & 1)) {
-                double extra = val[m] * realise;
-                if (d->rules.one_meld) {
-                    if (extra > gain) gain = extra;
-                } else {
-                    gain += extra;
-                }
-            }
-        }
-        if (c != seven) gain += dix_gain;
-        int pts = mk_card_points[c];
-        double v;
-        if (leader) {
+    const double *keep_row[4]; /* each suit's keep values */
+    for (int suit = 0; suit < 4; suit++) keep_row[suit] = suit == trump ? KEEP_TRUMP : KEEP_PLAIN;
+    hpick pick;
+    h_pick_init(&pick);
+    /* the two loops differ only in the value of a card; each is kept free
+     * of branches on the card where the data allow (they were the cost) */
+    if (leader) {
+        double p_none[33]; /* h_p_none(n_unseen, good, opp_hidden) by good, computed once */
+        uint64_t p_none_ready = 0; /* bit good: p_none[good] is set */
+        for (uint32_t mh = hand; mh; mh &= mh - 1) {
+            int c = __builtin_ctz(mh), csuit = c >> 3, rank = c & 7;
+            double keep = keep_row[csuit][rank] + loss[c];
+            if (c == seven) keep += seven_keep;
+            double gain = h_window_gain(need, val, complete, n_complete, d->rules.one_meld, realise, c);
+            if (c != seven) gain += dix_gain;
+            int pts = mk_card_points[c];
             uint32_t higher = MK_SUIT_MASK(csuit) & ~((2u << c) - 1);
             uint32_t beaters = csuit == trump ? higher : higher | tmask;
             double p_can;
@@ -173,25 +224,35 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
                 p_can = 1.0;
             } else {
                 int good = mk_popcount32(unseen & beaters);
-                if (p_none[good] < 0) p_none[good] = h_p_none(n_unseen, good, opp_hidden);
+                if (!(p_none_ready >> good & 1)) {
+                    p_none[good] = h_p_none(n_unseen, good, opp_hidden);
+                    p_none_ready |= 1ull << good;
+                }
                 p_can = 1.0 - p_none[good];
             }
-            double p_take = p_can * (pts ? 0.9 : 0.35);
+            double p_take = p_can * TAKE_CHANCE[pts != 0];
             double win = pts + DISCARD_POINTS + gain + win_base;
             double lose = lose_base - (pts + 3.0);
-            v = (1 - p_take) * win + p_take * lose - keep;
-        } else {
-            int trick = lead_pts + pts;
-            int wins = csuit == lsuit ? c > lead : csuit == trump;
-            v = (wins ? trick + gain + win_base : lose_base - trick) - keep;
+            double v = (1 - p_take) * win + p_take * lose - keep;
+            if (c == seven) v += seven_bonus;
+            h_pick(&pick, c, v);
         }
-        if (c == seven) v += seven_bonus;
-        if (v > best_score || (v == best_score && rank < (best_card & 7))) {
-            best_card = c;
-            best_score = v;
+    } else {
+        for (uint32_t mh = hand; mh; mh &= mh - 1) {
+            int c = __builtin_ctz(mh), csuit = c >> 3, rank = c & 7;
+            double keep = keep_row[csuit][rank] + loss[c];
+            if (c == seven) keep += seven_keep;
+            double gain = h_window_gain(need, val, complete, n_complete, d->rules.one_meld, realise, c);
+            if (c != seven) gain += dix_gain;
+            int trick = lead_pts + mk_card_points[c];
+            int wins = ((csuit == lsuit) & (c > lead)) | ((csuit != lsuit) & (csuit == trump));
+            double outcome[2] = {lose_base - trick, trick + gain + win_base}; /* lose, win */
+            double v = outcome[wins] - keep;
+            if (c == seven) v += seven_bonus;
+            h_pick(&pick, c, v);
         }
     }
-    return best_card;
+    return h_picked(&pick);
 }
 
 /* -- tricks 11-16 -- */

@@ -57,9 +57,22 @@ static inline int tt_match(const mk_tt *t, const mk_tt_entry *e, uint64_t k1, ui
     return e->gen == t->gen && e->k1 == k1 && e->k2 == k2 && e->k3 == k3;
 }
 
+/* an ending position's entry in its bucket of two: the one holding it,
+ * else the one to replace (an older generation first, then the lower
+ * depth: positions of fewer cards are cheaper to search again) */
+static inline mk_tt_entry *e_slot(mk_tt *t, uint64_t k1, uint64_t k2) {
+    mk_tt_entry *b = &t->entries[tt_hash(k1, k2, 0) & t->mask & ~1ull];
+    if (tt_match(t, b, k1, k2, 0)) return b;
+    if (tt_match(t, b + 1, k1, k2, 0)) return b + 1;
+    if (b[0].gen != t->gen) return b;
+    if (b[1].gen != t->gen) return b + 1;
+    return b[0].depth <= b[1].depth ? b : b + 1;
+}
+
 /* store the result `best` of a search of window (a0, b0) (fail-soft) */
 static inline void tt_store(mk_tt *t, mk_tt_entry *e, uint64_t k1, uint64_t k2, uint64_t k3,
-                            int had, int lo, int hi, int best, int a0, int b0, int move) {
+                            int had, int lo, int hi, int best, int a0, int b0, int move,
+                            int depth) {
     if (!had) {
         lo = -MK_INF;
         hi = MK_INF;
@@ -77,6 +90,7 @@ static inline void tt_store(mk_tt *t, mk_tt_entry *e, uint64_t k1, uint64_t k2, 
     e->lo = (int16_t)lo;
     e->hi = (int16_t)hi;
     e->best = (uint8_t)move;
+    e->depth = (uint8_t)depth;
     e->gen = t->gen;
 }
 
@@ -94,6 +108,7 @@ typedef struct {
     uint32_t tmask;
     int trump;
     int seven;       /* the seven of trumps if it still scores when played, else -1 */
+    uint32_t seven_bit; /* 1 << seven, or 0 */
     int bonus;
     uint64_t k2base; /* MK_TAG_ENDING | trump | pending | bonus */
     const mk_trick *tricks; /* the table's trick outcomes for this context */
@@ -108,6 +123,7 @@ static void ectx_init(ectx *c, const mk_deal *d, mk_tt *t) {
     c->trump = d->trump;
     c->tmask = MK_SUIT_MASK(d->trump);
     c->seven = pending ? d->seven : -1;
+    c->seven_bit = pending ? 1u << d->seven : 0;
     c->bonus = d->rules.all_tricks_bonus;
     c->k2base = MK_TAG_ENDING | (uint64_t)d->trump << 4 | (uint64_t)pending << 6 |
                 (uint64_t)d->rules.all_tricks_bonus << 8;
@@ -125,26 +141,44 @@ static void ectx_init(ectx *c, const mk_deal *d, mk_tt *t) {
 }
 
 /* the cards of `among` (a subset of own) left after merging runs of
- * equivalent cards of own */
+ * equivalent cards of own: a card is dropped when the next card above it
+ * in its suit among own | others is also own's and of the same point class
+ * (only tens and aces score), unless it is the pending seven. Bit-parallel
+ * (this runs at every node): a fill down through the absent cards finds,
+ * for each position, whether the next present card above is own's. */
 static inline uint32_t e_reps_of(const ectx *c, uint32_t own, uint32_t others, uint32_t among) {
-    uint32_t both = own | others, out = 0, m = among;
-    while (m) {
-        int card = __builtin_ctz(m);
-        m &= m - 1;
-        uint32_t above = both & ~((2u << card) - 1) & MK_SUIT_MASK(card >> 3);
-        if (above) {
-            int a = __builtin_ctz(above);
-            /* a is above card, so only card can be the pending seven */
-            if ((own >> a & 1) && card != c->seven && !((MK_POINT_CARDS >> a ^ MK_POINT_CARDS >> card) & 1))
-                continue;
-        }
-        out |= 1u << card;
-    }
-    return out;
+    const uint32_t low = 0x3F3F3F3Fu;    /* ranks 7-K: no points */
+    const uint32_t below_k = 0x1F1F1F1Fu; /* ranks 7-Q: a no-point card above in the suit */
+    uint32_t gen = own & low, pro = ~(own | others) & below_k;
+    /* occluded fill downwards: gen gains p when p is absent and p + 1 is in gen */
+    gen |= pro & (gen >> 1);
+    pro &= pro >> 1;
+    gen |= pro & (gen >> 2);
+    pro &= pro >> 2;
+    gen |= pro & (gen >> 4);
+    /* no-point cards whose next present card above is own's and scoreless,
+     * and tens under an own ace */
+    uint32_t dup = ((gen >> 1) & below_k) | ((own & MK_ACES) >> 1);
+    return among & ~(dup & ~c->seven_bit);
 }
 
 static inline uint32_t e_reps(const ectx *c, uint32_t own, uint32_t others) {
     return e_reps_of(c, own, others, own);
+}
+
+/* the leader's cards that win the trick whatever the follower answers
+ * (R16): above every follower's card of their suit when it has some (in
+ * trumps: or no trump at all), or any card when it has neither the suit
+ * nor a trump. Bit-parallel: f fills each suit of hf downwards. */
+static inline uint32_t e_sure_winners(const ectx *c, uint32_t hl, uint32_t hf) {
+    uint32_t f = hf;
+    f |= (f >> 1) & 0x7F7F7F7Fu;
+    f |= (f >> 2) & 0x3F3F3F3Fu;
+    f |= (f >> 4) & 0x0F0F0F0Fu;
+    uint32_t held = (f & 0x01010101u) * 0xFFu; /* the suits the follower holds */
+    uint32_t out = hl & ~f & (held | c->tmask);
+    if (!(hf & c->tmask)) out |= hl & ~held;
+    return out;
 }
 
 /* the follower's legal answers to lead (R16) */
@@ -185,6 +219,28 @@ static inline int e_last(const ectx *c, uint32_t hl, uint32_t hf, int code) {
     return g - 10 - ((code & 2) ? c->bonus : 0);
 }
 
+/* Bounds of the value of (hl, hf, code): every card point still in play,
+ * the last trick's 10, the sweep bonus and the seven's 10 can go to one
+ * side at most. Returns 1 when they settle a search of (alpha, beta):
+ * *v is then a fail-soft result (the bound on the side it fails). */
+static inline int e_bounded(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, int beta,
+                            int *v) {
+    uint32_t both = hl | hf;
+    uint32_t tens = (both >> 6) & 0x01010101u, aces = (both >> 7) & 0x01010101u;
+    int pts = 10 * (int)(((tens + aces) * 0x01010101u) >> 24) + 10;
+    int hi = pts + ((code & 1) ? c->bonus : 0) + ((hl & c->seven_bit) ? 10 : 0);
+    if (hi <= alpha) {
+        *v = hi;
+        return 1;
+    }
+    int lo = -pts - ((code & 2) ? c->bonus : 0) - ((hf & c->seven_bit) ? 10 : 0);
+    if (lo >= beta) {
+        *v = lo;
+        return 1;
+    }
+    return 0;
+}
+
 /* tricks 15-16, two cards each (fail-soft: exact inside (alpha, beta)) */
 static int e_two(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, int beta) {
     int best = -MK_INF;
@@ -212,6 +268,46 @@ static int e_two(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, i
 
 static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, int beta);
 
+/* tricks 14-16, three cards each: searched without the table */
+static int e_three(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, int beta) {
+    int best = -MK_INF;
+    uint32_t leads = e_reps(c, hl, hf), sure = leads & e_sure_winners(c, hl, hf);
+    uint32_t part = sure, rest = leads & ~sure;
+    for (;;) {
+        if (!part) {
+            if (!rest) break;
+            part = rest;
+            rest = 0;
+        }
+        int lead = 31 - __builtin_clz(part);
+        part &= ~(1u << lead);
+        uint32_t hl2 = hl & ~(1u << lead);
+        uint32_t answers = e_follow(c, lead, hf);
+        if (answers & (answers - 1)) answers = e_reps_of(c, hf, hl, answers);
+        int floor = best > alpha ? best : alpha;
+        int worst = MK_INF;
+        for (; answers; answers &= answers - 1) {
+            int ans = __builtin_ctz(answers);
+            int ceiling = worst < beta ? worst : beta;
+            uint32_t hf2 = hf & ~(1u << ans);
+            int wins, g = e_trick(c, lead, ans, &wins), v;
+            if (wins)
+                v = g + e_two(c, hl2, hf2, code & 1, floor - g, ceiling - g);
+            else
+                v = g - e_two(c, hf2, hl2, code >> 1, g - ceiling, g - floor);
+            if (v < worst) {
+                worst = v;
+                if (worst <= floor) break;
+            }
+        }
+        if (worst > best) {
+            best = worst;
+            if (best >= beta) break;
+        }
+    }
+    return best;
+}
+
 /* the leader's value after lead is answered by ans (hands without them) */
 static inline int e_after(const ectx *c, int lead, int ans, uint32_t hl, uint32_t hf, int code,
                           int alpha, int beta) {
@@ -229,9 +325,13 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
     uint32_t rest = hl & (hl - 1);
     if (!rest) return e_last(c, hl, hf, code);
     if (!(rest & (rest - 1))) return e_two(c, hl, hf, code, alpha, beta);
+    int bound;
+    if (e_bounded(c, hl, hf, code, alpha, beta, &bound)) return bound;
+    uint32_t rest2 = rest & (rest - 1);
+    if (!(rest2 & (rest2 - 1))) return e_three(c, hl, hf, code, alpha, beta);
     uint64_t k1 = (uint64_t)hl | (uint64_t)hf << 32;
     uint64_t k2 = c->k2base | (uint64_t)code << 2;
-    mk_tt_entry *e = tt_slot(c->t, k1, k2, 0);
+    mk_tt_entry *e = e_slot(c->t, k1, k2);
     int had = tt_match(c->t, e, k1, k2, 0), lo = 0, hi = 0, first = -1;
     if (had) {
         lo = e->lo;
@@ -251,9 +351,17 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
         order[n++] = first;
         leads &= ~(1u << first);
     }
-    while (leads) { /* then from the highest card down */
-        int card = 31 - __builtin_clz(leads);
-        leads &= ~(1u << card);
+    /* then the leads that surely win the trick, then the others, each
+     * from the highest card down */
+    uint32_t sure = leads & e_sure_winners(c, hl, hf);
+    for (uint32_t part = sure; part;) {
+        int card = 31 - __builtin_clz(part);
+        part &= ~(1u << card);
+        order[n++] = card;
+    }
+    for (uint32_t part = leads & ~sure; part;) {
+        int card = 31 - __builtin_clz(part);
+        part &= ~(1u << card);
         order[n++] = card;
     }
     for (int i = 0; i < n; i++) {
@@ -278,7 +386,7 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
             if (best >= beta) break;
         }
     }
-    tt_store(c->t, e, k1, k2, 0, had, lo, hi, best, a0, b0, best_lead);
+    tt_store(c->t, e, k1, k2, 0, had, lo, hi, best, a0, b0, best_lead, mk_popcount32(hl));
     return best;
 }
 
@@ -600,7 +708,7 @@ static int x_value(const xctx *c, const mk_deal *d, int alpha, int beta) {
             if (best >= beta) break;
         }
     }
-    if (e) tt_store(c->t, e, k1, k2, c->world, had, lo, hi, best, a0, b0, best_card);
+    if (e) tt_store(c->t, e, k1, k2, c->world, had, lo, hi, best, a0, b0, best_card, 16);
     return best;
 }
 
