@@ -201,8 +201,19 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
         lsuit = lead >> 3;
         lead_pts = mk_card_points[lead];
     }
-    const double *keep_row[4]; /* each suit's keep values */
-    for (int suit = 0; suit < 4; suit++) keep_row[suit] = suit == trump ? KEEP_TRUMP : KEEP_PLAIN;
+    /* for every card, lead or answer: what keeping it is worth (rank,
+     * trumps, the melds it is a piece of, the seven) and what winning the
+     * trick with it adds through the window */
+    double keep_of[32], gain_of[32];
+    for (uint32_t mh = hand; mh; mh &= mh - 1) {
+        int c = __builtin_ctz(mh);
+        double keep = (c >> 3 == trump ? KEEP_TRUMP : KEEP_PLAIN)[c & 7] + loss[c];
+        if (c == seven) keep += seven_keep;
+        double gain = h_window_gain(need, val, complete, n_complete, d->rules.one_meld, realise, c);
+        if (c != seven) gain += dix_gain;
+        keep_of[c] = keep;
+        gain_of[c] = gain;
+    }
     hpick pick;
     h_pick_init(&pick);
     /* the two loops differ only in the value of a card; each is kept free
@@ -211,11 +222,8 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
         double p_none[33]; /* h_p_none(n_unseen, good, opp_hidden) by good, computed once */
         uint64_t p_none_ready = 0; /* bit good: p_none[good] is set */
         for (uint32_t mh = hand; mh; mh &= mh - 1) {
-            int c = __builtin_ctz(mh), csuit = c >> 3, rank = c & 7;
-            double keep = keep_row[csuit][rank] + loss[c];
-            if (c == seven) keep += seven_keep;
-            double gain = h_window_gain(need, val, complete, n_complete, d->rules.one_meld, realise, c);
-            if (c != seven) gain += dix_gain;
+            int c = __builtin_ctz(mh), csuit = c >> 3;
+            double keep = keep_of[c], gain = gain_of[c];
             int pts = mk_card_points[c];
             uint32_t higher = MK_SUIT_MASK(csuit) & ~((2u << c) - 1);
             uint32_t beaters = csuit == trump ? higher : higher | tmask;
@@ -239,11 +247,8 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
         }
     } else {
         for (uint32_t mh = hand; mh; mh &= mh - 1) {
-            int c = __builtin_ctz(mh), csuit = c >> 3, rank = c & 7;
-            double keep = keep_row[csuit][rank] + loss[c];
-            if (c == seven) keep += seven_keep;
-            double gain = h_window_gain(need, val, complete, n_complete, d->rules.one_meld, realise, c);
-            if (c != seven) gain += dix_gain;
+            int c = __builtin_ctz(mh), csuit = c >> 3;
+            double keep = keep_of[c], gain = gain_of[c];
             int trick = lead_pts + mk_card_points[c];
             int wins = ((csuit == lsuit) & (c > lead)) | ((csuit != lsuit) & (csuit == trump));
             double outcome[2] = {lose_base - trick, trick + gain + win_base}; /* lose, win */
