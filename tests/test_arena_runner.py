@@ -21,7 +21,7 @@ from marjolet.arena import (
     run_arena,
     stored_result,
 )
-from marjolet.arena.progress import Figures
+from marjolet.arena.progress import Figures, NullProgress
 from marjolet.arena.runner import thinks
 from marjolet.arena.tasks import MatchTask, derive_seed, plan_tasks, play_task
 from marjolet.bots import Bot, BotSpecError, register
@@ -261,23 +261,17 @@ def test_failing_bot_stops_the_run_with_one_line_naming_it(
         assert store.run(1).status == "failed"
 
 
-class _StopAfter:
+class _StopAfter(NullProgress):
     """A progress reporter that presses Ctrl-C after some batches."""
 
     def __init__(self, updates: int) -> None:
         self.updates = updates
-
-    def start(self, total: int, done: int, title: str) -> None:
-        pass
 
     def update(self, done: int, figures: Figures) -> None:
         figures()
         self.updates -= 1
         if self.updates == 0:
             raise KeyboardInterrupt
-
-    def finish(self) -> None:
-        pass
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -300,7 +294,7 @@ def test_interrupted_run_keeps_its_matches_and_resumes_to_the_same_result(
     assert json.dumps({**resumed.to_json(), "run": None}) == json.dumps(fresh.to_json())
 
 
-class _CountStored:
+class _CountStored(NullProgress):
     """A progress reporter that counts, at every report, the matches the
     database already holds (read by a second connection, as after a crash)."""
 
@@ -308,16 +302,10 @@ class _CountStored:
         self.db = db
         self.seen: list[tuple[int, int]] = []
 
-    def start(self, total: int, done: int, title: str) -> None:
-        pass
-
     def update(self, done: int, figures: Figures) -> None:
         with sqlite3.connect(self.db) as conn:
             stored = conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
         self.seen.append((done, stored))
-
-    def finish(self) -> None:
-        pass
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -104,6 +104,29 @@ static inline double h_window_gain(const uint32_t *need, const int16_t *val, con
     return gain;
 }
 
+/* what the heuristic weighs for a card c, lead or answer alike: *keep,
+ * what keeping it is worth (rank, trumps, the melds it is a piece of, the
+ * seven), and *gain, what winning the trick with it adds through the
+ * window. Inline: the two card loops of h_stock_card are the hot path. */
+typedef struct {
+    const double *keep_row[4]; /* each suit's keep values */
+    const double *loss;        /* meld pieces, by card */
+    const uint32_t *need;
+    const int16_t *val;
+    const int *complete;
+    int n_complete, one_meld, seven;
+    double seven_keep, dix_gain, realise;
+} hterms;
+
+static inline void h_card_terms(const hterms *h, int c, double *keep, double *gain) {
+    double k = h->keep_row[c >> 3][c & 7] + h->loss[c];
+    if (c == h->seven) k += h->seven_keep;
+    double g = h_window_gain(h->need, h->val, h->complete, h->n_complete, h->one_meld, h->realise, c);
+    if (c != h->seven) g += h->dix_gain;
+    *keep = k;
+    *gain = g;
+}
+
 /* the choice among a hand's cards: the highest value, on a tie the lower
  * rank (as the Python policy). Values are kept in an array so that the
  * choice is a conditional move on an index, not a branch on doubles (they
@@ -201,19 +224,9 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
         lsuit = lead >> 3;
         lead_pts = mk_card_points[lead];
     }
-    /* for every card, lead or answer: what keeping it is worth (rank,
-     * trumps, the melds it is a piece of, the seven) and what winning the
-     * trick with it adds through the window */
-    double keep_of[32], gain_of[32];
-    for (uint32_t mh = hand; mh; mh &= mh - 1) {
-        int c = __builtin_ctz(mh);
-        double keep = (c >> 3 == trump ? KEEP_TRUMP : KEEP_PLAIN)[c & 7] + loss[c];
-        if (c == seven) keep += seven_keep;
-        double gain = h_window_gain(need, val, complete, n_complete, d->rules.one_meld, realise, c);
-        if (c != seven) gain += dix_gain;
-        keep_of[c] = keep;
-        gain_of[c] = gain;
-    }
+    hterms terms = {{KEEP_PLAIN, KEEP_PLAIN, KEEP_PLAIN, KEEP_PLAIN}, loss, need, val, complete,
+                    n_complete, d->rules.one_meld, seven, seven_keep, dix_gain, realise};
+    terms.keep_row[trump] = KEEP_TRUMP;
     hpick pick;
     h_pick_init(&pick);
     /* the two loops differ only in the value of a card; each is kept free
@@ -223,7 +236,8 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
         uint64_t p_none_ready = 0; /* bit good: p_none[good] is set */
         for (uint32_t mh = hand; mh; mh &= mh - 1) {
             int c = __builtin_ctz(mh), csuit = c >> 3;
-            double keep = keep_of[c], gain = gain_of[c];
+            double keep, gain;
+            h_card_terms(&terms, c, &keep, &gain);
             int pts = mk_card_points[c];
             uint32_t higher = MK_SUIT_MASK(csuit) & ~((2u << c) - 1);
             uint32_t beaters = csuit == trump ? higher : higher | tmask;
@@ -248,7 +262,8 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
     } else {
         for (uint32_t mh = hand; mh; mh &= mh - 1) {
             int c = __builtin_ctz(mh), csuit = c >> 3;
-            double keep = keep_of[c], gain = gain_of[c];
+            double keep, gain;
+            h_card_terms(&terms, c, &keep, &gain);
             int trick = lead_pts + mk_card_points[c];
             int wins = ((csuit == lsuit) & (c > lead)) | ((csuit != lsuit) & (csuit == trump));
             double outcome[2] = {lose_base - trick, trick + gain + win_base}; /* lose, win */

@@ -241,6 +241,25 @@ static inline int e_bounded(const ectx *c, uint32_t hl, uint32_t hf, int code, i
     return 0;
 }
 
+/* append the cards of `cards` to order[n..], highest first; returns the new n */
+static inline int e_push_high_first(uint32_t cards, int *order, int n) {
+    for (; cards; n++) {
+        order[n] = 31 - __builtin_clz(cards);
+        cards &= ~(1u << order[n]);
+    }
+    return n;
+}
+
+/* the search order of the leads (cards of hl): those that surely win the
+ * trick, then the others, each from the highest card down; appended to
+ * order[n..], returns the new n */
+static inline int e_lead_order(const ectx *c, uint32_t hl, uint32_t hf, uint32_t leads, int *order,
+                               int n) {
+    uint32_t sure = leads & e_sure_winners(c, hl, hf);
+    n = e_push_high_first(sure, order, n);
+    return e_push_high_first(leads & ~sure, order, n);
+}
+
 /* tricks 15-16, two cards each (fail-soft: exact inside (alpha, beta)) */
 static int e_two(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, int beta) {
     int best = -MK_INF;
@@ -271,6 +290,7 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
 /* tricks 14-16, three cards each: searched without the table */
 static int e_three(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, int beta) {
     int best = -MK_INF;
+    /* the order of e_lead_order, without its array (this level is hot) */
     uint32_t leads = e_reps(c, hl, hf), sure = leads & e_sure_winners(c, hl, hf);
     uint32_t part = sure, rest = leads & ~sure;
     for (;;) {
@@ -351,19 +371,7 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
         order[n++] = first;
         leads &= ~(1u << first);
     }
-    /* then the leads that surely win the trick, then the others, each
-     * from the highest card down */
-    uint32_t sure = leads & e_sure_winners(c, hl, hf);
-    for (uint32_t part = sure; part;) {
-        int card = 31 - __builtin_clz(part);
-        part &= ~(1u << card);
-        order[n++] = card;
-    }
-    for (uint32_t part = leads & ~sure; part;) {
-        int card = 31 - __builtin_clz(part);
-        part &= ~(1u << card);
-        order[n++] = card;
-    }
+    n = e_lead_order(c, hl, hf, leads, order, n);
     for (int i = 0; i < n; i++) {
         int lead = order[i];
         uint32_t hl2 = hl & ~(1u << lead);
