@@ -27,6 +27,7 @@ CORE = [
     "marjolet.record",
     "marjolet.rules",
     "marjolet.turns",
+    "marjolet.web.ratings",
 ]
 FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 
