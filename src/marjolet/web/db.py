@@ -14,7 +14,8 @@ up to date at start:
 
 Tables: ``games``, ``deals``, ``actions`` (every game as its record, see
 :mod:`marjolet.web.store`), ``accounts``, ``sessions`` and
-``rating_changes`` (see :mod:`marjolet.web.accounts`).
+``rating_changes`` (see :mod:`marjolet.web.accounts`), ``seeks`` and
+``game_players`` (see :mod:`marjolet.web.lobby`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Connection,
     Engine,
@@ -126,6 +128,41 @@ rating_changes = Table(
     Column("rd_after", Float, nullable=False),
     Column("volatility_after", Float, nullable=False),
     Index("rating_changes_by_account", "account_id", "at"),
+)
+
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("created", Float, nullable=False),
+    #: The seeker's account, or None for a guest.
+    Column("account_id", Integer, ForeignKey("accounts.id")),
+    #: SHA-256 of the seek's owner token: only its owner may cancel it or
+    #: learn the seat it was given.
+    Column("owner_hash", String(64), nullable=False),
+    Column("name", String(24), nullable=False),
+    Column("rating", Float),
+    Column("rules", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("days_per_move", Integer),
+    #: open -> matched (game_id, seat: the seeker's) or cancelled.
+    Column("status", String(10), nullable=False),
+    Column("game_id", Text),
+    Column("seat", Integer),
+    Column("acceptor_id", Integer),
+    Index("seeks_by_status", "status", "created"),
+)
+
+game_players = Table(
+    "game_players",
+    metadata,
+    #: The seats held by accounts (a guest's seat has no row).
+    Column("game_id", Text, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("days_per_move", Integer),
+    Index("game_players_by_account", "account_id"),
 )
 
 #: The hand-made schema steps of the marjolet versions before the
