@@ -22,21 +22,21 @@ FAST = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 
 @pytest.fixture
-def accounts(tmp_path: Path) -> Accounts:
-    engine = make_engine(tmp_path / "web.sqlite3")
+def accounts(database_url: str) -> Accounts:
+    engine = make_engine(database_url)
     migrate(engine)
     return Accounts(engine, hasher=FAST)
 
 
-def test_a_new_database_gets_every_revision(tmp_path: Path) -> None:
-    engine = make_engine(tmp_path / "new.sqlite3")
+def test_a_new_database_gets_every_revision(database_url: str) -> None:
+    engine = make_engine(database_url)
     assert migrate(engine) == HEAD
     tables = set(inspect(engine).get_table_names())
     assert {"games", "deals", "actions", "accounts", "sessions", "rating_changes"} <= tables
 
 
-def test_migrating_twice_changes_nothing(tmp_path: Path) -> None:
-    engine = make_engine(tmp_path / "twice.sqlite3")
+def test_migrating_twice_changes_nothing(database_url: str) -> None:
+    engine = make_engine(database_url)
     migrate(engine)
     assert migrate(engine) == HEAD
 
@@ -189,8 +189,8 @@ def test_a_result_sent_by_two_threads_at_once_counts_once(accounts: Accounts) ->
     assert after is not None and after.games == 1
 
 
-def test_a_rating_survives_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "web.sqlite3"
+def test_a_rating_survives_a_restart(database_url: str) -> None:
+    path = database_url
     first = Accounts(make_engine(path), hasher=FAST)
     migrate(first.engine)
     a, _ = first.create("Alice", "long enough")

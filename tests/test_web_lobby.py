@@ -4,7 +4,6 @@ and the "Play now" pairing queue."""
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
@@ -18,8 +17,8 @@ CLASSIC = {"profile": "classic"}
 
 
 @pytest.fixture
-def setup(tmp_path: Path) -> tuple[Lobby, Accounts]:
-    engine = make_engine(tmp_path / "web.sqlite3")
+def setup(database_url: str) -> tuple[Lobby, Accounts]:
+    engine = make_engine(database_url)
     migrate(engine)
     return Lobby(engine), Accounts(engine, hasher=FAST)
 
