@@ -6,15 +6,14 @@ record`` or ``text record``. When the next fenced block is ``json result``,
 it is what replaying the record must give: the result object of
 ``marjolet replay --json``, or ``{"error": {...}}`` for a record that breaks
 a rule (then the error's position and message must match).
+The README's library example is run as a doctest.
 """
 
 from __future__ import annotations
 
+import doctest
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -89,23 +88,13 @@ def test_documented_record_example_converts_losslessly() -> None:
         assert loads(record.dumps(), check=False) == record
 
 
-def test_readme_library_example_runs(tmp_path: Path) -> None:
-    """The README's python block, run as a script in a fresh interpreter."""
+def test_readme_library_example_runs_as_written() -> None:
+    """The README's python block is a doctest: its outputs are checked."""
     blocks = [body for info, body in fenced_blocks(ROOT / "README.md") if info == "python"]
-    assert blocks, "README.md has no python example"
-    script = tmp_path / "example.py"
-    script.write_text("\n".join(blocks), encoding="utf-8")
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(ROOT / "src"), env.get("PYTHONPATH", "")) if p
-    )
-    done = subprocess.run(
-        [sys.executable, str(script)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    assert blocks and all(">>>" in b for b in blocks), "README.md needs a >>> python example"
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "README.md", None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    results = runner.summarize(verbose=False)
+    assert results.attempted >= 5
+    assert results.failed == 0
