@@ -28,6 +28,7 @@ CORE = [
     "marjolet.rules",
     "marjolet.turns",
     "marjolet.web.ratings",
+    "marjolet.web.ratelimits",
 ]
 FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 
