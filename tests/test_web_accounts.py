@@ -12,10 +12,10 @@ from argon2 import PasswordHasher
 from sqlalchemy import inspect, select
 
 from marjolet.web.accounts import AccountError, Accounts, token_digest
-from marjolet.web.db import current_revision, make_engine, migrate, sessions
+from marjolet.web.db import HEAD_REVISION, MIGRATIONS, current_revision, make_engine, migrate, sessions
 from marjolet.web.ratings import Rating, RatingSystem
 
-HEAD = "0003"
+HEAD = HEAD_REVISION
 
 #: A fast Argon2 for tests (the default costs ~50 ms a hash).
 FAST = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
@@ -33,6 +33,15 @@ def test_a_new_database_gets_every_revision(database_url: str) -> None:
     assert migrate(engine) == HEAD
     tables = set(inspect(engine).get_table_names())
     assert {"games", "deals", "actions", "accounts", "sessions", "rating_changes"} <= tables
+
+
+def test_the_head_revision_is_the_newest_migration() -> None:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    assert ScriptDirectory.from_config(config).get_current_head() == HEAD_REVISION
 
 
 def test_migrating_twice_changes_nothing(database_url: str) -> None:

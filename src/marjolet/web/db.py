@@ -15,7 +15,8 @@ up to date at start:
 Tables: ``games``, ``deals``, ``actions`` (every game as its record, see
 :mod:`marjolet.web.store`), ``accounts``, ``sessions`` and
 ``rating_changes`` (see :mod:`marjolet.web.accounts`), ``seeks`` and
-``game_players`` (see :mod:`marjolet.web.lobby`).
+``game_players`` (see :mod:`marjolet.web.lobby`), ``leases`` (see
+:mod:`marjolet.web.leases`).
 """
 
 from __future__ import annotations
@@ -165,12 +166,24 @@ game_players = Table(
     Index("game_players_by_account", "account_id"),
 )
 
+leases = Table(
+    "leases",
+    metadata,
+    #: A background job (a game's bot, a countdown, the pairing, a review).
+    Column("job", String(120), primary_key=True),
+    #: The process that owns it until ``expires`` (see marjolet.web.leases).
+    Column("owner", String(64), nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
 #: The hand-made schema steps of the marjolet versions before the
 #: migrations (SQLite ``user_version`` -> statements to the next version).
 LEGACY_STEPS = {1: "ALTER TABLE games ADD COLUMN forfeit TEXT"}
 #: The last hand-made schema version; revision 0001 is that schema.
 LEGACY_VERSION = 2
 MIGRATIONS = Path(__file__).with_name("migrations")
+#: The newest revision in ``migrations/versions`` (a test checks it).
+HEAD_REVISION = "0004"
 
 
 def database_url(target: str | Path) -> str:
