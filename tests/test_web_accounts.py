@@ -12,7 +12,14 @@ from argon2 import PasswordHasher
 from sqlalchemy import inspect, select
 
 from marjolet.web.accounts import AccountError, Accounts, token_digest
-from marjolet.web.db import HEAD_REVISION, MIGRATIONS, current_revision, make_engine, migrate, sessions
+from marjolet.web.db import (
+    HEAD_REVISION,
+    MIGRATIONS,
+    current_revision,
+    make_engine,
+    migrate,
+    sessions,
+)
 from marjolet.web.ratings import Rating, RatingSystem
 
 HEAD = HEAD_REVISION
