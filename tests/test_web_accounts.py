@@ -24,6 +24,44 @@ from marjolet.web.ratings import Rating, RatingSystem
 
 HEAD = HEAD_REVISION
 
+#: The tables as marjolet created them by hand before the migrations
+#: (schema version 2, SQLite's user_version).
+LEGACY_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id            TEXT PRIMARY KEY,
+    created       REAL NOT NULL,
+    updated       REAL NOT NULL,
+    mode          TEXT NOT NULL,
+    rules         TEXT NOT NULL,
+    first_dealer  INTEGER NOT NULL,
+    players       TEXT NOT NULL,
+    seats         TEXT NOT NULL,
+    token_hashes  TEXT NOT NULL,
+    invite_hash   TEXT,
+    status        TEXT NOT NULL,
+    totals        TEXT NOT NULL,
+    winner        INTEGER,
+    deal_count    INTEGER NOT NULL DEFAULT 0,
+    action_count  INTEGER NOT NULL DEFAULT 0,
+    forfeit       TEXT
+);
+CREATE INDEX IF NOT EXISTS games_by_update ON games (updated);
+CREATE TABLE IF NOT EXISTS deals (
+    game_id  TEXT NOT NULL REFERENCES games (id),
+    idx      INTEGER NOT NULL,
+    deck     TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id  TEXT NOT NULL,
+    deal     INTEGER NOT NULL,
+    seq      INTEGER NOT NULL,
+    action   TEXT NOT NULL,
+    at       REAL NOT NULL,
+    PRIMARY KEY (game_id, deal, seq),
+    FOREIGN KEY (game_id, deal) REFERENCES deals (game_id, idx)
+);
+"""
 #: A fast Argon2 for tests (the default costs ~50 ms a hash).
 FAST = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
@@ -61,10 +99,8 @@ def test_migrating_twice_changes_nothing(database_url: str) -> None:
 def test_a_database_of_the_hand_made_schema_is_migrated_in_place_with_nothing_lost(
     tmp_path: Path, legacy_version: int
 ) -> None:
-    from marjolet.web import store as store_module
-
     path = tmp_path / "old.sqlite3"
-    schema = store_module._SCHEMA
+    schema = LEGACY_SCHEMA
     if legacy_version == 1:  # the first schema had no forfeit column
         schema = schema.replace(",\n    forfeit       TEXT\n", "\n")
     db = sqlite3.connect(path)

@@ -16,11 +16,13 @@ Tables: ``games``, ``deals``, ``actions`` (every game as its record, see
 :mod:`marjolet.web.store`), ``accounts``, ``sessions`` and
 ``rating_changes`` (see :mod:`marjolet.web.accounts`), ``seeks`` and
 ``game_players`` (see :mod:`marjolet.web.lobby`), ``leases`` (see
-:mod:`marjolet.web.leases`).
+:mod:`marjolet.web.leases`) and ``reviews`` (see :mod:`marjolet.web.reviews`).
 """
 
 from __future__ import annotations
 
+import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,8 @@ from sqlalchemy import (
     inspect,
     text,
 )
+
+log = logging.getLogger("marjolet.web")
 
 metadata = MetaData()
 
@@ -176,6 +180,17 @@ leases = Table(
     Column("expires", Float, nullable=False),
 )
 
+reviews = Table(
+    "reviews",
+    metadata,
+    #: One computed review per game, record digest and view (docs/review.md).
+    Column("game_id", Text, primary_key=True),
+    Column("digest", String(64), primary_key=True),
+    Column("view", String(10), primary_key=True),
+    Column("budget", Float, nullable=False),
+    Column("body", Text, nullable=False),
+)
+
 #: The hand-made schema steps of the marjolet versions before the
 #: migrations (SQLite ``user_version`` -> statements to the next version).
 LEGACY_STEPS = {1: "ALTER TABLE games ADD COLUMN forfeit TEXT"}
@@ -183,28 +198,32 @@ LEGACY_STEPS = {1: "ALTER TABLE games ADD COLUMN forfeit TEXT"}
 LEGACY_VERSION = 2
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: The newest revision in ``migrations/versions`` (a test checks it).
-HEAD_REVISION = "0004"
+HEAD_REVISION = "0005"
 
 
-def database_url(target: str | Path) -> str:
+def database_url(target: str | os.PathLike[str]) -> str:
     """A SQLAlchemy URL for a database URL or a path to a SQLite file."""
-    raw = str(target)
+    raw = os.fspath(target)
     if "://" in raw:
         return raw
     return f"sqlite:///{Path(raw)}"
 
 
-def make_engine(target: str | Path) -> Engine:
+def make_engine(target: str | os.PathLike[str]) -> Engine:
     """An engine for ``target``; SQLite files get WAL, full sync and
     foreign keys on every connection, as the store always had."""
     url = database_url(target)
     engine = create_engine(url, future=True)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # SQLAlchemy, not the sqlite3 module, starts transactions (so that
+    # savepoints work): see _sqlite_begin.
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")
@@ -212,18 +231,30 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _sqlite_begin(connection: Connection) -> None:
+    """Every SQLite transaction takes the write lock at once: one writer at
+    a time, and no transaction ever fails to upgrade from reading to
+    writing (in WAL mode readers are not blocked)."""
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
 def migrate(engine: Engine) -> str:
     """Bring the database up to the newest revision; returns that revision."""
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # one line of ours instead
     from alembic import command
     from alembic.config import Config
 
     with engine.begin() as connection:
         _adopt_legacy(connection)
+        before = current_revision(connection)
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
-        return current_revision(connection)
+        after = current_revision(connection)
+    if before and after != before:  # an existing database was upgraded
+        log.info("database schema upgraded from revision %s to %s", before, after)
+    return after
 
 
 def current_revision(connection: Connection) -> str:
