@@ -521,33 +521,8 @@ class Store:
     def load_game(self, game_id: str) -> GameRow | None:
         """A stored game with its decks and actions, or ``None``; a game
         whose rows cannot be read raises :class:`StoreError` naming it."""
-        db = self._conn
         with self._reading():
-            row = db.execute(select(games).where(games.c.id == game_id)).first()
-            if row is None:
-                return None
-            game = self._row(row)
-            deck_rows = db.execute(
-                select(deals.c.idx, deals.c.deck)
-                .where(deals.c.game_id == game_id)
-                .order_by(deals.c.idx)
-            ).all()
-            action_rows = db.execute(
-                select(actions.c.deal, actions.c.seq, actions.c.action)
-                .where(actions.c.game_id == game_id)
-                .order_by(actions.c.deal, actions.c.seq)
-            ).all()
-        for idx, deck in deck_rows:
-            if idx != len(game.decks):
-                raise StoreError(f"game {game_id}: deal {len(game.decks)} is missing")
-            game.decks.append(_parse(game_id, f"the deck of deal {idx}", deck, _deck))
-            game.actions.append([])
-        for deal, seq, action in action_rows:
-            if deal >= len(game.actions) or seq != len(game.actions[deal]):
-                raise StoreError(f"game {game_id}: action {seq} of deal {deal} is out of place")
-            where = f"action {seq} of deal {deal}"
-            game.actions[deal].append(_parse(game_id, where, action, parse_action))
-        return game
+            return read_game(self._conn, game_id)
 
     def list_games(self, limit: int = 200) -> list[GameRow]:
         """The most recently updated games (summaries only, no decks); a
@@ -621,6 +596,73 @@ class Store:
             )
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             raise StoreError(f"game {row.id}: its row cannot be read ({exc})") from None
+
+
+def read_game(db: Connection, game_id: str) -> GameRow | None:
+    """A game with its decks and actions from any connection, or ``None``;
+    :class:`StoreError` naming the game and the place if a row is damaged."""
+    row = db.execute(select(games).where(games.c.id == game_id)).first()
+    if row is None:
+        return None
+    game = Store._row(row)
+    deck_rows = db.execute(
+        select(deals.c.idx, deals.c.deck).where(deals.c.game_id == game_id).order_by(deals.c.idx)
+    ).all()
+    action_rows = db.execute(
+        select(actions.c.deal, actions.c.seq, actions.c.action)
+        .where(actions.c.game_id == game_id)
+        .order_by(actions.c.deal, actions.c.seq)
+    ).all()
+    for idx, deck in deck_rows:
+        if idx != len(game.decks):
+            raise StoreError(f"game {game_id}: deal {len(game.decks)} is missing")
+        game.decks.append(_parse(game_id, f"the deck of deal {idx}", deck, _deck))
+        game.actions.append([])
+    for deal, seq, action in action_rows:
+        if deal >= len(game.actions) or seq != len(game.actions[deal]):
+            raise StoreError(f"game {game_id}: action {seq} of deal {deal} is out of place")
+        where = f"action {seq} of deal {deal}"
+        game.actions[deal].append(_parse(game_id, where, action, parse_action))
+    return game
+
+
+def check_database_file(path: str | os.PathLike[str]) -> tuple[int, list[str]]:
+    """Read a SQLite database file without changing it: (games read,
+    problems). Problems are SQLite's integrity check and every game that
+    cannot be read or replayed, one line each (``marjolet serve --check-db``)."""
+    from sqlalchemy import create_engine, text
+
+    from marjolet.record import to_match
+
+    target = Path(path)
+    if not target.is_file():
+        return 0, [f"{str(target)!r}: no such file"]
+    # read only; without a write-ahead log to read, as an immutable file, so
+    # that not even SQLite's shared-memory side files are created
+    wal = target.with_name(target.name + "-wal").exists()
+    mode = "mode=ro" if wal else "immutable=1"
+    engine = create_engine(f"sqlite:///file:{target.resolve()}?{mode}&uri=true")
+    problems: list[str] = []
+    count = 0
+    try:
+        with engine.connect() as db:
+            verdict = [str(r[0]) for r in db.execute(text("PRAGMA integrity_check")).all()]
+            if verdict != ["ok"]:
+                problems.extend(f"integrity: {line}" for line in verdict[:20])
+            ids = [str(r[0]) for r in db.execute(select(games.c.id)).all()]
+            for game_id in ids:
+                try:
+                    game = read_game(db, game_id)
+                    if game is not None:
+                        to_match(game.record())
+                    count += 1
+                except (StoreError, MarjoletError) as exc:
+                    problems.append(f"game {game_id}: {exc}")
+    except SQLAlchemyError as exc:
+        problems.append(f"{str(target)!r} cannot be read as a marjolet database: {_reason(exc)}")
+    finally:
+        engine.dispose()
+    return count, problems
 
 
 def _deck(text_value: str) -> tuple[int, ...]:
