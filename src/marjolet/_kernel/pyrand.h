@@ -34,11 +34,20 @@ typedef struct mk_pyrand {
  * (n_words >= 1; CPython drops none of the words it is given: pass
  * exactly the words of n, high zero words removed, at least one). */
 void mk_pyrand_seed_words(mk_pyrand *r, const uint32_t *key, size_t n_words);
+/* mk_pyrand_seed_words for count <= MK_PYRAND_MANY generators at once
+ * (the same states, faster than one by one) */
+#define MK_PYRAND_MANY 4
+void mk_pyrand_seed_many(mk_pyrand *const *r, const uint32_t *const *keys,
+                         const size_t *n_words, int count);
 /* random.Random(n) for 0 <= n < 2**64 */
 void mk_pyrand_seed_u64(mk_pyrand *r, uint64_t n);
 /* random.Random(text) for a str whose UTF-8 form is text[0..len) and
- * whose first byte is not 0 (len <= 192) */
+ * whose first byte is not 0 (len <= MK_TEXT_MAX) */
+#define MK_TEXT_MAX 192
+#define MK_TEXT_KEY_WORDS ((MK_TEXT_MAX + 64 + 3) / 4)
 void mk_pyrand_seed_text(mk_pyrand *r, const char *text, size_t len);
+/* the key words of that seeding (for mk_pyrand_seed_many); their count */
+size_t mk_pyrand_text_key(const char *text, size_t len, uint32_t key[MK_TEXT_KEY_WORDS]);
 uint32_t mk_pyrand_u32(mk_pyrand *r);
 /* getrandbits(k), 1 <= k <= 64 */
 uint64_t mk_pyrand_bits(mk_pyrand *r, int k);

@@ -18,9 +18,28 @@ enum {
 };
 _Static_assert(O_END == MK_OBS_SIZE, "the tensor layout of encoder.py");
 
-static void set_bits(float *o, uint32_t m) {
-    for (; m; m &= m - 1) o[__builtin_ctz(m)] = 1.0f;
+/* every entry of a 32-card plane (or a shorter bit field), four at a time
+ * from a nibble table: no memset, no loop over the set bits */
+static const float NIBBLE[16][4] = {
+    {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 0}, {1, 0, 1, 0},
+    {0, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 1},
+    {0, 0, 1, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}, {1, 1, 1, 1},
+};
+
+static inline void put_bits(float *o, uint32_t m, int nibbles) {
+    for (int k = 0; k < nibbles; k++) memcpy(o + 4 * k, NIBBLE[(m >> (4 * k)) & 15], sizeof NIBBLE[0]);
 }
+
+/* k / 20.0, k / 6.0 rounded to float as encoder.py does (the compiler
+ * divides in the same IEEE double arithmetic) */
+#define F(k, d) (float)((k) / (d))
+#define SIX(k, d) F(k, d), F(k + 1, d), F(k + 2, d), F(k + 3, d), F(k + 4, d), F(k + 5, d)
+static const float BY20[21] = {SIX(0, 20.0), SIX(6, 20.0), SIX(12, 20.0), F(18, 20.0),
+                               F(19, 20.0), F(20, 20.0)};
+static const float BY6[33] = {SIX(0, 6.0),  SIX(6, 6.0),  SIX(12, 6.0), SIX(18, 6.0),
+                              SIX(24, 6.0), F(30, 6.0), F(31, 6.0), F(32, 6.0)};
+#undef SIX
+#undef F
 
 static float capped_total(int32_t total, int target) {
     double v = (double)total / (double)target;
@@ -42,32 +61,31 @@ void mk_encode(const mk_deal *d, int me, const int32_t totals[2], int target, fl
     uint32_t lead = d->lead >= 0 ? 1u << d->lead : 0;
     uint32_t indicator = stock_size > 0 ? 1u << d->indicator : 0;
     uint32_t seen = d->hand[me] | d->won[0] | d->won[1] | known | lead | indicator;
-    memset(o, 0, sizeof(float) * MK_OBS_SIZE);
-    set_bits(o + O_HAND, d->hand[me]);
-    set_bits(o + O_MY_EXPOSED, d->exposed[me]);
-    set_bits(o + O_OPP_EXPOSED, d->exposed[opp]);
-    set_bits(o + O_OPP_KNOWN, known);
-    set_bits(o + O_UNSEEN, ~seen);
-    set_bits(o + O_MY_WON, d->won[me]);
-    set_bits(o + O_OPP_WON, d->won[opp]);
-    set_bits(o + O_LEAD, lead);
-    set_bits(o + O_INDICATOR, indicator);
-    o[O_TRUMP + d->trump] = 1.0f;
-    set_bits(o + O_MY_MELDS, d->melds[me]);
-    set_bits(o + O_OPP_MELDS, d->melds[opp]);
+    put_bits(o + O_HAND, d->hand[me], 8);
+    put_bits(o + O_MY_EXPOSED, d->exposed[me], 8);
+    put_bits(o + O_OPP_EXPOSED, d->exposed[opp], 8);
+    put_bits(o + O_OPP_KNOWN, known, 8);
+    put_bits(o + O_UNSEEN, ~seen, 8);
+    put_bits(o + O_MY_WON, d->won[me], 8);
+    put_bits(o + O_OPP_WON, d->won[opp], 8);
+    put_bits(o + O_LEAD, lead, 8);
+    put_bits(o + O_INDICATOR, indicator, 8);
+    put_bits(o + O_TRUMP, 1u << d->trump, 1);
+    put_bits(o + O_MY_MELDS, d->melds[me], 3);
+    put_bits(o + O_OPP_MELDS, d->melds[opp], 3);
     o[O_MY_TURN] = d->turn == me;
     o[O_IN_WINDOW] = d->window != 0;
     o[O_STOCK_EMPTY] = stock_size == 0;
     o[O_DEALER] = d->dealer == me;
     o[O_MY_SEVEN] = d->seven_by == me;
     o[O_OPP_SEVEN] = d->seven_by == opp;
-    o[O_STOCK_SIZE] = (float)(stock_size / 20.0);
+    o[O_STOCK_SIZE] = BY20[stock_size];
     o[O_TRICKS] = (float)(d->tricks / 16.0);
     o[O_MY_POINTS] = (float)(d->points[me] / 100.0);
     o[O_OPP_POINTS] = (float)(d->points[opp] / 100.0);
-    o[O_MY_LATE] = (float)(d->late[me] / 6.0);
-    o[O_OPP_LATE] = (float)(d->late[opp] / 6.0);
-    o[O_OPP_HAND] = (float)(mk_popcount32(d->hand[opp]) / 6.0);
+    o[O_MY_LATE] = BY6[d->late[me] & 31];
+    o[O_OPP_LATE] = BY6[d->late[opp] & 31];
+    o[O_OPP_HAND] = BY6[mk_popcount32(d->hand[opp])];
     o[O_MY_TOTAL] = capped_total(totals[me], target);
     o[O_OPP_TOTAL] = capped_total(totals[opp], target);
     o[O_RULE_DIX] = d->rules.dix_on_play != 0;
@@ -78,19 +96,29 @@ void mk_encode(const mk_deal *d, int me, const int32_t totals[2], int target, fl
 
 /* ---- one episode (episode.py, match.py) ----------------------------------- */
 
-static void seeded_text(mk_pyrand *g, const char *fmt, uint64_t seed, int index) {
+/* the key of random.Random(f"marjolet/{seed}/...") (match.py); its words */
+static size_t text_key(const char *fmt, uint64_t seed, int index, uint32_t *key) {
     char text[96];
     int len = snprintf(text, sizeof text, fmt, (unsigned long long)seed, index);
-    mk_pyrand_seed_text(g, text, (size_t)len);
+    return mk_pyrand_text_key(text, (size_t)len, key);
+}
+
+#define DEAL_KEY "marjolet/%llu/deal/%d"
+
+/* Match.start_deal with the deck's generator seeded (seeded_deck) */
+static void deal_from(const mk_venv_config *c, mk_slot *s, mk_pyrand *g) {
+    uint8_t deck[32];
+    mk_pyrand_deck(g, deck);
+    mk_deal_init(&s->d, deck, s->first_dealer ^ (s->deal_index & 1), &c->rules);
 }
 
 /* Match.start_deal: the deck of seeded_deck(match_seed, deal_index) */
 static void start_deal(const mk_venv_config *c, mk_slot *s) {
     mk_pyrand g;
-    uint8_t deck[32];
-    seeded_text(&g, "marjolet/%llu/deal/%d", s->match_seed, s->deal_index);
-    mk_pyrand_deck(&g, deck);
-    mk_deal_init(&s->d, deck, s->first_dealer ^ (s->deal_index & 1), &c->rules);
+    uint32_t key[MK_TEXT_KEY_WORDS];
+    size_t n = text_key(DEAL_KEY, s->match_seed, s->deal_index, key);
+    mk_pyrand_seed_words(&g, key, n);
+    deal_from(c, s, &g);
 }
 
 /* Match.finish_deal: the totals, and R22 */
@@ -162,7 +190,14 @@ static void write_view(const mk_venv_config *c, const mk_slot *s, float *obs, in
     *seat = (int8_t)v;
     if (!mask) return;
     uint64_t legal = !s->done && s->d.turn == v ? mk_legal(&s->d) : 0;
-    for (int a = 0; a < MK_ACTION_COUNT; a++) mask[a] = (int8_t)(legal >> a & 1);
+    /* 8 entries at a time: byte k of `spread` is bit k of the legal byte */
+    for (int k = 0; k < MK_ACTION_COUNT; k += 8) {
+        uint64_t x = ((legal >> k & 0xFF) * 0x0101010101010101ull) & 0x8040201008040201ull;
+        uint64_t spread = ((x + 0x7F7F7F7F7F7F7F7Full) & 0x8080808080808080ull) >> 7;
+        uint8_t bytes[8];
+        for (int b = 0; b < 8; b++) bytes[b] = (uint8_t)(spread >> (8 * b)); /* any byte order */
+        memcpy(mask + k, bytes, k + 8 <= MK_ACTION_COUNT ? 8 : MK_ACTION_COUNT - k);
+    }
 }
 
 static void write_row(const mk_venv_config *c, const mk_slot *s, int i, const mk_venv_out *out) {
@@ -188,15 +223,23 @@ void mk_venv_seed(mk_slot *s, const uint32_t *key, size_t n_words) {
 
 static void new_episode(const mk_venv_config *c, mk_slot *s) {
     s->match_seed = mk_pyrand_bits(&s->stream, 63);
+    uint64_t bot_seed = 0;
     if (c->opponent != MK_OPP_NONE) { /* SingleAgentEnv.reset */
-        uint64_t bot_seed = mk_pyrand_bits(&s->stream, 63);
+        bot_seed = mk_pyrand_bits(&s->stream, 63);
         uint64_t seat_draw = mk_pyrand_bits(&s->stream, 63);
         s->seat = (int8_t)(c->fixed_seat >= 0 ? c->fixed_seat : (int)(seat_draw & 1));
-        if (c->opponent == MK_OPP_RANDOM) mk_pyrand_seed_u64(&s->bot, bot_seed);
     }
-    mk_pyrand g;
-    seeded_text(&g, "marjolet/%llu/first-dealer", s->match_seed, 0);
-    s->first_dealer = (int8_t)mk_pyrand_below(&g, 2);
+    /* the first dealer's, the first deck's and the random bot's generators,
+     * seeded side by side (Match(seed=...), Bot.new_match(bot_seed)) */
+    mk_pyrand dealer_rng, deck_rng;
+    uint32_t k_dealer[MK_TEXT_KEY_WORDS], k_deck[MK_TEXT_KEY_WORDS];
+    uint32_t k_bot[2] = {(uint32_t)bot_seed, (uint32_t)(bot_seed >> 32)};
+    mk_pyrand *gens[3] = {&dealer_rng, &deck_rng, &s->bot};
+    const uint32_t *keys[3] = {k_dealer, k_deck, k_bot};
+    size_t words[3] = {text_key("marjolet/%llu/first-dealer", s->match_seed, 0, k_dealer),
+                       text_key(DEAL_KEY, s->match_seed, 0, k_deck), k_bot[1] ? 2 : 1};
+    mk_pyrand_seed_many(gens, keys, words, c->opponent == MK_OPP_RANDOM ? 3 : 2);
+    s->first_dealer = (int8_t)mk_pyrand_below(&dealer_rng, 2);
     s->deal_index = 0;
     s->totals[0] = s->totals[1] = 0;
     s->paid = 0;
@@ -204,7 +247,7 @@ static void new_episode(const mk_venv_config *c, mk_slot *s) {
     s->winner = -1;
     s->done = s->needs_reset = s->illegal = 0;
     s->last_mover = -1;
-    start_deal(c, s);
+    deal_from(c, s, &deck_rng);
     if (c->opponent != MK_OPP_NONE) s->pending = opponent_moves(c, s);
 }
 
