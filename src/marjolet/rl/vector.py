@@ -381,6 +381,8 @@ class _Batch:
         self._truncated = np.zeros(num_envs, np.bool_)
         self._started = np.zeros(num_envs, np.bool_)
         self._seeded = np.zeros(num_envs, np.bool_)
+        self._ready = False  # every environment was reset at least once
+        self._shape = (num_envs,)
         self._backend: _Backend
 
     def _seeds(self, seed: Seeds) -> list[int | None]:
@@ -424,16 +426,20 @@ class _Batch:
         return self._infos(final=False)
 
     def _step(self, actions: Any) -> dict[str, Any]:
-        if not self._started.all():
-            raise MarjoletError("call reset() before step()")
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
+        if not self._ready:
+            if not self._started.all():
+                raise MarjoletError("call reset() before step()")
+            self._ready = True
+        a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        if a.shape != self._shape or a.dtype.kind not in "iu":
             raise MarjoletError(
                 f"actions must be {self.num_envs} integers (an int array of shape "
                 f"({self.num_envs},)), got {a.dtype} of shape {a.shape}"
             )
         b = self._b
-        np.copyto(b.actions, np.clip(a, -1, NUM_ACTIONS), casting="unsafe")
+        # out-of-range ids stay out of range (unsigned ones above 2**63 wrap to
+        # negative ids): the backends refuse or lose them as illegal
+        np.copyto(b.actions, a, casting="unsafe")
         refused = self._backend.step()
         if refused >= 0:
             raise self._backend.refusal(refused, int(a[refused]))
@@ -444,19 +450,21 @@ class _Batch:
 
     def _infos(self, final: bool) -> dict[str, Any]:
         b = self._b
-        infos: dict[str, Any] = {"action_mask": self._out(b.mask), "seat": self._out(b.seat)}
+        out = self._out
+        infos: dict[str, Any] = {"action_mask": out(b.mask), "seat": out(b.seat)}
         if not final:
             return infos
-        done = b.terminated.copy()
-        end: dict[str, Any] = {}
-        for key, values in (
-            ("deal_points", b.deal_points),
-            ("totals", b.totals),
-            ("match_winner", b.winner),
-            ("illegal_action", b.illegal),
-        ):
-            end[key] = values.copy()
-            end["_" + key] = done
+        done = out(b.terminated)
+        end: dict[str, Any] = {
+            "deal_points": out(b.deal_points),
+            "_deal_points": done,
+            "totals": out(b.totals),
+            "_totals": done,
+            "match_winner": out(b.winner),
+            "_match_winner": done,
+            "illegal_action": out(b.illegal),
+            "_illegal_action": done,
+        }
         if self.autoreset_mode != AutoresetMode.SAME_STEP:
             infos.update(end)
             return infos
@@ -465,7 +473,7 @@ class _Batch:
             final_obs[i] = b.final_obs[i].copy()
         end["action_mask"] = np.zeros_like(b.mask)
         end["_action_mask"] = done
-        end["seat"] = b.final_seat.copy()
+        end["seat"] = out(b.final_seat)
         end["_seat"] = done
         infos.update(final_obs=final_obs, _final_obs=done, final_info=end, _final_info=done)
         return infos
