@@ -52,9 +52,8 @@ from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
-import pyspiel  # type: ignore[import-not-found,unused-ignore]
-
 import numpy as np
+import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
 import marjolet.rl.gym
 from marjolet.cards import shuffled_deck

@@ -252,7 +252,44 @@ PyTypeObject KVecEnv_Type = {
     .tp_dealloc = kv_dealloc,
 };
 
+/* encode(deal, seat, totals, target, out): the tensor of `seat` in a
+ * kernel Deal into the float32 buffer `out` (335 entries); for the tests
+ * that hold the C encoder to marjolet.rl.encoder.encode */
+static PyObject *k_encode(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *deal_obj, *out_obj;
+    int seat, t0, t1, target;
+    Py_buffer out;
+    if (!PyArg_ParseTuple(args, "Oi(ii)iO", &deal_obj, &seat, &t0, &t1, &target, &out_obj))
+        return NULL;
+    KDealObject *d = kd_check(deal_obj);
+    if (!d) return NULL;
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    const char *f = out.format ? out.format : "B";
+    if (!in_range(seat, 0, 1, "seat") || !in_range(target, 1, 1000000000, "target") ||
+        out.len != (Py_ssize_t)(sizeof(float) * MK_OBS_SIZE) || out.itemsize != 4 ||
+        !strchr("f", f[0] == '<' || f[0] == '=' ? f[1] : f[0])) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "out must be a float32 buffer of %d entries",
+                         MK_OBS_SIZE);
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    int32_t totals[2] = {t0, t1};
+    mk_encode(&d->d, seat, totals, target, out.buf);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef kv_functions[] = {
+    {"encode", k_encode, METH_VARARGS,
+     "encode(deal, seat, (total0, total1), target, out): the observation tensor into out"},
+    {NULL, NULL, 0, NULL},
+};
+
 int kernel_add_vecenv(PyObject *m) {
+    if (PyModule_AddFunctions(m, kv_functions) < 0) return -1;
     if (PyType_Ready(&KVecEnv_Type) < 0) return -1;
     Py_INCREF(&KVecEnv_Type);
     if (PyModule_AddObject(m, "VecEnv", (PyObject *)&KVecEnv_Type) < 0) {

@@ -67,6 +67,7 @@ KERNEL_OPPONENTS = ("random", "heuristic")
 _AUTORESET = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED)
 _OPP_NONE = 2
 _MAX_TARGET = 1_000_000_000
+_MAX_ENVS = 1 << 20
 
 Seeds = int | Sequence[int | None] | None
 
@@ -350,7 +351,8 @@ class _PythonBackend:
                 continue
             b.terminated[i] = True
             points, totals, winner, illegal = slot.end()
-            b.deal_points[i], b.totals[i], b.winner[i], b.illegal[i] = points, totals, winner, illegal
+            b.deal_points[i], b.totals[i] = points, totals
+            b.winner[i], b.illegal[i] = winner, illegal
             if self.autoreset == AutoresetMode.SAME_STEP:
                 b.final_seat[i] = slot.view(b.final_obs[i], None)
                 self.reset(i)
@@ -372,8 +374,9 @@ class _Batch:
 
     def _setup(self, num_envs: int, width: int, autoreset_mode: AutoresetMode | str,
                copy_: bool) -> None:  # fmt: skip
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= 1 << 20:
-            raise MarjoletError(f"num_envs must be an integer 1..{1 << 20}, got {num_envs!r}")
+        ok = isinstance(num_envs, int) and not isinstance(num_envs, bool)
+        if not ok or not 0 < num_envs <= _MAX_ENVS:
+            raise MarjoletError(f"num_envs must be an integer 1..{_MAX_ENVS}, got {num_envs!r}")
         self.num_envs = num_envs
         self.autoreset_mode = autoreset_arg(autoreset_mode)
         self.copy = bool(copy_)
@@ -396,7 +399,7 @@ class _Batch:
         try:
             if isinstance(seed, bool):
                 raise TypeError
-            base = operator.index(seed)
+            base = operator.index(seed)  # type: ignore[arg-type]
         except TypeError:
             raise MarjoletError(f"seed must be an integer or a list, got {seed!r}") from None
         return [base + i for i in range(n)]
@@ -407,7 +410,9 @@ class _Batch:
         if options and options.get("reset_mask") is not None:
             chosen = np.asarray(options["reset_mask"])
             if chosen.shape != (self.num_envs,) or chosen.dtype != np.bool_:
-                raise MarjoletError(f"options['reset_mask'] must be a bool array of {self.num_envs}")
+                raise MarjoletError(
+                    f"options['reset_mask'] must be a bool array of {self.num_envs} entries"
+                )
         for s in seeds:
             if s is not None:
                 seed_key(s)  # every seed checked before any environment changes
@@ -486,11 +491,13 @@ def _worst(rules: Rules, reward: str) -> float:
 def _use_kernel(rules: Rules, use_kernel: bool | None) -> bool:
     ok = kernel.supports(rules) and rules.target <= _MAX_TARGET
     if use_kernel and not ok:
-        raise MarjoletError(f"the C kernel is not available for these rules ({kernel.description()})")
+        raise MarjoletError(
+            f"the C kernel is not available for these rules ({kernel.description()})"
+        )
     return ok if use_kernel is None else use_kernel
 
 
-class MarjoletVectorEnv(_Batch, gymnasium.vector.VectorEnv):  # type: ignore[misc]
+class MarjoletVectorEnv(_Batch, gymnasium.vector.VectorEnv):
     """``num_envs`` single-agent Marjolet episodes stepped together (module docstring).
 
     Arguments as :class:`marjolet.rl.gym.SingleAgentEnv` (``opponent``,
@@ -528,9 +535,10 @@ class MarjoletVectorEnv(_Batch, gymnasium.vector.VectorEnv):  # type: ignore[mis
         raise_illegal = illegal_action == "raise"
         worst = _worst(self.rules, self.reward_mode)
         in_c = isinstance(opponent, str) and opponent in KERNEL_OPPONENTS
-        if _use_kernel(self.rules, None if in_c or use_kernel is False else use_kernel):
-            if not in_c:
-                raise MarjoletError(f"the kernel plays only the opponents {KERNEL_OPPONENTS}")
+        if use_kernel and not in_c:
+            names = ", ".join(KERNEL_OPPONENTS)
+            raise MarjoletError(f"the kernel plays only the opponents {names}")
+        if in_c and _use_kernel(self.rules, use_kernel):
             self._backend = _KernelBackend(
                 num_envs, self.rules, self.reward_mode, KERNEL_OPPONENTS.index(str(opponent)),
                 seat, self.autoreset_mode, raise_illegal, worst, self._b,
