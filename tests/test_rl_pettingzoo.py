@@ -124,7 +124,7 @@ def test_max_cycles_truncates_the_episode_after_that_many_actions() -> None:
     env = marjolet_v0.env(reward="match", max_cycles=7)
     env.reset(seed=3)
     actions = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, terminated, truncated, info = env.last()
         if terminated or truncated:
             assert truncated and not terminated and info == {"truncated_after": 7}

@@ -85,7 +85,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if max_cycles is not None and (
             isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1
         ):
-            raise MarjoletError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
+            raise MarjoletError(
+                f"max_cycles must be a positive integer or None, got {max_cycles!r}"
+            )
         self.max_cycles = max_cycles
         self._cycles = 0
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
