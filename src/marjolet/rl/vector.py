@@ -1,9 +1,11 @@
 """Batched environments: a whole batch of episodes steps in C.
 
+>>> import numpy as np
 >>> from marjolet.rl.vector import MarjoletVectorEnv
 >>> envs = MarjoletVectorEnv(256, opponent="heuristic", reward="dense", seed=1)
 >>> obs, infos = envs.reset()
->>> obs, rewards, terminated, truncated, infos = envs.step(actions)  # int[256]
+>>> actions = np.argmax(infos["action_mask"], axis=1)  # the first legal action of each
+>>> obs, rewards, terminated, truncated, infos = envs.step(actions)
 
 - :class:`MarjoletVectorEnv` is a ``gymnasium.vector.VectorEnv`` of
   ``num_envs`` copies of :class:`marjolet.rl.gym.SingleAgentEnv` (one agent
