@@ -130,13 +130,23 @@ static inline __attribute__((always_inline)) void seed_lockstep(
     size_t j[MK_PYRAND_MANY], longest = MK_MT_N;
     for (int g = 0; g < count; g++) {
         mt[g] = r[g]->mt;
-        memcpy(mt[g], MT_INIT, sizeof MT_INIT);
         prev[g] = MT_INIT[0];
         j[g] = 0;
         if (n_words[g] > longest) longest = n_words[g];
     }
+    /* the first pass over words 1..623 reads init_genrand's words straight
+     * from MT_INIT (no copy of the table), then the loop goes on as CPython's */
+    for (size_t i = 1; i < MK_MT_N; i++) {
+        for (int g = 0; g < count; g++) {
+            uint32_t p = prev[g];
+            p = (MT_INIT[i] ^ ((p ^ (p >> 30)) * 1664525u)) + keys[g][j[g]] + (uint32_t)j[g];
+            mt[g][i] = prev[g] = p;
+            if (++j[g] >= n_words[g]) j[g] = 0;
+        }
+    }
+    for (int g = 0; g < count; g++) mt[g][0] = prev[g];
     size_t i = 1;
-    for (size_t k = longest; k; k--) {
+    for (size_t k = longest - (MK_MT_N - 1); k; k--) {
         for (int g = 0; g < count; g++) {
             uint32_t p = prev[g];
             p = (mt[g][i] ^ ((p ^ (p >> 30)) * 1664525u)) + keys[g][j[g]] + (uint32_t)j[g];
