@@ -124,7 +124,13 @@ static const uint32_t MT_INIT[MK_MT_N] = {
  * The last word of each chain stays in a register (prev), not reloaded
  * from the word just stored. Inlined for each count, so the loops over g
  * unroll. */
-static inline __attribute__((always_inline)) void seed_lockstep(
+#if defined(__GNUC__)
+#define MK_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define MK_ALWAYS_INLINE inline
+#endif
+
+static MK_ALWAYS_INLINE void seed_lockstep(
     mk_pyrand *const *r, const uint32_t *const *keys, const size_t *n_words, const int count) {
     uint32_t *mt[MK_PYRAND_MANY], prev[MK_PYRAND_MANY];
     size_t j[MK_PYRAND_MANY], longest = MK_MT_N;
