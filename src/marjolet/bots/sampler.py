@@ -37,7 +37,8 @@ from marjolet.bots.search import CLOCK_PARAM, Budget, WorldEvaluator, check_budg
 from marjolet.bots.solver import EndingSolver, ending_move
 from marjolet.cards import ACES, CARD_POINTS, POINT_CARDS, SUIT_MASKS, mask_cards
 from marjolet.engine import HAND, LEAD, POINTS, STOCK_CARDS, TURN, WINDOW, Deal
-from marjolet.observation import Observation, draw_positions, sample_world, world_deal
+from marjolet.history import draw_positions
+from marjolet.observation import Observation, sample_world, world_deal
 
 
 class PythonEndingSolver(EndingSolver):
