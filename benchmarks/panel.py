@@ -43,6 +43,7 @@ import sys
 import time
 from pathlib import Path
 
+from marjolet import kernel
 from marjolet.arena import ArenaInterrupted, PairingResult, run_arena
 from marjolet.arena.progress import NullProgress, PlainProgress, Progress
 from marjolet.errors import MarjoletError
@@ -135,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"panel: baseline-best: {error}", file=sys.stderr)
             return 2
     print(f"panel of {args.bot}: {args.matches} matches a pairing, seed {args.seed}, "
-          f"duplicate, to 500, CPU clocks; equal-time opponents at {args.time_s:g} s")
+          f"duplicate, to 500, CPU clocks; equal-time opponents at {args.time_s:g} s; "
+          f"this checkout: {kernel.description()}")
     print()
     print(HEADER, flush=True)
     for name in chosen:
