@@ -40,6 +40,7 @@
  *        (fields trick_ready, trick; set up by mk_tt_init).
  *   v1.5 mk_tt_entry's unused byte is depth: ending entries in buckets of
  *        two, replaced by depth (see the table section).
+ *   v1.6 mk_beats and mk_follow_mask: the trick rules (R8, R16) in one place.
  */
 #ifndef MARJOLET_KERNEL_H
 #define MARJOLET_KERNEL_H
@@ -72,6 +73,28 @@
 #define MK_SEVENS 0x01010101u
 #define MK_POINT_CARDS (MK_ACES | MK_TENS)
 #define MK_SUIT_MASK(s) (0xFFu << (8 * (s)))
+
+/* ---- the two rules of a trick, written once (the twins of marjolet/trick.py:
+ * beats and follow_mask; tests/test_kernel_twins.py proves they agree) ---- */
+/* R8: 1 if `answer`, played on `lead`, wins the trick: a higher card of the
+ * suit led, or a trump on a lead of another suit. Branch-free: it sits in
+ * the heuristic's card loops, where branches on the card were mispredicted. */
+static inline int mk_beats(int lead, int answer, int trump) {
+    int same = answer >> 3 == lead >> 3;
+    return (same & (answer > lead)) | (!same & (answer >> 3 == trump));
+}
+/* R16: the cards of `hand` that may answer `lead` in tricks 11-16: a higher
+ * card of the suit led if it has one, else any card of that suit, else a
+ * trump, else any card. */
+static inline uint32_t mk_follow_mask(int lead, uint32_t hand, int trump) {
+    uint32_t suit = hand & MK_SUIT_MASK(lead >> 3);
+    if (suit) {
+        uint32_t over = suit & ~((2u << lead) - 1);
+        return over ? over : suit;
+    }
+    uint32_t trumps = hand & MK_SUIT_MASK(trump);
+    return trumps ? trumps : hand;
+}
 
 /* ---- bit counting: the popcnt instruction when the target has it, else
  * a branch-free SWAR count (a libgcc call would be far slower) ---------- */

@@ -748,7 +748,49 @@ static PyObject *k_bench_solve(PyObject *mod, PyObject *args) {
     return out;
 }
 
+/* ---- the trick rules, for the agreement tests (tests/test_kernel_twins.py) */
+
+/* a card id 0-31 from a Python int, or -1 with ValueError naming `what` */
+static int card_arg(int value, const char *what) {
+    if (value < 0 || value > 31) {
+        PyErr_Format(PyExc_ValueError, "%s must be a card 0-31, got %d", what, value);
+        return -1;
+    }
+    return value;
+}
+
+/* beats(lead, answer, trump) -> bool: mk_beats (R8) */
+static PyObject *k_beats(PyObject *mod, PyObject *args) {
+    (void)mod;
+    int lead, answer, trump;
+    if (!PyArg_ParseTuple(args, "iii", &lead, &answer, &trump)) return NULL;
+    if (card_arg(lead, "lead") < 0 || card_arg(answer, "answer") < 0) return NULL;
+    if (trump < 0 || trump > 3) {
+        PyErr_Format(PyExc_ValueError, "trump must be a suit 0-3, got %d", trump);
+        return NULL;
+    }
+    return PyBool_FromLong(mk_beats(lead, answer, trump));
+}
+
+/* follow_mask(lead, hand, trump) -> int: mk_follow_mask (R16) */
+static PyObject *k_follow_mask(PyObject *mod, PyObject *args) {
+    (void)mod;
+    int lead, trump;
+    unsigned long long hand;
+    if (!PyArg_ParseTuple(args, "iKi", &lead, &hand, &trump)) return NULL;
+    if (card_arg(lead, "lead") < 0) return NULL;
+    if (hand > 0xFFFFFFFFull || trump < 0 || trump > 3) {
+        PyErr_SetString(PyExc_ValueError, "hand must be a 32-bit card mask and trump a suit 0-3");
+        return NULL;
+    }
+    return PyLong_FromUnsignedLong(mk_follow_mask(lead, (uint32_t)hand, trump));
+}
+
 PyMethodDef kernel_core_methods[] = {
+    {"beats", k_beats, METH_VARARGS,
+     "beats(lead, answer, trump) -> bool: whether answer wins the trick (R8)"},
+    {"follow_mask", k_follow_mask, METH_VARARGS,
+     "follow_mask(lead, hand, trump) -> int: the cards of hand that may answer lead (R16)"},
     {"deal_from_state", k_deal_from_state, METH_VARARGS,
      "deal_from_state(rules, dealer, turned_up, stock, state) -> Deal"},
     {"bench_random", k_bench_random, METH_VARARGS,

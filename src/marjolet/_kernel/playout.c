@@ -215,13 +215,12 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
     double win_extra = last_stock_trick ? 3.0 : 0.0;
     double win_base = LEAD_VALUE + win_extra;
     double lose_base = -OPPONENT_WINDOW - LEAD_VALUE + lose_extra;
-    int leader = lead < 0, opp_hidden = 0, lsuit = 0, lead_pts = 0;
+    int leader = lead < 0, opp_hidden = 0, lead_pts = 0;
     if (leader) {
         int h = mk_popcount32(hand) - mk_popcount32(known);
         if (h > n_unseen) h = n_unseen;
         opp_hidden = h > 0 ? h : 0;
     } else {
-        lsuit = lead >> 3;
         lead_pts = mk_card_points[lead];
     }
     hterms terms = {{KEEP_PLAIN, KEEP_PLAIN, KEEP_PLAIN, KEEP_PLAIN}, loss, need, val, complete,
@@ -261,11 +260,11 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
         }
     } else {
         for (uint32_t mh = hand; mh; mh &= mh - 1) {
-            int c = __builtin_ctz(mh), csuit = c >> 3;
+            int c = __builtin_ctz(mh);
             double keep, gain;
             h_card_terms(&terms, c, &keep, &gain);
             int trick = lead_pts + mk_card_points[c];
-            int wins = ((csuit == lsuit) & (c > lead)) | ((csuit != lsuit) & (csuit == trump));
+            int wins = mk_beats(lead, c, trump);
             double outcome[2] = {lose_base - trick, trick + gain + win_base}; /* lose, win */
             double v = outcome[wins] - keep;
             if (c == seven) v += seven_bonus;
@@ -282,15 +281,6 @@ typedef struct {
     uint32_t tmask;
 } hline;
 
-static uint32_t h_follow_mask(int lead, uint32_t hand, uint32_t tmask) {
-    uint32_t suit = hand & MK_SUIT_MASK(lead >> 3);
-    if (suit) {
-        uint32_t over = suit & ~((2u << lead) - 1);
-        return over ? over : suit;
-    }
-    return (hand & tmask) ? hand & tmask : hand;
-}
-
 static double h_ending_keep(int c, int trump, uint32_t theirs) {
     int r = c & 7;
     double v = c >> 3 == trump ? 4.0 + r : (double)r * 0.5;
@@ -302,12 +292,12 @@ static double h_ending_keep(int c, int trump, uint32_t theirs) {
 }
 
 static int h_ending_answer(int lead, uint32_t legal, uint32_t leader_rest, int trump, int seven) {
-    int lsuit = lead >> 3, best_win = -1, best_lose = -1;
+    int best_win = -1, best_lose = -1;
     double win_cost = 1e9, lose_cost = 1e9;
     for (uint32_t m = legal; m; m &= m - 1) {
-        int c = __builtin_ctz(m), csuit = c >> 3;
+        int c = __builtin_ctz(m);
         double keep = h_ending_keep(c, trump, leader_rest) - (c == seven ? 10 : 0);
-        if (csuit == lsuit ? c > lead : csuit == trump) {
+        if (mk_beats(lead, c, trump)) {
             double cost = keep - mk_card_points[c];
             if (cost < win_cost || (cost == win_cost && (c & 7) < (best_win & 7))) {
                 best_win = c;
@@ -326,10 +316,9 @@ static int h_ending_answer(int lead, uint32_t legal, uint32_t leader_rest, int t
 
 static double h_lead_score(const hline *L, int c, uint32_t mine, uint32_t theirs, int sweep) {
     int trump = L->trump;
-    int answer = h_ending_answer(c, h_follow_mask(c, theirs, L->tmask), mine & ~(1u << c), trump,
+    int answer = h_ending_answer(c, mk_follow_mask(c, theirs, trump), mine & ~(1u << c), trump,
                                  L->seven);
-    int csuit = c >> 3, a_suit = answer >> 3;
-    int wins = a_suit == csuit ? answer < c : a_suit != trump;
+    int wins = !mk_beats(c, answer, trump);
     int trick = mk_card_points[c] + mk_card_points[answer];
     double v = (double)(wins ? trick : -trick);
     if (wins)
@@ -338,7 +327,7 @@ static double h_lead_score(const hline *L, int c, uint32_t mine, uint32_t theirs
         v -= 2.0;
     v -= h_ending_keep(c, trump, theirs) * (wins ? 0.3 : 1.0);
     if (c == L->seven) v += 10;
-    if (csuit == trump && !wins &&
+    if (c >> 3 == trump && !wins &&
         mk_popcount32(mine & L->tmask) <= mk_popcount32(theirs & L->tmask))
         v -= 4.0;
     return v;
@@ -365,11 +354,11 @@ static int h_play_out(const hline *L, int lead, uint32_t mine, uint32_t theirs, 
     uint32_t a = mine, b = theirs;
     for (;;) {
         a ^= 1u << lead;
-        int ans = h_ending_answer(lead, h_follow_mask(lead, b, L->tmask), a, trump, seven);
+        int ans = h_ending_answer(lead, mk_follow_mask(lead, b, trump), a, trump, seven);
         b ^= 1u << ans;
         int pts = mk_card_points[lead] + mk_card_points[ans];
         int extra = (lead == seven ? 10 : 0) - (ans == seven ? 10 : 0);
-        int wins = ans >> 3 == lead >> 3 ? ans < lead : ans >> 3 != trump;
+        int wins = !mk_beats(lead, ans, trump);
         if (!a) {
             pts += 10;
             if ((wins && (sweep & 1)) || (!wins && (sweep & 2))) pts += L->bonus;
@@ -465,10 +454,6 @@ static inline int f_keep_base(const mk_deal *d, int card) {
     return (card >> 3 == d->trump ? F_KEEP_TRUMP : F_KEEP_PLAIN)[card & 7];
 }
 
-static inline int f_beats(const mk_deal *d, int lead, int card) {
-    return (card >> 3 == lead >> 3) ? card > lead : card >> 3 == d->trump;
-}
-
 /* keep values of the mover's cards in phase 1, and the meld points it
  * could declare in a window won with each card (gain[c]) */
 static void f_phase1_values(const mk_deal *d, int keep[32], int gain[32]) {
@@ -526,7 +511,7 @@ static int f_stock_card(const mk_deal *d, uint32_t legal) {
     int last = d->tricks == MK_PHASE1_TRICKS - 1; /* the loser of trick 10 takes the indicator */
     for (uint32_t m = legal; m; m &= m - 1) {
         int c = __builtin_ctz(m), pts = mk_card_points[c] * 10, s;
-        if (f_beats(d, lead, c))
+        if (mk_beats(lead, c, d->trump))
             s = trick + pts + gain[c] + 20 - keep[c];
         else
             s = -trick - pts - 50 - keep[c] + (last ? 100 + F_KEEP_TRUMP[d->indicator & 7] / 2 : 0);
@@ -544,12 +529,11 @@ static inline int f_ending_keep(const mk_deal *d, int c) {
 static int f_ending_card(const mk_deal *d, uint32_t legal) {
     int p = d->turn, best = -1, best_score = -1000000;
     uint32_t theirs = d->hand[p ^ 1];
-    uint32_t tmask = MK_SUIT_MASK(d->trump);
     if (d->lead >= 0) {
         int lead = d->lead;
         for (uint32_t m = legal; m; m &= m - 1) {
             int c = __builtin_ctz(m), s;
-            if (f_beats(d, lead, c))
+            if (mk_beats(lead, c, d->trump))
                 s = 1000 + mk_card_points[lead] * 20 - f_ending_keep(d, c) + mk_card_points[c] * 10;
             else
                 s = -f_ending_keep(d, c) - mk_card_points[c] * 10;
@@ -560,16 +544,10 @@ static int f_ending_card(const mk_deal *d, uint32_t legal) {
     for (uint32_t m = legal; m; m &= m - 1) {
         int c = __builtin_ctz(m);
         /* can the opponent beat this lead (R16)? */
-        uint32_t suit = theirs & MK_SUIT_MASK(c >> 3), answers;
-        if (suit) {
-            uint32_t over = suit & ~((2u << c) - 1);
-            answers = over ? over : suit;
-        } else {
-            answers = (theirs & tmask) ? (theirs & tmask) : theirs;
-        }
+        uint32_t answers = mk_follow_mask(c, theirs, d->trump);
         int beaten = 0;
         for (uint32_t a = answers; a; a &= a - 1)
-            if (f_beats(d, c, __builtin_ctz(a))) beaten = 1;
+            if (mk_beats(c, __builtin_ctz(a), d->trump)) beaten = 1;
         int s = beaten ? -f_ending_keep(d, c) : 500 + mk_card_points[c] * 20 - (c & 7);
         if (s > best_score) best_score = s, best = c;
     }

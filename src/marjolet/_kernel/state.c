@@ -79,14 +79,7 @@ uint32_t mk_legal_cards(const mk_deal *d) {
     uint32_t hand = d->hand[p];
     int lead = d->lead;
     if (lead < 0 || d->tricks < MK_PHASE1_TRICKS) return hand; /* R7 */
-    /* R16: follow and overtake, else trump, else anything */
-    uint32_t suit = hand & MK_SUIT_MASK(lead >> 3);
-    if (suit) {
-        uint32_t over = suit & ~((2u << lead) - 1);
-        return over ? over : suit;
-    }
-    uint32_t trumps = hand & MK_SUIT_MASK(d->trump);
-    return trumps ? trumps : hand;
+    return mk_follow_mask(lead, hand, d->trump); /* R16 */
 }
 
 unsigned mk_meld_options(const mk_deal *d) {
@@ -137,9 +130,7 @@ void mk_play(mk_deal *d, int action) {
             d->turn = (int8_t)(p ^ 1);
             return;
         }
-        int w; /* the follower completes the trick (R8) */
-        if (action >> 3 == lead >> 3) w = action > lead ? p : p ^ 1;
-        else w = (action >> 3 == d->trump) ? p : p ^ 1;
+        int w = mk_beats(lead, action, d->trump) ? p : p ^ 1; /* the follower completes it (R8) */
         d->won[w] |= bit | 1u << lead;
         d->points[w] += mk_card_points[action] + mk_card_points[lead];
         d->lead = -1;

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from marjolet import kernel
-from marjolet.cards import CARD_NAMES, CARD_POINTS, SUIT_MASKS
+from marjolet.cards import CARD_NAMES, CARD_POINTS
 from marjolet.engine import (
     HAND,
     LATE_TRICKS,
@@ -46,6 +46,7 @@ from marjolet.engine import (
     Deal,
 )
 from marjolet.errors import MarjoletError
+from marjolet.trick import BEATS, beats, follow_mask
 
 INF = 1 << 20
 
@@ -151,12 +152,10 @@ class EndingSolver:
         "small",
         "table",
         "trump",
-        "trump_mask",
     )
 
     def __init__(self, trump: int, *, seven_pending: bool, all_tricks_bonus: int) -> None:
         self.trump = trump
-        self.trump_mask = SUIT_MASKS[trump]
         self.seven = trump * 8
         self.seven_pending = seven_pending
         self._pending_key = 1 << 16 if seven_pending else 0
@@ -206,11 +205,7 @@ class EndingSolver:
     def _answers(self, lead: int, hl: int, hf: int) -> int:
         """The follower's legal answers to ``lead`` (R16) worth searching;
         ``hl`` is the leader's hand after leading."""
-        suit = hf & SUIT_MASKS[lead >> 3]
-        if suit:
-            legal = (suit & ~((2 << lead) - 1)) or suit
-        else:
-            legal = (hf & self.trump_mask) or hf
+        legal = follow_mask(lead, hf, self.trump)
         if legal & (legal - 1) == 0:
             return legal
         # equivalence relative to everything else in play, the led card included
@@ -250,11 +245,10 @@ class EndingSolver:
         pending = self.seven_pending
         seven = self.seven
         trump = self.trump
-        tmask = self.trump_mask
+        beats_row = BEATS[trump]
         pk = self._pending_key
         reps = _REPS
         points = CARD_POINTS
-        suit_masks = SUIT_MASKS
         best = -INF
         best_lead = 0
         # the leads worth searching: one card per run of equivalent cards
@@ -280,13 +274,8 @@ class EndingSolver:
             hl2 = hl ^ 1 << lead
             lead_pts = points[lead]
             lead_bonus = 10 if pending and lead == seven else 0
-            lsuit = lead >> 3
             # the follower's legal answers (R16), equivalent ones merged
-            answers = hf & suit_masks[lsuit]
-            if answers:
-                answers = (answers & ~((2 << lead) - 1)) or answers
-            else:
-                answers = (hf & tmask) or hf
+            answers = follow_mask(lead, hf, trump)
             if answers & (answers - 1):
                 answers &= self._leads(hf, hl2 | 1 << lead)
             worst = INF
@@ -298,14 +287,9 @@ class EndingSolver:
                 hf2 = hf ^ b
                 pts = lead_pts + points[ans]
                 ans_bonus = 10 if pending and ans == seven else 0
-                asuit = ans >> 3
-                if asuit == lsuit:
-                    leader_wins = ans < lead
-                else:
-                    leader_wins = asuit != trump
                 # window for the child, in this node's terms: (floor, worst)
                 ceiling = worst if worst < beta else beta
-                if leader_wins:
+                if not beats_row[lead << 5 | ans]:  # the leader wins (R8)
                     g = pts + lead_bonus - ans_bonus
                     v = g + self.value(hl2, hf2, code & 1, floor - g, ceiling - g)
                 else:
@@ -337,6 +321,7 @@ class EndingSolver:
         pending = self.seven_pending
         seven = self.seven
         trump = self.trump
+        beats_row = BEATS[trump]
         points = CARD_POINTS
         bonus = self.bonus
         best = -INF
@@ -346,12 +331,7 @@ class EndingSolver:
             m ^= lbit
             lead = lbit.bit_length() - 1
             last_l = hl ^ lbit
-            lsuit = lead >> 3
-            answers = hf & SUIT_MASKS[lsuit]
-            if answers:
-                answers = (answers & ~((2 << lead) - 1)) or answers
-            else:
-                answers = (hf & self.trump_mask) or hf
+            answers = follow_mask(lead, hf, trump)
             worst = INF
             while answers:
                 b = answers & -answers
@@ -365,8 +345,7 @@ class EndingSolver:
                     elif ans == seven:
                         diff = -10
                 pts = points[lead] + points[ans]
-                asuit = ans >> 3
-                wins = ans < lead if asuit == lsuit else asuit != trump
+                wins = not beats_row[lead << 5 | ans]
                 # the last trick, led by this trick's winner
                 if wins:
                     v = diff + pts
@@ -383,8 +362,7 @@ class EndingSolver:
                     elif c2 == seven:
                         d2 = -10
                 p2 = points[c1] + points[c2] + 10
-                s1, s2 = c1 >> 3, c2 >> 3
-                first_wins = c2 < c1 if s1 == s2 else s2 != trump
+                first_wins = not beats_row[c1 << 5 | c2]
                 # only the winner of trick 15 may still have won all six
                 if first_wins:
                     d2 += p2 + (bonus if sweep_first else 0)
@@ -414,10 +392,7 @@ class EndingSolver:
                 diff += 10
             elif ans == self.seven:
                 diff -= 10
-        if ans >> 3 == lead >> 3:
-            leader_wins = ans < lead
-        else:
-            leader_wins = ans >> 3 != self.trump
+        leader_wins = not beats(lead, ans, self.trump)
         if hl == 0:  # that was trick 16
             if leader_wins:
                 return diff + pts + 10 + (self.bonus if code & _LEADER_SWEEP else 0)
