@@ -5,15 +5,23 @@ The trick rules: ``marjolet.trick.beats`` / ``mk_beats`` (R8) on every
 trick, ``follow_mask`` / ``mk_follow_mask`` (R16) on every class of
 position: every lead, every trump, every holding in the suit led, and the
 rest of the hand empty, trumps only, other suits only, or both.
+
+The heuristic's tuning: ``bots/heuristic_params.py`` and
+``_kernel/heuristic_params.h`` hold the same names with the same values
+(the policies' agreement tests then check their choices).
 """
 
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 
+import marjolet
 from marjolet import kernel
+from marjolet.bots import heuristic_params
 from marjolet.cards import SUIT_MASKS
 from marjolet.trick import BEATS, beats, follow_mask
 
@@ -97,3 +105,49 @@ def test_the_kernel_twins_refuse_what_is_not_a_card(
 ) -> None:
     with pytest.raises(ValueError, match=message):
         kernel.KERNEL.beats(*args)
+
+
+HEADER = Path(marjolet.__file__).parent / "_kernel" / "heuristic_params.h"
+_SCALAR = re.compile(r"^#define ([A-Z][A-Z0-9_]*) (-?[0-9.]+)$")
+_TABLE = re.compile(r"^static const double ([A-Z][A-Z0-9_]*)\[(\d+)\] = \{([^}]*)\};$")
+
+
+def _number(text: str) -> float | int:
+    return float(text) if "." in text else int(text)
+
+
+def header_params() -> dict[str, object]:
+    """The named constants of the C header, as Python values."""
+    out: dict[str, object] = {}
+    for line in HEADER.read_text(encoding="utf-8").splitlines():
+        if m := _SCALAR.match(line):
+            out[m[1]] = _number(m[2])
+        elif m := _TABLE.match(line):
+            values = tuple(_number(v.strip()) for v in m[3].split(","))
+            assert len(values) == int(m[2]), line
+            out[m[1]] = values
+    return out
+
+
+def python_params() -> dict[str, object]:
+    return {k: v for k, v in vars(heuristic_params).items() if k.isupper()}
+
+
+def test_the_heuristic_parameters_are_the_same_in_c_and_python() -> None:
+    c, py = header_params(), python_params()
+    assert set(c) == set(py), f"only in C: {set(c) - set(py)}, only in Python: {set(py) - set(c)}"
+    for name, value in py.items():
+        assert c[name] == value, name
+        # an int stays an int (the C expressions must keep their arithmetic)
+        kinds = [type(x) for x in (value if isinstance(value, tuple) else (value,))]
+        c_value = c[name]
+        c_kinds = [type(x) for x in (c_value if isinstance(c_value, tuple) else (c_value,))]
+        assert kinds == c_kinds, name
+
+
+def test_the_header_reader_sees_every_constant() -> None:
+    # a line the reader could not parse would silently drop a parameter
+    lines = HEADER.read_text(encoding="utf-8").splitlines()
+    named = [ln for ln in lines if ln.startswith(("#define ", "static const"))]
+    guards = [ln for ln in named if "MARJOLET_HEURISTIC_PARAMS_H" in ln]
+    assert len(header_params()) == len(named) - len(guards) > 20
