@@ -31,22 +31,25 @@ that both agree.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from marjolet import kernel
-from marjolet.cards import CARD_NAMES, CARD_POINTS
-from marjolet.engine import (
-    HAND,
-    LATE_TRICKS,
-    LEAD,
-    POINTS,
-    SEVEN_BY,
-    TURN,
-    Deal,
-)
-from marjolet.errors import MarjoletError
+from marjolet.cards import CARD_POINTS
+from marjolet.engine import Deal
+from marjolet.solution import NotAnEndingError, Solution, cheapness, check_ending
 from marjolet.trick import BEATS, beats, follow_mask
+
+__all__ = [
+    "ENDING_TABLE_LIMIT",
+    "INF",
+    "EndingSolver",
+    "NotAnEndingError",
+    "Solution",
+    "ending_move",
+    "minimax_value",
+    "representatives",
+    "solve",
+]
 
 INF = 1 << 20
 
@@ -55,31 +58,6 @@ INF = 1 << 20
 # before trick 11 is decided.
 _LEADER_SWEEP = 1
 _FOLLOWER_SWEEP = 2
-
-
-class NotAnEndingError(MarjoletError):
-    """The position is not in phase 2 (the stock is not empty yet)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Solution:
-    """The exact result of an ending.
-
-    ``value`` is the final deal-score difference (``to_move`` minus the
-    opponent) under optimal play by both; ``best`` lists every optimal
-    action, the preferred one first (see :meth:`EndingSolver.preferred`).
-    """
-
-    to_move: int
-    value: int
-    best: tuple[int, ...]
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "to_move": self.to_move,
-            "value": self.value,
-            "best": [CARD_NAMES[c] for c in self.best],
-        }
 
 
 # -- equivalent cards ------------------------------------------------------------
@@ -170,16 +148,17 @@ class EndingSolver:
     @classmethod
     def for_deal(cls, deal: Deal) -> EndingSolver:
         """A solver for the context of ``deal`` in its current state."""
-        s = deal._s
-        pending = deal.rules.dix_on_play and s[SEVEN_BY] < 0
-        return cls(deal.trump, seven_pending=pending, all_tricks_bonus=deal.rules.all_tricks_bonus)
+        return cls(
+            deal.trump,
+            seven_pending=deal.seven_pending,
+            all_tricks_bonus=deal.rules.all_tricks_bonus,
+        )
 
     def matches(self, deal: Deal) -> bool:
         """Whether this solver's context is that of ``deal``."""
-        pending = deal.rules.dix_on_play and deal._s[SEVEN_BY] < 0
         return (
             self.trump == deal.trump
-            and self.seven_pending == pending
+            and self.seven_pending == deal.seven_pending
             and self.bonus == deal.rules.all_tricks_bonus
         )
 
@@ -408,21 +387,16 @@ class EndingSolver:
     def _root(self, deal: Deal) -> tuple[int, int, int, int, int, int]:
         """(mover, hl, hf, lead, code, base): the position of ``deal`` in the
         solver's terms; ``base`` is the mover's points minus the opponent's."""
-        s = deal._s
-        p = s[TURN]
-        if p < 0:
-            raise NotAnEndingError("the deal is over: there is nothing to solve")
-        if not deal.stock_empty:
-            raise NotAnEndingError(
-                f"the stock is not empty (trick {deal.trick_number}, {deal.stock_size} cards to "
-                "draw): the solver plays tricks 11-16 only"
-            )
-        lead = s[LEAD]
+        check_ending(deal)
+        p = deal.to_move
+        lead_card = deal.lead
+        lead = -1 if lead_card is None else lead_card
         leader = p if lead < 0 else p ^ 1
-        won_l, won_f = s[LATE_TRICKS + leader], s[LATE_TRICKS + (leader ^ 1)]
+        won_l, won_f = deal.late_tricks(leader), deal.late_tricks(leader ^ 1)
         code = (_LEADER_SWEEP if won_f == 0 else 0) | (_FOLLOWER_SWEEP if won_l == 0 else 0)
-        base = s[POINTS + p] - s[POINTS + (p ^ 1)]
-        return p, s[HAND + leader], s[HAND + (leader ^ 1)], lead, code, base
+        points = deal.points
+        base = points[p] - points[p ^ 1]
+        return p, deal.hand_mask(leader), deal.hand_mask(leader ^ 1), lead, code, base
 
     def action_value(self, deal: Deal, action: int, alpha: int = -INF, beta: int = INF) -> int:
         """The value (see :class:`Solution`) of playing card ``action`` in
@@ -511,7 +485,7 @@ class EndingSolver:
             return list(optimal)
         scored = []
         for a in optimal:
-            scored.append((-self._margin(deal, a), _cheapness(a, self.trump), a))
+            scored.append((-self._margin(deal, a), cheapness(a, self.trump), a))
         scored.sort()
         return [a for _, _, a in scored]
 
@@ -551,11 +525,6 @@ class EndingSolver:
             if v > best:
                 best = v
         return best
-
-
-def _cheapness(c: int, trump: int) -> tuple[int, int, int]:
-    """Sort key of "the lowest card": by rank, then non-trumps first, then suit."""
-    return (c & 7, 1 if c >> 3 == trump else 0, c >> 3)
 
 
 def solve(deal: Deal, solver: EndingSolver | None = None) -> Solution:
@@ -599,8 +568,8 @@ def minimax_value(deal: Deal) -> int:
 
     def search() -> int:
         if deal.is_over:
-            s = deal._s
-            return s[POINTS + me] - s[POINTS + (me ^ 1)]
+            points = deal.points
+            return points[me] - points[me ^ 1]
         maximise = deal.to_move == me
         best = -INF if maximise else INF
         for a in deal.legal_actions():
