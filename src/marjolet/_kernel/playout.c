@@ -21,13 +21,25 @@ int mk_random_action(const mk_deal *d, mk_rng *g) {
 }
 
 int mk_random_playout(mk_deal *d, mk_rng *g) {
-    int n = 0;
-    for (;;) {
+    for (int n = 0; n < MK_MAX_ACTIONS; n++) {
         uint64_t m = mk_legal(d);
-        if (!m) return n;
+        if (!m) return d->turn < 0 ? n : -1; /* nothing to play before the end */
         mk_play(d, mk_nth_bit(m, mk_rng_below(g, (uint32_t)mk_popcount64(m))));
-        n++;
     }
+    return -1;
+}
+
+/* play `act`'s actions to the end (or the last draw): the actions played,
+ * or -1 when the policy finds no action or the bound is reached */
+static int policy_playout(mk_deal *d, mk_rng *g, int stop_at_ending,
+                          int (*act)(const mk_deal *, mk_rng *)) {
+    for (int n = 0; n < MK_MAX_ACTIONS; n++) {
+        if (d->turn < 0 || (stop_at_ending && mk_stock_empty(d))) return n;
+        int a = act(d, g);
+        if (a < 0) return -1;
+        mk_play(d, a);
+    }
+    return -1;
 }
 
 /* ---- the heuristic policy ---------------------------------------------------
@@ -422,12 +434,7 @@ int mk_heuristic_action(const mk_deal *d, mk_rng *g) {
 }
 
 int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending) {
-    int n = 0;
-    while (d->turn >= 0 && !(stop_at_ending && mk_stock_empty(d))) {
-        mk_play(d, mk_heuristic_action(d, g));
-        n++;
-    }
-    return n;
+    return policy_playout(d, g, stop_at_ending, mk_heuristic_action);
 }
 
 /* ---- the fast policy ------------------------------------------------------------
@@ -561,10 +568,5 @@ int mk_fast_action(const mk_deal *d, mk_rng *g) {
 
 
 int mk_fast_playout(mk_deal *d, mk_rng *g, int stop_at_ending) {
-    int n = 0;
-    while (d->turn >= 0 && !(stop_at_ending && mk_stock_empty(d))) {
-        mk_play(d, mk_fast_action(d, g));
-        n++;
-    }
-    return n;
+    return policy_playout(d, g, stop_at_ending, mk_fast_action);
 }

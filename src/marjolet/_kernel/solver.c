@@ -13,6 +13,7 @@ int mk_tt_init(mk_tt *t, unsigned log2_entries) {
     t->mask = n - 1;
     t->gen = 1;
     t->nodes = 0;
+    t->node_limit = 0;
     t->trick_ready = 0;
     return 0;
 }
@@ -621,6 +622,7 @@ static inline int x_keep(const mk_deal *d, int card) {
 
 static int x_value(const xctx *c, const mk_deal *d, int alpha, int beta) {
     if (d->turn < 0) return 0;
+    if (mk_tt_over_budget(c->t)) return alpha; /* given up: the caller says so */
     if (mk_stock_empty(d)) return x_ending(c, d, alpha, beta);
     c->t->nodes++;
     if (d->window) return x_window(c, d, alpha, beta);

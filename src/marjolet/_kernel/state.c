@@ -201,3 +201,58 @@ int mk_sizes_ok(const mk_deal *d) {
     if (d->lead >= 0) return nm == base && no == base - 1;
     return base > 0 && nm == base && no == base;
 }
+
+/* stock entries already drawn: two a draw after tricks 1-9, the last one
+ * (index 18) with the indicator after trick 10 */
+static int drawn_entries(const mk_deal *d) {
+    int draws = d->tricks - (d->window ? 1 : 0);
+    if (draws < 0) draws = 0;
+    if (draws > MK_PHASE1_TRICKS) draws = MK_PHASE1_TRICKS;
+    return 2 * draws > MK_STOCK_CARDS ? MK_STOCK_CARDS : 2 * draws;
+}
+
+static const char *const CHECK_MESSAGES[] = {
+    NULL,
+    "a card is in both hands",
+    "an exposed card is not in its owner's hand",
+    "a card is in both players' tricks",
+    "a card is both in a hand and in a trick won",
+    "more than 16 tricks",
+    "the player to act must be -1, 0 or 1",
+    "the card led must be -1 or a card 0-31",
+    "the indicator or the turned-up card is not a card of the trump suit",
+    "a meld window is open outside tricks 1-10 or with a card led",
+    "the card led is also in a hand or a trick won",
+};
+
+const char *mk_state_problem(const mk_deal *d) {
+    int code = mk_deal_check(d);
+    if (code) return CHECK_MESSAGES[code];
+    if ((d->turn < 0) != (d->tricks == MK_LAST_TRICK))
+        return "the player to act must be -1 exactly when 16 tricks are complete";
+    if (d->turn < 0 && d->lead >= 0) return "a card is led after the last trick";
+    if (d->window_melds > MK_MELD_COUNT) return "more declarations in one window than melds";
+    int late = d->tricks > MK_PHASE1_TRICKS ? d->tricks - MK_PHASE1_TRICKS : 0;
+    if (d->late[0] + d->late[1] != late)
+        return "the tricks 11-16 won do not add up to the tricks played";
+    if (d->seven != d->trump * 8) return "the seven of trumps does not match the trump suit";
+    if (d->indicator != d->turned_up && (d->indicator != d->seven || d->seven_by < 0))
+        return "the indicator differs from the turned-up card without an exchange of the seven";
+    uint32_t placed = d->hand[0] | d->hand[1] | d->won[0] | d->won[1];
+    if (d->lead >= 0) placed |= 1u << d->lead;
+    if (!mk_stock_empty(d) && (placed >> d->indicator & 1))
+        return "the indicator is also in a hand, a trick won or the lead";
+    uint32_t stock = 0;
+    int drawn = drawn_entries(d);
+    for (int i = 0; i < MK_STOCK_CARDS; i++) {
+        int c = d->stock[i];
+        if (c < 0) continue;
+        if (c > 31) return "a stock card is not a card 0-31";
+        if (stock >> c & 1) return "a card appears twice in the stock";
+        stock |= 1u << c;
+        if (i >= drawn && ((placed >> c & 1) || c == d->indicator))
+            return "a stock card still to draw is also in a hand, a trick won, the lead or "
+                   "the indicator";
+    }
+    return NULL;
+}
