@@ -238,6 +238,9 @@ class HeuristicPolicy:
             opp_hidden = max(0, min(hand.bit_count() - known.bit_count(), n_unseen))
         else:
             lead_pts = CARD_POINTS[lead]
+        # the tuning read once (locals: this loop is the policy's hot path)
+        take_blank, take_points = TAKE_CHANCE
+        discard_points, lost_lead_cost = DISCARD_POINTS, LOST_LEAD_COST
         best_card = -1
         best_score = -1e9
         m_hand = hand
@@ -271,9 +274,9 @@ class HeuristicPolicy:
                     p_can = 1.0
                 else:
                     p_can = 1.0 - _p_none(n_unseen, (unseen & beaters).bit_count(), opp_hidden)
-                p_take = p_can * TAKE_CHANCE[1 if pts else 0]
-                win = pts + DISCARD_POINTS + gain + win_base
-                lose = lose_base - (pts + LOST_LEAD_COST)
+                p_take = p_can * (take_points if pts else take_blank)
+                win = pts + discard_points + gain + win_base
+                lose = lose_base - (pts + lost_lead_cost)
                 v = (1 - p_take) * win + p_take * lose - keep
             else:  # follower (R7: any card)
                 trick = lead_pts + pts
