@@ -69,7 +69,7 @@ from marjolet.engine import Deal
 from marjolet.history import PHASE1_TRICKS, STOCK_CARDS
 from marjolet.melds import MELD_COUNT
 from marjolet.observation import Observation
-from marjolet.trick import beats, follow_mask
+from marjolet.trick import BEATS, follow_mask
 
 _P_NONE: dict[tuple[int, int, int], float] = {}
 
@@ -241,6 +241,7 @@ class HeuristicPolicy:
         # the tuning read once (locals: this loop is the policy's hot path)
         take_blank, take_points = TAKE_CHANCE
         discard_points, lost_lead_cost = DISCARD_POINTS, LOST_LEAD_COST
+        beats_row = BEATS[trump]  # R8, tabulated: beats(lead, c, trump)
         best_card = -1
         best_score = -1e9
         m_hand = hand
@@ -280,7 +281,7 @@ class HeuristicPolicy:
                 v = (1 - p_take) * win + p_take * lose - keep
             else:  # follower (R7: any card)
                 trick = lead_pts + pts
-                wins = beats(lead, c, trump)
+                wins = beats_row[lead << 5 | c]
                 v = (trick + gain + win_base if wins else lose_base - trick) - keep
             if c == seven:
                 v += seven_bonus
@@ -321,10 +322,11 @@ class HeuristicPolicy:
 class _EndingLine:
     """One greedy line of the ending, for judging a lead without search."""
 
-    __slots__ = ("bonus", "seven", "tmask", "trump")
+    __slots__ = ("beats", "bonus", "seven", "tmask", "trump")
 
     def __init__(self, trump: int, seven: int, bonus: int) -> None:
         self.trump = trump
+        self.beats = BEATS[trump]  # R8, tabulated: beats(lead, answer, trump)
         self.tmask = SUIT_MASKS[trump]
         self.seven = seven  # -1 unless it still scores when played (R19)
         self.bonus = bonus
@@ -336,7 +338,7 @@ class _EndingLine:
         answer = _ending_answer(
             c, follow_mask(c, theirs, trump), mine & ~(1 << c), trump, self.seven
         )
-        wins = not beats(c, answer, trump)
+        wins = not self.beats[c << 5 | answer]
         trick = CARD_POINTS[c] + CARD_POINTS[answer]
         v = float(trick if wins else -trick)
         if wins:
@@ -379,7 +381,7 @@ class _EndingLine:
             b ^= 1 << ans
             pts = CARD_POINTS[lead] + CARD_POINTS[ans]
             extra = (SEVEN_POINTS if lead == seven else 0) - (SEVEN_POINTS if ans == seven else 0)
-            wins = not beats(lead, ans, trump)
+            wins = not self.beats[lead << 5 | ans]
             if not a:
                 pts += LAST_TRICK_POINTS
                 if (wins and sweep & 1) or (not wins and sweep & 2):
@@ -411,6 +413,7 @@ def _ending_keep(c: int, trump: int, theirs: int) -> float:
 def _ending_answer(lead: int, legal: int, leader_rest: int, trump: int, seven: int) -> int:
     """The follower's greedy answer: win as cheaply as possible (a ten the
     leader's ace would catch counts as cheap), else throw the least."""
+    beats_row = BEATS[trump]
     best_win, win_cost = -1, 1e9
     best_lose, lose_cost = -1, 1e9
     m = legal
@@ -419,7 +422,7 @@ def _ending_answer(lead: int, legal: int, leader_rest: int, trump: int, seven: i
         m ^= b
         c = b.bit_length() - 1
         keep = _ending_keep(c, trump, leader_rest) - (SEVEN_POINTS if c == seven else 0)
-        if beats(lead, c, trump):
+        if beats_row[lead << 5 | c]:
             cost = keep - CARD_POINTS[c]
             if cost < win_cost or (cost == win_cost and c & 7 < best_win & 7):
                 best_win, win_cost = c, cost
