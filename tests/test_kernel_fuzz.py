@@ -8,15 +8,18 @@ below feeds the entry points real positions with a few fields broken
 (repeated stock cards, cards in two places, fields out of range, wrong
 types) and checks that each call answers, or raises ValueError, TypeError
 or the exact search's RuntimeError, and never hangs (faulthandler ends the
-process with a traceback if a call holds the GIL for a minute).
+process with status 1 if a call holds the GIL for a minute, and writes the
+tracebacks to ``marjolet-kernel-fuzz-hang.txt`` in the temporary directory).
 """
 
 from __future__ import annotations
 
 import faulthandler
 import random
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,15 +38,24 @@ RULES = (0, 50, 1, 0, 0)
 REFUSALS = (ValueError, TypeError, RuntimeError)
 
 
+#: Where a hang's tracebacks go: pytest captures standard error, and the
+#: process ends before it could show them.
+HANG_REPORT = Path(tempfile.gettempdir()) / "marjolet-kernel-fuzz-hang.txt"
+
+
 @contextmanager
 def no_hang(seconds: int = 60) -> Iterator[None]:
-    """End the process with every thread's traceback if the block hangs
-    (a C loop holding the GIL cannot be interrupted otherwise)."""
-    faulthandler.dump_traceback_later(seconds, exit=True)
-    try:
-        yield
-    finally:
-        faulthandler.cancel_dump_traceback_later()
+    """End the process (status 1) with every thread's traceback written to
+    :data:`HANG_REPORT` if the block hangs (a C loop holding the GIL cannot
+    be interrupted otherwise)."""
+    with HANG_REPORT.open("w", encoding="utf-8") as report:
+        report.write("tests/test_kernel_fuzz.py: a kernel call hung; tracebacks:\n")
+        report.flush()
+        faulthandler.dump_traceback_later(seconds, exit=True, file=report)
+        try:
+            yield
+        finally:
+            faulthandler.cancel_dump_traceback_later()
 
 
 def position(seed: int, steps: int) -> Deal:
