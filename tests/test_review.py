@@ -20,10 +20,11 @@ from marjolet.analysis.review import Reviewer, decision_points
 from marjolet.bots import make_bot
 from marjolet.cli import main
 from marjolet.engine import Deal
-from marjolet.match import Match, play_deal
+from marjolet.match import Match
 from marjolet.observation import Observation
 from marjolet.record import Record, loads
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
+from marjolet.turns import play_deal
 
 RULE_SETS = {
     "classic": CLASSIC,

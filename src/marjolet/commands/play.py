@@ -227,9 +227,9 @@ STOP_REASONS = {"input ended": "tui.stop_input_ended", "quit": "tui.stop_quit"}
 
 def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     from marjolet.bots.base import BotFault
-    from marjolet.match import Seat
     from marjolet.tui.lines import LineSeat, Narrator, QuitGame
     from marjolet.tui.words import card, suit_name, tr
+    from marjolet.turns import Seat
 
     match = session.match
     human = session.human
