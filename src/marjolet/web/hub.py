@@ -180,7 +180,7 @@ class Hub:
     async def rematch(self, table: Table, seat: int) -> NewGame:
         """A new match for ``seat`` of the finished match at ``table``: the
         same opponent and rules, the other player dealing first."""
-        if not table.over:
+        if not table.match.is_over:  # played to its end (a forfeited one is not offered)
             raise WebError("not_over", "the match is not over yet")
         game = table.game
         bots: list[BotChoice] = []
