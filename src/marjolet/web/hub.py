@@ -68,6 +68,17 @@ class NewGame:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """The seats and players of a new game, and the secrets only its creator
+    is given: seat 0's token (no person: ``None``) and the invite code."""
+
+    seats: tuple[SeatInfo, SeatInfo]
+    players: tuple[str, str]
+    token: str | None = None
+    invite: str | None = None
+
+
 class Hub:
     """Live tables and everything they share (see the module docstring)."""
 
@@ -124,33 +135,13 @@ class Hub:
         overrides the configured or random first dealer.
         """
         game_id = secrets.token_urlsafe(9)
-        token: str | None = None
-        invite: str | None = None
-        seats: list[SeatInfo] = []
-        players: list[str] = []
-        hashes: list[str | None] = [None, None]
-        if mode == "watch":
-            same = bots[0].name == bots[1].name
-            for i in (0, 1):
-                seats.append(self._bot_seat(bots[i]))
-                players.append(f"{bots[i].label} #{i + 1}" if same else bots[i].label)
-        else:
-            token = secrets.token_urlsafe(24)
-            hashes[0] = token_hash(token)
-            seats.append(SeatInfo("human"))
-            players.append(name)
-            if mode == "bot":
-                seats.append(self._bot_seat(bots[0]))
-                players.append(bots[0].label)
-            else:
-                invite = secrets.token_urlsafe(18)
-                seats.append(SeatInfo("human"))
-                players.append("friend")
+        seating = self._seating(mode, name, bots)
         if first_dealer is None:  # a rematch names it; else the config's, else random
             first_dealer = self.config.first_dealer
         if first_dealer is None:
             first_dealer = self.rng.randrange(2)
         now = time.time()
+        invite = seating.invite
         game = GameRow(
             id=game_id,
             created=now,
@@ -158,9 +149,9 @@ class Hub:
             mode=mode,
             rules=rules,
             first_dealer=first_dealer,
-            players=(players[0], players[1]),
-            seats=(seats[0], seats[1]),
-            token_hashes=(hashes[0], hashes[1]),
+            players=seating.players,
+            seats=seating.seats,
+            token_hashes=(token_hash(seating.token) if seating.token else None, None),
             invite_hash=token_hash(invite) if invite else None,
             status="waiting" if invite else "playing",
             decks=[tuple(self.new_deck(0))],
@@ -171,8 +162,24 @@ class Hub:
         table = Table(self, game, self.match_of(game))
         self.tables[game_id] = table
         table.kick()
-        log.info("game %s created (%s, %s)", game_id, mode, " vs ".join(players))
-        return NewGame(game_id, None if mode == "watch" else 0, token, invite)
+        log.info("game %s created (%s, %s)", game_id, mode, " vs ".join(seating.players))
+        return NewGame(game_id, None if mode == "watch" else 0, seating.token, invite)
+
+    def _seating(self, mode: Mode, name: str, bots: Sequence[BotChoice]) -> Seating:
+        """Who sits where in a new game, and the creator's secrets."""
+        if mode == "watch":
+            same = bots[0].name == bots[1].name
+            labels = [f"{b.label} #{i + 1}" if same else b.label for i, b in enumerate(bots)]
+            return Seating(
+                (self._bot_seat(bots[0]), self._bot_seat(bots[1])), (labels[0], labels[1])
+            )
+        token = secrets.token_urlsafe(24)
+        if mode == "bot":
+            return Seating(
+                (SeatInfo("human"), self._bot_seat(bots[0])), (name, bots[0].label), token
+            )
+        invite = secrets.token_urlsafe(18)
+        return Seating((SeatInfo("human"), SeatInfo("human")), (name, "friend"), token, invite)
 
     def _bot_seat(self, choice: BotChoice) -> SeatInfo:
         return SeatInfo("bot", choice.name, choice.spec, self.rng.randrange(1 << 30))
@@ -221,6 +228,10 @@ class Hub:
             )
         table.kick()
         return table
+
+    def running_watches(self) -> list[str]:
+        """The ids of the bot-vs-bot matches in memory and not finished."""
+        return [t.id for t in self.tables.values() if not t.has_humans and not t.over]
 
     def release(self, table: Table) -> None:
         """Forget an idle table; its game stays in the database."""

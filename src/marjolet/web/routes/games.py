@@ -45,8 +45,7 @@ async def new_game(
     """A game against a bot, with a friend (an invite link) or between two bots."""
     bots = _bots_of(body, hub)
     if body.mode == "watch":
-        running = [t.id for t in hub.tables.values() if not t.has_humans and not t.over]
-        refusal = guards.watches.refusal(client, running)
+        refusal = guards.watches.refusal(client, hub.running_watches())
         if refusal is not None:
             message, key, params = refusal
             raise WebError(key.removeprefix("error."), message, params=params)
