@@ -172,9 +172,11 @@ def from_http(request: Request, exc: HTTPException) -> WebError:
     return WebError(f"http_{exc.status_code}", str(exc.detail))
 
 
-def _answer(request: Request, error: WebError, status: int) -> JSONResponse:
-    log.warning("%s %s: %s", request.method, request.url.path, error.message)
-    return JSONResponse({"error": error.to_json()}, status_code=status, headers=None)
+def _answer(
+    request: Request, error: WebError, status: int, level: int = logging.WARNING
+) -> JSONResponse:
+    log.log(level, "%s %s: %s", request.method, request.url.path, error.message)
+    return JSONResponse({"error": error.to_json()}, status_code=status)
 
 
 def install_handlers(app: FastAPI) -> None:
@@ -190,7 +192,9 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        response = _answer(request, from_http(request, exc), exc.status_code)
+        # no route, wrong method: not worth a warning (a scanner would flood the log)
+        level = logging.WARNING if exc.status_code in (400, 413) else logging.DEBUG
+        response = _answer(request, from_http(request, exc), exc.status_code, level)
         if exc.headers:
             response.headers.update(exc.headers)
         return response
