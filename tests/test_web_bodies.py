@@ -121,3 +121,11 @@ def test_a_long_name_is_cut_and_unprintable_characters_dropped(server: LiveServe
     with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
         state = me.next_state()
     assert state["players"][0] == "Ann" + "n" * 21
+
+
+def test_rules_nested_too_deeply_in_the_address_show_the_classic_rules(
+    server: LiveServer,
+) -> None:
+    with server.http() as client:
+        page = client.get("/rules", params={"rules": "[" * 3000})
+    assert page.status_code == 200 and "<html" in page.text

@@ -60,7 +60,7 @@ def rules_of(raw: str | None) -> Rules:
         return Rules()
     try:
         value: Any = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deeply: a name
         value = raw
     try:
         return Rules.from_json(value)
