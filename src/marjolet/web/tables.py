@@ -437,52 +437,15 @@ class Table:
         return self.hub.config.bot_delay if self.has_humans else self.hub.config.watch_delay
 
     async def _bot_loop(self) -> None:
-        loop = asyncio.get_running_loop()
+        """Play the bots' turns (and a watched match's next deals) until a
+        person is to act, the match ends, the table closes or nobody watches."""
         try:
             while not self.closed:
                 if self.paused():
                     log.info("game %s paused: nobody watches it", self.id)
                     return
-                async with self.lock:
-                    if self.over:
-                        return
-                    if self.driver.needs_deal:
-                        if self.has_humans:
-                            return
-                        wait_deal = True
-                    else:
-                        wait_deal = False
-                if wait_deal:  # a watched match: a pause to read the summary
-                    await asyncio.sleep(self.pace * SUMMARY_PACES)
-                    async with self.lock:
-                        if self.closed or not self.driver.needs_deal:
-                            continue
-                        await self._start_deal()
-                    continue
-                async with self.lock:
-                    turn = self._bot_turn()
-                    if turn is None:
-                        return
-                    seat, version = turn.seat, turn.version
-                    bot = self.bots[seat]
-                    self.driver.brief(bot, turn)
-                started = loop.time()
-                try:
-                    move = await self._think(bot, turn)
-                except BotFault as fault:
-                    async with self.lock:
-                        # a bot closed under a closing table breaks down too: no forfeit
-                        if not self.closed and self.version == version and not self.over:
-                            await self._forfeit(seat, fault)
+                if not await self._bot_step():
                     return
-                rest = self.pace - (loop.time() - started)
-                if rest > 0:
-                    await asyncio.sleep(rest)
-                async with self.lock:
-                    # checked in the bot thread: only the position may have moved on
-                    if self.closed or self.version != move.version:
-                        continue
-                    await self._commit(move)
         except WebError as exc:
             log.error("game %s: a bot move failed: %s", self.id, exc)
         except asyncio.CancelledError:
@@ -491,6 +454,43 @@ class Table:
             log.exception("game %s: the bot loop stopped", self.id)
         finally:
             self.hub.release(self)
+
+    async def _bot_step(self) -> bool:
+        """One bot move, or the next deal of a watched match; ``False``
+        when there is nothing more for the bots to do."""
+        async with self.lock:
+            if self.over or (self.driver.needs_deal and self.has_humans):
+                return False
+            wait_deal = self.driver.needs_deal
+        if wait_deal:  # a watched match: a pause to read the summary
+            await asyncio.sleep(self.pace * SUMMARY_PACES)
+            async with self.lock:
+                if not self.closed and self.driver.needs_deal:
+                    await self._start_deal()
+            return True
+        async with self.lock:
+            turn = self._bot_turn()
+            if turn is None:
+                return False
+            bot = self.bots[turn.seat]
+            self.driver.brief(bot, turn)
+        started = asyncio.get_running_loop().time()
+        try:
+            move = await self._think(bot, turn)
+        except BotFault as fault:
+            async with self.lock:
+                # a bot closed under a closing table breaks down too: no forfeit
+                if not self.closed and self.version == turn.version and not self.over:
+                    await self._forfeit(turn.seat, fault)
+            return False
+        rest = self.pace - (asyncio.get_running_loop().time() - started)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        async with self.lock:
+            # checked in the bot thread: only the position may have moved on
+            if not self.closed and self.version == move.version:
+                await self._commit(move)
+        return True
 
     def paused(self) -> bool:
         """A watched match stops when no spectator has been there for
