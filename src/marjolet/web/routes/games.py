@@ -47,7 +47,7 @@ async def new_game(
     if body.mode == "watch":
         refusal = guards.watches.refusal(client, hub.running_watches())
         if refusal is not None:
-            message, key, params = refusal
+            message, key, params = refusal  # the code is the key's last part
             raise WebError(key.removeprefix("error."), message, params=params)
     new = await hub.create_game(body.mode, body.rules, name=body.name, bots=bots)
     if body.mode == "watch":
@@ -59,7 +59,8 @@ def _bots_of(body: NewGame, hub: Hub) -> list[BotChoice]:
     """The bot choices a new game names, from this server's catalogue."""
     try:
         if body.mode == "bot":
-            return [hub.catalogue.resolve(body.bot or hub.catalogue.default)]
+            name = body.bot if body.bot is not None else hub.catalogue.default
+            return [hub.catalogue.resolve(name)]
         if body.mode == "watch":
             assert body.bots is not None  # the model requires them
             return [hub.catalogue.resolve(name) for name in body.bots]
