@@ -189,3 +189,49 @@ def test_play_match_through_the_driver_plays_the_same_actions_as_the_engine(seed
     outcome = match.outcome()
     assert outcome is not None and outcome.termination == "target"
     assert outcome.winner == match.winner and outcome.points == match.totals
+
+
+def test_a_checked_move_is_pushed_without_checking_the_rules_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    driver = started()
+    calls = []
+    reason = Deal.illegal_reason
+
+    def counted(deal: Deal, action: int) -> object:
+        calls.append(action)
+        return reason(deal, action)
+
+    monkeypatch.setattr(Deal, "illegal_reason", counted)
+    turn = driver.turn()
+    assert turn is not None
+    move = driver.check(turn.legal[0], turn.version, turn.seat)
+    assert driver.version == turn.version  # checking changes nothing
+    played = driver.push(move)
+    assert calls == [turn.legal[0]]  # the rules were asked once, by check
+    assert (played.seat, played.action) == (turn.seat, move.action)
+    assert played.version == move.version + 1
+
+
+def test_a_checked_move_goes_stale_when_the_position_moves_on() -> None:
+    driver = started()
+    turn = driver.turn()
+    assert turn is not None
+    move = driver.check(turn.legal[0], turn.version)
+    driver.push(move)
+    with pytest.raises(TurnError) as refused:
+        driver.push(move)  # the same move again: a position it was not checked in
+    assert refused.value.code == "stale"
+    assert driver.version == turn.version + 1
+
+
+def test_a_turn_makes_a_move_only_of_its_legal_actions() -> None:
+    driver = started()
+    turn = driver.turn()
+    assert turn is not None
+    illegal = next(a for a in range(46) if a not in turn.legal)
+    with pytest.raises(IllegalTurnError):
+        turn.move(illegal)
+    move = turn.move(turn.legal[-1])
+    assert (move.seat, move.version) == (turn.seat, turn.version)
+    driver.push(move)

@@ -16,6 +16,7 @@ from marjolet.bots import register
 from marjolet.bots.base import Bot
 from marjolet.i18n import catalogue, translate
 from marjolet.observation import Observation
+from marjolet.web.errors import ENGLISH_ONLY
 from web_support import Browser, LiveServer, fast_config, live_server
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "marjolet" / "web"
@@ -127,19 +128,21 @@ def test_the_notice_of_a_failed_bot_move_is_a_catalogue_text_with_the_bot_name(
     )
 
 
-# A refusal in the server's code: TableError("code", ...), conn.error("code", ...).
-CODE = re.compile(r"""(?:TableError|\.error)\(\s*"([a-z_]+)",""")
+# A refusal in the server's code: WebError("code", ...), in any module of marjolet.web.
+CODE = re.compile(r"""WebError\(\s*"([a-z_]+)",""")
 
 
 def test_every_refusal_code_of_the_server_has_a_text_in_both_languages() -> None:
     codes = set()
-    for path in WEB.glob("*.py"):
+    for path in WEB.rglob("*.py"):
         codes |= set(CODE.findall(path.read_text(encoding="utf-8")))
     assert {"hint", "not_your_turn", "stale", "invite_used", "rate_limited"} <= codes
+    assert {"too_many_games", "not_over", "bad_token", "not_finished"} <= codes  # HTTP ones
+    codes -= ENGLISH_ONLY
     for lang in ("fr", "en"):
         missing = sorted(c for c in codes if f"error.{c}" not in catalogue(lang))
         assert not missing, (lang, missing)
-    # the driver's refusals passed on as they are (tables._table_error's last line)
+    # the driver's refusals passed on as they are (errors.from_turn's last line)
     for code in ("match_over", "illegal", "stale", "not_your_turn"):
         assert f"error.{code}" in catalogue("fr")
 

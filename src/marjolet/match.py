@@ -162,6 +162,17 @@ class Match:
         if d.is_over:
             self.finish_deal()
 
+    def push(self, action: int) -> None:
+        """Apply an action already known to be legal, unchecked (like
+        :meth:`Deal.push`); finish the deal when over. For a caller that has
+        checked it once already (:meth:`marjolet.turns.TurnDriver.push`)."""
+        d = self.deal
+        if d is None:
+            raise MarjoletError("no deal in progress: call start_deal() first")
+        d.push(action)
+        if d.is_over:
+            self.finish_deal()
+
     def outcome(self) -> Outcome | None:
         """How the match ended (R22), or ``None`` while it goes on."""
         winner = self.winner

@@ -15,6 +15,11 @@ waits: it answers at once.
    answer (the version moved on), an answer for the wrong seat or an illegal
    action is refused with a :class:`~marjolet.errors.TurnError` saying why
    (``code`` and, for a broken rule, ``rule``); nothing changes.
+   ``submit`` is :meth:`TurnDriver.check` then :meth:`TurnDriver.push`: a
+   front end that must check an answer at its edge (before it takes a lock,
+   stores the move, ...) checks it once into a :class:`Move` and pushes that
+   later unchecked (only the version is compared), as python-chess pushes a
+   move that ``parse_uci`` checked.
 3. :meth:`TurnDriver.brief` is the cheater hand-off: the one place where a
    bot that declares ``sees_hidden_cards`` is handed (a copy of) the true
    deal. No front end calls ``see_deal`` itself.
@@ -58,6 +63,18 @@ class Seat(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class Move:
+    """An answer checked once: ``action`` is legal for ``seat`` in the
+    position of ``version``. Made by :meth:`TurnDriver.check` or
+    :meth:`Turn.move`; :meth:`TurnDriver.push` applies it without checking
+    the rules again (the version names the position it was checked in)."""
+
+    seat: int
+    action: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
 class Turn:
     """A pending decision: ``seat`` must choose one of ``legal`` seeing
     ``observation``; the answer quotes ``version``."""
@@ -66,6 +83,20 @@ class Turn:
     observation: Observation
     legal: LegalActions
     version: int
+
+    def move(self, action: int) -> Move:
+        """``action`` as this turn's checked :class:`Move`: one of ``legal``,
+        else an :class:`~marjolet.errors.IllegalTurnError` (for an answer
+        chosen away from the driver: a bot thread, a program)."""
+        if action not in self.legal:
+            shown = ACTION_NAMES[action] if isinstance(action, int) and 0 <= action < 46 else action
+            raise IllegalTurnError(
+                f"seat {self.seat} chose {shown!r}, which is not one of its legal actions "
+                f"({self.legal})",
+                action=action,
+                rule="",
+            )
+        return Move(self.seat, int(action), self.version)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,19 +208,33 @@ class TurnDriver:
             )
         return None
 
-    def submit(self, action: int, version: int, seat: int | None = None) -> Played:
-        """Play ``action`` for the turn of ``version`` (and ``seat``, when
-        given), checked; raise :class:`~marjolet.errors.TurnError` and change
-        nothing if it is refused."""
+    def check(self, action: int, version: int, seat: int | None = None) -> Move:
+        """``action`` for the turn of ``version`` (and ``seat``, when given)
+        as a checked :class:`Move`; raise :class:`~marjolet.errors.TurnError`
+        if it would be refused. Changes nothing."""
         refused = self.refusal(action, version, seat)
         if refused is not None:
             raise refused
+        to_move = self.to_move
+        assert to_move is not None
+        return Move(to_move, action, version)
+
+    def push(self, move: Move) -> Played:
+        """Apply a :class:`Move` checked in this position: the rules are not
+        checked again, only that the position is still the one of
+        ``move.version`` (else a ``stale`` :class:`~marjolet.errors.TurnError`)."""
+        self._refuse_if_stale(move.version)
         deal = self.match.deal
         assert deal is not None
-        mover = deal.to_move
-        self.match.play(action)
+        self.match.push(move.action)
         self.version += 1
-        return Played(mover, action, self.version, deal.is_over)
+        return Played(move.seat, move.action, self.version, deal.is_over)
+
+    def submit(self, action: int, version: int, seat: int | None = None) -> Played:
+        """Play ``action`` for the turn of ``version`` (and ``seat``, when
+        given), checked; raise :class:`~marjolet.errors.TurnError` and change
+        nothing if it is refused (:meth:`check`, then :meth:`push`)."""
+        return self.push(self.check(action, version, seat))
 
     def forfeit(self, seat: int, reason: str) -> Outcome:
         """``seat`` broke down: it loses the match, whatever the cards say."""
@@ -227,16 +272,7 @@ def checked_choice(player: Seat, turn: Turn) -> int:
     actions (an :class:`~marjolet.errors.IllegalTurnError` otherwise). For a
     front end that lets a bot think away from the driver (a worker thread, a
     program over the bot protocol) and wants the answer checked there."""
-    action = player.choose(turn.observation, list(turn.legal))
-    if action not in turn.legal:
-        shown = ACTION_NAMES[action] if isinstance(action, int) and 0 <= action < 46 else action
-        raise IllegalTurnError(
-            f"seat {turn.seat} chose {shown!r}, which is not one of its legal actions "
-            f"({turn.legal})",
-            action=action,
-            rule="",
-        )
-    return int(action)
+    return turn.move(player.choose(turn.observation, list(turn.legal))).action
 
 
 def _stale(sent: int, now: int) -> TurnError:

@@ -1,16 +1,32 @@
 """Play Marjolet in a browser: a FastAPI server with a WebSocket per seat.
 
 :func:`create_app` builds the application (``marjolet serve`` runs it with
-uvicorn). The server is authoritative: it shuffles, checks every move against
-the rules, stores each move in SQLite before acknowledging it, and tells each
-seat only what that seat may see (R23); the bots a browser may pick are
-:mod:`marjolet.bots.catalogue`'s, shared with the terminal. Modules: :mod:`~marjolet.web.store`
-(SQLite), :mod:`~marjolet.web.views` (what a viewer is shown),
-:mod:`~marjolet.web.tables` (one live game), :mod:`~marjolet.web.hub` (all
-games), :mod:`~marjolet.web.protocol` (browser messages),
-:mod:`~marjolet.web.app` (the application, assembled from the routers of
-:mod:`~marjolet.web.pages`, :mod:`~marjolet.web.api` and
-:mod:`~marjolet.web.sockets`). The pages are plain files in ``static/``.
+uvicorn). The server is authoritative: it shuffles, checks every move once
+against the rules, stores each move in SQLite before acknowledging it, and
+tells each seat only what that seat may see (R23); the bots a browser may
+pick are :mod:`marjolet.bots.catalogue`'s, shared with the terminal.
+
+Modules, from the edge inwards:
+
+- :mod:`~marjolet.web.app`: the application: middleware, error handlers,
+  the routers, ``app.state`` (hub, reviews, guards);
+- :mod:`~marjolet.web.routes`: one module-level ``APIRouter`` per resource
+  (``games``, ``replay``, ``reviews``, ``pages``, ``sockets``);
+- :mod:`~marjolet.web.deps` (FastAPI dependencies: hub, table, seat),
+  :mod:`~marjolet.web.schemas` (request bodies, with their limits),
+  :mod:`~marjolet.web.errors` (every refusal, mapped once to HTTP and
+  WebSocket), :mod:`~marjolet.web.protocol` (WebSocket messages),
+  :mod:`~marjolet.web.security` (cross-site, sizes, rates, caps),
+  :mod:`~marjolet.web.connection` (one socket's queue);
+- :mod:`~marjolet.web.hub` (all games, bots' threads, shuffles),
+  :mod:`~marjolet.web.tables` (one live game: it owns its game and its
+  writes), :mod:`~marjolet.web.views` (what a viewer is shown),
+  :mod:`~marjolet.web.reviews` (game reviews);
+- :mod:`~marjolet.web.ledger` (the one door to the database),
+  :mod:`~marjolet.web.writer` (its thread, group commit),
+  :mod:`~marjolet.web.store` (SQLite).
+
+The pages are plain files in ``static/``.
 """
 
 from __future__ import annotations

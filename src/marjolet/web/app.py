@@ -1,6 +1,8 @@
 """The FastAPI application: pages, the JSON API and one WebSocket per seat,
-assembled from :mod:`~marjolet.web.pages`, :mod:`~marjolet.web.api` and
-:mod:`~marjolet.web.sockets` around one :class:`~marjolet.web.hub.Hub`.
+assembled from the routers of :mod:`marjolet.web.routes` around one
+:class:`~marjolet.web.hub.Hub`, its :class:`~marjolet.web.reviews.ReviewService`
+and the per-address :class:`~marjolet.web.security.Guards` (in ``app.state``,
+reached by the routes through :mod:`marjolet.web.deps`).
 
 Pages (static files, no build step): ``/`` lobby, ``/game/ID`` table,
 ``/history`` games list, ``/replay`` replay viewer. API:
@@ -9,6 +11,7 @@ Pages (static files, no build step): ``/`` lobby, ``/game/ID`` table,
 ``GET  /api/options``                     bot choices, rule profiles and settings
 ``POST /api/games``                       new game: ``{"mode": "bot"|"friend"|"watch", ...}``
 ``POST /api/games/ID/join``               claim seat 1 with an invite code
+``POST /api/games/ID/rematch``            a finished match's seat opens the next one
 ``GET  /api/games``                       the history (every stored game)
 ``GET  /api/games/ID/record?form=json``   download the record (``json`` or ``text``)
 ``GET  /api/games/ID/replay``             every position, for the replay viewer
@@ -17,10 +20,12 @@ Pages (static files, no build step): ``/`` lobby, ``/game/ID`` table,
 ``WS   /ws/ID``                           a seat (or a spectator) at a table
 ========================================  =========================================
 
-Every refusal is a JSON ``{"error": {"message": ...}}`` (HTTP) or
-``{"type": "error", "code": ..., "message": ...}`` (WebSocket) sent to the
-one client that caused it, and logged; nothing a client sends can stop a
-table or the server.
+Every request body has a size limit (``max_request``; ``max_upload`` for
+the upload). Every refusal is a :class:`~marjolet.web.errors.WebError`,
+answered as JSON ``{"error": {"message": ..., "code": ..., "key": ...}}``
+(HTTP) or ``{"type": "error", "code": ..., "message": ...}`` (WebSocket) to
+the one client that caused it, and logged; nothing a client sends can stop
+a table or the server.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.responses import PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware
@@ -38,25 +43,17 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from marjolet.bots.catalogue import BotCatalogue
 from marjolet.errors import MarjoletError
+from marjolet.i18n import CATALOGUES
 from marjolet.web import security
-from marjolet.web.api import MAX_REPLAY_DEALS, ApiError, TokenBucket, api_router, read_body
 from marjolet.web.config import WebConfig
+from marjolet.web.errors import install_handlers
 from marjolet.web.hub import Hub
-from marjolet.web.pages import STATIC, install_extras, page_router
-from marjolet.web.reviews import install_reviews
-from marjolet.web.sockets import Connection, socket_router
+from marjolet.web.reviews import ReviewService
+from marjolet.web.routes import include_routes
+from marjolet.web.routes.pages import STATIC
 from marjolet.web.store import Store
 
-__all__ = [
-    "MAX_REPLAY_DEALS",
-    "STATIC",
-    "ApiError",
-    "Connection",
-    "HostCheck",
-    "TokenBucket",
-    "create_app",
-    "read_body",
-]
+__all__ = ["HostCheck", "create_app"]
 
 log = logging.getLogger("marjolet.web")
 
@@ -85,6 +82,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         store.close()
         raise
     hub = Hub(config, store, catalogue)
+    reviews = ReviewService(hub)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -104,24 +102,29 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.hub = hub
-    reviews = install_reviews(app, hub)  # /api/games/ID/review (web/reviews.py)
+    app.state.reviews = reviews
+    app.state.guards = security.Guards(
+        config.games_per_minute, config.max_watched_per_address, config.max_watched
+    )
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(security.CrossSiteGuard)
+    app.add_middleware(
+        security.DeclaredLength,
+        default=config.max_request,
+        limits={path: config.max_upload for path in security.NOT_JSON},
+    )
     if config.allowed_hosts is not None:
         app.add_middleware(HostCheck, allowed=config.allowed_hosts)
-
-    _add_handlers(app)
-    app.include_router(page_router())
-    install_extras(app, hub, ApiError)  # /rules, /i18n/*.json, the rematch
+    install_handlers(app)
+    _add_security_headers(app)
+    include_routes(app, config)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(api_router(hub, config))
-    app.include_router(socket_router(hub, config))
+    app.mount("/i18n", StaticFiles(directory=CATALOGUES), name="i18n")
     return app
 
 
-def _add_handlers(app: FastAPI) -> None:
-    """The security headers of every response and the JSON form of every
-    refusal (:class:`ApiError`) and internal error."""
+def _add_security_headers(app: FastAPI) -> None:
+    """The security headers of every response; API answers are not cached."""
 
     @app.middleware("http")
     async def security_headers(
@@ -133,20 +136,6 @@ def _add_handlers(app: FastAPI) -> None:
         if request.url.path.startswith("/api/"):
             response.headers.setdefault("Cache-Control", "no-store")
         return response
-
-    @app.exception_handler(ApiError)
-    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        log.warning("%s %s: %s", request.method, request.url.path, exc.message)
-        return JSONResponse(
-            {"error": {"message": exc.message, **exc.extra}}, status_code=exc.status
-        )
-
-    @app.exception_handler(Exception)
-    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("%s %s failed", request.method, request.url.path)
-        return JSONResponse(
-            {"error": {"message": "internal error (logged on the server)"}}, status_code=500
-        )
 
 
 class HostCheck:

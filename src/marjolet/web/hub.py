@@ -1,7 +1,9 @@
 """The server's games: creating, loading and resuming tables.
 
-The hub owns the store (used from one worker thread), the pool of threads
-where bots think, the source of shuffles, and the live tables. A table is
+The hub owns the :class:`~marjolet.web.ledger.Ledger` (the one door to the
+database), the pool of threads where bots think, the source of shuffles, and
+the live tables; each table owns its game (the row it was loaded from, its
+match) and writes that game's changes through the ledger itself. A table is
 loaded from its stored record on first use; at start-up the bot-vs-bot
 matches that were being played are loaded at once so that they go on by
 themselves. Games with a person wait for that person to come back.
@@ -23,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec
 
 from marjolet.bots.catalogue import BotCatalogue, BotChoice
 from marjolet.cards import shuffled_deck
@@ -32,24 +34,14 @@ from marjolet.match import Match
 from marjolet.record import Record, to_match
 from marjolet.rules import Rules
 from marjolet.web.config import WebConfig
+from marjolet.web.errors import WebError
+from marjolet.web.ledger import Ledger
 from marjolet.web.store import GameRow, Mode, SeatInfo, Store, token_hash
-from marjolet.web.tables import Table, TableError
-from marjolet.web.writer import GroupWriter
+from marjolet.web.tables import Table
 
 log = logging.getLogger("marjolet.web")
 
 P = ParamSpec("P")
-T = TypeVar("T")
-
-MAX_NAME = 24
-
-
-def clean_name(value: object, default: str) -> str:
-    """A display name: printable, trimmed, at most 24 characters."""
-    if not isinstance(value, str):
-        return default
-    text = "".join(ch for ch in value if ch.isprintable()).strip()
-    return text[:MAX_NAME] or default
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,15 +68,25 @@ class NewGame:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """The seats and players of a new game, and the secrets only its creator
+    is given: seat 0's token (no person: ``None``) and the invite code."""
+
+    seats: tuple[SeatInfo, SeatInfo]
+    players: tuple[str, str]
+    token: str | None = None
+    invite: str | None = None
+
+
 class Hub:
     """Live tables and everything they share (see the module docstring)."""
 
     def __init__(self, config: WebConfig, store: Store, catalogue: BotCatalogue) -> None:
         self.config = config
-        self.store = store
+        self.ledger = Ledger(store)
         self.catalogue = catalogue
         self.tables: dict[str, Table] = {}
-        self.writer = GroupWriter(store)
         self.bot_pool = ThreadPoolExecutor(
             max_workers=max(1, config.bot_threads), thread_name_prefix="marjolet-bot"
         )
@@ -94,11 +96,6 @@ class Hub:
         self._load_lock = asyncio.Lock()
 
     # -- shared services --------------------------------------------------------------
-
-    async def db(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run a store call in the store's own thread (never on the event
-        loop); it returns once the transaction holding it is committed."""
-        return await self.writer.call(fn, *args, **kwargs)
 
     def in_closer(self, fn: Callable[P, None], *args: P.args, **kwargs: P.kwargs) -> None:
         """Run ``fn`` (closing bots) in a closer thread; shutdown waits for it."""
@@ -138,33 +135,13 @@ class Hub:
         overrides the configured or random first dealer.
         """
         game_id = secrets.token_urlsafe(9)
-        token: str | None = None
-        invite: str | None = None
-        seats: list[SeatInfo] = []
-        players: list[str] = []
-        hashes: list[str | None] = [None, None]
-        if mode == "watch":
-            same = bots[0].name == bots[1].name
-            for i in (0, 1):
-                seats.append(self._bot_seat(bots[i]))
-                players.append(f"{bots[i].label} #{i + 1}" if same else bots[i].label)
-        else:
-            token = secrets.token_urlsafe(24)
-            hashes[0] = token_hash(token)
-            seats.append(SeatInfo("human"))
-            players.append(name)
-            if mode == "bot":
-                seats.append(self._bot_seat(bots[0]))
-                players.append(bots[0].label)
-            else:
-                invite = secrets.token_urlsafe(18)
-                seats.append(SeatInfo("human"))
-                players.append("friend")
+        seating = self._seating(mode, name, bots)
         if first_dealer is None:  # a rematch names it; else the config's, else random
             first_dealer = self.config.first_dealer
         if first_dealer is None:
             first_dealer = self.rng.randrange(2)
         now = time.time()
+        invite = seating.invite
         game = GameRow(
             id=game_id,
             created=now,
@@ -172,46 +149,62 @@ class Hub:
             mode=mode,
             rules=rules,
             first_dealer=first_dealer,
-            players=(players[0], players[1]),
-            seats=(seats[0], seats[1]),
-            token_hashes=(hashes[0], hashes[1]),
+            players=seating.players,
+            seats=seating.seats,
+            token_hashes=(token_hash(seating.token) if seating.token else None, None),
             invite_hash=token_hash(invite) if invite else None,
             status="waiting" if invite else "playing",
             decks=[tuple(self.new_deck(0))],
             actions=[[]],
         )
-        await self.db(self.store.create_game, game)
+        await self.ledger.create(game)
         game.deal_count = 1
         table = Table(self, game, self.match_of(game))
         self.tables[game_id] = table
         table.kick()
-        log.info("game %s created (%s, %s)", game_id, mode, " vs ".join(players))
-        return NewGame(game_id, None if mode == "watch" else 0, token, invite)
+        log.info("game %s created (%s, %s)", game_id, mode, " vs ".join(seating.players))
+        return NewGame(game_id, None if mode == "watch" else 0, seating.token, invite)
+
+    def _seating(self, mode: Mode, name: str, bots: Sequence[BotChoice]) -> Seating:
+        """Who sits where in a new game, and the creator's secrets."""
+        if mode == "watch":
+            same = bots[0].name == bots[1].name
+            labels = [f"{b.label} #{i + 1}" if same else b.label for i, b in enumerate(bots)]
+            return Seating(
+                (self._bot_seat(bots[0]), self._bot_seat(bots[1])), (labels[0], labels[1])
+            )
+        token = secrets.token_urlsafe(24)
+        if mode == "bot":
+            return Seating(
+                (SeatInfo("human"), self._bot_seat(bots[0])), (name, bots[0].label), token
+            )
+        invite = secrets.token_urlsafe(18)
+        return Seating((SeatInfo("human"), SeatInfo("human")), (name, "friend"), token, invite)
 
     def _bot_seat(self, choice: BotChoice) -> SeatInfo:
         return SeatInfo("bot", choice.name, choice.spec, self.rng.randrange(1 << 30))
 
-    async def join(self, game_id: str, invite: str, name: str) -> tuple[int, str]:
-        """Give seat 1 of a friend game to the holder of its invite code."""
-        table = await self.table(game_id)
-        async with table.lock:
-            if table.game.invite_hash is None:
-                raise TableError("invite_used", "this invite link was already used")
-            token = secrets.token_urlsafe(24)
-            ok = await self.db(
-                self.store.claim_invite, game_id, token_hash(invite), 1, token_hash(token), name
-            )
-            if not ok:
-                raise TableError("bad_invite", "this invite link is not valid")
-            game = table.game
-            game.invite_hash = None
-            game.token_hashes = (game.token_hashes[0], token_hash(token))
-            game.players = (game.players[0], name)
-            if table.match.players is not None:
-                table.match.players = game.players
-            game.status = "playing"
-            table.broadcast()
-        return 1, token
+    async def rematch(self, table: Table, seat: int) -> NewGame:
+        """A new match for ``seat`` of the finished match at ``table``: the
+        same opponent and rules, the other player dealing first."""
+        if not table.match.is_over:  # played to its end (a forfeited one is not offered)
+            raise WebError("not_over", "the match is not over yet")
+        game = table.game
+        bots: list[BotChoice] = []
+        if game.mode == "bot":
+            try:
+                bots = [self.catalogue.resolve(game.seats[1 - seat].bot)]
+            except MarjoletError as exc:
+                raise WebError(
+                    "bot_unavailable", str(exc), params={"bot": game.seats[1 - seat].bot}
+                ) from None
+        return await self.create_game(
+            game.mode,
+            game.rules,
+            name=game.players[seat],
+            bots=bots,
+            first_dealer=1 - game.first_dealer if seat == 0 else game.first_dealer,
+        )
 
     async def table(self, game_id: str) -> Table:
         """The live table of a game, loaded from the store if needed."""
@@ -222,16 +215,12 @@ class Hub:
             table = self.tables.get(game_id)
             if table is not None:
                 return table
-            if not _looks_like_id(game_id):
-                raise TableError("not_found", "no such game")
-            game = await self.db(self.store.load_game, game_id)
-            if game is None:
-                raise TableError("not_found", "no such game")
+            game = await self._load(game_id)
             try:
                 match = self.match_of(game)
             except MarjoletError as exc:
                 log.error("game %s cannot be resumed: %s", game_id, exc)
-                raise TableError("corrupt", f"this game cannot be resumed: {exc}") from None
+                raise WebError("corrupt", f"this game cannot be resumed: {exc}") from None
             table = Table(self, game, match)
             self.tables[game_id] = table
             log.info(
@@ -239,6 +228,10 @@ class Hub:
             )
         table.kick()
         return table
+
+    def running_watches(self) -> list[str]:
+        """The ids of the bot-vs-bot matches in memory and not finished."""
+        return [t.id for t in self.tables.values() if not t.has_humans and not t.over]
 
     def release(self, table: Table) -> None:
         """Forget an idle table; its game stays in the database."""
@@ -248,10 +241,10 @@ class Hub:
 
     async def startup(self) -> None:
         """Resume the bot-vs-bot matches that were under way."""
-        for game_id in await self.db(self.store.unfinished_ids, "watch"):
+        for game_id in await self.ledger.unfinished("watch"):
             try:
                 await self.table(game_id)
-            except TableError as exc:
+            except WebError as exc:
                 log.error("game %s not resumed: %s", game_id, exc)
 
     async def shutdown(self) -> None:
@@ -262,12 +255,12 @@ class Hub:
         while pending := [f for f in self._closing if not f.done()]:
             await asyncio.gather(*pending, return_exceptions=True)
         self.closer.shutdown(wait=False)
-        await asyncio.to_thread(self.writer.close)
+        await asyncio.to_thread(self.ledger.close)
 
     # -- history ------------------------------------------------------------------------
 
     async def summaries(self) -> list[dict[str, Any]]:
-        rows = await self.db(self.store.list_games, self.config.history_limit)
+        rows = await self.ledger.games(self.config.history_limit)
         out = []
         for row in rows:
             item = row.summary()
@@ -281,11 +274,7 @@ class Hub:
         """The record anyone may see: the whole game once it is finished or
         when no person plays it; otherwise only its finished deals, because
         the deck of the deal in progress would show a player hidden cards."""
-        if not _looks_like_id(game_id):
-            raise TableError("not_found", "no such game")
-        game = await self.db(self.store.load_game, game_id)
-        if game is None:
-            raise TableError("not_found", "no such game")
+        game = await self._load(game_id)
         record = game.record()
         if shareable_in_full(game):
             return game, record, True
@@ -296,6 +285,14 @@ class Hub:
             Record(record.rules, record.first_dealer, record.players, tuple(finished)),
             False,
         )
+
+
+    async def _load(self, game_id: str) -> GameRow:
+        """A stored game (``not_found`` for an id no game can have, unread)."""
+        game = await self.ledger.load(game_id) if _looks_like_id(game_id) else None
+        if game is None:
+            raise WebError("not_found", "no such game")
+        return game
 
 
 def shareable_in_full(game: GameRow) -> bool:

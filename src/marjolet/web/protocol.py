@@ -14,14 +14,26 @@ Every message is one JSON object of at most ``max_size`` bytes with a
 ``state``), so a double click or a message sent before an update arrived is
 refused instead of being played in a position the player never saw.
 Anything else raises :class:`ProtocolError` with a code and a one-line
-message naming what is wrong.
+message naming what is wrong. The messages are Pydantic models (one per
+``type``, a union told apart by ``type``), with their checks as validators;
+the size and the JSON itself are checked first.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from marjolet.actions import parse_action
 from marjolet.errors import ActionError, MarjoletError
@@ -35,49 +47,93 @@ class ProtocolError(MarjoletError):
         self.code = code
 
 
-@dataclass(frozen=True, slots=True)
-class Hello:
-    token: str | None
-    watch: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Act:
-    action: int
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class Hint:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Next:
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class Ping:
-    pass
-
-
-ClientMessage = Hello | Act | Hint | Next | Ping
-
 MAX_TOKEN = 128
 MAX_ACTION_TEXT = 16
-
-
-def _version(obj: dict[str, Any]) -> int:
-    v = obj.get("version")
-    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-        raise ProtocolError("malformed", f"'version' must be a whole number >= 0, got {_short(v)}")
-    return v
+TYPES = "act, hint, next, ping or hello"
 
 
 def _short(value: object) -> str:
     text = json.dumps(value) if not isinstance(value, str) else repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _version(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"'version' must be a whole number >= 0, got {_short(value)}")
+    return value
+
+
+def _action(value: object) -> int:
+    """An action spelled as in records; an unknown spelling has its own code."""
+    if not isinstance(value, str) or len(value) > MAX_ACTION_TEXT:
+        raise ValueError(
+            f"'action' must be text like 'QS', 'meld KQH', 'dix' or 'draw', got {_short(value)}"
+        )
+    try:
+        return parse_action(value)
+    except ActionError as exc:
+        raise PydanticCustomError("unknown_action", str(exc)) from None
+
+
+def _token(value: object) -> object:
+    if value is not None and (not isinstance(value, str) or not 0 < len(value) <= MAX_TOKEN):
+        raise ValueError("'token' must be the seat's secret text")
+    return value
+
+
+def _watch(value: object) -> object:
+    if not isinstance(value, bool):
+        raise ValueError("'watch' must be true or false")
+    return value
+
+
+#: A version that must be given (absent, its own check refuses it).
+Version = Annotated[int, BeforeValidator(_version)]
+REQUIRED: Any = Field(default=None, validate_default=True)
+
+
+class Message(BaseModel):
+    """A message from a browser; unknown keys are ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class Hello(Message):
+    type: Literal["hello"]
+    token: Annotated[str | None, BeforeValidator(_token)] = None
+    watch: Annotated[bool, BeforeValidator(_watch)] = False
+
+    @model_validator(mode="after")
+    def _token_or_watch(self) -> Hello:
+        if self.token is None and not self.watch:
+            raise ValueError("'hello' needs a 'token' (to play) or 'watch': true")
+        return self
+
+
+class Act(Message):
+    type: Literal["act"]
+    action: Annotated[int, BeforeValidator(_action)] = REQUIRED
+    version: Version = REQUIRED
+
+
+class Hint(Message):
+    type: Literal["hint"]
+
+
+class Next(Message):
+    type: Literal["next"]
+    version: Version = REQUIRED
+
+
+class Ping(Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Hello | Act | Hint | Next | Ping
+
+_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(
+    Annotated[ClientMessage, Field(discriminator="type")]
+)
 
 
 def parse_message(data: str | bytes | None, max_size: int) -> ClientMessage:
@@ -96,36 +152,18 @@ def parse_message(data: str | bytes | None, max_size: int) -> ClientMessage:
         raise ProtocolError("malformed", f"malformed JSON{where}") from None
     if not isinstance(obj, dict):
         raise ProtocolError("malformed", "a message must be a JSON object with a 'type'")
-    kind = obj.get("type")
-    if kind == "act":
-        text = obj.get("action")
-        if not isinstance(text, str) or len(text) > MAX_ACTION_TEXT:
-            raise ProtocolError(
-                "malformed",
-                f"'action' must be text like 'QS', 'meld KQH', 'dix' or 'draw', got {_short(text)}",
-            )
-        try:
-            action = parse_action(text)
-        except ActionError as exc:
-            raise ProtocolError("unknown_action", str(exc)) from None
-        return Act(action, _version(obj))
-    if kind == "hello":
-        token = obj.get("token")
-        watch = obj.get("watch", False)
-        if token is not None and (not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN):
-            raise ProtocolError("malformed", "'token' must be the seat's secret text")
-        if not isinstance(watch, bool):
-            raise ProtocolError("malformed", "'watch' must be true or false")
-        if token is None and not watch:
-            raise ProtocolError("malformed", "'hello' needs a 'token' (to play) or 'watch': true")
-        return Hello(token, watch)
-    if kind == "hint":
-        return Hint()
-    if kind == "next":
-        return Next(_version(obj))
-    if kind == "ping":
-        return Ping()
-    raise ProtocolError(
-        "malformed",
-        f"unknown message type {_short(kind)} (expected act, hint, next, ping or hello)",
-    )
+    try:
+        return _MESSAGES.validate_python(obj)
+    except ValidationError as exc:
+        raise _refusal(exc, obj.get("type")) from None
+
+
+def _refusal(exc: ValidationError, kind: object) -> ProtocolError:
+    """The first problem of a message, in one line with its code."""
+    first = exc.errors()[0]
+    if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        return ProtocolError("malformed", f"unknown message type {_short(kind)} (expected {TYPES})")
+    if first["type"] == "unknown_action":
+        return ProtocolError("unknown_action", first["msg"])
+    cause = first.get("ctx", {}).get("error")
+    return ProtocolError("malformed", str(cause) if cause is not None else first["msg"])

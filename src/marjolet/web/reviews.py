@@ -1,13 +1,14 @@
 """Game reviews in the browser: computed in the server's bot threads,
 stored in the server's database, shown again without recomputing (docs/review.md).
 
-``GET /api/games/ID/review`` tells where the review of a finished game
-stands (``none``, ``running`` with its progress, ``done`` with the review,
-``failed``); ``POST`` starts it. The review goes decision by decision, each
-one a separate job in the bot thread pool, so a bot's move at a live table
-waits for at most one decision's budget. Reviews live in a ``reviews``
-table of the server's database (declared in :mod:`marjolet.web.db`),
-keyed by the game and a digest of its record.
+``GET /api/games/ID/review`` (:mod:`marjolet.web.routes.reviews`) tells
+where the review of a finished game stands (``none``, ``running`` with its
+progress, ``done`` with the review, ``failed``); ``POST`` starts it. The
+review goes decision by decision, each one a separate job in the bot thread
+pool, so a bot's move at a live table waits for at most one decision's
+budget. Reviews live in a ``reviews`` table of the server's database
+(declared in :mod:`marjolet.web.db`), keyed by the game and a digest of its
+record.
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
-from fastapi.responses import JSONResponse
 from sqlalchemy import Engine, delete, insert, select
 
 from marjolet.analysis import DEFAULT_BUDGET, Review, Reviewer, default_estimator
@@ -29,8 +28,8 @@ from marjolet.analysis.review import count_decisions, decision_points
 from marjolet.match import Match
 from marjolet.record import Record
 from marjolet.web.db import reviews
+from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
-from marjolet.web.tables import TableError
 
 log = logging.getLogger("marjolet.web")
 
@@ -81,16 +80,18 @@ class Job:
 class ReviewService:
     """Starts, runs and remembers reviews of finished games."""
 
-    def __init__(self, hub: Hub, book: ReviewBook, budget: float = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self, hub: Hub, book: ReviewBook | None = None, budget: float = DEFAULT_BUDGET
+    ) -> None:
         self.hub = hub
-        self.book = book
+        self.book = book if book is not None else ReviewBook(hub.ledger.engine)
         self.budget = budget
         self.jobs: dict[str, Job] = {}
 
     async def _finished_record(self, game_id: str) -> Record:
         game, record, complete = await self.hub.shareable_record(game_id)
         if game.status != "finished" or not complete:
-            raise TableError("not_finished", "only a finished game can be reviewed")
+            raise WebError("not_finished", "only a finished game can be reviewed")
         return record
 
     async def status(self, game_id: str) -> dict[str, Any]:
@@ -143,37 +144,3 @@ class ReviewService:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await job.task
         await asyncio.to_thread(self.book.close)
-
-
-def review_router(service: ReviewService) -> APIRouter:
-    router = APIRouter()
-
-    def refusal(exc: TableError) -> JSONResponse:
-        status = 404 if exc.code == "not_found" else 409
-        error = {"message": str(exc), "key": exc.key, "params": exc.params}
-        return JSONResponse({"error": error}, status_code=status)
-
-    @router.get("/api/games/{game_id}/review", response_model=None)
-    async def review_status(game_id: str) -> dict[str, Any] | JSONResponse:
-        try:
-            return await service.status(game_id)
-        except TableError as exc:
-            return refusal(exc)
-
-    @router.post("/api/games/{game_id}/review", response_model=None)
-    async def review_start(game_id: str) -> dict[str, Any] | JSONResponse:
-        try:
-            return await service.start(game_id)
-        except TableError as exc:
-            return refusal(exc)
-
-    return router
-
-
-def install_reviews(app: FastAPI, hub: Hub) -> ReviewService:
-    """The hook of :func:`marjolet.web.app.create_app`: the routes, and the
-    service whose :meth:`ReviewService.close` the app's shutdown awaits."""
-    service = ReviewService(hub, ReviewBook(hub.store.engine))
-    app.include_router(review_router(service))
-    app.state.reviews = service
-    return service

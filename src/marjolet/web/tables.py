@@ -1,11 +1,21 @@
 """One live game on the server: its match, its seats, its connections.
 
-Every change of a game goes through :meth:`Table._commit`, under the
-table's lock, in this order: the action is checked by the core's
-:class:`~marjolet.turns.TurnDriver` (the right seat, the position the answer
-was for, the rules) and applied to the match, stored in the database (a committed transaction; if
-that fails the table is rebuilt from the database), and only then announced
-to the connections. So a move is never acknowledged before it is saved, and
+A table owns its game: the stored row it was loaded from, the match rebuilt
+from it, and every write of that game (through the hub's
+:class:`~marjolet.web.ledger.Ledger`): a move, a new deal, a forfeit, a
+friend taking seat 1 (:meth:`Table.join`).
+
+A move is checked once, where it enters (the edge): a person's by
+:meth:`~marjolet.turns.TurnDriver.check` in :meth:`Table.act` (the right
+seat, the position the person saw, the rules), a bot's against its turn's
+legal actions in the bot thread (:meth:`~marjolet.turns.Turn.move`). Either
+way the result is a :class:`~marjolet.turns.Move`, and every change of a
+game then goes through :meth:`Table._commit`, under the table's lock, in
+this order: the move is applied unchecked
+(:meth:`~marjolet.turns.TurnDriver.push`, which only confirms the position
+is still the one it was checked in), stored in the database (a committed
+transaction; if that fails the table is rebuilt from the database), and only
+then announced to the connections. So a move is never acknowledged before it is saved, and
 no other move of the same table can slip in between. Because the match is
 ahead of the database while the write runs, everything that reads the match
 (a new connection's first picture, a hint, a bot's observation) holds the
@@ -40,6 +50,7 @@ import hmac
 import json
 import logging
 import random
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
@@ -52,8 +63,9 @@ from marjolet.bots.hint import hint as advise
 from marjolet.engine import Outcome
 from marjolet.errors import MarjoletError, TurnError
 from marjolet.match import Match
-from marjolet.turns import Turn, TurnDriver, checked_choice
+from marjolet.turns import Move, Turn, TurnDriver
 from marjolet.web import views
+from marjolet.web.errors import WebError, from_turn
 from marjolet.web.store import Forfeit, GameRow, Status, token_hash
 
 if TYPE_CHECKING:
@@ -66,22 +78,6 @@ log = logging.getLogger("marjolet.web")
 SUMMARY_PACES = 4
 
 
-class TableError(MarjoletError):
-    """A request the table refuses; told to the one client that made it.
-
-    ``code`` says why in one stable word, for programs; ``message`` is the
-    English line of the log and the API. The browser shows the catalogue
-    text ``key`` (default ``error.<code>``) filled with ``params``, in the
-    page's language, and ``message`` only when its catalogue lacks ``key``.
-    """
-
-    def __init__(self, code: str, message: str, *, key: str = "", **params: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.key = key or f"error.{code}"
-        self.params = params
-
-
 class Peer(Protocol):
     """A connection to one browser (a seat, or a spectator when ``seat`` is None)."""
 
@@ -91,27 +87,12 @@ class Peer(Protocol):
         """Queue a message; never blocks."""
 
 
-def error_message(
-    code: str, message: str, key: str = "", params: dict[str, Any] | None = None
-) -> str:
-    """An ``error`` message for a browser: ``key`` and ``params`` are its
-    catalogue text (:class:`TableError`), ``message`` the English fallback."""
-    return json.dumps(
-        {
-            "type": "error",
-            "code": code,
-            "message": message,
-            "key": key or f"error.{code}",
-            "params": params or {},
-        }
-    )
-
-
 class Table:
     """A game being played (see the module docstring)."""
 
     def __init__(self, hub: Hub, game: GameRow, match: Match) -> None:
         self.hub = hub
+        self.ledger = hub.ledger
         self.game = game
         self.match = match
         self.driver = TurnDriver(match, forfeit=_forfeit_outcome(game))
@@ -134,20 +115,20 @@ class Table:
             if info.kind != "bot":
                 continue
             if starts_program(info.spec) and not self.hub.catalogue.allows(info.spec):
-                raise TableError(
+                raise WebError(
                     "bot_unavailable",
                     f"the bot {info.bot!r} of this game runs a program that this server "
                     "does not allow now (the operator's --allow-bot list)",
                     key="error.bot_not_allowed",
-                    bot=info.bot,
+                    params={"bot": info.bot},
                 )
             try:
                 bots[seat] = make_bot(info.spec, seed=info.seed + seat)
             except MarjoletError as exc:
-                raise TableError(
+                raise WebError(
                     "bot_unavailable",
                     f"the bot {info.bot!r} of this game is not available: {exc}",
-                    bot=info.bot,
+                    params={"bot": info.bot},
                 ) from None
         return bots
 
@@ -284,19 +265,43 @@ class Table:
 
     # -- playing ------------------------------------------------------------------------
 
+    async def join(self, invite: str, name: str) -> tuple[int, str]:
+        """Give seat 1 of a friend game to the holder of its invite code;
+        returns the seat and its new secret token (shown only once)."""
+        async with self.lock:
+            game = self.game
+            if game.invite_hash is None:
+                raise WebError("invite_used", "this invite link was already used")
+            token = secrets.token_urlsafe(24)
+            claimed = await self.ledger.claim_invite(
+                self.id, token_hash(invite), 1, token_hash(token), name
+            )
+            if not claimed:
+                raise WebError("bad_invite", "this invite link is not valid")
+            game.invite_hash = None
+            game.token_hashes = (game.token_hashes[0], token_hash(token))
+            game.players = (game.players[0], name)
+            if self.match.players is not None:
+                self.match.players = game.players
+            game.status = "playing"
+            self.broadcast()
+        return 1, token
+
     async def act(self, seat: int, action: int, version: int) -> None:
-        """A person's move: refused with a :class:`TableError` unless it is
-        that seat's turn, in the position the person saw, and legal."""
+        """A person's move, checked here once (the edge): refused with a
+        :class:`~marjolet.web.errors.WebError` unless it is that seat's
+        turn, in the position the person saw, and legal."""
         async with self.lock:
             self._check_open()
             if self.game.invite_hash is not None:
-                raise TableError(
+                raise WebError(
                     "waiting", "your opponent has not joined yet: share the invite link"
                 )
-            refused = self.driver.refusal(action, version, seat)
-            if refused is not None:
-                raise _table_error(refused, version, self.version)
-            await self._commit(seat, action, version)
+            try:
+                move = self.driver.check(action, version, seat)
+            except TurnError as refused:
+                raise from_turn(refused, version, self.version) from None
+            await self._commit(move)
         self.kick()
 
     async def next_deal(self, version: int) -> None:
@@ -310,35 +315,35 @@ class Table:
 
     def _check_open(self) -> None:
         if self.closed:
-            raise TableError("closed", "this table is closing; reconnect in a moment")
+            raise WebError("closed", "this table is closing; reconnect in a moment")
         forfeit = self.game.forfeit
         if forfeit is not None:
             name = self.game.players[forfeit.seat]
-            raise TableError(
+            raise WebError(
                 "match_over",
                 f"the match is over: {name} forfeited it",
                 key="error.match_forfeited",
-                name=name,
+                params={"name": name},
             )
         if self.match.is_over:
-            raise TableError("match_over", "the match is over")
+            raise WebError("match_over", "the match is over")
 
-    async def _commit(self, seat: int, action: int, version: int) -> None:
-        """Apply, store and announce a legal action. Caller holds the lock.
+    async def _commit(self, move: Move) -> None:
+        """Apply, store and announce a checked move. Caller holds the lock.
 
-        The action is applied first so that the stored summary (totals,
+        The move is applied first so that the stored summary (totals,
         winner) is the match's own; nobody sees the new position before the
         transaction commits, and if it fails the table is rebuilt from the
-        database, where the action is not.
+        database, where the move is not.
         """
         match = self.match
         deal = match.deal
         assert deal is not None
         index, seq = match.deal_index, len(deal.moves)
-        self.driver.submit(action, version, seat)  # checked by the caller: never refused here
+        self.driver.push(move)  # checked at the edge: applied unchecked
+        action = move.action
         try:
-            await self.hub.db(
-                self.hub.store.append_action,
+            await self.ledger.append_action(
                 self.id,
                 index,
                 seq,
@@ -350,10 +355,10 @@ class Table:
         except Exception as exc:
             log.error("game %s: could not store %s: %s", self.id, ACTION_NAMES[action], exc)
             await self._reload()
-            raise TableError(
+            raise WebError(
                 "storage", "the server could not save the move, so it was not played"
             ) from None
-        self.broadcast({"last_action": {"player": seat, "action": ACTION_NAMES[action]}})
+        self.broadcast({"last_action": {"player": move.seat, "action": ACTION_NAMES[action]}})
         if match.is_over:
             winner = match.winner
             assert winner is not None
@@ -365,11 +370,11 @@ class Table:
         forfeit = Forfeit.trimmed(seat, self.game.seats[seat].bot, str(fault), fault.stderr_tail)
         totals = self.match.running_totals
         try:
-            await self.hub.db(self.hub.store.forfeit, self.id, forfeit, totals=totals)
+            await self.ledger.forfeit(self.id, forfeit, totals=totals)
         except Exception as exc:
             log.error("game %s: could not store the forfeit of seat %d: %s", self.id, seat, exc)
             await self._reload()
-            raise TableError(
+            raise WebError(
                 "storage", "the server could not save the forfeit", key="error.storage_forfeit"
             ) from None
         game = self.game
@@ -395,7 +400,7 @@ class Table:
 
     async def _reload(self) -> None:
         """Rebuild the match from the database (after a failed write)."""
-        game = await self.hub.db(self.hub.store.load_game, self.id)
+        game = await self.ledger.load(self.id)
         if game is None:
             self.closed = True
             return
@@ -407,7 +412,7 @@ class Table:
         """Shuffle, store and start the next deal. Caller holds the lock."""
         index = len(self.match.deals)
         deck = self.hub.new_deck(index)
-        await self.hub.db(self.hub.store.add_deal, self.id, index, deck, status=self.status())
+        await self.ledger.add_deal(self.id, index, deck, status=self.status())
         self.driver.start_deal(deck)
         self.broadcast()
 
@@ -432,52 +437,16 @@ class Table:
         return self.hub.config.bot_delay if self.has_humans else self.hub.config.watch_delay
 
     async def _bot_loop(self) -> None:
-        loop = asyncio.get_running_loop()
+        """Play the bots' turns (and a watched match's next deals) until a
+        person is to act, the match ends, the table closes or nobody watches."""
         try:
             while not self.closed:
                 if self.paused():
                     log.info("game %s paused: nobody watches it", self.id)
                     return
-                async with self.lock:
-                    if self.over:
-                        return
-                    if self.driver.needs_deal:
-                        if self.has_humans:
-                            return
-                        wait_deal = True
-                    else:
-                        wait_deal = False
-                if wait_deal:  # a watched match: a pause to read the summary
-                    await asyncio.sleep(self.pace * SUMMARY_PACES)
-                    async with self.lock:
-                        if self.closed or not self.driver.needs_deal:
-                            continue
-                        await self._start_deal()
-                    continue
-                async with self.lock:
-                    turn = self._bot_turn()
-                    if turn is None:
-                        return
-                    seat, version = turn.seat, turn.version
-                    bot = self.bots[seat]
-                    self.driver.brief(bot, turn)
-                started = loop.time()
-                try:
-                    action = await self._think(bot, turn)
-                except BotFault as fault:
-                    async with self.lock:
-                        # a bot closed under a closing table breaks down too: no forfeit
-                        if not self.closed and self.version == version and not self.over:
-                            await self._forfeit(seat, fault)
+                if not await self._bot_step():
                     return
-                rest = self.pace - (loop.time() - started)
-                if rest > 0:
-                    await asyncio.sleep(rest)
-                async with self.lock:
-                    if self.closed or self.driver.refusal(action, version, seat) is not None:
-                        continue
-                    await self._commit(seat, action, version)
-        except TableError as exc:
+        except WebError as exc:
             log.error("game %s: a bot move failed: %s", self.id, exc)
         except asyncio.CancelledError:
             raise
@@ -485,6 +454,43 @@ class Table:
             log.exception("game %s: the bot loop stopped", self.id)
         finally:
             self.hub.release(self)
+
+    async def _bot_step(self) -> bool:
+        """One bot move, or the next deal of a watched match; ``False``
+        when there is nothing more for the bots to do."""
+        async with self.lock:
+            if self.over or (self.driver.needs_deal and self.has_humans):
+                return False
+            wait_deal = self.driver.needs_deal
+        if wait_deal:  # a watched match: a pause to read the summary
+            await asyncio.sleep(self.pace * SUMMARY_PACES)
+            async with self.lock:
+                if not self.closed and self.driver.needs_deal:
+                    await self._start_deal()
+            return True
+        async with self.lock:
+            turn = self._bot_turn()
+            if turn is None:
+                return False
+            bot = self.bots[turn.seat]
+            self.driver.brief(bot, turn)
+        started = asyncio.get_running_loop().time()
+        try:
+            move = await self._think(bot, turn)
+        except BotFault as fault:
+            async with self.lock:
+                # a bot closed under a closing table breaks down too: no forfeit
+                if not self.closed and self.version == turn.version and not self.over:
+                    await self._forfeit(turn.seat, fault)
+            return False
+        rest = self.pace - (asyncio.get_running_loop().time() - started)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        async with self.lock:
+            # checked in the bot thread: only the position may have moved on
+            if not self.closed and self.version == move.version:
+                await self._commit(move)
+        return True
 
     def paused(self) -> bool:
         """A watched match stops when no spectator has been there for
@@ -495,8 +501,8 @@ class Table:
             and time.monotonic() - self.unwatched_since >= self.hub.config.watch_pause_after
         )
 
-    async def _think(self, bot: Bot, turn: Turn) -> int:
-        """The bot's choice, computed in the bot pool.
+    async def _think(self, bot: Bot, turn: Turn) -> Move:
+        """The bot's checked move, computed in the bot pool.
 
         :class:`BotFault` (and any failure of a bot that runs a program) is
         raised: the bot forfeits. An in-process bot that fails otherwise or
@@ -505,7 +511,7 @@ class Table:
         loop = asyncio.get_running_loop()
         seat = turn.seat
         try:
-            action = await loop.run_in_executor(self.hub.bot_pool, self._choose, bot, turn)
+            return await loop.run_in_executor(self.hub.bot_pool, self._choose, bot, turn)
         except BotFault as fault:
             fault.seat = seat
             raise
@@ -513,23 +519,21 @@ class Table:
             if starts_program(bot):
                 raise BotFault(f"the bot failed: {exc}", seat=seat) from exc
             log.error("game %s: bot %s failed: %s", self.id, bot.spec, exc)
-            action = -1
-        if action == -1:
-            action = random.choice(list(turn.legal))
-            name = self.game.players[seat]
-            self._notice(
-                f"the {name} bot failed; a random legal move was played",
-                key="notice.bot_replaced",
-                params={"name": name},
-            )
-        return int(action)
+        name = self.game.players[seat]
+        self._notice(
+            f"the {name} bot failed; a random legal move was played",
+            key="notice.bot_replaced",
+            params={"name": name},
+        )
+        return Move(seat, random.choice(list(turn.legal)), turn.version)  # legal by choice
 
-    def _choose(self, bot: Bot, turn: Turn) -> int:
-        """The bot's checked answer, in a bot thread (an illegal one raises).
-        If the table closed meanwhile the bot is closed here too: a program
-        it started while the table was closing must not outlive the table."""
+    def _choose(self, bot: Bot, turn: Turn) -> Move:
+        """The bot's answer checked against its turn's legal actions, in a
+        bot thread (an illegal one raises). If the table closed meanwhile the
+        bot is closed here too: a program it started while the table was
+        closing must not outlive the table."""
         try:
-            return checked_choice(bot, turn)
+            return turn.move(bot.choose(turn.observation, list(turn.legal)))
         finally:
             if self.closed:
                 _retire([bot], None)
@@ -549,7 +553,7 @@ class Table:
         async with self.lock:
             turn = self.driver.turn()
             if turn is None or turn.seat != seat:
-                raise TableError(
+                raise WebError(
                     "not_your_turn", "a hint is for your own turn", key="error.hint_not_your_turn"
                 )
             obs, legal, version = turn.observation, list(turn.legal), turn.version
@@ -561,9 +565,9 @@ class Table:
             )
         except Exception as exc:
             log.error("game %s: the hint bot %s failed: %s", self.id, spec, exc)
-            raise TableError("hint", "no hint is available right now") from None
+            raise WebError("hint", "no hint is available right now") from None
         if advice.action not in legal:
-            raise TableError("hint", "no hint is available right now")
+            raise WebError("hint", "no hint is available right now")
         return {
             "type": "hint",
             "action": ACTION_NAMES[advice.action],
@@ -616,29 +620,6 @@ def _retire(bots: Sequence[Bot], result: tuple[tuple[int, int], int] | None) -> 
 
 
 DeckSource = Callable[[int], Sequence[int]]
-
-
-def _table_error(refused: TurnError, sent: int, now: int) -> TableError:
-    """The driver's refusal as the error a browser is told."""
-    if refused.code == "stale":
-        return TableError(
-            "stale",
-            f"the position changed (you sent version {sent}, it is {now}); look again and replay",
-            sent=sent,
-            now=now,
-        )
-    if refused.code == "illegal":
-        return TableError(
-            "illegal",
-            str(refused).replace("illegal action", "illegal move", 1),
-            key="error.illegal_rule" if refused.rule else "error.illegal",
-            rule=refused.rule,
-        )
-    if refused.code == "no_turn":
-        return TableError("deal_over", "the deal is over: start the next deal first")
-    if refused.code == "not_your_turn":
-        return TableError("not_your_turn", "it is not your turn")
-    return TableError(refused.code, str(refused))
 
 
 def _forfeit_outcome(game: GameRow) -> Outcome | None:

@@ -26,9 +26,8 @@ from typing import Any
 from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
 from marjolet.cards import CARD_NAMES, SUITS, display_order, mask_cards
 from marjolet.engine import Breakdown, Deal
-from marjolet.history import walk
 from marjolet.match import Match
-from marjolet.melds import MELD_COUNT, MELD_NAMES, meld_cards, meld_description, meld_value
+from marjolet.melds import MELD_COUNT, MELD_NAMES, meld_description
 from marjolet.record import Record
 
 #: The picture of a position for one viewer: plain JSON data.
@@ -65,7 +64,12 @@ def deal_steps(deal: Deal) -> list[Step]:
 
 class StepLog:
     """:func:`deal_steps` kept up to date move by move: a live table adds
-    one step per move instead of replaying the deal each time."""
+    one step per new move (one engine push, read off the engine's own
+    state) instead of replaying the deal each time.
+
+    The log follows one :class:`~marjolet.engine.Deal` object; given another
+    one (the next deal, or the same game reloaded) or one with fewer moves
+    than it has seen (taken back), it starts again from the deck."""
 
     def __init__(self, deal: Deal) -> None:
         self._start(deal)
@@ -73,24 +77,30 @@ class StepLog:
     def _start(self, deal: Deal) -> None:
         if deal.deck is None:
             raise ValueError("deal_steps needs a deal made from a deck order")
-        self.deck = deal.deck
+        self.deal = deal
         self.replay = Deal(deal.deck, deal.dealer, deal.rules)
         self.steps: list[Step] = []
 
     def update(self, deal: Deal) -> list[Step]:
-        """The steps of ``deal``, computing only the moves not seen yet (a
-        different deal, or one that went back, starts the log again)."""
+        """The steps of ``deal``, computing only the moves not seen yet."""
         moves = deal.moves
-        if deal.deck != self.deck or moves[: len(self.steps)] != self.replay.moves:
+        if deal is not self.deal or len(moves) < len(self.steps):
             self._start(deal)
-        replay = self.replay
-        for step in list(walk(moves, deal.dealer, deal.trump))[len(self.steps) :]:
-            before = replay.points
-            replay.push(step.action)
-            after = replay.points
-            gain = (after[0] - before[0], after[1] - before[1])
-            self.steps.append(Step(step.player, step.action, step.trick, gain, step.winner))
+        for action in moves[len(self.steps) :]:
+            self.steps.append(self._step(action))
         return self.steps
+
+    def _step(self, action: int) -> Step:
+        """Play ``action`` on the replay and say what it did (R8, R9, R21)."""
+        replay = self.replay
+        player, done, lead = replay.to_move, replay.tricks_played, replay.lead
+        before = replay.points
+        replay.push(action)
+        after = replay.points
+        gain = (after[0] - before[0], after[1] - before[1])
+        is_card = action < MELD_BASE
+        won_by = replay.last_trick_winner if is_card and lead is not None else None
+        return Step(player, action, done + 1 if is_card else done, gain, won_by)
 
 
 def _log(
@@ -133,13 +143,14 @@ def _last_trick(steps: Sequence[Step]) -> dict[str, Any] | None:
     return None
 
 
-def _melds(deal: Deal, scored: int) -> list[dict[str, Any]]:
-    trump = deal.trump
+def _melds(deal: Deal, player: int) -> list[dict[str, Any]]:
+    """The melds ``player`` scored this deal, as the engine holds them."""
+    scored = deal.melds_mask(player)
     return [
         {
             "id": MELD_NAMES[m],
-            "value": meld_value(m, trump),
-            "cards": names(meld_cards(m, trump, deal.rules)),
+            "value": deal.meld_values[m],
+            "cards": names(deal.meld_cards[m]),
         }
         for m in range(MELD_COUNT)
         if scored >> m & 1
@@ -159,8 +170,8 @@ def legal_choices(deal: Deal, legal: Sequence[int]) -> list[dict[str, Any]]:
                     "action": ACTION_NAMES[a],
                     "kind": "meld",
                     "meld": MELD_NAMES[m],
-                    "value": meld_value(m, deal.trump),
-                    "cards": names(meld_cards(m, deal.trump, deal.rules)),
+                    "value": deal.meld_values[m],
+                    "cards": names(deal.meld_cards[m]),
                     "label": meld_description(m, deal.trump, deal.rules),
                 }
             )
@@ -218,11 +229,9 @@ def _breakdown(b: Breakdown) -> dict[str, int]:
 
 def _common(match: Match, deal: Deal, steps: Sequence[Step]) -> View:
     """The public part of a picture (R23), the same for every viewer."""
-    s_exposed = (deal.exposed(0).mask, deal.exposed(1).mask)
     stock = deal.stock_size
     lead = deal.lead
     lead_player = steps[-1].player if lead is not None and steps else None
-    won = (deal.won(0).mask, deal.won(1).mask)
     return {
         "deal": match.deal_index,
         "dealer": deal.dealer,
@@ -231,7 +240,7 @@ def _common(match: Match, deal: Deal, steps: Sequence[Step]) -> View:
         "indicator": CARD_NAMES[deal.indicator] if stock > 0 else None,
         "exchanged": deal.exchanged,
         "stock": stock,
-        "phase": 2 if deal.stock_empty else 1,
+        "phase": deal.phase,
         "tricks_played": deal.tricks_played,
         "trick_number": deal.trick_number,
         "to_move": deal.to_move,
@@ -239,11 +248,11 @@ def _common(match: Match, deal: Deal, steps: Sequence[Step]) -> View:
         "lead": CARD_NAMES[lead] if lead is not None else None,
         "leader": lead_player,
         "last_trick": _last_trick(steps),
-        "won": [len(mask_cards(won[0])), len(mask_cards(won[1]))],
-        "exposed": [names(s_exposed[0]), names(s_exposed[1])],
+        "won": [deal.won_mask(0).bit_count(), deal.won_mask(1).bit_count()],
+        "exposed": [names(deal.exposed_mask(0)), names(deal.exposed_mask(1))],
         "points": list(deal.points),
         "breakdown": [_breakdown(deal.breakdown(0)), _breakdown(deal.breakdown(1))],
-        "melds": [_melds(deal, _scored(deal, 0)), _melds(deal, _scored(deal, 1))],
+        "melds": [_melds(deal, 0), _melds(deal, 1)],
         "deal_over": deal.is_over,
         "totals": list(match.totals),
         "running": list(match.running_totals),
@@ -254,13 +263,6 @@ def _common(match: Match, deal: Deal, steps: Sequence[Step]) -> View:
         "players": list(match.players) if match.players else ["player 0", "player 1"],
         "rules": match.rules.to_json(),
     }
-
-
-def _scored(deal: Deal, player: int) -> int:
-    scored = 0
-    for name in deal.melds_scored(player):
-        scored |= 1 << MELD_NAMES.index(name)
-    return scored
 
 
 def seat_view(match: Match, seat: int, steps: Sequence[Step] | None = None) -> View:
@@ -318,26 +320,25 @@ def replay_frames(record: Record) -> dict[str, Any]:
 
     Returns ``{"deals": [{"log": [...], "frames": [view, ...]}, ...]}``:
     frame 0 of a deal is the position before its first action, frame k the
-    position after action k. The record must already be checked.
+    position after action k. The record must already be checked (a record
+    read by :func:`marjolet.record.loads` or stored by the server is), so
+    its actions are applied unchecked.
     """
     match = Match(record.rules, first_dealer=record.first_dealer, seed=0, players=record.players)
     deals_out: list[dict[str, Any]] = []
     for deal_record in record.deals:
-        match.start_deal(deal_record.deck)
-        frames: list[View] = []
-        deal = match.deal
-        assert deal is not None
-        frames.append(_frame(match))
+        deal = match.start_deal(deal_record.deck)
+        steps = StepLog(deal)
+        frames: list[View] = [_frame(match, steps.update(deal))]
         for action in deal_record.actions:
-            match.play(action)
-            frames.append(_frame(match))
-        steps = deal_steps(deal)
-        deals_out.append({"log": _log(steps, None, None), "frames": frames})
+            match.push(action)
+            frames.append(_frame(match, steps.update(deal)))
+        deals_out.append({"log": _log(steps.steps, None, None), "frames": frames})
     return {"deals": deals_out}
 
 
-def _frame(match: Match) -> View:
-    view = open_view(match)
+def _frame(match: Match, steps: Sequence[Step]) -> View:
+    view = open_view(match, steps)
     del view["log"], view["deals"], view["rules"]
     view["step"] = len(match.deal.moves) if match.deal is not None else 0
     return view

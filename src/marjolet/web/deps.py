@@ -1,0 +1,101 @@
+"""FastAPI dependencies: what a route needs, declared in its signature.
+
+The application keeps its shared objects in ``app.state`` (set once by
+:func:`marjolet.web.app.create_app`); a route names what it needs by type,
+as the FastAPI full-stack template does (``SessionDep``, ``CurrentUser``):
+
+- :data:`HubDep`: the :class:`~marjolet.web.hub.Hub` (games, tables, bots);
+- :data:`ConfigDep`: the server's :class:`~marjolet.web.config.WebConfig`;
+- :data:`ReviewsDep`: the :class:`~marjolet.web.reviews.ReviewService`;
+- :data:`GuardsDep`: the per-address allowances (:class:`~marjolet.web.security.Guards`);
+- :data:`ClientDep`: the client's address;
+- :data:`TableDep`: the live table of the path's ``game_id`` (loaded if
+  needed; ``not_found``, ``corrupt`` or ``bot_unavailable`` otherwise);
+- :data:`SeatDep`: the table and the seat whose secret token the body
+  quotes (a :class:`~marjolet.web.schemas.SeatToken`; ``bad_token`` otherwise).
+
+They work for HTTP routes and WebSockets alike (an ``HTTPConnection``);
+every refusal is a :class:`~marjolet.web.errors.WebError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, cast
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
+
+from marjolet.web.config import WebConfig
+from marjolet.web.errors import WebError
+from marjolet.web.hub import Hub
+from marjolet.web.reviews import ReviewService
+from marjolet.web.schemas import SeatToken
+from marjolet.web.security import Guards
+from marjolet.web.tables import Table
+
+
+def get_hub(conn: HTTPConnection) -> Hub:
+    return cast(Hub, conn.app.state.hub)
+
+
+HubDep = Annotated[Hub, Depends(get_hub)]
+
+
+def get_config(hub: HubDep) -> WebConfig:
+    return hub.config
+
+
+ConfigDep = Annotated[WebConfig, Depends(get_config)]
+
+
+def get_reviews(conn: HTTPConnection) -> ReviewService:
+    return cast(ReviewService, conn.app.state.reviews)
+
+
+ReviewsDep = Annotated[ReviewService, Depends(get_reviews)]
+
+
+def get_guards(conn: HTTPConnection) -> Guards:
+    return cast(Guards, conn.app.state.guards)
+
+
+GuardsDep = Annotated[Guards, Depends(get_guards)]
+
+
+def client_address(conn: HTTPConnection) -> str:
+    return conn.client.host if conn.client else "?"
+
+
+ClientDep = Annotated[str, Depends(client_address)]
+
+
+async def get_table(game_id: str, hub: HubDep) -> Table:
+    return await hub.table(game_id)
+
+
+TableDep = Annotated[Table, Depends(get_table)]
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A client that proved it holds ``seat`` at ``table``."""
+
+    table: Table
+    seat: int
+
+
+async def seat_holder(table: TableDep, body: SeatToken) -> Seated:
+    seat = table.seat_of(body.token)
+    if seat is None:
+        raise WebError("bad_token", "this token does not hold a seat at this table")
+    return Seated(table, seat)
+
+
+SeatDep = Annotated[Seated, Depends(seat_holder)]
+
+
+async def new_game_allowance(address: ClientDep, guards: GuardsDep) -> None:
+    """Refuse a client address that asks for too many new games a minute."""
+    if not guards.new_games.take(address):
+        raise WebError("too_many_games", "too many new games from this address; wait a minute")

@@ -1,0 +1,207 @@
+"""Every refusal of the web server, and its one mapping to HTTP and WebSocket.
+
+A refusal is a :class:`WebError`: a stable ``code`` (for programs), an
+English ``message`` (the log and the fallback text), and the catalogue
+``key`` with its ``params`` that the page shows in its language (default
+``error.<code>``; a key the catalogue lacks makes the page show ``message``).
+Whatever raises it (a route, a dependency, a table, a Pydantic model), it
+becomes:
+
+- over HTTP, ``{"error": {"message", "code", "key", "params", ...}}`` with
+  the status :data:`HTTP_STATUS` gives its code (400 when absent), by the
+  handlers :func:`install_handlers` adds to the application;
+- over a WebSocket, ``{"type": "error", "code", "message", "key", "params"}``
+  (:func:`error_message`) to the one connection that caused it.
+
+The turn driver's refusals (:class:`~marjolet.errors.TurnError`) are turned
+into web ones in one place, :func:`from_turn`. Nothing a client sends
+becomes a 500: FastAPI's own refusals (a body that is not JSON, too large,
+nested too deeply, or not the shape a :mod:`~marjolet.web.schemas` model
+wants) are answered in the same form.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+from starlette.middleware.body_limit import MAX_BODY_SIZE_SCOPE_KEY
+
+from marjolet.errors import MarjoletError, TurnError
+
+log = logging.getLogger("marjolet.web")
+
+#: The HTTP status of each code that is not a plain 400.
+HTTP_STATUS: dict[str, int] = {
+    "bad_invite": 403,
+    "bad_token": 403,
+    "bot_unavailable": 409,
+    "corrupt": 409,
+    "cross_site": 403,
+    "invite_used": 403,
+    "not_finished": 409,
+    "not_found": 404,
+    "not_over": 409,
+    "not_json": 415,
+    "too_large": 413,
+    "too_many_games": 429,
+    "watch_address_full": 429,
+    "watch_server_full": 429,
+    "internal": 500,
+}
+
+#: Codes whose English ``message`` is the only text (no catalogue line): a
+#: program's mistake (a malformed body, a cross-site or non-JSON request) or
+#: details no catalogue line can hold (where an uploaded record is wrong).
+ENGLISH_ONLY = frozenset({"bad_request", "bad_record", "bom", "cross_site", "not_json", "not_utf8"})
+
+
+class WebError(MarjoletError):
+    """A request the server refuses, told to the one client that made it
+    (see the module docstring). ``extra`` adds fields to the HTTP answer
+    (the place in a refused record, for example)."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        key: str = "",
+        params: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.key = key or f"error.{code}"
+        self.params = params or {}
+        self.extra = extra or {}
+
+    @property
+    def status(self) -> int:
+        return HTTP_STATUS.get(self.code, 400)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``error`` object of an HTTP answer."""
+        return {
+            "message": self.message,
+            "code": self.code,
+            "key": self.key,
+            "params": self.params,
+            **self.extra,
+        }
+
+
+def too_large(limit: int) -> WebError:
+    return WebError(
+        "too_large", f"request too large (the limit is {limit} bytes)", params={"n": limit}
+    )
+
+
+def from_turn(refused: TurnError, sent: int, now: int) -> WebError:
+    """The turn driver's refusal as the error a browser is told (the one
+    place that knows the driver's codes)."""
+    if refused.code == "stale":
+        return WebError(
+            "stale",
+            f"the position changed (you sent version {sent}, it is {now}); look again and replay",
+            params={"sent": sent, "now": now},
+        )
+    if refused.code == "illegal":
+        rule = getattr(refused, "rule", "")
+        return WebError(
+            "illegal",
+            str(refused).replace("illegal action", "illegal move", 1),
+            key="error.illegal_rule" if rule else "error.illegal",
+            params={"rule": rule},
+        )
+    if refused.code == "no_turn":
+        return WebError("deal_over", "the deal is over: start the next deal first")
+    if refused.code == "not_your_turn":
+        return WebError("not_your_turn", "it is not your turn")
+    return WebError(refused.code, str(refused))
+
+
+def error_message(exc: WebError) -> str:
+    """``exc`` as a WebSocket ``error`` message."""
+    return json.dumps(
+        {
+            "type": "error",
+            "code": exc.code,
+            "message": exc.message,
+            "key": exc.key,
+            "params": exc.params,
+        }
+    )
+
+
+def from_validation(exc: RequestValidationError) -> WebError:
+    """The first problem of a request FastAPI could not validate, in one
+    line. The models' own checks (:mod:`~marjolet.web.schemas`) raise
+    ``ValueError`` with a whole sentence naming the field; Pydantic's type
+    checks are prefixed with the field's name."""
+    errors = exc.errors()
+    if not errors:
+        return WebError("bad_request", "the request is not valid")
+    first = errors[0]
+    kind = first.get("type", "")
+    loc = [str(part) for part in first.get("loc", ()) if part != "body"]
+    if kind == "json_invalid":
+        return WebError("bad_request", "the request body is not valid JSON")
+    if kind == "value_error":
+        cause = first.get("ctx", {}).get("error")
+        return WebError("bad_request", str(cause) if cause is not None else first["msg"])
+    if not loc or kind in ("model_attributes_type", "model_type", "dict_type"):
+        return WebError("bad_request", "the request body must be a JSON object")
+    return WebError("bad_request", f"'{'.'.join(loc)}': {first['msg']}")
+
+
+def from_http(request: Request, exc: HTTPException) -> WebError:
+    """Starlette's and FastAPI's own refusals (no route, a body too large or
+    not readable as JSON) in the server's form."""
+    if exc.status_code == 413:
+        limit = request.scope.get(MAX_BODY_SIZE_SCOPE_KEY)
+        return too_large(limit) if isinstance(limit, int) else WebError("too_large", "too large")
+    if exc.status_code == 400:
+        return WebError("bad_request", "the request body is not valid JSON")
+    return WebError(f"http_{exc.status_code}", str(exc.detail))
+
+
+def _answer(
+    request: Request, error: WebError, status: int, level: int = logging.WARNING
+) -> JSONResponse:
+    log.log(level, "%s %s: %s", request.method, request.url.path, error.message)
+    return JSONResponse({"error": error.to_json()}, status_code=status)
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Answer every refusal and internal error in the server's JSON form."""
+
+    @app.exception_handler(WebError)
+    async def web_error(request: Request, exc: WebError) -> JSONResponse:
+        return _answer(request, exc, exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _answer(request, from_validation(exc), 400)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        # no route, wrong method: not worth a warning (a scanner would flood the log)
+        level = logging.WARNING if exc.status_code in (400, 413) else logging.DEBUG
+        response = _answer(request, from_http(request, exc), exc.status_code, level)
+        if exc.headers:
+            response.headers.update(exc.headers)
+        return response
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("%s %s failed", request.method, request.url.path)
+        return JSONResponse(
+            {"error": {"message": "internal error (logged on the server)"}}, status_code=500
+        )

@@ -1,0 +1,92 @@
+"""The web server's one door to its database.
+
+:class:`Ledger` owns the :class:`~marjolet.web.store.Store` and the
+:class:`~marjolet.web.writer.GroupWriter` thread it runs in: every read and
+write of a game goes through one of its methods, awaited on the event loop
+and run in the store's thread (never on the loop), returning once the
+transaction holding it is committed. The hub asks it for games to create,
+list and load; each live table writes its own game's moves through it (see
+:mod:`~marjolet.web.tables`). Nothing else touches the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Engine
+
+from marjolet.web.store import Forfeit, GameRow, Mode, Status, Store
+from marjolet.web.writer import GroupWriter
+
+
+class Ledger:
+    """Awaitable store calls, run and committed in the store's own thread."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._writer = GroupWriter(store)
+
+    @property
+    def engine(self) -> Engine:
+        """The database engine, for the tables the store does not own (the
+        reviews keep theirs in the same database)."""
+        return self._store.engine
+
+    # -- games --------------------------------------------------------------------------
+
+    async def create(self, game: GameRow) -> None:
+        await self._writer.call(self._store.create_game, game)
+
+    async def load(self, game_id: str) -> GameRow | None:
+        return await self._writer.call(self._store.load_game, game_id)
+
+    async def games(self, limit: int) -> list[GameRow]:
+        """The latest ``limit`` games, newest first (the history page)."""
+        return await self._writer.call(self._store.list_games, limit)
+
+    async def unfinished(self, mode: Mode | None = None) -> list[str]:
+        return await self._writer.call(self._store.unfinished_ids, mode)
+
+    # -- one game's changes (its table calls these) --------------------------------------
+
+    async def append_action(
+        self,
+        game_id: str,
+        deal: int,
+        seq: int,
+        action: int,
+        *,
+        totals: tuple[int, int],
+        status: Status,
+        winner: int | None,
+    ) -> None:
+        await self._writer.call(
+            self._store.append_action,
+            game_id,
+            deal,
+            seq,
+            action,
+            totals=totals,
+            status=status,
+            winner=winner,
+        )
+
+    async def add_deal(
+        self, game_id: str, index: int, deck: Sequence[int], *, status: Status
+    ) -> None:
+        await self._writer.call(self._store.add_deal, game_id, index, deck, status=status)
+
+    async def forfeit(self, game_id: str, forfeit: Forfeit, *, totals: tuple[int, int]) -> None:
+        await self._writer.call(self._store.forfeit, game_id, forfeit, totals=totals)
+
+    async def claim_invite(
+        self, game_id: str, invite_hash: str, seat: int, token_hash: str, name: str
+    ) -> bool:
+        """Give ``seat`` to the holder of the invite (``False``: not this invite)."""
+        return await self._writer.call(
+            self._store.claim_invite, game_id, invite_hash, seat, token_hash, name
+        )
+
+    def close(self) -> None:
+        """Finish the queued calls and close the database (blocking)."""
+        self._writer.close()

@@ -1,0 +1,116 @@
+"""``/api/options``, ``/api/games``: new games, joining, rematches, the
+history and record downloads (and ``/api/health``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import PlainTextResponse, Response
+
+from marjolet.bots.catalogue import BotChoice
+from marjolet.errors import MarjoletError
+from marjolet.rules import PROFILES, setting_choices
+from marjolet.web.deps import (
+    ClientDep,
+    GuardsDep,
+    HubDep,
+    SeatDep,
+    TableDep,
+    new_game_allowance,
+)
+from marjolet.web.errors import WebError
+from marjolet.web.hub import Hub
+from marjolet.web.schemas import Join, NewGame
+
+router = APIRouter(prefix="/api", tags=["games"])
+
+
+@router.get("/options")
+async def options(hub: HubDep) -> dict[str, Any]:
+    """What a new game may be: the bot choices, rule profiles and settings."""
+    return {
+        "bots": hub.catalogue.public(),
+        "default_bot": hub.catalogue.default,
+        "hint_bot": hub.catalogue.hint_spec.split(":")[0],
+        "profiles": {name: rules.to_json() for name, rules in PROFILES.items()},
+        "settings": setting_choices(),
+    }
+
+
+@router.post("/games", dependencies=[Depends(new_game_allowance)])
+async def new_game(
+    body: NewGame, hub: HubDep, guards: GuardsDep, client: ClientDep
+) -> dict[str, Any]:
+    """A game against a bot, with a friend (an invite link) or between two bots."""
+    bots = _bots_of(body, hub)
+    if body.mode == "watch":
+        refusal = guards.watches.refusal(client, hub.running_watches())
+        if refusal is not None:
+            message, key, params = refusal  # the code is the key's last part
+            raise WebError(key.removeprefix("error."), message, params=params)
+    new = await hub.create_game(body.mode, body.rules, name=body.name, bots=bots)
+    if body.mode == "watch":
+        guards.watches.started(new.id, client)
+    return new.reply()
+
+
+def _bots_of(body: NewGame, hub: Hub) -> list[BotChoice]:
+    """The bot choices a new game names, from this server's catalogue."""
+    try:
+        if body.mode == "bot":
+            name = body.bot if body.bot is not None else hub.catalogue.default
+            return [hub.catalogue.resolve(name)]
+        if body.mode == "watch":
+            assert body.bots is not None  # the model requires them
+            return [hub.catalogue.resolve(name) for name in body.bots]
+    except MarjoletError as exc:
+        raise WebError("bad_request", str(exc)) from None
+    return []
+
+
+@router.post("/games/{game_id}/join")
+async def join(game_id: str, body: Join, table: TableDep) -> dict[str, Any]:
+    """Take seat 1 of a friend game with the code of its invite link."""
+    seat, token = await table.join(body.invite, body.name)
+    return {"id": game_id, "seat": seat, "token": token}
+
+
+@router.post("/games/{game_id}/rematch")
+async def rematch(seated: SeatDep, hub: HubDep) -> dict[str, Any]:
+    """A seat of a finished match opens a new one: same opponent and rules,
+    the other player dealing first."""
+    new = await hub.rematch(seated.table, seated.seat)
+    return new.reply()
+
+
+@router.get("/games")
+async def history(hub: HubDep) -> dict[str, Any]:
+    """Every stored game, newest first (up to the configured limit)."""
+    return {"games": await hub.summaries()}
+
+
+@router.get("/games/{game_id}/record")
+async def download(game_id: str, hub: HubDep, form: str = "json") -> Response:
+    """The record anyone may see, as a file (``json`` or ``text``)."""
+    if form not in ("json", "text"):
+        raise WebError("bad_request", "'form' must be 'json' or 'text'")
+    game, record, complete = await hub.shareable_record(game_id)
+    suffix = "" if complete else "-finished-deals"
+    if form == "json":
+        body, ext, media = record.dumps(), "json", "application/json"
+    else:
+        body, ext, media = record.to_text(), "txt", "text/plain; charset=utf-8"
+    return Response(
+        body,
+        media_type=media,
+        headers={
+            "Content-Disposition": f'attachment; filename="marjolet-{game.id}{suffix}.{ext}"',
+            "X-Marjolet-Complete": "true" if complete else "false",
+        },
+    )
+
+
+@router.get("/health")
+async def health() -> PlainTextResponse:
+    return PlainTextResponse("ok")

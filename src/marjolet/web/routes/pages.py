@@ -1,0 +1,109 @@
+"""The pages of the web server, in the reader's language: plain files in
+``static/`` (no build step): ``/`` lobby, ``/game/ID`` table, ``/history``
+games list, ``/replay`` viewer, and ``/rules`` the rule book. (The
+``/static`` files and the ``/i18n`` catalogues are mounted by the app.)
+
+- :func:`page` serves a static HTML page with ``<html lang>`` set to the
+  reader's language: ``?lang=fr|en``, else the ``marjolet_lang`` cookie (the
+  switch of the top bar, remembered), else ``Accept-Language``. The page's
+  script then fills its words from the same catalogue.
+- ``GET /rules`` is the rule book (:mod:`marjolet.i18n.rulebook`) of a rule
+  set (``?rules=`` a record's ``rules`` value, JSON; default ``classic``),
+  written by the server in the reader's language.
+- ``/i18n/fr.json`` and ``/i18n/en.json`` are the catalogues the terminal
+  reads too (:mod:`marjolet.i18n`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse
+
+from marjolet.errors import MarjoletError
+from marjolet.i18n import negotiate, pick, translate
+from marjolet.i18n.rulebook import rulebook, to_html
+from marjolet.rules import Rules
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+COOKIE = "marjolet_lang"
+_HTML_TAG = '<html lang="en">'
+
+
+def reader_language(request: Request) -> str:
+    """``?lang=``, else the remembered switch (cookie), else ``Accept-Language``."""
+    for asked in (request.query_params.get("lang"), request.cookies.get(COOKIE)):
+        lang = pick(asked)
+        if lang is not None:
+            return lang
+    return negotiate(request.headers.get("accept-language"))
+
+
+def _with_lang(html: str, lang: str) -> str:
+    return html.replace(_HTML_TAG, f'<html lang="{lang}">', 1)
+
+
+def page(name: str, request: Request) -> HTMLResponse:
+    """A static page with ``<html lang>`` in the reader's language."""
+    html = (STATIC / name).read_text(encoding="utf-8")
+    return HTMLResponse(
+        _with_lang(html, reader_language(request)), headers={"Vary": "Cookie, Accept-Language"}
+    )
+
+
+def rules_of(raw: str | None) -> Rules:
+    """The rule set named by ``?rules=`` (JSON or a profile name); classic if absent or bad."""
+    if not raw:
+        return Rules()
+    try:
+        value: Any = json.loads(raw)
+    except (ValueError, RecursionError):  # not JSON, or nested too deeply: a name
+        value = raw
+    try:
+        return Rules.from_json(value)
+    except (MarjoletError, TypeError, ValueError):
+        return Rules()
+
+
+def rules_page(request: Request) -> HTMLResponse:
+    lang = reader_language(request)
+    rules = rules_of(request.query_params.get("rules"))
+    body = to_html(rulebook(rules, lang), translate("rules.title", lang))
+    html = (STATIC / "rules.html").read_text(encoding="utf-8").replace("<!--RULES-->", body, 1)
+    return HTMLResponse(_with_lang(html, lang), headers={"Vary": "Cookie, Accept-Language"})
+
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/")
+async def lobby_page(request: Request) -> HTMLResponse:
+    return page("index.html", request)
+
+
+@router.get("/game/{game_id}")
+async def table_page(game_id: str, request: Request) -> HTMLResponse:
+    return page("table.html", request)
+
+
+@router.get("/history")
+async def history_page(request: Request) -> HTMLResponse:
+    return page("history.html", request)
+
+
+@router.get("/replay")
+async def replay_page(request: Request) -> HTMLResponse:
+    return page("replay.html", request)
+
+
+@router.get("/rules")
+async def rules(request: Request) -> HTMLResponse:
+    return rules_page(request)
+
+
+@router.get("/favicon.ico")
+async def favicon() -> FileResponse:
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")

@@ -1,0 +1,25 @@
+"""``/api/games/ID/review``: where a finished game's review stands
+(``GET``) and starting it (``POST``); the work is :mod:`marjolet.web.reviews`'."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from marjolet.web.deps import ReviewsDep
+from marjolet.web.schemas import NoOptions
+
+router = APIRouter(prefix="/api", tags=["reviews"])
+
+
+@router.get("/games/{game_id}/review")
+async def review_status(game_id: str, reviews: ReviewsDep) -> dict[str, Any]:
+    return await reviews.status(game_id)
+
+
+@router.post("/games/{game_id}/review")
+async def review_start(
+    game_id: str, reviews: ReviewsDep, body: NoOptions | None = None
+) -> dict[str, Any]:
+    return await reviews.start(game_id)

@@ -1,0 +1,126 @@
+"""The JSON bodies the API accepts, as Pydantic models with their limits.
+
+FastAPI validates a body against its model before the route runs; a body
+that does not fit is answered ``400`` with one line naming the field
+(:func:`marjolet.web.errors.from_validation`). The size of every body is
+capped before it is even parsed (``max_body_size`` of the application and
+of the upload route, :mod:`marjolet.web.routes`), and JSON nested too deeply
+is refused by the parser; so no body can cost more than its limit.
+
+What a model cannot know (the bots this server offers: the operator's
+``--allow-bot`` list) is checked by the route, against the hub's catalogue.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from marjolet.errors import MarjoletError
+from marjolet.rules import CLASSIC, Rules, check_new_match
+
+#: Longest display name, in characters (longer ones are cut).
+MAX_NAME = 24
+#: Longest secret a client may quote (seat token, invite code).
+MAX_SECRET = 128
+#: Longest bot choice name a client may send (longer is no choice of ours).
+MAX_BOT_NAME = 200
+
+Mode = Literal["bot", "friend", "watch"]
+
+#: The default of a required field: absent, it is refused by the field's own
+#: check, with the field's own sentence (not Pydantic's "Field required").
+REQUIRED: str = Field(default="", validate_default=True)
+
+
+def clean_name(value: object, default: str) -> str:
+    """A display name: printable, trimmed, at most :data:`MAX_NAME` characters."""
+    if not isinstance(value, str):
+        return default
+    text = "".join(ch for ch in value if ch.isprintable()).strip()
+    return text[:MAX_NAME] or default
+
+
+def _mode(value: object) -> object:
+    if value not in ("bot", "friend", "watch"):
+        raise ValueError(f"'mode' must be 'bot', 'friend' or 'watch', got {str(value)[:20]!r}")
+    return value
+
+
+def _rules(value: object) -> Rules:
+    """A rule set a new match may be played with (R1-R23 and the limits of
+    ``marjolet rules``), from a profile name or a record's ``rules`` object."""
+    if isinstance(value, Rules):
+        return value
+    try:
+        return check_new_match(Rules.from_json(value))
+    except MarjoletError as exc:
+        raise ValueError(f"rules: {exc}") from None
+
+
+def _bot_name(value: object) -> object:
+    if not isinstance(value, str) or len(value) > MAX_BOT_NAME:
+        raise ValueError(f"unknown bot {repr(value)[:40]} (see /api/options for the choices)")
+    return value
+
+
+def _bot_pair(value: object) -> object:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ValueError("'bots' must name two bot choices")
+    return tuple(_bot_name(v) for v in value)
+
+
+def _secret(what: str) -> BeforeValidator:
+    def check(value: object) -> object:
+        if not isinstance(value, str) or not 0 < len(value) <= MAX_SECRET:
+            raise ValueError(what)
+        return value
+
+    return BeforeValidator(check)
+
+
+class Body(BaseModel):
+    """A request body: a JSON object; unknown keys are ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, arbitrary_types_allowed=True)
+
+
+class NewGame(Body):
+    """``POST /api/games``: a game against a bot, with a friend, or a
+    bot-vs-bot match to watch."""
+
+    mode: Annotated[Mode, BeforeValidator(_mode)] = Field(default=None, validate_default=True)
+    rules: Annotated[Rules, BeforeValidator(_rules)] = CLASSIC
+    #: ``bot`` mode: the bot choice (the server's default when absent).
+    bot: Annotated[str | None, BeforeValidator(_bot_name)] = None
+    #: ``watch`` mode: the two bot choices.
+    bots: Annotated[tuple[str, str] | None, BeforeValidator(_bot_pair)] = None
+    name: Annotated[str, BeforeValidator(lambda v: clean_name(v, "you"))] = "you"
+
+    @model_validator(mode="after")
+    def _watch_needs_bots(self) -> NewGame:
+        if self.mode == "watch" and self.bots is None:
+            raise ValueError("'bots' must name two bot choices")
+        return self
+
+
+class Join(Body):
+    """``POST /api/games/ID/join``: take seat 1 of a friend game."""
+
+    invite: Annotated[str, _secret("'invite' must be the code of the invite link")] = REQUIRED
+    name: Annotated[str, BeforeValidator(lambda v: clean_name(v, "friend"))] = "friend"
+
+
+class SeatToken(Body):
+    """``POST /api/games/ID/rematch``: the seat's secret token."""
+
+    token: Annotated[str, _secret("'token' must be the token of your seat")] = REQUIRED
+
+
+class NoOptions(Body):
+    """``POST /api/games/ID/review``: ``{}`` (read all the same, so that the
+    body is held to the request limit and checked like any other)."""
+
+
+__all__ = ["MAX_NAME", "Join", "Mode", "NewGame", "NoOptions", "SeatToken", "clean_name"]

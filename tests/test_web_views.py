@@ -1,0 +1,91 @@
+"""What the browser is told, computed incrementally: the step log of a live
+table adds one engine push per new move and agrees with the public history
+walk; phase and melds come from the engine (web/views.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from marjolet.engine import Deal
+from marjolet.history import walk
+from marjolet.match import Match
+from marjolet.web import views
+
+
+def played_deal(seed: int) -> tuple[Deal, list[int]]:
+    """A random deal, with its moves, played to the end."""
+    match = Match(seed=seed)
+    deal = match.start_deal()
+    rng = random.Random(seed)
+    moves = []
+    while not deal.is_over:
+        action = rng.choice(deal.legal_actions())
+        moves.append(action)
+        match.play(action)
+    return deal, moves
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_step_log_agrees_with_the_public_history_and_the_score(seed: int) -> None:
+    deal, moves = played_deal(seed)
+    steps = views.deal_steps(deal)
+    walked = list(walk(moves, deal.dealer, deal.trump))
+    assert [(s.player, s.action, s.trick, s.won_by) for s in steps] == [
+        (w.player, w.action, w.trick, w.winner) for w in walked
+    ]
+    seven = 10 if deal.turned_up == deal.seven else 0  # R18: scored before any move
+    gained = [sum(s.gain[p] for s in steps) for p in (0, 1)]
+    gained[deal.dealer] += seven
+    assert tuple(gained) == deal.points
+
+
+def test_the_step_log_pushes_each_move_once_however_often_it_is_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    match = Match(seed=4)
+    deal = match.start_deal()
+    log = views.StepLog(deal)
+    pushes = 0
+    push = Deal.push
+
+    def counted(self: Deal, action: int) -> None:
+        nonlocal pushes
+        if self is log.replay:
+            pushes += 1
+        push(self, action)
+
+    monkeypatch.setattr(Deal, "push", counted)
+    rng = random.Random(4)
+    while not deal.is_over:
+        match.play(rng.choice(deal.legal_actions()))
+        for _ in range(3):  # every connection asks for its picture
+            log.update(deal)
+    assert pushes == len(deal.moves)
+    assert log.update(deal) == views.deal_steps(deal)
+
+
+def test_a_new_deal_starts_the_step_log_again() -> None:
+    match = Match(seed=5)
+    first = match.start_deal()
+    log = views.StepLog(first)
+    rng = random.Random(5)
+    while not first.is_over:
+        match.play(rng.choice(first.legal_actions()))
+    assert len(log.update(first)) == len(first.moves)
+    second = match.start_deal()
+    assert log.update(second) == []
+
+
+def test_phase_and_melds_are_the_engines() -> None:
+    match = Match(seed=6)
+    deal = match.start_deal()
+    rng = random.Random(6)
+    while not deal.is_over:
+        view = views.open_view(match)
+        assert view["phase"] == deal.phase
+        for player in (0, 1):
+            shown = {m["id"] for m in view["melds"][player]}
+            assert shown == set(deal.melds_scored(player))
+        match.play(rng.choice(deal.legal_actions()))
