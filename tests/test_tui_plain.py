@@ -202,5 +202,6 @@ def test_r16_a_typed_card_that_may_not_follow_is_refused_with_the_reason(tmp_pat
     )
     assert proc.returncode == 0, proc.stderr
     assert rule.explain() in proc.stdout  # the duty, before the choice
-    assert "is not allowed. R16:" in proc.stdout
+    assert "is not allowed. In the last tricks:" in proc.stdout
+    assert "R16" not in proc.stdout
     assert record.load(save).deals[-1].actions == tuple(match.deals[-1].moves)

@@ -32,22 +32,6 @@ def rules_text(rules: Rules) -> str:
 class HelpScreen(ModalScreen[None]):
     """The rules in brief and the keys, scrollable, fitting 80x24."""
 
-    DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > Vertical {
-        width: 100%;
-        height: 100%;
-        max-height: 40;
-        border: round $accent;
-        border-title-align: center;
-        background: $surface;
-    }
-    HelpScreen VerticalScroll { height: 1fr; padding: 0 1; }
-    HelpScreen #help-keys {
-        height: 1; dock: bottom; content-align: center middle; color: $text-muted;
-    }
-    """
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,h,f1,q", "close", "Close"),
     ]

@@ -23,6 +23,7 @@ from marjolet import record
 from marjolet.bots import Bot, make_bot
 from marjolet.engine import Deal, Outcome
 from marjolet.errors import IllegalActionError, MarjoletError, RecordError
+from marjolet.i18n import LANGS, translate
 from marjolet.match import Match, new_rng
 from marjolet.observation import Observation, observe
 from marjolet.rules import Rules
@@ -37,6 +38,18 @@ def default_name() -> str:
     """The human's name when none is given: "You", "Vous" in French (the
     record keeps it as it was written)."""
     return tr("player.you")
+
+
+#: The default name in every language: a match started in English and
+#: resumed in French shows "Vous".
+DEFAULT_NAMES = frozenset(translate("player.you", lang) for lang in LANGS)
+
+
+def shown_name(recorded: str) -> str:
+    """The human's name on screen in a resumed match: the default name in
+    the language in use when the record has the default name of any
+    language, else as recorded."""
+    return default_name() if recorded in DEFAULT_NAMES else recorded
 
 
 def display_name(spec: str) -> str:
@@ -72,6 +85,8 @@ class GameSession:
         self.save_error: str | None = None
         #: True when the match was continued from a saved record.
         self.resumed = False
+        #: The hints given: (deal index, action index) -> the suggested action.
+        self.hints: dict[tuple[int, int], int] = {}
 
     # -- opening -----------------------------------------------------------------
 
@@ -138,6 +153,7 @@ class GameSession:
             match.players = (default_name(), spec)
         session = cls(match, opponent=spec, save_path=save_path or path, seed=seed, notes=notes)
         session.resumed = True
+        session.names = (shown_name(session.names[0]), session.names[1])
         session.save()
         return session
 
@@ -200,6 +216,39 @@ class GameSession:
             replay.push(action)
             lines += describe.narrate(before, seen(), actor, action, self.names)
         return lines
+
+    def opening_lines(self) -> list[str]:
+        """The log's first lines: the welcome, the notes, and for a resumed
+        match the deal so far and where it stands."""
+        lines = [tr("tui.welcome", bot=self.names[1]), *self.notes]
+        if self.deal_in_progress:
+            lines += self.history()
+        if self.deal_in_progress and self.resumed:
+            obs = self.observation()
+            lines.append(
+                tr("tui.resumed", n=obs.deal_index + 1, trick=min(obs.tricks_played + 1, 16))
+            )
+        elif self.resumed and self.match.deals:
+            t = self.match.totals
+            n = len(self.match.deals)
+            lines.append(tr("tui.resumed_after", n=n, a=t[0], name=self.names[1], b=t[1]))
+        return lines
+
+    # -- hints -------------------------------------------------------------------
+
+    def hint_given(self, action: int) -> None:
+        """Remember that the hint suggested ``action`` at the current position."""
+        d = self.match.deal
+        if d is not None:
+            self.hints[(len(self.match.deals) - 1, len(d.moves))] = action
+
+    @property
+    def followed(self) -> dict[tuple[int, int], int]:
+        """The hints the human followed: (deal index, action index) -> action."""
+        played = {
+            (i, j): a for i, deal in enumerate(self.match.deals) for j, a in enumerate(deal.moves)
+        }
+        return {at: a for at, a in self.hints.items() if played.get(at) == a}
 
     # -- acting ------------------------------------------------------------------
 

@@ -60,14 +60,7 @@ class StartApp(App[StartChoice | None]):
 
     TITLE = "Marjolet"
     ENABLE_COMMAND_PALETTE = False
-    CSS = """
-    #start-title { height: 3; content-align: center middle; text-style: bold; }
-    #lists { height: 1fr; }
-    .column { width: 1fr; padding: 0 1; }
-    .column Static { height: 1; color: $text-muted; }
-    .column OptionList { height: 1fr; }
-    #start-keys { height: 1; content-align: center middle; color: $text-muted; }
-    """
+    CSS_PATH = "marjolet.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "start", "Start", priority=True),
         Binding("q,escape", "quit_start", "Quit"),

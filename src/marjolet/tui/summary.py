@@ -25,26 +25,6 @@ class DealSummaryScreen(ModalScreen[str]):
     (a new match, once the match is over), ``"review"`` (``r``: review the
     deal, then come back) or ``"quit"``."""
 
-    DEFAULT_CSS = """
-    DealSummaryScreen { align: center middle; }
-    DealSummaryScreen > Vertical {
-        width: 54;
-        height: auto;
-        max-height: 100%;
-        border: round $accent;
-        border-title-align: center;
-        border-subtitle-align: center;
-        background: $surface;
-        padding: 0 1;
-    }
-    DealSummaryScreen #summary-outcome {
-        text-style: bold; content-align: center middle; width: 100%;
-    }
-    DealSummaryScreen #summary-keys, DealSummaryScreen #summary-review {
-        color: $text-muted; content-align: center middle; width: 100%;
-    }
-    """
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,n", "next", "Next", priority=True),
         Binding("escape", "close", show=False),
