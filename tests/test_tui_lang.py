@@ -322,3 +322,21 @@ def test_the_hint_and_its_runner_up_read_in_french(french: None) -> None:
     assert h.text() == (
         "Conseil : jouer D♠ (écart en fin de donne attendu +12 ; annoncer R♥-D♥ : +8)."
     )
+
+
+def test_resuming_in_french_a_match_started_in_english_uses_the_french_default_name(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "g.json"
+    GameSession.new(CLASSIC, opponent="random", seed=1, save_path=path)  # in English: "You"
+    words.use("fr")
+    try:
+        resumed = GameSession.resume(path)
+        named = tmp_path / "ann.json"
+        GameSession.new(CLASSIC, opponent="random", seed=1, name="Ann", save_path=named)
+        kept = GameSession.resume(named)
+    finally:
+        words.use("en")
+    assert resumed.names[0] == "Vous"
+    assert record.load(path).players == ("You", "random")  # the record keeps what was written
+    assert kept.names[0] == "Ann"  # a chosen name is never translated

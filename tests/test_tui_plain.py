@@ -38,7 +38,7 @@ def test_a_pipe_gets_the_plain_interface_saved_in_the_data_folder() -> None:
     games = saves.saved_games()
     assert len(games) == 1
     assert f"saved after every action to {games[0]}" in proc.stdout
-    assert "continue with: marjolet play --resume" in proc.stdout
+    assert "-m marjolet play --resume)" in proc.stdout  # as this test started it
     rec = record.load(games[0])
     assert rec.players == ("You", "random")
     assert len(rec.deals[0].actions) >= 3

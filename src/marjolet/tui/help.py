@@ -15,12 +15,13 @@ from textual.widgets import Markdown, Static
 
 from marjolet.i18n.rulebook import rulebook, to_markdown
 from marjolet.rules import Rules
+from marjolet.tui.launch import resume_command
 from marjolet.tui.words import lang, tr, translate_bindings
 
 
 def keys_text() -> str:
     """The keys of the game, in the player's language (Markdown)."""
-    return tr("tui.help_keys")
+    return tr("tui.help_keys", resume=resume_command())
 
 
 def rules_text(rules: Rules) -> str:

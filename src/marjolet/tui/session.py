@@ -28,6 +28,7 @@ from marjolet.match import Match, new_rng
 from marjolet.observation import Observation, observe
 from marjolet.rules import Rules
 from marjolet.tui import describe, saves
+from marjolet.tui.launch import resume_command
 from marjolet.tui.words import tr
 from marjolet.turns import Turn, TurnDriver, checked_choice
 
@@ -319,7 +320,8 @@ class GameSession:
 
     @property
     def resume_hint(self) -> str:
-        """How to continue this match later."""
+        """How to continue this match later: the command as it works from
+        where the player is (:func:`marjolet.tui.launch.resume_command`)."""
         if self.save_path is None:
             return ""
         try:
@@ -327,5 +329,5 @@ class GameSession:
         except OSError:
             newest = []
         if newest and newest[0].resolve() == self.save_path.resolve():
-            return "marjolet play --resume"
-        return f"marjolet play --resume {self.save_path}"
+            return resume_command()
+        return resume_command(self.save_path)

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from marjolet.engine import Breakdown
 from marjolet.rules import Rules
@@ -89,6 +89,7 @@ class DealSummaryScreen(ModalScreen[str]):
             yield Static(outcome, id="summary-outcome")
             yield Static(keys, id="summary-keys")
             yield Static(tr("tui.summary_review"), id="summary-review", classes="keys")
+        yield Footer()  # the key bar of the deal's end
 
     def _lead_text(self) -> str:
         t0, t1 = self.totals
