@@ -27,9 +27,9 @@ from marjolet.i18n import LANGS, translate
 from marjolet.match import Match, new_rng
 from marjolet.observation import Observation, observe
 from marjolet.rules import Rules
-from marjolet.tui import describe, saves
+from marjolet.tui import describe, opponents, saves
 from marjolet.tui.launch import resume_command
-from marjolet.tui.words import tr
+from marjolet.tui.words import lang, tr
 from marjolet.turns import Turn, TurnDriver, checked_choice
 
 HUMAN = 0
@@ -69,7 +69,10 @@ class GameSession:
         save_path: Path | None,
         seed: int | None = None,
         notes: Sequence[str] = (),
+        opponent_name: str | None = None,
     ) -> None:
+        """``opponent_name``: how the screen calls the opponent (a player
+        level's name); by default the bot's name without its parameters."""
         self.match = match
         self.driver = TurnDriver(match)
         self.human = HUMAN
@@ -80,7 +83,7 @@ class GameSession:
         players = match.players or (default_name(), opponent)
         self.player_names = (players[0], players[1])
         #: Short names for the screen: the human's own name and the bot's.
-        self.names = (players[0], display_name(players[1]))
+        self.names = (players[0], opponent_name or display_name(players[1]))
         #: Messages for the player about how the session was opened.
         self.notes = list(notes)
         self.save_error: str | None = None
@@ -101,6 +104,7 @@ class GameSession:
         seed: int | None = None,
         save_path: Path | None = None,
         first_dealer: int | None = None,
+        opponent_name: str | None = None,
     ) -> GameSession:
         """A new match, saved to ``save_path`` (default: a new file in the
         data folder's ``games``); ``first_dealer`` None draws it (R3). The
@@ -109,7 +113,9 @@ class GameSession:
             name = default_name()
         match = Match(rules, seed=seed, players=(name, opponent), first_dealer=first_dealer)
         path = save_path if save_path is not None else saves.new_save_path()
-        session = cls(match, opponent=opponent, save_path=path, seed=seed)
+        session = cls(
+            match, opponent=opponent, save_path=path, seed=seed, opponent_name=opponent_name
+        )
         session.save()
         return session
 
@@ -152,7 +158,16 @@ class GameSession:
             spec = fallback_opponent
         if match.players is None:
             match.players = (default_name(), spec)
-        session = cls(match, opponent=spec, save_path=save_path or path, seed=seed, notes=notes)
+        # a bot recorded by its spec is called by its level's name, if it has one
+        level = opponents.level_of(spec) if opponent is None and spec == recorded else None
+        session = cls(
+            match,
+            opponent=spec,
+            save_path=save_path or path,
+            seed=seed,
+            notes=notes,
+            opponent_name=level.name(lang()) if level is not None else None,
+        )
         session.resumed = True
         session.names = (shown_name(session.names[0]), session.names[1])
         session.save()
