@@ -204,7 +204,9 @@ def run_fullscreen(session: GameSession, args: argparse.Namespace) -> int:
         s = app.session
         players = m.players or (args.name, s.opponent_spec)
         name = s.names[1] if s.names[1] != s.opponent_spec else None
-        return GameSession.new(m.rules, opponent=s.opponent_spec, name=players[0], opponent_name=name)
+        return GameSession.new(
+            m.rules, opponent=s.opponent_spec, name=players[0], opponent_name=name
+        )
 
     app = MarjoletApp(session, new_session=another_match, hint_seed=args.seed)
     app.run()
