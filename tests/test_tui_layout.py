@@ -199,3 +199,16 @@ def test_a_followed_hint_that_the_review_counts_as_a_loss_is_explained(tmp_path:
     unfollowed.hint_given(parse_action("7S"))
     unfollowed.play(parse_action("AS"))
     assert unfollowed.followed == {}
+
+
+def test_a_resumed_match_calls_a_level_opponent_by_its_level_name(tmp_path: Path) -> None:
+    from marjolet.tui.opponents import levels
+
+    level = levels()[1]
+    path = tmp_path / "g.json"
+    GameSession.new(CLASSIC, opponent=level.spec, seed=2, save_path=path)
+    resumed = GameSession.resume(path)
+    assert resumed.opponent_spec == level.spec and resumed.names[1] == level.name("en")
+    assert level.spec not in " ".join(resumed.opening_lines())  # the welcome names the level
+    research = GameSession.resume(path, opponent="random")  # chosen on the command line
+    assert research.names[1] == "random"
