@@ -74,8 +74,25 @@ def test_the_key_bar_counts_the_cards_left_in_the_last_tricks(tmp_path: Path) ->
 
     async def body(pilot: Pilot[None]) -> None:
         n = len(app.hand)
+        allowed = [i + 1 for i, c in enumerate(app.hand) if app.turn.playable >> c & 1]
         assert n < 6
-        assert f"1-{n} Play card" in footer(app) and "1-6" not in footer(app)
+        if len(allowed) == n:
+            assert f"1-{n} Play card" in footer(app) and "1-6" not in footer(app)
+        else:
+            assert f"{','.join(map(str, allowed))} Play card" in footer(app)
+
+    run_app(app, body)
+
+
+def test_in_the_last_tricks_the_key_bar_lists_only_the_allowed_cards(tmp_path: Path) -> None:
+    match = phase2_follow_match()  # the duty refuses some of the human's cards
+    session = GameSession(match, opponent="random", save_path=tmp_path / "g.json")
+    app = MarjoletApp(session, pace=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        allowed = [i + 1 for i, c in enumerate(app.hand) if app.turn.playable >> c & 1]
+        assert 0 < len(allowed) < len(app.hand)
+        assert f"{','.join(map(str, allowed))} Play card" in footer(app)
 
     run_app(app, body)
 

@@ -505,7 +505,7 @@ class MarjoletApp(App[None]):
         options = 0
         if self.turn.in_window and self.session.deal is not None:
             options = len(describe.window_options(self.session.observation(), self.legal))
-        self.key_bar = keys.key_bar(self.waiting, self.turn, len(self.hand), options)
+        self.key_bar = keys.key_bar(self.waiting, self.turn, self.hand, options)
 
     def refresh_status(self) -> None:
         if self.note is not None:

@@ -1,7 +1,8 @@
 """The keys of the table and the key bar that follows the situation.
 
 The footer shows only the keys that do something now: ``1-6 Play card``
-(``1-5`` with five cards left) while the human chooses a card, ``1-3
+(``1-5`` with five cards left, ``2,4`` when the last tricks' duty allows
+only those cards) while the human chooses a card, ``1-3
 Declare`` and ``d Draw`` in the meld window, only help and quit while the
 computer thinks or once the deal is over. :func:`key_bar` decides it from
 plain values; :func:`show_key_bar` writes it into the App's bindings.
@@ -9,12 +10,13 @@ plain values; :func:`show_key_bar` writes it into the App's bindings.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from textual.binding import Binding, BindingType
 
-from marjolet.tui.state import HumanTurn, Waiting
+from marjolet.tui.state import HumanTurn, Waiting, choices
 from marjolet.tui.words import tr
 
 #: The most cards a hand holds, and the most lines of a meld window.
@@ -68,16 +70,24 @@ def _span(n: int) -> str:
     return "1" if n == 1 else f"1-{n}"
 
 
-def key_bar(waiting: Waiting, turn: HumanTurn, hand_size: int, options: int) -> KeyBar:
+def _keys(places: Sequence[int], hand_size: int) -> str:
+    """``1-6`` when every card may be played, else the keys that may: ``2,4``."""
+    if len(places) == hand_size:
+        return _span(hand_size)
+    return ",".join(str(i + 1) for i in places)
+
+
+def key_bar(waiting: Waiting, turn: HumanTurn, hand: Sequence[int], options: int) -> KeyBar:
     """The key bar for the situation: ``options`` is the number of lines of
-    the meld window (when it is open), ``hand_size`` the cards in hand."""
+    the meld window (when it is open), ``hand`` the cards as shown."""
     if waiting != Waiting.HUMAN:
         return KeyBar()
     if turn.in_window:
         return KeyBar(_span(options), "tui.key_declare", confirm=True, draw=True, hint=True)
-    if not hand_size:
+    places = choices(hand, turn.playable)
+    if not places:
         return KeyBar()
-    return KeyBar(_span(hand_size), arrows=True, confirm=True, hint=True)
+    return KeyBar(_keys(places, len(hand)), arrows=True, confirm=True, hint=True)
 
 
 def show_key_bar(bindings: Any, bar: KeyBar) -> None:
