@@ -33,10 +33,13 @@ play: $(VENV)/.play-installed
 
 ## ruff, mypy --strict and the whole pytest suite (browser tests use
 ## Debian's chromium, which scripts/install-chromium.sh installs if missing; axe-core
-## from npm for the accessibility checks, which scripts/install-axe.sh installs).
+## from npm for the accessibility checks, which scripts/install-axe.sh installs;
+## PostgreSQL and redis-server for the multi-process tests, which
+## scripts/install-services.sh installs; the tests start their own servers).
 test: $(VENV)/.test-installed
 	sh scripts/install-chromium.sh
 	sh scripts/install-axe.sh
+	sh scripts/install-services.sh
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/pytest $(PYTEST_ARGS)
@@ -77,7 +80,7 @@ kernel-asan: $(ASAN_LIB) $(VENV)/.test-installed
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 	LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	MARJOLET_KERNEL_LIB=$(ASAN_LIB) $(BIN)/pytest -q -p no:cacheprovider \
-		tests/test_kernel_agreement.py tests/test_kernel_build.py
+		tests/test_kernel_agreement.py tests/test_kernel_build.py tests/test_rl_vector.py
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 	LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	MARJOLET_KERNEL_LIB=$(ASAN_LIB) $(BIN)/pytest -q -p no:cacheprovider \

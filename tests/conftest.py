@@ -20,3 +20,16 @@ def _isolated_data_dir(
         monkeypatch.delenv(name, raising=False)  # unless a test asks otherwise
     monkeypatch.setenv("LANG", "C.UTF-8")
     yield
+
+
+#: Throwaway PostgreSQL and Redis servers (tests/services.py).
+pytest_plugins = ["services"]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh empty database of each kind the server runs on: a SQLite
+    file, and a PostgreSQL database (skipped where PostgreSQL is missing)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "web.sqlite3")
+    return str(request.getfixturevalue("postgres_url"))

@@ -27,6 +27,8 @@ CORE = [
     "marjolet.record",
     "marjolet.rules",
     "marjolet.turns",
+    "marjolet.web.ratings",
+    "marjolet.web.ratelimits",
 ]
 FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 

@@ -118,3 +118,30 @@ def test_bad_arguments_are_refused() -> None:
         marjolet_v0.env(render_mode="rgb_array")
     with pytest.raises(MarjoletError, match="profile"):
         marjolet_v0.env(rules="nope")
+
+
+def test_max_cycles_truncates_the_episode_after_that_many_actions() -> None:
+    env = marjolet_v0.env(reward="match", max_cycles=7)
+    env.reset(seed=3)
+    actions = 0
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated and info == {"truncated_after": 7}
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        actions += 1
+    assert actions == 7
+
+
+def test_max_cycles_environment_passes_the_api_test() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(marjolet_v0.env(max_cycles=20), num_cycles=60)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True])
+def test_max_cycles_must_be_a_positive_integer(bad: Any) -> None:
+    with pytest.raises(MarjoletError, match="max_cycles"):
+        marjolet_v0.raw_env(max_cycles=bad)

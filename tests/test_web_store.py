@@ -12,7 +12,15 @@ import pytest
 from marjolet import record
 from marjolet.match import Match
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA
-from marjolet.web.store import Forfeit, GameRow, SeatInfo, Store, StoreError, token_hash
+from marjolet.web.store import (
+    Forfeit,
+    GameRow,
+    SeatInfo,
+    Store,
+    StoreConflict,
+    StoreError,
+    token_hash,
+)
 
 
 def new_row(game_id: str = "g1", deck: tuple[int, ...] = tuple(range(32))) -> GameRow:
@@ -75,7 +83,7 @@ def test_the_same_action_position_can_never_be_stored_twice(tmp_path: Path) -> N
     try:
         store.create_game(new_row())
         store.append_action("g1", 0, 0, 0, totals=(0, 0), status="playing", winner=None)
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(StoreConflict):
             store.append_action("g1", 0, 0, 1, totals=(0, 0), status="playing", winner=None)
         loaded = store.load_game("g1")
         assert loaded is not None and loaded.actions == [[0]] and loaded.action_count == 1
@@ -164,7 +172,7 @@ def test_a_failed_write_in_a_group_commit_undoes_only_itself(tmp_path: Path) -> 
         store.create_game(new_row())
         with store.batch():
             store.append_action("g1", 0, 0, 0, totals=(0, 0), status="playing", winner=None)
-            with pytest.raises(sqlite3.IntegrityError):
+            with pytest.raises(StoreConflict):
                 store.append_action("g1", 0, 0, 5, totals=(9, 9), status="playing", winner=None)
             store.append_action("g1", 0, 1, 1, totals=(0, 0), status="playing", winner=None)
         loaded = store.load_game("g1")
@@ -190,7 +198,7 @@ def test_the_group_writer_answers_each_caller_after_the_commit(tmp_path: Path) -
         assert [type(e).__name__ if e else None for e in outcomes] == [
             None,
             None,
-            "IntegrityError",
+            "StoreConflict",
             None,
         ]
         loaded = writer.submit(store.load_game, "g1").result(10)
@@ -238,11 +246,16 @@ def test_a_version_1_database_gains_forfeits_and_keeps_its_games(tmp_path: Path)
     with sqlite3.connect(path) as conn:  # what marjolet wrote before forfeits existed
         conn.execute("ALTER TABLE games DROP COLUMN forfeit")
         conn.execute("PRAGMA user_version = 1")
+        for table in ("alembic_version", "leases", "game_players", "seeks", "rating_changes",
+                      "sessions", "accounts"):  # nor the migrations and what they add
+            conn.execute(f"DROP TABLE {table}")
     again = Store(path)
     try:
         loaded = again.load_game("g1")
         assert loaded is not None and loaded.actions == [[0]] and loaded.forfeit is None
         assert again.forfeit("g1", Forfeit.trimmed(1, "random", "exited"), totals=(0, 0))
-        assert again._db.execute("PRAGMA user_version").fetchone()[0] == 2
+        with again.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA user_version").scalar() == 2
+            assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
     finally:
         again.close()

@@ -48,4 +48,7 @@ int kd_rules_from(PyObject *obj, mk_rules *r);
 extern PyMethodDef kernel_core_methods[];
 extern PyMethodDef kernel_search_methods[];
 
+/* vecenv_binding.c: adds the type VecEnv to the module (0, or -1) */
+int kernel_add_vecenv(PyObject *m);
+
 #endif

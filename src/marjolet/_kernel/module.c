@@ -769,7 +769,7 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;
     if (PyModule_AddFunctions(m, kernel_core_methods) < 0 ||
-        PyModule_AddFunctions(m, kernel_search_methods) < 0 ||
+        PyModule_AddFunctions(m, kernel_search_methods) < 0 || kernel_add_vecenv(m) < 0 ||
         PyModule_AddIntConstant(m, "API_VERSION", MK_API_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "INF", MK_INF) < 0) {
         Py_DECREF(m);

@@ -21,6 +21,9 @@ _BOTS: dict[str, str] = {
     "ismcts": "marjolet.bots.ismcts:IsmctsBot",
     "cheater": "marjolet.bots.pimc:CheaterBot",
     "best": "marjolet.bots.best:BestBot",
+    "expert": "marjolet.bots.expert:ExpertBot",
+    "sampler": "marjolet.bots.sampler:SamplerBot",
+    "novice": "marjolet.bots.novice:NoviceBot",
     "openspiel-ismcts": "marjolet.rl.ismcts_bot:OpenSpielISMCTSBot",
     "linear": "marjolet.rl.linear_bot:LinearBot",
 }

@@ -67,11 +67,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="messages a browser connection may send per second, bursts of 2N (default 20)",
     )
     parser.add_argument(
+        "--check-db",
+        action="store_true",
+        help="read the database (--db or the default), say what is wrong with it, "
+        "and exit (0: sound, 2: damaged); changes nothing and serves nothing",
+    )
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
         help="server log level (default info)",
     )
+
+
+def check_db(db: str | None) -> int:
+    """``--check-db``: one line per problem on standard error, a summary on
+    standard output; exit status 0 for a sound database, 2 otherwise."""
+    import sys
+    from pathlib import Path
+
+    from marjolet.web.config import WebConfig
+    from marjolet.web.store import check_database_file
+
+    path = WebConfig(db_path=Path(db) if db else None).database()
+    count, problems = check_database_file(path)
+    for problem in problems:
+        print(f"marjolet: {problem}", file=sys.stderr)
+    verdict = "sound" if not problems else f"{len(problems)} problem(s)"
+    print(f"{path}: {count} game(s) read, {verdict}")
+    return 0 if not problems else 2
 
 
 def is_loopback(host: str) -> bool:
@@ -102,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
             f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
         ) from None
 
+    if args.check_db:
+        return check_db(args.db)
     if not 0 <= args.port <= 65535:
         raise MarjoletError(f"--port must be 0-65535, got {args.port}")
     for flag, value in (("--bot-delay", args.bot_delay), ("--watch-delay", args.watch_delay)):

@@ -12,6 +12,9 @@ that submodule is imported, so ``import marjolet.rl`` costs nothing:
   ``python_marjolet`` on import;
 - :mod:`marjolet.rl.gym`: registers the Gymnasium environment
   ``marjolet/SingleAgent-v0`` on import;
+- :mod:`marjolet.rl.vector`: batches of single-agent or self-play episodes
+  stepped together by the C kernel (``MarjoletVectorEnv``, a Gymnasium
+  ``VectorEnv``, and ``MarjoletSelfPlayVectorEnv``);
 - :mod:`marjolet.decks` (core): deck orders consistent with what one seat knows
   (OpenSpiel's ``resample_from_infostate``), standard library only;
 - :mod:`marjolet.rl.ismcts_bot` and :mod:`marjolet.rl.linear_bot`: the

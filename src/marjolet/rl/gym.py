@@ -157,6 +157,11 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         self._pending = self._opponent_moves()
         return self._observation(), self._info()
 
+    def reseed(self, seed: int) -> None:
+        """Seed the stream of later episodes as ``reset(seed=seed)`` would,
+        without starting one (the Python batch of :mod:`marjolet.rl.vector`)."""
+        self._seeds.reseed(seed)
+
     def step(self, action: Any) -> tuple[FloatArray, float, bool, bool, dict[str, Any]]:
         episode = self.episode
         if episode.done:

@@ -23,6 +23,15 @@
 - ``render_mode="ansi"``: :meth:`render` returns the whole table as text
   (both hands: it is the referee's view, not a player's); ``"human"``
   prints it.
+- ``max_cycles``: with an integer, the episode is truncated (every agent's
+  ``truncation`` set, no reward) once that many actions were played in it;
+  ``None`` (default): no limit (a deal ends within 67 actions, a match
+  within a few hundred, though R22 has no bound while totals tie).
+- No ``parallel_env``: one player acts at a time, often several times in a
+  row (the meld window), so PettingZoo's parallel API would give the other
+  agent a dummy action at every step and ``aec_to_parallel`` does not apply
+  (``is_parallelizable`` is false). Batched play of both seats is
+  :class:`marjolet.rl.vector.MarjoletSelfPlayVectorEnv`.
 - Environments pickle and deep-copy, seeded or not.
 """
 
@@ -70,8 +79,17 @@ class raw_env(AECEnv):  # type: ignore[misc]
         rules: Rules | str | Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         reward: str = "deal",
+        max_cycles: int | None = None,
     ) -> None:
         super().__init__()
+        if max_cycles is not None and (
+            isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1
+        ):
+            raise MarjoletError(
+                f"max_cycles must be a positive integer or None, got {max_cycles!r}"
+            )
+        self.max_cycles = max_cycles
+        self._cycles = 0
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise MarjoletError(
                 f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}"
@@ -112,6 +130,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._seeds.reseed(seed)
         self._episode = Episode(self.rules, self.reward_mode, self._seeds.next())
         self._last_action = None
+        self._cycles = 0
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
@@ -151,6 +170,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
                 }
         else:
             self.agent_selection = AGENTS[episode.deal.to_move]
+            self._cycles += 1
+            if self.max_cycles is not None and self._cycles >= self.max_cycles:
+                self.truncations = {a_: True for a_ in AGENTS}
+                for name in AGENTS:
+                    self.infos[name] = {"truncated_after": self._cycles}
         self._accumulate_rewards()
 
     def render(self) -> str | None:

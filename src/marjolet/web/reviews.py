@@ -1,13 +1,13 @@
 """Game reviews in the browser: computed in the server's bot threads,
-stored in SQLite, shown again without recomputing (docs/review.md).
+stored in the server's database, shown again without recomputing (docs/review.md).
 
 ``GET /api/games/ID/review`` tells where the review of a finished game
 stands (``none``, ``running`` with its progress, ``done`` with the review,
 ``failed``); ``POST`` starts it. The review goes decision by decision, each
 one a separate job in the bot thread pool, so a bot's move at a live table
 waits for at most one decision's budget. Reviews live in a ``reviews``
-table of the server's database file (its own connection; the games' schema
-is untouched), keyed by the game and a digest of its record.
+table of the server's database (declared in :mod:`marjolet.web.db`),
+keyed by the game and a digest of its record.
 """
 
 from __future__ import annotations
@@ -17,35 +17,22 @@ import contextlib
 import hashlib
 import json
 import logging
-import sqlite3
-import threading
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import JSONResponse
+from sqlalchemy import Engine, delete, insert, select
 
 from marjolet.analysis import DEFAULT_BUDGET, Review, Reviewer, default_estimator
 from marjolet.analysis.review import count_decisions, decision_points
 from marjolet.match import Match
 from marjolet.record import Record
+from marjolet.web.db import reviews
 from marjolet.web.hub import Hub
 from marjolet.web.tables import TableError
 
 log = logging.getLogger("marjolet.web")
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS reviews (
-    game_id  TEXT NOT NULL,
-    digest   TEXT NOT NULL,
-    view     TEXT NOT NULL,
-    budget   REAL NOT NULL,
-    body     TEXT NOT NULL,
-    PRIMARY KEY (game_id, digest, view)
-);
-"""
-
 
 def record_digest(record: Record) -> str:
     return hashlib.sha256(record.dumps().encode("utf-8")).hexdigest()
@@ -54,33 +41,32 @@ def record_digest(record: Record) -> str:
 class ReviewBook:
     """The ``reviews`` table: one JSON review per game, record and view."""
 
-    def __init__(self, path: str | Path) -> None:
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5)
-        self._lock = threading.Lock()
-        with self._lock:
-            self._db.executescript(_SCHEMA)
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
 
     def get(self, game_id: str, digest: str, view: str = "seat") -> dict[str, Any] | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT body FROM reviews WHERE game_id = ? AND digest = ? AND view = ?",
-                (game_id, digest, view),
-            ).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        with self.engine.connect() as db:
+            body = db.execute(
+                select(reviews.c.body).where(
+                    reviews.c.game_id == game_id, reviews.c.digest == digest, reviews.c.view == view
+                )
+            ).scalar()
+        return None if body is None else dict(json.loads(body))
 
     def put(
         self, game_id: str, digest: str, view: str, budget: float, body: dict[str, Any]
     ) -> None:
-        with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO reviews (game_id, digest, view, budget, body) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (game_id, digest, view, budget, json.dumps(body)),
+        key = (reviews.c.game_id == game_id, reviews.c.digest == digest, reviews.c.view == view)
+        with self.engine.begin() as db:
+            db.execute(delete(reviews).where(*key))
+            db.execute(
+                insert(reviews).values(
+                    game_id=game_id, digest=digest, view=view, budget=budget, body=json.dumps(body)
+                )
             )
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        """Nothing to release: the store owns the engine."""
 
 
 @dataclass
@@ -187,7 +173,7 @@ def review_router(service: ReviewService) -> APIRouter:
 def install_reviews(app: FastAPI, hub: Hub) -> ReviewService:
     """The hook of :func:`marjolet.web.app.create_app`: the routes, and the
     service whose :meth:`ReviewService.close` the app's shutdown awaits."""
-    service = ReviewService(hub, ReviewBook(hub.store.path))
+    service = ReviewService(hub, ReviewBook(hub.store.engine))
     app.include_router(review_router(service))
     app.state.reviews = service
     return service

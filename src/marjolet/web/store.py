@@ -1,22 +1,30 @@
-"""The web server's SQLite store: every game as its record, appended action by action.
+"""The web server's store: every game as its record, appended action by action.
 
-A game is stored the way ``record.md`` describes it (rules, first dealer,
-player names, a deck per deal, the actions of each deal) plus what the server
-needs to run it again: the seats (a human, or a bot with its spec and seed),
-the SHA-256 hashes of the seats' secret tokens and of the invite code, and a
-summary for the history page (status, totals, winner, counts) and, when a
-bot broke down, the :class:`Forfeit` that ended the game. A forfeit is a
-property of the stored game, not of its record: the record stays the moves
-that were played, valid under ``record.md``.
+A game is stored the way ``docs/record.md`` describes it (rules, first
+dealer, player names, a deck per deal, the actions of each deal) plus what
+the server needs to run it again: the seats (a human, or a bot with its spec
+and seed), the SHA-256 hashes of the seats' secret tokens and of the invite
+code, and a summary for the history page (status, totals, winner, counts)
+and, when a bot broke down, the :class:`Forfeit` that ended the game. A
+forfeit is a property of the stored game, not of its record: the record
+stays the moves that were played, valid under the record format.
 
-Writes are small transactions, committed before the server acknowledges the
-move they hold, in WAL mode with ``synchronous=FULL``: a move that a player
-saw acknowledged survives a killed server (``SIGKILL``) and a power cut.
-Resuming a game is replaying its record (:func:`marjolet.record.to_match`).
+The tables are declared once in :mod:`marjolet.web.db` (SQLAlchemy Core)
+and evolve by its Alembic migrations, so the same store runs on the
+embedded SQLite file and on PostgreSQL (a ``postgresql://`` URL). Writes
+are small transactions, committed before the server acknowledges the move
+they hold (on SQLite in WAL mode with ``synchronous=FULL``): a move that a
+player saw acknowledged survives a killed server (``SIGKILL``) and a power
+cut. Resuming a game is replaying its record (:func:`marjolet.record.to_match`).
 
 The store is used from one thread at a time (the web server gives it its own
-single worker thread); it takes an exclusive lock file beside the database so
-that two servers never drive the same games.
+single worker thread). On a SQLite file it takes an exclusive lock file
+beside the database so that two servers never drive the same games.
+
+A row that cannot be read (a damaged value in one game) is that game's
+problem only: :meth:`Store.load_game` raises :class:`StoreError` naming the
+game, and :meth:`Store.list_games` leaves it out and lists it in
+:attr:`Store.damaged`.
 """
 
 from __future__ import annotations
@@ -24,14 +32,26 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import os
-import sqlite3
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+from sqlalchemy import (
+    Connection,
+    NestedTransaction,
+    RootTransaction,
+    case,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import DatabaseError, IntegrityError, SQLAlchemyError
 
 from marjolet.actions import ACTION_NAMES, parse_action
 from marjolet.cards import CARD_NAMES, parse_card
@@ -39,58 +59,24 @@ from marjolet.errors import MarjoletError
 from marjolet.outputs import OutputError, check_database
 from marjolet.record import DealRecord, Record
 from marjolet.rules import Rules
+from marjolet.web.db import (
+    LEGACY_VERSION,
+    actions,
+    database_url,
+    deals,
+    games,
+    make_engine,
+    migrate,
+)
 
-SCHEMA_VERSION = 2
+log = logging.getLogger("marjolet.web")
+
 #: The tables every web database has (an existing file without them is refused).
 TABLES = ("games", "deals", "actions")
 
 Mode = Literal["bot", "friend", "watch"]
 Status = Literal["waiting", "playing", "finished"]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id            TEXT PRIMARY KEY,
-    created       REAL NOT NULL,
-    updated       REAL NOT NULL,
-    mode          TEXT NOT NULL,
-    rules         TEXT NOT NULL,
-    first_dealer  INTEGER NOT NULL,
-    players       TEXT NOT NULL,
-    seats         TEXT NOT NULL,
-    token_hashes  TEXT NOT NULL,
-    invite_hash   TEXT,
-    status        TEXT NOT NULL,
-    totals        TEXT NOT NULL,
-    winner        INTEGER,
-    deal_count    INTEGER NOT NULL DEFAULT 0,
-    action_count  INTEGER NOT NULL DEFAULT 0,
-    forfeit       TEXT
-);
-CREATE INDEX IF NOT EXISTS games_by_update ON games (updated);
-CREATE TABLE IF NOT EXISTS deals (
-    game_id  TEXT NOT NULL REFERENCES games (id),
-    idx      INTEGER NOT NULL,
-    deck     TEXT NOT NULL,
-    PRIMARY KEY (game_id, idx)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id  TEXT NOT NULL,
-    deal     INTEGER NOT NULL,
-    seq      INTEGER NOT NULL,
-    action   TEXT NOT NULL,
-    at       REAL NOT NULL,
-    PRIMARY KEY (game_id, deal, seq),
-    FOREIGN KEY (game_id, deal) REFERENCES deals (game_id, idx)
-);
-"""
-#: Steps that bring a database of an older schema version up to date.
-_MIGRATIONS = {
-    1: "ALTER TABLE games ADD COLUMN forfeit TEXT;",  # version 1 -> 2: forfeits
-}
-_COLUMNS = (
-    "id, created, updated, mode, rules, first_dealer, players, seats, token_hashes, "
-    "invite_hash, status, totals, winner, deal_count, action_count, forfeit"
-)
 #: Longest forfeit reason kept, and lines (and their length) of a bot's
 #: standard error kept with it.
 MAX_REASON = 600
@@ -100,6 +86,11 @@ MAX_STDERR_LINE = 200
 
 class StoreError(MarjoletError):
     """The database cannot be opened, is in use, or holds something unreadable."""
+
+
+class StoreConflict(StoreError):
+    """A write that the database refused because its key is taken: an
+    action at a position that already holds one (a move is stored once)."""
 
 
 def token_hash(token: str) -> str:
@@ -248,47 +239,60 @@ class GameRow:
 
 
 class Store:
-    """Games in one SQLite file (WAL mode); see the module docstring."""
+    """Games in one database (see the module docstring)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
+    def __init__(self, target: str | os.PathLike[str]) -> None:
+        url = database_url(target)
+        self.path: Path | None = None
+        self.url = url
+        self.damaged: dict[str, str] = {}
         self._lock_fd: int | None = None
-        self._depth = 0
-        try:
-            check_database(self.path, tables=TABLES, what="a marjolet database")
-        except OutputError as exc:
-            raise StoreError(str(exc)) from None
-        try:
+        self._trans: list[RootTransaction | NestedTransaction] = []
+        if url.startswith("sqlite:"):
+            self.path = Path(os.fspath(target))
+            try:
+                check_database(self.path, tables=TABLES, what="a marjolet database")
+            except OutputError as exc:
+                raise StoreError(str(exc)) from None
             self._take_lock()
-            self._db = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=5.0
-            )
-        except OSError as exc:
+        try:
+            self._refuse_newer()
+            self.engine = make_engine(url)
+        except StoreError:
             self._release_lock(remove=True)
-            raise StoreError(
-                f"cannot open database {str(self.path)!r}: {exc.strerror or exc}"
-            ) from None
-        except sqlite3.Error as exc:
-            self._release_lock(remove=True)
-            raise StoreError(f"cannot open database {str(self.path)!r}: {exc}") from None
+            raise
         try:
             self._setup()
+            self._conn: Connection = self.engine.connect()
         except StoreError:
-            self.close(remove_lock=True)
+            self.engine.dispose()
+            self._release_lock(remove=True)
             raise
-        except sqlite3.DatabaseError as exc:
-            self.close(remove_lock=True)
-            raise StoreError(f"{str(self.path)!r} is not a marjolet database: {exc}") from None
+        except SQLAlchemyError as exc:
+            self.engine.dispose()
+            self._release_lock(remove=True)
+            raise StoreError(f"cannot open database {self._shown()}: {_reason(exc)}") from None
 
     # -- opening and closing -----------------------------------------------------
 
+    def _shown(self) -> str:
+        if self.path is not None:
+            return repr(str(self.path))
+        return repr(self.engine.url.render_as_string(hide_password=True))
+
     def _take_lock(self) -> None:
+        assert self.path is not None
         try:
             import fcntl
         except ImportError:  # not POSIX: no cross-process guard
             return
         lock_path = self.path.with_name(self.path.name + ".lock")
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot open database {str(self.path)!r}: {exc.strerror or exc}"
+            ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -301,67 +305,75 @@ class Store:
     def _release_lock(self, remove: bool = False) -> None:
         """Drop the lock; ``remove`` (a failed start) also deletes the lock
         file, while it is still held, so that no ``.lock`` is left behind."""
-        if self._lock_fd is not None:
+        if self._lock_fd is not None and self.path is not None:
             if remove:
                 with suppress(OSError):
                     os.unlink(self.path.with_name(self.path.name + ".lock"))
             os.close(self._lock_fd)  # closing the descriptor drops the flock
             self._lock_fd = None
 
-    def _setup(self) -> None:
-        db = self._db
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA foreign_keys=ON")
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
+    def _refuse_newer(self) -> None:
+        """Refuse a SQLite file of a newer hand-made schema, read only (a
+        refused file is never changed, not even its journal mode)."""
+        if self.path is None or not self.path.exists() or self.path.stat().st_size == 0:
+            return
+        import sqlite3
+
+        try:
+            uri = f"{self.path.resolve().as_uri()}?mode=ro"
+            with closing(sqlite3.connect(uri, uri=True)) as db:
+                version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self._shown()} is not a marjolet database: {exc}") from None
+        if version > LEGACY_VERSION:
             raise StoreError(
                 f"database {str(self.path)!r} has schema version {version}; this marjolet "
-                f"reads version {SCHEMA_VERSION} (upgrade marjolet)"
+                f"reads version {LEGACY_VERSION} (upgrade marjolet)"
             )
-        if version < SCHEMA_VERSION:
-            # a new file gets the whole schema, an older one its missing steps;
-            # executescript commits on its own, all of it or nothing
-            steps = (
-                _SCHEMA
-                if version == 0
-                else "".join(_MIGRATIONS[v] for v in range(version, SCHEMA_VERSION))
-            )
-            db.executescript(f"BEGIN; {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+
+    def _setup(self) -> None:
+        """Bring the database up to this marjolet's newest revision."""
+        try:
+            migrate(self.engine)
+        except DatabaseError as exc:
+            shown = self._shown()
+            raise StoreError(f"{shown} is not a marjolet database: {_reason(exc)}") from None
+        except Exception as exc:  # Alembic: a revision this marjolet does not know
+            if "Can't locate revision" in str(exc):
+                raise StoreError(
+                    f"database {self._shown()} was written by a newer marjolet (upgrade marjolet)"
+                ) from None
+            raise
 
     def close(self, *, remove_lock: bool = False) -> None:
         try:
-            self._db.close()
+            self._conn.close()
+            self.engine.dispose()
         finally:
             self._release_lock(remove_lock)
 
     @property
     def journal_mode(self) -> str:
-        return str(self._db.execute("PRAGMA journal_mode").fetchone()[0])
+        """SQLite's journal mode ('wal'), or the backend's name elsewhere."""
+        if self.path is None:
+            return self.engine.dialect.name
+        return str(self._conn.exec_driver_sql("PRAGMA journal_mode").scalar())
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self) -> Iterator[Connection]:
         """A transaction, or a savepoint inside the :meth:`batch` in progress:
         a failing write then undoes only itself, not its neighbours."""
-        db = self._db
-        if self._depth == 0:
-            db.execute("BEGIN IMMEDIATE")
-            begin, commit, undo = None, "COMMIT", "ROLLBACK"
-        else:
-            name = f"w{self._depth}"
-            begin, commit, undo = f"SAVEPOINT {name}", f"RELEASE {name}", f"ROLLBACK TO {name}"
-            db.execute(begin)
-        self._depth += 1
+        db = self._conn
+        trans = db.begin_nested() if self._trans else db.begin()
+        self._trans.append(trans)
         try:
             yield db
         except BaseException:
-            self._depth -= 1
-            db.execute(undo)
-            if begin is not None:
-                db.execute(commit)  # a rolled-back savepoint must still be released
+            self._trans.pop()
+            trans.rollback()
             raise
-        self._depth -= 1
-        db.execute(commit)
+        self._trans.pop()
+        trans.commit()
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -376,24 +388,23 @@ class Store:
         """Store a new game (with its first deal, if it has one)."""
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO games (id, created, updated, mode, rules, first_dealer, players, "
-                "seats, token_hashes, invite_hash, status, totals, winner, deal_count, "
-                "action_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)",
-                (
-                    game.id,
-                    game.created,
-                    game.updated,
-                    game.mode,
-                    json.dumps(game.rules.to_json()),
-                    game.first_dealer,
-                    json.dumps(list(game.players)),
-                    json.dumps([s.to_json() for s in game.seats]),
-                    json.dumps(list(game.token_hashes)),
-                    game.invite_hash,
-                    game.status,
-                    json.dumps(list(game.totals)),
-                    game.winner,
-                ),
+                insert(games).values(
+                    id=game.id,
+                    created=game.created,
+                    updated=game.updated,
+                    mode=game.mode,
+                    rules=json.dumps(game.rules.to_json()),
+                    first_dealer=game.first_dealer,
+                    players=json.dumps(list(game.players)),
+                    seats=json.dumps([s.to_json() for s in game.seats]),
+                    token_hashes=json.dumps(list(game.token_hashes)),
+                    invite_hash=game.invite_hash,
+                    status=game.status,
+                    totals=json.dumps(list(game.totals)),
+                    winner=game.winner,
+                    deal_count=0,
+                    action_count=0,
+                )
             )
             for i, deck in enumerate(game.decks):
                 self._insert_deal(db, game.id, i, deck)
@@ -403,19 +414,20 @@ class Store:
         with self._transaction() as db:
             self._insert_deal(db, game_id, index, deck)
             db.execute(
-                "UPDATE games SET updated = ?, status = ?, deal_count = ? WHERE id = ?",
-                (time.time(), status, index + 1, game_id),
+                update(games)
+                .where(games.c.id == game_id)
+                .values(updated=time.time(), status=status, deal_count=index + 1)
             )
 
     @staticmethod
-    def _insert_deal(db: sqlite3.Connection, game_id: str, index: int, deck: Sequence[int]) -> None:
+    def _insert_deal(db: Connection, game_id: str, index: int, deck: Sequence[int]) -> None:
         db.execute(
-            "INSERT INTO deals (game_id, idx, deck) VALUES (?, ?, ?)",
-            (game_id, index, " ".join(CARD_NAMES[c] for c in deck)),
+            insert(deals).values(
+                game_id=game_id, idx=index, deck=" ".join(CARD_NAMES[c] for c in deck)
+            )
         )
-        db.execute(
-            "UPDATE games SET deal_count = MAX(deal_count, ?) WHERE id = ?", (index + 1, game_id)
-        )
+        count = case((games.c.deal_count < index + 1, index + 1), else_=games.c.deal_count)
+        db.execute(update(games).where(games.c.id == game_id).values(deal_count=count))
 
     def append_action(
         self,
@@ -430,36 +442,49 @@ class Store:
     ) -> None:
         """Append action ``seq`` of deal ``deal`` and the game summary after it,
         in one committed transaction. A second append at the same position
-        fails (the primary key), so a move can never be stored twice."""
+        fails with :class:`StoreConflict` (the primary key), so a move can
+        never be stored twice."""
         now = time.time()
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO actions (game_id, deal, seq, action, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, deal, seq, ACTION_NAMES[action], now),
-            )
-            db.execute(
-                "UPDATE games SET updated = ?, status = ?, totals = ?, winner = ?, "
-                "action_count = action_count + 1 WHERE id = ?",
-                (now, status, json.dumps(list(totals)), winner, game_id),
-            )
+        try:
+            with self._transaction() as db:
+                db.execute(
+                    insert(actions).values(
+                        game_id=game_id, deal=deal, seq=seq, action=ACTION_NAMES[action], at=now
+                    )
+                )
+                db.execute(
+                    update(games)
+                    .where(games.c.id == game_id)
+                    .values(
+                        updated=now,
+                        status=status,
+                        totals=json.dumps(list(totals)),
+                        winner=winner,
+                        action_count=games.c.action_count + 1,
+                    )
+                )
+        except IntegrityError:
+            raise StoreConflict(
+                f"game {game_id}: deal {deal} already has an action {seq}"
+            ) from None
 
     def forfeit(self, game_id: str, forfeit: Forfeit, *, totals: tuple[int, int]) -> bool:
         """End an unfinished game as lost by ``forfeit.seat``: status
         ``finished``, the other seat the winner, the forfeit kept with it.
         Returns False (and changes nothing) if the game is already finished."""
         with self._transaction() as db:
-            cursor = db.execute(
-                "UPDATE games SET updated = ?, status = 'finished', totals = ?, winner = ?, "
-                "forfeit = ? WHERE id = ? AND status != 'finished'",
-                (
-                    time.time(),
-                    json.dumps(list(totals)),
-                    forfeit.winner,
-                    json.dumps(forfeit.to_json()),
-                    game_id,
-                ),
+            result = db.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.status != "finished")
+                .values(
+                    updated=time.time(),
+                    status="finished",
+                    totals=json.dumps(list(totals)),
+                    winner=forfeit.winner,
+                    forfeit=json.dumps(forfeit.to_json()),
+                )
             )
-            return cursor.rowcount == 1
+            return result.rowcount == 1
 
     def claim_invite(
         self, game_id: str, invite_hash: str, seat: int, new_token_hash: str, name: str
@@ -468,85 +493,191 @@ class Store:
         code; the code works once."""
         with self._transaction() as db:
             row = db.execute(
-                "SELECT invite_hash, token_hashes, players FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
+                select(games.c.invite_hash, games.c.token_hashes, games.c.players).where(
+                    games.c.id == game_id
+                )
+            ).first()
             if row is None or row[0] is None or not hmac.compare_digest(row[0], invite_hash):
                 return False
             hashes = json.loads(row[1])
             hashes[seat] = new_token_hash
             players = json.loads(row[2])
             players[seat] = name
-            db.execute(
-                "UPDATE games SET invite_hash = NULL, token_hashes = ?, players = ?, "
-                "status = 'playing', updated = ? WHERE id = ?",
-                (json.dumps(hashes), json.dumps(players), time.time(), game_id),
-            )
-        return True
+            done = db.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.invite_hash == invite_hash)
+                .values(
+                    invite_hash=None,
+                    token_hashes=json.dumps(hashes),
+                    players=json.dumps(players),
+                    status="playing",
+                    updated=time.time(),
+                )
+            ).rowcount
+        return done == 1
 
     # -- reading -----------------------------------------------------------------
 
     def load_game(self, game_id: str) -> GameRow | None:
-        """A stored game with its decks and actions, or ``None``."""
-        db = self._db
-        row = db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            return None
-        game = self._row(row)
-        for idx, deck in db.execute(
-            "SELECT idx, deck FROM deals WHERE game_id = ? ORDER BY idx", (game_id,)
-        ):
-            if idx != len(game.decks):
-                raise StoreError(f"game {game_id}: deal {len(game.decks)} is missing")
-            game.decks.append(tuple(parse_card(t) for t in deck.split()))
-            game.actions.append([])
-        for deal, seq, action in db.execute(
-            "SELECT deal, seq, action FROM actions WHERE game_id = ? ORDER BY deal, seq", (game_id,)
-        ):
-            if deal >= len(game.actions) or seq != len(game.actions[deal]):
-                raise StoreError(f"game {game_id}: action {seq} of deal {deal} is out of place")
-            game.actions[deal].append(parse_action(action))
-        return game
+        """A stored game with its decks and actions, or ``None``; a game
+        whose rows cannot be read raises :class:`StoreError` naming it."""
+        with self._reading():
+            return read_game(self._conn, game_id)
 
     def list_games(self, limit: int = 200) -> list[GameRow]:
-        """The most recently updated games (summaries only, no decks)."""
-        rows = self._db.execute(
-            f"SELECT {_COLUMNS} FROM games ORDER BY updated DESC LIMIT ?", (limit,)
-        ).fetchall()
-        return [self._row(r) for r in rows]
+        """The most recently updated games (summaries only, no decks); a
+        game whose row cannot be read is left out and kept in
+        :attr:`damaged`."""
+        with self._reading():
+            rows = self._conn.execute(
+                select(games).order_by(games.c.updated.desc()).limit(limit)
+            ).all()
+        listed = []
+        for row in rows:
+            try:
+                listed.append(self._row(row))
+            except StoreError as exc:
+                self.quarantine(str(row.id), str(exc))
+        return listed
+
+    def quarantine(self, game_id: str, reason: str) -> None:
+        """Note a game that cannot be read (logged once)."""
+        if game_id not in self.damaged:
+            log.error("damaged game %s left out: %s", game_id, reason)
+        self.damaged[game_id] = reason
 
     def unfinished_ids(self, mode: Mode | None = None) -> list[str]:
-        if mode is None:
-            rows = self._db.execute("SELECT id FROM games WHERE status != 'finished'")
-        else:
-            rows = self._db.execute(
-                "SELECT id FROM games WHERE status != 'finished' AND mode = ?", (mode,)
-            )
-        return [r[0] for r in rows]
+        query = select(games.c.id).where(games.c.status != "finished")
+        if mode is not None:
+            query = query.where(games.c.mode == mode)
+        with self._reading():
+            return [str(r[0]) for r in self._conn.execute(query)]
 
     def count_games(self) -> int:
-        return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        with self._reading():
+            return int(self._conn.execute(select(func.count()).select_from(games)).scalar_one())
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Reads outside a batch end their implicit transaction at once, so
+        that they never hold a snapshot (or a lock) while the store waits."""
+        try:
+            yield
+        finally:
+            if not self._trans and self._conn.in_transaction():
+                self._conn.rollback()
 
     @staticmethod
-    def _row(row: Sequence[Any]) -> GameRow:
-        players = json.loads(row[6])
-        seats = [SeatInfo.from_json(s) for s in json.loads(row[7])]
-        hashes = json.loads(row[8])
-        totals = json.loads(row[11])
-        return GameRow(
-            id=row[0],
-            created=row[1],
-            updated=row[2],
-            mode=row[3],
-            rules=Rules.from_json(json.loads(row[4])),
-            first_dealer=row[5],
-            players=(players[0], players[1]),
-            seats=(seats[0], seats[1]),
-            token_hashes=(hashes[0], hashes[1]),
-            invite_hash=row[9],
-            status=row[10],
-            totals=(totals[0], totals[1]),
-            winner=row[12],
-            deal_count=row[13],
-            action_count=row[14],
-            forfeit=Forfeit.from_json(json.loads(row[15])) if row[15] else None,
-        )
+    def _row(row: Any) -> GameRow:
+        """A games row as a :class:`GameRow`; :class:`StoreError` naming
+        the game if any value in it cannot be read."""
+        try:
+            players = json.loads(row.players)
+            seats = [SeatInfo.from_json(s) for s in json.loads(row.seats)]
+            hashes = json.loads(row.token_hashes)
+            totals = json.loads(row.totals)
+            return GameRow(
+                id=row.id,
+                created=row.created,
+                updated=row.updated,
+                mode=row.mode,
+                rules=Rules.from_json(json.loads(row.rules)),
+                first_dealer=int(row.first_dealer),
+                players=(str(players[0]), str(players[1])),
+                seats=(seats[0], seats[1]),
+                token_hashes=(hashes[0], hashes[1]),
+                invite_hash=row.invite_hash,
+                status=row.status,
+                totals=(int(totals[0]), int(totals[1])),
+                winner=row.winner,
+                deal_count=row.deal_count,
+                action_count=row.action_count,
+                forfeit=Forfeit.from_json(json.loads(row.forfeit)) if row.forfeit else None,
+            )
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            raise StoreError(f"game {row.id}: its row cannot be read ({exc})") from None
+
+
+def read_game(db: Connection, game_id: str) -> GameRow | None:
+    """A game with its decks and actions from any connection, or ``None``;
+    :class:`StoreError` naming the game and the place if a row is damaged."""
+    row = db.execute(select(games).where(games.c.id == game_id)).first()
+    if row is None:
+        return None
+    game = Store._row(row)
+    deck_rows = db.execute(
+        select(deals.c.idx, deals.c.deck).where(deals.c.game_id == game_id).order_by(deals.c.idx)
+    ).all()
+    action_rows = db.execute(
+        select(actions.c.deal, actions.c.seq, actions.c.action)
+        .where(actions.c.game_id == game_id)
+        .order_by(actions.c.deal, actions.c.seq)
+    ).all()
+    for idx, deck in deck_rows:
+        if idx != len(game.decks):
+            raise StoreError(f"game {game_id}: deal {len(game.decks)} is missing")
+        game.decks.append(_parse(game_id, f"the deck of deal {idx}", deck, _deck))
+        game.actions.append([])
+    for deal, seq, action in action_rows:
+        if deal >= len(game.actions) or seq != len(game.actions[deal]):
+            raise StoreError(f"game {game_id}: action {seq} of deal {deal} is out of place")
+        where = f"action {seq} of deal {deal}"
+        game.actions[deal].append(_parse(game_id, where, action, parse_action))
+    return game
+
+
+def check_database_file(path: str | os.PathLike[str]) -> tuple[int, list[str]]:
+    """Read a SQLite database file without changing it: (games read,
+    problems). Problems are SQLite's integrity check and every game that
+    cannot be read or replayed, one line each (``marjolet serve --check-db``)."""
+    from sqlalchemy import create_engine, text
+
+    from marjolet.record import to_match
+
+    target = Path(path)
+    if not target.is_file():
+        return 0, [f"{str(target)!r}: no such file"]
+    # read only; without a write-ahead log to read, as an immutable file, so
+    # that not even SQLite's shared-memory side files are created
+    wal = target.with_name(target.name + "-wal").exists()
+    mode = "mode=ro" if wal else "immutable=1"
+    engine = create_engine(f"sqlite:///file:{target.resolve()}?{mode}&uri=true")
+    problems: list[str] = []
+    count = 0
+    try:
+        with engine.connect() as db:
+            verdict = [str(r[0]) for r in db.execute(text("PRAGMA integrity_check")).all()]
+            if verdict != ["ok"]:
+                problems.extend(f"integrity: {line}" for line in verdict[:20])
+            ids = [str(r[0]) for r in db.execute(select(games.c.id)).all()]
+            for game_id in ids:
+                try:
+                    game = read_game(db, game_id)
+                    if game is not None:
+                        to_match(game.record())
+                    count += 1
+                except (StoreError, MarjoletError) as exc:
+                    problems.append(f"game {game_id}: {exc}")
+    except SQLAlchemyError as exc:
+        problems.append(f"{str(target)!r} cannot be read as a marjolet database: {_reason(exc)}")
+    finally:
+        engine.dispose()
+    return count, problems
+
+
+def _deck(text_value: str) -> tuple[int, ...]:
+    return tuple(parse_card(t) for t in text_value.split())
+
+
+def _parse(game_id: str, where: str, value: Any, parse: Any) -> Any:
+    """``parse(value)``, or a :class:`StoreError` naming the game and the place."""
+    try:
+        return parse(value)
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise StoreError(f"game {game_id}: {where} cannot be read ({exc})") from None
+
+
+def _reason(exc: SQLAlchemyError) -> str:
+    """The driver's own one-line message of a database error."""
+    original = getattr(exc, "orig", None)
+    return " ".join(str(original if original is not None else exc).split())[:300]

@@ -1,0 +1,301 @@
+"""Player accounts: names, passwords, login sessions and rated results.
+
+An account is a unique name (3-20 letters, digits, ``_`` or ``-``, unique
+regardless of case) and a password of at least 8 characters, kept only as
+an Argon2id hash (argon2-cffi). Logging in creates a session: a random
+token that the browser keeps in a cookie and the server keeps only as its
+SHA-256, so a stolen database opens no session; logging out deletes it.
+
+A wrong password and an unknown name give the same error
+(:class:`AccountError` with code ``bad_credentials``), and an unknown name
+still costs one hash verification, so neither the answer nor its time says
+which names exist.
+
+Rated results go through :meth:`Accounts.record_result`: a (game, account)
+key in ``rating_changes`` makes a result count once, even when it arrives
+twice or after a restart, and each rated game is one Glicko-2 rating
+period for each player (:mod:`marjolet.web.ratings`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import Connection, Engine, Row, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from marjolet.errors import MarjoletError
+from marjolet.web.db import accounts, rating_changes, sessions
+from marjolet.web.ratings import Rating, RatingSystem
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
+MIN_PASSWORD = 8
+#: Longest password accepted (Argon2 takes any length; this bounds the work).
+MAX_PASSWORD = 256
+#: Bytes of randomness in a session token.
+TOKEN_BYTES = 32
+
+
+class AccountError(MarjoletError):
+    """A refused account operation; ``code`` names the reason for programs."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """One account as the server shows it (never the password hash)."""
+
+    id: int
+    name: str
+    rating: Rating
+    games: int
+    wins: int
+    losses: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "rating": self.rating.to_json(),
+            "games": self.games,
+            "wins": self.wins,
+            "losses": self.losses,
+        }
+
+
+def check_name(name: object) -> str:
+    """The name if it is a valid account name, else :class:`AccountError`."""
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise AccountError(
+            "bad_name", "a name is 3 to 20 letters, digits, '_' or '-' (no spaces or accents)"
+        )
+    return name
+
+
+def check_password(password: object) -> str:
+    """The password if it is long enough (and not absurdly long)."""
+    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
+        raise AccountError("weak_password", f"a password has at least {MIN_PASSWORD} characters")
+    if len(password) > MAX_PASSWORD:
+        raise AccountError("weak_password", f"a password has at most {MAX_PASSWORD} characters")
+    return password
+
+
+def token_digest(token: str) -> str:
+    """The stored form of a session token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Accounts:
+    """Accounts, sessions and ratings in the server's database."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        system: RatingSystem | None = None,
+        hasher: PasswordHasher | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.engine = engine
+        self.system = system or RatingSystem()
+        self.hasher = hasher or PasswordHasher()
+        self.clock = clock
+        self._dummy_hash = self.hasher.hash(secrets.token_hex(16))
+
+    # -- accounts and sessions ----------------------------------------------------
+
+    def create(self, name: object, password: object) -> tuple[Account, str]:
+        """A new account and a session token for it."""
+        name = check_name(name)
+        password_hash = self.hasher.hash(check_password(password))
+        initial = self.system.initial
+        now = self.clock()
+        try:
+            with self.engine.begin() as db:
+                account_id = db.execute(
+                    insert(accounts).values(
+                        name=name,
+                        name_key=name.lower(),
+                        password_hash=password_hash,
+                        created=now,
+                        rating=initial.value,
+                        rd=initial.rd,
+                        volatility=initial.volatility,
+                    )
+                ).inserted_primary_key[0]  # type: ignore[index]
+                token = self._open_session(db, int(account_id), now)
+        except IntegrityError:
+            raise AccountError("name_taken", f"the name {name!r} is taken") from None
+        account = self.by_id(int(account_id))
+        assert account is not None
+        return account, token
+
+    def login(self, name: object, password: object) -> tuple[Account, str]:
+        """A session token for the right name and password; the same
+        ``bad_credentials`` error for an unknown name or a wrong password."""
+        row = None
+        if isinstance(name, str) and NAME_PATTERN.fullmatch(name):
+            with self.engine.connect() as db:
+                row = db.execute(
+                    select(accounts.c.id, accounts.c.password_hash).where(
+                        accounts.c.name_key == name.lower()
+                    )
+                ).first()
+        stored = row.password_hash if row is not None else self._dummy_hash
+        if not self._verify(stored, password) or row is None:
+            raise AccountError("bad_credentials", "wrong name or password")
+        with self.engine.begin() as db:
+            token = self._open_session(db, int(row.id), self.clock())
+        account = self.by_id(int(row.id))
+        assert account is not None
+        return account, token
+
+    def logout(self, token: str) -> None:
+        """End the session of ``token`` (nothing happens for an unknown one)."""
+        with self.engine.begin() as db:
+            db.execute(delete(sessions).where(sessions.c.token_hash == token_digest(token)))
+
+    def logout_everywhere(self, account_id: int) -> int:
+        """Revoke every session of an account; returns how many there were."""
+        with self.engine.begin() as db:
+            result = db.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            return int(result.rowcount or 0)
+
+    def for_token(self, token: str | None) -> Account | None:
+        """The account a session token belongs to, or None."""
+        if not token or len(token) > 200:
+            return None
+        with self.engine.begin() as db:
+            row = db.execute(
+                select(sessions.c.account_id).where(sessions.c.token_hash == token_digest(token))
+            ).first()
+            if row is None:
+                return None
+            db.execute(
+                update(sessions)
+                .where(sessions.c.token_hash == token_digest(token))
+                .values(last_seen=self.clock())
+            )
+        return self.by_id(int(row.account_id))
+
+    def by_id(self, account_id: int) -> Account | None:
+        with self.engine.connect() as db:
+            row = db.execute(select(accounts).where(accounts.c.id == account_id)).first()
+        return None if row is None else self._account(row)
+
+    def by_name(self, name: str) -> Account | None:
+        """The account of a name, whatever its case."""
+        with self.engine.connect() as db:
+            row = db.execute(select(accounts).where(accounts.c.name_key == name.lower())).first()
+        return None if row is None else self._account(row)
+
+    # -- ratings ---------------------------------------------------------------
+
+    def record_result(self, game_id: str, first: int, second: int, score_first: float) -> bool:
+        """Rate a finished rated game between two accounts, once.
+
+        Returns False (and changes nothing) if the game was already rated.
+        Both players' new ratings come from their ratings before the game.
+        """
+        if first == second:
+            raise AccountError("same_account", "a rated game needs two different accounts")
+        try:
+            with self.engine.begin() as db:
+                done = db.execute(
+                    select(func.count()).where(rating_changes.c.game_id == game_id)
+                ).scalar_one()
+                if done:
+                    return False
+                a, b = self._locked(db, first), self._locked(db, second)
+                new_a, new_b = self.system.rate_game(a.rating, b.rating, score_first)
+                self._apply(db, game_id, a, b, new_a, score_first)
+                self._apply(db, game_id, b, a, new_b, 1.0 - score_first)
+        except IntegrityError:  # a concurrent writer rated it first: rolled back
+            return False
+        return True
+
+    def history(self, account_id: int, limit: int = 500) -> list[dict[str, Any]]:
+        """The account's rating after each rated game, oldest first."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(rating_changes)
+                .where(rating_changes.c.account_id == account_id)
+                .order_by(rating_changes.c.at.desc())
+                .limit(limit)
+            ).all()
+        return [
+            {"game": r.game_id, "at": r.at, "rating": round(r.rating_after, 2), "score": r.score}
+            for r in reversed(rows)
+        ]
+
+    # -- internals ---------------------------------------------------------------
+
+    def _verify(self, stored: str, password: object) -> bool:
+        if not isinstance(password, str) or len(password) > MAX_PASSWORD:
+            password = ""
+        try:
+            return bool(self.hasher.verify(stored, password))
+        except (VerificationError, InvalidHashError):
+            return False
+
+    def _open_session(self, db: Connection, account_id: int, now: float) -> str:
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        db.execute(
+            insert(sessions).values(
+                token_hash=token_digest(token), account_id=account_id, created=now, last_seen=now
+            )
+        )
+        return token
+
+    def _locked(self, db: Connection, account_id: int) -> Account:
+        query = select(accounts).where(accounts.c.id == account_id)
+        if db.dialect.name == "postgresql":
+            query = query.with_for_update()
+        row = db.execute(query).first()
+        if row is None:
+            raise AccountError("no_account", f"no account with id {account_id}")
+        return self._account(row)
+
+    def _apply(
+        self, db: Connection, game_id: str, me: Account, other: Account, new: Rating, score: float
+    ) -> None:
+        db.execute(
+            insert(rating_changes).values(
+                game_id=game_id,
+                account_id=me.id,
+                at=self.clock(),
+                score=score,
+                opponent_id=other.id,
+                rating_before=me.rating.value,
+                rating_after=new.value,
+                rd_after=new.rd,
+                volatility_after=new.volatility,
+            )
+        )
+        db.execute(
+            update(accounts)
+            .where(accounts.c.id == me.id)
+            .values(
+                rating=new.value,
+                rd=new.rd,
+                volatility=new.volatility,
+                games=accounts.c.games + 1,
+                wins=accounts.c.wins + (1 if score == 1.0 else 0),
+                losses=accounts.c.losses + (1 if score == 0.0 else 0),
+            )
+        )
+
+    def _account(self, row: Row[Any]) -> Account:
+        rating = Rating(row.rating, row.rd, row.volatility, self.system.provisional_rd)
+        return Account(row.id, row.name, rating, row.games, row.wins, row.losses)

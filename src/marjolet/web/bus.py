@@ -1,0 +1,124 @@
+"""The message bus between server processes: "game G is now at version V".
+
+After a move is committed, the process that committed it publishes the
+game's new version; every process with connections on that game reads
+the new state from the database and rebuilds each seat's view itself. The
+bus carries only ids and numbers, never a hand or a deck, so nothing
+hidden ever crosses it.
+
+:class:`LocalBus` is the embedded default (one process: an in-memory
+fan-out); :class:`RedisBus` is Redis pub/sub (``--broker redis://...``),
+the way lichess's game servers talk to each other. A subscriber may miss
+messages (pub/sub is not a queue): the version number lets it see a gap
+and catch up from the database, which is the record of truth.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
+
+log = logging.getLogger("marjolet.web")
+
+#: The one Redis channel of game versions.
+CHANNEL = "marjolet:games"
+_MESSAGE = re.compile(r"([A-Za-z0-9_-]{1,40}) (\d{1,12})")
+
+
+class Bus(Protocol):
+    """What the server needs of a bus."""
+
+    async def publish(self, game_id: str, version: int) -> None: ...
+
+    def subscribe(self) -> AsyncIterator[tuple[str, int]]: ...
+
+    async def close(self) -> None: ...
+
+
+def encode(game_id: str, version: int) -> str:
+    """The wire form of one message (checked, so a bad id never leaves)."""
+    text = f"{game_id} {version}"
+    if not _MESSAGE.fullmatch(text):
+        raise ValueError(f"not a game version message: {text!r}")
+    return text
+
+
+def decode(raw: bytes | str) -> tuple[str, int] | None:
+    """(game id, version), or None for anything else on the channel."""
+    text = raw.decode("ascii", "replace") if isinstance(raw, bytes) else raw
+    match = _MESSAGE.fullmatch(text)
+    return None if match is None else (match.group(1), int(match.group(2)))
+
+
+class LocalBus:
+    """One process: every subscriber gets every message published here."""
+
+    def __init__(self) -> None:
+        self._queues: set[asyncio.Queue[tuple[str, int]]] = set()
+
+    async def publish(self, game_id: str, version: int) -> None:
+        encode(game_id, version)
+        for queue in self._queues:
+            queue.put_nowait((game_id, version))
+
+    async def subscribe(self) -> AsyncIterator[tuple[str, int]]:
+        queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+        self._queues.add(queue)
+        try:
+            while True:
+                yield await queue.get()
+        finally:
+            self._queues.discard(queue)
+
+    async def close(self) -> None:
+        self._queues.clear()
+
+
+class RedisBus:
+    """Redis pub/sub on :data:`CHANNEL` (``redis.asyncio``)."""
+
+    def __init__(self, url: str) -> None:
+        from redis import asyncio as aioredis
+
+        self.url = url
+        self._redis: Any = aioredis.from_url(url)
+
+    async def publish(self, game_id: str, version: int) -> None:
+        await self._redis.publish(CHANNEL, encode(game_id, version))
+
+    async def subscribe(self) -> AsyncIterator[tuple[str, int]]:
+        pubsub = self._redis.pubsub()
+        await pubsub.subscribe(CHANNEL)
+        try:
+            async for message in pubsub.listen():
+                if message.get("type") != "message":
+                    continue
+                decoded = decode(message.get("data", b""))
+                if decoded is None:
+                    log.warning("ignored a malformed message on %s", CHANNEL)
+                    continue
+                yield decoded
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.unsubscribe(CHANNEL)
+                await pubsub.aclose()
+
+    async def ready(self) -> None:
+        """Wait until Redis answers (raises if it cannot be reached)."""
+        await self._redis.ping()
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+def make_bus(broker: str | None) -> LocalBus | RedisBus:
+    """The bus for ``--broker``: None for one process, else a redis:// URL."""
+    if broker is None:
+        return LocalBus()
+    if not broker.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(f"--broker {broker!r}: expected a redis:// URL")
+    return RedisBus(broker)

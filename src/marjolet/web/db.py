@@ -1,0 +1,281 @@
+"""The web server's database schema (SQLAlchemy Core) and its migrations (Alembic).
+
+Every table the server keeps is declared here once, so that the same code
+runs on the embedded SQLite file and, given a URL, on PostgreSQL. The
+schema evolves only through the Alembic revisions in
+``marjolet/web/migrations/versions``; :func:`migrate` brings any database
+up to date at start:
+
+* a new file gets every revision from the first;
+* a file written by a marjolet from before the migrations (tables created
+  by hand, the version in SQLite's ``user_version``: 1 or 2) is first
+  brought to the last hand-made schema, then stamped as revision 0001 and
+  upgraded from there, with nothing lost.
+
+Tables: ``games``, ``deals``, ``actions`` (every game as its record, see
+:mod:`marjolet.web.store`), ``accounts``, ``sessions`` and
+``rating_changes`` (see :mod:`marjolet.web.accounts`), ``seeks`` and
+``game_players`` (see :mod:`marjolet.web.lobby`), ``leases`` (see
+:mod:`marjolet.web.leases`) and ``reviews`` (see :mod:`marjolet.web.reviews`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    inspect,
+    text,
+)
+
+log = logging.getLogger("marjolet.web")
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("mode", Text, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("first_dealer", Integer, nullable=False),
+    Column("players", Text, nullable=False),
+    Column("seats", Text, nullable=False),
+    Column("token_hashes", Text, nullable=False),
+    Column("invite_hash", Text),
+    Column("status", Text, nullable=False),
+    Column("totals", Text, nullable=False),
+    Column("winner", Integer),
+    Column("deal_count", Integer, nullable=False, server_default="0"),
+    Column("action_count", Integer, nullable=False, server_default="0"),
+    Column("forfeit", Text),
+    Index("games_by_update", "updated"),
+)
+
+deals = Table(
+    "deals",
+    metadata,
+    Column("game_id", Text, ForeignKey("games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("deck", Text, nullable=False),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", Text, primary_key=True),
+    Column("deal", Integer, primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("action", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    ForeignKeyConstraint(["game_id", "deal"], ["deals.game_id", "deals.idx"]),
+)
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(20), nullable=False),
+    #: The name folded to lower case: names are unique regardless of case.
+    Column("name_key", String(20), nullable=False, unique=True),
+    Column("password_hash", Text, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False, server_default="0"),
+    Column("wins", Integer, nullable=False, server_default="0"),
+    Column("losses", Integer, nullable=False, server_default="0"),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    #: SHA-256 of the session cookie's value: the server never keeps the value.
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("last_seen", Float, nullable=False),
+    Index("sessions_by_account", "account_id"),
+)
+
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    #: One row per (game, account): the key makes a result count once.
+    Column("game_id", Text, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("score", Float, nullable=False),
+    Column("opponent_id", Integer, nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    Column("rd_after", Float, nullable=False),
+    Column("volatility_after", Float, nullable=False),
+    Index("rating_changes_by_account", "account_id", "at"),
+)
+
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("created", Float, nullable=False),
+    #: The seeker's account, or None for a guest.
+    Column("account_id", Integer, ForeignKey("accounts.id")),
+    #: SHA-256 of the seek's owner token: only its owner may cancel it or
+    #: learn the seat it was given.
+    Column("owner_hash", String(64), nullable=False),
+    Column("name", String(24), nullable=False),
+    Column("rating", Float),
+    Column("rules", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("days_per_move", Integer),
+    #: open -> matched (game_id, seat: the seeker's) or cancelled.
+    Column("status", String(10), nullable=False),
+    Column("game_id", Text),
+    Column("seat", Integer),
+    Column("acceptor_id", Integer),
+    Index("seeks_by_status", "status", "created"),
+)
+
+game_players = Table(
+    "game_players",
+    metadata,
+    #: The seats held by accounts (a guest's seat has no row).
+    Column("game_id", Text, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("days_per_move", Integer),
+    Index("game_players_by_account", "account_id"),
+)
+
+leases = Table(
+    "leases",
+    metadata,
+    #: A background job (a game's bot, a countdown, the pairing, a review).
+    Column("job", String(120), primary_key=True),
+    #: The process that owns it until ``expires`` (see marjolet.web.leases).
+    Column("owner", String(64), nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
+reviews = Table(
+    "reviews",
+    metadata,
+    #: One computed review per game, record digest and view (docs/review.md).
+    Column("game_id", Text, primary_key=True),
+    Column("digest", String(64), primary_key=True),
+    Column("view", String(10), primary_key=True),
+    Column("budget", Float, nullable=False),
+    Column("body", Text, nullable=False),
+)
+
+#: The hand-made schema steps of the marjolet versions before the
+#: migrations (SQLite ``user_version`` -> statements to the next version).
+LEGACY_STEPS = {1: "ALTER TABLE games ADD COLUMN forfeit TEXT"}
+#: The last hand-made schema version; revision 0001 is that schema.
+LEGACY_VERSION = 2
+MIGRATIONS = Path(__file__).with_name("migrations")
+#: The newest revision in ``migrations/versions`` (a test checks it).
+HEAD_REVISION = "0005"
+
+
+def database_url(target: str | os.PathLike[str]) -> str:
+    """A SQLAlchemy URL for a database URL or a path to a SQLite file."""
+    raw = os.fspath(target)
+    if "://" in raw:
+        return raw
+    return f"sqlite:///{Path(raw)}"
+
+
+def make_engine(target: str | os.PathLike[str]) -> Engine:
+    """An engine for ``target``; SQLite files get WAL, full sync and
+    foreign keys on every connection, as the store always had."""
+    url = database_url(target)
+    engine = create_engine(url, future=True)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # SQLAlchemy, not the sqlite3 module, starts transactions (so that
+    # savepoints work): see _sqlite_begin.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    """Every SQLite transaction takes the write lock at once: one writer at
+    a time, and no transaction ever fails to upgrade from reading to
+    writing (in WAL mode readers are not blocked)."""
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def migrate(engine: Engine) -> str:
+    """Bring the database up to the newest revision; returns that revision."""
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # one line of ours instead
+    from alembic import command
+    from alembic.config import Config
+
+    with engine.begin() as connection:
+        _adopt_legacy(connection)
+        before = current_revision(connection)
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+        after = current_revision(connection)
+    if before and after != before:  # an existing database was upgraded
+        log.info("database schema upgraded from revision %s to %s", before, after)
+    return after
+
+
+def current_revision(connection: Connection) -> str:
+    """The revision the database is at ('' before any)."""
+    if not inspect(connection).has_table("alembic_version"):
+        return ""
+    row = connection.execute(text("SELECT version_num FROM alembic_version")).first()
+    return str(row[0]) if row else ""
+
+
+def _adopt_legacy(connection: Connection) -> None:
+    """Stamp a database of the hand-made schema as revision 0001, after
+    completing its hand-made steps (nothing is dropped or rewritten)."""
+    names = set(inspect(connection).get_table_names())
+    if "alembic_version" in names or "games" not in names:
+        return
+    version = connection.exec_driver_sql("PRAGMA user_version").scalar() or 0
+    for step in range(int(version), LEGACY_VERSION):
+        connection.exec_driver_sql(LEGACY_STEPS[step])
+    connection.exec_driver_sql(f"PRAGMA user_version = {LEGACY_VERSION}")
+    connection.exec_driver_sql(
+        "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL PRIMARY KEY)"
+    )
+    connection.exec_driver_sql("INSERT INTO alembic_version VALUES ('0001')")

@@ -1,0 +1,105 @@
+"""Jobs with one owner at a time, among any number of server processes.
+
+A game's bot moves, a countdown and its claim, the quick pairing, a
+review: each such job must run in exactly one process. A process *owns* a
+job while it holds its lease, a row of ``leases`` with an expiry time, and
+renews it by a heartbeat well before it expires. When the owner dies its
+lease runs out and another process takes the job over within one lease
+time. Taking a lease is one conditional write (insert, or update where the
+lease has expired or is already ours), so two processes never both
+succeed; the database decides.
+
+A lease is not what prevents a job from being done twice: every effect of
+a job is also keyed in the database (a move by its (game, sequence) key, a
+rating by its (game, account) key), so a process that lost its lease
+without knowing it has its late write refused. The lease only makes that
+rare and keeps the work in one place.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+
+from sqlalchemy import Engine, and_, delete, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from marjolet.web.db import leases
+
+#: Seconds a lease lasts without a heartbeat.
+LEASE_SECONDS = 10.0
+
+
+def process_id() -> str:
+    """A name for this process, unique among every process that ever ran."""
+    return secrets.token_hex(8)
+
+
+class Leases:
+    """Take, renew and give back leases on jobs in the shared database."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        owner: str | None = None,
+        *,
+        seconds: float = LEASE_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.engine = engine
+        self.owner = owner or process_id()
+        self.seconds = seconds
+        self.clock = clock
+
+    def acquire(self, job: str) -> bool:
+        """Own ``job`` (or renew our lease on it); False if another live
+        process owns it."""
+        now = self.clock()
+        expires = now + self.seconds
+        try:
+            with self.engine.begin() as db:
+                changed = db.execute(
+                    update(leases)
+                    .where(
+                        and_(
+                            leases.c.job == job,
+                            or_(leases.c.owner == self.owner, leases.c.expires < now),
+                        )
+                    )
+                    .values(owner=self.owner, expires=expires)
+                ).rowcount
+                if changed == 1:
+                    return True
+                exists = db.execute(select(leases.c.owner).where(leases.c.job == job)).first()
+                if exists is not None:
+                    return False
+                db.execute(insert(leases).values(job=job, owner=self.owner, expires=expires))
+                return True
+        except IntegrityError:  # another process inserted it first
+            return False
+
+    def release(self, job: str) -> None:
+        """Give a job back at once (a clean shutdown), if we own it."""
+        with self.engine.begin() as db:
+            db.execute(delete(leases).where(leases.c.job == job, leases.c.owner == self.owner))
+
+    def owner_of(self, job: str) -> str | None:
+        """The live owner of a job, or None (free, or its lease expired)."""
+        with self.engine.connect() as db:
+            row = db.execute(
+                select(leases.c.owner, leases.c.expires).where(leases.c.job == job)
+            ).first()
+        if row is None or row.expires < self.clock():
+            return None
+        return str(row.owner)
+
+    def owned(self) -> list[str]:
+        """The jobs this process holds live leases on."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(leases.c.job).where(
+                    leases.c.owner == self.owner, leases.c.expires >= self.clock()
+                )
+            ).all()
+        return [str(r.job) for r in rows]

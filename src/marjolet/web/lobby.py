@@ -1,0 +1,375 @@
+"""The lobby: open seeks that another player accepts, and quick pairing.
+
+A *seek* is an offer to play under given rules, rated or not, live or by
+correspondence (``days_per_move``). Its owner gets a secret owner token
+(kept only as a hash, like every token here) that lets them cancel it and
+learn the seat they were given. Accepting is a race that exactly one
+acceptor wins: the seek's status moves from ``open`` to ``matched`` in one
+conditional update, and only the request whose update changed the row goes
+on to create the game (:meth:`Lobby.accept`, then :meth:`Lobby.attach`).
+
+Rated seeks need an account on both sides; nobody can accept their own
+seek. Which account holds which seat of a game is kept in
+``game_players``: that is how a logged-in player finds their games from
+any browser (:meth:`Lobby.games_of`).
+
+:class:`Pairing` is the "Play now" queue: players waiting under the same
+rules are paired when their ratings are close, the accepted gap widening
+the longer they wait; a player who asked for it is offered a computer
+opponent once their chosen wait is over. It holds no game state, only who
+waits, so it can live in one process or, later, behind a shared store.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from sqlalchemy import Engine, Row, func, insert, select, update
+
+from marjolet.errors import MarjoletError
+from marjolet.web.accounts import Account, token_digest
+from marjolet.web.db import game_players, seeks
+
+SeekStatus = Literal["open", "matched", "cancelled"]
+#: Open seeks one owner (account or address) may have at once.
+MAX_OPEN_PER_OWNER = 3
+#: Correspondence: the longest time a move may take, in days.
+MAX_DAYS_PER_MOVE = 14
+#: Open seeks listed at most.
+LOBBY_SIZE = 100
+
+
+class LobbyError(MarjoletError):
+    """A refused lobby operation; ``code`` names the reason, ``status`` the
+    HTTP status it maps to."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class Seeker:
+    """Who posts or accepts a seek: an account, or a guest with a name."""
+
+    name: str
+    account: Account | None = None
+
+    @property
+    def rating(self) -> float | None:
+        return None if self.account is None else self.account.rating.value
+
+
+@dataclass(frozen=True, slots=True)
+class Seek:
+    """One row of the lobby."""
+
+    id: str
+    created: float
+    name: str
+    rating: float | None
+    rules: dict[str, Any]
+    rated: bool
+    days_per_move: int | None
+    status: SeekStatus
+    account_id: int | None
+    game_id: str | None
+    seat: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The seek as the lobby lists it (no owner, no game)."""
+        return {
+            "id": self.id,
+            "player": self.name,
+            "rating": None if self.rating is None else round(self.rating),
+            "rules": self.rules,
+            "rated": self.rated,
+            "days_per_move": self.days_per_move,
+        }
+
+
+def check_days_per_move(value: object) -> int | None:
+    """None (a live game) or a whole number of days from 1 to 14."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LobbyError("bad_days", "days_per_move must be a whole number of days or null")
+    if not 1 <= value <= MAX_DAYS_PER_MOVE:
+        raise LobbyError("bad_days", f"days_per_move must be from 1 to {MAX_DAYS_PER_MOVE}")
+    return value
+
+
+class Lobby:
+    """Seeks and seat ownership in the server's database."""
+
+    def __init__(self, engine: Engine, *, clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
+        self.clock = clock
+
+    def post(
+        self,
+        seeker: Seeker,
+        rules: Mapping[str, Any],
+        *,
+        rated: bool,
+        days_per_move: int | None = None,
+        owner_key: str = "",
+    ) -> tuple[Seek, str]:
+        """Open a seek; returns it and its owner token (shown only once).
+
+        ``owner_key`` identifies a guest (their address) for the limit on
+        open seeks; an account is its own key.
+        """
+        if rated and seeker.account is None:
+            raise LobbyError("login_required", "log in to offer a rated game", 401)
+        days = check_days_per_move(days_per_move)
+        token = secrets.token_urlsafe(18)
+        seek_id = secrets.token_urlsafe(9)
+        with self.engine.begin() as db:
+            if self._open_count(db, seeker, owner_key) >= MAX_OPEN_PER_OWNER:
+                raise LobbyError(
+                    "too_many_seeks", f"at most {MAX_OPEN_PER_OWNER} open offers at once", 429
+                )
+            db.execute(
+                insert(seeks).values(
+                    id=seek_id,
+                    created=self.clock(),
+                    account_id=None if seeker.account is None else seeker.account.id,
+                    owner_hash=token_digest(token + "|" + _owner_tag(seeker, owner_key)),
+                    name=seeker.name,
+                    rating=seeker.rating,
+                    rules=json.dumps(dict(rules), sort_keys=True),
+                    rated=rated,
+                    days_per_move=days,
+                    status="open",
+                )
+            )
+        seek = self.get(seek_id)
+        assert seek is not None
+        return seek, token
+
+    def open_seeks(self) -> list[Seek]:
+        """The open seeks, oldest first."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(seeks)
+                .where(seeks.c.status == "open")
+                .order_by(seeks.c.created)
+                .limit(LOBBY_SIZE)
+            ).all()
+        return [_seek(row) for row in rows]
+
+    def get(self, seek_id: str) -> Seek | None:
+        with self.engine.connect() as db:
+            row = db.execute(select(seeks).where(seeks.c.id == seek_id)).first()
+        return None if row is None else _seek(row)
+
+    def owns(self, seek: Seek, token: str | None, seeker: Seeker, owner_key: str = "") -> bool:
+        """Whether the request comes from the seek's owner: its account, or
+        the holder of its owner token."""
+        if seeker.account is not None and seek.account_id == seeker.account.id:
+            return True
+        if not token:
+            return False
+        with self.engine.connect() as db:
+            stored = db.execute(select(seeks.c.owner_hash).where(seeks.c.id == seek.id)).scalar()
+        tags = {_owner_tag(seeker, owner_key), _owner_tag(Seeker(seeker.name), owner_key)}
+        return any(stored == token_digest(token + "|" + tag) for tag in tags)
+
+    def accept(self, seek_id: str, acceptor: Seeker) -> Seek:
+        """Take an open seek for ``acceptor``: exactly one acceptor wins."""
+        seek = self.get(seek_id)
+        if seek is None:
+            raise LobbyError("no_seek", f"no offer {seek_id!r}", 404)
+        if seek.rated and acceptor.account is None:
+            raise LobbyError("login_required", "log in to accept a rated game", 401)
+        if acceptor.account is not None and seek.account_id == acceptor.account.id:
+            raise LobbyError("own_seek", "you cannot accept your own offer", 409)
+        with self.engine.begin() as db:
+            taken = db.execute(
+                update(seeks)
+                .where(seeks.c.id == seek_id, seeks.c.status == "open")
+                .values(
+                    status="matched",
+                    acceptor_id=None if acceptor.account is None else acceptor.account.id,
+                )
+            ).rowcount
+        if taken != 1:
+            raise LobbyError("seek_gone", "this offer was taken or withdrawn", 409)
+        matched = self.get(seek_id)
+        assert matched is not None
+        return matched
+
+    def attach(self, seek_id: str, game_id: str, seeker_seat: int, acceptor: Seeker) -> None:
+        """Record the game made from a matched seek, and which accounts
+        hold its seats."""
+        seek = self.get(seek_id)
+        if seek is None or seek.status != "matched":
+            raise LobbyError("seek_gone", "this offer is not matched", 409)
+        holders = {seeker_seat: seek.account_id}
+        if acceptor.account is not None:
+            holders[1 - seeker_seat] = acceptor.account.id
+        with self.engine.begin() as db:
+            db.execute(
+                update(seeks).where(seeks.c.id == seek_id).values(game_id=game_id, seat=seeker_seat)
+            )
+            for seat, account_id in holders.items():
+                if account_id is not None:
+                    db.execute(
+                        insert(game_players).values(
+                            game_id=game_id,
+                            seat=seat,
+                            account_id=account_id,
+                            rated=seek.rated,
+                            days_per_move=seek.days_per_move,
+                        )
+                    )
+
+    def cancel(self, seek_id: str) -> bool:
+        """Withdraw an open seek (the caller checked ownership)."""
+        with self.engine.begin() as db:
+            done = db.execute(
+                update(seeks)
+                .where(seeks.c.id == seek_id, seeks.c.status == "open")
+                .values(status="cancelled")
+            ).rowcount
+        return done == 1
+
+    def seat_of(self, game_id: str, account_id: int) -> int | None:
+        """The seat an account holds in a game, if any."""
+        with self.engine.connect() as db:
+            seat = db.execute(
+                select(game_players.c.seat).where(
+                    game_players.c.game_id == game_id, game_players.c.account_id == account_id
+                )
+            ).scalar()
+        return None if seat is None else int(seat)
+
+    def games_of(self, account_id: int) -> list[tuple[str, int, bool]]:
+        """(game id, seat, rated) of every game an account holds a seat in."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(game_players.c.game_id, game_players.c.seat, game_players.c.rated).where(
+                    game_players.c.account_id == account_id
+                )
+            ).all()
+        return [(str(r.game_id), int(r.seat), bool(r.rated)) for r in rows]
+
+    def holders(self, game_id: str) -> dict[int, int]:
+        """seat -> account id for the seats of a game held by accounts."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(game_players.c.seat, game_players.c.account_id).where(
+                    game_players.c.game_id == game_id
+                )
+            ).all()
+        return {int(r.seat): int(r.account_id) for r in rows}
+
+    @staticmethod
+    def _open_count(db: Any, seeker: Seeker, owner_key: str) -> int:
+        query = select(func.count()).where(seeks.c.status == "open")
+        if seeker.account is not None:
+            query = query.where(seeks.c.account_id == seeker.account.id)
+        else:
+            query = query.where(seeks.c.account_id.is_(None), seeks.c.name == seeker.name)
+        return int(db.execute(query).scalar_one())
+
+
+def _owner_tag(seeker: Seeker, owner_key: str) -> str:
+    return f"account:{seeker.account.id}" if seeker.account is not None else f"guest:{owner_key}"
+
+
+def _seek(row: Row[Any]) -> Seek:
+    return Seek(
+        id=row.id,
+        created=row.created,
+        name=row.name,
+        rating=row.rating,
+        rules=json.loads(row.rules),
+        rated=bool(row.rated),
+        days_per_move=row.days_per_move,
+        status=row.status,
+        account_id=row.account_id,
+        game_id=row.game_id,
+        seat=row.seat,
+    )
+
+
+# -- "Play now" -----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Waiting:
+    """One player in the "Play now" queue."""
+
+    key: str
+    rating: float
+    rules: str
+    since: float
+    #: Seconds after which the player takes a computer opponent (None: never).
+    bot_after: float | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+class Pairing:
+    """Pairs waiting players of close rating under the same rules.
+
+    Two players may be paired when their ratings differ by at most
+    ``base_gap + widen_per_s * (seconds the longer-waiting one has
+    waited)``, capped at ``max_gap``. The closest eligible pair is taken
+    first, then the next, so a queue is emptied greedily.
+    """
+
+    def __init__(
+        self, *, base_gap: float = 100.0, widen_per_s: float = 10.0, max_gap: float = 600.0
+    ) -> None:
+        self.base_gap = base_gap
+        self.widen_per_s = widen_per_s
+        self.max_gap = max_gap
+        self.queue: dict[str, Waiting] = {}
+
+    def join(self, entry: Waiting) -> None:
+        """Queue a player (again: their place is renewed)."""
+        self.queue[entry.key] = entry
+
+    def leave(self, key: str) -> bool:
+        return self.queue.pop(key, None) is not None
+
+    def gap(self, a: Waiting, b: Waiting, now: float) -> float:
+        waited = now - min(a.since, b.since)
+        return min(self.max_gap, self.base_gap + self.widen_per_s * max(0.0, waited))
+
+    def pairs(self, now: float) -> list[tuple[Waiting, Waiting]]:
+        """Take every pair that may play now out of the queue."""
+        found: list[tuple[Waiting, Waiting]] = []
+        while True:
+            best: tuple[float, Waiting, Waiting] | None = None
+            entries = sorted(self.queue.values(), key=lambda w: (w.since, w.key))
+            for i, a in enumerate(entries):
+                for b in entries[i + 1 :]:
+                    distance = abs(a.rating - b.rating)
+                    fits = a.rules == b.rules and distance <= self.gap(a, b, now)
+                    if fits and (best is None or distance < best[0]):
+                        best = (distance, a, b)
+            if best is None:
+                return found
+            _, a, b = best
+            del self.queue[a.key], self.queue[b.key]
+            found.append((a, b))
+
+    def due_for_bot(self, now: float) -> list[Waiting]:
+        """Take out the players whose chosen wait is over (they get a bot)."""
+        due = [
+            w
+            for w in self.queue.values()
+            if w.bot_after is not None and now - w.since >= w.bot_after
+        ]
+        for w in due:
+            del self.queue[w.key]
+        return due

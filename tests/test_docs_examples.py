@@ -1,0 +1,100 @@
+"""The game records shown in the documentation replay as the documents say,
+and the README's library example runs.
+
+A record in a document is a fenced block whose info string is ``json
+record`` or ``text record``. When the next fenced block is ``json result``,
+it is what replaying the record must give: the result object of
+``marjolet replay --json``, or ``{"error": {...}}`` for a record that breaks
+a rule (then the error's position and message must match).
+The README's library example is run as a doctest.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from marjolet.errors import RecordError
+from marjolet.record import loads, replay
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
+#: A fenced block: its info string and its text.
+FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)
+
+
+def fenced_blocks(path: Path) -> list[tuple[str, str]]:
+    """Every fenced block of a Markdown file, as ``(info, text)``."""
+    text = path.read_text(encoding="utf-8")
+    return [(info.strip(), body) for info, body in FENCE.findall(text)]
+
+
+def record_examples() -> list[tuple[str, str, str | None]]:
+    """``(id, record text, expected result text or None)`` for each record block."""
+    out = []
+    for path in DOCS:
+        blocks = fenced_blocks(path)
+        count = 0
+        for i, (info, body) in enumerate(blocks):
+            if info not in ("json record", "text record"):
+                continue
+            count += 1
+            expected = None
+            if i + 1 < len(blocks) and blocks[i + 1][0] == "json result":
+                expected = blocks[i + 1][1]
+            out.append((f"{path.name}-{count}", body, expected))
+    return out
+
+
+EXAMPLES = record_examples()
+
+
+def outcome(text: str) -> dict[str, object]:
+    """What replaying ``text`` gives: the result object or ``{"error": ...}``."""
+    try:
+        return replay(loads(text, check=False)).to_json()
+    except RecordError as exc:
+        return {"error": exc.to_json()}
+
+
+def test_the_rules_and_the_record_format_have_record_examples() -> None:
+    names = {name.split("-")[0] for name, _, _ in EXAMPLES}
+    assert {"rules.md", "record.md"} <= names
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [pytest.param(text, expected, id=name) for name, text, expected in EXAMPLES],
+)
+def test_documented_record_replays_as_the_document_says(text: str, expected: str | None) -> None:
+    got = outcome(text)
+    if expected is None:
+        assert "error" not in got, got
+    else:
+        assert got == json.loads(expected)
+
+
+def test_documented_record_example_converts_losslessly() -> None:
+    for _, text, _ in EXAMPLES:
+        try:
+            record = loads(text, check=False)
+        except RecordError:
+            continue  # an example of a malformed record
+        assert loads(record.to_text(), check=False) == record
+        assert loads(record.dumps(), check=False) == record
+
+
+def test_readme_library_example_runs_as_written() -> None:
+    """The README's python block is a doctest: its outputs are checked."""
+    blocks = [body for info, body in fenced_blocks(ROOT / "README.md") if info == "python"]
+    assert blocks and all(">>>" in b for b in blocks), "README.md needs a >>> python example"
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "README.md", None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    results = runner.summarize(verbose=False)
+    assert results.attempted >= 5
+    assert results.failed == 0

@@ -1,0 +1,269 @@
+"""Accounts, sessions and rated results (marjolet.web.accounts) and the
+database migrations under them (marjolet.web.db), on SQLite files."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from argon2 import PasswordHasher
+from sqlalchemy import inspect, select
+
+from marjolet.web.accounts import AccountError, Accounts, token_digest
+from marjolet.web.db import (
+    HEAD_REVISION,
+    MIGRATIONS,
+    current_revision,
+    make_engine,
+    migrate,
+    sessions,
+)
+from marjolet.web.ratings import Rating, RatingSystem
+
+HEAD = HEAD_REVISION
+
+#: The tables as marjolet created them by hand before the migrations
+#: (schema version 2, SQLite's user_version).
+LEGACY_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id            TEXT PRIMARY KEY,
+    created       REAL NOT NULL,
+    updated       REAL NOT NULL,
+    mode          TEXT NOT NULL,
+    rules         TEXT NOT NULL,
+    first_dealer  INTEGER NOT NULL,
+    players       TEXT NOT NULL,
+    seats         TEXT NOT NULL,
+    token_hashes  TEXT NOT NULL,
+    invite_hash   TEXT,
+    status        TEXT NOT NULL,
+    totals        TEXT NOT NULL,
+    winner        INTEGER,
+    deal_count    INTEGER NOT NULL DEFAULT 0,
+    action_count  INTEGER NOT NULL DEFAULT 0,
+    forfeit       TEXT
+);
+CREATE INDEX IF NOT EXISTS games_by_update ON games (updated);
+CREATE TABLE IF NOT EXISTS deals (
+    game_id  TEXT NOT NULL REFERENCES games (id),
+    idx      INTEGER NOT NULL,
+    deck     TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id  TEXT NOT NULL,
+    deal     INTEGER NOT NULL,
+    seq      INTEGER NOT NULL,
+    action   TEXT NOT NULL,
+    at       REAL NOT NULL,
+    PRIMARY KEY (game_id, deal, seq),
+    FOREIGN KEY (game_id, deal) REFERENCES deals (game_id, idx)
+);
+"""
+#: A fast Argon2 for tests (the default costs ~50 ms a hash).
+FAST = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+
+@pytest.fixture
+def accounts(database_url: str) -> Accounts:
+    engine = make_engine(database_url)
+    migrate(engine)
+    return Accounts(engine, hasher=FAST)
+
+
+def test_a_new_database_gets_every_revision(database_url: str) -> None:
+    engine = make_engine(database_url)
+    assert migrate(engine) == HEAD
+    tables = set(inspect(engine).get_table_names())
+    assert {"games", "deals", "actions", "accounts", "sessions", "rating_changes"} <= tables
+
+
+def test_the_head_revision_is_the_newest_migration() -> None:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    assert ScriptDirectory.from_config(config).get_current_head() == HEAD_REVISION
+
+
+def test_migrating_twice_changes_nothing(database_url: str) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    assert migrate(engine) == HEAD
+
+
+@pytest.mark.parametrize("legacy_version", [1, 2])
+def test_a_database_of_the_hand_made_schema_is_migrated_in_place_with_nothing_lost(
+    tmp_path: Path, legacy_version: int
+) -> None:
+    path = tmp_path / "old.sqlite3"
+    schema = LEGACY_SCHEMA
+    if legacy_version == 1:  # the first schema had no forfeit column
+        schema = schema.replace(",\n    forfeit       TEXT\n", "\n")
+    db = sqlite3.connect(path)
+    db.executescript(schema)
+    db.execute(f"PRAGMA user_version = {legacy_version}")
+    db.execute(
+        "INSERT INTO games (id, created, updated, mode, rules, first_dealer, players, seats,"
+        " token_hashes, status, totals) VALUES ('g1', 1, 2, 'bot', '{}', 0, '[]', '[]', '[]',"
+        " 'playing', '[0, 0]')"
+    )
+    db.commit()
+    db.close()
+    engine = make_engine(path)
+    assert migrate(engine) == HEAD
+    with engine.connect() as connection:
+        assert current_revision(connection) == HEAD
+        row = connection.exec_driver_sql("SELECT id, status, forfeit FROM games").one()
+    assert tuple(row) == ("g1", "playing", None)
+
+
+def test_an_account_is_created_with_the_initial_rating_and_a_session(accounts: Accounts) -> None:
+    account, token = accounts.create("Camille_75", "correct horse")
+    assert account.name == "Camille_75"
+    assert account.rating == RatingSystem().initial
+    assert accounts.for_token(token) == account
+
+
+@pytest.mark.parametrize("name", ["ab", "a" * 21, "has space", "Émile", "semi;colon", 42, None])
+def test_names_are_3_to_20_letters_digits_underscore_or_dash(
+    accounts: Accounts, name: object
+) -> None:
+    with pytest.raises(AccountError) as error:
+        accounts.create(name, "long enough")
+    assert error.value.code == "bad_name"
+
+
+def test_names_are_unique_regardless_of_case(accounts: Accounts) -> None:
+    accounts.create("Dominique", "long enough")
+    with pytest.raises(AccountError) as error:
+        accounts.create("DOMINIQUE", "long enough")
+    assert error.value.code == "name_taken"
+
+
+@pytest.mark.parametrize("password", ["short", "", "x" * 257, None])
+def test_a_password_has_8_to_256_characters(accounts: Accounts, password: object) -> None:
+    with pytest.raises(AccountError) as error:
+        accounts.create("Sacha", password)
+    assert error.value.code == "weak_password"
+
+
+def test_the_password_is_stored_only_as_an_argon2id_hash(accounts: Accounts) -> None:
+    accounts.create("Sacha", "my secret words")
+    with accounts.engine.connect() as db:
+        stored = db.exec_driver_sql("SELECT password_hash FROM accounts").scalar_one()
+    assert stored.startswith("$argon2id$")
+    assert "my secret words" not in stored
+
+
+def test_a_session_token_is_stored_only_as_its_digest(accounts: Accounts) -> None:
+    _, token = accounts.create("Sacha", "my secret words")
+    with accounts.engine.connect() as db:
+        kept = db.execute(select(sessions.c.token_hash)).scalars().all()
+    assert kept == [token_digest(token)]
+
+
+def test_login_with_any_case_of_the_name_opens_a_new_session(accounts: Accounts) -> None:
+    account, first = accounts.create("Sacha", "my secret words")
+    again, second = accounts.login("sACHA", "my secret words")
+    assert again == account and second != first
+    assert accounts.for_token(first) == accounts.for_token(second) == account
+
+
+def test_a_wrong_password_and_an_unknown_name_get_the_same_error(accounts: Accounts) -> None:
+    accounts.create("Sacha", "my secret words")
+    errors = []
+    for name, password in [("Sacha", "wrong words!"), ("Nobody", "my secret words"),
+                           ("bad name", "x"), ("Sacha", None)]:
+        with pytest.raises(AccountError) as error:
+            accounts.login(name, password)
+        errors.append((error.value.code, str(error.value)))
+    assert len(set(errors)) == 1
+    assert errors[0][0] == "bad_credentials"
+
+
+def test_logout_revokes_that_session_only(accounts: Accounts) -> None:
+    account, phone = accounts.create("Sacha", "my secret words")
+    _, laptop = accounts.login("Sacha", "my secret words")
+    accounts.logout(phone)
+    assert accounts.for_token(phone) is None
+    assert accounts.for_token(laptop) == account
+    assert accounts.logout_everywhere(account.id) == 1
+    assert accounts.for_token(laptop) is None
+
+
+@pytest.mark.parametrize("token", [None, "", "not-a-token", "x" * 5000])
+def test_an_unknown_or_absurd_token_is_nobody(accounts: Accounts, token: str | None) -> None:
+    assert accounts.for_token(token) is None
+
+
+def test_a_rated_game_moves_both_ratings_as_glicko2_says(accounts: Accounts) -> None:
+    a, _ = accounts.create("Alice", "long enough")
+    b, _ = accounts.create("Bruno", "long enough")
+    assert accounts.record_result("game-1", a.id, b.id, 1.0)
+    expected_a, expected_b = RatingSystem().rate_game(a.rating, b.rating, 1.0)
+    after_a, after_b = accounts.by_id(a.id), accounts.by_id(b.id)
+    assert after_a is not None and after_b is not None
+    assert after_a.rating == expected_a and after_b.rating == expected_b
+    assert (after_a.games, after_a.wins, after_a.losses) == (1, 1, 0)
+    assert (after_b.games, after_b.wins, after_b.losses) == (1, 0, 1)
+    assert [h["game"] for h in accounts.history(a.id)] == ["game-1"]
+
+
+def test_a_result_counts_once_even_when_it_arrives_twice(accounts: Accounts) -> None:
+    a, _ = accounts.create("Alice", "long enough")
+    b, _ = accounts.create("Bruno", "long enough")
+    assert accounts.record_result("game-1", a.id, b.id, 0.0)
+    once = accounts.by_id(a.id)
+    assert not accounts.record_result("game-1", a.id, b.id, 0.0)
+    assert not accounts.record_result("game-1", b.id, a.id, 1.0)
+    assert accounts.by_id(a.id) == once
+
+
+def test_a_result_sent_by_two_threads_at_once_counts_once(accounts: Accounts) -> None:
+    a, _ = accounts.create("Alice", "long enough")
+    b, _ = accounts.create("Bruno", "long enough")
+    outcomes: list[bool] = []
+    threads = [
+        threading.Thread(target=lambda: outcomes.append(
+            accounts.record_result("game-9", a.id, b.id, 1.0)))
+        for _ in range(4)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert outcomes.count(True) == 1
+    after = accounts.by_id(a.id)
+    assert after is not None and after.games == 1
+
+
+def test_a_rating_survives_a_restart(database_url: str) -> None:
+    path = database_url
+    first = Accounts(make_engine(path), hasher=FAST)
+    migrate(first.engine)
+    a, _ = first.create("Alice", "long enough")
+    b, _ = first.create("Bruno", "long enough")
+    first.record_result("g", a.id, b.id, 1.0)
+    first.engine.dispose()
+    second = Accounts(make_engine(path), hasher=FAST)
+    migrate(second.engine)
+    again = second.by_name("alice")
+    assert again is not None and again.rating.value > 1500
+    assert not second.record_result("g", a.id, b.id, 1.0)
+
+
+def test_a_game_against_oneself_is_not_rated(accounts: Accounts) -> None:
+    a, _ = accounts.create("Alice", "long enough")
+    with pytest.raises(AccountError):
+        accounts.record_result("g", a.id, a.id, 1.0)
+
+
+def test_the_profile_json_never_shows_the_password_hash(accounts: Accounts) -> None:
+    a, _ = accounts.create("Alice", "long enough")
+    shown = a.to_json()
+    assert set(shown) == {"name", "rating", "games", "wins", "losses"}
+    assert shown["rating"] == Rating().to_json()

@@ -1,0 +1,72 @@
+"""The bus between server processes (marjolet.web.bus), local and on Redis."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from marjolet.web.bus import LocalBus, RedisBus, decode, encode, make_bus
+
+
+async def first(stream: AsyncIterator[tuple[str, int]], count: int) -> list[tuple[str, int]]:
+    got = []
+    async for item in stream:
+        got.append(item)
+        if len(got) == count:
+            break
+    return got
+
+
+def test_a_message_is_a_game_id_and_a_version_and_nothing_else() -> None:
+    assert decode(encode("AbC_-9", 42)) == ("AbC_-9", 42)
+    assert decode(b"g1 7") == ("g1", 7)
+    for junk in ["", "g1", "g1 x", "g 1 2", "a" * 41 + " 1", "g1 -1", "\x00\xff"]:
+        assert decode(junk) is None
+    with pytest.raises(ValueError):
+        encode("has space", 1)
+
+
+def test_every_local_subscriber_gets_every_message() -> None:
+    async def run() -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+        bus = LocalBus()
+        a, b = bus.subscribe(), bus.subscribe()
+        tasks = [asyncio.ensure_future(first(a, 2)), asyncio.ensure_future(first(b, 2))]
+        await asyncio.sleep(0)
+        await bus.publish("g1", 1)
+        await bus.publish("g2", 5)
+        done = await asyncio.wait_for(asyncio.gather(*tasks), 5)
+        return done[0], done[1]
+
+    got_a, got_b = asyncio.run(run())
+    assert got_a == got_b == [("g1", 1), ("g2", 5)]
+
+
+def test_a_message_published_by_one_process_reaches_another_through_redis(
+    redis_url: str,
+) -> None:
+    async def run() -> list[tuple[str, int]]:
+        sender, receiver = RedisBus(redis_url), RedisBus(redis_url)
+        await sender.ready()
+        stream = receiver.subscribe()
+        task = asyncio.ensure_future(first(stream, 2))
+        for _ in range(100):  # until the subscription is in place
+            await asyncio.sleep(0.02)
+            if await sender._redis.pubsub_numsub("marjolet:games") != [(b"marjolet:games", 0)]:
+                break
+        await sender._redis.publish("marjolet:games", "not a message")
+        await sender.publish("g1", 3)
+        await sender.publish("g1", 4)
+        got = await asyncio.wait_for(task, 10)
+        await sender.close()
+        await receiver.close()
+        return got
+
+    assert asyncio.run(run()) == [("g1", 3), ("g1", 4)]
+
+
+def test_the_broker_must_be_a_redis_url() -> None:
+    assert isinstance(make_bus(None), LocalBus)
+    with pytest.raises(ValueError, match="redis://"):
+        make_bus("postgresql://x")

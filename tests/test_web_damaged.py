@@ -1,0 +1,125 @@
+"""One bad row is one bad game (issue 21): a damaged game is that game's
+error only, and ``marjolet serve --check-db`` says what is wrong."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from marjolet.web.store import Store, StoreError, check_database_file
+from test_web_store import new_row
+
+
+def two_games(path: Path) -> None:
+    store = Store(path)
+    store.create_game(new_row("good"))
+    store.create_game(new_row("bad"))
+    store.append_action("good", 0, 0, 0, totals=(0, 0), status="playing", winner=None)
+    store.close()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE games SET seats = 'not json' WHERE id = 'bad'",
+        "UPDATE games SET rules = '{\"profile\": \"no-such-profile\"}' WHERE id = 'bad'",
+        "UPDATE deals SET deck = 'ZZ AS' WHERE game_id = 'bad'",
+        "INSERT INTO actions VALUES ('bad', 0, 7, 'AS', 0)",
+        "UPDATE games SET totals = '[1]' WHERE id = 'bad'",
+    ],
+    ids=["seats", "rules", "deck-card-ZZ", "action-out-of-place", "totals"],
+)
+def test_a_damaged_game_is_that_game_s_error_only(tmp_path: Path, damage: str) -> None:
+    path = tmp_path / "g.sqlite3"
+    two_games(path)
+    with sqlite3.connect(path) as db:
+        db.execute(damage)
+    store = Store(path)
+    try:
+        with pytest.raises(StoreError, match="game bad"):
+            store.load_game("bad")
+        good = store.load_game("good")
+        assert good is not None and good.actions == [[0]]
+        listed = [g.id for g in store.list_games()]
+        assert "good" in listed
+        count, problems = check_database_file(path)
+        assert count == 1 and len(problems) == 1 and problems[0].startswith("game bad:")
+    finally:
+        store.close()
+
+
+def test_a_damaged_row_is_left_out_of_the_history_and_named_once(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    two_games(path)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET players = '[' WHERE id = 'bad'")
+    store = Store(path)
+    try:
+        assert [g.id for g in store.list_games()] == ["good"]
+        assert list(store.damaged) == ["bad"]
+    finally:
+        store.close()
+
+
+def check_db(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "marjolet", "serve", "--check-db", "--db", str(path)],
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_check_db_says_a_sound_database_is_sound_and_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    two_games(path)
+    before = path.read_bytes()
+    files = sorted(p.name for p in tmp_path.iterdir())
+    result = check_db(path)
+    assert result.returncode == 0, result.stderr
+    assert "2 game(s) read, sound" in result.stdout
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == files
+
+
+def test_check_db_names_each_damaged_game_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    two_games(path)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE deals SET deck = 'ZZ' WHERE game_id = 'bad'")
+    result = check_db(path)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("marjolet: game bad:")
+    assert "Traceback" not in result.stderr
+
+
+def test_check_db_on_random_bytes_is_one_line_and_leaves_no_lock(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    path.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 64)
+    result = check_db(path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.sqlite3"]
+    with pytest.raises(StoreError):
+        Store(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.sqlite3"]
+
+
+def test_a_damaged_page_is_found_by_the_check(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    store = Store(path)
+    for i in range(40):
+        store.create_game(new_row(f"game{i:02d}"))
+    store.close()
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) > 4 * page
+    last = len(data) // page - 1
+    data[last * page : (last + 1) * page] = b"\xff" * page  # one page of garbage
+    path.write_bytes(bytes(data))
+    _, problems = check_database_file(path)
+    assert problems, "a garbled page must be reported"
+    result = check_db(path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr

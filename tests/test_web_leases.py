@@ -1,0 +1,78 @@
+"""Jobs with one owner (marjolet.web.leases), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from marjolet.web.db import make_engine, migrate
+from marjolet.web.leases import Leases
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def two(database_url: str) -> tuple[Leases, Leases, Clock]:
+    engine = make_engine(database_url)
+    migrate(engine)
+    clock = Clock()
+    return (Leases(engine, "p1", seconds=10, clock=clock),
+            Leases(engine, "p2", seconds=10, clock=clock), clock)
+
+
+def test_a_free_job_is_taken_and_then_held_against_another_process(
+    two: tuple[Leases, Leases, Clock],
+) -> None:
+    p1, p2, _ = two
+    assert p1.acquire("bot:g1")
+    assert not p2.acquire("bot:g1")
+    assert p1.owner_of("bot:g1") == "p1"
+    assert p1.acquire("bot:g1")  # the heartbeat renews it
+
+
+def test_a_dead_owner_s_job_is_taken_over_once_its_lease_expires(
+    two: tuple[Leases, Leases, Clock],
+) -> None:
+    p1, p2, clock = two
+    assert p1.acquire("countdown:g1")
+    clock.now += 9.9
+    assert not p2.acquire("countdown:g1")
+    clock.now += 0.2
+    assert p1.owner_of("countdown:g1") is None
+    assert p2.acquire("countdown:g1")
+    assert not p1.acquire("countdown:g1")  # the late owner lost it
+    assert p2.owned() == ["countdown:g1"] and p1.owned() == []
+
+
+def test_a_released_job_is_free_at_once(two: tuple[Leases, Leases, Clock]) -> None:
+    p1, p2, _ = two
+    p1.acquire("pairing")
+    p2.release("pairing")  # not ours: nothing happens
+    assert p1.owner_of("pairing") == "p1"
+    p1.release("pairing")
+    assert p2.acquire("pairing")
+
+
+def test_of_many_processes_racing_for_a_free_job_exactly_one_wins(database_url: str) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    racers = [Leases(engine, f"p{i}") for i in range(6)]
+    won: list[str] = []
+
+    def race(racer: Leases) -> None:
+        if racer.acquire("review:g"):
+            won.append(racer.owner)
+
+    threads = [threading.Thread(target=race, args=(r,)) for r in racers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(won) == 1
