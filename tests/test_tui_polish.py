@@ -181,27 +181,28 @@ def test_a_trick_the_bot_wins_stays_twice_as_long(tmp_path: Path) -> None:
 
 
 def test_the_start_screen_offers_player_levels_and_the_first_dealer(tmp_path: Path) -> None:
-    import marjolet.bots
     from marjolet.bots import bot_names
+    from marjolet.bots.levels import DEFAULT_LEVEL, level
     from marjolet.cli import build_parser
     from marjolet.commands.play import open_session
     from marjolet.tui.start import StartApp, StartChoice, menu
 
     choices, default = menu()
-    assert choices[default].spec == marjolet.bots.STRONGEST  # the strongest by default
+    assert choices[default] == level(DEFAULT_LEVEL)  # the project's preselected level
     app = StartApp(choices, default)
     picked: list[StartChoice | None] = []
 
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            assert app.chosen() == StartChoice(marjolet.bots.STRONGEST, None, "Expert")
+            wanted = level(DEFAULT_LEVEL)
+            assert app.chosen() == StartChoice(wanted.spec, None, wanted.name("en"))
             text = screen_text(app)  # type: ignore[arg-type]
             assert "Opponent" in text and "First dealer" in text
             assert text.count("random") == 1  # only in "drawn at random"
-            for level in choices:
-                assert level.name("en") in text
-            assert choices[default].sentence("en") in " ".join(text.split())
+            for choice in choices:
+                assert choice.name("en") in text
+            assert choices[default].about("en") in " ".join(text.split())
             for program in set(bot_names()) - {"random"}:  # no program name on screen
                 assert re.search(rf"\b{re.escape(program)}\b", text) is None, program
             await pilot.press("home")  # the first level of the list

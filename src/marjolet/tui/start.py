@@ -1,8 +1,8 @@
 """The start screen of ``marjolet play``: the opponent's level and who
 deals first, chosen with the keys.
 
-The levels are player levels (:mod:`marjolet.tui.opponents`: a name and one
-plain sentence each), never program names; the research bots stay on the
+The levels are player levels (:data:`marjolet.bots.levels.LEVELS`: a name
+and one plain sentence each), never program names; the research bots stay on the
 command line (``--opponent SPEC``). :func:`choose` runs the screen and
 returns a :class:`StartChoice`, or ``None`` when the player quits.
 """
@@ -84,7 +84,7 @@ class StartApp(App[StartChoice | None]):
     @on(OptionList.OptionHighlighted, "#level")
     def _level_moved(self, event: OptionList.OptionHighlighted) -> None:
         level = self.choices[event.option_index]
-        self.query_one("#level-sentence", Static).update(level.sentence(lang()))
+        self.query_one("#level-sentence", Static).update(level.about(lang()))
 
     def chosen(self) -> StartChoice:
         level = self.choices[self.query_one("#level", OptionList).highlighted or 0]
