@@ -1,7 +1,7 @@
 """How stable are the review's marks? Two reviews of the same records under
 two seeds, compared decision by decision (issue 25).
 
-Plays ``--matches`` seeded matches to 500 (``best:worlds=64`` against
+Plays ``--matches`` seeded matches to 500 (``best:worlds=64,time=0`` against
 ``heuristic``, seats alternating), reviews each one twice from the
 players' own views (``review_record``, the code path of ``marjolet
 review``) with the default estimator built under seeds ``--seeds A B``
@@ -40,7 +40,7 @@ from marjolet.record import Record
 MIN_MARK_WORLDS = 32
 #: The issue's ceiling on marks changing between two seeds.
 TARGET_FLIP_SHARE = 0.01
-PLAYERS = ("best:worlds=64", "heuristic")
+PLAYERS = ("best:worlds=64,time=0", "heuristic")
 
 
 def match_record(seed: int) -> Record:

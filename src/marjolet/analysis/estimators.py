@@ -34,7 +34,7 @@ import importlib
 import importlib.util
 import math
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -88,7 +88,8 @@ class Estimates:
         when the samples are known, else the conservative sum of variances."""
         if a == b:
             return 0.0
-        return difference_stderr(self.samples, a, b) or math.hypot(self.stderr(a), self.stderr(b))
+        paired = difference_stderr(self.samples, a, b)
+        return math.hypot(self.stderr(a), self.stderr(b)) if paired is None else paired
 
 
 class Estimator(Protocol):
@@ -137,7 +138,7 @@ def marks_settled(samples: Samples, played: int | None) -> bool:
     top = max(means, key=lambda a: means[a])
     for p in means if played is None else (played,):
         se = difference_stderr(samples, top, p) if p != top else 0.0
-        if not settled(means[top] - means[p], se or 0.0, len(means)):
+        if not settled(means[top] - means[p], se if se is not None else 0.0, len(means)):
             return False
     return True
 
@@ -147,15 +148,16 @@ def collect(
     legal: Sequence[int],
     *,
     budget: float,
-    clock: str = "wall",
+    clock: str | Callable[[], float] = "wall",
     count: int | None = None,
     played: int | None = None,
     max_worlds: int = 200_000,
 ) -> dict[int, list[float]]:
     """Each legal action's values over the worlds drawn from ``worlds``, as
-    many as the module docstring says (``count`` worlds exactly if given)."""
+    many as the module docstring says (``count`` worlds exactly if given);
+    ``clock``: ``wall``, ``cpu`` or a function giving seconds."""
     samples: dict[int, list[float]] = {a: [] for a in legal}
-    tick = CLOCKS[clock]
+    tick = CLOCKS[clock] if isinstance(clock, str) else clock
     start = tick()
     check_at = MIN_WORLDS
     limit = count if count is not None else max_worlds
