@@ -57,6 +57,7 @@ class Judged:
     mark: str | None
     worlds: int
     stderr: float
+    loss: float
 
 
 def review_once(
@@ -66,7 +67,9 @@ def review_once(
     estimator = default_estimator(budget, seed=seed, worlds=worlds)
     review = review_record(record, budget=budget, estimator=estimator)
     return {
-        (d.deal, d.action): Judged(d.trick, judgement(d), d.worlds or 0, d.stderr_loss or 0.0)
+        (d.deal, d.action): Judged(
+            d.trick, judgement(d), d.worlds or 0, d.stderr_loss or 0.0, d.loss
+        )
         for d in review.decisions
         if d.view == "seat"
     }
@@ -78,9 +81,18 @@ def compare(runs: Sequence[tuple[dict[tuple[int, int], Judged], ...]]) -> dict[s
         lambda: {"flips": [], "worlds": [], "stderr": []}
     )
     marks: list[Judged] = []
-    for first, second in runs:
+    changed: list[str] = []
+    for m, (first, second) in enumerate(runs):
         for key, a in first.items():
             b = second[key]
+            if a.mark != b.mark:
+                changed.append(
+                    f"match {m} deal {key[0]} action {key[1]} trick {a.trick}: "
+                    + " / ".join(
+                        f"{j.mark} (loss {j.loss:.1f}±{j.stderr:.1f}, {j.worlds} worlds)"
+                        for j in (a, b)
+                    )
+                )
             row = per_trick[a.trick]
             row["flips"].append(float(a.mark != b.mark))
             for j in (a, b):
@@ -95,6 +107,7 @@ def compare(runs: Sequence[tuple[dict[tuple[int, int], Judged], ...]]) -> dict[s
         "flips": int(flips),
         "flip_share": round(flips / decisions, 4) if decisions else 0.0,
         "marks": len(marks),
+        "changed": changed,
         "fewest_worlds_behind_a_mark": min((m.worlds for m in marks), default=None),
         "marks_below_32_worlds": sum(1 for m in marks if m.worlds < MIN_MARK_WORLDS),
         "tricks": {
@@ -117,6 +130,8 @@ def print_report(summary: dict[str, Any], budget: float, seeds: Sequence[int]) -
         f"behind one {summary['fewest_worlds_behind_a_mark']}, "
         f"{summary['marks_below_32_worlds']} from fewer than {MIN_MARK_WORLDS}"
     )
+    for line in summary["changed"]:
+        print(f"  changed: {line}")
     print("trick  decisions  flips  median worlds  mean stderr of the loss")
     for t, r in summary["tricks"].items():
         print(
