@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -60,12 +61,18 @@ class Judged:
     loss: float
 
 
+#: Wall and CPU seconds of every review done, in order.
+TIMES: list[tuple[float, float]] = []
+
+
 def review_once(
     record: Record, budget: float, seed: int, worlds: int | None
 ) -> dict[tuple[int, int], Judged]:
     """Phase-1 seat-view decisions of ``record``: (deal, action) -> figures."""
     estimator = default_estimator(budget, seed=seed, worlds=worlds)
+    wall, cpu = time.perf_counter(), time.process_time()
     review = review_record(record, budget=budget, estimator=estimator)
+    TIMES.append((time.perf_counter() - wall, time.process_time() - cpu))
     return {
         (d.deal, d.action): Judged(
             d.trick, judgement(d), d.worlds or 0, d.stderr_loss or 0.0, d.loss
@@ -106,6 +113,8 @@ def compare(runs: Sequence[tuple[dict[tuple[int, int], Judged], ...]]) -> dict[s
         "decisions": decisions,
         "flips": int(flips),
         "flip_share": round(flips / decisions, 4) if decisions else 0.0,
+        "review_wall_s": [round(w, 1) for w, _ in TIMES],
+        "review_cpu_s": [round(c, 1) for _, c in TIMES],
         "marks": len(marks),
         "changed": changed,
         "fewest_worlds_behind_a_mark": min((m.worlds for m in marks), default=None),
@@ -129,6 +138,10 @@ def print_report(summary: dict[str, Any], budget: float, seeds: Sequence[int]) -
         f"target <= {100 * TARGET_FLIP_SHARE:.0f}%); {summary['marks']} marks, fewest worlds "
         f"behind one {summary['fewest_worlds_behind_a_mark']}, "
         f"{summary['marks_below_32_worlds']} from fewer than {MIN_MARK_WORLDS}"
+    )
+    print(
+        f"a match reviewed in {min(summary['review_wall_s'])}-{max(summary['review_wall_s'])} s "
+        f"wall, {min(summary['review_cpu_s'])}-{max(summary['review_cpu_s'])} s CPU"
     )
     for line in summary["changed"]:
         print(f"  changed: {line}")

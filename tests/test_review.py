@@ -419,6 +419,15 @@ def test_the_lower_bound_takes_more_errors_off_with_more_rival_actions() -> None
     assert judgement(seat_decision(loss=50.0, values=eight)) == "mistake"
 
 
+def test_an_estimated_loss_of_exactly_a_threshold_earns_its_mark() -> None:
+    """Points come in tens: a loss of 20 in nearly every world (its bound a
+    hair below 20) is a mistake, as the exact figure would be; 19 is not."""
+    two = {1: -20.0, 2: 0.0}
+    assert judgement(seat_decision(loss=20.0, stderr_loss=0.001, values=two)) == "mistake"
+    assert judgement(seat_decision(loss=19.0, stderr_loss=0.0, values=two)) == "inaccuracy"
+    assert judgement(seat_decision(loss=19.0, exact=True, stderr_loss=None)) == "inaccuracy"
+
+
 def test_a_mark_is_settled_only_when_its_bound_is_clear_of_every_threshold() -> None:
     assert settled(60.0, 1.0, 4)  # bound 57.6: far above 40
     assert not settled(44.0, 1.0, 4)  # bound 41.6: 1.6 errors above 40

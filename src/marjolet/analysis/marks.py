@@ -12,8 +12,10 @@ standard errors of the difference (paired over the same worlds when the
 estimator gives them), where ``z`` grows with the number of rival actions
 (Bonferroni over the ``k - 1`` actions that could have been the best: the
 largest of several noisy means is biased upward), so that sampling noise
-alone rarely makes a mark. An estimate from fewer than :data:`MIN_WORLDS`
-worlds gets no mark at all (docs/review.md).
+alone rarely makes a mark. The bound earns a threshold's mark from
+:data:`TOLERANCE` below it: a loss of exactly 20 in nearly every world
+(bound 19.99) is a mistake, as its exact figure would be. An estimate from
+fewer than :data:`MIN_WORLDS` worlds gets no mark at all (docs/review.md).
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ INACCURACY = 10
 MISTAKE = 20
 BLUNDER = 40
 THRESHOLDS = (INACCURACY, MISTAKE, BLUNDER)
+#: How far below a threshold an estimate's lower bound still earns its mark
+#: (every point comes in tens: half a point is far from any other figure).
+TOLERANCE = 0.5
 #: One-sided error rate of a mark's lower bound, shared among the rivals.
 ALPHA = 0.025
 #: The fewest worlds an estimated mark may come from (issue 25).
@@ -45,14 +50,15 @@ def lower_bound(loss: float, stderr: float, actions: int) -> float:
     return loss - caution(actions) * stderr
 
 
-def mark_of(loss: float) -> str | None:
-    """``"inaccuracy"``, ``"mistake"``, ``"blunder"`` or ``None`` for a
-    loss already made cautious."""
-    if loss >= BLUNDER:
+def mark_of(loss: float, tolerance: float = 0.0) -> str | None:
+    """``"inaccuracy"``, ``"mistake"``, ``"blunder"`` or ``None`` for a loss
+    (exact, or an estimate's lower bound with ``tolerance`` =
+    :data:`TOLERANCE`)."""
+    if loss >= BLUNDER - tolerance:
         return "blunder"
-    if loss >= MISTAKE:
+    if loss >= MISTAKE - tolerance:
         return "mistake"
-    if loss >= INACCURACY:
+    if loss >= INACCURACY - tolerance:
         return "inaccuracy"
     return None
 
@@ -62,4 +68,4 @@ def settled(loss: float, stderr: float, actions: int) -> bool:
     :data:`SETTLE_MARGIN` standard errors or more from every threshold
     (a lower bound moves by about one standard error between two seeds)."""
     bound = lower_bound(loss, stderr, actions)
-    return all(abs(bound - t) >= SETTLE_MARGIN * stderr for t in THRESHOLDS)
+    return all(abs(bound - (t - TOLERANCE)) >= SETTLE_MARGIN * stderr for t in THRESHOLDS)

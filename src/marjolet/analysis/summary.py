@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from marjolet.analysis.marks import MIN_WORLDS, lower_bound, mark_of
+from marjolet.analysis.marks import MIN_WORLDS, TOLERANCE, lower_bound, mark_of
 from marjolet.analysis.review import Decision
 
 #: The loss that halves a decision's accuracy.
@@ -47,7 +47,7 @@ def judgement(d: Decision) -> str | None:
     mark from an estimate of fewer than :data:`MIN_WORLDS` worlds."""
     if not is_judged(d) or (not d.exact and d.worlds is not None and d.worlds < MIN_WORLDS):
         return None
-    return mark_of(judged_loss(d))
+    return mark_of(judged_loss(d), 0.0 if d.exact or d.stderr_loss is None else TOLERANCE)
 
 
 def decision_accuracy(loss: float) -> float:
