@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import time
 from collections import defaultdict
@@ -59,6 +60,8 @@ class Judged:
     worlds: int
     stderr: float
     loss: float
+    #: the loss's standard error were the worlds not paired
+    unpaired: float
 
 
 #: Wall and CPU seconds of every review done, in order.
@@ -75,7 +78,12 @@ def review_once(
     TIMES.append((time.perf_counter() - wall, time.process_time() - cpu))
     return {
         (d.deal, d.action): Judged(
-            d.trick, judgement(d), d.worlds or 0, d.stderr_loss or 0.0, d.loss
+            d.trick,
+            judgement(d),
+            d.worlds or 0,
+            d.stderr_loss or 0.0,
+            d.loss,
+            math.hypot(d.stderr_played or 0.0, d.stderr_best or 0.0),
         )
         for d in review.decisions
         if d.view == "seat"
@@ -107,6 +115,7 @@ def compare(runs: Sequence[tuple[dict[tuple[int, int], Judged], ...]]) -> dict[s
                 row["stderr"].append(j.stderr)
                 if j.mark is not None:
                     marks.append(j)
+    lost = [j for run in runs for review in run for j in review.values() if j.loss > 0]
     decisions = sum(len(r["flips"]) for r in per_trick.values())
     flips = sum(sum(r["flips"]) for r in per_trick.values())
     return {
@@ -116,6 +125,10 @@ def compare(runs: Sequence[tuple[dict[tuple[int, int], Judged], ...]]) -> dict[s
         "review_wall_s": [round(w, 1) for w, _ in TIMES],
         "review_cpu_s": [round(c, 1) for _, c in TIMES],
         "marks": len(marks),
+        "stderr_paired_vs_unpaired": [
+            round(statistics.fmean(j.stderr for j in lost), 2) if lost else None,
+            round(statistics.fmean(j.unpaired for j in lost), 2) if lost else None,
+        ],
         "changed": changed,
         "fewest_worlds_behind_a_mark": min((m.worlds for m in marks), default=None),
         "marks_below_32_worlds": sum(1 for m in marks if m.worlds < MIN_MARK_WORLDS),
@@ -143,6 +156,8 @@ def print_report(summary: dict[str, Any], budget: float, seeds: Sequence[int]) -
         f"a match reviewed in {min(summary['review_wall_s'])}-{max(summary['review_wall_s'])} s "
         f"wall, {min(summary['review_cpu_s'])}-{max(summary['review_cpu_s'])} s CPU"
     )
+    paired, unpaired = summary["stderr_paired_vs_unpaired"]
+    print(f"decisions that lost points: mean standard error {paired} paired, {unpaired} unpaired")
     for line in summary["changed"]:
         print(f"  changed: {line}")
     print("trick  decisions  flips  median worlds  mean stderr of the loss")
