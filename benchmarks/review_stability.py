@@ -35,8 +35,9 @@ from typing import Any
 from marjolet.analysis import DEFAULT_BUDGET, judgement, review_record
 from marjolet.analysis.estimators import default_estimator
 from marjolet.bots import make_bot
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.record import Record
+from marjolet.turns import play_match
 
 #: The issue's floor: no mark from fewer worlds than this.
 MIN_MARK_WORLDS = 32
