@@ -32,6 +32,7 @@ Seeded runs are reproducible on one machine (same PyTorch build, one thread).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import time
@@ -173,14 +174,14 @@ def make_batch(kind: str, num_envs: int, opponents: Sequence[str | Bot]) -> Batc
 
         return VectorBatch(gymnasium.vector.SyncVectorEnv([factory(o) for o in opponents]))
     if kind == "vector":
-        try:
-            from marjolet.rl.vector import MarjoletVectorEnv  # type: ignore[import-not-found]
+        try:  # the batched C environment (issue 23), imported by name: it may not exist yet
+            vector: Any = importlib.import_module("marjolet.rl.vector")
         except ImportError as exc:
             raise MarjoletError(f"--env vector needs marjolet.rl.vector: {exc}") from None
         spec = opponents[0]
         if not isinstance(spec, str) or any(o != spec for o in opponents):
             raise MarjoletError("--env vector takes one bot spec for every environment")
-        return VectorBatch(MarjoletVectorEnv(num_envs, opponent=spec, reward="dense"))
+        return VectorBatch(vector.MarjoletVectorEnv(num_envs, opponent=spec, reward="dense"))
     raise MarjoletError(f"--env must be python, gym or vector, got {kind!r}")
 
 
