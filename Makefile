@@ -7,9 +7,9 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --quiet
 
 PLAY_EXTRAS := tui
-TEST_EXTRAS := dev,tui,web,rl,plot,ray
+TEST_EXTRAS := dev,tui,web,rl,train,plot,ray,dist
 
-.PHONY: play test lint typecheck unit bench clean kernel-check kernel-asan
+.PHONY: play test lint typecheck unit bench clean kernel-check kernel-asan dist
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -86,5 +86,20 @@ kernel-asan: $(ASAN_LIB) $(VENV)/.test-installed
 	MARJOLET_KERNEL_LIB=$(ASAN_LIB) $(BIN)/pytest -q -p no:cacheprovider \
 		tests/test_bots_best.py -k kernel
 
+## An sdist and a manylinux wheel (kernel, web pages, catalogues, the ppo bot's
+## weights inside) into dist/ (docs/install.md). The wheel is built from the sdist,
+## so a file missing from the sdist fails here; auditwheel names the manylinux
+## policy the compiled kernel meets and copies in any library it needs.
+$(VENV)/.dist-installed: pyproject.toml | $(BIN)/python
+	$(PIP) install -e '.[dist]'
+	touch $@
+
+dist: $(VENV)/.dist-installed
+	rm -rf dist build/dist-raw
+	$(BIN)/python -m build --outdir build/dist-raw .
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/auditwheel repair --wheel-dir dist build/dist-raw/*.whl
+	cp build/dist-raw/*.tar.gz dist/
+	$(BIN)/python scripts/check_dist.py dist --install --sdist-without-compiler
+
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis build
+	rm -rf dist $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis build

@@ -24,8 +24,10 @@ from marjolet.match import Match
 from marjolet.observation import Observation, observe, sample_world
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
 from marjolet.turns import Seat, Turn, TurnDriver, play_deal, play_match
+from marjolet.version import version as _version
 
-__version__ = "0.1.0"
+#: pyproject.toml's version, through the installed metadata (:mod:`marjolet.version`)
+__version__ = _version()
 
 __all__ = [
     "CLASSIC",

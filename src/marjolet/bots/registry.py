@@ -26,6 +26,7 @@ _BOTS: dict[str, str] = {
     "novice": "marjolet.bots.novice:NoviceBot",
     "openspiel-ismcts": "marjolet.rl.ismcts_bot:OpenSpielISMCTSBot",
     "linear": "marjolet.rl.linear_bot:LinearBot",
+    "ppo": "marjolet.rl.mlp_bot:PpoBot",
 }
 _LOADED: dict[str, type[Bot]] = {}
 #: ``exec:PATH`` (or ``exec:path=PATH,budget_s=S``): a program that speaks

@@ -1,0 +1,190 @@
+"""``ppo``: a small neural network policy, played with numpy only.
+
+The network is a multilayer perceptron on the shared observation tensor of
+:mod:`marjolet.rl.encoder` (``tanh`` hidden layers, one logit per action id);
+the bot plays the legal action with the highest logit (or samples the softmax
+over the legal actions with ``greedy=false``). Training needs PyTorch
+(:mod:`marjolet.rl.train_ppo`, the ``train`` extra); playing does not: the
+weights are a ``.npz`` file of plain arrays (:func:`save_policy`), read here
+with numpy, so the bot runs wherever the ``rl`` extra is installed.
+
+Without ``weights=`` the bot loads the policy shipped in the package
+(``marjolet/rl/weights/ppo.npz``: the best run of ``docs/rl.md``).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from marjolet import outputs
+from marjolet.actions import ACTION_COUNT as NUM_ACTIONS
+from marjolet.bots.base import Bot, BotSpecError, Param
+from marjolet.observation import Observation
+
+if TYPE_CHECKING:
+
+    from marjolet.rl.encoder import FloatArray
+
+POLICY_FORMAT = "marjolet-mlp/1"
+#: The policy shipped with the package (``weights=`` left empty).
+SHIPPED = "weights/ppo.npz"
+#: Largest layer width accepted from a file (a guard against absurd files).
+MAX_WIDTH = 4096
+
+
+class MlpPolicy:
+    """The layers of a policy network: ``tanh`` after every layer but the last."""
+
+    def __init__(self, layers: Sequence[tuple[FloatArray, FloatArray]]) -> None:
+        self.layers = list(layers)
+
+    def logits(self, x: FloatArray) -> FloatArray:
+        """The action logits for one tensor (or a batch of them, one per row)."""
+        import numpy as np
+
+        h = x
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < last:
+                h = np.tanh(h)
+        return h
+
+
+def save_policy(path: str | Path, layers: Sequence[tuple[Any, Any]], **meta: Any) -> None:
+    """Write a policy atomically as ``.npz``: ``layers`` is a list of
+    ``(weight, bias)`` with weights ``in x out`` (the first ``in`` is the
+    observation size, the last ``out`` the action count); ``meta`` values
+    are stored as strings (training settings, for the record)."""
+    import numpy as np
+
+    arrays: dict[str, Any] = {"format": np.array(POLICY_FORMAT)}
+    for i, (w, b) in enumerate(layers):
+        arrays[f"w{i}"] = np.asarray(w, dtype=np.float32)
+        arrays[f"b{i}"] = np.asarray(b, dtype=np.float32)
+    arrays["meta"] = np.array([f"{k}={v}" for k, v in meta.items()])
+    _check_shapes([(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(len(layers))], str(path))
+    data = io.BytesIO()
+    np.savez_compressed(data, **arrays)
+    outputs.write_atomic(path, data.getvalue())
+
+
+def _check_shapes(layers: Sequence[tuple[Any, Any]], where: str) -> None:
+    from marjolet.rl.encoder import OBSERVATION_SIZE
+
+    width = OBSERVATION_SIZE
+    for i, (w, b) in enumerate(layers):
+        if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+            raise BotSpecError(
+                f"ppo: {where!r} layer {i} has weights {w.shape} and bias {b.shape}; "
+                f"expected {width} inputs"
+            )
+        if w.shape[1] > MAX_WIDTH:
+            raise BotSpecError(f"ppo: {where!r} layer {i} is {w.shape[1]} wide (max {MAX_WIDTH})")
+        width = w.shape[1]
+    if not layers or width != NUM_ACTIONS:
+        raise BotSpecError(
+            f"ppo: {where!r} must end with {NUM_ACTIONS} outputs (one per action id), "
+            f"got {width if layers else 'no layers'} (retrain it)"
+        )
+
+
+_CACHE: dict[tuple[str, int, int], MlpPolicy] = {}
+
+
+def load_policy(path: str | Path | None = None) -> MlpPolicy:
+    """Read a policy written by :func:`save_policy` (``None``: the shipped
+    one); raise :class:`~marjolet.bots.base.BotSpecError` naming the file
+    and the problem."""
+    try:
+        import numpy as np
+    except ImportError as exc:
+        raise BotSpecError(f"ppo needs the rl extra (pip install 'marjolet[rl]'): {exc}") from None
+    p = Path(str(resources.files("marjolet.rl") / SHIPPED)) if path is None else Path(path)
+    try:
+        stat = p.stat()
+    except OSError as exc:
+        raise BotSpecError(
+            f"ppo: cannot read weights file {str(p)!r}: {exc.strerror or exc}"
+        ) from None
+    key = (str(p.resolve()), stat.st_mtime_ns, stat.st_size)
+    if key in _CACHE:
+        return _CACHE[key]
+    try:
+        with np.load(p, allow_pickle=False) as data:
+            fmt = str(data["format"]) if "format" in data else ""
+            if fmt != POLICY_FORMAT:
+                raise BotSpecError(
+                    f"ppo: {str(p)!r} is not a {POLICY_FORMAT} weights file (format {fmt!r})"
+                )
+            count = sum(1 for name in data.files if name.startswith("w"))
+            layers = [
+                (
+                    np.asarray(data[f"w{i}"], dtype=np.float32),
+                    np.asarray(data[f"b{i}"], dtype=np.float32),
+                )
+                for i in range(count)
+            ]
+    except BotSpecError:
+        raise
+    except (OSError, ValueError, KeyError, EOFError) as exc:
+        raise BotSpecError(f"ppo: cannot read weights file {str(p)!r}: {exc}") from None
+    _check_shapes(layers, str(p))
+    if not all(np.isfinite(w).all() and np.isfinite(b).all() for w, b in layers):
+        raise BotSpecError(f"ppo: {str(p)!r} holds non-finite weights")
+    policy = MlpPolicy(layers)
+    _CACHE[key] = policy
+    return policy
+
+
+class PpoBot(Bot):
+    name = "ppo"
+    description = (
+        "a small neural network trained by reinforcement learning (PPO); "
+        "numpy at play time (rl extra)"
+    )
+    params = (
+        Param("weights", str, "", "path of a .npz policy (empty: the one shipped)"),
+        Param("greedy", bool, True, "play the best-scoring action (false: sample the softmax)"),
+        Param("temperature", float, 1.0, "softmax temperature when greedy=false"),
+    )
+
+    def __init__(
+        self, *, seed: int | None = None, policy: MlpPolicy | None = None, **options: Any
+    ) -> None:
+        super().__init__(seed=seed, **options)
+        if self.options["temperature"] <= 0:
+            temperature = self.options["temperature"]
+            raise BotSpecError(f"ppo: temperature must be > 0, got {temperature}")
+        #: The network; training swaps it for newer snapshots (self-play).
+        self.policy = policy if policy is not None else load_policy(self.options["weights"] or None)
+        import numpy as np
+
+        from marjolet.rl.encoder import OBSERVATION_SIZE
+
+        self._x: FloatArray = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+
+    def scores(self, obs: Observation, legal: Sequence[int]) -> FloatArray:
+        """The logit of each legal action, in the order of ``legal``."""
+        from marjolet.rl.encoder import encode
+
+        logits = self.policy.logits(encode(obs, self._x))
+        result: FloatArray = logits[list(legal)]
+        return result
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        s = [float(v) for v in self.scores(obs, legal)]
+        if self.options["greedy"]:
+            return legal[max(range(len(s)), key=s.__getitem__)]
+        t = self.options["temperature"]
+        top = max(s)
+        weights = [math.exp((v - top) / t) for v in s]
+        return self.rng.choices(legal, weights=weights)[0]
+

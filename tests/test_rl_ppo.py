@@ -1,0 +1,187 @@
+"""The ``ppo`` bot (a numpy network, the shipped weights) and the PPO
+training script (only where PyTorch is installed)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from marjolet.actions import DRAW, MELD_BASE
+from marjolet.bots import make_bot
+from marjolet.bots.base import BotSpecError
+from marjolet.match import Match, play_match
+from marjolet.observation import Observation
+from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE
+from marjolet.rl.mlp_bot import PpoBot, load_policy, save_policy
+from marjolet.turns import play_deal
+
+HAS_TORCH = importlib.util.find_spec("torch") is not None
+NO_TORCH = "PyTorch is not installed (pip install 'marjolet[train]')"
+
+
+def meld_loving_layers() -> list[tuple[np.ndarray, np.ndarray]]:
+    """Two layers whose output prefers declaring melds, then 'draw'."""
+    rng = np.random.default_rng(0)
+    w0 = rng.normal(0, 0.01, (OBSERVATION_SIZE, 8))
+    w1 = np.zeros((8, NUM_ACTIONS))
+    b1 = np.zeros(NUM_ACTIONS)
+    b1[MELD_BASE : MELD_BASE + 12] = 5.0
+    b1[DRAW] = 2.0
+    return [(w0, np.zeros(8)), (w1, b1)]
+
+
+class Spy:
+    """A seat that records the legal actions and the bot's answers."""
+
+    def __init__(self, bot: PpoBot) -> None:
+        self.bot = bot
+        self.decisions: list[tuple[list[int], int]] = []
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        action = self.bot.choose(obs, legal)
+        self.decisions.append((list(legal), action))
+        return action
+
+
+def test_shipped_weights_load_and_play_only_legal_moves() -> None:
+    bot = make_bot("ppo", seed=1)
+    assert isinstance(bot, PpoBot)
+    spy = Spy(bot)
+    match = play_match(Match(seed=5), [spy, make_bot("heuristic", seed=2)])
+    assert match.is_over and spy.decisions
+    assert all(a in legal for legal, a in spy.decisions)
+
+
+def test_ppo_is_deterministic_under_its_seed() -> None:
+    def decisions(seed: int) -> list[int]:
+        spy = Spy(make_bot("ppo:greedy=false", seed=seed))  # type: ignore[arg-type]
+        play_match(Match(seed=9), [spy, make_bot("random", seed=4)])
+        return [a for _, a in spy.decisions]
+
+    assert decisions(3) == decisions(3)
+    greedy = [Spy(make_bot("ppo", seed=s)) for s in (1, 2)]  # type: ignore[arg-type]
+    for spy in greedy:
+        play_match(Match(seed=9), [spy, make_bot("random", seed=4)])
+    assert greedy[0].decisions == greedy[1].decisions  # greedy: the seed does not matter
+
+
+def test_a_saved_policy_plays_its_best_logit(tmp_path: Path) -> None:
+    path = tmp_path / "p.npz"
+    save_policy(path, meld_loving_layers(), note="test")
+    spy = Spy(make_bot(f"ppo:weights={path}", seed=1))  # type: ignore[arg-type]
+    play_match(Match(seed=3), [spy, make_bot("random", seed=2)])
+    melds = range(MELD_BASE, MELD_BASE + 12)
+    with_meld = [(legal, a) for legal, a in spy.decisions if any(m in legal for m in melds)]
+    assert with_meld, "no meld chance in the whole match"
+    assert all(a in melds for _, a in with_meld)
+
+
+def test_bad_weights_files_are_one_line_errors(tmp_path: Path) -> None:
+    missing = tmp_path / "none.npz"
+    with pytest.raises(BotSpecError, match="cannot read weights file"):
+        make_bot(f"ppo:weights={missing}")
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip")
+    with pytest.raises(BotSpecError, match="cannot read weights file"):
+        load_policy(junk)
+    wrong = tmp_path / "wrong.npz"
+    np.savez(wrong, format=np.array("marjolet-mlp/1"), w0=np.zeros((10, 46)), b0=np.zeros(46))
+    with pytest.raises(BotSpecError, match="expected 335 inputs"):
+        load_policy(wrong)
+    other = tmp_path / "other.npz"
+    np.savez(other, w0=np.zeros((335, 46)))
+    with pytest.raises(BotSpecError, match="is not a marjolet-mlp/1 weights file"):
+        load_policy(other)
+    nan = tmp_path / "nan.npz"
+    layers = meld_loving_layers()
+    layers[0][0][0, 0] = np.nan
+    np.savez(nan, format=np.array("marjolet-mlp/1"), w0=layers[0][0], b0=layers[0][1],
+             w1=layers[1][0], b1=layers[1][1])
+    with pytest.raises(BotSpecError, match="non-finite"):
+        load_policy(nan)
+    with pytest.raises(BotSpecError, match="temperature must be > 0"):
+        make_bot("ppo:temperature=0")
+
+
+def test_bots_command_lists_ppo() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "marjolet", "bots", "--json"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    names = [row["name"] for row in json.loads(out)["bots"]]
+    assert "ppo" in names
+
+
+def test_arena_plays_ppo() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "marjolet", "arena", "ppo", "random", "--matches", "2",
+         "--seed", "1", "--workers", "1", "--no-db", "--quiet"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ppo vs random" in done.stdout
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason=NO_TORCH)
+def test_training_a_few_hundred_steps_writes_a_playable_policy(tmp_path: Path) -> None:
+    from marjolet.rl import train_ppo
+
+    out, log = tmp_path / "p.npz", tmp_path / "log.jsonl"
+    args = ["--steps", "300", "--num-envs", "4", "--rollout", "40", "--seed", "2",
+            "--eval-every", "300", "--eval", "random", "--eval-deals", "2",
+            "--hidden", "16", "--out", str(out), "--log", str(log)]
+    assert train_ppo.main(args) == 0
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert "settings" in records[0]
+    evals = [r for r in records if "steps" in r]
+    assert [r["steps"] for r in evals] == [0, 320]
+    assert all(len(r["margins"]) == 4 for r in evals)  # 2 duplicate deals, both seats
+    spy = Spy(make_bot(f"ppo:weights={out}", seed=1))  # type: ignore[arg-type]
+    match = Match(seed=1)
+    match.start_deal()
+    play_deal(match, [spy, make_bot("random", seed=2)])
+    assert all(a in legal for legal, a in spy.decisions)
+    # the same seed trains the same weights
+    again = tmp_path / "q.npz"
+    assert train_ppo.main([*args[:-4], "--out", str(again)]) == 0
+    for a, b in zip(load_policy(out).layers, load_policy(again).layers, strict=True):
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason=NO_TORCH)
+def test_self_play_and_the_gym_vector_batch_train(tmp_path: Path) -> None:
+    from marjolet.rl import train_ppo
+
+    for env in ("python", "gym"):
+        args = ["--opponent", "self", "--env", env, "--steps", "100", "--num-envs", "2",
+                "--rollout", "30", "--eval-every", "1000", "--eval", "--eval-deals",
+                "--hidden", "8", "--out", str(tmp_path / f"{env}.npz")]
+        assert train_ppo.main(args) == 0
+        load_policy(tmp_path / f"{env}.npz")
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason=NO_TORCH)
+def test_vector_batch_reads_next_step_autoreset_masks() -> None:
+    """Gymnasium's SyncVectorEnv (next-step autoreset): the row of an ended
+    deal has an all-zero mask, then the next deal; margins are reported once."""
+    from marjolet.rl.train_ppo import make_batch
+
+    batch = make_batch("gym", 2, ["random", "random"])
+    obs, mask = batch.reset(seed=1)
+    assert obs.shape == (2, OBSERVATION_SIZE) and mask.all(axis=1).sum() == 0
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(200):
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+        _obs, mask, _reward, done, margins = batch.step(actions)
+        assert np.array_equal(~mask.any(axis=1), done)
+        assert len(margins) == int(done.sum())
+        ended += int(done.sum())
+    assert ended > 0
