@@ -16,11 +16,11 @@ import pytest
 from marjolet.actions import DRAW, MELD_BASE
 from marjolet.bots import make_bot
 from marjolet.bots.base import BotSpecError
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.observation import Observation
 from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE
 from marjolet.rl.mlp_bot import PpoBot, load_policy, save_policy
-from marjolet.turns import play_deal
+from marjolet.turns import play_deal, play_match
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None
 NO_TORCH = "PyTorch is not installed (pip install 'marjolet[train]')"
