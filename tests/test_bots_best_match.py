@@ -26,7 +26,9 @@ from marjolet.rules import CLASSIC, ENCYCLOPEDIA
 needs_kernel = pytest.mark.skipif(KERNEL is None, reason="the C kernel is not built")
 
 
-@pytest.mark.parametrize("spec", ["best:match=-2", "best:declare=later", "best:declare="])
+@pytest.mark.parametrize(
+    "spec", ["best:match=-2", "best:declare=later", "best:declare=", "best:paired=2"]
+)
 def test_bad_match_and_declare_parameters_are_refused(spec: str) -> None:
     with pytest.raises(BotSpecError):
         make_bot(spec)
@@ -147,6 +149,33 @@ def test_match_aware_best_changes_decisions_near_the_end_of_a_match() -> None:
         assert isinstance(match, BestBot)
         changed += match.choose(late, legal) != margin
     assert changed >= 1
+
+
+@needs_kernel
+def test_paired_playouts_share_random_numbers_across_a_worlds_actions() -> None:
+    # common random numbers: the actions' mean differences vary less between seeds
+    spread = {}
+    for paired in (0, 1):
+        total = 0.0
+        for obs in early_positions(4, seed=7):
+            legal = public_deal(obs).legal_actions()
+            diffs = []
+            for seed in range(8):
+                bot = make_bot(f"best:worlds=150,time=0,match=-1,paired={paired}", seed=seed)
+                est = bot.estimate(obs, legal)
+                diffs.append([est[a][0] - est[legal[0]][0] for a in legal[1:]])
+            for i in range(len(legal) - 1):
+                column = [d[i] for d in diffs]
+                mean = sum(column) / len(column)
+                total += sum((x - mean) ** 2 for x in column)
+        spread[paired] = total
+    assert spread[1] < 0.9 * spread[0]
+    again = make_bot("best:worlds=150,time=0,paired=1", seed=3)
+    obs = early_positions(1, seed=7)[0]
+    legal = public_deal(obs).legal_actions()
+    assert again.estimate(obs, legal) == make_bot(
+        "best:worlds=150,time=0,paired=1", seed=3
+    ).estimate(obs, legal)
 
 
 # -- the meld window ----------------------------------------------------------------------

@@ -122,10 +122,16 @@ int mj_pimc(const mk_deal *base, const mj_sample_spec *spec, const mj_search_par
         uint32_t hidden = 0;
         mj_sample(spec, g, &hidden, d.stock);
         d.hand[opp] |= hidden;
+        uint64_t stream = p->paired ? mk_rng_next(g) : 0;
         for (int i = 0; i < acc->n; i++) {
             mk_deal w = d, from;
+            mk_rng own, *r = g;
+            if (p->paired) { /* every action's playout draws the same numbers */
+                mk_rng_seed(&own, stream);
+                r = &own;
+            }
             mk_play(&w, acc->actions[i]);
-            int diff = world_value(&w, p->seat, p, g, t, &from);
+            int diff = world_value(&w, p->seat, p, r, t, &from);
             double v = (double)diff;
             acc->sum[i] += v;
             acc->sumsq[i] += v * v;

@@ -31,6 +31,9 @@ typedef struct mj_search_params {
                            util[mine * MJ_UTIL_SIZE + theirs], final deal
                            points in units of MJ_UTIL_STEP (clamped), e.g.
                            the chance of winning the match from them */
+    int paired;       /* 1: the playouts of every action of a world draw the
+                         same random numbers (common random numbers: the
+                         actions' differences are less noisy) */
 } mj_search_params;
 
 #define MJ_UTIL_STEP 10

@@ -75,6 +75,8 @@ EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "fast": 3, "noisy": 4}
 DECLARE_MODES = ("now", "search")
 #: Play for the match (its winning chance) once a total reaches this.
 MATCH_DEFAULT = 0
+#: Common random numbers for the playouts of a world's actions.
+PAIRED_DEFAULT = 1
 #: The kernel's limit on ``noise`` (one random card play in ``noise``).
 MAX_NOISE = 1000
 
@@ -247,6 +249,13 @@ class BestBot(Bot):
             "keep-probability of worlds contradicting the opponent's windows (1 = no inference)",
         ),
         Param(
+            "paired",
+            int,
+            PAIRED_DEFAULT,
+            "1: in each world every action's playout draws the same random numbers "
+            "(common random numbers), 0: independent playouts",
+        ),
+        Param(
             "match",
             int,
             MATCH_DEFAULT,
@@ -277,6 +286,8 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: noise must be 0-{MAX_NOISE}")
         if not 0.0 <= self.options["infer"] <= 1.0:
             raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
+        if self.options["paired"] not in (0, 1):
+            raise BotSpecError(f"bot {self.name!r}: paired must be 0 or 1")
         if self.options["match"] < -1:
             raise BotSpecError(f"bot {self.name!r}: match must be >= 0, or -1 (never)")
         if self.options["declare"] not in DECLARE_MODES:
@@ -387,6 +398,7 @@ class BestBot(Bot):
                 spec.soft,
                 self.options["noise"],
                 utility,
+                bool(self.options["paired"]),
             )
             spent = clock() - start
             for a, s, q, u in zip(actions, sums, sumsqs, usums, strict=True):
