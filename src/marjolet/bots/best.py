@@ -23,6 +23,15 @@ holds the cards of a meld would probably have declared it; one who kept
 the seven of trumps unexchanged in its window probably did not hold it.
 Such worlds are kept only with probability ``infer`` (1 = no inference).
 
+Issue 25 (``declare=``, ``match=``, ``paired=``): the bot exchanges the
+seven and declares every meld as soon as a window opens (in a sampled world
+the search knows which later tricks it wins, so holding a meld back looks
+free: strategy fusion); it maximises its chance of winning the match, read
+from the match totals through :mod:`marjolet.bots.match_odds`, rather than
+the deal margin; and the playouts of every action of a world share their
+random numbers (common random numbers), so the actions' differences are
+less noisy.
+
 Without the kernel (``MARJOLET_KERNEL=0`` or no C build) the same search
 runs in pure Python on :func:`~marjolet.observation.sample_world` and
 :class:`~marjolet.bots.search.WorldEvaluator`, far fewer worlds a second.
@@ -214,7 +223,8 @@ class BestBot(Bot):
     name = "best"
     description = (
         "the strongest: sampled-world search in C (exact late phase 1 and ending, noisy "
-        "heuristic playouts before, inference from the opponent's windows)"
+        "heuristic playouts before, inference from the opponent's windows, plays for the "
+        "match)"
         + ("" if KERNEL is not None else " [C kernel unavailable: pure-Python search, slow]")
     )
     params = (
