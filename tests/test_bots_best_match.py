@@ -170,8 +170,9 @@ def test_paired_playouts_make_the_actions_differences_in_a_world_less_noisy() ->
     assert spread[True] < 0.9 * spread[False]
     obs = early_positions(1, seed=7)[0]
     legal = public_deal(obs).legal_actions()
-    first = make_bot("best:worlds=150,time=0,paired=1", seed=3).estimate(obs, legal)
-    assert first == make_bot("best:worlds=150,time=0,paired=1", seed=3).estimate(obs, legal)
+    bots = [make_bot("best:worlds=150,time=0,paired=1", seed=3) for _ in range(2)]
+    assert isinstance(bots[0], BestBot) and isinstance(bots[1], BestBot)
+    assert bots[0].estimate(obs, legal) == bots[1].estimate(obs, legal)
 
 
 # -- the meld window ----------------------------------------------------------------------
