@@ -27,7 +27,17 @@ typedef struct mj_search_params {
     int eval;         /* enum mj_eval */
     int noise_in;     /* MJ_EVAL_NOISY: one card play in noise_in is random
                          (0 = none) */
+    const double *util; /* NULL, or the utility of a world's outcome:
+                           util[mine * MJ_UTIL_SIZE + theirs], final deal
+                           points in units of MJ_UTIL_STEP (clamped), e.g.
+                           the chance of winning the match from them */
+    int paired;       /* 1: the playouts of every action of a world draw the
+                         same random numbers (common random numbers: the
+                         actions' differences are less noisy) */
 } mj_search_params;
+
+#define MJ_UTIL_STEP 10
+#define MJ_UTIL_SIZE 64
 
 /* Per-action sums over the worlds, from the seat's point of view: the
  * final deal-score difference (seat minus opponent). */
@@ -36,6 +46,7 @@ typedef struct mj_search_acc {
     int actions[MK_ACTION_COUNT];
     double sum[MK_ACTION_COUNT];
     double sumsq[MK_ACTION_COUNT];
+    double usum[MK_ACTION_COUNT]; /* sums of the utility (with util) */
     long worlds;
 } mj_search_acc;
 
@@ -47,6 +58,13 @@ static inline int mj_tricks_left(const mk_deal *d) {
 
 /* The value for `seat` of a fully known world d (left unchanged). */
 int mj_world_value(const mk_deal *d, int seat, const mj_search_params *p, mk_rng *g, mk_tt *t);
+
+/* The final deal points {seat, opponent} of a world valued diff (seat minus
+ * opponent at the end) from position `from`: exact when from is over, else
+ * from the points still to score (cards not won, last trick, last card, an
+ * unplayed seven, the all-six bonus when diff shows a sweep); melds still
+ * to be declared are not counted. */
+void mj_final_points(const mk_deal *from, int seat, int diff, int out[2]);
 
 /* Fill acc->actions/n from the legal set of base (sums cleared). */
 void mj_acc_init(mj_search_acc *acc, uint64_t legal);

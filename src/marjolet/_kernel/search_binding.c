@@ -5,8 +5,8 @@
  *   sample(deal, seat, unseen, opp_missing, first_slot, n, seed,
  *          weights=None, soft=()) -> [(opp_hidden_mask, stock), ...]
  *   pimc(deal, table, seat, unseen, opp_missing, first_slot, worlds, seed,
- *        exact_tricks=2, eval=0, weights=None, soft=(), noise=8)
- *        -> (worlds, actions, sums, sumsqs)
+ *        exact_tricks=2, eval=0, weights=None, soft=(), noise=8, utility=None,
+ *        paired=False) -> (worlds, actions, sums, sumsqs, usums)
  *
  * `deal` is a _kernel.Deal holding what the seat knows (the opponent's hand
  * reduced to its known cards, unknown stock cards -1); `unseen` the cards
@@ -15,8 +15,13 @@
  * (the rest of the unseen cards fill first_slot..18). `weights`: 32 odds
  * that a card sits in the opponent's hand; `soft`: (mask, accept) pairs,
  * see sample.h; `noise`: with eval=4, one card play in `noise` of the
- * playouts is random (0 = none). Bad arguments raise ValueError/TypeError. */
+ * playouts is random (0 = none); `utility`: None or MJ_UTIL_SIZE^2 float64
+ * (bytes), the value of a world's final deal points (search.h), whose sums
+ * are `usums` (zeros without it); `paired`: every action's playouts in a
+ * world draw the same random numbers. Bad arguments raise ValueError/TypeError. */
 #include "binding.h"
+#include <math.h>
+
 #include "search.h"
 
 /* The kernel's search limits: a call is meant to last a few milliseconds. */
@@ -53,6 +58,31 @@ static int parse_weights(PyObject *obj, mj_sample_spec *spec) {
     Py_DECREF(seq);
     spec->weighted = 1;
     return 0;
+}
+
+/* utility: None, or a bytes-like of MJ_UTIL_SIZE^2 finite float64 (native
+ * order), copied into out. Returns 1 if given, 0 if None, -1 on error. */
+static int parse_utility(PyObject *obj, double *out) {
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_SIMPLE) < 0)
+        return -1;
+    Py_ssize_t want = (Py_ssize_t)(sizeof(double) * MJ_UTIL_SIZE * MJ_UTIL_SIZE);
+    if (view.len != want) {
+        PyErr_Format(PyExc_ValueError, "utility must hold %d x %d float64 (%zd bytes), got %zd",
+                     MJ_UTIL_SIZE, MJ_UTIL_SIZE, want, view.len);
+        PyBuffer_Release(&view);
+        return -1;
+    }
+    memcpy(out, view.buf, (size_t)want);
+    PyBuffer_Release(&view);
+    for (int i = 0; i < MJ_UTIL_SIZE * MJ_UTIL_SIZE; i++)
+        if (!isfinite(out[i]) || out[i] > 1e9 || out[i] < -1e9) {
+            PyErr_Format(PyExc_ValueError, "utility[%d] must be a finite number in [-1e9, 1e9]", i);
+            return -1;
+        }
+    return 1;
 }
 
 static int parse_soft(PyObject *obj, mj_sample_spec *spec) {
@@ -206,16 +236,17 @@ static PyObject *float_tuple(const double *v, int n) {
 static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"deal",   "table",        "seat", "unseen",  "opp_missing",
                             "first_slot", "worlds",   "seed", "exact_tricks", "eval",
-                            "weights", "soft",        "noise", NULL};
-    PyObject *deal_obj, *table_obj, *weights = NULL, *soft = NULL;
+                            "weights", "soft",        "noise", "utility", "paired", NULL};
+    PyObject *deal_obj, *table_obj, *weights = NULL, *soft = NULL, *util_obj = NULL;
     int seat, opp_missing, first_slot, exact_tricks = 2, eval = MJ_EVAL_SOLVE;
-    int noise = MJ_NOISE_IN;
+    int noise = MJ_NOISE_IN, paired = 0;
     unsigned long long unseen, seed;
     long worlds;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOi", names, &deal_obj, &table_obj,
-                                     &seat, &unseen, &opp_missing, &first_slot, &worlds, &seed,
-                                     &exact_tricks, &eval, &weights, &soft, &noise))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOiOp", names, &deal_obj,
+                                     &table_obj, &seat, &unseen, &opp_missing, &first_slot,
+                                     &worlds, &seed, &exact_tricks, &eval, &weights, &soft, &noise,
+                                     &util_obj, &paired))
         return NULL;
     KDealObject *kd = kd_check(deal_obj);
     if (kd == NULL)
@@ -249,7 +280,11 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
         PyErr_Format(PyExc_ValueError, "noise must be 0-%d, got %d", MAX_NOISE_IN, noise);
         return NULL;
     }
-    mj_search_params p = {seat, exact_tricks, eval, noise};
+    double util[MJ_UTIL_SIZE * MJ_UTIL_SIZE];
+    int has_util = parse_utility(util_obj, util);
+    if (has_util < 0)
+        return NULL;
+    mj_search_params p = {seat, exact_tricks, eval, noise, has_util ? util : NULL, paired};
     mj_search_acc acc;
     mj_acc_init(&acc, mk_legal(&kd->d));
     mk_deal base = kd->d;
@@ -271,8 +306,8 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
         return NULL;
     for (int i = 0; i < acc.n; i++)
         PyTuple_SET_ITEM(actions, i, PyLong_FromLong(acc.actions[i]));
-    return Py_BuildValue("(lNNN)", acc.worlds, actions, float_tuple(acc.sum, acc.n),
-                         float_tuple(acc.sumsq, acc.n));
+    return Py_BuildValue("(lNNNN)", acc.worlds, actions, float_tuple(acc.sum, acc.n),
+                         float_tuple(acc.sumsq, acc.n), float_tuple(acc.usum, acc.n));
 }
 
 PyMethodDef kernel_search_methods[] = {
@@ -281,7 +316,7 @@ PyMethodDef kernel_search_methods[] = {
      "[(opp_hidden_mask, stock), ...]: n worlds consistent with an observation"},
     {"pimc", (PyCFunction)(void (*)(void))py_pimc, METH_VARARGS | METH_KEYWORDS,
      "pimc(deal, table, seat, unseen, opp_missing, first_slot, worlds, seed, exact_tricks=2, "
-     "eval=0, weights=None, soft=(), noise=8) -> (worlds, actions, sums, sumsqs): the best bot's "
-     "sampled-world search, every legal action scored in each world"},
+     "eval=0, weights=None, soft=(), noise=8, utility=None, paired=False) -> (worlds, actions, "
+     "sums, sumsqs, usums): the best bot's sampled-world search, every legal action scored in each world"},
     {NULL, NULL, 0, NULL} /* sentinel */
 };

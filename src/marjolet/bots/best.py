@@ -23,6 +23,15 @@ holds the cards of a meld would probably have declared it; one who kept
 the seven of trumps unexchanged in its window probably did not hold it.
 Such worlds are kept only with probability ``infer`` (1 = no inference).
 
+Issue 25 (``declare=``, ``match=``, ``paired=``): the bot exchanges the
+seven and declares every meld as soon as a window opens (in a sampled world
+the search knows which later tricks it wins, so holding a meld back looks
+free: strategy fusion); it maximises its chance of winning the match, read
+from the match totals through :mod:`marjolet.bots.match_odds`, rather than
+the deal margin; and the playouts of every action of a world share their
+random numbers (common random numbers), so the actions' differences are
+less noisy.
+
 Without the kernel (``MARJOLET_KERNEL=0`` or no C build) the same search
 runs in pure Python on :func:`~marjolet.observation.sample_world` and
 :class:`~marjolet.bots.search.WorldEvaluator`, far fewer worlds a second.
@@ -41,6 +50,7 @@ from typing import Any
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.bots.heuristic import POLICY, public_deal
+from marjolet.bots.match_odds import outcome_utility
 from marjolet.bots.search import (
     CLOCK_PARAM,
     CLOCKS,
@@ -68,6 +78,14 @@ SMALL_TABLE = 11
 LARGE_TABLE = 16
 #: The kernel's scoring of a world before the exact horizon (search.h).
 EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "fast": 3, "noisy": 4}
+#: Meld windows: ``now`` declares everything at once (the heuristic's window
+#: play; under ``one_meld_per_window`` the search picks the one meld, never
+#: the draw), ``search`` lets the search hold melds back.
+DECLARE_MODES = ("now", "search")
+#: Play for the match (its winning chance) once a total reaches this.
+MATCH_DEFAULT = 0
+#: Common random numbers for the playouts of a world's actions.
+PAIRED_DEFAULT = 1
 #: The kernel's limit on ``noise`` (one random card play in ``noise``).
 MAX_NOISE = 1000
 
@@ -170,12 +188,21 @@ def worlds_from_kernel(obs: Observation, n: int, seed: int, accept: float = 1.0)
 class Estimates:
     """Per-action sums over worlds: the mean and its standard error."""
 
-    __slots__ = ("sums", "sumsqs", "worlds")
+    __slots__ = ("sums", "sumsqs", "usums", "worlds")
 
     def __init__(self, legal: Sequence[int]) -> None:
         self.sums = dict.fromkeys(legal, 0.0)
         self.sumsqs = dict.fromkeys(legal, 0.0)
+        #: sums of the match utility (the chance of winning the match), when used
+        self.usums: dict[int, float] | None = None
         self.worlds = 0
+
+    def key(self, a: int) -> tuple[float, float]:
+        """What the bot maximises: the mean match utility when it was used
+        (ties, e.g. a match won or lost in every world, go to the deal
+        margin), else the mean deal margin."""
+        u = self.usums[a] / self.worlds if self.usums is not None and self.worlds else 0.0
+        return (u, self.mean(a))
 
     def mean(self, a: int) -> float:
         return self.sums[a] / self.worlds if self.worlds else 0.0
@@ -196,7 +223,8 @@ class BestBot(Bot):
     name = "best"
     description = (
         "the strongest: sampled-world search in C (exact late phase 1 and ending, noisy "
-        "heuristic playouts before, inference from the opponent's windows)"
+        "heuristic playouts before, inference from the opponent's windows, plays for the "
+        "match)"
         + ("" if KERNEL is not None else " [C kernel unavailable: pure-Python search, slow]")
     )
     params = (
@@ -230,6 +258,27 @@ class BestBot(Bot):
             0.3,
             "keep-probability of worlds contradicting the opponent's windows (1 = no inference)",
         ),
+        Param(
+            "paired",
+            int,
+            PAIRED_DEFAULT,
+            "1: in each world every action's playout draws the same random numbers "
+            "(common random numbers), 0: independent playouts",
+        ),
+        Param(
+            "match",
+            int,
+            MATCH_DEFAULT,
+            "maximise the chance of winning the match (not the deal margin) once a "
+            "total reaches this many points (0 = always, -1 = never)",
+        ),
+        Param(
+            "declare",
+            str,
+            "now",
+            "meld windows: now (exchange the seven and declare every meld at once, as "
+            "strong players do) or search (the search may hold them back)",
+        ),
     )
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:
@@ -247,6 +296,14 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: noise must be 0-{MAX_NOISE}")
         if not 0.0 <= self.options["infer"] <= 1.0:
             raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
+        if self.options["paired"] not in (0, 1):
+            raise BotSpecError(f"bot {self.name!r}: paired must be 0 or 1")
+        if self.options["match"] < -1:
+            raise BotSpecError(f"bot {self.name!r}: match must be >= 0, or -1 (never)")
+        if self.options["declare"] not in DECLARE_MODES:
+            raise BotSpecError(
+                f"bot {self.name!r}: declare must be one of {', '.join(DECLARE_MODES)}"
+            )
         #: kernel tables: a small one (cache-friendly) when every world is
         #: scored by playouts and six-card endings, a large one when the
         #: exact phase-1 search runs
@@ -284,9 +341,16 @@ class BestBot(Bot):
             return legal[0]
         if obs.stock_empty:
             return self._ending_move(obs)[0]
-        est = self._search(obs, legal)
         preferred = POLICY.act(public_deal(obs), legal)
-        return max(legal, key=lambda a: (est.mean(a), a == preferred))
+        if obs.in_window and self.options["declare"] == "now" and preferred != DRAW:
+            # declare at once: in a sampled world the search knows which later
+            # tricks it wins, so holding a meld back looks free (strategy fusion)
+            legal = [a for a in legal if a != DRAW]
+            if not obs.rules.one_meld_per_window or len(legal) == 1:
+                self.last_values = {preferred: 0.0}
+                return preferred
+        est = self._search(obs, legal)
+        return max(legal, key=lambda a: (est.key(a), a == preferred))
 
     def estimate(self, obs: Observation, legal: Sequence[int]) -> dict[int, tuple[float, float]]:
         """The mean final deal-score difference (the seat minus its
@@ -323,10 +387,13 @@ class BestBot(Bot):
         chunk = 2
         mode = EVAL_MODES[self.options["eval"]]
         seat = obs.seat
+        utility = self._utility(obs)
+        if utility is not None:
+            est.usums = dict.fromkeys(legal, 0.0)
         while est.worlds < cap:
             n = int(min(chunk, cap - est.worlds))
             start = clock()
-            done, actions, sums, sumsqs = KERNEL.pimc(
+            done, actions, sums, sumsqs, usums = KERNEL.pimc(
                 kdeal,
                 table,
                 seat,
@@ -340,12 +407,16 @@ class BestBot(Bot):
                 None,
                 spec.soft,
                 self.options["noise"],
+                utility,
+                bool(self.options["paired"]),
             )
             spent = clock() - start
-            for a, s, q in zip(actions, sums, sumsqs, strict=True):
+            for a, s, q, u in zip(actions, sums, sumsqs, usums, strict=True):
                 if a in est.sums:
                     est.sums[a] += s
                     est.sumsqs[a] += q
+                    if est.usums is not None:
+                        est.usums[a] += u
             est.worlds += done
             if budget.spent():
                 break
@@ -354,6 +425,16 @@ class BestBot(Bot):
             else:
                 chunk = min(chunk * 2, 256)
         return est
+
+    def _utility(self, obs: Observation) -> bytes | None:
+        """The kernel's match-utility grid when the bot plays for the match
+        here (a total has reached ``match``), else None (deal margin)."""
+        threshold = self.options["match"]
+        if threshold < 0 or max(obs.totals) < threshold:
+            return None
+        seat = obs.seat
+        totals = (obs.totals[seat], obs.totals[seat ^ 1])
+        return outcome_utility(totals, obs.dealer == seat, obs.rules.target)
 
     def _table_for(self, obs: Observation, exact: int) -> Any:
         """A cleared kernel table for this decision: small (2^11 entries,
