@@ -496,10 +496,11 @@ class BestBot(Bot):
         table = self._table_for(obs, exact)
         args = (obs.seat, spec.unseen, spec.opp_missing, spec.first_slot, 1)
         mode, noise = EVAL_MODES[self.options["eval"]], self.options["noise"]
+        paired = bool(self.options["paired"])
         while True:
             seed = self.rng.getrandbits(64)
-            _, actions, sums, _ = KERNEL.pimc(
-                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise
+            _, actions, sums, _, _ = KERNEL.pimc(
+                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise, None, paired
             )
             values = dict(zip(actions, sums, strict=True))
             yield {a: float(values[a]) for a in legal}
