@@ -24,6 +24,7 @@ import pytest
 from websockets.sync.client import connect
 
 from marjolet.web.online import SESSION_COOKIE, Online
+from test_web_hidden import cards_named, hidden_by_version, stored_record
 from web_support import TIMEOUT, Browser, LiveServer, fast_config, live_server, play_until
 
 SHORT = {"profile": "classic", "target": 100}
@@ -138,6 +139,20 @@ def rated_game(
     return mine, theirs
 
 
+def check_spectator(messages: list[str], rec: Any) -> None:
+    """No message to a spectator names a card hidden from either player."""
+    hidden = [hidden_by_version(rec, seat) for seat in (0, 1)]
+    version, states = 0, 0
+    for text in messages:
+        msg = json.loads(text)
+        if msg["type"] == "state":
+            version, states = msg["version"], states + 1
+            assert msg["hands"][0]["cards"] is None and msg["hands"][1]["cards"] is None
+        secret = hidden[0].get(version, set()) | hidden[1].get(version, set())
+        assert not cards_named(text) & secret, (version, text[:300])
+    assert states > 10
+
+
 def rating(server: LiveServer, name: str) -> dict[str, Any]:
     with server.http() as client:
         profile: dict[str, Any] = client.get(f"/api/players/{name}").json()
@@ -170,11 +185,17 @@ def test_a_rated_match_through_the_lobby_rates_both_accounts_by_glicko2(
         threading.Thread(target=play, args=(alice, mine["seat"])),
         threading.Thread(target=play, args=(bobby, theirs["seat"])),
     ]
-    for t in threads:
-        t.start()
+    with seat_socket(server, game_id, None, {"type": "hello", "watch": True}) as spectator:
+        welcome = spectator.recv_until(lambda m: m["type"] == "welcome")
+        assert welcome["seat"] is None
+        assert [a["name"] for a in welcome["accounts"]] in (["alice", "Bobby"], ["Bobby", "alice"])
+        for t in threads:
+            t.start()
+        spectator.recv_until(lambda m: m["type"] == "state" and m["match_over"], timeout=300)
     for t in threads:
         t.join(300)
     assert not errors, errors
+    check_spectator(spectator.received, stored_record(server, game_id))
     winner = finals[0]["winner"]
     alice_won = 1.0 if winner == mine["seat"] else 0.0
     system = server.http().get("/api/rating-system").json()

@@ -43,6 +43,7 @@ HTTP_STATUS: dict[str, int] = {
     "name_taken": 409,
     "no_seek": 404,
     "no_player": 404,
+    "not_in_queue": 404,
     "not_owner": 403,
     "own_seek": 409,
     "seek_gone": 409,

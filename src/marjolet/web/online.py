@@ -149,6 +149,7 @@ class Online:
         rows = await asyncio.to_thread(self._players_of, table.id)
         if not rows:
             return
+        table.public = True  # a lobby game: spectators see names, never hidden cards
         for seat, account_id, rated, days in rows:
             account = await asyncio.to_thread(self.accounts.by_id, account_id)
             if account is not None:

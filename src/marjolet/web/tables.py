@@ -111,6 +111,8 @@ class Table:
         #: lobby game, whether it is rated, and its days per move (None:
         #: live); set by the online service when the table opens.
         self.accounts: list[dict[str, Any] | None] = [None, None]
+        #: A lobby game of an account: anyone may watch it (hands hidden).
+        self.public = False
         self.rated = False
         self.days_per_move: int | None = None
 
@@ -279,6 +281,8 @@ class Table:
     def view_for(self, seat: int | None) -> views.View:
         """The picture a seat (or, for ``None``, a spectator) may see."""
         steps = self._current_steps()
+        if seat is None and self.has_humans:  # a lobby game's spectator: no hidden card
+            return views.public_view(self.match, steps)
         if seat is None:
             return views.open_view(self.match, steps)
         return views.seat_view(self.match, seat, steps)

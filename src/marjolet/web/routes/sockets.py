@@ -133,7 +133,7 @@ def _seat(table: Table, hello: protocol.Hello) -> int | None:
         if seat is None:
             raise WebError("bad_token", "this token does not hold a seat at this table")
         return seat
-    if table.has_humans:
+    if table.has_humans and not table.public:
         raise WebError("no_spectators", "only bot-vs-bot matches can be watched")
     return None
 
