@@ -55,6 +55,8 @@ T = TypeVar("T")
 SESSION_COOKIE = "marjolet_session"
 #: A session cookie lives this long in the browser (the server may revoke it sooner).
 SESSION_MAX_AGE = 30 * 86_400
+#: Games listed in "my games" at most (the latest first).
+MY_GAMES = 200
 #: "Play now" entries forgotten this long after they were matched.
 PLAY_NOW_KEEP_S = 600.0
 
@@ -347,17 +349,64 @@ class Online:
     # -- my games -------------------------------------------------------------------------------
 
     async def my_games(self, account: Account) -> list[dict[str, Any]]:
-        """The account's games, newest first, with whether it is their turn."""
-        held = await asyncio.to_thread(self.lobby.games_of, account.id)
+        """The account's games, those waiting for them first. Finished games
+        are read from their summary; only unfinished ones open their table
+        (to know whose turn it is)."""
+        rows = await asyncio.to_thread(self._held_games, account.id)
         out = []
-        for game_id, seat, rated in held:
+        for row in rows:
+            if row["finished"]:
+                out.append(row)
+                continue
             try:
-                table = await self.hub.table(game_id)
+                table = await self.hub.table(row["id"])
             except WebError:
                 continue
-            out.append(game_entry(table, seat, rated))
+            out.append(game_entry(table, row["seat"], row["rated"]))
             self.hub.release(table)
         out.sort(key=lambda g: (-int(g["my_turn"]), g["finished"], -g["updated"]))
+        return out
+
+    def _held_games(self, account_id: int) -> list[dict[str, Any]]:
+        query = (
+            select(
+                games.c.id,
+                games.c.updated,
+                games.c.status,
+                games.c.winner,
+                games.c.players,
+                games.c.totals,
+                game_players.c.seat,
+                game_players.c.rated,
+                game_players.c.days_per_move,
+            )
+            .join(game_players, game_players.c.game_id == games.c.id)
+            .where(game_players.c.account_id == account_id)
+            .order_by(games.c.updated.desc())
+            .limit(MY_GAMES)
+        )
+        with self.hub.ledger.engine.connect() as db:
+            rows = db.execute(query).all()
+        out = []
+        for r in rows:
+            seat, players = int(r.seat), json.loads(r.players)
+            out.append(
+                {
+                    "id": r.id,
+                    "url": f"/game/{r.id}",
+                    "seat": seat,
+                    "players": players,
+                    "opponent": players[1 - seat],
+                    "rated": bool(r.rated),
+                    "days_per_move": r.days_per_move,
+                    "my_turn": False,
+                    "finished": r.status == "finished",
+                    "winner": r.winner,
+                    "totals": json.loads(r.totals),
+                    "updated": r.updated,
+                    "deadline": None,
+                }
+            )
         return out
 
 

@@ -38,6 +38,8 @@ sockets = APIRouter()
 #: Largest message a lobby socket accepts, and seeks one socket may follow.
 MAX_LOBBY_MESSAGE = 512
 MAX_FOLLOWED = 8
+#: Messages a lobby socket may send per second (bursts of twice that).
+FOLLOWS_PER_SECOND = 5
 
 
 def seeker_of(account: Account | None, name: str) -> Seeker:
@@ -155,9 +157,13 @@ async def lobby_socket(ws: WebSocket) -> None:
     listener = Listener()
     online.listeners.add(listener)
     pump = asyncio.create_task(_pump(ws, listener))
+    bucket = security.TokenBucket(FOLLOWS_PER_SECOND, FOLLOWS_PER_SECOND * 2)
     try:
         while True:
             text = await ws.receive_text()
+            if not bucket.take():
+                await ws.close(code=1008, reason="too many messages")
+                return
             try:
                 await _follow(online, listener, account, text)
             except WebError as exc:
@@ -197,7 +203,8 @@ async def _follow(online: Online, listener: Listener, account: Account | None, t
     seek = await _owned(online, seek_id, token, account)
     listener.seeks.add(seek.id)
     status = online.seek_status(seek)
-    if status["status"] != "open":
+    # matched but its game still being made: tell_seeker sends it in a moment
+    if status["status"] == "cancelled" or status["game"] is not None:
         listener.send(
             json.dumps({"type": status["status"], "seek": seek.id, "game": status["game"]})
         )
