@@ -78,8 +78,9 @@ async def _owned(online: Online, seek_id: str, token: str | None, account: Accou
     seek = await online.run(online.lobby.get, seek_id) if len(seek_id) <= 32 else None
     if seek is None:
         raise WebError("no_seek", "no such offer")
-    seeker = seeker_of(account, seek.name)
-    if not await online.run(online.lobby.owns, seek, token, seeker):
+    if account is not None and seek.account_id == account.id:
+        return seek
+    if not token or not await online.run(online.lobby.token_owns, seek, token):
         raise WebError("not_owner", "this offer is not yours")
     return seek
 

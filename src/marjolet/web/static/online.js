@@ -37,7 +37,7 @@ function accountPanel() {
   const box = clear($("account"));
   const me = state.me;
   if (me) {
-    const out = el("button", { type: "button", class: "action" }, t("online.logout"));
+    const out = el("button", { type: "button", id: "logout", class: "action" }, t("online.logout"));
     out.addEventListener("click", async () => {
       await api("/api/session", { method: "DELETE", json: {} });
       await refresh();
@@ -58,8 +58,8 @@ function accountPanel() {
       clear(status).append(err.message);
     }
   };
-  const login = el("button", { type: "submit", class: "action primary" }, t("online.login"));
-  const signup = el("button", { type: "button", class: "action" }, t("online.signup"));
+  const login = el("button", { type: "submit", id: "login", class: "action primary" }, t("online.login"));
+  const signup = el("button", { type: "button", id: "signup", class: "action" }, t("online.signup"));
   signup.addEventListener("click", send("/api/accounts"));
   const form = el("form", { class: "row-form" },
     el("label", { for: "login-name" }, t("online.name")), name,
@@ -116,7 +116,7 @@ async function seeks() {
         await seeks();
       });
     } else {
-      button = el("button", { type: "button", class: "action primary" }, t("online.accept"));
+      button = el("button", { type: "button", class: "action primary accept" }, t("online.accept"));
       button.addEventListener("click", async () => {
         try {
           goTo(await api(`/api/seeks/${s.id}/accept`, { json: { name: playerName() } }));

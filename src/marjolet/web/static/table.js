@@ -206,7 +206,7 @@ function awayClock(away) {
       clear(node).append(t("away.countdown", { time: duration(left) }));
     } else {
       clearInterval(state.awayTimer);
-      const claim = el("button", { type: "button", class: "action primary" }, t("away.claim"));
+      const claim = el("button", { type: "button", id: "claim", class: "action primary" }, t("away.claim"));
       claim.addEventListener("click", () => state.ws && state.ws.send(JSON.stringify({ type: "claim" })));
       const wait = el("button", { type: "button", class: "action" }, t("away.wait"));
       wait.addEventListener("click", () => { node.hidden = true; });
