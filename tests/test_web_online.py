@@ -381,6 +381,8 @@ def test_my_games_say_whose_turn_it_is_and_the_account_opens_its_seat_anywhere(
         elsewhere.post("/api/session", json={"name": "kim", "password": "correct horse"})
         with seat_socket(server, mine["id"], elsewhere, {"type": "hello", "account": True}) as me:
             assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == mine["seat"]
+            state = me.next_state()
+            assert 2.9 * 86_400 < state["deadline"] - time.time() <= 3 * 86_400
     with server.http() as guest:
         assert guest.get("/api/me/games").status_code == 401
         with seat_socket(server, mine["id"], None, {"type": "hello", "account": True}) as me:

@@ -66,6 +66,7 @@ from marjolet.match import Match
 from marjolet.turns import Move, Turn, TurnDriver
 from marjolet.web import views
 from marjolet.web.errors import WebError, from_turn
+from marjolet.web.presence import DAY
 from marjolet.web.store import Forfeit, GameRow, Status, token_hash
 
 if TYPE_CHECKING:
@@ -293,6 +294,9 @@ class Table:
         view["version"] = self.version
         view["status"] = self.status()
         view["connected"] = self._connected_seats()
+        # correspondence: when the player to move runs out of time (epoch seconds)
+        days = self.days_per_move
+        view["deadline"] = None if days is None or self.over else self.game.updated + days * DAY
         forfeit = self.game.forfeit
         view["forfeit"] = forfeit.to_json() if forfeit is not None else None
         if forfeit is not None:  # the match ended here, whatever the cards say

@@ -144,6 +144,7 @@ function handle(msg) {
       state.connected = msg.connected;
       state.pending = false;
       if (state.hint && state.hint.version !== msg.version) state.hint = null;
+      deadlineLine(msg);
       render();
       break;
     case "presence":
@@ -216,6 +217,20 @@ function awayClock(away) {
   };
   draw();
   state.awayTimer = setInterval(draw, 1000);
+}
+
+// A correspondence game: the time left to the player to move.
+function deadlineLine(view) {
+  let node = $("deadline");
+  if (!node) {
+    node = el("p", { id: "deadline", class: "muted" });
+    $("score").before(node);
+  }
+  const left = view.deadline ? Math.max(0, Math.floor(view.deadline - Date.now() / 1000)) : null;
+  node.hidden = left === null;
+  if (left === null) return;
+  const mine = view.legal && view.legal.length > 0;
+  clear(node).append(t(mine ? "table.time_left_you" : "table.time_left_them", { time: duration(left) }));
 }
 
 function duration(seconds) {
