@@ -383,6 +383,8 @@ def test_my_games_say_whose_turn_it_is_and_the_account_opens_its_seat_anywhere(
             assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == mine["seat"]
             state = me.next_state()
             assert 2.9 * 86_400 < state["deadline"] - time.time() <= 3 * 86_400
+            me.send({"type": "claim"})  # nobody is late: no claim, even with lee away
+            assert me.error()["code"] == "cannot_claim"
     with server.http() as guest:
         assert guest.get("/api/me/games").status_code == 401
         with seat_socket(server, mine["id"], None, {"type": "hello", "account": True}) as me:

@@ -136,6 +136,7 @@ class Online:
 
     def allow(self, name: str, *keys: str) -> None:
         """Count one use of the limit ``name`` for each key; refuse when over."""
+        keys = tuple(dict.fromkeys(keys))  # a key named twice counts once
         if not self.limits.allows(name, *keys):
             wait = max(self.limits.retry_after(name, key) for key in keys)
             raise WebError(

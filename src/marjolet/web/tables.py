@@ -239,8 +239,8 @@ class Table:
     def away(self) -> list[float | None]:
         """Per seat: seconds before the other player may claim the match
         (0: they may now), or None while the seat is here."""
-        if not self._two_people:
-            return [None, None]
+        if not self._two_people or self.days_per_move is not None:
+            return [None, None]  # correspondence: the deadline counts, not presence
         left = [self.hub.presence.away_left(self.id, seat) for seat in (0, 1)]
         return [None if v is None else round(v, 1) for v in left]
 
@@ -459,7 +459,7 @@ class Table:
         async with self.lock:
             self._check_open()
             other = 1 - seat
-            if not self._two_people or not self.hub.presence.may_claim(self.id, seat):
+            if not self._two_people or not self._may_claim(seat):
                 raise WebError("cannot_claim", "your opponent is here or may still come back: wait")
             forfeit = Forfeit(other, "", LEFT_REASON)
             totals = self.match.running_totals
@@ -480,6 +480,17 @@ class Table:
             )
             self.broadcast()
         self.hub.finished(self)
+
+    def _may_claim(self, seat: int) -> bool:
+        """A live game: the other seat left and its grace ran out. A
+        correspondence game: the other seat is to move and its days per
+        move are over (being away is no fault there)."""
+        days = self.days_per_move
+        if days is None:
+            return self.hub.presence.may_claim(self.id, seat)
+        turn = self.driver.turn()
+        their_move = turn is not None and turn.seat == 1 - seat
+        return their_move and time.time() > self.game.updated + days * DAY
 
     async def _reload(self) -> None:
         """Rebuild the match from the database (after a failed write)."""

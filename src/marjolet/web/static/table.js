@@ -231,6 +231,11 @@ function deadlineLine(view) {
   if (left === null) return;
   const mine = view.legal && view.legal.length > 0;
   clear(node).append(t(mine ? "table.time_left_you" : "table.time_left_them", { time: duration(left) }));
+  if (left === 0 && !mine && state.seat !== null) {
+    const claim = el("button", { type: "button", class: "action" }, t("away.claim"));
+    claim.addEventListener("click", () => state.ws && state.ws.send(JSON.stringify({ type: "claim" })));
+    node.append(" ", claim);
+  }
 }
 
 function duration(seconds) {
