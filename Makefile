@@ -29,7 +29,7 @@ $(VENV)/.test-installed: pyproject.toml $(KERNEL_SOURCES) | $(BIN)/python
 
 ## Play a match in the terminal against the computer.
 play: $(VENV)/.play-installed
-	$(BIN)/marjolet play $(ARGS)
+	MARJOLET_MAKE_PLAY=1 $(BIN)/marjolet play $(ARGS)
 
 ## ruff, mypy --strict and the whole pytest suite (browser tests use
 ## Debian's chromium, which scripts/install-chromium.sh installs if missing; axe-core

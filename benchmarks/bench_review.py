@@ -22,8 +22,9 @@ import time
 
 from marjolet.analysis import DEFAULT_BUDGET, review_record
 from marjolet.bots import make_bot
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.record import Record
+from marjolet.turns import play_match
 
 TARGET_SECONDS = 60.0
 

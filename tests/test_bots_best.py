@@ -29,9 +29,10 @@ from marjolet.bots.heuristic import POLICY, public_deal
 from marjolet.bots.solver import solve
 from marjolet.engine import Deal
 from marjolet.kernel import kernel_deal
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.observation import Observation, observe
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, SAME_SUIT, Rules
+from marjolet.turns import play_match
 
 needs_kernel = pytest.mark.skipif(KERNEL is None, reason="the C kernel is not built")
 

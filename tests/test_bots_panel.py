@@ -16,10 +16,11 @@ from marjolet.bots.sampler import PythonEndingSolver, every_world
 from marjolet.bots.solver import solve
 from marjolet.cards import parse_card
 from marjolet.engine import Deal
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.melds import MELD_INDEX
 from marjolet.observation import observe
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, SAME_SUIT, Rules
+from marjolet.turns import play_match
 
 FAST = {
     "expert": "expert",

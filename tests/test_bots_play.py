@@ -15,10 +15,11 @@ from marjolet.bots.solver import solve
 from marjolet.cards import parse_card
 from marjolet.cli import main
 from marjolet.engine import Deal
-from marjolet.match import Match, play_deal, play_match
+from marjolet.match import Match
 from marjolet.melds import MELD_INDEX
 from marjolet.observation import Observation, observe
 from marjolet.rules import CLASSIC, Rules
+from marjolet.turns import play_deal, play_match
 
 # small budgets: these tests check behaviour, never strength or speed
 FAST = {

@@ -12,9 +12,10 @@ from marjolet.actions import DIX
 from marjolet.decks import dealt_positions
 from marjolet.decks import deck_for as consistent_deck
 from marjolet.engine import Deal
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.observation import Observation, observe
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
+from marjolet.turns import play_match
 
 RULES = [
     CLASSIC,

@@ -19,8 +19,9 @@ import marjolet.bots.external as external
 from marjolet.bots import BotSpecError, make_bot
 from marjolet.bots.base import BotFault
 from marjolet.bots.external import ExternalBot
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.observation import Observation
+from marjolet.turns import play_match
 
 #: One script, many behaviours: ``MODE`` is set per test bot.
 BOT_TEMPLATE = r"""
@@ -369,7 +370,8 @@ def test_a_dropped_bot_is_reaped_by_garbage_collection(bot_program: BotFactory) 
 HOST = r"""
 import sys
 from marjolet.bots import make_bot
-from marjolet.match import Match, play_match
+from marjolet.match import Match
+from marjolet.turns import play_match
 
 bot = make_bot("exec:" + sys.argv[1])
 bot.start()

@@ -20,9 +20,10 @@ from marjolet.bots.base import Bot
 from marjolet.bots.external import ExternalBot, close_bots, end_match
 from marjolet.bots.protocol import PROTOCOL
 from marjolet.cli import main
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.observation import Observation
 from marjolet.record import Record
+from marjolet.turns import play_match
 from test_protocol_messages import SPEC_ACT
 
 REPO = Path(__file__).resolve().parents[1]

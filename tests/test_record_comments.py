@@ -8,8 +8,9 @@ import pytest
 
 from marjolet.bots import make_bot
 from marjolet.errors import RecordError
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.record import Comment, Record, loads
+from marjolet.turns import play_match
 
 
 def played_record() -> Record:

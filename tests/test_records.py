@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from marjolet.bots import make_bot
 from marjolet.errors import RecordError
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.record import Record, load, loads, replay, save, to_match, write_atomic
 from marjolet.rules import CLASSIC, Rules
+from marjolet.turns import play_match
 
 # The normative examples live in ../shared/spec/examples beside the clone (as CI
 # lays it out); tests/examples holds a copy for clones without shared/.

@@ -2,28 +2,42 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
+import random
 import sys
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib.machinery import ModuleSpec
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from helpers import minimax_action_values
 from marjolet.actions import ACTION_NAMES
-from marjolet.analysis import Estimates, Review, review_record
-from marjolet.analysis.estimators import BestEstimator, default_estimator
+from marjolet.analysis import Estimates, Review, judgement, review_record
+from marjolet.analysis.estimators import (
+    EXTEND,
+    REVIEW_EXACT,
+    BestEstimator,
+    best_available,
+    collect,
+    default_estimator,
+    make_best_estimator,
+)
+from marjolet.analysis.marks import MIN_WORLDS, caution, settled
 from marjolet.analysis.open_view import OpenSearch, phase1_tricks_left
-from marjolet.analysis.review import Reviewer, decision_points
+from marjolet.analysis.review import Decision, Reviewer, decision_points
 from marjolet.bots import make_bot
 from marjolet.cli import main
 from marjolet.engine import Deal
-from marjolet.match import Match, play_deal
-from marjolet.observation import Observation
+from marjolet.match import Match
+from marjolet.observation import Observation, observe
 from marjolet.record import Record, loads
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
+from marjolet.turns import play_deal
 
 RULE_SETS = {
     "classic": CLASSIC,
@@ -362,3 +376,140 @@ def test_an_unwritable_out_is_refused_before_the_review(
     path = write_record(tmp_path, one_deal_record(9))
     code, out, err = run_cli(capsys, "review", path, "--out", str(tmp_path / "no" / "x.txt"))
     assert code == 2 and out == "" and "no such folder" in err and len(err.splitlines()) == 1
+
+
+# -- stable marks (issue 25) ---------------------------------------------------------
+
+
+def seat_decision(**changes: object) -> Decision:
+    """A seat-view decision losing 60 ± 5 points among four actions."""
+    base: dict[str, Any] = dict(
+        deal=0, action=3, seat=0, trick=4, played=1, best=(2,), value_played=-40.0,
+        value_best=20.0, loss=60.0, exact=False, view="seat", method="best",
+        values={0: 0.0, 1: -40.0, 2: 20.0, 3: 10.0}, stderr_played=6.0, stderr_best=6.0,
+        stderr_loss=5.0, worlds=32,
+    )  # fmt: skip
+    base.update(changes)
+    return Decision(**base)
+
+
+def test_a_mark_is_never_given_from_fewer_than_32_worlds() -> None:
+    assert MIN_WORLDS == 32
+    assert judgement(seat_decision(worlds=32)) == "blunder"
+    assert judgement(seat_decision(worlds=31)) is None
+    assert judgement(seat_decision(worlds=2, stderr_loss=0.0)) is None
+
+
+@pytest.mark.parametrize("kind", ["best", "sampling"])
+def test_every_estimate_comes_from_at_least_32_worlds_even_without_budget(kind: str) -> None:
+    if kind == "best" and not best_available():
+        pytest.skip("the best bot is not installed")
+    estimator = default_estimator(0.0, seed=1, kind=kind)
+    review = review_record(one_deal_record(3), estimator=estimator, seats=(0,))
+    seat = [d for d in review.decisions if d.view == "seat"]
+    assert seat and all(d.worlds is not None and d.worlds >= MIN_WORLDS for d in seat)
+    assert all(judgement(d) is None or (d.worlds or 0) >= MIN_WORLDS for d in seat)
+
+
+def test_the_lower_bound_takes_more_errors_off_with_more_rival_actions() -> None:
+    assert caution(2) == pytest.approx(1.96, abs=0.01)
+    assert caution(2) < caution(4) < caution(8)
+    # the same estimate is a blunder among two actions, only a mistake among eight
+    assert judgement(seat_decision(loss=50.0, values={1: -40.0, 2: 10.0})) == "blunder"
+    eight = {a: 0.0 for a in range(8)} | {1: -40.0, 2: 10.0}
+    assert judgement(seat_decision(loss=50.0, values=eight)) == "mistake"
+
+
+def test_an_estimated_loss_of_exactly_a_threshold_earns_its_mark() -> None:
+    """Points come in tens: a loss of 20 in nearly every world (its bound a
+    hair below 20) is a mistake, as the exact figure would be; 19 is not."""
+    two = {1: -20.0, 2: 0.0}
+    assert judgement(seat_decision(loss=20.0, stderr_loss=0.001, values=two)) == "mistake"
+    assert judgement(seat_decision(loss=19.0, stderr_loss=0.0, values=two)) == "inaccuracy"
+    assert judgement(seat_decision(loss=19.0, exact=True, stderr_loss=None)) == "inaccuracy"
+
+
+def test_a_mark_is_settled_only_when_its_bound_is_clear_of_every_threshold() -> None:
+    assert settled(60.0, 1.0, 4)  # bound 57.6: far above 40
+    assert not settled(44.0, 1.0, 4)  # bound 41.6: 1.6 errors above 40
+    assert settled(0.0, 0.0, 4) and settled(3.0, 1.0, 2)
+    assert settled(12.0, 0.0001, 2)  # a tiny error: clear of 10 by 2 points
+    assert not settled(10.5, 1.0, 2)  # bound 8.5: 1.5 errors below 10
+
+
+def test_the_played_action_is_compared_over_the_same_worlds() -> None:
+    """Two actions whose values move together over the worlds: their
+    difference is known far better than either value."""
+    samples = {1: [0.0, 40.0, -20.0, 80.0, 10.0], 2: [10.0, 50.0, -10.0, 90.0, 20.0]}
+    est = Estimates.from_samples(samples, "test")
+    assert est.worlds == 5
+    assert est.difference_stderr(2, 1) == 0.0
+    assert est.stderr(1) > 10.0
+
+
+def test_the_budget_goes_on_until_the_mark_settles() -> None:
+    """A loss of about 10 (the inaccuracy threshold) with noisy worlds goes
+    on sampling past its budget, up to EXTEND times it; a clear one stops
+    at the first check once the budget is spent. The clock is a counter:
+    the start reads 0, world n (from the floor of 32 up) reads (n - 31) / 100."""
+    rng = random.Random(5)
+
+    def worlds(loss: float, noise: float) -> Iterator[dict[int, float]]:
+        while True:
+            base = rng.gauss(0.0, 30.0)
+            yield {1: base - loss + rng.gauss(0.0, noise), 2: base}
+
+    def counter() -> Callable[[], float]:
+        ticks = itertools.count()
+        return lambda: next(ticks) / 100
+
+    def spent(loss: float, noise: float, budget: float = 0.125, **kw: Any) -> int:
+        return len(collect(worlds(loss, noise), [1, 2], budget=budget, clock=counter(), **kw)[1])
+
+    assert EXTEND == 3.0
+    assert spent(80.0, 1.0, played=1) == 31 + 13  # 0.13 s: the budget, and no more
+    assert spent(14.0, 15.0, played=1) == 31 + 38  # 0.38 s: on to three budgets
+    assert spent(14.0, 15.0, budget=0.0, played=1) == MIN_WORLDS  # no budget: the floor
+    assert spent(14.0, 15.0, count=40) == 40  # a world count replaces it all
+
+
+@pytest.mark.skipif(not best_available(), reason="the best bot is not installed")
+def test_the_review_uses_one_exact_horizon_at_every_budget() -> None:
+    """The review's ``best`` solves worlds exactly from the same trick
+    whatever the budget: no jump in noise or values at trick 8."""
+    horizons = {make_best_estimator(b).bot.exact_tricks() for b in (0.0, 0.05, 0.3, 2.0)}  # type: ignore[attr-defined]
+    assert horizons == {REVIEW_EXACT}
+
+
+@pytest.mark.skipif(not best_available(), reason="the best bot is not installed")
+def test_marks_are_identical_under_two_seeds_where_the_estimate_is_clear() -> None:
+    """A heuristic player against a random one (who blunders): the marks of
+    its first deal do not depend on the seed of the review's worlds."""
+    record = one_deal_record(11)
+
+    def marks(seed: int) -> list[str | None]:
+        estimator = default_estimator(0.0, seed=seed, worlds=600)
+        review = review_record(record, estimator=estimator)
+        return [judgement(d) for d in review.decisions if d.view == "seat"]
+
+    first = marks(1)
+    assert sum(m is not None for m in first) >= 2, "the random player is marked"
+    assert marks(2) == first
+
+
+@pytest.mark.skipif(not best_available(), reason="the best bot is not installed")
+def test_best_world_values_are_the_estimates_one_world_at_a_time() -> None:
+    """``BestBot.world_values`` scores every legal action in each world; over
+    many worlds its means agree with ``estimate`` within their errors."""
+    record = one_deal_record(12)
+    match = Match(record.rules, first_dealer=record.first_dealer)
+    point = next(p for p in decision_points(match, record) if p.deal.trick_number == 5)
+    obs = observe(point.deal, point.deal.to_move)
+    bot = make_bot("best:worlds=3000,time=0", seed=4)
+    expected = bot.estimate(obs, list(point.legal))  # type: ignore[attr-defined]
+    stream = make_bot("best:time=0,worlds=1", seed=5).world_values(obs, point.legal)  # type: ignore[attr-defined]
+    samples = collect(stream, point.legal, budget=0.0, count=3000)
+    est = Estimates.from_samples(samples, "best")
+    for a in point.legal:
+        mean, se = expected[a]
+        assert abs(est.mean(a) - mean) <= 4 * math.hypot(se, est.stderr(a)) + 1e-9

@@ -13,10 +13,11 @@ import pytest
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots import make_bot
 from marjolet.bots.base import BotSpecError
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.observation import Observation
 from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE
 from marjolet.rl.linear_bot import LinearBot, load_weights, save_weights
+from marjolet.turns import play_match
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_linear.py"
 

@@ -16,11 +16,12 @@ from marjolet.bots import make_bot
 from marjolet.bots.base import BotSpecError
 from marjolet.engine import Deal
 from marjolet.errors import RulesError
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.observation import observe
 from marjolet.rl import openspiel as mo
 from marjolet.rl.encoder import OBSERVATION_SIZE, encode
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA
+from marjolet.turns import play_match
 
 
 def play_random(state: mo.MarjoletState, rng: random.Random, stop: int | None = None) -> None:

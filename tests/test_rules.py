@@ -17,10 +17,11 @@ from marjolet.cards import (
 )
 from marjolet.engine import Breakdown, Deal, deal_hands
 from marjolet.errors import ActionError, CardError, IllegalActionError
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.melds import MELD_INDEX, MELD_VALUES
 from marjolet.observation import Observation, observe
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
+from marjolet.turns import play_match
 
 # A standard position: player 0 deals, player 1 (elder) leads; hearts are trumps.
 ELDER = "AS TS KS QD JD 9D"

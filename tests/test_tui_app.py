@@ -91,7 +91,7 @@ async def human_turn(app: MarjoletApp, pilot: Pilot[None], rng: random.Random) -
         options = describe.window_options(obs, app.legal)
         await pilot.press(str(rng.randrange(len(options)) + 1))
     elif rng.random() < 0.5:
-        playable = [c for c in app.hand if app._playable() >> c & 1]
+        playable = [c for c in app.hand if app.turn.playable >> c & 1]
         await pilot.press(key_of_card(app, rng.choice(playable)))
     else:
         await pilot.press("right", "enter")
@@ -258,10 +258,11 @@ def test_r16_refused_card_says_why_and_is_not_played(tmp_path: Path) -> None:
         views = list(app.query("#hand CardView").results(CardView))
         view = views[app.hand.index(refused)]
         assert view.has_class("illegal") and view.border_title == ""
-        assert "R16" in screen_text(app)  # the prompt states the duty up front
+        assert "In the last tricks" in screen_text(app)  # the prompt states the duty up front
+        assert "R16" not in screen_text(app)  # in words, without the rule id
         await pilot.press(key_of_card(app, refused))
         text = " ".join(screen_text(app).split())
-        assert f"{card_symbol(refused)} is not allowed. R16:" in text
+        assert f"{card_symbol(refused)} is not allowed. In the last tricks:" in text
         assert match.deal is not None and match.deal.moves == before
         # the arrows only visit allowed cards
         for _ in range(4):
@@ -443,11 +444,11 @@ def test_hint_shows_the_suggestion_and_moves_the_cursor(tmp_path: Path) -> None:
             await pilot.pause()
             if app.hint_text and "Thinking" not in app.hint_text:
                 break
-        assert app.hint_text is not None and app.hint_text.startswith("Hint from ")
+        assert app.hint_text is not None and app.hint_text.startswith("Hint: ")
         assert app.cursor is not None
         suggested = card_symbol(app.hand[app.cursor])
         assert f"play {suggested}" in app.hint_text
-        assert "Hint from" in screen_text(app)
+        assert "Hint: " in screen_text(app)
 
     run_app(app, body)
 
@@ -462,7 +463,7 @@ def test_help_screen_fits_80x24_with_the_keys_and_the_rules(tmp_path: Path) -> N
         text = screen_text(app)
         assert "Keys" in text and "hint" in text
         assert all(len(line) <= 80 for line in text.splitlines())
-        await pilot.press("pagedown", "pagedown", "pagedown")
+        await pilot.press("pagedown", "pagedown", "pagedown", "pagedown")  # to the last tricks
         await pilot.pause()
         assert "follow" in screen_text(app)
         await pilot.press("1", "enter", "d")  # no move from under the help

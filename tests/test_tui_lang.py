@@ -17,7 +17,6 @@ import pytest
 from helpers import deck_for
 from marjolet import record
 from marjolet.actions import parse_action
-from marjolet.analysis.report import annotation, summary_line
 from marjolet.analysis.review import Decision
 from marjolet.analysis.summary import summarise
 from marjolet.bots import Bot
@@ -30,6 +29,7 @@ from marjolet.tui.app import MarjoletApp
 from marjolet.tui.help import HelpScreen, rules_text
 from marjolet.tui.review import decision_line, player_line
 from marjolet.tui.session import GameSession
+from marjolet.tui.state import Note
 from test_tui_app import SIZE, meld_session, screen_text, session_with_deck, settle
 
 
@@ -53,10 +53,12 @@ def test_the_table_speaks_french_with_french_card_letters(tmp_path: Path, french
             assert "Marque" in text and "Journal" in text
             assert "R♥" in text and "D♥" in text  # roi and dame of hearts in the hand
             footer = {b.binding.description for b in app.active_bindings.values()}
-            assert {"Jouer", "Piocher", "Conseil", "Aide", "Quitter"} <= footer  # the footer
+            assert {"Jouer", "Conseil", "Aide", "Quitter"} <= footer  # the footer
             await pilot.press("1")  # A♠ wins trick 1: the meld window
             await settle(app, pilot)
             text = screen_text(app)
+            footer = {b.binding.description for b in app.active_bindings.values()}
+            assert {"Annoncer", "Piocher"} <= footer
             assert "Vos annonces" in text and "mariage" in text and "piocher" in text
             await pilot.press("h")
             await pilot.pause()
@@ -162,8 +164,7 @@ def test_a_bot_that_breaks_down_is_told_in_french(
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             assert app.waiting == "error"
-            assert app.message == wanted
-            assert app.message_is_problem
+            assert app.note == Note(wanted, problem=True)
 
     asyncio.run(main())
 
@@ -235,36 +236,39 @@ def _decision(**changes: object) -> Decision:
     [_decision(), _decision(exact=True, view="ending", loss=15.0, value_played=-5.0),
      _decision(view="open", loss=0.5, value_played=9.5, stderr_loss=None)],
 )  # fmt: skip
-def test_the_deal_review_reads_in_french_and_as_the_record_annotation_in_english(
+def test_the_deal_review_reads_in_player_words_in_french_and_english(
     decision: Decision,
 ) -> None:
     english = decision_line(decision, "Ann")
-    assert english == f"trick  3 Ann: {annotation(decision)}"
+    assert english.startswith("Trick 3, Ann played Q♠") and "A♠ was worth" in english
     words.use("fr")
     try:
         french = decision_line(decision, "Ann")
     finally:
         words.use("en")
-    assert french.startswith("pli  3 Ann : QS")
-    assert "le mieux était AS" in french and "perte" in french
-    for english_word in ("best", "played", "lost", "estimate", "exact, ending"):
+    assert french.startswith("Pli 3, Ann joue D♠")
+    assert "A♠ valait" in french and "points de plus" in french
+    for english_word in ("best", "played", "lost", "estimate", "worth"):
         assert english_word not in french, english_word
     summary = summarise([decision], 0)
-    assert player_line(summary, "Ann") == f"Ann: {summary_line(summary)}"
+    assert player_line(summary, "Ann").startswith("Ann: 1 decisions, accuracy")
     words.use("fr")
     try:
         french = player_line(summary, "Ann")
     finally:
         words.use("en")
-    assert french.startswith("Ann : décisions 1") and "précision" in french
+    assert french.startswith("Ann : 1 décisions") and "précision" in french
     assert "accuracy" not in french and "decisions" not in french
 
 
-def test_the_estimated_figures_use_a_decimal_comma_in_french(french: None) -> None:
+def test_the_review_speaks_in_whole_points_without_codes_or_plus_minus(french: None) -> None:
     line = decision_line(_decision(), "Ann")
-    assert "perte 15,5±1,2" in line or "perte 15,5±1,3" in line
-    assert "estimation, sampling, du point de vue du joueur" in line
-    assert "−" not in line and "-5,5" in line
+    assert "environ 16 points de plus (estimation)" in line  # 15.5 ± 1.25: about 16
+    assert "±" not in line and "sampling" not in line and "QS" not in line
+    unsure = decision_line(_decision(loss=2.0, stderr_loss=1.5), "Ann")
+    assert "peut-être 2 points" in unsure  # within its uncertainty: said so
+    exact = decision_line(_decision(exact=True, view="ending", loss=15.0), "Ann")
+    assert "valait 15 points de plus (compte exact)" in exact
 
 
 def test_the_deal_summary_and_its_review_screen_speak_french(tmp_path: Path, french: None) -> None:
@@ -313,7 +317,26 @@ def test_the_hint_and_its_runner_up_read_in_french(french: None) -> None:
     from marjolet.melds import MELD_INDEX
     from marjolet.tui.hint import Hint
 
-    h = Hint(parse_action("QS"), "pimc", 12.4, False, (MELD_BASE + MELD_INDEX["KQH"], 8.0))
+    h = Hint(parse_action("QS"), "pimc", 12.4, False, (MELD_BASE + MELD_INDEX["KQH"], 8.0),
+             trump=0, rules=CLASSIC)  # fmt: skip
     assert h.text() == (
-        "Conseil de pimc : jouer D♠ (écart en fin de donne attendu +12 ; annoncer KQH : +8)."
+        "Conseil : jouer D♠ (écart en fin de donne attendu +12 ; annoncer R♥-D♥ : +8)."
     )
+
+
+def test_resuming_in_french_a_match_started_in_english_uses_the_french_default_name(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "g.json"
+    GameSession.new(CLASSIC, opponent="random", seed=1, save_path=path)  # in English: "You"
+    words.use("fr")
+    try:
+        resumed = GameSession.resume(path)
+        named = tmp_path / "ann.json"
+        GameSession.new(CLASSIC, opponent="random", seed=1, name="Ann", save_path=named)
+        kept = GameSession.resume(named)
+    finally:
+        words.use("en")
+    assert resumed.names[0] == "Vous"
+    assert record.load(path).players == ("You", "random")  # the record keeps what was written
+    assert kept.names[0] == "Ann"  # a chosen name is never translated

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -179,38 +180,44 @@ def test_a_trick_the_bot_wins_stays_twice_as_long(tmp_path: Path) -> None:
     asyncio.run(main())
 
 
-def test_the_start_screen_chooses_opponent_strength_and_first_dealer(tmp_path: Path) -> None:
-    import marjolet.bots
+def test_the_start_screen_offers_player_levels_and_the_first_dealer(tmp_path: Path) -> None:
+    from marjolet.bots import bot_names
+    from marjolet.bots.levels import DEFAULT_LEVEL, level
     from marjolet.cli import build_parser
     from marjolet.commands.play import open_session
-    from marjolet.tui.start import StartApp, StartChoice, levels
+    from marjolet.tui.start import StartApp, StartChoice, menu
 
-    choices, default = levels()
-    assert choices[default].spec == marjolet.bots.STRONGEST  # the strongest by default
+    choices, default = menu()
+    assert choices[default] == level(DEFAULT_LEVEL)  # the project's preselected level
     app = StartApp(choices, default)
     picked: list[StartChoice | None] = []
 
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            assert app.chosen() == StartChoice(marjolet.bots.STRONGEST, None)
+            wanted = level(DEFAULT_LEVEL)
+            assert app.chosen() == StartChoice(wanted.spec, None, wanted.name("en"))
             text = screen_text(app)  # type: ignore[arg-type]
-            assert "Opponent" in text and "Strength" in text and "First dealer" in text
-            await pilot.press("home")  # the first family of the list
-            await pilot.pause()
-            family = app.families[0]
-            first = [c for c in choices if c.family == family]
-            await pilot.press("tab", "end")  # its strongest level listed last
+            assert "Opponent" in text and "First dealer" in text
+            assert text.count("random") == 1  # only in "drawn at random"
+            for choice in choices:
+                assert choice.name("en") in text
+            assert choices[default].about("en") in " ".join(text.split())
+            for program in set(bot_names()) - {"random"}:  # no program name on screen
+                assert re.search(rf"\b{re.escape(program)}\b", text) is None, program
+            await pilot.press("home")  # the first level of the list
             await pilot.press("tab", "down")  # "you" deal first
             await pilot.press("enter")
             await pilot.pause()
             picked.append(app.return_value)
-            assert picked[0] == StartChoice(first[-1].spec, 0)
+            assert picked[0] == StartChoice(choices[0].spec, 0, choices[0].name("en"))
 
     asyncio.run(main())
     choice = picked[0]
     assert choice is not None
     args = build_parser("play").parse_args(["play", "--save", str(tmp_path / "g.json")])
     args.opponent, args.first_dealer = choice.opponent, choice.first_dealer
+    args.opponent_name = choice.name
     session = open_session(args)
     assert session.match.first_dealer == 0 and session.opponent_spec == choice.opponent
+    assert session.names[1] == choices[0].name("en")  # the table calls it by its level

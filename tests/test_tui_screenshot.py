@@ -41,7 +41,7 @@ async def play_to_mid_game(app: MarjoletApp, pilot: Pilot[None]) -> None:
             late = obs.tricks_played >= 8 or (shown and obs.tricks_played >= 4)
             if obs.lead is not None and late:
                 return
-            playable = [i for i, c in enumerate(app.hand) if app._playable() >> c & 1]
+            playable = [i for i, c in enumerate(app.hand) if app.turn.playable >> c & 1]
             await pilot.press(str(rng.choice(playable) + 1))
         await settle(app, pilot)
 

@@ -10,10 +10,10 @@ import pytest
 from marjolet.bots import Bot
 from marjolet.engine import Deal
 from marjolet.errors import IllegalActionError, IllegalTurnError, TurnError
-from marjolet.match import Match, play_match
+from marjolet.match import Match
 from marjolet.observation import Observation
 from marjolet.rules import CLASSIC
-from marjolet.turns import TurnDriver, checked_choice, match_version
+from marjolet.turns import TurnDriver, checked_choice, match_version, play_match
 
 
 class Recorder:

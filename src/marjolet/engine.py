@@ -39,6 +39,7 @@ from marjolet.history import draw_positions as draw_positions
 from marjolet.history import tricks, turns
 from marjolet.melds import MELD_CARDS, MELD_COUNT, MELD_NAMES, MELD_VALUES
 from marjolet.rules import CLASSIC, SAME_SUIT, Rules
+from marjolet.trick import BEATS, beats, follow_mask
 
 # Indices into the state list. Per-player fields hold player 0 at the index
 # and player 1 at the index + 1.
@@ -155,17 +156,16 @@ class LegalActions(tuple[int, ...]):
 
 
 def r16_duty(hand: int, lead: int, trump: int) -> tuple[int, str]:
-    """The follower's duty in tricks 11-16 (R16): the cards it may play and
-    the duty's name: ``"overtake"`` (follow suit with a higher card),
-    ``"follow"`` (follow suit, none is higher), ``"trump"`` (no card of the
-    suit led, so trump) or ``"any"`` (neither: any card).
-    :meth:`Deal.legal_mask` applies the same rule inline (a hot path)."""
-    suit = hand & SUIT_MASKS[lead >> 3]
-    if suit:
-        higher = suit & ~((2 << lead) - 1)  # within a suit a higher id is a higher card
-        return (higher, "overtake") if higher else (suit, "follow")
-    trumps = hand & SUIT_MASKS[trump]
-    return (trumps, "trump") if trumps else (hand, "any")
+    """The follower's duty in tricks 11-16 (R16): the cards it may play
+    (:func:`~marjolet.trick.follow_mask`) and the duty's name:
+    ``"overtake"`` (follow suit with a higher card), ``"follow"`` (follow
+    suit, none is higher), ``"trump"`` (no card of the suit led, so trump)
+    or ``"any"`` (neither: any card)."""
+    legal = follow_mask(lead, hand, trump)
+    if legal & SUIT_MASKS[lead >> 3]:
+        lowest = (legal & -legal).bit_length() - 1
+        return legal, "overtake" if beats(lead, lowest, trump) else "follow"
+    return legal, "trump" if hand & SUIT_MASKS[trump] else "any"
 
 
 def deal_hands(deck: Sequence[int], pattern: Sequence[int]) -> tuple[int, int]:
@@ -378,12 +378,7 @@ class Deal:
                 s[TURN] = p ^ 1
                 return
             # the follower completes the trick (R8)
-            if action >> 3 == lead >> 3:
-                w = p if action > lead else p ^ 1
-            elif action >> 3 == self.trump:
-                w = p
-            else:
-                w = p ^ 1
+            w = p if BEATS[self.trump][lead << 5 | action] else p ^ 1
             s[WON + w] |= bit | 1 << lead
             s[POINTS + w] += CARD_POINTS[action] + CARD_POINTS[lead]
             s[LEAD] = -1
@@ -436,11 +431,7 @@ class Deal:
         lead = s[LEAD]
         if lead < 0 or s[TRICKS] < PHASE1_TRICKS:
             return hand  # R7: any card while the stock lasts, and any lead
-        # R16: follow and overtake, else trump, else anything (as r16_duty)
-        suit = hand & SUIT_MASKS[lead >> 3]
-        if suit:
-            return (suit & ~((2 << lead) - 1)) or suit
-        return (hand & SUIT_MASKS[self.trump]) or hand
+        return follow_mask(lead, hand, self.trump)  # R16
 
     def legal_actions(self) -> list[int]:
         """Every legal action id for the player to act, in increasing order."""

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from marjolet.actions import DRAW, MELD_BASE
+from marjolet.trick import beats
 
 STOCK_CARDS = 19  # hidden stock cards: deck[13..31] (R5); also "the face-up card"
 PHASE1_TRICKS = 10
@@ -76,9 +77,7 @@ def tricks(actions: Sequence[int], dealer: int, trump: int) -> list[TrickCards]:
 
 def trick_winner(lead: int, follow: int, trump: int, leader: int) -> int:
     """Who wins the trick ``lead``-``follow`` led by ``leader`` (R8)."""
-    if follow >> 3 == lead >> 3:
-        return leader ^ 1 if follow > lead else leader
-    return leader ^ 1 if follow >> 3 == trump else leader
+    return leader ^ 1 if beats(lead, follow, trump) else leader
 
 
 def walk(actions: Sequence[int], dealer: int, trump: int) -> Iterator[Step]:

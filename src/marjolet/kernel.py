@@ -7,13 +7,14 @@ extension module, else ``None``, and everything falls back to pure Python.
 ``MARJOLET_KERNEL_LIB=path`` loads the extension from a file instead (the
 sanitizer build of ``make kernel-asan``).
 
-This module is a documented fast path (like :mod:`marjolet.bots.solver`): it
-reads :class:`~marjolet.engine.Deal` private state (``_s``) to convert a deal
-into a kernel deal without going through the public API.
+This module is the one documented fast path into the engine: it reads
+:class:`~marjolet.engine.Deal` private state (``_s``) to convert a deal
+into a kernel deal without copying it through the public API.
 
 :func:`solve` is the kernel-backed ending solver: it returns exactly what
 :func:`marjolet.bots.solver.solve` returns (the value and the optimal cards
-in the same preference order). See docs/kernel.md.
+in the same preference order), as the same :class:`~marjolet.solution.Solution`
+type, which lives below both. See docs/kernel.md.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from types import ModuleType
 from typing import Any
 
 from marjolet.rules import SAME_SUIT, Rules
+from marjolet.solution import Solution, cheapness, check_ending
 
 
 def _load() -> tuple[ModuleType | None, str]:
@@ -113,10 +115,6 @@ def new_table(log2_entries: int = 16) -> Any:
     return KERNEL.Table(log2_entries)
 
 
-def _cheapness(c: int, trump: int) -> tuple[int, int, int]:
-    return (c & 7, 1 if c >> 3 == trump else 0, c >> 3)
-
-
 def preferred(deal: Any, kdeal: Any, optimal: list[int], table: Any) -> list[int]:
     """Order equally optimal cards exactly as :meth:`EndingSolver.preferred`
     does: the highest mean value over the opponent's next answers first,
@@ -147,25 +145,17 @@ def preferred(deal: Any, kdeal: Any, optimal: list[int], table: Any) -> list[int
             values = after.ending_action_values(table)
             quirk = 10 * len(values) if seven_lead and a == deal.seven else 0
             margin = (quirk - sum(values.values())) / len(values)
-        scored.append((-margin, _cheapness(a, kdeal.trump), a))
+        scored.append((-margin, cheapness(a, kdeal.trump), a))
     scored.sort()
     return [a for _, _, a in scored]
 
 
-def solve(deal: Any, table: Any = None) -> Any:
-    """The kernel-backed ending solver: the same
-    :class:`~marjolet.bots.solver.Solution` as :func:`marjolet.bots.solver.solve`
-    (value, and every optimal card in the same preference order). Raises
-    :class:`~marjolet.bots.solver.NotAnEndingError` before trick 11."""
-    from marjolet.bots.solver import NotAnEndingError, Solution
-
-    if deal.is_over:
-        raise NotAnEndingError("the deal is over: there is nothing to solve")
-    if not deal.stock_empty:
-        raise NotAnEndingError(
-            f"the stock is not empty (trick {deal.trick_number}, {deal.stock_size} cards to "
-            "draw): the solver plays tricks 11-16 only"
-        )
+def solve(deal: Any, table: Any = None) -> Solution:
+    """The kernel-backed ending solver: the same :class:`~marjolet.solution.Solution`
+    as :func:`marjolet.bots.solver.solve` (value, and every optimal card in
+    the same preference order). Raises
+    :class:`~marjolet.solution.NotAnEndingError` before trick 11."""
+    check_ending(deal)
     if table is None:
         table = new_table()
     kd = kernel_deal(deal)

@@ -1,4 +1,8 @@
-"""A match: deals to the target with dealer alternation and the R22 finish."""
+"""A match: deals to the target with dealer alternation and the R22 finish.
+
+Who plays it is the business of :mod:`marjolet.turns` (the turn driver,
+``play_deal``, ``play_match``), which sits above this module.
+"""
 
 from __future__ import annotations
 
@@ -11,20 +15,8 @@ from marjolet.engine import Deal, Outcome
 from marjolet.errors import DealError, MarjoletError, MatchOverError
 from marjolet.observation import Observation, observe
 from marjolet.rules import CLASSIC, Rules
-from marjolet.turns import ActionHook, Seat, TurnDriver, play_deal, play_match
 
-__all__ = [
-    "ActionHook",
-    "Match",
-    "MatchOverError",
-    "Seat",
-    "TurnDriver",
-    "new_rng",
-    "play_deal",
-    "play_match",
-    "seeded_deck",
-    "shuffled_deck",
-]
+__all__ = ["Match", "MatchOverError", "new_rng", "seeded_deck", "shuffled_deck"]
 
 
 def new_rng(seed: int | str | None) -> random.Random:

@@ -173,7 +173,7 @@ def check_database(
             head = f.read(len(SQLITE_HEADER))
     except OSError as exc:
         raise OutputError(f"{lead}: cannot open database: {exc.strerror or exc}") from None
-    found = _sqlite_tables(target) if head == SQLITE_HEADER else None
+    found = sqlite_tables(target) if head == SQLITE_HEADER else None
     if found is None:
         raise OutputError(
             f"{lead}: the file exists and is not {what} (it is not a database at all); "
@@ -187,7 +187,7 @@ def check_database(
     return target
 
 
-def _sqlite_tables(path: Path) -> set[str] | None:
+def sqlite_tables(path: Path) -> set[str] | None:
     """The table names of a SQLite file, opened read-only (``None`` if it
     cannot be read as a database)."""
     import sqlite3

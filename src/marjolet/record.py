@@ -238,9 +238,15 @@ def loads(text: str, *, check: bool = True) -> Record:
             "the record starts with a byte-order mark (U+FEFF); marjolet records are "
             "UTF-8 without one: save the file again without the mark"
         )
+    if not text.strip():
+        raise RecordError("empty file: there is no record in it")
     if text.lstrip()[:1] in ("{", "["):
         return _loads_json(text, check)
     return _loads_text(text, check)
+
+
+#: The top-level keys of a JSON record: an object with none of them is not one.
+RECORD_KEYS = frozenset({"format", "rules", "players", "first_dealer", "deals", "comments"})
 
 
 def load(path: str | os.PathLike[str], *, check: bool = True) -> Record:
@@ -438,7 +444,10 @@ def _header(rules_value: object, first_dealer: object, players: object, check: b
 def _loads_json(text: str, check: bool) -> Record:
     obj = parse_json(text)
     if not isinstance(obj, dict):
-        raise RecordError("a record must be a JSON object")
+        kind = _json_kind(obj)
+        raise RecordError(f"not a marjolet record: a record is a JSON object, not a {kind}")
+    if not RECORD_KEYS & obj.keys():
+        raise RecordError("not a marjolet record: a JSON object without any of a record's fields")
     if "format" in obj and obj["format"] != FORMAT:
         raise RecordError(f"unknown format {obj['format']!r} (expected {FORMAT!r})")
     if "first_dealer" not in obj:
@@ -486,6 +495,11 @@ def _parse_comments(value: object, record: Record) -> list[Comment]:
     return out
 
 
+def _json_kind(obj: object) -> str:
+    """What a JSON value is, in words: ``list``, ``number``..."""
+    return "list" if isinstance(obj, list) else "JSON " + type(obj).__name__
+
+
 def _loads_text(text: str, check: bool) -> Record:
     header: dict[str, Any] = {"format": None, "rules": None, "players": None, "first_dealer": None}
     builder: _Builder | None = None
@@ -511,6 +525,8 @@ def _loads_text(text: str, check: bool) -> Record:
                 raise RecordError(f"{where}: unknown format {rest!r} (expected {FORMAT!r})")
             continue
         if builder is None:
+            if key != "deal" and all(v is None for v in header.values()):
+                raise RecordError(f"not a marjolet record: {where} starts with {key[:40]!r}")
             if header["first_dealer"] is None:
                 raise RecordError(f"{where}: 'first_dealer' is required before the deals")
             builder = _header(

@@ -46,15 +46,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from marjolet.actions import ACTION_NAMES
 from marjolet.engine import Deal, LegalActions, Outcome
 from marjolet.errors import IllegalTurnError, TurnError
+from marjolet.match import Match
 from marjolet.observation import Observation
-
-if TYPE_CHECKING:
-    from marjolet.match import Match
 
 
 class Seat(Protocol):

@@ -40,6 +40,11 @@
  *        (fields trick_ready, trick; set up by mk_tt_init).
  *   v1.5 mk_tt_entry's unused byte is depth: ending entries in buckets of
  *        two, replaced by depth (see the table section).
+ *   v1.6 mk_beats and mk_follow_mask: the trick rules (R8, R16) in one place.
+ *   v1.7 mk_state_problem (a full consistency check with a message); the
+ *        playouts stop after MK_MAX_ACTIONS and return -1 when a state
+ *        cannot be played out; mk_tt.node_limit bounds the exact phase-1
+ *        search (mk_tt_over_budget).
  */
 #ifndef MARJOLET_KERNEL_H
 #define MARJOLET_KERNEL_H
@@ -62,6 +67,9 @@
 #define MK_PHASE1_TRICKS 10
 #define MK_LAST_TRICK 16
 #define MK_INF 30000        /* larger than any score difference */
+/* more actions than any deal has (32 cards, 10 draws, 12 melds, a dix):
+ * the bound of every playout loop */
+#define MK_MAX_ACTIONS 64
 
 /* masks of ranks across suits (marjolet/cards.py) */
 #define MK_ACES 0x80808080u
@@ -72,6 +80,28 @@
 #define MK_SEVENS 0x01010101u
 #define MK_POINT_CARDS (MK_ACES | MK_TENS)
 #define MK_SUIT_MASK(s) (0xFFu << (8 * (s)))
+
+/* ---- the two rules of a trick, written once (the twins of marjolet/trick.py:
+ * beats and follow_mask; tests/test_kernel_twins.py proves they agree) ---- */
+/* R8: 1 if `answer`, played on `lead`, wins the trick: a higher card of the
+ * suit led, or a trump on a lead of another suit. Branch-free: it sits in
+ * the heuristic's card loops, where branches on the card were mispredicted. */
+static inline int mk_beats(int lead, int answer, int trump) {
+    int same = answer >> 3 == lead >> 3;
+    return (same & (answer > lead)) | (!same & (answer >> 3 == trump));
+}
+/* R16: the cards of `hand` that may answer `lead` in tricks 11-16: a higher
+ * card of the suit led if it has one, else any card of that suit, else a
+ * trump, else any card. */
+static inline uint32_t mk_follow_mask(int lead, uint32_t hand, int trump) {
+    uint32_t suit = hand & MK_SUIT_MASK(lead >> 3);
+    if (suit) {
+        uint32_t over = suit & ~((2u << lead) - 1);
+        return over ? over : suit;
+    }
+    uint32_t trumps = hand & MK_SUIT_MASK(trump);
+    return trumps ? trumps : hand;
+}
 
 /* ---- bit counting: the popcnt instruction when the target has it, else
  * a branch-free SWAR count (a libgcc call would be far slower) ---------- */
@@ -157,6 +187,15 @@ static inline int mk_diff(const mk_deal *d, int player) {
 unsigned mk_meld_options(const mk_deal *d);
 /* Internal consistency check (tests / debug): 0 ok, else a code > 0. */
 int mk_deal_check(const mk_deal *d);
+/* The full check of a state built from its parts (v1.7): NULL when it is
+ * consistent, else what is wrong (a static string). Beyond mk_deal_check:
+ * no card in two places (hands, tricks won, the lead, the indicator while
+ * the stock lasts, the known stock cards still to draw), no known stock
+ * card twice, the turn and the trick count in step, the seven's status
+ * matching an exchanged indicator. Hands may be short and stock cards
+ * unknown (-1): a sampled or public deal; the searches and playouts check
+ * completeness themselves (mk_sizes_ok, mk_stock_known). */
+const char *mk_state_problem(const mk_deal *d);
 /* 1 if both hands have the sizes the trick count implies (every card of
  * both hands known): required by the searches and playouts (v1.3). */
 int mk_sizes_ok(const mk_deal *d);
@@ -183,7 +222,9 @@ static inline int mk_nth_bit(uint64_t m, unsigned k) {
 }
 /* A uniformly random legal action (-1 if the deal is over). */
 int mk_random_action(const mk_deal *d, mk_rng *g);
-/* Play uniform random legal actions to the end; returns actions played. */
+/* Play uniform random legal actions to the end; returns actions played.
+ * Every playout stops after MK_MAX_ACTIONS actions or when no action is
+ * possible, and then returns -1 (an inconsistent state, v1.7). */
 int mk_random_playout(mk_deal *d, mk_rng *g);
 /* The heuristic policy of bots/heuristic.py, decision for decision (the
  * agreement tests check it): melds and dix at once, keep values, lead and
@@ -244,6 +285,8 @@ typedef struct mk_tt {
     uint64_t mask;          /* entries - 1 (a power of two) */
     uint16_t gen;           /* current generation (entries of others: empty) */
     uint64_t nodes;         /* positions searched (statistics) */
+    uint64_t node_limit;    /* v1.7: the exact phase-1 search gives up once nodes
+                               passes this (0 = no limit; mk_tt_init sets 0) */
     uint8_t trick_ready;    /* bit trump | seven pending << 2: trick[] filled (v1.4) */
     mk_trick trick[8][32 * 32]; /* [context][lead << 5 | answer] */
 } mk_tt;
@@ -280,5 +323,10 @@ int mk_exact_action_value(const mk_deal *d, mk_tt *t, int a);
 int mk_exact_value(const mk_deal *d, mk_tt *t, int alpha, int beta);
 /* 1 if every stock card still to be drawn in d is known. */
 int mk_stock_known(const mk_deal *d);
+/* 1 once a search with a node_limit has passed it: its results are then
+ * meaningless and the caller reports the budget as spent (v1.7). */
+static inline int mk_tt_over_budget(const mk_tt *t) {
+    return t->node_limit && t->nodes > t->node_limit;
+}
 
 #endif

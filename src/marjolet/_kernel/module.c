@@ -274,11 +274,22 @@ static const mk_deal *policy_deal(PyObject *self, PyObject *seed_obj, mk_rng *g)
     return d;
 }
 
+/* the actions a playout played, or ValueError when it could not finish
+ * (a state no deal reaches: the bound of MK_MAX_ACTIONS, or no action) */
+static PyObject *playout_result(int n) {
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "inconsistent deal state: the playout found no way to finish the deal");
+        return NULL;
+    }
+    return PyLong_FromLong(n);
+}
+
 static PyObject *kd_random_playout(PyObject *self, PyObject *arg) {
     mk_rng g;
     mk_deal *d = playout_deal(self, arg, &g);
     if (d == NULL) return NULL;
-    return PyLong_FromLong(mk_random_playout(d, &g));
+    return playout_result(mk_random_playout(d, &g));
 }
 
 typedef int (*playout_fn)(mk_deal *, mk_rng *, int);
@@ -293,7 +304,7 @@ static PyObject *policy_playout(PyObject *self, PyObject *args, PyObject *kw, pl
     mk_rng g;
     mk_deal *d = playout_deal(self, seed_obj, &g);
     if (d == NULL) return NULL;
-    return PyLong_FromLong(play(d, &g, stop));
+    return playout_result(play(d, &g, stop));
 }
 
 /* action(seed) of one policy: the action it chooses */
@@ -347,6 +358,25 @@ static int lease_table(PyObject *obj, table_lease *l) {
     return 0;
 }
 
+/* The node budget of an exact search (v1.7): set before it runs; after it,
+ * 0 when it finished, else -1 with RuntimeError set and the table cleared
+ * (entries stored after the search gave up would be wrong). */
+static void set_budget(table_lease *l, uint64_t max_nodes) {
+    l->t->node_limit = max_nodes ? l->t->nodes + max_nodes : 0;
+}
+
+static int check_budget(table_lease *l, uint64_t max_nodes) {
+    int over = mk_tt_over_budget(l->t);
+    l->t->node_limit = 0;
+    if (!over) return 0;
+    mk_tt_clear(l->t);
+    PyErr_Format(PyExc_RuntimeError,
+                 "exact search gave up after %llu positions (max_nodes): search from later "
+                 "in the deal (the last 2-4 tricks of phase 1) or raise max_nodes",
+                 (unsigned long long)max_nodes);
+    return -1;
+}
+
 static void end_lease(table_lease *l) {
     if (l->held)
         kt_release(l->held);
@@ -357,16 +387,19 @@ static void end_lease(table_lease *l) {
 /* {action: value} for each action of `actions` (a legal set of d), scored
  * by `value` with the GIL released */
 static PyObject *action_values(const mk_deal *d, PyObject *tobj, uint64_t actions,
-                               int (*value)(const mk_deal *, mk_tt *, int)) {
+                               int (*value)(const mk_deal *, mk_tt *, int), uint64_t max_nodes) {
     mk_deal copy = *d;
     int ids[MK_ACTION_COUNT], values[MK_ACTION_COUNT], n = 0;
     for (uint64_t m = actions; m; m &= m - 1) ids[n++] = __builtin_ctzll(m);
     table_lease l;
     if (lease_table(tobj, &l) < 0) return NULL;
+    set_budget(&l, max_nodes);
     Py_BEGIN_ALLOW_THREADS
-    for (int i = 0; i < n; i++) values[i] = value(&copy, l.t, ids[i]);
+    for (int i = 0; i < n && !mk_tt_over_budget(l.t); i++) values[i] = value(&copy, l.t, ids[i]);
     Py_END_ALLOW_THREADS
+    int over = check_budget(&l, max_nodes);
     end_lease(&l);
+    if (over < 0) return NULL;
     PyObject *out = PyDict_New();
     for (int i = 0; out && i < n; i++) {
         PyObject *k = PyLong_FromLong(ids[i]), *v = PyLong_FromLong(values[i]);
@@ -399,13 +432,47 @@ static int exact_ok(const mk_deal *d) {
 
 enum search_kind { SOLVE_ENDING, ENDING_VALUE, EXACT };
 
+/* The positions an exact search may visit when the caller sets no budget
+ * (max_nodes=None): a few seconds at most. A search of the last 2-4
+ * phase-1 tricks needs far fewer; one from trick 1 would run for hours. */
+#define EXACT_MAX_NODES_DEFAULT 5000000ull
+
+/* The (table=None, max_nodes=None) arguments of the exact searches; the
+ * ending ones take the table only (an ending is at most six tricks). */
+static int search_args(PyObject *args, PyObject *kw, int exact, PyObject **tobj,
+                       uint64_t *max_nodes) {
+    static char *names[] = {"table", "max_nodes", NULL};
+    static char *ending_names[] = {"table", NULL};
+    PyObject *limit = NULL;
+    *tobj = NULL;
+    *max_nodes = 0;
+    if (!exact) return PyArg_ParseTupleAndKeywords(args, kw, "|O", ending_names, tobj) ? 0 : -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO", names, tobj, &limit)) return -1;
+    *max_nodes = EXACT_MAX_NODES_DEFAULT;
+    if (limit == NULL || limit == Py_None) return 0;
+    if (!PyLong_Check(limit)) {
+        PyErr_SetString(PyExc_TypeError, "max_nodes must be an int or None");
+        return -1;
+    }
+    long long v = PyLong_AsLongLong(limit);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 1) {
+        PyErr_SetString(PyExc_ValueError, "max_nodes must be at least 1");
+        return -1;
+    }
+    *max_nodes = (uint64_t)v;
+    return 0;
+}
+
 /* One search of self's deal (checked by ok; the table argument is
- * optional), on a copy and with the GIL released: 0 with *value and *best
- * (the optimal set) filled, or -1 with an exception set. */
-static int run_search(PyObject *self, PyObject *args, int (*ok)(const mk_deal *),
+ * optional, and max_nodes for the exact search), on a copy and with the
+ * GIL released: 0 with *value and *best (the optimal set) filled, or -1
+ * with an exception set. */
+static int run_search(PyObject *self, PyObject *args, PyObject *kw, int (*ok)(const mk_deal *),
                       enum search_kind kind, int *value, uint64_t *best) {
-    PyObject *tobj = NULL;
-    if (!PyArg_ParseTuple(args, "|O", &tobj)) return -1;
+    PyObject *tobj;
+    uint64_t max_nodes;
+    if (search_args(args, kw, kind == EXACT, &tobj, &max_nodes) < 0) return -1;
     const mk_deal *d = &((KDealObject *)self)->d;
     if (!ok(d)) return -1;
     mk_deal copy = *d;
@@ -413,6 +480,7 @@ static int run_search(PyObject *self, PyObject *args, int (*ok)(const mk_deal *)
     if (lease_table(tobj, &l) < 0) return -1;
     uint32_t cards = 0;
     *best = 0;
+    set_budget(&l, max_nodes);
     Py_BEGIN_ALLOW_THREADS
     if (kind == SOLVE_ENDING) {
         *value = mk_solve_ending(&copy, l.t, &cards);
@@ -423,48 +491,50 @@ static int run_search(PyObject *self, PyObject *args, int (*ok)(const mk_deal *)
         *value = mk_search_exact(&copy, l.t, best);
     }
     Py_END_ALLOW_THREADS
+    int over = check_budget(&l, max_nodes);
     end_lease(&l);
-    return 0;
+    return over;
 }
 
 /* {action: value} of every legal action of self's deal (checked by ok) */
-static PyObject *values_of(PyObject *self, PyObject *args, int (*ok)(const mk_deal *),
-                           int ending) {
-    PyObject *tobj = NULL;
-    if (!PyArg_ParseTuple(args, "|O", &tobj)) return NULL;
+static PyObject *values_of(PyObject *self, PyObject *args, PyObject *kw,
+                           int (*ok)(const mk_deal *), int ending) {
+    PyObject *tobj;
+    uint64_t max_nodes;
+    if (search_args(args, kw, !ending, &tobj, &max_nodes) < 0) return NULL;
     const mk_deal *d = &((KDealObject *)self)->d;
     if (!ok(d)) return NULL;
-    if (ending) return action_values(d, tobj, mk_legal_cards(d), mk_ending_action_value);
-    return action_values(d, tobj, mk_legal(d), mk_exact_action_value);
+    if (ending) return action_values(d, tobj, mk_legal_cards(d), mk_ending_action_value, 0);
+    return action_values(d, tobj, mk_legal(d), mk_exact_action_value, max_nodes);
 }
 
-static PyObject *kd_solve(PyObject *self, PyObject *args) {
+static PyObject *kd_solve(PyObject *self, PyObject *args, PyObject *kw) {
     int v;
     uint64_t best;
-    if (run_search(self, args, ending_ok, SOLVE_ENDING, &v, &best) < 0) return NULL;
+    if (run_search(self, args, kw, ending_ok, SOLVE_ENDING, &v, &best) < 0) return NULL;
     return Py_BuildValue("(ik)", v, (unsigned long)best);
 }
 
-static PyObject *kd_ending_value(PyObject *self, PyObject *args) {
+static PyObject *kd_ending_value(PyObject *self, PyObject *args, PyObject *kw) {
     int v;
     uint64_t best;
-    if (run_search(self, args, ending_ok, ENDING_VALUE, &v, &best) < 0) return NULL;
+    if (run_search(self, args, kw, ending_ok, ENDING_VALUE, &v, &best) < 0) return NULL;
     return PyLong_FromLong(v);
 }
 
-static PyObject *kd_ending_action_values(PyObject *self, PyObject *args) {
-    return values_of(self, args, ending_ok, 1);
+static PyObject *kd_ending_action_values(PyObject *self, PyObject *args, PyObject *kw) {
+    return values_of(self, args, kw, ending_ok, 1);
 }
 
-static PyObject *kd_exact(PyObject *self, PyObject *args) {
+static PyObject *kd_exact(PyObject *self, PyObject *args, PyObject *kw) {
     int v;
     uint64_t best;
-    if (run_search(self, args, exact_ok, EXACT, &v, &best) < 0) return NULL;
+    if (run_search(self, args, kw, exact_ok, EXACT, &v, &best) < 0) return NULL;
     return Py_BuildValue("(iK)", v, (unsigned long long)best);
 }
 
-static PyObject *kd_exact_action_values(PyObject *self, PyObject *args) {
-    return values_of(self, args, exact_ok, 0);
+static PyObject *kd_exact_action_values(PyObject *self, PyObject *args, PyObject *kw) {
+    return values_of(self, args, kw, exact_ok, 0);
 }
 
 static PyObject *kd_get_to_move(PyObject *self, void *c) {
@@ -510,13 +580,18 @@ static PyMethodDef kd_methods[] = {
     {"fast_playout", (PyCFunction)(void (*)(void))kd_fast_playout, METH_VARARGS | METH_KEYWORDS,
      "fast-policy actions to the end, or to the ending"},
     {"fast_action", kd_fast_action, METH_O, "the fast policy's action (seed)"},
-    {"solve", kd_solve, METH_VARARGS, "ending: (value, mask of optimal cards) [table]"},
-    {"ending_value", kd_ending_value, METH_VARARGS, "ending: exact value [table]"},
-    {"ending_action_values", kd_ending_action_values, METH_VARARGS,
-     "ending: {card: exact value} [table]"},
-    {"exact", kd_exact, METH_VARARGS, "exact search: (value, mask of optimal actions) [table]"},
-    {"exact_action_values", kd_exact_action_values, METH_VARARGS,
-     "exact search: {action: exact value} [table]"},
+    {"solve", (PyCFunction)(void (*)(void))kd_solve, METH_VARARGS | METH_KEYWORDS,
+     "ending: (value, mask of optimal cards) [table]"},
+    {"ending_value", (PyCFunction)(void (*)(void))kd_ending_value, METH_VARARGS | METH_KEYWORDS,
+     "ending: exact value [table]"},
+    {"ending_action_values", (PyCFunction)(void (*)(void))kd_ending_action_values,
+     METH_VARARGS | METH_KEYWORDS, "ending: {card: exact value} [table]"},
+    {"exact", (PyCFunction)(void (*)(void))kd_exact, METH_VARARGS | METH_KEYWORDS,
+     "exact search: (value, mask of optimal actions) [table, max_nodes]; RuntimeError once "
+     "max_nodes positions are searched (None: 5 million)"},
+    {"exact_action_values", (PyCFunction)(void (*)(void))kd_exact_action_values,
+     METH_VARARGS | METH_KEYWORDS,
+     "exact search: {action: exact value} [table, max_nodes], budget as exact()"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -595,9 +670,9 @@ static PyObject *k_deal_from_state(PyObject *mod, PyObject *args) {
     d.last_card_to = (int8_t)s[18];
     d.last_winner = (int8_t)s[19];
     d.window_melds = (uint8_t)s[20];
-    int code = mk_deal_check(&d);
-    if (code) {
-        PyErr_Format(PyExc_ValueError, "inconsistent deal state (check code %d)", code);
+    const char *problem = mk_state_problem(&d);
+    if (problem) {
+        PyErr_Format(PyExc_ValueError, "inconsistent deal state: %s", problem);
         return NULL;
     }
     return kd_new(&d);
@@ -748,7 +823,49 @@ static PyObject *k_bench_solve(PyObject *mod, PyObject *args) {
     return out;
 }
 
+/* ---- the trick rules, for the agreement tests (tests/test_kernel_twins.py) */
+
+/* a card id 0-31 from a Python int, or -1 with ValueError naming `what` */
+static int card_arg(int value, const char *what) {
+    if (value < 0 || value > 31) {
+        PyErr_Format(PyExc_ValueError, "%s must be a card 0-31, got %d", what, value);
+        return -1;
+    }
+    return value;
+}
+
+/* beats(lead, answer, trump) -> bool: mk_beats (R8) */
+static PyObject *k_beats(PyObject *mod, PyObject *args) {
+    (void)mod;
+    int lead, answer, trump;
+    if (!PyArg_ParseTuple(args, "iii", &lead, &answer, &trump)) return NULL;
+    if (card_arg(lead, "lead") < 0 || card_arg(answer, "answer") < 0) return NULL;
+    if (trump < 0 || trump > 3) {
+        PyErr_Format(PyExc_ValueError, "trump must be a suit 0-3, got %d", trump);
+        return NULL;
+    }
+    return PyBool_FromLong(mk_beats(lead, answer, trump));
+}
+
+/* follow_mask(lead, hand, trump) -> int: mk_follow_mask (R16) */
+static PyObject *k_follow_mask(PyObject *mod, PyObject *args) {
+    (void)mod;
+    int lead, trump;
+    unsigned long long hand;
+    if (!PyArg_ParseTuple(args, "iKi", &lead, &hand, &trump)) return NULL;
+    if (card_arg(lead, "lead") < 0) return NULL;
+    if (hand > 0xFFFFFFFFull || trump < 0 || trump > 3) {
+        PyErr_SetString(PyExc_ValueError, "hand must be a 32-bit card mask and trump a suit 0-3");
+        return NULL;
+    }
+    return PyLong_FromUnsignedLong(mk_follow_mask(lead, (uint32_t)hand, trump));
+}
+
 PyMethodDef kernel_core_methods[] = {
+    {"beats", k_beats, METH_VARARGS,
+     "beats(lead, answer, trump) -> bool: whether answer wins the trick (R8)"},
+    {"follow_mask", k_follow_mask, METH_VARARGS,
+     "follow_mask(lead, hand, trump) -> int: the cards of hand that may answer lead (R16)"},
     {"deal_from_state", k_deal_from_state, METH_VARARGS,
      "deal_from_state(rules, dealer, turned_up, stock, state) -> Deal"},
     {"bench_random", k_bench_random, METH_VARARGS,

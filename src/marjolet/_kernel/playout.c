@@ -1,6 +1,7 @@
 /* playout.c -- the RNG, random playouts and the heuristic playout policy. */
 #include <math.h>
 #include "kernel.h"
+#include "heuristic_params.h"
 
 static uint64_t splitmix(uint64_t *x) {
     uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
@@ -20,13 +21,25 @@ int mk_random_action(const mk_deal *d, mk_rng *g) {
 }
 
 int mk_random_playout(mk_deal *d, mk_rng *g) {
-    int n = 0;
-    for (;;) {
+    for (int n = 0; n < MK_MAX_ACTIONS; n++) {
         uint64_t m = mk_legal(d);
-        if (!m) return n;
+        if (!m) return d->turn < 0 ? n : -1; /* nothing to play before the end */
         mk_play(d, mk_nth_bit(m, mk_rng_below(g, (uint32_t)mk_popcount64(m))));
-        n++;
     }
+    return -1;
+}
+
+/* play `act`'s actions to the end (or the last draw): the actions played,
+ * or -1 when the policy finds no action or the bound is reached */
+static int policy_playout(mk_deal *d, mk_rng *g, int stop_at_ending,
+                          int (*act)(const mk_deal *, mk_rng *)) {
+    for (int n = 0; n < MK_MAX_ACTIONS; n++) {
+        if (d->turn < 0 || (stop_at_ending && mk_stock_empty(d))) return n;
+        int a = act(d, g);
+        if (a < 0) return -1;
+        mk_play(d, a);
+    }
+    return -1;
 }
 
 /* ---- the heuristic policy ---------------------------------------------------
@@ -44,11 +57,7 @@ int mk_random_playout(mk_deal *d, mk_rng *g) {
  *   tricks 11-16: each lead judged by one greedy line to the end of the
  *     deal; answers win as cheaply as possible, else throw the least. */
 
-static const double KEEP_PLAIN[8] = {0.0, 0.3, 0.6, 1.0, 1.5, 2.0, 7.0, 10.0};
-static const double KEEP_TRUMP[8] = {4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 14.0, 17.0};
-#define OPPONENT_WINDOW 5.0
-#define LEAD_VALUE 1.0
-#define DISCARD_POINTS 1.5
+/* the tuning: heuristic_params.h (named once, the twin of heuristic_params.py) */
 
 /* chance that `drawn` cards dealt from `pool` include none of `good` */
 static double h_p_none(int pool, int good, int drawn) {
@@ -66,10 +75,10 @@ static double h_p_none(int pool, int good, int drawn) {
 }
 
 static double h_realise_chance(int tricks_done) {
-    int later = 9 - tricks_done;
+    int later = MK_PHASE1_TRICKS - 1 - tricks_done; /* phase-1 tricks after this one */
     if (later <= 0) return 0.0;
-    double v = 0.35 + 0.15 * later;
-    return v < 0.85 ? v : 0.85;
+    double v = REALISE_BASE + REALISE_PER_TRICK * later;
+    return v < REALISE_MAX ? v : REALISE_MAX;
 }
 
 /* the cards of the opponent's hand the mover knows (R23) */
@@ -81,9 +90,6 @@ static uint32_t h_opponent_known(const mk_deal *d, int seat) {
     if (d->seven_by == opp && d->indicator != d->turned_up) known |= 1u << d->turned_up;
     return hand & known;
 }
-
-/* the chance that the opponent takes a lead it can beat: scoring or not */
-static const double TAKE_CHANCE[2] = {0.35, 0.9};
 
 /* what winning the trick with card c adds through the window: the melds
  * held complete that c is no part of (the biggest one with one_meld) */
@@ -160,12 +166,12 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
     if (lead >= 0) seen |= 1u << lead;
     uint32_t unseen = ~seen;
     int n_unseen = mk_popcount32(unseen);
-    int hidden_stock = 19 - 2 * tricks > 0 ? 19 - 2 * tricks : 0;
+    int hidden_stock = MK_STOCK_CARDS - 2 * tricks > 0 ? MK_STOCK_CARDS - 2 * tricks : 0;
     double p_draw = n_unseen ? ((double)hidden_stock / 2) / n_unseen : 0.0;
     int seven = d->seven;
     int can_dix = d->seven_by < 0 && indicator != seven;
-    double p_indicator = 0.5;
-    if (can_dix && (hand >> seven & 1)) p_indicator = 0.85;
+    double p_indicator = INDICATOR_CHANCE;
+    if (can_dix && (hand >> seven & 1)) p_indicator = INDICATOR_CHANCE_WITH_SEVEN;
     double q = h_realise_chance(tricks);
     const uint32_t *need = mk_meld_cards[d->rules.same_suit][trump];
     const int16_t *val = mk_meld_values[trump];
@@ -206,22 +212,22 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
         for (; have; have &= have - 1) loss[__builtin_ctz(have)] += contrib;
     }
     double realise = 1 - q, dix_gain = 0.0;
-    double seven_value = 10 + KEEP_TRUMP[indicator & 7] - KEEP_TRUMP[0];
+    double seven_value = SEVEN_POINTS + KEEP_TRUMP[indicator & 7] - KEEP_TRUMP[0];
     if (can_dix && (hand >> seven & 1)) dix_gain = seven_value * realise;
     double seven_keep = can_dix ? seven_value * q : 0.0;
-    int seven_bonus = d->rules.dix_on_play && d->seven_by < 0 ? 10 : 0;
-    int last_stock_trick = tricks == 9;
-    double lose_extra = last_stock_trick ? 10 + KEEP_TRUMP[indicator & 7] * 0.6 : 0.0;
-    double win_extra = last_stock_trick ? 3.0 : 0.0;
+    int seven_bonus = d->rules.dix_on_play && d->seven_by < 0 ? SEVEN_POINTS : 0;
+    int last_stock_trick = tricks == MK_PHASE1_TRICKS - 1;
+    double lose_extra =
+        last_stock_trick ? LAST_CARD_POINTS + KEEP_TRUMP[indicator & 7] * INDICATOR_KEEP_SHARE : 0.0;
+    double win_extra = last_stock_trick ? LAST_STOCK_WIN : 0.0;
     double win_base = LEAD_VALUE + win_extra;
     double lose_base = -OPPONENT_WINDOW - LEAD_VALUE + lose_extra;
-    int leader = lead < 0, opp_hidden = 0, lsuit = 0, lead_pts = 0;
+    int leader = lead < 0, opp_hidden = 0, lead_pts = 0;
     if (leader) {
         int h = mk_popcount32(hand) - mk_popcount32(known);
         if (h > n_unseen) h = n_unseen;
         opp_hidden = h > 0 ? h : 0;
     } else {
-        lsuit = lead >> 3;
         lead_pts = mk_card_points[lead];
     }
     hterms terms = {{KEEP_PLAIN, KEEP_PLAIN, KEEP_PLAIN, KEEP_PLAIN}, loss, need, val, complete,
@@ -254,18 +260,18 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
             }
             double p_take = p_can * TAKE_CHANCE[pts != 0];
             double win = pts + DISCARD_POINTS + gain + win_base;
-            double lose = lose_base - (pts + 3.0);
+            double lose = lose_base - (pts + LOST_LEAD_COST);
             double v = (1 - p_take) * win + p_take * lose - keep;
             if (c == seven) v += seven_bonus;
             h_pick(&pick, c, v);
         }
     } else {
         for (uint32_t mh = hand; mh; mh &= mh - 1) {
-            int c = __builtin_ctz(mh), csuit = c >> 3;
+            int c = __builtin_ctz(mh);
             double keep, gain;
             h_card_terms(&terms, c, &keep, &gain);
             int trick = lead_pts + mk_card_points[c];
-            int wins = ((csuit == lsuit) & (c > lead)) | ((csuit != lsuit) & (csuit == trump));
+            int wins = mk_beats(lead, c, trump);
             double outcome[2] = {lose_base - trick, trick + gain + win_base}; /* lose, win */
             double v = outcome[wins] - keep;
             if (c == seven) v += seven_bonus;
@@ -282,39 +288,30 @@ typedef struct {
     uint32_t tmask;
 } hline;
 
-static uint32_t h_follow_mask(int lead, uint32_t hand, uint32_t tmask) {
-    uint32_t suit = hand & MK_SUIT_MASK(lead >> 3);
-    if (suit) {
-        uint32_t over = suit & ~((2u << lead) - 1);
-        return over ? over : suit;
-    }
-    return (hand & tmask) ? hand & tmask : hand;
-}
-
 static double h_ending_keep(int c, int trump, uint32_t theirs) {
     int r = c & 7;
-    double v = c >> 3 == trump ? 4.0 + r : (double)r * 0.5;
+    double v = c >> 3 == trump ? ENDING_TRUMP_BASE + r : (double)r * ENDING_PLAIN_PER_RANK;
     if (r == 7)
-        v += 6.0;
+        v += ENDING_ACE;
     else if (r == 6)
-        v += (theirs >> (c + 1) & 1) ? 2.0 : 5.0;
+        v += (theirs >> (c + 1) & 1) ? ENDING_TEN_UNDER_ACE : ENDING_TEN;
     return v;
 }
 
 static int h_ending_answer(int lead, uint32_t legal, uint32_t leader_rest, int trump, int seven) {
-    int lsuit = lead >> 3, best_win = -1, best_lose = -1;
+    int best_win = -1, best_lose = -1;
     double win_cost = 1e9, lose_cost = 1e9;
     for (uint32_t m = legal; m; m &= m - 1) {
-        int c = __builtin_ctz(m), csuit = c >> 3;
-        double keep = h_ending_keep(c, trump, leader_rest) - (c == seven ? 10 : 0);
-        if (csuit == lsuit ? c > lead : csuit == trump) {
+        int c = __builtin_ctz(m);
+        double keep = h_ending_keep(c, trump, leader_rest) - (c == seven ? SEVEN_POINTS : 0);
+        if (mk_beats(lead, c, trump)) {
             double cost = keep - mk_card_points[c];
             if (cost < win_cost || (cost == win_cost && (c & 7) < (best_win & 7))) {
                 best_win = c;
                 win_cost = cost;
             }
         } else {
-            double cost = keep + mk_card_points[c] * 2;
+            double cost = keep + mk_card_points[c] * ENDING_THROWN_POINTS;
             if (cost < lose_cost || (cost == lose_cost && (c & 7) < (best_lose & 7))) {
                 best_lose = c;
                 lose_cost = cost;
@@ -326,21 +323,20 @@ static int h_ending_answer(int lead, uint32_t legal, uint32_t leader_rest, int t
 
 static double h_lead_score(const hline *L, int c, uint32_t mine, uint32_t theirs, int sweep) {
     int trump = L->trump;
-    int answer = h_ending_answer(c, h_follow_mask(c, theirs, L->tmask), mine & ~(1u << c), trump,
+    int answer = h_ending_answer(c, mk_follow_mask(c, theirs, trump), mine & ~(1u << c), trump,
                                  L->seven);
-    int csuit = c >> 3, a_suit = answer >> 3;
-    int wins = a_suit == csuit ? answer < c : a_suit != trump;
+    int wins = !mk_beats(c, answer, trump);
     int trick = mk_card_points[c] + mk_card_points[answer];
     double v = (double)(wins ? trick : -trick);
     if (wins)
-        v += 2.0 + ((sweep & 1) ? 3.0 : 0.0);
+        v += ENDING_LEAD_KEPT + ((sweep & 1) ? ENDING_SWEEP_LIVE : 0.0);
     else
-        v -= 2.0;
-    v -= h_ending_keep(c, trump, theirs) * (wins ? 0.3 : 1.0);
-    if (c == L->seven) v += 10;
-    if (csuit == trump && !wins &&
+        v -= ENDING_LEAD_LOST;
+    v -= h_ending_keep(c, trump, theirs) * (wins ? ENDING_KEEP_SHARE_WON : ENDING_KEEP_SHARE_LOST);
+    if (c == L->seven) v += SEVEN_POINTS;
+    if (c >> 3 == trump && !wins &&
         mk_popcount32(mine & L->tmask) <= mk_popcount32(theirs & L->tmask))
-        v -= 4.0;
+        v -= ENDING_TRUMP_LEAD_LOST;
     return v;
 }
 
@@ -365,13 +361,13 @@ static int h_play_out(const hline *L, int lead, uint32_t mine, uint32_t theirs, 
     uint32_t a = mine, b = theirs;
     for (;;) {
         a ^= 1u << lead;
-        int ans = h_ending_answer(lead, h_follow_mask(lead, b, L->tmask), a, trump, seven);
+        int ans = h_ending_answer(lead, mk_follow_mask(lead, b, trump), a, trump, seven);
         b ^= 1u << ans;
         int pts = mk_card_points[lead] + mk_card_points[ans];
-        int extra = (lead == seven ? 10 : 0) - (ans == seven ? 10 : 0);
-        int wins = ans >> 3 == lead >> 3 ? ans < lead : ans >> 3 != trump;
+        int extra = (lead == seven ? SEVEN_POINTS : 0) - (ans == seven ? SEVEN_POINTS : 0);
+        int wins = !mk_beats(lead, ans, trump);
         if (!a) {
-            pts += 10;
+            pts += LAST_TRICK_POINTS;
             if ((wins && (sweep & 1)) || (!wins && (sweep & 2))) pts += L->bonus;
         }
         diff += sign * (extra + (wins ? pts : -pts));
@@ -403,7 +399,7 @@ static int h_ending_card(const mk_deal *d, int seat, uint32_t legal) {
     for (uint32_t m = mine; m; m &= m - 1) {
         int c = __builtin_ctz(m);
         double v = h_play_out(&L, c, mine, theirs, sweep) +
-                   0.01 * h_lead_score(&L, c, mine, theirs, sweep);
+                   ENDING_LINE_TIEBREAK * h_lead_score(&L, c, mine, theirs, sweep);
         if (v > best_score || (v == best_score && (c & 7) < (best_card & 7))) {
             best_card = c;
             best_score = v;
@@ -438,12 +434,7 @@ int mk_heuristic_action(const mk_deal *d, mk_rng *g) {
 }
 
 int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending) {
-    int n = 0;
-    while (d->turn >= 0 && !(stop_at_ending && mk_stock_empty(d))) {
-        mk_play(d, mk_heuristic_action(d, g));
-        n++;
-    }
-    return n;
+    return policy_playout(d, g, stop_at_ending, mk_heuristic_action);
 }
 
 /* ---- the fast policy ------------------------------------------------------------
@@ -463,10 +454,6 @@ static const int16_t F_KEEP_TRUMP[8] = {40, 45, 50, 60, 70, 80, 140, 170};
 
 static inline int f_keep_base(const mk_deal *d, int card) {
     return (card >> 3 == d->trump ? F_KEEP_TRUMP : F_KEEP_PLAIN)[card & 7];
-}
-
-static inline int f_beats(const mk_deal *d, int lead, int card) {
-    return (card >> 3 == lead >> 3) ? card > lead : card >> 3 == d->trump;
 }
 
 /* keep values of the mover's cards in phase 1, and the meld points it
@@ -526,7 +513,7 @@ static int f_stock_card(const mk_deal *d, uint32_t legal) {
     int last = d->tricks == MK_PHASE1_TRICKS - 1; /* the loser of trick 10 takes the indicator */
     for (uint32_t m = legal; m; m &= m - 1) {
         int c = __builtin_ctz(m), pts = mk_card_points[c] * 10, s;
-        if (f_beats(d, lead, c))
+        if (mk_beats(lead, c, d->trump))
             s = trick + pts + gain[c] + 20 - keep[c];
         else
             s = -trick - pts - 50 - keep[c] + (last ? 100 + F_KEEP_TRUMP[d->indicator & 7] / 2 : 0);
@@ -544,12 +531,11 @@ static inline int f_ending_keep(const mk_deal *d, int c) {
 static int f_ending_card(const mk_deal *d, uint32_t legal) {
     int p = d->turn, best = -1, best_score = -1000000;
     uint32_t theirs = d->hand[p ^ 1];
-    uint32_t tmask = MK_SUIT_MASK(d->trump);
     if (d->lead >= 0) {
         int lead = d->lead;
         for (uint32_t m = legal; m; m &= m - 1) {
             int c = __builtin_ctz(m), s;
-            if (f_beats(d, lead, c))
+            if (mk_beats(lead, c, d->trump))
                 s = 1000 + mk_card_points[lead] * 20 - f_ending_keep(d, c) + mk_card_points[c] * 10;
             else
                 s = -f_ending_keep(d, c) - mk_card_points[c] * 10;
@@ -560,16 +546,10 @@ static int f_ending_card(const mk_deal *d, uint32_t legal) {
     for (uint32_t m = legal; m; m &= m - 1) {
         int c = __builtin_ctz(m);
         /* can the opponent beat this lead (R16)? */
-        uint32_t suit = theirs & MK_SUIT_MASK(c >> 3), answers;
-        if (suit) {
-            uint32_t over = suit & ~((2u << c) - 1);
-            answers = over ? over : suit;
-        } else {
-            answers = (theirs & tmask) ? (theirs & tmask) : theirs;
-        }
+        uint32_t answers = mk_follow_mask(c, theirs, d->trump);
         int beaten = 0;
         for (uint32_t a = answers; a; a &= a - 1)
-            if (f_beats(d, c, __builtin_ctz(a))) beaten = 1;
+            if (mk_beats(c, __builtin_ctz(a), d->trump)) beaten = 1;
         int s = beaten ? -f_ending_keep(d, c) : 500 + mk_card_points[c] * 20 - (c & 7);
         if (s > best_score) best_score = s, best = c;
     }
@@ -588,10 +568,5 @@ int mk_fast_action(const mk_deal *d, mk_rng *g) {
 
 
 int mk_fast_playout(mk_deal *d, mk_rng *g, int stop_at_ending) {
-    int n = 0;
-    while (d->turn >= 0 && !(stop_at_ending && mk_stock_empty(d))) {
-        mk_play(d, mk_fast_action(d, g));
-        n++;
-    }
-    return n;
+    return policy_playout(d, g, stop_at_ending, mk_fast_action);
 }

@@ -71,6 +71,11 @@ static int parse_soft(PyObject *obj, mj_sample_spec *spec) {
     for (Py_ssize_t i = 0; i < n; i++) {
         unsigned long long mask;
         double accept;
+        if (!PyTuple_Check(PySequence_Fast_GET_ITEM(seq, i))) {
+            PyErr_Format(PyExc_TypeError, "soft[%zd] must be a (mask, accept) tuple", i);
+            Py_DECREF(seq);
+            return -1;
+        }
         if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "Kd;soft entries are (mask, accept)",
                               &mask, &accept)) {
             Py_DECREF(seq);

@@ -13,6 +13,7 @@ int mk_tt_init(mk_tt *t, unsigned log2_entries) {
     t->mask = n - 1;
     t->gen = 1;
     t->nodes = 0;
+    t->node_limit = 0;
     t->trick_ready = 0;
     return 0;
 }
@@ -114,7 +115,6 @@ typedef struct {
     const mk_trick *tricks; /* the table's trick outcomes for this context */
 } ectx;
 
-static inline int e_leader_wins(const ectx *c, int lead, int ans);
 static inline int e_trick_gain(const ectx *c, int lead, int ans, int wins);
 
 static void ectx_init(ectx *c, const mk_deal *d, mk_tt *t) {
@@ -131,7 +131,7 @@ static void ectx_init(ectx *c, const mk_deal *d, mk_tt *t) {
     if (!(t->trick_ready >> ctx & 1)) { /* once per trump / seven context */
         for (int lead = 0; lead < 32; lead++)
             for (int ans = 0; ans < 32; ans++) {
-                int w = e_leader_wins(c, lead, ans);
+                int w = !mk_beats(lead, ans, c->trump);
                 t->trick[ctx][lead << 5 | ans].wins = (int8_t)w;
                 t->trick[ctx][lead << 5 | ans].gain = (int8_t)e_trick_gain(c, lead, ans, w);
             }
@@ -181,20 +181,6 @@ static inline uint32_t e_sure_winners(const ectx *c, uint32_t hl, uint32_t hf) {
     return out;
 }
 
-/* the follower's legal answers to lead (R16) */
-static inline uint32_t e_follow(const ectx *c, int lead, uint32_t hf) {
-    uint32_t suit = hf & MK_SUIT_MASK(lead >> 3);
-    if (suit) {
-        uint32_t over = suit & ~((2u << lead) - 1);
-        return over ? over : suit;
-    }
-    uint32_t tr = hf & c->tmask;
-    return tr ? tr : hf;
-}
-
-static inline int e_leader_wins(const ectx *c, int lead, int ans) {
-    return (ans >> 3 == lead >> 3) ? ans < lead : (ans >> 3 != c->trump);
-}
 
 /* the trick lead-ans from the table: the leader's gain (cards and the
  * seven), *wins = whether the leader takes it */
@@ -267,7 +253,7 @@ static int e_two(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha, i
         int lead = __builtin_ctz(m);
         uint32_t hl2 = hl & ~(1u << lead);
         int worst = MK_INF, floor = best > alpha ? best : alpha;
-        for (uint32_t a = e_follow(c, lead, hf); a; a &= a - 1) {
+        for (uint32_t a = mk_follow_mask(lead, hf, c->trump); a; a &= a - 1) {
             int ans = __builtin_ctz(a);
             uint32_t hf2 = hf & ~(1u << ans);
             int wins, g = e_trick(c, lead, ans, &wins);
@@ -302,7 +288,7 @@ static int e_three(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
         int lead = 31 - __builtin_clz(part);
         part &= ~(1u << lead);
         uint32_t hl2 = hl & ~(1u << lead);
-        uint32_t answers = e_follow(c, lead, hf);
+        uint32_t answers = mk_follow_mask(lead, hf, c->trump);
         if (answers & (answers - 1)) answers = e_reps_of(c, hf, hl, answers);
         int floor = best > alpha ? best : alpha;
         int worst = MK_INF;
@@ -375,7 +361,7 @@ static int e_value(const ectx *c, uint32_t hl, uint32_t hf, int code, int alpha,
     for (int i = 0; i < n; i++) {
         int lead = order[i];
         uint32_t hl2 = hl & ~(1u << lead);
-        uint32_t answers = e_follow(c, lead, hf);
+        uint32_t answers = mk_follow_mask(lead, hf, c->trump);
         if (answers & (answers - 1)) answers = e_reps_of(c, hf, hl2 | 1u << lead, answers);
         int floor = best > alpha ? best : alpha;
         int worst = MK_INF;
@@ -419,7 +405,7 @@ static void eroot_init(eroot *r, const mk_deal *d) {
 static int e_action(const ectx *c, const eroot *r, int a, int alpha, int beta) {
     if (r->lead < 0) {
         uint32_t hl2 = r->hl & ~(1u << a);
-        uint32_t answers = e_follow(c, a, r->hf);
+        uint32_t answers = mk_follow_mask(a, r->hf, c->trump);
         if (answers & (answers - 1)) answers = e_reps_of(c, r->hf, hl2 | 1u << a, answers);
         int worst = MK_INF;
         for (; answers; answers &= answers - 1) {
@@ -636,6 +622,7 @@ static inline int x_keep(const mk_deal *d, int card) {
 
 static int x_value(const xctx *c, const mk_deal *d, int alpha, int beta) {
     if (d->turn < 0) return 0;
+    if (mk_tt_over_budget(c->t)) return alpha; /* given up: the caller says so */
     if (mk_stock_empty(d)) return x_ending(c, d, alpha, beta);
     c->t->nodes++;
     if (d->window) return x_window(c, d, alpha, beta);
@@ -679,7 +666,7 @@ static int x_value(const xctx *c, const mk_deal *d, int alpha, int beta) {
         int lead = d->lead, score[16];
         for (uint32_t m = cards; m; m &= m - 1) {
             int card = __builtin_ctz(m);
-            int wins = (card >> 3 == lead >> 3) ? card > lead : card >> 3 == d->trump;
+            int wins = mk_beats(lead, card, d->trump);
             int s = (wins ? 100 : 0) - x_keep(d, card), j = n++;
             while (j > 0 && score[j - 1] < s) {
                 order[j] = order[j - 1];

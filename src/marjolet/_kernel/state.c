@@ -79,14 +79,7 @@ uint32_t mk_legal_cards(const mk_deal *d) {
     uint32_t hand = d->hand[p];
     int lead = d->lead;
     if (lead < 0 || d->tricks < MK_PHASE1_TRICKS) return hand; /* R7 */
-    /* R16: follow and overtake, else trump, else anything */
-    uint32_t suit = hand & MK_SUIT_MASK(lead >> 3);
-    if (suit) {
-        uint32_t over = suit & ~((2u << lead) - 1);
-        return over ? over : suit;
-    }
-    uint32_t trumps = hand & MK_SUIT_MASK(d->trump);
-    return trumps ? trumps : hand;
+    return mk_follow_mask(lead, hand, d->trump); /* R16 */
 }
 
 unsigned mk_meld_options(const mk_deal *d) {
@@ -137,9 +130,7 @@ void mk_play(mk_deal *d, int action) {
             d->turn = (int8_t)(p ^ 1);
             return;
         }
-        int w; /* the follower completes the trick (R8) */
-        if (action >> 3 == lead >> 3) w = action > lead ? p : p ^ 1;
-        else w = (action >> 3 == d->trump) ? p : p ^ 1;
+        int w = mk_beats(lead, action, d->trump) ? p : p ^ 1; /* the follower completes it (R8) */
         d->won[w] |= bit | 1u << lead;
         d->points[w] += mk_card_points[action] + mk_card_points[lead];
         d->lead = -1;
@@ -209,4 +200,59 @@ int mk_sizes_ok(const mk_deal *d) {
     int nm = mk_popcount32(d->hand[d->turn]), no = mk_popcount32(d->hand[d->turn ^ 1]);
     if (d->lead >= 0) return nm == base && no == base - 1;
     return base > 0 && nm == base && no == base;
+}
+
+/* stock entries already drawn: two a draw after tricks 1-9, the last one
+ * (index 18) with the indicator after trick 10 */
+static int drawn_entries(const mk_deal *d) {
+    int draws = d->tricks - (d->window ? 1 : 0);
+    if (draws < 0) draws = 0;
+    if (draws > MK_PHASE1_TRICKS) draws = MK_PHASE1_TRICKS;
+    return 2 * draws > MK_STOCK_CARDS ? MK_STOCK_CARDS : 2 * draws;
+}
+
+static const char *const CHECK_MESSAGES[] = {
+    NULL,
+    "a card is in both hands",
+    "an exposed card is not in its owner's hand",
+    "a card is in both players' tricks",
+    "a card is both in a hand and in a trick won",
+    "more than 16 tricks",
+    "the player to act must be -1, 0 or 1",
+    "the card led must be -1 or a card 0-31",
+    "the indicator or the turned-up card is not a card of the trump suit",
+    "a meld window is open outside tricks 1-10 or with a card led",
+    "the card led is also in a hand or a trick won",
+};
+
+const char *mk_state_problem(const mk_deal *d) {
+    int code = mk_deal_check(d);
+    if (code) return CHECK_MESSAGES[code];
+    if ((d->turn < 0) != (d->tricks == MK_LAST_TRICK))
+        return "the player to act must be -1 exactly when 16 tricks are complete";
+    if (d->turn < 0 && d->lead >= 0) return "a card is led after the last trick";
+    if (d->window_melds > MK_MELD_COUNT) return "more declarations in one window than melds";
+    int late = d->tricks > MK_PHASE1_TRICKS ? d->tricks - MK_PHASE1_TRICKS : 0;
+    if (d->late[0] + d->late[1] != late)
+        return "the tricks 11-16 won do not add up to the tricks played";
+    if (d->seven != d->trump * 8) return "the seven of trumps does not match the trump suit";
+    if (d->indicator != d->turned_up && (d->indicator != d->seven || d->seven_by < 0))
+        return "the indicator differs from the turned-up card without an exchange of the seven";
+    uint32_t placed = d->hand[0] | d->hand[1] | d->won[0] | d->won[1];
+    if (d->lead >= 0) placed |= 1u << d->lead;
+    if (!mk_stock_empty(d) && (placed >> d->indicator & 1))
+        return "the indicator is also in a hand, a trick won or the lead";
+    uint32_t stock = 0;
+    int drawn = drawn_entries(d);
+    for (int i = 0; i < MK_STOCK_CARDS; i++) {
+        int c = d->stock[i];
+        if (c < 0) continue;
+        if (c > 31) return "a stock card is not a card 0-31";
+        if (stock >> c & 1) return "a card appears twice in the stock";
+        stock |= 1u << c;
+        if (i >= drawn && ((placed >> c & 1) || c == d->indicator))
+            return "a stock card still to draw is also in a hand, a trick won, the lead or "
+                   "the indicator";
+    }
+    return NULL;
 }

@@ -8,15 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from marjolet.actions import ACTION_NAMES
+from marjolet.analysis.marks import BLUNDER, INACCURACY, MIN_WORLDS, MISTAKE
 from marjolet.analysis.review import Decision
-from marjolet.analysis.summary import (
-    BLUNDER,
-    INACCURACY,
-    MISTAKE,
-    PlayerSummary,
-    judgement,
-    summarise,
-)
+from marjolet.analysis.summary import PlayerSummary, judgement, summarise
 from marjolet.record import Comment, Record
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -151,7 +145,8 @@ def format_review(review: Review, names: Sequence[str] | None = None) -> str:
         )
     lines.append(
         f"marks: ?! inaccuracy (>= {INACCURACY}), ? mistake (>= {MISTAKE}), "
-        f"?? blunder (>= {BLUNDER} points; estimates less two standard errors)"
+        f"?? blunder (>= {BLUNDER} points; estimates by a lower confidence bound, "
+        f"from {MIN_WORLDS} worlds up)"
     )
     for p in review.players:
         lines.append(f"{who[p.seat]}: {summary_line(p)}")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from marjolet.actions import ACTION_NAMES
-from marjolet.analysis.estimators import Estimator, default_estimator
+from marjolet.analysis.estimators import Estimator, default_estimator, estimate_played
 from marjolet.analysis.open_view import (
     OPEN_EXACT_TRICKS,
     OpenSearch,
@@ -79,6 +79,8 @@ class Decision:
     stderr_played: float | None = None
     stderr_best: float | None = None
     stderr_loss: float | None = None
+    #: how many sampled worlds an estimate comes from (``None``: exact, or unknown)
+    worlds: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         def num(x: float) -> float | int:
@@ -105,6 +107,8 @@ class Decision:
                 "best": round(self.stderr_best or 0.0, 2),
                 "loss": round(self.stderr_loss, 2),
             }
+        if self.worlds is not None:
+            out["worlds"] = self.worlds
         return out
 
 
@@ -213,7 +217,7 @@ class Reviewer:
     def _seat_decision(self, point: DecisionPoint) -> Decision:
         seat = point.deal.to_move
         obs = observe(point.deal, seat, deal_index=point.deal_index, totals=point.match.totals)
-        est = self.estimator.estimate(obs, point.legal)
+        est = estimate_played(self.estimator, obs, point.legal, point.played)
         means = {a: est.mean(a) for a in point.legal}
         top = max(means.values())
         best = tuple(a for a in point.legal if means[a] == top)
@@ -232,6 +236,7 @@ class Reviewer:
             stderr_played=est.stderr(point.played),
             stderr_best=est.stderr(first),
             stderr_loss=est.difference_stderr(first, point.played),
+            worlds=est.worlds,
         )
 
 

@@ -1,13 +1,12 @@
 """Judging losses: inaccuracies, mistakes, blunders, and an accuracy figure.
 
-All points in Marjolet come in tens, so exact losses are multiples of 10.
-A decision is an *inaccuracy* from :data:`INACCURACY` points lost, a
-*mistake* from :data:`MISTAKE` and a *blunder* from :data:`BLUNDER`. An
-estimated loss is judged cautiously, by its estimate minus two standard
-errors, so that sampling noise alone rarely makes a mark. Figures that
-are neither exact nor have a standard error (the open view's single search
-of the true deal early in phase 1) are shown but not judged: no mark and
-not in the accuracy.
+The marks and their thresholds are :mod:`marjolet.analysis.marks`: an
+exact loss is judged as it is; an estimated loss by its lower confidence
+bound (the estimate less a few standard errors of the difference, more
+with more legal actions), and only from :data:`MIN_WORLDS` worlds up.
+Figures that are neither exact nor have a standard error (the open view's
+single search of the true deal early in phase 1) are shown but not judged:
+no mark and not in the accuracy.
 
 *Accuracy* is the mean over a seat's decisions of ``100 * 2**(-loss/20)``:
 100 for a perfect decision, 50 for a 20-point loss, 25 for 40 points
@@ -20,13 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from marjolet.analysis.marks import MIN_WORLDS, TOLERANCE, lower_bound, mark_of
 from marjolet.analysis.review import Decision
 
-INACCURACY = 10
-MISTAKE = 20
-BLUNDER = 40
-#: Standard errors taken off an estimated loss before judging it.
-CAUTION = 2.0
 #: The loss that halves a decision's accuracy.
 HALF_ACCURACY_LOSS = 20.0
 
@@ -34,11 +29,12 @@ JUDGEMENTS = ("inaccuracy", "mistake", "blunder")
 
 
 def judged_loss(d: Decision) -> float:
-    """The loss the marks are given by: exact, or estimate minus
-    :data:`CAUTION` standard errors (never below 0)."""
+    """The loss the marks are given by: exact, or the estimate's lower
+    confidence bound (:func:`~marjolet.analysis.marks.lower_bound`, never
+    below 0)."""
     if d.exact or d.stderr_loss is None:
         return d.loss
-    return max(0.0, d.loss - CAUTION * d.stderr_loss)
+    return max(0.0, lower_bound(d.loss, d.stderr_loss, len(d.values)))
 
 
 def is_judged(d: Decision) -> bool:
@@ -47,17 +43,11 @@ def is_judged(d: Decision) -> bool:
 
 
 def judgement(d: Decision) -> str | None:
-    """``"inaccuracy"``, ``"mistake"``, ``"blunder"`` or ``None``."""
-    if not is_judged(d):
+    """``"inaccuracy"``, ``"mistake"``, ``"blunder"`` or ``None``; never a
+    mark from an estimate of fewer than :data:`MIN_WORLDS` worlds."""
+    if not is_judged(d) or (not d.exact and d.worlds is not None and d.worlds < MIN_WORLDS):
         return None
-    loss = judged_loss(d)
-    if loss >= BLUNDER:
-        return "blunder"
-    if loss >= MISTAKE:
-        return "mistake"
-    if loss >= INACCURACY:
-        return "inaccuracy"
-    return None
+    return mark_of(judged_loss(d), 0.0 if d.exact or d.stderr_loss is None else TOLERANCE)
 
 
 def decision_accuracy(loss: float) -> float:

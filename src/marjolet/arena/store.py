@@ -35,7 +35,7 @@ from typing import Any
 
 from marjolet.arena.tasks import MatchOutcome
 from marjolet.errors import MarjoletError
-from marjolet.outputs import OutputError, check_database
+from marjolet.outputs import OutputError, check_database, sqlite_tables
 from marjolet.rules import Rules
 
 SCHEMA_VERSION = 1
@@ -114,6 +114,16 @@ def _reason(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
+def _check_existing(target: Path, shown: str) -> None:
+    """Reading needs an arena database already there: an empty file or an
+    empty SQLite database is refused before anything opens it for writing
+    (opening would turn the file into a database)."""
+    if target.stat().st_size == 0:
+        raise StoreError(f"{shown!r} is an empty file, not an arena database; left untouched")
+    if not sqlite_tables(target):
+        raise StoreError(f"{shown!r} is an empty database, not an arena database; left untouched")
+
+
 class ArenaStore:
     """An open arena database. Use as a context manager."""
 
@@ -123,16 +133,17 @@ class ArenaStore:
             raise StoreError(
                 f"no arena database at {self.path!r} (run `marjolet arena` first, or pass --db)"
             )
-        if create:
-            try:
-                check_database(
-                    self.path,
-                    tables=("runs", "matches"),
-                    what="a marjolet arena database",
-                    prefix=f"cannot use the arena database {self.path!r}",
-                )
-            except OutputError as exc:
-                raise StoreError(str(exc)) from None
+        try:
+            target = check_database(
+                self.path,
+                tables=("runs", "matches"),
+                what="a marjolet arena database",
+                prefix=f"cannot use the arena database {self.path!r}",
+            )
+        except OutputError as exc:
+            raise StoreError(str(exc)) from None
+        if not create:
+            _check_existing(target, self.path)
         try:
             self.conn = sqlite3.connect(self.path, timeout=30.0)
             self.conn.execute("PRAGMA journal_mode=WAL")

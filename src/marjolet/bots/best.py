@@ -34,7 +34,7 @@ import dataclasses
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -394,6 +394,47 @@ class BestBot(Bot):
         self._ending, action, values = ending_move(self._ending, deal)
         self.last_values = {a: float(v) for a, v in values.items()}
         return action, values
+
+    # -- paired values, one world at a time (the game review) --------------------------
+
+    def world_values(self, obs: Observation, legal: Sequence[int]) -> Iterator[dict[int, float]]:
+        """Every legal action's value in one more sampled world, endlessly:
+        the worlds, their scoring (``exact``, ``eval``, ``noise``, ``infer``)
+        and the values are those of :meth:`estimate`, but each world comes
+        alone, so that a caller can pair two actions over the same worlds
+        (the standard error of a difference) and decide itself when to stop
+        (``time=`` and ``worlds=`` are not applied). Phase 1 only."""
+        if not legal or obs.stock_empty:
+            raise ValueError("world_values: a phase-1 decision with legal actions is needed")
+        if not supports(obs.rules):
+            yield from self._python_world_values(obs, legal)
+            return
+        spec = world_spec(obs, self.options["infer"])
+        kdeal = kernel_deal(base_deal(obs, spec))
+        exact = self.exact_tricks()
+        table = self._table_for(obs, exact)
+        args = (obs.seat, spec.unseen, spec.opp_missing, spec.first_slot, 1)
+        mode, noise = EVAL_MODES[self.options["eval"]], self.options["noise"]
+        while True:
+            seed = self.rng.getrandbits(64)
+            _, actions, sums, _ = KERNEL.pimc(
+                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise
+            )
+            values = dict(zip(actions, sums, strict=True))
+            yield {a: float(values[a]) for a in legal}
+
+    def _python_world_values(
+        self, obs: Observation, legal: Sequence[int]
+    ) -> Iterator[dict[int, float]]:
+        evaluator = WorldEvaluator(min(1, self.exact_tricks()))
+        while True:
+            world = sample_world(obs, self.rng)
+            values = {}
+            for a in legal:
+                world.push(a)
+                values[a] = float(evaluator.value(world, obs.seat))
+                world.pop()
+            yield values
 
 
 # -- the speed figure -------------------------------------------------------------------

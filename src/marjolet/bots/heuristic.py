@@ -32,47 +32,44 @@ from collections.abc import Sequence
 
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots.base import Bot
-from marjolet.cards import ALL_CARDS, CARD_POINTS, SUIT_MASKS
-from marjolet.engine import (
-    EXPOSED,
-    HAND,
-    INDICATOR,
-    LATE_TRICKS,
-    LEAD,
-    MELDS,
-    SEVEN_BY,
-    TRICKS,
-    TURN,
-    WINDOW,
-    WON,
-    Deal,
+from marjolet.bots.heuristic_params import (
+    DISCARD_POINTS,
+    ENDING_ACE,
+    ENDING_KEEP_SHARE_LOST,
+    ENDING_KEEP_SHARE_WON,
+    ENDING_LEAD_KEPT,
+    ENDING_LEAD_LOST,
+    ENDING_LINE_TIEBREAK,
+    ENDING_PLAIN_PER_RANK,
+    ENDING_SWEEP_LIVE,
+    ENDING_TEN,
+    ENDING_TEN_UNDER_ACE,
+    ENDING_THROWN_POINTS,
+    ENDING_TRUMP_BASE,
+    ENDING_TRUMP_LEAD_LOST,
+    INDICATOR_CHANCE,
+    INDICATOR_CHANCE_WITH_SEVEN,
+    INDICATOR_KEEP_SHARE,
+    KEEP_PLAIN,
+    KEEP_TRUMP,
+    LAST_CARD_POINTS,
+    LAST_STOCK_WIN,
+    LAST_TRICK_POINTS,
+    LEAD_VALUE,
+    LOST_LEAD_COST,
+    OPPONENT_WINDOW,
+    REALISE_BASE,
+    REALISE_MAX,
+    REALISE_PER_TRICK,
+    SEVEN_POINTS,
+    TAKE_CHANCE,
 )
+from marjolet.cards import ALL_CARDS, CARD_POINTS, SUIT_MASKS, mask_cards
+from marjolet.engine import Deal
+from marjolet.history import PHASE1_TRICKS, STOCK_CARDS
 from marjolet.melds import MELD_COUNT
 from marjolet.observation import Observation
-
-# -- tuning ------------------------------------------------------------------------
-
-#: Keep value of a card in tricks 1-10 by rank (7 8 9 J Q K T A), in points:
-#: what the card is worth to hold rather than to spend, melds apart.
-KEEP_PLAIN = (0.0, 0.3, 0.6, 1.0, 1.5, 2.0, 7.0, 10.0)
-KEEP_TRUMP = (4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 14.0, 17.0)
-#: What the opponent's meld window is worth to the opponent, on average.
-OPPONENT_WINDOW = 5.0
-#: Worth of holding the lead (the next trick's initiative).
-LEAD_VALUE = 1.0
-#: Points the cheap card thrown on a trick is expected to carry.
-DISCARD_POINTS = 1.5
-TRUMP_DRAW = -3.0
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        b = mask & -mask
-        out.append(b.bit_length() - 1)
-        mask ^= b
-    return out
-
+from marjolet.trick import BEATS, follow_mask
 
 _P_NONE: dict[tuple[int, int, int], float] = {}
 
@@ -95,23 +92,27 @@ def _p_none(pool: int, good: int, drawn: int) -> float:
 def realise_chance(tricks_done: int) -> float:
     """Chance to declare, later in tricks 1-10, a meld held complete now
     after the trick being played (``tricks_done`` completed before it)."""
-    later = 9 - tricks_done  # phase-1 tricks after the current one
+    later = PHASE1_TRICKS - 1 - tricks_done  # phase-1 tricks after the current one
     if later <= 0:
         return 0.0
-    return min(0.85, 0.35 + 0.15 * later)
+    return min(REALISE_MAX, REALISE_BASE + REALISE_PER_TRICK * later)
+
+
+def _card_or_none(card: int | None) -> int:
+    """A card, or -1 for none (the policy's convention)."""
+    return -1 if card is None else card
 
 
 def opponent_known(deal: Deal, seat: int) -> int:
     """The cards of the opponent's hand that ``seat`` knows (R23), read so
     that the answer is the same on a true deal, a sampled world and an
     observation's public state."""
-    s = deal.state
     opp = seat ^ 1
-    hand = s[HAND + opp]
+    hand = deal.hand_mask(opp)
     if deal.stock_empty:
         return hand
-    known = s[EXPOSED + opp]
-    if s[SEVEN_BY] == opp and s[INDICATOR] != deal.turned_up:
+    known = deal.exposed_mask(opp)
+    if deal.seven_scored_by == opp and deal.exchanged:
         known |= 1 << deal.turned_up
     return hand & known
 
@@ -126,9 +127,8 @@ class HeuristicPolicy:
     __slots__ = ()
 
     def act(self, deal: Deal, legal: Sequence[int] | None = None) -> int:
-        s = deal.state
-        seat = s[TURN]
-        if s[WINDOW]:
+        seat = deal.to_move
+        if deal.in_window:
             return self.window_action(
                 deal, seat, legal if legal is not None else deal.legal_actions()
             )
@@ -156,33 +156,32 @@ class HeuristicPolicy:
 
     def stock_card(self, deal: Deal, seat: int, hand: int) -> int:
         """A card in tricks 1-10 (see the module docstring)."""
-        s = deal.state
         trump = deal.trump
         tmask = SUIT_MASKS[trump]
-        tricks = s[TRICKS]
-        lead = s[LEAD]
+        tricks = deal.tricks_played
+        lead = _card_or_none(deal.lead)
         known = opponent_known(deal, seat)
-        indicator = s[INDICATOR]
-        seen = hand | s[WON] | s[WON + 1] | known | 1 << indicator
+        indicator = deal.indicator
+        seen = hand | deal.won_mask(0) | deal.won_mask(1) | known | 1 << indicator
         if lead >= 0:
             seen |= 1 << lead
         unseen = ALL_CARDS & ~seen
         n_unseen = unseen.bit_count()
-        hidden_stock = max(0, 19 - 2 * tricks)
+        hidden_stock = max(0, STOCK_CARDS - 2 * tricks)
         # chance that one given unseen card reaches this hand by a draw
         p_draw = (hidden_stock / 2) / n_unseen if n_unseen else 0.0
         seven = deal.seven
-        can_dix = s[SEVEN_BY] < 0 and indicator != seven
-        p_indicator = 0.5
+        can_dix = deal.seven_scored_by is None and indicator != seven
+        p_indicator = INDICATOR_CHANCE
         if can_dix and hand >> seven & 1:
-            p_indicator = 0.85
+            p_indicator = INDICATOR_CHANCE_WITH_SEVEN
         q = realise_chance(tricks)
         keep_trump, keep_plain = KEEP_TRUMP, KEEP_PLAIN
 
         # meld potential, per meld, and which melds each card serves
         meld_cards = deal.meld_cards
         meld_values = deal.meld_values
-        scored = s[MELDS + seat]
+        scored = deal.melds_mask(seat)
         one_meld = deal.rules.one_meld_per_window
         loss = [0.0] * 32  # potential lost by spending each card
         complete: list[int] = []  # unscored melds held complete
@@ -217,13 +216,19 @@ class HeuristicPolicy:
         realise = 1 - q
         dix_gain = 0.0
         if can_dix and hand >> seven & 1:
-            dix_gain = (10 + keep_trump[indicator & 7] - keep_trump[0]) * realise
-        seven_keep = (10 + keep_trump[indicator & 7] - keep_trump[0]) * q if can_dix else 0.0
-        seven_bonus = 10 if deal.seven_pending else 0
-        last_stock_trick = tricks == 9
+            dix_gain = (SEVEN_POINTS + keep_trump[indicator & 7] - keep_trump[0]) * realise
+        seven_keep = (
+            (SEVEN_POINTS + keep_trump[indicator & 7] - keep_trump[0]) * q if can_dix else 0.0
+        )
+        seven_bonus = SEVEN_POINTS if deal.seven_pending else 0
+        last_stock_trick = tricks == PHASE1_TRICKS - 1
         # the loser of trick 10 takes the indicator and scores 10 (R15)
-        lose_extra = (10 + keep_trump[indicator & 7] * 0.6) if last_stock_trick else 0.0
-        win_extra = 3.0 if last_stock_trick else 0.0
+        lose_extra = (
+            (LAST_CARD_POINTS + keep_trump[indicator & 7] * INDICATOR_KEEP_SHARE)
+            if last_stock_trick
+            else 0.0
+        )
+        win_extra = LAST_STOCK_WIN if last_stock_trick else 0.0
         win_base = LEAD_VALUE + win_extra
         lose_base = -OPPONENT_WINDOW - LEAD_VALUE + lose_extra
 
@@ -232,8 +237,11 @@ class HeuristicPolicy:
             # the leader's hand and the opponent's have the same size here
             opp_hidden = max(0, min(hand.bit_count() - known.bit_count(), n_unseen))
         else:
-            lsuit = lead >> 3
             lead_pts = CARD_POINTS[lead]
+        # the tuning read once (locals: this loop is the policy's hot path)
+        take_blank, take_points = TAKE_CHANCE
+        discard_points, lost_lead_cost = DISCARD_POINTS, LOST_LEAD_COST
+        beats_row = BEATS[trump]  # R8, tabulated: beats(lead, c, trump)
         best_card = -1
         best_score = -1e9
         m_hand = hand
@@ -267,16 +275,13 @@ class HeuristicPolicy:
                     p_can = 1.0
                 else:
                     p_can = 1.0 - _p_none(n_unseen, (unseen & beaters).bit_count(), opp_hidden)
-                p_take = p_can * (0.9 if pts else 0.35)
-                win = pts + DISCARD_POINTS + gain + win_base
-                lose = lose_base - (pts + 3.0)
+                p_take = p_can * (take_points if pts else take_blank)
+                win = pts + discard_points + gain + win_base
+                lose = lose_base - (pts + lost_lead_cost)
                 v = (1 - p_take) * win + p_take * lose - keep
             else:  # follower (R7: any card)
                 trick = lead_pts + pts
-                if csuit == lsuit:
-                    wins = c > lead
-                else:
-                    wins = csuit == trump
+                wins = beats_row[lead << 5 | c]
                 v = (trick + gain + win_base if wins else lose_base - trick) - keep
             if c == seven:
                 v += seven_bonus
@@ -288,14 +293,13 @@ class HeuristicPolicy:
 
     def ending_card(self, deal: Deal, seat: int, legal: int) -> int:
         """Greedy play of the ending with both hands known (R16, R23)."""
-        s = deal.state
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
         opp = seat ^ 1
         trump = deal.trump
-        mine = s[HAND + seat]
-        theirs = s[HAND + opp]
-        lead = s[LEAD]
+        mine = deal.hand_mask(seat)
+        theirs = deal.hand_mask(opp)
+        lead = _card_or_none(deal.lead)
         seven_live = deal.seven_pending
         if lead >= 0:
             return _ending_answer(lead, legal, theirs, trump, deal.seven if seven_live else -1)
@@ -303,11 +307,11 @@ class HeuristicPolicy:
         # deal (no branching: every later card is the greedy rule's) and
         # take the lead whose line scores best
         line = _EndingLine(trump, deal.seven if seven_live else -1, deal.rules.all_tricks_bonus)
-        sweep = (1 if s[LATE_TRICKS + opp] == 0 else 0) | (2 if s[LATE_TRICKS + seat] == 0 else 0)
+        sweep = (1 if deal.late_tricks(opp) == 0 else 0) | (2 if deal.late_tricks(seat) == 0 else 0)
         best_card = -1
         best_score = -1e9
-        for c in _bits(mine):
-            v = line.play_out(c, mine, theirs, sweep) + 0.01 * line.lead_score(
+        for c in mask_cards(mine):
+            v = line.play_out(c, mine, theirs, sweep) + ENDING_LINE_TIEBREAK * line.lead_score(
                 c, mine, theirs, sweep
             )
             if v > best_score or (v == best_score and c & 7 < best_card & 7):
@@ -318,10 +322,11 @@ class HeuristicPolicy:
 class _EndingLine:
     """One greedy line of the ending, for judging a lead without search."""
 
-    __slots__ = ("bonus", "seven", "tmask", "trump")
+    __slots__ = ("beats", "bonus", "seven", "tmask", "trump")
 
     def __init__(self, trump: int, seven: int, bonus: int) -> None:
         self.trump = trump
+        self.beats = BEATS[trump]  # R8, tabulated: beats(lead, answer, trump)
         self.tmask = SUIT_MASKS[trump]
         self.seven = seven  # -1 unless it still scores when played (R19)
         self.bonus = bonus
@@ -331,31 +336,31 @@ class _EndingLine:
         and what the led card would be worth later."""
         trump = self.trump
         answer = _ending_answer(
-            c, _follow_mask(c, theirs, self.tmask), mine & ~(1 << c), trump, self.seven
+            c, follow_mask(c, theirs, trump), mine & ~(1 << c), trump, self.seven
         )
-        csuit = c >> 3
-        a_suit = answer >> 3
-        wins = answer < c if a_suit == csuit else a_suit != trump
+        wins = not self.beats[c << 5 | answer]
         trick = CARD_POINTS[c] + CARD_POINTS[answer]
         v = float(trick if wins else -trick)
         if wins:
-            v += 2.0 + (3.0 if sweep & 1 else 0.0)
+            v += ENDING_LEAD_KEPT + (ENDING_SWEEP_LIVE if sweep & 1 else 0.0)
         else:
-            v -= 2.0
-        v -= _ending_keep(c, trump, theirs) * (0.3 if wins else 1.0)
+            v -= ENDING_LEAD_LOST
+        v -= _ending_keep(c, trump, theirs) * (
+            ENDING_KEEP_SHARE_WON if wins else ENDING_KEEP_SHARE_LOST
+        )
         if c == self.seven:
-            v += 10
+            v += SEVEN_POINTS
         if (
-            csuit == trump
+            c >> 3 == trump
             and not wins
             and (mine & self.tmask).bit_count() <= (theirs & self.tmask).bit_count()
         ):
-            v -= 4.0
+            v -= ENDING_TRUMP_LEAD_LOST
         return v
 
     def greedy_lead(self, mine: int, theirs: int, sweep: int) -> int:
         best_card, best_score = -1, -1e9
-        for c in _bits(mine):
+        for c in mask_cards(mine):
             v = self.lead_score(c, mine, theirs, sweep)
             if v > best_score or (v == best_score and c & 7 < best_card & 7):
                 best_card, best_score = c, v
@@ -372,13 +377,13 @@ class _EndingLine:
         a, b = mine, theirs  # leader's and follower's hands
         while True:
             a ^= 1 << lead
-            ans = _ending_answer(lead, _follow_mask(lead, b, self.tmask), a, trump, seven)
+            ans = _ending_answer(lead, follow_mask(lead, b, trump), a, trump, seven)
             b ^= 1 << ans
             pts = CARD_POINTS[lead] + CARD_POINTS[ans]
-            extra = (10 if lead == seven else 0) - (10 if ans == seven else 0)
-            wins = ans < lead if ans >> 3 == lead >> 3 else ans >> 3 != trump
+            extra = (SEVEN_POINTS if lead == seven else 0) - (SEVEN_POINTS if ans == seven else 0)
+            wins = not self.beats[lead << 5 | ans]
             if not a:
-                pts += 10
+                pts += LAST_TRICK_POINTS
                 if (wins and sweep & 1) or (not wins and sweep & 2):
                     pts += self.bonus
             diff += sign * (extra + (pts if wins else -pts))
@@ -393,30 +398,22 @@ class _EndingLine:
             lead = self.greedy_lead(a, b, sweep)
 
 
-def _follow_mask(lead: int, hand: int, tmask: int) -> int:
-    """The follower's legal cards (R16)."""
-    suit = hand & SUIT_MASKS[lead >> 3]
-    if suit:
-        return (suit & ~((2 << lead) - 1)) or suit
-    return (hand & tmask) or hand
-
-
 def _ending_keep(c: int, trump: int, theirs: int) -> float:
     """How much a card is worth keeping in the ending: trumps and aces win
     tricks; a ten is worth less while the opponent holds its ace."""
     r = c & 7
-    v = (4.0 + r) if c >> 3 == trump else float(r) * 0.5
+    v = (ENDING_TRUMP_BASE + r) if c >> 3 == trump else float(r) * ENDING_PLAIN_PER_RANK
     if r == 7:
-        v += 6.0
+        v += ENDING_ACE
     elif r == 6:
-        v += 2.0 if theirs >> (c + 1) & 1 else 5.0
+        v += ENDING_TEN_UNDER_ACE if theirs >> (c + 1) & 1 else ENDING_TEN
     return v
 
 
 def _ending_answer(lead: int, legal: int, leader_rest: int, trump: int, seven: int) -> int:
     """The follower's greedy answer: win as cheaply as possible (a ten the
     leader's ace would catch counts as cheap), else throw the least."""
-    lsuit = lead >> 3
+    beats_row = BEATS[trump]
     best_win, win_cost = -1, 1e9
     best_lose, lose_cost = -1, 1e9
     m = legal
@@ -424,14 +421,13 @@ def _ending_answer(lead: int, legal: int, leader_rest: int, trump: int, seven: i
         b = m & -m
         m ^= b
         c = b.bit_length() - 1
-        csuit = c >> 3
-        keep = _ending_keep(c, trump, leader_rest) - (10 if c == seven else 0)
-        if c > lead if csuit == lsuit else csuit == trump:
+        keep = _ending_keep(c, trump, leader_rest) - (SEVEN_POINTS if c == seven else 0)
+        if beats_row[lead << 5 | c]:
             cost = keep - CARD_POINTS[c]
             if cost < win_cost or (cost == win_cost and c & 7 < best_win & 7):
                 best_win, win_cost = c, cost
         else:
-            cost = keep + CARD_POINTS[c] * 2
+            cost = keep + CARD_POINTS[c] * ENDING_THROWN_POINTS
             if cost < lose_cost or (cost == lose_cost and c & 7 < best_lose & 7):
                 best_lose, lose_cost = c, cost
     return best_win if best_win >= 0 else best_lose
@@ -442,7 +438,12 @@ def public_deal(obs: Observation) -> Deal:
     known part of it and the stock is unknown. Policies that read only their
     seat's knowledge play the same on it as on the true deal."""
     return Deal.from_state(
-        obs.rules, obs.dealer, obs.turned_up, [-1] * 19, obs.public_state, moves=obs.actions
+        obs.rules,
+        obs.dealer,
+        obs.turned_up,
+        [-1] * STOCK_CARDS,
+        obs.public_state,
+        moves=obs.actions,
     )
 
 

@@ -18,6 +18,11 @@ of the heuristic policy up to the last draw, then the solver. Rewards are
 the deal-score difference divided by ``scale``, from the point of view of
 the player who made each move. Once the stock is empty the bot plays the
 solver's move.
+
+Each iteration is the four steps of MCTS, one method each as in OpenSpiel's
+``ismcts.py``: :meth:`IsmctsBot._select` (UCB descent in the sampled
+world), :meth:`IsmctsBot._expand` (one new child), :meth:`IsmctsBot._simulate`
+(playout and exact ending) and :meth:`IsmctsBot._backpropagate`.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.bots.heuristic import public_deal
 from marjolet.bots.search import CLOCK_PARAM, TIME_PARAM, Budget, WorldEvaluator, check_budget
 from marjolet.bots.solver import EndingSolver, ending_move
-from marjolet.engine import POINTS, TURN, Deal
+from marjolet.engine import Deal
 from marjolet.observation import Observation, sample_world
 
 
@@ -92,61 +97,20 @@ class IsmctsBot(Bot):
         if obs.stock_empty:
             return self._ending_move(obs)
         budget = Budget(self.options["time"], self.options["clock"])
-        me = obs.seat
-        root = Node(-1, me ^ 1)
-        c = self.options["c"]
-        scale = self.options["scale"]
-        rng = self.rng
+        root = Node(-1, obs.seat ^ 1)
         random_rollout = self.options["rollout"] == "random"
         self.evaluator.reset_tables()
         n = 0
         while n < self.options["iterations"]:
-            world = sample_world(obs, rng)
-            node = root
-            path = [root]
-            # selection and expansion
-            while True:
-                s = world.state
-                if s[TURN] < 0 or world.stock_empty:
-                    break
-                actions = world.legal_actions()
-                children = node.children
-                untried = [a for a in actions if a not in children]
-                for a in actions:
-                    child = children.get(a)
-                    if child is not None:
-                        child.available += 1
-                if untried:
-                    a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-                    child = Node(a, s[TURN])
-                    child.available = 1
-                    children[a] = child
-                    world.push(a)
-                    path.append(child)
-                    break
-                best = None
-                best_ucb = -math.inf
-                for a in actions:
-                    child = children[a]
-                    ucb = child.reward / child.visits + c * math.sqrt(
-                        math.log(child.available) / child.visits
-                    )
-                    if ucb > best_ucb:
-                        best, best_ucb = child, ucb
-                assert best is not None
-                world.push(best.action)
-                node = best
-                path.append(best)
-            # simulation
-            diff0 = self._simulate(world, random_rollout)
-            # backpropagation
-            for nd in path:
-                nd.visits += 1
-                nd.reward += (diff0 if nd.player == 0 else -diff0) / scale
+            world = sample_world(obs, self.rng)  # this iteration's determinization
+            path, untried = self._select(root, world)
+            self._expand(path, untried, world)
+            self._backpropagate(path, self._simulate(world, random_rollout))
             n += 1
             if budget.spent():
                 break
         self.last_iterations = n
+        scale = self.options["scale"]
         self.last_values = {
             a: ch.reward / ch.visits * scale for a, ch in root.children.items() if ch.visits
         }
@@ -156,12 +120,61 @@ class IsmctsBot(Bot):
             key=lambda ch: (ch.visits, ch.reward / max(1, ch.visits)),
         ).action
 
+    # -- the four steps of an iteration ------------------------------------------------
+
+    def _select(self, root: Node, world: Deal) -> tuple[list[Node], list[int]]:
+        """Selection: from the root, follow the child of best UCB among the
+        actions legal in ``world`` (pushing them) while every one of them has
+        a child. Returns the path walked and the legal actions still without
+        a child where it stopped (none at the last draw or the end). Each
+        child legal here counts one more iteration in which it was available."""
+        c = self.options["c"]
+        node = root
+        path = [root]
+        while not world.is_over and not world.stock_empty:
+            actions = world.legal_actions()
+            children = node.children
+            untried = [a for a in actions if a not in children]
+            for a in actions:
+                child = children.get(a)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                return path, untried
+            best = None
+            best_ucb = -math.inf
+            for a in actions:
+                child = children[a]
+                ucb = child.reward / child.visits + c * math.sqrt(
+                    math.log(child.available) / child.visits
+                )
+                if ucb > best_ucb:
+                    best, best_ucb = child, ucb
+            assert best is not None
+            world.push(best.action)
+            node = best
+            path.append(best)
+        return path, []
+
+    def _expand(self, path: list[Node], untried: list[int], world: Deal) -> None:
+        """Expansion: add a child for one untried action (chosen at random),
+        push it and append it to the path."""
+        if not untried:
+            return
+        rng = self.rng
+        a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+        child = Node(a, world.to_move)
+        child.available = 1
+        path[-1].children[a] = child
+        world.push(a)
+        path.append(child)
+
     def _simulate(self, world: Deal, random_rollout: bool) -> int:
-        """Player 0's final score difference from ``world`` (a playout to the
-        last draw, then the exact ending)."""
-        s = world.state
-        if s[TURN] < 0:
-            return s[POINTS] - s[POINTS + 1]
+        """Simulation: player 0's final score difference from ``world`` (a
+        playout to the last draw, then the exact ending)."""
+        if world.is_over:
+            p0, p1 = world.points
+            return p0 - p1
         if not random_rollout:
             return self.evaluator.value(world, 0)
         pushed = 0
@@ -174,6 +187,14 @@ class IsmctsBot(Bot):
         for _ in range(pushed):
             world.pop()
         return v
+
+    def _backpropagate(self, path: list[Node], diff0: int) -> None:
+        """Backpropagation: every node of the path counts the visit and the
+        reward from the point of view of the player who made its move."""
+        scale = self.options["scale"]
+        for nd in path:
+            nd.visits += 1
+            nd.reward += (diff0 if nd.player == 0 else -diff0) / scale
 
     def _ending_move(self, obs: Observation) -> int:
         deal = public_deal(obs)

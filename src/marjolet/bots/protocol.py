@@ -86,6 +86,10 @@ def decode(line: bytes | str, what: str = "message") -> dict[str, Any]:
 
 
 def _quote(text: str, limit: int = 80) -> str:
+    """The start of a bad line for an error message: quoted text, but binary
+    input (control bytes, bytes that are not UTF-8) is described, never echoed."""
+    if any(ch == "\ufffd" or not (ch.isprintable() or ch == "\t") for ch in text):
+        return "binary data, not a line of text"
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from marjolet.bots.base import BotSpecError, Param
 from marjolet.bots.heuristic import POLICY
 from marjolet.bots.solver import INF, EndingSolver
-from marjolet.engine import POINTS, TRICKS, TURN, WINDOW, Deal
+from marjolet.engine import PHASE1_TRICKS, Deal
 
 #: The ending solvers' tables are dropped past this many entries.
 TABLE_LIMIT = 400_000
@@ -96,13 +96,13 @@ class WorldEvaluator:
     def value(self, world: Deal, player: int) -> int:
         """The score difference ``player`` minus opponent at the end of the
         deal, from ``world`` (which is left as it was)."""
-        s = world.state
-        if s[TURN] < 0:
-            return s[POINTS + player] - s[POINTS + (player ^ 1)]
+        if world.is_over:
+            points = world.points
+            return points[player] - points[player ^ 1]
         if world.stock_empty:
             v = self.ending_value(world)
-            return v if s[TURN] == player else -v
-        tricks_left = 10 - s[TRICKS] + (1 if s[WINDOW] else 0)
+            return v if world.to_move == player else -v
+        tricks_left = PHASE1_TRICKS - world.tricks_played + (1 if world.in_window else 0)
         if tricks_left <= self.exact_tricks:
             v = self.exact_value(world, -INF, INF)
             return v if world.to_move == player else -v
@@ -116,11 +116,11 @@ class WorldEvaluator:
             world.push(act(world))
             pushed += 1
         try:
-            s = world.state
-            if s[TURN] < 0:  # cannot happen before trick 16, kept for safety
-                return s[POINTS + player] - s[POINTS + (player ^ 1)]
+            if world.is_over:  # cannot happen before trick 16, kept for safety
+                points = world.points
+                return points[player] - points[player ^ 1]
             v = self.ending_value(world)
-            return v if s[TURN] == player else -v
+            return v if world.to_move == player else -v
         finally:
             for _ in range(pushed):
                 world.pop()
@@ -129,11 +129,10 @@ class WorldEvaluator:
         """Alpha-beta value for the player to move over the rest of the deal
         (phase 1 included), every card known. Windows are played greedily:
         with no hidden cards nothing is lost by declaring at once."""
-        s = world.state
         if world.stock_empty:
             return self.ending_value(world)
-        me = s[TURN]
-        if s[WINDOW]:
+        me = world.to_move
+        if world.in_window:
             pushed = 0
             while world.in_window:
                 world.push(POLICY.window_action(world, me, world.legal_actions()))

@@ -31,21 +31,25 @@ that both agree.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from marjolet import kernel
-from marjolet.cards import CARD_NAMES, CARD_POINTS, SUIT_MASKS
-from marjolet.engine import (
-    HAND,
-    LATE_TRICKS,
-    LEAD,
-    POINTS,
-    SEVEN_BY,
-    TURN,
-    Deal,
-)
-from marjolet.errors import MarjoletError
+from marjolet.cards import CARD_POINTS
+from marjolet.engine import Deal
+from marjolet.solution import NotAnEndingError, Solution, cheapness, check_ending
+from marjolet.trick import BEATS, beats, follow_mask
+
+__all__ = [
+    "ENDING_TABLE_LIMIT",
+    "INF",
+    "EndingSolver",
+    "NotAnEndingError",
+    "Solution",
+    "ending_move",
+    "minimax_value",
+    "representatives",
+    "solve",
+]
 
 INF = 1 << 20
 
@@ -54,31 +58,6 @@ INF = 1 << 20
 # before trick 11 is decided.
 _LEADER_SWEEP = 1
 _FOLLOWER_SWEEP = 2
-
-
-class NotAnEndingError(MarjoletError):
-    """The position is not in phase 2 (the stock is not empty yet)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Solution:
-    """The exact result of an ending.
-
-    ``value`` is the final deal-score difference (``to_move`` minus the
-    opponent) under optimal play by both; ``best`` lists every optimal
-    action, the preferred one first (see :meth:`EndingSolver.preferred`).
-    """
-
-    to_move: int
-    value: int
-    best: tuple[int, ...]
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "to_move": self.to_move,
-            "value": self.value,
-            "best": [CARD_NAMES[c] for c in self.best],
-        }
 
 
 # -- equivalent cards ------------------------------------------------------------
@@ -151,12 +130,10 @@ class EndingSolver:
         "small",
         "table",
         "trump",
-        "trump_mask",
     )
 
     def __init__(self, trump: int, *, seven_pending: bool, all_tricks_bonus: int) -> None:
         self.trump = trump
-        self.trump_mask = SUIT_MASKS[trump]
         self.seven = trump * 8
         self.seven_pending = seven_pending
         self._pending_key = 1 << 16 if seven_pending else 0
@@ -171,16 +148,17 @@ class EndingSolver:
     @classmethod
     def for_deal(cls, deal: Deal) -> EndingSolver:
         """A solver for the context of ``deal`` in its current state."""
-        s = deal._s
-        pending = deal.rules.dix_on_play and s[SEVEN_BY] < 0
-        return cls(deal.trump, seven_pending=pending, all_tricks_bonus=deal.rules.all_tricks_bonus)
+        return cls(
+            deal.trump,
+            seven_pending=deal.seven_pending,
+            all_tricks_bonus=deal.rules.all_tricks_bonus,
+        )
 
     def matches(self, deal: Deal) -> bool:
         """Whether this solver's context is that of ``deal``."""
-        pending = deal.rules.dix_on_play and deal._s[SEVEN_BY] < 0
         return (
             self.trump == deal.trump
-            and self.seven_pending == pending
+            and self.seven_pending == deal.seven_pending
             and self.bonus == deal.rules.all_tricks_bonus
         )
 
@@ -206,11 +184,7 @@ class EndingSolver:
     def _answers(self, lead: int, hl: int, hf: int) -> int:
         """The follower's legal answers to ``lead`` (R16) worth searching;
         ``hl`` is the leader's hand after leading."""
-        suit = hf & SUIT_MASKS[lead >> 3]
-        if suit:
-            legal = (suit & ~((2 << lead) - 1)) or suit
-        else:
-            legal = (hf & self.trump_mask) or hf
+        legal = follow_mask(lead, hf, self.trump)
         if legal & (legal - 1) == 0:
             return legal
         # equivalence relative to everything else in play, the led card included
@@ -250,11 +224,10 @@ class EndingSolver:
         pending = self.seven_pending
         seven = self.seven
         trump = self.trump
-        tmask = self.trump_mask
+        beats_row = BEATS[trump]
         pk = self._pending_key
         reps = _REPS
         points = CARD_POINTS
-        suit_masks = SUIT_MASKS
         best = -INF
         best_lead = 0
         # the leads worth searching: one card per run of equivalent cards
@@ -280,13 +253,8 @@ class EndingSolver:
             hl2 = hl ^ 1 << lead
             lead_pts = points[lead]
             lead_bonus = 10 if pending and lead == seven else 0
-            lsuit = lead >> 3
             # the follower's legal answers (R16), equivalent ones merged
-            answers = hf & suit_masks[lsuit]
-            if answers:
-                answers = (answers & ~((2 << lead) - 1)) or answers
-            else:
-                answers = (hf & tmask) or hf
+            answers = follow_mask(lead, hf, trump)
             if answers & (answers - 1):
                 answers &= self._leads(hf, hl2 | 1 << lead)
             worst = INF
@@ -298,14 +266,9 @@ class EndingSolver:
                 hf2 = hf ^ b
                 pts = lead_pts + points[ans]
                 ans_bonus = 10 if pending and ans == seven else 0
-                asuit = ans >> 3
-                if asuit == lsuit:
-                    leader_wins = ans < lead
-                else:
-                    leader_wins = asuit != trump
                 # window for the child, in this node's terms: (floor, worst)
                 ceiling = worst if worst < beta else beta
-                if leader_wins:
+                if not beats_row[lead << 5 | ans]:  # the leader wins (R8)
                     g = pts + lead_bonus - ans_bonus
                     v = g + self.value(hl2, hf2, code & 1, floor - g, ceiling - g)
                 else:
@@ -337,6 +300,7 @@ class EndingSolver:
         pending = self.seven_pending
         seven = self.seven
         trump = self.trump
+        beats_row = BEATS[trump]
         points = CARD_POINTS
         bonus = self.bonus
         best = -INF
@@ -346,12 +310,7 @@ class EndingSolver:
             m ^= lbit
             lead = lbit.bit_length() - 1
             last_l = hl ^ lbit
-            lsuit = lead >> 3
-            answers = hf & SUIT_MASKS[lsuit]
-            if answers:
-                answers = (answers & ~((2 << lead) - 1)) or answers
-            else:
-                answers = (hf & self.trump_mask) or hf
+            answers = follow_mask(lead, hf, trump)
             worst = INF
             while answers:
                 b = answers & -answers
@@ -365,8 +324,7 @@ class EndingSolver:
                     elif ans == seven:
                         diff = -10
                 pts = points[lead] + points[ans]
-                asuit = ans >> 3
-                wins = ans < lead if asuit == lsuit else asuit != trump
+                wins = not beats_row[lead << 5 | ans]
                 # the last trick, led by this trick's winner
                 if wins:
                     v = diff + pts
@@ -383,8 +341,7 @@ class EndingSolver:
                     elif c2 == seven:
                         d2 = -10
                 p2 = points[c1] + points[c2] + 10
-                s1, s2 = c1 >> 3, c2 >> 3
-                first_wins = c2 < c1 if s1 == s2 else s2 != trump
+                first_wins = not beats_row[c1 << 5 | c2]
                 # only the winner of trick 15 may still have won all six
                 if first_wins:
                     d2 += p2 + (bonus if sweep_first else 0)
@@ -414,10 +371,7 @@ class EndingSolver:
                 diff += 10
             elif ans == self.seven:
                 diff -= 10
-        if ans >> 3 == lead >> 3:
-            leader_wins = ans < lead
-        else:
-            leader_wins = ans >> 3 != self.trump
+        leader_wins = not beats(lead, ans, self.trump)
         if hl == 0:  # that was trick 16
             if leader_wins:
                 return diff + pts + 10 + (self.bonus if code & _LEADER_SWEEP else 0)
@@ -433,21 +387,16 @@ class EndingSolver:
     def _root(self, deal: Deal) -> tuple[int, int, int, int, int, int]:
         """(mover, hl, hf, lead, code, base): the position of ``deal`` in the
         solver's terms; ``base`` is the mover's points minus the opponent's."""
-        s = deal._s
-        p = s[TURN]
-        if p < 0:
-            raise NotAnEndingError("the deal is over: there is nothing to solve")
-        if not deal.stock_empty:
-            raise NotAnEndingError(
-                f"the stock is not empty (trick {deal.trick_number}, {deal.stock_size} cards to "
-                "draw): the solver plays tricks 11-16 only"
-            )
-        lead = s[LEAD]
+        check_ending(deal)
+        p = deal.to_move
+        lead_card = deal.lead
+        lead = -1 if lead_card is None else lead_card
         leader = p if lead < 0 else p ^ 1
-        won_l, won_f = s[LATE_TRICKS + leader], s[LATE_TRICKS + (leader ^ 1)]
+        won_l, won_f = deal.late_tricks(leader), deal.late_tricks(leader ^ 1)
         code = (_LEADER_SWEEP if won_f == 0 else 0) | (_FOLLOWER_SWEEP if won_l == 0 else 0)
-        base = s[POINTS + p] - s[POINTS + (p ^ 1)]
-        return p, s[HAND + leader], s[HAND + (leader ^ 1)], lead, code, base
+        points = deal.points
+        base = points[p] - points[p ^ 1]
+        return p, deal.hand_mask(leader), deal.hand_mask(leader ^ 1), lead, code, base
 
     def action_value(self, deal: Deal, action: int, alpha: int = -INF, beta: int = INF) -> int:
         """The value (see :class:`Solution`) of playing card ``action`` in
@@ -536,7 +485,7 @@ class EndingSolver:
             return list(optimal)
         scored = []
         for a in optimal:
-            scored.append((-self._margin(deal, a), _cheapness(a, self.trump), a))
+            scored.append((-self._margin(deal, a), cheapness(a, self.trump), a))
         scored.sort()
         return [a for _, _, a in scored]
 
@@ -576,11 +525,6 @@ class EndingSolver:
             if v > best:
                 best = v
         return best
-
-
-def _cheapness(c: int, trump: int) -> tuple[int, int, int]:
-    """Sort key of "the lowest card": by rank, then non-trumps first, then suit."""
-    return (c & 7, 1 if c >> 3 == trump else 0, c >> 3)
 
 
 def solve(deal: Deal, solver: EndingSolver | None = None) -> Solution:
@@ -624,8 +568,8 @@ def minimax_value(deal: Deal) -> int:
 
     def search() -> int:
         if deal.is_over:
-            s = deal._s
-            return s[POINTS + me] - s[POINTS + (me ^ 1)]
+            points = deal.points
+            return points[me] - points[me ^ 1]
         maximise = deal.to_move == me
         best = -INF if maximise else INF
         for a in deal.legal_actions():

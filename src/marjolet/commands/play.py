@@ -88,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         if picked is None:
             return 0
         args.opponent, args.first_dealer = picked.opponent, picked.first_dealer
+        args.opponent_name = picked.name
     session = open_session(args)
     if not args.plain and _is_terminal():
         try:
@@ -132,19 +133,30 @@ def open_session(args: argparse.Namespace) -> GameSession:
         )
     if args.resume is None:
         rules = rules_from_args(args)
+        opponent = args.opponent or default_opponent()
         session = GameSession.new(
             rules,
-            opponent=args.opponent or default_opponent(),
+            opponent=opponent,
             name=args.name,
             seed=args.seed,
             save_path=save_to,
             first_dealer=getattr(args, "first_dealer", None),
+            opponent_name=getattr(args, "opponent_name", None) or _level_name(args.opponent),
         )
     else:
         session = _resume(args, save_to)
     if session.save_error:  # better now than after the first move
         raise RecordError(session.save_error)
     return session
+
+
+def _level_name(opponent: str | None) -> str | None:
+    """The default opponent is called by its level's name (not its program's)."""
+    from marjolet.tui.opponents import level_of
+    from marjolet.tui.words import lang
+
+    level = level_of(default_opponent()) if opponent is None else None
+    return level.name(lang()) if level is not None else None
 
 
 def _resume(args: argparse.Namespace, save_to: Path | None) -> GameSession:
@@ -189,8 +201,12 @@ def run_fullscreen(session: GameSession, args: argparse.Namespace) -> int:
 
     def another_match() -> GameSession:
         m = app.session.match
-        players = m.players or (args.name, app.session.opponent_spec)
-        return GameSession.new(m.rules, opponent=app.session.opponent_spec, name=players[0])
+        s = app.session
+        players = m.players or (args.name, s.opponent_spec)
+        name = s.names[1] if s.names[1] != s.opponent_spec else None
+        return GameSession.new(
+            m.rules, opponent=s.opponent_spec, name=players[0], opponent_name=name
+        )
 
     app = MarjoletApp(session, new_session=another_match, hint_seed=args.seed)
     app.run()
@@ -227,9 +243,9 @@ STOP_REASONS = {"input ended": "tui.stop_input_ended", "quit": "tui.stop_quit"}
 
 def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     from marjolet.bots.base import BotFault
-    from marjolet.match import Seat
     from marjolet.tui.lines import LineSeat, Narrator, QuitGame
     from marjolet.tui.words import card, suit_name, tr
+    from marjolet.turns import Seat
 
     match = session.match
     human = session.human
@@ -252,7 +268,7 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
         tr(
             "tui.plain_start",
             name=names[0],
-            bot=session.opponent_spec,
+            bot=names[1],
             profile=tr(f"lobby.profile_{match.rules.profile}"),
             n=match.rules.target,
         )

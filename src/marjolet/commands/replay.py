@@ -28,11 +28,12 @@ def load_checked(file: str) -> tuple[Record, ReplayResult]:
 
 
 def report_error(file: str, exc: RecordError, as_json: bool) -> int:
-    """Print a bad record's error the way ``replay`` does; returns 2."""
-    if as_json:
+    """Print a bad record's error the way ``replay`` does: one line on
+    standard error, and with ``--json`` also the error object on standard
+    output; returns 2."""
+    if as_json:  # the object for programs, the line for whoever reads the terminal
         print(json.dumps({"error": exc.to_json()}))
-    else:
-        print(f"marjolet: error: {file}: {exc}", file=sys.stderr)
+    print(f"marjolet: error: {file}: {exc}", file=sys.stderr)
     return 2
 
 

@@ -30,7 +30,8 @@ def run(args: argparse.Namespace) -> int:
     from marjolet import outputs, record
     from marjolet.bots import make_bot
     from marjolet.errors import RecordError
-    from marjolet.match import Match, play_match
+    from marjolet.match import Match
+    from marjolet.turns import play_match
 
     rules = rules_from_args(args)
     outputs.check_output(args.out, force=args.force, flag="--out")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from marjolet.actions import DIX, DRAW, MELD_BASE
+from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
 from marjolet.cards import (
     CARD_POINTS,
     SEVEN,
@@ -159,7 +159,7 @@ class FollowRule:
     duty: str
 
     def explain(self) -> str:
-        return tr("tui.r16", duty=self.duty, cards=or_list(self.allowed))
+        return tr("tui.last_tricks", duty=self.duty, cards=or_list(self.allowed))
 
 
 def follow_rule(obs: Observation) -> FollowRule | None:
@@ -336,3 +336,20 @@ def summary_table(breakdowns: Sequence[Breakdown]) -> list[tuple[str, int, int]]
     ]
     rows.append((tr("tui.row_total"), breakdowns[0].total, breakdowns[1].total))
     return rows
+
+
+def action_label(action: int, trump: int | None, rules: Rules | None) -> str:
+    """An action as the table shows it: ``A♠``, ``K♥-Q♥``, ``four aces``,
+    ``dix``, ``draw`` (a meld without its trump: its record letters)."""
+    if action < MELD_BASE:
+        return card_symbol(action)
+    if action == DRAW:
+        return tr("tui.kind_draw")
+    if action == DIX:
+        return tr("tui.kind_dix")
+    m = action - MELD_BASE
+    if m < MARRIAGE_BASE:
+        return four_kind(m)
+    if trump is None or rules is None:
+        return ACTION_NAMES[action][5:]
+    return meld_cards_text(m, trump, rules)

@@ -15,12 +15,13 @@ from textual.widgets import Markdown, Static
 
 from marjolet.i18n.rulebook import rulebook, to_markdown
 from marjolet.rules import Rules
+from marjolet.tui.launch import resume_command
 from marjolet.tui.words import lang, tr, translate_bindings
 
 
 def keys_text() -> str:
     """The keys of the game, in the player's language (Markdown)."""
-    return tr("tui.help_keys")
+    return tr("tui.help_keys", resume=resume_command())
 
 
 def rules_text(rules: Rules) -> str:
@@ -31,22 +32,6 @@ def rules_text(rules: Rules) -> str:
 
 class HelpScreen(ModalScreen[None]):
     """The rules in brief and the keys, scrollable, fitting 80x24."""
-
-    DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > Vertical {
-        width: 100%;
-        height: 100%;
-        max-height: 40;
-        border: round $accent;
-        border-title-align: center;
-        background: $surface;
-    }
-    HelpScreen VerticalScroll { height: 1fr; padding: 0 1; }
-    HelpScreen #help-keys {
-        height: 1; dock: bottom; content-align: center middle; color: $text-muted;
-    }
-    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,h,f1,q", "close", "Close"),

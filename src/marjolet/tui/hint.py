@@ -10,21 +10,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
+from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.observation import Observation
+from marjolet.rules import Rules
+from marjolet.tui.describe import action_label
 from marjolet.tui.words import card as card_symbol
 from marjolet.tui.words import tr
 
 
-def action_words(action: int) -> str:
-    """``play A♠``, ``declare KQH``, ``take the dix``, ``draw``."""
+def action_words(action: int, trump: int | None = None, rules: Rules | None = None) -> str:
+    """``play A♠``, ``declare K♥-Q♥``, ``take the dix``, ``draw`` (melds as
+    cards when ``trump`` and ``rules`` are known)."""
     if action < MELD_BASE:
         return tr("hint.play", card=card_symbol(action))
     if action == DRAW:
         return tr("hint.draw")
     if action == DIX:
         return tr("tui.hint_dix")
-    return tr("hint.declare", meld=ACTION_NAMES[action][5:])
+    return tr("hint.declare", meld=action_label(action, trump, rules))
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,16 +43,23 @@ class Hint:
     alternative: tuple[int, float] | None = None
     #: The only legal action: nothing was searched, so no margin is shown.
     forced: bool = False
+    #: The deal's trumps and rules, to name melds by their cards.
+    trump: int | None = None
+    rules: Rules | None = None
 
     def text(self) -> str:
-        what = action_words(self.action)
+        what = action_words(self.action, self.trump, self.rules)
         if self.forced:
             return tr("tui.hint_forced", bot=self.bot, what=what)
         how = tr("tui.hint_exactly") if self.exact else tr("tui.hint_expected")
         line = tr("tui.hint_line", bot=self.bot, what=what, how=how, value=f"{self.value:+.0f}")
         if self.alternative is not None:
             other, value = self.alternative
-            line += tr("tui.hint_alternative", what=action_words(other), value=f"{value:+.0f}")
+            line += tr(
+                "tui.hint_alternative",
+                what=action_words(other, self.trump, self.rules),
+                value=f"{value:+.0f}",
+            )
         return line + ")."
 
 
@@ -71,4 +81,7 @@ def compute_hint(obs: Observation, legal: Sequence[int], seed: int | None = None
     others = sorted(((v, a) for a, v in advice.values.items() if a != advice.action), reverse=True)
     alternative = (others[0][1], others[0][0]) if others else None
     name = spec.split(":", 1)[0]
-    return Hint(advice.action, name, advice.value, advice.exact, alternative, advice.forced)
+    return Hint(
+        advice.action, name, advice.value, advice.exact, alternative, advice.forced,
+        obs.trump, obs.rules,
+    )  # fmt: skip

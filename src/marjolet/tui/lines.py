@@ -20,14 +20,9 @@ from marjolet.match import Match
 from marjolet.melds import MELD_VALUES, meld_description
 from marjolet.observation import Observation
 from marjolet.tui.describe import follow_rule, four_kind, meld_cards_text, why_not_allowed
+from marjolet.tui.launch import resume_command
 from marjolet.tui.words import card as card_symbol
 from marjolet.tui.words import lang, suit_name, tr
-
-HELP = """\
-Answer with the number of an action or its text: a card (QS, 10H, q♠),
-'meld KQS', 'dix' or 'draw'. Other commands:
-  help   this text            hand   show the position again
-  quit   stop (the game is saved: continue it with 'marjolet play --resume')"""
 
 
 def _symbols(mask: int) -> str:
@@ -146,7 +141,7 @@ class LineSeat:
             if low in ("quit", "exit", "q"):
                 raise QuitGame("quit")
             if low in ("help", "?"):
-                self._say(HELP if lang() == "en" else tr("tui.plain_help"))
+                self._say(tr("tui.plain_help", resume=resume_command()))
                 continue
             if low == "hand":
                 self._say(show_position(obs, self.names, self.match_totals()))

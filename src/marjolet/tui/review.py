@@ -7,18 +7,20 @@ its progress; Escape, Enter or ``r`` goes back to the summary.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from marjolet.actions import ACTION_NAMES
 from marjolet.record import Record
-from marjolet.tui.words import lang, tr, translate_bindings
+from marjolet.rules import Rules
+from marjolet.tui import describe
+from marjolet.tui.words import tr, translate_bindings
 
 if TYPE_CHECKING:
     from marjolet.analysis.review import Decision
@@ -29,12 +31,28 @@ if TYPE_CHECKING:
 TUI_BUDGET = 0.15
 
 
-def review_lines(record: Record, deal: int, names: Sequence[str], budget: float) -> list[str]:
-    """The review of deal ``deal`` as lines of text (computed here: slow)."""
+def review_lines(
+    record: Record,
+    deal: int,
+    names: Sequence[str],
+    budget: float,
+    hints: Mapping[tuple[int, int], int] | None = None,
+) -> list[str]:
+    """The review of deal ``deal`` as lines of text (computed here: slow).
+    ``hints``: the hints the human followed, (deal, action index) -> action."""
     from marjolet.analysis import review_record
+    from marjolet.record import to_match
 
     review = review_record(record, budget=budget, deals=[deal])
-    lines = [decision_line(d, names[d.seat]) for d in review.decisions if d.loss > 0]
+    played = to_match(record).deals[deal]
+    followed = hints or {}
+    lines = [
+        decision_line(
+            d, names[d.seat], played.trump, played.rules, hinted=(d.deal, d.action) in followed
+        )
+        for d in review.decisions
+        if d.loss > 0
+    ]
     if not lines:
         lines.append(tr("tui.review_no_loss"))
     lines.append("")
@@ -43,65 +61,56 @@ def review_lines(record: Record, deal: int, names: Sequence[str], budget: float)
     return lines
 
 
-def _number(text: str) -> str:
-    """A figure as the language writes it: ``+1.5``, ``+1,5`` in French."""
-    return text.replace(".", ",") if lang() == "fr" else text
+def _loss_words(d: Decision) -> str:
+    """The points lost in whole points: ``12`` when exact, ``about 12`` for
+    an estimate, ``perhaps 3`` when the estimate is within its uncertainty."""
+    n = max(1, round(d.loss))
+    if d.exact:
+        return str(n)
+    if d.stderr_loss is not None and d.loss < 2 * d.stderr_loss:
+        return tr("tui.review_perhaps", n=n)
+    return tr("tui.review_about", n=n)
 
 
-def _source(d: Decision) -> str:
-    """Which view a figure comes from, in words (``report.source`` in English)."""
-    if d.view == "ending":
-        return tr("tui.review_source_ending")
-    if d.view == "open":
-        return tr("tui.review_source_open" if d.exact else "tui.review_source_open_estimate")
-    return tr("tui.review_source_seat", method=d.method)
-
-
-def decision_line(d: Decision, name: str) -> str:
-    """A decision that lost points, in the player's language; in English the
-    annotation ``marjolet review`` writes (:func:`marjolet.analysis.report.annotation`)."""
-    from marjolet.analysis.report import MARKS, figure, loss_text
+def decision_line(
+    d: Decision,
+    name: str,
+    trump: int | None = None,
+    rules: Rules | None = None,
+    *,
+    hinted: bool = False,
+) -> str:
+    """A decision that lost points, in the player's words: the cards as the
+    table shows them, whole points, who should have played what; a
+    followed hint says why the review may still count a loss."""
     from marjolet.analysis.summary import judgement
 
     mark = judgement(d)
-    words = {
-        "head": ACTION_NAMES[d.played] + MARKS.get(mark or "", ""),
-        "best": " ".join(ACTION_NAMES[a] for a in d.best),
-        "value_best": _number(figure(d.value_best, d.exact)),
-        "value_played": _number(figure(d.value_played, d.exact)),
-        "loss": _number(loss_text(d)),
-        "source": _source(d),
-    }
-    if mark:
-        what = tr("tui.review_judged", judgement=tr(f"review.{mark}"), **words)
-    else:
-        what = tr("tui.review_loss", **words)
-    return tr("tui.review_line", trick=f"{d.trick:>2}", name=name, what=what)
+    better = tr("tui.or").join(describe.action_label(a, trump, rules) for a in d.best)
+    line = tr(
+        "tui.review_decision",
+        trick=d.trick,
+        name=name,
+        card=describe.action_label(d.played, trump, rules),
+        judgement=tr("tui.review_judgement", judgement=tr(f"review.{mark}")) if mark else "",
+        better=better,
+        loss=_loss_words(d),
+        source=tr("tui.review_exact" if d.exact else "tui.review_estimate"),
+    )
+    if hinted:
+        line += " " + tr("tui.review_hint_followed")
+    return line
 
 
 def player_line(p: PlayerSummary, name: str) -> str:
-    """A player's summary of the deal, in the player's language; in English
-    :func:`marjolet.analysis.report.summary_line`'s words."""
-    losses = ""
-    if p.exact_decisions:
-        losses += tr(
-            "tui.review_exact_loss",
-            loss=p.exact_loss,
-            mean=_number(f"{p.exact_mean_loss:.1f}"),
-        )
-    if p.estimated_decisions:
-        losses += tr(
-            "tui.review_estimated_loss",
-            loss=_number(f"{p.estimated_loss:.1f}"),
-            mean=_number(f"{p.estimated_mean_loss or 0:.1f}"),
-        )
+    """A player's summary of the deal in the player's words (whole points)."""
+    lost = p.exact_loss + round(p.estimated_loss)
     return tr(
-        "tui.review_summary",
+        "tui.review_player",
         name=name,
         decisions=p.decisions,
-        exact=p.exact_decisions,
         accuracy="-" if p.accuracy is None else tr("tui.percent", n=f"{p.accuracy:.0f}"),
-        losses=losses,
+        lost=lost,
         inaccuracies=p.inaccuracies,
         mistakes=p.mistakes,
         blunders=p.blunders,
@@ -111,21 +120,18 @@ def player_line(p: PlayerSummary, name: str) -> str:
 class DealReviewScreen(ModalScreen[None]):
     """Reviews deal ``deal`` of ``record`` on a thread and shows the result."""
 
-    DEFAULT_CSS = """
-    DealReviewScreen { align: center middle; }
-    DealReviewScreen > Vertical {
-        width: 90%; height: 90%;
-        border: round $accent; border-title-align: center; border-subtitle-align: center;
-        background: $surface; padding: 0 1;
-    }
-    """
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,r,q", "close", "Back", priority=True),
     ]
 
     def __init__(
-        self, record: Record, deal: int, names: Sequence[str], budget: float = TUI_BUDGET
+        self,
+        record: Record,
+        deal: int,
+        names: Sequence[str],
+        budget: float = TUI_BUDGET,
+        *,
+        hints: Mapping[tuple[int, int], int] | None = None,
     ) -> None:
         super().__init__()
         translate_bindings(self._bindings)
@@ -133,6 +139,7 @@ class DealReviewScreen(ModalScreen[None]):
         self.deal = deal
         self.names = list(names)
         self.budget = budget
+        self.hints = dict(hints or {})
         self.lines: list[str] | None = None
 
     def compose(self) -> ComposeResult:
@@ -143,19 +150,19 @@ class DealReviewScreen(ModalScreen[None]):
                 yield Static(tr("tui.review_running"), id="review-text")
 
     def on_mount(self) -> None:
-        record, deal, names, budget = self.record, self.deal, self.names, self.budget
+        self._review()
 
-        def work() -> None:
-            try:
-                lines = review_lines(record, deal, names, budget)
-            except Exception as exc:  # a review must never stop the game
-                lines = [tr("tui.review_failed", reason=exc)]
-            try:
-                self.app.call_from_thread(self._show, lines)
-            except RuntimeError:  # the app closed meanwhile
-                pass
-
-        self.run_worker(work, thread=True, group="review", exit_on_error=False, name="review")
+    @work(thread=True, group="review", exit_on_error=False, name="review")
+    def _review(self) -> None:
+        """Review the deal on a worker thread; show it on the screen's thread."""
+        try:
+            lines = review_lines(self.record, self.deal, self.names, self.budget, self.hints)
+        except Exception as exc:  # a review must never stop the game
+            lines = [tr("tui.review_failed", reason=exc)]
+        try:
+            self.app.call_from_thread(self._show, lines)
+        except RuntimeError:  # the app closed meanwhile
+            pass
 
     def _show(self, lines: list[str]) -> None:
         self.lines = lines

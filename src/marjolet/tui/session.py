@@ -23,11 +23,13 @@ from marjolet import record
 from marjolet.bots import Bot, make_bot
 from marjolet.engine import Deal, Outcome
 from marjolet.errors import IllegalActionError, MarjoletError, RecordError
+from marjolet.i18n import LANGS, translate
 from marjolet.match import Match, new_rng
 from marjolet.observation import Observation, observe
 from marjolet.rules import Rules
-from marjolet.tui import describe, saves
-from marjolet.tui.words import tr
+from marjolet.tui import describe, opponents, saves
+from marjolet.tui.launch import resume_command
+from marjolet.tui.words import lang, tr
 from marjolet.turns import Turn, TurnDriver, checked_choice
 
 HUMAN = 0
@@ -37,6 +39,18 @@ def default_name() -> str:
     """The human's name when none is given: "You", "Vous" in French (the
     record keeps it as it was written)."""
     return tr("player.you")
+
+
+#: The default name in every language: a match started in English and
+#: resumed in French shows "Vous".
+DEFAULT_NAMES = frozenset(translate("player.you", lang) for lang in LANGS)
+
+
+def shown_name(recorded: str) -> str:
+    """The human's name on screen in a resumed match: the default name in
+    the language in use when the record has the default name of any
+    language, else as recorded."""
+    return default_name() if recorded in DEFAULT_NAMES else recorded
 
 
 def display_name(spec: str) -> str:
@@ -55,7 +69,10 @@ class GameSession:
         save_path: Path | None,
         seed: int | None = None,
         notes: Sequence[str] = (),
+        opponent_name: str | None = None,
     ) -> None:
+        """``opponent_name``: how the screen calls the opponent (a player
+        level's name); by default the bot's name without its parameters."""
         self.match = match
         self.driver = TurnDriver(match)
         self.human = HUMAN
@@ -66,12 +83,14 @@ class GameSession:
         players = match.players or (default_name(), opponent)
         self.player_names = (players[0], players[1])
         #: Short names for the screen: the human's own name and the bot's.
-        self.names = (players[0], display_name(players[1]))
+        self.names = (players[0], opponent_name or display_name(players[1]))
         #: Messages for the player about how the session was opened.
         self.notes = list(notes)
         self.save_error: str | None = None
         #: True when the match was continued from a saved record.
         self.resumed = False
+        #: The hints given: (deal index, action index) -> the suggested action.
+        self.hints: dict[tuple[int, int], int] = {}
 
     # -- opening -----------------------------------------------------------------
 
@@ -85,6 +104,7 @@ class GameSession:
         seed: int | None = None,
         save_path: Path | None = None,
         first_dealer: int | None = None,
+        opponent_name: str | None = None,
     ) -> GameSession:
         """A new match, saved to ``save_path`` (default: a new file in the
         data folder's ``games``); ``first_dealer`` None draws it (R3). The
@@ -93,7 +113,9 @@ class GameSession:
             name = default_name()
         match = Match(rules, seed=seed, players=(name, opponent), first_dealer=first_dealer)
         path = save_path if save_path is not None else saves.new_save_path()
-        session = cls(match, opponent=opponent, save_path=path, seed=seed)
+        session = cls(
+            match, opponent=opponent, save_path=path, seed=seed, opponent_name=opponent_name
+        )
         session.save()
         return session
 
@@ -136,8 +158,18 @@ class GameSession:
             spec = fallback_opponent
         if match.players is None:
             match.players = (default_name(), spec)
-        session = cls(match, opponent=spec, save_path=save_path or path, seed=seed, notes=notes)
+        # a bot recorded by its spec is called by its level's name, if it has one
+        level = opponents.level_of(spec) if opponent is None and spec == recorded else None
+        session = cls(
+            match,
+            opponent=spec,
+            save_path=save_path or path,
+            seed=seed,
+            notes=notes,
+            opponent_name=level.name(lang()) if level is not None else None,
+        )
         session.resumed = True
+        session.names = (shown_name(session.names[0]), session.names[1])
         session.save()
         return session
 
@@ -200,6 +232,39 @@ class GameSession:
             replay.push(action)
             lines += describe.narrate(before, seen(), actor, action, self.names)
         return lines
+
+    def opening_lines(self) -> list[str]:
+        """The log's first lines: the welcome, the notes, and for a resumed
+        match the deal so far and where it stands."""
+        lines = [tr("tui.welcome", bot=self.names[1]), *self.notes]
+        if self.deal_in_progress:
+            lines += self.history()
+        if self.deal_in_progress and self.resumed:
+            obs = self.observation()
+            lines.append(
+                tr("tui.resumed", n=obs.deal_index + 1, trick=min(obs.tricks_played + 1, 16))
+            )
+        elif self.resumed and self.match.deals:
+            t = self.match.totals
+            n = len(self.match.deals)
+            lines.append(tr("tui.resumed_after", n=n, a=t[0], name=self.names[1], b=t[1]))
+        return lines
+
+    # -- hints -------------------------------------------------------------------
+
+    def hint_given(self, action: int) -> None:
+        """Remember that the hint suggested ``action`` at the current position."""
+        d = self.match.deal
+        if d is not None:
+            self.hints[(len(self.match.deals) - 1, len(d.moves))] = action
+
+    @property
+    def followed(self) -> dict[tuple[int, int], int]:
+        """The hints the human followed: (deal index, action index) -> action."""
+        played = {
+            (i, j): a for i, deal in enumerate(self.match.deals) for j, a in enumerate(deal.moves)
+        }
+        return {at: a for at, a in self.hints.items() if played.get(at) == a}
 
     # -- acting ------------------------------------------------------------------
 
@@ -270,7 +335,8 @@ class GameSession:
 
     @property
     def resume_hint(self) -> str:
-        """How to continue this match later."""
+        """How to continue this match later: the command as it works from
+        where the player is (:func:`marjolet.tui.launch.resume_command`)."""
         if self.save_path is None:
             return ""
         try:
@@ -278,5 +344,5 @@ class GameSession:
         except OSError:
             newest = []
         if newest and newest[0].resolve() == self.save_path.resolve():
-            return "marjolet play --resume"
-        return f"marjolet play --resume {self.save_path}"
+            return resume_command()
+        return resume_command(self.save_path)

@@ -1,10 +1,10 @@
-"""The start screen of ``marjolet play``: the opponent, its strength and who
-deals first, chosen with the keys instead of a bot spec string.
+"""The start screen of ``marjolet play``: the opponent's level and who
+deals first, chosen with the keys.
 
-The choices are the web lobby's (:class:`marjolet.bots.catalogue.BotCatalogue`:
-every registered bot that plays fair, at its strength levels; the default is
-:data:`marjolet.bots.STRONGEST`). :func:`choose` runs the screen and returns a
-:class:`StartChoice`, or ``None`` when the player quits.
+The levels are player levels (:data:`marjolet.bots.levels.LEVELS`: a name
+and one plain sentence each), never program names; the research bots stay on the
+command line (``--opponent SPEC``). :func:`choose` runs the screen and
+returns a :class:`StartChoice`, or ``None`` when the player quits.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from marjolet.tui.words import tr, translate_bindings
+from marjolet.tui.opponents import DEFAULT, PlayerLevel, levels
+from marjolet.tui.words import lang, tr, translate_bindings
 
 #: Who deals the first deal: random (R3), the player (seat 0), the opponent.
 DEALERS = (None, 0, 1)
@@ -28,67 +29,40 @@ DEALERS = (None, 0, 1)
 
 @dataclass(frozen=True, slots=True)
 class StartChoice:
-    """The opponent's bot spec and the first dealer (``None``: drawn at random)."""
+    """The opponent's bot spec, the first dealer (``None``: drawn at
+    random) and the level's name, which the table calls the opponent."""
 
     opponent: str
     first_dealer: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    family: str
-    level: str
-    spec: str
-
-
-def levels() -> tuple[list[Level], int]:
-    """Every bot choice (family, level, spec) and the index of the default."""
-    from marjolet.bots.catalogue import BotCatalogue
-
-    catalogue = BotCatalogue.build()
-    out = [Level(c.family, c.level, c.spec) for c in catalogue.choices.values()]
-    default = list(catalogue.choices).index(catalogue.default)
-    return out, default
-
-
-def _level_name(level: str) -> str:
-    return tr(f"level.{level}") if level else tr("level.standard")
+    name: str | None = None
 
 
 class StartApp(App[StartChoice | None]):
-    """Three lists side by side: opponent, strength, first dealer."""
+    """Two lists side by side, the opponent's level and the first dealer,
+    and the chosen level's sentence below."""
 
     TITLE = "Marjolet"
     ENABLE_COMMAND_PALETTE = False
-    CSS = """
-    #start-title { height: 3; content-align: center middle; text-style: bold; }
-    #lists { height: 1fr; }
-    .column { width: 1fr; padding: 0 1; }
-    .column Static { height: 1; color: $text-muted; }
-    .column OptionList { height: 1fr; }
-    #start-keys { height: 1; content-align: center middle; color: $text-muted; }
-    """
+    CSS_PATH = "marjolet.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "start", "Start", priority=True),
         Binding("q,escape", "quit_start", "Quit"),
     ]
 
-    def __init__(self, choices: Sequence[Level], default: int) -> None:
+    def __init__(self, choices: Sequence[PlayerLevel], default: int) -> None:
         super().__init__()
         translate_bindings(self._bindings)
         self.choices = list(choices)
-        self.families = list(dict.fromkeys(c.family for c in choices))
-        self.default = self.choices[default]
+        self.default = default
 
     def compose(self) -> ComposeResult:
         yield Static(tr("tui.start_title"), id="start-title")
         with Horizontal(id="lists"):
             with Vertical(classes="column"):
                 yield Static(tr("lobby.opponent"))
-                yield OptionList(*[Option(f, id=f) for f in self.families], id="family")
-            with Vertical(classes="column"):
-                yield Static(tr("lobby.strength"))
-                yield OptionList(id="level")
+                yield OptionList(
+                    *[Option(c.name(lang()), id=c.key) for c in self.choices], id="level"
+                )
             with Vertical(classes="column"):
                 yield Static(tr("tui.start_dealer"))
                 yield OptionList(
@@ -97,42 +71,25 @@ class StartApp(App[StartChoice | None]):
                     Option(tr("tui.start_dealer_them"), id="them"),
                     id="dealer",
                 )
+        yield Static(id="level-sentence")
         yield Static(tr("tui.start_keys"), id="start-keys")
         yield Footer()
 
     def on_mount(self) -> None:
-        family = self.query_one("#family", OptionList)
-        family.highlighted = self.families.index(self.default.family)
-        self._fill_levels(self.default.family)
-        self.query_one("#dealer", OptionList).highlighted = 0
-        family.focus()
-
-    def _family_levels(self, family: str) -> list[Level]:
-        return [c for c in self.choices if c.family == family]
-
-    def _fill_levels(self, family: str) -> None:
         menu = self.query_one("#level", OptionList)
-        menu.clear_options()
-        found = self._family_levels(family)
-        for c in found:
-            menu.add_option(Option(_level_name(c.level), id=c.spec))
-        preferred = self.default if self.default in found else None
-        if preferred is None:
-            preferred = next((c for c in found if c.level == "normal"), found[0])
-        menu.highlighted = found.index(preferred)
+        menu.highlighted = self.default
+        self.query_one("#dealer", OptionList).highlighted = 0
+        menu.focus()
 
-    @on(OptionList.OptionHighlighted, "#family")
-    def _family_moved(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option.id is not None:
-            self._fill_levels(event.option.id)
+    @on(OptionList.OptionHighlighted, "#level")
+    def _level_moved(self, event: OptionList.OptionHighlighted) -> None:
+        level = self.choices[event.option_index]
+        self.query_one("#level-sentence", Static).update(level.about(lang()))
 
     def chosen(self) -> StartChoice:
-        level = self.query_one("#level", OptionList)
-        dealer = self.query_one("#dealer", OptionList)
-        family = self.families[self.query_one("#family", OptionList).highlighted or 0]
-        found = self._family_levels(family)
-        spec = found[level.highlighted or 0].spec
-        return StartChoice(spec, DEALERS[dealer.highlighted or 0])
+        level = self.choices[self.query_one("#level", OptionList).highlighted or 0]
+        dealer = self.query_one("#dealer", OptionList).highlighted or 0
+        return StartChoice(level.spec, DEALERS[dealer], level.name(lang()))
 
     def action_start(self) -> None:
         self.exit(self.chosen())
@@ -141,10 +98,15 @@ class StartApp(App[StartChoice | None]):
         self.exit(None)
 
 
+def menu() -> tuple[list[PlayerLevel], int]:
+    """The levels and the index of the default one."""
+    choices = levels()
+    return choices, next(i for i, c in enumerate(choices) if c.key == DEFAULT)
+
+
 def choose() -> StartChoice | None:
     """Run the start screen; ``None`` if the player quit."""
-    choices, default = levels()
-    return StartApp(choices, default).run()
+    return StartApp(*menu()).run()
 
 
-__all__ = ["DEALERS", "Level", "StartApp", "StartChoice", "choose", "levels"]
+__all__ = ["DEALERS", "StartApp", "StartChoice", "choose", "menu"]

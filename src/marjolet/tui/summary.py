@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from marjolet.engine import Breakdown
 from marjolet.rules import Rules
@@ -24,26 +24,6 @@ class DealSummaryScreen(ModalScreen[str]):
     """Shows one finished deal. Dismissed with ``"next"`` (Enter), ``"new"``
     (a new match, once the match is over), ``"review"`` (``r``: review the
     deal, then come back) or ``"quit"``."""
-
-    DEFAULT_CSS = """
-    DealSummaryScreen { align: center middle; }
-    DealSummaryScreen > Vertical {
-        width: 54;
-        height: auto;
-        max-height: 100%;
-        border: round $accent;
-        border-title-align: center;
-        border-subtitle-align: center;
-        background: $surface;
-        padding: 0 1;
-    }
-    DealSummaryScreen #summary-outcome {
-        text-style: bold; content-align: center middle; width: 100%;
-    }
-    DealSummaryScreen #summary-keys, DealSummaryScreen #summary-review {
-        color: $text-muted; content-align: center middle; width: 100%;
-    }
-    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,n", "next", "Next", priority=True),
@@ -109,6 +89,7 @@ class DealSummaryScreen(ModalScreen[str]):
             yield Static(outcome, id="summary-outcome")
             yield Static(keys, id="summary-keys")
             yield Static(tr("tui.summary_review"), id="summary-review", classes="keys")
+        yield Footer()  # the key bar of the deal's end
 
     def _lead_text(self) -> str:
         t0, t1 = self.totals

@@ -1,0 +1,141 @@
+"""The table: the screen the game is played on (the App's default screen).
+
+It lays the table out and draws a :class:`~marjolet.tui.state.TableView`;
+it decides nothing. Layout at 80x24 (the styles are in ``marjolet.tcss``)::
+
+    top bar: deal, trick, trumps, phase
+    +- table ----------------------------+- score board --+
+    | opponent: name, hand (backs and    | tricks/deal/   |
+    |   shown cards)                     | match          |
+    | stock, indicator, the trick        +- meld window --+
+    | you: name, hand (keys 1-6)         | (when open)    |
+    | prompt / why a card is refused     +- log ----------+
+    +------------------------------------+----------------+
+    footer: the keys of the moment
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from marjolet.tui import board
+from marjolet.tui.state import TableView
+from marjolet.tui.widgets import MeldMenu, score_table
+from marjolet.tui.words import tr
+
+#: From this width the screen gets the class ``-wide``: larger, centred cards.
+WIDE = 140
+
+
+class TableScreen(Screen[None]):
+    """The card table, the score board, the meld window and the log."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-normal"), (WIDE, "-wide")]  # noqa: RUF012 (Textual's name)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="topbar")
+        yield Static(id="too-small")
+        with Horizontal(id="main"):
+            with Vertical(id="table"):
+                yield Static(id="opp-line", classes="who")
+                yield board.OpponentHand(id="opp-hand", classes="cards")
+                yield board.Middle(id="middle")
+                yield Static(id="me-line", classes="who")
+                yield board.Hand(id="hand", classes="cards")
+                yield Static(id="status")
+            with Vertical(id="side"):
+                yield Static(id="scores")
+                with Vertical(id="window"):
+                    yield MeldMenu(id="window-options")
+                log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=10)
+                log.can_focus = False
+                yield log
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#scores").border_title = tr("tui.score")
+        self.query_one("#log").border_title = tr("tui.log")
+        self.query_one("#window").border_title = tr("tui.window")
+
+    # -- drawing -------------------------------------------------------------------
+
+    def show(self, view: TableView) -> None:
+        """Draw the whole table from ``view``."""
+        bar = self.query_one("#topbar", Static)
+        width = (bar.size.width or self.size.width) - 2
+        bar.update(board.topbar(view.obs, view.colour, width))
+        self.query_one("#opp-line", Static).update(board.opponent_line(view))
+        self.query_one(board.OpponentHand).show(view)
+        self.query_one(board.Middle).show(view)
+        self.query_one("#me-line", Static).update(board.my_line(view))
+        self.show_hand(view)
+        self._show_scores(view)
+
+    def show_hand(self, view: TableView) -> None:
+        """Redraw the human's cards only (the cursor moved)."""
+        self.query_one(board.Hand).show(view)
+
+    def _show_scores(self, view: TableView) -> None:
+        obs = view.obs
+        tricks = (len(obs.won[0]) // 2, len(obs.won[1]) // 2)
+        scores = self.query_one("#scores", Static)
+        scores.update(score_table(view.names, tricks, obs.points, view.totals))
+        scores.border_subtitle = tr("tui.match_to", n=view.target)
+
+    def show_status(self, text: Text, problem: bool) -> None:
+        """The prompt, or a message, above the footer."""
+        status = self.query_one("#status", Static)
+        status.set_class(problem, "problem")
+        status.update(text)
+
+    def say(self, line: Text) -> None:
+        """Add a line to the log."""
+        self.query_one("#log", RichLog).write(line)
+
+    def show_too_small(self, notice: str | None) -> None:
+        """``notice`` instead of the table (the terminal is too small), or
+        the table again (``None``)."""
+        self.set_class(notice is not None, "too-small")
+        if notice is not None:
+            self.query_one("#too-small", Static).update(notice)
+
+    # -- the meld window --------------------------------------------------------------
+
+    @property
+    def menu(self) -> OptionList:
+        return self.query_one("#window-options", OptionList)
+
+    def open_window(self, lines: Sequence[tuple[Text, int]]) -> None:
+        """Open the meld window with ``lines`` (text, action) and focus it."""
+        menu = self.menu
+        menu.clear_options()
+        for text, action in lines:
+            menu.add_option(Option(text, id=str(action)))
+        menu.highlighted = 0
+        self.query_one("#window").add_class("open")
+        menu.focus()
+
+    def close_window(self) -> None:
+        self.query_one("#window").remove_class("open")
+        self.set_focus(None)
+
+    def highlighted_action(self) -> int | None:
+        """The action of the meld window's highlighted line."""
+        menu = self.menu
+        if menu.highlighted is None:
+            return None
+        option = menu.get_option_at_index(menu.highlighted)
+        return None if option.id is None else int(option.id)
+
+    def highlight_action(self, action: int) -> None:
+        """Put the meld window's highlight on ``action``'s line."""
+        for i in range(self.menu.option_count):
+            if self.menu.get_option_at_index(i).id == str(action):
+                self.menu.highlighted = i
