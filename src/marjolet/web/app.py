@@ -5,7 +5,8 @@ and the per-address :class:`~marjolet.web.security.Guards` (in ``app.state``,
 reached by the routes through :mod:`marjolet.web.deps`).
 
 Pages (static files, no build step): ``/`` lobby, ``/game/ID`` table,
-``/history`` games list, ``/replay`` replay viewer. API:
+``/history`` games list, ``/replay`` replay viewer, ``/online`` accounts
+and the lobby of seeks, ``/players/NAME`` a profile. API:
 
 ========================================  =========================================
 ``GET  /api/options``                     bot choices, rule profiles and settings
@@ -18,6 +19,11 @@ Pages (static files, no build step): ``/`` lobby, ``/game/ID`` table,
 ``POST /api/replay``                      upload a record: validated, then replayed
 ``GET|POST /api/games/ID/review``         a finished game's review (web/reviews.py)
 ``WS   /ws/ID``                           a seat (or a spectator) at a table
+``POST /api/accounts``, ``/api/session``  accounts and sessions (docs/web.md, "Online")
+``GET  /api/me``, ``/api/me/games``       who is logged in, their games
+``GET  /api/players/NAME``                a profile; ``/api/rating-system`` the ratings
+``POST /api/seeks``, ``GET /api/lobby``   the lobby; ``POST /api/play-now`` quick pairing
+``WS   /ws/lobby``                        lobby changes, a seek's seat when it is taken
 ========================================  =========================================
 
 Every request body has a size limit (``max_request``; ``max_upload`` for
@@ -48,6 +54,7 @@ from marjolet.web import security
 from marjolet.web.config import WebConfig
 from marjolet.web.errors import install_handlers
 from marjolet.web.hub import Hub
+from marjolet.web.online import Online
 from marjolet.web.reviews import ReviewService
 from marjolet.web.routes import include_routes
 from marjolet.web.routes.pages import STATIC
@@ -83,13 +90,16 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         raise
     hub = Hub(config, store, catalogue)
     reviews = ReviewService(hub)
+    online = Online(hub)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.startup()
+        await online.startup()
         try:
             yield
         finally:
+            await online.shutdown()
             await reviews.close()
             await hub.shutdown()
 
@@ -103,6 +113,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     )
     app.state.hub = hub
     app.state.reviews = reviews
+    app.state.online = online
     app.state.guards = security.Guards(
         config.games_per_minute, config.max_watched_per_address, config.max_watched
     )

@@ -63,6 +63,16 @@ class WebConfig:
     #: on a loopback address allows only loopback names, which defeats DNS
     #: rebinding attacks from web pages.
     allowed_hosts: Sequence[str] | None = None
+    #: Seconds a person's seat of a live two-person game may stay away before
+    #: the other player may claim the match (docs/web.md, "Leaving").
+    away_grace: float = 90.0
+    #: Rate limits of the online API (``limits`` notation, see
+    #: web/ratelimits.py; ``None``: its defaults).
+    rate_limits: Mapping[str, str] | None = None
+    #: Where rate-limit counts are kept (``None``: memory; ``redis://...``).
+    rate_limit_storage: str | None = None
+    #: Seconds between two rounds of the "Play now" pairing.
+    pairing_interval: float = 1.0
     #: Tests only: the deck of deal ``i`` of every new game.
     deck_for: Callable[[int], Sequence[int]] | None = None
     #: Tests only: the first dealer of every new game.

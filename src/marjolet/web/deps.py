@@ -12,7 +12,11 @@ as the FastAPI full-stack template does (``SessionDep``, ``CurrentUser``):
 - :data:`TableDep`: the live table of the path's ``game_id`` (loaded if
   needed; ``not_found``, ``corrupt`` or ``bot_unavailable`` otherwise);
 - :data:`SeatDep`: the table and the seat whose secret token the body
-  quotes (a :class:`~marjolet.web.schemas.SeatToken`; ``bad_token`` otherwise).
+  quotes (a :class:`~marjolet.web.schemas.SeatToken`; ``bad_token`` otherwise);
+- :data:`OnlineDep`: the :class:`~marjolet.web.online.Online` service, and
+  its :data:`AccountsDep` and :data:`LobbyDep`;
+- :data:`OptionalAccount`: the account of the session cookie, or ``None``;
+  :data:`CurrentAccount`: the same, required (``login_required``, 401).
 
 They work for HTTP routes and WebSockets alike (an ``HTTPConnection``);
 every refusal is a :class:`~marjolet.web.errors.WebError`.
@@ -26,9 +30,12 @@ from typing import Annotated, cast
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from marjolet.web.accounts import Account, Accounts
 from marjolet.web.config import WebConfig
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
+from marjolet.web.lobby import Lobby
+from marjolet.web.online import SESSION_COOKIE, Online
 from marjolet.web.reviews import ReviewService
 from marjolet.web.schemas import SeatToken
 from marjolet.web.security import Guards
@@ -99,3 +106,41 @@ async def new_game_allowance(address: ClientDep, guards: GuardsDep) -> None:
     """Refuse a client address that asks for too many new games a minute."""
     if not guards.new_games.take(address):
         raise WebError("too_many_games", "too many new games from this address; wait a minute")
+
+
+def get_online(conn: HTTPConnection) -> Online:
+    return cast(Online, conn.app.state.online)
+
+
+OnlineDep = Annotated[Online, Depends(get_online)]
+
+
+def get_accounts(online: OnlineDep) -> Accounts:
+    return online.accounts
+
+
+AccountsDep = Annotated[Accounts, Depends(get_accounts)]
+
+
+def get_lobby(online: OnlineDep) -> Lobby:
+    return online.lobby
+
+
+LobbyDep = Annotated[Lobby, Depends(get_lobby)]
+
+
+async def optional_account(conn: HTTPConnection, online: OnlineDep) -> Account | None:
+    """The account whose session the request's cookie holds, if any."""
+    return await online.account_of(conn.cookies.get(SESSION_COOKIE))
+
+
+OptionalAccount = Annotated[Account | None, Depends(optional_account)]
+
+
+async def current_account(account: OptionalAccount) -> Account:
+    if account is None:
+        raise WebError("login_required", "log in first")
+    return account
+
+
+CurrentAccount = Annotated[Account, Depends(current_account)]

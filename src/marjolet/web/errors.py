@@ -38,6 +38,18 @@ log = logging.getLogger("marjolet.web")
 
 #: The HTTP status of each code that is not a plain 400.
 HTTP_STATUS: dict[str, int] = {
+    "bad_credentials": 401,
+    "login_required": 401,
+    "name_taken": 409,
+    "no_seek": 404,
+    "no_player": 404,
+    "not_in_queue": 404,
+    "not_owner": 403,
+    "own_seek": 409,
+    "seek_gone": 409,
+    "too_many_requests": 429,
+    "too_many_seeks": 429,
+    "cannot_claim": 409,
     "bad_invite": 403,
     "bad_token": 403,
     "bot_unavailable": 409,

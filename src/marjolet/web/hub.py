@@ -22,7 +22,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ParamSpec
@@ -36,6 +36,7 @@ from marjolet.rules import Rules
 from marjolet.web.config import WebConfig
 from marjolet.web.errors import WebError
 from marjolet.web.ledger import Ledger
+from marjolet.web.presence import Presence
 from marjolet.web.store import GameRow, Mode, SeatInfo, Store, token_hash
 from marjolet.web.tables import Table
 
@@ -77,6 +78,8 @@ class Seating:
     players: tuple[str, str]
     token: str | None = None
     invite: str | None = None
+    #: A lobby game: seat 1's token (its player was found already).
+    token1: str | None = None
 
 
 class Hub:
@@ -92,8 +95,17 @@ class Hub:
         )
         self.closer = ThreadPoolExecutor(max_workers=8, thread_name_prefix="marjolet-bot-close")
         self._closing: set[asyncio.Future[None]] = set()
+        self._hooks: set[asyncio.Task[None]] = set()
         self.rng: random.Random = secrets.SystemRandom()
         self._load_lock = asyncio.Lock()
+        #: Who is at which table, and the away clocks (web/presence.py).
+        self.presence = Presence(grace_live=config.away_grace)
+        #: Called once a table's match is over (played out, forfeited or
+        #: claimed): the online service rates lobby games here.
+        self.on_finish: list[Callable[[Table], Coroutine[Any, Any, None]]] = []
+        #: Called when a table is loaded or created: the online service adds
+        #: the accounts and ratings of its seats.
+        self.on_open: list[Callable[[Table], Awaitable[None]]] = []
 
     # -- shared services --------------------------------------------------------------
 
@@ -116,6 +128,19 @@ class Hub:
         """The match of a stored game, rebuilt by replaying its record."""
         return to_match(game.record())
 
+    def finished(self, table: Table) -> None:
+        """A table's match is over: run the ``on_finish`` hooks (in tasks
+        of their own: a hook never holds up the table)."""
+        self.presence.forget(table.id)
+        for hook in self.on_finish:
+            task = asyncio.get_running_loop().create_task(hook(table))
+            self._hooks.add(task)
+            task.add_done_callback(self._hooks.discard)
+
+    async def _opened(self, table: Table) -> None:
+        for hook in self.on_open:
+            await hook(table)
+
     # -- games ----------------------------------------------------------------------------
 
     async def create_game(
@@ -126,16 +151,18 @@ class Hub:
         name: str,
         bots: Sequence[BotChoice] = (),
         first_dealer: int | None = None,
+        seating: Seating | None = None,
     ) -> NewGame:
         """Store a new game with its first deal and open its table.
 
         ``bot``: the creator (seat 0) against ``bots[0]``; ``friend``: seat 1
         is given to whoever opens the invite link; ``watch``: ``bots[0]``
         against ``bots[1]``, no person seated. ``first_dealer`` (a rematch)
-        overrides the configured or random first dealer.
+        overrides the configured or random first dealer. ``seating`` (a
+        lobby game: two persons, both seated at once) replaces the mode's.
         """
         game_id = secrets.token_urlsafe(9)
-        seating = self._seating(mode, name, bots)
+        seating = seating or self._seating(mode, name, bots)
         if first_dealer is None:  # a rematch names it; else the config's, else random
             first_dealer = self.config.first_dealer
         if first_dealer is None:
@@ -151,7 +178,10 @@ class Hub:
             first_dealer=first_dealer,
             players=seating.players,
             seats=seating.seats,
-            token_hashes=(token_hash(seating.token) if seating.token else None, None),
+            token_hashes=(
+                token_hash(seating.token) if seating.token else None,
+                token_hash(seating.token1) if seating.token1 else None,
+            ),
             invite_hash=token_hash(invite) if invite else None,
             status="waiting" if invite else "playing",
             decks=[tuple(self.new_deck(0))],
@@ -161,6 +191,7 @@ class Hub:
         game.deal_count = 1
         table = Table(self, game, self.match_of(game))
         self.tables[game_id] = table
+        await self._opened(table)
         table.kick()
         log.info("game %s created (%s, %s)", game_id, mode, " vs ".join(seating.players))
         return NewGame(game_id, None if mode == "watch" else 0, seating.token, invite)
@@ -180,6 +211,17 @@ class Hub:
             )
         invite = secrets.token_urlsafe(18)
         return Seating((SeatInfo("human"), SeatInfo("human")), (name, "friend"), token, invite)
+
+    async def create_pair(self, rules: Rules, players: tuple[str, str]) -> tuple[str, str, str]:
+        """A game between two persons who are both known already (a lobby
+        game): a friend game whose invite was claimed at once. Returns the
+        game id and the two seats' tokens (each shown only once)."""
+        tokens = (secrets.token_urlsafe(24), secrets.token_urlsafe(24))
+        seating = Seating(
+            (SeatInfo("human"), SeatInfo("human")), players, tokens[0], None, tokens[1]
+        )
+        new = await self.create_game("friend", rules, name=players[0], seating=seating)
+        return new.id, tokens[0], tokens[1]
 
     def _bot_seat(self, choice: BotChoice) -> SeatInfo:
         return SeatInfo("bot", choice.name, choice.spec, self.rng.randrange(1 << 30))
@@ -222,6 +264,7 @@ class Hub:
                 log.error("game %s cannot be resumed: %s", game_id, exc)
                 raise WebError("corrupt", f"this game cannot be resumed: {exc}") from None
             table = Table(self, game, match)
+            await self._opened(table)
             self.tables[game_id] = table
             log.info(
                 "game %s resumed at deal %d, %d actions", game_id, match.deal_index, table.version
@@ -251,6 +294,7 @@ class Hub:
         """Stop every table, close every bot (no bot program outlives the
         server), then finish the pending writes and close the database."""
         await asyncio.gather(*(table.close() for table in list(self.tables.values())))
+        await asyncio.gather(*self._hooks, return_exceptions=True)
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         while pending := [f for f in self._closing if not f.done()]:
             await asyncio.gather(*pending, return_exceptions=True)
@@ -285,7 +329,6 @@ class Hub:
             Record(record.rules, record.first_dealer, record.players, tuple(finished)),
             False,
         )
-
 
     async def _load(self, game_id: str) -> GameRow:
         """A stored game (``not_found`` for an id no game can have, unread)."""

@@ -22,6 +22,7 @@ waits, so it can live in one process or, later, behind a shared store.
 
 from __future__ import annotations
 
+import hmac
 import json
 import secrets
 import time
@@ -181,6 +182,19 @@ class Lobby:
             stored = db.execute(select(seeks.c.owner_hash).where(seeks.c.id == seek.id)).scalar()
         tags = {_owner_tag(seeker, owner_key), _owner_tag(Seeker(seeker.name), owner_key)}
         return any(stored == token_digest(token + "|" + tag) for tag in tags)
+
+    def token_owns(self, seek: Seek, token: str, owner_key: str = "") -> bool:
+        """Whether ``token`` is the owner token of ``seek``, whoever quotes
+        it (a page whose session is not the one that posted it)."""
+        with self.engine.connect() as db:
+            stored = db.execute(select(seeks.c.owner_hash).where(seeks.c.id == seek.id)).scalar()
+        tags = {f"guest:{owner_key}"}
+        if seek.account_id is not None:
+            tags.add(f"account:{seek.account_id}")
+        return any(
+            stored is not None and hmac.compare_digest(stored, token_digest(token + "|" + tag))
+            for tag in tags
+        )
 
     def accept(self, seek_id: str, acceptor: Seeker) -> Seek:
         """Take an open seek for ``acceptor``: exactly one acceptor wins."""

@@ -27,10 +27,10 @@ GRACE_LIVE = 90.0
 DAY = 86_400.0
 
 
-def grace_seconds(days_per_move: int | None) -> float:
+def grace_seconds(days_per_move: int | None, grace_live: float = GRACE_LIVE) -> float:
     """How long an away seat of a live game keeps its place; a
     correspondence game's seat keeps it for its days per move."""
-    return GRACE_LIVE if days_per_move is None else days_per_move * DAY
+    return grace_live if days_per_move is None else days_per_move * DAY
 
 
 @dataclass(slots=True)
@@ -54,8 +54,11 @@ class GamePresence:
 class Presence:
     """Connections and away clocks of every game a process serves."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, *, grace_live: float = GRACE_LIVE
+    ) -> None:
         self.clock = clock
+        self.grace_live = grace_live
         self.games: dict[str, GamePresence] = {}
 
     def track(self, game_id: str, days_per_move: int | None = None) -> GamePresence:
@@ -78,6 +81,13 @@ class Presence:
         if state.connections == 0 and state.away_since is None:
             state.away_since = self.clock()
 
+    def absent(self, game_id: str, seat: int) -> None:
+        """A seat nobody has opened since the table was loaded (after a
+        restart, say): its clock starts now, as if it had just left."""
+        state = self.track(game_id).seats[seat]
+        if state.connections == 0 and state.away_since is None:
+            state.away_since = self.clock()
+
     def away_left(self, game_id: str, seat: int) -> float | None:
         """Seconds left before the other player may claim, or None while
         the seat is connected (0 once the grace has run out)."""
@@ -87,7 +97,7 @@ class Presence:
         away_since = game.seats[seat].away_since
         assert away_since is not None
         elapsed = self.clock() - away_since
-        return max(0.0, grace_seconds(game.days_per_move) - elapsed)
+        return max(0.0, grace_seconds(game.days_per_move, self.grace_live) - elapsed)
 
     def may_claim(self, game_id: str, claimant: int) -> bool:
         """Whether ``claimant`` may claim the match: the other seat is

@@ -5,10 +5,12 @@ Every message is one JSON object of at most ``max_size`` bytes with a
 
     {"type": "hello", "token": "..."}        # take your seat (first message)
     {"type": "hello", "watch": true}         # watch a bot-vs-bot match
+    {"type": "hello", "account": true}       # the seat of the logged-in account
     {"type": "act", "action": "QS", "version": 17}
     {"type": "hint"}
     {"type": "next", "version": 42}          # start the next deal
     {"type": "ping"}
+    {"type": "claim"}                        # the opponent left for good: take the win
 
 ``version`` is the position the client saw (the ``version`` of its last
 ``state``), so a double click or a message sent before an update arrived is
@@ -49,7 +51,7 @@ class ProtocolError(MarjoletError):
 
 MAX_TOKEN = 128
 MAX_ACTION_TEXT = 16
-TYPES = "act, hint, next, ping or hello"
+TYPES = "act, hint, next, ping, claim or hello"
 
 
 def _short(value: object) -> str:
@@ -87,6 +89,12 @@ def _watch(value: object) -> object:
     return value
 
 
+def _account(value: object) -> object:
+    if not isinstance(value, bool):
+        raise ValueError("'account' must be true or false")
+    return value
+
+
 #: A version that must be given (absent, its own check refuses it).
 Version = Annotated[int, BeforeValidator(_version)]
 REQUIRED: Any = Field(default=None, validate_default=True)
@@ -102,11 +110,16 @@ class Hello(Message):
     type: Literal["hello"]
     token: Annotated[str | None, BeforeValidator(_token)] = None
     watch: Annotated[bool, BeforeValidator(_watch)] = False
+    #: Take the seat the logged-in account (the session cookie) holds.
+    account: Annotated[bool, BeforeValidator(_account)] = False
 
     @model_validator(mode="after")
     def _token_or_watch(self) -> Hello:
-        if self.token is None and not self.watch:
-            raise ValueError("'hello' needs a 'token' (to play) or 'watch': true")
+        if self.token is None and not self.watch and not self.account:
+            raise ValueError(
+                "'hello' needs a 'token' (to play), 'account': true (your account's seat) "
+                "or 'watch': true"
+            )
         return self
 
 
@@ -129,7 +142,13 @@ class Ping(Message):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | Act | Hint | Next | Ping
+class Claim(Message):
+    """Claim the match: the opponent left and their grace ran out."""
+
+    type: Literal["claim"]
+
+
+ClientMessage = Hello | Act | Hint | Next | Ping | Claim
 
 _MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]

@@ -24,6 +24,10 @@ from marjolet.rules import CLASSIC, Rules, check_new_match
 MAX_NAME = 24
 #: Longest secret a client may quote (seat token, invite code).
 MAX_SECRET = 128
+#: Longest name or password a client may send (the accounts' own rules are stricter).
+MAX_CREDENTIAL = 256
+#: Correspondence: the longest time a move may take, in days.
+MAX_DAYS = 14
 #: Longest bot choice name a client may send (longer is no choice of ours).
 MAX_BOT_NAME = 200
 
@@ -69,6 +73,21 @@ def _bot_pair(value: object) -> object:
     if not isinstance(value, list | tuple) or len(value) != 2:
         raise ValueError("'bots' must name two bot choices")
     return tuple(_bot_name(v) for v in value)
+
+
+def _text(what: str, limit: int) -> BeforeValidator:
+    def check(value: object) -> object:
+        if not isinstance(value, str) or len(value) > limit:
+            raise ValueError(what)
+        return value
+
+    return BeforeValidator(check)
+
+
+def _optional_secret(value: object) -> object:
+    if value is not None and (not isinstance(value, str) or not 0 < len(value) <= MAX_SECRET):
+        raise ValueError("'token' must be the owner token of the offer")
+    return value
 
 
 def _secret(what: str) -> BeforeValidator:
@@ -123,4 +142,83 @@ class NoOptions(Body):
     body is held to the request limit and checked like any other)."""
 
 
-__all__ = ["MAX_NAME", "Join", "Mode", "NewGame", "NoOptions", "SeatToken", "clean_name"]
+class Credentials(Body):
+    """``POST /api/accounts`` and ``POST /api/session``: a name and a password
+    (their rules are checked by web/accounts.py, with one message each)."""
+
+    name: Annotated[str, _text("'name' must be your account's name", MAX_CREDENTIAL)] = REQUIRED
+    password: Annotated[str, _text("'password' must be your password (text)", MAX_CREDENTIAL)] = (
+        REQUIRED
+    )
+
+
+def _rated(value: object) -> object:
+    if not isinstance(value, bool):
+        raise ValueError("'rated' must be true or false")
+    return value
+
+
+def _days(value: object) -> object:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_DAYS:
+        raise ValueError(f"'days_per_move' must be a whole number of days from 1 to {MAX_DAYS}")
+    return value
+
+
+def _bot_after(value: object) -> object:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 600:
+        raise ValueError("'bot_after' must be a number of seconds from 0 to 600, or null")
+    return float(value)
+
+
+class NewSeek(Body):
+    """``POST /api/seeks``: an offer to play (rated ones need a login)."""
+
+    rules: Annotated[Rules, BeforeValidator(_rules)] = CLASSIC
+    rated: Annotated[bool, BeforeValidator(_rated)] = False
+    days_per_move: Annotated[int | None, BeforeValidator(_days)] = None
+    #: A guest's display name (an account plays under its own name).
+    name: Annotated[str, BeforeValidator(lambda v: clean_name(v, "guest"))] = "guest"
+
+
+class PlayNow(Body):
+    """``POST /api/play-now``: wait for an opponent of close rating, and
+    take a computer opponent after ``bot_after`` seconds (null: never)."""
+
+    rules: Annotated[Rules, BeforeValidator(_rules)] = CLASSIC
+    rated: Annotated[bool, BeforeValidator(_rated)] = False
+    bot_after: Annotated[float | None, BeforeValidator(_bot_after)] = None
+    name: Annotated[str, BeforeValidator(lambda v: clean_name(v, "guest"))] = "guest"
+
+
+class AcceptSeek(Body):
+    """``POST /api/seeks/ID/accept``: a guest's display name (an account
+    plays under its own)."""
+
+    name: Annotated[str, BeforeValidator(lambda v: clean_name(v, "guest"))] = "guest"
+
+
+class OwnerToken(Body):
+    """``DELETE /api/seeks/ID``: the seek's owner token (an account that
+    owns the seek needs none)."""
+
+    token: Annotated[str | None, BeforeValidator(_optional_secret)] = None
+
+
+__all__ = [
+    "MAX_NAME",
+    "AcceptSeek",
+    "Credentials",
+    "Join",
+    "Mode",
+    "NewGame",
+    "NewSeek",
+    "NoOptions",
+    "OwnerToken",
+    "PlayNow",
+    "SeatToken",
+    "clean_name",
+]

@@ -66,6 +66,7 @@ from marjolet.match import Match
 from marjolet.turns import Move, Turn, TurnDriver
 from marjolet.web import views
 from marjolet.web.errors import WebError, from_turn
+from marjolet.web.presence import DAY
 from marjolet.web.store import Forfeit, GameRow, Status, token_hash
 
 if TYPE_CHECKING:
@@ -73,6 +74,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("marjolet.web")
 
+#: The reason stored with the forfeit of a person who left and did not come back.
+LEFT_REASON = "left the game"
 #: In a watched match, the pause before the next deal (to read the summary),
 #: in bot paces.
 SUMMARY_PACES = 4
@@ -105,6 +108,14 @@ class Table:
         self._bots_retired = False
         #: When the last connection left (a watched match pauses after a while).
         self.unwatched_since = time.monotonic()
+        #: The seats' accounts (``{"name", "rating", "provisional"}``) of a
+        #: lobby game, whether it is rated, and its days per move (None:
+        #: live); set by the online service when the table opens.
+        self.accounts: list[dict[str, Any] | None] = [None, None]
+        #: A lobby game of an account: anyone may watch it (hands hidden).
+        self.public = False
+        self.rated = False
+        self.days_per_move: int | None = None
 
     def _build_bots(self) -> dict[int, Bot]:
         """The bots of the seats, from the specs stored with the game. A bot
@@ -176,11 +187,14 @@ class Table:
         see it before it is saved."""
         async with self.lock:
             self.peers.add(peer)
+            self._arrived(peer.seat)
             peer.send(json.dumps(self._welcome(peer.seat)))
             peer.send(self._state_text(peer.seat, {}))
             self._announce_presence()
 
     def detach(self, peer: Peer) -> None:
+        if peer in self.peers and peer.seat is not None and self._two_people:
+            self.hub.presence.disconnected(self.id, peer.seat)
         self.peers.discard(peer)
         if not self.peers:
             self.unwatched_since = time.monotonic()
@@ -202,8 +216,38 @@ class Table:
                 out[peer.seat] = True
         return out
 
+    @property
+    def _two_people(self) -> bool:
+        """Two persons play here, both seated, and the match goes on: the
+        only tables where leaving starts a clock."""
+        return (
+            all(info.kind == "human" for info in self.game.seats)
+            and self.game.invite_hash is None
+            and not self.over
+        )
+
+    def _arrived(self, seat: int | None) -> None:
+        """A seat's connection opened: it is back; a seat nobody opened
+        since the table was loaded starts its away clock now."""
+        if seat is None or not self._two_people:
+            return
+        presence = self.hub.presence
+        presence.track(self.id, self.days_per_move)
+        presence.connected(self.id, seat)
+        presence.absent(self.id, 1 - seat)
+
+    def away(self) -> list[float | None]:
+        """Per seat: seconds before the other player may claim the match
+        (0: they may now), or None while the seat is here."""
+        if not self._two_people or self.days_per_move is not None:
+            return [None, None]  # correspondence: the deadline counts, not presence
+        left = [self.hub.presence.away_left(self.id, seat) for seat in (0, 1)]
+        return [None if v is None else round(v, 1) for v in left]
+
     def _announce_presence(self) -> None:
-        text = json.dumps({"type": "presence", "connected": self._connected_seats()})
+        text = json.dumps(
+            {"type": "presence", "connected": self._connected_seats(), "away": self.away()}
+        )
         for peer in list(self.peers):
             peer.send(text)
 
@@ -220,6 +264,9 @@ class Table:
                 for info in game.seats
             ],
             "rules": self.match.rules.to_json(),
+            "accounts": self.accounts,
+            "rated": self.rated,
+            "days_per_move": self.days_per_move,
         }
 
     # -- pictures --------------------------------------------------------------------
@@ -235,6 +282,8 @@ class Table:
     def view_for(self, seat: int | None) -> views.View:
         """The picture a seat (or, for ``None``, a spectator) may see."""
         steps = self._current_steps()
+        if seat is None and self.has_humans:  # a lobby game's spectator: no hidden card
+            return views.public_view(self.match, steps)
         if seat is None:
             return views.open_view(self.match, steps)
         return views.seat_view(self.match, seat, steps)
@@ -245,6 +294,9 @@ class Table:
         view["version"] = self.version
         view["status"] = self.status()
         view["connected"] = self._connected_seats()
+        # correspondence: when the player to move runs out of time (epoch seconds)
+        days = self.days_per_move
+        view["deadline"] = None if days is None or self.over else self.game.updated + days * DAY
         forfeit = self.game.forfeit
         view["forfeit"] = forfeit.to_json() if forfeit is not None else None
         if forfeit is not None:  # the match ended here, whatever the cards say
@@ -294,9 +346,7 @@ class Table:
         async with self.lock:
             self._check_open()
             if self.game.invite_hash is not None:
-                raise WebError(
-                    "waiting", "your opponent has not joined yet: share the invite link"
-                )
+                raise WebError("waiting", "your opponent has not joined yet: share the invite link")
             try:
                 move = self.driver.check(action, version, seat)
             except TurnError as refused:
@@ -358,11 +408,13 @@ class Table:
             raise WebError(
                 "storage", "the server could not save the move, so it was not played"
             ) from None
+        self.game.updated = time.time()  # a correspondence game's clock restarts
         self.broadcast({"last_action": {"player": move.seat, "action": ACTION_NAMES[action]}})
         if match.is_over:
             winner = match.winner
             assert winner is not None
             self.retire_bots((match.totals, winner))
+            self.hub.finished(self)
 
     async def _forfeit(self, seat: int, fault: BotFault) -> None:
         """The bot of ``seat`` broke down: it loses the match. Stored as a
@@ -397,6 +449,48 @@ class Table:
         )
         self.broadcast()
         self.retire_bots((totals, forfeit.winner))
+        self.hub.finished(self)
+
+    async def claim(self, seat: int) -> None:
+        """``seat`` claims the match: its opponent left a two-person game
+        and did not come back within the grace (web/presence.py). Stored
+        as a forfeit of the absent seat (the claimant wins; a rated game
+        is rated like any other end)."""
+        async with self.lock:
+            self._check_open()
+            other = 1 - seat
+            if not self._two_people or not self._may_claim(seat):
+                raise WebError("cannot_claim", "your opponent is here or may still come back: wait")
+            forfeit = Forfeit(other, "", LEFT_REASON)
+            totals = self.match.running_totals
+            try:
+                await self.ledger.forfeit(self.id, forfeit, totals=totals)
+            except Exception as exc:
+                log.error("game %s: could not store the claim of seat %d: %s", self.id, seat, exc)
+                await self._reload()
+                raise WebError("storage", "the server could not save the claim") from None
+            game = self.game
+            game.forfeit, game.status, game.winner, game.totals = forfeit, "finished", seat, totals
+            self.driver.forfeit(other, f"{game.players[other]} left; {game.players[seat]} wins")
+            log.info("game %s: seat %d claimed the match (seat %d left)", self.id, seat, other)
+            self._notice(
+                f"{game.players[other]} left the game; {game.players[seat]} wins",
+                key="notice.claimed",
+                params={"name": game.players[other], "winner": game.players[seat]},
+            )
+            self.broadcast()
+        self.hub.finished(self)
+
+    def _may_claim(self, seat: int) -> bool:
+        """A live game: the other seat left and its grace ran out. A
+        correspondence game: the other seat is to move and its days per
+        move are over (being away is no fault there)."""
+        days = self.days_per_move
+        if days is None:
+            return self.hub.presence.may_claim(self.id, seat)
+        turn = self.driver.turn()
+        their_move = turn is not None and turn.seat == 1 - seat
+        return their_move and time.time() > self.game.updated + days * DAY
 
     async def _reload(self) -> None:
         """Rebuild the match from the database (after a failed write)."""

@@ -295,6 +295,31 @@ def seat_view(match: Match, seat: int, steps: Sequence[Step] | None = None) -> V
     return view
 
 
+def public_view(match: Match, steps: Sequence[Step] | None = None) -> View:
+    """What a spectator of a game with a person sees: only what both
+    players see (R23): no hand, no draw, no stock; a hand's cards that were
+    exposed in a meld are public."""
+    deal = match.deal
+    if deal is None:
+        raise ValueError("no deal in progress")
+    if steps is None:
+        steps = deal_steps(deal)
+    view = _common(match, deal, steps)
+    view["hands"] = [
+        {
+            "cards": None,
+            "size": deal.hand_mask(p).bit_count(),
+            "known": names(deal.hand_mask(p) & deal.exposed_mask(p)),
+        }
+        for p in (0, 1)
+    ]
+    view["seat"] = None
+    view["log"] = _log(steps, None, None)
+    view["legal"] = []
+    view["blocked"] = {}
+    return view
+
+
 def open_view(match: Match, steps: Sequence[Step] | None = None) -> View:
     """Both hands face up: for spectators of bot-vs-bot matches and replays.
     The stock order is still not shown."""

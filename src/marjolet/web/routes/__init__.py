@@ -8,6 +8,11 @@ module-level :class:`fastapi.APIRouter`:
 :mod:`.reviews`         ``/api/games/ID/review``
 :mod:`.pages`           ``/``, ``/game/ID``, ``/history``, ``/replay``, ``/rules``
 :mod:`.sockets`         ``WS /ws/ID``
+:mod:`.accounts`        ``/api/accounts``, ``/api/session``, ``/api/me``,
+                        ``/api/me/games``, ``/api/players/NAME``,
+                        ``/api/rating-system``
+:mod:`.lobby`           ``/api/seeks``, ``/api/lobby``, ``/api/play-now``,
+                        ``WS /ws/lobby``
 ======================  ====================================================
 
 Routes take what they need through :mod:`marjolet.web.deps`, read bodies
@@ -21,7 +26,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from marjolet.web.config import WebConfig
-from marjolet.web.routes import games, pages, replay, reviews, sockets
+from marjolet.web.routes import accounts, games, lobby, pages, replay, reviews, sockets
 
 
 def include_routes(app: FastAPI, config: WebConfig) -> None:
@@ -36,6 +41,9 @@ def include_routes(app: FastAPI, config: WebConfig) -> None:
     app.include_router(games.router, max_body_size=small)
     app.include_router(replay.router, max_body_size=config.max_upload)
     app.include_router(reviews.router, max_body_size=small)
+    app.include_router(accounts.router, max_body_size=small)
+    app.include_router(lobby.router, max_body_size=small)
+    app.include_router(lobby.sockets)  # before /ws/{game_id}
     app.include_router(sockets.router)
 
 

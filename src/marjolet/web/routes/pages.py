@@ -89,6 +89,16 @@ async def table_page(game_id: str, request: Request) -> HTMLResponse:
     return page("table.html", request)
 
 
+@router.get("/online")
+async def online_page(request: Request) -> HTMLResponse:
+    return page("online.html", request)
+
+
+@router.get("/players/{name}")
+async def profile_page(name: str, request: Request) -> HTMLResponse:
+    return page("profile.html", request)
+
+
 @router.get("/history")
 async def history_page(request: Request) -> HTMLResponse:
     return page("history.html", request)

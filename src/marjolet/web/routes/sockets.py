@@ -25,6 +25,7 @@ from marjolet.web.connection import Connection
 from marjolet.web.deps import ConfigDep, HubDep
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
+from marjolet.web.online import SESSION_COOKIE, Online
 from marjolet.web.tables import Table
 
 log = logging.getLogger("marjolet.web")
@@ -100,7 +101,10 @@ async def _hello(conn: Connection, hub: Hub, config: WebConfig, game_id: str) ->
                 "hello_first", "the first message must be 'hello' with your seat's token"
             )
         table = await hub.table(game_id)
-        conn.seat = _seat(table, msg)
+        if msg.account:
+            conn.seat = await _account_seat(conn.ws, table)
+        else:
+            conn.seat = _seat(table, msg)
     except WebError as exc:
         conn.refuse(exc)
         return None
@@ -110,6 +114,18 @@ async def _hello(conn: Connection, hub: Hub, config: WebConfig, game_id: str) ->
     return table
 
 
+async def _account_seat(ws: WebSocket, table: Table) -> int:
+    """The seat the logged-in account (the session cookie) holds here."""
+    online: Online = ws.app.state.online
+    account = await online.account_of(ws.cookies.get(SESSION_COOKIE))
+    if account is None:
+        raise WebError("login_required", "log in to take your account's seat")
+    seat = await asyncio.to_thread(online.lobby.seat_of, table.id, account.id)
+    if seat is None:
+        raise WebError("bad_token", "your account does not hold a seat at this table")
+    return seat
+
+
 def _seat(table: Table, hello: protocol.Hello) -> int | None:
     """The seat a ``hello`` takes (``None``: a spectator)."""
     if hello.token is not None:
@@ -117,7 +133,7 @@ def _seat(table: Table, hello: protocol.Hello) -> int | None:
         if seat is None:
             raise WebError("bad_token", "this token does not hold a seat at this table")
         return seat
-    if table.has_humans:
+    if table.has_humans and not table.public:
         raise WebError("no_spectators", "only bot-vs-bot matches can be watched")
     return None
 
@@ -194,6 +210,8 @@ async def _handle(conn: Connection, table: Table, msg: protocol.ClientMessage) -
         raise WebError("spectator", "spectators cannot play")
     if isinstance(msg, protocol.Act):
         await table.act(conn.seat, msg.action, msg.version)
+    elif isinstance(msg, protocol.Claim):
+        await table.claim(conn.seat)
     elif isinstance(msg, protocol.Next):
         await table.next_deal(msg.version)
     elif isinstance(msg, protocol.Hint):

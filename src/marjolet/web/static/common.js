@@ -436,6 +436,17 @@ export function formatDate(seconds) {
   return date.toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" });
 }
 
+// The "Online" link shows how many games wait for the logged-in player, and so
+// does the page title (nothing for a visitor without an account).
+function onlineLink(node) {
+  fetch("/api/me").then((r) => (r.ok ? r.json() : null)).then((me) => {
+    if (!me || !me.account || !me.waiting) return;
+    node.append(" ", el("span", { class: "badge", title: t("online.waiting_title", { n: me.waiting }) }, String(me.waiting)));
+    document.title = `(${me.waiting}) ${document.title.replace(/^\(\d+\) /, "")}`;
+  }).catch(() => {});
+  return node;
+}
+
 export function topbar(active) {
   const link = (href, key) =>
     el("a", { href, class: active === href ? "active" : null, "aria-current": active === href ? "page" : null }, t(key));
@@ -456,8 +467,8 @@ export function topbar(active) {
     "header",
     { class: "topbar" },
     el("a", { href: "/", class: "brand" }, el("span", { class: "brand-mark", "aria-hidden": "true" }, "\u2665\u2660"), "Marjolet"),
-    el("nav", { "aria-label": t("top.menu") }, link("/", "top.lobby"), link("/history", "top.history"),
-      link("/replay", "top.replay"), link("/rules", "top.rules")),
+    el("nav", { "aria-label": t("top.menu") }, link("/", "top.lobby"), onlineLink(link("/online", "top.online")),
+      link("/history", "top.history"), link("/replay", "top.replay"), link("/rules", "top.rules")),
     el("details", { class: "prefs-menu" },
       el("summary", {}, t("top.settings")),
       el("div", { class: "prefs" },

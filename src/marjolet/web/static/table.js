@@ -26,6 +26,9 @@ const state = {
   stopped: false,
   hiddenSummary: -1,
   toastTimer: null,
+  // no seat token in this browser: try the logged-in account's seat first
+  tryAccount: true,
+  awayTimer: null,
 };
 
 let parts = null;
@@ -99,7 +102,11 @@ function connect() {
   const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(gameId)}`);
   state.ws = ws;
   ws.addEventListener("open", () => {
-    ws.send(JSON.stringify(held ? { type: "hello", token: held.token } : { type: "hello", watch: true }));
+    // no token in this browser: the logged-in account's seat, else watch
+    let hello = { type: "hello", watch: true };
+    if (held) hello = { type: "hello", token: held.token };
+    else if (state.tryAccount) hello = { type: "hello", account: true };
+    ws.send(JSON.stringify(hello));
   });
   ws.addEventListener("message", (event) => {
     let msg;
@@ -132,15 +139,17 @@ function handle(msg) {
       break;
     case "state":
       if (state.view && msg.deal !== state.view.deal) state.hiddenSummary = -1;
-      msg.players = msg.players.map(localName);
+      msg.players = msg.players.map(localName).map((name, i) => withRating(name, i));
       state.view = msg;
       state.connected = msg.connected;
       state.pending = false;
       if (state.hint && state.hint.version !== msg.version) state.hint = null;
+      deadlineLine(msg);
       render();
       break;
     case "presence":
       state.connected = msg.connected;
+      awayClock(msg.away || [null, null]);
       render();
       break;
     case "hint":
@@ -155,6 +164,11 @@ function handle(msg) {
       break;
     case "error":
       state.pending = false;
+      if (state.tryAccount && !seatFor(gameId) && ["login_required", "bad_token"].includes(msg.code)) {
+        state.tryAccount = false; // not this account's game: watch it instead
+        if (state.ws) state.ws.close();
+        break;
+      }
       if (FATAL.has(msg.code)) {
         state.stopped = true;
         banner(fatalText(msg), "error");
@@ -167,6 +181,77 @@ function handle(msg) {
     default:
       break;
   }
+}
+
+// A player with an account is shown with their rating (spectators too).
+function withRating(name, seat) {
+  const accounts = (state.welcome && state.welcome.accounts) || [];
+  const account = accounts[seat];
+  if (!account) return name;
+  return `${name} (${account.rating}${account.provisional ? "?" : ""})`;
+}
+
+// The opponent left: a countdown, then "claim the win" or "keep waiting".
+function awayClock(away) {
+  clearInterval(state.awayTimer);
+  const seat = state.seat;
+  const node = awayNode();
+  if (seat === null || away[1 - seat] === null) {
+    node.hidden = true;
+    return;
+  }
+  const until = Date.now() + away[1 - seat] * 1000;
+  const draw = () => {
+    const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    if (left > 0) {
+      clear(node).append(t("away.countdown", { time: duration(left) }));
+    } else {
+      clearInterval(state.awayTimer);
+      const claim = el("button", { type: "button", id: "claim", class: "action primary" }, t("away.claim"));
+      claim.addEventListener("click", () => state.ws && state.ws.send(JSON.stringify({ type: "claim" })));
+      const wait = el("button", { type: "button", class: "action" }, t("away.wait"));
+      wait.addEventListener("click", () => { node.hidden = true; });
+      clear(node).append(el("p", {}, t("away.gone")), claim, " ", wait);
+    }
+    node.hidden = false;
+  };
+  draw();
+  state.awayTimer = setInterval(draw, 1000);
+}
+
+// A correspondence game: the time left to the player to move.
+function deadlineLine(view) {
+  let node = $("deadline");
+  if (!node) {
+    node = el("p", { id: "deadline", class: "muted" });
+    $("score").before(node);
+  }
+  const left = view.deadline ? Math.max(0, Math.floor(view.deadline - Date.now() / 1000)) : null;
+  node.hidden = left === null;
+  if (left === null) return;
+  const mine = view.legal && view.legal.length > 0;
+  clear(node).append(t(mine ? "table.time_left_you" : "table.time_left_them", { time: duration(left) }));
+  if (left === 0 && !mine && state.seat !== null) {
+    const claim = el("button", { type: "button", class: "action" }, t("away.claim"));
+    claim.addEventListener("click", () => state.ws && state.ws.send(JSON.stringify({ type: "claim" })));
+    node.append(" ", claim);
+  }
+}
+
+function duration(seconds) {
+  if (seconds >= 86400) return t("away.days", { n: Math.floor(seconds / 86400), h: Math.floor((seconds % 86400) / 3600) });
+  if (seconds >= 3600) return t("away.hours", { n: Math.floor(seconds / 3600), m: Math.floor((seconds % 3600) / 60) });
+  return t("away.seconds", { n: seconds });
+}
+
+function awayNode() {
+  let node = $("away");
+  if (!node) {
+    node = el("div", { id: "away", class: "panel away", role: "status", "aria-live": "polite" });
+    node.hidden = true;
+    $("score").before(node);
+  }
+  return node;
 }
 
 function invitePanel(view) {
@@ -212,7 +297,7 @@ function forfeitOverlay(view) {
   else title = t("forfeit.wins", { name: view.players[f.winner] });
   clear($("overlay-title")).append(title);
   const body = [
-    el("p", {}, t("forfeit.text", { name: loser, reason: f.reason })),
+    el("p", {}, f.bot === "" ? t("forfeit.left_text", { name: loser }) : t("forfeit.text", { name: loser, reason: f.reason })),
     el("p", { class: "muted" }, t("forfeit.score", { a: view.running[0], b: view.running[1] })),
   ];
   if (f.stderr.length) {

@@ -1,0 +1,452 @@
+"""Online play: accounts, the lobby, "Play now", and rated results, wired
+to the hub's tables.
+
+:class:`Online` is the one object the online routes talk to (through
+:mod:`marjolet.web.deps`). It owns the :class:`~marjolet.web.accounts.Accounts`,
+the :class:`~marjolet.web.lobby.Lobby`, the "Play now"
+:class:`~marjolet.web.lobby.Pairing` and the :class:`~marjolet.web.ratelimits.RateLimits`,
+all on the store's engine, and runs their blocking calls (database,
+Argon2) in worker threads, never on the event loop.
+
+A lobby game is a two-person game the hub creates with both seats taken
+at once (:meth:`~marjolet.web.hub.Hub.create_pair`, a friend game whose
+invite was claimed on the spot). Each seat has its secret token, as every
+seat has; a seat held by an account may also be taken by any browser where
+that account is logged in: the table's socket reads the session cookie
+(``hello`` with ``"account": true``) and ``game_players`` says which seat
+the account holds. So the token flow stays for guests and the account's
+session is the proof of the seat for everyone else.
+
+Rated games are rated once (``rating_changes`` has one row per game and
+account): when a table's match ends (:meth:`Online.finished`) and, at
+start-up, for every finished rated game that has no rating yet
+(:meth:`Online.startup`), so a result that arrived while the server was
+stopping is not lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from sqlalchemy import and_, select
+
+from marjolet.rules import Rules
+from marjolet.web.accounts import Account, AccountError, Accounts
+from marjolet.web.db import game_players, games, rating_changes
+from marjolet.web.errors import WebError
+from marjolet.web.hub import Hub
+from marjolet.web.lobby import Lobby, LobbyError, Pairing, Seek, Seeker, Waiting
+from marjolet.web.ratelimits import DEFAULT_LIMITS, RateLimits
+from marjolet.web.tables import Table
+
+log = logging.getLogger("marjolet.web")
+
+T = TypeVar("T")
+
+#: The session cookie (HttpOnly, SameSite=Lax, Secure behind HTTPS).
+SESSION_COOKIE = "marjolet_session"
+#: A session cookie lives this long in the browser (the server may revoke it sooner).
+SESSION_MAX_AGE = 30 * 86_400
+#: Games listed in "my games" at most (the latest first).
+MY_GAMES = 200
+#: "Play now" entries forgotten this long after they were matched.
+PLAY_NOW_KEEP_S = 600.0
+
+
+def refused(exc: AccountError | LobbyError) -> WebError:
+    """An account or lobby refusal as the web error a client is told."""
+    return WebError(exc.code, str(exc))
+
+
+@dataclass(slots=True, eq=False)
+class Listener:
+    """One lobby socket: its outgoing queue and the seeks it owns."""
+
+    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(256))
+    seeks: set[str] = field(default_factory=set)
+
+    def send(self, text: str) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(text)
+
+
+class Online:
+    """Accounts, lobby, pairing and ratings of one server (see the module docstring)."""
+
+    def __init__(self, hub: Hub, *, clock: Callable[[], float] = time.time) -> None:
+        engine = hub.ledger.engine
+        config = hub.config
+        self.hub = hub
+        self.clock = clock
+        self.accounts = Accounts(engine)
+        self.lobby = Lobby(engine)
+        self.limits = RateLimits(
+            {**DEFAULT_LIMITS, **(config.rate_limits or {})}, config.rate_limit_storage
+        )
+        self.pairing = Pairing()
+        #: seek id -> the seeker's seat (``{"id", "seat", "token", "url"}``),
+        #: kept in memory: a token is never stored (see docs/web.md).
+        self.seat_replies: dict[str, dict[str, Any]] = {}
+        #: "Play now" key -> its game once matched (None: being created), and when.
+        self.play_now: dict[str, tuple[float, dict[str, Any] | None]] = {}
+        self.listeners: set[Listener] = set()
+        self._pairing_task: asyncio.Task[None] | None = None
+        hub.on_finish.append(self.finished)
+        hub.on_open.append(self.opened)
+
+    @staticmethod
+    async def run(fn: Callable[..., T], *args: Any) -> T:
+        """A blocking call (database, password hash) in a worker thread,
+        its refusal turned into a :class:`WebError`."""
+        try:
+            return await asyncio.to_thread(fn, *args)
+        except (AccountError, LobbyError) as exc:
+            raise refused(exc) from None
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    async def startup(self) -> None:
+        """Rate what was left unrated, then start the pairing rounds."""
+        for game_id in await asyncio.to_thread(self._unrated_finished):
+            await self.rate(game_id)
+        self._pairing_task = asyncio.get_running_loop().create_task(self._pair_forever())
+
+    async def shutdown(self) -> None:
+        task = self._pairing_task
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    # -- sessions -------------------------------------------------------------------------
+
+    async def account_of(self, token: str | None) -> Account | None:
+        """The account of a session cookie's value (None: not logged in)."""
+        if not token:
+            return None
+        return await asyncio.to_thread(self.accounts.for_token, token)
+
+    def allow(self, name: str, *keys: str) -> None:
+        """Count one use of the limit ``name`` for each key; refuse when over."""
+        keys = tuple(dict.fromkeys(keys))  # a key named twice counts once
+        if not self.limits.allows(name, *keys):
+            wait = max(self.limits.retry_after(name, key) for key in keys)
+            raise WebError(
+                "too_many_requests",
+                f"too many attempts; try again in {max(1, round(wait))} s",
+                params={"seconds": max(1, round(wait))},
+            )
+
+    # -- tables -----------------------------------------------------------------------------
+
+    async def opened(self, table: Table) -> None:
+        """A table opens: tell it its seats' accounts, rated or not, days per move."""
+        rows = await asyncio.to_thread(self._players_of, table.id)
+        if not rows:
+            return
+        table.public = True  # a lobby game: spectators see names, never hidden cards
+        for seat, account_id, rated, days in rows:
+            account = await asyncio.to_thread(self.accounts.by_id, account_id)
+            if account is not None:
+                table.accounts[seat] = public_rating(account)
+            table.rated = table.rated or rated
+            table.days_per_move = days
+
+    async def finished(self, table: Table) -> None:
+        """A table's match is over: rate it if it was a rated lobby game."""
+        if table.rated:
+            await self.rate(table.id)
+
+    async def rate(self, game_id: str) -> bool:
+        """Rate a finished rated game once (False: not rated now)."""
+        try:
+            return await asyncio.to_thread(self._rate, game_id)
+        except Exception:
+            log.exception("game %s: rating failed (it will be tried at the next start)", game_id)
+            return False
+
+    def _rate(self, game_id: str) -> bool:
+        with self.hub.ledger.engine.connect() as db:
+            row = db.execute(
+                select(games.c.status, games.c.winner).where(games.c.id == game_id)
+            ).first()
+            seats = db.execute(
+                select(game_players.c.seat, game_players.c.account_id).where(
+                    game_players.c.game_id == game_id, game_players.c.rated.is_(True)
+                )
+            ).all()
+        holders = {int(r.seat): int(r.account_id) for r in seats}
+        if row is None or row.status != "finished" or row.winner is None or len(holders) != 2:
+            return False
+        score = 1.0 if int(row.winner) == 0 else 0.0
+        done = self.accounts.record_result(game_id, holders[0], holders[1], score)
+        if done:
+            log.info("game %s rated (seat %d won)", game_id, int(row.winner))
+        return done
+
+    def _unrated_finished(self) -> list[str]:
+        """Finished rated games with no rating change yet."""
+        rated = select(rating_changes.c.game_id).where(rating_changes.c.game_id == games.c.id)
+        query = (
+            select(games.c.id)
+            .join(game_players, and_(game_players.c.game_id == games.c.id))
+            .where(games.c.status == "finished", game_players.c.rated.is_(True))
+            .where(~rated.exists())
+            .distinct()
+        )
+        with self.hub.ledger.engine.connect() as db:
+            return [str(r.id) for r in db.execute(query).all()]
+
+    def _players_of(self, game_id: str) -> list[tuple[int, int, bool, int | None]]:
+        with self.hub.ledger.engine.connect() as db:
+            rows = db.execute(select(game_players).where(game_players.c.game_id == game_id)).all()
+        return [(int(r.seat), int(r.account_id), bool(r.rated), r.days_per_move) for r in rows]
+
+    # -- the lobby --------------------------------------------------------------------------
+
+    async def accept(self, seek_id: str, acceptor: Seeker) -> dict[str, Any]:
+        """Take an open seek (one acceptor wins) and seat both players; the
+        acceptor's seat is returned, the seeker's is kept for them and told
+        to their lobby sockets at once."""
+        seek = await self.run(self.lobby.accept, seek_id, acceptor)
+        rules = Rules.from_json(seek.rules)
+        seeker_seat = self.hub.rng.randrange(2)
+        names = [seek.name, acceptor.name]
+        if seeker_seat == 1:
+            names.reverse()
+        game_id, token0, token1 = await self.hub.create_pair(rules, (names[0], names[1]))
+        tokens = (token0, token1)
+        await self.run(self.lobby.attach, seek_id, game_id, seeker_seat, acceptor)
+        table = self.hub.tables.get(game_id)
+        if table is not None:
+            await self.opened(table)
+        mine = seat_reply(game_id, seeker_seat, tokens[seeker_seat])
+        self.seat_replies[seek_id] = mine
+        self.tell_seeker(seek_id, mine)
+        self.lobby_changed()
+        log.info("seek %s accepted: game %s", seek_id, game_id)
+        return seat_reply(game_id, 1 - seeker_seat, tokens[1 - seeker_seat])
+
+    def seek_status(self, seek: Seek) -> dict[str, Any]:
+        """``GET /api/seeks/ID`` for its owner."""
+        out: dict[str, Any] = {"id": seek.id, "status": seek.status, "game": None}
+        if seek.status == "matched" and seek.game_id is not None:
+            reply = self.seat_replies.get(seek.id)
+            out["game"] = reply or {
+                "id": seek.game_id,
+                "seat": seek.seat,
+                "token": None,  # after a restart: the account's session is the proof
+                "url": f"/game/{seek.game_id}",
+            }
+        return out
+
+    # -- lobby sockets ----------------------------------------------------------------------
+
+    def lobby_changed(self) -> None:
+        """Tell every lobby socket the open seeks changed (they fetch them)."""
+        text = json.dumps({"type": "lobby"})
+        for listener in list(self.listeners):
+            listener.send(text)
+
+    def tell_seeker(self, seek_id: str, seat: dict[str, Any]) -> None:
+        text = json.dumps({"type": "matched", "seek": seek_id, "game": seat})
+        for listener in list(self.listeners):
+            if seek_id in listener.seeks:
+                listener.send(text)
+
+    # -- "Play now" ---------------------------------------------------------------------------
+
+    def join_queue(self, seeker: Seeker, rules: Rules, rated: bool, bot_after: float | None) -> str:
+        """Queue a player; returns the secret key of their place."""
+        key = secrets.token_urlsafe(18)
+        rating = seeker.rating if seeker.rating is not None else self.accounts.system.initial.value
+        self.pairing.join(
+            Waiting(
+                key,
+                rating,
+                json.dumps({"rules": rules.to_json(), "rated": rated}, sort_keys=True),
+                time.monotonic(),
+                bot_after,
+                {"seeker": seeker, "rules": rules, "rated": rated},
+            )
+        )
+        return key
+
+    def queue_status(self, key: str) -> dict[str, Any]:
+        if key in self.pairing.queue:
+            return {"status": "waiting", "game": None}
+        matched = self.play_now.get(key)
+        if matched is None:
+            raise WebError("not_in_queue", "no such place in the queue")
+        game = matched[1]
+        return {"status": "waiting" if game is None else "matched", "game": game}
+
+    async def pair_round(self) -> None:
+        """One round: pair who can be paired, give a bot to who waited enough."""
+        now = time.monotonic()
+        pairs, due = self.pairing.pairs(now), self.pairing.due_for_bot(now)
+        for waiting in [w for pair in pairs for w in pair] + due:
+            self.play_now[waiting.key] = (now, None)  # out of the queue, game coming
+        for a, b in pairs:
+            await self._pair(a, b)
+        for waiting in due:
+            seeker: Seeker = waiting.meta["seeker"]
+            bot = self.hub.catalogue.resolve(self.hub.catalogue.default)
+            new = await self.hub.create_game(
+                "bot", waiting.meta["rules"], name=seeker.name, bots=[bot]
+            )
+            self.play_now[waiting.key] = (now, new.reply())
+        for key, (at, _) in list(self.play_now.items()):
+            if now - at > PLAY_NOW_KEEP_S:
+                del self.play_now[key]
+
+    async def _pair(self, a: Waiting, b: Waiting) -> None:
+        first, second = a.meta["seeker"], b.meta["seeker"]
+        rated = bool(a.meta["rated"]) and first.account is not None and second.account is not None
+        game_id, token0, token1 = await self.hub.create_pair(
+            a.meta["rules"], (first.name, second.name)
+        )
+        holders = [(0, first), (1, second)]
+        await asyncio.to_thread(self._hold, game_id, holders, rated)
+        table = self.hub.tables.get(game_id)
+        if table is not None:
+            await self.opened(table)
+        now = time.monotonic()
+        self.play_now[a.key] = (now, seat_reply(game_id, 0, token0))
+        self.play_now[b.key] = (now, seat_reply(game_id, 1, token1))
+
+    def _hold(self, game_id: str, holders: list[tuple[int, Seeker]], rated: bool) -> None:
+        from sqlalchemy import insert
+
+        with self.hub.ledger.engine.begin() as db:
+            for seat, seeker in holders:
+                if seeker.account is not None:
+                    db.execute(
+                        insert(game_players).values(
+                            game_id=game_id,
+                            seat=seat,
+                            account_id=seeker.account.id,
+                            rated=rated,
+                            days_per_move=None,
+                        )
+                    )
+
+    async def _pair_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.hub.config.pairing_interval)
+            try:
+                await self.pair_round()
+            except Exception:
+                log.exception("the pairing round failed")
+
+    # -- my games -------------------------------------------------------------------------------
+
+    async def my_games(self, account: Account) -> list[dict[str, Any]]:
+        """The account's games, those waiting for them first. Finished games
+        are read from their summary; only unfinished ones open their table
+        (to know whose turn it is)."""
+        rows = await asyncio.to_thread(self._held_games, account.id)
+        out = []
+        for row in rows:
+            if row["finished"]:
+                out.append(row)
+                continue
+            try:
+                table = await self.hub.table(row["id"])
+            except WebError:
+                continue
+            out.append(game_entry(table, row["seat"], row["rated"]))
+            self.hub.release(table)
+        out.sort(key=lambda g: (-int(g["my_turn"]), g["finished"], -g["updated"]))
+        return out
+
+    def _held_games(self, account_id: int) -> list[dict[str, Any]]:
+        query = (
+            select(
+                games.c.id,
+                games.c.updated,
+                games.c.status,
+                games.c.winner,
+                games.c.players,
+                games.c.totals,
+                game_players.c.seat,
+                game_players.c.rated,
+                game_players.c.days_per_move,
+            )
+            .join(game_players, game_players.c.game_id == games.c.id)
+            .where(game_players.c.account_id == account_id)
+            .order_by(games.c.updated.desc())
+            .limit(MY_GAMES)
+        )
+        with self.hub.ledger.engine.connect() as db:
+            rows = db.execute(query).all()
+        out = []
+        for r in rows:
+            seat, players = int(r.seat), json.loads(r.players)
+            out.append(
+                {
+                    "id": r.id,
+                    "url": f"/game/{r.id}",
+                    "seat": seat,
+                    "players": players,
+                    "opponent": players[1 - seat],
+                    "rated": bool(r.rated),
+                    "days_per_move": r.days_per_move,
+                    "my_turn": False,
+                    "finished": r.status == "finished",
+                    "winner": r.winner,
+                    "totals": json.loads(r.totals),
+                    "updated": r.updated,
+                    "deadline": None,
+                }
+            )
+        return out
+
+
+def seat_reply(game_id: str, seat: int, token: str) -> dict[str, Any]:
+    return {"id": game_id, "seat": seat, "token": token, "url": f"/game/{game_id}"}
+
+
+def public_rating(account: Account) -> dict[str, Any]:
+    """What a table shows of a player's account: name and rating."""
+    return {
+        "name": account.name,
+        "rating": round(account.rating.value),
+        "provisional": account.rating.provisional,
+    }
+
+
+def game_entry(table: Table, seat: int, rated: bool) -> dict[str, Any]:
+    """One line of ``GET /api/me/games``."""
+    game, driver = table.game, table.driver
+    turn = driver.turn()
+    over = table.over
+    my_turn = not over and (
+        (turn is not None and turn.seat == seat) or (turn is None and driver.needs_deal)
+    )
+    entry: dict[str, Any] = {
+        "id": game.id,
+        "url": f"/game/{game.id}",
+        "seat": seat,
+        "players": list(game.players),
+        "opponent": game.players[1 - seat],
+        "rated": rated,
+        "days_per_move": table.days_per_move,
+        "my_turn": my_turn,
+        "finished": over,
+        "winner": game.winner if over else None,
+        "totals": list(table.match.running_totals),
+        "updated": game.updated,
+        "deadline": None,
+    }
+    if table.days_per_move is not None and not over:
+        entry["deadline"] = game.updated + table.days_per_move * 86_400.0
+    return entry

@@ -1,0 +1,158 @@
+"""``/api/accounts``, ``/api/session``, ``/api/me``, ``/api/players/NAME``,
+``/api/rating-system``: accounts, logging in and out, profiles.
+
+The session is a cookie (:data:`~marjolet.web.online.SESSION_COOKIE`):
+HttpOnly (no script reads it), SameSite=Lax (another site's page cannot
+post with it), Secure when the request came over HTTPS; the server keeps
+only its hash, and logging out deletes it. Logins are limited per address
+and per name, sign-ups per address (web/ratelimits.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from sqlalchemy import select
+
+from marjolet.web.accounts import NAME_PATTERN, Account
+from marjolet.web.db import game_players, games
+from marjolet.web.deps import ClientDep, CurrentAccount, OnlineDep, OptionalAccount
+from marjolet.web.errors import WebError
+from marjolet.web.online import SESSION_COOKIE, SESSION_MAX_AGE, Online
+from marjolet.web.schemas import Credentials, NoOptions
+
+router = APIRouter(prefix="/api", tags=["accounts"])
+
+#: Recent games listed on a profile.
+RECENT = 20
+
+
+def set_session(response: Response, request: Request, token: str) -> None:
+    """Give the browser its session cookie."""
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=SESSION_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+
+
+@router.post("/accounts", status_code=201)
+async def sign_up(
+    body: Credentials, request: Request, response: Response, online: OnlineDep, client: ClientDep
+) -> dict[str, Any]:
+    """A new account, logged in at once."""
+    online.allow("signup", f"address:{client}")
+    account, token = await online.run(online.accounts.create, body.name, body.password)
+    set_session(response, request, token)
+    return {"account": account.to_json()}
+
+
+@router.post("/session")
+async def log_in(
+    body: Credentials, request: Request, response: Response, online: OnlineDep, client: ClientDep
+) -> dict[str, Any]:
+    """Log in: the same 401 for an unknown name and a wrong password."""
+    online.allow("login", f"address:{client}", f"name:{body.name.lower()[:40]}")
+    account, token = await online.run(online.accounts.login, body.name, body.password)
+    set_session(response, request, token)
+    return {"account": account.to_json()}
+
+
+@router.delete("/session")
+async def log_out(
+    _body: NoOptions, request: Request, response: Response, online: OnlineDep
+) -> dict[str, Any]:
+    """Log out: the session is deleted on the server, the cookie in the browser."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        await online.run(online.accounts.logout, token)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    return {"account": None}
+
+
+@router.get("/me")
+async def me(account: OptionalAccount, online: OnlineDep) -> dict[str, Any]:
+    """Who is logged in (``null``: nobody), and how many games wait for them."""
+    if account is None:
+        return {"account": None, "waiting": 0}
+    mine = await online.my_games(account)
+    return {"account": account.to_json(), "waiting": sum(1 for g in mine if g["my_turn"])}
+
+
+@router.get("/me/games")
+async def my_games(account: CurrentAccount, online: OnlineDep) -> dict[str, Any]:
+    """The logged-in account's games, those waiting for them first."""
+    mine = await online.my_games(account)
+    return {"games": mine, "waiting": sum(1 for g in mine if g["my_turn"])}
+
+
+@router.get("/rating-system")
+async def rating_system(online: OnlineDep) -> dict[str, Any]:
+    """The Glicko-2 parameters (docs/ratings.md)."""
+    return online.accounts.system.to_json()
+
+
+@router.get("/players/{name}")
+async def player(name: str, online: OnlineDep) -> dict[str, Any]:
+    """A public profile: rating, counts, rating history, recent games."""
+    account = None
+    if NAME_PATTERN.fullmatch(name):
+        account = await online.run(online.accounts.by_name, name)
+    if account is None:
+        raise WebError("no_player", "no player of that name")
+    history = await online.run(online.accounts.history, account.id)
+    recent = await online.run(_recent_games, online, account)
+    return {
+        **account.to_json(),
+        "recent": [g["id"] for g in recent],
+        "recent_games": recent,
+        "history": history,
+    }
+
+
+def _recent_games(online: Online, account: Account) -> list[dict[str, Any]]:
+    """The account's latest games (nothing secret: who, when, the result)."""
+    query = (
+        select(
+            games.c.id,
+            games.c.updated,
+            games.c.status,
+            games.c.winner,
+            games.c.players,
+            game_players.c.seat,
+            game_players.c.rated,
+        )
+        .join(game_players, game_players.c.game_id == games.c.id)
+        .where(game_players.c.account_id == account.id)
+        .order_by(games.c.updated.desc())
+        .limit(RECENT)
+    )
+    import json
+
+    with online.hub.ledger.engine.connect() as db:
+        rows = db.execute(query).all()
+    out = []
+    for r in rows:
+        players = json.loads(r.players)
+        seat = int(r.seat)
+        result = None
+        if r.status == "finished" and r.winner is not None:
+            result = "win" if int(r.winner) == seat else "loss"
+        out.append(
+            {
+                "id": r.id,
+                "updated": r.updated,
+                "opponent": players[1 - seat],
+                "rated": bool(r.rated),
+                "finished": r.status == "finished",
+                "result": result,
+                "replay": f"/replay?game={r.id}",
+                "review": f"/replay?game={r.id}&review=1",
+            }
+        )
+    return out

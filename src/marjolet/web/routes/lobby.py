@@ -1,0 +1,211 @@
+"""``/api/seeks``, ``/api/lobby``, ``/api/play-now`` and ``WS /ws/lobby``:
+finding an opponent.
+
+A seek's owner is the account that posted it (its session cookie) or
+whoever quotes its owner token (a guest); only the owner may read its
+status (with the seeker's seat once it is accepted) or withdraw it. The
+lobby socket tells its listeners at once when the open seeks change
+(``{"type": "lobby"}``: fetch ``/api/lobby`` again) and tells a seek's
+owner its seat the moment someone accepts it (``{"type": "matched",
+"seek", "game": {"id", "seat", "token", "url"}}``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from pydantic import ValidationError
+from starlette.websockets import WebSocketDisconnect
+
+from marjolet.web import security
+from marjolet.web.accounts import Account
+from marjolet.web.deps import ClientDep, OnlineDep, OptionalAccount
+from marjolet.web.errors import WebError, error_message
+from marjolet.web.lobby import Seek, Seeker
+from marjolet.web.online import SESSION_COOKIE, Listener, Online
+from marjolet.web.schemas import AcceptSeek, NewSeek, OwnerToken, PlayNow
+
+log = logging.getLogger("marjolet.web")
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+sockets = APIRouter()
+
+#: Largest message a lobby socket accepts, and seeks one socket may follow.
+MAX_LOBBY_MESSAGE = 512
+MAX_FOLLOWED = 8
+#: Messages a lobby socket may send per second (bursts of twice that).
+FOLLOWS_PER_SECOND = 5
+
+
+def seeker_of(account: Account | None, name: str) -> Seeker:
+    """Who posts or accepts: the account under its own name, or a guest."""
+    return Seeker(account.name, account) if account is not None else Seeker(name)
+
+
+def _owner_key(account: Account | None) -> str:
+    return f"account:{account.id}" if account is not None else ""
+
+
+@router.post("/seeks")
+async def post_seek(
+    body: NewSeek, account: OptionalAccount, online: OnlineDep, client: ClientDep
+) -> dict[str, Any]:
+    """Offer a game; rated offers need a login (401)."""
+    online.allow("seek", f"address:{client}", _owner_key(account) or f"address:{client}")
+    seeker = seeker_of(account, body.name)
+    seek, token = await online.run(
+        lambda: online.lobby.post(
+            seeker, body.rules.to_json(), rated=body.rated, days_per_move=body.days_per_move
+        )
+    )
+    online.lobby_changed()
+    return {"id": seek.id, "token": token, **seek.to_json()}
+
+
+@router.get("/lobby")
+async def lobby(online: OnlineDep) -> dict[str, Any]:
+    """The open seeks, oldest first, and how many wait in "Play now"."""
+    seeks = await online.run(online.lobby.open_seeks)
+    return {"seeks": [s.to_json() for s in seeks], "waiting": len(online.pairing.queue)}
+
+
+async def _owned(online: Online, seek_id: str, token: str | None, account: Account | None) -> Seek:
+    seek = await online.run(online.lobby.get, seek_id) if len(seek_id) <= 32 else None
+    if seek is None:
+        raise WebError("no_seek", "no such offer")
+    if account is not None and seek.account_id == account.id:
+        return seek
+    if not token or not await online.run(online.lobby.token_owns, seek, token):
+        raise WebError("not_owner", "this offer is not yours")
+    return seek
+
+
+@router.get("/seeks/{seek_id}")
+async def seek_status(
+    seek_id: str, online: OnlineDep, account: OptionalAccount, token: str | None = None
+) -> dict[str, Any]:
+    """Its owner learns whether it was taken, and their seat."""
+    seek = await _owned(online, seek_id, token, account)
+    return online.seek_status(seek)
+
+
+@router.delete("/seeks/{seek_id}")
+async def cancel_seek(
+    seek_id: str, body: OwnerToken, online: OnlineDep, account: OptionalAccount
+) -> dict[str, Any]:
+    """Withdraw an open offer."""
+    seek = await _owned(online, seek_id, body.token, account)
+    if not await online.run(online.lobby.cancel, seek.id):
+        raise WebError("seek_gone", "this offer was taken or withdrawn already")
+    online.lobby_changed()
+    return {"id": seek.id, "status": "cancelled"}
+
+
+@router.post("/seeks/{seek_id}/accept")
+async def accept_seek(
+    seek_id: str, body: AcceptSeek, online: OnlineDep, account: OptionalAccount, client: ClientDep
+) -> dict[str, Any]:
+    """Take an offer: exactly one acceptor wins; the answer is their seat."""
+    online.allow("seek", f"address:{client}", _owner_key(account) or f"address:{client}")
+    if len(seek_id) > 32:
+        raise WebError("no_seek", "no such offer")
+    return await online.accept(seek_id, seeker_of(account, body.name))
+
+
+@router.post("/play-now")
+async def play_now(
+    body: PlayNow, account: OptionalAccount, online: OnlineDep, client: ClientDep
+) -> dict[str, Any]:
+    """Wait for an opponent of close rating (a computer one after ``bot_after`` s)."""
+    online.allow("seek", f"address:{client}", _owner_key(account) or f"address:{client}")
+    if body.rated and account is None:
+        raise WebError("login_required", "log in to play a rated game")
+    key = online.join_queue(seeker_of(account, body.name), body.rules, body.rated, body.bot_after)
+    return {"key": key, "status": "waiting"}
+
+
+@router.get("/play-now/{key}")
+async def play_now_status(key: str, online: OnlineDep) -> dict[str, Any]:
+    """Still waiting, or the seat of the game found."""
+    return online.queue_status(key)
+
+
+@router.delete("/play-now/{key}")
+async def leave_queue(key: str, _body: OwnerToken, online: OnlineDep) -> dict[str, Any]:
+    if not online.pairing.leave(key):
+        raise WebError("not_in_queue", "no such place in the queue")
+    return {"status": "left"}
+
+
+# -- the lobby socket -------------------------------------------------------------------
+
+
+@sockets.websocket("/ws/lobby")
+async def lobby_socket(ws: WebSocket) -> None:
+    """Lobby changes for everyone; a seek's seat for its owner, at once."""
+    origin = ws.headers.get("origin")
+    if origin is not None and not security.same_origin(origin, ws.headers.get("host")):
+        await ws.close(code=4403, reason="cross-site connection refused")
+        return
+    online: Online = ws.app.state.online
+    await ws.accept()
+    account = await online.account_of(ws.cookies.get(SESSION_COOKIE))
+    listener = Listener()
+    online.listeners.add(listener)
+    pump = asyncio.create_task(_pump(ws, listener))
+    bucket = security.TokenBucket(FOLLOWS_PER_SECOND, FOLLOWS_PER_SECOND * 2)
+    try:
+        while True:
+            text = await ws.receive_text()
+            if not bucket.take():
+                await ws.close(code=1008, reason="too many messages")
+                return
+            try:
+                await _follow(online, listener, account, text)
+            except WebError as exc:
+                listener.send(error_message(exc))
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        online.listeners.discard(listener)
+        pump.cancel()
+        with contextlib.suppress(BaseException):
+            await pump
+
+
+async def _pump(ws: WebSocket, listener: Listener) -> None:
+    while True:
+        await ws.send_text(await listener.queue.get())
+
+
+async def _follow(online: Online, listener: Listener, account: Account | None, text: str) -> None:
+    """``{"type": "follow", "seek": ID, "token": ...}``: tell me when it is taken."""
+    if len(text) > MAX_LOBBY_MESSAGE:
+        raise WebError("too_large", "message too large", params={"n": MAX_LOBBY_MESSAGE})
+    try:
+        msg = json.loads(text)
+        token = OwnerToken.model_validate({"token": msg.get("token")}).token
+    except (ValueError, AttributeError, ValidationError):
+        raise WebError(
+            "malformed", 'send {"type": "follow", "seek": ID, "token": ...}', key="error.protocol"
+        ) from None
+    seek_id = msg.get("seek")
+    if msg.get("type") != "follow" or not isinstance(seek_id, str):
+        raise WebError(
+            "malformed", 'send {"type": "follow", "seek": ID, "token": ...}', key="error.protocol"
+        )
+    if len(listener.seeks) >= MAX_FOLLOWED:
+        raise WebError("too_many_seeks", "this page follows too many offers")
+    seek = await _owned(online, seek_id, token, account)
+    listener.seeks.add(seek.id)
+    status = online.seek_status(seek)
+    # matched but its game still being made: tell_seeker sends it in a moment
+    if status["status"] == "cancelled" or status["game"] is not None:
+        listener.send(
+            json.dumps({"type": status["status"], "seek": seek.id, "game": status["game"]})
+        )

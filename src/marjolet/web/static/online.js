@@ -1,0 +1,219 @@
+// The online page: log in or create an account, the player's games (those
+// waiting for them first), offers to play (post, accept, withdraw), and
+// "Play now". The lobby socket refreshes the offers and tells the poster
+// of an offer the moment it is taken.
+
+import {
+  api, applyPreferences, clear, el, formatDate, loadLanguage, playerName, rememberSeat, t, topbar, translateDocument,
+} from "./common.js";
+
+const OWN_SEEKS = "marjolet.own_seeks";
+const state = { me: null, socket: null };
+
+function $(id) {
+  return document.getElementById(id);
+}
+
+function say(id, text) {
+  clear($(id)).append(text || "");
+}
+
+function ownSeeks() {
+  try {
+    return JSON.parse(localStorage.getItem(OWN_SEEKS) || "{}");
+  } catch (err) {
+    return {};
+  }
+}
+
+function goTo(game) {
+  if (game.token) rememberSeat(game.id, game.seat, game.token);
+  location.href = game.url;
+}
+
+// -- the account ----------------------------------------------------------------------
+
+function accountPanel() {
+  const box = clear($("account"));
+  const me = state.me;
+  if (me) {
+    const out = el("button", { type: "button", id: "logout", class: "action" }, t("online.logout"));
+    out.addEventListener("click", async () => {
+      await api("/api/session", { method: "DELETE", json: {} });
+      await refresh();
+    });
+    box.append(el("p", {}, t("online.logged_in", { name: me.name, rating: Math.round(me.rating.value) }), " ",
+      el("a", { href: `/players/${encodeURIComponent(me.name)}` }, t("online.profile")), " "), out);
+    return;
+  }
+  const name = el("input", { id: "login-name", autocomplete: "username", maxlength: "20", required: "" });
+  const password = el("input", { id: "login-password", type: "password", autocomplete: "current-password", required: "" });
+  const status = el("p", { class: "muted", "aria-live": "polite" });
+  const send = (path) => async (event) => {
+    event.preventDefault();
+    try {
+      await api(path, { json: { name: name.value, password: password.value } });
+      await refresh();
+    } catch (err) {
+      clear(status).append(err.message);
+    }
+  };
+  const login = el("button", { type: "submit", id: "login", class: "action primary" }, t("online.login"));
+  const signup = el("button", { type: "button", id: "signup", class: "action" }, t("online.signup"));
+  signup.addEventListener("click", send("/api/accounts"));
+  const form = el("form", { class: "row-form" },
+    el("label", { for: "login-name" }, t("online.name")), name,
+    el("label", { for: "login-password" }, t("online.password")), password, login, signup);
+  form.addEventListener("submit", send("/api/session"));
+  box.append(el("p", {}, t("online.why_account")), form, status);
+}
+
+// -- my games ---------------------------------------------------------------------------
+
+async function myGames() {
+  const box = clear($("my-games"));
+  if (!state.me) {
+    box.append(el("p", { class: "muted" }, t("online.games_need_login")));
+    return;
+  }
+  const data = await api("/api/me/games");
+  if (!data.games.length) {
+    box.append(el("p", { class: "muted" }, t("online.no_games")));
+    return;
+  }
+  box.append(el("ul", { class: "my-games" }, data.games.map((g) => {
+    const bits = [t("online.against", { name: g.opponent })];
+    if (g.rated) bits.push(t("online.rated"));
+    if (g.finished) bits.push(t(g.winner === g.seat ? "online.won" : "online.lost"));
+    else if (g.my_turn) bits.push(t("online.your_turn"));
+    if (g.deadline && !g.finished) bits.push(t("online.deadline", { when: formatDate(g.deadline) }));
+    return el("li", { class: g.my_turn ? "my-turn" : null },
+      el("a", { href: g.url, class: g.my_turn ? "action primary" : "action" }, bits.join(" · ")));
+  })));
+}
+
+// -- offers ------------------------------------------------------------------------------
+
+async function seeks() {
+  const data = await api("/api/lobby");
+  const box = clear($("seeks"));
+  if (!data.seeks.length) {
+    box.append(el("p", { class: "muted" }, t("online.no_offers")));
+    return;
+  }
+  const mine = ownSeeks();
+  box.append(el("ul", { class: "seeks" }, data.seeks.map((s) => {
+    const bits = [s.player];
+    if (s.rating !== null) bits.push(String(s.rating));
+    bits.push(t(s.rated ? "online.rated" : "online.casual"));
+    bits.push(s.days_per_move ? t("online.days", { n: s.days_per_move }) : t("online.live"));
+    bits.push(t("online.to_points", { n: s.rules.target }));
+    let button;
+    if (mine[s.id]) {
+      button = el("button", { type: "button", class: "action" }, t("online.withdraw"));
+      button.addEventListener("click", async () => {
+        await api(`/api/seeks/${s.id}`, { method: "DELETE", json: { token: mine[s.id].token } }).catch(() => null);
+        await seeks();
+      });
+    } else {
+      button = el("button", { type: "button", class: "action primary accept" }, t("online.accept"));
+      button.addEventListener("click", async () => {
+        try {
+          goTo(await api(`/api/seeks/${s.id}/accept`, { json: { name: playerName() } }));
+        } catch (err) {
+          say("seek-status", err.message);
+          await seeks();
+        }
+      });
+    }
+    return el("li", {}, bits.join(" · "), " ", button);
+  })));
+}
+
+async function postSeek(event) {
+  event.preventDefault();
+  const days = $("seek-days").value;
+  const body = {
+    rules: { profile: "classic", target: Number($("seek-target").value) || 500 },
+    rated: $("seek-rated").checked,
+    days_per_move: days ? Number(days) : null,
+    name: playerName(),
+  };
+  try {
+    const seek = await api("/api/seeks", { json: body });
+    const mine = ownSeeks();
+    mine[seek.id] = { token: seek.token };
+    localStorage.setItem(OWN_SEEKS, JSON.stringify(mine));
+    follow(seek.id, seek.token);
+    say("seek-status", t("online.posted"));
+    await seeks();
+  } catch (err) {
+    say("seek-status", err.message);
+  }
+}
+
+function follow(id, token) {
+  const ws = state.socket;
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "follow", seek: id, token }));
+}
+
+function lobbySocket() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/lobby`);
+  state.socket = ws;
+  ws.addEventListener("open", () => {
+    for (const [id, seek] of Object.entries(ownSeeks())) follow(id, seek.token);
+  });
+  ws.addEventListener("message", (event) => {
+    const msg = JSON.parse(event.data);
+    if (msg.type === "lobby") seeks();
+    if (msg.type === "matched" || msg.type === "cancelled") {
+      const mine = ownSeeks();
+      delete mine[msg.seek];
+      localStorage.setItem(OWN_SEEKS, JSON.stringify(mine));
+      if (msg.type === "matched" && msg.game) goTo(msg.game);
+    }
+  });
+  ws.addEventListener("close", () => setTimeout(lobbySocket, 3000));
+}
+
+// -- Play now ------------------------------------------------------------------------------
+
+async function playNow(event) {
+  event.preventDefault();
+  const wait = $("now-wait").value;
+  try {
+    const place = await api("/api/play-now", { json: { bot_after: wait === "" ? null : Number(wait), name: playerName() } });
+    say("now-status", t("online.searching"));
+    const poll = async () => {
+      const status = await api(`/api/play-now/${place.key}`);
+      if (status.status === "matched") goTo(status.game);
+      else setTimeout(poll, 1000);
+    };
+    setTimeout(poll, 1000);
+  } catch (err) {
+    say("now-status", err.message);
+  }
+}
+
+async function refresh() {
+  const me = await api("/api/me");
+  state.me = me.account;
+  document.title = (me.waiting ? `(${me.waiting}) ` : "") + t("online.page_title");
+  accountPanel();
+  await myGames();
+  await seeks();
+}
+
+async function main() {
+  await loadLanguage();
+  applyPreferences();
+  translateDocument(document);
+  document.getElementById("topbar").replaceWith(topbar("/online"));
+  $("seek-form").addEventListener("submit", postSeek);
+  $("now-form").addEventListener("submit", playNow);
+  await refresh();
+  lobbySocket();
+}
+
+main();

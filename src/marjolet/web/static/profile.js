@@ -1,0 +1,64 @@
+// A player's profile: rating, results, the rating after each rated game
+// (an SVG line drawn here) and recent games with replay and review links.
+
+import { api, applyPreferences, clear, el, formatDate, loadLanguage, svg, t, topbar, translateDocument } from "./common.js";
+
+function $(id) {
+  return document.getElementById(id);
+}
+
+function plot(history) {
+  if (history.length < 1) return el("p", { class: "muted" }, t("profile.no_rated"));
+  const points = [1500, ...history.map((h) => h.rating)];
+  const w = 600;
+  const h = 200;
+  const pad = 30;
+  const lo = Math.min(...points) - 20;
+  const hi = Math.max(...points) + 20;
+  const x = (i) => pad + (i * (w - 2 * pad)) / Math.max(1, points.length - 1);
+  const y = (v) => h - pad - ((v - lo) * (h - 2 * pad)) / (hi - lo);
+  const path = points.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  return svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "rating-plot", role: "img", "aria-label": t("profile.plot_label", { n: history.length }) },
+    svg("line", { x1: pad, y1: h - pad, x2: w - pad, y2: h - pad, class: "axis" }),
+    svg("text", { x: 2, y: y(hi - 20) + 4, class: "tick" }, String(Math.round(hi - 20))),
+    svg("text", { x: 2, y: y(lo + 20) + 4, class: "tick" }, String(Math.round(lo + 20))),
+    svg("path", { d: path, class: "line", fill: "none" }),
+    ...points.map((v, i) => svg("circle", { cx: x(i), cy: y(v), r: 3, class: "dot" }, svg("title", {}, String(Math.round(v))))));
+}
+
+function recent(games) {
+  if (!games.length) return el("p", { class: "muted" }, t("profile.no_games"));
+  return el("ul", { class: "recent" }, games.map((g) => {
+    const bits = [formatDate(g.updated), t("online.against", { name: g.opponent })];
+    if (g.rated) bits.push(t("online.rated"));
+    bits.push(g.result ? t(g.result === "win" ? "online.won" : "online.lost") : t("profile.in_progress"));
+    const links = [el("a", { href: g.replay, class: "action" }, t("history.replay"))];
+    if (g.finished) links.push(el("a", { href: g.review, class: "action" }, t("profile.review")));
+    return el("li", {}, bits.join(" · "), " ", ...links);
+  }));
+}
+
+async function main() {
+  await loadLanguage();
+  applyPreferences();
+  translateDocument(document);
+  document.getElementById("topbar").replaceWith(topbar(""));
+  const name = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+  let data;
+  try {
+    data = await api(`/api/players/${encodeURIComponent(name)}`);
+  } catch (err) {
+    clear($("summary")).append(err.message);
+    return;
+  }
+  clear($("name")).append(data.name);
+  document.title = `${data.name} · Marjolet`;
+  const r = data.rating;
+  clear($("summary")).append(t(r.provisional ? "profile.summary_provisional" : "profile.summary", {
+    rating: Math.round(r.value), rd: Math.round(r.rd), games: data.games, wins: data.wins, losses: data.losses,
+  }));
+  clear($("plot")).append(plot(data.history));
+  clear($("recent")).append(recent(data.recent_games));
+}
+
+main();

@@ -1,0 +1,478 @@
+"""Online play over HTTP and WebSockets: accounts and sessions, the lobby,
+"Play now", account seats, leaving and claiming, rated results.
+
+The whole-match test plays a rated match between two accounts found
+through the lobby, both over WebSockets, and checks both new ratings
+against a Glicko-2 computed here from Glickman's formulas (not by
+marjolet.web.ratings).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from marjolet.web.online import SESSION_COOKIE, Online
+from test_web_hidden import cards_named, hidden_by_version, stored_record
+from web_support import TIMEOUT, Browser, LiveServer, fast_config, live_server, play_until
+
+SHORT = {"profile": "classic", "target": 100}
+
+
+# -- an independent Glicko-2 (Glickman, "Example of the Glicko-2 system", steps 1-8) -------
+
+
+def glicko2(
+    r: float, rd: float, sigma: float, games: list[tuple[float, float, float]], tau: float
+) -> tuple[float, float, float]:
+    """One rating period; ``games`` are (opponent rating, opponent RD, score)."""
+    mu, phi = (r - 1500) / 173.7178, rd / 173.7178
+
+    def g(p: float) -> float:
+        return 1 / math.sqrt(1 + 3 * p * p / math.pi**2)
+
+    def e(m: float, mj: float, pj: float) -> float:
+        return 1 / (1 + math.exp(-g(pj) * (m - mj)))
+
+    opp = [((rj - 1500) / 173.7178, rdj / 173.7178, s) for rj, rdj, s in games]
+    v = 1 / sum(g(pj) ** 2 * e(mu, mj, pj) * (1 - e(mu, mj, pj)) for mj, pj, _ in opp)
+    delta = v * sum(g(pj) * (s - e(mu, mj, pj)) for mj, pj, s in opp)
+    a = math.log(sigma**2)
+
+    def f(x: float) -> float:
+        ex = math.exp(x)
+        return ex * (delta**2 - phi**2 - v - ex) / (2 * (phi**2 + v + ex) ** 2) - (x - a) / tau**2
+
+    big_a = a
+    if delta**2 > phi**2 + v:
+        big_b = math.log(delta**2 - phi**2 - v)
+    else:
+        k = 1
+        while f(a - k * tau) < 0:
+            k += 1
+        big_b = a - k * tau
+    fa, fb = f(big_a), f(big_b)
+    while abs(big_b - big_a) > 1e-6:
+        c = big_a + (big_a - big_b) * fa / (fb - fa)
+        fc = f(c)
+        if fc * fb <= 0:
+            big_a, fa = big_b, fb
+        else:
+            fa /= 2
+        big_b, fb = c, fc
+    sigma2 = math.exp(big_a / 2)
+    phi_star = math.sqrt(phi**2 + sigma2**2)
+    phi2 = 1 / math.sqrt(1 / phi_star**2 + 1 / v)
+    mu2 = mu + phi2**2 * sum(g(pj) * (s - e(mu, mj, pj)) for mj, pj, s in opp)
+    return 173.7178 * mu2 + 1500, 173.7178 * phi2, sigma2
+
+
+def test_the_independent_glicko2_reproduces_glickmans_worked_example() -> None:
+    r, rd, sigma = glicko2(1500, 200, 0.06, [(1400, 30, 1), (1550, 100, 0), (1700, 300, 0)], 0.5)
+    assert (round(r, 1), round(rd, 2), round(sigma, 5)) == (1464.1, 151.52, 0.06)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    with live_server(fast_config(tmp_path / "web.sqlite3", away_grace=0.5)) as live:
+        yield live
+
+
+def sign_up(server: LiveServer, name: str, password: str = "correct horse") -> httpx.Client:
+    client = server.http()
+    answer = client.post("/api/accounts", json={"name": name, "password": password})
+    assert answer.status_code == 201, answer.text
+    return client
+
+
+@contextmanager
+def seat_socket(
+    server: LiveServer, game_id: str, client: httpx.Client | None, hello: dict[str, Any]
+) -> Iterator[Browser]:
+    """A table socket sending the client's session cookie, as a browser does."""
+    headers = {}
+    if client is not None:
+        headers["Cookie"] = f"{SESSION_COOKIE}={client.cookies[SESSION_COOKIE]}"
+    with connect(
+        f"{server.ws_base}/ws/{game_id}",
+        open_timeout=TIMEOUT,
+        max_size=2**22,
+        additional_headers=headers,
+    ) as ws:
+        browser = Browser(ws)
+        browser.send(hello)
+        yield browser
+
+
+def rated_game(
+    server: LiveServer, seeker: httpx.Client, acceptor: httpx.Client, **extra: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A rated seek posted by ``seeker``, accepted by ``acceptor``; the two
+    seats (the seeker's learnt over the lobby socket)."""
+    seek = seeker.post("/api/seeks", json={"rules": SHORT, "rated": True, **extra}).json()
+    cookie = {"Cookie": f"{SESSION_COOKIE}={seeker.cookies[SESSION_COOKIE]}"}
+    with connect(
+        f"{server.ws_base}/ws/lobby", open_timeout=TIMEOUT, additional_headers=cookie
+    ) as lobby:
+        lobby.send(json.dumps({"type": "follow", "seek": seek["id"]}))
+        theirs = acceptor.post(f"/api/seeks/{seek['id']}/accept", json={}).json()
+        while True:
+            msg = json.loads(lobby.recv(timeout=TIMEOUT))
+            if msg["type"] == "matched":
+                break
+    mine = msg["game"]
+    assert mine["id"] == theirs["id"] and {mine["seat"], theirs["seat"]} == {0, 1}
+    return mine, theirs
+
+
+def check_spectator(messages: list[str], rec: Any) -> None:
+    """No message to a spectator names a card hidden from either player."""
+    hidden = [hidden_by_version(rec, seat) for seat in (0, 1)]
+    version, states = 0, 0
+    for text in messages:
+        msg = json.loads(text)
+        if msg["type"] == "state":
+            version, states = msg["version"], states + 1
+            assert msg["hands"][0]["cards"] is None and msg["hands"][1]["cards"] is None
+        secret = hidden[0].get(version, set()) | hidden[1].get(version, set())
+        assert not cards_named(text) & secret, (version, text[:300])
+    assert states > 10
+
+
+def rating(server: LiveServer, name: str) -> dict[str, Any]:
+    with server.http() as client:
+        profile: dict[str, Any] = client.get(f"/api/players/{name}").json()
+        return profile
+
+
+# -- the issue's check ----------------------------------------------------------------------
+
+
+def test_a_rated_match_through_the_lobby_rates_both_accounts_by_glicko2(
+    server: LiveServer,
+) -> None:
+    alice, bobby = sign_up(server, "alice"), sign_up(server, "Bobby")
+    mine, theirs = rated_game(server, alice, bobby)
+    game_id = mine["id"]
+    finals: dict[int, dict[str, Any]] = {}
+    errors: list[BaseException] = []
+
+    def play(client: httpx.Client, seat: int) -> None:
+        try:
+            with seat_socket(server, game_id, client, {"type": "hello", "account": True}) as me:
+                welcome = me.recv_until(lambda m: m["type"] == "welcome")
+                assert welcome["seat"] == seat and welcome["rated"] is True
+                assert [a["rating"] for a in welcome["accounts"]] == [1500, 1500]
+                finals[seat] = play_until(me, lambda s: bool(s["match_over"]), random.Random(seat))
+        except BaseException as exc:  # reported by the main thread
+            errors.append(exc)
+
+    threads = [
+        threading.Thread(target=play, args=(alice, mine["seat"])),
+        threading.Thread(target=play, args=(bobby, theirs["seat"])),
+    ]
+    with seat_socket(server, game_id, None, {"type": "hello", "watch": True}) as spectator:
+        welcome = spectator.recv_until(lambda m: m["type"] == "welcome")
+        assert welcome["seat"] is None
+        assert [a["name"] for a in welcome["accounts"]] in (["alice", "Bobby"], ["Bobby", "alice"])
+        for t in threads:
+            t.start()
+        spectator.recv_until(lambda m: m["type"] == "state" and m["match_over"], timeout=300)
+    for t in threads:
+        t.join(300)
+    assert not errors, errors
+    check_spectator(spectator.received, stored_record(server, game_id))
+    winner = finals[0]["winner"]
+    alice_won = 1.0 if winner == mine["seat"] else 0.0
+    system = server.http().get("/api/rating-system").json()
+    start = system["initial"]
+    tau = system["tau"]
+    expected_alice = glicko2(
+        start["rating"],
+        start["rd"],
+        start["volatility"],
+        [(start["rating"], start["rd"], alice_won)],
+        tau,
+    )
+    expected_bobby = glicko2(
+        start["rating"],
+        start["rd"],
+        start["volatility"],
+        [(start["rating"], start["rd"], 1 - alice_won)],
+        tau,
+    )
+    deadline = time.monotonic() + TIMEOUT
+    while rating(server, "alice")["games"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for name, expected in (("alice", expected_alice), ("bobby", expected_bobby)):
+        profile = rating(server, name)
+        assert profile["games"] == 1
+        assert profile["rating"]["value"] == pytest.approx(expected[0], abs=0.01)
+        assert profile["rating"]["rd"] == pytest.approx(expected[1], abs=0.01)
+        assert profile["rating"]["volatility"] == pytest.approx(expected[2], abs=1e-6)
+        assert profile["recent"] == [game_id]
+        assert profile["history"][0]["rating"] == pytest.approx(expected[0], abs=0.01)
+    assert rating(server, "alice")["wins"] == int(alice_won)
+
+
+# -- accounts and sessions ------------------------------------------------------------------
+
+
+def test_an_account_is_created_logged_in_with_a_safe_cookie_and_logged_out(
+    server: LiveServer,
+) -> None:
+    with server.http() as client:
+        answer = client.post("/api/accounts", json={"name": "carol", "password": "12345678"})
+        assert answer.status_code == 201
+        cookie = answer.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=lax" in cookie and "secure" not in cookie
+        assert client.get("/api/me").json()["account"]["name"] == "carol"
+        assert client.request("DELETE", "/api/session", json={}).status_code == 200
+        assert client.get("/api/me").json()["account"] is None
+        again = client.post("/api/session", json={"name": "CAROL", "password": "12345678"})
+        assert again.status_code == 200 and again.json()["account"]["name"] == "carol"
+
+
+def test_a_name_is_unique_regardless_of_case_and_bad_names_and_passwords_are_refused(
+    server: LiveServer,
+) -> None:
+    with server.http() as client:
+        assert (
+            client.post("/api/accounts", json={"name": "dave", "password": "x" * 8}).status_code
+            == 201
+        )
+        for body, status, code in (
+            ({"name": "DAVE", "password": "y" * 8}, 409, "name_taken"),
+            ({"name": "a b", "password": "y" * 8}, 400, "bad_name"),
+            ({"name": "erin", "password": "short"}, 400, "weak_password"),
+            ({"name": 5, "password": "y" * 8}, 400, "bad_request"),
+            ({"password": "y" * 8}, 400, "bad_name"),
+        ):
+            answer = client.post("/api/accounts", json=body)
+            assert answer.status_code == status, answer.text
+            error = answer.json()["error"]
+            assert error["code"] == code and "\n" not in error["message"]
+
+
+def test_a_wrong_password_and_an_unknown_name_get_the_same_401(server: LiveServer) -> None:
+    sign_up(server, "frank").close()
+    with server.http() as client:
+        wrong = client.post("/api/session", json={"name": "frank", "password": "wrong pass"})
+        unknown = client.post("/api/session", json={"name": "nobody", "password": "wrong pass"})
+    assert wrong.status_code == unknown.status_code == 401
+    assert wrong.json() == unknown.json()
+
+
+def test_logins_are_rate_limited_per_name(tmp_path: Path) -> None:
+    config = fast_config(tmp_path / "w.sqlite3", rate_limits={"login": "3/minute"})
+    with live_server(config) as server, server.http() as client:
+        codes = [
+            client.post("/api/session", json={"name": "gina", "password": "nope nope"}).status_code
+            for _ in range(4)
+        ]
+        assert codes == [401, 401, 401, 429]
+
+
+def test_the_rating_system_is_served(server: LiveServer) -> None:
+    system = server.http().get("/api/rating-system").json()
+    assert system["initial"] == {"rating": 1500.0, "rd": 350.0, "volatility": 0.06}
+    assert system["tau"] == 0.5
+
+
+def test_an_unknown_player_is_a_404_in_one_line(server: LiveServer) -> None:
+    for name in ("nobody", "a b", "x" * 300):
+        answer = server.http().get(f"/api/players/{name}")
+        assert answer.status_code == 404 and answer.json()["error"]["code"] == "no_player"
+        assert "\n" not in answer.json()["error"]["message"]
+
+
+# -- the lobby -------------------------------------------------------------------------------
+
+
+def test_a_rated_seek_needs_a_login(server: LiveServer) -> None:
+    answer = server.http().post("/api/seeks", json={"rules": "classic", "rated": True})
+    assert answer.status_code == 401 and answer.json()["error"]["code"] == "login_required"
+
+
+def test_bad_seeks_get_one_line_400s(server: LiveServer) -> None:
+    with server.http() as client:
+        for body in (
+            {"rated": "yes"},
+            {"days_per_move": 0},
+            {"days_per_move": 15},
+            {"rules": {"target": -1}},
+            {"rules": "nope"},
+        ):
+            answer = client.post("/api/seeks", json=body)
+            assert answer.status_code == 400, (body, answer.text)
+            assert "\n" not in answer.json()["error"]["message"]
+
+
+def test_a_guest_seek_is_listed_accepted_once_and_its_owner_learns_its_seat(
+    server: LiveServer,
+) -> None:
+    with server.http() as owner, server.http() as other, server.http() as third:
+        seek = owner.post("/api/seeks", json={"name": "Hal", "days_per_move": 2}).json()
+        listed = owner.get("/api/lobby").json()["seeks"]
+        assert [(s["id"], s["player"], s["rated"], s["days_per_move"]) for s in listed] == [
+            (seek["id"], "Hal", False, 2)
+        ]
+        status = owner.get(f"/api/seeks/{seek['id']}", params={"token": seek["token"]}).json()
+        assert status == {"id": seek["id"], "status": "open", "game": None}
+        assert other.get(f"/api/seeks/{seek['id']}").status_code == 403
+        seat = other.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Ivy"}).json()
+        assert set(seat) == {"id", "seat", "token", "url"}
+        late = third.post(f"/api/seeks/{seek['id']}/accept", json={})
+        assert late.status_code == 409 and late.json()["error"]["code"] == "seek_gone"
+        status = owner.get(f"/api/seeks/{seek['id']}", params={"token": seek["token"]}).json()
+        assert status["status"] == "matched"
+        assert status["game"]["id"] == seat["id"] and status["game"]["seat"] == 1 - seat["seat"]
+        assert owner.get("/api/lobby").json()["seeks"] == []
+        # both tokens hold their seats
+        with seat_socket(
+            server, seat["id"], None, {"type": "hello", "token": status["game"]["token"]}
+        ) as me:
+            assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == status["game"]["seat"]
+
+
+def test_only_the_owner_withdraws_a_seek_and_nobody_accepts_their_own(server: LiveServer) -> None:
+    jack = sign_up(server, "jack")
+    seek = jack.post("/api/seeks", json={"rules": "classic", "rated": True}).json()
+    assert jack.post(f"/api/seeks/{seek['id']}/accept", json={}).status_code == 409
+    with server.http() as stranger:
+        gone = stranger.request("DELETE", f"/api/seeks/{seek['id']}", json={"token": "forged"})
+        assert gone.status_code == 403
+    assert jack.request("DELETE", f"/api/seeks/{seek['id']}", json={}).status_code == 200
+    assert jack.get("/api/lobby").json()["seeks"] == []
+    assert server.http().post("/api/seeks/nope/accept", json={}).status_code == 404
+
+
+# -- my games, leaving, claiming, restarts ---------------------------------------------------
+
+
+def test_my_games_say_whose_turn_it_is_and_the_account_opens_its_seat_anywhere(
+    server: LiveServer,
+) -> None:
+    kim, lee = sign_up(server, "kim"), sign_up(server, "lee")
+    mine, _ = rated_game(server, kim, lee, days_per_move=3)
+    kims = kim.get("/api/me/games").json()
+    lees = lee.get("/api/me/games").json()
+    assert [g["id"] for g in kims["games"]] == [mine["id"]]
+    assert kims["games"][0]["my_turn"] != lees["games"][0]["my_turn"]
+    assert kims["games"][0]["deadline"] is not None
+    assert kims["waiting"] + lees["waiting"] == 1
+    assert kim.get("/api/me").json()["waiting"] == kims["waiting"]
+    # another browser of kim's: logging in again is enough
+    with server.http() as elsewhere:
+        elsewhere.post("/api/session", json={"name": "kim", "password": "correct horse"})
+        with seat_socket(server, mine["id"], elsewhere, {"type": "hello", "account": True}) as me:
+            assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == mine["seat"]
+            state = me.next_state()
+            assert 2.9 * 86_400 < state["deadline"] - time.time() <= 3 * 86_400
+            me.send({"type": "claim"})  # nobody is late: no claim, even with lee away
+            assert me.error()["code"] == "cannot_claim"
+    with server.http() as guest:
+        assert guest.get("/api/me/games").status_code == 401
+        with seat_socket(server, mine["id"], None, {"type": "hello", "account": True}) as me:
+            assert me.error()["code"] == "login_required"
+
+
+def test_a_player_who_leaves_can_be_claimed_after_the_grace_and_the_claim_is_rated(
+    server: LiveServer,
+) -> None:
+    mia, ned = sign_up(server, "mia"), sign_up(server, "ned")
+    mine, theirs = rated_game(server, mia, ned)
+    with seat_socket(server, mine["id"], mia, {"type": "hello", "account": True}) as me:
+        me.recv_until(lambda m: m["type"] == "welcome")
+        with seat_socket(server, mine["id"], ned, {"type": "hello", "account": True}) as other:
+            other.recv_until(lambda m: m["type"] == "welcome")
+            me.send({"type": "claim"})
+            assert me.error()["code"] == "cannot_claim"  # the opponent is here
+        away = me.recv_until(
+            lambda m: m["type"] == "presence" and m["away"][theirs["seat"]] is not None
+        )
+        assert 0 < away["away"][theirs["seat"]] <= 0.5
+        time.sleep(0.6)
+        me.send({"type": "claim"})
+        final = me.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+        assert final["winner"] == mine["seat"]
+    deadline = time.monotonic() + TIMEOUT
+    while rating(server, "mia")["games"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert rating(server, "mia")["wins"] == 1 and rating(server, "ned")["losses"] == 1
+    assert (
+        rating(server, "mia")["rating"]["value"] > 1500 > rating(server, "ned")["rating"]["value"]
+    )
+
+
+def test_a_result_not_rated_before_a_restart_is_rated_once_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "w.sqlite3"
+
+    async def lost(self: Online, table: object) -> None:
+        return None  # the server stops before rating
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Online, "finished", lost)
+        with live_server(fast_config(db, away_grace=0.0)) as server:
+            oz, pat = sign_up(server, "ozzy"), sign_up(server, "pat")
+            mine, _ = rated_game(server, oz, pat)
+            with seat_socket(server, mine["id"], oz, {"type": "hello", "account": True}) as me:
+                me.recv_until(
+                    lambda m: m["type"] == "presence" and any(v is not None for v in m["away"])
+                )
+                me.send({"type": "claim"})
+                me.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+            assert rating(server, "ozzy")["games"] == 0
+    for _ in range(2):  # rated at the first start, not again at the second
+        with live_server(fast_config(db)) as server:
+            assert rating(server, "ozzy")["games"] == 1 and rating(server, "pat")["games"] == 1
+
+
+# -- "Play now" ------------------------------------------------------------------------------
+
+
+def test_play_now_pairs_two_waiting_players_and_gives_a_bot_after_the_chosen_wait(
+    tmp_path: Path,
+) -> None:
+    with live_server(fast_config(tmp_path / "w.sqlite3", pairing_interval=0.05)) as server:
+        client = server.http()
+        a = client.post("/api/play-now", json={"name": "A"}).json()
+        b = client.post("/api/play-now", json={"name": "B"}).json()
+        c = client.post(
+            "/api/play-now", json={"name": "C", "rules": SHORT, "bot_after": 0.2}
+        ).json()
+        found: dict[str, dict[str, Any]] = {}
+        deadline = time.monotonic() + TIMEOUT
+        while len(found) < 3 and time.monotonic() < deadline:
+            for key in (a["key"], b["key"], c["key"]):
+                status = client.get(f"/api/play-now/{key}").json()
+                if status["status"] == "matched":
+                    found[key] = status["game"]
+            time.sleep(0.05)
+        assert found[a["key"]]["id"] == found[b["key"]]["id"] != found[c["key"]]["id"]
+        assert {found[a["key"]]["seat"], found[b["key"]]["seat"]} == {0, 1}
+        with seat_socket(
+            server,
+            found[c["key"]]["id"],
+            None,
+            {"type": "hello", "token": found[c["key"]]["token"]},
+        ) as me:
+            welcome = me.recv_until(lambda m: m["type"] == "welcome")
+            assert welcome["seats"][1]["kind"] == "bot"
+        assert client.get("/api/play-now/nope").status_code == 404

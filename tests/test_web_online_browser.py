@@ -1,0 +1,79 @@
+"""The online pages in Chromium (Playwright): two people create accounts on
+/online (one page in French, one in English), one offers a rated game, the
+other accepts it, and both pages open the table at once (the poster's over
+the lobby socket); the acceptor closes their page, the poster sees the
+countdown, claims the win, and their profile plots the new rating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from web_support import (
+    LiveServer,
+    close_watched_page,
+    fast_config,
+    launch_chromium,
+    live_server,
+    needs_chromium,
+    open_watched_page,
+)
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with launch_chromium() as browser:
+        yield browser
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    with live_server(fast_config(tmp_path / "w.sqlite3", away_grace=1.0)) as srv:
+        yield srv
+
+
+def sign_up(page: Page, server: LiveServer, name: str, lang: str) -> None:
+    page.goto(f"{server.base}/online?lang={lang}")
+    page.fill("#login-name", name)
+    page.fill("#login-password", "correct horse")
+    page.click("#signup")
+    expect(page.locator("#logout")).to_be_visible()
+
+
+def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_rated(
+    chromium: Browser, server: LiveServer
+) -> None:
+    alice = open_watched_page(chromium)
+    bobby = open_watched_page(chromium)
+    sign_up(alice, server, "alice", "fr")
+    sign_up(bobby, server, "bobby", "en")
+    expect(alice.locator("#account")).to_contain_text("Connecté : alice (classement 1500)")
+    alice.check("#seek-rated")
+    alice.select_option("#seek-days", "")
+    alice.fill("#seek-target", "100")
+    alice.click("#seek-form button[type=submit]")
+    expect(alice.locator("#seek-status")).to_contain_text("Votre proposition est affichée")
+    offer = bobby.locator("#seeks li", has_text="alice")
+    expect(offer).to_contain_text("rated · live · to 100 points")
+    offer.locator("button.accept").click()
+    bobby.wait_for_url("**/game/*")
+    alice.wait_for_url("**/game/*", timeout=20_000)
+    assert alice.url == bobby.url
+    expect(alice.locator("body")).to_contain_text("bobby (1500?)")
+    bobby.context.close()  # bobby leaves for good
+    expect(alice.locator("#away")).to_contain_text("Votre adversaire")
+    alice.click("#claim", timeout=20_000)
+    expect(alice.locator("#overlay")).to_contain_text("a quitté la partie et n'est pas revenu")
+    alice.goto(f"{server.base}/players/alice?lang=fr")
+    expect(alice.locator(".rating-plot circle")).to_have_count(2)
+    expect(alice.locator("#summary")).to_contain_text("1 parties classées : 1 gagnées, 0 perdues")
+    expect(alice.locator("#recent")).to_contain_text("contre bobby · classée · gagnée")
+    text = alice.locator("body").inner_text().lower()
+    assert "glicko" not in text and "seek" not in text
+    close_watched_page(alice)
