@@ -488,7 +488,7 @@ def test_marks_are_identical_under_two_seeds_where_the_estimate_is_clear() -> No
     record = one_deal_record(11)
 
     def marks(seed: int) -> list[str | None]:
-        estimator = default_estimator(0.0, seed=seed, worlds=600)
+        estimator = default_estimator(0.0, seed=seed, worlds=1200)
         review = review_record(record, estimator=estimator)
         return [judgement(d) for d in review.decisions if d.view == "seat"]
 
