@@ -48,6 +48,7 @@ from marjolet.web import security
 from marjolet.web.config import WebConfig
 from marjolet.web.errors import install_handlers
 from marjolet.web.hub import Hub
+from marjolet.web.ratelimits import RateLimits
 from marjolet.web.reviews import ReviewService
 from marjolet.web.routes import include_routes
 from marjolet.web.routes.pages import STATIC
@@ -103,6 +104,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     )
     app.state.hub = hub
     app.state.reviews = reviews
+    app.state.limits = RateLimits(config.rate_limits)
     app.state.guards = security.Guards(
         config.games_per_minute, config.max_watched_per_address, config.max_watched
     )

@@ -31,6 +31,14 @@ class WebConfig:
     watch_delay: float = 1.0
     #: Threads that run bots (and hints) off the event loop.
     bot_threads: int = 2
+    #: Bot-pool jobs one client address may run at once (``None``: half the
+    #: threads, at least one), so that another visitor's bot always finds a
+    #: thread; and the hints, reviews or replays it may have waiting.
+    bot_threads_per_client: int | None = None
+    queued_per_client: int = 4
+    #: Rate limits of the requests that cost bot time, by name
+    #: (:data:`marjolet.web.ratelimits.DEFAULT_LIMITS` when ``None``).
+    rate_limits: Mapping[str, str] | None = None
     #: Operator-allowed bot choices, name -> spec (``--allow-bot``).
     allowed_bots: Mapping[str, str] = field(default_factory=dict)
     #: Offer every registered fair bot as well as ``allowed_bots``.

@@ -45,7 +45,6 @@ the hub's closer threads, never on the event loop.
 from __future__ import annotations
 
 import asyncio
-import functools
 import hmac
 import json
 import logging
@@ -105,6 +104,9 @@ class Table:
         self._bots_retired = False
         #: When the last connection left (a watched match pauses after a while).
         self.unwatched_since = time.monotonic()
+        #: Whose share of the bot pool this table's bots use: the address
+        #: that created the game (a table loaded from the store: its own).
+        self.owner = f"game:{game.id}"
 
     def _build_bots(self) -> dict[int, Bot]:
         """The bots of the seats, from the specs stored with the game. A bot
@@ -508,10 +510,9 @@ class Table:
         raised: the bot forfeits. An in-process bot that fails otherwise or
         answers an illegal action is replaced for this move by a random legal
         one, and the table is told."""
-        loop = asyncio.get_running_loop()
         seat = turn.seat
         try:
-            return await loop.run_in_executor(self.hub.bot_pool, self._choose, bot, turn)
+            return await self.hub.think(self.owner, self._choose, bot, turn)
         except BotFault as fault:
             fault.seat = seat
             raise
@@ -547,9 +548,10 @@ class Table:
         for peer in list(self.peers):
             peer.send(text)
 
-    async def hint(self, seat: int) -> dict[str, Any]:
+    async def hint(self, seat: int, client: str) -> dict[str, Any]:
         """What the strongest available bot would play for ``seat`` now,
-        computed from that seat's own observation only."""
+        computed from that seat's own observation only, in ``client``'s
+        share of the bot pool."""
         async with self.lock:
             turn = self.driver.turn()
             if turn is None or turn.seat != seat:
@@ -558,11 +560,10 @@ class Table:
                 )
             obs, legal, version = turn.observation, list(turn.legal), turn.version
         spec = self.hub.catalogue.hint_spec
-        loop = asyncio.get_running_loop()
         try:
-            advice = await loop.run_in_executor(
-                self.hub.bot_pool, functools.partial(advise, obs, legal, spec=spec, seed=None)
-            )
+            advice = await self.hub.extra_work(client, advise, obs, legal, spec=spec, seed=None)
+        except WebError:
+            raise
         except Exception as exc:
             log.error("game %s: the hint bot %s failed: %s", self.id, spec, exc)
             raise WebError("hint", "no hint is available right now") from None

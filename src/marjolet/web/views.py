@@ -19,6 +19,7 @@ draws them.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -316,13 +317,16 @@ def open_view(match: Match, steps: Sequence[Step] | None = None) -> View:
 
 
 def replay_frames(record: Record) -> dict[str, Any]:
-    """Every position of a record, both hands open, for the replay viewer.
+    """Every position of a record, both hands open, for the replay viewer,
+    as diffs (a long record's positions are megabytes in full).
 
-    Returns ``{"deals": [{"log": [...], "frames": [view, ...]}, ...]}``:
-    frame 0 of a deal is the position before its first action, frame k the
-    position after action k. The record must already be checked (a record
-    read by :func:`marjolet.record.loads` or stored by the server is), so
-    its actions are applied unchecked.
+    Returns ``{"deals": [{"log": [...], "first": view, "changes": [diff, ...]}, ...]}``:
+    ``first`` is the position before the deal's first action; position k
+    (after action k) is position k-1 with the keys of ``changes[k-1]``
+    replaced (:func:`diff_frame`, undone by :func:`expand_frames`). The
+    record must already be checked (a record read by
+    :func:`marjolet.record.loads` or stored by the server is), so its
+    actions are applied unchecked.
     """
     match = Match(record.rules, first_dealer=record.first_dealer, seed=0, players=record.players)
     deals_out: list[dict[str, Any]] = []
@@ -333,8 +337,39 @@ def replay_frames(record: Record) -> dict[str, Any]:
         for action in deal_record.actions:
             match.push(action)
             frames.append(_frame(match, steps.update(deal)))
-        deals_out.append({"log": _log(steps.steps, None, None), "frames": frames})
+        deals_out.append(
+            {
+                "log": _log(steps.steps, None, None),
+                "first": frames[0],
+                "changes": [diff_frame(a, b) for a, b in itertools.pairwise(frames)],
+            }
+        )
     return {"deals": deals_out}
+
+
+def diff_frame(before: View, after: View) -> dict[str, Any]:
+    """The top-level keys of ``after`` that differ from ``before`` (a key
+    ``after`` lacks is listed under ``"-"``)."""
+    out: dict[str, Any] = {k: v for k, v in after.items() if before.get(k, _NONE) != v}
+    gone = [k for k in before if k not in after]
+    if gone:
+        out["-"] = gone
+    return out
+
+
+def expand_frames(deal: dict[str, Any]) -> list[View]:
+    """Every position of one deal of :func:`replay_frames` (what the
+    replay page does in JavaScript)."""
+    frames: list[View] = [dict(deal["first"])]
+    for change in deal["changes"]:
+        frame = {**frames[-1], **change}
+        for key in frame.pop("-", []):
+            frame.pop(key, None)
+        frames.append(frame)
+    return frames
+
+
+_NONE = object()
 
 
 def _frame(match: Match, steps: Sequence[Step]) -> View:
@@ -349,6 +384,8 @@ __all__ = [
     "View",
     "deal_steps",
     "deal_summaries",
+    "diff_frame",
+    "expand_frames",
     "legal_choices",
     "names",
     "open_view",

@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from marjolet.web import protocol, security
 from marjolet.web.config import WebConfig
 from marjolet.web.connection import Connection
-from marjolet.web.deps import ConfigDep, HubDep
+from marjolet.web.deps import ConfigDep, HubDep, within_limit
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
 from marjolet.web.tables import Table
@@ -197,4 +197,6 @@ async def _handle(conn: Connection, table: Table, msg: protocol.ClientMessage) -
     elif isinstance(msg, protocol.Next):
         await table.next_deal(msg.version)
     elif isinstance(msg, protocol.Hint):
-        conn.send(json.dumps(await table.hint(conn.seat)))
+        client = conn.ws.client.host if conn.ws.client else "?"
+        within_limit(conn.ws.app.state.limits, "hint", client, f"{table.id}/{conn.seat}")
+        conn.send(json.dumps(await table.hint(conn.seat, client)))
