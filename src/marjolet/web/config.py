@@ -39,6 +39,9 @@ class WebConfig:
     #: Rate limits of the requests that cost bot time, by name
     #: (:data:`marjolet.web.ratelimits.DEFAULT_LIMITS` when ``None``).
     rate_limits: Mapping[str, str] | None = None
+    #: Seconds between two tries to save a bot's move the store refused
+    #: (a full disk): the game goes on by itself once space returns.
+    save_retry: float = 5.0
     #: Operator-allowed bot choices, name -> spec (``--allow-bot``).
     allowed_bots: Mapping[str, str] = field(default_factory=dict)
     #: Offer every registered fair bot as well as ``allowed_bots``.

@@ -101,6 +101,35 @@ class WebError(MarjoletError):
         }
 
 
+def disk_is_full(exc: BaseException) -> bool:
+    """Whether a failed write failed for want of space: ``OSError``
+    (``ENOSPC``, ``EDQUOT``) or SQLite's "database or disk is full"."""
+    import errno
+
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if "database or disk is full" in str(seen):
+            return True
+        seen = getattr(seen, "orig", None) or seen.__cause__
+    return False
+
+
+def storage_failure(exc: BaseException, what: str = "the move", key: str = "") -> WebError:
+    """The refusal of a change the store could not save: ``disk_full``
+    (507, the same text whatever the change) when the disk is full, else
+    ``storage`` (503) with the catalogue ``key`` (default ``error.storage``)."""
+    if disk_is_full(exc):
+        return WebError(
+            "disk_full",
+            f"the server's disk is full: it could not save {what}; try again later",
+            key="error.disk_full",
+        )
+    done = ", so it was not played" if what == "the move" else ""
+    return WebError("storage", f"the server could not save {what}{done}", key=key)
+
+
 def too_large(limit: int) -> WebError:
     return WebError(
         "too_large", f"request too large (the limit is {limit} bytes)", params={"n": limit}

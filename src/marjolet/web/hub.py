@@ -34,7 +34,7 @@ from marjolet.match import Match
 from marjolet.record import Record, to_match
 from marjolet.rules import Rules
 from marjolet.web.config import WebConfig
-from marjolet.web.errors import WebError
+from marjolet.web.errors import WebError, storage_failure
 from marjolet.web.fairpool import FairPool, PoolBusy
 from marjolet.web.ledger import Ledger
 from marjolet.web.store import GameRow, Mode, SeatInfo, Store, StoreError, token_hash
@@ -185,7 +185,11 @@ class Hub:
             decks=[tuple(self.new_deck(0))],
             actions=[[]],
         )
-        await self.ledger.create(game)
+        try:
+            await self.ledger.create(game)
+        except Exception as exc:
+            log.error("a new game could not be stored: %s", exc)
+            raise storage_failure(exc, "the new game", key="error.storage_game") from None
         game.deal_count = 1
         table = Table(self, game, self.match_of(game))
         if owner:

@@ -64,13 +64,16 @@ from marjolet.errors import MarjoletError, TurnError
 from marjolet.match import Match
 from marjolet.turns import Move, Turn, TurnDriver
 from marjolet.web import views
-from marjolet.web.errors import WebError, from_turn
+from marjolet.web.errors import WebError, from_turn, storage_failure
 from marjolet.web.store import Forfeit, GameRow, Status, token_hash
 
 if TYPE_CHECKING:
     from marjolet.web.hub import Hub
 
 log = logging.getLogger("marjolet.web")
+
+#: Refusals of a change the store could not save (the bot loop retries them).
+SAVE_FAILURES = frozenset({"storage", "disk_full"})
 
 #: In a watched match, the pause before the next deal (to read the summary),
 #: in bot paces.
@@ -357,9 +360,7 @@ class Table:
         except Exception as exc:
             log.error("game %s: could not store %s: %s", self.id, ACTION_NAMES[action], exc)
             await self._reload()
-            raise WebError(
-                "storage", "the server could not save the move, so it was not played"
-            ) from None
+            raise storage_failure(exc) from None
         self.broadcast({"last_action": {"player": move.seat, "action": ACTION_NAMES[action]}})
         if match.is_over:
             winner = match.winner
@@ -414,7 +415,11 @@ class Table:
         """Shuffle, store and start the next deal. Caller holds the lock."""
         index = len(self.match.deals)
         deck = self.hub.new_deck(index)
-        await self.ledger.add_deal(self.id, index, deck, status=self.status())
+        try:
+            await self.ledger.add_deal(self.id, index, deck, status=self.status())
+        except Exception as exc:
+            log.error("game %s: could not store deal %d: %s", self.id, index + 1, exc)
+            raise storage_failure(exc, "the next deal") from None
         self.driver.start_deal(deck)
         self.broadcast()
 
@@ -440,13 +445,35 @@ class Table:
 
     async def _bot_loop(self) -> None:
         """Play the bots' turns (and a watched match's next deals) until a
-        person is to act, the match ends, the table closes or nobody watches."""
+        person is to act, the match ends, the table closes or nobody watches.
+        A bot's move (or a deal) the store cannot save is not lost and the
+        bot is not stuck: the players are told, and it is tried again every
+        ``save_retry`` seconds until it is saved (the disk has space again)."""
+        failing = False
         try:
             while not self.closed:
                 if self.paused():
                     log.info("game %s paused: nobody watches it", self.id)
                     return
-                if not await self._bot_step():
+                try:
+                    more = await self._bot_step()
+                except WebError as exc:
+                    if exc.code not in SAVE_FAILURES:
+                        raise
+                    if not failing:
+                        self._notice(exc.message, key="notice.save_failed", params={})
+                    failing = True
+                    await asyncio.sleep(self.hub.config.save_retry)
+                    continue
+                if failing:
+                    failing = False
+                    log.info("game %s: saving works again", self.id)
+                    self._notice(
+                        "the server can save again: the game goes on",
+                        key="notice.save_resumed",
+                        params={},
+                    )
+                if not more:
                     return
         except WebError as exc:
             log.error("game %s: a bot move failed: %s", self.id, exc)

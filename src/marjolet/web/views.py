@@ -228,8 +228,10 @@ def _breakdown(b: Breakdown) -> dict[str, int]:
     return b.to_json()
 
 
-def _common(match: Match, deal: Deal, steps: Sequence[Step]) -> View:
-    """The public part of a picture (R23), the same for every viewer."""
+def _common(match: Match, deal: Deal, steps: Sequence[Step], summaries: bool = True) -> View:
+    """The public part of a picture (R23), the same for every viewer
+    (without ``summaries``, no ``deals``: a replay's positions leave out
+    the finished deals' summaries, which cost a pass over every deal)."""
     stock = deal.stock_size
     lead = deal.lead
     lead_player = steps[-1].player if lead is not None and steps else None
@@ -260,7 +262,7 @@ def _common(match: Match, deal: Deal, steps: Sequence[Step]) -> View:
         "target": match.rules.target,
         "match_over": match.is_over,
         "winner": match.winner,
-        "deals": deal_summaries(match),
+        "deals": deal_summaries(match) if summaries else [],
         "players": list(match.players) if match.players else ["player 0", "player 1"],
         "rules": match.rules.to_json(),
     }
@@ -296,7 +298,9 @@ def seat_view(match: Match, seat: int, steps: Sequence[Step] | None = None) -> V
     return view
 
 
-def open_view(match: Match, steps: Sequence[Step] | None = None) -> View:
+def open_view(
+    match: Match, steps: Sequence[Step] | None = None, *, summaries: bool = True
+) -> View:
     """Both hands face up: for spectators of bot-vs-bot matches and replays.
     The stock order is still not shown."""
     deal = match.deal
@@ -304,7 +308,7 @@ def open_view(match: Match, steps: Sequence[Step] | None = None) -> View:
         raise ValueError("no deal in progress")
     if steps is None:
         steps = deal_steps(deal)
-    view = _common(match, deal, steps)
+    view = _common(match, deal, steps, summaries)
     view["hands"] = [
         {"cards": names(deal.hand_mask(p)), "size": deal.hand_mask(p).bit_count()} for p in (0, 1)
     ]
@@ -373,7 +377,7 @@ _NONE = object()
 
 
 def _frame(match: Match, steps: Sequence[Step]) -> View:
-    view = open_view(match, steps)
+    view = open_view(match, steps, summaries=False)
     del view["log"], view["deals"], view["rules"]
     view["step"] = len(match.deal.moves) if match.deal is not None else 0
     return view
