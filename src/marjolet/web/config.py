@@ -42,6 +42,13 @@ class WebConfig:
     #: Seconds between two tries to save a bot's move the store refused
     #: (a full disk): the game goes on by itself once space returns.
     save_retry: float = 5.0
+    #: Seconds a connection has to send complete request headers, a
+    #: request body may pause, and an idle keep-alive connection stays open;
+    #: connections one client address may hold open (``marjolet serve``).
+    header_timeout: float = 10.0
+    body_timeout: float = 30.0
+    keep_alive: int = 5
+    max_connections_per_address: int = 64
     #: Operator-allowed bot choices, name -> spec (``--allow-bot``).
     allowed_bots: Mapping[str, str] = field(default_factory=dict)
     #: Offer every registered fair bot as well as ``allowed_bots``.
