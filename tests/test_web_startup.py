@@ -24,6 +24,7 @@ DAMAGES = {
     "rules": "UPDATE games SET rules = '{\"profile\": \"no-such-profile\"}' WHERE id = ?",
     "deck-card-ZZ": "UPDATE deals SET deck = 'ZZ AS' WHERE game_id = ?",
     "action-out-of-place": "INSERT INTO actions VALUES (?, 0, 7, 'AS', 0)",
+    "illegal-action": "INSERT INTO actions VALUES (?, 0, 0, 'draw', 0)",
 }
 
 

@@ -253,8 +253,9 @@ class Hub:
             game = await self.load(game_id)
             try:
                 match = self.match_of(game)
-            except MarjoletError as exc:
-                log.error("game %s cannot be resumed: %s", game_id, exc)
+            except MarjoletError as exc:  # its record breaks the rules: quarantined
+                reason = f"game {game_id}: its record cannot be replayed: {exc}"
+                self.ledger.quarantine(game_id, reason)
                 raise WebError("corrupt", f"this game cannot be resumed: {exc}") from None
             table = Table(self, game, match)
             self.tables[game_id] = table
@@ -329,7 +330,11 @@ class Hub:
         """The record anyone may see (:func:`shareable_part`), worked out
         off the event loop."""
         game = await self.load(game_id)
-        record, complete = await asyncio.to_thread(shareable_part, game)
+        try:
+            record, complete = await asyncio.to_thread(shareable_part, game)
+        except MarjoletError as exc:
+            self.ledger.quarantine(game_id, f"game {game_id}: its record cannot be replayed: {exc}")
+            raise WebError("corrupt", f"this game cannot be read: {exc}") from None
         return game, record, complete
 
     async def load(self, game_id: str) -> GameRow:

@@ -58,6 +58,10 @@ class Ledger:
         """The latest ``limit`` games, newest first (the history page)."""
         return await self._read(self._store.list_games, limit)
 
+    def quarantine(self, game_id: str, reason: str) -> None:
+        """Note a game whose record cannot be replayed (logged once)."""
+        self._store.quarantine(game_id, reason)
+
     def damaged(self) -> dict[str, str]:
         """The games found unreadable so far, id -> reason (a copy)."""
         return dict(self._store.damaged)

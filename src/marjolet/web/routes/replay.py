@@ -21,7 +21,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from marjolet.errors import RecordError
+from marjolet.errors import MarjoletError, RecordError
 from marjolet.record import FORMAT, Record, loads, replay
 from marjolet.web import views
 from marjolet.web.deps import ClientDep, HubDep, LimitsDep, within_limit
@@ -41,7 +41,12 @@ async def stored_replay(
     """A stored game's record anyone may see, position by position."""
     within_limit(limits, "replay", client)
     game = await hub.load(game_id)
-    body = await hub.extra_work(client, _stored_answer, game)
+    try:
+        body = await hub.extra_work(client, _stored_answer, game)
+    except WebError as exc:
+        if exc.code == "corrupt":  # listed as damaged from now on
+            hub.ledger.quarantine(game.id, f"game {game.id}: {exc.message}")
+        raise
     return Response(body, media_type="application/json")
 
 
@@ -57,9 +62,15 @@ async def upload_replay(
 
 
 def _stored_answer(game: Any) -> bytes:
-    """The JSON answer for a stored game (in a bot thread)."""
-    record, complete = shareable_part(game)
-    out = replay_payload(record)
+    """The JSON answer for a stored game (in a bot thread); ``corrupt``
+    for a stored record that breaks the rules."""
+    try:
+        record, complete = shareable_part(game)
+        out = replay_payload(record)
+    except WebError:
+        raise
+    except MarjoletError as exc:
+        raise WebError("corrupt", f"this game cannot be replayed: {exc}") from None
     out["game"] = game.summary()
     out["complete"] = complete
     return _encode(out)
