@@ -314,7 +314,10 @@ def test_health_answers_promptly_while_replays_are_computed(server: LiveServer) 
             waits.append(time.monotonic() - start)
             time.sleep(0.02)
     uploader.join(60)
-    assert waits and max(waits) < 1.0, max(waits)
-    with server.http() as client:
+    with httpx.Client(base_url=server.base, timeout=120) as client:
+        start = time.monotonic()
         viewer = client.post("/api/replay", content=upload).json()
+        one = time.monotonic() - start
     assert len(viewer["deals"]) == 90 and "changes" in viewer["deals"][0]
+    # on the event loop, /api/health would wait for a whole replay at least
+    assert waits and max(waits) < max(1.0, one / 2), (max(waits), one)

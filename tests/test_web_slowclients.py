@@ -178,12 +178,15 @@ def test_records_that_differ_only_by_ids_and_numbers_are_one_kind() -> None:
 
 
 def test_install_puts_the_guard_on_every_handler_of_the_server_s_loggers() -> None:
-    handler = logging.StreamHandler()
-    logger = logging.getLogger("uvicorn.error")
-    logger.addHandler(handler)
+    handlers = [logging.StreamHandler(), logging.StreamHandler()]
+    names = ["marjolet-test-guard", "marjolet-test-guard.uvicorn"]
+    for name, handler in zip(names, handlers, strict=True):
+        logging.getLogger(name).addHandler(handler)
     try:
-        guard = logguard.install()
-        assert guard in handler.filters
-        assert logguard.install(guard) is guard and handler.filters.count(guard) == 1
+        guard = logguard.install(loggers=names)
+        assert all(guard in h.filters for h in handlers)
+        assert logguard.install(guard, loggers=names) is guard
+        assert all(h.filters.count(guard) == 1 for h in handlers)
     finally:
-        logger.removeHandler(handler)
+        for name, handler in zip(names, handlers, strict=True):
+            logging.getLogger(name).removeHandler(handler)

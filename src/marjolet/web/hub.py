@@ -43,6 +43,10 @@ from marjolet.web.tables import Table
 log = logging.getLogger("marjolet.web")
 
 P = ParamSpec("P")
+
+#: Game creators remembered at most (then forgotten all at once: their
+#: tables think under the first seated connection's address instead).
+MOST_OWNERS = 100_000
 T = TypeVar("T")
 
 
@@ -96,6 +100,8 @@ class Hub:
         self._closing: set[asyncio.Future[None]] = set()
         self.rng: random.Random = secrets.SystemRandom()
         self._load_lock = asyncio.Lock()
+        #: The address that created each game (its tables' share of the bot pool).
+        self.owners: dict[str, str] = {}
 
     # -- shared services --------------------------------------------------------------
 
@@ -191,9 +197,11 @@ class Hub:
             log.error("a new game could not be stored: %s", exc)
             raise storage_failure(exc, "the new game", key="error.storage_game") from None
         game.deal_count = 1
-        table = Table(self, game, self.match_of(game))
         if owner:
-            table.owner = owner
+            if len(self.owners) >= MOST_OWNERS:
+                self.owners.clear()
+            self.owners[game_id] = owner
+        table = Table(self, game, self.match_of(game))
         self.tables[game_id] = table
         table.kick()
         log.info("game %s created (%s, %s)", game_id, mode, " vs ".join(seating.players))

@@ -108,8 +108,10 @@ class Table:
         #: When the last connection left (a watched match pauses after a while).
         self.unwatched_since = time.monotonic()
         #: Whose share of the bot pool this table's bots use: the address
-        #: that created the game (a table loaded from the store: its own).
-        self.owner = f"game:{game.id}"
+        #: that created the game (kept by the hub while the table leaves
+        #: memory and comes back), else the first seated connection's, else
+        #: the game's own.
+        self.owner = hub.owners.get(game.id, f"game:{game.id}")
 
     def _build_bots(self) -> dict[int, Bot]:
         """The bots of the seats, from the specs stored with the game. A bot

@@ -104,6 +104,8 @@ async def _hello(conn: Connection, hub: Hub, config: WebConfig, game_id: str) ->
     except WebError as exc:
         conn.refuse(exc)
         return None
+    if conn.seat is not None and table.owner.startswith("game:") and conn.ws.client:
+        table.owner = conn.ws.client.host  # a resumed table: its player's share
     where = f"seat {conn.seat}" if conn.seat is not None else "spectator"
     conn.where = f"game {table.id} {where}"
     await table.attach(conn)
