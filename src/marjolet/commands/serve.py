@@ -118,9 +118,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from marjolet.web import logguard
         from marjolet.web.app import create_app
         from marjolet.web.config import WebConfig
         from marjolet.web.security import TRANSPORT_MAX
+        from marjolet.web.slowclients import guarded_http_protocol
     except ImportError as exc:
         raise MarjoletError(
             f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
@@ -177,8 +179,13 @@ def run(args: argparse.Namespace) -> int:
             proxy_headers=False,
             server_header=False,
             lifespan="on",
+            http=guarded_http_protocol(
+                config.header_timeout, config.max_connections_per_address
+            ),
+            timeout_keep_alive=config.keep_alive,
         )
     )
+    logguard.install()  # after uvicorn set up its loggers: one line per kind a minute
     _announce_when_started(server, args.host, config.database())
     server.run(sockets=[sock])
     return 0

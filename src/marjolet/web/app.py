@@ -27,11 +27,13 @@ and the lobby of seeks, ``/players/NAME`` a profile. API:
 ========================================  =========================================
 
 Every request body has a size limit (``max_request``; ``max_upload`` for
-the upload). Every refusal is a :class:`~marjolet.web.errors.WebError`,
-answered as JSON ``{"error": {"message": ..., "code": ..., "key": ...}}``
-(HTTP) or ``{"type": "error", "code": ..., "message": ...}`` (WebSocket) to
-the one client that caused it, and logged; nothing a client sends can stop
-a table or the server.
+the upload) and a time limit (``body_timeout``; the headers' is uvicorn's
+protocol's, :mod:`marjolet.web.slowclients`). Every refusal is a
+:class:`~marjolet.web.errors.WebError`, answered as JSON
+``{"error": {"message": ..., "code": ..., "key": ...}}`` (HTTP) or
+``{"type": "error", "code": ..., "message": ...}`` (WebSocket) to the one
+client that caused it, and logged; nothing a client sends can stop a table
+or the server.
 """
 
 from __future__ import annotations
@@ -55,9 +57,11 @@ from marjolet.web.config import WebConfig
 from marjolet.web.errors import install_handlers
 from marjolet.web.hub import Hub
 from marjolet.web.online import Online
+from marjolet.web.ratelimits import DEFAULT_LIMITS, RateLimits
 from marjolet.web.reviews import ReviewService
 from marjolet.web.routes import include_routes
 from marjolet.web.routes.pages import STATIC
+from marjolet.web.slowclients import BodyTimeout
 from marjolet.web.store import Store
 
 __all__ = ["HostCheck", "create_app"]
@@ -114,10 +118,14 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.reviews = reviews
     app.state.online = online
+    app.state.limits = RateLimits(
+        {**DEFAULT_LIMITS, **(config.rate_limits or {})}, config.rate_limit_storage
+    )
     app.state.guards = security.Guards(
         config.games_per_minute, config.max_watched_per_address, config.max_watched
     )
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
+    app.add_middleware(BodyTimeout, timeout=config.body_timeout)
     app.add_middleware(security.CrossSiteGuard)
     app.add_middleware(
         security.DeclaredLength,

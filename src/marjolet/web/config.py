@@ -31,6 +31,21 @@ class WebConfig:
     watch_delay: float = 1.0
     #: Threads that run bots (and hints) off the event loop.
     bot_threads: int = 2
+    #: Bot-pool jobs one client address may run at once (``None``: half the
+    #: threads, at least one), so that another visitor's bot always finds a
+    #: thread; and the hints, reviews or replays it may have waiting.
+    bot_threads_per_client: int | None = None
+    queued_per_client: int = 4
+    #: Seconds between two tries to save a bot's move the store refused
+    #: (a full disk): the game goes on by itself once space returns.
+    save_retry: float = 5.0
+    #: Seconds a connection has to send complete request headers, a
+    #: request body may pause, and an idle keep-alive connection stays open;
+    #: connections one client address may hold open (``marjolet serve``).
+    header_timeout: float = 10.0
+    body_timeout: float = 30.0
+    keep_alive: int = 5
+    max_connections_per_address: int = 64
     #: Operator-allowed bot choices, name -> spec (``--allow-bot``).
     allowed_bots: Mapping[str, str] = field(default_factory=dict)
     #: Offer every registered fair bot as well as ``allowed_bots``.
@@ -66,8 +81,9 @@ class WebConfig:
     #: Seconds a person's seat of a live two-person game may stay away before
     #: the other player may claim the match (docs/web.md, "Leaving").
     away_grace: float = 90.0
-    #: Rate limits of the online API (``limits`` notation, see
-    #: web/ratelimits.py; ``None``: its defaults).
+    #: Rate limits by name (``limits`` notation), each replacing that entry
+    #: of :data:`marjolet.web.ratelimits.DEFAULT_LIMITS` (the requests that
+    #: cost bot time, logins, sign-ups, seeks).
     rate_limits: Mapping[str, str] | None = None
     #: Where rate-limit counts are kept (``None``: memory; ``redis://...``).
     rate_limit_storage: str | None = None

@@ -9,6 +9,8 @@ as the FastAPI full-stack template does (``SessionDep``, ``CurrentUser``):
 - :data:`ReviewsDep`: the :class:`~marjolet.web.reviews.ReviewService`;
 - :data:`GuardsDep`: the per-address allowances (:class:`~marjolet.web.security.Guards`);
 - :data:`ClientDep`: the client's address;
+- :data:`LimitsDep`: the named rate limits (:class:`~marjolet.web.ratelimits.RateLimits`),
+  applied with :func:`within_limit`;
 - :data:`TableDep`: the live table of the path's ``game_id`` (loaded if
   needed; ``not_found``, ``corrupt`` or ``bot_unavailable`` otherwise);
 - :data:`SeatDep`: the table and the seat whose secret token the body
@@ -36,6 +38,7 @@ from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
 from marjolet.web.lobby import Lobby
 from marjolet.web.online import SESSION_COOKIE, Online
+from marjolet.web.ratelimits import RateLimits
 from marjolet.web.reviews import ReviewService
 from marjolet.web.schemas import SeatToken
 from marjolet.web.security import Guards
@@ -68,6 +71,26 @@ def get_guards(conn: HTTPConnection) -> Guards:
 
 
 GuardsDep = Annotated[Guards, Depends(get_guards)]
+
+
+def get_limits(conn: HTTPConnection) -> RateLimits:
+    return cast(RateLimits, conn.app.state.limits)
+
+
+LimitsDep = Annotated[RateLimits, Depends(get_limits)]
+
+
+def within_limit(limits: RateLimits, name: str, *keys: str) -> None:
+    """Count one use of the limit ``name`` for each key (an address, a
+    seat); ``rate_limited`` (429) when any of them is over it."""
+    if not limits.allows(name, *keys):
+        wait = max(limits.retry_after(name, key) for key in keys)
+        raise WebError(
+            "rate_limited",
+            f"too many {name} requests; try again in {wait:.0f} s",
+            key="error.rate_limited_request",
+            params={"what": name, "seconds": round(wait)},
+        )
 
 
 def client_address(conn: HTTPConnection) -> str:

@@ -53,7 +53,10 @@ HTTP_STATUS: dict[str, int] = {
     "bad_invite": 403,
     "bad_token": 403,
     "bot_unavailable": 409,
+    "busy": 503,
+    "disk_full": 507,
     "corrupt": 409,
+    "damaged_db": 503,
     "cross_site": 403,
     "invite_used": 403,
     "not_finished": 409,
@@ -61,6 +64,7 @@ HTTP_STATUS: dict[str, int] = {
     "not_over": 409,
     "not_json": 415,
     "too_large": 413,
+    "rate_limited": 429,
     "too_many_games": 429,
     "watch_address_full": 429,
     "watch_server_full": 429,
@@ -107,6 +111,35 @@ class WebError(MarjoletError):
             "params": self.params,
             **self.extra,
         }
+
+
+def disk_is_full(exc: BaseException) -> bool:
+    """Whether a failed write failed for want of space: ``OSError``
+    (``ENOSPC``, ``EDQUOT``) or SQLite's "database or disk is full"."""
+    import errno
+
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if "database or disk is full" in str(seen):
+            return True
+        seen = getattr(seen, "orig", None) or seen.__cause__
+    return False
+
+
+def storage_failure(exc: BaseException, what: str = "the move", key: str = "") -> WebError:
+    """The refusal of a change the store could not save: ``disk_full``
+    (507, the same text whatever the change) when the disk is full, else
+    ``storage`` (503) with the catalogue ``key`` (default ``error.storage``)."""
+    if disk_is_full(exc):
+        return WebError(
+            "disk_full",
+            f"the server's disk is full: it could not save {what}; try again later",
+            key="error.disk_full",
+        )
+    done = ", so it was not played" if what == "the move" else ""
+    return WebError("storage", f"the server could not save {what}{done}", key=key)
 
 
 def too_large(limit: int) -> WebError:

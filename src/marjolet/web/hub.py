@@ -25,7 +25,7 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, ParamSpec
+from typing import Any, ParamSpec, TypeVar
 
 from marjolet.bots.catalogue import BotCatalogue, BotChoice
 from marjolet.cards import shuffled_deck
@@ -34,15 +34,21 @@ from marjolet.match import Match
 from marjolet.record import Record, to_match
 from marjolet.rules import Rules
 from marjolet.web.config import WebConfig
-from marjolet.web.errors import WebError
+from marjolet.web.errors import WebError, storage_failure
+from marjolet.web.fairpool import FairPool, PoolBusy
 from marjolet.web.ledger import Ledger
 from marjolet.web.presence import Presence
-from marjolet.web.store import GameRow, Mode, SeatInfo, Store, token_hash
+from marjolet.web.store import GameRow, Mode, SeatInfo, Store, StoreError, token_hash
 from marjolet.web.tables import Table
 
 log = logging.getLogger("marjolet.web")
 
 P = ParamSpec("P")
+
+#: Game creators remembered at most (then forgotten all at once: their
+#: tables think under the first seated connection's address instead).
+MOST_OWNERS = 100_000
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +96,8 @@ class Hub:
         self.ledger = Ledger(store)
         self.catalogue = catalogue
         self.tables: dict[str, Table] = {}
-        self.bot_pool = ThreadPoolExecutor(
-            max_workers=max(1, config.bot_threads), thread_name_prefix="marjolet-bot"
+        self.bot_pool = FairPool(
+            config.bot_threads, config.bot_threads_per_client, config.queued_per_client
         )
         self.closer = ThreadPoolExecutor(max_workers=8, thread_name_prefix="marjolet-bot-close")
         self._closing: set[asyncio.Future[None]] = set()
@@ -106,6 +112,8 @@ class Hub:
         #: Called when a table is loaded or created: the online service adds
         #: the accounts and ratings of its seats.
         self.on_open: list[Callable[[Table], Awaitable[None]]] = []
+        #: The address that created each game (its tables' share of the bot pool).
+        self.owners: dict[str, str] = {}
 
     # -- shared services --------------------------------------------------------------
 
@@ -116,6 +124,29 @@ class Hub:
         )
         self._closing.add(future)
         future.add_done_callback(self._closing.discard)
+
+    async def think(
+        self, key: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        """``fn`` in the bot pool under ``key`` (a client address): a table's
+        bot move, never refused however long that client's queue."""
+        return await self.bot_pool.run(key, functools.partial(fn, *args, **kwargs))
+
+    async def extra_work(
+        self, key: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        """Work a visitor asks for (a hint, a review step, a replay) in the
+        bot pool under ``key``; ``busy`` when that client already has
+        ``queued_per_client`` such jobs waiting."""
+        try:
+            future = self.bot_pool.submit(
+                key, functools.partial(fn, *args, **kwargs), refusable=True
+            )
+        except PoolBusy:
+            raise WebError(
+                "busy", "the server is still working on your earlier requests; try again soon"
+            ) from None
+        return await asyncio.wrap_future(future)
 
     def new_deck(self, index: int) -> list[int]:
         """A fresh deck order from a cryptographically strong source (R6)."""
@@ -152,6 +183,7 @@ class Hub:
         bots: Sequence[BotChoice] = (),
         first_dealer: int | None = None,
         seating: Seating | None = None,
+        owner: str = "",
     ) -> NewGame:
         """Store a new game with its first deal and open its table.
 
@@ -160,6 +192,9 @@ class Hub:
         against ``bots[1]``, no person seated. ``first_dealer`` (a rematch)
         overrides the configured or random first dealer. ``seating`` (a
         lobby game: two persons, both seated at once) replaces the mode's.
+        overrides the configured or random first dealer. ``owner``: the
+        client address that asked (its bots think under that address's
+        share of the bot pool).
         """
         game_id = secrets.token_urlsafe(9)
         seating = seating or self._seating(mode, name, bots)
@@ -187,8 +222,16 @@ class Hub:
             decks=[tuple(self.new_deck(0))],
             actions=[[]],
         )
-        await self.ledger.create(game)
+        try:
+            await self.ledger.create(game)
+        except Exception as exc:
+            log.error("a new game could not be stored: %s", exc)
+            raise storage_failure(exc, "the new game", key="error.storage_game") from None
         game.deal_count = 1
+        if owner:
+            if len(self.owners) >= MOST_OWNERS:
+                self.owners.clear()
+            self.owners[game_id] = owner
         table = Table(self, game, self.match_of(game))
         self.tables[game_id] = table
         await self._opened(table)
@@ -226,7 +269,7 @@ class Hub:
     def _bot_seat(self, choice: BotChoice) -> SeatInfo:
         return SeatInfo("bot", choice.name, choice.spec, self.rng.randrange(1 << 30))
 
-    async def rematch(self, table: Table, seat: int) -> NewGame:
+    async def rematch(self, table: Table, seat: int, owner: str = "") -> NewGame:
         """A new match for ``seat`` of the finished match at ``table``: the
         same opponent and rules, the other player dealing first."""
         if not table.match.is_over:  # played to its end (a forfeited one is not offered)
@@ -246,6 +289,7 @@ class Hub:
             name=game.players[seat],
             bots=bots,
             first_dealer=1 - game.first_dealer if seat == 0 else game.first_dealer,
+            owner=owner,
         )
 
     async def table(self, game_id: str) -> Table:
@@ -257,11 +301,12 @@ class Hub:
             table = self.tables.get(game_id)
             if table is not None:
                 return table
-            game = await self._load(game_id)
+            game = await self.load(game_id)
             try:
                 match = self.match_of(game)
-            except MarjoletError as exc:
-                log.error("game %s cannot be resumed: %s", game_id, exc)
+            except MarjoletError as exc:  # its record breaks the rules: quarantined
+                reason = f"game {game_id}: its record cannot be replayed: {exc}"
+                self.ledger.quarantine(game_id, reason)
                 raise WebError("corrupt", f"this game cannot be resumed: {exc}") from None
             table = Table(self, game, match)
             await self._opened(table)
@@ -283,19 +328,27 @@ class Hub:
             table.unload()
 
     async def startup(self) -> None:
-        """Resume the bot-vs-bot matches that were under way."""
-        for game_id in await self.ledger.unfinished("watch"):
+        """Resume the bot-vs-bot matches that were under way. A game that
+        cannot be read is logged once (by the store) and left; a file too
+        damaged to list them is one line, and the server serves what it can."""
+        try:
+            unfinished = await self.ledger.unfinished("watch")
+        except StoreError as exc:
+            log.error("%s; no match resumed (run marjolet serve --check-db)", exc)
+            return
+        for game_id in unfinished:
             try:
                 await self.table(game_id)
             except WebError as exc:
-                log.error("game %s not resumed: %s", game_id, exc)
+                if exc.code != "corrupt":  # a damaged game: the store logged it once
+                    log.error("game %s not resumed: %s", game_id, exc)
 
     async def shutdown(self) -> None:
         """Stop every table, close every bot (no bot program outlives the
         server), then finish the pending writes and close the database."""
         await asyncio.gather(*(table.close() for table in list(self.tables.values())))
         await asyncio.gather(*self._hooks, return_exceptions=True)
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.bot_pool.shutdown(cancel_futures=True)
         while pending := [f for f in self._closing if not f.done()]:
             await asyncio.gather(*pending, return_exceptions=True)
         self.closer.shutdown(wait=False)
@@ -303,8 +356,20 @@ class Hub:
 
     # -- history ------------------------------------------------------------------------
 
+    def damaged(self) -> list[dict[str, str]]:
+        """The games that could not be read (the history lists them apart)."""
+        return [{"id": g, "reason": r} for g, r in sorted(self.ledger.damaged().items())]
+
     async def summaries(self) -> list[dict[str, Any]]:
-        rows = await self.ledger.games(self.config.history_limit)
+        """The history's games (``damaged_db`` if the file cannot be listed)."""
+        try:
+            rows = await self.ledger.games(self.config.history_limit)
+        except StoreError as exc:
+            log.error("the history cannot be read: %s", exc)
+            raise WebError(
+                "damaged_db",
+                "the list of games cannot be read: the server's database is damaged",
+            ) from None
         out = []
         for row in rows:
             item = row.summary()
@@ -315,27 +380,40 @@ class Hub:
         return out
 
     async def shareable_record(self, game_id: str) -> tuple[GameRow, Record, bool]:
-        """The record anyone may see: the whole game once it is finished or
-        when no person plays it; otherwise only its finished deals, because
-        the deck of the deal in progress would show a player hidden cards."""
-        game = await self._load(game_id)
-        record = game.record()
-        if shareable_in_full(game):
-            return game, record, True
-        match = to_match(record)
-        finished = [d for d, deal in zip(record.deals, match.deals, strict=True) if deal.is_over]
-        return (
-            game,
-            Record(record.rules, record.first_dealer, record.players, tuple(finished)),
-            False,
-        )
+        """The record anyone may see (:func:`shareable_part`), worked out
+        off the event loop."""
+        game = await self.load(game_id)
+        try:
+            record, complete = await asyncio.to_thread(shareable_part, game)
+        except MarjoletError as exc:
+            self.ledger.quarantine(game_id, f"game {game_id}: its record cannot be replayed: {exc}")
+            raise WebError("corrupt", f"this game cannot be read: {exc}") from None
+        return game, record, complete
 
-    async def _load(self, game_id: str) -> GameRow:
-        """A stored game (``not_found`` for an id no game can have, unread)."""
-        game = await self.ledger.load(game_id) if _looks_like_id(game_id) else None
+    async def load(self, game_id: str) -> GameRow:
+        """A stored game (``not_found`` for an id no game can have, unread;
+        ``corrupt`` for a game whose rows cannot be read: the store logged
+        it once and lists it as damaged)."""
+        try:
+            game = await self.ledger.load(game_id) if _looks_like_id(game_id) else None
+        except StoreError as exc:
+            raise WebError("corrupt", f"this game cannot be read: {exc}") from None
         if game is None:
             raise WebError("not_found", "no such game")
         return game
+
+
+def shareable_part(game: GameRow) -> tuple[Record, bool]:
+    """The record of ``game`` anyone may see, and whether it is all of it:
+    the whole game once it is finished or when no person plays it;
+    otherwise only its finished deals, because the deck of the deal in
+    progress would show a player hidden cards."""
+    record = game.record()
+    if shareable_in_full(game):
+        return record, True
+    match = to_match(record)
+    finished = [d for d, deal in zip(record.deals, match.deals, strict=True) if deal.is_over]
+    return Record(record.rules, record.first_dealer, record.players, tuple(finished)), False
 
 
 def shareable_in_full(game: GameRow) -> bool:

@@ -11,12 +11,17 @@ list and load; each live table writes its own game's moves through it (see
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import ParamSpec, TypeVar
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import DatabaseError
 
-from marjolet.web.store import Forfeit, GameRow, Mode, Status, Store
+from marjolet.web.store import Forfeit, GameRow, Mode, Status, Store, StoreError
 from marjolet.web.writer import GroupWriter
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class Ledger:
@@ -34,18 +39,35 @@ class Ledger:
 
     # -- games --------------------------------------------------------------------------
 
+    async def _read(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """A read; a damaged file (a garbled page: the driver's
+        "database disk image is malformed") is a :class:`StoreError`."""
+        try:
+            return await self._writer.call(fn, *args, **kwargs)
+        except DatabaseError as exc:
+            reason = " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
+            raise StoreError(f"the database file cannot be read: {reason}") from None
+
     async def create(self, game: GameRow) -> None:
         await self._writer.call(self._store.create_game, game)
 
     async def load(self, game_id: str) -> GameRow | None:
-        return await self._writer.call(self._store.load_game, game_id)
+        return await self._read(self._store.load_game, game_id)
 
     async def games(self, limit: int) -> list[GameRow]:
         """The latest ``limit`` games, newest first (the history page)."""
-        return await self._writer.call(self._store.list_games, limit)
+        return await self._read(self._store.list_games, limit)
+
+    def quarantine(self, game_id: str, reason: str) -> None:
+        """Note a game whose record cannot be replayed (logged once)."""
+        self._store.quarantine(game_id, reason)
+
+    def damaged(self) -> dict[str, str]:
+        """The games found unreadable so far, id -> reason (a copy)."""
+        return dict(self._store.damaged)
 
     async def unfinished(self, mode: Mode | None = None) -> list[str]:
-        return await self._writer.call(self._store.unfinished_ids, mode)
+        return await self._read(self._store.unfinished_ids, mode)
 
     # -- one game's changes (its table calls these) --------------------------------------
 

@@ -107,7 +107,7 @@ class ReviewService:
             return {"status": "failed", "message": job.error}
         return {"status": "running", "done": job.done, "total": job.total}
 
-    async def start(self, game_id: str) -> dict[str, Any]:
+    async def start(self, game_id: str, client: str = "") -> dict[str, Any]:
         current = await self.status(game_id)
         if current["status"] in ("done", "running"):
             return current
@@ -115,11 +115,10 @@ class ReviewService:
         job = Job(record_digest(record))
         job.total = count_decisions(record, (0, 1), None)
         self.jobs[game_id] = job
-        job.task = asyncio.create_task(self._run(game_id, record, job))
+        job.task = asyncio.create_task(self._run(game_id, record, job, client or game_id))
         return {"status": "running", "done": 0, "total": job.total}
 
-    async def _run(self, game_id: str, record: Record, job: Job) -> None:
-        loop = asyncio.get_running_loop()
+    async def _run(self, game_id: str, record: Record, job: Job, key: str) -> None:
         try:
             estimator = default_estimator(self.budget)
             reviewer = Reviewer(estimator=estimator, budget=self.budget)
@@ -127,7 +126,7 @@ class ReviewService:
             decisions = []
             for point in decision_points(match, record):
                 # one decision per job: live tables' bots never wait long
-                judged = await loop.run_in_executor(self.hub.bot_pool, reviewer.judge, point)
+                judged = await self.hub.think(key, reviewer.judge, point)
                 decisions.append(judged)
                 job.done = len(decisions)
             review = Review(tuple(decisions), (0, 1), "seat", self.budget, estimator.name)

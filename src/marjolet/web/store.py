@@ -373,7 +373,12 @@ class Store:
             trans.rollback()
             raise
         self._trans.pop()
-        trans.commit()
+        try:
+            trans.commit()
+        except BaseException:  # a failed commit (a damaged file, a full disk) ends it too
+            with suppress(SQLAlchemyError):
+                trans.rollback()
+            raise
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -520,9 +525,14 @@ class Store:
 
     def load_game(self, game_id: str) -> GameRow | None:
         """A stored game with its decks and actions, or ``None``; a game
-        whose rows cannot be read raises :class:`StoreError` naming it."""
+        whose rows cannot be read raises :class:`StoreError` naming it (and
+        is kept in :attr:`damaged`, logged once)."""
         with self._reading():
-            return read_game(self._conn, game_id)
+            try:
+                return read_game(self._conn, game_id)
+            except StoreError as exc:
+                self.quarantine(game_id, str(exc))
+                raise
 
     def list_games(self, limit: int = 200) -> list[GameRow]:
         """The most recently updated games (summaries only, no decks); a

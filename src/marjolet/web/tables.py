@@ -45,7 +45,6 @@ the hub's closer threads, never on the event loop.
 from __future__ import annotations
 
 import asyncio
-import functools
 import hmac
 import json
 import logging
@@ -65,7 +64,7 @@ from marjolet.errors import MarjoletError, TurnError
 from marjolet.match import Match
 from marjolet.turns import Move, Turn, TurnDriver
 from marjolet.web import views
-from marjolet.web.errors import WebError, from_turn
+from marjolet.web.errors import WebError, from_turn, storage_failure
 from marjolet.web.presence import DAY
 from marjolet.web.store import Forfeit, GameRow, Status, token_hash
 
@@ -76,6 +75,9 @@ log = logging.getLogger("marjolet.web")
 
 #: The reason stored with the forfeit of a person who left and did not come back.
 LEFT_REASON = "left the game"
+#: Refusals of a change the store could not save (the bot loop retries them).
+SAVE_FAILURES = frozenset({"storage", "disk_full"})
+
 #: In a watched match, the pause before the next deal (to read the summary),
 #: in bot paces.
 SUMMARY_PACES = 4
@@ -116,6 +118,11 @@ class Table:
         self.public = False
         self.rated = False
         self.days_per_move: int | None = None
+        #: Whose share of the bot pool this table's bots use: the address
+        #: that created the game (kept by the hub while the table leaves
+        #: memory and comes back), else the first seated connection's, else
+        #: the game's own.
+        self.owner = hub.owners.get(game.id, f"game:{game.id}")
 
     def _build_bots(self) -> dict[int, Bot]:
         """The bots of the seats, from the specs stored with the game. A bot
@@ -405,9 +412,7 @@ class Table:
         except Exception as exc:
             log.error("game %s: could not store %s: %s", self.id, ACTION_NAMES[action], exc)
             await self._reload()
-            raise WebError(
-                "storage", "the server could not save the move, so it was not played"
-            ) from None
+            raise storage_failure(exc) from None
         self.game.updated = time.time()  # a correspondence game's clock restarts
         self.broadcast({"last_action": {"player": move.seat, "action": ACTION_NAMES[action]}})
         if match.is_over:
@@ -506,7 +511,11 @@ class Table:
         """Shuffle, store and start the next deal. Caller holds the lock."""
         index = len(self.match.deals)
         deck = self.hub.new_deck(index)
-        await self.ledger.add_deal(self.id, index, deck, status=self.status())
+        try:
+            await self.ledger.add_deal(self.id, index, deck, status=self.status())
+        except Exception as exc:
+            log.error("game %s: could not store deal %d: %s", self.id, index + 1, exc)
+            raise storage_failure(exc, "the next deal") from None
         self.driver.start_deal(deck)
         self.broadcast()
 
@@ -532,13 +541,35 @@ class Table:
 
     async def _bot_loop(self) -> None:
         """Play the bots' turns (and a watched match's next deals) until a
-        person is to act, the match ends, the table closes or nobody watches."""
+        person is to act, the match ends, the table closes or nobody watches.
+        A bot's move (or a deal) the store cannot save is not lost and the
+        bot is not stuck: the players are told, and it is tried again every
+        ``save_retry`` seconds until it is saved (the disk has space again)."""
+        failing = False
         try:
             while not self.closed:
                 if self.paused():
                     log.info("game %s paused: nobody watches it", self.id)
                     return
-                if not await self._bot_step():
+                try:
+                    more = await self._bot_step()
+                except WebError as exc:
+                    if exc.code not in SAVE_FAILURES:
+                        raise
+                    if not failing:
+                        self._notice(exc.message, key="notice.save_failed", params={})
+                    failing = True
+                    await asyncio.sleep(self.hub.config.save_retry)
+                    continue
+                if failing:
+                    failing = False
+                    log.info("game %s: saving works again", self.id)
+                    self._notice(
+                        "the server can save again: the game goes on",
+                        key="notice.save_resumed",
+                        params={},
+                    )
+                if not more:
                     return
         except WebError as exc:
             log.error("game %s: a bot move failed: %s", self.id, exc)
@@ -602,10 +633,9 @@ class Table:
         raised: the bot forfeits. An in-process bot that fails otherwise or
         answers an illegal action is replaced for this move by a random legal
         one, and the table is told."""
-        loop = asyncio.get_running_loop()
         seat = turn.seat
         try:
-            return await loop.run_in_executor(self.hub.bot_pool, self._choose, bot, turn)
+            return await self.hub.think(self.owner, self._choose, bot, turn)
         except BotFault as fault:
             fault.seat = seat
             raise
@@ -641,9 +671,10 @@ class Table:
         for peer in list(self.peers):
             peer.send(text)
 
-    async def hint(self, seat: int) -> dict[str, Any]:
+    async def hint(self, seat: int, client: str) -> dict[str, Any]:
         """What the strongest available bot would play for ``seat`` now,
-        computed from that seat's own observation only."""
+        computed from that seat's own observation only, in ``client``'s
+        share of the bot pool."""
         async with self.lock:
             turn = self.driver.turn()
             if turn is None or turn.seat != seat:
@@ -652,11 +683,10 @@ class Table:
                 )
             obs, legal, version = turn.observation, list(turn.legal), turn.version
         spec = self.hub.catalogue.hint_spec
-        loop = asyncio.get_running_loop()
         try:
-            advice = await loop.run_in_executor(
-                self.hub.bot_pool, functools.partial(advise, obs, legal, spec=spec, seed=None)
-            )
+            advice = await self.hub.extra_work(client, advise, obs, legal, spec=spec, seed=None)
+        except WebError:
+            raise
         except Exception as exc:
             log.error("game %s: the hint bot %s failed: %s", self.id, spec, exc)
             raise WebError("hint", "no hint is available right now") from None

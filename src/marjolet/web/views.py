@@ -19,6 +19,7 @@ draws them.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -227,8 +228,10 @@ def _breakdown(b: Breakdown) -> dict[str, int]:
     return b.to_json()
 
 
-def _common(match: Match, deal: Deal, steps: Sequence[Step]) -> View:
-    """The public part of a picture (R23), the same for every viewer."""
+def _common(match: Match, deal: Deal, steps: Sequence[Step], summaries: bool = True) -> View:
+    """The public part of a picture (R23), the same for every viewer
+    (without ``summaries``, no ``deals``: a replay's positions leave out
+    the finished deals' summaries, which cost a pass over every deal)."""
     stock = deal.stock_size
     lead = deal.lead
     lead_player = steps[-1].player if lead is not None and steps else None
@@ -259,7 +262,7 @@ def _common(match: Match, deal: Deal, steps: Sequence[Step]) -> View:
         "target": match.rules.target,
         "match_over": match.is_over,
         "winner": match.winner,
-        "deals": deal_summaries(match),
+        "deals": deal_summaries(match) if summaries else [],
         "players": list(match.players) if match.players else ["player 0", "player 1"],
         "rules": match.rules.to_json(),
     }
@@ -320,7 +323,9 @@ def public_view(match: Match, steps: Sequence[Step] | None = None) -> View:
     return view
 
 
-def open_view(match: Match, steps: Sequence[Step] | None = None) -> View:
+def open_view(
+    match: Match, steps: Sequence[Step] | None = None, *, summaries: bool = True
+) -> View:
     """Both hands face up: for spectators of bot-vs-bot matches and replays.
     The stock order is still not shown."""
     deal = match.deal
@@ -328,7 +333,7 @@ def open_view(match: Match, steps: Sequence[Step] | None = None) -> View:
         raise ValueError("no deal in progress")
     if steps is None:
         steps = deal_steps(deal)
-    view = _common(match, deal, steps)
+    view = _common(match, deal, steps, summaries)
     view["hands"] = [
         {"cards": names(deal.hand_mask(p)), "size": deal.hand_mask(p).bit_count()} for p in (0, 1)
     ]
@@ -341,13 +346,16 @@ def open_view(match: Match, steps: Sequence[Step] | None = None) -> View:
 
 
 def replay_frames(record: Record) -> dict[str, Any]:
-    """Every position of a record, both hands open, for the replay viewer.
+    """Every position of a record, both hands open, for the replay viewer,
+    as diffs (a long record's positions are megabytes in full).
 
-    Returns ``{"deals": [{"log": [...], "frames": [view, ...]}, ...]}``:
-    frame 0 of a deal is the position before its first action, frame k the
-    position after action k. The record must already be checked (a record
-    read by :func:`marjolet.record.loads` or stored by the server is), so
-    its actions are applied unchecked.
+    Returns ``{"deals": [{"log": [...], "first": view, "changes": [diff, ...]}, ...]}``:
+    ``first`` is the position before the deal's first action; position k
+    (after action k) is position k-1 with the keys of ``changes[k-1]``
+    replaced (:func:`diff_frame`, undone by :func:`expand_frames`). The
+    record must already be checked (a record read by
+    :func:`marjolet.record.loads` or stored by the server is), so its
+    actions are applied unchecked.
     """
     match = Match(record.rules, first_dealer=record.first_dealer, seed=0, players=record.players)
     deals_out: list[dict[str, Any]] = []
@@ -358,12 +366,43 @@ def replay_frames(record: Record) -> dict[str, Any]:
         for action in deal_record.actions:
             match.push(action)
             frames.append(_frame(match, steps.update(deal)))
-        deals_out.append({"log": _log(steps.steps, None, None), "frames": frames})
+        deals_out.append(
+            {
+                "log": _log(steps.steps, None, None),
+                "first": frames[0],
+                "changes": [diff_frame(a, b) for a, b in itertools.pairwise(frames)],
+            }
+        )
     return {"deals": deals_out}
 
 
+def diff_frame(before: View, after: View) -> dict[str, Any]:
+    """The top-level keys of ``after`` that differ from ``before`` (a key
+    ``after`` lacks is listed under ``"-"``)."""
+    out: dict[str, Any] = {k: v for k, v in after.items() if before.get(k, _NONE) != v}
+    gone = [k for k in before if k not in after]
+    if gone:
+        out["-"] = gone
+    return out
+
+
+def expand_frames(deal: dict[str, Any]) -> list[View]:
+    """Every position of one deal of :func:`replay_frames` (what the
+    replay page does in JavaScript)."""
+    frames: list[View] = [dict(deal["first"])]
+    for change in deal["changes"]:
+        frame = {**frames[-1], **change}
+        for key in frame.pop("-", []):
+            frame.pop(key, None)
+        frames.append(frame)
+    return frames
+
+
+_NONE = object()
+
+
 def _frame(match: Match, steps: Sequence[Step]) -> View:
-    view = open_view(match, steps)
+    view = open_view(match, steps, summaries=False)
     del view["log"], view["deals"], view["rules"]
     view["step"] = len(match.deal.moves) if match.deal is not None else 0
     return view
@@ -374,6 +413,8 @@ __all__ = [
     "View",
     "deal_steps",
     "deal_summaries",
+    "diff_frame",
+    "expand_frames",
     "legal_choices",
     "names",
     "open_view",

@@ -15,9 +15,11 @@ from marjolet.web.deps import (
     ClientDep,
     GuardsDep,
     HubDep,
+    LimitsDep,
     SeatDep,
     TableDep,
     new_game_allowance,
+    within_limit,
 )
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
@@ -49,7 +51,7 @@ async def new_game(
         if refusal is not None:
             message, key, params = refusal  # the code is the key's last part
             raise WebError(key.removeprefix("error."), message, params=params)
-    new = await hub.create_game(body.mode, body.rules, name=body.name, bots=bots)
+    new = await hub.create_game(body.mode, body.rules, name=body.name, bots=bots, owner=client)
     if body.mode == "watch":
         guards.watches.started(new.id, client)
     return new.reply()
@@ -77,17 +79,22 @@ async def join(game_id: str, body: Join, table: TableDep) -> dict[str, Any]:
 
 
 @router.post("/games/{game_id}/rematch")
-async def rematch(seated: SeatDep, hub: HubDep) -> dict[str, Any]:
+async def rematch(
+    seated: SeatDep, hub: HubDep, limits: LimitsDep, client: ClientDep
+) -> dict[str, Any]:
     """A seat of a finished match opens a new one: same opponent and rules,
-    the other player dealing first."""
-    new = await hub.rematch(seated.table, seated.seat)
+    the other player dealing first (``rematch`` limit per address and seat)."""
+    within_limit(limits, "rematch", client, f"{seated.table.id}/{seated.seat}")
+    new = await hub.rematch(seated.table, seated.seat, owner=client)
     return new.reply()
 
 
 @router.get("/games")
 async def history(hub: HubDep) -> dict[str, Any]:
-    """Every stored game, newest first (up to the configured limit)."""
-    return {"games": await hub.summaries()}
+    """Every stored game, newest first (up to the configured limit); the
+    games whose rows cannot be read are listed apart, as ``damaged``."""
+    games = await hub.summaries()
+    return {"games": games, "damaged": hub.damaged()}
 
 
 @router.get("/games/{game_id}/record")

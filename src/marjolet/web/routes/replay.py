@@ -1,6 +1,13 @@
 """``/api/games/ID/replay`` and ``/api/replay``: every position of a record,
 for the replay viewer (a stored game's, or an uploaded file's).
 
+Replaying a long record is CPU work (a 100-deal record is thousands of
+positions): it runs in the bot pool under the client's address (never on
+the event loop; see :mod:`marjolet.web.fairpool`), answered as JSON encoded
+there too, with positions as diffs (:func:`marjolet.web.views.replay_frames`),
+and each client may ask for ``replay`` (:data:`~marjolet.web.ratelimits.DEFAULT_LIMITS`)
+replays a minute.
+
 The upload takes the file as it is (JSON or text, not a JSON body), so this
 router is included with the upload limit (``max_upload``) as its
 ``max_body_size``; every other route has the request limit.
@@ -8,15 +15,18 @@ router is included with the upload limit (``max_upload``) as its
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.responses import Response
 
-from marjolet.errors import RecordError
+from marjolet.errors import MarjoletError, RecordError
 from marjolet.record import FORMAT, Record, loads, replay
 from marjolet.web import views
-from marjolet.web.deps import HubDep
+from marjolet.web.deps import ClientDep, HubDep, LimitsDep, within_limit
 from marjolet.web.errors import WebError
+from marjolet.web.hub import shareable_part
 
 #: Longest record the replay viewer shows, in deals.
 MAX_REPLAY_DEALS = 100
@@ -25,22 +35,56 @@ router = APIRouter(prefix="/api", tags=["replay"])
 
 
 @router.get("/games/{game_id}/replay")
-async def stored_replay(game_id: str, hub: HubDep) -> dict[str, Any]:
+async def stored_replay(
+    game_id: str, hub: HubDep, limits: LimitsDep, client: ClientDep
+) -> Response:
     """A stored game's record anyone may see, position by position."""
-    game, record, complete = await hub.shareable_record(game_id)
-    out = replay_payload(record)
-    out["game"] = game.summary()
-    out["complete"] = complete
-    return out
+    within_limit(limits, "replay", client)
+    game = await hub.load(game_id)
+    try:
+        body = await hub.extra_work(client, _stored_answer, game)
+    except WebError as exc:
+        if exc.code == "corrupt":  # listed as damaged from now on
+            hub.ledger.quarantine(game.id, f"game {game.id}: {exc.message}")
+        raise
+    return Response(body, media_type="application/json")
 
 
 @router.post("/replay")
-async def upload_replay(request: Request) -> dict[str, Any]:
+async def upload_replay(
+    request: Request, hub: HubDep, limits: LimitsDep, client: ClientDep
+) -> Response:
     """An uploaded record: checked, then shown position by position."""
-    record = _read_record(await request.body())
-    out = replay_payload(record)
+    within_limit(limits, "replay", client)
+    raw = await request.body()
+    body = await hub.extra_work(client, _uploaded_answer, raw)
+    return Response(body, media_type="application/json")
+
+
+def _stored_answer(game: Any) -> bytes:
+    """The JSON answer for a stored game (in a bot thread); ``corrupt``
+    for a stored record that breaks the rules."""
+    try:
+        record, complete = shareable_part(game)
+        out = replay_payload(record)
+    except WebError:
+        raise
+    except MarjoletError as exc:
+        raise WebError("corrupt", f"this game cannot be replayed: {exc}") from None
+    out["game"] = game.summary()
+    out["complete"] = complete
+    return _encode(out)
+
+
+def _uploaded_answer(raw: bytes) -> bytes:
+    """The JSON answer for an uploaded file (in a bot thread)."""
+    out = replay_payload(_read_record(raw))
     out["complete"] = True
-    return out
+    return _encode(out)
+
+
+def _encode(out: dict[str, Any]) -> bytes:
+    return json.dumps(out, separators=(",", ":")).encode("utf-8")
 
 
 def _read_record(raw: bytes) -> Record:

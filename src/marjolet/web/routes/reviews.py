@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from marjolet.web.deps import ReviewsDep
+from marjolet.web.deps import ClientDep, LimitsDep, ReviewsDep, within_limit
 from marjolet.web.schemas import NoOptions
 
 router = APIRouter(prefix="/api", tags=["reviews"])
@@ -20,6 +20,13 @@ async def review_status(game_id: str, reviews: ReviewsDep) -> dict[str, Any]:
 
 @router.post("/games/{game_id}/review")
 async def review_start(
-    game_id: str, reviews: ReviewsDep, body: NoOptions | None = None
+    game_id: str,
+    reviews: ReviewsDep,
+    limits: LimitsDep,
+    client: ClientDep,
+    body: NoOptions | None = None,
 ) -> dict[str, Any]:
-    return await reviews.start(game_id)
+    """Start a review (``review`` limit per address); its decisions are
+    judged in this client's share of the bot pool."""
+    within_limit(limits, "review", client)
+    return await reviews.start(game_id, client)

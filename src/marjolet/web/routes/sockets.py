@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from marjolet.web import protocol, security
 from marjolet.web.config import WebConfig
 from marjolet.web.connection import Connection
-from marjolet.web.deps import ConfigDep, HubDep
+from marjolet.web.deps import ConfigDep, HubDep, within_limit
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
 from marjolet.web.online import SESSION_COOKIE, Online
@@ -108,6 +108,8 @@ async def _hello(conn: Connection, hub: Hub, config: WebConfig, game_id: str) ->
     except WebError as exc:
         conn.refuse(exc)
         return None
+    if conn.seat is not None and table.owner.startswith("game:") and conn.ws.client:
+        table.owner = conn.ws.client.host  # a resumed table: its player's share
     where = f"seat {conn.seat}" if conn.seat is not None else "spectator"
     conn.where = f"game {table.id} {where}"
     await table.attach(conn)
@@ -215,4 +217,6 @@ async def _handle(conn: Connection, table: Table, msg: protocol.ClientMessage) -
     elif isinstance(msg, protocol.Next):
         await table.next_deal(msg.version)
     elif isinstance(msg, protocol.Hint):
-        conn.send(json.dumps(await table.hint(conn.seat)))
+        client = conn.ws.client.host if conn.ws.client else "?"
+        within_limit(conn.ws.app.state.limits, "hint", client, f"{table.id}/{conn.seat}")
+        conn.send(json.dumps(await table.hint(conn.seat, client)))

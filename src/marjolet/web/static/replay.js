@@ -116,7 +116,22 @@ function resultTable() {
   box.append(el("p", { class: "final" }, t("replay.totals", { a: result.totals[0], b: result.totals[1], winner })));
 }
 
+// The server sends each deal's positions as diffs: the first one whole,
+// then the keys each action changed ("-": keys it removed).
+function expandFrames(deal) {
+  if (deal.frames) return deal.frames;
+  const frames = [deal.first];
+  for (const change of deal.changes) {
+    const frame = Object.assign({}, frames[frames.length - 1], change);
+    for (const key of change["-"] || []) delete frame[key];
+    delete frame["-"];
+    frames.push(frame);
+  }
+  return frames;
+}
+
 function load(data, title, downloads) {
+  data.deals.forEach((d) => { d.frames = expandFrames(d); });
   state.data = data;
   state.data.target = data.deals.length ? data.deals[0].frames[0].target : 500;
   $("viewer").hidden = false;

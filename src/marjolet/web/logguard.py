@@ -1,0 +1,96 @@
+"""A server log that cannot flood (issue 21).
+
+At a low open-file limit, one error repeated thousands of times a second
+(each with its traceback) filled 599 MB of log in 70 s. :class:`OncePerWindow`
+is a :class:`logging.Filter` that lets the first record of a kind through
+and holds back the same kind for ``window`` seconds; the next one let
+through says how many were held back. Two records are of the same kind when
+they come from the same logger at the same level with the same message once
+numbers and identifiers are blanked (a game id, a count of seconds, an
+address), and the same exception type.
+
+``marjolet serve`` installs one on every handler of the root logger and of
+uvicorn's loggers (:func:`install`).
+
+>>> guard = OncePerWindow(window=60.0)
+>>> def rec(msg: str) -> logging.LogRecord:
+...     return logging.LogRecord("marjolet.web", logging.ERROR, "x", 1, msg, None, None)
+>>> [guard.filter(rec(f"game g{i}: could not store JS")) for i in range(3)]
+[True, False, False]
+>>> guard.held_back()
+2
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable, Iterable
+
+__all__ = ["OncePerWindow", "install", "kind_of"]
+
+#: Seconds during which the same kind of record is logged once.
+DEFAULT_WINDOW_S = 60.0
+#: Kinds remembered at most (then forgotten all at once).
+MOST_KINDS = 10_000
+
+# a token with a digit in it (an id, a count, an address), or a long
+# identifier-like token (a game id made of letters only)
+_VARIABLE = re.compile(r"[\w.-]*\d[\w.-]*|\b[\w-]{12,}\b")
+
+
+def kind_of(record: logging.LogRecord) -> tuple[str, int, str, str]:
+    """What makes two records "the same" (see the module docstring)."""
+    try:
+        message = record.getMessage()
+    except Exception:  # a bad format must not break logging
+        message = str(record.msg)
+    exc = record.exc_info[0].__name__ if record.exc_info and record.exc_info[0] else ""
+    return record.name, record.levelno, _VARIABLE.sub("#", message[:500]), exc
+
+
+class OncePerWindow(logging.Filter):
+    """Let one record of each kind through per ``window`` seconds (see the
+    module docstring); ``clock`` is for tests."""
+
+    def __init__(
+        self, window: float = DEFAULT_WINDOW_S, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        super().__init__()
+        self.window = window
+        self.clock = clock
+        #: kind -> (when it was last let through, how many held back since)
+        self._seen: dict[tuple[str, int, str, str], tuple[float, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        kind = kind_of(record)
+        now = self.clock()
+        seen = self._seen.get(kind)
+        if seen is not None and now - seen[0] < self.window:
+            self._seen[kind] = (seen[0], seen[1] + 1)
+            return False
+        if len(self._seen) >= MOST_KINDS:
+            self._seen.clear()
+        self._seen[kind] = (now, 0)
+        if seen is not None and seen[1]:
+            record.msg = f"{record.msg} (and {seen[1]} more like it in the last {self.window:g} s)"
+        return True
+
+    def held_back(self) -> int:
+        """Records held back in the current windows, in all."""
+        return sum(count for _, count in self._seen.values())
+
+
+def install(
+    guard: logging.Filter | None = None,
+    loggers: Iterable[str] = ("", "uvicorn", "uvicorn.error", "uvicorn.access", "asyncio"),
+) -> logging.Filter:
+    """Put ``guard`` (a new :class:`OncePerWindow` by default) on every
+    handler of ``loggers`` (the root logger's included); returns it."""
+    guard = guard or OncePerWindow()
+    for name in loggers:
+        for handler in logging.getLogger(name).handlers:
+            if guard not in handler.filters:
+                handler.addFilter(guard)
+    return guard

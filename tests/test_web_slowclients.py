@@ -1,0 +1,192 @@
+"""Slow clients and logs (issue 21): incomplete request headers and
+stalled bodies are timed out, a client address may hold only so many
+connections, and the same error is logged once with a count."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from marjolet.web import logguard
+from marjolet.web.app import create_app
+from marjolet.web.slowclients import guarded_http_protocol
+from web_support import TIMEOUT, Browser, LiveServer, fast_config
+
+HEADER_TIMEOUT = 0.5
+BODY_TIMEOUT = 0.5
+CAP = 3
+
+
+@contextmanager
+def guarded_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server with ``marjolet serve``'s HTTP protocol and short limits."""
+    config = fast_config(
+        tmp_path / "g.sqlite3",
+        header_timeout=HEADER_TIMEOUT,
+        body_timeout=BODY_TIMEOUT,
+        max_connections_per_address=CAP,
+    )
+    app = create_app(config)
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=0,
+            log_level="warning",
+            http=guarded_http_protocol(config.header_timeout, config.max_connections_per_address),
+            timeout_keep_alive=config.keep_alive,
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + TIMEOUT
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield LiveServer(f"http://127.0.0.1:{port}", app, server)
+    finally:
+        server.should_exit = True
+        thread.join(TIMEOUT)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    with guarded_server(tmp_path) as srv:
+        yield srv
+
+
+def raw(server: LiveServer, source: str = "127.0.0.1") -> socket.socket:
+    port = int(server.base.rsplit(":", 1)[1])
+    return socket.create_connection(
+        ("127.0.0.1", port), timeout=TIMEOUT, source_address=(source, 0)
+    )
+
+
+def read_all(sock: socket.socket) -> bytes:
+    """Everything until the server closes the connection (or TIMEOUT)."""
+    out = b""
+    while chunk := sock.recv(65536):
+        out += chunk
+    return out
+
+
+def test_incomplete_request_headers_are_answered_408_and_closed(server: LiveServer) -> None:
+    with raw(server) as sock:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # no blank line
+        start = time.monotonic()
+        answer = read_all(sock)
+    assert answer.startswith(b"HTTP/1.1 408")
+    assert time.monotonic() - start < HEADER_TIMEOUT + 5.0
+
+
+def test_a_second_request_that_never_completes_is_closed(server: LiveServer) -> None:
+    with raw(server) as sock:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        first = b""
+        while not first.endswith(b"\r\n\r\nok"):
+            first += sock.recv(65536)
+        assert first.startswith(b"HTTP/1.1 200")
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHo")
+        assert read_all(sock).startswith(b"HTTP/1.1 408")
+
+
+def test_a_stalled_request_body_is_answered_408(server: LiveServer) -> None:
+    with raw(server) as sock:
+        sock.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 40\r\n\r\n{\"mode\":"
+        )
+        answer = read_all(sock)
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert b"too slowly" in answer
+
+
+def test_a_websocket_outlives_the_header_timeout(server: LiveServer) -> None:
+    game = server.new_game(mode="bot", bot="random")
+    with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+        me.next_state()
+        time.sleep(HEADER_TIMEOUT * 3)
+        me.send({"type": "ping"})
+        assert me.recv_until(lambda m: m["type"] == "pong")["type"] == "pong"
+
+
+def test_an_address_over_its_connection_cap_is_refused_and_others_are_not(
+    server: LiveServer,
+) -> None:
+    held = [raw(server) for _ in range(CAP)]
+    try:
+        time.sleep(0.1)
+        with raw(server) as extra:
+            assert read_all(extra).startswith(b"HTTP/1.1 503")
+        with raw(server, source="127.0.0.2") as other:
+            other.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert other.recv(65536).startswith(b"HTTP/1.1 200")
+    finally:
+        for sock in held:
+            sock.close()
+    time.sleep(HEADER_TIMEOUT)  # the closed ones are forgotten: room again
+    with raw(server) as again:
+        again.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert again.recv(65536).startswith(b"HTTP/1.1 200")
+
+
+# -- the log --------------------------------------------------------------------------
+
+
+def record(message: str, *args: object, exc: bool = False) -> logging.LogRecord:
+    info = None
+    if exc:
+        try:
+            raise OSError(24, "Too many open files")
+        except OSError:
+            import sys
+
+            info = sys.exc_info()
+    return logging.LogRecord("asyncio", logging.ERROR, __file__, 1, message, args, info)
+
+
+def test_the_same_error_is_logged_once_a_window_with_a_count() -> None:
+    now = [0.0]
+    guard = logguard.OncePerWindow(window=60.0, clock=lambda: now[0])
+    passed = [
+        guard.filter(record("socket.accept() out of system resource: fd %d", i, exc=True))
+        for i in range(5000)
+    ]
+    assert passed.count(True) == 1
+    assert guard.filter(record("another error")) is True  # another kind is not held back
+    now[0] = 61.0
+    later = record("socket.accept() out of system resource: fd %d", 1, exc=True)
+    assert guard.filter(later) is True
+    assert "(and 4999 more like it in the last 60 s)" in later.getMessage()
+
+
+def test_records_that_differ_only_by_ids_and_numbers_are_one_kind() -> None:
+    a = record("game %s: could not store %s: %s", "FYNbcqeCoIYV", "JS", "[Errno 28] full")
+    b = record("game %s: could not store %s: %s", "g_TI7eT_pue", "JS", "[Errno 28] full")
+    c = record("game %s: the bot loop stopped", "FYNbcqeCoIYV")
+    assert logguard.kind_of(a) == logguard.kind_of(b) != logguard.kind_of(c)
+
+
+def test_install_puts_the_guard_on_every_handler_of_the_server_s_loggers() -> None:
+    handlers = [logging.StreamHandler(), logging.StreamHandler()]
+    names = ["marjolet-test-guard", "marjolet-test-guard.uvicorn"]
+    for name, handler in zip(names, handlers, strict=True):
+        logging.getLogger(name).addHandler(handler)
+    try:
+        guard = logguard.install(loggers=names)
+        assert all(guard in h.filters for h in handlers)
+        assert logguard.install(guard, loggers=names) is guard
+        assert all(h.filters.count(guard) == 1 for h in handlers)
+    finally:
+        for name, handler in zip(names, handlers, strict=True):
+            logging.getLogger(name).removeHandler(handler)
