@@ -267,3 +267,34 @@ def test_the_profile_json_never_shows_the_password_hash(accounts: Accounts) -> N
     shown = a.to_json()
     assert set(shown) == {"name", "rating", "games", "wins", "losses"}
     assert shown["rating"] == Rating().to_json()
+
+
+def test_a_session_unused_for_thirty_days_is_over(database_url: str) -> None:
+    now = [1000.0]
+    engine = make_engine(database_url)
+    migrate(engine)
+    accounts = Accounts(engine, hasher=FAST, clock=lambda: now[0])
+    account, token = accounts.create("Sacha", "my secret words")
+    now[0] += 29 * 86_400
+    assert accounts.for_token(token) == account  # used: its clock restarts
+    now[0] += 30 * 86_400 + 1
+    assert accounts.for_token(token) is None
+    with engine.connect() as db:
+        assert db.execute(select(sessions.c.token_hash)).all() == []
+
+
+def test_reads_do_not_wait_for_a_writer_on_sqlite(tmp_path: Path) -> None:
+    from sqlalchemy import event, text
+
+    from marjolet.web.db import reader
+
+    engine = make_engine(tmp_path / "r.sqlite3")
+    migrate(engine)
+    begins: list[str] = []
+    event.listen(engine, "before_cursor_execute",
+                 lambda _c, _cur, statement, *_: begins.append(statement))
+    with reader(engine).connect() as db:
+        db.execute(text("SELECT 1"))
+    with engine.begin() as db:
+        db.execute(text("SELECT 2"))
+    assert [s for s in begins if s.startswith("BEGIN")] == ["BEGIN DEFERRED", "BEGIN IMMEDIATE"]

@@ -186,3 +186,20 @@ def test_play_now_offers_the_computer_after_the_chosen_wait() -> None:
     assert pairing.due_for_bot(now=29.0) == []
     assert [w.key for w in pairing.due_for_bot(now=30.0)] == ["a"]
     assert set(pairing.queue) == {"b"}
+
+
+def test_play_now_never_pairs_an_account_with_itself() -> None:
+    pairing = Pairing()
+    pairing.join(Waiting("tab1", 1500, "c", since=0.0, account_id=7))
+    pairing.join(Waiting("tab2", 1500, "c", since=0.0, account_id=7))
+    assert pairing.pairs(now=100.0) == []
+    pairing.join(Waiting("guest", 1500, "c", since=0.0))
+    assert len(pairing.pairs(now=100.0)) == 1
+
+
+def test_a_reopened_seek_is_back_in_the_lobby(setup: tuple[Lobby, Accounts]) -> None:
+    lobby, accounts = setup
+    seek, _ = lobby.post(member(accounts, "Alice"), CLASSIC, rated=False)
+    lobby.accept(seek.id, Seeker("guest"))
+    lobby.reopen(seek.id)
+    assert [s.id for s in lobby.open_seeks()] == [seek.id]

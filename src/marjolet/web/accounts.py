@@ -33,7 +33,7 @@ from sqlalchemy import Connection, Engine, Row, delete, func, insert, select, up
 from sqlalchemy.exc import IntegrityError
 
 from marjolet.errors import MarjoletError
-from marjolet.web.db import accounts, rating_changes, sessions
+from marjolet.web.db import accounts, rating_changes, reader, sessions
 from marjolet.web.ratings import Rating, RatingSystem
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
@@ -42,6 +42,8 @@ MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 #: Bytes of randomness in a session token.
 TOKEN_BYTES = 32
+#: A session unused for this long (seconds) is over: log in again.
+SESSION_MAX_AGE = 30 * 86_400.0
 
 
 class AccountError(MarjoletError):
@@ -108,6 +110,7 @@ class Accounts:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.engine = engine
+        self.reader = reader(engine)
         self.system = system or RatingSystem()
         self.hasher = hasher or PasswordHasher()
         self.clock = clock
@@ -146,7 +149,7 @@ class Accounts:
         ``bad_credentials`` error for an unknown name or a wrong password."""
         row = None
         if isinstance(name, str) and NAME_PATTERN.fullmatch(name):
-            with self.engine.connect() as db:
+            with self.reader.connect() as db:
                 row = db.execute(
                     select(accounts.c.id, accounts.c.password_hash).where(
                         accounts.c.name_key == name.lower()
@@ -176,27 +179,34 @@ class Accounts:
         """The account a session token belongs to, or None."""
         if not token or len(token) > 200:
             return None
+        digest = token_digest(token)
+        now = self.clock()
         with self.engine.begin() as db:
             row = db.execute(
-                select(sessions.c.account_id).where(sessions.c.token_hash == token_digest(token))
+                select(sessions.c.account_id, sessions.c.last_seen).where(
+                    sessions.c.token_hash == digest
+                )
             ).first()
             if row is None:
                 return None
+            if now - row.last_seen > SESSION_MAX_AGE:
+                db.execute(delete(sessions).where(sessions.c.token_hash == digest))
+                return None
             db.execute(
                 update(sessions)
-                .where(sessions.c.token_hash == token_digest(token))
-                .values(last_seen=self.clock())
+                .where(sessions.c.token_hash == digest)
+                .values(last_seen=now)
             )
         return self.by_id(int(row.account_id))
 
     def by_id(self, account_id: int) -> Account | None:
-        with self.engine.connect() as db:
+        with self.reader.connect() as db:
             row = db.execute(select(accounts).where(accounts.c.id == account_id)).first()
         return None if row is None else self._account(row)
 
     def by_name(self, name: str) -> Account | None:
         """The account of a name, whatever its case."""
-        with self.engine.connect() as db:
+        with self.reader.connect() as db:
             row = db.execute(select(accounts).where(accounts.c.name_key == name.lower())).first()
         return None if row is None else self._account(row)
 
@@ -217,7 +227,9 @@ class Accounts:
                 ).scalar_one()
                 if done:
                     return False
-                a, b = self._locked(db, first), self._locked(db, second)
+                low, high = sorted((first, second))  # one lock order: no deadlock
+                locked = {low: self._locked(db, low), high: self._locked(db, high)}
+                a, b = locked[first], locked[second]
                 new_a, new_b = self.system.rate_game(a.rating, b.rating, score_first)
                 self._apply(db, game_id, a, b, new_a, score_first)
                 self._apply(db, game_id, b, a, new_b, 1.0 - score_first)
@@ -227,7 +239,7 @@ class Accounts:
 
     def history(self, account_id: int, limit: int = 500) -> list[dict[str, Any]]:
         """The account's rating after each rated game, oldest first."""
-        with self.engine.connect() as db:
+        with self.reader.connect() as db:
             rows = db.execute(
                 select(rating_changes)
                 .where(rating_changes.c.account_id == account_id)

@@ -213,7 +213,8 @@ def make_engine(target: str | os.PathLike[str]) -> Engine:
     """An engine for ``target``; SQLite files get WAL, full sync and
     foreign keys on every connection, as the store always had."""
     url = database_url(target)
-    engine = create_engine(url, future=True)
+    options = {"connect_args": {"timeout": 30.0}} if url.startswith("sqlite") else {}
+    engine = create_engine(url, future=True, **options)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
@@ -232,10 +233,18 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _sqlite_begin(connection: Connection) -> None:
-    """Every SQLite transaction takes the write lock at once: one writer at
-    a time, and no transaction ever fails to upgrade from reading to
-    writing (in WAL mode readers are not blocked)."""
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    """A SQLite transaction takes the write lock at once (one writer at a
+    time, and no transaction ever fails to upgrade from reading to
+    writing), except on a :func:`reader`'s connections, whose read-only
+    transactions never wait for a writer (WAL mode)."""
+    mode = connection.get_execution_options().get("sqlite_begin", "IMMEDIATE")
+    connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def reader(engine: Engine) -> Engine:
+    """The same engine (and pool) for reads only: on SQLite its transactions
+    are deferred, so a read never queues behind a writer."""
+    return engine.execution_options(sqlite_begin="DEFERRED")
 
 
 def migrate(engine: Engine) -> str:

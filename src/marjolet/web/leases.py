@@ -25,7 +25,7 @@ from collections.abc import Callable
 from sqlalchemy import Engine, and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from marjolet.web.db import leases
+from marjolet.web.db import leases, reader
 
 #: Seconds a lease lasts without a heartbeat.
 LEASE_SECONDS = 10.0
@@ -48,6 +48,7 @@ class Leases:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.engine = engine
+        self.reader = reader(engine)
         self.owner = owner or process_id()
         self.seconds = seconds
         self.clock = clock
@@ -86,7 +87,7 @@ class Leases:
 
     def owner_of(self, job: str) -> str | None:
         """The live owner of a job, or None (free, or its lease expired)."""
-        with self.engine.connect() as db:
+        with self.reader.connect() as db:
             row = db.execute(
                 select(leases.c.owner, leases.c.expires).where(leases.c.job == job)
             ).first()
@@ -96,7 +97,7 @@ class Leases:
 
     def owned(self) -> list[str]:
         """The jobs this process holds live leases on."""
-        with self.engine.connect() as db:
+        with self.reader.connect() as db:
             rows = db.execute(
                 select(leases.c.job).where(
                     leases.c.owner == self.owner, leases.c.expires >= self.clock()

@@ -34,7 +34,7 @@ from sqlalchemy import Engine, Row, func, insert, select, update
 
 from marjolet.errors import MarjoletError
 from marjolet.web.accounts import Account, token_digest
-from marjolet.web.db import game_players, seeks
+from marjolet.web.db import game_players, reader, seeks
 
 SeekStatus = Literal["open", "matched", "cancelled"]
 #: Open seeks one owner (account or address) may have at once.
@@ -111,6 +111,7 @@ class Lobby:
 
     def __init__(self, engine: Engine, *, clock: Callable[[], float] = time.time) -> None:
         self.engine = engine
+        self.reader = reader(engine)
         self.clock = clock
 
     def post(
@@ -157,7 +158,7 @@ class Lobby:
 
     def open_seeks(self) -> list[Seek]:
         """The open seeks, oldest first."""
-        with self.engine.connect() as db:
+        with self.reader.connect() as db:
             rows = db.execute(
                 select(seeks)
                 .where(seeks.c.status == "open")
@@ -167,7 +168,7 @@ class Lobby:
         return [_seek(row) for row in rows]
 
     def get(self, seek_id: str) -> Seek | None:
-        with self.engine.connect() as db:
+        with self.reader.connect() as db:
             row = db.execute(select(seeks).where(seeks.c.id == seek_id)).first()
         return None if row is None else _seek(row)
 
@@ -178,7 +179,7 @@ class Lobby:
             return True
         if not token:
             return False
-        with self.engine.connect() as db:
+        with self.reader.connect() as db:
             stored = db.execute(select(seeks.c.owner_hash).where(seeks.c.id == seek.id)).scalar()
         tags = {_owner_tag(seeker, owner_key), _owner_tag(Seeker(seeker.name), owner_key)}
         return any(stored == token_digest(token + "|" + tag) for tag in tags)
@@ -186,7 +187,7 @@ class Lobby:
     def token_owns(self, seek: Seek, token: str, owner_key: str = "") -> bool:
         """Whether ``token`` is the owner token of ``seek``, whoever quotes
         it (a page whose session is not the one that posted it)."""
-        with self.engine.connect() as db:
+        with self.reader.connect() as db:
             stored = db.execute(select(seeks.c.owner_hash).where(seeks.c.id == seek.id)).scalar()
         tags = {f"guest:{owner_key}"}
         if seek.account_id is not None:
@@ -245,6 +246,15 @@ class Lobby:
                         )
                     )
 
+    def reopen(self, seek_id: str) -> None:
+        """Put a matched seek back in the lobby (its game could not be made)."""
+        with self.engine.begin() as db:
+            db.execute(
+                update(seeks)
+                .where(seeks.c.id == seek_id, seeks.c.status == "matched")
+                .values(status="open", acceptor_id=None, game_id=None, seat=None)
+            )
+
     def cancel(self, seek_id: str) -> bool:
         """Withdraw an open seek (the caller checked ownership)."""
         with self.engine.begin() as db:
@@ -257,7 +267,7 @@ class Lobby:
 
     def seat_of(self, game_id: str, account_id: int) -> int | None:
         """The seat an account holds in a game, if any."""
-        with self.engine.connect() as db:
+        with self.reader.connect() as db:
             seat = db.execute(
                 select(game_players.c.seat).where(
                     game_players.c.game_id == game_id, game_players.c.account_id == account_id
@@ -267,7 +277,7 @@ class Lobby:
 
     def games_of(self, account_id: int) -> list[tuple[str, int, bool]]:
         """(game id, seat, rated) of every game an account holds a seat in."""
-        with self.engine.connect() as db:
+        with self.reader.connect() as db:
             rows = db.execute(
                 select(game_players.c.game_id, game_players.c.seat, game_players.c.rated).where(
                     game_players.c.account_id == account_id
@@ -277,7 +287,7 @@ class Lobby:
 
     def holders(self, game_id: str) -> dict[int, int]:
         """seat -> account id for the seats of a game held by accounts."""
-        with self.engine.connect() as db:
+        with self.reader.connect() as db:
             rows = db.execute(
                 select(game_players.c.seat, game_players.c.account_id).where(
                     game_players.c.game_id == game_id
@@ -329,6 +339,8 @@ class Waiting:
     #: Seconds after which the player takes a computer opponent (None: never).
     bot_after: float | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    #: The account waiting (None for a guest): never paired with itself.
+    account_id: int | None = None
 
 
 class Pairing:
@@ -368,7 +380,8 @@ class Pairing:
             for i, a in enumerate(entries):
                 for b in entries[i + 1 :]:
                     distance = abs(a.rating - b.rating)
-                    fits = a.rules == b.rules and distance <= self.gap(a, b, now)
+                    same = a.account_id is not None and a.account_id == b.account_id
+                    fits = not same and a.rules == b.rules and distance <= self.gap(a, b, now)
                     if fits and (best is None or distance < best[0]):
                         best = (distance, a, b)
             if best is None:

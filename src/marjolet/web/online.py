@@ -222,9 +222,13 @@ class Online:
         names = [seek.name, acceptor.name]
         if seeker_seat == 1:
             names.reverse()
-        game_id, token0, token1 = await self.hub.create_pair(rules, (names[0], names[1]))
+        try:
+            game_id, token0, token1 = await self.hub.create_pair(rules, (names[0], names[1]))
+            await self.run(self.lobby.attach, seek_id, game_id, seeker_seat, acceptor)
+        except BaseException:
+            await self.run(self.lobby.reopen, seek_id)  # never matched with no game
+            raise
         tokens = (token0, token1)
-        await self.run(self.lobby.attach, seek_id, game_id, seeker_seat, acceptor)
         table = self.hub.tables.get(game_id)
         if table is not None:
             await self.opened(table)
@@ -276,6 +280,7 @@ class Online:
                 time.monotonic(),
                 bot_after,
                 {"seeker": seeker, "rules": rules, "rated": rated},
+                None if seeker.account is None else seeker.account.id,
             )
         )
         return key

@@ -27,7 +27,7 @@ from marjolet.analysis import DEFAULT_BUDGET, Review, Reviewer, default_estimato
 from marjolet.analysis.review import count_decisions, decision_points
 from marjolet.match import Match
 from marjolet.record import Record
-from marjolet.web.db import reviews
+from marjolet.web.db import reader, reviews
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
 
@@ -42,9 +42,10 @@ class ReviewBook:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.reader = reader(engine)
 
     def get(self, game_id: str, digest: str, view: str = "seat") -> dict[str, Any] | None:
-        with self.engine.connect() as db:
+        with self.reader.connect() as db:
             body = db.execute(
                 select(reviews.c.body).where(
                     reviews.c.game_id == game_id, reviews.c.digest == digest, reviews.c.view == view

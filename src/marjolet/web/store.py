@@ -357,7 +357,8 @@ class Store:
         """SQLite's journal mode ('wal'), or the backend's name elsewhere."""
         if self.path is None:
             return self.engine.dialect.name
-        return str(self._conn.exec_driver_sql("PRAGMA journal_mode").scalar())
+        with self._reading():
+            return str(self._conn.exec_driver_sql("PRAGMA journal_mode").scalar())
 
     @contextmanager
     def _transaction(self) -> Iterator[Connection]:
@@ -651,7 +652,8 @@ def check_database_file(path: str | os.PathLike[str]) -> tuple[int, list[str]]:
     # that not even SQLite's shared-memory side files are created
     wal = target.with_name(target.name + "-wal").exists()
     mode = "mode=ro" if wal else "immutable=1"
-    engine = create_engine(f"sqlite:///file:{target.resolve()}?{mode}&uri=true")
+    uri = target.resolve().as_uri().removeprefix("file://")  # percent-encoded
+    engine = create_engine(f"sqlite:///file:{uri}?{mode}&uri=true")
     problems: list[str] = []
     count = 0
     try:
