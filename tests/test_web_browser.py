@@ -56,7 +56,9 @@ def act_and_wait(page: Page, selector: str) -> None:
 
 def start_against_random(page: Page, base: str) -> None:
     page.goto(base + "/")
-    page.select_option("#bot-family", "random")
+    page.wait_for_selector("#bot-program option", state="attached")
+    page.click("#vs-bot .programs summary")  # the research bots are in a fold
+    page.select_option("#bot-program", "random")
     page.fill("#vs-bot input[name=name]", "Ann")
     page.click("#vs-bot button[type=submit]")
     page.wait_for_url("**/game/**")

@@ -76,8 +76,9 @@ def close(page: Page) -> None:
 
 def start_game(page: Page, base: str) -> None:
     page.goto(base + "/")
-    page.wait_for_selector("#bot-family option", state="attached")
-    page.select_option("#bot-family", "random")
+    page.wait_for_selector("#bot-program option", state="attached")
+    page.click("#vs-bot .programs summary")  # the research bots are in a fold
+    page.select_option("#bot-program", "random")
     page.fill("#vs-bot input[name=name]", "Camille")
     page.click("#vs-bot button[type=submit]")
     page.wait_for_url("**/game/**")
@@ -345,7 +346,7 @@ def test_a_card_held_back_by_the_meld_window_says_why_in_french(
     page = open_page(chromium, DESKTOP, "fr-FR")
     page.goto(server.base + "/?lang=fr")
     page.wait_for_selector("html[lang=fr]")
-    page.wait_for_selector("#bot-family option", state="attached")
+    page.wait_for_selector("#bot-level option", state="attached")
     why = page.evaluate(
         """() => import("/static/board.js").then((board) => board.blockedReason({
              lead: null, phase: 1, trump: "H", in_window: true,

@@ -36,6 +36,7 @@ from marjolet.rules import Rules
 from marjolet.web.config import WebConfig
 from marjolet.web.errors import WebError
 from marjolet.web.ledger import Ledger
+from marjolet.web.levels import resolve_choice
 from marjolet.web.store import GameRow, Mode, SeatInfo, Store, token_hash
 from marjolet.web.tables import Table
 
@@ -193,7 +194,7 @@ class Hub:
         bots: list[BotChoice] = []
         if game.mode == "bot":
             try:
-                bots = [self.catalogue.resolve(game.seats[1 - seat].bot)]
+                bots = [resolve_choice(self.catalogue, game.seats[1 - seat].bot)]
             except MarjoletError as exc:
                 raise WebError(
                     "bot_unavailable", str(exc), params={"bot": game.seats[1 - seat].bot}

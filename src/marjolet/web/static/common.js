@@ -132,8 +132,13 @@ export function translateDocument(root) {
 
 /** A player's name as stored, with a bot's strength in the page's language:
  *  "pimc (strongest)" reads "pimc (le plus fort)"; "you", the default, reads "You"/"Vous". */
+/** The English names a level's player has in a record (marjolet.web.levels), by level key. */
+const LEVEL_KEYS = { Beginner: "beginner", Amateur: "amateur", Skilled: "skilled", Expert: "expert" };
+
 export function localName(name) {
   const text = String(name);
+  const level = /^(Beginner|Amateur|Skilled|Expert)( #\d)?$/.exec(text);
+  if (level) return `${t(`player_level.${LEVEL_KEYS[level[1]]}`)}${level[2] || ""}`;
   const bot = /^(\S+) \((quick|normal|strong|strongest)\)( #\d)?$/.exec(text);
   if (bot) return `${bot[1]} (${t(`level.${bot[2]}`)})${bot[3] || ""}`;
   return text;
