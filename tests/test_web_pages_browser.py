@@ -195,8 +195,8 @@ def test_the_french_table_says_atout_and_names_cards_in_french(
              lead: "TS", phase: 2, trump: "H", blocked: { "9S": "R16 ...", "KD": "R16 ..." },
              hands: [{ cards: ["AS", "KS", "9S", "KD"] }] }, 0, "9S"))"""
     )  # R16 in French: follow spades and beat the ten, so only the ace
-    assert why == (
-        "9♠ n'est pas permise. R16 : fournir ♠ et monter sur 10♠ si vous pouvez : jouez A♠"
+    assert why == (  # in words, no rule id (issue 22)
+        "9♠ n'est pas permise : fournir ♠ et monter sur 10♠ si vous pouvez ; jouez A♠."
     )
     page.click("#rules-link")  # the rules of this table, from the table
     page.wait_for_url("**/rules?rules=*")

@@ -3,7 +3,7 @@
 // Used by the live table (one seat's view) and the replay viewer (open hands).
 
 import {
-  cardElement, cardLabel, cardText, cardTitle, clear, el, lang, playSound, rankIndex, reducedMotion, sentence,
+  cardElement, cardLabel, cardText, cardTitle, clear, el, playSound, rankIndex, reducedMotion, sentence,
   sortHand, suitName, suitOf, SUIT_SYMBOLS, t, tNodes,
 } from "./common.js";
 
@@ -93,9 +93,11 @@ function handRow(view, player, ctx, isBottom) {
       if (ctx.hint === card) classes.push("hinted");
       if (exposed.has(card)) classes.push("exposed");
       const key = ctx.seat === player && ctx.interactive && legalCards.size > 0 ? playableKey(card, hand.cards, view.trump, legalCards) : null;
-      row.append(cardElement(card, {
+      const node = cardElement(card, {
         classes, onclick, title, badge: exposed.has(card) ? t("card.badge_shown") : null, key: key ? String(key) : null,
-      }));
+      });
+      if (!onclick && title && ctx.onBlocked) node.addEventListener("click", () => ctx.onBlocked(title));  // a tap says why
+      row.append(node);
     }
   } else {
     const known = sortHand(hand.known || [], view.trump);
@@ -221,11 +223,12 @@ function windowActions(view, ctx) {
   if (ctx.onHint) {
     box.append(el("button", {
       type: "button",
-      class: "action hint",
-      disabled: !mine || ctx.pending || view.deal_over,
+      class: "action hint" + (ctx.hintPending ? " busy" : ""),
+      disabled: !mine || ctx.pending || view.deal_over || ctx.hintPending,
+      "aria-busy": ctx.hintPending ? "true" : "false",
       title: t("window.hint_title"),
       onclick: ctx.onHint,
-    }, t("window.hint")));
+    }, ctx.hintPending ? t("window.hint_busy") : t("window.hint")));
   }
   return box;
 }
@@ -249,14 +252,13 @@ export function promptText(view, ctx) {
   return ctx.seat === null ? t("prompt.to_play", { name }) : t("prompt.thinking", { name });
 }
 
-/** Why `card` may not be played now: the server's words in English; in another language
- *  the open meld window or the R16 duty of tricks 11-16 is said again from the position
- *  (the terminal's words). */
+/** Why `card` may not be played now, in the reader's words (never a rule id): the
+ *  open meld window, or the duty of tricks 11-16 said again from the position (the
+ *  terminal's words); else a plain "not now". */
 export function blockedReason(view, player, card) {
-  const server = view.blocked[card];
-  if (lang() === "en") return server;
   if (view.in_window) return sentence(t("tui.finish_window"));
-  if (!view.lead || view.phase !== 2) return server;
+  const plain = t("table.blocked_now", { card: cardLabel(card) });
+  if (!view.lead || view.phase !== 2) return plain;
   const hand = view.hands[player].cards || [];
   const led = suitOf(view.lead);
   const sym = SUIT_SYMBOLS[led];
@@ -272,10 +274,10 @@ export function blockedReason(view, player, card) {
     allowed = hand.filter((c) => suitOf(c) === view.trump);
     duty = t("tui.duty_trump", { suit: sym });
   }
-  if (!allowed.length) return server;
+  if (!allowed.length) return plain;
   const names = sortHand(allowed, view.trump).map(cardLabel);
   const list = names.length > 1 ? `${names.slice(0, -1).join(", ")}${t("tui.or")}${names[names.length - 1]}` : names[0];
-  return t("tui.not_allowed", { card: cardLabel(card), rule: t("tui.r16", { duty, cards: list }) });
+  return t("table.blocked", { card: cardLabel(card), duty, cards: list });
 }
 
 /** The number a digit key plays (1-6, left to right among the hand as drawn), or null. */
@@ -294,6 +296,7 @@ export function renderBoard(parts, view, ctx) {
   clear(parts.top).append(nameplate(view, topPlayer, ctx), handRow(view, topPlayer, ctx, false));
   clear(parts.center).append(stockPile(view), trickArea(view, ctx, bottomPlayer), trumpBadge(view));
   clear(parts.prompt).append(ctx.message || promptText(view, ctx));
+  if (ctx.hintText) parts.prompt.append(el("span", { class: "hint-text", role: "status" }, ctx.hintText));
   clear(parts.actions).append(windowActions(view, ctx));
   clear(parts.bottom).append(handRow(view, bottomPlayer, ctx, true), nameplate(view, bottomPlayer, ctx));
 }

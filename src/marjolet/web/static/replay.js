@@ -36,20 +36,21 @@ function show() {
   log.append(logPanel(view, deal.log, null, state.step));
   const list = log.querySelector(".log-list");
   if (list) list.scrollTop = list.scrollHeight;
-  showReview(view.players);
+  showReview(view);
   $("slider").max = String(deal.frames.length - 1);
   $("slider").value = String(state.step);
   clear($("position")).append(t("replay.position", { n: state.step, total: deal.frames.length - 1 }));
 }
 
-function showReview(players) {
+function showReview(view) {
+  const players = view.players;
   const box = $("review");
   if (!box) return;
   clear(box);
   if (!state.review) return;
-  markLog($("log"), state.places, state.deal);
-  box.append(reviewPanel(state.review, state.places, state.deal, state.step, players, go),
-    evaluationGraph(state.review, { deal: state.deal, step: state.step }, players));
+  markLog($("log"), state.places, state.deal, view);
+  box.append(reviewPanel(state.review, state.places, state.deal, state.step, players, go, view),
+    evaluationGraph(state.review, { deal: state.deal, step: state.step }, players, goTo));
 }
 
 function reviewReady(review) {
@@ -77,6 +78,15 @@ function go(step) {
   const n = frames().length;
   state.step = Math.max(0, Math.min(n - 1, step));
   show();
+}
+
+/** Step to action `action` of deal `deal` (a tap on the evaluation graph). */
+function goTo(deal, action) {
+  if (deal !== state.deal) {
+    state.deal = deal;
+    $("deal-select").value = String(deal);
+  }
+  go(action);
 }
 
 function togglePlay() {

@@ -7,8 +7,8 @@ import {
   sortHand, t, topbar,
 } from "./common.js";
 import {
-  animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, playerLabel, renderBoard, scorePanel,
-  snapshotBoard,
+  animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, meldName, playerLabel, renderBoard,
+  scorePanel, snapshotBoard,
 } from "./board.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -22,6 +22,7 @@ const state = {
   connected: null,
   pending: false,
   hint: null,
+  hintPending: false,
   retry: 0,
   stopped: false,
   hiddenSummary: -1,
@@ -65,6 +66,7 @@ function send(message) {
 function act(action) {
   if (state.pending || !state.view) return;
   state.hint = null;
+  $("toast").hidden = true;  // a hint or a reason shown before the move goes with it
   if (send({ type: "act", action, version: state.view.version })) {
     state.pending = true;
     render();
@@ -72,8 +74,11 @@ function act(action) {
 }
 
 function askHint() {
-  if (!state.view) return;
-  send({ type: "hint" });
+  if (!state.view || state.hintPending) return;
+  if (send({ type: "hint" })) {
+    state.hintPending = true;
+    render();
+  }
 }
 
 function nextDeal() {
@@ -81,16 +86,19 @@ function nextDeal() {
   send({ type: "next", version: state.view.version });
 }
 
+/** The hint in plain words: the move, and what it should bring by the end of the deal. */
 function hintText(msg) {
   const a = msg.action;
   let what;
   if (a === "draw") what = t("hint.draw");
   else if (a === "dix") what = t("hint.dix");
-  else if (a.startsWith("meld ")) what = t("hint.declare", { meld: a.slice(5) });
+  else if (a.startsWith("meld ")) what = t("hint.declare", { meld: meldName(a.slice(5), state.view) });
   else what = t("hint.play", { card: cardLabel(a) });
-  const sign = msg.value > 0 ? "+" : "";
-  if (msg.forced) return t("hint.forced", { by: msg.by, what });
-  return t(msg.exact ? "hint.exact" : "hint.expected", { by: msg.by, what, value: `${sign}${msg.value}` });
+  if (msg.forced) return t("hint.plain_forced", { what });
+  const n = Math.round(Math.abs(msg.value));
+  const side = n === 0 ? "even" : msg.value > 0 ? "ahead" : "behind";
+  const outcome = t(msg.exact ? `hint.exact_${side}` : `hint.${side}`, { n });
+  return t("hint.plain", { what, outcome });
 }
 
 function connect() {
@@ -144,17 +152,16 @@ function handle(msg) {
       render();
       break;
     case "hint":
-      if (state.view && msg.version === state.view.version) {
-        state.hint = msg;
-        toast(hintText(msg));
-        render();
-      }
+      state.hintPending = false;
+      if (state.view && msg.version === state.view.version) state.hint = msg;
+      render();
       break;
     case "notice":
       toast(sentence(serverText(localNames(msg))));
       break;
     case "error":
       state.pending = false;
+      state.hintPending = false;
       if (FATAL.has(msg.code)) {
         state.stopped = true;
         banner(fatalText(msg), "error");
@@ -334,8 +341,11 @@ function render() {
     interactive: seat !== null,
     pending: state.pending,
     hint: state.hint ? state.hint.action : null,
+    hintText: state.hint ? hintText(state.hint) : null,
+    hintPending: state.hintPending,
     onAction: act,
     onHint: seat !== null ? askHint : null,
+    onBlocked: toast,
     connected: state.connected,
   };
   if (view.status === "waiting") ctx.message = t("table.waiting_friend");
