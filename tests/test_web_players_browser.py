@@ -120,15 +120,16 @@ def test_a_table_in_the_ending_speaks_french(page: Page, server: LiveServer, sho
     dimmed = page.locator(".hand.mine .card:not(.playable)")
     if dimmed.count():  # a dimmed card says why, in words
         dimmed.first.click()
-        page.wait_for_selector("#toast:not([hidden])")
+        why = page.wait_for_selector(".table-note .why-text")
+        assert why is not None and "permise" in why.inner_text()
         seen(page, "table, a dimmed card")
     page.click("button.hint")
-    hint = page.wait_for_selector(".prompt .hint-text", timeout=60_000)
+    hint = page.wait_for_selector(".table-note .hint-text", timeout=60_000)
     assert hint is not None and "Conseil" in hint.inner_text()
     page.screenshot(path=str(shots / "table-hint-fr-390.png"))
     seen(page, "table, the hint")
     page.click(".hand.mine .card.playable")  # the hint goes with the move
-    page.wait_for_selector(".prompt .hint-text", state="detached")
+    page.wait_for_selector(".table-note .hint-text", state="detached")
 
 
 def test_a_finished_games_review_speaks_french(page: Page, server: LiveServer, shots: Path) -> None:

@@ -38,8 +38,10 @@ export function buildBoard(root) {
     prompt: el("div", { class: "prompt", role: "status", "aria-live": "polite" }),
     actions: el("div", { class: "window-actions" }),
     bottom: el("div", { class: "seat-area bottom" }),
+    // a hint or why a card is held back: under the hand, so that nothing above it moves
+    note: el("div", { class: "table-note", role: "status", "aria-live": "polite" }),
   };
-  parts.felt = el("div", { class: "felt" }, parts.top, parts.center, parts.prompt, parts.actions, parts.bottom);
+  parts.felt = el("div", { class: "felt" }, parts.top, parts.center, parts.prompt, parts.actions, parts.bottom, parts.note);
   root.append(parts.felt);
   return parts;
 }
@@ -296,7 +298,8 @@ export function renderBoard(parts, view, ctx) {
   clear(parts.top).append(nameplate(view, topPlayer, ctx), handRow(view, topPlayer, ctx, false));
   clear(parts.center).append(stockPile(view), trickArea(view, ctx, bottomPlayer), trumpBadge(view));
   clear(parts.prompt).append(ctx.message || promptText(view, ctx));
-  if (ctx.hintText) parts.prompt.append(el("span", { class: "hint-text", role: "status" }, ctx.hintText));
+  clear(parts.note);
+  if (ctx.note) parts.note.append(el("p", { class: ctx.noteKind === "hint" ? "hint-text" : "why-text" }, ctx.note));
   clear(parts.actions).append(windowActions(view, ctx));
   clear(parts.bottom).append(handRow(view, bottomPlayer, ctx, true), nameplate(view, bottomPlayer, ctx));
 }
@@ -327,6 +330,13 @@ export function scorePanel(view, seat) {
     el("p", { class: "muted small" }, t("score.completed", { a: view.totals[order[0]], b: view.totals[order[1]] })));
 }
 
+/** Why a player scored by an action, in words: ": aces and tens 10, last card 10". */
+function gainReasons(entry, player) {
+  const why = (entry.why || []).filter((w) => w.player === player && w.points);
+  if (!why.length) return "";
+  return `${t("log.because")}${why.map((w) => `${t(`log.source.${w.source}`)} ${w.points > 0 ? "+" : ""}${w.points}`).join(", ")}`;
+}
+
 function describeAction(entry, view, seat) {
   const who = el("span", { class: "who" }, subject(view, entry.player, seat));
   const mine = seat === entry.player;
@@ -348,7 +358,7 @@ function describeAction(entry, view, seat) {
     parts.push(el("span", { class: "muted" }, ` \u2192 ${taker}`));
   }
   if (entry.gain) {
-    const g = entry.gain.map((v, p) => (v ? `${subject(view, p, seat)} +${v}` : null)).filter(Boolean);
+    const g = entry.gain.map((v, p) => (v ? `${subject(view, p, seat)} +${v}${gainReasons(entry, p)}` : null)).filter(Boolean);
     if (g.length) parts.push(el("span", { class: "gain" }, ` (${g.join(", ")})`));
   }
   return parts;

@@ -377,12 +377,6 @@ export function cardSvg(card, options = {}) {
     if (rank === "K" || rank === "Q") group.append(svg("path", { d: crownPath(rank), class: "crown" }));
   }
   root.append(group);
-  if (options.badge) {
-    root.append(
-      svg("rect", { x: 56, y: 4, width: 40, height: 15, rx: 7.5, class: "badge-bg" }),
-      svg("text", { x: 76, y: 15, class: "badge-text" }, options.badge),
-    );
-  }
   return root;
 }
 
@@ -428,6 +422,8 @@ export function cardElement(card, options = {}) {
   }
   node.append(picture);
   if (options.key) node.append(el("span", { class: "card-key", "aria-hidden": "true" }, options.key));
+  // "shown" / "known" in page text (readable at any card size; the card's label says it too)
+  if (options.badge) node.append(el("span", { class: "card-badge", "aria-hidden": "true" }, options.badge));
   return node;
 }
 

@@ -23,6 +23,7 @@ const state = {
   pending: false,
   hint: null,
   hintPending: false,
+  why: null,
   retry: 0,
   stopped: false,
   hiddenSummary: -1,
@@ -65,8 +66,8 @@ function send(message) {
 
 function act(action) {
   if (state.pending || !state.view) return;
-  state.hint = null;
-  $("toast").hidden = true;  // a hint or a reason shown before the move goes with it
+  state.hint = null;  // a hint or a reason shown before the move goes with it
+  state.why = null;
   if (send({ type: "act", action, version: state.view.version })) {
     state.pending = true;
     render();
@@ -145,6 +146,7 @@ function handle(msg) {
       state.connected = msg.connected;
       state.pending = false;
       if (state.hint && state.hint.version !== msg.version) state.hint = null;
+      if (state.view.version !== state.whyVersion) state.why = null;
       render();
       break;
     case "presence":
@@ -341,11 +343,17 @@ function render() {
     interactive: seat !== null,
     pending: state.pending,
     hint: state.hint ? state.hint.action : null,
-    hintText: state.hint ? hintText(state.hint) : null,
+    note: state.hint ? hintText(state.hint) : state.why,
+    noteKind: state.hint ? "hint" : "why",
     hintPending: state.hintPending,
     onAction: act,
     onHint: seat !== null ? askHint : null,
-    onBlocked: toast,
+    onBlocked: (why) => {
+      state.why = why;
+      state.whyVersion = view.version;
+      state.hint = null;
+      render();
+    },
     connected: state.connected,
   };
   if (view.status === "waiting") ctx.message = t("table.waiting_friend");
@@ -418,7 +426,11 @@ function onKey(event) {
     const cards = sortHand(view.hands[state.seat].cards, view.trump);
     const card = cards[Number(event.key) - 1];
     if (card && (view.legal || []).some((a) => a.kind === "card" && a.action === card)) act(card);
-    else if (card && view.blocked && view.blocked[card]) toast(blockedReason(view, state.seat, card));
+    else if (card && view.blocked && view.blocked[card]) {
+      state.why = blockedReason(view, state.seat, card);
+      state.whyVersion = view.version;
+      render();
+    }
   }
 }
 
