@@ -174,7 +174,10 @@ def test_an_invite_link_opened_in_a_second_browser_plays_a_card(
         try:
             friend = friend_context.new_page()
             friend.goto(link)
+            friend.fill("#join-name", "Bea")  # the guest is asked for a name
+            friend.click("#join-button")
             friend.wait_for_selector(".hand.mine .card.playable")
+            assert "Bea (you)" in friend.inner_text(".seat-area.bottom .player-name")
             assert "#invite" not in friend.url  # the code leaves the address bar
             card = friend.get_attribute(".hand.mine .card.playable >> nth=0", "data-card")
             act_and_wait(friend, f'.hand.mine .card[data-card="{card}"]')

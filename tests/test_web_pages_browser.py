@@ -310,9 +310,11 @@ def test_a_used_invite_link_says_it_was_used(chromium: Browser, server: LiveServ
     link = server.base + game["invite_url"]
     first = open_page(chromium, DESKTOP, "en-US")
     first.goto(link)
+    first.click("#join-button")
     first.wait_for_selector(".hand.mine .card")
     second = open_page(chromium, DESKTOP, "en-US")
     second.goto(link)
+    second.click("#join-button")
     second.wait_for_selector("#banner:not([hidden])")
     assert "already used" in second.inner_text("#banner")
     close(first)
@@ -333,6 +335,7 @@ def test_a_refused_hint_is_told_in_the_language_of_the_page(
     path, _, fragment = game["invite_url"].partition("#")
     page = open_page(chromium, DESKTOP, "fr-FR" if lang == "fr" else "en-US")
     page.goto(f"{server.base}{path}?lang={lang}#{fragment}")  # the friend: not their turn
+    page.click("#join-button")
     page.wait_for_selector(".hand.mine .card")
     page.keyboard.press("h")
     page.wait_for_selector("#toast:not([hidden])")

@@ -155,3 +155,48 @@ def test_a_finished_games_review_speaks_french(page: Page, server: LiveServer, s
     page.goto(f"{server.base}/history")
     page.wait_for_selector("table")
     assert "Analyser" in seen(page, "history") or "Revoir" in seen(page, "history")
+
+
+def test_a_spectator_sees_they_watch_with_pause_and_speed(
+    page: Page, server: LiveServer, shots: Path
+) -> None:
+    game = server.new_game(mode="watch", bots=["level:beginner", "level:amateur"])
+    page.goto(f"{server.base}/game/{game['id']}")
+    page.wait_for_selector("#spectator:not([hidden])")
+    page.wait_for_selector(".trick .card, .hand .card")
+    text = seen(page, "spectator")
+    assert "Vous regardez la partie" in text and "Débutant" in text
+    page.click("#watch-pause")  # the board stops; the moves wait
+    assert page.inner_text("#watch-pause") == "Reprendre"
+    version = page.get_attribute("#board", "data-version")
+    page.wait_for_selector("#watch-waiting:not(:empty)", timeout=30_000)
+    assert page.get_attribute("#board", "data-version") == version
+    page.select_option("#watch-speed", "fast")
+    page.click("#watch-pause")
+    page.wait_for_function(
+        "v => document.querySelector('#board').dataset.version !== v", arg=version
+    )
+    page.screenshot(path=str(shots / "spectator-fr-390.png"))
+
+
+def test_a_friend_is_asked_a_name_and_the_host_can_share(
+    chromium: Browser, server: LiveServer, shots: Path
+) -> None:
+    with watched_page(chromium, viewport=PHONE, locale="fr-FR") as host:
+        host.add_init_script("navigator.share = () => Promise.resolve();")  # a phone's share sheet
+        host.goto(server.base + "/")
+        host.fill("#vs-friend input[name=name]", "Hôte")
+        host.click("#vs-friend button[type=submit]")
+        host.wait_for_selector(".invite-url")
+        assert "En attente de votre ami" in seen(host, "host")
+        assert host.locator("#share-invite").inner_text() == "Partager"
+        host.screenshot(path=str(shots / "invite-fr-390.png"))
+        link = host.input_value(".invite-url")
+        with watched_page(chromium, viewport=PHONE, locale="fr-FR") as guest:
+            guest.goto(link)
+            guest.wait_for_selector("#join-name")
+            assert "Sous quel nom" in seen(guest, "guest")
+            guest.fill("#join-name", "Léa")
+            guest.click("#join-button")
+            guest.wait_for_selector(".hand.mine .card")
+            host.wait_for_selector(".player-name:has-text('Léa')")
