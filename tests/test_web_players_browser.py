@@ -200,3 +200,15 @@ def test_a_friend_is_asked_a_name_and_the_host_can_share(
             guest.click("#join-button")
             guest.wait_for_selector(".hand.mine .card")
             host.wait_for_selector(".player-name:has-text('Léa')")
+
+
+def test_an_uploaded_record_is_refused_in_french(page: Page, server: LiveServer) -> None:
+    bad = Path(__file__).parent / "examples" / "I000-hand-seed05-repeat-JQS.json"
+    page.goto(server.base + "/replay")
+    page.set_input_files("#record-file", str(bad))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#upload-error:not([hidden])")
+    text = page.inner_text("#upload-error")
+    assert "n'est pas une partie valable (donne 1, action 15)" in text
+    assert "le joueur 2 annonce une combinaison déjà comptée" in text
+    seen(page, "a refused upload")
