@@ -117,7 +117,7 @@ def test_declaring_a_meld_shows_its_value_and_scores_it(page: Page, tmp_path: Pa
         assert points.startswith("40") or points.startswith("50")
         page.click(".action.hint")  # the strongest bot's advice is highlighted
         page.wait_for_selector(".hinted")
-        assert "Hint" in page.inner_text("#toast")
+        assert "Suggestion" in page.inner_text(".table-note .hint-text")  # in plain words
         act_and_wait(page, ".action.draw")
         log = page.inner_text(".log-panel")
         assert "declaredK♠Q♠" in log.replace(" ", "")

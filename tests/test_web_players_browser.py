@@ -117,6 +117,7 @@ def test_a_table_in_the_ending_speaks_french(page: Page, server: LiveServer, sho
     page.screenshot(path=str(shots / "table-ending-fr-390.png"))
     text = seen(page, "table")
     assert "Amateur" in text
+    assert re.search(r"as et dix \+\d+", page.inner_text(".log-list"))  # why points were scored
     dimmed = page.locator(".hand.mine .card:not(.playable)")
     if dimmed.count():  # a dimmed card says why, in words
         dimmed.first.click()

@@ -222,6 +222,12 @@ function windowActions(view, ctx) {
       }, view.tricks_played === 10 ? t("window.draw_last") : t("window.draw")));
     }
   }
+  if (ctx.onNote && view.lead && view.last_trick) {  // the trick just taken, again (a phone has no hover)
+    const last = view.last_trick;
+    const who = (i) => `${playerLabel(view, last.players[i], ctx.seat)} ${cardLabel(last.cards[i])}`;
+    const text = t("trick.last_text", { n: last.number, a: who(0), b: who(1), winner: playerLabel(view, last.winner, ctx.seat) });
+    box.append(el("button", { type: "button", class: "action last-trick", onclick: () => ctx.onNote(text) }, t("trick.last_button")));
+  }
   if (ctx.onHint) {
     box.append(el("button", {
       type: "button",
@@ -401,14 +407,13 @@ export function dealSummary(summary, view, seat) {
 export function matchTable(view, seat) {
   const order = seat === null || seat === undefined ? [0, 1] : [seat, 1 - seat];
   const head = el("tr", {}, el("th", {}, t("summary.deal_col")), el("th", {}, t("trump.word")),
-    order.map((p) => el("th", {}, playerLabel(view, p, seat))),
-    order.map((p) => el("th", {}, t("summary.total_of", { name: view.players[p] }))));
+    order.map((p) => el("th", {}, playerLabel(view, p, seat))));
   const rows = view.deals.map((d) => el("tr", {},
     el("td", { class: "num" }, String(d.index + 1)),
     el("td", {}, suitSpan(d.trump)),
-    order.map((p) => el("td", { class: "num" }, d.score[p])),
-    order.map((p) => el("td", { class: "num" }, d.totals[p]))));
-  return el("table", { class: "summary every-deal" }, el("thead", {}, head), el("tbody", {}, rows));
+    order.map((p) => el("td", { class: "num" }, String(d.score[p]), el("span", { class: "cumul" }, ` (${d.totals[p]})`)))));
+  return el("div", {}, el("table", { class: "summary every-deal" }, el("thead", {}, head), el("tbody", {}, rows)),
+    el("p", { class: "muted small" }, t("summary.cumul_note")));
 }
 
 /** A meld's name in words: "mariage d'atout", "four aces", "le marjolet et la dame de pique". */

@@ -434,6 +434,11 @@ function render() {
       state.hint = null;
       render();
     },
+    onNote: (text) => {
+      state.why = text;
+      state.whyVersion = view.version;
+      render();
+    },
     connected: state.connected,
   };
   if (view.status === "waiting") ctx.message = t("table.waiting_friend");
