@@ -213,3 +213,15 @@ def test_an_uploaded_record_is_refused_in_french(page: Page, server: LiveServer)
     assert "n'est pas une partie valable (donne 1, action 15)" in text
     assert "le joueur 2 annonce une combinaison déjà comptée" in text
     seen(page, "a refused upload")
+
+
+def test_the_lobby_main_button_is_in_a_desktops_first_screen(
+    chromium: Browser, server: LiveServer, shots: Path
+) -> None:
+    with watched_page(chromium, viewport={"width": 1280, "height": 800}, locale="fr-FR") as page:
+        page.goto(server.base + "/")
+        page.wait_for_selector("#bot-level option", state="attached")
+        page.screenshot(path=str(shots / "lobby-fr-1280.png"))
+        button = page.locator("#vs-bot button[type=submit]").bounding_box()
+        assert button is not None and button["y"] + button["height"] <= 800
+        seen(page, "lobby, desktop")
