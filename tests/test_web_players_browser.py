@@ -94,6 +94,22 @@ def seen(page: Page, where: str) -> str:
     return text
 
 
+def cut_or_tall(page: Page) -> list[str]:
+    """Names and table headers cut short or wrapped into four lines or more."""
+    found: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('.player-name, th')]
+           .filter(n => n.offsetParent !== null)
+           .filter(n => {
+             const s = getComputedStyle(n);
+             const line = parseFloat(s.lineHeight) || 1.2 * parseFloat(s.fontSize);
+             const text = n.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+             return n.scrollWidth > n.clientWidth + 1 || text > 3.5 * line;
+           })
+           .map(n => n.textContent)"""
+    )
+    return found
+
+
 def test_the_lobby_offers_levels_in_french_words(
     page: Page, server: LiveServer, shots: Path
 ) -> None:
@@ -108,7 +124,7 @@ def test_the_lobby_offers_levels_in_french_words(
 
 
 def test_a_table_in_the_ending_speaks_french(page: Page, server: LiveServer, shots: Path) -> None:
-    game = server.new_game(mode="bot", level="amateur", name="Camille")
+    game = server.new_game(mode="bot", level="amateur", name="Marie-Christine Dubois")
     with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
         state = play_until(me, lambda s: s["stock"] == 0 and bool(s["legal"]), random.Random(5))
     page.goto(f"{server.base}/game/{game['id']}#seat=0&token={game['token']}")
@@ -118,6 +134,7 @@ def test_a_table_in_the_ending_speaks_french(page: Page, server: LiveServer, sho
     text = seen(page, "table")
     assert "Amateur" in text
     assert re.search(r"as et dix \+\d+", page.inner_text(".log-list"))  # why points were scored
+    assert not cut_or_tall(page), cut_or_tall(page)
     dimmed = page.locator(".hand.mine .card:not(.playable)")
     if dimmed.count():  # a dimmed card says why, in words
         dimmed.first.click()
