@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from marjolet.bots.levels import LEVELS
+from marjolet.web.store import GameRow
 from web_support import Browser, LiveServer, fast_config, live_server, play_until
 
 
@@ -18,6 +19,14 @@ from web_support import Browser, LiveServer, fast_config, live_server, play_unti
 def server(tmp_path: Path) -> Iterator[LiveServer]:
     with live_server(fast_config(tmp_path / "games.sqlite3")) as srv:
         yield srv
+
+
+def stored_game(server: LiveServer, game_id: str) -> GameRow:
+    """A game as the server stored it (its table may have left memory)."""
+    store = server.app.state.hub.ledger._store  # read only, from the test's thread
+    game: GameRow | None = store.load_game(game_id)
+    assert game is not None
+    return game
 
 
 def test_options_offer_the_levels_in_the_readers_language_without_specs(
@@ -37,7 +46,7 @@ def test_options_offer_the_levels_in_the_readers_language_without_specs(
 
 def test_a_game_against_a_level_seats_its_bot_and_its_name(server: LiveServer) -> None:
     game = server.new_game(mode="bot", level="beginner", name="Ann")
-    stored = server.app.state.hub.tables[game["id"]].game
+    stored = stored_game(server, game["id"])
     assert stored.players == ("Ann", "Beginner")
     assert stored.seats[1].spec == LEVELS[0].spec and stored.seats[1].bot == "level:beginner"
 
@@ -66,5 +75,5 @@ def test_a_rematch_against_a_level_keeps_the_level(server: LiveServer) -> None:
     with server.http() as client:
         again = client.post(f"/api/games/{game['id']}/rematch", json={"token": game["token"]})
     assert again.status_code == 200, again.text
-    new = server.app.state.hub.tables[again.json()["id"]].game
+    new = stored_game(server, again.json()["id"])
     assert new.players == ("Ann", "Beginner") and new.seats[1].bot == "level:beginner"
