@@ -166,7 +166,11 @@ def test_a_finished_games_review_speaks_french(page: Page, server: LiveServer, s
     for step in range(8):
         page.keyboard.press("ArrowRight")
         seen(page, f"review, step {step}")
+    page.wait_for_timeout(800)  # the cards settle
+    page.locator(".review-panel").scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "review-fr-390.png"))
+    controls = page.locator(".controls").bounding_box()  # stepping at hand by the analysis
+    assert controls is not None and 0 <= controls["y"] <= PHONE["height"] - controls["height"]
     page.keyboard.press("End")
     page.screenshot(path=str(shots / "review-end-fr-390.png"), full_page=True)
     seen(page, "review, the end")
