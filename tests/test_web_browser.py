@@ -56,7 +56,9 @@ def act_and_wait(page: Page, selector: str) -> None:
 
 def start_against_random(page: Page, base: str) -> None:
     page.goto(base + "/")
-    page.select_option("#bot-family", "random")
+    page.wait_for_selector("#bot-program option", state="attached")
+    page.click("#vs-bot .programs summary")  # the research bots are in a fold
+    page.select_option("#bot-program", "random")
     page.fill("#vs-bot input[name=name]", "Ann")
     page.click("#vs-bot button[type=submit]")
     page.wait_for_url("**/game/**")
@@ -115,7 +117,7 @@ def test_declaring_a_meld_shows_its_value_and_scores_it(page: Page, tmp_path: Pa
         assert points.startswith("40") or points.startswith("50")
         page.click(".action.hint")  # the strongest bot's advice is highlighted
         page.wait_for_selector(".hinted")
-        assert "Hint" in page.inner_text("#toast")
+        assert "Suggestion" in page.inner_text(".table-note .hint-text")  # in plain words
         act_and_wait(page, ".action.draw")
         log = page.inner_text(".log-panel")
         assert "declaredK♠Q♠" in log.replace(" ", "")
@@ -172,7 +174,10 @@ def test_an_invite_link_opened_in_a_second_browser_plays_a_card(
         try:
             friend = friend_context.new_page()
             friend.goto(link)
+            friend.fill("#join-name", "Bea")  # the guest is asked for a name
+            friend.click("#join-button")
             friend.wait_for_selector(".hand.mine .card.playable")
+            assert "Bea (you)" in friend.inner_text(".seat-area.bottom .player-name")
             assert "#invite" not in friend.url  # the code leaves the address bar
             card = friend.get_attribute(".hand.mine .card.playable >> nth=0", "data-card")
             act_and_wait(friend, f'.hand.mine .card[data-card="{card}"]')

@@ -76,8 +76,9 @@ def close(page: Page) -> None:
 
 def start_game(page: Page, base: str) -> None:
     page.goto(base + "/")
-    page.wait_for_selector("#bot-family option", state="attached")
-    page.select_option("#bot-family", "random")
+    page.wait_for_selector("#bot-program option", state="attached")
+    page.click("#vs-bot .programs summary")  # the research bots are in a fold
+    page.select_option("#bot-program", "random")
     page.fill("#vs-bot input[name=name]", "Camille")
     page.click("#vs-bot button[type=submit]")
     page.wait_for_url("**/game/**")
@@ -194,8 +195,8 @@ def test_the_french_table_says_atout_and_names_cards_in_french(
              lead: "TS", phase: 2, trump: "H", blocked: { "9S": "R16 ...", "KD": "R16 ..." },
              hands: [{ cards: ["AS", "KS", "9S", "KD"] }] }, 0, "9S"))"""
     )  # R16 in French: follow spades and beat the ten, so only the ace
-    assert why == (
-        "9♠ n'est pas permise. R16 : fournir ♠ et monter sur 10♠ si vous pouvez : jouez A♠"
+    assert why == (  # in words, no rule id (issue 22)
+        "9♠ n'est pas permise : fournir ♠ et monter sur 10♠ si vous pouvez ; jouez A♠."
     )
     page.click("#rules-link")  # the rules of this table, from the table
     page.wait_for_url("**/rules?rules=*")
@@ -309,9 +310,11 @@ def test_a_used_invite_link_says_it_was_used(chromium: Browser, server: LiveServ
     link = server.base + game["invite_url"]
     first = open_page(chromium, DESKTOP, "en-US")
     first.goto(link)
+    first.click("#join-button")
     first.wait_for_selector(".hand.mine .card")
     second = open_page(chromium, DESKTOP, "en-US")
     second.goto(link)
+    second.click("#join-button")
     second.wait_for_selector("#banner:not([hidden])")
     assert "already used" in second.inner_text("#banner")
     close(first)
@@ -332,6 +335,7 @@ def test_a_refused_hint_is_told_in_the_language_of_the_page(
     path, _, fragment = game["invite_url"].partition("#")
     page = open_page(chromium, DESKTOP, "fr-FR" if lang == "fr" else "en-US")
     page.goto(f"{server.base}{path}?lang={lang}#{fragment}")  # the friend: not their turn
+    page.click("#join-button")
     page.wait_for_selector(".hand.mine .card")
     page.keyboard.press("h")
     page.wait_for_selector("#toast:not([hidden])")
@@ -345,7 +349,7 @@ def test_a_card_held_back_by_the_meld_window_says_why_in_french(
     page = open_page(chromium, DESKTOP, "fr-FR")
     page.goto(server.base + "/?lang=fr")
     page.wait_for_selector("html[lang=fr]")
-    page.wait_for_selector("#bot-family option", state="attached")
+    page.wait_for_selector("#bot-level option", state="attached")
     why = page.evaluate(
         """() => import("/static/board.js").then((board) => board.blockedReason({
              lead: null, phase: 1, trump: "H", in_window: true,
@@ -370,7 +374,8 @@ def test_an_upload_error_counts_deals_and_actions_from_one(
     page.click("#upload-form button[type=submit]")
     page.wait_for_selector("#upload-error:not([hidden])")
     text = page.inner_text("#upload-error")
-    assert "deal 1, action 15: R12" in text  # the record's deal 0, action 14
+    assert "(deal 1, action 15)" in text  # the record's deal 0, action 14
+    assert "player 2 declares a meld already scored" in text and "R12" not in text
     page.set_input_files("#record-file", str(bom))
     page.click("#upload-form button[type=submit]")
     page.wait_for_function(

@@ -37,6 +37,7 @@ from marjolet.web.config import WebConfig
 from marjolet.web.errors import WebError, storage_failure
 from marjolet.web.fairpool import FairPool, PoolBusy
 from marjolet.web.ledger import Ledger
+from marjolet.web.levels import resolve_choice
 from marjolet.web.presence import Presence
 from marjolet.web.store import GameRow, Mode, SeatInfo, Store, StoreError, token_hash
 from marjolet.web.tables import Table
@@ -278,7 +279,7 @@ class Hub:
         bots: list[BotChoice] = []
         if game.mode == "bot":
             try:
-                bots = [self.catalogue.resolve(game.seats[1 - seat].bot)]
+                bots = [resolve_choice(self.catalogue, game.seats[1 - seat].bot)]
             except MarjoletError as exc:
                 raise WebError(
                     "bot_unavailable", str(exc), params={"bot": game.seats[1 - seat].bot}

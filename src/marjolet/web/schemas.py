@@ -111,9 +111,12 @@ class NewGame(Body):
 
     mode: Annotated[Mode, BeforeValidator(_mode)] = Field(default=None, validate_default=True)
     rules: Annotated[Rules, BeforeValidator(_rules)] = CLASSIC
-    #: ``bot`` mode: the bot choice (the server's default when absent).
+    #: ``bot`` mode: the player level (``beginner`` ... ``expert``), what the
+    #: lobby sends; else ``bot``, a bot choice (programs, old clients); the
+    #: server's default level when neither is given.
+    level: Annotated[str | None, BeforeValidator(_bot_name)] = None
     bot: Annotated[str | None, BeforeValidator(_bot_name)] = None
-    #: ``watch`` mode: the two bot choices.
+    #: ``watch`` mode: the two bot choices (a level is ``level:KEY``).
     bots: Annotated[tuple[str, str] | None, BeforeValidator(_bot_pair)] = None
     name: Annotated[str, BeforeValidator(lambda v: clean_name(v, "you"))] = "you"
 

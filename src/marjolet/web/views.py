@@ -52,6 +52,9 @@ class Step:
     gain: tuple[int, int]
     #: Winner when the action completed a trick, else ``None``.
     won_by: int | None
+    #: Why points were scored: ``(source, player, points)`` for each score
+    #: source (a key of :meth:`Breakdown.to_json`) the action changed.
+    why: tuple[tuple[str, int, int], ...] = ()
 
 
 def deal_steps(deal: Deal) -> list[Step]:
@@ -96,12 +99,22 @@ class StepLog:
         replay = self.replay
         player, done, lead = replay.to_move, replay.tricks_played, replay.lead
         before = replay.points
+        sources = (replay.breakdown(0).to_json(), replay.breakdown(1).to_json())
         replay.push(action)
         after = replay.points
         gain = (after[0] - before[0], after[1] - before[1])
         is_card = action < MELD_BASE
         won_by = replay.last_trick_winner if is_card and lead is not None else None
-        return Step(player, action, done + 1 if is_card else done, gain, won_by)
+        why: tuple[tuple[str, int, int], ...] = ()
+        if any(gain):
+            now = (replay.breakdown(0).to_json(), replay.breakdown(1).to_json())
+            why = tuple(
+                (key, p, now[p][key] - sources[p][key])
+                for p in (0, 1)
+                for key in now[p]
+                if now[p][key] != sources[p][key]
+            )
+        return Step(player, action, done + 1 if is_card else done, gain, won_by, why)
 
 
 def _log(
@@ -119,6 +132,7 @@ def _log(
         }
         if any(step.gain):
             entry["gain"] = list(step.gain)
+            entry["why"] = [{"source": k, "player": p, "points": v} for k, p, v in step.why]
         if step.won_by is not None:
             entry["won_by"] = step.won_by
         if step.action == DRAW:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from marjolet.bots.catalogue import BotChoice
+from marjolet.bots.levels import level
 from marjolet.errors import MarjoletError
 from marjolet.rules import PROFILES, setting_choices
 from marjolet.web.deps import (
@@ -23,15 +24,20 @@ from marjolet.web.deps import (
 )
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
+from marjolet.web.levels import DEFAULT_LEVEL, level_choice, public_levels, resolve_choice
+from marjolet.web.routes.pages import reader_language
 from marjolet.web.schemas import Join, NewGame
 
 router = APIRouter(prefix="/api", tags=["games"])
 
 
 @router.get("/options")
-async def options(hub: HubDep) -> dict[str, Any]:
-    """What a new game may be: the bot choices, rule profiles and settings."""
+async def options(hub: HubDep, request: Request) -> dict[str, Any]:
+    """What a new game may be: the player levels (in the reader's language),
+    the other bot choices, rule profiles and settings."""
     return {
+        "levels": public_levels(reader_language(request)),
+        "default_level": DEFAULT_LEVEL,
         "bots": hub.catalogue.public(),
         "default_bot": hub.catalogue.default,
         "hint_bot": hub.catalogue.hint_spec.split(":")[0],
@@ -61,11 +67,13 @@ def _bots_of(body: NewGame, hub: Hub) -> list[BotChoice]:
     """The bot choices a new game names, from this server's catalogue."""
     try:
         if body.mode == "bot":
+            if body.level is not None:
+                return [level_choice(level(body.level))]
             name = body.bot if body.bot is not None else hub.catalogue.default
-            return [hub.catalogue.resolve(name)]
+            return [resolve_choice(hub.catalogue, name)]
         if body.mode == "watch":
             assert body.bots is not None  # the model requires them
-            return [hub.catalogue.resolve(name) for name in body.bots]
+            return [resolve_choice(hub.catalogue, name) for name in body.bots]
     except MarjoletError as exc:
         raise WebError("bad_request", str(exc)) from None
     return []

@@ -3,7 +3,7 @@
 // Used by the live table (one seat's view) and the replay viewer (open hands).
 
 import {
-  cardElement, cardLabel, cardText, cardTitle, clear, el, lang, playSound, rankIndex, reducedMotion, sentence,
+  cardElement, cardLabel, cardText, cardTitle, clear, el, playSound, rankIndex, reducedMotion, sentence,
   sortHand, suitName, suitOf, SUIT_SYMBOLS, t, tNodes,
 } from "./common.js";
 
@@ -38,8 +38,10 @@ export function buildBoard(root) {
     prompt: el("div", { class: "prompt", role: "status", "aria-live": "polite" }),
     actions: el("div", { class: "window-actions" }),
     bottom: el("div", { class: "seat-area bottom" }),
+    // a hint or why a card is held back: under the hand, so that nothing above it moves
+    note: el("div", { class: "table-note", role: "status", "aria-live": "polite" }),
   };
-  parts.felt = el("div", { class: "felt" }, parts.top, parts.center, parts.prompt, parts.actions, parts.bottom);
+  parts.felt = el("div", { class: "felt" }, parts.top, parts.center, parts.prompt, parts.actions, parts.bottom, parts.note);
   root.append(parts.felt);
   return parts;
 }
@@ -93,9 +95,11 @@ function handRow(view, player, ctx, isBottom) {
       if (ctx.hint === card) classes.push("hinted");
       if (exposed.has(card)) classes.push("exposed");
       const key = ctx.seat === player && ctx.interactive && legalCards.size > 0 ? playableKey(card, hand.cards, view.trump, legalCards) : null;
-      row.append(cardElement(card, {
+      const node = cardElement(card, {
         classes, onclick, title, badge: exposed.has(card) ? t("card.badge_shown") : null, key: key ? String(key) : null,
-      }));
+      });
+      if (!onclick && title && ctx.onBlocked) node.addEventListener("click", () => ctx.onBlocked(title));  // a tap says why
+      row.append(node);
     }
   } else {
     const known = sortHand(hand.known || [], view.trump);
@@ -218,14 +222,21 @@ function windowActions(view, ctx) {
       }, view.tricks_played === 10 ? t("window.draw_last") : t("window.draw")));
     }
   }
+  if (ctx.onNote && view.lead && view.last_trick) {  // the trick just taken, again (a phone has no hover)
+    const last = view.last_trick;
+    const who = (i) => `${playerLabel(view, last.players[i], ctx.seat)} ${cardLabel(last.cards[i])}`;
+    const text = t("trick.last_text", { n: last.number, a: who(0), b: who(1), winner: playerLabel(view, last.winner, ctx.seat) });
+    box.append(el("button", { type: "button", class: "action last-trick", onclick: () => ctx.onNote(text) }, t("trick.last_button")));
+  }
   if (ctx.onHint) {
     box.append(el("button", {
       type: "button",
-      class: "action hint",
-      disabled: !mine || ctx.pending || view.deal_over,
+      class: "action hint" + (ctx.hintPending ? " busy" : ""),
+      disabled: !mine || ctx.pending || view.deal_over || ctx.hintPending,
+      "aria-busy": ctx.hintPending ? "true" : "false",
       title: t("window.hint_title"),
       onclick: ctx.onHint,
-    }, t("window.hint")));
+    }, ctx.hintPending ? t("window.hint_busy") : t("window.hint")));
   }
   return box;
 }
@@ -249,14 +260,13 @@ export function promptText(view, ctx) {
   return ctx.seat === null ? t("prompt.to_play", { name }) : t("prompt.thinking", { name });
 }
 
-/** Why `card` may not be played now: the server's words in English; in another language
- *  the open meld window or the R16 duty of tricks 11-16 is said again from the position
- *  (the terminal's words). */
+/** Why `card` may not be played now, in the reader's words (never a rule id): the
+ *  open meld window, or the duty of tricks 11-16 said again from the position (the
+ *  terminal's words); else a plain "not now". */
 export function blockedReason(view, player, card) {
-  const server = view.blocked[card];
-  if (lang() === "en") return server;
   if (view.in_window) return sentence(t("tui.finish_window"));
-  if (!view.lead || view.phase !== 2) return server;
+  const plain = t("table.blocked_now", { card: cardLabel(card) });
+  if (!view.lead || view.phase !== 2) return plain;
   const hand = view.hands[player].cards || [];
   const led = suitOf(view.lead);
   const sym = SUIT_SYMBOLS[led];
@@ -272,10 +282,10 @@ export function blockedReason(view, player, card) {
     allowed = hand.filter((c) => suitOf(c) === view.trump);
     duty = t("tui.duty_trump", { suit: sym });
   }
-  if (!allowed.length) return server;
+  if (!allowed.length) return plain;
   const names = sortHand(allowed, view.trump).map(cardLabel);
   const list = names.length > 1 ? `${names.slice(0, -1).join(", ")}${t("tui.or")}${names[names.length - 1]}` : names[0];
-  return t("tui.not_allowed", { card: cardLabel(card), rule: t("tui.r16", { duty, cards: list }) });
+  return t("table.blocked", { card: cardLabel(card), duty, cards: list });
 }
 
 /** The number a digit key plays (1-6, left to right among the hand as drawn), or null. */
@@ -294,6 +304,8 @@ export function renderBoard(parts, view, ctx) {
   clear(parts.top).append(nameplate(view, topPlayer, ctx), handRow(view, topPlayer, ctx, false));
   clear(parts.center).append(stockPile(view), trickArea(view, ctx, bottomPlayer), trumpBadge(view));
   clear(parts.prompt).append(ctx.message || promptText(view, ctx));
+  clear(parts.note);
+  if (ctx.note) parts.note.append(el("p", { class: ctx.noteKind === "hint" ? "hint-text" : "why-text" }, ctx.note));
   clear(parts.actions).append(windowActions(view, ctx));
   clear(parts.bottom).append(handRow(view, bottomPlayer, ctx, true), nameplate(view, bottomPlayer, ctx));
 }
@@ -324,6 +336,13 @@ export function scorePanel(view, seat) {
     el("p", { class: "muted small" }, t("score.completed", { a: view.totals[order[0]], b: view.totals[order[1]] })));
 }
 
+/** Why a player scored by an action, in words: ": aces and tens 10, last card 10". */
+function gainReasons(entry, player) {
+  const why = (entry.why || []).filter((w) => w.player === player && w.points);
+  if (!why.length) return "";
+  return `${t("log.because")}${why.map((w) => `${t(`log.source.${w.source}`)} ${w.points > 0 ? "+" : ""}${w.points}`).join(", ")}`;
+}
+
 function describeAction(entry, view, seat) {
   const who = el("span", { class: "who" }, subject(view, entry.player, seat));
   const mine = seat === entry.player;
@@ -345,7 +364,7 @@ function describeAction(entry, view, seat) {
     parts.push(el("span", { class: "muted" }, ` \u2192 ${taker}`));
   }
   if (entry.gain) {
-    const g = entry.gain.map((v, p) => (v ? `${subject(view, p, seat)} +${v}` : null)).filter(Boolean);
+    const g = entry.gain.map((v, p) => (v ? `${subject(view, p, seat)} +${v}${gainReasons(entry, p)}` : null)).filter(Boolean);
     if (g.length) parts.push(el("span", { class: "gain" }, ` (${g.join(", ")})`));
   }
   return parts;
@@ -388,14 +407,13 @@ export function dealSummary(summary, view, seat) {
 export function matchTable(view, seat) {
   const order = seat === null || seat === undefined ? [0, 1] : [seat, 1 - seat];
   const head = el("tr", {}, el("th", {}, t("summary.deal_col")), el("th", {}, t("trump.word")),
-    order.map((p) => el("th", {}, playerLabel(view, p, seat))),
-    order.map((p) => el("th", {}, t("summary.total_of", { name: view.players[p] }))));
+    order.map((p) => el("th", {}, playerLabel(view, p, seat))));
   const rows = view.deals.map((d) => el("tr", {},
     el("td", { class: "num" }, String(d.index + 1)),
     el("td", {}, suitSpan(d.trump)),
-    order.map((p) => el("td", { class: "num" }, d.score[p])),
-    order.map((p) => el("td", { class: "num" }, d.totals[p]))));
-  return el("table", { class: "summary every-deal" }, el("thead", {}, head), el("tbody", {}, rows));
+    order.map((p) => el("td", { class: "num" }, String(d.score[p]), el("span", { class: "cumul" }, ` (${d.totals[p]})`)))));
+  return el("div", {}, el("table", { class: "summary every-deal" }, el("thead", {}, head), el("tbody", {}, rows)),
+    el("p", { class: "muted small" }, t("summary.cumul_note")));
 }
 
 /** A meld's name in words: "mariage d'atout", "four aces", "le marjolet et la dame de pique". */

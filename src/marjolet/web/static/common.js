@@ -132,8 +132,14 @@ export function translateDocument(root) {
 
 /** A player's name as stored, with a bot's strength in the page's language:
  *  "pimc (strongest)" reads "pimc (le plus fort)"; "you", the default, reads "You"/"Vous". */
+/** The English names a level's player has in a record (marjolet.web.levels), by level key. */
+const LEVEL_KEYS = { Beginner: "beginner", Amateur: "amateur", Skilled: "skilled", Expert: "expert" };
+
 export function localName(name) {
   const text = String(name);
+  const level = /^(Beginner|Amateur|Skilled|Expert)( #\d)?$/.exec(text);
+  if (level) return `${t(`player_level.${LEVEL_KEYS[level[1]]}`)}${level[2] || ""}`;
+  if (text === "friend") return t("lobby.friend_default");  // the guest before they sit down
   const bot = /^(\S+) \((quick|normal|strong|strongest)\)( #\d)?$/.exec(text);
   if (bot) return `${bot[1]} (${t(`level.${bot[2]}`)})${bot[3] || ""}`;
   return text;
@@ -372,12 +378,6 @@ export function cardSvg(card, options = {}) {
     if (rank === "K" || rank === "Q") group.append(svg("path", { d: crownPath(rank), class: "crown" }));
   }
   root.append(group);
-  if (options.badge) {
-    root.append(
-      svg("rect", { x: 56, y: 4, width: 40, height: 15, rx: 7.5, class: "badge-bg" }),
-      svg("text", { x: 76, y: 15, class: "badge-text" }, options.badge),
-    );
-  }
   return root;
 }
 
@@ -423,6 +423,8 @@ export function cardElement(card, options = {}) {
   }
   node.append(picture);
   if (options.key) node.append(el("span", { class: "card-key", "aria-hidden": "true" }, options.key));
+  // "shown" / "known" in page text (readable at any card size; the card's label says it too)
+  if (options.badge) node.append(el("span", { class: "card-badge", "aria-hidden": "true" }, options.badge));
   return node;
 }
 

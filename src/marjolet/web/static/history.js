@@ -17,7 +17,7 @@ function row(raw, held) {
     );
   }
   if (game.status === "finished" && game.replay === "full") {
-    links.push(el("a", { href: `/replay?game=${encodeURIComponent(game.id)}&review=1`, class: "action" }, "Review"));
+    links.push(el("a", { href: `/replay?game=${encodeURIComponent(game.id)}&review=1`, class: "action" }, t("history.review")));
   }
   let score = `${game.totals[0]} \u2013 ${game.totals[1]}`;
   if (game.winner !== null) {
@@ -32,7 +32,7 @@ function row(raw, held) {
     el("td", {}, t(`history.mode_${game.mode}`)),
     el("td", {}, status),
     el("td", { class: "num" }, score),
-    el("td", { class: "num" }, String(game.deals)),
+    el("td", { class: "num" }, t(game.deals === 1 ? "history.deals_one" : "history.deals_many", { n: game.deals })),
     el("td", { class: "links" }, links));
 }
 

@@ -56,45 +56,41 @@ function chosenRules() {
   return Object.keys(rules).length === 1 ? name : rules;
 }
 
-function families() {
-  const out = new Map();
-  for (const bot of options.bots) {
-    if (!out.has(bot.family)) out.set(bot.family, []);
-    out.get(bot.family).push(bot);
-  }
-  return out;
+/** A research bot's menu label: its family and strength (never in the main menus). */
+function programLabel(bot) {
+  return bot.level ? `${bot.family} (${t(`level.${bot.level}`)})` : bot.family;
 }
 
+/** The level menus (the main choice) and the "other programs" menus in their fold. */
 function fillBotMenus() {
-  const fam = families();
-  const familySelect = $("bot-family");
-  clear(familySelect);
-  const defaultBot = options.bots.find((b) => b.name === options.default_bot);
-  for (const name of fam.keys()) {
-    const label = defaultBot && defaultBot.family === name ? t("lobby.strongest", { name }) : name;
-    familySelect.append(el("option", { value: name, selected: defaultBot && defaultBot.family === name }, label));
-  }
-  const fillLevels = () => {
-    const bots = fam.get(familySelect.value) || [];
-    const levelSelect = clear($("bot-level"));
-    const preferred = bots.find((b) => b.name === options.default_bot)
-      || bots.find((b) => b.level === "normal") || bots[0];
-    for (const bot of bots) {
-      levelSelect.append(el("option", { value: bot.name, selected: bot === preferred },
-        bot.level ? t(`level.${bot.level}`) : t("level.standard")));
-    }
-    levelSelect.disabled = bots.length < 2;
-    clear($("bot-description")).append(bots.length ? botDescription(bots[0]) : "");
-  };
-  familySelect.addEventListener("change", fillLevels);
-  fillLevels();
-  for (const select of document.querySelectorAll(".bot-any")) {
+  for (const select of document.querySelectorAll("select.bot-level, #bot-level")) {
     clear(select);
-    for (const bot of options.bots) {
-      const label = bot.level ? `${bot.family} (${t(`level.${bot.level}`)})` : bot.family;
-      select.append(el("option", { value: bot.name, selected: bot.name === options.default_bot }, label));
+    for (const level of options.levels) {
+      select.append(el("option", { value: level.choice, selected: level.key === options.default_level }, level.name));
     }
   }
+  for (const select of document.querySelectorAll("select.bot-program")) {
+    clear(select).append(el("option", { value: "" }, t("lobby.program_none")));
+    for (const bot of options.bots) select.append(el("option", { value: bot.name }, programLabel(bot)));
+  }
+  const describe = () => {
+    const level = options.levels.find((l) => l.choice === $("bot-level").value);
+    clear($("bot-description")).append(level ? level.about : "");
+    const bot = options.bots.find((b) => b.name === $("bot-program").value);
+    clear($("program-description")).append(bot ? botDescription(bot) : "");
+  };
+  $("bot-level").addEventListener("change", () => {
+    $("bot-program").value = "";
+    describe();
+  });
+  $("bot-program").addEventListener("change", describe);
+  describe();
+}
+
+/** A program chosen in the fold, else the level of the main menu. */
+function opponent(form, levelName, programName) {
+  const program = form.querySelector(`[name=${programName}]`).value;
+  return program || form.querySelector(`[name=${levelName}]`).value;
 }
 
 async function create(payload, form) {
@@ -182,11 +178,16 @@ function onSubmit(id, payload) {
   });
 }
 
-onSubmit("vs-bot", (form) => ({ mode: "bot", name: nameOf(form), bot: $("bot-level").value, rules: chosenRules() }));
+onSubmit("vs-bot", (form) => {
+  const choice = opponent(form, "level", "program");
+  const level = options.levels.find((l) => l.choice === choice);
+  const who = level ? { level: level.key } : { bot: choice };
+  return { mode: "bot", name: nameOf(form), ...who, rules: chosenRules() };
+});
 onSubmit("vs-friend", (form) => ({ mode: "friend", name: nameOf(form), rules: chosenRules() }));
 onSubmit("watch", (form) => ({
   mode: "watch",
-  bots: [form.querySelector("[name=bot0]").value, form.querySelector("[name=bot1]").value],
+  bots: [opponent(form, "bot0", "program0"), opponent(form, "bot1", "program1")],
   rules: chosenRules(),
 }));
 

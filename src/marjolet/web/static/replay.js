@@ -1,7 +1,7 @@
 // The replay viewer: a stored game (?game=ID) or an uploaded record, checked
 // by the server and shown position by position with both hands open.
 
-import { api, applyPreferences, cardLabel, clear, el, loadLanguage, localName, t, topbar } from "./common.js";
+import { api, applyPreferences, cardLabel, clear, el, lang, loadLanguage, localName, t, topbar } from "./common.js";
 import {
   animateChanges, buildBoard, dealSummary, logPanel, renderBoard, scorePanel, snapshotBoard,
 } from "./board.js";
@@ -36,20 +36,21 @@ function show() {
   log.append(logPanel(view, deal.log, null, state.step));
   const list = log.querySelector(".log-list");
   if (list) list.scrollTop = list.scrollHeight;
-  showReview(view.players);
+  showReview(view);
   $("slider").max = String(deal.frames.length - 1);
   $("slider").value = String(state.step);
   clear($("position")).append(t("replay.position", { n: state.step, total: deal.frames.length - 1 }));
 }
 
-function showReview(players) {
+function showReview(view) {
+  const players = view.players;
   const box = $("review");
   if (!box) return;
   clear(box);
   if (!state.review) return;
-  markLog($("log"), state.places, state.deal);
-  box.append(reviewPanel(state.review, state.places, state.deal, state.step, players, go),
-    evaluationGraph(state.review, { deal: state.deal, step: state.step }, players));
+  markLog($("log"), state.places, state.deal, view);
+  box.append(reviewPanel(state.review, state.places, state.deal, state.step, players, go, view),
+    evaluationGraph(state.review, { deal: state.deal, step: state.step }, players, goTo));
 }
 
 function reviewReady(review) {
@@ -77,6 +78,15 @@ function go(step) {
   const n = frames().length;
   state.step = Math.max(0, Math.min(n - 1, step));
   show();
+}
+
+/** Step to action `action` of deal `deal` (a tap on the evaluation graph). */
+function goTo(deal, action) {
+  if (deal !== state.deal) {
+    state.deal = deal;
+    $("deal-select").value = String(deal);
+  }
+  go(action);
 }
 
 function togglePlay() {
@@ -209,10 +219,23 @@ function uploadError(err) {
   const d = err.details || {};
   if (d.code === "not_utf8") return t("replay.not_utf8");
   if (d.code === "bom") return t("replay.bom");
+  if (d.code !== "bad_record") return err.message;
   const where = [];
   if (Number.isInteger(d.deal)) where.push(t("replay.at_deal", { n: d.deal + 1 }));
   if (Number.isInteger(d.action)) where.push(t("replay.at_action", { n: d.action + 1 }));
-  return where.length ? `${where.join(", ")}: ${d.reason || err.message}` : err.message;
+  const reason = recordReason(d.reason || "");
+  return where.length ? t("replay.bad_record", { where: where.join(", "), reason }) : t("replay.bad_record_nowhere", { reason });
+}
+
+/** What is wrong in a refused record, in the reader's words: the card as the table shows
+ *  it, players counted from 1, no rule id (the server's reason is English, for programs). */
+function recordReason(reason) {
+  const held = /player (\d) does not hold ([2-9TJQKA][CDHS])/.exec(reason);
+  if (held) return t("replay.reason_not_held", { n: Number(held[1]) + 1, card: cardLabel(held[2]) });
+  const again = /player (\d) already scored meld/.exec(reason);
+  if (again) return t("replay.reason_meld_again", { n: Number(again[1]) + 1 });
+  if (lang() === "en" && reason) return reason.replace(/^R\d+(?:\/R\d+)*:\s*/, "");
+  return t("replay.reason_other");
 }
 
 function players() {

@@ -3,7 +3,8 @@
 // log, draws the evaluation graph and shows every legal action's value at
 // the current position. See docs/review.md.
 
-import { api, clear, el, t } from "./common.js";
+import { api, cardLabel, clear, el, t } from "./common.js";
+import { meldName } from "./board.js";
 
 export const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const JUDGEMENTS = { inaccuracy: "review.inaccuracy", mistake: "review.mistake", blunder: "review.blunder" };
@@ -37,14 +38,30 @@ export function byPlace(review) {
   return out;
 }
 
+/** What the reader calls an action of the record: a card as the table shows it
+ *  (R♥, 10♣), a meld by its name, draw and the exchange of the seven in words. */
+export function actionLabel(name, view) {
+  if (/^[2-9TJQKA][CDHS]$/.test(name)) return cardLabel(name);
+  if (name === "draw") return t("review.action_draw");
+  if (name === "dix") return t("review.action_dix");
+  if (name.startsWith("meld ")) return meldName(name.slice(5), view || {});
+  return name;
+}
+
+function bestText(d, view) {
+  return d.best.map((name) => actionLabel(name, view)).join(t("tui.or"));
+}
+
+/** A value in whole points; an estimate carries the light "≈" (the exact ones none). */
 function figure(x, exact) {
-  const v = exact ? String(Math.round(x)) : x.toFixed(1);
-  return x > 0 ? `+${v}` : v;
+  const n = Math.round(x);
+  const v = n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
+  return exact ? v : `\u2248${v}`;
 }
 
 function lossText(d) {
-  if (d.exact) return `${d.loss}`;
-  return d.stderr ? `${d.loss.toFixed(1)}\u00b1${d.stderr.loss.toFixed(1)}` : d.loss.toFixed(1);
+  const n = Math.round(d.loss);
+  return d.exact ? `${n}` : `\u2248${n}`;
 }
 
 function source(d) {
@@ -53,13 +70,13 @@ function source(d) {
 }
 
 /** Add the marks to a rendered log panel: entry i of the deal is action i. */
-export function markLog(logNode, places, deal) {
+export function markLog(logNode, places, deal, view) {
   const items = logNode.querySelectorAll(".log-list ul > li");
   items.forEach((item, i) => {
     const d = places.get(`${deal}:${i}`);
     if (!d || !d.judgement) return;
     item.classList.add(`review-${d.judgement}`);
-    const best = d.best.join(" ");
+    const best = bestText(d, view);
     const title = t("review.mark_title", { judgement: judgementName(d.judgement), best, loss: lossText(d) });
     item.append(el("span", { class: "review-mark", title },
       t("review.mark", { mark: MARKS[d.judgement], best, loss: lossText(d) })));
@@ -67,7 +84,7 @@ export function markLog(logNode, places, deal) {
 }
 
 /** The values of every legal action at `step` of `deal`, and the deal's marked decisions. */
-export function reviewPanel(review, places, deal, step, players, go) {
+export function reviewPanel(review, places, deal, step, players, go, view) {
   const box = el("div", { class: "panel review-panel" }, el("h2", {}, t("end.review")));
   const d = places.get(`${deal}:${step}`);
   if (d) {
@@ -75,10 +92,10 @@ export function reviewPanel(review, places, deal, step, players, go) {
     box.append(el("p", {}, t("review.to_choose", { name: players[d.seat], source: source(d) })),
       el("ul", { class: "review-values" }, order.map(([name, v]) =>
         el("li", { class: d.best.includes(name) ? "best" : null },
-          `${name} ${figure(v, d.exact)}${name === d.played ? t("review.played_mark") : ""}`))));
+          `${actionLabel(name, view)} ${figure(v, d.exact)}${name === d.played ? t("review.played_mark") : ""}`))));
     if (d.loss > 0) {
       const judgement = d.judgement ? ` (${judgementName(d.judgement)})` : "";
-      box.append(el("p", {}, t("review.lost", { card: d.played, loss: lossText(d), judgement })));
+      box.append(el("p", {}, t("review.lost", { card: actionLabel(d.played, view), loss: lossText(d), judgement })));
     }
   } else {
     box.append(el("p", { class: "muted" }, t("review.no_choice")));
@@ -87,8 +104,8 @@ export function reviewPanel(review, places, deal, step, players, go) {
   if (marked.length) {
     box.append(el("h3", {}, t("review.marked")), el("ul", { class: "review-marked" }, marked.map((x) =>
       el("li", {}, el("a", { href: "#", onclick: (e) => { e.preventDefault(); go(x.action); } },
-        t("review.marked_item", { trick: x.trick, name: players[x.seat], played: x.played,
-          mark: MARKS[x.judgement], best: x.best.join(" "), loss: lossText(x) }))))));
+        t("review.marked_item", { trick: x.trick, name: players[x.seat], played: actionLabel(x.played, view),
+          mark: MARKS[x.judgement], best: bestText(x, view), loss: lossText(x) }))))));
   }
   const summary = review.players.map((p) =>
     el("li", {}, t("review.summary", { name: players[p.seat],
@@ -104,37 +121,67 @@ function svg(tag, attrs) {
   return node;
 }
 
-/** The evaluation across the match: the best value at each decision, player 0's side up. */
-export function evaluationGraph(review, current, players) {
+function svgText(x, y, text, anchor) {
+  const node = svg("text", { x, y, "text-anchor": anchor, "font-size": 11, fill: "currentColor", "fill-opacity": 0.75 });
+  node.textContent = text;
+  return node;
+}
+
+/** The evaluation across the match: the best value at each decision, player 0's side up,
+ *  with its axes (points up and down, the deals along) and a legend; a tap on the graph
+ *  steps to the decision under it (`goTo(deal, action)`). */
+export function evaluationGraph(review, current, players, goTo) {
   const width = 600;
-  const height = 120;
+  const height = 150;
+  const left = 34;
+  const top = 6;
+  const plot = 120;
   const limit = 150;
   const ds = review.decisions;
   const graph = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "review-graph", role: "img",
     "aria-label": t("review.graph_label", { a: players[0], b: players[1] }) });
-  graph.append(svg("line", { x1: 0, y1: height / 2, x2: width, y2: height / 2, stroke: "currentColor", "stroke-opacity": 0.3 }));
+  const mid = top + plot / 2;
+  graph.append(svg("line", { x1: left, y1: top, x2: left, y2: top + plot, stroke: "currentColor", "stroke-opacity": 0.5 }),
+    svg("line", { x1: left, y1: mid, x2: width, y2: mid, stroke: "currentColor", "stroke-opacity": 0.3 }),
+    svgText(left - 4, top + 9, `+${limit}`, "end"), svgText(left - 4, mid + 4, "0", "end"),
+    svgText(left - 4, top + plot, `\u2212${limit}`, "end"));
   if (!ds.length) return graph;
-  const x = (i) => (ds.length === 1 ? width / 2 : (i * width) / (ds.length - 1));
+  const span = width - left - 6;
+  const x = (i) => left + 3 + (ds.length === 1 ? span / 2 : (i * span) / (ds.length - 1));
   const y = (d) => {
     const v = Math.max(-limit, Math.min(limit, d.seat === 0 ? d.value_best : -d.value_best));
-    return height / 2 - (v / limit) * (height / 2 - 4);
+    return mid - (v / limit) * (plot / 2 - 4);
   };
   let previous = -1;
   ds.forEach((d, i) => {
-    if (d.deal !== previous && i > 0) {
-      graph.append(svg("line", { x1: x(i), y1: 0, x2: x(i), y2: height, stroke: "currentColor", "stroke-opacity": 0.2 }));
+    if (d.deal !== previous) {
+      if (i > 0) graph.append(svg("line", { x1: x(i), y1: top, x2: x(i), y2: top + plot, stroke: "currentColor", "stroke-opacity": 0.2 }));
+      graph.append(svgText(x(i) + 2, height - 4, t("review.graph_deal", { n: d.deal + 1 }), "start"));
     }
     previous = d.deal;
   });
   graph.append(svg("polyline", { points: ds.map((d, i) => `${x(i)},${y(d)}`).join(" "), fill: "none",
     stroke: "currentColor", "stroke-width": 1.5 }));
   ds.forEach((d, i) => {
-    if (d.judgement) graph.append(svg("circle", { cx: x(i), cy: y(d), r: 3, class: `review-dot review-${d.judgement}` }));
+    if (d.judgement) graph.append(svg("circle", { cx: x(i), cy: y(d), r: 3.5, class: `review-dot review-${d.judgement}` }));
   });
   const here = ds.findIndex((d) => d.deal > current.deal || (d.deal === current.deal && d.action >= current.step));
-  if (here >= 0) graph.append(svg("line", { x1: x(here), y1: 0, x2: x(here), y2: height, stroke: "currentColor", "stroke-dasharray": "3 3" }));
+  if (here >= 0) graph.append(svg("line", { x1: x(here), y1: top, x2: x(here), y2: top + plot, stroke: "currentColor", "stroke-dasharray": "3 3" }));
+  if (goTo) {
+    graph.classList.add("clickable");
+    graph.addEventListener("click", (event) => {
+      const box = graph.getBoundingClientRect();
+      const at = ((event.clientX - box.left) / box.width) * width;
+      let nearest = 0;
+      ds.forEach((d, i) => { if (Math.abs(x(i) - at) < Math.abs(x(nearest) - at)) nearest = i; });
+      goTo(ds[nearest].deal, ds[nearest].action);
+    });
+  }
+  const legend = el("p", { class: "review-legend small" },
+    t("review.graph_legend", { a: players[0], b: players[1] }), " ",
+    ...Object.keys(MARKS).map((j) => el("span", { class: `review-key review-${j}` }, "\u25CF ", judgementName(j))));
   return el("div", { class: "panel review-graph-panel" },
-    el("h2", {}, t("review.graph_title", { a: players[0], b: players[1] })), graph);
+    el("h2", {}, t("review.graph_title_plain")), graph, legend);
 }
 
 /** The button that starts (or shows) the review of a finished game. */

@@ -7,8 +7,8 @@ import {
   sortHand, t, topbar,
 } from "./common.js";
 import {
-  animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, playerLabel, renderBoard, scorePanel,
-  snapshotBoard,
+  animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, meldName, playerLabel, renderBoard,
+  scorePanel, snapshotBoard,
 } from "./board.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -22,6 +22,8 @@ const state = {
   connected: null,
   pending: false,
   hint: null,
+  hintPending: false,
+  why: null,
   retry: 0,
   stopped: false,
   hiddenSummary: -1,
@@ -29,7 +31,12 @@ const state = {
   // no seat token in this browser: try the logged-in account's seat first
   tryAccount: true,
   awayTimer: null,
+  // a spectator's own pace: positions wait in a queue while paused or slowed down
+  watch: { paused: false, speed: "normal", queue: [], last: 0, timer: null },
 };
+
+/** Least milliseconds between two positions shown to a spectator, by speed. */
+const WATCH_GAPS = { slow: 2500, normal: 1000, fast: 300 };
 
 let parts = null;
 
@@ -67,7 +74,8 @@ function send(message) {
 
 function act(action) {
   if (state.pending || !state.view) return;
-  state.hint = null;
+  state.hint = null;  // a hint or a reason shown before the move goes with it
+  state.why = null;
   if (send({ type: "act", action, version: state.view.version })) {
     state.pending = true;
     render();
@@ -75,8 +83,11 @@ function act(action) {
 }
 
 function askHint() {
-  if (!state.view) return;
-  send({ type: "hint" });
+  if (!state.view || state.hintPending) return;
+  if (send({ type: "hint" })) {
+    state.hintPending = true;
+    render();
+  }
 }
 
 function nextDeal() {
@@ -84,16 +95,19 @@ function nextDeal() {
   send({ type: "next", version: state.view.version });
 }
 
+/** The hint in plain words: the move, and what it should bring by the end of the deal. */
 function hintText(msg) {
   const a = msg.action;
   let what;
   if (a === "draw") what = t("hint.draw");
   else if (a === "dix") what = t("hint.dix");
-  else if (a.startsWith("meld ")) what = t("hint.declare", { meld: a.slice(5) });
+  else if (a.startsWith("meld ")) what = t("hint.declare", { meld: meldName(a.slice(5), state.view) });
   else what = t("hint.play", { card: cardLabel(a) });
-  const sign = msg.value > 0 ? "+" : "";
-  if (msg.forced) return t("hint.forced", { by: msg.by, what });
-  return t(msg.exact ? "hint.exact" : "hint.expected", { by: msg.by, what, value: `${sign}${msg.value}` });
+  if (msg.forced) return t("hint.plain_forced", { what });
+  const n = Math.round(Math.abs(msg.value));
+  const side = n === 0 ? "even" : msg.value > 0 ? "ahead" : "behind";
+  const outcome = t(msg.exact ? `hint.exact_${side}` : `hint.${side}`, { n });
+  return t("hint.plain", { what, outcome });
 }
 
 function connect() {
@@ -136,34 +150,105 @@ function handle(msg) {
       state.retry = 0;
       banner(null);
       document.body.classList.toggle("spectator", msg.seat === null);
+      spectatorPanel();
       break;
     case "state":
-      if (state.view && msg.deal !== state.view.deal) state.hiddenSummary = -1;
-      msg.players = msg.players.map(localName).map((name, i) => withRating(name, i));
-      state.view = msg;
-      state.connected = msg.connected;
-      state.pending = false;
-      if (state.hint && state.hint.version !== msg.version) state.hint = null;
-      deadlineLine(msg);
-      render();
+      if (state.seat === null && state.welcome) {
+        state.watch.queue.push(msg);
+        pumpWatch();
+        break;
+      }
+      showState(msg);
       break;
     case "presence":
       state.connected = msg.connected;
       awayClock(msg.away || [null, null]);
       render();
       break;
+    default:
+      handleOther(msg);
+      break;
+  }
+}
+
+/** A new position on the board. */
+function showState(msg) {
+  if (state.view && msg.deal !== state.view.deal) state.hiddenSummary = -1;
+  msg.players = msg.players.map(localName).map((name, i) => withRating(name, i));
+  state.view = msg;
+  state.connected = msg.connected;
+  state.pending = false;
+  if (state.hint && state.hint.version !== msg.version) state.hint = null;
+  if (state.view.version !== state.whyVersion) state.why = null;
+  deadlineLine(msg);
+  render();
+}
+
+/** Show the spectator's next waiting position when the pace allows it. */
+function pumpWatch() {
+  const w = state.watch;
+  clearTimeout(w.timer);
+  if (w.paused || !w.queue.length) {
+    spectatorPanel();
+    return;
+  }
+  const wait = w.last + WATCH_GAPS[w.speed] - Date.now();
+  if (wait > 0) {
+    w.timer = setTimeout(pumpWatch, wait);
+    spectatorPanel();
+    return;
+  }
+  w.last = Date.now();
+  showState(w.queue.shift());
+  spectatorPanel();
+  if (w.queue.length) w.timer = setTimeout(pumpWatch, WATCH_GAPS[w.speed]);
+}
+
+/** "You are watching", with pause and speed (the spectator's own pace): built once,
+ *  then only its pause label and the count of waiting moves change. */
+function spectatorPanel() {
+  const node = $("spectator");
+  if (state.seat !== null || !state.welcome) {
+    node.hidden = true;
+    return;
+  }
+  const w = state.watch;
+  if (!node.firstChild) {
+    const pause = el("button", { type: "button", class: "action", id: "watch-pause" });
+    pause.addEventListener("click", () => {
+      w.paused = !w.paused;
+      pumpWatch();
+    });
+    const speed = el("select", { id: "watch-speed" }, ["slow", "normal", "fast"].map((s) =>
+      el("option", { value: s, selected: s === w.speed }, t(`spectator.${s}`))));
+    speed.addEventListener("change", () => {
+      w.speed = speed.value;
+      pumpWatch();
+    });
+    node.append(el("h2", {}, t("spectator.title")), el("p", { class: "small" }, t("spectator.text")),
+      el("div", { class: "spectator-row" }, pause, el("label", {}, t("spectator.speed"), " ", speed),
+        el("span", { class: "muted small", id: "watch-waiting" })));
+  }
+  const pause = $("watch-pause");
+  pause.textContent = w.paused ? t("spectator.resume") : t("spectator.pause");
+  pause.setAttribute("aria-pressed", w.paused ? "true" : "false");
+  $("watch-waiting").textContent = w.queue.length ? t("spectator.behind", { n: w.queue.length }) : "";
+  node.hidden = false;
+}
+
+function handleOther(msg) {
+  switch (msg.type) {
     case "hint":
-      if (state.view && msg.version === state.view.version) {
-        state.hint = msg;
-        toast(hintText(msg));
-        render();
-      }
+      state.hintPending = false;
+      if (state.view && msg.version === state.view.version) state.hint = msg;
+      render();
       break;
     case "notice":
       toast(sentence(serverText(localNames(msg))));
       break;
     case "error":
       state.pending = false;
+      state.hintPending = false;
       if (state.tryAccount && !seatFor(gameId) && ["login_required", "bad_token"].includes(msg.code)) {
         state.tryAccount = false; // not this account's game: watch it instead
         if (state.ws) state.ws.close();
@@ -273,11 +358,15 @@ function invitePanel(view) {
       document.execCommand("copy");
     }
   });
-  clear(node).append(
-    el("h2", {}, t("invite.title")),
-    el("p", {}, t("invite.text")),
-    el("div", { class: "invite-row" }, input, copy),
-  );
+  const row = el("div", { class: "invite-row" }, input, copy);
+  if (navigator.share) {  // the phone's own share sheet (Web Share API) where the browser has it
+    const share = el("button", { type: "button", class: "action primary", id: "share-invite" }, t("invite.share"));
+    share.addEventListener("click", () => {
+      navigator.share({ title: "Marjolet", text: t("invite.share_text"), url }).catch(() => {});
+    });
+    row.append(share);
+  }
+  clear(node).append(el("h2", {}, t("invite.title")), el("p", {}, t("invite.text")), row);
   node.hidden = false;
 }
 
@@ -419,8 +508,22 @@ function render() {
     interactive: seat !== null,
     pending: state.pending,
     hint: state.hint ? state.hint.action : null,
+    note: state.hint ? hintText(state.hint) : state.why,
+    noteKind: state.hint ? "hint" : "why",
+    hintPending: state.hintPending,
     onAction: act,
     onHint: seat !== null ? askHint : null,
+    onBlocked: (why) => {
+      state.why = why;
+      state.whyVersion = view.version;
+      state.hint = null;
+      render();
+    },
+    onNote: (text) => {
+      state.why = text;
+      state.whyVersion = view.version;
+      render();
+    },
     connected: state.connected,
   };
   if (view.status === "waiting") ctx.message = t("table.waiting_friend");
@@ -471,7 +574,7 @@ async function claimFromFragment() {
   }
   if (seatFor(gameId)) return;
   try {
-    const name = localStorage.getItem("marjolet.name") || t("lobby.friend_default");
+    const name = await askName();
     const joined = await api(`/api/games/${encodeURIComponent(gameId)}/join`, { json: { invite, name } });
     rememberSeat(gameId, joined.seat, joined.token);
   } catch (err) {
@@ -479,6 +582,32 @@ async function claimFromFragment() {
     if (code === "invite_used") state.inviteUsed = true;
     banner(code === "invite_used" ? t("table.invite_used") : t("table.cannot_join", { reason: err.message }), "error");
   }
+}
+
+/** The guest's name, asked once in a small dialog (the last name used is offered). */
+function askName() {
+  const node = $("overlay");
+  const input = el("input", { type: "text", name: "name", maxlength: "24", autocomplete: "nickname", id: "join-name",
+    value: localStorage.getItem("marjolet.name") || "", placeholder: t("lobby.name_placeholder") });
+  const button = el("button", { type: "submit", class: "action primary", id: "join-button" }, t("join.button"));
+  const form = el("form", { class: "join-form" }, el("p", {}, t("join.text")),
+    el("label", {}, el("span", {}, t("join.name")), " ", input));
+  clear($("overlay-title")).append(t("join.title"));
+  clear($("overlay-body")).append(form);
+  clear($("overlay-buttons")).append(button);
+  node.hidden = false;
+  input.focus();
+  return new Promise((resolve) => {
+    const done = (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      if (name) localStorage.setItem("marjolet.name", name);
+      node.hidden = true;
+      resolve(name || t("lobby.friend_default"));
+    };
+    form.addEventListener("submit", done);
+    button.addEventListener("click", done);
+  });
 }
 
 /** Digit keys 1-6 play the card with that number (as in the terminal); h asks a hint; d draws. */
@@ -493,7 +622,11 @@ function onKey(event) {
     const cards = sortHand(view.hands[state.seat].cards, view.trump);
     const card = cards[Number(event.key) - 1];
     if (card && (view.legal || []).some((a) => a.kind === "card" && a.action === card)) act(card);
-    else if (card && view.blocked && view.blocked[card]) toast(blockedReason(view, state.seat, card));
+    else if (card && view.blocked && view.blocked[card]) {
+      state.why = blockedReason(view, state.seat, card);
+      state.whyVersion = view.version;
+      render();
+    }
   }
 }
 

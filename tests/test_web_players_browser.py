@@ -1,0 +1,248 @@
+"""What a French player sees on a phone (issue 22's check): at 390x844
+with the fr-FR locale, the lobby, a table in the ending (the stock empty)
+and a finished game's review show no algorithm name, no record code, no
+rule id and no "±", and no page scrolls sideways. Playwright drives
+Debian's Chromium (never ``playwright install``). Screenshots go to
+``$MARJOLET_SCREENSHOTS`` when it is set."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from web_support import Browser as Client
+from web_support import (
+    LiveServer,
+    fast_config,
+    launch_chromium,
+    live_server,
+    needs_chromium,
+    play_until,
+    watched_page,
+)
+
+pytestmark = needs_chromium
+
+PHONE = {"width": 390, "height": 844}
+#: Names of the programs behind the levels and of the research bots.
+ALGORITHMS = re.compile(
+    r"\b(random|heuristic|heuristique|solver|pimc|ismcts|mcts|openspiel\S*|best|sampler|"
+    r"novice|greedy|expectimax)\b",
+    re.IGNORECASE,
+)
+#: ``expert`` as a bot's name is lower case; the level is ``Expert``.
+EXPERT_BOT = re.compile(r"\bexpert\b")
+#: A card as the record writes it (7C, TH, QS), never as the table shows it.
+RECORD_CODE = re.compile(r"\b[2-9TJQKA][CDHS]\b")
+RULE_ID = re.compile(r"\bR(?:[1-9]|1\d|2[0-3])\b")
+
+
+def jargon(text: str) -> list[str]:
+    """Every word of ``text`` a player should not see."""
+    found: list[str] = []
+    for pattern in (ALGORITHMS, EXPERT_BOT, RECORD_CODE, RULE_ID):
+        found += [m.group(0) for m in pattern.finditer(text)]
+    if "±" in text:
+        found.append("±")
+    return found
+
+
+def test_jargon_finds_what_a_player_should_not_see() -> None:
+    assert jargon("Conseil (pimc) : jouer TH ±1.2 selon R16") == ["pimc", "TH", "R16", "±"]
+    assert jargon("Expert · Confirmé · 10♣ R♥ · Donne 1") == []
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with launch_chromium() as browser:
+        yield browser
+
+
+@pytest.fixture
+def page(chromium: Browser) -> Iterator[Page]:
+    with watched_page(chromium, viewport=PHONE, locale="fr-FR") as page:
+        yield page
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    with live_server(fast_config(tmp_path / "games.sqlite3", bot_delay=0.01)) as srv:
+        srv.app.state.reviews.budget = 0.0
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = os.environ.get("MARJOLET_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("shots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def seen(page: Page, where: str) -> str:
+    """The page's visible words, checked: no jargon, no sideways scroll."""
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner, f"{where}: the page is {width} px wide in a {inner} px window"
+    text: str = page.evaluate("document.body.innerText")
+    assert not jargon(text), f"{where}: {jargon(text)} in {text!r}"
+    return text
+
+
+def cut_or_tall(page: Page) -> list[str]:
+    """Names and table headers cut short or wrapped into four lines or more."""
+    found: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('.player-name, th')]
+           .filter(n => n.offsetParent !== null)
+           .filter(n => {
+             const s = getComputedStyle(n);
+             const line = parseFloat(s.lineHeight) || 1.2 * parseFloat(s.fontSize);
+             const text = n.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+             return n.scrollWidth > n.clientWidth + 1 || text > 3.5 * line;
+           })
+           .map(n => n.textContent)"""
+    )
+    return found
+
+
+def test_the_lobby_offers_levels_in_french_words(
+    page: Page, server: LiveServer, shots: Path
+) -> None:
+    page.goto(server.base + "/")
+    page.wait_for_selector("#bot-level option", state="attached")
+    page.screenshot(path=str(shots / "lobby-fr-390.png"))
+    text = seen(page, "lobby")
+    for name in ("Débutant", "Amateur", "Confirmé", "Expert"):
+        assert name in text
+    button = page.locator("#vs-bot button[type=submit]").bounding_box()
+    assert button is not None and button["y"] + button["height"] <= PHONE["height"]
+
+
+def test_a_table_in_the_ending_speaks_french(page: Page, server: LiveServer, shots: Path) -> None:
+    game = server.new_game(mode="bot", level="amateur", name="Marie-Christine Dubois")
+    with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+        state = play_until(me, lambda s: s["stock"] == 0 and bool(s["legal"]), random.Random(5))
+    page.goto(f"{server.base}/game/{game['id']}#seat=0&token={game['token']}")
+    page.wait_for_selector(".hand.mine .card")
+    assert state["stock"] == 0
+    page.screenshot(path=str(shots / "table-ending-fr-390.png"))
+    text = seen(page, "table")
+    assert "Amateur" in text
+    assert re.search(r"as et dix \+\d+", page.inner_text(".log-list"))  # why points were scored
+    assert not cut_or_tall(page), cut_or_tall(page)
+    dimmed = page.locator(".hand.mine .card:not(.playable)")
+    if dimmed.count():  # a dimmed card says why, in words
+        dimmed.first.click()
+        why = page.wait_for_selector(".table-note .why-text")
+        assert why is not None and "permise" in why.inner_text()
+        seen(page, "table, a dimmed card")
+    page.click("button.hint")
+    hint = page.wait_for_selector(".table-note .hint-text", timeout=60_000)
+    assert hint is not None and "Conseil" in hint.inner_text()
+    page.screenshot(path=str(shots / "table-hint-fr-390.png"))
+    seen(page, "table, the hint")
+    page.click(".hand.mine .card.playable")  # the hint goes with the move
+    page.wait_for_selector(".table-note .hint-text", state="detached")
+
+
+def test_a_finished_games_review_speaks_french(page: Page, server: LiveServer, shots: Path) -> None:
+    game = server.new_game(
+        mode="bot", level="beginner", name="Camille", rules={"profile": "classic", "target": 150}
+    )
+    with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+        play_until(me, lambda s: bool(s["match_over"]), random.Random(3))
+    page.goto(f"{server.base}/game/{game['id']}#seat=0&token={game['token']}")
+    page.wait_for_selector("#overlay:not([hidden])")
+    page.screenshot(path=str(shots / "end-fr-390.png"))
+    seen(page, "end dialog")
+    page.goto(f"{server.base}/replay?game={game['id']}&review=1")
+    page.wait_for_selector(".review-panel", timeout=120_000)
+    page.keyboard.press("Home")
+    for step in range(8):
+        page.keyboard.press("ArrowRight")
+        seen(page, f"review, step {step}")
+    page.wait_for_timeout(800)  # the cards settle
+    page.locator(".review-panel").scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "review-fr-390.png"))
+    controls = page.locator(".controls").bounding_box()  # stepping at hand by the analysis
+    assert controls is not None and 0 <= controls["y"] <= PHONE["height"] - controls["height"]
+    page.keyboard.press("End")
+    page.screenshot(path=str(shots / "review-end-fr-390.png"), full_page=True)
+    seen(page, "review, the end")
+    page.goto(f"{server.base}/history")
+    page.wait_for_selector("table")
+    assert "Analyser" in seen(page, "history") or "Revoir" in seen(page, "history")
+
+
+def test_a_spectator_sees_they_watch_with_pause_and_speed(
+    page: Page, server: LiveServer, shots: Path
+) -> None:
+    game = server.new_game(mode="watch", bots=["level:beginner", "level:amateur"])
+    page.goto(f"{server.base}/game/{game['id']}")
+    page.wait_for_selector("#spectator:not([hidden])")
+    page.wait_for_selector(".trick .card, .hand .card")
+    text = seen(page, "spectator")
+    assert "Vous regardez la partie" in text and "Débutant" in text
+    page.click("#watch-pause")  # the board stops; the moves wait
+    assert page.inner_text("#watch-pause") == "Reprendre"
+    version = page.get_attribute("#board", "data-version")
+    page.wait_for_selector("#watch-waiting:not(:empty)", timeout=30_000)
+    assert page.get_attribute("#board", "data-version") == version
+    page.select_option("#watch-speed", "fast")
+    page.click("#watch-pause")
+    page.wait_for_function(
+        "v => document.querySelector('#board').dataset.version !== v", arg=version
+    )
+    page.screenshot(path=str(shots / "spectator-fr-390.png"))
+
+
+def test_a_friend_is_asked_a_name_and_the_host_can_share(
+    chromium: Browser, server: LiveServer, shots: Path
+) -> None:
+    with watched_page(chromium, viewport=PHONE, locale="fr-FR") as host:
+        host.add_init_script("navigator.share = () => Promise.resolve();")  # a phone's share sheet
+        host.goto(server.base + "/")
+        host.fill("#vs-friend input[name=name]", "Hôte")
+        host.click("#vs-friend button[type=submit]")
+        host.wait_for_selector(".invite-url")
+        assert "En attente de votre ami" in seen(host, "host")
+        assert host.locator("#share-invite").inner_text() == "Partager"
+        host.screenshot(path=str(shots / "invite-fr-390.png"))
+        link = host.input_value(".invite-url")
+        with watched_page(chromium, viewport=PHONE, locale="fr-FR") as guest:
+            guest.goto(link)
+            guest.wait_for_selector("#join-name")
+            assert "Sous quel nom" in seen(guest, "guest")
+            guest.fill("#join-name", "Léa")
+            guest.click("#join-button")
+            guest.wait_for_selector(".hand.mine .card")
+            host.wait_for_selector(".player-name:has-text('Léa')")
+
+
+def test_an_uploaded_record_is_refused_in_french(page: Page, server: LiveServer) -> None:
+    bad = Path(__file__).parent / "examples" / "I000-hand-seed05-repeat-JQS.json"
+    page.goto(server.base + "/replay")
+    page.set_input_files("#record-file", str(bad))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#upload-error:not([hidden])")
+    text = page.inner_text("#upload-error")
+    assert "n'est pas une partie valable (donne 1, action 15)" in text
+    assert "le joueur 2 annonce une combinaison déjà comptée" in text
+    seen(page, "a refused upload")
+
+
+def test_the_lobby_main_button_is_in_a_desktops_first_screen(
+    chromium: Browser, server: LiveServer, shots: Path
+) -> None:
+    with watched_page(chromium, viewport={"width": 1280, "height": 800}, locale="fr-FR") as page:
+        page.goto(server.base + "/")
+        page.wait_for_selector("#bot-level option", state="attached")
+        page.screenshot(path=str(shots / "lobby-fr-1280.png"))
+        button = page.locator("#vs-bot button[type=submit]").bounding_box()
+        assert button is not None and button["y"] + button["height"] <= 800
+        seen(page, "lobby, desktop")
