@@ -120,8 +120,13 @@ def _check_existing(target: Path, shown: str) -> None:
     (opening would turn the file into a database)."""
     if target.stat().st_size == 0:
         raise StoreError(f"{shown!r} is an empty file, not an arena database; left untouched")
-    if not sqlite_tables(target):
+    tables = sqlite_tables(target)
+    if tables is None:
+        raise StoreError(f"{shown!r} is not a database, not an arena database; left untouched")
+    if not tables:
         raise StoreError(f"{shown!r} is an empty database, not an arena database; left untouched")
+    if not {"runs", "matches"} <= tables:
+        raise StoreError(f"{shown!r} is not an arena database (no runs table); left untouched")
 
 
 class ArenaStore:
@@ -133,8 +138,10 @@ class ArenaStore:
             raise StoreError(
                 f"no arena database at {self.path!r} (run `marjolet arena` first, or pass --db)"
             )
+        if not create:  # reading: an arena database must already be there
+            _check_existing(Path(self.path), self.path)
         try:
-            target = check_database(
+            check_database(
                 self.path,
                 tables=("runs", "matches"),
                 what="a marjolet arena database",
@@ -142,8 +149,6 @@ class ArenaStore:
             )
         except OutputError as exc:
             raise StoreError(str(exc)) from None
-        if not create:
-            _check_existing(target, self.path)
         try:
             self.conn = sqlite3.connect(self.path, timeout=30.0)
             self.conn.execute("PRAGMA journal_mode=WAL")
