@@ -61,12 +61,12 @@ class Level:
 #: The levels, weakest first. The specs:
 #: beginner: the heuristic's play with a random card at 30% of its card
 #: plays and a forgotten meld now and then; amateur: the heuristic;
-#: skilled: the strongest search with only 32 sampled deals a move;
+#: skilled: the strongest search with only eight sampled deals a move;
 #: expert: :data:`marjolet.bots.STRONGEST`.
 LEVELS: tuple[Level, ...] = (
     Level("beginner", "novice:mistakes=0.3"),
     Level("amateur", "heuristic"),
-    Level("skilled", "best:worlds=32"),
+    Level("skilled", "best:worlds=8"),
     Level("expert", STRONGEST),
 )
 #: The level a menu preselects.
