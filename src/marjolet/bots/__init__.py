@@ -1,9 +1,11 @@
 """Computer players. Every bot implements :class:`~marjolet.bots.base.Bot`
 and is built from a spec string by :func:`make_bot` (``"pimc:worlds=64"``).
 
-The ladder, weakest first: ``random``, ``heuristic``, ``solver``, ``ismcts``,
-``pimc``, ``best``; ``cheater`` sees the hidden cards (a ceiling, not an
-opponent).
+The ladder, weakest first: ``random``, ``novice``, ``heuristic``, ``solver``,
+``expert``, ``ismcts``, ``pimc``, ``best``; ``cheater`` sees the hidden cards
+(a ceiling, not an opponent); ``sampler`` stands in for the outside bot of
+issue 25. The four levels a player chooses from are in
+:mod:`marjolet.bots.levels`.
 See ``docs/bots.md``.
 """
 
