@@ -463,8 +463,8 @@ def test_help_screen_fits_80x24_with_the_keys_and_the_rules(tmp_path: Path) -> N
         text = screen_text(app)
         assert "Keys" in text and "hint" in text
         assert all(len(line) <= 80 for line in text.splitlines())
-        await pilot.press("pagedown", "pagedown", "pagedown", "pagedown")  # to the last tricks
-        for _ in range(40):  # on a busy machine the scroll lands over a few refreshes
+        for _ in range(8):  # page down to the last tricks (the resume line's length varies)
+            await pilot.press("pagedown")
             await pilot.pause(0.05)
             if "follow" in screen_text(app):
                 break
