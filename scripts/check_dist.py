@@ -86,6 +86,7 @@ def no_compiler_env() -> dict[str, str]:
     env = dict(os.environ)
     env.update(CC="false", CXX="false", LDSHARED="false")
     env.pop("PYTHONPATH", None)
+    env.pop("MARJOLET_KERNEL", None)  # the installed copy's own engine is what is checked
     return env
 
 
