@@ -455,6 +455,21 @@ function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 }
 
+/** The screen offset (dx, dy) in the frame of ``node``'s parent: a card in a rotated
+ *  slot (the trick's tilted cards, the indicator turned a quarter) must be translated
+ *  along its parent's axes, or it starts its flight beside where it was, even off the
+ *  screen's edge on a phone. */
+function inParentFrame(node, dx, dy) {
+  let frame = new DOMMatrix();
+  for (let up = node.parentElement; up && up !== document.body; up = up.parentElement) {
+    const t = getComputedStyle(up).transform;
+    if (t && t !== "none") frame = new DOMMatrix(t).multiply(frame);
+  }
+  const linear = new DOMMatrix([frame.a, frame.b, frame.c, frame.d, 0, 0]).inverse();
+  const p = linear.transformPoint(new DOMPoint(dx, dy));
+  return { x: p.x, y: p.y };
+}
+
 /** Move each card from where it was to where it is now (MOVE_MS): a played card from
  *  the hand (or the opponent's side) to the trick, draws from the stock, the dix exchange
  *  between the hand and the indicator, and a taken trick to its winner. */
@@ -483,7 +498,8 @@ export function animateChanges(snap, parts, view, seat) {
     const dy = a.y - b.y;
     if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
     if (slot && snap.cards.has(node.dataset.card)) laid = true;
-    node.animate([{ translate: `${dx}px ${dy}px` }, { translate: "0 0" }], { duration: MOVE_MS, easing: "ease-out" });
+    const local = inParentFrame(node, dx, dy);
+    node.animate([{ translate: `${local.x}px ${local.y}px` }, { translate: "0 0" }], { duration: MOVE_MS, easing: "ease-out" });
     moves += 1;
   }
   const trickGone = snap.done.length && !parts.center.querySelector(".trick-card.done");
