@@ -45,7 +45,7 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots.base import Bot, BotSpecError, Param
@@ -227,7 +227,7 @@ class BestBot(Bot):
         "match)"
         + ("" if KERNEL is not None else " [C kernel unavailable: pure-Python search, slow]")
     )
-    params = (
+    params: ClassVar[tuple[Param, ...]] = (
         _TIME,
         CLOCK_PARAM,
         Param("worlds", int, 0, "at most this many worlds per decision (0 = no cap)"),
@@ -294,7 +294,7 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: eval must be one of {', '.join(EVAL_MODES)}")
         if not 0 <= self.options["noise"] <= MAX_NOISE:
             raise BotSpecError(f"bot {self.name!r}: noise must be 0-{MAX_NOISE}")
-        if not 0.0 <= self.options["infer"] <= 1.0:
+        if not 0.0 <= self.options.get("infer", 1.0) <= 1.0:
             raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
         if self.options["paired"] not in (0, 1):
             raise BotSpecError(f"bot {self.name!r}: paired must be 0 or 1")
@@ -375,13 +375,28 @@ class BestBot(Bot):
         self.last_values = {a: est.mean(a) for a in legal}
         return est
 
-    def _kernel_search(self, obs: Observation, legal: Sequence[int], budget: Budget) -> Estimates:
+    # -- where the worlds come from (the cheater overrides these) ---------------------
+
+    def _world_source(self, obs: Observation) -> tuple[Any, WorldSpec]:
+        """The kernel deal holding what ``obs`` shows and what the sampler
+        must fill in (the unseen cards, the inference constraints)."""
         spec = world_spec(obs, self.options["infer"])
-        kdeal = kernel_deal(base_deal(obs, spec))
+        return kernel_deal(base_deal(obs, spec)), spec
+
+    def _world_cap(self, obs: Observation) -> float:
+        """At most this many worlds for the decision at ``obs``."""
+        return float(self.options["worlds"] or math.inf)
+
+    def _python_world(self, obs: Observation) -> Deal:
+        """One world for the pure-Python search."""
+        return sample_world(obs, self.rng)
+
+    def _kernel_search(self, obs: Observation, legal: Sequence[int], budget: Budget) -> Estimates:
+        kdeal, spec = self._world_source(obs)
         exact = self.exact_tricks()
         table = self._table_for(obs, exact)
         est = Estimates(legal)
-        cap = self.options["worlds"] or math.inf
+        cap = self._world_cap(obs)
         timed = self.options["time"] > 0
         clock = CLOCKS[self.options["clock"]]
         chunk = 2
@@ -454,10 +469,10 @@ class BestBot(Bot):
         evaluator = self._evaluator
         evaluator.reset_tables()
         est = Estimates(legal)
-        cap = self.options["worlds"] or math.inf
+        cap = self._world_cap(obs)
         me = obs.seat
         while est.worlds < cap:
-            world = sample_world(obs, self.rng)
+            world = self._python_world(obs)
             for a in legal:
                 world.push(a)
                 v = float(evaluator.value(world, me))
@@ -490,8 +505,7 @@ class BestBot(Bot):
         if not supports(obs.rules):
             yield from self._python_world_values(obs, legal)
             return
-        spec = world_spec(obs, self.options["infer"])
-        kdeal = kernel_deal(base_deal(obs, spec))
+        kdeal, spec = self._world_source(obs)
         exact = self.exact_tricks()
         table = self._table_for(obs, exact)
         args = (obs.seat, spec.unseen, spec.opp_missing, spec.first_slot, 1)
@@ -510,7 +524,7 @@ class BestBot(Bot):
     ) -> Iterator[dict[int, float]]:
         evaluator = WorldEvaluator(min(1, self.exact_tricks()))
         while True:
-            world = sample_world(obs, self.rng)
+            world = self._python_world(obs)
             values = {}
             for a in legal:
                 world.push(a)

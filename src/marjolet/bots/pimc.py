@@ -1,4 +1,4 @@
-"""``pimc`` and ``cheater``: sampled-world search (perfect-information Monte Carlo).
+"""``pimc``: sampled-world search (perfect-information Monte Carlo).
 
 At each decision ``pimc`` deals the cards it cannot see at random in a way
 consistent with its observation (:func:`~marjolet.observation.sample_world`),
@@ -13,9 +13,8 @@ decisions like any other.
 Once the stock is empty there is nothing hidden (R23): ``pimc`` then plays
 the ending solver's move.
 
-``cheater`` is the same search run on the true deal (it is told the hidden
-cards through :meth:`~marjolet.bots.base.Bot.see_deal`): never for play, a
-ceiling that shows what hidden information costs.
+The ceiling ``cheater`` (:mod:`marjolet.bots.cheater`) searches the true
+deal with ``best``'s search.
 """
 
 from __future__ import annotations
@@ -102,37 +101,3 @@ class PimcBot(Bot):
         self._ending, action, values = ending_move(self._ending, deal)
         self.last_values = {a: float(v) for a, v in values.items()}
         return action
-
-
-class CheaterBot(PimcBot):
-    name = "cheater"
-    description = (
-        "pimc searching the TRUE deal (sees the hidden cards): not for play, a ceiling "
-        "showing what hidden information costs"
-    )
-    sees_hidden_cards = True
-    params = (
-        Param("worlds", int, 1, "ignored beyond 1: the one world is the true deal"),
-        TIME_PARAM,
-        Param("exact", int, 1, "search exactly when this many phase-1 tricks remain"),
-        CLOCK_PARAM,
-    )
-
-    def __init__(self, *, seed: int | None = None, **options: object) -> None:
-        super().__init__(seed=seed, **options)
-        self._deal: Deal | None = None
-
-    def see_deal(self, deal: Deal) -> None:
-        self._deal = deal
-
-    def world(self, obs: Observation) -> Deal:
-        deal = self._deal
-        if deal is None or deal.moves != list(obs.actions) or deal.dealer != obs.dealer:
-            raise RuntimeError(
-                "cheater: the host did not show the true deal before choose() "
-                "(hosts must call see_deal(deal) for bots with sees_hidden_cards)"
-            )
-        return deal.copy(stack=False)
-
-    def world_limit(self) -> int:
-        return 1  # the true deal: its evaluation is deterministic

@@ -19,7 +19,7 @@ _BOTS: dict[str, str] = {
     "solver": "marjolet.bots.solver_bot:SolverBot",
     "pimc": "marjolet.bots.pimc:PimcBot",
     "ismcts": "marjolet.bots.ismcts:IsmctsBot",
-    "cheater": "marjolet.bots.pimc:CheaterBot",
+    "cheater": "marjolet.bots.cheater:CheaterBot",
     "best": "marjolet.bots.best:BestBot",
     "expert": "marjolet.bots.expert:ExpertBot",
     "sampler": "marjolet.bots.sampler:SamplerBot",
