@@ -45,7 +45,7 @@ def percent(chance: float) -> str:
     n = round(100 * chance)
     if n <= 0 < chance:
         return "<1"
-    if n >= 100 > chance:
+    if n >= 100 and chance < 1:
         return ">99"
     return str(n)
 
