@@ -84,13 +84,14 @@ def source(d: Decision) -> str:
 def chance_text(d: Decision) -> str:
     """Near the end of a match, the chance of winning it with the best
     action and with the action played (``; chance of winning the match:
-    62% -> 48%``, the best for the match named when it was not played);
+    62% -> 48%``, the best for the match named when it was not played and
+    is not the best in points);
     else ``""``."""
     if d.match is None:
         return ""
     m = d.match
     text = f"; chance of winning the match: {percent(m.top)}% -> {percent(m.played)}%"
-    if d.played not in m.best:
+    if d.played not in m.best and set(m.best) != set(d.best):
         text += f" (best for the match {_names(m.best)})"
     return text
 
