@@ -31,7 +31,7 @@ from marjolet.observation import Observation, observe
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA
 from marjolet.tui import words
 from marjolet.tui.review import decision_line
-from test_review import FlatEstimator, one_deal_record
+from test_review import one_deal_record
 
 needs_best = pytest.mark.skipif(not best_available(), reason="the best bot is not installed")
 
@@ -281,8 +281,8 @@ def test_the_command_text_and_json_carry_the_chance() -> None:
 
 def test_estimates_of_chances_are_paired_over_the_same_worlds() -> None:
     chances = {1: [0.0, 1.0, 0.0, 1.0], 2: [0.1, 1.0, 0.1, 1.0]}
-    est = Estimates.from_samples({1: [0.0] * 4, 2: [0.0] * 4}, "t",
-                                 match=Estimates.from_samples(chances, "t"), by_chance=True)  # fmt: skip
+    match = Estimates.from_samples(chances, "t")
+    est = Estimates.from_samples({1: [0.0] * 4, 2: [0.0] * 4}, "t", match=match, by_chance=True)
     assert est.match is not None and est.by_chance
     m = MatchChance.from_estimates(est.match, 1, True)
     assert m.best == (2,) and m.loss == pytest.approx(0.05) and m.stderr_loss < 0.05
