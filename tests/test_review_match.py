@@ -8,6 +8,7 @@ import random
 import re
 import types
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,7 +32,7 @@ from marjolet.observation import Observation, observe
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA
 from marjolet.tui import words
 from marjolet.tui.review import decision_line
-from test_review import one_deal_record
+from test_review import one_deal_record, run_cli, write_record
 
 needs_best = pytest.mark.skipif(not best_available(), reason="the best bot is not installed")
 
@@ -286,3 +287,26 @@ def test_estimates_of_chances_are_paired_over_the_same_worlds() -> None:
     assert est.match is not None and est.by_chance
     m = MatchChance.from_estimates(est.match, 1, True)
     assert m.best == (2,) and m.loss == pytest.approx(0.05) and m.stderr_loss < 0.05
+
+
+@needs_best
+def test_marjolet_review_gives_the_chance_in_a_match_to_150_from_its_first_deal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A match to 150 is near its end from the first deal: every phase-1
+    decision of ``marjolet review`` carries the chance (JSON and text); the
+    endings stay in exact deal points."""
+    path = write_record(tmp_path, one_deal_record(11, CLASSIC.replace(target=150)))
+    code, out, _ = run_cli(capsys, "review", path, "--json", "--budget", "0")
+    assert code == 0
+    decisions = json.loads(out)["decisions"]
+    seat = [d for d in decisions if d["view"] == "seat"]
+    assert seat and all("match" in d and d["match"]["decides_mark"] for d in seat)
+    for d in seat:
+        m = d["match"]
+        assert 0.0 <= m["chance_played"] <= m["chance_best"] <= 1.0
+        assert m["loss"] == pytest.approx(m["chance_best"] - m["chance_played"], abs=2e-4)
+        assert d["played"] in m["chances"] and set(m["best"]) <= set(m["chances"])
+    assert all("match" not in d for d in decisions if d["view"] == "ending")
+    code, text, _ = run_cli(capsys, "review", path, "--budget", "0")
+    assert code == 0 and "chance of winning the match: " in text
