@@ -36,7 +36,7 @@ from test_review import one_deal_record, run_cli, write_record
 
 needs_best = pytest.mark.skipif(not best_available(), reason="the best bot is not installed")
 
-# A deal found by a search over heuristic play (/tmp scripts, seed 3): trick
+# A deal found by searching positions of heuristic play (seed 3) for one: trick
 # 10, seat 0 to move leads the match 480-450 and loses this deal by about 60
 # whatever it plays. The cards that lose the fewest deal points (about 58)
 # let the opponent overtake it in every world; card 14 loses about 3 points
