@@ -12,7 +12,10 @@ view) decisions:
   differs between the two reviews, in all and per trick;
 * the fewest worlds behind any mark, and how many marks came from fewer
   than 32 worlds;
-* per trick: decisions, median worlds, mean standard error of the loss.
+* per trick: decisions, median worlds, mean standard error of the loss;
+* how many decisions were judged by the chance of winning the match lost
+  (near the end of a match, docs/review.md) and how many of those changed
+  mark.
 
 The worlds of each decision are ``Decision.worlds`` (the estimator's count).
 
@@ -32,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from marjolet.analysis import DEFAULT_BUDGET, judgement, review_record
+from marjolet.analysis import DEFAULT_BUDGET, Decision, judgement, review_record
 from marjolet.analysis.estimators import default_estimator
 from marjolet.bots import make_bot
 from marjolet.match import Match
@@ -63,6 +66,9 @@ class Judged:
     loss: float
     #: the loss's standard error were the worlds not paired
     unpaired: float
+    #: the mark is given by the chance of winning the match lost (then
+    #: ``loss`` and ``stderr`` are that chance's, in percentage points)
+    by_chance: bool = False
 
 
 #: Wall and CPU seconds of every review done, in order.
@@ -77,18 +83,19 @@ def review_once(
     wall, cpu = time.perf_counter(), time.process_time()
     review = review_record(record, budget=budget, estimator=estimator)
     TIMES.append((time.perf_counter() - wall, time.process_time() - cpu))
-    return {
-        (d.deal, d.action): Judged(
-            d.trick,
-            judgement(d),
-            d.worlds or 0,
-            d.stderr_loss or 0.0,
-            d.loss,
-            math.hypot(d.stderr_played or 0.0, d.stderr_best or 0.0),
-        )
-        for d in review.decisions
-        if d.view == "seat"
-    }
+    return {(d.deal, d.action): judged(d) for d in review.decisions if d.view == "seat"}
+
+
+def judged(d: Decision) -> Judged:
+    """The figures of one seat-view decision."""
+    unpaired = math.hypot(d.stderr_played or 0.0, d.stderr_best or 0.0)
+    if d.match is not None and d.match.decides:
+        m = d.match
+        loss, stderr = 100 * m.loss, 100 * m.stderr_loss
+        return Judged(d.trick, judgement(d), d.worlds or 0, stderr, loss, unpaired, True)
+    return Judged(
+        d.trick, judgement(d), d.worlds or 0, d.stderr_loss or 0.0, d.loss, unpaired, False
+    )
 
 
 def compare(runs: Sequence[tuple[dict[tuple[int, int], Judged], ...]]) -> dict[str, Any]:
@@ -105,7 +112,8 @@ def compare(runs: Sequence[tuple[dict[tuple[int, int], Judged], ...]]) -> dict[s
                 changed.append(
                     f"match {m} deal {key[0]} action {key[1]} trick {a.trick}: "
                     + " / ".join(
-                        f"{j.mark} (loss {j.loss:.1f}±{j.stderr:.1f}, {j.worlds} worlds)"
+                        f"{j.mark} (loss {j.loss:.1f}±{j.stderr:.1f}"
+                        f"{' chance' if j.by_chance else ''}, {j.worlds} worlds)"
                         for j in (a, b)
                     )
                 )
@@ -116,7 +124,14 @@ def compare(runs: Sequence[tuple[dict[tuple[int, int], Judged], ...]]) -> dict[s
                 row["stderr"].append(j.stderr)
                 if j.mark is not None:
                     marks.append(j)
-    lost = [j for run in runs for review in run for j in review.values() if j.loss > 0]
+    lost = [
+        j
+        for run in runs
+        for review in run
+        for j in review.values()
+        if j.loss > 0 and not j.by_chance
+    ]
+    by_chance = [(a, second[k]) for first, second in runs for k, a in first.items() if a.by_chance]
     decisions = sum(len(r["flips"]) for r in per_trick.values())
     flips = sum(sum(r["flips"]) for r in per_trick.values())
     return {
@@ -126,6 +141,9 @@ def compare(runs: Sequence[tuple[dict[tuple[int, int], Judged], ...]]) -> dict[s
         "review_wall_s": [round(w, 1) for w, _ in TIMES],
         "review_cpu_s": [round(c, 1) for _, c in TIMES],
         "marks": len(marks),
+        "chance_decisions": len(by_chance),
+        "chance_flips": sum(a.mark != b.mark for a, b in by_chance),
+        "chance_marks": sum(j.mark is not None for pair in by_chance for j in pair),
         "stderr_paired_vs_unpaired": [
             round(statistics.fmean(j.stderr for j in lost), 2) if lost else None,
             round(statistics.fmean(j.unpaired for j in lost), 2) if lost else None,
@@ -156,6 +174,10 @@ def print_report(summary: dict[str, Any], budget: float, seeds: Sequence[int]) -
     print(
         f"a match reviewed in {min(summary['review_wall_s'])}-{max(summary['review_wall_s'])} s "
         f"wall, {min(summary['review_cpu_s'])}-{max(summary['review_cpu_s'])} s CPU"
+    )
+    print(
+        f"judged by the chance of winning the match: {summary['chance_decisions']} decisions, "
+        f"{summary['chance_flips']} change mark, {summary['chance_marks']} marks"
     )
     paired, unpaired = summary["stderr_paired_vs_unpaired"]
     print(f"decisions that lost points: mean standard error {paired} paired, {unpaired} unpaired")

@@ -1,6 +1,7 @@
 """The review in the replay page, in Debian's Chromium (Playwright): the
 Review button, the marks in the log, the evaluation graph and the values of
-every legal action while stepping through the replay."""
+every legal action while stepping through the replay (near the end of a
+match, with the chance of winning it)."""
 
 from __future__ import annotations
 
@@ -53,13 +54,21 @@ def test_review_from_the_history_marks_the_log_and_shows_values(
         assert page.locator("svg.review-graph polyline").count() == 1
         # step to the first position and on: each choice lists its legal actions' values
         page.keyboard.press("Home")
-        shown = 0
+        shown = with_chances = 0
         for _ in range(12):
             if page.locator(".review-values li").count() >= 2:
                 shown += 1
                 assert page.locator(".review-values li", has_text="played").count() == 1
+            if page.locator(".review-match").count():
+                # a match to 150 is near its end from the first deal: the chance of
+                # winning it beside each choice, in words, without codes or "±"
+                with_chances += 1
+                line = page.locator(".review-match").inner_text()
+                assert line.startswith("Chance of winning the match: ") and "%" in line
+                assert "±" not in page.locator(".review-panel").inner_text()
+                assert page.locator(".review-values li", has_text="%").count() >= 2
             page.keyboard.press("ArrowRight")
-        assert shown > 0
+        assert shown > 0 and with_chances > 0
         page.keyboard.press("End")  # the whole deal's log, with the marks of random play
         assert page.locator(".log-list .review-mark").count() > 0
         if os.environ.get("MARJOLET_SCREENSHOT"):

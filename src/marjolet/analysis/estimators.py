@@ -26,6 +26,15 @@ this with exactly that many worlds (reproducible under a seed).
 
 :func:`default_estimator` picks ``best`` when ``marjolet.bots.best`` can be
 imported, else the sampling estimator.
+
+Near the end of a match (:func:`marjolet.analysis.match_chance.near_end`)
+:class:`BestEstimator` also gives each action's chance of winning the
+match, on the same worlds (``Estimates.match``: the mean over worlds of the
+match table's value of each world's final deal points, with its standard
+error: ``BestBot.world_chances``, the kernel's per-world utilities, or their
+pure-Python twin). Where the bot plays for the match (``Estimates.by_chance``)
+the mark is decided by the chance lost, so the worlds go on while *that*
+mark is unsettled. The sampling estimator gives deal points only.
 """
 
 from __future__ import annotations
@@ -38,7 +47,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from marjolet.analysis.marks import MIN_WORLDS, settled
+from marjolet.analysis.marks import CHANCE, MIN_WORLDS, POINTS, Scale, settled
+from marjolet.analysis.match_chance import near_end
 from marjolet.bots.search import CLOCKS, WorldEvaluator
 from marjolet.observation import Observation, sample_world
 
@@ -54,6 +64,9 @@ REVIEW_EXACT = 2
 
 #: Each action's values, one per world, in the same world order for all.
 Samples = Mapping[int, Sequence[float]]
+#: One world: each action's deal value and, when asked, its chance of
+#: winning the match.
+World = tuple[Mapping[int, float], Mapping[int, float] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,19 +76,31 @@ class Estimates:
     ``values[a] = (mean, stderr)``. ``samples`` (optional) holds each
     action's per-world values, in the same world order for every action,
     which gives paired standard errors of differences. ``worlds``: how many
-    worlds the figures come from (``None`` when unknown).
+    worlds the figures come from (``None`` when unknown). ``match``: near
+    the end of a match, each action's chance of winning it (0-1) on the same
+    worlds, as an ``Estimates`` of its own; ``by_chance``: whether the mark
+    is decided by that chance (the bot plays for the match there).
     """
 
     values: Mapping[int, tuple[float, float]]
     samples: Samples = field(default_factory=dict)
     method: str = "sampling"
     worlds: int | None = None
+    match: Estimates | None = None
+    by_chance: bool = False
 
     @classmethod
-    def from_samples(cls, samples: Samples, method: str) -> Estimates:
+    def from_samples(
+        cls,
+        samples: Samples,
+        method: str,
+        *,
+        match: Estimates | None = None,
+        by_chance: bool = False,
+    ) -> Estimates:
         values = {a: (math.fsum(xs) / len(xs), standard_error(xs)) for a, xs in samples.items()}
         worlds = min(len(xs) for xs in samples.values())
-        return cls(values, samples, method, worlds)
+        return cls(values, samples, method, worlds, match, by_chance and match is not None)
 
     def mean(self, action: int) -> float:
         return self.values[action][0]
@@ -131,14 +156,16 @@ def difference_stderr(samples: Samples, a: int, b: int) -> float | None:
     return standard_error([x - y for x, y in zip(sa, sb, strict=True)])
 
 
-def marks_settled(samples: Samples, played: int | None) -> bool:
+def marks_settled(samples: Samples, played: int | None, scale: Scale = POINTS) -> bool:
     """Whether the mark of ``played`` (or, unknown, of every action) is
-    settled by these worlds (:func:`marjolet.analysis.marks.settled`)."""
+    settled by these worlds (:func:`marjolet.analysis.marks.settled`), the
+    losses measured on ``scale``."""
     means = {a: math.fsum(xs) / len(xs) for a, xs in samples.items()}
     top = max(means, key=lambda a: means[a])
     for p in means if played is None else (played,):
         se = difference_stderr(samples, top, p) if p != top else 0.0
-        if not settled(means[top] - means[p], se if se is not None else 0.0, len(means)):
+        loss = means[top] - means[p]
+        if not settled(loss, se if se is not None else 0.0, len(means), scale):
             return False
     return True
 
@@ -156,14 +183,47 @@ def collect(
     """Each legal action's values over the worlds drawn from ``worlds``, as
     many as the module docstring says (``count`` worlds exactly if given);
     ``clock``: ``wall``, ``cpu`` or a function giving seconds."""
+    both = ((values, None) for values in worlds)
+    return collect_chances(
+        both,
+        legal,
+        budget=budget,
+        clock=clock,
+        count=count,
+        played=played,
+        max_worlds=max_worlds,
+    )[0]
+
+
+def collect_chances(
+    worlds: Iterator[World],
+    legal: Sequence[int],
+    *,
+    budget: float,
+    clock: str | Callable[[], float] = "wall",
+    count: int | None = None,
+    played: int | None = None,
+    max_worlds: int = 200_000,
+    by_chance: bool = False,
+) -> tuple[dict[int, list[float]], dict[int, list[float]] | None]:
+    """As :func:`collect`, from worlds that may also give each action's
+    chance of winning the match: (values, chances, or ``None`` when no world
+    gave them). With ``by_chance`` the worlds go on while the mark by the
+    chance lost (:data:`~marjolet.analysis.marks.CHANCE`) is unsettled,
+    rather than the mark by points."""
     samples: dict[int, list[float]] = {a: [] for a in legal}
+    chances: dict[int, list[float]] = {a: [] for a in legal}
     tick = CLOCKS[clock] if isinstance(clock, str) else clock
     start = tick()
     check_at = MIN_WORLDS
     limit = count if count is not None else max_worlds
-    for n, values in enumerate(worlds, 1):
+    judged, scale = (chances, CHANCE) if by_chance else (samples, POINTS)
+    n = 0
+    for n, (values, odds) in enumerate(worlds, 1):
         for a in legal:
             samples[a].append(values[a])
+            if odds is not None:
+                chances[a].append(odds[a])
         if n >= limit:
             break
         if count is not None or n < MIN_WORLDS:
@@ -174,10 +234,11 @@ def collect(
         if spent >= EXTEND * budget:
             break
         if n >= check_at:
-            if marks_settled(samples, played):
+            if marks_settled(judged, played, scale):
                 break
             check_at = int(n * CHECK_GROWTH) + 1
-    return samples
+    complete = n > 0 and all(len(xs) == n for xs in chances.values())
+    return samples, chances if complete else None
 
 
 class SamplingEstimator:
@@ -269,6 +330,9 @@ class BestEstimator:
         source = getattr(self.bot, "world_values", None)
         if source is None:
             return self._plain_estimate(obs, legal)
+        chances = getattr(self.bot, "world_chances", None)
+        if chances is not None and near_end(obs):
+            return self._chance_estimate(obs, legal, played)
         samples = collect(
             source(obs, list(legal)),
             legal,
@@ -278,6 +342,25 @@ class BestEstimator:
             played=played,
         )
         return Estimates.from_samples(samples, self.name)
+
+    def _chance_estimate(
+        self, obs: Observation, legal: Sequence[int], played: int | None
+    ) -> Estimates:
+        """Deal values and chances of winning the match on the same worlds;
+        the mark by the chance where the bot plays for the match."""
+        plays_for_match = getattr(self.bot, "plays_for_match", None)
+        by_chance = bool(plays_for_match(obs)) if plays_for_match is not None else False
+        samples, chances = collect_chances(
+            self.bot.world_chances(obs, list(legal)),  # type: ignore[attr-defined]
+            legal,
+            budget=self.budget,
+            clock=self.clock,
+            count=self.worlds,
+            played=played,
+            by_chance=by_chance,
+        )
+        match = None if chances is None else Estimates.from_samples(chances, self.name)
+        return Estimates.from_samples(samples, self.name, match=match, by_chance=by_chance)
 
     def _plain_estimate(self, obs: Observation, legal: Sequence[int]) -> Estimates:
         raw = self.bot.estimate(obs, list(legal))  # type: ignore[attr-defined]

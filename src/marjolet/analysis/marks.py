@@ -16,10 +16,23 @@ alone rarely makes a mark. The bound earns a threshold's mark from
 :data:`TOLERANCE` below it: a loss of exactly 20 in nearly every world
 (bound 19.99) is a mistake, as its exact figure would be. An estimate from
 fewer than :data:`MIN_WORLDS` worlds gets no mark at all (docs/review.md).
+
+Near the end of a match, where the review judges a decision by the chance
+of winning the match that it lost (the ``best`` bot maximises that chance
+there, :mod:`marjolet.analysis.match_chance`), the same rules apply on the
+:data:`CHANCE` scale: an inaccuracy from 5 percentage points of match
+chance lost, a mistake from 10, a blunder from 20. At the end of a match a
+point of deal margin is worth about half a percentage point of match
+chance (the match table's mean slope at level totals from 350 to 450 of
+500: 0.39-0.48 percentage points a point), so these are the 10, 20 and 40
+points of the marks elsewhere; lichess's marks on winning chances (5, 10
+and 15 points of percentage) are of the same size. Chances do not come in
+steps: no tolerance.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from statistics import NormalDist
 
 INACCURACY = 10
@@ -38,6 +51,21 @@ MIN_WORLDS = 32
 SETTLE_MARGIN = 2.5
 
 
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """What a loss is measured in: its (inaccuracy, mistake, blunder)
+    thresholds and how far below one an estimate's bound still earns it."""
+
+    thresholds: tuple[float, float, float]
+    tolerance: float
+
+
+#: Deal points (the default everywhere but near the end of a match).
+POINTS = Scale((INACCURACY, MISTAKE, BLUNDER), TOLERANCE)
+#: The chance of winning the match (0-1), near the end of a match.
+CHANCE = Scale((0.05, 0.10, 0.20), 0.0)
+
+
 def caution(actions: int) -> float:
     """``z``: the standard errors taken off an estimated loss among
     ``actions`` legal actions (1.96 for two, 2.39 for four, 2.69 for eight)."""
@@ -50,22 +78,28 @@ def lower_bound(loss: float, stderr: float, actions: int) -> float:
     return loss - caution(actions) * stderr
 
 
-def mark_of(loss: float, tolerance: float = 0.0) -> str | None:
+def mark_of(
+    loss: float, tolerance: float = 0.0, thresholds: tuple[float, float, float] = THRESHOLDS
+) -> str | None:
     """``"inaccuracy"``, ``"mistake"``, ``"blunder"`` or ``None`` for a loss
     (exact, or an estimate's lower bound with ``tolerance`` =
-    :data:`TOLERANCE`)."""
-    if loss >= BLUNDER - tolerance:
+    :data:`TOLERANCE`) against ``thresholds`` (points by default)."""
+    inaccuracy, mistake, blunder = thresholds
+    if loss >= blunder - tolerance:
         return "blunder"
-    if loss >= MISTAKE - tolerance:
+    if loss >= mistake - tolerance:
         return "mistake"
-    if loss >= INACCURACY - tolerance:
+    if loss >= inaccuracy - tolerance:
         return "inaccuracy"
     return None
 
 
-def settled(loss: float, stderr: float, actions: int) -> bool:
+def settled(loss: float, stderr: float, actions: int, scale: Scale = POINTS) -> bool:
     """Whether the estimate's mark is clear: its lower bound lies
-    :data:`SETTLE_MARGIN` standard errors or more from every threshold
-    (a lower bound moves by about one standard error between two seeds)."""
+    :data:`SETTLE_MARGIN` standard errors or more from every threshold of
+    ``scale`` (a lower bound moves by about one standard error between two
+    seeds)."""
     bound = lower_bound(loss, stderr, actions)
-    return all(abs(bound - (t - TOLERANCE)) >= SETTLE_MARGIN * stderr for t in THRESHOLDS)
+    return all(
+        abs(bound - (t - scale.tolerance)) >= SETTLE_MARGIN * stderr for t in scale.thresholds
+    )

@@ -8,9 +8,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from marjolet.actions import ACTION_NAMES
-from marjolet.analysis.marks import BLUNDER, INACCURACY, MIN_WORLDS, MISTAKE
+from marjolet.analysis.marks import BLUNDER, CHANCE, INACCURACY, MIN_WORLDS, MISTAKE
+from marjolet.analysis.match_chance import percent
 from marjolet.analysis.review import Decision
-from marjolet.analysis.summary import PlayerSummary, judgement, summarise
+from marjolet.analysis.summary import (
+    JUDGEMENTS,
+    PlayerSummary,
+    judged_by_chance,
+    judgement,
+    lost_something,
+    summarise,
+)
 from marjolet.record import Comment, Record
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -44,6 +52,7 @@ class Review:
             "budget": self.budget,
             "estimator": self.estimator,
             "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+            "match_thresholds": dict(zip(JUDGEMENTS, CHANCE.thresholds, strict=True)),
         }
 
 
@@ -72,16 +81,33 @@ def source(d: Decision) -> str:
     return f"estimate, {d.method}, seat's view"
 
 
+def chance_text(d: Decision) -> str:
+    """Near the end of a match, the chance of winning it with the best
+    action and with the action played (``; chance of winning the match:
+    62% -> 48%``, the best for the match named when it was not played and
+    is not the best in points);
+    else ``""``."""
+    if d.match is None:
+        return ""
+    m = d.match
+    text = f"; chance of winning the match: {percent(m.top)}% -> {percent(m.played)}%"
+    if d.played not in m.best and set(m.best) != set(d.best):
+        text += f" (best for the match {_names(m.best)})"
+    return text
+
+
 def annotation(d: Decision) -> str:
     """One line about a decision, as written into the record."""
     mark = judgement(d)
     head = f"{ACTION_NAMES[d.played]}{MARKS.get(mark or '', '')}"
     if d.played in d.best and d.loss == 0:
-        return f"{head} best {figure(d.value_played, d.exact)} ({source(d)})"
+        word = f" {mark}:" if mark else ""
+        return f"{head}{word} best {figure(d.value_played, d.exact)}{chance_text(d)} ({source(d)})"
     word = f" {mark}:" if mark else ""
     return (
         f"{head}{word} best was {_names(d.best)} {figure(d.value_best, d.exact)}, "
-        f"played {figure(d.value_played, d.exact)}, lost {loss_text(d)} ({source(d)})"
+        f"played {figure(d.value_played, d.exact)}, lost {loss_text(d)}{chance_text(d)} "
+        f"({source(d)})"
     )
 
 
@@ -91,7 +117,7 @@ def annotate(record: Record, review: Review, *, all_decisions: bool = False) -> 
     its summary, keeping the comments it had."""
     notes = list(record.comments)
     for d in review.decisions:
-        if all_decisions or d.loss > 0:
+        if all_decisions or lost_something(d):
             notes.append(Comment(d.deal, d.action + 1, annotation(d)))
     for deal in range(len(record.deals)):
         for seat in review.seats:
@@ -135,12 +161,12 @@ def format_review(review: Review, names: Sequence[str] | None = None) -> str:
         mark = judgement(d)
         played = f"{ACTION_NAMES[d.played]}{MARKS.get(mark or '', '')}"
         if d.loss == 0:
-            verdict = "best"
+            verdict = "best" if d.match is None or d.played in d.match.best else "most points"
         else:
             verdict = f"lost {loss_text(d)}, best {_names(d.best)} {figure(d.value_best, d.exact)}"
         lines.append(
             f"  {d.deal}:{d.action:<3} trick {d.trick:>2}  {who[d.seat][:12]:<12} "
-            f"{played:<11} {figure(d.value_played, d.exact):>7}  {verdict}"
+            f"{played:<11} {figure(d.value_played, d.exact):>7}  {verdict}{chance_text(d)}"
             f"{'  ' + mark if mark else ''}  [{source(d)}]"
         )
     lines.append(
@@ -148,6 +174,12 @@ def format_review(review: Review, names: Sequence[str] | None = None) -> str:
         f"?? blunder (>= {BLUNDER} points; estimates by a lower confidence bound, "
         f"from {MIN_WORLDS} worlds up)"
     )
+    if any(judged_by_chance(d) for d in review.decisions):
+        a, b, c = (round(100 * t) for t in CHANCE.thresholds)
+        lines.append(
+            "near the end of the match, marks by the chance of winning the match lost: "
+            f"?! from {a}, ? from {b}, ?? from {c} percentage points"
+        )
     for p in review.players:
         lines.append(f"{who[p.seat]}: {summary_line(p)}")
     return "\n".join(lines)

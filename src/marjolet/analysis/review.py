@@ -18,6 +18,11 @@ Where the figures come from (``Decision.view``):
 * ``open``: a phase-1 decision judged with every card known (the true
   deal): exact late in phase 1, a single search of the true deal earlier
   (see :mod:`marjolet.analysis.open_view`).
+
+Near the end of a match a seat-view decision also carries
+``Decision.match`` (:class:`MatchChance`): each action's chance of winning
+the match, the chance lost by the action played and whether the decision's
+mark comes from it (:mod:`marjolet.analysis.match_chance`).
 """
 
 from __future__ import annotations
@@ -27,7 +32,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from marjolet.actions import ACTION_NAMES
-from marjolet.analysis.estimators import Estimator, default_estimator, estimate_played
+from marjolet.analysis.estimators import (
+    Estimates,
+    Estimator,
+    default_estimator,
+    estimate_played,
+)
 from marjolet.analysis.open_view import (
     OPEN_EXACT_TRICKS,
     OpenSearch,
@@ -51,6 +61,56 @@ SEAT, OPEN, ENDING = "seat", "open", "ending"
 
 #: Called after each decision with (decisions done, decisions in all).
 ProgressHook = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchChance:
+    """Near the end of a match: the chance of winning the match (0-1) that
+    each legal action leaves, estimated on the decision's worlds."""
+
+    #: every legal action's chance
+    values: Mapping[int, float]
+    #: the action(s) with the highest chance
+    best: tuple[int, ...]
+    #: the chance with the action played, and with the best action
+    played: float
+    top: float
+    #: ``top - played``, never negative, and its (paired) standard error
+    loss: float
+    stderr_loss: float
+    #: whether the decision's mark is given by ``loss`` (the ``best`` bot
+    #: plays for the match here), else by the points lost
+    decides: bool
+
+    @classmethod
+    def from_estimates(cls, est: Estimates, played: int, decides: bool) -> MatchChance:
+        values = {a: est.mean(a) for a in est.values}
+        top = max(values.values())
+        best = tuple(a for a in values if values[a] == top)
+        first = played if played in best else best[0]
+        return cls(
+            values=values,
+            best=best,
+            played=values[played],
+            top=top,
+            loss=max(0.0, top - values[played]),
+            stderr_loss=est.difference_stderr(first, played),
+            decides=decides,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        def r(x: float) -> float:
+            return round(x, 4)
+
+        return {
+            "chance_played": r(self.played),
+            "chance_best": r(self.top),
+            "loss": r(self.loss),
+            "stderr": r(self.stderr_loss),
+            "best": [ACTION_NAMES[a] for a in self.best],
+            "chances": {ACTION_NAMES[a]: r(v) for a, v in self.values.items()},
+            "decides_mark": self.decides,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +141,8 @@ class Decision:
     stderr_loss: float | None = None
     #: how many sampled worlds an estimate comes from (``None``: exact, or unknown)
     worlds: int | None = None
+    #: near the end of a match: the chance of winning it (seat view, ``best``)
+    match: MatchChance | None = None
 
     def to_json(self) -> dict[str, Any]:
         def num(x: float) -> float | int:
@@ -109,6 +171,8 @@ class Decision:
             }
         if self.worlds is not None:
             out["worlds"] = self.worlds
+        if self.match is not None:
+            out["match"] = self.match.to_json()
         return out
 
 
@@ -237,6 +301,11 @@ class Reviewer:
             stderr_best=est.stderr(first),
             stderr_loss=est.difference_stderr(first, point.played),
             worlds=est.worlds,
+            match=(
+                None
+                if est.match is None
+                else MatchChance.from_estimates(est.match, point.played, est.by_chance)
+            ),
         )
 
 

@@ -4,7 +4,10 @@ The marks and their thresholds are :mod:`marjolet.analysis.marks`: an
 exact loss is judged as it is; an estimated loss by its lower confidence
 bound (the estimate less a few standard errors of the difference, more
 with more legal actions), and only from :data:`MIN_WORLDS` worlds up.
-Figures that are neither exact nor have a standard error (the open view's
+Near the end of a match, where the ``best`` bot plays for the match
+(``Decision.match.decides``), the mark is given the same way by the chance
+of winning the match lost, on the :data:`~marjolet.analysis.marks.CHANCE`
+scale. Figures that are neither exact nor have a standard error (the open view's
 single search of the true deal early in phase 1) are shown but not judged:
 no mark and not in the accuracy.
 
@@ -19,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from marjolet.analysis.marks import MIN_WORLDS, TOLERANCE, lower_bound, mark_of
+from marjolet.analysis.marks import CHANCE, MIN_WORLDS, TOLERANCE, lower_bound, mark_of
 from marjolet.analysis.review import Decision
 
 #: The loss that halves a decision's accuracy.
@@ -42,12 +45,26 @@ def is_judged(d: Decision) -> bool:
     return d.exact or d.stderr_loss is not None
 
 
+def judged_by_chance(d: Decision) -> bool:
+    """Whether ``d``'s mark is given by the chance of winning the match lost."""
+    return d.match is not None and d.match.decides
+
+
 def judgement(d: Decision) -> str | None:
     """``"inaccuracy"``, ``"mistake"``, ``"blunder"`` or ``None``; never a
     mark from an estimate of fewer than :data:`MIN_WORLDS` worlds."""
     if not is_judged(d) or (not d.exact and d.worlds is not None and d.worlds < MIN_WORLDS):
         return None
+    if d.match is not None and d.match.decides:
+        bound = lower_bound(d.match.loss, d.match.stderr_loss, len(d.match.values))
+        return mark_of(max(0.0, bound), CHANCE.tolerance, CHANCE.thresholds)
     return mark_of(judged_loss(d), 0.0 if d.exact or d.stderr_loss is None else TOLERANCE)
+
+
+def lost_something(d: Decision) -> bool:
+    """Whether the action played lost points, or near the end of a match
+    chances of winning it."""
+    return d.loss > 0 or (d.match is not None and d.match.loss > 0)
 
 
 def decision_accuracy(loss: float) -> float:

@@ -52,7 +52,7 @@ from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.bots.beliefs import card_weights
 from marjolet.bots.beliefs_data import BELIEF_WEIGHTS
 from marjolet.bots.heuristic import POLICY, public_deal
-from marjolet.bots.match_odds import outcome_utility
+from marjolet.bots.match_odds import final_points, outcome_utility, utility_of
 from marjolet.bots.search import (
     CLOCK_PARAM,
     CLOCKS,
@@ -522,10 +522,36 @@ class BestBot(Bot):
         alone, so that a caller can pair two actions over the same worlds
         (the standard error of a difference) and decide itself when to stop
         (``time=`` and ``worlds=`` are not applied). Phase 1 only."""
+        for values, _ in self._world_samples(obs, legal, None):
+            yield values
+
+    def world_chances(
+        self, obs: Observation, legal: Sequence[int]
+    ) -> Iterator[tuple[dict[int, float], dict[int, float]]]:
+        """As :meth:`world_values`, with each action's chance of winning the
+        match in the same world: the match table's value of the final deal
+        points the world leads to, from the totals of ``obs``
+        (:func:`~marjolet.bots.match_odds.outcome_utility`, what the search
+        maximises when it plays for the match). Phase 1 only."""
+        seat = obs.seat
+        totals = (obs.totals[seat], obs.totals[seat ^ 1])
+        grid = outcome_utility(totals, obs.dealer == seat, obs.rules.target)
+        for values, chances in self._world_samples(obs, legal, grid):
+            assert chances is not None
+            yield values, chances
+
+    def plays_for_match(self, obs: Observation) -> bool:
+        """Whether the bot maximises its chance of winning the match at
+        ``obs`` (``match=``), rather than the deal margin."""
+        return self._utility(obs) is not None
+
+    def _world_samples(
+        self, obs: Observation, legal: Sequence[int], grid: bytes | None
+    ) -> Iterator[tuple[dict[int, float], dict[int, float] | None]]:
         if not legal or obs.stock_empty:
             raise ValueError("world_values: a phase-1 decision with legal actions is needed")
         if not supports(obs.rules):
-            yield from self._python_world_values(obs, legal)
+            yield from self._python_world_samples(obs, legal, grid)
             return
         kdeal, spec = self._world_source(obs)
         exact = self.exact_tricks()
@@ -535,24 +561,35 @@ class BestBot(Bot):
         paired = bool(self.options["paired"])
         while True:
             seed = self.rng.getrandbits(64)
-            _, actions, sums, _, _ = KERNEL.pimc(
-                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise, None, paired
+            _, actions, sums, _, usums = KERNEL.pimc(
+                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise, grid, paired
             )
             values = dict(zip(actions, sums, strict=True))
-            yield {a: float(values[a]) for a in legal}
+            chances = dict(zip(actions, usums, strict=True)) if grid is not None else None
+            yield (
+                {a: float(values[a]) for a in legal},
+                None if chances is None else {a: float(chances[a]) for a in legal},
+            )
 
-    def _python_world_values(
-        self, obs: Observation, legal: Sequence[int]
-    ) -> Iterator[dict[int, float]]:
+    def _python_world_samples(
+        self, obs: Observation, legal: Sequence[int], grid: bytes | None
+    ) -> Iterator[tuple[dict[int, float], dict[int, float] | None]]:
+        """The pure-Python worlds; the chances from each action's final deal
+        points (:func:`~marjolet.bots.match_odds.final_points` of the position
+        after the action and its value), read in ``grid`` as the kernel does."""
         evaluator = WorldEvaluator(min(1, self.exact_tricks()))
         while True:
             world = self._python_world(obs)
-            values = {}
+            values: dict[int, float] = {}
+            chances: dict[int, float] = {}
             for a in legal:
                 world.push(a)
-                values[a] = float(evaluator.value(world, obs.seat))
+                v = evaluator.value(world, obs.seat)
+                if grid is not None:
+                    chances[a] = utility_of(grid, final_points(world, obs.seat, v))
                 world.pop()
-            yield values
+                values[a] = float(v)
+            yield values, (chances if grid is not None else None)
 
 
 # -- the speed figure -------------------------------------------------------------------

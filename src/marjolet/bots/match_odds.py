@@ -10,15 +10,24 @@ self-play (``match_odds_data.OUTCOMES``, written by
 alternating. Totals count in steps of 10 points (every score of the game is
 a multiple of 10). :func:`outcome_utility` turns the table into the grid the
 kernel's search reads: the value of each possible final deal score of the
-current deal, given the totals before it.
+current deal, given the totals before it. :func:`final_points` is the
+Python twin of the kernel's ``mj_final_points`` (each side's final deal
+points from a position and its margin), and :func:`utility_of` reads a grid
+as the kernel does, so that the pure-Python search can score worlds by the
+same match utility. :func:`misfit` says how far the chance of winning the
+match departs from a straight line in the deal margin at given totals (the
+game review's test of "near the end of the match", docs/review.md).
 """
 
 from __future__ import annotations
 
+import math
 from array import array
 from functools import lru_cache
 
 from marjolet.bots.match_odds_data import OUTCOMES
+from marjolet.cards import CARD_POINTS
+from marjolet.engine import Deal
 
 #: Points per step of the tables (every score is a multiple of 10).
 STEP = 10
@@ -106,4 +115,80 @@ def outcome_utility(totals: tuple[int, int], deals_now: bool, target: int) -> by
     return out.tobytes()
 
 
-__all__ = ["SIZE", "STEP", "match_odds", "outcome_utility", "tie_odds", "win_table"]
+def final_points(deal: Deal, seat: int, diff: int) -> tuple[int, int]:
+    """(seat's, opponent's) final deal points of a deal that reaches
+    ``deal`` and ends with margin ``diff`` (seat minus opponent): the points
+    still to come are the loose cards, the last trick, the last stock card
+    and the seven when they are still to score (R15, R17, R19); a margin
+    gained beyond them came from melds (phase 1) or the all-six bonus
+    (R17). The twin of the kernel's ``mj_final_points`` (search.c)."""
+    points = deal.points
+    total = points[0] + points[1]
+    if not deal.is_over:
+        loose = ~(deal.won_mask(0) | deal.won_mask(1))
+        rest = 10 + sum(CARD_POINTS[c] for c in range(32) if loose >> c & 1)
+        if deal.last_card_to is None:
+            rest += 10
+        if deal.seven_pending:
+            rest += 10
+        gained = abs(diff - (points[seat] - points[seat ^ 1]))
+        if gained > rest:
+            rest = rest + deal.rules.all_tricks_bonus if deal.stock_empty else gained
+        total += rest
+    mine = int((total + diff) / 2)  # C's division: towards zero
+    return max(0, mine), max(0, total - mine)
+
+
+def utility_of(grid: bytes, points: tuple[int, int]) -> float:
+    """The value of ``grid`` (:func:`outcome_utility`) for final deal points
+    (mine, theirs), rounded and clamped as the kernel reads it."""
+    table = _grid(grid)
+    a = min((points[0] + 5) // STEP, SIZE - 1)
+    b = min((points[1] + 5) // STEP, SIZE - 1)
+    return float(table[a * SIZE + b])
+
+
+@lru_cache(maxsize=64)
+def _grid(grid: bytes) -> array[float]:
+    out = array("d")
+    out.frombytes(grid)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def misfit(totals: tuple[int, int], deals_now: bool, target: int) -> float:
+    """How far the chance of winning the match after this deal departs
+    from a straight line in the deal margin, from totals (mine, theirs)
+    before it: the root mean square residual of the least-squares line
+    through the chance after each measured deal outcome (weighted by its
+    frequency) against the margin. 0 where a point of margin is worth the
+    same chance whatever the outcome (early in a match, or a match already
+    decided either way); ~0.24 at 400-400 of 500 (in chance units, 0-1)."""
+    dist, _ = _distribution()
+    x, y = totals
+    rows = []
+    for d, o, w in dist:
+        a, b = (d, o) if deals_now else (o, d)
+        chance = match_odds((x + a * STEP, y + b * STEP), not deals_now, target)
+        rows.append(((a - b) * STEP, chance, w))
+    weight = math.fsum(w for _, _, w in rows)
+    mx = math.fsum(m * w for m, _, w in rows) / weight
+    mu = math.fsum(u * w for _, u, w in rows) / weight
+    sxx = math.fsum(w * (m - mx) ** 2 for m, _, w in rows)
+    sxy = math.fsum(w * (m - mx) * (u - mu) for m, u, w in rows)
+    syy = math.fsum(w * (u - mu) ** 2 for _, u, w in rows)
+    residual = syy - (sxy * sxy / sxx if sxx > 0 else 0.0)
+    return math.sqrt(max(0.0, residual) / weight)
+
+
+__all__ = [
+    "SIZE",
+    "STEP",
+    "final_points",
+    "match_odds",
+    "misfit",
+    "outcome_utility",
+    "tie_odds",
+    "utility_of",
+    "win_table",
+]

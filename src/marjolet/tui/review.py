@@ -1,5 +1,6 @@
 """The review of one finished deal (key ``r`` on the deal summary): the
-decisions that lost points and each player's summary (docs/review.md).
+decisions that lost points (near the end of a match, chances of winning
+it) and each player's summary (docs/review.md).
 
 The review runs on a worker thread, so the screen stays responsive and shows
 its progress; Escape, Enter or ``r`` goes back to the summary.
@@ -41,6 +42,7 @@ def review_lines(
     """The review of deal ``deal`` as lines of text (computed here: slow).
     ``hints``: the hints the human followed, (deal, action index) -> action."""
     from marjolet.analysis import review_record
+    from marjolet.analysis.summary import lost_something
     from marjolet.record import to_match
 
     review = review_record(record, budget=budget, deals=[deal])
@@ -51,7 +53,7 @@ def review_lines(
             d, names[d.seat], played.trump, played.rules, hinted=(d.deal, d.action) in followed
         )
         for d in review.decisions
-        if d.loss > 0
+        if lost_something(d)
     ]
     if not lines:
         lines.append(tr("tui.review_no_loss"))
@@ -72,6 +74,13 @@ def _loss_words(d: Decision) -> str:
     return tr("tui.review_about", n=n)
 
 
+def _chance(x: float) -> str:
+    """A chance of winning the match in whole percent, in the reader's words."""
+    from marjolet.analysis.match_chance import percent
+
+    return tr("tui.percent", n=percent(x))
+
+
 def decision_line(
     d: Decision,
     name: str,
@@ -81,22 +90,35 @@ def decision_line(
     hinted: bool = False,
 ) -> str:
     """A decision that lost points, in the player's words: the cards as the
-    table shows them, whole points, who should have played what; a
-    followed hint says why the review may still count a loss."""
+    table shows them, whole points, who should have played what; near the
+    end of a match the chance of winning it, with the best move and with
+    the one played; a followed hint says why the review may still count a
+    loss."""
     from marjolet.analysis.summary import judgement
 
     mark = judgement(d)
-    better = tr("tui.or").join(describe.action_label(a, trump, rules) for a in d.best)
-    line = tr(
-        "tui.review_decision",
+    m = d.match
+    by_chance = m is not None and d.played not in m.best and (m.decides or d.loss == 0)
+    best = m.best if m is not None and by_chance else d.best
+    words = dict(
         trick=d.trick,
         name=name,
         card=describe.action_label(d.played, trump, rules),
         judgement=tr("tui.review_judgement", judgement=tr(f"review.{mark}")) if mark else "",
-        better=better,
-        loss=_loss_words(d),
+        better=tr("tui.or").join(describe.action_label(a, trump, rules) for a in best),
         source=tr("tui.review_exact" if d.exact else "tui.review_estimate"),
     )
+    if m is not None and by_chance:
+        best_chance, played_chance = _chance(m.top), _chance(m.played)
+        line = tr("tui.review_decision_chance", best=best_chance, played=played_chance, **words)
+        if d.loss > 0:
+            line += " " + tr("tui.review_points_too", loss=_loss_words(d))
+    else:
+        line = tr("tui.review_decision", loss=_loss_words(d), **words)
+        if m is not None and d.played in m.best:
+            line += " " + tr("review.match_kept", played=_chance(m.played))
+        elif m is not None:
+            line += " " + tr("review.match_chance", best=_chance(m.top), played=_chance(m.played))
     if hinted:
         line += " " + tr("tui.review_hint_followed")
     return line

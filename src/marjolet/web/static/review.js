@@ -1,7 +1,8 @@
 // Game review in the replay viewer: asks the server for the review of a
 // finished game (computed once in its bot threads, then stored), marks the
 // log, draws the evaluation graph and shows every legal action's value at
-// the current position. See docs/review.md.
+// the current position; near the end of a match, the chance of winning it
+// each choice leaves. See docs/review.md.
 
 import { api, cardLabel, clear, el, t } from "./common.js";
 import { meldName } from "./board.js";
@@ -48,10 +49,6 @@ export function actionLabel(name, view) {
   return name;
 }
 
-function bestText(d, view) {
-  return d.best.map((name) => actionLabel(name, view)).join(t("tui.or"));
-}
-
 /** A value in whole points; an estimate carries the light "≈" (the exact ones none). */
 function figure(x, exact) {
   const n = Math.round(x);
@@ -62,6 +59,35 @@ function figure(x, exact) {
 function lossText(d) {
   const n = Math.round(d.loss);
   return d.exact ? `${n}` : `\u2248${n}`;
+}
+
+/** A chance of winning the match in whole percent: "62 %", "<1 %" or ">99 %" when not certain. */
+function chance(x) {
+  const n = Math.round(100 * x);
+  const shown = n <= 0 && x > 0 ? "<1" : n >= 100 && x < 1 ? ">99" : `${n}`;
+  return t("tui.percent", { n: shown });
+}
+
+/** Whether the mark of `d` comes from the chance of winning the match lost. */
+function byChance(d) {
+  return Boolean(d.match && d.match.decides_mark);
+}
+
+/** The best action(s) the mark of `d` speaks of: for the match when it decides the mark. */
+function markBest(d, view) {
+  const names = byChance(d) ? d.match.best : d.best;
+  return names.map((name) => actionLabel(name, view)).join(t("tui.or"));
+}
+
+/** The match line of a decision near the end of a match ("" elsewhere). */
+function matchText(d, view) {
+  const m = d.match;
+  if (!m) return "";
+  if (m.best.includes(d.played)) return t("review.match_kept", { played: chance(m.chance_played) });
+  const judgement = byChance(d) && d.judgement ? ` (${judgementName(d.judgement)})` : "";
+  return t("review.match_line", { best: chance(m.chance_best), played: chance(m.chance_played),
+    better: m.best.map((name) => actionLabel(name, view)).join(t("tui.or")),
+    card: actionLabel(d.played, view), judgement });
 }
 
 function source(d) {
@@ -76,10 +102,20 @@ export function markLog(logNode, places, deal, view) {
     const d = places.get(`${deal}:${i}`);
     if (!d || !d.judgement) return;
     item.classList.add(`review-${d.judgement}`);
-    const best = bestText(d, view);
-    const title = t("review.mark_title", { judgement: judgementName(d.judgement), best, loss: lossText(d) });
-    item.append(el("span", { class: "review-mark", title },
-      t("review.mark", { mark: MARKS[d.judgement], best, loss: lossText(d) })));
+    const best = markBest(d, view);
+    const judgement = judgementName(d.judgement);
+    const mark = MARKS[d.judgement];
+    let title;
+    let text;
+    if (byChance(d)) {
+      const chances = { best_chance: chance(d.match.chance_best), played_chance: chance(d.match.chance_played) };
+      title = t("review.mark_title_match", { judgement, best, ...chances });
+      text = t("review.mark_match", { mark, best, ...chances });
+    } else {
+      title = t("review.mark_title", { judgement, best, loss: lossText(d) });
+      text = t("review.mark", { mark, best, loss: lossText(d) });
+    }
+    item.append(el("span", { class: "review-mark", title }, text));
   });
 }
 
@@ -88,15 +124,21 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
   const box = el("div", { class: "panel review-panel" }, el("h2", {}, t("end.review")));
   const d = places.get(`${deal}:${step}`);
   if (d) {
-    const order = Object.entries(d.values).sort((a, b) => b[1] - a[1]);
+    const chances = d.match ? d.match.chances : null;
+    const bests = byChance(d) ? d.match.best : d.best;
+    const order = Object.entries(d.values).sort((a, b) =>
+      chances ? chances[b[0]] - chances[a[0]] || b[1] - a[1] : b[1] - a[1]);
     box.append(el("p", {}, t("review.to_choose", { name: players[d.seat], source: source(d) })),
       el("ul", { class: "review-values" }, order.map(([name, v]) =>
-        el("li", { class: d.best.includes(name) ? "best" : null },
-          `${actionLabel(name, view)} ${figure(v, d.exact)}${name === d.played ? t("review.played_mark") : ""}`))));
+        el("li", { class: bests.includes(name) ? "best" : null },
+          `${actionLabel(name, view)} ${figure(v, d.exact)}${chances ? ` (${chance(chances[name])})` : ""}` +
+          `${name === d.played ? t("review.played_mark") : ""}`))));
+    if (chances) box.append(el("p", { class: "small muted review-chances-note" }, t("review.chances_note")));
     if (d.loss > 0) {
-      const judgement = d.judgement ? ` (${judgementName(d.judgement)})` : "";
+      const judgement = d.judgement && !byChance(d) ? ` (${judgementName(d.judgement)})` : "";
       box.append(el("p", {}, t("review.lost", { card: actionLabel(d.played, view), loss: lossText(d), judgement })));
     }
+    if (d.match) box.append(el("p", { class: "review-match" }, matchText(d, view)));
   } else {
     box.append(el("p", { class: "muted" }, t("review.no_choice")));
   }
@@ -104,8 +146,7 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
   if (marked.length) {
     box.append(el("h3", {}, t("review.marked")), el("ul", { class: "review-marked" }, marked.map((x) =>
       el("li", {}, el("a", { href: "#", onclick: (e) => { e.preventDefault(); go(x.action); } },
-        t("review.marked_item", { trick: x.trick, name: players[x.seat], played: actionLabel(x.played, view),
-          mark: MARKS[x.judgement], best: bestText(x, view), loss: lossText(x) }))))));
+        markedItem(x, players, view))))));
   }
   const summary = review.players.map((p) =>
     el("li", {}, t("review.summary", { name: players[p.seat],
@@ -113,6 +154,17 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
       inaccuracies: p.inaccuracies, mistakes: p.mistakes, blunders: p.blunders })));
   box.append(el("ul", { class: "review-summary" }, summary));
   return box;
+}
+
+/** One line of the deal's marked decisions. */
+function markedItem(x, players, view) {
+  const words = { trick: x.trick, name: players[x.seat], played: actionLabel(x.played, view),
+    mark: MARKS[x.judgement], best: markBest(x, view) };
+  if (byChance(x)) {
+    return t("review.marked_item_match", { ...words, best_chance: chance(x.match.chance_best),
+      played_chance: chance(x.match.chance_played) });
+  }
+  return t("review.marked_item", { ...words, loss: lossText(x) });
 }
 
 function svg(tag, attrs) {
