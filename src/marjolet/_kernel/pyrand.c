@@ -118,81 +118,199 @@ static const uint32_t MT_INIT[MK_MT_N] = {
     0x417f5c7fu, 0xaf30ee21u, 0x94b3b13bu, 0xb94b6eeau, 0x6174ebf6u, 0xad2949e2u,
 };
 
-/* init_by_array for `count` generators in lockstep: each one's chain of
- * 1,247 dependent steps is serial, so running a few side by side lets the
- * processor overlap them (a new episode seeds three generators at once).
- * The last word of each chain stays in a register (prev), not reloaded
- * from the word just stored. Inlined for each count, so the loops over g
- * unroll. */
+/* init_by_array, one step of its first loop (key added) and of its second */
+#define STEP1(old, p, key, j) (((old) ^ (((p) ^ ((p) >> 30)) * 1664525u)) + (key) + (uint32_t)(j))
+#define STEP2(old, p, i) (((old) ^ (((p) ^ ((p) >> 30)) * 1566083941u)) - (uint32_t)(i))
+
+void mk_pyrand_seed_words(mk_pyrand *r, const uint32_t *key, size_t n_words) {
+    /* CPython's init_by_array after init_genrand(19650218); the last word
+     * of the chain stays in a register (p), not reloaded from the store */
+    uint32_t *mt = r->mt, p = MT_INIT[0];
+    memcpy(mt, MT_INIT, sizeof MT_INIT);
+    size_t i = 1, j = 0;
+    for (size_t k = n_words > MK_MT_N ? n_words : MK_MT_N; k; k--) {
+        mt[i] = p = STEP1(mt[i], p, key[j], j);
+        if (++j >= n_words) j = 0;
+        if (++i >= MK_MT_N) mt[0] = p, i = 1;
+    }
+    for (size_t k = MK_MT_N - 1; k; k--) {
+        mt[i] = p = STEP2(mt[i], p, i);
+        if (++i >= MK_MT_N) mt[0] = p, i = 1;
+    }
+    mt[0] = 0x80000000u;
+    r->index = MK_MT_N;
+}
+
+/* ---- seeding in the batch: mk_pyhead ----------------------------------- */
+
 #if defined(__GNUC__)
 #define MK_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define MK_ALWAYS_INLINE inline
 #endif
+/* Where the C library supports it (glibc's ifunc), the batch seeding is
+ * compiled twice, for AVX2 and for the baseline processor, and the loader
+ * picks one: the lane loops are the same C, the AVX2 build's vectors are
+ * twice as wide and multiply in one instruction. */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define MK_LANE_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef MK_LANE_CLONES
+#define MK_LANE_CLONES
+#endif
 
-static MK_ALWAYS_INLINE void seed_lockstep(
-    mk_pyrand *const *r, const uint32_t *const *keys, const size_t *n_words, const int count) {
-    uint32_t *mt[MK_PYRAND_MANY], prev[MK_PYRAND_MANY];
-    size_t j[MK_PYRAND_MANY], longest = MK_MT_N;
+/* one step of init_by_array in every lane of a vector: row = the step of
+ * prev (the lanes' last words) with old (first loop: add key + j) */
+static MK_ALWAYS_INLINE void lanes_step1(uint32_t *restrict row, uint32_t *restrict prev,
+                                         const uint32_t *restrict old, size_t old_stride,
+                                         const uint32_t *restrict key, size_t j) {
+    for (int l = 0; l < MK_LANES; l++)
+        row[l] = prev[l] = STEP1(old[l * old_stride], prev[l], key[l], j);
+}
+
+static MK_ALWAYS_INLINE void lanes_step2(uint32_t *restrict row, uint32_t *restrict prev,
+                                         size_t i) {
+    for (int l = 0; l < MK_LANES; l++) row[l] = prev[l] = STEP2(row[l], prev[l], i);
+}
+
+static MK_ALWAYS_INLINE void lanes_copy(uint32_t *restrict row, const uint32_t *restrict prev) {
+    for (int l = 0; l < MK_LANES; l++) row[l] = prev[l];
+}
+
+/* init_by_array of `count` vectors of MK_LANES generators, in lockstep:
+ * vector g's keys have n[g] words (fewer than MK_MT_N, so the first loop
+ * runs MK_MT_N steps), word j of lane l in key[g][j][l]; the states are
+ * written transposed, word i of lane l in mt[g][i][l]. Each lane's chain
+ * is serial: the lanes and the vectors are what runs side by side. */
+static MK_ALWAYS_INLINE void seed_vectors(mk_pyrand_work *w, const size_t *n, const int count) {
+    uint32_t prev[MK_HEAD_VECS][MK_LANES], init[MK_LANES];
+    size_t j[MK_HEAD_VECS];
+    for (int l = 0; l < MK_LANES; l++) init[l] = MT_INIT[0];
     for (int g = 0; g < count; g++) {
-        mt[g] = r[g]->mt;
-        prev[g] = MT_INIT[0];
         j[g] = 0;
-        if (n_words[g] > longest) longest = n_words[g];
+        lanes_copy(prev[g], init);
     }
-    /* the first pass over words 1..623 reads init_genrand's words straight
-     * from MT_INIT (no copy of the table), then the loop goes on as CPython's */
+    /* the first MK_MT_N - 1 steps read init_genrand's words from MT_INIT */
     for (size_t i = 1; i < MK_MT_N; i++) {
         for (int g = 0; g < count; g++) {
-            uint32_t p = prev[g];
-            p = (MT_INIT[i] ^ ((p ^ (p >> 30)) * 1664525u)) + keys[g][j[g]] + (uint32_t)j[g];
-            mt[g][i] = prev[g] = p;
-            if (++j[g] >= n_words[g]) j[g] = 0;
+            lanes_step1(w->mt[g][i], prev[g], &MT_INIT[i], 0, w->key[g][j[g]], j[g]);
+            if (++j[g] >= n[g]) j[g] = 0;
         }
     }
-    for (int g = 0; g < count; g++) mt[g][0] = prev[g];
-    size_t i = 1;
-    for (size_t k = longest - (MK_MT_N - 1); k; k--) {
-        for (int g = 0; g < count; g++) {
-            uint32_t p = prev[g];
-            p = (mt[g][i] ^ ((p ^ (p >> 30)) * 1664525u)) + keys[g][j[g]] + (uint32_t)j[g];
-            mt[g][i] = prev[g] = p;
-            if (++j[g] >= n_words[g]) j[g] = 0;
-        }
-        if (++i >= MK_MT_N) {
-            for (int g = 0; g < count; g++) mt[g][0] = prev[g];
-            i = 1;
-        }
-    }
-    for (size_t k = MK_MT_N - 1; k; k--) {
-        for (int g = 0; g < count; g++) {
-            uint32_t p = prev[g];
-            p = (mt[g][i] ^ ((p ^ (p >> 30)) * 1566083941u)) - (uint32_t)i;
-            mt[g][i] = prev[g] = p;
-        }
-        if (++i >= MK_MT_N) {
-            for (int g = 0; g < count; g++) mt[g][0] = prev[g];
-            i = 1;
-        }
-    }
+    /* the wrap (word 0 takes the last word), then the last step at i = 1 */
     for (int g = 0; g < count; g++) {
-        mt[g][0] = 0x80000000u;
-        r[g]->index = MK_MT_N;
+        lanes_copy(w->mt[g][0], prev[g]);
+        lanes_copy(init, w->mt[g][1]);
+        lanes_step1(w->mt[g][1], prev[g], init, 1, w->key[g][j[g]], j[g]);
+    }
+    size_t i = 2;
+    for (size_t k = MK_MT_N - 1; k; k--) {
+        for (int g = 0; g < count; g++) lanes_step2(w->mt[g][i], prev[g], i);
+        if (++i >= MK_MT_N) {
+            for (int g = 0; g < count; g++) lanes_copy(w->mt[g][0], prev[g]);
+            i = 1;
+        }
+    }
+    for (int l = 0; l < MK_LANES; l++) init[l] = 0x80000000u;
+    for (int g = 0; g < count; g++) lanes_copy(w->mt[g][0], init);
+}
+
+/* the first MK_HEAD outputs of the lanes of vector g (genrand_uint32's
+ * block twist and tempering: words below MK_MT_N - MT_M read old words
+ * only) into w->out */
+static MK_ALWAYS_INLINE void head_outputs(mk_pyrand_work *w, int g) {
+    for (int k = 0; k < MK_HEAD; k++) {
+        for (int l = 0; l < MK_LANES; l++) {
+            uint32_t y = (w->mt[g][k][l] & UPPER_MASK) | (w->mt[g][k + 1][l] & LOWER_MASK);
+            y = w->mt[g][k + MT_M][l] ^ (y >> 1) ^ ((0u - (y & 1u)) & MATRIX_A);
+            y ^= (y >> 11);
+            y ^= (y << 7) & 0x9d2c5680u;
+            y ^= (y << 15) & 0xefc60000u;
+            y ^= (y >> 18);
+            w->out[k][l] = y;
+        }
+    }
+}
+_Static_assert(MK_HEAD + MT_M < MK_MT_N, "a head reads words of the first block only");
+
+/* seed `count` vectors whose lanes are heads[first[g] .. first[g] + lanes[g]) */
+static MK_ALWAYS_INLINE void seed_group(mk_pyhead *const *heads, const int *first,
+                                        const int *lanes, mk_pyrand_work *w, const int count) {
+    size_t n[MK_HEAD_VECS];
+    for (int g = 0; g < count; g++) {
+        n[g] = heads[first[g]]->n_words;
+        for (int l = 0; l < MK_LANES; l++) { /* idle lanes repeat the last one */
+            const mk_pyhead *h = heads[first[g] + (l < lanes[g] ? l : lanes[g] - 1)];
+            for (size_t k = 0; k < n[g]; k++) w->key[g][k][l] = h->key[k];
+        }
+    }
+    seed_vectors(w, n, count);
+    for (int g = 0; g < count; g++) {
+        head_outputs(w, g);
+        for (int l = 0; l < lanes[g]; l++) {
+            mk_pyhead *h = heads[first[g] + l];
+            for (int k = 0; k < MK_HEAD; k++) h->out[k] = w->out[k][l];
+            h->avail = MK_HEAD;
+        }
     }
 }
 
-void mk_pyrand_seed_many(mk_pyrand *const *r, const uint32_t *const *keys,
-                         const size_t *n_words, int count) {
+MK_LANE_CLONES static void seed_groups(mk_pyhead *const *heads, const int *first,
+                                       const int *lanes, mk_pyrand_work *w, int count) {
     switch (count) {
-    case 1: seed_lockstep(r, keys, n_words, 1); break;
-    case 2: seed_lockstep(r, keys, n_words, 2); break;
-    case 3: seed_lockstep(r, keys, n_words, 3); break;
-    default: seed_lockstep(r, keys, n_words, MK_PYRAND_MANY); break;
+    case 1: seed_group(heads, first, lanes, w, 1); break;
+    case 2: seed_group(heads, first, lanes, w, 2); break;
+    case 3: seed_group(heads, first, lanes, w, 3); break;
+    default: seed_group(heads, first, lanes, w, MK_HEAD_VECS); break;
     }
 }
 
-void mk_pyrand_seed_words(mk_pyrand *r, const uint32_t *key, size_t n_words) {
-    mk_pyrand_seed_many(&r, &key, &n_words, 1);
+void mk_pyhead_init(mk_pyhead *h, const uint32_t *key, size_t n_words) {
+    if (n_words > MK_TEXT_KEY_WORDS) n_words = MK_TEXT_KEY_WORDS; /* never: callers' keys fit */
+    memcpy(h->key, key, n_words * sizeof *key);
+    h->n_words = n_words;
+    h->avail = h->used = h->spilled = 0;
+}
+
+void mk_pyrand_heads(mk_pyhead *const *heads_in, int count, mk_pyrand_work *w) {
+    /* order the heads by key length (insertion sort: a few dozen), then cut
+     * runs of one length into vectors of at most MK_LANES */
+    mk_pyhead *heads[4 * MK_LANES * MK_HEAD_VECS];
+    while (count > 0) {
+        int m = count < (int)(sizeof heads / sizeof *heads) ? count : (int)(sizeof heads / sizeof *heads);
+        for (int a = 0; a < m; a++) {
+            mk_pyhead *h = heads_in[a];
+            int b = a;
+            for (; b > 0 && heads[b - 1]->n_words > h->n_words; b--) heads[b] = heads[b - 1];
+            heads[b] = h;
+        }
+        int first[MK_HEAD_VECS], lanes[MK_HEAD_VECS], g = 0;
+        for (int a = 0; a < m;) {
+            int l = 1;
+            while (l < MK_LANES && a + l < m && heads[a + l]->n_words == heads[a]->n_words) l++;
+            first[g] = a, lanes[g] = l, g++;
+            a += l;
+            if (g == MK_HEAD_VECS || a == m) {
+                seed_groups(heads, first, lanes, w, g);
+                g = 0;
+            }
+        }
+        heads_in += m;
+        count -= m;
+    }
+}
+
+uint32_t mk_pyhead_u32(mk_pyhead *h) {
+    if (h->used < h->avail) return h->out[h->used++];
+    if (!h->spilled) { /* past the head (or never seeded): the generator on its own */
+        mk_pyrand_seed_words(&h->full, h->key, h->n_words);
+        for (int k = 0; k < h->used; k++) (void)mk_pyrand_u32(&h->full);
+        h->spilled = 1;
+    }
+    h->used++;
+    return mk_pyrand_u32(&h->full);
 }
 
 void mk_pyrand_seed_u64(mk_pyrand *r, uint64_t n) {
@@ -253,18 +371,18 @@ uint64_t mk_pyrand_bits(mk_pyrand *r, int k) {
     return lo | (uint64_t)(mk_pyrand_u32(r) >> (64 - k)) << 32;
 }
 
-uint32_t mk_pyrand_below(mk_pyrand *r, uint32_t n) {
+uint32_t mk_pyhead_below(mk_pyhead *h, uint32_t n) {
     int k = 32 - __builtin_clz(n); /* n.bit_length() */
     uint32_t v;
-    do v = mk_pyrand_u32(r) >> (32 - k);
+    do v = mk_pyhead_u32(h) >> (32 - k);
     while (v >= n);
     return v;
 }
 
-void mk_pyrand_deck(mk_pyrand *r, uint8_t deck[32]) {
+void mk_pyhead_deck(mk_pyhead *h, uint8_t deck[32]) {
     for (int i = 0; i < 32; i++) deck[i] = (uint8_t)i;
     for (int i = 31; i >= 1; i--) {
-        int j = (int)mk_pyrand_below(r, (uint32_t)i + 1);
+        int j = (int)mk_pyhead_below(h, (uint32_t)i + 1);
         uint8_t t = deck[i];
         deck[i] = deck[j];
         deck[j] = t;

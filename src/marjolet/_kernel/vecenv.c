@@ -3,7 +3,6 @@
  * reset, step, _opponent_moves), marjolet/rl/episode.py (Episode.play,
  * SeedStream), marjolet/match.py (first dealer, seeded_deck, finish_deal),
  * marjolet/rl/encoder.py (encode), marjolet/bots/random_bot.py. */
-#include <stdio.h>
 #include <string.h>
 #include "vecenv.h"
 
@@ -96,28 +95,39 @@ void mk_encode(const mk_deal *d, int me, const int32_t totals[2], int target, fl
 
 /* ---- one episode (episode.py, match.py) ----------------------------------- */
 
-/* the key of random.Random(f"marjolet/{seed}/...") (match.py); its words */
-static size_t text_key(const char *fmt, uint64_t seed, int index, uint32_t *key) {
-    char text[96];
-    int len = snprintf(text, sizeof text, fmt, (unsigned long long)seed, index);
-    return mk_pyrand_text_key(text, (size_t)len, key);
+/* the key of random.Random(f"marjolet/{seed}{tail}") (match.py), tail
+ * "/first-dealer" or "/deal/{index}"; its words */
+static size_t text_key(uint64_t seed, int deal_index, uint32_t *key) {
+    char text[96] = "marjolet/", digits[24];
+    size_t len = 9, k = 0;
+    do digits[k++] = (char)('0' + seed % 10); while (seed /= 10);
+    while (k) text[len++] = digits[--k];
+    const char *tail = deal_index < 0 ? "/first-dealer" : "/deal/";
+    size_t t = strlen(tail);
+    memcpy(text + len, tail, t);
+    len += t;
+    if (deal_index >= 0) {
+        unsigned v = (unsigned)deal_index;
+        do digits[k++] = (char)('0' + v % 10); while (v /= 10);
+        while (k) text[len++] = digits[--k];
+    }
+    return mk_pyrand_text_key(text, len, key);
 }
 
-#define DEAL_KEY "marjolet/%llu/deal/%d"
+#define FIRST_DEALER (-1)
 
 /* Match.start_deal with the deck's generator seeded (seeded_deck) */
-static void deal_from(const mk_venv_config *c, mk_slot *s, mk_pyrand *g) {
+static void deal_from(const mk_venv_config *c, mk_slot *s, mk_pyhead *g) {
     uint8_t deck[32];
-    mk_pyrand_deck(g, deck);
+    mk_pyhead_deck(g, deck);
     mk_deal_init(&s->d, deck, s->first_dealer ^ (s->deal_index & 1), &c->rules);
 }
 
 /* Match.start_deal: the deck of seeded_deck(match_seed, deal_index) */
 static void start_deal(const mk_venv_config *c, mk_slot *s) {
-    mk_pyrand g;
+    mk_pyhead g;
     uint32_t key[MK_TEXT_KEY_WORDS];
-    size_t n = text_key(DEAL_KEY, s->match_seed, s->deal_index, key);
-    mk_pyrand_seed_words(&g, key, n);
+    mk_pyhead_init(&g, key, text_key(s->match_seed, s->deal_index, key));
     deal_from(c, s, &g);
 }
 
@@ -167,7 +177,7 @@ static double opponent_moves(const mk_venv_config *c, mk_slot *s) {
         int a;
         if (c->opponent == MK_OPP_RANDOM) { /* legal[rng.randrange(len(legal))] */
             uint64_t m = mk_legal(&s->d);
-            a = mk_nth_bit(m, mk_pyrand_below(&s->bot, (uint32_t)mk_popcount64(m)));
+            a = mk_nth_bit(m, mk_pyhead_below(&s->bot, (uint32_t)mk_popcount64(m)));
         } else {
             a = mk_heuristic_action(&s->d, &unused);
         }
@@ -221,25 +231,28 @@ void mk_venv_seed(mk_slot *s, const uint32_t *key, size_t n_words) {
     mk_pyrand_seed_words(&s->stream, key, n_words);
 }
 
-static void new_episode(const mk_venv_config *c, mk_slot *s) {
+/* SingleAgentEnv.reset / Episode: the seeds of a new episode from the
+ * slot's stream, and the keys of its generators (seeded by the caller:
+ * the first dealer's, the first deck's and the random bot's) */
+static void begin_episode(const mk_venv_config *c, mk_slot *s, mk_pyhead *dealer,
+                          mk_pyhead *deck) {
+    uint32_t key[MK_TEXT_KEY_WORDS];
     s->match_seed = mk_pyrand_bits(&s->stream, 63);
-    uint64_t bot_seed = 0;
     if (c->opponent != MK_OPP_NONE) { /* SingleAgentEnv.reset */
-        bot_seed = mk_pyrand_bits(&s->stream, 63);
+        uint64_t bot_seed = mk_pyrand_bits(&s->stream, 63);
         uint64_t seat_draw = mk_pyrand_bits(&s->stream, 63);
         s->seat = (int8_t)(c->fixed_seat >= 0 ? c->fixed_seat : (int)(seat_draw & 1));
+        uint32_t k_bot[2] = {(uint32_t)bot_seed, (uint32_t)(bot_seed >> 32)}; /* Bot.new_match */
+        mk_pyhead_init(&s->bot, k_bot, k_bot[1] ? 2 : 1);
     }
-    /* the first dealer's, the first deck's and the random bot's generators,
-     * seeded side by side (Match(seed=...), Bot.new_match(bot_seed)) */
-    mk_pyrand dealer_rng, deck_rng;
-    uint32_t k_dealer[MK_TEXT_KEY_WORDS], k_deck[MK_TEXT_KEY_WORDS];
-    uint32_t k_bot[2] = {(uint32_t)bot_seed, (uint32_t)(bot_seed >> 32)};
-    mk_pyrand *gens[3] = {&dealer_rng, &deck_rng, &s->bot};
-    const uint32_t *keys[3] = {k_dealer, k_deck, k_bot};
-    size_t words[3] = {text_key("marjolet/%llu/first-dealer", s->match_seed, 0, k_dealer),
-                       text_key(DEAL_KEY, s->match_seed, 0, k_deck), k_bot[1] ? 2 : 1};
-    mk_pyrand_seed_many(gens, keys, words, c->opponent == MK_OPP_RANDOM ? 3 : 2);
-    s->first_dealer = (int8_t)mk_pyrand_below(&dealer_rng, 2);
+    mk_pyhead_init(dealer, key, text_key(s->match_seed, FIRST_DEALER, key));
+    mk_pyhead_init(deck, key, text_key(s->match_seed, 0, key));
+}
+
+/* the episode's first deal, once its generators are seeded (Match(seed=...)) */
+static void finish_episode(const mk_venv_config *c, mk_slot *s, mk_pyhead *dealer,
+                           mk_pyhead *deck) {
+    s->first_dealer = (int8_t)mk_pyhead_below(dealer, 2);
     s->deal_index = 0;
     s->totals[0] = s->totals[1] = 0;
     s->paid = 0;
@@ -247,13 +260,43 @@ static void new_episode(const mk_venv_config *c, mk_slot *s) {
     s->winner = -1;
     s->done = s->needs_reset = s->illegal = 0;
     s->last_mover = -1;
-    deal_from(c, s, &deck_rng);
+    deal_from(c, s, deck);
     if (c->opponent != MK_OPP_NONE) s->pending = opponent_moves(c, s);
 }
 
-void mk_venv_reset_slot(const mk_venv_config *c, mk_slot *s, int i, const mk_venv_out *out) {
-    new_episode(c, s);
-    write_row(c, s, i, out);
+/* start the episodes of the pending slots, their generators seeded together */
+static void start_pending(const mk_venv_config *c, mk_slot *slots, const mk_venv_out *out,
+                          mk_venv_work *w) {
+    mk_pyhead *heads[3 * MK_VENV_CHUNK];
+    int count = 0, n = w->n_pending;
+    for (int e = 0; e < n; e++) {
+        mk_slot *s = &slots[w->pending[e]];
+        begin_episode(c, s, &w->dealer[e], &w->deck[e]);
+        heads[count++] = &w->dealer[e];
+        heads[count++] = &w->deck[e];
+        if (c->opponent == MK_OPP_RANDOM) heads[count++] = &s->bot;
+    }
+    mk_pyrand_heads(heads, count, &w->seeding);
+    for (int e = 0; e < n; e++) {
+        int i = w->pending[e];
+        finish_episode(c, &slots[i], &w->dealer[e], &w->deck[e]);
+        write_row(c, &slots[i], i, out);
+    }
+    w->n_pending = 0;
+}
+
+/* a new episode for slot i: now, or with the chunk when it is full */
+static void queue_episode(const mk_venv_config *c, mk_slot *slots, int i, const mk_venv_out *out,
+                          mk_venv_work *w) {
+    w->pending[w->n_pending++] = i;
+    if (w->n_pending == MK_VENV_CHUNK) start_pending(c, slots, out, w);
+}
+
+void mk_venv_reset_slot(const mk_venv_config *c, mk_slot *slots, int i, const mk_venv_out *out,
+                        mk_venv_work *w) {
+    w->n_pending = 0;
+    queue_episode(c, slots, i, out, w);
+    start_pending(c, slots, out, w);
 }
 
 static int legal_action(const mk_slot *s, int64_t a) {
@@ -297,15 +340,17 @@ static void act(const mk_venv_config *c, mk_slot *s, int i, const mk_venv_out *o
     out->reward[i] = r;
 }
 
-void mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_out *out) {
+void mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_out *out,
+                  mk_venv_work *w) {
     int width = c->opponent == MK_OPP_NONE ? 2 : 1;
+    w->n_pending = 0;
     for (int i = 0; i < n; i++) {
         mk_slot *s = &slots[i];
         for (int k = 0; k < width; k++) out->reward[width * i + k] = 0.0;
         out->terminated[i] = 0;
         out->illegal[i] = 0;
         if (s->needs_reset) { /* NEXT_STEP: this step starts the next episode */
-            mk_venv_reset_slot(c, s, i, out);
+            queue_episode(c, slots, i, out, w);
             continue;
         }
         act(c, s, i, out);
@@ -317,10 +362,11 @@ void mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_
         write_end(c, s, i, out);
         if (c->autoreset == MK_RESET_SAME_STEP) {
             write_view(c, s, out->final_obs + (size_t)i * MK_OBS_SIZE, NULL, out->final_seat + i);
-            mk_venv_reset_slot(c, s, i, out);
+            queue_episode(c, slots, i, out, w);
         } else {
             write_row(c, s, i, out);
             s->needs_reset = c->autoreset == MK_RESET_NEXT_STEP;
         }
     }
+    start_pending(c, slots, out, w);
 }

@@ -24,6 +24,7 @@ typedef struct {
     PyObject_HEAD
     mk_venv_config cfg;
     mk_slot *slots;
+    mk_venv_work *work;
     int n;
     int busy;
     int n_views;
@@ -133,7 +134,12 @@ static int kv_init(PyObject *self, PyObject *args, PyObject *kw) {
         return -1;
     }
     v->slots = PyMem_Calloc((size_t)n, sizeof(mk_slot));
-    if (!v->slots) {
+    v->work = PyMem_Calloc(1, sizeof(mk_venv_work));
+    if (!v->slots || !v->work) {
+        PyMem_Free(v->slots);
+        PyMem_Free(v->work);
+        v->slots = NULL;
+        v->work = NULL;
         release_views(v);
         PyErr_NoMemory();
         return -1;
@@ -146,6 +152,7 @@ static void kv_dealloc(PyObject *self) {
     KVecEnvObject *v = (KVecEnvObject *)self;
     release_views(v);
     PyMem_Free(v->slots);
+    PyMem_Free(v->work);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -194,7 +201,7 @@ static PyObject *kv_reset(PyObject *self, PyObject *arg) {
     KVecEnvObject *v = (KVecEnvObject *)self;
     int i = slot_arg(v, arg);
     if (i < 0) return NULL;
-    mk_venv_reset_slot(&v->cfg, &v->slots[i], i, &v->out);
+    mk_venv_reset_slot(&v->cfg, v->slots, i, &v->out, v->work);
     Py_RETURN_NONE;
 }
 
@@ -213,7 +220,7 @@ static PyObject *kv_step(PyObject *self, PyObject *unused) {
     int refused;
     Py_BEGIN_ALLOW_THREADS
     refused = mk_venv_refused(&v->cfg, v->slots, v->n, v->out.actions);
-    if (refused < 0) mk_venv_step(&v->cfg, v->slots, v->n, &v->out);
+    if (refused < 0) mk_venv_step(&v->cfg, v->slots, v->n, &v->out, v->work);
     Py_END_ALLOW_THREADS
     v->busy = 0;
     return PyLong_FromLong(refused);
