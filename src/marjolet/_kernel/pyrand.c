@@ -148,26 +148,20 @@ void mk_pyrand_seed_words(mk_pyrand *r, const uint32_t *key, size_t n_words) {
 #else
 #define MK_ALWAYS_INLINE inline
 #endif
-/* Where the C library supports it (glibc's ifunc), the batch seeding is
- * compiled twice, for AVX2 and for the baseline processor, and the loader
- * picks one: the lane loops are the same C, the AVX2 build's vectors are
- * twice as wide and multiply in one instruction. */
-#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define MK_LANE_CLONES __attribute__((target_clones("avx2", "default")))
+/* unrolled loops over the vectors keep each vector's last words in registers */
+#if defined(__GNUC__) && !defined(__clang__)
+#define MK_UNROLL _Pragma("GCC unroll 8")
+#else
+#define MK_UNROLL
 #endif
-#endif
-#ifndef MK_LANE_CLONES
-#define MK_LANE_CLONES
-#endif
-
 /* one step of init_by_array in every lane of a vector: row = the step of
- * prev (the lanes' last words) with old (first loop: add key + j) */
+ * prev (the lanes' last words) with old (first loop: add key[j] + j, in
+ * key_j) */
 static MK_ALWAYS_INLINE void lanes_step1(uint32_t *restrict row, uint32_t *restrict prev,
                                          const uint32_t *restrict old, size_t old_stride,
-                                         const uint32_t *restrict key, size_t j) {
+                                         const uint32_t *restrict key_j) {
     for (int l = 0; l < MK_LANES; l++)
-        row[l] = prev[l] = STEP1(old[l * old_stride], prev[l], key[l], j);
+        row[l] = prev[l] = STEP1(old[l * old_stride], prev[l], key_j[l], 0);
 }
 
 static MK_ALWAYS_INLINE void lanes_step2(uint32_t *restrict row, uint32_t *restrict prev,
@@ -181,7 +175,7 @@ static MK_ALWAYS_INLINE void lanes_copy(uint32_t *restrict row, const uint32_t *
 
 /* init_by_array of `count` vectors of MK_LANES generators, in lockstep:
  * vector g's keys have n[g] words (fewer than MK_MT_N, so the first loop
- * runs MK_MT_N steps), word j of lane l in key[g][j][l]; the states are
+ * runs MK_MT_N steps), word j of lane l plus j in key[g][j][l]; the states are
  * written transposed, word i of lane l in mt[g][i][l]. Each lane's chain
  * is serial: the lanes and the vectors are what runs side by side. */
 static MK_ALWAYS_INLINE void seed_vectors(mk_pyrand_work *w, const size_t *n, const int count) {
@@ -194,8 +188,9 @@ static MK_ALWAYS_INLINE void seed_vectors(mk_pyrand_work *w, const size_t *n, co
     }
     /* the first MK_MT_N - 1 steps read init_genrand's words from MT_INIT */
     for (size_t i = 1; i < MK_MT_N; i++) {
+        MK_UNROLL
         for (int g = 0; g < count; g++) {
-            lanes_step1(w->mt[g][i], prev[g], &MT_INIT[i], 0, w->key[g][j[g]], j[g]);
+            lanes_step1(w->mt[g][i], prev[g], &MT_INIT[i], 0, w->key[g][j[g]]);
             if (++j[g] >= n[g]) j[g] = 0;
         }
     }
@@ -203,10 +198,11 @@ static MK_ALWAYS_INLINE void seed_vectors(mk_pyrand_work *w, const size_t *n, co
     for (int g = 0; g < count; g++) {
         lanes_copy(w->mt[g][0], prev[g]);
         lanes_copy(init, w->mt[g][1]);
-        lanes_step1(w->mt[g][1], prev[g], init, 1, w->key[g][j[g]], j[g]);
+        lanes_step1(w->mt[g][1], prev[g], init, 1, w->key[g][j[g]]);
     }
     size_t i = 2;
     for (size_t k = MK_MT_N - 1; k; k--) {
+        MK_UNROLL
         for (int g = 0; g < count; g++) lanes_step2(w->mt[g][i], prev[g], i);
         if (++i >= MK_MT_N) {
             for (int g = 0; g < count; g++) lanes_copy(w->mt[g][0], prev[g]);
@@ -240,10 +236,10 @@ static MK_ALWAYS_INLINE void seed_group(mk_pyhead *const *heads, const int *firs
                                         const int *lanes, mk_pyrand_work *w, const int count) {
     size_t n[MK_HEAD_VECS];
     for (int g = 0; g < count; g++) {
-        n[g] = heads[first[g]]->n_words;
+        n[g] = (size_t)heads[first[g]]->n_words;
         for (int l = 0; l < MK_LANES; l++) { /* idle lanes repeat the last one */
             const mk_pyhead *h = heads[first[g] + (l < lanes[g] ? l : lanes[g] - 1)];
-            for (size_t k = 0; k < n[g]; k++) w->key[g][k][l] = h->key[k];
+            for (size_t k = 0; k < n[g]; k++) w->key[g][k][l] = h->key[k] + (uint32_t)k;
         }
     }
     seed_vectors(w, n, count);
@@ -257,20 +253,25 @@ static MK_ALWAYS_INLINE void seed_group(mk_pyhead *const *heads, const int *firs
     }
 }
 
-MK_LANE_CLONES static void seed_groups(mk_pyhead *const *heads, const int *first,
+MK_VEC_CLONES static void seed_groups(mk_pyhead *const *heads, const int *first,
                                        const int *lanes, mk_pyrand_work *w, int count) {
-    switch (count) {
+    switch (count) { /* each count its own unrolled code */
     case 1: seed_group(heads, first, lanes, w, 1); break;
     case 2: seed_group(heads, first, lanes, w, 2); break;
     case 3: seed_group(heads, first, lanes, w, 3); break;
-    default: seed_group(heads, first, lanes, w, MK_HEAD_VECS); break;
+    case 4: seed_group(heads, first, lanes, w, 4); break;
+    case 5: seed_group(heads, first, lanes, w, 5); break;
+    case 6: seed_group(heads, first, lanes, w, 6); break;
+    case 7: seed_group(heads, first, lanes, w, 7); break;
+    default: seed_group(heads, first, lanes, w, 8); break;
     }
 }
+_Static_assert(MK_HEAD_VECS == 8, "seed_groups: one case a count");
 
 void mk_pyhead_init(mk_pyhead *h, const uint32_t *key, size_t n_words) {
     if (n_words > MK_TEXT_KEY_WORDS) n_words = MK_TEXT_KEY_WORDS; /* never: callers' keys fit */
     memcpy(h->key, key, n_words * sizeof *key);
-    h->n_words = n_words;
+    h->n_words = (int)n_words;
     h->avail = h->used = h->spilled = 0;
 }
 
@@ -305,7 +306,7 @@ void mk_pyrand_heads(mk_pyhead *const *heads_in, int count, mk_pyrand_work *w) {
 uint32_t mk_pyhead_u32(mk_pyhead *h) {
     if (h->used < h->avail) return h->out[h->used++];
     if (!h->spilled) { /* past the head (or never seeded): the generator on its own */
-        mk_pyrand_seed_words(&h->full, h->key, h->n_words);
+        mk_pyrand_seed_words(&h->full, h->key, (size_t)h->n_words);
         for (int k = 0; k < h->used; k++) (void)mk_pyrand_u32(&h->full);
         h->spilled = 1;
     }

@@ -25,6 +25,20 @@
 
 #define MK_MT_N 624
 
+/* Where the C library supports it (glibc's ifunc), a function marked
+ * MK_VEC_CLONES is compiled twice, for AVX2 and for the baseline
+ * processor, and the loader picks one: the same C, whose loops over lanes
+ * or cards the AVX2 build turns into wider vectors (the batch seeding
+ * below, the observation tensor). Elsewhere it is one ordinary function. */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define MK_VEC_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef MK_VEC_CLONES
+#define MK_VEC_CLONES
+#endif
+
 typedef struct mk_pyrand {
     uint32_t mt[MK_MT_N];
     int index; /* next word to twist and use; MK_MT_N: start a new block */
@@ -61,15 +75,15 @@ uint64_t mk_pyrand_bits(mk_pyrand *r, int k);
  * there (`full`), so the outputs are always CPython's.
  */
 #define MK_LANES 8
-#define MK_HEAD_VECS 4
+#define MK_HEAD_VECS 8
 #define MK_HEAD 96 /* a deck needs about 46 words, 75 at most in 200,000 shuffles */
 
 typedef struct mk_pyhead {
-    uint32_t out[MK_HEAD]; /* the first outputs (genrand_uint32) */
     int avail;             /* valid entries of out (0: not seeded by the batch) */
     int used;              /* outputs drawn so far */
     int spilled;           /* full serves the outputs from `used` on */
-    size_t n_words;
+    int n_words;
+    uint32_t out[MK_HEAD]; /* the first outputs (genrand_uint32) */
     uint32_t key[MK_TEXT_KEY_WORDS];
     mk_pyrand full;
 } mk_pyhead;

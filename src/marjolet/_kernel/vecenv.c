@@ -17,16 +17,14 @@ enum {
 };
 _Static_assert(O_END == MK_OBS_SIZE, "the tensor layout of encoder.py");
 
-/* every entry of a 32-card plane (or a shorter bit field), four at a time
- * from a nibble table: no memset, no loop over the set bits */
-static const float NIBBLE[16][4] = {
-    {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 0}, {1, 0, 1, 0},
-    {0, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 1},
-    {0, 0, 1, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}, {1, 1, 1, 1},
-};
+/* every entry of a 32-card plane (or a shorter bit field): 1.0 where the
+ * bit is set; the loop compiles to a few vector instructions a plane */
+#define B4(k) 1u << (k), 1u << (k + 1), 1u << (k + 2), 1u << (k + 3)
+static const uint32_t BIT[32] = {B4(0), B4(4), B4(8), B4(12), B4(16), B4(20), B4(24), B4(28)};
+#undef B4
 
-static inline void put_bits(float *o, uint32_t m, int nibbles) {
-    for (int k = 0; k < nibbles; k++) memcpy(o + 4 * k, NIBBLE[(m >> (4 * k)) & 15], sizeof NIBBLE[0]);
+static inline void put_bits(float *restrict o, uint32_t m, int n) {
+    for (int k = 0; k < n; k++) o[k] = (float)((m & BIT[k]) != 0);
 }
 
 /* k / 20.0, k / 6.0 rounded to float as encoder.py does (the compiler
@@ -37,15 +35,31 @@ static const float BY20[21] = {SIX(0, 20.0), SIX(6, 20.0), SIX(12, 20.0), F(18, 
                                F(19, 20.0), F(20, 20.0)};
 static const float BY6[33] = {SIX(0, 6.0),  SIX(6, 6.0),  SIX(12, 6.0), SIX(18, 6.0),
                               SIX(24, 6.0), F(30, 6.0), F(31, 6.0), F(32, 6.0)};
+static const float BY16[32] = {SIX(0, 16.0),  SIX(6, 16.0),  SIX(12, 16.0), SIX(18, 16.0),
+                               SIX(24, 16.0), F(30, 16.0), F(31, 16.0)};
+/* k / 100.0 for the points of a deal (0..640 in the classic profile) */
+#define TEN(k) SIX(k, 100.0), F(k + 6, 100.0), F(k + 7, 100.0), F(k + 8, 100.0), F(k + 9, 100.0)
+#define HUNDRED(k) TEN(k), TEN(k + 10), TEN(k + 20), TEN(k + 30), TEN(k + 40), TEN(k + 50), \
+    TEN(k + 60), TEN(k + 70), TEN(k + 80), TEN(k + 90)
+static const float BY100[800] = {HUNDRED(0),   HUNDRED(100), HUNDRED(200), HUNDRED(300),
+                                 HUNDRED(400), HUNDRED(500), HUNDRED(600), HUNDRED(700)};
+#undef HUNDRED
+#undef TEN
 #undef SIX
 #undef F
 
+static inline float by100(int32_t points) {
+    return points >= 0 && points < 800 ? BY100[points] : (float)(points / 100.0);
+}
+
 static float capped_total(int32_t total, int target) {
+    if (total == 0) return 0.0f; /* deal and dense episodes: no division */
     double v = (double)total / (double)target;
     return (float)(v < 2.0 ? v : 2.0); /* TOTAL_CAP */
 }
 
-void mk_encode(const mk_deal *d, int me, const int32_t totals[2], int target, float *o) {
+MK_VEC_CLONES void mk_encode(const mk_deal *d, int me, const int32_t totals[2], int target,
+                            float *o) {
     int opp = me ^ 1;
     int stock_size = 20 - 2 * (d->tricks - d->window); /* Deal.stock_size */
     if (stock_size < 0) stock_size = 0;
@@ -60,18 +74,18 @@ void mk_encode(const mk_deal *d, int me, const int32_t totals[2], int target, fl
     uint32_t lead = d->lead >= 0 ? 1u << d->lead : 0;
     uint32_t indicator = stock_size > 0 ? 1u << d->indicator : 0;
     uint32_t seen = d->hand[me] | d->won[0] | d->won[1] | known | lead | indicator;
-    put_bits(o + O_HAND, d->hand[me], 8);
-    put_bits(o + O_MY_EXPOSED, d->exposed[me], 8);
-    put_bits(o + O_OPP_EXPOSED, d->exposed[opp], 8);
-    put_bits(o + O_OPP_KNOWN, known, 8);
-    put_bits(o + O_UNSEEN, ~seen, 8);
-    put_bits(o + O_MY_WON, d->won[me], 8);
-    put_bits(o + O_OPP_WON, d->won[opp], 8);
-    put_bits(o + O_LEAD, lead, 8);
-    put_bits(o + O_INDICATOR, indicator, 8);
-    put_bits(o + O_TRUMP, 1u << d->trump, 1);
-    put_bits(o + O_MY_MELDS, d->melds[me], 3);
-    put_bits(o + O_OPP_MELDS, d->melds[opp], 3);
+    put_bits(o + O_HAND, d->hand[me], 32);
+    put_bits(o + O_MY_EXPOSED, d->exposed[me], 32);
+    put_bits(o + O_OPP_EXPOSED, d->exposed[opp], 32);
+    put_bits(o + O_OPP_KNOWN, known, 32);
+    put_bits(o + O_UNSEEN, ~seen, 32);
+    put_bits(o + O_MY_WON, d->won[me], 32);
+    put_bits(o + O_OPP_WON, d->won[opp], 32);
+    put_bits(o + O_LEAD, lead, 32);
+    put_bits(o + O_INDICATOR, indicator, 32);
+    put_bits(o + O_TRUMP, 1u << d->trump, 4);
+    put_bits(o + O_MY_MELDS, d->melds[me], 12);
+    put_bits(o + O_OPP_MELDS, d->melds[opp], 12);
     o[O_MY_TURN] = d->turn == me;
     o[O_IN_WINDOW] = d->window != 0;
     o[O_STOCK_EMPTY] = stock_size == 0;
@@ -79,9 +93,9 @@ void mk_encode(const mk_deal *d, int me, const int32_t totals[2], int target, fl
     o[O_MY_SEVEN] = d->seven_by == me;
     o[O_OPP_SEVEN] = d->seven_by == opp;
     o[O_STOCK_SIZE] = BY20[stock_size];
-    o[O_TRICKS] = (float)(d->tricks / 16.0);
-    o[O_MY_POINTS] = (float)(d->points[me] / 100.0);
-    o[O_OPP_POINTS] = (float)(d->points[opp] / 100.0);
+    o[O_TRICKS] = BY16[d->tricks & 31];
+    o[O_MY_POINTS] = by100(d->points[me]);
+    o[O_OPP_POINTS] = by100(d->points[opp]);
     o[O_MY_LATE] = BY6[d->late[me] & 31];
     o[O_OPP_LATE] = BY6[d->late[opp] & 31];
     o[O_OPP_HAND] = BY6[mk_popcount32(d->hand[opp])];
@@ -267,8 +281,9 @@ static void finish_episode(const mk_venv_config *c, mk_slot *s, mk_pyhead *deale
 /* start the episodes of the pending slots, their generators seeded together */
 static void start_pending(const mk_venv_config *c, mk_slot *slots, const mk_venv_out *out,
                           mk_venv_work *w) {
-    mk_pyhead *heads[3 * MK_VENV_CHUNK];
+    mk_pyhead *heads[3 * MK_VENV_CHUNK] = {0};
     int count = 0, n = w->n_pending;
+    if (n == 0) return;
     for (int e = 0; e < n; e++) {
         mk_slot *s = &slots[w->pending[e]];
         begin_episode(c, s, &w->dealer[e], &w->deck[e]);

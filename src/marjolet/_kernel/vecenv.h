@@ -43,16 +43,16 @@ typedef struct mk_venv_config {
     double worst;        /* the reward of an illegal action (lose mode) */
 } mk_venv_config;
 
-typedef struct mk_slot {
+typedef struct mk_slot { /* what a step reads first, the generators' states last */
     mk_deal d;
-    mk_pyrand stream;    /* SeedStream: the seeds of successive episodes */
-    mk_pyhead bot;       /* the random opponent's generator (Bot.rng) */
     uint64_t match_seed;
     int32_t totals[2];   /* completed deals of the match (R21, R22) */
     int32_t paid;        /* dense: points difference already paid out */
     int32_t deal_index;
     double pending;      /* reward the opponent earned before the agent's first move */
     int8_t first_dealer, seat, winner, done, needs_reset, illegal, last_mover;
+    mk_pyhead bot;       /* the random opponent's generator (Bot.rng) */
+    mk_pyrand stream;    /* SeedStream: the seeds of successive episodes */
 } mk_slot;
 
 /* The caller's arrays, n slots (rows in slot order). reward has 2 entries
