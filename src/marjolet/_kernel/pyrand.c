@@ -268,14 +268,38 @@ MK_VEC_CLONES static void seed_groups(mk_pyhead *const *heads, const int *first,
 }
 _Static_assert(MK_HEAD_VECS == 8, "seed_groups: one case a count");
 
+void mk_pyhead_init_text(mk_pyhead *h, const char *text, size_t len) {
+    if (len > MK_TEXT_MAX) len = MK_TEXT_MAX;
+    memcpy(h->key, text, len); /* the text waits in key's bytes until it is hashed */
+    h->text_len = (int)len;
+    h->n_words = 0;
+    h->avail = h->used = h->spilled = 0;
+}
+
+static size_t bytes_key(const uint8_t *bytes, size_t total, uint32_t *key);
+
+/* a text head's key (from the text in key's bytes and the text's digest) */
+static void text_head_key(mk_pyhead *h, const uint8_t digest[64]) {
+    uint8_t bytes[MK_TEXT_MAX + 64];
+    size_t len = (size_t)h->text_len;
+    memcpy(bytes, h->key, len);
+    memcpy(bytes + len, digest, 64);
+    h->n_words = (int)bytes_key(bytes, len + 64, h->key);
+    h->text_len = 0;
+}
+
+static void text_heads_keys(mk_pyhead *const *heads, int count);
+
 void mk_pyhead_init(mk_pyhead *h, const uint32_t *key, size_t n_words) {
     if (n_words > MK_TEXT_KEY_WORDS) n_words = MK_TEXT_KEY_WORDS; /* never: callers' keys fit */
     memcpy(h->key, key, n_words * sizeof *key);
     h->n_words = (int)n_words;
+    h->text_len = 0;
     h->avail = h->used = h->spilled = 0;
 }
 
 void mk_pyrand_heads(mk_pyhead *const *heads_in, int count, mk_pyrand_work *w) {
+    text_heads_keys(heads_in, count);
     /* order the heads by key length (insertion sort: a few dozen), then cut
      * runs of one length into vectors of at most MK_LANES */
     mk_pyhead *heads[4 * MK_LANES * MK_HEAD_VECS];
@@ -306,6 +330,7 @@ void mk_pyrand_heads(mk_pyhead *const *heads_in, int count, mk_pyrand_work *w) {
 uint32_t mk_pyhead_u32(mk_pyhead *h) {
     if (h->used < h->avail) return h->out[h->used++];
     if (!h->spilled) { /* past the head (or never seeded): the generator on its own */
+        if (h->text_len) text_heads_keys(&h, 1);
         mk_pyrand_seed_words(&h->full, h->key, (size_t)h->n_words);
         for (int k = 0; k < h->used; k++) (void)mk_pyrand_u32(&h->full);
         h->spilled = 1;
@@ -319,13 +344,9 @@ void mk_pyrand_seed_u64(mk_pyrand *r, uint64_t n) {
     mk_pyrand_seed_words(r, key, key[1] ? 2 : 1);
 }
 
-size_t mk_pyrand_text_key(const char *text, size_t len, uint32_t key[MK_TEXT_KEY_WORDS]) {
-    /* int.from_bytes(text + sha512(text).digest()), big-endian, as words */
-    uint8_t bytes[MK_TEXT_MAX + 64];
-    if (len > MK_TEXT_MAX) len = MK_TEXT_MAX;
-    memcpy(bytes, text, len);
-    mk_sha512(bytes, len, bytes + len);
-    size_t total = len + 64, words = (total + 3) / 4;
+/* the key words of int.from_bytes(text + digest) (big-endian), bytes[0..total) */
+static size_t bytes_key(const uint8_t *bytes, size_t total, uint32_t *key) {
+    size_t words = (total + 3) / 4;
     for (size_t w = 0; w < words; w++) {
         uint32_t v = 0;
         for (int b = 3; b >= 0; b--) { /* the word's bytes, most significant first */
@@ -335,6 +356,15 @@ size_t mk_pyrand_text_key(const char *text, size_t len, uint32_t key[MK_TEXT_KEY
         key[w] = v;
     }
     return words;
+}
+
+size_t mk_pyrand_text_key(const char *text, size_t len, uint32_t key[MK_TEXT_KEY_WORDS]) {
+    /* int.from_bytes(text + sha512(text).digest()), big-endian, as words */
+    uint8_t bytes[MK_TEXT_MAX + 64];
+    if (len > MK_TEXT_MAX) len = MK_TEXT_MAX;
+    memcpy(bytes, text, len);
+    mk_sha512(bytes, len, bytes + len);
+    return bytes_key(bytes, len + 64, key);
 }
 
 void mk_pyrand_seed_text(mk_pyrand *r, const char *text, size_t len) {
@@ -474,4 +504,98 @@ void mk_sha512(const uint8_t *data, size_t len, uint8_t out[64]) {
     for (size_t i = 0; i < blocks; i++) sha_block(h, last + 128 * i);
     for (int i = 0; i < 8; i++)
         for (int b = 0; b < 8; b++) out[8 * i + b] = (uint8_t)(h[i] >> (56 - 8 * b));
+}
+
+/* ---- SHA-512 of short texts, SHA_LANES at a time ------------------------ */
+
+/* Texts of at most SHA_ONE_BLOCK bytes pad to one block; each lane hashes
+ * one, the lanes' loops compiled to vector code (MK_VEC_CLONES). */
+#define SHA_LANES 4
+#define SHA_ONE_BLOCK 111
+
+static MK_ALWAYS_INLINE uint64_t ror64(uint64_t x, int n) { return x >> n | x << (64 - n); }
+
+#define SHA_ROUND(a, b, c, d, e, f, g, h, t)                                                  \
+    for (int l = 0; l < SHA_LANES; l++) {                                                     \
+        uint64_t t1 = h[l] + (ror64(e[l], 14) ^ ror64(e[l], 18) ^ ror64(e[l], 41)) +         \
+                      ((e[l] & f[l]) ^ (~e[l] & g[l])) + SHA_K[t] + w[t][l];                 \
+        uint64_t t2 = (ror64(a[l], 28) ^ ror64(a[l], 34) ^ ror64(a[l], 39)) +                \
+                      ((a[l] & b[l]) ^ (a[l] & c[l]) ^ (b[l] & c[l]));                       \
+        d[l] += t1;                                                                           \
+        h[l] = t1 + t2;                                                                       \
+    }
+
+/* the digests of SHA_LANES one-block messages, w[0..16) their padded words */
+MK_VEC_CLONES static void sha_lanes(uint64_t w[80][SHA_LANES], uint64_t out[8][SHA_LANES]) {
+    for (int t = 16; t < 80; t++)
+        for (int l = 0; l < SHA_LANES; l++) {
+            uint64_t x = w[t - 15][l], y = w[t - 2][l];
+            w[t][l] = w[t - 16][l] + (ror64(x, 1) ^ ror64(x, 8) ^ (x >> 7)) + w[t - 7][l] +
+                      (ror64(y, 19) ^ ror64(y, 61) ^ (y >> 6));
+        }
+    uint64_t a[SHA_LANES], b[SHA_LANES], c[SHA_LANES], d[SHA_LANES], e[SHA_LANES],
+        f[SHA_LANES], g[SHA_LANES], h[SHA_LANES];
+    for (int l = 0; l < SHA_LANES; l++) {
+        a[l] = SHA_H0[0], b[l] = SHA_H0[1], c[l] = SHA_H0[2], d[l] = SHA_H0[3];
+        e[l] = SHA_H0[4], f[l] = SHA_H0[5], g[l] = SHA_H0[6], h[l] = SHA_H0[7];
+    }
+    for (int t = 0; t < 80; t += 8) { /* the eight registers renamed, not moved */
+        SHA_ROUND(a, b, c, d, e, f, g, h, t)
+        SHA_ROUND(h, a, b, c, d, e, f, g, t + 1)
+        SHA_ROUND(g, h, a, b, c, d, e, f, t + 2)
+        SHA_ROUND(f, g, h, a, b, c, d, e, t + 3)
+        SHA_ROUND(e, f, g, h, a, b, c, d, t + 4)
+        SHA_ROUND(d, e, f, g, h, a, b, c, t + 5)
+        SHA_ROUND(c, d, e, f, g, h, a, b, t + 6)
+        SHA_ROUND(b, c, d, e, f, g, h, a, t + 7)
+    }
+    for (int l = 0; l < SHA_LANES; l++) {
+        out[0][l] = SHA_H0[0] + a[l], out[1][l] = SHA_H0[1] + b[l];
+        out[2][l] = SHA_H0[2] + c[l], out[3][l] = SHA_H0[3] + d[l];
+        out[4][l] = SHA_H0[4] + e[l], out[5][l] = SHA_H0[5] + f[l];
+        out[6][l] = SHA_H0[6] + g[l], out[7][l] = SHA_H0[7] + h[l];
+    }
+}
+
+/* the keys of the text heads among heads: short texts SHA_LANES at a time,
+ * longer ones one by one */
+static void text_heads_keys(mk_pyhead *const *heads, int count) {
+    uint64_t w[80][SHA_LANES], out[8][SHA_LANES];
+    mk_pyhead *lane[SHA_LANES];
+    uint8_t digest[64];
+    int n = 0;
+    for (int k = 0; k <= count; k++) {
+        mk_pyhead *hd = k < count ? heads[k] : NULL;
+        if (hd && hd->text_len > SHA_ONE_BLOCK) {
+            mk_sha512((const uint8_t *)hd->key, (size_t)hd->text_len, digest);
+            text_head_key(hd, digest);
+            continue;
+        }
+        if (hd && hd->text_len) {
+            uint8_t block[128] = {0};
+            size_t len = (size_t)hd->text_len;
+            memcpy(block, hd->key, len);
+            block[len] = 0x80;
+            uint64_t bits = (uint64_t)len * 8;
+            for (int b = 0; b < 8; b++) block[127 - b] = (uint8_t)(bits >> (8 * b));
+            for (int t = 0; t < 16; t++) {
+                uint64_t v = 0;
+                for (int b = 0; b < 8; b++) v = v << 8 | block[8 * t + b];
+                w[t][n] = v;
+            }
+            lane[n++] = hd;
+        }
+        if (n == SHA_LANES || (k == count && n > 0)) {
+            for (int l = n; l < SHA_LANES; l++) /* idle lanes hash the first text again */
+                for (int t = 0; t < 16; t++) w[t][l] = w[t][0];
+            sha_lanes(w, out);
+            for (int l = 0; l < n; l++) {
+                for (int i = 0; i < 8; i++)
+                    for (int b = 0; b < 8; b++)
+                        digest[8 * i + b] = (uint8_t)(out[i][l] >> (56 - 8 * b));
+                text_head_key(lane[l], digest);
+            }
+            n = 0;
+        }
+    }
 }

@@ -83,6 +83,7 @@ typedef struct mk_pyhead {
     int used;              /* outputs drawn so far */
     int spilled;           /* full serves the outputs from `used` on */
     int n_words;
+    int text_len;          /* > 0: seeded from a str whose bytes wait in key, unhashed */
     uint32_t out[MK_HEAD]; /* the first outputs (genrand_uint32) */
     uint32_t key[MK_TEXT_KEY_WORDS];
     mk_pyrand full;
@@ -99,6 +100,10 @@ typedef struct mk_pyrand_work {
  * of them), not seeded yet: mk_pyrand_heads seeds it, or the first draw
  * seeds it alone. */
 void mk_pyhead_init(mk_pyhead *h, const uint32_t *key, size_t n_words);
+/* The generator random.Random(text) (a str of len <= MK_TEXT_MAX UTF-8
+ * bytes, not starting with 0): its digest waits for mk_pyrand_heads, which
+ * hashes the texts of a batch together. */
+void mk_pyhead_init_text(mk_pyhead *h, const char *text, size_t len);
 /* Seed `count` generators (mk_pyhead_init'ed) and fill their heads. */
 void mk_pyrand_heads(mk_pyhead *const *heads, int count, mk_pyrand_work *w);
 uint32_t mk_pyhead_u32(mk_pyhead *h);

@@ -103,15 +103,15 @@ MK_VEC_CLONES void mk_encode(const mk_deal *d, int me, const int32_t totals[2], 
     o[O_OPP_TOTAL] = capped_total(totals[opp], target);
     o[O_RULE_DIX] = d->rules.dix_on_play != 0;
     o[O_RULE_SAME_SUIT] = d->rules.same_suit != 0;
-    o[O_RULE_BONUS] = (float)(d->rules.all_tricks_bonus / 50.0);
+    o[O_RULE_BONUS] = by100(2 * d->rules.all_tricks_bonus); /* 2b / 100.0 == b / 50.0 */
     o[O_RULE_ONE_MELD] = d->rules.one_meld != 0;
 }
 
 /* ---- one episode (episode.py, match.py) ----------------------------------- */
 
-/* the key of random.Random(f"marjolet/{seed}{tail}") (match.py), tail
- * "/first-dealer" or "/deal/{index}"; its words */
-static size_t text_key(uint64_t seed, int deal_index, uint32_t *key) {
+/* the generator random.Random(f"marjolet/{seed}{tail}") (match.py), tail
+ * "/first-dealer" or "/deal/{index}", to be seeded */
+static void text_generator(mk_pyhead *g, uint64_t seed, int deal_index) {
     char text[96] = "marjolet/", digits[24];
     size_t len = 9, k = 0;
     do digits[k++] = (char)('0' + seed % 10); while (seed /= 10);
@@ -125,7 +125,7 @@ static size_t text_key(uint64_t seed, int deal_index, uint32_t *key) {
         do digits[k++] = (char)('0' + v % 10); while (v /= 10);
         while (k) text[len++] = digits[--k];
     }
-    return mk_pyrand_text_key(text, len, key);
+    mk_pyhead_init_text(g, text, len);
 }
 
 #define FIRST_DEALER (-1)
@@ -139,9 +139,8 @@ static void deal_from(const mk_venv_config *c, mk_slot *s, mk_pyhead *g) {
 
 /* Match.start_deal: the deck of seeded_deck(match_seed, deal_index) */
 static void start_deal(const mk_venv_config *c, mk_slot *s) {
-    mk_pyhead g;
-    uint32_t key[MK_TEXT_KEY_WORDS];
-    mk_pyhead_init(&g, key, text_key(s->match_seed, s->deal_index, key));
+    mk_pyhead g; /* seeded on its own at its first draw */
+    text_generator(&g, s->match_seed, s->deal_index);
     deal_from(c, s, &g);
 }
 
@@ -250,7 +249,6 @@ void mk_venv_seed(mk_slot *s, const uint32_t *key, size_t n_words) {
  * the first dealer's, the first deck's and the random bot's) */
 static void begin_episode(const mk_venv_config *c, mk_slot *s, mk_pyhead *dealer,
                           mk_pyhead *deck) {
-    uint32_t key[MK_TEXT_KEY_WORDS];
     s->match_seed = mk_pyrand_bits(&s->stream, 63);
     if (c->opponent != MK_OPP_NONE) { /* SingleAgentEnv.reset */
         uint64_t bot_seed = mk_pyrand_bits(&s->stream, 63);
@@ -259,8 +257,8 @@ static void begin_episode(const mk_venv_config *c, mk_slot *s, mk_pyhead *dealer
         uint32_t k_bot[2] = {(uint32_t)bot_seed, (uint32_t)(bot_seed >> 32)}; /* Bot.new_match */
         mk_pyhead_init(&s->bot, k_bot, k_bot[1] ? 2 : 1);
     }
-    mk_pyhead_init(dealer, key, text_key(s->match_seed, FIRST_DEALER, key));
-    mk_pyhead_init(deck, key, text_key(s->match_seed, 0, key));
+    text_generator(dealer, s->match_seed, FIRST_DEALER);
+    text_generator(deck, s->match_seed, 0);
 }
 
 /* the episode's first deal, once its generators are seeded (Match(seed=...)) */
