@@ -289,7 +289,79 @@ static PyObject *k_encode(PyObject *mod, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* pyrand_words(seeds, count): the first `count` outputs (getrandbits(32))
+ * of random.Random(seed) for each seed (a str of at most 192 UTF-8 bytes,
+ * or an int 0 <= n < 2**64), the generators seeded together as the batch
+ * seeds them (the tests hold them to CPython's) */
+static int pyrand_head_from(PyObject *seed, mk_pyhead *h) {
+    if (PyUnicode_Check(seed)) {
+        Py_ssize_t len;
+        const char *text = PyUnicode_AsUTF8AndSize(seed, &len);
+        if (!text) return -1;
+        if (len < 1 || len > MK_TEXT_MAX || text[0] == 0) {
+            PyErr_Format(PyExc_ValueError, "a str seed must have 1..%d UTF-8 bytes", MK_TEXT_MAX);
+            return -1;
+        }
+        mk_pyhead_init_text(h, text, (size_t)len);
+        return 0;
+    }
+    unsigned long long n = PyLong_AsUnsignedLongLong(seed);
+    if (n == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    uint32_t key[2] = {(uint32_t)n, (uint32_t)(n >> 32)};
+    mk_pyhead_init(h, key, key[1] ? 2 : 1);
+    return 0;
+}
+
+static PyObject *k_pyrand_words(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *seeds, *result = NULL;
+    int count;
+    if (!PyArg_ParseTuple(args, "O!i", &PyTuple_Type, &seeds, &count)) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(seeds);
+    if (n < 1 || n > 256 || count < 0 || count > 4096) {
+        PyErr_SetString(PyExc_ValueError, "1..256 seeds and 0..4096 words");
+        return NULL;
+    }
+    mk_pyhead *heads = PyMem_Calloc((size_t)n, sizeof *heads);
+    mk_pyhead **ptrs = PyMem_Calloc((size_t)n, sizeof *ptrs);
+    mk_pyrand_work *work = PyMem_Calloc(1, sizeof *work);
+    if (!heads || !ptrs || !work) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (pyrand_head_from(PyTuple_GET_ITEM(seeds, i), &heads[i]) < 0) goto done;
+        ptrs[i] = &heads[i];
+    }
+    mk_pyrand_heads(ptrs, (int)n, work);
+    result = PyList_New(n);
+    for (Py_ssize_t i = 0; result && i < n; i++) {
+        PyObject *words = PyList_New(count);
+        if (!words) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, i, words);
+        for (int k = 0; k < count; k++) {
+            PyObject *v = PyLong_FromUnsignedLong(mk_pyhead_u32(&heads[i]));
+            if (!v) {
+                Py_CLEAR(result);
+                break;
+            }
+            PyList_SET_ITEM(words, k, v);
+        }
+    }
+done:
+    PyMem_Free(heads);
+    PyMem_Free(ptrs);
+    PyMem_Free(work);
+    return result;
+}
+
 static PyMethodDef kv_functions[] = {
+    {"pyrand_words", k_pyrand_words, METH_VARARGS,
+     "pyrand_words(seeds, count): the first count outputs of random.Random(seed) for each "
+     "seed (str or int < 2**64), seeded together as the batch seeds them"},
     {"encode", k_encode, METH_VARARGS,
      "encode(deal, seat, (total0, total1), target, out): the observation tensor into out"},
     {NULL, NULL, 0, NULL},

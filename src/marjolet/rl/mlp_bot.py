@@ -15,7 +15,6 @@ Without ``weights=`` the bot loads the policy shipped in the package
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -23,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from marjolet import outputs
 from marjolet.actions import ACTION_COUNT as NUM_ACTIONS
-from marjolet.bots.base import Bot, BotSpecError, Param
+from marjolet.bots.base import BotSpecError, Param
 from marjolet.observation import Observation
+from marjolet.rl.policy_bot import CHOICE_PARAMS, PolicyBot
 
 if TYPE_CHECKING:
 
@@ -142,49 +142,24 @@ def load_policy(path: str | Path | None = None) -> MlpPolicy:
     return policy
 
 
-class PpoBot(Bot):
+class PpoBot(PolicyBot):
     name = "ppo"
     description = (
         "a small neural network trained by reinforcement learning (PPO); "
         "numpy at play time (rl extra)"
     )
-    params = (
-        Param("weights", str, "", "path of a .npz policy (empty: the one shipped)"),
-        Param("greedy", bool, True, "play the best-scoring action (false: sample the softmax)"),
-        Param("temperature", float, 1.0, "softmax temperature when greedy=false"),
-    )
+    params = (Param("weights", str, "", "path of a .npz policy (empty: the one shipped)"),
+              *CHOICE_PARAMS)  # fmt: skip
 
     def __init__(
         self, *, seed: int | None = None, policy: MlpPolicy | None = None, **options: Any
     ) -> None:
         super().__init__(seed=seed, **options)
-        if self.options["temperature"] <= 0:
-            temperature = self.options["temperature"]
-            raise BotSpecError(f"ppo: temperature must be > 0, got {temperature}")
         #: The network; training swaps it for newer snapshots (self-play).
         self.policy = policy if policy is not None else load_policy(self.options["weights"] or None)
-        import numpy as np
-
-        from marjolet.rl.encoder import OBSERVATION_SIZE
-
-        self._x: FloatArray = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
 
     def scores(self, obs: Observation, legal: Sequence[int]) -> FloatArray:
         """The logit of each legal action, in the order of ``legal``."""
-        from marjolet.rl.encoder import encode
-
-        logits = self.policy.logits(encode(obs, self._x))
+        logits = self.policy.logits(self.tensor(obs))
         result: FloatArray = logits[list(legal)]
         return result
-
-    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
-        if len(legal) == 1:
-            return legal[0]
-        s = [float(v) for v in self.scores(obs, legal)]
-        if self.options["greedy"]:
-            return legal[max(range(len(s)), key=s.__getitem__)]
-        t = self.options["temperature"]
-        top = max(s)
-        weights = [math.exp((v - top) / t) for v in s]
-        return self.rng.choices(legal, weights=weights)[0]
-
