@@ -251,13 +251,15 @@ class ActorCritic(nn.Module):
 
     def numpy_policy(self) -> MlpPolicy:
         """The actor as numpy arrays (weights ``in x out``), for the ``ppo`` bot."""
-        linear = [m for m in self.actor if isinstance(m, nn.Linear)]
-        return MlpPolicy(
-            [
-                (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
-                for m in linear
-            ]
-        )
+        return numpy_policy(self.actor)
+
+
+def numpy_policy(net: nn.Sequential) -> MlpPolicy:
+    """An :func:`mlp` as numpy arrays (weights ``in x out``), for the bots."""
+    linear = [m for m in net if isinstance(m, nn.Linear)]
+    return MlpPolicy(
+        [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linear]
+    )
 
 
 # -- settings and training ----------------------------------------------------------
@@ -447,21 +449,7 @@ class Trainer:
     def evaluate(self) -> None:
         policy = self.model.numpy_policy()
         self.checkpoint(policy, self.steps)
-        recent = self.margins[-500:]
-        for spec, deals in zip(self.s.eval, self.s.eval_deals, strict=True):
-            start = time.process_time()
-            margins = duplicate_margins(policy, spec, deals, seed=10_000)
-            self.log(
-                {
-                    "steps": self.steps,
-                    "opponent": spec,
-                    "margins": margins,
-                    "win_rate": win_rate(margins),
-                    "margin": float(np.mean(margins)),
-                    "train_margin": float(np.mean(recent)) if recent else None,
-                    "eval_cpu_s": round(time.process_time() - start, 2),
-                }
-            )
+        evaluate(policy, self.steps, self.s.eval, self.s.eval_deals, self.margins[-500:], self.log)
 
 
 # -- evaluation -----------------------------------------------------------------------
@@ -486,6 +474,32 @@ def duplicate_margins(policy: MlpPolicy, spec: str, deals: int, seed: int) -> li
             points = match.deal.points
             margins.append(float(points[seat] - points[seat ^ 1]))
     return margins
+
+
+def evaluate(
+    policy: MlpPolicy,
+    steps: int,
+    specs: Sequence[str],
+    deals: Sequence[int],
+    recent: Sequence[float],
+    log: Callable[[dict[str, Any]], None],
+) -> None:
+    """Log the greedy policy's duplicate deals against each of ``specs``
+    (``recent``: the last training deals' margins, for the record)."""
+    for spec, n in zip(specs, deals, strict=True):
+        start = time.process_time()
+        margins = duplicate_margins(policy, spec, n, seed=10_000)
+        log(
+            {
+                "steps": steps,
+                "opponent": spec,
+                "margins": margins,
+                "win_rate": win_rate(margins),
+                "margin": float(np.mean(margins)),
+                "train_margin": float(np.mean(recent)) if recent else None,
+                "eval_cpu_s": round(time.process_time() - start, 2),
+            }
+        )
 
 
 def win_rate(margins: Sequence[float]) -> float:
@@ -531,11 +545,27 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Settings, argparse.Namespace
     return s, args
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    s, args = parse_args(argv)
+class Run(Protocol):
+    """A training run: ``steps`` done so far, ``run()`` returns the policy."""
+
+    steps: int
+
+    def run(self) -> MlpPolicy: ...
+
+
+Log = Callable[[dict[str, Any]], None]
+Checkpoint = Callable[[MlpPolicy, int], None]
+
+
+def run_logged(
+    settings: Any, out: Path | None, log_path: Path | None, make: Callable[[Log, Checkpoint], Run]
+) -> int:
+    """Run ``make(log, checkpoint)`` with the evaluations printed and written
+    to ``log_path`` (JSON lines, the settings first) and the policy to
+    ``out`` at every evaluation and at the end; errors are one line (exit 2)."""
     records: list[dict[str, Any]] = []
     try:
-        for path in (args.out, args.log):
+        for path in (out, log_path):
             if path is not None:
                 check_output(path)
         torch.set_num_threads(1)
@@ -547,23 +577,28 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"win {record['win_rate']:6.1%}  margin {record['margin']:+7.1f}",
                 flush=True,
             )
-            if args.log is not None:
-                lines = [json.dumps({"settings": asdict(s)})]
+            if log_path is not None:
+                lines = [json.dumps({"settings": asdict(settings)})]
                 lines += [json.dumps(r) for r in records]
-                write_atomic(args.log, ("\n".join(lines) + "\n").encode())
+                write_atomic(log_path, ("\n".join(lines) + "\n").encode())
 
         def checkpoint(policy: MlpPolicy, steps: int) -> None:
-            if args.out is not None:
-                save_policy(args.out, policy.layers, trained_steps=steps, **asdict(s))
+            if out is not None:
+                save_policy(out, policy.layers, trained_steps=steps, **asdict(settings))
 
         start = time.process_time()
-        trainer = Trainer(s, log, checkpoint)
+        trainer = make(log, checkpoint)
         checkpoint(trainer.run(), trainer.steps)
-        print(f"{s.steps} steps in {time.process_time() - start:.0f} CPU s", flush=True)
+        print(f"{trainer.steps} steps in {time.process_time() - start:.0f} CPU s", flush=True)
     except (MarjoletError, OutputError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    s, args = parse_args(argv)
+    return run_logged(s, args.out, args.log, lambda log, checkpoint: Trainer(s, log, checkpoint))
 
 
 if __name__ == "__main__":
