@@ -1,6 +1,6 @@
 """Deep Monte-Carlo (DMC) self-play on Marjolet, PyTorch on the CPU.
 
-    python -m marjolet.rl.train_dmc --steps 300000 --seed 1 --out dmc.npz --log dmc.jsonl
+    python -m marjolet.rl.train_dmc --steps 1000000 --seed 1 --out dmc.npz --log dmc.jsonl
     marjolet arena ppo:weights=dmc.npz random --matches 100 --seed 1
 
 What it does, DouZero's recipe made small: one network estimates
@@ -60,15 +60,15 @@ Sample = tuple[FloatArray, npt.NDArray[np.int64], FloatArray]
 class DmcSettings:
     """Every knob of a run (written to the log and the weights file)."""
 
-    steps: int = 300_000
+    steps: int = 1_000_000
     seed: int = 1
     num_envs: int = 64
     rollout: int = 64
     epsilon: float = 0.05
-    lr: float = 3e-4
+    lr: float = 1e-3
     minibatch: int = 512
     hidden: list[int] = field(default_factory=lambda: [128, 128])
-    eval_every: int = 50_000
+    eval_every: int = 250_000
     eval: list[str] = field(default_factory=lambda: list(DEFAULT_EVAL))
     eval_deals: list[int] = field(default_factory=lambda: [100, 100, 30])
 
