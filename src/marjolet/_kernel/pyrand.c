@@ -327,8 +327,7 @@ void mk_pyrand_heads(mk_pyhead *const *heads_in, int count, mk_pyrand_work *w) {
     }
 }
 
-uint32_t mk_pyhead_u32(mk_pyhead *h) {
-    if (h->used < h->avail) return h->out[h->used++];
+uint32_t mk_pyhead_spill(mk_pyhead *h) {
     if (!h->spilled) { /* past the head (or never seeded): the generator on its own */
         if (h->text_len) text_heads_keys(&h, 1);
         mk_pyrand_seed_words(&h->full, h->key, (size_t)h->n_words);

@@ -106,7 +106,11 @@ void mk_pyhead_init(mk_pyhead *h, const uint32_t *key, size_t n_words);
 void mk_pyhead_init_text(mk_pyhead *h, const char *text, size_t len);
 /* Seed `count` generators (mk_pyhead_init'ed) and fill their heads. */
 void mk_pyrand_heads(mk_pyhead *const *heads, int count, mk_pyrand_work *w);
-uint32_t mk_pyhead_u32(mk_pyhead *h);
+/* the next output past the head (the generator seeded again alone) */
+uint32_t mk_pyhead_spill(mk_pyhead *h);
+static inline uint32_t mk_pyhead_u32(mk_pyhead *h) {
+    return h->used < h->avail ? h->out[h->used++] : mk_pyhead_spill(h);
+}
 /* randrange(n) = _randbelow(n), n >= 1 */
 uint32_t mk_pyhead_below(mk_pyhead *h, uint32_t n);
 /* deck = list(range(32)); r.shuffle(deck) (marjolet.cards.shuffled_deck) */

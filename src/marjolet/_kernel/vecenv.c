@@ -353,9 +353,9 @@ static void act(const mk_venv_config *c, mk_slot *s, int i, const mk_venv_out *o
     out->reward[i] = r;
 }
 
-void mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_out *out,
-                  mk_venv_work *w) {
-    int width = c->opponent == MK_OPP_NONE ? 2 : 1;
+int mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_out *out,
+                 mk_venv_work *w) {
+    int width = c->opponent == MK_OPP_NONE ? 2 : 1, ended = 0;
     w->n_pending = 0;
     for (int i = 0; i < n; i++) {
         mk_slot *s = &slots[i];
@@ -372,6 +372,7 @@ void mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_
             continue;
         }
         out->terminated[i] = 1;
+        ended++;
         write_end(c, s, i, out);
         if (c->autoreset == MK_RESET_SAME_STEP) {
             write_view(c, s, out->final_obs + (size_t)i * MK_OBS_SIZE, NULL, out->final_seat + i);
@@ -382,4 +383,5 @@ void mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_
         }
     }
     start_pending(c, slots, out, w);
+    return ended;
 }

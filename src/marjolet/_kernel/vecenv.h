@@ -94,10 +94,11 @@ void mk_venv_reset_slot(const mk_venv_config *c, mk_slot *slots, int i, const mk
 /* The first slot whose action would be refused (illegal in raise mode, or a
  * finished slot in DISABLED mode), or -1: checked before any slot moves. */
 int mk_venv_refused(const mk_venv_config *c, const mk_slot *slots, int n, const int64_t *actions);
-/* One step of every slot (call mk_venv_refused first). The episodes that
- * start in the step start together, after the other slots have moved
- * (slots are independent: the results are those of one slot at a time). */
-void mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_out *out,
+/* One step of every slot (call mk_venv_refused first); returns the number
+ * of episodes that ended in it. The episodes that start in the step start
+ * together, after the other slots have moved (slots are independent: the
+ * results are those of one slot at a time). */
+int mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_out *out,
                   mk_venv_work *w);
 
 #endif

@@ -10,8 +10,8 @@
  *   reward float64[n*w] (w = 2 in two-seat mode, else 1), terminated
  *   bool[n], seat int8[n], final_obs float32[n*335], final_seat int8[n],
  *   deal_points int32[2n], totals int32[2n], winner int8[n], illegal bool[n].
- * Methods: seed(i, key_bytes), reset(i), step() -> -1 or the first refused
- * slot (nothing moved), slot(i) -> (dealer, turned_up, stock, state). The
+ * Methods: seed(i, key_bytes), reset(i), step() -> the first refused slot
+ * (nothing moved), else -1 - the number of episodes that ended, slot(i) -> (dealer, turned_up, stock, state). The
  * GIL is released while a step runs; one VecEnv serves one thread at a time. */
 #include <string.h>
 #include "binding.h"
@@ -220,7 +220,7 @@ static PyObject *kv_step(PyObject *self, PyObject *unused) {
     int refused;
     Py_BEGIN_ALLOW_THREADS
     refused = mk_venv_refused(&v->cfg, v->slots, v->n, v->out.actions);
-    if (refused < 0) mk_venv_step(&v->cfg, v->slots, v->n, &v->out, v->work);
+    if (refused < 0) refused = -1 - mk_venv_step(&v->cfg, v->slots, v->n, &v->out, v->work);
     Py_END_ALLOW_THREADS
     v->busy = 0;
     return PyLong_FromLong(refused);
@@ -241,7 +241,8 @@ static PyMethodDef kv_methods[] = {
     {"seed", kv_seed, METH_VARARGS, "seed(i, key): slot i's seed stream as random.Random(n), "
                                     "n's 32-bit words little-endian in key"},
     {"reset", kv_reset, METH_O, "reset(i): a new episode in slot i"},
-    {"step", kv_step, METH_NOARGS, "step() -> -1, or the first refused slot (nothing moved)"},
+    {"step", kv_step, METH_NOARGS,
+     "step() -> the first refused slot (nothing moved), else -1 - the episodes ended"},
     {"slot", kv_slot, METH_O, "slot(i) -> (dealer, turned_up, Deal, done, needs_reset, seat)"},
     {NULL, NULL, 0, NULL},
 };

@@ -130,7 +130,10 @@ class _Buffers:
 class _Backend(Protocol):
     def seed(self, i: int, seed: int) -> None: ...
     def reset(self, i: int) -> None: ...
-    def step(self) -> int: ...
+    def step(self) -> int:
+        """The first refused environment (nothing moved), else -1 - the
+        number of episodes that ended in the step."""
+        ...
     def refusal(self, i: int, action: int) -> MarjoletError: ...
 
 
@@ -341,6 +344,7 @@ class _PythonBackend:
                 continue
             if slot.done or (self.raise_illegal and actions[i] not in slot.legal()):
                 return i
+        ended = 0
         for i, slot in enumerate(self.slots):
             b.reward[i] = 0.0
             b.terminated[i] = b.illegal[i] = False
@@ -352,6 +356,7 @@ class _PythonBackend:
                 self._write(i)
                 continue
             b.terminated[i] = True
+            ended += 1
             points, totals, winner, illegal = slot.end()
             b.deal_points[i], b.totals[i] = points, totals
             b.winner[i], b.illegal[i] = winner, illegal
@@ -361,7 +366,7 @@ class _PythonBackend:
             else:
                 self._write(i)
                 slot.needs_reset = self.autoreset == AutoresetMode.NEXT_STEP
-        return -1
+        return -1 - ended
 
 
 # -- the environments -----------------------------------------------------------------
@@ -483,7 +488,7 @@ class _Batch:
         refused = self._backend.step()
         if refused >= 0:
             raise self._backend.refusal(refused, int(a[refused]))
-        return self._infos(final=bool(b.terminated.any()))
+        return self._infos(final=refused < -1)
 
     def _out(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
         return array.copy() if self.copy else array
