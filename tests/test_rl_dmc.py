@@ -5,23 +5,45 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from marjolet.bots import make_bot
+from marjolet.bots.base import BotSpecError
 from marjolet.match import Match
 from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE
 from marjolet.rl.mlp_bot import load_policy
 from marjolet.turns import play_deal
 
-pytestmark = pytest.mark.skipif(
+needs_torch = pytest.mark.skipif(
     importlib.util.find_spec("torch") is None,
     reason="PyTorch is not installed (pip install 'marjolet[train]')",
 )
 
 
+def test_the_shipped_dmc_network_plays_legal_moves_and_is_listed() -> None:
+    from marjolet.rl.mlp_bot import DmcBot
+
+    bot = make_bot("dmc", seed=1)
+    assert isinstance(bot, DmcBot)
+    match = Match(seed=6)
+    match.start_deal()
+    play_deal(match, [make_bot("heuristic", seed=2), bot])  # an illegal move would raise
+    assert match.deal is not None and match.deal.is_over
+    out = subprocess.run(
+        [sys.executable, "-m", "marjolet", "bots", "--json"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "dmc" in [row["name"] for row in json.loads(out)["bots"]]
+    with pytest.raises(BotSpecError, match="dmc: cannot read weights file"):
+        make_bot("dmc:weights=/nonexistent.npz", seed=1)
+
+
+@needs_torch
 def test_each_decision_gets_its_seats_return_to_the_end_of_the_deal() -> None:
     from marjolet.rl.train_dmc import Episodes
 
@@ -49,6 +71,7 @@ def test_each_decision_gets_its_seats_return_to_the_end_of_the_deal() -> None:
     assert nxt[0][1].tolist() == [5]
 
 
+@needs_torch
 def test_exploration_picks_only_legal_actions() -> None:
     from marjolet.rl.train_dmc import epsilon_greedy
 
@@ -65,6 +88,7 @@ def test_exploration_picks_only_legal_actions() -> None:
     assert len(set(explored.tolist())) > 5
 
 
+@needs_torch
 def test_a_tiny_seeded_run_writes_a_playable_network_and_repeats(tmp_path: Path) -> None:
     from marjolet.rl import train_dmc
 
@@ -86,6 +110,7 @@ def test_a_tiny_seeded_run_writes_a_playable_network_and_repeats(tmp_path: Path)
         assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
 
 
+@needs_torch
 @pytest.mark.parametrize(
     ("args", "message"),
     [
