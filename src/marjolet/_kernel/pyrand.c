@@ -345,16 +345,17 @@ void mk_pyrand_seed_u64(mk_pyrand *r, uint64_t n) {
 
 /* the key words of int.from_bytes(text + digest) (big-endian), bytes[0..total) */
 static size_t bytes_key(const uint8_t *bytes, size_t total, uint32_t *key) {
-    size_t words = (total + 3) / 4;
-    for (size_t w = 0; w < words; w++) {
-        uint32_t v = 0;
-        for (int b = 3; b >= 0; b--) { /* the word's bytes, most significant first */
-            size_t back = 4 * w + (size_t)b; /* counted from the last byte */
-            v = v << 8 | (back < total ? bytes[total - 1 - back] : 0);
-        }
-        key[w] = v;
+    size_t whole = total / 4, rest = total % 4;
+    for (size_t w = 0; w < whole; w++) { /* word w: the 4 bytes that end 4w bytes from the end */
+        const uint8_t *p = bytes + total - 4 * w - 4;
+        key[w] = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
     }
-    return words;
+    if (rest) { /* the most significant word: the first bytes */
+        uint32_t v = 0;
+        for (size_t b = 0; b < rest; b++) v = v << 8 | bytes[b];
+        key[whole] = v;
+    }
+    return whole + (rest != 0);
 }
 
 size_t mk_pyrand_text_key(const char *text, size_t len, uint32_t key[MK_TEXT_KEY_WORDS]) {
