@@ -35,16 +35,18 @@ class PolicyBot(Bot):
         if self.options["temperature"] <= 0:
             temperature = self.options["temperature"]
             raise BotSpecError(f"{self.name}: temperature must be > 0, got {temperature}")
-        import numpy as np
-
-        from marjolet.rl.encoder import OBSERVATION_SIZE
-
-        self._x: FloatArray = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        #: The tensor's buffer, made at the first move (numpy is imported then:
+        #: a bot without the rl extra fails on its weights, with the reason).
+        self._x: FloatArray | None = None
 
     def tensor(self, obs: Observation) -> FloatArray:
         """The observation tensor of ``obs`` (in the bot's own buffer)."""
-        from marjolet.rl.encoder import encode
+        from marjolet.rl.encoder import OBSERVATION_SIZE, encode
 
+        if self._x is None:
+            import numpy as np
+
+            self._x = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
         return encode(obs, self._x)
 
     def scores(self, obs: Observation, legal: Sequence[int]) -> FloatArray:
