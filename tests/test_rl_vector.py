@@ -366,6 +366,30 @@ def test_python_batch_gives_the_kernel_batch_results(mode: str) -> None:
         _same(_trace(c_batch, 150), _trace(py_batch, 150))
 
 
+@needs_kernel
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_more_episodes_than_one_seeding_chunk_start_in_one_step(mode: str) -> None:
+    """Every environment loses at once (an illegal action each), so all the
+    next episodes start in one step: more than the kernel seeds together in
+    one chunk (64), and still the Python batch's episodes."""
+
+    def trace(use_kernel: bool | None) -> list[tuple[np.ndarray, ...]]:
+        envs = MarjoletVectorEnv(150, reward="dense", autoreset_mode=mode, seed=8,
+                                 use_kernel=use_kernel)  # fmt: skip
+        _, infos = envs.reset()
+        rng = np.random.default_rng(4)
+        out = []
+        for step in range(5):
+            actions = np.full(150, 99) if step == 1 else uniform_actions(infos["action_mask"], rng)
+            obs, rewards, terminated, _, infos = envs.step(actions)
+            out.append((obs.copy(), rewards.copy(), terminated.copy(), infos["action_mask"].copy()))
+        return out
+
+    in_c = trace(None)
+    assert in_c[1][2].all()  # the illegal step ended every episode
+    _same(in_c, trace(False))
+
+
 def test_other_opponents_run_in_python_with_their_own_bot() -> None:
     def last_legal(obs: Observation, legal: Sequence[int]) -> int:
         return legal[-1]
