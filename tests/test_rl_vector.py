@@ -378,7 +378,7 @@ def test_more_episodes_than_one_seeding_chunk_start_in_one_step(mode: str) -> No
                                  use_kernel=use_kernel)  # fmt: skip
         _, infos = envs.reset()
         rng = np.random.default_rng(4)
-        out = []
+        out: list[tuple[np.ndarray, ...]] = []
         for step in range(5):
             actions = np.full(150, 99) if step == 1 else uniform_actions(infos["action_mask"], rng)
             obs, rewards, terminated, _, infos = envs.step(actions)
