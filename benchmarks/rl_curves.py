@@ -1,13 +1,19 @@
-"""The PPO learning curves of docs/rl.md: run the baselines, then plot them.
+"""The learning curves of docs/rl.md: run the baselines, then plot them.
 
     python benchmarks/rl_curves.py run --out build/rl-curves --jobs 9    # about 12 CPU-minutes
     python benchmarks/rl_curves.py plot --out build/rl-curves --img docs/img/rl-ppo-curves.png
+    python benchmarks/rl_curves.py run --algo dmc --out build/rl-dmc --jobs 1 --nice 19 \
+        --steps 2000000 --eval-every 250000
+    python benchmarks/rl_curves.py plot --algo dmc --out build/rl-dmc \
+        --img docs/img/rl-dmc-curves.png
 
 ``run`` trains masked PPO (:mod:`marjolet.rl.train_ppo`) against ``random``,
 against ``heuristic`` and in self-play, three seeds each, every run in its
 own process (``nice``), each writing its evaluations (greedy policy,
 duplicate deals against random, heuristic and pimc) to ``RUN.jsonl`` and
-its actor to ``RUN.npz``. ``plot`` pools the three seeds at each
+its actor to ``RUN.npz``. ``--algo dmc`` trains Deep Monte-Carlo
+(:mod:`marjolet.rl.train_dmc`, self-play) instead, three seeds, evaluated
+against random and heuristic. ``plot`` pools the three seeds at each
 evaluation point: win rate of deals with a 95% Wilson interval, mean deal
 margin with a 95% normal interval, and prints the table of the last point.
 """
@@ -20,27 +26,48 @@ import math
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-REGIMES = ("random", "heuristic", "self")
 SEEDS = (1, 2, 3)
-EVAL = ("random", "heuristic", "pimc:worlds=16")
-EVAL_DEALS = ("100", "100", "10")
 
 
-def run(out: Path, jobs: int, steps: int, eval_every: int) -> None:
+@dataclass(frozen=True)
+class Algo:
+    """One baseline: its training module, regimes (``--opponent`` of each
+    run, or none), evaluation opponents and the runs' file prefix."""
+
+    module: str
+    regimes: tuple[str, ...]
+    eval: tuple[str, ...]
+    eval_deals: tuple[str, ...]
+    prefix: str
+    title: str
+
+
+ALGOS = {
+    "ppo": Algo("marjolet.rl.train_ppo", ("random", "heuristic", "self"),
+                ("random", "heuristic", "pimc:worlds=16"), ("100", "100", "10"), "",
+                "Masked PPO"),
+    "dmc": Algo("marjolet.rl.train_dmc", ("self",), ("random", "heuristic"), ("100", "100"),
+                "dmc-", "Deep Monte-Carlo (self-play)"),
+}  # fmt: skip
+
+
+def run(algo: Algo, out: Path, jobs: int, steps: int, eval_every: int, nice: int) -> None:
     out.mkdir(parents=True, exist_ok=True)
     commands = []
     for seed in SEEDS:  # seed-major: an interrupted run still covers every regime
-        for regime in REGIMES:
-            name = out / f"{regime}-{seed}"
+        for regime in algo.regimes:
+            name = out / f"{algo.prefix}{regime}-{seed}"
+            opponent = [] if algo.module.endswith("dmc") else ["--opponent", regime]
             commands.append(
                 [
-                    "nice", "-n", "15", sys.executable, "-m", "marjolet.rl.train_ppo",
-                    "--opponent", regime, "--seed", str(seed), "--steps", str(steps),
-                    "--eval-every", str(eval_every), "--eval", *EVAL,
-                    "--eval-deals", *EVAL_DEALS,
+                    "nice", "-n", str(nice), sys.executable, "-m", algo.module, *opponent,
+                    "--seed", str(seed), "--steps", str(steps),
+                    "--eval-every", str(eval_every), "--eval", *algo.eval,
+                    "--eval-deals", *algo.eval_deals,
                     "--out", f"{name}.npz", "--log", f"{name}.jsonl",
                 ]
             )
@@ -64,12 +91,12 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def pooled(out: Path) -> dict[tuple[str, str], list[dict[str, float]]]:
+def pooled(algo: Algo, out: Path) -> dict[tuple[str, str], list[dict[str, float]]]:
     """(regime, opponent) -> one point per evaluation step, seeds pooled."""
     margins: dict[tuple[str, str, int], list[float]] = {}
-    for regime in REGIMES:
+    for regime in algo.regimes:
         for seed in SEEDS:
-            path = out / f"{regime}-{seed}.jsonl"
+            path = out / f"{algo.prefix}{regime}-{seed}.jsonl"
             if not path.exists():
                 continue
             for line in path.read_text().splitlines():
@@ -95,17 +122,17 @@ def pooled(out: Path) -> dict[tuple[str, str], list[dict[str, float]]]:
     return curves
 
 
-def plot(out: Path, img: Path) -> None:
+def plot(algo: Algo, out: Path, img: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    curves = pooled(out)
-    fig, axes = plt.subplots(2, len(EVAL), figsize=(13, 7), sharex=True)
+    curves = pooled(algo, out)
+    fig, axes = plt.subplots(2, len(algo.eval), figsize=(4.5 * len(algo.eval), 7), sharex=True)
     colours = {"random": "tab:blue", "heuristic": "tab:red", "self": "tab:green"}
-    for col, opponent in enumerate(EVAL):
-        for regime in REGIMES:
+    for col, opponent in enumerate(algo.eval):
+        for regime in algo.regimes:
             points = curves.get((regime, opponent), [])
             if not points:
                 continue
@@ -127,7 +154,7 @@ def plot(out: Path, img: Path) -> None:
     axes[0][0].set_ylabel("deals won, % (95% CI)")
     axes[1][0].set_ylabel("deal margin, points (95% CI)")
     axes[0][0].legend(loc="lower right", fontsize=8)
-    fig.suptitle("Masked PPO, 3 seeds pooled, greedy policy on duplicate deals")
+    fig.suptitle(f"{algo.title}, 3 seeds pooled, greedy policy on duplicate deals")
     fig.tight_layout()
     img.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(img, dpi=80)
@@ -146,16 +173,19 @@ def plot(out: Path, img: Path) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("what", choices=("run", "plot"))
+    p.add_argument("--algo", choices=tuple(ALGOS), default="ppo")
     p.add_argument("--out", type=Path, default=Path("build/rl-curves"))
     p.add_argument("--img", type=Path, default=Path("docs/img/rl-ppo-curves.png"))
     p.add_argument("--jobs", type=int, default=9)
+    p.add_argument("--nice", type=int, default=15, help="niceness of each training process")
     p.add_argument("--steps", type=int, default=120_000)
     p.add_argument("--eval-every", type=int, default=40_000)
     args = p.parse_args()
+    algo = ALGOS[args.algo]
     if args.what == "run":
-        run(args.out, args.jobs, args.steps, args.eval_every)
+        run(algo, args.out, args.jobs, args.steps, args.eval_every, args.nice)
     else:
-        plot(args.out, args.img)
+        plot(algo, args.out, args.img)
 
 
 if __name__ == "__main__":

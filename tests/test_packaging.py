@@ -86,6 +86,7 @@ def test_wheel_and_sdist_hold_kernel_pages_catalogues_and_weights(dist: Path) ->
         "marjolet/web/static/index.html",
         "marjolet/i18n/catalogues/fr.json",
         "marjolet/rl/weights/ppo.npz",
+        "marjolet/rl/weights/dmc.npz",
         "marjolet/py.typed",
     ):
         assert wanted in names

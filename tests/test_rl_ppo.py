@@ -134,8 +134,8 @@ def test_training_a_few_hundred_steps_writes_a_playable_policy(tmp_path: Path) -
     from marjolet.rl import train_ppo
 
     out, log = tmp_path / "p.npz", tmp_path / "log.jsonl"
-    args = ["--steps", "300", "--num-envs", "4", "--rollout", "40", "--seed", "2",
-            "--eval-every", "300", "--eval", "random", "--eval-deals", "2",
+    args = ["--env", "python", "--steps", "300", "--num-envs", "4", "--rollout", "40",
+            "--seed", "2", "--eval-every", "300", "--eval", "random", "--eval-deals", "2",
             "--hidden", "16", "--out", str(out), "--log", str(log)]
     assert train_ppo.main(args) == 0
     records = [json.loads(line) for line in log.read_text().splitlines()]
@@ -153,6 +153,36 @@ def test_training_a_few_hundred_steps_writes_a_playable_policy(tmp_path: Path) -
     assert train_ppo.main([*args[:-4], "--out", str(again)]) == 0
     for a, b in zip(load_policy(out).layers, load_policy(again).layers, strict=True):
         assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason=NO_TORCH)
+@pytest.mark.parametrize("env", ["vector", "python"])
+def test_a_few_hundred_steps_train_on_the_c_batch_and_on_python(tmp_path: Path, env: str) -> None:
+    from marjolet.rl import train_ppo
+
+    log = tmp_path / "log.jsonl"
+    args = ["--env", env, "--opponent", "heuristic", "--steps", "300", "--num-envs", "8",
+            "--rollout", "20", "--eval-every", "300", "--eval", "random", "--eval-deals", "1",
+            "--hidden", "8", "--log", str(log)]  # fmt: skip
+    assert train_ppo.main(args) == 0
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert records[0]["settings"]["env"] == env
+    assert [r["steps"] for r in records[1:]] >= [0, 300]
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason=NO_TORCH)
+def test_auto_env_is_the_c_batch_where_the_kernel_plays_the_opponent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from marjolet import kernel
+    from marjolet.rl.train_ppo import resolve_env
+
+    c = "vector" if kernel.available() else "python"
+    assert [resolve_env("auto", o) for o in ("random", "heuristic")] == [c, c]
+    assert resolve_env("auto", "self") == resolve_env("auto", "pimc:worlds=4") == "python"
+    assert resolve_env("gym", "random") == "gym"
+    monkeypatch.setattr(kernel, "KERNEL", None)  # a build without the kernel
+    assert resolve_env("auto", "random") == "python"
 
 
 @pytest.mark.skipif(not HAS_TORCH, reason=NO_TORCH)

@@ -119,8 +119,29 @@ def test_c_encoder_is_the_python_encoder_on_random_positions(rules: Any) -> None
     assert checked > 3000
 
 
-def test_same_step_autoreset_returns_the_next_episode_and_the_final_observation() -> None:
-    n = 4
+@needs_kernel
+def test_generators_seeded_together_draw_what_cpython_draws() -> None:
+    """The batch seeds many generators side by side (pyrand.c): str seeds of
+    every length (one SHA-512 block or more), int seeds of one and two
+    words, more generators than one lockstep pass holds, and draws past the
+    kept head (the generator seeded again alone) all give CPython's words."""
+    rng = random.Random(11)
+    seeds: list[str | int] = [f"marjolet/{rng.getrandbits(63)}/deal/{k % 3}" for k in range(90)]
+    seeds += ["".join(rng.choice("ab/é7") for _ in range(rng.randrange(1, 120))) for _ in range(40)]
+    seeds += [rng.getrandbits(rng.choice((5, 32, 63, 64))) for _ in range(60)] + [0]
+    rng.shuffle(seeds)
+    words = kernel.KERNEL.pyrand_words(tuple(seeds), 200)
+    for seed, got in zip(seeds, words, strict=True):
+        r = random.Random(seed)
+        assert got == [r.getrandbits(32) for _ in range(200)], seed
+
+
+@pytest.mark.parametrize(("n", "steps"), [(4, 120), (40, 70)])
+def test_same_step_autoreset_returns_the_next_episode_and_the_final_observation(
+    n: int, steps: int
+) -> None:
+    """Also with dozens of environments ending and restarting in the same
+    steps (in C their generators are seeded together, pyrand.c)."""
     envs = MarjoletVectorEnv(n, reward="dense", autoreset_mode="same_step", seed=9)
     assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     singles = [SingleAgentEnv(reward="dense") for _ in range(n)]
@@ -129,7 +150,7 @@ def test_same_step_autoreset_returns_the_next_episode_and_the_final_observation(
         s.reset(seed=9 + i)
     rng = np.random.default_rng(1)
     finals = 0
-    for _ in range(120):
+    for _ in range(steps):
         actions = uniform_actions(infos["action_mask"], rng)
         obs, rewards, terminated, _, infos = envs.step(actions)
         assert infos["action_mask"].any(axis=1).all()  # never an all-zero mask
@@ -343,6 +364,30 @@ def test_python_batch_gives_the_kernel_batch_results(mode: str) -> None:
         c_batch, py_batch = make(None), make(False)
         assert c_batch.in_kernel and not py_batch.in_kernel
         _same(_trace(c_batch, 150), _trace(py_batch, 150))
+
+
+@needs_kernel
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_more_episodes_than_one_seeding_chunk_start_in_one_step(mode: str) -> None:
+    """Every environment loses at once (an illegal action each), so all the
+    next episodes start in one step: more than the kernel seeds together in
+    one chunk (64), and still the Python batch's episodes."""
+
+    def trace(use_kernel: bool | None) -> list[tuple[np.ndarray, ...]]:
+        envs = MarjoletVectorEnv(150, reward="dense", autoreset_mode=mode, seed=8,
+                                 use_kernel=use_kernel)  # fmt: skip
+        _, infos = envs.reset()
+        rng = np.random.default_rng(4)
+        out: list[tuple[np.ndarray, ...]] = []
+        for step in range(5):
+            actions = np.full(150, 99) if step == 1 else uniform_actions(infos["action_mask"], rng)
+            obs, rewards, terminated, _, infos = envs.step(actions)
+            out.append((obs.copy(), rewards.copy(), terminated.copy(), infos["action_mask"].copy()))
+        return out
+
+    in_c = trace(None)
+    assert in_c[1][2].all()  # the illegal step ended every episode
+    _same(in_c, trace(False))
 
 
 def test_other_opponents_run_in_python_with_their_own_bot() -> None:

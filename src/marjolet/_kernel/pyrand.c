@@ -118,86 +118,244 @@ static const uint32_t MT_INIT[MK_MT_N] = {
     0x417f5c7fu, 0xaf30ee21u, 0x94b3b13bu, 0xb94b6eeau, 0x6174ebf6u, 0xad2949e2u,
 };
 
-/* init_by_array for `count` generators in lockstep: each one's chain of
- * 1,247 dependent steps is serial, so running a few side by side lets the
- * processor overlap them (a new episode seeds three generators at once).
- * The last word of each chain stays in a register (prev), not reloaded
- * from the word just stored. Inlined for each count, so the loops over g
- * unroll. */
+/* init_by_array, one step of its first loop (key added) and of its second */
+#define STEP1(old, p, key, j) (((old) ^ (((p) ^ ((p) >> 30)) * 1664525u)) + (key) + (uint32_t)(j))
+#define STEP2(old, p, i) (((old) ^ (((p) ^ ((p) >> 30)) * 1566083941u)) - (uint32_t)(i))
+
+void mk_pyrand_seed_words(mk_pyrand *r, const uint32_t *key, size_t n_words) {
+    /* CPython's init_by_array after init_genrand(19650218); the last word
+     * of the chain stays in a register (p), not reloaded from the store */
+    uint32_t *mt = r->mt, p = MT_INIT[0];
+    memcpy(mt, MT_INIT, sizeof MT_INIT);
+    size_t i = 1, j = 0;
+    for (size_t k = n_words > MK_MT_N ? n_words : MK_MT_N; k; k--) {
+        mt[i] = p = STEP1(mt[i], p, key[j], j);
+        if (++j >= n_words) j = 0;
+        if (++i >= MK_MT_N) mt[0] = p, i = 1;
+    }
+    for (size_t k = MK_MT_N - 1; k; k--) {
+        mt[i] = p = STEP2(mt[i], p, i);
+        if (++i >= MK_MT_N) mt[0] = p, i = 1;
+    }
+    mt[0] = 0x80000000u;
+    r->index = MK_MT_N;
+}
+
+/* ---- seeding in the batch: mk_pyhead ----------------------------------- */
+
 #if defined(__GNUC__)
 #define MK_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define MK_ALWAYS_INLINE inline
 #endif
+/* unrolled loops over the vectors keep each vector's last words in registers */
+#if defined(__GNUC__) && !defined(__clang__)
+#define MK_UNROLL _Pragma("GCC unroll 8")
+#else
+#define MK_UNROLL
+#endif
+/* one step of init_by_array in every lane of a vector: row = the step of
+ * prev (the lanes' last words) with old (first loop: add key[j] + j, in
+ * key_j) */
+static MK_ALWAYS_INLINE void lanes_step1(uint32_t *restrict row, uint32_t *restrict prev,
+                                         const uint32_t *restrict old, size_t old_stride,
+                                         const uint32_t *restrict key_j) {
+    for (int l = 0; l < MK_LANES; l++)
+        row[l] = prev[l] = STEP1(old[l * old_stride], prev[l], key_j[l], 0);
+}
 
-static MK_ALWAYS_INLINE void seed_lockstep(
-    mk_pyrand *const *r, const uint32_t *const *keys, const size_t *n_words, const int count) {
-    uint32_t *mt[MK_PYRAND_MANY], prev[MK_PYRAND_MANY];
-    size_t j[MK_PYRAND_MANY], longest = MK_MT_N;
+static MK_ALWAYS_INLINE void lanes_step2(uint32_t *restrict row, uint32_t *restrict prev,
+                                         size_t i) {
+    for (int l = 0; l < MK_LANES; l++) row[l] = prev[l] = STEP2(row[l], prev[l], i);
+}
+
+static MK_ALWAYS_INLINE void lanes_copy(uint32_t *restrict row, const uint32_t *restrict prev) {
+    for (int l = 0; l < MK_LANES; l++) row[l] = prev[l];
+}
+
+/* init_by_array of `count` vectors of MK_LANES generators, in lockstep:
+ * vector g's keys have n[g] words (fewer than MK_MT_N, so the first loop
+ * runs MK_MT_N steps), word j of lane l plus j in key[g][j][l]; the states are
+ * written transposed, word i of lane l in mt[g][i][l]. Each lane's chain
+ * is serial: the lanes and the vectors are what runs side by side. */
+static MK_ALWAYS_INLINE void seed_vectors(mk_pyrand_work *w, const size_t *n, const int count) {
+    uint32_t prev[MK_HEAD_VECS][MK_LANES], init[MK_LANES];
+    size_t j[MK_HEAD_VECS];
+    for (int l = 0; l < MK_LANES; l++) init[l] = MT_INIT[0];
     for (int g = 0; g < count; g++) {
-        mt[g] = r[g]->mt;
-        prev[g] = MT_INIT[0];
         j[g] = 0;
-        if (n_words[g] > longest) longest = n_words[g];
+        lanes_copy(prev[g], init);
     }
-    /* the first pass over words 1..623 reads init_genrand's words straight
-     * from MT_INIT (no copy of the table), then the loop goes on as CPython's */
+    /* the first MK_MT_N - 1 steps read init_genrand's words from MT_INIT */
     for (size_t i = 1; i < MK_MT_N; i++) {
+        MK_UNROLL
         for (int g = 0; g < count; g++) {
-            uint32_t p = prev[g];
-            p = (MT_INIT[i] ^ ((p ^ (p >> 30)) * 1664525u)) + keys[g][j[g]] + (uint32_t)j[g];
-            mt[g][i] = prev[g] = p;
-            if (++j[g] >= n_words[g]) j[g] = 0;
+            lanes_step1(w->mt[g][i], prev[g], &MT_INIT[i], 0, w->key[g][j[g]]);
+            if (++j[g] >= n[g]) j[g] = 0;
         }
     }
-    for (int g = 0; g < count; g++) mt[g][0] = prev[g];
-    size_t i = 1;
-    for (size_t k = longest - (MK_MT_N - 1); k; k--) {
-        for (int g = 0; g < count; g++) {
-            uint32_t p = prev[g];
-            p = (mt[g][i] ^ ((p ^ (p >> 30)) * 1664525u)) + keys[g][j[g]] + (uint32_t)j[g];
-            mt[g][i] = prev[g] = p;
-            if (++j[g] >= n_words[g]) j[g] = 0;
-        }
-        if (++i >= MK_MT_N) {
-            for (int g = 0; g < count; g++) mt[g][0] = prev[g];
-            i = 1;
-        }
-    }
-    for (size_t k = MK_MT_N - 1; k; k--) {
-        for (int g = 0; g < count; g++) {
-            uint32_t p = prev[g];
-            p = (mt[g][i] ^ ((p ^ (p >> 30)) * 1566083941u)) - (uint32_t)i;
-            mt[g][i] = prev[g] = p;
-        }
-        if (++i >= MK_MT_N) {
-            for (int g = 0; g < count; g++) mt[g][0] = prev[g];
-            i = 1;
-        }
-    }
+    /* the wrap (word 0 takes the last word), then the last step at i = 1 */
     for (int g = 0; g < count; g++) {
-        mt[g][0] = 0x80000000u;
-        r[g]->index = MK_MT_N;
+        lanes_copy(w->mt[g][0], prev[g]);
+        lanes_copy(init, w->mt[g][1]);
+        lanes_step1(w->mt[g][1], prev[g], init, 1, w->key[g][j[g]]);
+    }
+    size_t i = 2;
+    for (size_t k = MK_MT_N - 1; k; k--) {
+        MK_UNROLL
+        for (int g = 0; g < count; g++) lanes_step2(w->mt[g][i], prev[g], i);
+        if (++i >= MK_MT_N) {
+            for (int g = 0; g < count; g++) lanes_copy(w->mt[g][0], prev[g]);
+            i = 1;
+        }
+    }
+    for (int l = 0; l < MK_LANES; l++) init[l] = 0x80000000u;
+    for (int g = 0; g < count; g++) lanes_copy(w->mt[g][0], init);
+}
+
+/* the first MK_HEAD outputs of the lanes of vector g (genrand_uint32's
+ * block twist and tempering: words below MK_MT_N - MT_M read old words
+ * only) into w->out */
+static MK_ALWAYS_INLINE void head_outputs(mk_pyrand_work *w, int g) {
+    for (int k = 0; k < MK_HEAD; k++) {
+        for (int l = 0; l < MK_LANES; l++) {
+            uint32_t y = (w->mt[g][k][l] & UPPER_MASK) | (w->mt[g][k + 1][l] & LOWER_MASK);
+            y = w->mt[g][k + MT_M][l] ^ (y >> 1) ^ ((0u - (y & 1u)) & MATRIX_A);
+            y ^= (y >> 11);
+            y ^= (y << 7) & 0x9d2c5680u;
+            y ^= (y << 15) & 0xefc60000u;
+            y ^= (y >> 18);
+            w->out[k][l] = y;
+        }
+    }
+}
+_Static_assert(MK_HEAD + MT_M < MK_MT_N, "a head reads words of the first block only");
+
+/* seed `count` vectors whose lanes are heads[first[g] .. first[g] + lanes[g]) */
+static MK_ALWAYS_INLINE void seed_group(mk_pyhead *const *heads, const int *first,
+                                        const int *lanes, mk_pyrand_work *w, const int count) {
+    size_t n[MK_HEAD_VECS];
+    for (int g = 0; g < count; g++) {
+        n[g] = (size_t)heads[first[g]]->n_words;
+        for (int l = 0; l < MK_LANES; l++) { /* idle lanes repeat the last one */
+            const mk_pyhead *h = heads[first[g] + (l < lanes[g] ? l : lanes[g] - 1)];
+            for (size_t k = 0; k < n[g]; k++) w->key[g][k][l] = h->key[k] + (uint32_t)k;
+        }
+    }
+    seed_vectors(w, n, count);
+    for (int g = 0; g < count; g++) {
+        head_outputs(w, g);
+        for (int l = 0; l < lanes[g]; l++) {
+            mk_pyhead *h = heads[first[g] + l];
+            for (int k = 0; k < MK_HEAD; k++) h->out[k] = w->out[k][l];
+            h->avail = MK_HEAD;
+        }
     }
 }
 
-void mk_pyrand_seed_many(mk_pyrand *const *r, const uint32_t *const *keys,
-                         const size_t *n_words, int count) {
-    switch (count) {
-    case 1: seed_lockstep(r, keys, n_words, 1); break;
-    case 2: seed_lockstep(r, keys, n_words, 2); break;
-    case 3: seed_lockstep(r, keys, n_words, 3); break;
-    default: seed_lockstep(r, keys, n_words, MK_PYRAND_MANY); break;
+MK_VEC_CLONES static void seed_groups(mk_pyhead *const *heads, const int *first,
+                                       const int *lanes, mk_pyrand_work *w, int count) {
+    switch (count) { /* each count its own unrolled code */
+    case 1: seed_group(heads, first, lanes, w, 1); break;
+    case 2: seed_group(heads, first, lanes, w, 2); break;
+    case 3: seed_group(heads, first, lanes, w, 3); break;
+    case 4: seed_group(heads, first, lanes, w, 4); break;
+    case 5: seed_group(heads, first, lanes, w, 5); break;
+    case 6: seed_group(heads, first, lanes, w, 6); break;
+    case 7: seed_group(heads, first, lanes, w, 7); break;
+    default: seed_group(heads, first, lanes, w, 8); break;
+    }
+}
+_Static_assert(MK_HEAD_VECS == 8, "seed_groups: one case a count");
+
+void mk_pyhead_init_text(mk_pyhead *h, const char *text, size_t len) {
+    if (len > MK_TEXT_MAX) len = MK_TEXT_MAX;
+    memcpy(h->key, text, len); /* the text waits in key's bytes until it is hashed */
+    h->text_len = (int)len;
+    h->n_words = 0;
+    h->avail = h->used = h->spilled = 0;
+}
+
+static size_t bytes_key(const uint8_t *bytes, size_t total, uint32_t *key);
+
+/* a text head's key (from the text in key's bytes and the text's digest) */
+static void text_head_key(mk_pyhead *h, const uint8_t digest[64]) {
+    uint8_t bytes[MK_TEXT_MAX + 64];
+    size_t len = (size_t)h->text_len;
+    memcpy(bytes, h->key, len);
+    memcpy(bytes + len, digest, 64);
+    h->n_words = (int)bytes_key(bytes, len + 64, h->key);
+    h->text_len = 0;
+}
+
+static void text_heads_keys(mk_pyhead *const *heads, int count);
+
+void mk_pyhead_init(mk_pyhead *h, const uint32_t *key, size_t n_words) {
+    if (n_words > MK_TEXT_KEY_WORDS) n_words = MK_TEXT_KEY_WORDS; /* never: callers' keys fit */
+    memcpy(h->key, key, n_words * sizeof *key);
+    h->n_words = (int)n_words;
+    h->text_len = 0;
+    h->avail = h->used = h->spilled = 0;
+}
+
+void mk_pyrand_heads(mk_pyhead *const *heads_in, int count, mk_pyrand_work *w) {
+    text_heads_keys(heads_in, count);
+    /* order the heads by key length (insertion sort: a few dozen), then cut
+     * runs of one length into vectors of at most MK_LANES */
+    mk_pyhead *heads[4 * MK_LANES * MK_HEAD_VECS];
+    while (count > 0) {
+        int m = count < (int)(sizeof heads / sizeof *heads) ? count : (int)(sizeof heads / sizeof *heads);
+        for (int a = 0; a < m; a++) {
+            mk_pyhead *h = heads_in[a];
+            int b = a;
+            for (; b > 0 && heads[b - 1]->n_words > h->n_words; b--) heads[b] = heads[b - 1];
+            heads[b] = h;
+        }
+        int first[MK_HEAD_VECS], lanes[MK_HEAD_VECS], g = 0;
+        for (int a = 0; a < m;) {
+            int l = 1;
+            while (l < MK_LANES && a + l < m && heads[a + l]->n_words == heads[a]->n_words) l++;
+            first[g] = a, lanes[g] = l, g++;
+            a += l;
+            if (g == MK_HEAD_VECS || a == m) {
+                seed_groups(heads, first, lanes, w, g);
+                g = 0;
+            }
+        }
+        heads_in += m;
+        count -= m;
     }
 }
 
-void mk_pyrand_seed_words(mk_pyrand *r, const uint32_t *key, size_t n_words) {
-    mk_pyrand_seed_many(&r, &key, &n_words, 1);
+uint32_t mk_pyhead_spill(mk_pyhead *h) {
+    if (!h->spilled) { /* past the head (or never seeded): the generator on its own */
+        if (h->text_len) text_heads_keys(&h, 1);
+        mk_pyrand_seed_words(&h->full, h->key, (size_t)h->n_words);
+        for (int k = 0; k < h->used; k++) (void)mk_pyrand_u32(&h->full);
+        h->spilled = 1;
+    }
+    h->used++;
+    return mk_pyrand_u32(&h->full);
 }
 
 void mk_pyrand_seed_u64(mk_pyrand *r, uint64_t n) {
     uint32_t key[2] = {(uint32_t)n, (uint32_t)(n >> 32)};
     mk_pyrand_seed_words(r, key, key[1] ? 2 : 1);
+}
+
+/* the key words of int.from_bytes(text + digest) (big-endian), bytes[0..total) */
+static size_t bytes_key(const uint8_t *bytes, size_t total, uint32_t *key) {
+    size_t whole = total / 4, rest = total % 4;
+    for (size_t w = 0; w < whole; w++) { /* word w: the 4 bytes that end 4w bytes from the end */
+        const uint8_t *p = bytes + total - 4 * w - 4;
+        key[w] = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    }
+    if (rest) { /* the most significant word: the first bytes */
+        uint32_t v = 0;
+        for (size_t b = 0; b < rest; b++) v = v << 8 | bytes[b];
+        key[whole] = v;
+    }
+    return whole + (rest != 0);
 }
 
 size_t mk_pyrand_text_key(const char *text, size_t len, uint32_t key[MK_TEXT_KEY_WORDS]) {
@@ -206,16 +364,7 @@ size_t mk_pyrand_text_key(const char *text, size_t len, uint32_t key[MK_TEXT_KEY
     if (len > MK_TEXT_MAX) len = MK_TEXT_MAX;
     memcpy(bytes, text, len);
     mk_sha512(bytes, len, bytes + len);
-    size_t total = len + 64, words = (total + 3) / 4;
-    for (size_t w = 0; w < words; w++) {
-        uint32_t v = 0;
-        for (int b = 3; b >= 0; b--) { /* the word's bytes, most significant first */
-            size_t back = 4 * w + (size_t)b; /* counted from the last byte */
-            v = v << 8 | (back < total ? bytes[total - 1 - back] : 0);
-        }
-        key[w] = v;
-    }
-    return words;
+    return bytes_key(bytes, len + 64, key);
 }
 
 void mk_pyrand_seed_text(mk_pyrand *r, const char *text, size_t len) {
@@ -253,18 +402,18 @@ uint64_t mk_pyrand_bits(mk_pyrand *r, int k) {
     return lo | (uint64_t)(mk_pyrand_u32(r) >> (64 - k)) << 32;
 }
 
-uint32_t mk_pyrand_below(mk_pyrand *r, uint32_t n) {
+uint32_t mk_pyhead_below(mk_pyhead *h, uint32_t n) {
     int k = 32 - __builtin_clz(n); /* n.bit_length() */
     uint32_t v;
-    do v = mk_pyrand_u32(r) >> (32 - k);
+    do v = mk_pyhead_u32(h) >> (32 - k);
     while (v >= n);
     return v;
 }
 
-void mk_pyrand_deck(mk_pyrand *r, uint8_t deck[32]) {
+void mk_pyhead_deck(mk_pyhead *h, uint8_t deck[32]) {
     for (int i = 0; i < 32; i++) deck[i] = (uint8_t)i;
     for (int i = 31; i >= 1; i--) {
-        int j = (int)mk_pyrand_below(r, (uint32_t)i + 1);
+        int j = (int)mk_pyhead_below(h, (uint32_t)i + 1);
         uint8_t t = deck[i];
         deck[i] = deck[j];
         deck[j] = t;
@@ -355,4 +504,98 @@ void mk_sha512(const uint8_t *data, size_t len, uint8_t out[64]) {
     for (size_t i = 0; i < blocks; i++) sha_block(h, last + 128 * i);
     for (int i = 0; i < 8; i++)
         for (int b = 0; b < 8; b++) out[8 * i + b] = (uint8_t)(h[i] >> (56 - 8 * b));
+}
+
+/* ---- SHA-512 of short texts, SHA_LANES at a time ------------------------ */
+
+/* Texts of at most SHA_ONE_BLOCK bytes pad to one block; each lane hashes
+ * one, the lanes' loops compiled to vector code (MK_VEC_CLONES). */
+#define SHA_LANES 4
+#define SHA_ONE_BLOCK 111
+
+static MK_ALWAYS_INLINE uint64_t ror64(uint64_t x, int n) { return x >> n | x << (64 - n); }
+
+#define SHA_ROUND(a, b, c, d, e, f, g, h, t)                                                  \
+    for (int l = 0; l < SHA_LANES; l++) {                                                     \
+        uint64_t t1 = h[l] + (ror64(e[l], 14) ^ ror64(e[l], 18) ^ ror64(e[l], 41)) +         \
+                      ((e[l] & f[l]) ^ (~e[l] & g[l])) + SHA_K[t] + w[t][l];                 \
+        uint64_t t2 = (ror64(a[l], 28) ^ ror64(a[l], 34) ^ ror64(a[l], 39)) +                \
+                      ((a[l] & b[l]) ^ (a[l] & c[l]) ^ (b[l] & c[l]));                       \
+        d[l] += t1;                                                                           \
+        h[l] = t1 + t2;                                                                       \
+    }
+
+/* the digests of SHA_LANES one-block messages, w[0..16) their padded words */
+MK_VEC_CLONES static void sha_lanes(uint64_t w[80][SHA_LANES], uint64_t out[8][SHA_LANES]) {
+    for (int t = 16; t < 80; t++)
+        for (int l = 0; l < SHA_LANES; l++) {
+            uint64_t x = w[t - 15][l], y = w[t - 2][l];
+            w[t][l] = w[t - 16][l] + (ror64(x, 1) ^ ror64(x, 8) ^ (x >> 7)) + w[t - 7][l] +
+                      (ror64(y, 19) ^ ror64(y, 61) ^ (y >> 6));
+        }
+    uint64_t a[SHA_LANES], b[SHA_LANES], c[SHA_LANES], d[SHA_LANES], e[SHA_LANES],
+        f[SHA_LANES], g[SHA_LANES], h[SHA_LANES];
+    for (int l = 0; l < SHA_LANES; l++) {
+        a[l] = SHA_H0[0], b[l] = SHA_H0[1], c[l] = SHA_H0[2], d[l] = SHA_H0[3];
+        e[l] = SHA_H0[4], f[l] = SHA_H0[5], g[l] = SHA_H0[6], h[l] = SHA_H0[7];
+    }
+    for (int t = 0; t < 80; t += 8) { /* the eight registers renamed, not moved */
+        SHA_ROUND(a, b, c, d, e, f, g, h, t)
+        SHA_ROUND(h, a, b, c, d, e, f, g, t + 1)
+        SHA_ROUND(g, h, a, b, c, d, e, f, t + 2)
+        SHA_ROUND(f, g, h, a, b, c, d, e, t + 3)
+        SHA_ROUND(e, f, g, h, a, b, c, d, t + 4)
+        SHA_ROUND(d, e, f, g, h, a, b, c, t + 5)
+        SHA_ROUND(c, d, e, f, g, h, a, b, t + 6)
+        SHA_ROUND(b, c, d, e, f, g, h, a, t + 7)
+    }
+    for (int l = 0; l < SHA_LANES; l++) {
+        out[0][l] = SHA_H0[0] + a[l], out[1][l] = SHA_H0[1] + b[l];
+        out[2][l] = SHA_H0[2] + c[l], out[3][l] = SHA_H0[3] + d[l];
+        out[4][l] = SHA_H0[4] + e[l], out[5][l] = SHA_H0[5] + f[l];
+        out[6][l] = SHA_H0[6] + g[l], out[7][l] = SHA_H0[7] + h[l];
+    }
+}
+
+/* the keys of the text heads among heads: short texts SHA_LANES at a time,
+ * longer ones one by one */
+static void text_heads_keys(mk_pyhead *const *heads, int count) {
+    uint64_t w[80][SHA_LANES], out[8][SHA_LANES];
+    mk_pyhead *lane[SHA_LANES];
+    uint8_t digest[64];
+    int n = 0;
+    for (int k = 0; k <= count; k++) {
+        mk_pyhead *hd = k < count ? heads[k] : NULL;
+        if (hd && hd->text_len > SHA_ONE_BLOCK) {
+            mk_sha512((const uint8_t *)hd->key, (size_t)hd->text_len, digest);
+            text_head_key(hd, digest);
+            continue;
+        }
+        if (hd && hd->text_len) {
+            uint8_t block[128] = {0};
+            size_t len = (size_t)hd->text_len;
+            memcpy(block, hd->key, len);
+            block[len] = 0x80;
+            uint64_t bits = (uint64_t)len * 8;
+            for (int b = 0; b < 8; b++) block[127 - b] = (uint8_t)(bits >> (8 * b));
+            for (int t = 0; t < 16; t++) {
+                uint64_t v = 0;
+                for (int b = 0; b < 8; b++) v = v << 8 | block[8 * t + b];
+                w[t][n] = v;
+            }
+            lane[n++] = hd;
+        }
+        if (n == SHA_LANES || (k == count && n > 0)) {
+            for (int l = n; l < SHA_LANES; l++) /* idle lanes hash the first text again */
+                for (int t = 0; t < 16; t++) w[t][l] = w[t][0];
+            sha_lanes(w, out);
+            for (int l = 0; l < n; l++) {
+                for (int i = 0; i < 8; i++)
+                    for (int b = 0; b < 8; b++)
+                        digest[8 * i + b] = (uint8_t)(out[i][l] >> (56 - 8 * b));
+                text_head_key(lane[l], digest);
+            }
+            n = 0;
+        }
+    }
 }

@@ -3,7 +3,6 @@
  * reset, step, _opponent_moves), marjolet/rl/episode.py (Episode.play,
  * SeedStream), marjolet/match.py (first dealer, seeded_deck, finish_deal),
  * marjolet/rl/encoder.py (encode), marjolet/bots/random_bot.py. */
-#include <stdio.h>
 #include <string.h>
 #include "vecenv.h"
 
@@ -18,16 +17,14 @@ enum {
 };
 _Static_assert(O_END == MK_OBS_SIZE, "the tensor layout of encoder.py");
 
-/* every entry of a 32-card plane (or a shorter bit field), four at a time
- * from a nibble table: no memset, no loop over the set bits */
-static const float NIBBLE[16][4] = {
-    {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 0}, {1, 0, 1, 0},
-    {0, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 1},
-    {0, 0, 1, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}, {1, 1, 1, 1},
-};
+/* every entry of a 32-card plane (or a shorter bit field): 1.0 where the
+ * bit is set; the loop compiles to a few vector instructions a plane */
+#define B4(k) 1u << (k), 1u << (k + 1), 1u << (k + 2), 1u << (k + 3)
+static const uint32_t BIT[32] = {B4(0), B4(4), B4(8), B4(12), B4(16), B4(20), B4(24), B4(28)};
+#undef B4
 
-static inline void put_bits(float *o, uint32_t m, int nibbles) {
-    for (int k = 0; k < nibbles; k++) memcpy(o + 4 * k, NIBBLE[(m >> (4 * k)) & 15], sizeof NIBBLE[0]);
+static inline void put_bits(float *restrict o, uint32_t m, int n) {
+    for (int k = 0; k < n; k++) o[k] = (float)((m & BIT[k]) != 0);
 }
 
 /* k / 20.0, k / 6.0 rounded to float as encoder.py does (the compiler
@@ -38,15 +35,31 @@ static const float BY20[21] = {SIX(0, 20.0), SIX(6, 20.0), SIX(12, 20.0), F(18, 
                                F(19, 20.0), F(20, 20.0)};
 static const float BY6[33] = {SIX(0, 6.0),  SIX(6, 6.0),  SIX(12, 6.0), SIX(18, 6.0),
                               SIX(24, 6.0), F(30, 6.0), F(31, 6.0), F(32, 6.0)};
+static const float BY16[32] = {SIX(0, 16.0),  SIX(6, 16.0),  SIX(12, 16.0), SIX(18, 16.0),
+                               SIX(24, 16.0), F(30, 16.0), F(31, 16.0)};
+/* k / 100.0 for the points of a deal (0..640 in the classic profile) */
+#define TEN(k) SIX(k, 100.0), F(k + 6, 100.0), F(k + 7, 100.0), F(k + 8, 100.0), F(k + 9, 100.0)
+#define HUNDRED(k) TEN(k), TEN(k + 10), TEN(k + 20), TEN(k + 30), TEN(k + 40), TEN(k + 50), \
+    TEN(k + 60), TEN(k + 70), TEN(k + 80), TEN(k + 90)
+static const float BY100[800] = {HUNDRED(0),   HUNDRED(100), HUNDRED(200), HUNDRED(300),
+                                 HUNDRED(400), HUNDRED(500), HUNDRED(600), HUNDRED(700)};
+#undef HUNDRED
+#undef TEN
 #undef SIX
 #undef F
 
+static inline float by100(int32_t points) {
+    return points >= 0 && points < 800 ? BY100[points] : (float)(points / 100.0);
+}
+
 static float capped_total(int32_t total, int target) {
+    if (total == 0) return 0.0f; /* deal and dense episodes: no division */
     double v = (double)total / (double)target;
     return (float)(v < 2.0 ? v : 2.0); /* TOTAL_CAP */
 }
 
-void mk_encode(const mk_deal *d, int me, const int32_t totals[2], int target, float *o) {
+MK_VEC_CLONES void mk_encode(const mk_deal *d, int me, const int32_t totals[2], int target,
+                            float *o) {
     int opp = me ^ 1;
     int stock_size = 20 - 2 * (d->tricks - d->window); /* Deal.stock_size */
     if (stock_size < 0) stock_size = 0;
@@ -61,18 +74,18 @@ void mk_encode(const mk_deal *d, int me, const int32_t totals[2], int target, fl
     uint32_t lead = d->lead >= 0 ? 1u << d->lead : 0;
     uint32_t indicator = stock_size > 0 ? 1u << d->indicator : 0;
     uint32_t seen = d->hand[me] | d->won[0] | d->won[1] | known | lead | indicator;
-    put_bits(o + O_HAND, d->hand[me], 8);
-    put_bits(o + O_MY_EXPOSED, d->exposed[me], 8);
-    put_bits(o + O_OPP_EXPOSED, d->exposed[opp], 8);
-    put_bits(o + O_OPP_KNOWN, known, 8);
-    put_bits(o + O_UNSEEN, ~seen, 8);
-    put_bits(o + O_MY_WON, d->won[me], 8);
-    put_bits(o + O_OPP_WON, d->won[opp], 8);
-    put_bits(o + O_LEAD, lead, 8);
-    put_bits(o + O_INDICATOR, indicator, 8);
-    put_bits(o + O_TRUMP, 1u << d->trump, 1);
-    put_bits(o + O_MY_MELDS, d->melds[me], 3);
-    put_bits(o + O_OPP_MELDS, d->melds[opp], 3);
+    put_bits(o + O_HAND, d->hand[me], 32);
+    put_bits(o + O_MY_EXPOSED, d->exposed[me], 32);
+    put_bits(o + O_OPP_EXPOSED, d->exposed[opp], 32);
+    put_bits(o + O_OPP_KNOWN, known, 32);
+    put_bits(o + O_UNSEEN, ~seen, 32);
+    put_bits(o + O_MY_WON, d->won[me], 32);
+    put_bits(o + O_OPP_WON, d->won[opp], 32);
+    put_bits(o + O_LEAD, lead, 32);
+    put_bits(o + O_INDICATOR, indicator, 32);
+    put_bits(o + O_TRUMP, 1u << d->trump, 4);
+    put_bits(o + O_MY_MELDS, d->melds[me], 12);
+    put_bits(o + O_OPP_MELDS, d->melds[opp], 12);
     o[O_MY_TURN] = d->turn == me;
     o[O_IN_WINDOW] = d->window != 0;
     o[O_STOCK_EMPTY] = stock_size == 0;
@@ -80,9 +93,9 @@ void mk_encode(const mk_deal *d, int me, const int32_t totals[2], int target, fl
     o[O_MY_SEVEN] = d->seven_by == me;
     o[O_OPP_SEVEN] = d->seven_by == opp;
     o[O_STOCK_SIZE] = BY20[stock_size];
-    o[O_TRICKS] = (float)(d->tricks / 16.0);
-    o[O_MY_POINTS] = (float)(d->points[me] / 100.0);
-    o[O_OPP_POINTS] = (float)(d->points[opp] / 100.0);
+    o[O_TRICKS] = BY16[d->tricks & 31];
+    o[O_MY_POINTS] = by100(d->points[me]);
+    o[O_OPP_POINTS] = by100(d->points[opp]);
     o[O_MY_LATE] = BY6[d->late[me] & 31];
     o[O_OPP_LATE] = BY6[d->late[opp] & 31];
     o[O_OPP_HAND] = BY6[mk_popcount32(d->hand[opp])];
@@ -90,34 +103,44 @@ void mk_encode(const mk_deal *d, int me, const int32_t totals[2], int target, fl
     o[O_OPP_TOTAL] = capped_total(totals[opp], target);
     o[O_RULE_DIX] = d->rules.dix_on_play != 0;
     o[O_RULE_SAME_SUIT] = d->rules.same_suit != 0;
-    o[O_RULE_BONUS] = (float)(d->rules.all_tricks_bonus / 50.0);
+    o[O_RULE_BONUS] = by100(2 * d->rules.all_tricks_bonus); /* 2b / 100.0 == b / 50.0 */
     o[O_RULE_ONE_MELD] = d->rules.one_meld != 0;
 }
 
 /* ---- one episode (episode.py, match.py) ----------------------------------- */
 
-/* the key of random.Random(f"marjolet/{seed}/...") (match.py); its words */
-static size_t text_key(const char *fmt, uint64_t seed, int index, uint32_t *key) {
-    char text[96];
-    int len = snprintf(text, sizeof text, fmt, (unsigned long long)seed, index);
-    return mk_pyrand_text_key(text, (size_t)len, key);
+/* the generator random.Random(f"marjolet/{seed}{tail}") (match.py), tail
+ * "/first-dealer" or "/deal/{index}", to be seeded */
+static void text_generator(mk_pyhead *g, uint64_t seed, int deal_index) {
+    char text[96] = "marjolet/", digits[24];
+    size_t len = 9, k = 0;
+    do digits[k++] = (char)('0' + seed % 10); while (seed /= 10);
+    while (k) text[len++] = digits[--k];
+    const char *tail = deal_index < 0 ? "/first-dealer" : "/deal/";
+    size_t t = strlen(tail);
+    memcpy(text + len, tail, t);
+    len += t;
+    if (deal_index >= 0) {
+        unsigned v = (unsigned)deal_index;
+        do digits[k++] = (char)('0' + v % 10); while (v /= 10);
+        while (k) text[len++] = digits[--k];
+    }
+    mk_pyhead_init_text(g, text, len);
 }
 
-#define DEAL_KEY "marjolet/%llu/deal/%d"
+#define FIRST_DEALER (-1)
 
 /* Match.start_deal with the deck's generator seeded (seeded_deck) */
-static void deal_from(const mk_venv_config *c, mk_slot *s, mk_pyrand *g) {
+static void deal_from(const mk_venv_config *c, mk_slot *s, mk_pyhead *g) {
     uint8_t deck[32];
-    mk_pyrand_deck(g, deck);
+    mk_pyhead_deck(g, deck);
     mk_deal_init(&s->d, deck, s->first_dealer ^ (s->deal_index & 1), &c->rules);
 }
 
 /* Match.start_deal: the deck of seeded_deck(match_seed, deal_index) */
 static void start_deal(const mk_venv_config *c, mk_slot *s) {
-    mk_pyrand g;
-    uint32_t key[MK_TEXT_KEY_WORDS];
-    size_t n = text_key(DEAL_KEY, s->match_seed, s->deal_index, key);
-    mk_pyrand_seed_words(&g, key, n);
+    mk_pyhead g; /* seeded on its own at its first draw */
+    text_generator(&g, s->match_seed, s->deal_index);
     deal_from(c, s, &g);
 }
 
@@ -167,7 +190,7 @@ static double opponent_moves(const mk_venv_config *c, mk_slot *s) {
         int a;
         if (c->opponent == MK_OPP_RANDOM) { /* legal[rng.randrange(len(legal))] */
             uint64_t m = mk_legal(&s->d);
-            a = mk_nth_bit(m, mk_pyrand_below(&s->bot, (uint32_t)mk_popcount64(m)));
+            a = mk_nth_bit(m, mk_pyhead_below(&s->bot, (uint32_t)mk_popcount64(m)));
         } else {
             a = mk_heuristic_action(&s->d, &unused);
         }
@@ -221,25 +244,27 @@ void mk_venv_seed(mk_slot *s, const uint32_t *key, size_t n_words) {
     mk_pyrand_seed_words(&s->stream, key, n_words);
 }
 
-static void new_episode(const mk_venv_config *c, mk_slot *s) {
+/* SingleAgentEnv.reset / Episode: the seeds of a new episode from the
+ * slot's stream, and the keys of its generators (seeded by the caller:
+ * the first dealer's, the first deck's and the random bot's) */
+static void begin_episode(const mk_venv_config *c, mk_slot *s, mk_pyhead *dealer,
+                          mk_pyhead *deck) {
     s->match_seed = mk_pyrand_bits(&s->stream, 63);
-    uint64_t bot_seed = 0;
     if (c->opponent != MK_OPP_NONE) { /* SingleAgentEnv.reset */
-        bot_seed = mk_pyrand_bits(&s->stream, 63);
+        uint64_t bot_seed = mk_pyrand_bits(&s->stream, 63);
         uint64_t seat_draw = mk_pyrand_bits(&s->stream, 63);
         s->seat = (int8_t)(c->fixed_seat >= 0 ? c->fixed_seat : (int)(seat_draw & 1));
+        uint32_t k_bot[2] = {(uint32_t)bot_seed, (uint32_t)(bot_seed >> 32)}; /* Bot.new_match */
+        mk_pyhead_init(&s->bot, k_bot, k_bot[1] ? 2 : 1);
     }
-    /* the first dealer's, the first deck's and the random bot's generators,
-     * seeded side by side (Match(seed=...), Bot.new_match(bot_seed)) */
-    mk_pyrand dealer_rng, deck_rng;
-    uint32_t k_dealer[MK_TEXT_KEY_WORDS], k_deck[MK_TEXT_KEY_WORDS];
-    uint32_t k_bot[2] = {(uint32_t)bot_seed, (uint32_t)(bot_seed >> 32)};
-    mk_pyrand *gens[3] = {&dealer_rng, &deck_rng, &s->bot};
-    const uint32_t *keys[3] = {k_dealer, k_deck, k_bot};
-    size_t words[3] = {text_key("marjolet/%llu/first-dealer", s->match_seed, 0, k_dealer),
-                       text_key(DEAL_KEY, s->match_seed, 0, k_deck), k_bot[1] ? 2 : 1};
-    mk_pyrand_seed_many(gens, keys, words, c->opponent == MK_OPP_RANDOM ? 3 : 2);
-    s->first_dealer = (int8_t)mk_pyrand_below(&dealer_rng, 2);
+    text_generator(dealer, s->match_seed, FIRST_DEALER);
+    text_generator(deck, s->match_seed, 0);
+}
+
+/* the episode's first deal, once its generators are seeded (Match(seed=...)) */
+static void finish_episode(const mk_venv_config *c, mk_slot *s, mk_pyhead *dealer,
+                           mk_pyhead *deck) {
+    s->first_dealer = (int8_t)mk_pyhead_below(dealer, 2);
     s->deal_index = 0;
     s->totals[0] = s->totals[1] = 0;
     s->paid = 0;
@@ -247,13 +272,44 @@ static void new_episode(const mk_venv_config *c, mk_slot *s) {
     s->winner = -1;
     s->done = s->needs_reset = s->illegal = 0;
     s->last_mover = -1;
-    deal_from(c, s, &deck_rng);
+    deal_from(c, s, deck);
     if (c->opponent != MK_OPP_NONE) s->pending = opponent_moves(c, s);
 }
 
-void mk_venv_reset_slot(const mk_venv_config *c, mk_slot *s, int i, const mk_venv_out *out) {
-    new_episode(c, s);
-    write_row(c, s, i, out);
+/* start the episodes of the pending slots, their generators seeded together */
+static void start_pending(const mk_venv_config *c, mk_slot *slots, const mk_venv_out *out,
+                          mk_venv_work *w) {
+    mk_pyhead *heads[3 * MK_VENV_CHUNK] = {0};
+    int count = 0, n = w->n_pending;
+    if (n == 0) return;
+    for (int e = 0; e < n; e++) {
+        mk_slot *s = &slots[w->pending[e]];
+        begin_episode(c, s, &w->dealer[e], &w->deck[e]);
+        heads[count++] = &w->dealer[e];
+        heads[count++] = &w->deck[e];
+        if (c->opponent == MK_OPP_RANDOM) heads[count++] = &s->bot;
+    }
+    mk_pyrand_heads(heads, count, &w->seeding);
+    for (int e = 0; e < n; e++) {
+        int i = w->pending[e];
+        finish_episode(c, &slots[i], &w->dealer[e], &w->deck[e]);
+        write_row(c, &slots[i], i, out);
+    }
+    w->n_pending = 0;
+}
+
+/* a new episode for slot i: now, or with the chunk when it is full */
+static void queue_episode(const mk_venv_config *c, mk_slot *slots, int i, const mk_venv_out *out,
+                          mk_venv_work *w) {
+    w->pending[w->n_pending++] = i;
+    if (w->n_pending == MK_VENV_CHUNK) start_pending(c, slots, out, w);
+}
+
+void mk_venv_reset_slot(const mk_venv_config *c, mk_slot *slots, int i, const mk_venv_out *out,
+                        mk_venv_work *w) {
+    w->n_pending = 0;
+    queue_episode(c, slots, i, out, w);
+    start_pending(c, slots, out, w);
 }
 
 static int legal_action(const mk_slot *s, int64_t a) {
@@ -297,15 +353,17 @@ static void act(const mk_venv_config *c, mk_slot *s, int i, const mk_venv_out *o
     out->reward[i] = r;
 }
 
-void mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_out *out) {
-    int width = c->opponent == MK_OPP_NONE ? 2 : 1;
+int mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_out *out,
+                 mk_venv_work *w) {
+    int width = c->opponent == MK_OPP_NONE ? 2 : 1, ended = 0;
+    w->n_pending = 0;
     for (int i = 0; i < n; i++) {
         mk_slot *s = &slots[i];
         for (int k = 0; k < width; k++) out->reward[width * i + k] = 0.0;
         out->terminated[i] = 0;
         out->illegal[i] = 0;
         if (s->needs_reset) { /* NEXT_STEP: this step starts the next episode */
-            mk_venv_reset_slot(c, s, i, out);
+            queue_episode(c, slots, i, out, w);
             continue;
         }
         act(c, s, i, out);
@@ -314,13 +372,16 @@ void mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_
             continue;
         }
         out->terminated[i] = 1;
+        ended++;
         write_end(c, s, i, out);
         if (c->autoreset == MK_RESET_SAME_STEP) {
             write_view(c, s, out->final_obs + (size_t)i * MK_OBS_SIZE, NULL, out->final_seat + i);
-            mk_venv_reset_slot(c, s, i, out);
+            queue_episode(c, slots, i, out, w);
         } else {
             write_row(c, s, i, out);
             s->needs_reset = c->autoreset == MK_RESET_NEXT_STEP;
         }
     }
+    start_pending(c, slots, out, w);
+    return ended;
 }

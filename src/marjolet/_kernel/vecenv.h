@@ -43,16 +43,16 @@ typedef struct mk_venv_config {
     double worst;        /* the reward of an illegal action (lose mode) */
 } mk_venv_config;
 
-typedef struct mk_slot {
+typedef struct mk_slot { /* what a step reads first, the generators' states last */
     mk_deal d;
-    mk_pyrand stream;    /* SeedStream: the seeds of successive episodes */
-    mk_pyrand bot;       /* the random opponent's generator (Bot.rng) */
     uint64_t match_seed;
     int32_t totals[2];   /* completed deals of the match (R21, R22) */
     int32_t paid;        /* dense: points difference already paid out */
     int32_t deal_index;
     double pending;      /* reward the opponent earned before the agent's first move */
     int8_t first_dealer, seat, winner, done, needs_reset, illegal, last_mover;
+    mk_pyhead bot;       /* the random opponent's generator (Bot.rng) */
+    mk_pyrand stream;    /* SeedStream: the seeds of successive episodes */
 } mk_slot;
 
 /* The caller's arrays, n slots (rows in slot order). reward has 2 entries
@@ -72,16 +72,33 @@ typedef struct mk_venv_out {
     uint8_t *illegal;       /* n: the episode ended on an illegal action */
 } mk_venv_out;
 
+/* Episodes start in chunks of MK_VENV_CHUNK, their generators seeded
+ * together (pyrand.h: mk_pyrand_heads). */
+#define MK_VENV_CHUNK (MK_LANES * MK_HEAD_VECS)
+
+/* The scratch memory of a batch (the caller's, one per batch: no globals). */
+typedef struct mk_venv_work {
+    mk_pyrand_work seeding;
+    mk_pyhead dealer[MK_VENV_CHUNK], deck[MK_VENV_CHUNK];
+    int pending[MK_VENV_CHUNK]; /* slots whose new episode waits for the chunk */
+    int n_pending;
+} mk_venv_work;
+
 /* The observation tensor of `seat` (marjolet.rl.encoder.encode). */
 void mk_encode(const mk_deal *d, int seat, const int32_t totals[2], int target, float *out);
 /* Seed a slot's stream as random.Random(n), n given as words (pyrand.h). */
 void mk_venv_seed(mk_slot *s, const uint32_t *key, size_t n_words);
 /* A new episode in slot i (from its stream), written to row i of out. */
-void mk_venv_reset_slot(const mk_venv_config *c, mk_slot *s, int i, const mk_venv_out *out);
+void mk_venv_reset_slot(const mk_venv_config *c, mk_slot *slots, int i, const mk_venv_out *out,
+                        mk_venv_work *w);
 /* The first slot whose action would be refused (illegal in raise mode, or a
  * finished slot in DISABLED mode), or -1: checked before any slot moves. */
 int mk_venv_refused(const mk_venv_config *c, const mk_slot *slots, int n, const int64_t *actions);
-/* One step of every slot (call mk_venv_refused first). */
-void mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_out *out);
+/* One step of every slot (call mk_venv_refused first); returns the number
+ * of episodes that ended in it. The episodes that start in the step start
+ * together, after the other slots have moved (slots are independent: the
+ * results are those of one slot at a time). */
+int mk_venv_step(const mk_venv_config *c, mk_slot *slots, int n, const mk_venv_out *out,
+                  mk_venv_work *w);
 
 #endif

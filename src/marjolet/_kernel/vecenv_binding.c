@@ -10,8 +10,8 @@
  *   reward float64[n*w] (w = 2 in two-seat mode, else 1), terminated
  *   bool[n], seat int8[n], final_obs float32[n*335], final_seat int8[n],
  *   deal_points int32[2n], totals int32[2n], winner int8[n], illegal bool[n].
- * Methods: seed(i, key_bytes), reset(i), step() -> -1 or the first refused
- * slot (nothing moved), slot(i) -> (dealer, turned_up, stock, state). The
+ * Methods: seed(i, key_bytes), reset(i), step() -> the first refused slot
+ * (nothing moved), else -1 - the number of episodes that ended, slot(i) -> (dealer, turned_up, stock, state). The
  * GIL is released while a step runs; one VecEnv serves one thread at a time. */
 #include <string.h>
 #include "binding.h"
@@ -24,6 +24,7 @@ typedef struct {
     PyObject_HEAD
     mk_venv_config cfg;
     mk_slot *slots;
+    mk_venv_work *work;
     int n;
     int busy;
     int n_views;
@@ -133,7 +134,12 @@ static int kv_init(PyObject *self, PyObject *args, PyObject *kw) {
         return -1;
     }
     v->slots = PyMem_Calloc((size_t)n, sizeof(mk_slot));
-    if (!v->slots) {
+    v->work = PyMem_Calloc(1, sizeof(mk_venv_work));
+    if (!v->slots || !v->work) {
+        PyMem_Free(v->slots);
+        PyMem_Free(v->work);
+        v->slots = NULL;
+        v->work = NULL;
         release_views(v);
         PyErr_NoMemory();
         return -1;
@@ -146,6 +152,7 @@ static void kv_dealloc(PyObject *self) {
     KVecEnvObject *v = (KVecEnvObject *)self;
     release_views(v);
     PyMem_Free(v->slots);
+    PyMem_Free(v->work);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -194,7 +201,7 @@ static PyObject *kv_reset(PyObject *self, PyObject *arg) {
     KVecEnvObject *v = (KVecEnvObject *)self;
     int i = slot_arg(v, arg);
     if (i < 0) return NULL;
-    mk_venv_reset_slot(&v->cfg, &v->slots[i], i, &v->out);
+    mk_venv_reset_slot(&v->cfg, v->slots, i, &v->out, v->work);
     Py_RETURN_NONE;
 }
 
@@ -213,7 +220,7 @@ static PyObject *kv_step(PyObject *self, PyObject *unused) {
     int refused;
     Py_BEGIN_ALLOW_THREADS
     refused = mk_venv_refused(&v->cfg, v->slots, v->n, v->out.actions);
-    if (refused < 0) mk_venv_step(&v->cfg, v->slots, v->n, &v->out);
+    if (refused < 0) refused = -1 - mk_venv_step(&v->cfg, v->slots, v->n, &v->out, v->work);
     Py_END_ALLOW_THREADS
     v->busy = 0;
     return PyLong_FromLong(refused);
@@ -234,7 +241,8 @@ static PyMethodDef kv_methods[] = {
     {"seed", kv_seed, METH_VARARGS, "seed(i, key): slot i's seed stream as random.Random(n), "
                                     "n's 32-bit words little-endian in key"},
     {"reset", kv_reset, METH_O, "reset(i): a new episode in slot i"},
-    {"step", kv_step, METH_NOARGS, "step() -> -1, or the first refused slot (nothing moved)"},
+    {"step", kv_step, METH_NOARGS,
+     "step() -> the first refused slot (nothing moved), else -1 - the episodes ended"},
     {"slot", kv_slot, METH_O, "slot(i) -> (dealer, turned_up, Deal, done, needs_reset, seat)"},
     {NULL, NULL, 0, NULL},
 };
@@ -282,7 +290,79 @@ static PyObject *k_encode(PyObject *mod, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* pyrand_words(seeds, count): the first `count` outputs (getrandbits(32))
+ * of random.Random(seed) for each seed (a str of at most 192 UTF-8 bytes,
+ * or an int 0 <= n < 2**64), the generators seeded together as the batch
+ * seeds them (the tests hold them to CPython's) */
+static int pyrand_head_from(PyObject *seed, mk_pyhead *h) {
+    if (PyUnicode_Check(seed)) {
+        Py_ssize_t len;
+        const char *text = PyUnicode_AsUTF8AndSize(seed, &len);
+        if (!text) return -1;
+        if (len < 1 || len > MK_TEXT_MAX || text[0] == 0) {
+            PyErr_Format(PyExc_ValueError, "a str seed must have 1..%d UTF-8 bytes", MK_TEXT_MAX);
+            return -1;
+        }
+        mk_pyhead_init_text(h, text, (size_t)len);
+        return 0;
+    }
+    unsigned long long n = PyLong_AsUnsignedLongLong(seed);
+    if (n == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    uint32_t key[2] = {(uint32_t)n, (uint32_t)(n >> 32)};
+    mk_pyhead_init(h, key, key[1] ? 2 : 1);
+    return 0;
+}
+
+static PyObject *k_pyrand_words(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *seeds, *result = NULL;
+    int count;
+    if (!PyArg_ParseTuple(args, "O!i", &PyTuple_Type, &seeds, &count)) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(seeds);
+    if (n < 1 || n > 256 || count < 0 || count > 4096) {
+        PyErr_SetString(PyExc_ValueError, "1..256 seeds and 0..4096 words");
+        return NULL;
+    }
+    mk_pyhead *heads = PyMem_Calloc((size_t)n, sizeof *heads);
+    mk_pyhead **ptrs = PyMem_Calloc((size_t)n, sizeof *ptrs);
+    mk_pyrand_work *work = PyMem_Calloc(1, sizeof *work);
+    if (!heads || !ptrs || !work) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (pyrand_head_from(PyTuple_GET_ITEM(seeds, i), &heads[i]) < 0) goto done;
+        ptrs[i] = &heads[i];
+    }
+    mk_pyrand_heads(ptrs, (int)n, work);
+    result = PyList_New(n);
+    for (Py_ssize_t i = 0; result && i < n; i++) {
+        PyObject *words = PyList_New(count);
+        if (!words) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, i, words);
+        for (int k = 0; k < count; k++) {
+            PyObject *v = PyLong_FromUnsignedLong(mk_pyhead_u32(&heads[i]));
+            if (!v) {
+                Py_CLEAR(result);
+                break;
+            }
+            PyList_SET_ITEM(words, k, v);
+        }
+    }
+done:
+    PyMem_Free(heads);
+    PyMem_Free(ptrs);
+    PyMem_Free(work);
+    return result;
+}
+
 static PyMethodDef kv_functions[] = {
+    {"pyrand_words", k_pyrand_words, METH_VARARGS,
+     "pyrand_words(seeds, count): the first count outputs of random.Random(seed) for each "
+     "seed (str or int < 2**64), seeded together as the batch seeds them"},
     {"encode", k_encode, METH_VARARGS,
      "encode(deal, seat, (total0, total1), target, out): the observation tensor into out"},
     {NULL, NULL, 0, NULL},

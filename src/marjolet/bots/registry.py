@@ -27,6 +27,7 @@ _BOTS: dict[str, str] = {
     "openspiel-ismcts": "marjolet.rl.ismcts_bot:OpenSpielISMCTSBot",
     "linear": "marjolet.rl.linear_bot:LinearBot",
     "ppo": "marjolet.rl.mlp_bot:PpoBot",
+    "dmc": "marjolet.rl.mlp_bot:DmcBot",
 }
 _LOADED: dict[str, type[Bot]] = {}
 #: ``exec:PATH`` (or ``exec:path=PATH,budget_s=S``): a program that speaks

@@ -96,6 +96,14 @@ def opponent_bot(opponent: Opponent) -> Bot:
     )
 
 
+def check_agent_args(seat: int | None, illegal_action: str) -> None:
+    """``seat=`` and ``illegal_action=`` of the single and batched environments."""
+    if seat not in (None, 0, 1):
+        raise MarjoletError(f"seat must be 0, 1 or None (random each episode), got {seat!r}")
+    if illegal_action not in ILLEGAL_MODES:
+        raise MarjoletError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+
+
 class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
     """One seat of Marjolet against a bot (see the module docstring)."""
 
@@ -114,10 +122,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
             raise MarjoletError(
                 f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}"
             )
-        if seat not in (None, 0, 1):
-            raise MarjoletError(f"seat must be 0, 1 or None (random each episode), got {seat!r}")
-        if illegal_action not in ILLEGAL_MODES:
-            raise MarjoletError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        check_agent_args(seat, illegal_action)
         self.rules = rules_arg(rules)
         self.reward_mode = reward_arg(reward)
         self.illegal_action = illegal_action

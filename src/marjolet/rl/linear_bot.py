@@ -10,15 +10,15 @@ the one ``examples/train_linear.py`` trains: ``linear:weights=policy.npz``.
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from marjolet import outputs
 from marjolet.actions import ACTION_COUNT as NUM_ACTIONS
-from marjolet.bots.base import Bot, BotSpecError, Param
+from marjolet.bots.base import BotSpecError, Param
 from marjolet.observation import Observation
+from marjolet.rl.policy_bot import CHOICE_PARAMS, PolicyBot
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -100,46 +100,21 @@ def load_weights(path: str | Path) -> tuple[FloatArray, FloatArray]:
     return w, b
 
 
-class LinearBot(Bot):
+class LinearBot(PolicyBot):
     name = "linear"
     description = "a linear policy on the observation tensor, weights from a .npz file (rl extra)"
-    params = (
-        Param("weights", str, "", "path of the .npz weights file (required)"),
-        Param("greedy", bool, True, "play the best-scoring action (false: sample the softmax)"),
-        Param("temperature", float, 1.0, "softmax temperature when greedy=false"),
-    )
+    params = (Param("weights", str, "", "path of the .npz weights file (required)"), *CHOICE_PARAMS)
 
     def __init__(self, *, seed: int | None = None, **options: Any) -> None:
         super().__init__(seed=seed, **options)
         path = self.options["weights"]
         if not path:
             raise BotSpecError("linear: give the weights file, e.g. 'linear:weights=policy.npz'")
-        if self.options["temperature"] <= 0:
-            temperature = self.options["temperature"]
-            raise BotSpecError(f"linear: temperature must be > 0, got {temperature}")
         self.weights, self.bias = load_weights(path)
-        import numpy as np
-
-        from marjolet.rl.encoder import OBSERVATION_SIZE
-
-        self._x: FloatArray = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
 
     def scores(self, obs: Observation, legal: Sequence[int]) -> FloatArray:
         """The score of each legal action, in the order of ``legal``."""
-        from marjolet.rl.encoder import encode
-
-        x = encode(obs, self._x)
+        x = self.tensor(obs)
         idx = list(legal)
         result: FloatArray = self.weights[idx] @ x + self.bias[idx]
         return result
-
-    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
-        if len(legal) == 1:
-            return legal[0]
-        s = [float(v) for v in self.scores(obs, legal)]
-        if self.options["greedy"]:
-            return legal[max(range(len(s)), key=s.__getitem__)]
-        t = self.options["temperature"]
-        top = max(s)
-        weights = [math.exp((v - top) / t) for v in s]
-        return self.rng.choices(legal, weights=weights)[0]

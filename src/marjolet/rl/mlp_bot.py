@@ -15,7 +15,6 @@ Without ``weights=`` the bot loads the policy shipped in the package
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -23,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from marjolet import outputs
 from marjolet.actions import ACTION_COUNT as NUM_ACTIONS
-from marjolet.bots.base import Bot, BotSpecError, Param
+from marjolet.bots.base import BotSpecError, Param
 from marjolet.observation import Observation
+from marjolet.rl.policy_bot import CHOICE_PARAMS, PolicyBot
 
 if TYPE_CHECKING:
 
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 POLICY_FORMAT = "marjolet-mlp/1"
 #: The policy shipped with the package (``weights=`` left empty).
 SHIPPED = "weights/ppo.npz"
+SHIPPED_DMC = "weights/dmc.npz"
 #: Largest layer width accepted from a file (a guard against absurd files).
 MAX_WIDTH = 4096
 
@@ -74,22 +75,22 @@ def save_policy(path: str | Path, layers: Sequence[tuple[Any, Any]], **meta: Any
     outputs.write_atomic(path, data.getvalue())
 
 
-def _check_shapes(layers: Sequence[tuple[Any, Any]], where: str) -> None:
+def _check_shapes(layers: Sequence[tuple[Any, Any]], where: str, who: str = "ppo") -> None:
     from marjolet.rl.encoder import OBSERVATION_SIZE
 
     width = OBSERVATION_SIZE
     for i, (w, b) in enumerate(layers):
         if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
             raise BotSpecError(
-                f"ppo: {where!r} layer {i} has weights {w.shape} and bias {b.shape}; "
+                f"{who}: {where!r} layer {i} has weights {w.shape} and bias {b.shape}; "
                 f"expected {width} inputs"
             )
         if w.shape[1] > MAX_WIDTH:
-            raise BotSpecError(f"ppo: {where!r} layer {i} is {w.shape[1]} wide (max {MAX_WIDTH})")
+            raise BotSpecError(f"{who}: {where!r} layer {i} is {w.shape[1]} wide (max {MAX_WIDTH})")
         width = w.shape[1]
     if not layers or width != NUM_ACTIONS:
         raise BotSpecError(
-            f"ppo: {where!r} must end with {NUM_ACTIONS} outputs (one per action id), "
+            f"{who}: {where!r} must end with {NUM_ACTIONS} outputs (one per action id), "
             f"got {width if layers else 'no layers'} (retrain it)"
         )
 
@@ -97,20 +98,24 @@ def _check_shapes(layers: Sequence[tuple[Any, Any]], where: str) -> None:
 _CACHE: dict[tuple[str, int, int], MlpPolicy] = {}
 
 
-def load_policy(path: str | Path | None = None) -> MlpPolicy:
-    """Read a policy written by :func:`save_policy` (``None``: the shipped
-    one); raise :class:`~marjolet.bots.base.BotSpecError` naming the file
-    and the problem."""
+def load_policy(
+    path: str | Path | None = None, shipped: str = SHIPPED, who: str = "ppo"
+) -> MlpPolicy:
+    """Read a policy written by :func:`save_policy` (``None``: the package's
+    ``shipped`` file); raise :class:`~marjolet.bots.base.BotSpecError` naming
+    the bot (``who``), the file and the problem."""
     try:
         import numpy as np
     except ImportError as exc:
-        raise BotSpecError(f"ppo needs the rl extra (pip install 'marjolet[rl]'): {exc}") from None
-    p = Path(str(resources.files("marjolet.rl") / SHIPPED)) if path is None else Path(path)
+        raise BotSpecError(
+            f"{who} needs the rl extra (pip install 'marjolet[rl]'): {exc}"
+        ) from None
+    p = Path(str(resources.files("marjolet.rl") / shipped)) if path is None else Path(path)
     try:
         stat = p.stat()
     except OSError as exc:
         raise BotSpecError(
-            f"ppo: cannot read weights file {str(p)!r}: {exc.strerror or exc}"
+            f"{who}: cannot read weights file {str(p)!r}: {exc.strerror or exc}"
         ) from None
     key = (str(p.resolve()), stat.st_mtime_ns, stat.st_size)
     if key in _CACHE:
@@ -120,7 +125,7 @@ def load_policy(path: str | Path | None = None) -> MlpPolicy:
             fmt = str(data["format"]) if "format" in data else ""
             if fmt != POLICY_FORMAT:
                 raise BotSpecError(
-                    f"ppo: {str(p)!r} is not a {POLICY_FORMAT} weights file (format {fmt!r})"
+                    f"{who}: {str(p)!r} is not a {POLICY_FORMAT} weights file (format {fmt!r})"
                 )
             count = sum(1 for name in data.files if name.startswith("w"))
             layers = [
@@ -133,58 +138,52 @@ def load_policy(path: str | Path | None = None) -> MlpPolicy:
     except BotSpecError:
         raise
     except (OSError, ValueError, KeyError, EOFError) as exc:
-        raise BotSpecError(f"ppo: cannot read weights file {str(p)!r}: {exc}") from None
-    _check_shapes(layers, str(p))
+        raise BotSpecError(f"{who}: cannot read weights file {str(p)!r}: {exc}") from None
+    _check_shapes(layers, str(p), who)
     if not all(np.isfinite(w).all() and np.isfinite(b).all() for w, b in layers):
-        raise BotSpecError(f"ppo: {str(p)!r} holds non-finite weights")
+        raise BotSpecError(f"{who}: {str(p)!r} holds non-finite weights")
     policy = MlpPolicy(layers)
     _CACHE[key] = policy
     return policy
 
 
-class PpoBot(Bot):
+class PpoBot(PolicyBot):
     name = "ppo"
+    #: The network played without ``weights=`` (in the package).
+    shipped = SHIPPED
     description = (
         "a small neural network trained by reinforcement learning (PPO); "
         "numpy at play time (rl extra)"
     )
-    params = (
-        Param("weights", str, "", "path of a .npz policy (empty: the one shipped)"),
-        Param("greedy", bool, True, "play the best-scoring action (false: sample the softmax)"),
-        Param("temperature", float, 1.0, "softmax temperature when greedy=false"),
-    )
+    params = (Param("weights", str, "", "path of a .npz policy (empty: the one shipped)"),
+              *CHOICE_PARAMS)  # fmt: skip
 
     def __init__(
         self, *, seed: int | None = None, policy: MlpPolicy | None = None, **options: Any
     ) -> None:
         super().__init__(seed=seed, **options)
-        if self.options["temperature"] <= 0:
-            temperature = self.options["temperature"]
-            raise BotSpecError(f"ppo: temperature must be > 0, got {temperature}")
         #: The network; training swaps it for newer snapshots (self-play).
-        self.policy = policy if policy is not None else load_policy(self.options["weights"] or None)
-        import numpy as np
-
-        from marjolet.rl.encoder import OBSERVATION_SIZE
-
-        self._x: FloatArray = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        if policy is None:
+            policy = load_policy(self.options["weights"] or None, self.shipped, self.name)
+        self.policy = policy
 
     def scores(self, obs: Observation, legal: Sequence[int]) -> FloatArray:
         """The logit of each legal action, in the order of ``legal``."""
-        from marjolet.rl.encoder import encode
-
-        logits = self.policy.logits(encode(obs, self._x))
+        logits = self.policy.logits(self.tensor(obs))
         result: FloatArray = logits[list(legal)]
         return result
 
-    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
-        if len(legal) == 1:
-            return legal[0]
-        s = [float(v) for v in self.scores(obs, legal)]
-        if self.options["greedy"]:
-            return legal[max(range(len(s)), key=s.__getitem__)]
-        t = self.options["temperature"]
-        top = max(s)
-        weights = [math.exp((v - top) / t) for v in s]
-        return self.rng.choices(legal, weights=weights)[0]
 
+class DmcBot(PpoBot):
+    """The network of :mod:`marjolet.rl.train_dmc`: its outputs are the
+    estimated values of the actions, so the greedy choice is the legal
+    action of highest value."""
+
+    name = "dmc"
+    description = (
+        "a small neural network that learned the value of each move by playing itself "
+        "(Deep Monte-Carlo); numpy at play time (rl extra)"
+    )
+    params = (Param("weights", str, "", "path of a .npz network (empty: the one shipped)"),
+              *CHOICE_PARAMS)  # fmt: skip
+    shipped = SHIPPED_DMC

@@ -17,13 +17,17 @@ against each ``--eval`` opponent; the results go to ``--log`` as JSON lines.
 The actor is written with :func:`marjolet.rl.mlp_bot.save_policy`, which the
 ``ppo`` bot reads with numpy only.
 
-The environment batch is built by :func:`make_batch`: ``--env python``
-(default) steps N Gymnasium environments in a plain loop; ``--env gym``
-wraps them in Gymnasium's ``SyncVectorEnv``; ``--env vector`` uses the
-batched C environment ``marjolet.rl.vector.MarjoletVectorEnv`` where it
-exists. The two last go through :class:`VectorBatch`, which reads any
-Gymnasium ``VectorEnv`` that puts the legal-action mask in
-``infos["action_mask"]``, whichever autoreset mode it uses.
+The environment batch is built by :func:`make_batch`: ``--env vector``
+uses the batched C environment ``marjolet.rl.vector.MarjoletVectorEnv``;
+``--env python`` steps N Gymnasium environments in a plain loop; ``--env
+gym`` wraps them in Gymnasium's ``SyncVectorEnv``. ``--env auto`` (the
+default) is ``vector`` where the C kernel is built and plays the opponent
+(``random``, ``heuristic``), else ``python`` (self-play, other bots, no
+kernel or ``MARJOLET_KERNEL=0``): :func:`resolve_env`. Both batches deal
+the same episodes under the same seed. ``vector`` and ``gym`` go through
+:class:`VectorBatch`, which reads any Gymnasium ``VectorEnv`` that puts the
+legal-action mask in ``infos["action_mask"]``, whichever autoreset mode it
+uses.
 
 Needs the ``train`` extra (``pip install 'marjolet[train]'``: PyTorch).
 Seeded runs are reproducible on one machine (same PyTorch build, one thread).
@@ -32,12 +36,11 @@ Seeded runs are reproducible on one machine (same PyTorch build, one thread).
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -162,8 +165,23 @@ def _ended_margins(infos: dict[str, Any], dones: npt.NDArray[np.bool_]) -> list[
     return result
 
 
+ENV_KINDS = ("auto", "vector", "python", "gym")
+
+
+def resolve_env(kind: str, opponent: str) -> str:
+    """``--env auto``: ``vector`` where the C kernel plays ``opponent`` in a
+    batch, else ``python``; any other kind is itself."""
+    if kind != "auto":
+        return kind
+    from marjolet import kernel
+    from marjolet.rl.vector import KERNEL_OPPONENTS
+
+    return "vector" if opponent in KERNEL_OPPONENTS and kernel.supports(CLASSIC) else "python"
+
+
 def make_batch(kind: str, num_envs: int, opponents: Sequence[str | Bot]) -> Batch:
-    """The environment batch of ``--env``: one opponent per environment."""
+    """The environment batch of ``--env`` (``auto`` resolved): one opponent per
+    environment."""
     if kind == "python":
         return PythonBatch([SingleAgentEnv(opponent=o, reward="dense") for o in opponents])
     if kind == "gym":
@@ -174,15 +192,13 @@ def make_batch(kind: str, num_envs: int, opponents: Sequence[str | Bot]) -> Batc
 
         return VectorBatch(gymnasium.vector.SyncVectorEnv([factory(o) for o in opponents]))
     if kind == "vector":
-        try:  # the batched C environment (issue 23), imported by name: it may not exist yet
-            vector: Any = importlib.import_module("marjolet.rl.vector")
-        except ImportError as exc:
-            raise MarjoletError(f"--env vector needs marjolet.rl.vector: {exc}") from None
+        from marjolet.rl.vector import MarjoletVectorEnv
+
         spec = opponents[0]
         if not isinstance(spec, str) or any(o != spec for o in opponents):
             raise MarjoletError("--env vector takes one bot spec for every environment")
-        return VectorBatch(vector.MarjoletVectorEnv(num_envs, opponent=spec, reward="dense"))
-    raise MarjoletError(f"--env must be python, gym or vector, got {kind!r}")
+        return VectorBatch(MarjoletVectorEnv(num_envs, opponent=spec, reward="dense"))
+    raise MarjoletError(f"--env must be one of {', '.join(ENV_KINDS)}, got {kind!r}")
 
 
 # -- the networks -------------------------------------------------------------------
@@ -235,13 +251,15 @@ class ActorCritic(nn.Module):
 
     def numpy_policy(self) -> MlpPolicy:
         """The actor as numpy arrays (weights ``in x out``), for the ``ppo`` bot."""
-        linear = [m for m in self.actor if isinstance(m, nn.Linear)]
-        return MlpPolicy(
-            [
-                (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
-                for m in linear
-            ]
-        )
+        return numpy_policy(self.actor)
+
+
+def numpy_policy(net: nn.Sequential) -> MlpPolicy:
+    """An :func:`mlp` as numpy arrays (weights ``in x out``), for the bots."""
+    linear = [m for m in net if isinstance(m, nn.Linear)]
+    return MlpPolicy(
+        [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linear]
+    )
 
 
 # -- settings and training ----------------------------------------------------------
@@ -265,7 +283,7 @@ class Settings:
     entropy: float = 0.01
     value_coef: float = 0.5
     hidden: list[int] = field(default_factory=lambda: [128, 128])
-    env: str = "python"
+    env: str = "auto"
     pool: int = 5
     eval_every: int = 50_000
     eval: list[str] = field(default_factory=lambda: list(DEFAULT_EVAL))
@@ -325,6 +343,7 @@ class Trainer:
         log: Callable[[dict[str, Any]], None] | None = None,
         checkpoint: Callable[[MlpPolicy, int], None] | None = None,
     ) -> None:
+        s = replace(s, env=resolve_env(s.env, s.opponent))  # the log names the batch that ran
         self.s = s
         self.log = log or (lambda record: None)
         #: called with the actor and the steps at every evaluation (``--out`` is rewritten)
@@ -430,21 +449,7 @@ class Trainer:
     def evaluate(self) -> None:
         policy = self.model.numpy_policy()
         self.checkpoint(policy, self.steps)
-        recent = self.margins[-500:]
-        for spec, deals in zip(self.s.eval, self.s.eval_deals, strict=True):
-            start = time.process_time()
-            margins = duplicate_margins(policy, spec, deals, seed=10_000)
-            self.log(
-                {
-                    "steps": self.steps,
-                    "opponent": spec,
-                    "margins": margins,
-                    "win_rate": win_rate(margins),
-                    "margin": float(np.mean(margins)),
-                    "train_margin": float(np.mean(recent)) if recent else None,
-                    "eval_cpu_s": round(time.process_time() - start, 2),
-                }
-            )
+        evaluate(policy, self.steps, self.s.eval, self.s.eval_deals, self.margins[-500:], self.log)
 
 
 # -- evaluation -----------------------------------------------------------------------
@@ -471,6 +476,32 @@ def duplicate_margins(policy: MlpPolicy, spec: str, deals: int, seed: int) -> li
     return margins
 
 
+def evaluate(
+    policy: MlpPolicy,
+    steps: int,
+    specs: Sequence[str],
+    deals: Sequence[int],
+    recent: Sequence[float],
+    log: Callable[[dict[str, Any]], None],
+) -> None:
+    """Log the greedy policy's duplicate deals against each of ``specs``
+    (``recent``: the last training deals' margins, for the record)."""
+    for spec, n in zip(specs, deals, strict=True):
+        start = time.process_time()
+        margins = duplicate_margins(policy, spec, n, seed=10_000)
+        log(
+            {
+                "steps": steps,
+                "opponent": spec,
+                "margins": margins,
+                "win_rate": win_rate(margins),
+                "margin": float(np.mean(margins)),
+                "train_margin": float(np.mean(recent)) if recent else None,
+                "eval_cpu_s": round(time.process_time() - start, 2),
+            }
+        )
+
+
 def win_rate(margins: Sequence[float]) -> float:
     """Deals won (a tie counts half)."""
     return float(np.mean([1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in margins]))
@@ -492,7 +523,8 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Settings, argparse.Namespace
     p.add_argument("--lr", type=float, default=d.lr)
     p.add_argument("--entropy", type=float, default=d.entropy)
     p.add_argument("--hidden", type=int, nargs="+", default=d.hidden)
-    p.add_argument("--env", choices=("python", "gym", "vector"), default=d.env)
+    p.add_argument("--env", choices=ENV_KINDS, default=d.env,
+                   help="auto: the C batch where the kernel plays the opponent, else python")
     p.add_argument("--eval-every", type=int, default=d.eval_every)
     p.add_argument("--eval", nargs="*", default=d.eval, help="bot specs to measure against")
     p.add_argument("--eval-deals", type=int, nargs="*", default=d.eval_deals,
@@ -507,16 +539,33 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Settings, argparse.Namespace
     s = Settings(
         opponent=args.opponent, steps=args.steps, seed=args.seed, num_envs=args.num_envs,
         rollout=args.rollout, lr=args.lr, entropy=args.entropy, hidden=args.hidden,
-        env=args.env, eval_every=args.eval_every, eval=args.eval, eval_deals=args.eval_deals,
+        env=resolve_env(args.env, args.opponent), eval_every=args.eval_every, eval=args.eval,
+        eval_deals=args.eval_deals,
     )
     return s, args
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    s, args = parse_args(argv)
+class Run(Protocol):
+    """A training run: ``steps`` done so far, ``run()`` returns the policy."""
+
+    steps: int
+
+    def run(self) -> MlpPolicy: ...
+
+
+Log = Callable[[dict[str, Any]], None]
+Checkpoint = Callable[[MlpPolicy, int], None]
+
+
+def run_logged(
+    settings: Any, out: Path | None, log_path: Path | None, make: Callable[[Log, Checkpoint], Run]
+) -> int:
+    """Run ``make(log, checkpoint)`` with the evaluations printed and written
+    to ``log_path`` (JSON lines, the settings first) and the policy to
+    ``out`` at every evaluation and at the end; errors are one line (exit 2)."""
     records: list[dict[str, Any]] = []
     try:
-        for path in (args.out, args.log):
+        for path in (out, log_path):
             if path is not None:
                 check_output(path)
         torch.set_num_threads(1)
@@ -528,23 +577,28 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"win {record['win_rate']:6.1%}  margin {record['margin']:+7.1f}",
                 flush=True,
             )
-            if args.log is not None:
-                lines = [json.dumps({"settings": asdict(s)})]
+            if log_path is not None:
+                lines = [json.dumps({"settings": asdict(settings)})]
                 lines += [json.dumps(r) for r in records]
-                write_atomic(args.log, ("\n".join(lines) + "\n").encode())
+                write_atomic(log_path, ("\n".join(lines) + "\n").encode())
 
         def checkpoint(policy: MlpPolicy, steps: int) -> None:
-            if args.out is not None:
-                save_policy(args.out, policy.layers, trained_steps=steps, **asdict(s))
+            if out is not None:
+                save_policy(out, policy.layers, trained_steps=steps, **asdict(settings))
 
         start = time.process_time()
-        trainer = Trainer(s, log, checkpoint)
+        trainer = make(log, checkpoint)
         checkpoint(trainer.run(), trainer.steps)
-        print(f"{s.steps} steps in {time.process_time() - start:.0f} CPU s", flush=True)
+        print(f"{trainer.steps} steps in {time.process_time() - start:.0f} CPU s", flush=True)
     except (MarjoletError, OutputError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    s, args = parse_args(argv)
+    return run_logged(s, args.out, args.log, lambda log, checkpoint: Trainer(s, log, checkpoint))
 
 
 if __name__ == "__main__":

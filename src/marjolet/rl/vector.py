@@ -61,7 +61,7 @@ from marjolet.rl.episode import (
     reward_arg,
     rules_arg,
 )
-from marjolet.rl.gym import ILLEGAL_MODES, Opponent, SingleAgentEnv
+from marjolet.rl.gym import Opponent, SingleAgentEnv, check_agent_args
 from marjolet.rules import Rules
 
 #: Opponents the kernel plays (exact spec strings); others run in Python.
@@ -130,7 +130,10 @@ class _Buffers:
 class _Backend(Protocol):
     def seed(self, i: int, seed: int) -> None: ...
     def reset(self, i: int) -> None: ...
-    def step(self) -> int: ...
+    def step(self) -> int:
+        """The first refused environment (nothing moved), else -1 - the
+        number of episodes that ended in the step."""
+        ...
     def refusal(self, i: int, action: int) -> MarjoletError: ...
 
 
@@ -341,6 +344,7 @@ class _PythonBackend:
                 continue
             if slot.done or (self.raise_illegal and actions[i] not in slot.legal()):
                 return i
+        ended = 0
         for i, slot in enumerate(self.slots):
             b.reward[i] = 0.0
             b.terminated[i] = b.illegal[i] = False
@@ -352,6 +356,7 @@ class _PythonBackend:
                 self._write(i)
                 continue
             b.terminated[i] = True
+            ended += 1
             points, totals, winner, illegal = slot.end()
             b.deal_points[i], b.totals[i] = points, totals
             b.winner[i], b.illegal[i] = winner, illegal
@@ -361,7 +366,7 @@ class _PythonBackend:
             else:
                 self._write(i)
                 slot.needs_reset = self.autoreset == AutoresetMode.NEXT_STEP
-        return -1
+        return -1 - ended
 
 
 # -- the environments -----------------------------------------------------------------
@@ -373,6 +378,10 @@ class _Batch:
     num_envs: int
     autoreset_mode: AutoresetMode
     copy: bool
+    single_observation_space: gymnasium.Space[Any]
+    single_action_space: gymnasium.Space[Any]
+    observation_space: gymnasium.Space[Any]
+    action_space: gymnasium.Space[Any]
 
     def _setup(self, num_envs: int, width: int, autoreset_mode: AutoresetMode | str,
                copy_: bool) -> None:  # fmt: skip
@@ -389,6 +398,35 @@ class _Batch:
         self._ready = False  # every environment was reset at least once
         self._shape = (num_envs,)
         self._backend: _Backend
+        self.rules: Rules
+
+    def _finish_setup(self, seed: Seeds) -> None:
+        """Spaces and the first reset's seed, once the backend is chosen."""
+        self.in_kernel = isinstance(self._backend, _KernelBackend)
+        self.single_observation_space = spaces.Box(
+            0.0, observation_high(self.rules), (OBSERVATION_SIZE,), np.float32
+        )
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._first_seed = seed
+
+    def reset(
+        self, *, seed: Seeds = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Reset every environment (or those of ``options["reset_mask"]``)."""
+        if seed is None and self._first_seed is not None:
+            seed = self._first_seed
+        self._first_seed = None
+        infos = self._reset(seed, options)
+        return self._out(self._b.obs), infos
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        """Play one action in every environment (the self-play batch's rewards
+        are ``(num_envs, 2)``, a column a seat)."""
+        infos = self._step(actions)
+        b = self._b
+        return self._out(b.obs), b.reward.copy(), b.terminated.copy(), self._truncated.copy(), infos
 
     def _seeds(self, seed: Seeds) -> list[int | None]:
         n = self.num_envs
@@ -450,7 +488,7 @@ class _Batch:
         refused = self._backend.step()
         if refused >= 0:
             raise self._backend.refusal(refused, int(a[refused]))
-        return self._infos(final=bool(b.terminated.any()))
+        return self._infos(final=refused < -1)
 
     def _out(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
         return array.copy() if self.copy else array
@@ -527,10 +565,7 @@ class MarjoletVectorEnv(_Batch, gymnasium.vector.VectorEnv):
         use_kernel: bool | None = None,
     ) -> None:
         self._setup(num_envs, 1, autoreset_mode, copy)
-        if seat not in (None, 0, 1):
-            raise MarjoletError(f"seat must be 0, 1 or None (random each episode), got {seat!r}")
-        if illegal_action not in ILLEGAL_MODES:
-            raise MarjoletError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        check_agent_args(seat, illegal_action)
         self.rules = rules_arg(rules)
         self.reward_mode = reward_arg(reward)
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
@@ -552,29 +587,8 @@ class MarjoletVectorEnv(_Batch, gymnasium.vector.VectorEnv):
                 for _ in range(num_envs)
             ]  # fmt: skip
             self._backend = _PythonBackend(slots, self.autoreset_mode, raise_illegal, self._b)
-        self.in_kernel = isinstance(self._backend, _KernelBackend)
         self.opponent_spec = opponent if isinstance(opponent, str) else "python"
-        self.single_observation_space = spaces.Box(
-            0.0, observation_high(self.rules), (OBSERVATION_SIZE,), np.float32
-        )
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        self._first_seed = seed
-
-    def reset(
-        self, *, seed: Seeds = None, options: dict[str, Any] | None = None
-    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        if seed is None and self._first_seed is not None:
-            seed = self._first_seed
-        self._first_seed = None
-        infos = self._reset(seed, options)
-        return self._out(self._b.obs), infos
-
-    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
-        infos = self._step(actions)
-        b = self._b
-        return self._out(b.obs), b.reward.copy(), b.terminated.copy(), self._truncated.copy(), infos
+        self._finish_setup(seed)
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal-action masks of the batch (``infos["action_mask"]``)."""
@@ -617,8 +631,7 @@ class MarjoletSelfPlayVectorEnv(_Batch):
         use_kernel: bool | None = None,
     ) -> None:
         self._setup(num_envs, 2, autoreset_mode, copy)
-        if illegal_action not in ILLEGAL_MODES:
-            raise MarjoletError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        check_agent_args(None, illegal_action)
         self.rules = rules_arg(rules)
         self.reward_mode = reward_arg(reward)
         self.metadata: dict[str, Any] = {"autoreset_mode": self.autoreset_mode}
@@ -632,29 +645,7 @@ class MarjoletSelfPlayVectorEnv(_Batch):
         else:
             slots = [_SeatsSlot(self.rules, self.reward_mode, worst) for _ in range(num_envs)]
             self._backend = _PythonBackend(slots, self.autoreset_mode, raise_illegal, self._b)
-        self.in_kernel = isinstance(self._backend, _KernelBackend)
-        self.single_observation_space = spaces.Box(
-            0.0, observation_high(self.rules), (OBSERVATION_SIZE,), np.float32
-        )
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        self._first_seed = seed
-
-    def reset(
-        self, *, seed: Seeds = None, options: dict[str, Any] | None = None
-    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        if seed is None and self._first_seed is not None:
-            seed = self._first_seed
-        self._first_seed = None
-        infos = self._reset(seed, options)
-        return self._out(self._b.obs), infos
-
-    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
-        """Play each environment's player to act; rewards ``(num_envs, 2)``."""
-        infos = self._step(actions)
-        b = self._b
-        return self._out(b.obs), b.reward.copy(), b.terminated.copy(), self._truncated.copy(), infos
+        self._finish_setup(seed)
 
     def close(self) -> None:
         """Nothing to release (the kernel's memory goes with the object)."""

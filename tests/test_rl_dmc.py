@@ -1,0 +1,130 @@
+"""The Deep Monte-Carlo baseline (``marjolet.rl.train_dmc``), only where
+PyTorch is installed: returns, exploration, a tiny seeded run."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from marjolet.bots import make_bot
+from marjolet.bots.base import BotSpecError
+from marjolet.match import Match
+from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE
+from marjolet.rl.mlp_bot import load_policy
+from marjolet.turns import play_deal
+
+needs_torch = pytest.mark.skipif(
+    importlib.util.find_spec("torch") is None,
+    reason="PyTorch is not installed (pip install 'marjolet[train]')",
+)
+
+
+def test_the_shipped_dmc_network_plays_legal_moves_and_is_listed() -> None:
+    from marjolet.rl.mlp_bot import DmcBot
+
+    bot = make_bot("dmc", seed=1)
+    assert isinstance(bot, DmcBot)
+    match = Match(seed=6)
+    match.start_deal()
+    play_deal(match, [make_bot("heuristic", seed=2), bot])  # an illegal move would raise
+    assert match.deal is not None and match.deal.is_over
+    out = subprocess.run(
+        [sys.executable, "-m", "marjolet", "bots", "--json"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "dmc" in [row["name"] for row in json.loads(out)["bots"]]
+    with pytest.raises(BotSpecError, match="dmc: cannot read weights file"):
+        make_bot("dmc:weights=/nonexistent.npz", seed=1)
+
+
+@needs_torch
+def test_each_decision_gets_its_seats_return_to_the_end_of_the_deal() -> None:
+    from marjolet.rl.train_dmc import Episodes
+
+    ep = Episodes(1)
+    obs = np.zeros((1, OBSERVATION_SIZE), np.float32)
+    steps = [  # (seat acting, rewards of player 0 and player 1 for the step)
+        (0, (0.1, -0.1)),
+        (0, (0.0, 0.0)),
+        (1, (-0.3, 0.3)),
+        (0, (0.2, -0.2)),
+    ]
+    out = []
+    for k, (seat, r) in enumerate(steps):
+        ended = np.array([k == len(steps) - 1])
+        out += ep.record(obs, np.array([k]), np.array([seat], np.int8),
+                         np.array([r], np.float32), ended)  # fmt: skip
+    assert len(out) == 1
+    _, actions, returns = out[0]
+    assert actions.tolist() == [0, 1, 2, 3]
+    # seat 0 from step 0: 0.1 + 0 - 0.3 + 0.2; from step 1: -0.1; seat 1 from step 2: 0.3 - 0.2
+    assert np.allclose(returns, [0.0, -0.1, 0.1, 0.2])
+    # the next deal starts afresh
+    nxt = ep.record(obs, np.array([5]), np.array([0], np.int8), np.zeros((1, 2), np.float32),
+                    np.array([True]))  # fmt: skip
+    assert nxt[0][1].tolist() == [5]
+
+
+@needs_torch
+def test_exploration_picks_only_legal_actions() -> None:
+    from marjolet.rl.train_dmc import epsilon_greedy
+
+    rng = np.random.default_rng(0)
+    q = rng.normal(size=(200, NUM_ACTIONS)).astype(np.float32)
+    mask = (rng.random((200, NUM_ACTIONS)) < 0.2).astype(np.int8)
+    mask[:, 45] = 1
+    q[:, 0] = 100.0  # the best value, often illegal
+    greedy = epsilon_greedy(q, mask, 0.0, rng)
+    expected = np.where(mask.astype(bool), q, -np.inf).argmax(axis=1)
+    assert np.array_equal(greedy, expected)
+    explored = epsilon_greedy(q, mask, 1.0, rng)
+    assert mask[np.arange(200), explored].all()
+    assert len(set(explored.tolist())) > 5
+
+
+@needs_torch
+def test_a_tiny_seeded_run_writes_a_playable_network_and_repeats(tmp_path: Path) -> None:
+    from marjolet.rl import train_dmc
+
+    out, log = tmp_path / "d.npz", tmp_path / "d.jsonl"
+    args = ["--steps", "600", "--num-envs", "8", "--rollout", "20", "--seed", "3",
+            "--eval-every", "600", "--eval", "random", "--eval-deals", "1", "--hidden", "8",
+            "--out", str(out), "--log", str(log)]  # fmt: skip
+    assert train_dmc.main(args) == 0
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert records[0]["settings"]["epsilon"] == 0.05
+    assert [r["steps"] for r in records[1:]] == [0, 640]
+    bot = make_bot(f"ppo:weights={out}", seed=1)
+    match = Match(seed=4)
+    match.start_deal()
+    play_deal(match, [bot, make_bot("random", seed=2)])  # legal moves only, or it raises
+    again = tmp_path / "e.npz"
+    assert train_dmc.main([*args[:-4], "--out", str(again)]) == 0
+    for a, b in zip(load_policy(out).layers, load_policy(again).layers, strict=True):
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+@needs_torch
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--epsilon", "1.5"], "--epsilon must be within 0..1"),
+        (["--steps", "0"], "must be >= 1"),
+        (["--eval", "random", "--eval-deals"], "one entry each"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from marjolet.rl import train_dmc
+
+    with pytest.raises(SystemExit) as exit_:
+        train_dmc.main(args)
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
