@@ -49,8 +49,6 @@ from typing import Any, ClassVar
 
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots.base import Bot, BotSpecError, Param
-from marjolet.bots.beliefs import card_weights
-from marjolet.bots.beliefs_data import BELIEF_WEIGHTS
 from marjolet.bots.heuristic import POLICY, public_deal
 from marjolet.bots.match_odds import final_points, outcome_utility, utility_of
 from marjolet.bots.search import (
@@ -86,8 +84,6 @@ EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "fast": 3, "noisy": 4}
 DECLARE_MODES = ("now", "search")
 #: Play for the match (its winning chance) once a total reaches this.
 MATCH_DEFAULT = 0
-#: How strongly the card beliefs (marjolet.bots.beliefs) shape the worlds.
-BELIEF_DEFAULT = 0.0
 #: Common random numbers for the playouts of a world's actions.
 PAIRED_DEFAULT = 1
 #: The kernel's limit on ``noise`` (one random card play in ``noise``).
@@ -263,13 +259,6 @@ class BestBot(Bot):
             "keep-probability of worlds contradicting the opponent's windows (1 = no inference)",
         ),
         Param(
-            "belief",
-            float,
-            BELIEF_DEFAULT,
-            "deal the opponent's hand by the card beliefs fitted on self-play (what its "
-            "plays say about its hand): 0 = uniform worlds, 1 = the model's odds",
-        ),
-        Param(
             "paired",
             int,
             PAIRED_DEFAULT,
@@ -307,8 +296,6 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: noise must be 0-{MAX_NOISE}")
         if not 0.0 <= self.options.get("infer", 1.0) <= 1.0:
             raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
-        if not 0.0 <= self.options.get("belief", 0.0) <= 2.0:
-            raise BotSpecError(f"bot {self.name!r}: belief must be in [0, 2]")
         if self.options["paired"] not in (0, 1):
             raise BotSpecError(f"bot {self.name!r}: paired must be 0 or 1")
         if self.options["match"] < -1:
@@ -416,7 +403,6 @@ class BestBot(Bot):
         mode = EVAL_MODES[self.options["eval"]]
         seat = obs.seat
         utility = self._utility(obs)
-        weights = self._card_weights(obs)
         if utility is not None:
             est.usums = dict.fromkeys(legal, 0.0)
         while est.worlds < cap:
@@ -433,7 +419,7 @@ class BestBot(Bot):
                 self.rng.getrandbits(64),
                 exact,
                 mode,
-                weights,
+                None,
                 spec.soft,
                 self.options["noise"],
                 utility,
@@ -454,14 +440,6 @@ class BestBot(Bot):
             else:
                 chunk = min(chunk * 2, 256)
         return est
-
-    def _card_weights(self, obs: Observation) -> list[float] | None:
-        """The kernel sampler's odds for each unseen card to be in the
-        opponent's hand (``belief``), or None for uniform worlds."""
-        strength = float(self.options.get("belief", 0.0))
-        if strength <= 0.0:
-            return None
-        return card_weights(obs, BELIEF_WEIGHTS, strength)
 
     def _utility(self, obs: Observation) -> bytes | None:
         """The kernel's match-utility grid when the bot plays for the match
