@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from marjolet.actions import action_name, parse_action
 from marjolet.cards import parse_card
 from marjolet.engine import Deal
-from marjolet.rules import CLASSIC, Rules
+from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
 
 
 def cards(text: str) -> list[int]:
@@ -137,3 +137,21 @@ def random_step(state: Any, rng: random.Random) -> None:
     else:
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
+
+
+def phase2_deals(seed: int) -> Iterator[Deal]:
+    """Endless deals of either rule set played by the heuristic to the empty
+    stock, then up to five random ending moves: positions of the last six
+    tricks, where every card is known."""
+    from marjolet.bots.heuristic import POLICY  # the engine tests need no bots
+
+    rng = random.Random(seed)
+    while True:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        deal = Deal(deck, rng.randrange(2), rng.choice([CLASSIC, ENCYCLOPEDIA]))
+        while not deal.stock_empty:
+            deal.push(POLICY.act(deal))
+        for _ in range(rng.randrange(0, 6)):
+            deal.push(rng.choice(deal.legal_actions()))
+        yield deal

@@ -12,6 +12,7 @@ from array import array
 
 import pytest
 
+from helpers import phase2_deals
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots import BotSpecError, make_bot
 from marjolet.bots import best as best_module
@@ -22,7 +23,7 @@ from marjolet.bots.solver import solve
 from marjolet.engine import Deal
 from marjolet.kernel import kernel_deal
 from marjolet.observation import Observation, observe
-from marjolet.rules import CLASSIC, ENCYCLOPEDIA
+from marjolet.rules import CLASSIC
 
 needs_kernel = pytest.mark.skipif(KERNEL is None, reason="the C kernel is not built")
 
@@ -70,19 +71,9 @@ def test_outcome_utility_rows_are_my_final_deal_points() -> None:
 
 
 def _phase2_positions(n: int, seed: int) -> list[tuple[Deal, int]]:
-    rng = random.Random(seed)
-    out: list[tuple[Deal, int]] = []
-    while len(out) < n:
-        deck = list(range(32))
-        rng.shuffle(deck)
-        deal = Deal(deck, rng.randrange(2), rng.choice([CLASSIC, ENCYCLOPEDIA]))
-        while not deal.stock_empty:
-            deal.push(POLICY.act(deal))
-        for _ in range(rng.randrange(0, 6)):
-            deal.push(rng.choice(deal.legal_actions()))
-        if len(deal.legal_actions()) > 1:
-            out.append((deal, deal.to_move))
-    return out
+    """``n`` ending positions with a choice, and the player to act."""
+    chosen = (d for d in phase2_deals(seed) if len(d.legal_actions()) > 1)
+    return [(d, d.to_move) for d in itertools.islice(chosen, n)]
 
 
 def _final_points_by_optimal_play(deal: Deal) -> tuple[int, int]:

@@ -3,6 +3,7 @@ by each move, from the match table the ``best`` bot plays by (issue 25)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from helpers import phase2_deals
 from marjolet.analysis import Review, format_review, judgement, review_record
 from marjolet.analysis.estimators import (
     BestEstimator,
@@ -24,12 +26,11 @@ from marjolet.analysis.estimators import (
 from marjolet.analysis.marks import CHANCE, MIN_WORLDS
 from marjolet.analysis.match_chance import near_end, percent
 from marjolet.analysis.review import Decision, DecisionPoint, MatchChance, Reviewer
-from marjolet.bots.heuristic import POLICY
 from marjolet.bots.match_odds import final_points, misfit
 from marjolet.bots.solver import solve
 from marjolet.engine import Deal
 from marjolet.observation import Observation, observe
-from marjolet.rules import CLASSIC, ENCYCLOPEDIA
+from marjolet.rules import CLASSIC
 from marjolet.tui import words
 from marjolet.tui.review import decision_line
 from test_review import one_deal_record, run_cli, write_record
@@ -106,23 +107,8 @@ def test_a_chance_shown_to_a_player_is_never_a_false_certainty() -> None:
 # -- the final points of a world (the pure-Python twin of the kernel's) -----------------
 
 
-def _phase2_positions(n: int, seed: int) -> Iterator[Deal]:
-    rng = random.Random(seed)
-    made = 0
-    while made < n:
-        deck = list(range(32))
-        rng.shuffle(deck)
-        deal = Deal(deck, rng.randrange(2), rng.choice([CLASSIC, ENCYCLOPEDIA]))
-        while not deal.stock_empty:
-            deal.push(POLICY.act(deal))
-        for _ in range(rng.randrange(0, 6)):
-            deal.push(rng.choice(deal.legal_actions()))
-        made += 1
-        yield deal
-
-
 def test_final_points_of_an_ending_are_the_points_of_its_optimal_play() -> None:
-    for deal in _phase2_positions(30, seed=3):
+    for deal in itertools.islice(phase2_deals(seed=3), 30):
         seat = deal.to_move
         value = solve(deal).value
         end = deal.copy()
