@@ -19,6 +19,7 @@ from marjolet.bots import best as best_module
 from marjolet.bots.best import KERNEL, BestBot, early_positions, world_spec
 from marjolet.bots.heuristic import POLICY, public_deal
 from marjolet.bots.match_odds import SIZE, STEP, match_odds, outcome_utility, tie_odds
+from marjolet.bots.match_odds_data import OUTCOMES
 from marjolet.bots.solver import solve
 from marjolet.engine import Deal
 from marjolet.kernel import kernel_deal
@@ -55,6 +56,23 @@ def test_match_odds_grow_with_my_total_and_end_at_the_target() -> None:
     assert match_odds((510, 490), False, 500) == 1.0
     assert match_odds((500, 520), True, 500) == 0.0
     assert match_odds((520, 520), True, 500) == tie_odds()[0]
+
+
+def test_a_match_tied_at_the_target_goes_on_with_the_other_player_dealing() -> None:
+    """R22: equal totals at or past the target play another deal, dealt by
+    the other player (the dealer alternates): from 490-490, the last deal's
+    ties are worth the tie odds of the player who does not deal next."""
+    total = sum(n for _, _, n in OUTCOMES)
+    for i_deal in (True, False):
+        expected = 0.0
+        for d, o, n in OUTCOMES:
+            mine, theirs = (d, o) if i_deal else (o, d)
+            if mine == theirs:
+                after = tie_odds()[1] if i_deal else tie_odds()[0]  # next dealer: the other
+            else:
+                after = 1.0 if mine > theirs else 0.0
+            expected += n / total * after
+        assert match_odds((490, 490), i_deal, 500) == pytest.approx(expected, abs=1e-12)
 
 
 def test_outcome_utility_rows_are_my_final_deal_points() -> None:

@@ -78,7 +78,7 @@ def win_table(target: int) -> tuple[tuple[array[float], ...], tuple[array[float]
             y = s - x
             for m in (0, 1):
                 nxt = table[1 - m]
-                tie = ties[1 - m]
+                tie = ties[m]  # tied at the end: the next deal is the other player's
                 v = 0.0
                 for a, b, w in mine[m]:
                     xa, yb = x + a, y + b
