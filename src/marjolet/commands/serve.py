@@ -1,4 +1,5 @@
-"""``marjolet serve``: play in the browser (FastAPI + uvicorn, SQLite store)."""
+"""``marjolet serve``: play in the browser (FastAPI + uvicorn; a SQLite
+file, or PostgreSQL and Redis for several processes: docs/deploy.md)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--db",
-        metavar="FILE",
-        help="SQLite database of the games (default: web.sqlite3 in the per-user data folder)",
+        metavar="FILE|URL",
+        help="the games' database: a SQLite file (default: web.sqlite3 in the per-user "
+        "data folder) or postgresql://USER@HOST:PORT/DB, shared by several processes",
+    )
+    parser.add_argument(
+        "--broker",
+        metavar="URL",
+        help="redis://HOST:PORT/N: the message bus (and shared rate limits) between "
+        "several processes on one PostgreSQL --db (default: none, one process)",
     )
     parser.add_argument(
         "--allow-bot",
@@ -110,7 +118,6 @@ def is_loopback(host: str) -> bool:
 def run(args: argparse.Namespace) -> int:
     import logging
     import sys
-    from pathlib import Path
 
     from marjolet.bots.catalogue import parse_allow
     from marjolet.errors import MarjoletError
@@ -128,8 +135,18 @@ def run(args: argparse.Namespace) -> int:
             f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
         ) from None
 
+    from marjolet.web import backends
+
+    db = backends.database_target(args.db) if args.db else None
     if args.check_db:
+        if isinstance(db, str):
+            raise MarjoletError("--check-db reads a SQLite file, not a database server")
         return check_db(args.db)
+    broker = backends.broker_url(args.broker) if args.broker else None
+    if broker is not None and not isinstance(db, str):
+        raise MarjoletError(
+            "--broker joins processes that share one database: give --db postgresql://..."
+        )
     if not 0 <= args.port <= 65535:
         raise MarjoletError(f"--port must be 0-65535, got {args.port}")
     for flag, value in (("--bot-delay", args.bot_delay), ("--watch-delay", args.watch_delay)):
@@ -141,8 +158,14 @@ def run(args: argparse.Namespace) -> int:
         )
     if not 1 <= args.bot_threads <= 64:
         raise MarjoletError(f"--bot-threads must be 1-64, got {args.bot_threads}")
+    if isinstance(db, str):  # a server: reachable, before anything is served
+        backends.check_database(db)
+    if broker is not None:
+        backends.check_broker(broker)
     config = WebConfig(
-        db_path=Path(args.db) if args.db else None,
+        db_path=db,
+        broker=broker,
+        rate_limit_storage=broker,
         bot_delay=args.bot_delay,
         watch_delay=args.watch_delay,
         bot_threads=args.bot_threads,
@@ -179,14 +202,15 @@ def run(args: argparse.Namespace) -> int:
             proxy_headers=False,
             server_header=False,
             lifespan="on",
-            http=guarded_http_protocol(
-                config.header_timeout, config.max_connections_per_address
-            ),
+            http=guarded_http_protocol(config.header_timeout, config.max_connections_per_address),
             timeout_keep_alive=config.keep_alive,
         )
     )
     logguard.install()  # after uvicorn set up its loggers: one line per kind a minute
-    _announce_when_started(server, args.host, config.database())
+    where = config.database()
+    _announce_when_started(
+        server, args.host, backends.hidden(where) if isinstance(where, str) else where
+    )
     server.run(sockets=[sock])
     return 0
 

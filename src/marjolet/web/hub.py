@@ -33,6 +33,7 @@ from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.record import Record, to_match
 from marjolet.rules import Rules
+from marjolet.web.bus import Bus, make_bus
 from marjolet.web.config import WebConfig
 from marjolet.web.errors import WebError, storage_failure
 from marjolet.web.fairpool import FairPool, PoolBusy
@@ -115,6 +116,9 @@ class Hub:
         self.on_open: list[Callable[[Table], Awaitable[None]]] = []
         #: The address that created each game (its tables' share of the bot pool).
         self.owners: dict[str, str] = {}
+        #: "Game G is at version V" between processes (web/bus.py).
+        self.bus: Bus = make_bus(config.broker)
+        self._listeners: list[asyncio.Task[None]] = []
 
     # -- shared services --------------------------------------------------------------
 
@@ -168,6 +172,55 @@ class Hub:
             task = asyncio.get_running_loop().create_task(hook(table))
             self._hooks.add(task)
             task.add_done_callback(self._hooks.discard)
+
+    def changed(self, table: Table) -> None:
+        """A table stored a change: tell the other processes its new
+        version (in a task: the table never waits for the bus)."""
+        if not self.shared:
+            return  # one process: its tables are the only copies
+        task = asyncio.get_running_loop().create_task(self._publish(table.id, table.game.version))
+        self._hooks.add(task)
+        task.add_done_callback(self._hooks.discard)
+
+    @property
+    def shared(self) -> bool:
+        """Other processes serve the same games (a shared database)."""
+        return self.ledger.shared
+
+    async def _publish(self, game_id: str, version: int) -> None:
+        try:
+            await self.bus.publish(game_id, version)
+        except Exception as exc:  # the periodic sync catches up without it
+            log.warning("game %s: could not publish version %d: %s", game_id, version, exc)
+
+    async def _listen(self) -> None:
+        """Catch up each table another process changed (bus messages),
+        subscribing again after a lost connection to the broker."""
+        while True:
+            try:
+                async for game_id, version in self.bus.subscribe():
+                    table = self.tables.get(game_id)
+                    if table is not None and version > table.game.version:
+                        self._spawn(table.refresh(version))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("the message bus failed (%s); subscribing again", exc)
+            await asyncio.sleep(1.0)
+
+    async def _sweep(self) -> None:
+        """Every ``sync_interval``: the tables with connections catch up
+        with the database (a bus message may have been missed)."""
+        while True:
+            await asyncio.sleep(self.config.sync_interval)
+            for table in list(self.tables.values()):
+                if table.peers and not table.closed:
+                    self._spawn(table.refresh(1 << 62))
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._hooks.add(task)
+        task.add_done_callback(self._hooks.discard)
 
     async def _opened(self, table: Table) -> None:
         for hook in self.on_open:
@@ -294,9 +347,13 @@ class Hub:
         )
 
     async def table(self, game_id: str) -> Table:
-        """The live table of a game, loaded from the store if needed."""
+        """The live table of a game, loaded from the store if needed (and,
+        when other processes share the database, brought up to date)."""
         table = self.tables.get(game_id)
         if table is not None:
+            if self.shared:
+                async with table.lock:
+                    await table.sync()
             return table
         async with self._load_lock:
             table = self.tables.get(game_id)
@@ -331,7 +388,11 @@ class Hub:
     async def startup(self) -> None:
         """Resume the bot-vs-bot matches that were under way. A game that
         cannot be read is logged once (by the store) and left; a file too
-        damaged to list them is one line, and the server serves what it can."""
+        damaged to list them is one line, and the server serves what it can.
+        A process sharing its database listens to the bus and sweeps."""
+        if self.shared:
+            loop = asyncio.get_running_loop()
+            self._listeners = [loop.create_task(self._listen()), loop.create_task(self._sweep())]
         try:
             unfinished = await self.ledger.unfinished("watch")
         except StoreError as exc:
@@ -347,8 +408,12 @@ class Hub:
     async def shutdown(self) -> None:
         """Stop every table, close every bot (no bot program outlives the
         server), then finish the pending writes and close the database."""
+        for listener in self._listeners:
+            listener.cancel()
+        await asyncio.gather(*self._listeners, return_exceptions=True)
         await asyncio.gather(*(table.close() for table in list(self.tables.values())))
         await asyncio.gather(*self._hooks, return_exceptions=True)
+        await self.bus.close()
         self.bot_pool.shutdown(cancel_futures=True)
         while pending := [f for f in self._closing if not f.done()]:
             await asyncio.gather(*pending, return_exceptions=True)

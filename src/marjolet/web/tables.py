@@ -66,7 +66,7 @@ from marjolet.turns import Move, Turn, TurnDriver
 from marjolet.web import views
 from marjolet.web.errors import WebError, from_turn, storage_failure
 from marjolet.web.presence import DAY
-from marjolet.web.store import Forfeit, GameRow, Status, token_hash
+from marjolet.web.store import Forfeit, GameRow, Status, StoreConflict, token_hash
 
 if TYPE_CHECKING:
     from marjolet.web.hub import Hub
@@ -193,6 +193,7 @@ class Table:
         move being stored is applied to the match already, and nobody may
         see it before it is saved."""
         async with self.lock:
+            await self.sync()
             self.peers.add(peer)
             self._arrived(peer.seat)
             peer.send(json.dumps(self._welcome(peer.seat)))
@@ -336,7 +337,9 @@ class Table:
                 self.id, token_hash(invite), 1, token_hash(token), name
             )
             if not claimed:
+                await self.sync()
                 raise WebError("bad_invite", "this invite link is not valid")
+            game.version += 1
             game.invite_hash = None
             game.token_hashes = (game.token_hashes[0], token_hash(token))
             game.players = (game.players[0], name)
@@ -344,6 +347,7 @@ class Table:
                 self.match.players = game.players
             game.status = "playing"
             self.broadcast()
+            self.hub.changed(self)
         return 1, token
 
     async def act(self, seat: int, action: int, version: int) -> None:
@@ -351,9 +355,14 @@ class Table:
         :class:`~marjolet.web.errors.WebError` unless it is that seat's
         turn, in the position the person saw, and legal."""
         async with self.lock:
+            await self.sync()
             self._check_open()
             if self.game.invite_hash is not None:
                 raise WebError("waiting", "your opponent has not joined yet: share the invite link")
+            if version != self.version:  # sent for a position that is gone: stale,
+                # whoever is to move now (a double click, or the same move taken
+                # by another process a moment before)
+                raise from_turn(TurnError("stale", code="stale"), version, self.version)
             try:
                 move = self.driver.check(action, version, seat)
             except TurnError as refused:
@@ -364,6 +373,7 @@ class Table:
     async def next_deal(self, version: int) -> None:
         """Start the next deal (a person asks once the summary is read)."""
         async with self.lock:
+            await self.sync()
             self._check_open()
             if not self.driver.needs_deal or version != self.version:
                 return  # someone else already started it: harmless
@@ -400,7 +410,7 @@ class Table:
         self.driver.push(move)  # checked at the edge: applied unchecked
         action = move.action
         try:
-            await self.ledger.append_action(
+            stored = await self.ledger.append_action(
                 self.id,
                 index,
                 seq,
@@ -408,12 +418,20 @@ class Table:
                 totals=match.running_totals,
                 status=self.status(),
                 winner=match.winner,
+                expected=self.game.version,
             )
+        except StoreConflict:  # another process stored a change first
+            sent = move.version
+            await self._reload()
+            self.broadcast()
+            raise from_turn(TurnError("stale", code="stale"), sent, self.version) from None
         except Exception as exc:
             log.error("game %s: could not store %s: %s", self.id, ACTION_NAMES[action], exc)
             await self._reload()
             raise storage_failure(exc) from None
         self.game.updated = time.time()  # a correspondence game's clock restarts
+        self.game.version = stored
+        self.hub.changed(self)
         self.broadcast({"last_action": {"player": move.seat, "action": ACTION_NAMES[action]}})
         if match.is_over:
             winner = match.winner
@@ -427,14 +445,20 @@ class Table:
         forfeit = Forfeit.trimmed(seat, self.game.seats[seat].bot, str(fault), fault.stderr_tail)
         totals = self.match.running_totals
         try:
-            await self.ledger.forfeit(self.id, forfeit, totals=totals)
+            stored = await self.ledger.forfeit(self.id, forfeit, totals=totals)
         except Exception as exc:
             log.error("game %s: could not store the forfeit of seat %d: %s", self.id, seat, exc)
             await self._reload()
             raise WebError(
                 "storage", "the server could not save the forfeit", key="error.storage_forfeit"
             ) from None
+        if not stored:  # another process ended the game first
+            await self._reload()
+            self.broadcast()
+            return
         game = self.game
+        game.version += 1
+        self.hub.changed(self)
         game.forfeit, game.status, game.winner, game.totals = forfeit, "finished", 1 - seat, totals
         message = forfeit.message(game.players)
         self.driver.forfeit(seat, message)
@@ -462,6 +486,7 @@ class Table:
         as a forfeit of the absent seat (the claimant wins; a rated game
         is rated like any other end)."""
         async with self.lock:
+            await self.sync()
             self._check_open()
             other = 1 - seat
             if not self._two_people or not self._may_claim(seat):
@@ -469,12 +494,18 @@ class Table:
             forfeit = Forfeit(other, "", LEFT_REASON)
             totals = self.match.running_totals
             try:
-                await self.ledger.forfeit(self.id, forfeit, totals=totals)
+                stored = await self.ledger.forfeit(self.id, forfeit, totals=totals)
             except Exception as exc:
                 log.error("game %s: could not store the claim of seat %d: %s", self.id, seat, exc)
                 await self._reload()
                 raise WebError("storage", "the server could not save the claim") from None
+            if not stored:  # another process ended the game first
+                await self._reload()
+                self.broadcast()
+                raise WebError("match_over", "the match is over")
             game = self.game
+            game.version += 1
+            self.hub.changed(self)
             game.forfeit, game.status, game.winner, game.totals = forfeit, "finished", seat, totals
             self.driver.forfeit(other, f"{game.players[other]} left; {game.players[seat]} wins")
             log.info("game %s: seat %d claimed the match (seat %d left)", self.id, seat, other)
@@ -498,7 +529,8 @@ class Table:
         return their_move and time.time() > self.game.updated + days * DAY
 
     async def _reload(self) -> None:
-        """Rebuild the match from the database (after a failed write)."""
+        """Rebuild the match from the database (after a failed write, or a
+        change that another process stored)."""
         game = await self.ledger.load(self.id)
         if game is None:
             self.closed = True
@@ -506,16 +538,52 @@ class Table:
         self.game = game
         self.match = self.hub.match_of(game)
         self.driver = TurnDriver(self.match, forfeit=_forfeit_outcome(game))
+        self._steps = None
+
+    async def sync(self) -> bool:
+        """Catch up with the database of record (caller holds the lock):
+        when other processes may write this game and its stored version is
+        not the one in memory, rebuild the game from the database and show
+        every connection the new position. True if it changed."""
+        if not self.ledger.shared or self.closed:
+            return False
+        stored = await self.ledger.version_of(self.id)
+        if stored is None or stored == self.game.version:
+            return False
+        was_over = self.over
+        await self._reload()
+        log.debug("game %s: caught up to version %d", self.id, self.game.version)
+        self.broadcast()
+        if self.over and not was_over:
+            self.retire_bots()
+            self.hub.presence.forget(self.id)
+        return True
+
+    async def refresh(self, version: int) -> None:
+        """The bus said the game is at ``version``: catch up if behind."""
+        if self.closed or version <= self.game.version:
+            return
+        async with self.lock:
+            await self.sync()
+        self.kick()
 
     async def _start_deal(self) -> None:
         """Shuffle, store and start the next deal. Caller holds the lock."""
         index = len(self.match.deals)
         deck = self.hub.new_deck(index)
         try:
-            await self.ledger.add_deal(self.id, index, deck, status=self.status())
+            stored = await self.ledger.add_deal(
+                self.id, index, deck, status=self.status(), expected=self.game.version
+            )
+        except StoreConflict:  # another process started it (or moved on) first
+            await self._reload()
+            self.broadcast()
+            return
         except Exception as exc:
             log.error("game %s: could not store deal %d: %s", self.id, index + 1, exc)
             raise storage_failure(exc, "the next deal") from None
+        self.game.version = stored
+        self.hub.changed(self)
         self.driver.start_deal(deck)
         self.broadcast()
 
@@ -554,6 +622,8 @@ class Table:
                 try:
                     more = await self._bot_step()
                 except WebError as exc:
+                    if exc.code == "stale":  # another process moved first: look again
+                        continue
                     if exc.code not in SAVE_FAILURES:
                         raise
                     if not failing:
