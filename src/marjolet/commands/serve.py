@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.bot_threads <= 64:
         raise MarjoletError(f"--bot-threads must be 1-64, got {args.bot_threads}")
     if isinstance(db, str):  # a server: reachable, before anything is served
-        backends.check_database(db)
+        backends.check_database(db, args.db)
     if broker is not None:
         backends.check_broker(broker)
     config = WebConfig(

@@ -64,8 +64,9 @@ def database_target(value: str) -> Path | str:
     return url.render_as_string(hide_password=False)
 
 
-def check_database(url: str) -> None:
-    """Connect once to the PostgreSQL server of ``url`` (a short wait)."""
+def check_database(url: str, given: str | None = None) -> None:
+    """Connect once to the PostgreSQL server of ``url`` (a short wait);
+    a refusal names the URL as ``given`` on the command line."""
     from sqlalchemy import create_engine, text
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -75,7 +76,7 @@ def check_database(url: str) -> None:
             db.execute(text("SELECT 1"))
     except SQLAlchemyError as exc:
         reason = " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
-        raise BackendError(f"--db {hidden(url)}: cannot connect: {reason}") from None
+        raise BackendError(f"--db {hidden(given or url)}: cannot connect: {reason}") from None
     finally:
         engine.dispose()
 
