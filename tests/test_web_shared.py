@@ -162,3 +162,65 @@ def test_one_process_on_a_sqlite_file_needs_no_bus(tmp_path: Any, scheme: str) -
         assert not hub.shared
         game = server.new_game(mode="friend", name="Ann", rules=RULES)
         assert game["id"]
+
+
+def watch_until(browser: Browser, version: int, timeout: float = 30) -> dict[str, Any]:
+    return browser.recv_until(
+        lambda m: m["type"] == "state" and (m["version"] >= version or m["match_over"]), timeout
+    )
+
+
+def test_one_process_plays_a_game_s_bots_and_never_a_move_twice(
+    postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from marjolet.web.tables import Table
+
+    thought: list[tuple[int, int]] = []  # (which hub, the version thought about)
+    think = Table._think
+
+    async def counted(self: Table, bot: Any, turn: Any) -> Any:
+        thought.append((id(self.hub), turn.version))
+        return await think(self, bot, turn)
+
+    monkeypatch.setattr(Table, "_think", counted)
+    with two_servers(postgres_url, redis_url, watch_delay=0.01, sync_interval=0.2) as (a, b):
+        game = a.new_game(mode="watch", bots=["random", "random"], rules=RULES)
+        with (
+            Browser.open(a, game["id"], {"type": "hello", "watch": True}) as on_a,
+            Browser.open(b, game["id"], {"type": "hello", "watch": True}) as on_b,
+        ):
+            end = watch_until(on_b, 1 << 30, timeout=60)
+            assert end["match_over"]
+            assert watch_until(on_a, end["version"])["version"] == end["version"]
+    versions = [v for _, v in thought]
+    assert len(versions) == len(set(versions))  # no move was thought of twice
+    assert len({h for h, _ in thought}) == 1  # by one process
+    count, _ = stored(postgres_url, game["id"])
+    assert count == len(thought)
+
+
+def test_a_dead_owner_s_bots_are_taken_over_within_its_lease(
+    postgres_url: str, redis_url: str
+) -> None:
+    import time
+
+    lease = 1.5
+    changes = {"watch_delay": 0.05, "sync_interval": 0.2, "lease_seconds": lease}
+    with two_servers(postgres_url, redis_url, **changes) as (a, b):
+        game = a.new_game(mode="watch", bots=["random", "random"], rules=RULES)
+        hub_a, hub_b = a.app.state.hub, b.app.state.hub
+        with Browser.open(b, game["id"], {"type": "hello", "watch": True}) as on_b:
+            state = watch_until(on_b, 6)
+            assert hub_a.leases.owner_of(f"bot:{game['id']}") == hub_a.leases.owner
+
+            async def dead(job: str) -> bool:  # a's heartbeat stops; its lease stays
+                return False
+
+            hub_a.own = dead
+            died = time.monotonic()
+            state = watch_until(on_b, state["version"] + 3)  # the moves a had started
+            later = watch_until(on_b, state["version"] + 5, timeout=lease + 20)
+            took = time.monotonic() - died
+            assert later["version"] >= state["version"] + 5 or later["match_over"]
+            assert hub_b.leases.owner_of(f"bot:{game['id']}") == hub_b.leases.owner
+            assert took < lease + 5

@@ -4,11 +4,19 @@ file, or PostgreSQL and Redis for several processes: docs/deploy.md)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import errno
 import ipaddress
+import re
 import socket
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+#: The proxies whose X-Forwarded-For is believed (``--behind-proxy``).
+TRUSTED_PROXIES = "127.0.0.1,::1"
+#: Connections one address may hold open behind a proxy (every client's
+#: connection comes from the proxy's address; the proxy limits per client).
+PROXIED_CONNECTIONS = 1_000_000
+_HOST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +39,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="redis://HOST:PORT/N: the message bus (and shared rate limits) between "
         "several processes on one PostgreSQL --db (default: none, one process)",
+    )
+    parser.add_argument(
+        "--behind-proxy",
+        metavar="NAME",
+        help="served behind a reverse proxy on this computer (nginx, docs/deploy.md) "
+        "under the host name NAME: answer to NAME, read each client's address from "
+        "X-Forwarded-For (from a loopback proxy only), and leave the per-address "
+        "connection cap to the proxy",
     )
     parser.add_argument(
         "--allow-bot",
@@ -106,6 +122,18 @@ def check_db(db: str | None) -> int:
     return 0 if not problems else 2
 
 
+def allowed_hosts(host: str, proxy_name: str | None) -> tuple[str, ...] | None:
+    """The ``Host`` names answered (None: any): on a loopback address only
+    loopback names, and the public name of the proxy in front, if any."""
+    from marjolet.errors import MarjoletError
+
+    if proxy_name is not None and not _HOST_NAME.fullmatch(proxy_name):
+        raise MarjoletError(f"--behind-proxy {proxy_name[:80]!r}: not a host name")
+    if not is_loopback(host):
+        return None
+    return LOOPBACK_NAMES + ((proxy_name.lower(),) if proxy_name else ())
+
+
 def is_loopback(host: str) -> bool:
     if host in LOOPBACK_NAMES:
         return True
@@ -173,8 +201,10 @@ def run(args: argparse.Namespace) -> int:
         rate_burst=max(1, round(2 * args.rate_limit)),
         allowed_bots=parse_allow(args.allow_bot),
         default_bots=not args.only_allowed_bots,
-        allowed_hosts=LOOPBACK_NAMES if is_loopback(args.host) else None,
+        allowed_hosts=allowed_hosts(args.host, args.behind_proxy),
     )
+    if args.behind_proxy:
+        config = dataclasses.replace(config, max_connections_per_address=PROXIED_CONNECTIONS)
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -199,7 +229,8 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             log_level=args.log_level,
             ws_max_size=TRANSPORT_MAX,
-            proxy_headers=False,
+            proxy_headers=bool(args.behind_proxy),
+            forwarded_allow_ips=TRUSTED_PROXIES,
             server_header=False,
             lifespan="on",
             http=guarded_http_protocol(config.header_timeout, config.max_connections_per_address),

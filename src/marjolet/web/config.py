@@ -31,6 +31,9 @@ class WebConfig:
     #: Seconds between two checks, in a process sharing its database, that
     #: the games it shows are the stored ones (a bus message may be lost).
     sync_interval: float = 2.0
+    #: Seconds a process owns a game's bots without renewing its lease: a
+    #: dead owner's bots are taken over by another process after this.
+    lease_seconds: float = 10.0
     #: Least seconds between two moves of a bot at a table with a person,
     #: so that the person sees each card arrive.
     bot_delay: float = 0.7

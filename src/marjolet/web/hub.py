@@ -27,6 +27,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from marjolet.bots.catalogue import BotCatalogue, BotChoice
 from marjolet.cards import shuffled_deck
 from marjolet.errors import MarjoletError
@@ -37,6 +39,7 @@ from marjolet.web.bus import Bus, make_bus
 from marjolet.web.config import WebConfig
 from marjolet.web.errors import WebError, storage_failure
 from marjolet.web.fairpool import FairPool, PoolBusy
+from marjolet.web.leases import Leases
 from marjolet.web.ledger import Ledger
 from marjolet.web.levels import resolve_choice
 from marjolet.web.presence import Presence
@@ -118,6 +121,8 @@ class Hub:
         self.owners: dict[str, str] = {}
         #: "Game G is at version V" between processes (web/bus.py).
         self.bus: Bus = make_bus(config.broker)
+        #: Which process plays each game's bots (web/leases.py).
+        self.leases = Leases(self.ledger.engine, seconds=config.lease_seconds)
         self._listeners: list[asyncio.Task[None]] = []
 
     # -- shared services --------------------------------------------------------------
@@ -172,6 +177,28 @@ class Hub:
             task = asyncio.get_running_loop().create_task(hook(table))
             self._hooks.add(task)
             task.add_done_callback(self._hooks.discard)
+
+    async def own(self, job: str) -> bool:
+        """Take or renew this process's lease on ``job`` (a game's bots):
+        always True for one process; among several, True for one live
+        process at a time, and another takes the job over once a dead
+        owner's lease runs out (``lease_seconds``)."""
+        if not self.shared:
+            return True
+        try:
+            return await asyncio.to_thread(self.leases.acquire, job)
+        except SQLAlchemyError as exc:
+            log.warning("lease %s: the database did not answer: %s", job, exc)
+            return False
+
+    async def give_back(self, job: str) -> None:
+        """Give up the lease on ``job`` at once (nothing to do for now)."""
+        if not self.shared:
+            return
+        try:
+            await asyncio.to_thread(self.leases.release, job)
+        except SQLAlchemyError as exc:  # it runs out by itself
+            log.warning("lease %s: could not give it back: %s", job, exc)
 
     def changed(self, table: Table) -> None:
         """A table stored a change: tell the other processes its new
@@ -411,7 +438,11 @@ class Hub:
         for listener in self._listeners:
             listener.cancel()
         await asyncio.gather(*self._listeners, return_exceptions=True)
-        await asyncio.gather(*(table.close() for table in list(self.tables.values())))
+        tables = list(self.tables.values())
+        await asyncio.gather(*(table.close() for table in tables))
+        for table in tables:  # another process takes their bots at once
+            if table.bots:
+                await self.give_back(table.bot_job)
         await asyncio.gather(*self._hooks, return_exceptions=True)
         await self.bus.close()
         self.bot_pool.shutdown(cancel_futures=True)

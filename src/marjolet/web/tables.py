@@ -599,6 +599,11 @@ class Table:
             return
         self._bot_task = asyncio.get_running_loop().create_task(self._bot_loop())
 
+    @property
+    def bot_job(self) -> str:
+        """The lease name of this game's bots (one process plays them)."""
+        return f"bot:{self.id}"
+
     def _bot_turn(self) -> Turn | None:
         turn = self.driver.turn()
         return turn if turn is not None and turn.seat in self.bots else None
@@ -618,6 +623,7 @@ class Table:
             while not self.closed:
                 if self.paused():
                     log.info("game %s paused: nobody watches it", self.id)
+                    await self.hub.give_back(self.bot_job)
                     return
                 try:
                     more = await self._bot_step()
@@ -639,7 +645,8 @@ class Table:
                         key="notice.save_resumed",
                         params={},
                     )
-                if not more:
+                if not more:  # a person is to act: whichever process they reach plays next
+                    await self.hub.give_back(self.bot_job)
                     return
         except WebError as exc:
             log.error("game %s: a bot move failed: %s", self.id, exc)
@@ -652,11 +659,15 @@ class Table:
 
     async def _bot_step(self) -> bool:
         """One bot move, or the next deal of a watched match; ``False``
-        when there is nothing more for the bots to do."""
+        when there is nothing more for the bots to do, or another process
+        owns this table's bots (their lease: see :meth:`Hub.own`)."""
         async with self.lock:
+            await self.sync()
             if self.over or (self.driver.needs_deal and self.has_humans):
                 return False
             wait_deal = self.driver.needs_deal
+        if not await self.hub.own(self.bot_job):  # another live process plays them
+            return False
         if wait_deal:  # a watched match: a pause to read the summary
             await asyncio.sleep(self.pace * SUMMARY_PACES)
             async with self.lock:
