@@ -41,6 +41,10 @@ def nginx(prefix: Path, conf: Path, *extra: str) -> list[str]:
     ]
 
 
+def newer_than(browser: Browser, version: int) -> None:
+    browser.recv_until(lambda m: m["type"] == "state" and m["version"] > version)
+
+
 def test_the_proxy_config_names_every_process_and_passes_websockets() -> None:
     text = CONF.read_text()
     assert len(re.findall(r"server 127\.0\.0\.1:800\d", text)) == 4
@@ -110,7 +114,5 @@ def test_a_game_is_played_through_nginx_over_two_processes(
             assert mine is not None
             mover.act(mine["legal"][0]["action"])
             for seat in seats:
-                seat.recv_until(
-                    lambda m, v=state["version"]: m["type"] == "state" and m["version"] > v
-                )
+                newer_than(seat, int(state["version"]))
         assert seats[0].state is not None and seats[0].state["version"] == 7
