@@ -224,3 +224,29 @@ def test_a_dead_owner_s_bots_are_taken_over_within_its_lease(
             assert later["version"] >= state["version"] + 5 or later["match_over"]
             assert hub_b.leases.owner_of(f"bot:{game['id']}") == hub_b.leases.owner
             assert took < lease + 5
+
+
+def test_a_seat_connected_to_another_process_is_not_away_and_cannot_be_claimed(
+    postgres_url: str, redis_url: str
+) -> None:
+    import time
+
+    changes = {"away_grace": 0.5, "sync_interval": 0.2}
+    with two_servers(postgres_url, redis_url, **changes) as (a, b):
+        game_id, token0, token1 = friend_game(a, b)
+        with Browser.open(b, game_id, {"type": "hello", "token": token1}) as bo:
+            with Browser.open(a, game_id, {"type": "hello", "token": token0}) as ann:
+                settle(ann, 1)
+                seen = bo.recv_until(
+                    lambda m: m["type"] == "presence" and m["connected"] == [True, True]
+                )
+                assert seen["away"] == [None, None]
+                time.sleep(1.0)  # twice the grace: Ann never left, she is on a
+                bo.send({"type": "claim"})
+                assert bo.error()["code"] == "cannot_claim"
+            # Ann's last connection closed: after the grace Bo may claim
+            bo.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [False, True])
+            time.sleep(0.8)
+            bo.send({"type": "claim"})
+            done = bo.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+            assert done["winner"] == 1

@@ -35,7 +35,8 @@ from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.record import Record, to_match
 from marjolet.rules import Rules
-from marjolet.web.bus import Bus, make_bus
+from marjolet.web.beacons import Beacons, NoBeacons, RedisBeacons
+from marjolet.web.bus import Bus, RedisBus, make_bus
 from marjolet.web.config import WebConfig
 from marjolet.web.errors import WebError, storage_failure
 from marjolet.web.fairpool import FairPool, PoolBusy
@@ -123,6 +124,11 @@ class Hub:
         self.bus: Bus = make_bus(config.broker)
         #: Which process plays each game's bots (web/leases.py).
         self.leases = Leases(self.ledger.engine, seconds=config.lease_seconds)
+        #: Which seats other processes hold (web/beacons.py).
+        self.beacons: Beacons = NoBeacons()
+        if isinstance(self.bus, RedisBus):
+            ttl = max(1.0, 3 * config.sync_interval)
+            self.beacons = RedisBeacons(self.bus.client, self.leases.owner, ttl)
         self._listeners: list[asyncio.Task[None]] = []
 
     # -- shared services --------------------------------------------------------------
@@ -237,12 +243,43 @@ class Hub:
 
     async def _sweep(self) -> None:
         """Every ``sync_interval``: the tables with connections catch up
-        with the database (a bus message may have been missed)."""
+        with the database (a bus message may have been missed), and the
+        seats held here and elsewhere are told and learnt (web/beacons.py)."""
         while True:
             await asyncio.sleep(self.config.sync_interval)
-            for table in list(self.tables.values()):
-                if table.peers and not table.closed:
-                    self._spawn(table.refresh(1 << 62))
+            tables = [t for t in self.tables.values() if t.peers and not t.closed]
+            for table in tables:
+                self._spawn(table.refresh(1 << 62))
+            try:
+                await self._beacon_round(tables)
+            except Exception as exc:  # Redis away: each process sees its own seats
+                log.warning("the seats' beacons failed: %s", exc)
+
+    async def _beacon_round(self, tables: list[Table]) -> None:
+        held = [(t.id, seat) for t in tables for seat in t.local_seats()]
+        await self.beacons.beat(held)
+        for table in tables:
+            if table.watches_presence:
+                others = {s for s in (0, 1) if s not in table.local_seats()}
+                elsewhere = {s for s in others if await self.beacons.elsewhere(table.id, s)}
+                table.held_elsewhere(elsewhere)
+
+    def seat_left(self, game_id: str, seat: int) -> None:
+        """The last connection of a seat on this process closed."""
+        if self.shared:
+            self._spawn(self._quietly(self.beacons.gone(game_id, seat)))
+
+    def seat_arrived(self, game_id: str, seat: int) -> None:
+        """A seat's connection opened here: other processes hear it at once."""
+        if self.shared:
+            self._spawn(self._quietly(self.beacons.beat([(game_id, seat)])))
+
+    @staticmethod
+    async def _quietly(coroutine: Coroutine[Any, Any, None]) -> None:
+        try:
+            await coroutine
+        except Exception as exc:  # the next beat or its time-out corrects it
+            log.warning("the seats' beacons failed: %s", exc)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)

@@ -114,6 +114,8 @@ class Table:
         #: lobby game, whether it is rated, and its days per move (None:
         #: live); set by the online service when the table opens.
         self.accounts: list[dict[str, Any] | None] = [None, None]
+        #: Seats connected to another server process (web/beacons.py).
+        self.elsewhere: set[int] = set()
         #: A lobby game of an account: anyone may watch it (hands hidden).
         self.public = False
         self.rated = False
@@ -196,6 +198,7 @@ class Table:
             await self.sync()
             self.peers.add(peer)
             self._arrived(peer.seat)
+            await self._ask_elsewhere()
             peer.send(json.dumps(self._welcome(peer.seat)))
             peer.send(self._state_text(peer.seat, {}))
             self._announce_presence()
@@ -203,7 +206,10 @@ class Table:
     def detach(self, peer: Peer) -> None:
         if peer in self.peers and peer.seat is not None and self._two_people:
             self.hub.presence.disconnected(self.id, peer.seat)
+        was_here = peer in self.peers
         self.peers.discard(peer)
+        if was_here and peer.seat is not None and peer.seat not in self.local_seats():
+            self.hub.seat_left(self.id, peer.seat)
         if not self.peers:
             self.unwatched_since = time.monotonic()
         self._announce_presence()
@@ -219,10 +225,42 @@ class Table:
 
     def _connected_seats(self) -> list[bool]:
         out = [info.kind == "bot" for info in self.game.seats]
-        for peer in self.peers:
-            if peer.seat is not None:
-                out[peer.seat] = True
+        for seat in self.local_seats() | self.elsewhere:
+            out[seat] = True
         return out
+
+    def local_seats(self) -> set[int]:
+        """The seats with a connection to this process."""
+        return {peer.seat for peer in self.peers if peer.seat is not None}
+
+    @property
+    def watches_presence(self) -> bool:
+        """A live two-person game: who is here matters (the away clock)."""
+        return self._two_people and self.days_per_move is None
+
+    async def _ask_elsewhere(self) -> None:
+        """With several processes: learn at once which seats another one
+        holds (else the sweep tells within ``sync_interval``)."""
+        if not self.hub.shared or not self.watches_presence:
+            return
+        others = {0, 1} - self.local_seats()
+        try:
+            there = {s for s in others if await self.hub.beacons.elsewhere(self.id, s)}
+        except Exception as exc:
+            log.warning("game %s: the seats' beacons failed: %s", self.id, exc)
+            return
+        for seat in there:
+            self.hub.presence.seen_elsewhere(self.id, seat)
+        self.elsewhere = there
+
+    def held_elsewhere(self, seats: set[int]) -> None:
+        """Another server process holds connections of ``seats``: they are
+        not away, and their away clocks start again (web/beacons.py)."""
+        for seat in seats:
+            self.hub.presence.seen_elsewhere(self.id, seat)
+        if seats != self.elsewhere:
+            self.elsewhere = seats
+            self._announce_presence()
 
     @property
     def _two_people(self) -> bool:
@@ -237,7 +275,10 @@ class Table:
     def _arrived(self, seat: int | None) -> None:
         """A seat's connection opened: it is back; a seat nobody opened
         since the table was loaded starts its away clock now."""
-        if seat is None or not self._two_people:
+        if seat is None:
+            return
+        self.hub.seat_arrived(self.id, seat)
+        if not self._two_people:
             return
         presence = self.hub.presence
         presence.track(self.id, self.days_per_move)
@@ -249,7 +290,10 @@ class Table:
         (0: they may now), or None while the seat is here."""
         if not self._two_people or self.days_per_move is not None:
             return [None, None]  # correspondence: the deadline counts, not presence
-        left = [self.hub.presence.away_left(self.id, seat) for seat in (0, 1)]
+        left = [
+            None if seat in self.elsewhere else self.hub.presence.away_left(self.id, seat)
+            for seat in (0, 1)
+        ]
         return [None if v is None else round(v, 1) for v in left]
 
     def _announce_presence(self) -> None:
@@ -489,6 +533,13 @@ class Table:
             await self.sync()
             self._check_open()
             other = 1 - seat
+            if self.hub.shared and self.days_per_move is None:  # ask afresh
+                try:
+                    there = await self.hub.beacons.elsewhere(self.id, other)
+                except Exception as exc:  # no word from the other processes
+                    log.warning("game %s: the seats' beacons failed: %s", self.id, exc)
+                    raise WebError("storage", "the server cannot tell now: try again") from None
+                self.held_elsewhere({other} if there else set())
             if not self._two_people or not self._may_claim(seat):
                 raise WebError("cannot_claim", "your opponent is here or may still come back: wait")
             forfeit = Forfeit(other, "", LEFT_REASON)
@@ -523,7 +574,7 @@ class Table:
         move are over (being away is no fault there)."""
         days = self.days_per_move
         if days is None:
-            return self.hub.presence.may_claim(self.id, seat)
+            return (1 - seat) not in self.elsewhere and self.hub.presence.may_claim(self.id, seat)
         turn = self.driver.turn()
         their_move = turn is not None and turn.seat == 1 - seat
         return their_move and time.time() > self.game.updated + days * DAY
