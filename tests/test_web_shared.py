@@ -250,3 +250,31 @@ def test_a_seat_connected_to_another_process_is_not_away_and_cannot_be_claimed(
             bo.send({"type": "claim"})
             done = bo.recv_until(lambda m: m["type"] == "state" and m["match_over"])
             assert done["winner"] == 1
+
+
+def test_a_guest_s_seek_accepted_on_another_process_seats_its_owner(
+    postgres_url: str, redis_url: str
+) -> None:
+    from websockets.sync.client import connect
+
+    with (
+        two_servers(postgres_url, redis_url, pairing_interval=0.2) as (a, b),
+        a.http() as owner,
+        b.http() as other,
+    ):
+        seek = owner.post("/api/seeks", json={"name": "Hal", "rules": RULES}).json()
+        with connect(f"{a.ws_base}/ws/lobby", open_timeout=10) as lobby:
+            lobby.send(json.dumps({"type": "follow", "seek": seek["id"], "token": seek["token"]}))
+            seat = other.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Ivy"}).json()
+            while True:  # told by a, though b made the game
+                msg = json.loads(lobby.recv(timeout=10))
+                if msg["type"] == "matched":
+                    break
+        mine = msg["game"]
+        assert mine["id"] == seat["id"] and mine["seat"] == 1 - seat["seat"]
+        assert mine["token"] and mine["token"] != seat["token"]
+        for server, client in ((a, owner), (b, other)):  # any process says the same
+            status = client.get(f"/api/seeks/{seek['id']}", params={"token": seek["token"]}).json()
+            assert status["game"] == mine
+            with Browser.open(server, seat["id"], {"type": "hello", "token": mine["token"]}) as me:
+                assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == mine["seat"]

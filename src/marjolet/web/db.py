@@ -158,6 +158,9 @@ seeks = Table(
     Column("game_id", Text),
     Column("seat", Integer),
     Column("acceptor_id", Integer),
+    #: SHA-256 of the seat token the owner gets once matched, which any
+    #: process derives from the owner token (revision 0006; None before).
+    Column("seat_hash", String(64)),
     Index("seeks_by_status", "status", "created"),
 )
 

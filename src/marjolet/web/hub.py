@@ -92,6 +92,9 @@ class Seating:
     invite: str | None = None
     #: A lobby game: seat 1's token (its player was found already).
     token1: str | None = None
+    #: A lobby game: a seat's token hash given instead of a token (a seek's
+    #: owner, whose token is derived from their owner token).
+    hashes: tuple[str | None, str | None] = (None, None)
 
 
 class Hub:
@@ -332,8 +335,8 @@ class Hub:
             players=seating.players,
             seats=seating.seats,
             token_hashes=(
-                token_hash(seating.token) if seating.token else None,
-                token_hash(seating.token1) if seating.token1 else None,
+                seating.hashes[0] or (token_hash(seating.token) if seating.token else None),
+                seating.hashes[1] or (token_hash(seating.token1) if seating.token1 else None),
             ),
             invite_hash=token_hash(invite) if invite else None,
             status="waiting" if invite else "playing",
@@ -373,13 +376,24 @@ class Hub:
         invite = secrets.token_urlsafe(18)
         return Seating((SeatInfo("human"), SeatInfo("human")), (name, "friend"), token, invite)
 
-    async def create_pair(self, rules: Rules, players: tuple[str, str]) -> tuple[str, str, str]:
+    async def create_pair(
+        self,
+        rules: Rules,
+        players: tuple[str, str],
+        hashes: tuple[str | None, str | None] = (None, None),
+    ) -> tuple[str, str, str]:
         """A game between two persons who are both known already (a lobby
         game): a friend game whose invite was claimed at once. Returns the
-        game id and the two seats' tokens (each shown only once)."""
-        tokens = (secrets.token_urlsafe(24), secrets.token_urlsafe(24))
+        game id and the two seats' tokens (each shown only once); a seat
+        given its token's hash in ``hashes`` gets it, and its token is ''."""
+        tokens = tuple("" if h else secrets.token_urlsafe(24) for h in hashes)
         seating = Seating(
-            (SeatInfo("human"), SeatInfo("human")), players, tokens[0], None, tokens[1]
+            (SeatInfo("human"), SeatInfo("human")),
+            players,
+            tokens[0] or None,
+            None,
+            tokens[1] or None,
+            hashes,
         )
         new = await self.create_game("friend", rules, name=players[0], seating=seating)
         return new.id, tokens[0], tokens[1]
