@@ -22,7 +22,10 @@ Target (issue 6): p99 under 50 ms, zero errors, zero lost moves.
 
 ``--processes N`` (issue 24) runs N ``marjolet serve`` processes instead, on
 a throw-away PostgreSQL database and Redis bus (started here as the test
-suite starts them, ``tests/services.py``): client ``i`` creates its game on
+suite starts them, ``tests/services.py``), as they run behind nginx
+(``--behind-proxy``: each client sends its own loopback address as the
+proxy would forward it, so per-address limits apply per client as in
+production, and up to 500 games fit): client ``i`` creates its game on
 process ``i mod N`` and plays its seat through process ``i+1 mod N``, as a
 load balancer without stickiness would send it, so with N > 1 every game's
 moves cross processes (the table is rebuilt from the database, the bot is
@@ -74,11 +77,19 @@ class GameRun:
 
 
 async def play_one(
-    base: str, rng: random.Random, args: argparse.Namespace, deadline: float, seat_base: str = ""
+    base: str,
+    rng: random.Random,
+    args: argparse.Namespace,
+    deadline: float,
+    seat_base: str = "",
+    address: str = "",
 ) -> GameRun:
+    """One client; ``address``: the client address a proxy in front would
+    forward (``--behind-proxy``), so that each client has its own limits."""
     run = GameRun()
+    headers = {"X-Forwarded-For": address} if address else {}
     try:
-        async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+        async with httpx.AsyncClient(base_url=base, timeout=10, headers=headers) as http:
             response = await http.post(
                 "/api/games", json={"mode": "bot", "bot": "random", "name": "load"}
             )
@@ -89,7 +100,9 @@ async def play_one(
         run.game_id = game["id"]
         seat_base = seat_base or base
         ws_url = "ws" + seat_base[len("http") :] + f"/ws/{game['id']}"
-        async with connect(ws_url, open_timeout=10, max_size=2**22) as ws:
+        async with connect(
+            ws_url, open_timeout=10, max_size=2**22, additional_headers=headers
+        ) as ws:
             await ws.send(json.dumps({"type": "hello", "token": game["token"]}))
             moves = 0
             pending: tuple[int, str, float] | None = None  # version, action, send time
@@ -221,9 +234,17 @@ async def run_all(bases: list[str], args: argparse.Namespace) -> tuple[list[Game
     rng = random.Random(args.seed)
     start = time.perf_counter()
     n = len(bases)
+    proxied = args.processes != ""
     runs = await asyncio.gather(
         *(
-            play_one(bases[i % n], random.Random(rng.random()), args, deadline, bases[(i + 1) % n])
+            play_one(
+                bases[i % n],
+                random.Random(rng.random()),
+                args,
+                deadline,
+                bases[(i + 1) % n],
+                f"127.1.{i // 200}.{i % 200 + 1}" if proxied else "",
+            )
             for i in range(args.games)
         )
     )
@@ -266,7 +287,8 @@ def run_shared(
     try:
         bases = []
         for _ in range(processes):
-            proc, base = start_server(db, 20.0, "--broker", broker)
+            # as behind nginx: each client's address is the one forwarded
+            proc, base = start_server(db, 20.0, "--broker", broker, "--behind-proxy", "localhost")
             procs.append(proc)
             bases.append(base)
         runs, elapsed = asyncio.run(run_all(bases, args))

@@ -251,8 +251,14 @@ class Hub:
         while True:
             await asyncio.sleep(self.config.sync_interval)
             tables = [t for t in self.tables.values() if t.peers and not t.closed]
+            try:
+                stored = await self.ledger.versions_of([t.id for t in tables])
+            except StoreError as exc:
+                log.warning("the periodic check could not read the games: %s", exc)
+                stored = {}
             for table in tables:
-                self._spawn(table.refresh(1 << 62))
+                if stored.get(table.id, table.game.version) > table.game.version:
+                    self._spawn(table.refresh(stored[table.id]))
             try:
                 await self._beacon_round(tables)
             except Exception as exc:  # Redis away: each process sees its own seats

@@ -66,6 +66,10 @@ class Ledger:
         """The games found unreadable so far, id -> reason (a copy)."""
         return dict(self._store.damaged)
 
+    async def versions_of(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The stored versions of several games (one query)."""
+        return await self._read(self._store.versions_of, game_ids)
+
     @property
     def shared(self) -> bool:
         """Other processes may write the same games (a database server,

@@ -604,6 +604,17 @@ class Store:
             ).scalar()
         return None if value is None else int(value)
 
+    def versions_of(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The stored versions of several games at once (one query: the
+        periodic check of a process sharing its database)."""
+        if not game_ids:
+            return {}
+        with self._reading():
+            rows = self._conn.execute(
+                select(games.c.id, games.c.version).where(games.c.id.in_(list(game_ids)))
+            ).all()
+        return {str(r.id): int(r.version) for r in rows}
+
     def unfinished_ids(self, mode: Mode | None = None) -> list[str]:
         query = select(games.c.id).where(games.c.status != "finished")
         if mode is not None:
