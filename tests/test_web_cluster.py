@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import random
 import signal
+import time
 from contextlib import ExitStack
 from typing import Any
 
 from marjolet.actions import ACTION_NAMES
 from marjolet.record import Record, to_match
 from marjolet.web.db import make_engine
+from marjolet.web.leases import LEASE_SECONDS
 from marjolet.web.store import read_game
 from web_support import Browser, LiveServer, serve_process
 
@@ -118,3 +120,34 @@ def test_a_match_survives_the_sigkill_of_one_of_its_two_processes(
             _, stored_action = played[version - 1]
             assert stored_action is not None and ACTION_NAMES[stored_action] == action, version
         assert len(acknowledged) > KILL_AFTER
+
+
+def test_the_bots_of_a_killed_process_are_taken_over_and_never_play_twice(
+    postgres_url: str, redis_url: str
+) -> None:
+    extra = ("--broker", redis_url, "--watch-delay", "0.05")
+    with ExitStack() as stack:
+        first, base_a = stack.enter_context(serve_process(postgres_url, *extra))
+        _, base_b = stack.enter_context(serve_process(postgres_url, *extra))
+        a = LiveServer(base_a, None, None)  # type: ignore[arg-type]
+        b = LiveServer(base_b, None, None)  # type: ignore[arg-type]
+        game = a.new_game(mode="watch", bots=["random", "random"], rules=RULES)
+        watcher = stack.enter_context(Browser.open(b, game["id"], {"type": "hello", "watch": True}))
+        before = settle(watcher, 8)  # the match goes on, its bots played by a
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+        killed = time.monotonic()
+        settle(watcher, int(before["version"]) + 12)  # b took the bots over
+        took = time.monotonic() - killed
+        end = watcher.recv_until(lambda m: m["type"] == "state" and m["match_over"], 90)
+        assert took < LEASE_SECONDS + 10, took
+    engine = make_engine(postgres_url)
+    try:
+        with engine.connect() as db:
+            stored = read_game(db, game["id"])
+    finally:
+        engine.dispose()
+    assert stored is not None and stored.status == "finished"
+    assert to_match(stored.record()).is_over  # every move once, in order
+    assert stored.version == len(events(stored.record())) - 1  # a change a version
+    assert end["winner"] == stored.winner

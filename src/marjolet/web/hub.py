@@ -259,6 +259,8 @@ class Hub:
             for table in tables:
                 if stored.get(table.id, table.game.version) > table.game.version:
                     self._spawn(table.refresh(stored[table.id]))
+                else:  # a bot to move whose owner died: its lease may be ours now
+                    table.kick()
             try:
                 await self._beacon_round(tables)
             except Exception as exc:  # Redis away: each process sees its own seats

@@ -190,11 +190,14 @@ class Table:
 
     # -- connections ------------------------------------------------------------------
 
-    async def attach(self, peer: Peer) -> None:
+    async def attach(self, peer: Peer) -> bool:
         """Seat a connection and send it the position. Under the lock: a
         move being stored is applied to the match already, and nobody may
-        see it before it is saved."""
+        see it before it is saved. False if the table left memory while the
+        connection waited (the caller seats it at the table loaded anew)."""
         async with self.lock:
+            if self.closed:
+                return False
             await self.sync()
             self.peers.add(peer)
             self._arrived(peer.seat)
@@ -202,6 +205,7 @@ class Table:
             peer.send(json.dumps(self._welcome(peer.seat)))
             peer.send(self._state_text(peer.seat, {}))
             self._announce_presence()
+        return True
 
     def detach(self, peer: Peer) -> None:
         if peer in self.peers and peer.seat is not None and self._two_people:
