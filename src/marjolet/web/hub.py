@@ -212,11 +212,8 @@ class Hub:
     def changed(self, table: Table) -> None:
         """A table stored a change: tell the other processes its new
         version (in a task: the table never waits for the bus)."""
-        if not self.shared:
-            return  # one process: its tables are the only copies
-        task = asyncio.get_running_loop().create_task(self._publish(table.id, table.game.version))
-        self._hooks.add(task)
-        task.add_done_callback(self._hooks.discard)
+        if self.shared:  # (one process: its tables are the only copies)
+            self._spawn(self._publish(table.id, table.game.version))
 
     @property
     def shared(self) -> bool:
@@ -252,19 +249,23 @@ class Hub:
             await asyncio.sleep(self.config.sync_interval)
             tables = [t for t in self.tables.values() if t.peers and not t.closed]
             try:
-                stored = await self.ledger.versions_of([t.id for t in tables])
-            except StoreError as exc:
+                await self._catch_up(tables)
+            except Exception as exc:  # the database away: the next round tries again
                 log.warning("the periodic check could not read the games: %s", exc)
-                stored = {}
-            for table in tables:
-                if stored.get(table.id, table.game.version) > table.game.version:
-                    self._spawn(table.refresh(stored[table.id]))
-                else:  # a bot to move whose owner died: its lease may be ours now
-                    table.kick()
             try:
                 await self._beacon_round(tables)
             except Exception as exc:  # Redis away: each process sees its own seats
                 log.warning("the seats' beacons failed: %s", exc)
+
+    async def _catch_up(self, tables: list[Table]) -> None:
+        """Refresh the tables another process moved on (one query), and let
+        the others' bots play if their owner died (its lease ran out)."""
+        stored = await self.ledger.versions_of([t.id for t in tables])
+        for table in tables:
+            if stored.get(table.id, table.game.version) > table.game.version:
+                self._spawn(table.refresh(stored[table.id]))
+            else:
+                table.kick()
 
     async def _beacon_round(self, tables: list[Table]) -> None:
         held = [(t.id, seat) for t in tables for seat in t.local_seats()]

@@ -198,8 +198,8 @@ class Table:
         async with self.lock:
             if self.closed:
                 return False
+            self.peers.add(peer)  # before any wait: a table with a peer stays in memory
             await self.sync()
-            self.peers.add(peer)
             self._arrived(peer.seat)
             await self._ask_elsewhere()
             peer.send(json.dumps(self._welcome(peer.seat)))
