@@ -74,6 +74,8 @@ class GameRun:
     #: (deal, position in the deal, action) of every acknowledged move.
     acknowledged: list[tuple[int, int, str]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    #: The last message received (type and version), told with an error.
+    last: str = ""
 
 
 async def play_one(
@@ -108,6 +110,7 @@ async def play_one(
             pending: tuple[int, str, float] | None = None  # version, action, send time
             while moves < args.actions and time.monotonic() < deadline:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
+                run.last = f"{msg['type']} {msg.get('version', '')}"
                 if msg["type"] == "error":
                     run.errors.append(f"{run.game_id}: {msg['code']}: {msg['message']}")
                     pending = None
@@ -137,7 +140,8 @@ async def play_one(
                     json.dumps({"type": "act", "action": action, "version": msg["version"]})
                 )
     except Exception as exc:  # a closed connection, a time-out, a wrong reply
-        run.errors.append(f"{run.game_id or '?'}: {type(exc).__name__}: {exc}")
+        where = f" (after {run.last or 'nothing'})"
+        run.errors.append(f"{run.game_id or '?'}: {type(exc).__name__}: {exc}{where}")
     return run
 
 

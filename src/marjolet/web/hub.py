@@ -112,7 +112,9 @@ class Hub:
         self._closing: set[asyncio.Future[None]] = set()
         self._hooks: set[asyncio.Task[None]] = set()
         self.rng: random.Random = secrets.SystemRandom()
-        self._load_lock = asyncio.Lock()
+        #: Tables being loaded, by game: a second caller waits for the
+        #: first one's load; loads of different games run side by side.
+        self._loading: dict[str, asyncio.Future[Table]] = {}
         #: Who is at which table, and the away clocks (web/presence.py).
         self.presence = Presence(grace_live=config.away_grace)
         #: Called once a table's match is over (played out, forfeited or
@@ -144,9 +146,7 @@ class Hub:
         self._closing.add(future)
         future.add_done_callback(self._closing.discard)
 
-    async def think(
-        self, key: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs
-    ) -> T:
+    async def think(self, key: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn`` in the bot pool under ``key`` (a client address): a table's
         bot move, never refused however long that client's queue."""
         return await self.bot_pool.run(key, functools.partial(fn, *args, **kwargs))
@@ -442,24 +442,39 @@ class Hub:
                 async with table.lock:
                     await table.sync()
             return table
-        async with self._load_lock:
-            table = self.tables.get(game_id)
-            if table is not None:
-                return table
-            game = await self.load(game_id)
-            try:
-                match = self.match_of(game)
-            except MarjoletError as exc:  # its record breaks the rules: quarantined
-                reason = f"game {game_id}: its record cannot be replayed: {exc}"
-                self.ledger.quarantine(game_id, reason)
-                raise WebError("corrupt", f"this game cannot be resumed: {exc}") from None
-            table = Table(self, game, match)
-            await self._opened(table)
-            self.tables[game_id] = table
-            log.info(
-                "game %s resumed at deal %d, %d actions", game_id, match.deal_index, table.version
-            )
+        loading = self._loading.get(game_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        loading = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = loading
+        try:
+            table = await self._load_table(game_id)
+        except asyncio.CancelledError:
+            loading.cancel()
+            raise
+        except BaseException as exc:
+            loading.set_exception(exc)
+            loading.exception()  # retrieved: no "never retrieved" warning
+            raise
+        finally:
+            del self._loading[game_id]
+        loading.set_result(table)
         table.kick()
+        return table
+
+    async def _load_table(self, game_id: str) -> Table:
+        """Load a game into a new live table (one load per game at a time)."""
+        game = await self.load(game_id)
+        try:
+            match = self.match_of(game)
+        except MarjoletError as exc:  # its record breaks the rules: quarantined
+            reason = f"game {game_id}: its record cannot be replayed: {exc}"
+            self.ledger.quarantine(game_id, reason)
+            raise WebError("corrupt", f"this game cannot be resumed: {exc}") from None
+        table = Table(self, game, match)
+        await self._opened(table)
+        self.tables[game_id] = table
+        log.info("game %s resumed at deal %d, %d actions", game_id, match.deal_index, table.version)
         return table
 
     def running_watches(self) -> list[str]:
