@@ -109,7 +109,7 @@ SERVING = re.compile(r"serving on (http://127\.0\.0\.1:\d+)/")
 
 
 @contextmanager
-def serve_process(db: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+def serve_process(db: Path | str, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """``marjolet serve --port 0`` in a child process; yields it and its address."""
     proc = subprocess.Popen(
         [

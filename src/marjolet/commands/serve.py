@@ -1,13 +1,22 @@
-"""``marjolet serve``: play in the browser (FastAPI + uvicorn, SQLite store)."""
+"""``marjolet serve``: play in the browser (FastAPI + uvicorn; a SQLite
+file, or PostgreSQL and Redis for several processes: docs/deploy.md)."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import errno
 import ipaddress
+import re
 import socket
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+#: The proxies whose X-Forwarded-For is believed (``--behind-proxy``).
+TRUSTED_PROXIES = "127.0.0.1,::1"
+#: Connections one address may hold open behind a proxy (every client's
+#: connection comes from the proxy's address; the proxy limits per client).
+PROXIED_CONNECTIONS = 1_000_000
+_HOST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,8 +30,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--db",
-        metavar="FILE",
-        help="SQLite database of the games (default: web.sqlite3 in the per-user data folder)",
+        metavar="FILE|URL",
+        help="the games' database: a SQLite file (default: web.sqlite3 in the per-user "
+        "data folder) or postgresql://USER@HOST:PORT/DB, shared by several processes",
+    )
+    parser.add_argument(
+        "--broker",
+        metavar="URL",
+        help="redis://HOST:PORT/N: the message bus (and shared rate limits) between "
+        "several processes on one PostgreSQL --db (default: none, one process)",
+    )
+    parser.add_argument(
+        "--behind-proxy",
+        metavar="NAME",
+        help="served behind a reverse proxy on this computer (nginx, docs/deploy.md) "
+        "under the host name NAME: answer to NAME, read each client's address from "
+        "X-Forwarded-For (from a loopback proxy only), and leave the per-address "
+        "connection cap to the proxy",
     )
     parser.add_argument(
         "--allow-bot",
@@ -98,6 +122,18 @@ def check_db(db: str | None) -> int:
     return 0 if not problems else 2
 
 
+def allowed_hosts(host: str, proxy_name: str | None) -> tuple[str, ...] | None:
+    """The ``Host`` names answered (None: any): on a loopback address only
+    loopback names, and the public name of the proxy in front, if any."""
+    from marjolet.errors import MarjoletError
+
+    if proxy_name is not None and not _HOST_NAME.fullmatch(proxy_name):
+        raise MarjoletError(f"--behind-proxy {proxy_name[:80]!r}: not a host name")
+    if not is_loopback(host):
+        return None
+    return LOOPBACK_NAMES + ((proxy_name.lower(),) if proxy_name else ())
+
+
 def is_loopback(host: str) -> bool:
     if host in LOOPBACK_NAMES:
         return True
@@ -110,7 +146,6 @@ def is_loopback(host: str) -> bool:
 def run(args: argparse.Namespace) -> int:
     import logging
     import sys
-    from pathlib import Path
 
     from marjolet.bots.catalogue import parse_allow
     from marjolet.errors import MarjoletError
@@ -128,8 +163,18 @@ def run(args: argparse.Namespace) -> int:
             f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
         ) from None
 
+    from marjolet.web import backends
+
+    db = backends.database_target(args.db) if args.db else None
     if args.check_db:
+        if isinstance(db, str):
+            raise MarjoletError("--check-db reads a SQLite file, not a database server")
         return check_db(args.db)
+    broker = backends.broker_url(args.broker) if args.broker else None
+    if broker is not None and not isinstance(db, str):
+        raise MarjoletError(
+            "--broker joins processes that share one database: give --db postgresql://..."
+        )
     if not 0 <= args.port <= 65535:
         raise MarjoletError(f"--port must be 0-65535, got {args.port}")
     for flag, value in (("--bot-delay", args.bot_delay), ("--watch-delay", args.watch_delay)):
@@ -141,8 +186,14 @@ def run(args: argparse.Namespace) -> int:
         )
     if not 1 <= args.bot_threads <= 64:
         raise MarjoletError(f"--bot-threads must be 1-64, got {args.bot_threads}")
+    if isinstance(db, str):  # a server: reachable, before anything is served
+        backends.check_database(db, args.db)
+    if broker is not None:
+        backends.check_broker(broker)
     config = WebConfig(
-        db_path=Path(args.db) if args.db else None,
+        db_path=db,
+        broker=broker,
+        rate_limit_storage=broker,
         bot_delay=args.bot_delay,
         watch_delay=args.watch_delay,
         bot_threads=args.bot_threads,
@@ -150,8 +201,10 @@ def run(args: argparse.Namespace) -> int:
         rate_burst=max(1, round(2 * args.rate_limit)),
         allowed_bots=parse_allow(args.allow_bot),
         default_bots=not args.only_allowed_bots,
-        allowed_hosts=LOOPBACK_NAMES if is_loopback(args.host) else None,
+        allowed_hosts=allowed_hosts(args.host, args.behind_proxy),
     )
+    if args.behind_proxy:
+        config = dataclasses.replace(config, max_connections_per_address=PROXIED_CONNECTIONS)
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -176,17 +229,19 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             log_level=args.log_level,
             ws_max_size=TRANSPORT_MAX,
-            proxy_headers=False,
+            proxy_headers=bool(args.behind_proxy),
+            forwarded_allow_ips=TRUSTED_PROXIES,
             server_header=False,
             lifespan="on",
-            http=guarded_http_protocol(
-                config.header_timeout, config.max_connections_per_address
-            ),
+            http=guarded_http_protocol(config.header_timeout, config.max_connections_per_address),
             timeout_keep_alive=config.keep_alive,
         )
     )
     logguard.install()  # after uvicorn set up its loggers: one line per kind a minute
-    _announce_when_started(server, args.host, config.database())
+    where = config.database()
+    _announce_when_started(
+        server, args.host, backends.hidden(where) if isinstance(where, str) else where
+    )
     server.run(sockets=[sock])
     return 0
 

@@ -24,7 +24,11 @@ Modules, from the edge inwards:
   :mod:`~marjolet.web.reviews` (game reviews);
 - :mod:`~marjolet.web.ledger` (the one door to the database),
   :mod:`~marjolet.web.writer` (its thread, group commit),
-  :mod:`~marjolet.web.store` (SQLite).
+  :mod:`~marjolet.web.store` (SQLite or PostgreSQL);
+- several processes (docs/deploy.md): :mod:`~marjolet.web.backends`
+  (``--db`` and ``--broker`` checked), :mod:`~marjolet.web.bus` (game
+  versions over Redis), :mod:`~marjolet.web.leases` (one owner per job),
+  :mod:`~marjolet.web.beacons` (which seats other processes hold).
 
 The pages are plain files in ``static/``.
 """

@@ -107,6 +107,11 @@ class RedisBus:
                 await pubsub.unsubscribe(CHANNEL)
                 await pubsub.aclose()
 
+    @property
+    def client(self) -> Any:
+        """The ``redis.asyncio`` client (the seats' beacons share it)."""
+        return self._redis
+
     async def ready(self) -> None:
         """Wait until Redis answers (raises if it cannot be reached)."""
         await self._redis.ping()

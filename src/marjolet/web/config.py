@@ -22,8 +22,18 @@ class WebConfig:
     :class:`secrets.SystemRandom` (R6).
     """
 
-    #: The SQLite file; ``None`` means ``data_dir()/web.sqlite3``.
-    db_path: Path | None = None
+    #: The SQLite file, or a database URL (``postgresql://USER@HOST:PORT/DB``,
+    #: shared by several processes); ``None`` means ``data_dir()/web.sqlite3``.
+    db_path: Path | str | None = None
+    #: The message bus between processes (``redis://HOST:PORT/N``); ``None``:
+    #: one process, an in-memory bus (docs/deploy.md).
+    broker: str | None = None
+    #: Seconds between two checks, in a process sharing its database, that
+    #: the games it shows are the stored ones (a bus message may be lost).
+    sync_interval: float = 2.0
+    #: Seconds a process owns a game's bots without renewing its lease: a
+    #: dead owner's bots are taken over by another process after this.
+    lease_seconds: float = 10.0
     #: Least seconds between two moves of a bot at a table with a person,
     #: so that the person sees each card arrive.
     bot_delay: float = 0.7
@@ -94,5 +104,6 @@ class WebConfig:
     #: Tests only: the first dealer of every new game.
     first_dealer: int | None = None
 
-    def database(self) -> Path:
+    def database(self) -> Path | str:
+        """The SQLite file or the database URL this server keeps its games in."""
         return self.db_path if self.db_path is not None else data_dir() / DEFAULT_DB_NAME

@@ -69,6 +69,9 @@ games = Table(
     Column("deal_count", Integer, nullable=False, server_default="0"),
     Column("action_count", Integer, nullable=False, server_default="0"),
     Column("forfeit", Text),
+    #: Bumped by every change of the game (revision 0006): a process holding
+    #: the game in memory compares it with the database's (docs/deploy.md).
+    Column("version", Integer, nullable=False, server_default="0"),
     Index("games_by_update", "updated"),
 )
 
@@ -155,6 +158,9 @@ seeks = Table(
     Column("game_id", Text),
     Column("seat", Integer),
     Column("acceptor_id", Integer),
+    #: SHA-256 of the seat token the owner gets once matched, which any
+    #: process derives from the owner token (revision 0006; None before).
+    Column("seat_hash", String(64)),
     Index("seeks_by_status", "status", "created"),
 )
 
@@ -197,8 +203,10 @@ LEGACY_STEPS = {1: "ALTER TABLE games ADD COLUMN forfeit TEXT"}
 #: The last hand-made schema version; revision 0001 is that schema.
 LEGACY_VERSION = 2
 MIGRATIONS = Path(__file__).with_name("migrations")
+#: The PostgreSQL advisory lock key that one migrating process holds at a time.
+MIGRATE_LOCK = 0x6D61726A
 #: The newest revision in ``migrations/versions`` (a test checks it).
-HEAD_REVISION = "0005"
+HEAD_REVISION = "0006"
 
 
 def database_url(target: str | os.PathLike[str]) -> str:
@@ -213,7 +221,9 @@ def make_engine(target: str | os.PathLike[str]) -> Engine:
     """An engine for ``target``; SQLite files get WAL, full sync and
     foreign keys on every connection, as the store always had."""
     url = database_url(target)
-    options = {"connect_args": {"timeout": 30.0}} if url.startswith("sqlite") else {}
+    options: dict[str, Any] = {"connect_args": {"timeout": 30.0}}
+    if not url.startswith("sqlite"):  # a server: fail fast, survive its restarts
+        options = {"connect_args": {"connect_timeout": 10}, "pool_pre_ping": True}
     engine = create_engine(url, future=True, **options)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -254,6 +264,8 @@ def migrate(engine: Engine) -> str:
     from alembic.config import Config
 
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":  # processes starting together
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATE_LOCK})
         _adopt_legacy(connection)
         before = current_revision(connection)
         config = Config()

@@ -27,15 +27,20 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from marjolet.bots.catalogue import BotCatalogue, BotChoice
 from marjolet.cards import shuffled_deck
 from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.record import Record, to_match
 from marjolet.rules import Rules
+from marjolet.web.beacons import Beacons, NoBeacons, RedisBeacons
+from marjolet.web.bus import Bus, RedisBus, make_bus
 from marjolet.web.config import WebConfig
 from marjolet.web.errors import WebError, storage_failure
 from marjolet.web.fairpool import FairPool, PoolBusy
+from marjolet.web.leases import Leases
 from marjolet.web.ledger import Ledger
 from marjolet.web.levels import resolve_choice
 from marjolet.web.presence import Presence
@@ -87,6 +92,9 @@ class Seating:
     invite: str | None = None
     #: A lobby game: seat 1's token (its player was found already).
     token1: str | None = None
+    #: A lobby game: a seat's token hash given instead of a token (a seek's
+    #: owner, whose token is derived from their owner token).
+    hashes: tuple[str | None, str | None] = (None, None)
 
 
 class Hub:
@@ -104,7 +112,9 @@ class Hub:
         self._closing: set[asyncio.Future[None]] = set()
         self._hooks: set[asyncio.Task[None]] = set()
         self.rng: random.Random = secrets.SystemRandom()
-        self._load_lock = asyncio.Lock()
+        #: Tables being loaded, by game: a second caller waits for the
+        #: first one's load; loads of different games run side by side.
+        self._loading: dict[str, asyncio.Future[Table]] = {}
         #: Who is at which table, and the away clocks (web/presence.py).
         self.presence = Presence(grace_live=config.away_grace)
         #: Called once a table's match is over (played out, forfeited or
@@ -115,6 +125,16 @@ class Hub:
         self.on_open: list[Callable[[Table], Awaitable[None]]] = []
         #: The address that created each game (its tables' share of the bot pool).
         self.owners: dict[str, str] = {}
+        #: "Game G is at version V" between processes (web/bus.py).
+        self.bus: Bus = make_bus(config.broker)
+        #: Which process plays each game's bots (web/leases.py).
+        self.leases = Leases(self.ledger.engine, seconds=config.lease_seconds)
+        #: Which seats other processes hold (web/beacons.py).
+        self.beacons: Beacons = NoBeacons()
+        if isinstance(self.bus, RedisBus):
+            ttl = max(1.0, 3 * config.sync_interval)
+            self.beacons = RedisBeacons(self.bus.client, self.leases.owner, ttl)
+        self._listeners: list[asyncio.Task[None]] = []
 
     # -- shared services --------------------------------------------------------------
 
@@ -126,9 +146,7 @@ class Hub:
         self._closing.add(future)
         future.add_done_callback(self._closing.discard)
 
-    async def think(
-        self, key: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs
-    ) -> T:
+    async def think(self, key: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn`` in the bot pool under ``key`` (a client address): a table's
         bot move, never refused however long that client's queue."""
         return await self.bot_pool.run(key, functools.partial(fn, *args, **kwargs))
@@ -168,6 +186,117 @@ class Hub:
             task = asyncio.get_running_loop().create_task(hook(table))
             self._hooks.add(task)
             task.add_done_callback(self._hooks.discard)
+
+    async def own(self, job: str) -> bool:
+        """Take or renew this process's lease on ``job`` (a game's bots):
+        always True for one process; among several, True for one live
+        process at a time, and another takes the job over once a dead
+        owner's lease runs out (``lease_seconds``)."""
+        if not self.shared:
+            return True
+        try:
+            return await asyncio.to_thread(self.leases.acquire, job)
+        except SQLAlchemyError as exc:
+            log.warning("lease %s: the database did not answer: %s", job, exc)
+            return False
+
+    async def give_back(self, job: str) -> None:
+        """Give up the lease on ``job`` at once (nothing to do for now)."""
+        if not self.shared:
+            return
+        try:
+            await asyncio.to_thread(self.leases.release, job)
+        except SQLAlchemyError as exc:  # it runs out by itself
+            log.warning("lease %s: could not give it back: %s", job, exc)
+
+    def changed(self, table: Table) -> None:
+        """A table stored a change: tell the other processes its new
+        version (in a task: the table never waits for the bus)."""
+        if self.shared:  # (one process: its tables are the only copies)
+            self._spawn(self._publish(table.id, table.game.version))
+
+    @property
+    def shared(self) -> bool:
+        """Other processes serve the same games (a shared database)."""
+        return self.ledger.shared
+
+    async def _publish(self, game_id: str, version: int) -> None:
+        try:
+            await self.bus.publish(game_id, version)
+        except Exception as exc:  # the periodic sync catches up without it
+            log.warning("game %s: could not publish version %d: %s", game_id, version, exc)
+
+    async def _listen(self) -> None:
+        """Catch up each table another process changed (bus messages),
+        subscribing again after a lost connection to the broker."""
+        while True:
+            try:
+                async for game_id, version in self.bus.subscribe():
+                    table = self.tables.get(game_id)
+                    if table is not None and version > table.game.version:
+                        self._spawn(table.refresh(version))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("the message bus failed (%s); subscribing again", exc)
+            await asyncio.sleep(1.0)
+
+    async def _sweep(self) -> None:
+        """Every ``sync_interval``: the tables with connections catch up
+        with the database (a bus message may have been missed), and the
+        seats held here and elsewhere are told and learnt (web/beacons.py)."""
+        while True:
+            await asyncio.sleep(self.config.sync_interval)
+            tables = [t for t in self.tables.values() if t.peers and not t.closed]
+            try:
+                await self._catch_up(tables)
+            except Exception as exc:  # the database away: the next round tries again
+                log.warning("the periodic check could not read the games: %s", exc)
+            try:
+                await self._beacon_round(tables)
+            except Exception as exc:  # Redis away: each process sees its own seats
+                log.warning("the seats' beacons failed: %s", exc)
+
+    async def _catch_up(self, tables: list[Table]) -> None:
+        """Refresh the tables another process moved on (one query), and let
+        the others' bots play if their owner died (its lease ran out)."""
+        stored = await self.ledger.versions_of([t.id for t in tables])
+        for table in tables:
+            if stored.get(table.id, table.game.version) > table.game.version:
+                self._spawn(table.refresh(stored[table.id]))
+            else:
+                table.kick()
+
+    async def _beacon_round(self, tables: list[Table]) -> None:
+        held = [(t.id, seat) for t in tables for seat in t.local_seats()]
+        await self.beacons.beat(held)
+        for table in tables:
+            if table.watches_presence:
+                others = {s for s in (0, 1) if s not in table.local_seats()}
+                elsewhere = {s for s in others if await self.beacons.elsewhere(table.id, s)}
+                table.held_elsewhere(elsewhere)
+
+    def seat_left(self, game_id: str, seat: int) -> None:
+        """The last connection of a seat on this process closed."""
+        if self.shared:
+            self._spawn(self._quietly(self.beacons.gone(game_id, seat)))
+
+    def seat_arrived(self, game_id: str, seat: int) -> None:
+        """A seat's connection opened here: other processes hear it at once."""
+        if self.shared:
+            self._spawn(self._quietly(self.beacons.beat([(game_id, seat)])))
+
+    @staticmethod
+    async def _quietly(coroutine: Coroutine[Any, Any, None]) -> None:
+        try:
+            await coroutine
+        except Exception as exc:  # the next beat or its time-out corrects it
+            log.warning("the seats' beacons failed: %s", exc)
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._hooks.add(task)
+        task.add_done_callback(self._hooks.discard)
 
     async def _opened(self, table: Table) -> None:
         for hook in self.on_open:
@@ -215,8 +344,8 @@ class Hub:
             players=seating.players,
             seats=seating.seats,
             token_hashes=(
-                token_hash(seating.token) if seating.token else None,
-                token_hash(seating.token1) if seating.token1 else None,
+                seating.hashes[0] or (token_hash(seating.token) if seating.token else None),
+                seating.hashes[1] or (token_hash(seating.token1) if seating.token1 else None),
             ),
             invite_hash=token_hash(invite) if invite else None,
             status="waiting" if invite else "playing",
@@ -256,13 +385,24 @@ class Hub:
         invite = secrets.token_urlsafe(18)
         return Seating((SeatInfo("human"), SeatInfo("human")), (name, "friend"), token, invite)
 
-    async def create_pair(self, rules: Rules, players: tuple[str, str]) -> tuple[str, str, str]:
+    async def create_pair(
+        self,
+        rules: Rules,
+        players: tuple[str, str],
+        hashes: tuple[str | None, str | None] = (None, None),
+    ) -> tuple[str, str, str]:
         """A game between two persons who are both known already (a lobby
         game): a friend game whose invite was claimed at once. Returns the
-        game id and the two seats' tokens (each shown only once)."""
-        tokens = (secrets.token_urlsafe(24), secrets.token_urlsafe(24))
+        game id and the two seats' tokens (each shown only once); a seat
+        given its token's hash in ``hashes`` gets it, and its token is ''."""
+        tokens = tuple("" if h else secrets.token_urlsafe(24) for h in hashes)
         seating = Seating(
-            (SeatInfo("human"), SeatInfo("human")), players, tokens[0], None, tokens[1]
+            (SeatInfo("human"), SeatInfo("human")),
+            players,
+            tokens[0] or None,
+            None,
+            tokens[1] or None,
+            hashes,
         )
         new = await self.create_game("friend", rules, name=players[0], seating=seating)
         return new.id, tokens[0], tokens[1]
@@ -294,28 +434,47 @@ class Hub:
         )
 
     async def table(self, game_id: str) -> Table:
-        """The live table of a game, loaded from the store if needed."""
+        """The live table of a game, loaded from the store if needed (and,
+        when other processes share the database, brought up to date)."""
         table = self.tables.get(game_id)
         if table is not None:
+            if self.shared:
+                async with table.lock:
+                    await table.sync()
             return table
-        async with self._load_lock:
-            table = self.tables.get(game_id)
-            if table is not None:
-                return table
-            game = await self.load(game_id)
-            try:
-                match = self.match_of(game)
-            except MarjoletError as exc:  # its record breaks the rules: quarantined
-                reason = f"game {game_id}: its record cannot be replayed: {exc}"
-                self.ledger.quarantine(game_id, reason)
-                raise WebError("corrupt", f"this game cannot be resumed: {exc}") from None
-            table = Table(self, game, match)
-            await self._opened(table)
-            self.tables[game_id] = table
-            log.info(
-                "game %s resumed at deal %d, %d actions", game_id, match.deal_index, table.version
-            )
+        loading = self._loading.get(game_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        loading = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = loading
+        try:
+            table = await self._load_table(game_id)
+        except asyncio.CancelledError:
+            loading.cancel()
+            raise
+        except BaseException as exc:
+            loading.set_exception(exc)
+            loading.exception()  # retrieved: no "never retrieved" warning
+            raise
+        finally:
+            del self._loading[game_id]
+        loading.set_result(table)
         table.kick()
+        return table
+
+    async def _load_table(self, game_id: str) -> Table:
+        """Load a game into a new live table (one load per game at a time)."""
+        game = await self.load(game_id)
+        try:
+            match = self.match_of(game)
+        except MarjoletError as exc:  # its record breaks the rules: quarantined
+            reason = f"game {game_id}: its record cannot be replayed: {exc}"
+            self.ledger.quarantine(game_id, reason)
+            raise WebError("corrupt", f"this game cannot be resumed: {exc}") from None
+        table = Table(self, game, match)
+        await self._opened(table)
+        self.tables[game_id] = table
+        log.info("game %s resumed at deal %d, %d actions", game_id, match.deal_index, table.version)
         return table
 
     def running_watches(self) -> list[str]:
@@ -331,7 +490,11 @@ class Hub:
     async def startup(self) -> None:
         """Resume the bot-vs-bot matches that were under way. A game that
         cannot be read is logged once (by the store) and left; a file too
-        damaged to list them is one line, and the server serves what it can."""
+        damaged to list them is one line, and the server serves what it can.
+        A process sharing its database listens to the bus and sweeps."""
+        if self.shared:
+            loop = asyncio.get_running_loop()
+            self._listeners = [loop.create_task(self._listen()), loop.create_task(self._sweep())]
         try:
             unfinished = await self.ledger.unfinished("watch")
         except StoreError as exc:
@@ -347,8 +510,16 @@ class Hub:
     async def shutdown(self) -> None:
         """Stop every table, close every bot (no bot program outlives the
         server), then finish the pending writes and close the database."""
-        await asyncio.gather(*(table.close() for table in list(self.tables.values())))
+        for listener in self._listeners:
+            listener.cancel()
+        await asyncio.gather(*self._listeners, return_exceptions=True)
+        tables = list(self.tables.values())
+        await asyncio.gather(*(table.close() for table in tables))
+        for table in tables:  # another process takes their bots at once
+            if table.bots:
+                await self.give_back(table.bot_job)
         await asyncio.gather(*self._hooks, return_exceptions=True)
+        await self.bus.close()
         self.bot_pool.shutdown(cancel_futures=True)
         while pending := [f for f in self._closing if not f.done()]:
             await asyncio.gather(*pending, return_exceptions=True)

@@ -66,6 +66,16 @@ class Ledger:
         """The games found unreadable so far, id -> reason (a copy)."""
         return dict(self._store.damaged)
 
+    async def versions_of(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The stored versions of several games (one query)."""
+        return await self._read(self._store.versions_of, game_ids)
+
+    @property
+    def shared(self) -> bool:
+        """Other processes may write the same games (a database server,
+        not a SQLite file, which one process holds locked)."""
+        return self._store.path is None
+
     async def unfinished(self, mode: Mode | None = None) -> list[str]:
         return await self._read(self._store.unfinished_ids, mode)
 
@@ -81,8 +91,11 @@ class Ledger:
         totals: tuple[int, int],
         status: Status,
         winner: int | None,
-    ) -> None:
-        await self._writer.call(
+        expected: int | None = None,
+    ) -> int:
+        """Store a move; the game's new version (:class:`StoreConflict`:
+        the game is no longer at version ``expected``)."""
+        return await self._writer.call(
             self._store.append_action,
             game_id,
             deal,
@@ -91,15 +104,30 @@ class Ledger:
             totals=totals,
             status=status,
             winner=winner,
+            expected=expected,
         )
 
     async def add_deal(
-        self, game_id: str, index: int, deck: Sequence[int], *, status: Status
-    ) -> None:
-        await self._writer.call(self._store.add_deal, game_id, index, deck, status=status)
+        self,
+        game_id: str,
+        index: int,
+        deck: Sequence[int],
+        *,
+        status: Status,
+        expected: int | None = None,
+    ) -> int:
+        """Store a deal's deck; the game's new version (or :class:`StoreConflict`)."""
+        return await self._writer.call(
+            self._store.add_deal, game_id, index, deck, status=status, expected=expected
+        )
 
-    async def forfeit(self, game_id: str, forfeit: Forfeit, *, totals: tuple[int, int]) -> None:
-        await self._writer.call(self._store.forfeit, game_id, forfeit, totals=totals)
+    async def version_of(self, game_id: str) -> int | None:
+        """The stored version of a game (None: no such game)."""
+        return await self._read(self._store.version_of, game_id)
+
+    async def forfeit(self, game_id: str, forfeit: Forfeit, *, totals: tuple[int, int]) -> bool:
+        """End the game as forfeited (False: it was finished already)."""
+        return await self._writer.call(self._store.forfeit, game_id, forfeit, totals=totals)
 
     async def claim_invite(
         self, game_id: str, invite_hash: str, seat: int, token_hash: str, name: str

@@ -22,6 +22,7 @@ waits, so it can live in one process or, later, behind a shared store.
 
 from __future__ import annotations
 
+import base64
 import hmac
 import json
 import secrets
@@ -82,6 +83,8 @@ class Seek:
     account_id: int | None
     game_id: str | None
     seat: int | None
+    #: The hash of the owner's seat token (see :func:`seat_token`).
+    seat_hash: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The seek as the lobby lists it (no owner, no game)."""
@@ -150,6 +153,7 @@ class Lobby:
                     rated=rated,
                     days_per_move=days,
                     status="open",
+                    seat_hash=token_digest(seat_token(token, seek_id)),
                 )
             )
         seek = self.get(seek_id)
@@ -246,6 +250,17 @@ class Lobby:
                         )
                     )
 
+    def settled(self, seek_ids: list[str]) -> list[Seek]:
+        """Of ``seek_ids``, those cancelled or matched with their game made."""
+        with self.reader.connect() as db:
+            rows = db.execute(
+                select(seeks).where(
+                    seeks.c.id.in_(seek_ids),
+                    (seeks.c.status == "cancelled") | seeks.c.game_id.is_not(None),
+                )
+            ).all()
+        return [_seek(row) for row in rows]
+
     def reopen(self, seek_id: str) -> None:
         """Put a matched seek back in the lobby (its game could not be made)."""
         with self.engine.begin() as db:
@@ -305,6 +320,25 @@ class Lobby:
         return int(db.execute(query).scalar_one())
 
 
+def seat_token(owner_token: str, seek_id: str) -> str:
+    """The secret token of a seek owner's seat, derived from the owner
+    token: the server keeps only its hash (``seeks.seat_hash``), and any
+    process shown the owner token can hand it over once the seek is
+    matched, whichever process made the game."""
+    digest = hmac.new(owner_token.encode(), f"seat:{seek_id}".encode(), "sha256").digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def owner_seat_token(seek: Seek, owner_token: str | None) -> str | None:
+    """The owner's seat token of a guest's matched seek, if ``owner_token``
+    is its owner token (None: not derivable: an account's seek, whose
+    session proves its seat, or a seek of before revision 0006)."""
+    if not owner_token or seek.seat_hash is None or seek.account_id is not None:
+        return None
+    token = seat_token(owner_token, seek.id)
+    return token if hmac.compare_digest(token_digest(token), seek.seat_hash) else None
+
+
 def _owner_tag(seeker: Seeker, owner_key: str) -> str:
     return f"account:{seeker.account.id}" if seeker.account is not None else f"guest:{owner_key}"
 
@@ -322,6 +356,7 @@ def _seek(row: Row[Any]) -> Seek:
         account_id=row.account_id,
         game_id=row.game_id,
         seat=row.seat,
+        seat_hash=row.seat_hash,
     )
 
 

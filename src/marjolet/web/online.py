@@ -43,7 +43,15 @@ from marjolet.web.accounts import Account, AccountError, Accounts
 from marjolet.web.db import game_players, games, rating_changes
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
-from marjolet.web.lobby import Lobby, LobbyError, Pairing, Seek, Seeker, Waiting
+from marjolet.web.lobby import (
+    Lobby,
+    LobbyError,
+    Pairing,
+    Seek,
+    Seeker,
+    Waiting,
+    owner_seat_token,
+)
 from marjolet.web.ratelimits import DEFAULT_LIMITS, RateLimits
 from marjolet.web.tables import Table
 
@@ -71,7 +79,8 @@ class Listener:
     """One lobby socket: its outgoing queue and the seeks it owns."""
 
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(256))
-    seeks: set[str] = field(default_factory=set)
+    #: The seeks followed, with the owner token each was followed with.
+    seeks: dict[str, str | None] = field(default_factory=dict)
 
     def send(self, text: str) -> None:
         with contextlib.suppress(asyncio.QueueFull):
@@ -222,8 +231,13 @@ class Online:
         names = [seek.name, acceptor.name]
         if seeker_seat == 1:
             names.reverse()
+        hashes: list[str | None] = [None, None]
+        if seek.account_id is None:  # a guest's seat token: derived from their owner token
+            hashes[seeker_seat] = seek.seat_hash  # (an account's session proves its seat)
         try:
-            game_id, token0, token1 = await self.hub.create_pair(rules, (names[0], names[1]))
+            game_id, token0, token1 = await self.hub.create_pair(
+                rules, (names[0], names[1]), (hashes[0], hashes[1])
+            )
             await self.run(self.lobby.attach, seek_id, game_id, seeker_seat, acceptor)
         except BaseException:
             await self.run(self.lobby.reopen, seek_id)  # never matched with no game
@@ -232,22 +246,29 @@ class Online:
         table = self.hub.tables.get(game_id)
         if table is not None:
             await self.opened(table)
-        mine = seat_reply(game_id, seeker_seat, tokens[seeker_seat])
-        self.seat_replies[seek_id] = mine
-        self.tell_seeker(seek_id, mine)
+        if tokens[seeker_seat]:  # an account's (or an older) seek: kept in memory
+            self.seat_replies[seek_id] = seat_reply(game_id, seeker_seat, tokens[seeker_seat])
+        matched = await self.run(self.lobby.get, seek_id)
+        if matched is not None:
+            self.tell_seeker(matched)
         self.lobby_changed()
         log.info("seek %s accepted: game %s", seek_id, game_id)
         return seat_reply(game_id, 1 - seeker_seat, tokens[1 - seeker_seat])
 
-    def seek_status(self, seek: Seek) -> dict[str, Any]:
-        """``GET /api/seeks/ID`` for its owner."""
+    def seek_status(self, seek: Seek, owner_token: str | None = None) -> dict[str, Any]:
+        """``GET /api/seeks/ID`` for its owner: once matched, the owner's
+        seat, with its token when ``owner_token`` is the owner token (any
+        process derives it, :func:`~marjolet.web.lobby.seat_token`)."""
         out: dict[str, Any] = {"id": seek.id, "status": seek.status, "game": None}
-        if seek.status == "matched" and seek.game_id is not None:
+        if seek.status == "matched" and seek.game_id is not None and seek.seat is not None:
+            token = owner_seat_token(seek, owner_token)
             reply = self.seat_replies.get(seek.id)
+            if token is not None:
+                reply = seat_reply(seek.game_id, seek.seat, token)
             out["game"] = reply or {
                 "id": seek.game_id,
                 "seat": seek.seat,
-                "token": None,  # after a restart: the account's session is the proof
+                "token": None,  # no owner token: the account's session is the proof
                 "url": f"/game/{seek.game_id}",
             }
         return out
@@ -260,11 +281,25 @@ class Online:
         for listener in list(self.listeners):
             listener.send(text)
 
-    def tell_seeker(self, seek_id: str, seat: dict[str, Any]) -> None:
-        text = json.dumps({"type": "matched", "seek": seek_id, "game": seat})
+    def tell_seeker(self, seek: Seek) -> None:
+        """Tell the lobby sockets following ``seek`` (matched: the owner's
+        seat; cancelled) and stop following it."""
         for listener in list(self.listeners):
-            if seek_id in listener.seeks:
-                listener.send(text)
+            if seek.id not in listener.seeks:
+                continue
+            status = self.seek_status(seek, listener.seeks.pop(seek.id))
+            listener.send(
+                json.dumps({"type": status["status"], "seek": seek.id, "game": status["game"]})
+            )
+
+    async def tell_elsewhere_matched(self) -> None:
+        """The followed seeks another process matched or cancelled: told
+        here too (several processes share the lobby; one query a round)."""
+        followed = {seek_id for listener in self.listeners for seek_id in listener.seeks}
+        if not followed:
+            return
+        for seek in await self.run(self.lobby.settled, sorted(followed)):
+            self.tell_seeker(seek)
 
     # -- "Play now" ---------------------------------------------------------------------------
 
@@ -349,6 +384,8 @@ class Online:
             await asyncio.sleep(self.hub.config.pairing_interval)
             try:
                 await self.pair_round()
+                if self.hub.shared:
+                    await self.tell_elsewhere_matched()
             except Exception:
                 log.exception("the pairing round failed")
 

@@ -81,6 +81,14 @@ class Presence:
         if state.connections == 0 and state.away_since is None:
             state.away_since = self.clock()
 
+    def seen_elsewhere(self, game_id: str, seat: int) -> None:
+        """Another server process holds a connection of ``seat``: if this
+        one has none, its away clock starts again from now (it runs only
+        once no process holds the seat)."""
+        state = self.track(game_id).seats[seat]
+        if state.connections == 0:
+            state.away_since = self.clock()
+
     def absent(self, game_id: str, seat: int) -> None:
         """A seat nobody has opened since the table was loaded (after a
         restart, say): its clock starts now, as if it had just left."""

@@ -16,12 +16,16 @@ True
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Mapping
 
 from limits import RateLimitItem, parse
+from limits.errors import StorageError
 from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
+
+log = logging.getLogger("marjolet.web")
 
 #: The server's limits (``limits`` notation: "N/second|minute|hour").
 DEFAULT_LIMITS: Mapping[str, str] = {
@@ -36,10 +40,12 @@ DEFAULT_LIMITS: Mapping[str, str] = {
 
 
 def _storage(uri: str | None) -> Storage:
-    """Memory for one process, else the (synchronous) storage of ``uri``."""
+    """Memory for one process, else the (synchronous) storage of ``uri``
+    (its failures raised as :class:`~limits.errors.StorageError`)."""
     if uri is None:
         return MemoryStorage()
-    storage = storage_from_string(uri)
+    options = {"socket_timeout": 2.0, "socket_connect_timeout": 2.0}  # never hang a request
+    storage = storage_from_string(uri, wrap_exceptions=True, **options)
     if not isinstance(storage, Storage):
         raise ValueError(f"rate-limit storage {uri!r} is not a synchronous storage")
     return storage
@@ -56,10 +62,24 @@ class RateLimits:
         }
         self.storage = _storage(storage_uri)
         self.limiter = MovingWindowRateLimiter(self.storage)
+        #: Counts kept in this process while the shared storage (Redis) fails:
+        #: limits still hold, per process, rather than none or a refusal.
+        self.fallback = MovingWindowRateLimiter(MemoryStorage())
+        self._failing = False
 
     def hit(self, name: str, key: str) -> bool:
         """Count one use of ``name`` by ``key``; False once it is over its limit."""
-        return bool(self.limiter.hit(self.items[name], name, key))
+        try:
+            allowed = bool(self.limiter.hit(self.items[name], name, key))
+        except StorageError as exc:
+            if not self._failing:
+                log.warning("rate limits counted in this process: the storage failed: %s", exc)
+            self._failing = True
+            return bool(self.fallback.hit(self.items[name], name, key))
+        if self._failing:
+            log.info("rate limits are shared again")
+            self._failing = False
+        return allowed
 
     def allows(self, name: str, *keys: str) -> bool:
         """Count one use for each key (an address, a name, a seat); False
@@ -69,7 +89,11 @@ class RateLimits:
 
     def retry_after(self, name: str, key: str) -> float:
         """Seconds until ``key`` may use ``name`` again (0 if it may now)."""
-        stats = self.limiter.get_window_stats(self.items[name], name, key)
+        limiter = self.fallback if self._failing else self.limiter
+        try:
+            stats = limiter.get_window_stats(self.items[name], name, key)
+        except StorageError:
+            stats = self.fallback.get_window_stats(self.items[name], name, key)
         if stats.remaining > 0:
             return 0.0
         return max(0.0, stats.reset_time - time.time())
@@ -77,3 +101,4 @@ class RateLimits:
     def clear(self) -> None:
         """Forget every count (tests, and an operator's reset)."""
         self.storage.reset()
+        self.fallback = MovingWindowRateLimiter(MemoryStorage())

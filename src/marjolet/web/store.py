@@ -208,6 +208,8 @@ class GameRow:
     action_count: int = 0
     #: Set when a bot broke down and lost the game (status ``finished``).
     forfeit: Forfeit | None = None
+    #: Bumped by every stored change of the game (see :meth:`Store.version_of`).
+    version: int = 0
     decks: list[tuple[int, ...]] = field(default_factory=list)
     actions: list[list[int]] = field(default_factory=list)
 
@@ -415,15 +417,44 @@ class Store:
             for i, deck in enumerate(game.decks):
                 self._insert_deal(db, game.id, i, deck)
 
-    def add_deal(self, game_id: str, index: int, deck: Sequence[int], *, status: Status) -> None:
-        """Store the deck of deal ``index`` (before anyone sees a card of it)."""
-        with self._transaction() as db:
-            self._insert_deal(db, game_id, index, deck)
-            db.execute(
-                update(games)
-                .where(games.c.id == game_id)
-                .values(updated=time.time(), status=status, deal_count=index + 1)
-            )
+    def add_deal(
+        self,
+        game_id: str,
+        index: int,
+        deck: Sequence[int],
+        *,
+        status: Status,
+        expected: int | None = None,
+    ) -> int:
+        """Store the deck of deal ``index`` (before anyone sees a card of
+        it); returns the game's new version. A deal stored already, or a
+        game no longer at version ``expected`` (when given), is a
+        :class:`StoreConflict`: another process got there first."""
+        try:
+            with self._transaction() as db:
+                version = self._bump(db, game_id, expected, status=status, deal_count=index + 1)
+                self._insert_deal(db, game_id, index, deck)
+        except IntegrityError:
+            raise StoreConflict(f"game {game_id}: deal {index} is stored already") from None
+        return version
+
+    @staticmethod
+    def _bump(db: Connection, game_id: str, expected: int | None, **values: Any) -> int:
+        """Bump the game's version (and set ``values``) if it is at
+        ``expected``; the new version, or :class:`StoreConflict`. On
+        PostgreSQL the row lock makes a second process wait for the first
+        one's commit, then find the version moved on."""
+        where = [games.c.id == game_id]
+        if expected is not None:
+            where.append(games.c.version == expected)
+        changed = db.execute(
+            update(games)
+            .where(*where)
+            .values(updated=time.time(), version=games.c.version + 1, **values)
+        ).rowcount
+        if changed != 1:
+            raise StoreConflict(f"game {game_id}: it changed meanwhile (not at version {expected})")
+        return int(db.execute(select(games.c.version).where(games.c.id == game_id)).scalar_one())
 
     @staticmethod
     def _insert_deal(db: Connection, game_id: str, index: int, deck: Sequence[int]) -> None:
@@ -445,34 +476,39 @@ class Store:
         totals: tuple[int, int],
         status: Status,
         winner: int | None,
-    ) -> None:
+        expected: int | None = None,
+    ) -> int:
         """Append action ``seq`` of deal ``deal`` and the game summary after it,
-        in one committed transaction. A second append at the same position
-        fails with :class:`StoreConflict` (the primary key), so a move can
-        never be stored twice."""
-        now = time.time()
+        in one committed transaction; returns the game's new version. A
+        second append at the same position fails with :class:`StoreConflict`
+        (the primary key), and so does an append to a game that is no longer
+        at version ``expected`` (when given): a move is stored once, even
+        when two processes take it at the same moment."""
         try:
             with self._transaction() as db:
-                db.execute(
-                    insert(actions).values(
-                        game_id=game_id, deal=deal, seq=seq, action=ACTION_NAMES[action], at=now
-                    )
+                version = self._bump(
+                    db,
+                    game_id,
+                    expected,
+                    status=status,
+                    totals=json.dumps(list(totals)),
+                    winner=winner,
+                    action_count=games.c.action_count + 1,
                 )
                 db.execute(
-                    update(games)
-                    .where(games.c.id == game_id)
-                    .values(
-                        updated=now,
-                        status=status,
-                        totals=json.dumps(list(totals)),
-                        winner=winner,
-                        action_count=games.c.action_count + 1,
+                    insert(actions).values(
+                        game_id=game_id,
+                        deal=deal,
+                        seq=seq,
+                        action=ACTION_NAMES[action],
+                        at=time.time(),
                     )
                 )
         except IntegrityError:
             raise StoreConflict(
                 f"game {game_id}: deal {deal} already has an action {seq}"
             ) from None
+        return version
 
     def forfeit(self, game_id: str, forfeit: Forfeit, *, totals: tuple[int, int]) -> bool:
         """End an unfinished game as lost by ``forfeit.seat``: status
@@ -488,6 +524,7 @@ class Store:
                     totals=json.dumps(list(totals)),
                     winner=forfeit.winner,
                     forfeit=json.dumps(forfeit.to_json()),
+                    version=games.c.version + 1,
                 )
             )
             return result.rowcount == 1
@@ -518,6 +555,7 @@ class Store:
                     players=json.dumps(players),
                     status="playing",
                     updated=time.time(),
+                    version=games.c.version + 1,
                 )
             ).rowcount
         return done == 1
@@ -556,6 +594,26 @@ class Store:
         if game_id not in self.damaged:
             log.error("damaged game %s left out: %s", game_id, reason)
         self.damaged[game_id] = reason
+
+    def version_of(self, game_id: str) -> int | None:
+        """The stored version of a game (None: no such game): one cheap
+        read that tells a process whether its copy in memory is current."""
+        with self._reading():
+            value = self._conn.execute(
+                select(games.c.version).where(games.c.id == game_id)
+            ).scalar()
+        return None if value is None else int(value)
+
+    def versions_of(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The stored versions of several games at once (one query: the
+        periodic check of a process sharing its database)."""
+        if not game_ids:
+            return {}
+        with self._reading():
+            rows = self._conn.execute(
+                select(games.c.id, games.c.version).where(games.c.id.in_(list(game_ids)))
+            ).all()
+        return {str(r.id): int(r.version) for r in rows}
 
     def unfinished_ids(self, mode: Mode | None = None) -> list[str]:
         query = select(games.c.id).where(games.c.status != "finished")
@@ -604,6 +662,7 @@ class Store:
                 deal_count=row.deal_count,
                 action_count=row.action_count,
                 forfeit=Forfeit.from_json(json.loads(row.forfeit)) if row.forfeit else None,
+                version=int(row.version),
             )
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             raise StoreError(f"game {row.id}: its row cannot be read ({exc})") from None

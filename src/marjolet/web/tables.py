@@ -66,7 +66,7 @@ from marjolet.turns import Move, Turn, TurnDriver
 from marjolet.web import views
 from marjolet.web.errors import WebError, from_turn, storage_failure
 from marjolet.web.presence import DAY
-from marjolet.web.store import Forfeit, GameRow, Status, token_hash
+from marjolet.web.store import Forfeit, GameRow, Status, StoreConflict, token_hash
 
 if TYPE_CHECKING:
     from marjolet.web.hub import Hub
@@ -114,6 +114,8 @@ class Table:
         #: lobby game, whether it is rated, and its days per move (None:
         #: live); set by the online service when the table opens.
         self.accounts: list[dict[str, Any] | None] = [None, None]
+        #: Seats connected to another server process (web/beacons.py).
+        self.elsewhere: set[int] = set()
         #: A lobby game of an account: anyone may watch it (hands hidden).
         self.public = False
         self.rated = False
@@ -188,21 +190,30 @@ class Table:
 
     # -- connections ------------------------------------------------------------------
 
-    async def attach(self, peer: Peer) -> None:
+    async def attach(self, peer: Peer) -> bool:
         """Seat a connection and send it the position. Under the lock: a
         move being stored is applied to the match already, and nobody may
-        see it before it is saved."""
+        see it before it is saved. False if the table left memory while the
+        connection waited (the caller seats it at the table loaded anew)."""
         async with self.lock:
-            self.peers.add(peer)
+            if self.closed:
+                return False
+            self.peers.add(peer)  # before any wait: a table with a peer stays in memory
+            await self.sync()
             self._arrived(peer.seat)
+            await self._ask_elsewhere()
             peer.send(json.dumps(self._welcome(peer.seat)))
             peer.send(self._state_text(peer.seat, {}))
             self._announce_presence()
+        return True
 
     def detach(self, peer: Peer) -> None:
         if peer in self.peers and peer.seat is not None and self._two_people:
             self.hub.presence.disconnected(self.id, peer.seat)
+        was_here = peer in self.peers
         self.peers.discard(peer)
+        if was_here and peer.seat is not None and peer.seat not in self.local_seats():
+            self.hub.seat_left(self.id, peer.seat)
         if not self.peers:
             self.unwatched_since = time.monotonic()
         self._announce_presence()
@@ -218,10 +229,42 @@ class Table:
 
     def _connected_seats(self) -> list[bool]:
         out = [info.kind == "bot" for info in self.game.seats]
-        for peer in self.peers:
-            if peer.seat is not None:
-                out[peer.seat] = True
+        for seat in self.local_seats() | self.elsewhere:
+            out[seat] = True
         return out
+
+    def local_seats(self) -> set[int]:
+        """The seats with a connection to this process."""
+        return {peer.seat for peer in self.peers if peer.seat is not None}
+
+    @property
+    def watches_presence(self) -> bool:
+        """A live two-person game: who is here matters (the away clock)."""
+        return self._two_people and self.days_per_move is None
+
+    async def _ask_elsewhere(self) -> None:
+        """With several processes: learn at once which seats another one
+        holds (else the sweep tells within ``sync_interval``)."""
+        if not self.hub.shared or not self.watches_presence:
+            return
+        others = {0, 1} - self.local_seats()
+        try:
+            there = {s for s in others if await self.hub.beacons.elsewhere(self.id, s)}
+        except Exception as exc:
+            log.warning("game %s: the seats' beacons failed: %s", self.id, exc)
+            return
+        for seat in there:
+            self.hub.presence.seen_elsewhere(self.id, seat)
+        self.elsewhere = there
+
+    def held_elsewhere(self, seats: set[int]) -> None:
+        """Another server process holds connections of ``seats``: they are
+        not away, and their away clocks start again (web/beacons.py)."""
+        for seat in seats:
+            self.hub.presence.seen_elsewhere(self.id, seat)
+        if seats != self.elsewhere:
+            self.elsewhere = seats
+            self._announce_presence()
 
     @property
     def _two_people(self) -> bool:
@@ -236,7 +279,10 @@ class Table:
     def _arrived(self, seat: int | None) -> None:
         """A seat's connection opened: it is back; a seat nobody opened
         since the table was loaded starts its away clock now."""
-        if seat is None or not self._two_people:
+        if seat is None:
+            return
+        self.hub.seat_arrived(self.id, seat)
+        if not self._two_people:
             return
         presence = self.hub.presence
         presence.track(self.id, self.days_per_move)
@@ -248,7 +294,10 @@ class Table:
         (0: they may now), or None while the seat is here."""
         if not self._two_people or self.days_per_move is not None:
             return [None, None]  # correspondence: the deadline counts, not presence
-        left = [self.hub.presence.away_left(self.id, seat) for seat in (0, 1)]
+        left = [
+            None if seat in self.elsewhere else self.hub.presence.away_left(self.id, seat)
+            for seat in (0, 1)
+        ]
         return [None if v is None else round(v, 1) for v in left]
 
     def _announce_presence(self) -> None:
@@ -336,7 +385,9 @@ class Table:
                 self.id, token_hash(invite), 1, token_hash(token), name
             )
             if not claimed:
+                await self.sync()
                 raise WebError("bad_invite", "this invite link is not valid")
+            game.version += 1
             game.invite_hash = None
             game.token_hashes = (game.token_hashes[0], token_hash(token))
             game.players = (game.players[0], name)
@@ -344,6 +395,7 @@ class Table:
                 self.match.players = game.players
             game.status = "playing"
             self.broadcast()
+            self.hub.changed(self)
         return 1, token
 
     async def act(self, seat: int, action: int, version: int) -> None:
@@ -351,9 +403,14 @@ class Table:
         :class:`~marjolet.web.errors.WebError` unless it is that seat's
         turn, in the position the person saw, and legal."""
         async with self.lock:
+            await self.sync()
             self._check_open()
             if self.game.invite_hash is not None:
                 raise WebError("waiting", "your opponent has not joined yet: share the invite link")
+            if version != self.version:  # sent for a position that is gone: stale,
+                # whoever is to move now (a double click, or the same move taken
+                # by another process a moment before)
+                raise from_turn(TurnError("stale", code="stale"), version, self.version)
             try:
                 move = self.driver.check(action, version, seat)
             except TurnError as refused:
@@ -364,6 +421,7 @@ class Table:
     async def next_deal(self, version: int) -> None:
         """Start the next deal (a person asks once the summary is read)."""
         async with self.lock:
+            await self.sync()
             self._check_open()
             if not self.driver.needs_deal or version != self.version:
                 return  # someone else already started it: harmless
@@ -400,7 +458,7 @@ class Table:
         self.driver.push(move)  # checked at the edge: applied unchecked
         action = move.action
         try:
-            await self.ledger.append_action(
+            stored = await self.ledger.append_action(
                 self.id,
                 index,
                 seq,
@@ -408,12 +466,20 @@ class Table:
                 totals=match.running_totals,
                 status=self.status(),
                 winner=match.winner,
+                expected=self.game.version,
             )
+        except StoreConflict:  # another process stored a change first
+            sent = move.version
+            await self._reload()
+            self.broadcast()
+            raise from_turn(TurnError("stale", code="stale"), sent, self.version) from None
         except Exception as exc:
             log.error("game %s: could not store %s: %s", self.id, ACTION_NAMES[action], exc)
             await self._reload()
             raise storage_failure(exc) from None
         self.game.updated = time.time()  # a correspondence game's clock restarts
+        self.game.version = stored
+        self.hub.changed(self)
         self.broadcast({"last_action": {"player": move.seat, "action": ACTION_NAMES[action]}})
         if match.is_over:
             winner = match.winner
@@ -427,14 +493,20 @@ class Table:
         forfeit = Forfeit.trimmed(seat, self.game.seats[seat].bot, str(fault), fault.stderr_tail)
         totals = self.match.running_totals
         try:
-            await self.ledger.forfeit(self.id, forfeit, totals=totals)
+            stored = await self.ledger.forfeit(self.id, forfeit, totals=totals)
         except Exception as exc:
             log.error("game %s: could not store the forfeit of seat %d: %s", self.id, seat, exc)
             await self._reload()
             raise WebError(
                 "storage", "the server could not save the forfeit", key="error.storage_forfeit"
             ) from None
+        if not stored:  # another process ended the game first
+            await self._reload()
+            self.broadcast()
+            return
         game = self.game
+        game.version += 1
+        self.hub.changed(self)
         game.forfeit, game.status, game.winner, game.totals = forfeit, "finished", 1 - seat, totals
         message = forfeit.message(game.players)
         self.driver.forfeit(seat, message)
@@ -462,19 +534,33 @@ class Table:
         as a forfeit of the absent seat (the claimant wins; a rated game
         is rated like any other end)."""
         async with self.lock:
+            await self.sync()
             self._check_open()
             other = 1 - seat
+            if self.hub.shared and self.days_per_move is None:  # ask afresh
+                try:
+                    there = await self.hub.beacons.elsewhere(self.id, other)
+                except Exception as exc:  # no word from the other processes
+                    log.warning("game %s: the seats' beacons failed: %s", self.id, exc)
+                    raise WebError("storage", "the server cannot tell now: try again") from None
+                self.held_elsewhere({other} if there else set())
             if not self._two_people or not self._may_claim(seat):
                 raise WebError("cannot_claim", "your opponent is here or may still come back: wait")
             forfeit = Forfeit(other, "", LEFT_REASON)
             totals = self.match.running_totals
             try:
-                await self.ledger.forfeit(self.id, forfeit, totals=totals)
+                stored = await self.ledger.forfeit(self.id, forfeit, totals=totals)
             except Exception as exc:
                 log.error("game %s: could not store the claim of seat %d: %s", self.id, seat, exc)
                 await self._reload()
                 raise WebError("storage", "the server could not save the claim") from None
+            if not stored:  # another process ended the game first
+                await self._reload()
+                self.broadcast()
+                raise WebError("match_over", "the match is over")
             game = self.game
+            game.version += 1
+            self.hub.changed(self)
             game.forfeit, game.status, game.winner, game.totals = forfeit, "finished", seat, totals
             self.driver.forfeit(other, f"{game.players[other]} left; {game.players[seat]} wins")
             log.info("game %s: seat %d claimed the match (seat %d left)", self.id, seat, other)
@@ -492,13 +578,14 @@ class Table:
         move are over (being away is no fault there)."""
         days = self.days_per_move
         if days is None:
-            return self.hub.presence.may_claim(self.id, seat)
+            return (1 - seat) not in self.elsewhere and self.hub.presence.may_claim(self.id, seat)
         turn = self.driver.turn()
         their_move = turn is not None and turn.seat == 1 - seat
         return their_move and time.time() > self.game.updated + days * DAY
 
     async def _reload(self) -> None:
-        """Rebuild the match from the database (after a failed write)."""
+        """Rebuild the match from the database (after a failed write, or a
+        change that another process stored)."""
         game = await self.ledger.load(self.id)
         if game is None:
             self.closed = True
@@ -506,16 +593,52 @@ class Table:
         self.game = game
         self.match = self.hub.match_of(game)
         self.driver = TurnDriver(self.match, forfeit=_forfeit_outcome(game))
+        self._steps = None
+
+    async def sync(self) -> bool:
+        """Catch up with the database of record (caller holds the lock):
+        when other processes may write this game and its stored version is
+        not the one in memory, rebuild the game from the database and show
+        every connection the new position. True if it changed."""
+        if not self.ledger.shared or self.closed:
+            return False
+        stored = await self.ledger.version_of(self.id)
+        if stored is None or stored == self.game.version:
+            return False
+        was_over = self.over
+        await self._reload()
+        log.debug("game %s: caught up to version %d", self.id, self.game.version)
+        self.broadcast()
+        if self.over and not was_over:
+            self.retire_bots()
+            self.hub.presence.forget(self.id)
+        return True
+
+    async def refresh(self, version: int) -> None:
+        """The bus said the game is at ``version``: catch up if behind."""
+        if self.closed or version <= self.game.version:
+            return
+        async with self.lock:
+            await self.sync()
+        self.kick()
 
     async def _start_deal(self) -> None:
         """Shuffle, store and start the next deal. Caller holds the lock."""
         index = len(self.match.deals)
         deck = self.hub.new_deck(index)
         try:
-            await self.ledger.add_deal(self.id, index, deck, status=self.status())
+            stored = await self.ledger.add_deal(
+                self.id, index, deck, status=self.status(), expected=self.game.version
+            )
+        except StoreConflict:  # another process started it (or moved on) first
+            await self._reload()
+            self.broadcast()
+            return
         except Exception as exc:
             log.error("game %s: could not store deal %d: %s", self.id, index + 1, exc)
             raise storage_failure(exc, "the next deal") from None
+        self.game.version = stored
+        self.hub.changed(self)
         self.driver.start_deal(deck)
         self.broadcast()
 
@@ -530,6 +653,11 @@ class Table:
         if self._bot_turn() is None and not (self.driver.needs_deal and not self.has_humans):
             return
         self._bot_task = asyncio.get_running_loop().create_task(self._bot_loop())
+
+    @property
+    def bot_job(self) -> str:
+        """The lease name of this game's bots (one process plays them)."""
+        return f"bot:{self.id}"
 
     def _bot_turn(self) -> Turn | None:
         turn = self.driver.turn()
@@ -550,10 +678,13 @@ class Table:
             while not self.closed:
                 if self.paused():
                     log.info("game %s paused: nobody watches it", self.id)
+                    await self.hub.give_back(self.bot_job)
                     return
                 try:
                     more = await self._bot_step()
                 except WebError as exc:
+                    if exc.code == "stale":  # another process moved first: look again
+                        continue
                     if exc.code not in SAVE_FAILURES:
                         raise
                     if not failing:
@@ -569,7 +700,8 @@ class Table:
                         key="notice.save_resumed",
                         params={},
                     )
-                if not more:
+                if not more:  # a person is to act: whichever process they reach plays next
+                    await self.hub.give_back(self.bot_job)
                     return
         except WebError as exc:
             log.error("game %s: a bot move failed: %s", self.id, exc)
@@ -582,11 +714,15 @@ class Table:
 
     async def _bot_step(self) -> bool:
         """One bot move, or the next deal of a watched match; ``False``
-        when there is nothing more for the bots to do."""
+        when there is nothing more for the bots to do, or another process
+        owns this table's bots (their lease: see :meth:`Hub.own`)."""
         async with self.lock:
+            await self.sync()
             if self.over or (self.driver.needs_deal and self.has_humans):
                 return False
             wait_deal = self.driver.needs_deal
+        if not await self.hub.own(self.bot_job):  # another live process plays them
+            return False
         if wait_deal:  # a watched match: a pause to read the summary
             await asyncio.sleep(self.pace * SUMMARY_PACES)
             async with self.lock:

@@ -91,7 +91,7 @@ async def seek_status(
 ) -> dict[str, Any]:
     """Its owner learns whether it was taken, and their seat."""
     seek = await _owned(online, seek_id, token, account)
-    return online.seek_status(seek)
+    return online.seek_status(seek, token)
 
 
 @router.delete("/seeks/{seek_id}")
@@ -202,10 +202,7 @@ async def _follow(online: Online, listener: Listener, account: Account | None, t
     if len(listener.seeks) >= MAX_FOLLOWED:
         raise WebError("too_many_seeks", "this page follows too many offers")
     seek = await _owned(online, seek_id, token, account)
-    listener.seeks.add(seek.id)
-    status = online.seek_status(seek)
+    listener.seeks[seek.id] = token
     # matched but its game still being made: tell_seeker sends it in a moment
-    if status["status"] == "cancelled" or status["game"] is not None:
-        listener.send(
-            json.dumps({"type": status["status"], "seek": seek.id, "game": status["game"]})
-        )
+    if seek.status == "cancelled" or seek.game_id is not None:
+        online.tell_seeker(seek)

@@ -30,6 +30,8 @@ from marjolet.web.tables import Table
 
 log = logging.getLogger("marjolet.web")
 
+#: Times a connection is seated again at a table that left memory under it.
+ATTACH_TRIES = 3
 #: Pause that lets a last error message reach the browser before closing.
 FLUSH_PAUSE_S = 0.05
 #: At most one "rate limited" log line per this many seconds for a flooding browser.
@@ -112,8 +114,16 @@ async def _hello(conn: Connection, hub: Hub, config: WebConfig, game_id: str) ->
         table.owner = conn.ws.client.host  # a resumed table: its player's share
     where = f"seat {conn.seat}" if conn.seat is not None else "spectator"
     conn.where = f"game {table.id} {where}"
-    await table.attach(conn)
-    return table
+    for _ in range(ATTACH_TRIES):  # a table that left memory meanwhile: load it again
+        if await table.attach(conn):
+            return table
+        try:
+            table = await hub.table(game_id)
+        except WebError as exc:
+            conn.refuse(exc)
+            return None
+    conn.refuse(WebError("closed", "this table is closing; reconnect in a moment"))
+    return None
 
 
 async def _account_seat(ws: WebSocket, table: Table) -> int:

@@ -1,0 +1,112 @@
+"""Where a server keeps its games and how it talks to the other processes:
+the ``--db`` and ``--broker`` options of ``marjolet serve``, read and
+checked before anything is served.
+
+``--db`` is a SQLite file (the embedded default: one process) or a
+PostgreSQL URL (``postgresql://USER@HOST:PORT/DB``: any number of
+processes share it). ``--broker`` is a Redis URL (``redis://HOST:PORT/N``)
+or nothing (one process). A bad value, a server that cannot be reached or
+a scheme of another kind is one line naming the option and what is wrong
+(:class:`BackendError`), never a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from marjolet.errors import MarjoletError
+
+#: Seconds a check waits for a database or broker server to answer.
+CONNECT_TIMEOUT = 5.0
+#: The schemes ``--db`` takes as PostgreSQL; all become psycopg 3's.
+POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
+REDIS_SCHEMES = ("redis", "rediss", "unix")
+
+
+class BackendError(MarjoletError):
+    """A ``--db`` or ``--broker`` value that cannot be used (one line)."""
+
+
+def hidden(url: str) -> str:
+    """``url`` with its password (if any) hidden, for messages and logs."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or "@" not in rest:
+        return url
+    credentials, at, host = rest.rpartition("@")
+    user, colon, _ = credentials.partition(":")
+    return f"{scheme}://{user}{':***' if colon else ''}{at}{host}"
+
+
+def database_target(value: str) -> Path | str:
+    """A ``--db`` value as a SQLite path or a SQLAlchemy PostgreSQL URL."""
+    if "://" not in value:
+        return Path(value)
+    from sqlalchemy.engine import make_url
+
+    scheme = value.split("://", 1)[0].lower()
+    shown = hidden(value)
+    if scheme not in POSTGRES_SCHEMES:
+        raise BackendError(
+            f"--db {shown}: the scheme {scheme!r} is not served; give a SQLite file "
+            "path or postgresql://USER@HOST:PORT/DB"
+        )
+    try:
+        url = make_url(value).set(drivername="postgresql+psycopg")
+        port = url.port
+    except (ValueError, TypeError) as exc:
+        raise BackendError(f"--db {shown}: not a valid URL ({exc})") from None
+    if not url.host and "host" not in url.query:
+        raise BackendError(f"--db {shown}: the URL names no host (postgresql://USER@HOST:PORT/DB)")
+    if not url.database:
+        raise BackendError(f"--db {shown}: the URL names no database (.../DB at its end)")
+    if port is not None and not 0 < port < 65536:
+        raise BackendError(f"--db {shown}: port {port} is not 1-65535")
+    return url.render_as_string(hide_password=False)
+
+
+def check_database(url: str, given: str | None = None) -> None:
+    """Connect once to the PostgreSQL server of ``url`` (a short wait);
+    a refusal names the URL as ``given`` on the command line."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.exc import SQLAlchemyError
+
+    engine = create_engine(url, connect_args={"connect_timeout": int(CONNECT_TIMEOUT)})
+    try:
+        with engine.connect() as db:
+            db.execute(text("SELECT 1"))
+    except SQLAlchemyError as exc:
+        reason = " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
+        raise BackendError(f"--db {hidden(given or url)}: cannot connect: {reason}") from None
+    finally:
+        engine.dispose()
+
+
+def broker_url(value: str) -> str:
+    """A ``--broker`` value checked to be a Redis URL."""
+    scheme = value.split("://", 1)[0].lower() if "://" in value else ""
+    if scheme not in REDIS_SCHEMES:
+        raise BackendError(f"--broker {hidden(value)}: expected a Redis URL (redis://HOST:PORT/N)")
+    from redis import Redis
+
+    try:
+        Redis.from_url(value)
+    except ValueError as exc:
+        raise BackendError(f"--broker {hidden(value)}: not a valid URL ({exc})") from None
+    return value
+
+
+def check_broker(url: str) -> None:
+    """Ask the Redis server of ``url`` for a PING (a short wait)."""
+    from redis import Redis
+    from redis.exceptions import RedisError
+
+    client = Redis.from_url(
+        url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=CONNECT_TIMEOUT
+    )
+    try:
+        client.ping()
+    except (RedisError, OSError) as exc:
+        reason = " ".join(str(exc).split())[:300]
+        raise BackendError(f"--broker {hidden(url)}: cannot reach Redis: {reason}") from None
+    finally:
+        client.close()

@@ -1,0 +1,109 @@
+"""``marjolet serve --db URL --broker URL`` (marjolet.web.backends): every
+bad value is one line naming the option and what is wrong, exit status 2,
+never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from marjolet.web.backends import (
+    BackendError,
+    broker_url,
+    check_broker,
+    check_database,
+    database_target,
+    hidden,
+)
+from services import free_port
+
+
+def serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "marjolet", "serve", "--port", "0", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def one_line(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("marjolet: ") and "Traceback" not in result.stderr
+    return lines[0]
+
+
+def test_a_path_is_a_sqlite_file_and_a_postgresql_url_gets_the_psycopg_driver() -> None:
+    assert database_target("games.sqlite3") == Path("games.sqlite3")
+    assert database_target("postgresql://ann@db.example:5432/games") == (
+        "postgresql+psycopg://ann@db.example:5432/games"
+    )
+    assert database_target("postgres://ann:pw@h/g") == "postgresql+psycopg://ann:pw@h/g"
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ("mysql://ann@h:3306/games", "the scheme 'mysql' is not served"),
+        ("sqlite:///x.db", "the scheme 'sqlite' is not served"),
+        ("postgresql://ann@h:port/games", "not a valid URL"),
+        ("postgresql://ann@h:99999/games", "port 99999 is not 1-65535"),
+        ("postgresql://ann@h:5432", "names no database"),
+        ("postgresql:///games", "names no host"),
+    ],
+)
+def test_a_bad_database_url_says_what_is_wrong(value: str, says: str) -> None:
+    with pytest.raises(BackendError, match=says) as refused:
+        database_target(value)
+    assert str(refused.value).startswith("--db ")
+
+
+def test_a_password_never_appears_in_a_message() -> None:
+    assert hidden("postgresql://ann:s3cret@h/g") == "postgresql://ann:***@h/g"
+    with pytest.raises(BackendError) as refused:
+        database_target("mysql://ann:s3cret@h/g")
+    assert "s3cret" not in str(refused.value)
+    with pytest.raises(BackendError) as refused:
+        check_database(f"postgresql+psycopg://ann:s3cret@127.0.0.1:{free_port()}/g")
+    assert "s3cret" not in str(refused.value) and "cannot connect" in str(refused.value)
+
+
+def test_the_broker_must_be_a_reachable_redis() -> None:
+    with pytest.raises(BackendError, match="expected a Redis URL"):
+        broker_url("http://127.0.0.1:6379/0")
+    assert broker_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+    with pytest.raises(BackendError, match="cannot reach Redis"):
+        check_broker(f"redis://127.0.0.1:{free_port()}/0")
+
+
+def test_serve_on_an_unreachable_database_server_is_one_line_and_exit_2() -> None:
+    line = one_line(serve("--db", f"postgresql://ann:pw@127.0.0.1:{free_port()}/games"))
+    assert "--db postgresql://ann:***@127.0.0.1:" in line and "cannot connect" in line
+
+
+def test_serve_with_a_database_of_another_kind_is_one_line_and_exit_2() -> None:
+    line = one_line(serve("--db", "mysql://ann@127.0.0.1/games"))
+    assert "--db mysql://ann@127.0.0.1/games: the scheme 'mysql' is not served" in line
+
+
+def test_serve_with_a_broker_but_a_sqlite_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    line = one_line(
+        serve("--db", str(tmp_path / "g.sqlite3"), "--broker", "redis://127.0.0.1:6379/0")
+    )
+    assert "--broker" in line and "postgresql://" in line
+    assert not (tmp_path / "g.sqlite3").exists()
+
+
+def test_serve_with_a_broker_that_is_not_redis_is_one_line_and_exit_2() -> None:
+    line = one_line(serve("--db", "postgresql://a@127.0.0.1/g", "--broker", "amqp://h/"))
+    assert "--broker amqp://h/: expected a Redis URL" in line
+
+
+def test_serve_with_an_unreachable_broker_is_one_line_and_exit_2(postgres_url: str) -> None:
+    line = one_line(serve("--db", postgres_url, "--broker", f"redis://127.0.0.1:{free_port()}/0"))
+    assert "--broker redis://127.0.0.1:" in line and "cannot reach Redis" in line

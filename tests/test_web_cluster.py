@@ -1,0 +1,153 @@
+"""The proof of issue 24: two real ``marjolet serve`` processes on one
+PostgreSQL database and one Redis bus play a whole match, one seat on each;
+one process is killed with SIGKILL in the middle of a deal, its seat
+reconnects to the other process, and the match ends with every move that
+was acknowledged in the record.
+
+It needs the PostgreSQL and redis-server binaries (``make test`` installs
+them); without them the fixtures skip it with the reason."""
+
+from __future__ import annotations
+
+import random
+import signal
+import time
+from contextlib import ExitStack
+from typing import Any
+
+from marjolet.actions import ACTION_NAMES
+from marjolet.record import Record, to_match
+from marjolet.web.db import make_engine
+from marjolet.web.leases import LEASE_SECONDS
+from marjolet.web.store import read_game
+from web_support import Browser, LiveServer, serve_process
+
+RULES = {"profile": "classic", "target": 200}
+#: The acknowledged actions after which the first process dies (mid-deal).
+KILL_AFTER = 45
+
+
+def events(record: Record) -> list[tuple[int, int | None]]:
+    """The stored game as the versions count it: (deal, None) for a deal
+    started, (deal, action) for an action; version k+1 follows event k."""
+    out: list[tuple[int, int | None]] = []
+    for index, deal in enumerate(record.deals):
+        out.append((index, None))
+        out.extend((index, action) for action in deal.actions)
+    return out
+
+
+def latest(*browsers: Browser) -> dict[str, Any]:
+    states = [b.state for b in browsers if b.state is not None]
+    return max(states, key=lambda s: int(s["version"]))
+
+
+def settle(browser: Browser, version: int) -> dict[str, Any]:
+    if browser.state is not None and browser.state["version"] >= version:
+        return browser.state
+    return browser.recv_until(lambda m: m["type"] == "state" and m["version"] >= version, 30)
+
+
+def test_a_match_survives_the_sigkill_of_one_of_its_two_processes(
+    postgres_url: str, redis_url: str
+) -> None:
+    rng = random.Random(24)
+    extra = ("--broker", redis_url)
+    with ExitStack() as stack:
+        first, base_a = stack.enter_context(serve_process(postgres_url, *extra))
+        _, base_b = stack.enter_context(serve_process(postgres_url, *extra))
+        a = LiveServer(base_a, None, None)  # type: ignore[arg-type]
+        b = LiveServer(base_b, None, None)  # type: ignore[arg-type]
+        game = a.new_game(mode="friend", name="Ann", rules=RULES)
+        invite = game["invite_url"].split("#invite=")[1]
+        with b.http() as client:
+            joined = client.post(f"/api/games/{game['id']}/join", json={"invite": invite})
+        assert joined.status_code == 200, joined.text
+        tokens = (game["token"], joined.json()["token"])
+        seats = [
+            stack.enter_context(Browser.open(a, game["id"], {"type": "hello", "token": tokens[0]})),
+            stack.enter_context(Browser.open(b, game["id"], {"type": "hello", "token": tokens[1]})),
+        ]
+        for seat in seats:
+            settle(seat, 1)
+        acknowledged: dict[int, str] = {}  # version after the move -> the move
+        killed_at: dict[str, Any] | None = None
+        for _ in range(3000):
+            state = latest(*seats)
+            version = int(state["version"])
+            if state["match_over"]:
+                break
+            if state["deal_over"]:
+                seats[0].send({"type": "next", "version": version})
+            else:
+                mover = int(state["to_move"])
+                mine = settle(seats[mover], version)
+                action = rng.choice(mine["legal"])["action"]
+                seats[mover].send({"type": "act", "action": action, "version": version})
+                if len(acknowledged) == KILL_AFTER and killed_at is None:
+                    # the move is in flight: SIGKILL the first process now
+                    first.send_signal(signal.SIGKILL)
+                    first.wait(10)
+                    killed_at = state
+                    # its seat reconnects to the second process
+                    seats[0] = stack.enter_context(
+                        Browser.open(b, game["id"], {"type": "hello", "token": tokens[0]})
+                    )
+                    settle(seats[0], version)
+                    continue  # the move may or may not have been taken: look again
+                after = settle(seats[mover], version + 1)
+                last = after.get("last_action") or {}
+                if after["version"] == version + 1 and last.get("action") == action:
+                    acknowledged[version + 1] = action
+            for seat in seats:
+                settle(seat, version + 1)
+        else:
+            raise AssertionError("the match did not end")
+        assert killed_at is not None and not killed_at["deal_over"]  # died mid-deal
+        for seat in seats:  # both seats on the final position
+            assert settle(seat, int(state["version"]))["match_over"]
+        engine = make_engine(postgres_url)
+        try:
+            with engine.connect() as db:
+                stored = read_game(db, game["id"])
+        finally:
+            engine.dispose()
+        assert stored is not None and stored.status == "finished"
+        record = stored.record()
+        assert to_match(record).is_over
+        played = events(record)
+        for version, action in acknowledged.items():
+            _, stored_action = played[version - 1]
+            assert stored_action is not None and ACTION_NAMES[stored_action] == action, version
+        assert len(acknowledged) > KILL_AFTER
+
+
+def test_the_bots_of_a_killed_process_are_taken_over_and_never_play_twice(
+    postgres_url: str, redis_url: str
+) -> None:
+    extra = ("--broker", redis_url, "--watch-delay", "0.05")
+    with ExitStack() as stack:
+        first, base_a = stack.enter_context(serve_process(postgres_url, *extra))
+        _, base_b = stack.enter_context(serve_process(postgres_url, *extra))
+        a = LiveServer(base_a, None, None)  # type: ignore[arg-type]
+        b = LiveServer(base_b, None, None)  # type: ignore[arg-type]
+        game = a.new_game(mode="watch", bots=["random", "random"], rules=RULES)
+        watcher = stack.enter_context(Browser.open(b, game["id"], {"type": "hello", "watch": True}))
+        before = settle(watcher, 8)  # the match goes on, its bots played by a
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+        killed = time.monotonic()
+        settle(watcher, int(before["version"]) + 12)  # b took the bots over
+        took = time.monotonic() - killed
+        end = watcher.recv_until(lambda m: m["type"] == "state" and m["match_over"], 90)
+        assert took < LEASE_SECONDS + 10, took
+    engine = make_engine(postgres_url)
+    try:
+        with engine.connect() as db:
+            stored = read_game(db, game["id"])
+    finally:
+        engine.dispose()
+    assert stored is not None and stored.status == "finished"
+    assert to_match(stored.record()).is_over  # every move once, in order
+    assert stored.version == len(events(stored.record())) - 1  # a change a version
+    assert end["winner"] == stored.winner

@@ -1,0 +1,280 @@
+"""Several server processes on one PostgreSQL database and one Redis bus
+(issue 24): two application instances in this test process, each with its
+own hub, tables and database connections, share one database of record."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from marjolet.web.db import actions, games, make_engine
+from web_support import Browser, LiveServer, fast_config, live_server
+
+RULES = {"profile": "classic", "target": 200}
+
+
+@contextmanager
+def two_servers(db: str, broker: str | None, **changes: Any) -> Iterator[tuple[LiveServer, ...]]:
+    config = fast_config(db, broker=broker, **changes)
+    with live_server(config) as a, live_server(config) as b:
+        yield a, b
+
+
+def friend_game(a: LiveServer, b: LiveServer) -> tuple[str, str, str]:
+    """A friend game made on ``a`` and joined on ``b``: (id, token 0, token 1)."""
+    game = a.new_game(mode="friend", name="Ann", rules=RULES)
+    invite = game["invite_url"].split("#invite=")[1]
+    with b.http() as client:
+        joined = client.post(f"/api/games/{game['id']}/join", json={"invite": invite, "name": "Bo"})
+    assert joined.status_code == 200, joined.text
+    return game["id"], game["token"], joined.json()["token"]
+
+
+def stored(db: str, game_id: str) -> tuple[int, int]:
+    """(actions stored, the game's version) read straight from the database."""
+    engine = make_engine(db)
+    try:
+        with engine.connect() as conn:
+            count = conn.execute(
+                select(func.count()).select_from(actions).where(actions.c.game_id == game_id)
+            ).scalar_one()
+            version = conn.execute(
+                select(games.c.version).where(games.c.id == game_id)
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    return int(count), int(version)
+
+
+def settle(browser: Browser, version: int) -> dict[str, Any]:
+    """The browser's picture once it reached ``version``."""
+    if browser.state is not None and browser.state["version"] >= version:
+        return browser.state
+    return browser.recv_until(lambda m: m["type"] == "state" and m["version"] >= version)
+
+
+def test_the_same_move_sent_to_two_processes_at_once_is_taken_once(
+    postgres_url: str, redis_url: str
+) -> None:
+    with two_servers(postgres_url, redis_url) as (a, b):
+        game_id, token0, token1 = friend_game(a, b)
+        tokens = {0: token0, 1: token1}
+        with ExitStack() as stack:
+            seats = {
+                seat: [
+                    stack.enter_context(
+                        Browser.open(server, game_id, {"type": "hello", "token": tokens[seat]})
+                    )
+                    for server in (a, b)
+                ]
+                for seat in (0, 1)
+            }
+            everyone = [*seats[0], *seats[1]]
+            state = settle(everyone[0], 1)
+            for browser in everyone:
+                settle(browser, state["version"])
+            taken = 0
+            for _ in range(24):
+                if state["deal_over"]:
+                    break
+                twins = seats[state["to_move"]]
+                mine = twins[0].state
+                assert mine is not None
+                before = stored(postgres_url, game_id)
+                move, version = mine["legal"][0]["action"], mine["version"]
+                message = json.dumps({"type": "act", "action": move, "version": version})
+                go = threading.Barrier(2)
+
+                def send(browser: Browser, text: str = message, barrier: Any = go) -> None:
+                    barrier.wait(5)
+                    browser.send(text)
+
+                senders = [threading.Thread(target=send, args=(t,)) for t in twins]
+                for t in senders:
+                    t.start()
+                for t in senders:
+                    t.join(10)
+                refusals = []
+                for browser in twins:  # a connection's messages are answered in order
+                    browser.send({"type": "ping"})
+                    start = len(browser.received)
+                    browser.recv_until(lambda m: m["type"] == "pong")
+                    for text in browser.received[start:]:
+                        if json.loads(text)["type"] == "error":
+                            refusals.append(json.loads(text)["code"])
+                assert refusals == ["stale"], refusals  # exactly one was refused
+                after = stored(postgres_url, game_id)
+                assert after[0] == before[0] + 1  # the move is stored once
+                assert after[1] == before[1] + 1  # and the version bumped once
+                taken += 1
+                states = [settle(browser, version + 1) for browser in everyone]
+                assert {s["version"] for s in states} == {version + 1}
+                keys = ("to_move", "stock", "lead", "points", "won", "tricks_played")
+                views = {json.dumps({k: s[k] for k in keys}) for s in states}
+                assert len(views) == 1  # every seat and process on the same position
+                state = states[0]
+            assert taken >= 10
+
+
+def test_a_seat_reconnecting_to_another_process_sees_every_move_it_missed(
+    postgres_url: str, redis_url: str
+) -> None:
+    with two_servers(postgres_url, redis_url) as (a, b):
+        game_id, token0, token1 = friend_game(a, b)
+        with Browser.open(a, game_id, {"type": "hello", "token": token0}) as ann:
+            with Browser.open(b, game_id, {"type": "hello", "token": token1}) as bo:
+                for p in (ann, bo):
+                    settle(p, 1)
+                played = 0
+                while played < 8:
+                    mover = next(p for p in (ann, bo) if p.state and p.state["legal"])
+                    state = mover.state
+                    assert state is not None
+                    mover.act(state["legal"][0]["action"])
+                    for p in (ann, bo):
+                        settle(p, state["version"] + 1)
+                    played += 1
+                last = ann.state
+                assert last is not None
+            # Bo leaves b; Ann plays on a; Bo comes back on a, then on b
+            mover_token = token0 if last["legal"] else token1
+            with Browser.open(a, game_id, {"type": "hello", "token": mover_token}) as again:
+                now = settle(again, last["version"])
+                again.act(now["legal"][0]["action"])
+                after = settle(again, now["version"] + 1)
+            for server in (a, b):
+                with Browser.open(server, game_id, {"type": "hello", "token": token1}) as back:
+                    seen = settle(back, last["version"] + 1)
+                    assert seen["version"] == last["version"] + 1
+                    assert len(seen["log"]) == len(after["log"])  # the deal's every move
+
+
+@pytest.mark.parametrize("scheme", ["sqlite"])
+def test_one_process_on_a_sqlite_file_needs_no_bus(tmp_path: Any, scheme: str) -> None:
+    with live_server(fast_config(tmp_path / "web.sqlite3")) as server:
+        hub = server.app.state.hub
+        assert not hub.shared
+        game = server.new_game(mode="friend", name="Ann", rules=RULES)
+        assert game["id"]
+
+
+def watch_until(browser: Browser, version: int, timeout: float = 30) -> dict[str, Any]:
+    return browser.recv_until(
+        lambda m: m["type"] == "state" and (m["version"] >= version or m["match_over"]), timeout
+    )
+
+
+def test_one_process_plays_a_game_s_bots_and_never_a_move_twice(
+    postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from marjolet.web.tables import Table
+
+    thought: list[tuple[int, int]] = []  # (which hub, the version thought about)
+    think = Table._think
+
+    async def counted(self: Table, bot: Any, turn: Any) -> Any:
+        thought.append((id(self.hub), turn.version))
+        return await think(self, bot, turn)
+
+    monkeypatch.setattr(Table, "_think", counted)
+    with two_servers(postgres_url, redis_url, watch_delay=0.01, sync_interval=0.2) as (a, b):
+        game = a.new_game(mode="watch", bots=["random", "random"], rules=RULES)
+        with (
+            Browser.open(a, game["id"], {"type": "hello", "watch": True}) as on_a,
+            Browser.open(b, game["id"], {"type": "hello", "watch": True}) as on_b,
+        ):
+            end = watch_until(on_b, 1 << 30, timeout=60)
+            assert end["match_over"]
+            assert watch_until(on_a, end["version"])["version"] == end["version"]
+    versions = [v for _, v in thought]
+    assert len(versions) == len(set(versions))  # no move was thought of twice
+    assert len({h for h, _ in thought}) == 1  # by one process
+    count, _ = stored(postgres_url, game["id"])
+    assert count == len(thought)
+
+
+def test_a_dead_owner_s_bots_are_taken_over_within_its_lease(
+    postgres_url: str, redis_url: str
+) -> None:
+    import time
+
+    lease = 1.5
+    changes = {"watch_delay": 0.05, "sync_interval": 0.2, "lease_seconds": lease}
+    with two_servers(postgres_url, redis_url, **changes) as (a, b):
+        game = a.new_game(mode="watch", bots=["random", "random"], rules=RULES)
+        hub_a, hub_b = a.app.state.hub, b.app.state.hub
+        with Browser.open(b, game["id"], {"type": "hello", "watch": True}) as on_b:
+            state = watch_until(on_b, 6)
+            assert hub_a.leases.owner_of(f"bot:{game['id']}") == hub_a.leases.owner
+
+            async def dead(job: str) -> bool:  # a's heartbeat stops; its lease stays
+                return False
+
+            hub_a.own = dead
+            died = time.monotonic()
+            state = watch_until(on_b, state["version"] + 3)  # the moves a had started
+            later = watch_until(on_b, state["version"] + 5, timeout=lease + 20)
+            took = time.monotonic() - died
+            assert later["version"] >= state["version"] + 5 or later["match_over"]
+            assert hub_b.leases.owner_of(f"bot:{game['id']}") == hub_b.leases.owner
+            assert took < lease + 5
+
+
+def test_a_seat_connected_to_another_process_is_not_away_and_cannot_be_claimed(
+    postgres_url: str, redis_url: str
+) -> None:
+    import time
+
+    changes = {"away_grace": 0.5, "sync_interval": 0.2}
+    with two_servers(postgres_url, redis_url, **changes) as (a, b):
+        game_id, token0, token1 = friend_game(a, b)
+        with Browser.open(b, game_id, {"type": "hello", "token": token1}) as bo:
+            with Browser.open(a, game_id, {"type": "hello", "token": token0}) as ann:
+                settle(ann, 1)
+                seen = bo.recv_until(
+                    lambda m: m["type"] == "presence" and m["connected"] == [True, True]
+                )
+                assert seen["away"] == [None, None]
+                time.sleep(1.0)  # twice the grace: Ann never left, she is on a
+                bo.send({"type": "claim"})
+                assert bo.error()["code"] == "cannot_claim"
+            # Ann's last connection closed: after the grace Bo may claim
+            bo.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [False, True])
+            time.sleep(0.8)
+            bo.send({"type": "claim"})
+            done = bo.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+            assert done["winner"] == 1
+
+
+def test_a_guest_s_seek_accepted_on_another_process_seats_its_owner(
+    postgres_url: str, redis_url: str
+) -> None:
+    from websockets.sync.client import connect
+
+    with (
+        two_servers(postgres_url, redis_url, pairing_interval=0.2) as (a, b),
+        a.http() as owner,
+        b.http() as other,
+    ):
+        seek = owner.post("/api/seeks", json={"name": "Hal", "rules": RULES}).json()
+        with connect(f"{a.ws_base}/ws/lobby", open_timeout=10) as lobby:
+            lobby.send(json.dumps({"type": "follow", "seek": seek["id"], "token": seek["token"]}))
+            seat = other.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Ivy"}).json()
+            while True:  # told by a, though b made the game
+                msg = json.loads(lobby.recv(timeout=10))
+                if msg["type"] == "matched":
+                    break
+        mine = msg["game"]
+        assert mine["id"] == seat["id"] and mine["seat"] == 1 - seat["seat"]
+        assert mine["token"] and mine["token"] != seat["token"]
+        for server, client in ((a, owner), (b, other)):  # any process says the same
+            status = client.get(f"/api/seeks/{seek['id']}", params={"token": seek["token"]}).json()
+            assert status["game"] == mine
+            with Browser.open(server, seat["id"], {"type": "hello", "token": mine["token"]}) as me:
+                assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == mine["seat"]
