@@ -231,10 +231,13 @@ def test_an_exec_bot_answering_garbage_forfeits_and_the_forfeit_is_stored_and_ke
 ) -> None:
     program = bot_program("garbage")
     db = tmp_path / "g.sqlite3"
-    config = fast_config(db, allowed_bots={"garbler": f"exec:{program}"}, first_dealer=0)
+    config = fast_config(db, allowed_bots={"garbler": f"exec:{program}"}, first_dealer=1)
     rng = random.Random(4)
     with live_server(config) as server:
-        # first dealer 0: the bot (seat 1) leads, its third move is garbage
+        # first dealer 1: Ann (seat 0) leads, so the bot's program starts once she
+        # is connected (a bot that moved before she came would leave with its idle
+        # table and start again: test_a_table_that_leaves_memory...); its third
+        # move is garbage
         game = server.new_game(mode="bot", bot="garbler", name="Ann")
         with Browser.open(server, game["id"], seat_hello(game)) as me:
             notice = None
