@@ -271,9 +271,16 @@ def test_ctrl_c_or_kill_keeps_finished_matches_and_resume_finishes_the_run(
         "--db",
         str(db),
     ]
-    proc = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path
-    )
+    # A process started with SIGINT ignored keeps it ignored (as a shell's
+    # background job does, rightly); whatever in this test session may have
+    # ignored it, the arena here must start as from a terminal: Ctrl-C live.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen(
+            argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
     deadline = time.monotonic() + 60
     while _count_matches(db) < 10 and time.monotonic() < deadline:
         time.sleep(0.05)
