@@ -8,6 +8,9 @@ is not installed (``pip install 'marjolet[ray]'``).
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +38,31 @@ class NodeAddressProbe:
         pass
 
 
-def test_ray_backend_matches_the_process_pool(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_ray_backend_matches_the_process_pool(tmp_path: Path) -> None:
+    """Run in a child interpreter: Ray leaves its threads (gRPC, its event
+    engine) in a process even after ``ray.shutdown()``, and a later test
+    forking a process pool beside them can hang for ever."""
     pytest.importorskip("ray", reason="the optional extra marjolet[ray] is not installed")
-    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
-    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
-    monkeypatch.setenv("RAY_DISABLE_IMPORT_WARNING", "1")
+    env = {
+        **os.environ,
+        "RAY_USAGE_STATS_ENABLED": "0",
+        "RAY_AUTH_MODE": "disabled",
+        "RAY_DISABLE_IMPORT_WARNING": "1",
+    }
+    here = str(Path(__file__).resolve().parent)
+    code = (
+        f"import sys; sys.path.insert(0, {here!r}); "
+        f"import test_arena_ray as t; t.on_ray({str(tmp_path)!r})"
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert child.returncode == 0, child.stderr[-4000:]
+
+
+def on_ray(folder: str) -> None:
+    """The check itself: the same matches on Ray as on the process pool."""
+    tmp_path = Path(folder)
     specs = ["random", "random", "random"]
     local = run_arena(specs, matches=12, seed=21, workers=2)
     probe = NodeAddressProbe()
