@@ -306,3 +306,21 @@ def test_ctrl_c_or_kill_keeps_finished_matches_and_resume_finishes_the_run(
     data = json.loads(resumed.stdout)
     assert data["status"] == "done" and data["matches"] == 200 and data["run"] == 1
     assert _count_matches(db) == 200
+
+
+def test_a_run_and_its_report_take_a_database_path_relative_to_the_current_directory(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--db runs.db`` names a file in the current directory, for the run and
+    for the report, both writing it and reading an existing one (the
+    read-only check of an existing file once failed on a relative path)."""
+    monkeypatch.chdir(tmp_path)
+    argv = ("random", "random", "--matches", "2", "--seed", "1", "--workers", "1")
+    code, out, err = _run(capsys, *argv, "--db", "runs.db")
+    assert code == 0, err
+    code, out, err = _run(capsys, *argv, "--db", "runs.db")
+    assert code == 0, err
+    assert "saved as run 2 in runs.db" in out
+    code, out, err = _run(capsys, "report", "--db", "runs.db", "--run", "2")
+    assert code == 0, err
+    assert "arena run 2: 2/2 matches" in out

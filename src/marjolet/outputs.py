@@ -193,7 +193,7 @@ def sqlite_tables(path: Path) -> set[str] | None:
     import sqlite3
 
     try:
-        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5.0)
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
     except sqlite3.Error:
         return None
     try:
