@@ -71,7 +71,7 @@ async def post_seek(
 async def lobby(online: OnlineDep) -> dict[str, Any]:
     """The open seeks, oldest first, and how many wait in "Play now"."""
     seeks = await online.run(online.lobby.open_seeks)
-    return {"seeks": [s.to_json() for s in seeks], "waiting": len(online.pairing.queue)}
+    return {"seeks": [s.to_json() for s in seeks], "waiting": await online.play_now.waiting()}
 
 
 async def _owned(online: Online, seek_id: str, token: str | None, account: Account | None) -> Seek:
@@ -125,19 +125,20 @@ async def play_now(
     online.allow("seek", f"address:{client}", _owner_key(account) or f"address:{client}")
     if body.rated and account is None:
         raise WebError("login_required", "log in to play a rated game")
-    key = online.join_queue(seeker_of(account, body.name), body.rules, body.rated, body.bot_after)
+    seeker = seeker_of(account, body.name)
+    key = await online.play_now.join(seeker, body.rules, body.rated, body.bot_after)
     return {"key": key, "status": "waiting"}
 
 
 @router.get("/play-now/{key}")
 async def play_now_status(key: str, online: OnlineDep) -> dict[str, Any]:
     """Still waiting, or the seat of the game found."""
-    return online.queue_status(key)
+    return await online.queue_status(key)
 
 
 @router.delete("/play-now/{key}")
 async def leave_queue(key: str, _body: OwnerToken, online: OnlineDep) -> dict[str, Any]:
-    if not online.pairing.leave(key):
+    if len(key) > 64 or not await online.play_now.leave(key):
         raise WebError("not_in_queue", "no such place in the queue")
     return {"status": "left"}
 
