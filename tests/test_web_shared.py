@@ -278,3 +278,122 @@ def test_a_guest_s_seek_accepted_on_another_process_seats_its_owner(
             assert status["game"] == mine
             with Browser.open(server, seat["id"], {"type": "hello", "token": mine["token"]}) as me:
                 assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == mine["seat"]
+
+
+def wait_matched(client: Any, key: str, timeout: float = 30) -> dict[str, Any]:
+    """Poll a "Play now" place (each poll its player's sign of life) until matched."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = client.get(f"/api/play-now/{key}")
+        assert status.status_code == 200, status.text
+        if status.json()["status"] == "matched":
+            game: dict[str, Any] = status.json()["game"]
+            return game
+        time.sleep(0.1)
+    raise AssertionError("the place was not matched")
+
+
+def test_play_now_pairs_two_players_waiting_on_two_processes_into_one_game(
+    postgres_url: str, redis_url: str
+) -> None:
+    with (
+        two_servers(postgres_url, redis_url, pairing_interval=0.1) as (a, b),
+        a.http() as on_a,
+        b.http() as on_b,
+    ):
+        ann = on_a.post("/api/play-now", json={"name": "Ann"}).json()["key"]
+        bo = on_b.post("/api/play-now", json={"name": "Bo"}).json()["key"]
+        games_ = {"ann": wait_matched(on_b, ann), "bo": wait_matched(on_a, bo)}  # asked crosswise
+        assert games_["ann"]["id"] == games_["bo"]["id"]
+        assert {games_["ann"]["seat"], games_["bo"]["seat"]} == {0, 1}
+        for client in (on_a, on_b):  # any process says the same
+            assert client.get(f"/api/play-now/{ann}").json()["game"] == games_["ann"]
+        for server, game in ((a, games_["ann"]), (b, games_["bo"])):
+            hello = {"type": "hello", "token": game["token"]}
+            with Browser.open(server, game["id"], hello) as me:
+                assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == game["seat"]
+        left = on_b.request("DELETE", f"/api/play-now/{ann}", json={})
+        assert left.status_code == 404  # matched: no longer in the queue
+    engine = make_engine(postgres_url)
+    try:
+        with engine.connect() as db:
+            assert db.execute(select(func.count()).select_from(games)).scalar_one() == 1
+    finally:
+        engine.dispose()
+
+
+def test_a_play_now_place_nobody_asks_about_is_given_up_and_never_paired(
+    postgres_url: str, redis_url: str
+) -> None:
+    import time
+
+    changes = {"pairing_interval": 0.1, "play_now_timeout": 0.6}
+    with (
+        two_servers(postgres_url, redis_url, **changes) as (a, b),
+        a.http() as on_a,
+        b.http() as on_b,
+    ):
+        gone = on_a.post("/api/play-now", json={"name": "Gus"}).json()["key"]  # never asks
+        time.sleep(1.0)
+        here = on_b.post("/api/play-now", json={"name": "Hal"}).json()["key"]
+        for _ in range(10):  # alone: Gus is given up
+            assert on_b.get(f"/api/play-now/{here}").json()["status"] == "waiting"
+            time.sleep(0.1)
+        assert on_a.get(f"/api/play-now/{gone}").status_code == 404
+        assert on_b.get("/api/lobby").json()["waiting"] == 1
+        other = on_a.post("/api/play-now", json={"name": "Ivy"}).json()["key"]
+        assert wait_matched(on_b, here)["id"] == wait_matched(on_a, other)["id"]
+
+
+def test_a_review_asked_on_two_processes_is_computed_once(
+    postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from marjolet.analysis import Reviewer
+    from test_web_review import finished_game
+
+    judged: list[tuple[int, int, int]] = []  # (reviewer, deal, action)
+    judge = Reviewer.judge
+
+    def counted(self: Reviewer, point: Any) -> Any:
+        judged.append((id(self), point.deal_index, point.action_index))
+        return judge(self, point)
+
+    monkeypatch.setattr(Reviewer, "judge", counted)
+    with two_servers(postgres_url, redis_url, review_budget=0.0) as (a, b):
+        game = finished_game(a)
+        url = f"/api/games/{game['id']}/review"
+        answers: list[dict[str, Any]] = []
+        go = threading.Barrier(2)
+
+        def ask(server: LiveServer) -> None:
+            with server.http() as client:
+                go.wait(5)
+                answers.append(client.post(url, json={}).json())
+
+        askers = [threading.Thread(target=ask, args=(s,)) for s in (a, b)]
+        for t in askers:
+            t.start()
+        for t in askers:
+            t.join(30)
+        assert {x["status"] for x in answers} <= {"running", "done"}
+        done = [wait_review(server, game["id"]) for server in (a, b)]
+        assert done[0] == done[1] and done[0]["status"] == "done"
+    assert len({reviewer for reviewer, _, _ in judged}) == 1  # one computation
+    places = [(d, x) for _, d, x in judged]
+    assert len(places) == len(set(places)) == len(done[0]["review"]["decisions"])
+
+
+def wait_review(server: LiveServer, game_id: str, limit: float = 120) -> dict[str, Any]:
+    import time
+
+    end = time.monotonic() + limit
+    with server.http() as client:
+        while time.monotonic() < end:
+            status: dict[str, Any] = client.get(f"/api/games/{game_id}/review").json()
+            if status["status"] != "running":
+                return status
+            assert 0 <= status["done"] <= status["total"]
+            time.sleep(0.1)
+    raise AssertionError("the review did not finish")

@@ -188,15 +188,16 @@ class Hub:
             self._hooks.add(task)
             task.add_done_callback(self._hooks.discard)
 
-    async def own(self, job: str) -> bool:
-        """Take or renew this process's lease on ``job`` (a game's bots):
+    async def own(self, job: str, note: str | None = None) -> bool:
+        """Take or renew this process's lease on ``job`` (a game's bots, a
+        review with its progress in ``note``, the pairing):
         always True for one process; among several, True for one live
         process at a time, and another takes the job over once a dead
         owner's lease runs out (``lease_seconds``)."""
         if not self.shared:
             return True
         try:
-            return await asyncio.to_thread(self.leases.acquire, job)
+            return await asyncio.to_thread(self.leases.acquire, job, note)
         except SQLAlchemyError as exc:
             log.warning("lease %s: the database did not answer: %s", job, exc)
             return False

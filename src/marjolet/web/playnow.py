@@ -49,7 +49,7 @@ PAIRING_JOB = "pairing"
 #: A matched place is forgotten this long after its game was made.
 KEEP_MATCHED_S = 600.0
 #: Seconds between two heartbeats written for one place (polls in between
-#: change nothing: no write per poll).
+#: change nothing: no write per poll), at most a quarter of the time-out.
 HEARTBEAT_EVERY = 1.0
 
 
@@ -79,6 +79,7 @@ class PlayNowQueue:
         self.engine = engine
         self.reader = reader(engine)
         self.timeout = timeout
+        self.heartbeat_every = min(HEARTBEAT_EVERY, timeout / 4)
         self.reclaim_after = reclaim_after
         self.clock = clock
 
@@ -117,7 +118,7 @@ class PlayNowQueue:
                     play_now.c.key_hash == digest,
                     play_now.c.game_id.is_(None),
                     play_now.c.seen >= now - self.timeout,
-                    play_now.c.seen < now - HEARTBEAT_EVERY,
+                    play_now.c.seen < now - self.heartbeat_every,
                 )
                 .values(seen=now)
             )
