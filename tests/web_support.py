@@ -109,8 +109,11 @@ SERVING = re.compile(r"serving on (http://127\.0\.0\.1:\d+)/")
 
 
 @contextmanager
-def serve_process(db: Path | str, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """``marjolet serve --port 0`` in a child process; yields it and its address."""
+def serve_process(
+    db: Path | str, *extra: str, output: list[str] | None = None
+) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``marjolet serve --port 0`` in a child process; yields it and its
+    address (and keeps every line it prints in ``output``, if given)."""
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -136,7 +139,7 @@ def serve_process(db: Path | str, *extra: str) -> Iterator[tuple[subprocess.Pope
     lines: queue.Queue[str] = queue.Queue()
     assert proc.stdout is not None
     out = proc.stdout
-    threading.Thread(target=_pump, args=(out, lines), daemon=True).start()
+    threading.Thread(target=_pump, args=(out, lines, output), daemon=True).start()
     seen: list[str] = []
     deadline = time.monotonic() + 30
     base = None
@@ -158,9 +161,11 @@ def serve_process(db: Path | str, *extra: str) -> Iterator[tuple[subprocess.Pope
         proc.wait(10)
 
 
-def _pump(stream: Any, lines: queue.Queue[str]) -> None:
+def _pump(stream: Any, lines: queue.Queue[str], output: list[str] | None) -> None:
     for line in stream:
         lines.put(line)
+        if output is not None:
+            output.append(line)
 
 
 @dataclass
