@@ -25,7 +25,7 @@ from marjolet.web.config import WebConfig
 from marjolet.web.db import games, make_engine
 from marjolet.web.leases import LEASE_SECONDS
 from marjolet.web.store import GameRow, read_game
-from web_support import Browser, LiveServer, serve_process
+from web_support import Browser, LiveServer, serve_process, wait_matched
 
 RULES = {"profile": "classic", "target": 200}
 #: The acknowledged actions after which the first process dies (mid-deal).
@@ -156,19 +156,6 @@ def test_the_bots_of_a_killed_process_are_taken_over_and_never_play_twice(
     assert to_match(stored.record()).is_over  # every move once, in order
     assert stored.version == len(events(stored.record())) - 1  # a change a version
     assert end["winner"] == stored.winner
-
-
-def wait_matched(client: httpx.Client, key: str, timeout: float = 40) -> dict[str, Any]:
-    """Poll a "Play now" place (each poll its player's sign of life) until matched."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        status = client.get(f"/api/play-now/{key}")
-        assert status.status_code == 200, status.text
-        if status.json()["status"] == "matched":
-            game: dict[str, Any] = status.json()["game"]
-            return game
-        time.sleep(0.2)
-    raise AssertionError("the place was not matched")
 
 
 def count_games(postgres_url: str) -> int:

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import func, select
 
 from marjolet.web.db import actions, games, make_engine
-from web_support import Browser, LiveServer, fast_config, live_server
+from web_support import Browser, LiveServer, fast_config, live_server, wait_matched
 
 RULES = {"profile": "classic", "target": 200}
 
@@ -280,21 +280,6 @@ def test_a_guest_s_seek_accepted_on_another_process_seats_its_owner(
                 assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == mine["seat"]
 
 
-def wait_matched(client: Any, key: str, timeout: float = 30) -> dict[str, Any]:
-    """Poll a "Play now" place (each poll its player's sign of life) until matched."""
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        status = client.get(f"/api/play-now/{key}")
-        assert status.status_code == 200, status.text
-        if status.json()["status"] == "matched":
-            game: dict[str, Any] = status.json()["game"]
-            return game
-        time.sleep(0.1)
-    raise AssertionError("the place was not matched")
-
-
 def test_play_now_pairs_two_players_waiting_on_two_processes_into_one_game(
     postgres_url: str, redis_url: str
 ) -> None:
@@ -351,7 +336,7 @@ def test_a_review_asked_on_two_processes_is_computed_once(
     postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from marjolet.analysis import Reviewer
-    from test_web_review import finished_game
+    from test_web_review import finished_game, wait_done
 
     judged: list[tuple[int, int, int]] = []  # (reviewer, deal, action)
     judge = Reviewer.judge
@@ -378,22 +363,9 @@ def test_a_review_asked_on_two_processes_is_computed_once(
         for t in askers:
             t.join(30)
         assert {x["status"] for x in answers} <= {"running", "done"}
-        done = [wait_review(server, game["id"]) for server in (a, b)]
+        done = [wait_done(server, game["id"]) for server in (a, b)]
         assert done[0] == done[1] and done[0]["status"] == "done"
     assert len({reviewer for reviewer, _, _ in judged}) == 1  # one computation
     places = [(d, x) for _, d, x in judged]
     assert len(places) == len(set(places)) == len(done[0]["review"]["decisions"])
 
-
-def wait_review(server: LiveServer, game_id: str, limit: float = 120) -> dict[str, Any]:
-    import time
-
-    end = time.monotonic() + limit
-    with server.http() as client:
-        while time.monotonic() < end:
-            status: dict[str, Any] = client.get(f"/api/games/{game_id}/review").json()
-            if status["status"] != "running":
-                return status
-            assert 0 <= status["done"] <= status["total"]
-            time.sleep(0.1)
-    raise AssertionError("the review did not finish")

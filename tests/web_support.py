@@ -236,6 +236,20 @@ class Browser:
         self.send({"type": "act", "action": action, "version": self.state["version"]})
 
 
+def wait_matched(client: httpx.Client, key: str, timeout: float = 40) -> dict[str, Any]:
+    """Poll a "Play now" place (each poll is its player's sign of life)
+    until it is matched; the seat of the game found."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = client.get(f"/api/play-now/{key}")
+        assert status.status_code == 200, status.text
+        if status.json()["status"] == "matched":
+            game: dict[str, Any] = status.json()["game"]
+            return game
+        time.sleep(0.1)
+    raise AssertionError("the place was not matched")
+
+
 def play_until(
     browser: Browser,
     done: Callable[[dict[str, Any]], bool],
