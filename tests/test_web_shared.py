@@ -369,3 +369,21 @@ def test_a_review_asked_on_two_processes_is_computed_once(
     places = [(d, x) for _, d, x in judged]
     assert len(places) == len(set(places)) == len(done[0]["review"]["decisions"])
 
+
+
+def test_a_lobby_socket_hears_at_once_of_an_offer_made_on_another_process(
+    postgres_url: str, redis_url: str
+) -> None:
+    import time
+
+    from websockets.sync.client import connect
+
+    with (
+        two_servers(postgres_url, redis_url) as (a, b),
+        b.http() as other,
+        connect(f"{a.ws_base}/ws/lobby", open_timeout=10) as lobby,
+    ):
+        time.sleep(0.5)  # a subscribes to the lobby's channel as it starts
+        other.post("/api/seeks", json={"name": "Hal", "rules": RULES})
+        heard = json.loads(lobby.recv(timeout=10))  # (no sweep would tell it)
+        assert heard == {"type": "lobby"}

@@ -30,7 +30,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from marjolet.web.app import create_app
 from marjolet.web.config import WebConfig
+from marjolet.web.db import reader
 from marjolet.web.security import TRANSPORT_MAX
+from marjolet.web.store import GameRow, read_game
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser as Chromium
@@ -234,6 +236,15 @@ class Browser:
     def act(self, action: str) -> None:
         assert self.state is not None
         self.send({"type": "act", "action": action, "version": self.state["version"]})
+
+
+def read_stored(server: LiveServer, game_id: str) -> GameRow | None:
+    """A game as the server stored it, read through a connection of the
+    test's own: the store's one connection belongs to the server's writer
+    thread (a read on it from another thread ended the writer's
+    transaction under it: "transaction already deassociated")."""
+    with reader(server.app.state.hub.ledger.engine).connect() as db:
+        return read_game(db, game_id)
 
 
 def wait_matched(client: httpx.Client, key: str, timeout: float = 40) -> dict[str, Any]:

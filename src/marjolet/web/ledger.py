@@ -30,10 +30,13 @@ def _in_store(
     """A ledger method that awaits the store's ``method`` (same arguments),
     run in the store's thread and committed."""
 
-    async def call(self: Ledger, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        return await self._writer.call(method, self._store, *args, **kwargs)
+    name = method.__name__
 
-    call.__name__, call.__doc__ = method.__name__, method.__doc__
+    async def call(self: Ledger, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        bound: Callable[P, T] = getattr(self._store, name)  # as the store has it now
+        return await self._writer.call(bound, *args, **kwargs)
+
+    call.__name__, call.__doc__ = name, method.__doc__
     return call
 
 

@@ -96,7 +96,10 @@ class Online:
         #: kept in memory: a token is never stored (see docs/web.md).
         self.seat_replies: dict[str, dict[str, Any]] = {}
         self.listeners: set[Listener] = set()
-        self._pairing_task: asyncio.Task[None] | None = None
+        #: The pairing rounds and, among several processes, the lobby's
+        #: bus listener; and the lobby changes being published.
+        self._tasks: list[asyncio.Task[None]] = []
+        self._publishing: set[asyncio.Task[None]] = set()
         hub.on_finish.append(self.finished)
         hub.on_open.append(self.opened)
 
@@ -115,14 +118,15 @@ class Online:
         """Rate what was left unrated, then start the pairing rounds."""
         for game_id in await asyncio.to_thread(self._unrated_finished):
             await self.rate(game_id)
-        self._pairing_task = asyncio.get_running_loop().create_task(self._pair_forever())
+        loop = asyncio.get_running_loop()
+        self._tasks.append(loop.create_task(self._pair_forever()))
+        if self.hub.shared:
+            self._tasks.append(loop.create_task(self._hear_lobby()))
 
     async def shutdown(self) -> None:
-        task = self._pairing_task
-        if task is not None:
+        for task in self._tasks:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await asyncio.gather(*self._tasks, *self._publishing, return_exceptions=True)
 
     # -- sessions -------------------------------------------------------------------------
 
@@ -265,10 +269,38 @@ class Online:
     # -- lobby sockets ----------------------------------------------------------------------
 
     def lobby_changed(self) -> None:
-        """Tell every lobby socket the open seeks changed (they fetch them)."""
+        """Tell every lobby socket the open seeks changed (they fetch them),
+        here and, through the bus, on the other processes."""
+        self._tell_lobby()
+        if self.hub.shared:
+            task = asyncio.get_running_loop().create_task(self._publish_lobby())
+            self._publishing.add(task)
+            task.add_done_callback(self._publishing.discard)
+
+    def _tell_lobby(self) -> None:
         text = json.dumps({"type": "lobby"})
         for listener in list(self.listeners):
             listener.send(text)
+
+    async def _publish_lobby(self) -> None:
+        try:
+            await self.hub.bus.publish_lobby(self.hub.leases.owner)
+        except Exception as exc:  # the others' sockets see it at their next fetch
+            log.warning("could not tell the other processes of a lobby change: %s", exc)
+
+    async def _hear_lobby(self) -> None:
+        """Tell the lobby sockets here of the changes made on the other
+        processes, subscribing again after a lost connection to the broker."""
+        while True:
+            try:
+                async for origin in self.hub.bus.subscribe_lobby():
+                    if origin != self.hub.leases.owner:
+                        self._tell_lobby()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("the lobby's bus failed (%s); subscribing again", exc)
+            await asyncio.sleep(1.0)
 
     def tell_seeker(self, seek: Seek) -> None:
         """Tell the lobby sockets following ``seek`` (matched: the owner's

@@ -20,6 +20,11 @@ depends_on = None
 
 
 def upgrade() -> None:
+    inspector = sa.inspect(op.get_bind())
+    if "note" not in {c["name"] for c in inspector.get_columns("leases")}:
+        op.add_column("leases", sa.Column("note", sa.String(64)))
+    if inspector.has_table("play_now"):
+        return
     op.create_table(
         "play_now",
         sa.Column("key_hash", sa.String(64), primary_key=True),
@@ -37,8 +42,6 @@ def upgrade() -> None:
         sa.Column("claimed", sa.Float),
     )
     op.create_index("play_now_by_game", "play_now", ["game_id"])
-    if "note" not in {c["name"] for c in sa.inspect(op.get_bind()).get_columns("leases")}:
-        op.add_column("leases", sa.Column("note", sa.String(64)))
 
 
 def downgrade() -> None:
