@@ -116,7 +116,6 @@ class PlayNowQueue:
                 update(play_now)
                 .where(
                     play_now.c.key_hash == digest,
-                    play_now.c.game_id.is_(None),
                     play_now.c.seen >= now - self.timeout,
                     play_now.c.seen < now - self.heartbeat_every,
                 )
