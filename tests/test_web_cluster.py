@@ -9,6 +9,7 @@ them); without them the fixtures skip it with the reason."""
 
 from __future__ import annotations
 
+import json
 import random
 import signal
 import threading
@@ -18,6 +19,7 @@ from typing import Any
 
 import httpx
 from sqlalchemy import func, select
+from websockets.sync.client import connect
 
 from marjolet.actions import ACTION_NAMES
 from marjolet.record import Record, to_match
@@ -185,9 +187,11 @@ def test_play_now_on_two_processes_makes_one_game_and_never_pairs_a_player_whose
             with Browser.open(server, seat["id"], hello) as me:
                 assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == seat["seat"]
         assert count_games(postgres_url) == 1
-        # Gus waits on the first process, which dies: he never asks again
+        # Gus waits on the first process's lobby socket; that process dies
         gus = on_a.post("/api/play-now", json={"name": "Gus"}).json()["key"]
-        time.sleep(0.5)
+        lobby = stack.enter_context(connect(f"ws{base_a[4:]}/ws/lobby", open_timeout=10))
+        lobby.send(json.dumps({"type": "wait", "key": gus}))
+        time.sleep(1.0)  # his only sign of life: that socket
         first.send_signal(signal.SIGKILL)
         first.wait(10)
         time.sleep(WebConfig().play_now_timeout + 1.5)

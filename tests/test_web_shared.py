@@ -387,3 +387,33 @@ def test_a_lobby_socket_hears_at_once_of_an_offer_made_on_another_process(
         other.post("/api/seeks", json={"name": "Hal", "rules": RULES})
         heard = json.loads(lobby.recv(timeout=10))  # (no sweep would tell it)
         assert heard == {"type": "lobby"}
+
+
+def test_a_player_waiting_on_a_lobby_socket_is_kept_alive_by_it_and_told_the_game(
+    postgres_url: str, redis_url: str
+) -> None:
+    import time
+
+    from websockets.sync.client import connect
+
+    changes = {"pairing_interval": 0.1, "play_now_timeout": 0.6}
+    with (
+        two_servers(postgres_url, redis_url, **changes) as (a, b),
+        a.http() as on_a,
+        b.http() as on_b,
+        connect(f"{a.ws_base}/ws/lobby", open_timeout=10) as lobby,
+    ):
+        ann = on_a.post("/api/play-now", json={"name": "Ann"}).json()["key"]
+        lobby.send(json.dumps({"type": "wait", "key": ann}))  # she never polls
+        time.sleep(1.5)  # over twice the time-out: her socket kept the place
+        bo = on_b.post("/api/play-now", json={"name": "Bo"}).json()["key"]
+        while True:
+            told = json.loads(lobby.recv(timeout=10))
+            if told["type"] == "play_now":
+                break
+        assert told["key"] == ann and told["status"] == "matched"
+        assert told["game"]["id"] == wait_matched(on_b, bo)["id"]
+        lobby.send(json.dumps({"type": "wait", "key": "no-such-place"}))
+        while (refused := json.loads(lobby.recv(timeout=10)))["type"] != "error":
+            pass
+        assert refused["code"] == "not_in_queue"

@@ -71,6 +71,13 @@ class Listener:
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(256))
     #: The seeks followed, with the owner token each was followed with.
     seeks: dict[str, str | None] = field(default_factory=dict)
+    #: The "Play now" places waited for (their keys): kept alive by this
+    #: process while the socket is open, and told once matched.
+    places: set[str] = field(default_factory=set)
+
+    @property
+    def followed(self) -> int:
+        return len(self.seeks) + len(self.places)
 
     def send(self, text: str) -> None:
         with contextlib.suppress(asyncio.QueueFull):
@@ -324,6 +331,21 @@ class Online:
 
     # -- "Play now" ---------------------------------------------------------------------------
 
+    async def tell_waiting(self) -> None:
+        """The places waited for on the lobby sockets here: kept alive (the
+        socket is their player's sign of life, while this process lives)
+        and, once matched or given up, told and no longer followed."""
+        keys = sorted({key for listener in self.listeners for key in listener.places})
+        if not keys:
+            return
+        answers = await self.play_now.statuses(keys)
+        for listener in list(self.listeners):
+            for key in list(listener.places):
+                answer = answers.get(key, {"status": "waiting"})
+                if answer is None or answer["status"] == "matched":
+                    listener.places.discard(key)
+                    listener.send(play_now_message(key, answer))
+
     async def queue_status(self, key: str) -> dict[str, Any]:
         """Still waiting, or the seat of the game found (any process answers)."""
         status = await self.play_now.status(key) if len(key) <= 64 else None
@@ -336,6 +358,7 @@ class Online:
             await asyncio.sleep(self.hub.config.pairing_interval)
             try:
                 await self.play_now.round()
+                await self.tell_waiting()
                 if self.hub.shared:
                     await self.tell_elsewhere_matched()
             except Exception:
@@ -403,6 +426,13 @@ class Online:
                 }
             )
         return out
+
+
+def play_now_message(key: str, answer: dict[str, Any] | None) -> str:
+    """The lobby socket's word on a place: matched (with the seat) or gone."""
+    if answer is None:
+        return json.dumps({"type": "play_now", "key": key, "status": "gone", "game": None})
+    return json.dumps({"type": "play_now", "key": key, **answer})
 
 
 def seat_reply(game_id: str, seat: int, token: str) -> dict[str, Any]:

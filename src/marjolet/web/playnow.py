@@ -30,7 +30,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +64,22 @@ class Place:
 
     game_id: str | None
     seat: int | None
+
+
+def answer(key: str, place: Place | None) -> dict[str, Any] | None:
+    """What a player is told of their place: waiting, or matched with the
+    seat (its token derived from the key); None: no such place."""
+    if place is None:
+        return None
+    if place.game_id is None or place.seat is None:
+        return {"status": "waiting", "game": None}
+    game = {
+        "id": place.game_id,
+        "seat": place.seat,
+        "token": place_seat_token(key),
+        "url": f"/game/{place.game_id}",
+    }
+    return {"status": "matched", "game": game}
 
 
 class _Gone(Exception):
@@ -109,29 +125,40 @@ class PlayNowQueue:
     def status(self, key: str) -> Place | None:
         """The place of ``key`` (None: no such place, or given up), its
         heartbeat renewed; matched only once its game exists."""
-        now, digest = self.clock(), token_digest(key)
+        return self.statuses([key])[key]
+
+    def statuses(self, keys: Sequence[str]) -> dict[str, Place | None]:
+        """:meth:`status` of several places at once (one transaction): the
+        process holding their players' lobby sockets keeps them alive."""
+        now = self.clock()
+        digests = {token_digest(key): key for key in keys}
         made = exists().where(games.c.id == play_now.c.game_id)
         with self.engine.begin() as db:
             db.execute(
                 update(play_now)
                 .where(
-                    play_now.c.key_hash == digest,
+                    play_now.c.key_hash.in_(list(digests)),
                     play_now.c.seen >= now - self.timeout,
                     play_now.c.seen < now - self.heartbeat_every,
                 )
                 .values(seen=now)
             )
-            row = db.execute(
-                select(play_now.c.game_id, play_now.c.seat, play_now.c.seen, made.label("made"))
-                .where(play_now.c.key_hash == digest)
-            ).first()
-        if row is None:
-            return None
-        if row.game_id is not None and row.made:
-            return Place(str(row.game_id), int(row.seat))
-        if row.game_id is None and row.seen < now - self.timeout:
-            return None  # given up: the next round forgets it
-        return Place(None, None)
+            rows = db.execute(
+                select(
+                    play_now.c.key_hash,
+                    play_now.c.game_id,
+                    play_now.c.seat,
+                    play_now.c.seen,
+                    made.label("made"),
+                ).where(play_now.c.key_hash.in_(list(digests)))
+            ).all()
+        out: dict[str, Place | None] = dict.fromkeys(keys)
+        for row in rows:
+            if row.game_id is not None and row.made:
+                out[digests[row.key_hash]] = Place(str(row.game_id), int(row.seat))
+            elif row.game_id is not None or row.seen >= now - self.timeout:
+                out[digests[row.key_hash]] = Place(None, None)
+        return out
 
     def leave(self, key: str) -> bool:
         """Leave the queue (False: no such place, or a game is being made for it)."""
@@ -264,18 +291,12 @@ class PlayNow:
 
     async def status(self, key: str) -> dict[str, Any] | None:
         """``GET /api/play-now/KEY``'s answer (None: no such place)."""
-        place = await asyncio.to_thread(self.queue.status, key)
-        if place is None:
-            return None
-        if place.game_id is None or place.seat is None:
-            return {"status": "waiting", "game": None}
-        game = {
-            "id": place.game_id,
-            "seat": place.seat,
-            "token": place_seat_token(key),
-            "url": f"/game/{place.game_id}",
-        }
-        return {"status": "matched", "game": game}
+        return answer(key, await asyncio.to_thread(self.queue.status, key))
+
+    async def statuses(self, keys: Sequence[str]) -> dict[str, dict[str, Any] | None]:
+        """The answers of several places (the lobby sockets' waiting players)."""
+        places = await asyncio.to_thread(self.queue.statuses, keys)
+        return {key: answer(key, place) for key, place in places.items()}
 
     async def leave(self, key: str) -> bool:
         return await asyncio.to_thread(self.queue.leave, key)

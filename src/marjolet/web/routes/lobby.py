@@ -27,7 +27,7 @@ from marjolet.web.accounts import Account
 from marjolet.web.deps import ClientDep, OnlineDep, OptionalAccount
 from marjolet.web.errors import WebError, error_message
 from marjolet.web.lobby import Seek, Seeker
-from marjolet.web.online import SESSION_COOKIE, Listener, Online
+from marjolet.web.online import SESSION_COOKIE, Listener, Online, play_now_message
 from marjolet.web.schemas import AcceptSeek, NewSeek, OwnerToken, PlayNow
 
 log = logging.getLogger("marjolet.web")
@@ -185,11 +185,19 @@ async def _pump(ws: WebSocket, listener: Listener) -> None:
 
 
 async def _follow(online: Online, listener: Listener, account: Account | None, text: str) -> None:
-    """``{"type": "follow", "seek": ID, "token": ...}``: tell me when it is taken."""
+    """``{"type": "follow", "seek": ID, "token": ...}``: tell me when it is
+    taken; ``{"type": "wait", "key": KEY}``: keep my "Play now" place alive
+    and tell me when it is matched."""
     if len(text) > MAX_LOBBY_MESSAGE:
         raise WebError("too_large", "message too large", params={"n": MAX_LOBBY_MESSAGE})
     try:
         msg = json.loads(text)
+    except ValueError:
+        msg = None
+    if isinstance(msg, dict) and msg.get("type") == "wait":
+        await _wait(online, listener, msg.get("key"))
+        return
+    try:
         token = OwnerToken.model_validate({"token": msg.get("token")}).token
     except (ValueError, AttributeError, ValidationError):
         raise WebError(
@@ -200,10 +208,25 @@ async def _follow(online: Online, listener: Listener, account: Account | None, t
         raise WebError(
             "malformed", 'send {"type": "follow", "seek": ID, "token": ...}', key="error.protocol"
         )
-    if len(listener.seeks) >= MAX_FOLLOWED:
+    if listener.followed >= MAX_FOLLOWED:
         raise WebError("too_many_seeks", "this page follows too many offers")
     seek = await _owned(online, seek_id, token, account)
     listener.seeks[seek.id] = token
     # matched but its game still being made: tell_seeker sends it in a moment
     if seek.status == "cancelled" or seek.game_id is not None:
         online.tell_seeker(seek)
+
+
+async def _wait(online: Online, listener: Listener, key: object) -> None:
+    """Follow a "Play now" place on this socket (told at once if matched)."""
+    if not isinstance(key, str) or not 0 < len(key) <= 64:
+        raise WebError("malformed", 'send {"type": "wait", "key": KEY}', key="error.protocol")
+    if key not in listener.places and listener.followed >= MAX_FOLLOWED:
+        raise WebError("too_many_seeks", "this page follows too many offers")
+    answer = await online.play_now.status(key)
+    if answer is None:
+        raise WebError("not_in_queue", "no such place in the queue")
+    if answer["status"] == "matched":
+        listener.send(play_now_message(key, answer))
+    else:
+        listener.places.add(key)
