@@ -7,7 +7,9 @@ status (with the seeker's seat once it is accepted) or withdraw it. The
 lobby socket tells its listeners at once when the open seeks change
 (``{"type": "lobby"}``: fetch ``/api/lobby`` again) and tells a seek's
 owner its seat the moment someone accepts it (``{"type": "matched",
-"seek", "game": {"id", "seat", "token", "url"}}``).
+"seek", "game": {"id", "seat", "token", "url"}}``), and keeps alive the
+"Play now" places it waits on (``{"type": "wait", "key"}``), telling
+their game once matched (``{"type": "play_now", "key", "status", "game"}``).
 """
 
 from __future__ import annotations
