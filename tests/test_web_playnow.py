@@ -10,14 +10,7 @@ from marjolet.web.accounts import Accounts
 from marjolet.web.db import make_engine, migrate
 from marjolet.web.lobby import Seeker
 from marjolet.web.playnow import Place, PlayNowQueue
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from web_support import Clock
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import func, select
 
@@ -24,6 +25,15 @@ def two_servers(db: str, broker: str | None, **changes: Any) -> Iterator[tuple[L
     config = fast_config(db, broker=broker, **changes)
     with live_server(config) as a, live_server(config) as b:
         yield a, b
+
+
+@contextmanager
+def two_clients(
+    db: str, broker: str, **changes: Any
+) -> Iterator[tuple[LiveServer, LiveServer, httpx.Client, httpx.Client]]:
+    """Two processes and an HTTP client of each."""
+    with two_servers(db, broker, **changes) as (a, b), a.http() as on_a, b.http() as on_b:
+        yield a, b, on_a, on_b
 
 
 def friend_game(a: LiveServer, b: LiveServer) -> tuple[str, str, str]:
@@ -257,11 +267,7 @@ def test_a_guest_s_seek_accepted_on_another_process_seats_its_owner(
 ) -> None:
     from websockets.sync.client import connect
 
-    with (
-        two_servers(postgres_url, redis_url, pairing_interval=0.2) as (a, b),
-        a.http() as owner,
-        b.http() as other,
-    ):
+    with two_clients(postgres_url, redis_url, pairing_interval=0.2) as (a, b, owner, other):
         seek = owner.post("/api/seeks", json={"name": "Hal", "rules": RULES}).json()
         with connect(f"{a.ws_base}/ws/lobby", open_timeout=10) as lobby:
             lobby.send(json.dumps({"type": "follow", "seek": seek["id"], "token": seek["token"]}))
@@ -283,11 +289,7 @@ def test_a_guest_s_seek_accepted_on_another_process_seats_its_owner(
 def test_play_now_pairs_two_players_waiting_on_two_processes_into_one_game(
     postgres_url: str, redis_url: str
 ) -> None:
-    with (
-        two_servers(postgres_url, redis_url, pairing_interval=0.1) as (a, b),
-        a.http() as on_a,
-        b.http() as on_b,
-    ):
+    with two_clients(postgres_url, redis_url, pairing_interval=0.1) as (a, b, on_a, on_b):
         ann = on_a.post("/api/play-now", json={"name": "Ann"}).json()["key"]
         bo = on_b.post("/api/play-now", json={"name": "Bo"}).json()["key"]
         games_ = {"ann": wait_matched(on_b, ann), "bo": wait_matched(on_a, bo)}  # asked crosswise
@@ -315,11 +317,7 @@ def test_a_play_now_place_nobody_asks_about_is_given_up_and_never_paired(
     import time
 
     changes = {"pairing_interval": 0.1, "play_now_timeout": 0.6}
-    with (
-        two_servers(postgres_url, redis_url, **changes) as (a, b),
-        a.http() as on_a,
-        b.http() as on_b,
-    ):
+    with two_clients(postgres_url, redis_url, **changes) as (_, _, on_a, on_b):
         gone = on_a.post("/api/play-now", json={"name": "Gus"}).json()["key"]  # never asks
         time.sleep(1.0)
         here = on_b.post("/api/play-now", json={"name": "Hal"}).json()["key"]
@@ -379,8 +377,7 @@ def test_a_lobby_socket_hears_at_once_of_an_offer_made_on_another_process(
     from websockets.sync.client import connect
 
     with (
-        two_servers(postgres_url, redis_url) as (a, b),
-        b.http() as other,
+        two_clients(postgres_url, redis_url) as (a, _, _, other),
         connect(f"{a.ws_base}/ws/lobby", open_timeout=10) as lobby,
     ):
         time.sleep(0.5)  # a subscribes to the lobby's channel as it starts
@@ -398,9 +395,7 @@ def test_a_player_waiting_on_a_lobby_socket_is_kept_alive_by_it_and_told_the_gam
 
     changes = {"pairing_interval": 0.1, "play_now_timeout": 0.6}
     with (
-        two_servers(postgres_url, redis_url, **changes) as (a, b),
-        a.http() as on_a,
-        b.http() as on_b,
+        two_clients(postgres_url, redis_url, **changes) as (a, _, on_a, on_b),
         connect(f"{a.ws_base}/ws/lobby", open_timeout=10) as lobby,
     ):
         ann = on_a.post("/api/play-now", json={"name": "Ann"}).json()["key"]

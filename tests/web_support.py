@@ -238,6 +238,16 @@ class Browser:
         self.send({"type": "act", "action": action, "version": self.state["version"]})
 
 
+class Clock:
+    """A clock the test moves by hand (leases, "Play now" places)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def read_stored(server: LiveServer, game_id: str) -> GameRow | None:
     """A game as the server stored it, read through a connection of the
     test's own: the store's one connection belongs to the server's writer
