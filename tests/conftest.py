@@ -22,8 +22,9 @@ def _isolated_data_dir(
     yield
 
 
-#: Throwaway PostgreSQL and Redis servers (tests/services.py).
-pytest_plugins = ["services"]
+#: Throwaway PostgreSQL and Redis servers (tests/services.py); the browser
+#: tests' Chromium, page and screenshot folder (tests/browsers.py).
+pytest_plugins = ["services", "browsers"]
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

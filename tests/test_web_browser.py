@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,26 +18,13 @@ from helpers import deck_for
 from web_support import (
     fast_config,
     free_port,
-    launch_chromium,
     live_server,
     needs_chromium,
     serve_process,
-    watched_page,
+    start_against_random,
 )
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launch_chromium() as browser:
-        yield browser
-
-
-@pytest.fixture
-def page(chromium: Browser) -> Iterator[Page]:
-    with watched_page(chromium, viewport={"width": 1400, "height": 900}) as page:
-        yield page
 
 
 def version(page: Page) -> int:
@@ -52,17 +38,6 @@ def act_and_wait(page: Page, selector: str) -> None:
     page.wait_for_function(
         "v => Number(document.querySelector('#board').dataset.version) > v", arg=before
     )
-
-
-def start_against_random(page: Page, base: str) -> None:
-    page.goto(base + "/")
-    page.wait_for_selector("#bot-program option", state="attached")
-    page.click("#vs-bot .programs summary")  # the research bots are in a fold
-    page.select_option("#bot-program", "random")
-    page.fill("#vs-bot input[name=name]", "Ann")
-    page.click("#vs-bot button[type=submit]")
-    page.wait_for_url("**/game/**")
-    page.wait_for_selector(".hand.mine .card")
 
 
 def my_move(page: Page) -> str | None:

@@ -107,8 +107,9 @@ def test_check_db_on_random_bytes_is_one_line_and_leaves_no_lock(tmp_path: Path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.sqlite3"]
 
 
-def test_a_damaged_page_is_found_by_the_check(tmp_path: Path) -> None:
-    path = tmp_path / "g.sqlite3"
+def garbled_database(path: Path) -> None:
+    """A database of 40 games (``game00`` to ``game39``) whose last 4 KiB
+    page is garbage."""
     store = Store(path)
     for i in range(40):
         store.create_game(new_row(f"game{i:02d}"))
@@ -119,6 +120,11 @@ def test_a_damaged_page_is_found_by_the_check(tmp_path: Path) -> None:
     last = len(data) // page - 1
     data[last * page : (last + 1) * page] = b"\xff" * page  # one page of garbage
     path.write_bytes(bytes(data))
+
+
+def test_a_damaged_page_is_found_by_the_check(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    garbled_database(path)
     _, problems = check_database_file(path)
     assert problems, "a garbled page must be reported"
     result = check_db(path)

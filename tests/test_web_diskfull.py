@@ -11,6 +11,7 @@ import errno
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,17 @@ def full_disk(
         yield server, FullDisk(store, ERRORS[request.param])
 
 
+@contextmanager
+def a_game_against_random(
+    server: LiveServer,
+) -> Iterator[tuple[dict[str, Any], Browser, dict[str, Any]]]:
+    """A new game against the random bot, joined by its person: the game,
+    the person's connection and the first position."""
+    game = server.new_game(mode="bot", bot="random")
+    with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+        yield game, me, me.next_state()
+
+
 def test_a_new_game_on_a_full_disk_is_a_clear_error(
     full_disk: tuple[LiveServer, FullDisk],
 ) -> None:
@@ -78,9 +90,7 @@ def test_a_bot_s_unsaved_move_is_told_and_saved_once_space_returns(
     full_disk: tuple[LiveServer, FullDisk],
 ) -> None:
     server, disk = full_disk
-    game = server.new_game(mode="bot", bot="random")
-    with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
-        state = me.next_state()
+    with a_game_against_random(server) as (game, me, state):
         assert state["legal"]  # first dealer 1: the person leads
         disk.allow = 1  # the person's move is saved, the bot's answer is not
         disk.full.set()
@@ -106,9 +116,7 @@ def test_a_person_s_move_on_a_full_disk_is_a_clear_error(
     full_disk: tuple[LiveServer, FullDisk],
 ) -> None:
     server, disk = full_disk
-    game = server.new_game(mode="bot", bot="random")
-    with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
-        state = me.next_state()
+    with a_game_against_random(server) as (_, me, state):
         disk.full.set()
         me.act(state["legal"][0]["action"])
         error = me.error()

@@ -17,19 +17,12 @@ from web_support import (
     LiveServer,
     close_watched_page,
     fast_config,
-    launch_chromium,
     live_server,
     needs_chromium,
     open_watched_page,
 )
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launch_chromium() as browser:
-        yield browser
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ else to the test's temporary folder.
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,10 +25,10 @@ from web_support import (
     LiveServer,
     close_watched_page,
     fast_config,
-    launch_chromium,
     live_server,
     needs_chromium,
     open_watched_page,
+    start_against_random,
 )
 
 AXE = Path(__file__).parent / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
@@ -37,12 +36,6 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launch_chromium() as browser:
-        yield browser
 
 
 @pytest.fixture(scope="module")
@@ -58,14 +51,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield srv
 
 
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = os.environ.get("MARJOLET_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path_factory.mktemp("shots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 def open_page(chromium: Browser, viewport: ViewportSize, locale: str, **extra: Any) -> Page:
     return open_watched_page(chromium, viewport=viewport, locale=locale, **extra)
 
@@ -75,14 +60,8 @@ def close(page: Page) -> None:
 
 
 def start_game(page: Page, base: str) -> None:
-    page.goto(base + "/")
-    page.wait_for_selector("#bot-program option", state="attached")
-    page.click("#vs-bot .programs summary")  # the research bots are in a fold
-    page.select_option("#bot-program", "random")
-    page.fill("#vs-bot input[name=name]", "Camille")
-    page.click("#vs-bot button[type=submit]")
-    page.wait_for_url("**/game/**")
-    page.wait_for_selector(".hand.mine .card.playable")
+    """Camille against the random bot, until she may play a card."""
+    start_against_random(page, base, "Camille", ready=".hand.mine .card.playable")
 
 
 def no_sideways_scroll(page: Page) -> None:

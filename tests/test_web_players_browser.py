@@ -7,11 +7,11 @@ Debian's Chromium (never ``playwright install``). Screenshots go to
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -20,7 +20,6 @@ from web_support import Browser as Client
 from web_support import (
     LiveServer,
     fast_config,
-    launch_chromium,
     live_server,
     needs_chromium,
     play_until,
@@ -30,6 +29,7 @@ from web_support import (
 pytestmark = needs_chromium
 
 PHONE = {"width": 390, "height": 844}
+FRENCH_PHONE: dict[str, Any] = {"viewport": PHONE, "locale": "fr-FR"}
 #: Names of the programs behind the levels and of the research bots.
 ALGORITHMS = re.compile(
     r"\b(random|heuristic|heuristique|solver|pimc|ismcts|mcts|openspiel\S*|best|sampler|"
@@ -58,16 +58,10 @@ def test_jargon_finds_what_a_player_should_not_see() -> None:
     assert jargon("Expert · Confirmé · 10♣ R♥ · Donne 1") == []
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launch_chromium() as browser:
-        yield browser
-
-
 @pytest.fixture
-def page(chromium: Browser) -> Iterator[Page]:
-    with watched_page(chromium, viewport=PHONE, locale="fr-FR") as page:
-        yield page
+def page_options() -> dict[str, Any]:
+    """The ``page`` fixture on a French phone."""
+    return FRENCH_PHONE
 
 
 @pytest.fixture
@@ -75,14 +69,6 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
     with live_server(fast_config(tmp_path / "games.sqlite3", bot_delay=0.01)) as srv:
         srv.app.state.reviews.budget = 0.0
         yield srv
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = os.environ.get("MARJOLET_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path_factory.mktemp("shots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def seen(page: Page, where: str) -> str:
@@ -204,7 +190,7 @@ def test_a_spectator_sees_they_watch_with_pause_and_speed(
 def test_a_friend_is_asked_a_name_and_the_host_can_share(
     chromium: Browser, server: LiveServer, shots: Path
 ) -> None:
-    with watched_page(chromium, viewport=PHONE, locale="fr-FR") as host:
+    with watched_page(chromium, **FRENCH_PHONE) as host:
         host.add_init_script("navigator.share = () => Promise.resolve();")  # a phone's share sheet
         host.goto(server.base + "/")
         host.fill("#vs-friend input[name=name]", "Hôte")
@@ -214,7 +200,7 @@ def test_a_friend_is_asked_a_name_and_the_host_can_share(
         assert host.locator("#share-invite").inner_text() == "Partager"
         host.screenshot(path=str(shots / "invite-fr-390.png"))
         link = host.input_value(".invite-url")
-        with watched_page(chromium, viewport=PHONE, locale="fr-FR") as guest:
+        with watched_page(chromium, **FRENCH_PHONE) as guest:
             guest.goto(link)
             guest.wait_for_selector("#join-name")
             assert "Sous quel nom" in seen(guest, "guest")

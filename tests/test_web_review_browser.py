@@ -7,35 +7,19 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from web_support import Browser as Client
 from web_support import (
     fast_config,
-    launch_chromium,
     live_server,
     needs_chromium,
     play_until,
-    watched_page,
 )
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launch_chromium() as browser:
-        yield browser
-
-
-@pytest.fixture
-def page(chromium: Browser) -> Iterator[Page]:
-    with watched_page(chromium, viewport={"width": 1400, "height": 900}) as page:
-        yield page
 
 
 def test_review_from_the_history_marks_the_log_and_shows_values(

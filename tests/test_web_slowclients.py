@@ -6,27 +6,23 @@ from __future__ import annotations
 
 import logging
 import socket
-import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from marjolet.web import logguard
-from marjolet.web.app import create_app
 from marjolet.web.slowclients import guarded_http_protocol
-from web_support import TIMEOUT, Browser, LiveServer, fast_config
+from web_support import TIMEOUT, Browser, LiveServer, fast_config, live_server
 
 HEADER_TIMEOUT = 0.5
 BODY_TIMEOUT = 0.5
 CAP = 3
 
 
-@contextmanager
-def guarded_server(tmp_path: Path) -> Iterator[LiveServer]:
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
     """A server with ``marjolet serve``'s HTTP protocol and short limits."""
     config = fast_config(
         tmp_path / "g.sqlite3",
@@ -34,34 +30,8 @@ def guarded_server(tmp_path: Path) -> Iterator[LiveServer]:
         body_timeout=BODY_TIMEOUT,
         max_connections_per_address=CAP,
     )
-    app = create_app(config)
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=0,
-            log_level="warning",
-            http=guarded_http_protocol(config.header_timeout, config.max_connections_per_address),
-            timeout_keep_alive=config.keep_alive,
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + TIMEOUT
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield LiveServer(f"http://127.0.0.1:{port}", app, server)
-    finally:
-        server.should_exit = True
-        thread.join(TIMEOUT)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    with guarded_server(tmp_path) as srv:
+    http = guarded_http_protocol(config.header_timeout, config.max_connections_per_address)
+    with live_server(config, http=http, timeout_keep_alive=config.keep_alive) as srv:
         yield srv
 
 

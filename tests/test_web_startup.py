@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from marjolet.web.store import SeatInfo, Store
+from test_web_damaged import garbled_database
 from test_web_store import new_row
 from web_support import fast_config, live_server
 
@@ -77,15 +78,7 @@ def test_a_damaged_unfinished_game_does_not_stop_the_server_and_is_listed_as_dam
 
 def test_a_garbled_page_does_not_stop_the_server(tmp_path: Path) -> None:
     path = tmp_path / "g.sqlite3"
-    store = Store(path)
-    for i in range(40):
-        store.create_game(new_row(f"game{i:02d}"))
-    store.close()
-    data = bytearray(path.read_bytes())
-    page = 4096
-    last = len(data) // page - 1
-    data[last * page : (last + 1) * page] = b"\xff" * page
-    path.write_bytes(bytes(data))
+    garbled_database(path)
     with live_server(fast_config(path)) as server, server.http() as client:
         assert client.get("/api/health").status_code == 200
         history = client.get("/api/games")

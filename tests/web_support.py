@@ -63,12 +63,14 @@ class LiveServer:
 
 
 @contextmanager
-def live_server(config: WebConfig, port: int = 0) -> Iterator[LiveServer]:
-    """A running server for ``config``; stopped at the end of the block."""
+def live_server(config: WebConfig, port: int = 0, **options: Any) -> Iterator[LiveServer]:
+    """A running server for ``config``; stopped at the end of the block.
+    ``options`` go to ``uvicorn.Config`` beside the address and the
+    WebSocket message limit ``marjolet serve`` sets."""
     app = create_app(config)
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                      ws_max_size=TRANSPORT_MAX)
+                      ws_max_size=TRANSPORT_MAX, **options)
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -351,3 +353,18 @@ def watched_page(chromium: Chromium, **context_options: Any) -> Iterator[Page]:
     page = open_watched_page(chromium, **context_options)
     yield page
     close_watched_page(page)
+
+
+def start_against_random(
+    page: Page, base: str, name: str = "Ann", ready: str = ".hand.mine .card"
+) -> None:
+    """From the lobby at ``base``, ``name`` starts a game against the
+    random bot; returns once ``ready`` (a selector) is on the table."""
+    page.goto(base + "/")
+    page.wait_for_selector("#bot-program option", state="attached")
+    page.click("#vs-bot .programs summary")  # the research bots are in a fold
+    page.select_option("#bot-program", "random")
+    page.fill("#vs-bot input[name=name]", name)
+    page.click("#vs-bot button[type=submit]")
+    page.wait_for_url("**/game/**")
+    page.wait_for_selector(ready)
