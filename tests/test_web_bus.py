@@ -70,3 +70,35 @@ def test_the_broker_must_be_a_redis_url() -> None:
     assert isinstance(make_bus(None), LocalBus)
     with pytest.raises(ValueError, match="redis://"):
         make_bus("postgresql://x")
+
+
+def test_a_lobby_change_reaches_another_process_with_the_name_of_its_origin(
+    redis_url: str,
+) -> None:
+    async def run() -> list[str]:
+        sender, receiver = RedisBus(redis_url), RedisBus(redis_url)
+        await sender.ready()
+        got: list[str] = []
+
+        async def hear() -> None:
+            async for origin in receiver.subscribe_lobby():
+                got.append(origin)
+                if len(got) == 2:
+                    return
+
+        task = asyncio.ensure_future(hear())
+        for _ in range(100):  # until the subscription is in place
+            await asyncio.sleep(0.02)
+            if await sender._redis.pubsub_numsub("marjolet:lobby") != [(b"marjolet:lobby", 0)]:
+                break
+        await sender._redis.publish("marjolet:lobby", "NOT a process")
+        await sender.publish_lobby("0a1b")
+        await sender.publish_lobby("ffff")
+        await asyncio.wait_for(task, 10)
+        with pytest.raises(ValueError):
+            await sender.publish_lobby("no such name")
+        await sender.close()
+        await receiver.close()
+        return got
+
+    assert asyncio.run(run()) == ["0a1b", "ffff"]

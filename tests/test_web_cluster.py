@@ -9,18 +9,25 @@ them); without them the fixtures skip it with the reason."""
 
 from __future__ import annotations
 
+import json
 import random
 import signal
+import threading
 import time
 from contextlib import ExitStack
 from typing import Any
 
+import httpx
+from sqlalchemy import func, select
+from websockets.sync.client import connect
+
 from marjolet.actions import ACTION_NAMES
 from marjolet.record import Record, to_match
-from marjolet.web.db import make_engine
+from marjolet.web.config import WebConfig
+from marjolet.web.db import games, make_engine
 from marjolet.web.leases import LEASE_SECONDS
-from marjolet.web.store import read_game
-from web_support import Browser, LiveServer, serve_process
+from marjolet.web.store import GameRow, read_game
+from web_support import Browser, LiveServer, serve_process, wait_matched
 
 RULES = {"profile": "classic", "target": 200}
 #: The acknowledged actions after which the first process dies (mid-deal).
@@ -35,6 +42,18 @@ def events(record: Record) -> list[tuple[int, int | None]]:
         out.append((index, None))
         out.extend((index, action) for action in deal.actions)
     return out
+
+
+def finished_game(postgres_url: str, game_id: str) -> GameRow:
+    """The game as the database holds it, which must be finished."""
+    engine = make_engine(postgres_url)
+    try:
+        with engine.connect() as db:
+            stored = read_game(db, game_id)
+    finally:
+        engine.dispose()
+    assert stored is not None and stored.status == "finished"
+    return stored
 
 
 def latest(*browsers: Browser) -> dict[str, Any]:
@@ -106,13 +125,7 @@ def test_a_match_survives_the_sigkill_of_one_of_its_two_processes(
         assert killed_at is not None and not killed_at["deal_over"]  # died mid-deal
         for seat in seats:  # both seats on the final position
             assert settle(seat, int(state["version"]))["match_over"]
-        engine = make_engine(postgres_url)
-        try:
-            with engine.connect() as db:
-                stored = read_game(db, game["id"])
-        finally:
-            engine.dispose()
-        assert stored is not None and stored.status == "finished"
+        stored = finished_game(postgres_url, game["id"])
         record = stored.record()
         assert to_match(record).is_over
         played = events(record)
@@ -141,13 +154,114 @@ def test_the_bots_of_a_killed_process_are_taken_over_and_never_play_twice(
         took = time.monotonic() - killed
         end = watcher.recv_until(lambda m: m["type"] == "state" and m["match_over"], 90)
         assert took < LEASE_SECONDS + 10, took
-    engine = make_engine(postgres_url)
-    try:
-        with engine.connect() as db:
-            stored = read_game(db, game["id"])
-    finally:
-        engine.dispose()
-    assert stored is not None and stored.status == "finished"
+    stored = finished_game(postgres_url, game["id"])
     assert to_match(stored.record()).is_over  # every move once, in order
     assert stored.version == len(events(stored.record())) - 1  # a change a version
     assert end["winner"] == stored.winner
+
+
+def count_games(postgres_url: str) -> int:
+    engine = make_engine(postgres_url)
+    try:
+        with engine.connect() as db:
+            return int(db.execute(select(func.count()).select_from(games)).scalar_one())
+    finally:
+        engine.dispose()
+
+
+def test_play_now_on_two_processes_makes_one_game_and_never_pairs_a_player_whose_process_died(
+    postgres_url: str, redis_url: str
+) -> None:
+    with ExitStack() as stack:
+        first, base_a = stack.enter_context(serve_process(postgres_url, "--broker", redis_url))
+        _, base_b = stack.enter_context(serve_process(postgres_url, "--broker", redis_url))
+        on_a = stack.enter_context(httpx.Client(base_url=base_a, timeout=30))
+        on_b = stack.enter_context(httpx.Client(base_url=base_b, timeout=30))
+        ann = on_a.post("/api/play-now", json={"name": "Ann"}).json()["key"]
+        bo = on_b.post("/api/play-now", json={"name": "Bo"}).json()["key"]
+        seat_ann, seat_bo = wait_matched(on_b, ann), wait_matched(on_a, bo)  # asked crosswise
+        assert seat_ann["id"] == seat_bo["id"] and {seat_ann["seat"], seat_bo["seat"]} == {0, 1}
+        for base, seat in ((base_a, seat_ann), (base_b, seat_bo)):
+            server = LiveServer(base, None, None)  # type: ignore[arg-type]
+            hello = {"type": "hello", "token": seat["token"]}
+            with Browser.open(server, seat["id"], hello) as me:
+                assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == seat["seat"]
+        assert count_games(postgres_url) == 1
+        # Gus waits on the first process's lobby socket; that process dies
+        gus = on_a.post("/api/play-now", json={"name": "Gus"}).json()["key"]
+        lobby = stack.enter_context(connect(f"ws{base_a[4:]}/ws/lobby", open_timeout=10))
+        lobby.send(json.dumps({"type": "wait", "key": gus}))
+        time.sleep(1.0)  # his only sign of life: that socket
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+        time.sleep(WebConfig().play_now_timeout + 1.5)
+        hal = on_b.post("/api/play-now", json={"name": "Hal"}).json()["key"]
+        for _ in range(10):  # Gus was given up: Hal waits alone
+            assert on_b.get(f"/api/play-now/{hal}").json()["status"] == "waiting"
+            time.sleep(0.3)
+        assert on_b.get(f"/api/play-now/{gus}").status_code == 404
+        ivy = on_b.post("/api/play-now", json={"name": "Ivy"}).json()["key"]
+        seat_hal = wait_matched(on_b, hal, LEASE_SECONDS + 30)  # the pairing taken over
+        assert seat_hal["id"] == wait_matched(on_b, ivy)["id"]
+        assert count_games(postgres_url) == 2
+
+
+def started_reviews(*outputs: list[str]) -> list[str]:
+    return [line for out in outputs for line in out if ": started (" in line]
+
+
+def test_a_review_asked_on_two_processes_runs_in_one_and_is_taken_over_when_it_dies(
+    postgres_url: str, redis_url: str
+) -> None:
+    from test_web_review import finished_game as played_game
+
+    logs: tuple[list[str], list[str]] = ([], [])
+    extra = ("--broker", redis_url, "--review-budget", "0.05", "--log-level", "info")
+    with ExitStack() as stack:
+        procs, servers = [], []
+        for out in logs:
+            proc, base = stack.enter_context(serve_process(postgres_url, *extra, output=out))
+            procs.append(proc)
+            servers.append(LiveServer(base, None, None))  # type: ignore[arg-type]
+        game = played_game(servers[1])
+        url = f"/api/games/{game['id']}/review"
+        answers: list[dict[str, Any]] = []
+        go = threading.Barrier(2)
+
+        def ask(server: LiveServer) -> None:
+            with server.http() as client:
+                go.wait(10)
+                answers.append(client.post(url, json={}).json())
+
+        askers = [threading.Thread(target=ask, args=(s,)) for s in servers]
+        for t in askers:
+            t.start()
+        for t in askers:
+            t.join(30)
+        assert [a["status"] for a in answers] == ["running", "running"]
+        deadline = time.monotonic() + 5
+        while not started_reviews(*logs) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(started_reviews(*logs)) == 1  # one process computes it
+        owner = 0 if started_reviews(logs[0]) else 1
+        other = servers[1 - owner]
+        with other.http() as client:  # the owner's progress, told by the other
+            seen = client.get(url).json()
+        assert seen["status"] == "running" and seen["total"] == answers[0]["total"] > 0
+        procs[owner].send_signal(signal.SIGKILL)
+        procs[owner].wait(10)
+        killed = time.monotonic()
+        taken_over = None
+        with other.http() as client:
+            while time.monotonic() < killed + LEASE_SECONDS + 120:
+                status = client.get(url).json()
+                if status["status"] != "running":
+                    break
+                if taken_over is None and started_reviews(logs[1 - owner]):
+                    taken_over = time.monotonic() - killed
+                time.sleep(0.3)
+        assert status["status"] == "done", status
+        assert len(status["review"]["decisions"]) == answers[0]["total"]
+        assert taken_over is not None and taken_over < LEASE_SECONDS + 5, taken_over
+        assert any("taken over" in line for line in logs[1 - owner])
+        assert sum(": stored" in line for line in logs[1 - owner]) == 1

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from marjolet.web.store import Store
-from web_support import Browser, LiveServer, fast_config, live_server
+from web_support import Browser, LiveServer, fast_config, live_server, read_stored
 
 
 class FullDisk:
@@ -106,7 +106,7 @@ def test_a_bot_s_unsaved_move_is_told_and_saved_once_space_returns(
         answered = me.state  # the bot's move may come before the notice
         if answered is None or answered["to_move"] != 0:
             answered = me.recv_until(lambda m: m["type"] == "state" and m["to_move"] == 0)
-    stored = server.app.state.hub.ledger._store.load_game(game["id"])
+    stored = read_stored(server, game["id"])
     # every move shown is saved, each once (the bot may answer more than once)
     assert stored is not None
     assert len(stored.actions[0]) == answered["version"] - state["version"] >= 2

@@ -8,14 +8,7 @@ import pytest
 
 from marjolet.web.db import make_engine, migrate
 from marjolet.web.leases import Leases
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from web_support import Clock
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 
 from marjolet.bots.levels import LEVELS
 from marjolet.web.store import GameRow
-from web_support import Browser, LiveServer, fast_config, live_server, play_until
+from web_support import Browser, LiveServer, fast_config, live_server, play_until, read_stored
 
 
 @pytest.fixture
@@ -23,8 +23,7 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
 
 def stored_game(server: LiveServer, game_id: str) -> GameRow:
     """A game as the server stored it (its table may have left memory)."""
-    store = server.app.state.hub.ledger._store  # read only, from the test's thread
-    game: GameRow | None = store.load_game(game_id)
+    game: GameRow | None = read_stored(server, game_id)
     assert game is not None
     return game
 

@@ -70,3 +70,20 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     text = alice.locator("body").inner_text().lower()
     assert "glicko" not in text and "seek" not in text
     close_watched_page(alice)
+
+
+def test_two_pages_pressing_play_now_open_the_same_table(
+    chromium: Browser, server: LiveServer
+) -> None:
+    pages = [open_watched_page(chromium) for _ in range(2)]
+    for page in pages:
+        page.goto(f"{server.base}/online?lang=en")
+        page.fill("#now-wait", "")  # never a computer opponent
+        page.click("#now-form button[type=submit]")
+        expect(page.locator("#now-status")).to_contain_text("Looking for an opponent")
+    for page in pages:  # told on their lobby sockets (or by asking)
+        page.wait_for_url("**/game/*", timeout=20_000)
+    assert pages[0].url.split("#")[0] == pages[1].url.split("#")[0]
+    for page in pages:
+        expect(page.locator("#board")).to_be_visible()
+        close_watched_page(page)

@@ -67,3 +67,24 @@ def test_only_finished_games_are_reviewed(tmp_path: Path) -> None:
             live = client.post(f"/api/games/{game['id']}/review", json={})
             assert live.status_code == 409 and "finished" in live.json()["error"]["message"]
             assert client.get("/api/games/nosuchgame/review").status_code == 404
+
+
+def test_the_review_budget_is_the_analysis_default_and_a_wrong_one_is_one_line(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+    import sys
+
+    from marjolet.analysis import DEFAULT_BUDGET
+    from marjolet.web.config import WebConfig
+
+    assert WebConfig().review_budget == DEFAULT_BUDGET
+    run = subprocess.run(
+        [sys.executable, "-m", "marjolet", "serve", "--port", "0",
+         "--db", str(tmp_path / "g.sqlite3"), "--review-budget", "11"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.strip() == (
+        "marjolet: error: --review-budget must be between 0 and 10 seconds, got 11.0"
+    )

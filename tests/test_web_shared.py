@@ -10,11 +10,12 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import func, select
 
 from marjolet.web.db import actions, games, make_engine
-from web_support import Browser, LiveServer, fast_config, live_server
+from web_support import Browser, LiveServer, fast_config, live_server, wait_matched
 
 RULES = {"profile": "classic", "target": 200}
 
@@ -24,6 +25,15 @@ def two_servers(db: str, broker: str | None, **changes: Any) -> Iterator[tuple[L
     config = fast_config(db, broker=broker, **changes)
     with live_server(config) as a, live_server(config) as b:
         yield a, b
+
+
+@contextmanager
+def two_clients(
+    db: str, broker: str, **changes: Any
+) -> Iterator[tuple[LiveServer, LiveServer, httpx.Client, httpx.Client]]:
+    """Two processes and an HTTP client of each."""
+    with two_servers(db, broker, **changes) as (a, b), a.http() as on_a, b.http() as on_b:
+        yield a, b, on_a, on_b
 
 
 def friend_game(a: LiveServer, b: LiveServer) -> tuple[str, str, str]:
@@ -257,11 +267,7 @@ def test_a_guest_s_seek_accepted_on_another_process_seats_its_owner(
 ) -> None:
     from websockets.sync.client import connect
 
-    with (
-        two_servers(postgres_url, redis_url, pairing_interval=0.2) as (a, b),
-        a.http() as owner,
-        b.http() as other,
-    ):
+    with two_clients(postgres_url, redis_url, pairing_interval=0.2) as (a, b, owner, other):
         seek = owner.post("/api/seeks", json={"name": "Hal", "rules": RULES}).json()
         with connect(f"{a.ws_base}/ws/lobby", open_timeout=10) as lobby:
             lobby.send(json.dumps({"type": "follow", "seek": seek["id"], "token": seek["token"]}))
@@ -278,3 +284,131 @@ def test_a_guest_s_seek_accepted_on_another_process_seats_its_owner(
             assert status["game"] == mine
             with Browser.open(server, seat["id"], {"type": "hello", "token": mine["token"]}) as me:
                 assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == mine["seat"]
+
+
+def test_play_now_pairs_two_players_waiting_on_two_processes_into_one_game(
+    postgres_url: str, redis_url: str
+) -> None:
+    with two_clients(postgres_url, redis_url, pairing_interval=0.1) as (a, b, on_a, on_b):
+        ann = on_a.post("/api/play-now", json={"name": "Ann"}).json()["key"]
+        bo = on_b.post("/api/play-now", json={"name": "Bo"}).json()["key"]
+        games_ = {"ann": wait_matched(on_b, ann), "bo": wait_matched(on_a, bo)}  # asked crosswise
+        assert games_["ann"]["id"] == games_["bo"]["id"]
+        assert {games_["ann"]["seat"], games_["bo"]["seat"]} == {0, 1}
+        for client in (on_a, on_b):  # any process says the same
+            assert client.get(f"/api/play-now/{ann}").json()["game"] == games_["ann"]
+        for server, game in ((a, games_["ann"]), (b, games_["bo"])):
+            hello = {"type": "hello", "token": game["token"]}
+            with Browser.open(server, game["id"], hello) as me:
+                assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == game["seat"]
+        left = on_b.request("DELETE", f"/api/play-now/{ann}", json={})
+        assert left.status_code == 404  # matched: no longer in the queue
+    engine = make_engine(postgres_url)
+    try:
+        with engine.connect() as db:
+            assert db.execute(select(func.count()).select_from(games)).scalar_one() == 1
+    finally:
+        engine.dispose()
+
+
+def test_a_play_now_place_nobody_asks_about_is_given_up_and_never_paired(
+    postgres_url: str, redis_url: str
+) -> None:
+    import time
+
+    changes = {"pairing_interval": 0.1, "play_now_timeout": 0.6}
+    with two_clients(postgres_url, redis_url, **changes) as (_, _, on_a, on_b):
+        gone = on_a.post("/api/play-now", json={"name": "Gus"}).json()["key"]  # never asks
+        time.sleep(1.0)
+        here = on_b.post("/api/play-now", json={"name": "Hal"}).json()["key"]
+        for _ in range(10):  # alone: Gus is given up
+            assert on_b.get(f"/api/play-now/{here}").json()["status"] == "waiting"
+            time.sleep(0.1)
+        assert on_a.get(f"/api/play-now/{gone}").status_code == 404
+        assert on_b.get("/api/lobby").json()["waiting"] == 1
+        other = on_a.post("/api/play-now", json={"name": "Ivy"}).json()["key"]
+        assert wait_matched(on_b, here)["id"] == wait_matched(on_a, other)["id"]
+
+
+def test_a_review_asked_on_two_processes_is_computed_once(
+    postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from marjolet.analysis import Reviewer
+    from test_web_review import finished_game, wait_done
+
+    judged: list[tuple[int, int, int]] = []  # (reviewer, deal, action)
+    judge = Reviewer.judge
+
+    def counted(self: Reviewer, point: Any) -> Any:
+        judged.append((id(self), point.deal_index, point.action_index))
+        return judge(self, point)
+
+    monkeypatch.setattr(Reviewer, "judge", counted)
+    with two_servers(postgres_url, redis_url, review_budget=0.0) as (a, b):
+        game = finished_game(a)
+        url = f"/api/games/{game['id']}/review"
+        answers: list[dict[str, Any]] = []
+        go = threading.Barrier(2)
+
+        def ask(server: LiveServer) -> None:
+            with server.http() as client:
+                go.wait(5)
+                answers.append(client.post(url, json={}).json())
+
+        askers = [threading.Thread(target=ask, args=(s,)) for s in (a, b)]
+        for t in askers:
+            t.start()
+        for t in askers:
+            t.join(30)
+        assert {x["status"] for x in answers} <= {"running", "done"}
+        done = [wait_done(server, game["id"]) for server in (a, b)]
+        assert done[0] == done[1] and done[0]["status"] == "done"
+    assert len({reviewer for reviewer, _, _ in judged}) == 1  # one computation
+    places = [(d, x) for _, d, x in judged]
+    assert len(places) == len(set(places)) == len(done[0]["review"]["decisions"])
+
+
+
+def test_a_lobby_socket_hears_at_once_of_an_offer_made_on_another_process(
+    postgres_url: str, redis_url: str
+) -> None:
+    import time
+
+    from websockets.sync.client import connect
+
+    with (
+        two_clients(postgres_url, redis_url) as (a, _, _, other),
+        connect(f"{a.ws_base}/ws/lobby", open_timeout=10) as lobby,
+    ):
+        time.sleep(0.5)  # a subscribes to the lobby's channel as it starts
+        other.post("/api/seeks", json={"name": "Hal", "rules": RULES})
+        heard = json.loads(lobby.recv(timeout=10))  # (no sweep would tell it)
+        assert heard == {"type": "lobby"}
+
+
+def test_a_player_waiting_on_a_lobby_socket_is_kept_alive_by_it_and_told_the_game(
+    postgres_url: str, redis_url: str
+) -> None:
+    import time
+
+    from websockets.sync.client import connect
+
+    changes = {"pairing_interval": 0.1, "play_now_timeout": 0.6}
+    with (
+        two_clients(postgres_url, redis_url, **changes) as (a, _, on_a, on_b),
+        connect(f"{a.ws_base}/ws/lobby", open_timeout=10) as lobby,
+    ):
+        ann = on_a.post("/api/play-now", json={"name": "Ann"}).json()["key"]
+        lobby.send(json.dumps({"type": "wait", "key": ann}))  # she never polls
+        time.sleep(1.5)  # over twice the time-out: her socket kept the place
+        bo = on_b.post("/api/play-now", json={"name": "Bo"}).json()["key"]
+        while True:
+            told = json.loads(lobby.recv(timeout=10))
+            if told["type"] == "play_now":
+                break
+        assert told["key"] == ann and told["status"] == "matched"
+        assert told["game"]["id"] == wait_matched(on_b, bo)["id"]
+        lobby.send(json.dumps({"type": "wait", "key": "no-such-place"}))
+        while (refused := json.loads(lobby.recv(timeout=10)))["type"] != "error":
+            pass
+        assert refused["code"] == "not_in_queue"

@@ -30,7 +30,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from marjolet.web.app import create_app
 from marjolet.web.config import WebConfig
+from marjolet.web.db import reader
 from marjolet.web.security import TRANSPORT_MAX
+from marjolet.web.store import GameRow, read_game
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser as Chromium
@@ -111,8 +113,11 @@ SERVING = re.compile(r"serving on (http://127\.0\.0\.1:\d+)/")
 
 
 @contextmanager
-def serve_process(db: Path | str, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """``marjolet serve --port 0`` in a child process; yields it and its address."""
+def serve_process(
+    db: Path | str, *extra: str, output: list[str] | None = None
+) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``marjolet serve --port 0`` in a child process; yields it and its
+    address (and keeps every line it prints in ``output``, if given)."""
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -138,7 +143,7 @@ def serve_process(db: Path | str, *extra: str) -> Iterator[tuple[subprocess.Pope
     lines: queue.Queue[str] = queue.Queue()
     assert proc.stdout is not None
     out = proc.stdout
-    threading.Thread(target=_pump, args=(out, lines), daemon=True).start()
+    threading.Thread(target=_pump, args=(out, lines, output), daemon=True).start()
     seen: list[str] = []
     deadline = time.monotonic() + 30
     base = None
@@ -160,9 +165,11 @@ def serve_process(db: Path | str, *extra: str) -> Iterator[tuple[subprocess.Pope
         proc.wait(10)
 
 
-def _pump(stream: Any, lines: queue.Queue[str]) -> None:
+def _pump(stream: Any, lines: queue.Queue[str], output: list[str] | None) -> None:
     for line in stream:
         lines.put(line)
+        if output is not None:
+            output.append(line)
 
 
 @dataclass
@@ -231,6 +238,39 @@ class Browser:
     def act(self, action: str) -> None:
         assert self.state is not None
         self.send({"type": "act", "action": action, "version": self.state["version"]})
+
+
+class Clock:
+    """A clock the test moves by hand (leases, "Play now" places)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def read_stored(server: LiveServer, game_id: str) -> GameRow | None:
+    """A game as the server stored it, read through a connection of the
+    test's own: the store's one connection belongs to the server's writer
+    thread (a read on it from another thread ended the writer's
+    transaction under it: "transaction already deassociated")."""
+    with reader(server.app.state.hub.ledger.engine).connect() as db:
+        return read_game(db, game_id)
+
+
+def wait_matched(client: httpx.Client, key: str, timeout: float = 40) -> dict[str, Any]:
+    """Poll a "Play now" place (each poll is its player's sign of life)
+    until it is matched; the seat of the game found."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = client.get(f"/api/play-now/{key}")
+        assert status.status_code == 200, status.text
+        if status.json()["status"] == "matched":
+            game: dict[str, Any] = status.json()["game"]
+            return game
+        time.sleep(0.1)
+    raise AssertionError("the place was not matched")
 
 
 def play_until(

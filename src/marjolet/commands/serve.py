@@ -84,6 +84,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="threads where bots think, off the event loop (default 2)",
     )
     parser.add_argument(
+        "--review-budget",
+        type=float,
+        default=0.3,
+        metavar="SECONDS",
+        help="thinking time per decision of a game review (default 0.3; 0: the fastest, "
+        "the roughest)",
+    )
+    parser.add_argument(
         "--rate-limit",
         type=float,
         default=20.0,
@@ -180,6 +188,10 @@ def run(args: argparse.Namespace) -> int:
     for flag, value in (("--bot-delay", args.bot_delay), ("--watch-delay", args.watch_delay)):
         if not 0 <= value <= 60:
             raise MarjoletError(f"{flag} must be between 0 and 60 seconds, got {value}")
+    if not 0 <= args.review_budget <= 10:
+        raise MarjoletError(
+            f"--review-budget must be between 0 and 10 seconds, got {args.review_budget}"
+        )
     if not 1 <= args.rate_limit <= 100_000:
         raise MarjoletError(
             f"--rate-limit must be 1-100000 messages a second, got {args.rate_limit}"
@@ -197,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay,
         watch_delay=args.watch_delay,
         bot_threads=args.bot_threads,
+        review_budget=args.review_budget,
         rate_per_second=args.rate_limit,
         rate_burst=max(1, round(2 * args.rate_limit)),
         allowed_bots=parse_allow(args.allow_bot),

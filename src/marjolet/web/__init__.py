@@ -27,8 +27,10 @@ Modules, from the edge inwards:
   :mod:`~marjolet.web.store` (SQLite or PostgreSQL);
 - several processes (docs/deploy.md): :mod:`~marjolet.web.backends`
   (``--db`` and ``--broker`` checked), :mod:`~marjolet.web.bus` (game
-  versions over Redis), :mod:`~marjolet.web.leases` (one owner per job),
-  :mod:`~marjolet.web.beacons` (which seats other processes hold).
+  versions and lobby changes over Redis), :mod:`~marjolet.web.leases` (one
+  owner per job), :mod:`~marjolet.web.beacons` (which seats other
+  processes hold), :mod:`~marjolet.web.playnow` ("Play now": its queue in
+  the database).
 
 The pages are plain files in ``static/``.
 """

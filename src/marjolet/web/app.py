@@ -93,7 +93,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         store.close()
         raise
     hub = Hub(config, store, catalogue)
-    reviews = ReviewService(hub)
+    reviews = ReviewService(hub, budget=config.review_budget)
     online = Online(hub)
 
     @contextlib.asynccontextmanager

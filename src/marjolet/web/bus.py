@@ -8,7 +8,9 @@ hidden ever crosses it.
 
 :class:`LocalBus` is the embedded default (one process: an in-memory
 fan-out); :class:`RedisBus` is Redis pub/sub (``--broker redis://...``),
-the way lichess's game servers talk to each other. A subscriber may miss
+the way lichess's game servers talk to each other. A second channel says
+"the lobby changed" (:data:`LOBBY_CHANNEL`), so that every process tells
+its lobby sockets to fetch the open seeks again. A subscriber may miss
 messages (pub/sub is not a queue): the version number lets it see a gap
 and catch up from the database, which is the record of truth.
 """
@@ -19,14 +21,18 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any, Protocol
 
 log = logging.getLogger("marjolet.web")
 
 #: The one Redis channel of game versions.
 CHANNEL = "marjolet:games"
+#: The channel of "the lobby changed" (the open seeks), each message the
+#: name of the process where it changed.
+LOBBY_CHANNEL = "marjolet:lobby"
 _MESSAGE = re.compile(r"([A-Za-z0-9_-]{1,40}) (\d{1,12})")
+_ORIGIN = re.compile(r"[0-9a-f]{1,32}")
 
 
 class Bus(Protocol):
@@ -35,6 +41,10 @@ class Bus(Protocol):
     async def publish(self, game_id: str, version: int) -> None: ...
 
     def subscribe(self) -> AsyncIterator[tuple[str, int]]: ...
+
+    async def publish_lobby(self, origin: str) -> None: ...
+
+    def subscribe_lobby(self) -> AsyncIterator[str]: ...
 
     async def close(self) -> None: ...
 
@@ -59,6 +69,7 @@ class LocalBus:
 
     def __init__(self) -> None:
         self._queues: set[asyncio.Queue[tuple[str, int]]] = set()
+        self._lobby: set[asyncio.Queue[str]] = set()
 
     async def publish(self, game_id: str, version: int) -> None:
         encode(game_id, version)
@@ -74,8 +85,22 @@ class LocalBus:
         finally:
             self._queues.discard(queue)
 
+    async def publish_lobby(self, origin: str) -> None:
+        for queue in self._lobby:
+            queue.put_nowait(origin)
+
+    async def subscribe_lobby(self) -> AsyncIterator[str]:
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        self._lobby.add(queue)
+        try:
+            while True:
+                yield await queue.get()
+        finally:
+            self._lobby.discard(queue)
+
     async def close(self) -> None:
         self._queues.clear()
+        self._lobby.clear()
 
 
 class RedisBus:
@@ -91,20 +116,37 @@ class RedisBus:
         await self._redis.publish(CHANNEL, encode(game_id, version))
 
     async def subscribe(self) -> AsyncIterator[tuple[str, int]]:
-        pubsub = self._redis.pubsub()
-        await pubsub.subscribe(CHANNEL)
-        try:
-            async for message in pubsub.listen():
-                if message.get("type") != "message":
-                    continue
-                decoded = decode(message.get("data", b""))
+        async with contextlib.aclosing(self._listen(CHANNEL)) as messages:
+            async for data in messages:
+                decoded = decode(data)
                 if decoded is None:
                     log.warning("ignored a malformed message on %s", CHANNEL)
                     continue
                 yield decoded
+
+    async def publish_lobby(self, origin: str) -> None:
+        if not _ORIGIN.fullmatch(origin):
+            raise ValueError(f"not a process name: {origin!r}")
+        await self._redis.publish(LOBBY_CHANNEL, origin)
+
+    async def subscribe_lobby(self) -> AsyncIterator[str]:
+        async with contextlib.aclosing(self._listen(LOBBY_CHANNEL)) as messages:
+            async for data in messages:
+                text = data.decode("ascii", "replace") if isinstance(data, bytes) else str(data)
+                if _ORIGIN.fullmatch(text):
+                    yield text
+
+    async def _listen(self, channel: str) -> AsyncGenerator[Any, None]:
+        """The data of every message on ``channel``."""
+        pubsub = self._redis.pubsub()
+        await pubsub.subscribe(channel)
+        try:
+            async for message in pubsub.listen():
+                if message.get("type") == "message":
+                    yield message.get("data", b"")
         finally:
             with contextlib.suppress(Exception):
-                await pubsub.unsubscribe(CHANNEL)
+                await pubsub.unsubscribe(channel)
                 await pubsub.aclose()
 
     @property

@@ -97,8 +97,14 @@ class WebConfig:
     rate_limits: Mapping[str, str] | None = None
     #: Where rate-limit counts are kept (``None``: memory; ``redis://...``).
     rate_limit_storage: str | None = None
+    #: Seconds of thought per decision of a game review (``--review-budget``;
+    #: marjolet.analysis.DEFAULT_BUDGET).
+    review_budget: float = 0.3
     #: Seconds between two rounds of the "Play now" pairing.
     pairing_interval: float = 1.0
+    #: Seconds a "Play now" place may go unasked (the page asks every
+    #: second) before it is given up and never paired.
+    play_now_timeout: float = 10.0
     #: Tests only: the deck of deal ``i`` of every new game.
     deck_for: Callable[[int], Sequence[int]] | None = None
     #: Tests only: the first dealer of every new game.

@@ -15,7 +15,8 @@ up to date at start:
 Tables: ``games``, ``deals``, ``actions`` (every game as its record, see
 :mod:`marjolet.web.store`), ``accounts``, ``sessions`` and
 ``rating_changes`` (see :mod:`marjolet.web.accounts`), ``seeks`` and
-``game_players`` (see :mod:`marjolet.web.lobby`), ``leases`` (see
+``game_players`` (see :mod:`marjolet.web.lobby`), ``play_now`` (see
+:mod:`marjolet.web.playnow`), ``leases`` (see
 :mod:`marjolet.web.leases`) and ``reviews`` (see :mod:`marjolet.web.reviews`).
 """
 
@@ -184,6 +185,37 @@ leases = Table(
     #: The process that owns it until ``expires`` (see marjolet.web.leases).
     Column("owner", String(64), nullable=False),
     Column("expires", Float, nullable=False),
+    #: What the owner tells the others of its progress (a review's
+    #: "done/total"; revision 0007).
+    Column("note", String(64)),
+)
+
+play_now = Table(
+    "play_now",
+    metadata,
+    #: One player waiting in "Play now" (revision 0007), by the SHA-256 of
+    #: the secret key of their place (see marjolet.web.playnow).
+    Column("key_hash", String(64), primary_key=True),
+    Column("created", Float, nullable=False),
+    #: The player's last sign of life (their last poll): a place not asked
+    #: about for ``play_now_timeout`` seconds is given up, never paired.
+    Column("seen", Float, nullable=False),
+    Column("name", String(24), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id")),
+    Column("rating", Float, nullable=False),
+    #: The rules and whether rated, as one JSON text (players wait together
+    #: only under the same text).
+    Column("rules", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("bot_after", Float),
+    #: SHA-256 of the seat token the player will be given, derived from the key.
+    Column("seat_hash", String(64), nullable=False),
+    #: Set when the pairing takes the place for a game (the game may still
+    #: be being made), with the player's seat and when.
+    Column("game_id", Text),
+    Column("seat", Integer),
+    Column("claimed", Float),
+    Index("play_now_by_game", "game_id"),
 )
 
 reviews = Table(
@@ -206,7 +238,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 #: The PostgreSQL advisory lock key that one migrating process holds at a time.
 MIGRATE_LOCK = 0x6D61726A
 #: The newest revision in ``migrations/versions`` (a test checks it).
-HEAD_REVISION = "0006"
+HEAD_REVISION = "0007"
 
 
 def database_url(target: str | os.PathLike[str]) -> str:

@@ -17,6 +17,7 @@ bot program outlives the server.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import random
@@ -187,15 +188,16 @@ class Hub:
             self._hooks.add(task)
             task.add_done_callback(self._hooks.discard)
 
-    async def own(self, job: str) -> bool:
-        """Take or renew this process's lease on ``job`` (a game's bots):
+    async def own(self, job: str, note: str | None = None) -> bool:
+        """Take or renew this process's lease on ``job`` (a game's bots, a
+        review with its progress in ``note``, the pairing):
         always True for one process; among several, True for one live
         process at a time, and another takes the job over once a dead
         owner's lease runs out (``lease_seconds``)."""
         if not self.shared:
             return True
         try:
-            return await asyncio.to_thread(self.leases.acquire, job)
+            return await asyncio.to_thread(self.leases.acquire, job, note)
         except SQLAlchemyError as exc:
             log.warning("lease %s: the database did not answer: %s", job, exc)
             return False
@@ -314,6 +316,8 @@ class Hub:
         first_dealer: int | None = None,
         seating: Seating | None = None,
         owner: str = "",
+        game_id: str | None = None,
+        seat_hash: str | None = None,
     ) -> NewGame:
         """Store a new game with its first deal and open its table.
 
@@ -322,12 +326,16 @@ class Hub:
         against ``bots[1]``, no person seated. ``first_dealer`` (a rematch)
         overrides the configured or random first dealer. ``seating`` (a
         lobby game: two persons, both seated at once) replaces the mode's.
-        overrides the configured or random first dealer. ``owner``: the
+        ``owner``: the
         client address that asked (its bots think under that address's
-        share of the bot pool).
+        share of the bot pool). ``game_id``: the id chosen beforehand ("Play
+        now" claims its players' places for it); ``seat_hash``: seat 0's
+        token is the one of this hash, known to its player only.
         """
-        game_id = secrets.token_urlsafe(9)
+        game_id = game_id or secrets.token_urlsafe(9)
         seating = seating or self._seating(mode, name, bots)
+        if seat_hash is not None:
+            seating = dataclasses.replace(seating, token=None, hashes=(seat_hash, None))
         if first_dealer is None:  # a rematch names it; else the config's, else random
             first_dealer = self.config.first_dealer
         if first_dealer is None:
@@ -390,6 +398,8 @@ class Hub:
         rules: Rules,
         players: tuple[str, str],
         hashes: tuple[str | None, str | None] = (None, None),
+        *,
+        game_id: str | None = None,
     ) -> tuple[str, str, str]:
         """A game between two persons who are both known already (a lobby
         game): a friend game whose invite was claimed at once. Returns the
@@ -404,7 +414,9 @@ class Hub:
             tokens[1] or None,
             hashes,
         )
-        new = await self.create_game("friend", rules, name=players[0], seating=seating)
+        new = await self.create_game(
+            "friend", rules, name=players[0], seating=seating, game_id=game_id
+        )
         return new.id, tokens[0], tokens[1]
 
     def _bot_seat(self, choice: BotChoice) -> SeatInfo:

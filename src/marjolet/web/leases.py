@@ -21,6 +21,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from sqlalchemy import Engine, and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -29,6 +30,15 @@ from marjolet.web.db import leases, reader
 
 #: Seconds a lease lasts without a heartbeat.
 LEASE_SECONDS = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A job's lease: its owner, whether it still runs, and the owner's note."""
+
+    owner: str
+    live: bool
+    note: str | None = None
 
 
 def process_id() -> str:
@@ -53,9 +63,10 @@ class Leases:
         self.seconds = seconds
         self.clock = clock
 
-    def acquire(self, job: str) -> bool:
-        """Own ``job`` (or renew our lease on it); False if another live
-        process owns it."""
+    def acquire(self, job: str, note: str | None = None) -> bool:
+        """Own ``job`` (or renew our lease on it), saying ``note`` of its
+        progress to the other processes; False if another live process
+        owns it."""
         now = self.clock()
         expires = now + self.seconds
         try:
@@ -68,14 +79,16 @@ class Leases:
                             or_(leases.c.owner == self.owner, leases.c.expires < now),
                         )
                     )
-                    .values(owner=self.owner, expires=expires)
+                    .values(owner=self.owner, expires=expires, note=note)
                 ).rowcount
                 if changed == 1:
                     return True
                 exists = db.execute(select(leases.c.owner).where(leases.c.job == job)).first()
                 if exists is not None:
                     return False
-                db.execute(insert(leases).values(job=job, owner=self.owner, expires=expires))
+                db.execute(
+                    insert(leases).values(job=job, owner=self.owner, expires=expires, note=note)
+                )
                 return True
         except IntegrityError:  # another process inserted it first
             return False
@@ -87,13 +100,19 @@ class Leases:
 
     def owner_of(self, job: str) -> str | None:
         """The live owner of a job, or None (free, or its lease expired)."""
+        held = self.lease_of(job)
+        return None if held is None or not held.live else held.owner
+
+    def lease_of(self, job: str) -> Lease | None:
+        """The lease on a job as it stands (None: nobody took it, or it was
+        given back); an expired one is a job whose owner died at it."""
         with self.reader.connect() as db:
             row = db.execute(
-                select(leases.c.owner, leases.c.expires).where(leases.c.job == job)
+                select(leases.c.owner, leases.c.expires, leases.c.note).where(leases.c.job == job)
             ).first()
-        if row is None or row.expires < self.clock():
+        if row is None:
             return None
-        return str(row.owner)
+        return Lease(str(row.owner), row.expires >= self.clock(), row.note)
 
     def owned(self) -> list[str]:
         """The jobs this process holds live leases on."""

@@ -11,17 +11,33 @@ list and load; each live table writes its own game's moves through it (see
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import ParamSpec, TypeVar
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import DatabaseError
 
-from marjolet.web.store import Forfeit, GameRow, Mode, Status, Store, StoreError
+from marjolet.web.store import Forfeit, GameRow, Mode, Store, StoreError
 from marjolet.web.writer import GroupWriter
 
 P = ParamSpec("P")
 T = TypeVar("T")
+
+
+def _in_store(
+    method: Callable[Concatenate[Store, P], T],
+) -> Callable[Concatenate[Ledger, P], Coroutine[Any, Any, T]]:
+    """A ledger method that awaits the store's ``method`` (same arguments),
+    run in the store's thread and committed."""
+
+    name = method.__name__
+
+    async def call(self: Ledger, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        bound: Callable[P, T] = getattr(self._store, name)  # as the store has it now
+        return await self._writer.call(bound, *args, **kwargs)
+
+    call.__name__, call.__doc__ = name, method.__doc__
+    return call
 
 
 class Ledger:
@@ -81,45 +97,11 @@ class Ledger:
 
     # -- one game's changes (its table calls these) --------------------------------------
 
-    async def append_action(
-        self,
-        game_id: str,
-        deal: int,
-        seq: int,
-        action: int,
-        *,
-        totals: tuple[int, int],
-        status: Status,
-        winner: int | None,
-        expected: int | None = None,
-    ) -> int:
-        """Store a move; the game's new version (:class:`StoreConflict`:
-        the game is no longer at version ``expected``)."""
-        return await self._writer.call(
-            self._store.append_action,
-            game_id,
-            deal,
-            seq,
-            action,
-            totals=totals,
-            status=status,
-            winner=winner,
-            expected=expected,
-        )
-
-    async def add_deal(
-        self,
-        game_id: str,
-        index: int,
-        deck: Sequence[int],
-        *,
-        status: Status,
-        expected: int | None = None,
-    ) -> int:
-        """Store a deal's deck; the game's new version (or :class:`StoreConflict`)."""
-        return await self._writer.call(
-            self._store.add_deal, game_id, index, deck, status=status, expected=expected
-        )
+    #: Store a move; the game's new version (:class:`StoreConflict`: the
+    #: game is no longer at version ``expected``).
+    append_action = _in_store(Store.append_action)
+    #: Store a deal's deck; the game's new version (or :class:`StoreConflict`).
+    add_deal = _in_store(Store.add_deal)
 
     async def version_of(self, game_id: str) -> int | None:
         """The stored version of a game (None: no such game)."""

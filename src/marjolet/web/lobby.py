@@ -17,7 +17,8 @@ any browser (:meth:`Lobby.games_of`).
 rules are paired when their ratings are close, the accepted gap widening
 the longer they wait; a player who asked for it is offered a computer
 opponent once their chosen wait is over. It holds no game state, only who
-waits, so it can live in one process or, later, behind a shared store.
+waits: each round of :mod:`marjolet.web.playnow` fills one from the places
+in the database and takes its pairs.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ to the hub's tables.
 
 :class:`Online` is the one object the online routes talk to (through
 :mod:`marjolet.web.deps`). It owns the :class:`~marjolet.web.accounts.Accounts`,
-the :class:`~marjolet.web.lobby.Lobby`, the "Play now"
-:class:`~marjolet.web.lobby.Pairing` and the :class:`~marjolet.web.ratelimits.RateLimits`,
+the :class:`~marjolet.web.lobby.Lobby`, "Play now"
+(:class:`~marjolet.web.playnow.PlayNow`) and the :class:`~marjolet.web.ratelimits.RateLimits`,
 all on the store's engine, and runs their blocking calls (database,
 Argon2) in worker threads, never on the event loop.
 
@@ -30,7 +30,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,15 +42,8 @@ from marjolet.web.accounts import Account, AccountError, Accounts
 from marjolet.web.db import game_players, games, rating_changes
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
-from marjolet.web.lobby import (
-    Lobby,
-    LobbyError,
-    Pairing,
-    Seek,
-    Seeker,
-    Waiting,
-    owner_seat_token,
-)
+from marjolet.web.lobby import Lobby, LobbyError, Seek, Seeker, owner_seat_token
+from marjolet.web.playnow import PlayNow
 from marjolet.web.ratelimits import DEFAULT_LIMITS, RateLimits
 from marjolet.web.tables import Table
 
@@ -65,8 +57,6 @@ SESSION_COOKIE = "marjolet_session"
 SESSION_MAX_AGE = 30 * 86_400
 #: Games listed in "my games" at most (the latest first).
 MY_GAMES = 200
-#: "Play now" entries forgotten this long after they were matched.
-PLAY_NOW_KEEP_S = 600.0
 
 
 def refused(exc: AccountError | LobbyError) -> WebError:
@@ -81,6 +71,13 @@ class Listener:
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(256))
     #: The seeks followed, with the owner token each was followed with.
     seeks: dict[str, str | None] = field(default_factory=dict)
+    #: The "Play now" places waited for (their keys): kept alive by this
+    #: process while the socket is open, and told once matched.
+    places: set[str] = field(default_factory=set)
+
+    @property
+    def followed(self) -> int:
+        return len(self.seeks) + len(self.places)
 
     def send(self, text: str) -> None:
         with contextlib.suppress(asyncio.QueueFull):
@@ -100,14 +97,16 @@ class Online:
         self.limits = RateLimits(
             {**DEFAULT_LIMITS, **(config.rate_limits or {})}, config.rate_limit_storage
         )
-        self.pairing = Pairing()
+        #: "Play now": its queue in the database, paired by one process.
+        self.play_now = PlayNow(hub, initial_rating=self.accounts.system.initial.value)
         #: seek id -> the seeker's seat (``{"id", "seat", "token", "url"}``),
         #: kept in memory: a token is never stored (see docs/web.md).
         self.seat_replies: dict[str, dict[str, Any]] = {}
-        #: "Play now" key -> its game once matched (None: being created), and when.
-        self.play_now: dict[str, tuple[float, dict[str, Any] | None]] = {}
         self.listeners: set[Listener] = set()
-        self._pairing_task: asyncio.Task[None] | None = None
+        #: The pairing rounds and, among several processes, the lobby's
+        #: bus listener; and the lobby changes being published.
+        self._tasks: list[asyncio.Task[None]] = []
+        self._publishing: set[asyncio.Task[None]] = set()
         hub.on_finish.append(self.finished)
         hub.on_open.append(self.opened)
 
@@ -126,14 +125,15 @@ class Online:
         """Rate what was left unrated, then start the pairing rounds."""
         for game_id in await asyncio.to_thread(self._unrated_finished):
             await self.rate(game_id)
-        self._pairing_task = asyncio.get_running_loop().create_task(self._pair_forever())
+        loop = asyncio.get_running_loop()
+        self._tasks.append(loop.create_task(self._pair_forever()))
+        if self.hub.shared:
+            self._tasks.append(loop.create_task(self._hear_lobby()))
 
     async def shutdown(self) -> None:
-        task = self._pairing_task
-        if task is not None:
+        for task in self._tasks:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await asyncio.gather(*self._tasks, *self._publishing, return_exceptions=True)
 
     # -- sessions -------------------------------------------------------------------------
 
@@ -276,10 +276,38 @@ class Online:
     # -- lobby sockets ----------------------------------------------------------------------
 
     def lobby_changed(self) -> None:
-        """Tell every lobby socket the open seeks changed (they fetch them)."""
+        """Tell every lobby socket the open seeks changed (they fetch them),
+        here and, through the bus, on the other processes."""
+        self._tell_lobby()
+        if self.hub.shared:
+            task = asyncio.get_running_loop().create_task(self._publish_lobby())
+            self._publishing.add(task)
+            task.add_done_callback(self._publishing.discard)
+
+    def _tell_lobby(self) -> None:
         text = json.dumps({"type": "lobby"})
         for listener in list(self.listeners):
             listener.send(text)
+
+    async def _publish_lobby(self) -> None:
+        try:
+            await self.hub.bus.publish_lobby(self.hub.leases.owner)
+        except Exception as exc:  # the others' sockets see it at their next fetch
+            log.warning("could not tell the other processes of a lobby change: %s", exc)
+
+    async def _hear_lobby(self) -> None:
+        """Tell the lobby sockets here of the changes made on the other
+        processes, subscribing again after a lost connection to the broker."""
+        while True:
+            try:
+                async for origin in self.hub.bus.subscribe_lobby():
+                    if origin != self.hub.leases.owner:
+                        self._tell_lobby()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("the lobby's bus failed (%s); subscribing again", exc)
+            await asyncio.sleep(1.0)
 
     def tell_seeker(self, seek: Seek) -> None:
         """Tell the lobby sockets following ``seek`` (matched: the owner's
@@ -303,87 +331,34 @@ class Online:
 
     # -- "Play now" ---------------------------------------------------------------------------
 
-    def join_queue(self, seeker: Seeker, rules: Rules, rated: bool, bot_after: float | None) -> str:
-        """Queue a player; returns the secret key of their place."""
-        key = secrets.token_urlsafe(18)
-        rating = seeker.rating if seeker.rating is not None else self.accounts.system.initial.value
-        self.pairing.join(
-            Waiting(
-                key,
-                rating,
-                json.dumps({"rules": rules.to_json(), "rated": rated}, sort_keys=True),
-                time.monotonic(),
-                bot_after,
-                {"seeker": seeker, "rules": rules, "rated": rated},
-                None if seeker.account is None else seeker.account.id,
-            )
-        )
-        return key
+    async def tell_waiting(self) -> None:
+        """The places waited for on the lobby sockets here: kept alive (the
+        socket is their player's sign of life, while this process lives)
+        and, once matched or given up, told and no longer followed."""
+        keys = sorted({key for listener in self.listeners for key in listener.places})
+        if not keys:
+            return
+        answers = await self.play_now.statuses(keys)
+        for listener in list(self.listeners):
+            for key in list(listener.places):
+                answer = answers.get(key, {"status": "waiting"})
+                if answer is None or answer["status"] == "matched":
+                    listener.places.discard(key)
+                    listener.send(play_now_message(key, answer))
 
-    def queue_status(self, key: str) -> dict[str, Any]:
-        if key in self.pairing.queue:
-            return {"status": "waiting", "game": None}
-        matched = self.play_now.get(key)
-        if matched is None:
+    async def queue_status(self, key: str) -> dict[str, Any]:
+        """Still waiting, or the seat of the game found (any process answers)."""
+        status = await self.play_now.status(key) if len(key) <= 64 else None
+        if status is None:
             raise WebError("not_in_queue", "no such place in the queue")
-        game = matched[1]
-        return {"status": "waiting" if game is None else "matched", "game": game}
-
-    async def pair_round(self) -> None:
-        """One round: pair who can be paired, give a bot to who waited enough."""
-        now = time.monotonic()
-        pairs, due = self.pairing.pairs(now), self.pairing.due_for_bot(now)
-        for waiting in [w for pair in pairs for w in pair] + due:
-            self.play_now[waiting.key] = (now, None)  # out of the queue, game coming
-        for a, b in pairs:
-            await self._pair(a, b)
-        for waiting in due:
-            seeker: Seeker = waiting.meta["seeker"]
-            bot = self.hub.catalogue.resolve(self.hub.catalogue.default)
-            new = await self.hub.create_game(
-                "bot", waiting.meta["rules"], name=seeker.name, bots=[bot]
-            )
-            self.play_now[waiting.key] = (now, new.reply())
-        for key, (at, _) in list(self.play_now.items()):
-            if now - at > PLAY_NOW_KEEP_S:
-                del self.play_now[key]
-
-    async def _pair(self, a: Waiting, b: Waiting) -> None:
-        first, second = a.meta["seeker"], b.meta["seeker"]
-        rated = bool(a.meta["rated"]) and first.account is not None and second.account is not None
-        game_id, token0, token1 = await self.hub.create_pair(
-            a.meta["rules"], (first.name, second.name)
-        )
-        holders = [(0, first), (1, second)]
-        await asyncio.to_thread(self._hold, game_id, holders, rated)
-        table = self.hub.tables.get(game_id)
-        if table is not None:
-            await self.opened(table)
-        now = time.monotonic()
-        self.play_now[a.key] = (now, seat_reply(game_id, 0, token0))
-        self.play_now[b.key] = (now, seat_reply(game_id, 1, token1))
-
-    def _hold(self, game_id: str, holders: list[tuple[int, Seeker]], rated: bool) -> None:
-        from sqlalchemy import insert
-
-        with self.hub.ledger.engine.begin() as db:
-            for seat, seeker in holders:
-                if seeker.account is not None:
-                    db.execute(
-                        insert(game_players).values(
-                            game_id=game_id,
-                            seat=seat,
-                            account_id=seeker.account.id,
-                            rated=rated,
-                            days_per_move=None,
-                        )
-                    )
+        return status
 
     async def _pair_forever(self) -> None:
         while True:
             await asyncio.sleep(self.hub.config.pairing_interval)
             try:
-                await self.pair_round()
+                await self.play_now.round()
+                await self.tell_waiting()
                 if self.hub.shared:
                     await self.tell_elsewhere_matched()
             except Exception:
@@ -451,6 +426,13 @@ class Online:
                 }
             )
         return out
+
+
+def play_now_message(key: str, answer: dict[str, Any] | None) -> str:
+    """The lobby socket's word on a place: matched (with the seat) or gone."""
+    if answer is None:
+        return json.dumps({"type": "play_now", "key": key, "status": "gone", "game": None})
+    return json.dumps({"type": "play_now", "key": key, **answer})
 
 
 def seat_reply(game_id: str, seat: int, token: str) -> dict[str, Any]:

@@ -75,11 +75,26 @@ class Job:
     done: int = 0
     total: int = 0
     error: str | None = None
+    #: Another process took the job over (this one stalled past its lease).
+    lost: bool = False
     task: asyncio.Task[None] | None = None
 
 
+def job_name(game_id: str, digest: str) -> str:
+    """The lease of one review (one owner among the processes)."""
+    return f"review:{game_id}:{digest}"
+
+
 class ReviewService:
-    """Starts, runs and remembers reviews of finished games."""
+    """Starts, runs and remembers reviews of finished games.
+
+    Among several processes a review is a job with one owner (its lease,
+    :mod:`marjolet.web.leases`): the process that takes the lease computes
+    it, says its progress in the lease's note and stores it; the others
+    answer ``running`` with that progress, then the stored review. A
+    review whose owner died (its lease ran out) is taken over by the next
+    process asked about it.
+    """
 
     def __init__(
         self, hub: Hub, book: ReviewBook | None = None, budget: float = DEFAULT_BUDGET
@@ -95,47 +110,114 @@ class ReviewService:
             raise WebError("not_finished", "only a finished game can be reviewed")
         return record
 
+    async def _stored(self, game_id: str, digest: str) -> dict[str, Any] | None:
+        stored = await asyncio.to_thread(self.book.get, game_id, digest)
+        return None if stored is None else {"status": "done", "review": stored}
+
     async def status(self, game_id: str) -> dict[str, Any]:
         record = await self._finished_record(game_id)
         digest = record_digest(record)
-        stored = await asyncio.to_thread(self.book.get, game_id, digest)
+        stored = await self._stored(game_id, digest)
         if stored is not None:
-            return {"status": "done", "review": stored}
+            return stored
         job = self.jobs.get(game_id)
-        if job is None or job.digest != digest:
-            return {"status": "none"}
-        if job.error is not None:
-            return {"status": "failed", "message": job.error}
-        return {"status": "running", "done": job.done, "total": job.total}
+        if job is not None and job.digest == digest and not job.lost:
+            if job.error is not None:
+                return {"status": "failed", "message": job.error}
+            return {"status": "running", "done": job.done, "total": job.total}
+        if self.hub.shared:
+            return await self._elsewhere(game_id, record, digest)
+        return {"status": "none"}
+
+    async def _elsewhere(
+        self, game_id: str, record: Record, digest: str, *, may_take: bool = True
+    ) -> dict[str, Any]:
+        """The review as another process runs it: its progress; taken over
+        if that process died at it; stored, if it finished meanwhile (it
+        stores the review before it gives its lease back)."""
+        lease = await asyncio.to_thread(self.hub.leases.lease_of, job_name(game_id, digest))
+        if lease is not None and lease.live:
+            done, total = _progress(lease.note)
+            return {"status": "running", "done": done, "total": total}
+        stored = await self._stored(game_id, digest)
+        if stored is not None:
+            return stored
+        if lease is not None and may_take:  # its owner died at it
+            log.info("review of game %s: taken over from a process that stopped", game_id)
+            return await self._begin(game_id, record, game_id)
+        return {"status": "none"}
 
     async def start(self, game_id: str, client: str = "") -> dict[str, Any]:
         current = await self.status(game_id)
         if current["status"] in ("done", "running"):
             return current
         record = await self._finished_record(game_id)
-        job = Job(record_digest(record))
+        return await self._begin(game_id, record, client or game_id)
+
+    async def _begin(self, game_id: str, record: Record, key: str) -> dict[str, Any]:
+        """Take the review's lease and compute it here (or, if another
+        process took it first, say how far that one is)."""
+        digest = record_digest(record)
+        job = Job(digest)
         job.total = count_decisions(record, (0, 1), None)
+        if not await self.hub.own(job_name(game_id, digest), _note(job)):
+            return await self._elsewhere(game_id, record, digest, may_take=False)
+        stored = await self._stored(game_id, digest)  # finished just before we took it
+        if stored is not None:
+            await self.hub.give_back(job_name(game_id, digest))
+            return stored
         self.jobs[game_id] = job
-        job.task = asyncio.create_task(self._run(game_id, record, job, client or game_id))
+        job.task = asyncio.create_task(self._run(game_id, record, job, key))
+        log.info("review of game %s: started (%d decisions)", game_id, job.total)
         return {"status": "running", "done": 0, "total": job.total}
 
     async def _run(self, game_id: str, record: Record, job: Job, key: str) -> None:
+        name = job_name(game_id, job.digest)
+        heartbeat = asyncio.create_task(self._heartbeat(name, job))
         try:
-            estimator = default_estimator(self.budget)
-            reviewer = Reviewer(estimator=estimator, budget=self.budget)
-            match = Match(record.rules, first_dealer=record.first_dealer, players=record.players)
-            decisions = []
-            for point in decision_points(match, record):
-                # one decision per job: live tables' bots never wait long
-                judged = await self.hub.think(key, reviewer.judge, point)
-                decisions.append(judged)
-                job.done = len(decisions)
-            review = Review(tuple(decisions), (0, 1), "seat", self.budget, estimator.name)
-            body = review.to_json()
+            body = await self._compute(record, job, key)
+            if job.lost:
+                return
             await asyncio.to_thread(self.book.put, game_id, job.digest, "seat", self.budget, body)
+            log.info("review of game %s: stored", game_id)
+        except asyncio.CancelledError:
+            if not job.lost:
+                raise
         except Exception as exc:  # a review must never disturb the server
             log.error("review of game %s failed: %s", game_id, exc)
             job.error = str(exc) or type(exc).__name__
+        finally:
+            heartbeat.cancel()
+            if not job.lost:
+                await self.hub.give_back(name)
+
+    async def _compute(self, record: Record, job: Job, key: str) -> dict[str, Any]:
+        estimator = default_estimator(self.budget)
+        reviewer = Reviewer(estimator=estimator, budget=self.budget)
+        match = Match(record.rules, first_dealer=record.first_dealer, players=record.players)
+        decisions = []
+        for point in decision_points(match, record):
+            if job.lost:
+                break
+            # one decision per job: live tables' bots never wait long
+            judged = await self.hub.think(key, reviewer.judge, point)
+            decisions.append(judged)
+            job.done = len(decisions)
+        review = Review(tuple(decisions), (0, 1), "seat", self.budget, estimator.name)
+        return review.to_json()
+
+    async def _heartbeat(self, name: str, job: Job) -> None:
+        """Renew the review's lease, with its progress, while it runs; a
+        lease lost (this process stalled past it, another took the review
+        over) stops the work here."""
+        if not self.hub.shared:
+            return
+        while True:
+            await asyncio.sleep(self.hub.config.lease_seconds / 3)
+            if not await self.hub.own(name, _note(job)):
+                log.warning("review %s: its lease was lost; another process goes on", name)
+                job.lost = True
+                return
 
     async def close(self) -> None:
         for job in self.jobs.values():
@@ -144,3 +226,15 @@ class ReviewService:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await job.task
         await asyncio.to_thread(self.book.close)
+
+
+def _note(job: Job) -> str:
+    return f"{job.done}/{job.total}"
+
+
+def _progress(note: str | None) -> tuple[int, int]:
+    """(done, total) from a lease's note ("done/total"; (0, 0) if unreadable)."""
+    done, _, total = (note or "").partition("/")
+    if not (done.isdigit() and total.isdigit()):
+        return 0, 0
+    return min(int(done), int(total)), int(total)

@@ -7,7 +7,9 @@ status (with the seeker's seat once it is accepted) or withdraw it. The
 lobby socket tells its listeners at once when the open seeks change
 (``{"type": "lobby"}``: fetch ``/api/lobby`` again) and tells a seek's
 owner its seat the moment someone accepts it (``{"type": "matched",
-"seek", "game": {"id", "seat", "token", "url"}}``).
+"seek", "game": {"id", "seat", "token", "url"}}``), and keeps alive the
+"Play now" places it waits on (``{"type": "wait", "key"}``), telling
+their game once matched (``{"type": "play_now", "key", "status", "game"}``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from marjolet.web.accounts import Account
 from marjolet.web.deps import ClientDep, OnlineDep, OptionalAccount
 from marjolet.web.errors import WebError, error_message
 from marjolet.web.lobby import Seek, Seeker
-from marjolet.web.online import SESSION_COOKIE, Listener, Online
+from marjolet.web.online import SESSION_COOKIE, Listener, Online, play_now_message
 from marjolet.web.schemas import AcceptSeek, NewSeek, OwnerToken, PlayNow
 
 log = logging.getLogger("marjolet.web")
@@ -71,7 +73,7 @@ async def post_seek(
 async def lobby(online: OnlineDep) -> dict[str, Any]:
     """The open seeks, oldest first, and how many wait in "Play now"."""
     seeks = await online.run(online.lobby.open_seeks)
-    return {"seeks": [s.to_json() for s in seeks], "waiting": len(online.pairing.queue)}
+    return {"seeks": [s.to_json() for s in seeks], "waiting": await online.play_now.waiting()}
 
 
 async def _owned(online: Online, seek_id: str, token: str | None, account: Account | None) -> Seek:
@@ -125,19 +127,20 @@ async def play_now(
     online.allow("seek", f"address:{client}", _owner_key(account) or f"address:{client}")
     if body.rated and account is None:
         raise WebError("login_required", "log in to play a rated game")
-    key = online.join_queue(seeker_of(account, body.name), body.rules, body.rated, body.bot_after)
+    seeker = seeker_of(account, body.name)
+    key = await online.play_now.join(seeker, body.rules, body.rated, body.bot_after)
     return {"key": key, "status": "waiting"}
 
 
 @router.get("/play-now/{key}")
 async def play_now_status(key: str, online: OnlineDep) -> dict[str, Any]:
     """Still waiting, or the seat of the game found."""
-    return online.queue_status(key)
+    return await online.queue_status(key)
 
 
 @router.delete("/play-now/{key}")
 async def leave_queue(key: str, _body: OwnerToken, online: OnlineDep) -> dict[str, Any]:
-    if not online.pairing.leave(key):
+    if len(key) > 64 or not await online.play_now.leave(key):
         raise WebError("not_in_queue", "no such place in the queue")
     return {"status": "left"}
 
@@ -184,11 +187,19 @@ async def _pump(ws: WebSocket, listener: Listener) -> None:
 
 
 async def _follow(online: Online, listener: Listener, account: Account | None, text: str) -> None:
-    """``{"type": "follow", "seek": ID, "token": ...}``: tell me when it is taken."""
+    """``{"type": "follow", "seek": ID, "token": ...}``: tell me when it is
+    taken; ``{"type": "wait", "key": KEY}``: keep my "Play now" place alive
+    and tell me when it is matched."""
     if len(text) > MAX_LOBBY_MESSAGE:
         raise WebError("too_large", "message too large", params={"n": MAX_LOBBY_MESSAGE})
     try:
         msg = json.loads(text)
+    except ValueError:
+        msg = None
+    if isinstance(msg, dict) and msg.get("type") == "wait":
+        await _wait(online, listener, msg.get("key"))
+        return
+    try:
         token = OwnerToken.model_validate({"token": msg.get("token")}).token
     except (ValueError, AttributeError, ValidationError):
         raise WebError(
@@ -199,10 +210,25 @@ async def _follow(online: Online, listener: Listener, account: Account | None, t
         raise WebError(
             "malformed", 'send {"type": "follow", "seek": ID, "token": ...}', key="error.protocol"
         )
-    if len(listener.seeks) >= MAX_FOLLOWED:
+    if listener.followed >= MAX_FOLLOWED:
         raise WebError("too_many_seeks", "this page follows too many offers")
     seek = await _owned(online, seek_id, token, account)
     listener.seeks[seek.id] = token
     # matched but its game still being made: tell_seeker sends it in a moment
     if seek.status == "cancelled" or seek.game_id is not None:
         online.tell_seeker(seek)
+
+
+async def _wait(online: Online, listener: Listener, key: object) -> None:
+    """Follow a "Play now" place on this socket (told at once if matched)."""
+    if not isinstance(key, str) or not 0 < len(key) <= 64:
+        raise WebError("malformed", 'send {"type": "wait", "key": KEY}', key="error.protocol")
+    if key not in listener.places and listener.followed >= MAX_FOLLOWED:
+        raise WebError("too_many_seeks", "this page follows too many offers")
+    answer = await online.play_now.status(key)
+    if answer is None:
+        raise WebError("not_in_queue", "no such place in the queue")
+    if answer["status"] == "matched":
+        listener.send(play_now_message(key, answer))
+    else:
+        listener.places.add(key)

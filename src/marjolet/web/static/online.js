@@ -8,7 +8,7 @@ import {
 } from "./common.js";
 
 const OWN_SEEKS = "marjolet.own_seeks";
-const state = { me: null, socket: null };
+const state = { me: null, socket: null, place: null };
 
 function $(id) {
   return document.getElementById(id);
@@ -163,10 +163,15 @@ function lobbySocket() {
   state.socket = ws;
   ws.addEventListener("open", () => {
     for (const [id, seek] of Object.entries(ownSeeks())) follow(id, seek.token);
+    if (state.place) waitOn(state.place.key);
   });
   ws.addEventListener("message", (event) => {
     const msg = JSON.parse(event.data);
     if (msg.type === "lobby") seeks();
+    if (msg.type === "play_now" && state.place && msg.key === state.place.key) {
+      if (msg.status === "matched") matchedNow(msg.game);
+      else joinQueue(state.place.body);
+    }
     if (msg.type === "matched" || msg.type === "cancelled") {
       const mine = ownSeeks();
       delete mine[msg.seek];
@@ -182,18 +187,44 @@ function lobbySocket() {
 async function playNow(event) {
   event.preventDefault();
   const wait = $("now-wait").value;
+  await joinQueue({ bot_after: wait === "" ? null : Number(wait), name: playerName() });
+}
+
+/** Wait in "Play now": the lobby socket keeps the place alive and says when
+ * it is matched (a hidden tab's timers are slowed); the poll is the fallback.
+ * A place given up (the page was away too long) is taken again. */
+async function joinQueue(body) {
+  let place;
   try {
-    const place = await api("/api/play-now", { json: { bot_after: wait === "" ? null : Number(wait), name: playerName() } });
-    say("now-status", t("online.searching"));
-    const poll = async () => {
-      const status = await api(`/api/play-now/${place.key}`);
-      if (status.status === "matched") goTo(status.game);
-      else setTimeout(poll, 1000);
-    };
-    setTimeout(poll, 1000);
+    place = await api("/api/play-now", { json: body });
   } catch (err) {
     say("now-status", err.message);
+    return;
   }
+  state.place = { key: place.key, body };
+  say("now-status", t("online.searching"));
+  waitOn(place.key);
+  const poll = async () => {
+    if (!state.place || state.place.key !== place.key) return;
+    try {
+      const status = await api(`/api/play-now/${place.key}`);
+      if (status.status === "matched") return matchedNow(status.game);
+    } catch (err) {
+      if (err.details && err.details.code === "not_in_queue") return joinQueue(body);
+    }
+    setTimeout(poll, 1000);
+  };
+  setTimeout(poll, 1000);
+}
+
+function waitOn(key) {
+  const ws = state.socket;
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "wait", key }));
+}
+
+function matchedNow(game) {
+  state.place = null;
+  goTo(game);
 }
 
 async function refresh() {
