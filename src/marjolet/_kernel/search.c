@@ -20,20 +20,10 @@ static int value_for(const mk_deal *d, int seat, int v) {
 
 /* the heuristic to the last draw, or until `late` phase-1 tricks are
  * left (late > 0), a random card one play in noise_in */
-static void noisy_playout(mk_deal *w, mk_rng *g, const mj_search_params *p) {
-    int noise_in = p->noise_in;
-    /* p->mixed: each seat plays the heuristic or the fast policy, drawn
-     * for the playout (bit 0 the seat, bit 1 the opponent) */
-    uint32_t fast = p->mixed ? mk_rng_below(g, 4) : 0;
-    while (w->turn >= 0 && !mk_stock_empty(w) && mj_tricks_left(w) > p->late) {
-        int other = w->turn != p->seat;
-        int noisy = p->noise_seats >> other & 1;
-        int random_card =
-            noise_in > 0 && noisy && !w->window && mk_rng_below(g, (uint32_t)noise_in) == 0;
-        int a = random_card            ? mk_random_action(w, g)
-                : fast >> other & 1    ? mk_fast_action(w, g)
-                                       : mk_heuristic_action(w, g);
-        mk_play(w, a);
+static void noisy_playout(mk_deal *w, mk_rng *g, int noise_in, int late) {
+    while (w->turn >= 0 && !mk_stock_empty(w) && mj_tricks_left(w) > late) {
+        int random_card = noise_in > 0 && !w->window && mk_rng_below(g, (uint32_t)noise_in) == 0;
+        mk_play(w, random_card ? mk_random_action(w, g) : mk_heuristic_action(w, g));
     }
 }
 
@@ -58,7 +48,7 @@ static int world_value(const mk_deal *d, int seat, const mj_search_params *p, mk
         mk_fast_playout(w, g, 0);
         return mk_diff(w, seat);
     case MJ_EVAL_NOISY:
-        noisy_playout(w, g, p);
+        noisy_playout(w, g, p->noise_in, p->late);
         break;
     case MJ_EVAL_RANDOM:
         while (!mk_stock_empty(w))

@@ -41,10 +41,6 @@ typedef struct mj_search_params {
     int late;         /* MJ_EVAL_NOISY: the playout hands over to the exact
                          search when this many phase-1 tricks are left
                          (0: it plays to the last draw) */
-    int noise_seats;  /* MJ_EVAL_NOISY: whose card plays are noisy: bit 0 the
-                         seat's, bit 1 the opponent's (3: both) */
-    int mixed;        /* MJ_EVAL_NOISY: 1: each seat of a playout plays the
-                         heuristic or the fast policy, at random */
 } mj_search_params;
 
 #define MJ_UTIL_STEP 10

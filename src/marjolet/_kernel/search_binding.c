@@ -240,17 +240,17 @@ static PyObject *float_tuple(const double *v, int n) {
 static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"deal",   "table",        "seat", "unseen",  "opp_missing",
                             "first_slot", "worlds",   "seed", "exact_tricks", "eval",
-                            "weights", "soft",        "noise", "utility", "paired", "reply", "late", "noise_seats", "mixed", NULL};
+                            "weights", "soft",        "noise", "utility", "paired", "reply", "late", NULL};
     PyObject *deal_obj, *table_obj, *weights = NULL, *soft = NULL, *util_obj = NULL;
     int seat, opp_missing, first_slot, exact_tricks = 2, eval = MJ_EVAL_SOLVE;
-    int noise = MJ_NOISE_IN, paired = 0, reply = 0, late = 0, noise_seats = 3, mixed = 0;
+    int noise = MJ_NOISE_IN, paired = 0, reply = 0, late = 0;
     unsigned long long unseen, seed;
     long worlds;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOiOppiip", names, &deal_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOiOppi", names, &deal_obj,
                                      &table_obj, &seat, &unseen, &opp_missing, &first_slot,
                                      &worlds, &seed, &exact_tricks, &eval, &weights, &soft, &noise,
-                                     &util_obj, &paired, &reply, &late, &noise_seats, &mixed))
+                                     &util_obj, &paired, &reply, &late))
         return NULL;
     KDealObject *kd = kd_check(deal_obj);
     if (kd == NULL)
@@ -293,7 +293,7 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     if (has_util < 0)
         return NULL;
     mj_search_params p = {seat, exact_tricks, eval, noise, has_util ? util : NULL, paired,
-                          reply, late, noise_seats & 3, mixed};
+                          reply, late};
     mj_search_acc acc;
     mj_acc_init(&acc, mk_legal(&kd->d));
     mk_deal base = kd->d;

@@ -90,8 +90,6 @@ PAIRED_DEFAULT = 1
 REPLY_DEFAULT = 0
 #: phase-1 tricks left at which a playout hands over to the exact search
 LATE_DEFAULT = 0
-#: whose card plays are noisy in the playouts (the kernel's noise_seats bits)
-NOISY_SEATS = {"both": 3, "self": 1, "opponent": 2}
 #: The kernel's limit on ``noise`` (one random card play in ``noise``).
 MAX_NOISE = 1000
 
@@ -286,19 +284,6 @@ class BestBot(Bot):
             "phase-1 tricks left (0: they play to the last draw)",
         ),
         Param(
-            "noisy",
-            str,
-            "both",
-            "with eval=noisy: whose card plays in the playouts are noisy: both, opponent or self",
-        ),
-        Param(
-            "mixed",
-            int,
-            0,
-            "with eval=noisy: 1: each seat of a playout plays the heuristic or the "
-            "kernel's fast policy, at random (a mixture of styles)",
-        ),
-        Param(
             "match",
             int,
             MATCH_DEFAULT,
@@ -335,10 +320,6 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: reply must be 0 or 1")
         if not 0 <= self.options["late"] <= 10:
             raise BotSpecError(f"bot {self.name!r}: late must be 0-10")
-        if self.options["mixed"] not in (0, 1):
-            raise BotSpecError(f"bot {self.name!r}: mixed must be 0 or 1")
-        if self.options["noisy"] not in NOISY_SEATS:
-            raise BotSpecError(f"bot {self.name!r}: noisy must be one of {', '.join(NOISY_SEATS)}")
         if self.options["match"] < -1:
             raise BotSpecError(f"bot {self.name!r}: match must be >= 0, or -1 (never)")
         if self.options["declare"] not in DECLARE_MODES:
@@ -467,8 +448,6 @@ class BestBot(Bot):
                 bool(self.options["paired"]),
                 bool(self.options["reply"]),
                 self.options["late"],
-                NOISY_SEATS[self.options["noisy"]],
-                bool(self.options["mixed"]),
             )
             spent = clock() - start
             for a, s, q, u in zip(actions, sums, sumsqs, usums, strict=True):
@@ -582,7 +561,7 @@ class BestBot(Bot):
         args = (obs.seat, spec.unseen, spec.opp_missing, spec.first_slot, 1)
         mode, noise = EVAL_MODES[self.options["eval"]], self.options["noise"]
         paired, reply = bool(self.options["paired"]), bool(self.options["reply"])
-        late, seats = self.options["late"], NOISY_SEATS[self.options["noisy"]]
+        late = self.options["late"]
         while True:
             seed = self.rng.getrandbits(64)
             _, actions, sums, _, usums = KERNEL.pimc(
@@ -599,8 +578,6 @@ class BestBot(Bot):
                 paired,
                 reply,
                 late,
-                seats,
-                bool(self.options["mixed"]),
             )
             values = dict(zip(actions, sums, strict=True))
             chances = dict(zip(actions, usums, strict=True)) if grid is not None else None
