@@ -18,10 +18,9 @@ static int value_for(const mk_deal *d, int seat, int v) {
     return d->turn == seat ? v : -v;
 }
 
-/* the heuristic to the last draw, or until `late` phase-1 tricks are
- * left (late > 0), a random card one play in noise_in */
-static void noisy_playout(mk_deal *w, mk_rng *g, int noise_in, int late) {
-    while (w->turn >= 0 && !mk_stock_empty(w) && mj_tricks_left(w) > late) {
+/* the heuristic to the last draw, a random card one play in noise_in */
+static void noisy_playout(mk_deal *w, mk_rng *g, int noise_in) {
+    while (w->turn >= 0 && !mk_stock_empty(w)) {
         int random_card = noise_in > 0 && !w->window && mk_rng_below(g, (uint32_t)noise_in) == 0;
         mk_play(w, random_card ? mk_random_action(w, g) : mk_heuristic_action(w, g));
     }
@@ -48,7 +47,7 @@ static int world_value(const mk_deal *d, int seat, const mj_search_params *p, mk
         mk_fast_playout(w, g, 0);
         return mk_diff(w, seat);
     case MJ_EVAL_NOISY:
-        noisy_playout(w, g, p->noise_in, p->late);
+        noisy_playout(w, g, p->noise_in);
         break;
     case MJ_EVAL_RANDOM:
         while (!mk_stock_empty(w))
@@ -60,43 +59,7 @@ static int world_value(const mk_deal *d, int seat, const mj_search_params *p, mk
     }
     if (mk_over(w))
         return mk_diff(w, seat);
-    if (!mk_stock_empty(w)) /* stopped at `late` tricks left */
-        return value_for(w, seat, mk_exact_value(w, t, -MK_INF, MK_INF));
     return value_for(w, seat, mk_ending_value(w, t, -MK_INF, MK_INF));
-}
-
-/* Whether the opponent's answer to a lead is searched (p->reply): it
- * follows in phase 1, above the exact horizon (where the search is
- * already exact). */
-static int replies_searched(const mk_deal *w, const mj_search_params *p) {
-    return w->turn == (p->seat ^ 1) && !w->window && !mk_over(w) && !mk_stock_empty(w) &&
-           mj_tricks_left(w) > p->exact_tricks;
-}
-
-/* The value for the seat of the opponent's best answer to its lead: the
- * least of the world's values after each of its legal cards, every
- * answer's playout drawing the same random numbers (so the answers are
- * compared on the same noise). A heuristic playout answers a lead as a
- * club player would; a strong opponent trumps a loose ace or ten. */
-static int best_reply_value(const mk_deal *w, const mj_search_params *p, mk_rng *g, mk_tt *t,
-                            mk_deal *from) {
-    uint64_t legal = mk_legal(w);
-    uint64_t stream = mk_rng_next(g);
-    int best = MK_INF;
-    while (legal) {
-        int a = __builtin_ctzll(legal);
-        legal &= legal - 1;
-        mk_deal answered = *w, end;
-        mk_rng own;
-        mk_rng_seed(&own, stream);
-        mk_play(&answered, a);
-        int v = world_value(&answered, p->seat, p, &own, t, &end);
-        if (v < best) {
-            best = v;
-            *from = end;
-        }
-    }
-    return best;
 }
 
 int mj_world_value(const mk_deal *d, int seat, const mj_search_params *p, mk_rng *g, mk_tt *t) {
@@ -168,8 +131,7 @@ int mj_pimc(const mk_deal *base, const mj_sample_spec *spec, const mj_search_par
                 r = &own;
             }
             mk_play(&w, acc->actions[i]);
-            int diff = p->reply && replies_searched(&w, p) ? best_reply_value(&w, p, r, t, &from)
-                                                         : world_value(&w, p->seat, p, r, t, &from);
+            int diff = world_value(&w, p->seat, p, r, t, &from);
             double v = (double)diff;
             acc->sum[i] += v;
             acc->sumsq[i] += v * v;

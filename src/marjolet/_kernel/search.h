@@ -34,13 +34,6 @@ typedef struct mj_search_params {
     int paired;       /* 1: the playouts of every action of a world draw the
                          same random numbers (common random numbers: the
                          actions' differences are less noisy) */
-    int reply;        /* 1: after a lead above the exact horizon, the
-                         opponent answers with its best card in the world
-                         (the least value over its answers), not the
-                         playout policy's */
-    int late;         /* MJ_EVAL_NOISY: the playout hands over to the exact
-                         search when this many phase-1 tricks are left
-                         (0: it plays to the last draw) */
 } mj_search_params;
 
 #define MJ_UTIL_STEP 10

@@ -86,10 +86,6 @@ DECLARE_MODES = ("now", "search")
 MATCH_DEFAULT = 0
 #: Common random numbers for the playouts of a world's actions.
 PAIRED_DEFAULT = 1
-#: the opponent's answer to a lead: 0 the playout policy's, 1 its best card
-REPLY_DEFAULT = 0
-#: phase-1 tricks left at which a playout hands over to the exact search
-LATE_DEFAULT = 0
 #: The kernel's limit on ``noise`` (one random card play in ``noise``).
 MAX_NOISE = 1000
 
@@ -270,20 +266,6 @@ class BestBot(Bot):
             "(common random numbers), 0: independent playouts",
         ),
         Param(
-            "reply",
-            int,
-            REPLY_DEFAULT,
-            "1: after each lead the opponent answers with its best card in the world "
-            "(the least value over its answers), 0: as the playout policy answers",
-        ),
-        Param(
-            "late",
-            int,
-            LATE_DEFAULT,
-            "with eval=noisy: the playouts hand over to the exact search at this many "
-            "phase-1 tricks left (0: they play to the last draw)",
-        ),
-        Param(
             "match",
             int,
             MATCH_DEFAULT,
@@ -316,10 +298,6 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
         if self.options["paired"] not in (0, 1):
             raise BotSpecError(f"bot {self.name!r}: paired must be 0 or 1")
-        if self.options["reply"] not in (0, 1):
-            raise BotSpecError(f"bot {self.name!r}: reply must be 0 or 1")
-        if not 0 <= self.options["late"] <= 10:
-            raise BotSpecError(f"bot {self.name!r}: late must be 0-10")
         if self.options["match"] < -1:
             raise BotSpecError(f"bot {self.name!r}: match must be >= 0, or -1 (never)")
         if self.options["declare"] not in DECLARE_MODES:
@@ -446,8 +424,6 @@ class BestBot(Bot):
                 self.options["noise"],
                 utility,
                 bool(self.options["paired"]),
-                bool(self.options["reply"]),
-                self.options["late"],
             )
             spent = clock() - start
             for a, s, q, u in zip(actions, sums, sumsqs, usums, strict=True):
@@ -560,24 +536,11 @@ class BestBot(Bot):
         table = self._table_for(obs, exact)
         args = (obs.seat, spec.unseen, spec.opp_missing, spec.first_slot, 1)
         mode, noise = EVAL_MODES[self.options["eval"]], self.options["noise"]
-        paired, reply = bool(self.options["paired"]), bool(self.options["reply"])
-        late = self.options["late"]
+        paired = bool(self.options["paired"])
         while True:
             seed = self.rng.getrandbits(64)
             _, actions, sums, _, usums = KERNEL.pimc(
-                kdeal,
-                table,
-                *args,
-                seed,
-                exact,
-                mode,
-                None,
-                spec.soft,
-                noise,
-                grid,
-                paired,
-                reply,
-                late,
+                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise, grid, paired
             )
             values = dict(zip(actions, sums, strict=True))
             chances = dict(zip(actions, usums, strict=True)) if grid is not None else None
