@@ -534,6 +534,62 @@ def test_every_process_shows_and_claims_against_one_stored_deadline(
         assert hub_a.countdowns.deadline(game_id, 1) is None  # the game over: no countdown
 
 
+def test_a_claim_checked_on_one_process_while_the_other_stores_a_move_is_refused(
+    postgres_url: str, redis_url: str
+) -> None:
+    import asyncio
+    import time
+
+    changes = {"away_grace": 0.3, "sync_interval": 0.2}
+    with two_servers(postgres_url, redis_url, **changes) as (a, b):
+        game_id, token0, token1 = friend_game(a, b)
+        hub_a = a.app.state.hub
+
+        async def nowhere(game: str, seat: int) -> bool:  # a never hears of Bo on b
+            return False
+
+        hub_a.beacons.elsewhere = nowhere
+        checked, moved = threading.Event(), threading.Event()
+        store_claim = hub_a.ledger.forfeit
+
+        async def late(*args: Any, **kwargs: Any) -> bool:  # the claim, checked, waits
+            checked.set()
+            await asyncio.to_thread(moved.wait, 10)
+            return bool(await store_claim(*args, **kwargs))
+
+        hub_a.ledger.forfeit = late
+        with (
+            Browser.open(a, game_id, {"type": "hello", "token": token0}) as ann,
+            Browser.open(b, game_id, {"type": "hello", "token": token1}) as bo,
+        ):
+            state = settle(ann, 1)
+            if state["to_move"] == 0:  # Bo is to be the one who moves
+                ann.act(state["legal"][0]["action"])
+                state = settle(ann, state["version"] + 1)
+            mine = settle(bo, state["version"])
+            time.sleep(1.0)  # Bo is away as a counts, and his grace is over there
+            ann.send({"type": "claim"})
+            assert checked.wait(10)  # a checked the claim; before it is stored,
+            bo.act(mine["legal"][0]["action"])  # Bo plays on b
+            settle(bo, mine["version"] + 1)
+            moved.set()
+            refused = ann.error()
+            assert refused["code"] == "cannot_claim", refused
+            after = settle(ann, mine["version"] + 1)
+            assert not after["match_over"]
+        _, version = stored(postgres_url, game_id)
+        assert version == mine["version"] + 1  # Bo's move, and no ending
+        engine = make_engine(postgres_url)
+        try:
+            with engine.connect() as conn:
+                status = conn.execute(
+                    select(games.c.status).where(games.c.id == game_id)
+                ).scalar_one()
+        finally:
+            engine.dispose()
+        assert status == "playing"
+
+
 def test_a_claim_stored_after_a_move_it_did_not_see_is_refused(
     postgres_url: str, redis_url: str
 ) -> None:
