@@ -611,7 +611,7 @@ class Table:
                 await self._reload()
                 self.broadcast()
                 self._check_open()
-                raise WebError("cannot_claim", "your opponent has just played: the game goes on")
+                raise WebError("cannot_claim", "the game moved on meanwhile: look again")
             game = self.game
             game.version += 1
             self.hub.changed(self)
