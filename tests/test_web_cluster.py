@@ -265,3 +265,64 @@ def test_a_review_asked_on_two_processes_runs_in_one_and_is_taken_over_when_it_d
         assert taken_over is not None and taken_over < LEASE_SECONDS + 5, taken_over
         assert any("taken over" in line for line in logs[1 - owner])
         assert sum(": stored" in line for line in logs[1 - owner]) == 1
+
+
+def test_a_countdown_whose_owner_is_killed_is_taken_over_with_its_stored_deadline(
+    postgres_url: str, redis_url: str
+) -> None:
+    from marjolet.web.countdowns import job_name, read_deadline
+    from marjolet.web.leases import Leases
+    from test_web_shared import friend_game
+
+    grace = 20.0
+    logs: tuple[list[str], list[str]] = ([], [])
+    extra = ("--broker", redis_url, "--away-grace", str(grace), "--log-level", "info")
+    engine = make_engine(postgres_url)
+    leases = Leases(engine)
+    with ExitStack() as stack:
+        stack.callback(engine.dispose)
+        first, base_a = stack.enter_context(serve_process(postgres_url, *extra, output=logs[0]))
+        _, base_b = stack.enter_context(serve_process(postgres_url, *extra, output=logs[1]))
+        a = LiveServer(base_a, None, None)  # type: ignore[arg-type]
+        b = LiveServer(base_b, None, None)  # type: ignore[arg-type]
+        game_id, token0, token1 = friend_game(a, b)
+        job = job_name(game_id, 1)
+        ann = stack.enter_context(Browser.open(a, game_id, {"type": "hello", "token": token0}))
+        with Browser.open(b, game_id, {"type": "hello", "token": token1}) as bo:
+            bo.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [True, True])
+            ann.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [True, True])
+            time.sleep(2.5)  # a sweep of a stopped the countdown of Bo's first absence
+        left = time.time()  # Bo closed his page: only a shows the game, a counts
+        while True:
+            lease = leases.lease_of(job)
+            deadline = None if lease is None else read_deadline(lease.note)
+            if lease is not None and deadline is not None and deadline > left + grace - 3:
+                break
+            assert time.time() < left + 10, "a stored no countdown"
+            time.sleep(0.1)
+        owner = lease.owner
+        assert deadline < left + grace + 0.5
+        time.sleep(max(0.0, left + 5 - time.time()))
+        first.send_signal(signal.SIGKILL)  # the countdown's owner dies
+        first.wait(10)
+        killed = time.monotonic()
+        # Ann's page reconnects to b: the time left is the stored deadline's
+        ann = stack.enter_context(Browser.open(b, game_id, {"type": "hello", "token": token0}))
+        shown = ann.recv_until(lambda m: m["type"] == "presence")["away"][1]
+        assert abs(shown - (deadline - time.time())) < 1.0, (shown, deadline - time.time())
+        while (lease := leases.lease_of(job)) is None or lease.owner == owner:
+            assert time.monotonic() < killed + LEASE_SECONDS + 10, "nobody took it over"
+            time.sleep(0.2)
+        took = time.monotonic() - killed
+        assert lease.live and read_deadline(lease.note) == deadline  # the same countdown
+        assert took < LEASE_SECONDS + 5, took
+        assert any("countdown of seat 1 taken over" in line for line in logs[1])
+        time.sleep(max(0.0, deadline - 1.5 - time.time()))
+        ann.send({"type": "claim"})
+        assert ann.error()["code"] == "cannot_claim"  # not before the deadline
+        time.sleep(max(0.0, deadline + 0.3 - time.time()))
+        ann.send({"type": "claim"})  # a countdown restarted on b would end 5 s later
+        done = ann.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+        assert done["winner"] == 0
+    stored = finished_game(postgres_url, game_id)
+    assert stored.forfeit is not None and stored.forfeit.seat == 1 and stored.winner == 0

@@ -69,3 +69,36 @@ def test_of_many_processes_racing_for_a_free_job_exactly_one_wins(database_url: 
     for t in threads:
         t.join()
     assert len(won) == 1
+
+
+def test_a_countdown_keeps_its_first_deadline_through_a_takeover_until_its_seat_is_back(
+    two: tuple[Leases, Leases, Clock],
+) -> None:
+    from marjolet.web.countdowns import Countdowns
+
+    p1, p2, clock = two
+    c1, c2 = Countdowns(p1), Countdowns(p2)
+    start = clock.now
+    assert c1.hold("g1", 1, start + 90) == start + 90  # p1 starts it
+    assert c2.hold("g1", 1, start + 95) == start + 90  # p2 reads p1's, owns nothing
+    assert p2.owner_of("clock:g1:1") == "p1"
+    clock.now += 11  # p1 died: its lease ran out
+    assert c2.hold("g1", 1, clock.now + 90) == start + 90  # taken over, same deadline
+    assert p1.owner_of("clock:g1:1") == "p2"
+    c1.stop("g1", 1)  # the seat came back on p1: whoever owns it, it stops
+    assert c2.deadline("g1", 1) is None
+    assert c2.hold("g1", 1, clock.now + 90) == clock.now + 90  # a new absence, a new countdown
+
+
+def test_a_settled_job_is_read_by_every_process_and_free_to_take_again(
+    two: tuple[Leases, Leases, Clock],
+) -> None:
+    p1, p2, _ = two
+    assert p1.acquire("review:g1:d", "3/40")
+    assert not p2.settle("review:g1:d", "failed: no")  # not its job
+    assert p1.settle("review:g1:d", "failed: the estimator broke " + "x" * 100)
+    held = p2.lease_of("review:g1:d")
+    assert held is not None and not held.live and held.owner == "p1"
+    assert held.note is not None and held.note.startswith("failed: the estimator broke")
+    assert len(held.note) == 64  # cut to the column's width
+    assert p2.acquire("review:g1:d", "0/40")  # a retry, on another process

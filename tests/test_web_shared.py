@@ -14,7 +14,7 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from marjolet.web.db import actions, games, make_engine
+from marjolet.web.db import actions, games, make_engine, rating_changes
 from web_support import Browser, LiveServer, fast_config, live_server, wait_matched
 
 RULES = {"profile": "classic", "target": 200}
@@ -412,3 +412,227 @@ def test_a_player_waiting_on_a_lobby_socket_is_kept_alive_by_it_and_told_the_gam
         while (refused := json.loads(lobby.recv(timeout=10)))["type"] != "error":
             pass
         assert refused["code"] == "not_in_queue"
+
+
+# -- countdowns and claims: one ending, one deadline (issue 24) --------------------------------
+
+
+def rating_rows(db: str, game_id: str) -> int:
+    engine = make_engine(db)
+    try:
+        with engine.connect() as conn:
+            return int(
+                conn.execute(
+                    select(func.count())
+                    .select_from(rating_changes)
+                    .where(rating_changes.c.game_id == game_id)
+                ).scalar_one()
+            )
+    finally:
+        engine.dispose()
+
+
+def test_a_claim_sent_to_two_processes_at_once_ends_the_game_once_with_one_rating_change(
+    postgres_url: str, redis_url: str
+) -> None:
+    import time
+
+    from test_web_online import rated_game, rating, seat_socket, sign_up
+
+    changes = {"away_grace": 0.5, "sync_interval": 0.2}
+    with two_servers(postgres_url, redis_url, **changes) as (a, b):
+        mia, ned = sign_up(a, "mia"), sign_up(b, "ned")
+        mine, theirs = rated_game(a, mia, ned)
+        game_id, hello = mine["id"], {"type": "hello", "account": True}
+        with ExitStack() as stack:
+            tabs = [stack.enter_context(seat_socket(s, game_id, mia, hello)) for s in (a, b)]
+            with seat_socket(b, game_id, ned, hello) as other:
+                other.recv_until(lambda m: m["type"] == "welcome")
+            for tab in tabs:  # ned left on b: both of mia's processes count him away
+                tab.recv_until(
+                    lambda m: m["type"] == "presence" and m["away"][theirs["seat"]] is not None
+                )
+            time.sleep(1.0)
+            before = stored(postgres_url, game_id)
+            go = threading.Barrier(2)
+
+            def claim(tab: Browser) -> None:
+                go.wait(5)
+                tab.send({"type": "claim"})
+
+            senders = [threading.Thread(target=claim, args=(t,)) for t in tabs]
+            for t in senders:
+                t.start()
+            for t in senders:
+                t.join(10)
+            answers = []
+            for tab in tabs:  # a connection's messages are answered in order
+                tab.send({"type": "ping"})
+                start = len(tab.received)
+                tab.recv_until(lambda m: m["type"] == "pong")
+                answers += [
+                    json.loads(text)["code"]
+                    for text in tab.received[start:]
+                    if json.loads(text)["type"] == "error"
+                ]
+            assert answers == ["match_over"], answers  # one claim stored, one refused
+            for tab in tabs:
+                final = settle(tab, before[1] + 1)
+                assert final["match_over"] and final["winner"] == mine["seat"]
+        assert stored(postgres_url, game_id)[1] == before[1] + 1  # ended by one write
+        deadline = time.monotonic() + 10
+        while rating_rows(postgres_url, game_id) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # a second rating would have come by now
+        assert rating_rows(postgres_url, game_id) == 2  # one change per account
+        assert rating(a, "mia")["games"] == 1 and rating(b, "ned")["games"] == 1
+        assert rating(b, "mia")["wins"] == 1 and rating(a, "ned")["losses"] == 1
+
+
+def test_every_process_shows_and_claims_against_one_stored_deadline(
+    postgres_url: str, redis_url: str
+) -> None:
+    import time
+
+    from marjolet.web.countdowns import job_name
+
+    grace = 6.0
+    changes = {"away_grace": grace, "sync_interval": 0.2}
+    with two_servers(postgres_url, redis_url, **changes) as (a, b):
+        game_id, token0, token1 = friend_game(a, b)
+        hub_a, hub_b = a.app.state.hub, b.app.state.hub
+        with Browser.open(a, game_id, {"type": "hello", "token": token0}) as ann:
+            with Browser.open(b, game_id, {"type": "hello", "token": token1}) as bo:
+                bo.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [True, True])
+                ann.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [True, True])
+                time.sleep(0.6)  # a's sweeps have stopped the countdown of Bo's first absence
+            left = time.time()
+            ann.recv_until(lambda m: m["type"] == "presence" and m["away"][1] is not None)
+            end = time.monotonic() + 5
+            while time.monotonic() < end:  # a's next sweep stores the countdown
+                deadline = hub_a.countdowns.deadline(game_id, 1)
+                if deadline is not None and deadline > left + grace - 0.5:
+                    break
+                time.sleep(0.05)
+            assert deadline is not None and left + grace - 0.5 < deadline < left + grace + 0.5
+            assert hub_a.leases.owner_of(job_name(game_id, 1)) == hub_a.leases.owner
+            # Ann opens the game on b too, later: b shows a's deadline, not a fresh grace
+            time.sleep(2.0)
+            with Browser.open(b, game_id, {"type": "hello", "token": token0}) as again:
+                shown = again.recv_until(lambda m: m["type"] == "presence")["away"][1]
+                assert abs(shown - (deadline - time.time())) < 0.6, (shown, deadline)
+                again.send({"type": "claim"})  # before the deadline: refused on b as on a
+                assert again.error()["code"] == "cannot_claim"
+                assert hub_b.countdowns.deadline(game_id, 1) == deadline
+                time.sleep(max(0.0, deadline - time.time()) + 0.3)
+                again.send({"type": "claim"})
+                done = again.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+                assert done["winner"] == 0
+        end = time.monotonic() + 5
+        while hub_a.countdowns.deadline(game_id, 1) is not None and time.monotonic() < end:
+            time.sleep(0.05)
+        assert hub_a.countdowns.deadline(game_id, 1) is None  # the game over: no countdown
+
+
+def test_a_claim_checked_on_one_process_while_the_other_stores_a_move_is_refused(
+    postgres_url: str, redis_url: str
+) -> None:
+    import asyncio
+    import time
+
+    changes = {"away_grace": 0.3, "sync_interval": 0.2}
+    with two_servers(postgres_url, redis_url, **changes) as (a, b):
+        game_id, token0, token1 = friend_game(a, b)
+        hub_a = a.app.state.hub
+
+        async def nowhere(game: str, seat: int) -> bool:  # a never hears of Bo on b
+            return False
+
+        hub_a.beacons.elsewhere = nowhere
+        checked, moved = threading.Event(), threading.Event()
+        store_claim = hub_a.ledger.forfeit
+
+        async def late(*args: Any, **kwargs: Any) -> bool:  # the claim, checked, waits
+            checked.set()
+            await asyncio.to_thread(moved.wait, 10)
+            return bool(await store_claim(*args, **kwargs))
+
+        hub_a.ledger.forfeit = late
+        with (
+            Browser.open(a, game_id, {"type": "hello", "token": token0}) as ann,
+            Browser.open(b, game_id, {"type": "hello", "token": token1}) as bo,
+        ):
+            state = settle(ann, 1)
+            if state["to_move"] == 0:  # Bo is to be the one who moves
+                ann.act(state["legal"][0]["action"])
+                state = settle(ann, state["version"] + 1)
+            mine = settle(bo, state["version"])
+            time.sleep(1.0)  # Bo is away as a counts, and his grace is over there
+            ann.send({"type": "claim"})
+            assert checked.wait(10)  # a checked the claim; before it is stored,
+            bo.act(mine["legal"][0]["action"])  # Bo plays on b
+            settle(bo, mine["version"] + 1)
+            moved.set()
+            refused = ann.error()
+            assert refused["code"] == "cannot_claim", refused
+            after = settle(ann, mine["version"] + 1)
+            assert not after["match_over"]
+        _, version = stored(postgres_url, game_id)
+        assert version == mine["version"] + 1  # Bo's move, and no ending
+        engine = make_engine(postgres_url)
+        try:
+            with engine.connect() as conn:
+                status = conn.execute(
+                    select(games.c.status).where(games.c.id == game_id)
+                ).scalar_one()
+        finally:
+            engine.dispose()
+        assert status == "playing"
+
+
+def test_a_claim_stored_after_a_move_it_did_not_see_is_refused(
+    postgres_url: str, redis_url: str
+) -> None:
+    from marjolet.web.store import Forfeit, Store
+
+    with two_servers(postgres_url, redis_url) as (a, b):
+        game_id, token0, _ = friend_game(a, b)
+        with Browser.open(a, game_id, {"type": "hello", "token": token0}) as ann:
+            settle(ann, 1)
+        version = stored(postgres_url, game_id)[1]
+    store = Store(postgres_url)
+    try:
+        late = Forfeit(1, "", "left the game")
+        # the claim was checked at version - 1: a change came in between
+        assert not store.forfeit(game_id, late, totals=(0, 0), expected=version - 1)
+        assert store.load_game(game_id).status != "finished"  # type: ignore[union-attr]
+        assert store.forfeit(game_id, late, totals=(0, 0), expected=version)
+        assert not store.forfeit(game_id, late, totals=(0, 0), expected=version + 1)
+    finally:
+        store.close()
+
+
+def test_a_review_that_failed_is_failed_on_every_process_until_someone_retries(
+    postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from marjolet.analysis import Reviewer
+    from test_web_review import finished_game, wait_done
+
+    judge = Reviewer.judge
+
+    def broken(self: Reviewer, point: Any) -> Any:
+        raise RuntimeError("the estimator ran out of memory")
+
+    monkeypatch.setattr(Reviewer, "judge", broken)
+    with two_clients(postgres_url, redis_url, review_budget=0.0) as (a, b, on_a, on_b):
+        game = finished_game(a)
+        url = f"/api/games/{game['id']}/review"
+        assert on_a.post(url, json={}).json()["status"] in ("running", "failed")
+        failed = wait_done(a, game["id"])
+        assert failed == {"status": "failed", "message": "the estimator ran out of memory"}
+        assert on_b.get(url).json() == failed  # told by the other process too
+        assert on_a.get(url).json() == failed  # and asking does not start it again
+        monkeypatch.setattr(Reviewer, "judge", judge)
+        assert on_b.post(url, json={}).json()["status"] in ("running", "done")  # a retry
+        done = [wait_done(server, game["id"]) for server in (b, a)]
+        assert done[0]["status"] == "done" and done[0] == done[1]

@@ -92,6 +92,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "the roughest)",
     )
     parser.add_argument(
+        "--away-grace",
+        type=float,
+        default=90.0,
+        metavar="SECONDS",
+        help="how long a player of a live game between two people may be away before "
+        "the other may claim the match (default 90)",
+    )
+    parser.add_argument(
         "--rate-limit",
         type=float,
         default=20.0,
@@ -192,6 +200,10 @@ def run(args: argparse.Namespace) -> int:
         raise MarjoletError(
             f"--review-budget must be between 0 and 10 seconds, got {args.review_budget}"
         )
+    if not 0 <= args.away_grace <= 86_400:
+        raise MarjoletError(
+            f"--away-grace must be between 0 and 86400 seconds, got {args.away_grace}"
+        )
     if not 1 <= args.rate_limit <= 100_000:
         raise MarjoletError(
             f"--rate-limit must be 1-100000 messages a second, got {args.rate_limit}"
@@ -210,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
         watch_delay=args.watch_delay,
         bot_threads=args.bot_threads,
         review_budget=args.review_budget,
+        away_grace=args.away_grace,
         rate_per_second=args.rate_limit,
         rate_burst=max(1, round(2 * args.rate_limit)),
         allowed_bots=parse_allow(args.allow_bot),

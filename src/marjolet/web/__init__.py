@@ -29,8 +29,9 @@ Modules, from the edge inwards:
   (``--db`` and ``--broker`` checked), :mod:`~marjolet.web.bus` (game
   versions and lobby changes over Redis), :mod:`~marjolet.web.leases` (one
   owner per job), :mod:`~marjolet.web.beacons` (which seats other
-  processes hold), :mod:`~marjolet.web.playnow` ("Play now": its queue in
-  the database).
+  processes hold), :mod:`~marjolet.web.countdowns` (the "opponent gone"
+  countdowns: one owner, a stored deadline), :mod:`~marjolet.web.playnow`
+  ("Play now": its queue in the database).
 
 The pages are plain files in ``static/``.
 """

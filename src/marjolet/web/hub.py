@@ -39,6 +39,7 @@ from marjolet.rules import Rules
 from marjolet.web.beacons import Beacons, NoBeacons, RedisBeacons
 from marjolet.web.bus import Bus, RedisBus, make_bus
 from marjolet.web.config import WebConfig
+from marjolet.web.countdowns import Countdowns
 from marjolet.web.errors import WebError, storage_failure
 from marjolet.web.fairpool import FairPool, PoolBusy
 from marjolet.web.leases import Leases
@@ -130,6 +131,8 @@ class Hub:
         self.bus: Bus = make_bus(config.broker)
         #: Which process plays each game's bots (web/leases.py).
         self.leases = Leases(self.ledger.engine, seconds=config.lease_seconds)
+        #: The shared "opponent gone" countdowns (web/countdowns.py).
+        self.countdowns = Countdowns(self.leases)
         #: Which seats other processes hold (web/beacons.py).
         self.beacons: Beacons = NoBeacons()
         if isinstance(self.bus, RedisBus):
@@ -183,6 +186,8 @@ class Hub:
         """A table's match is over: run the ``on_finish`` hooks (in tasks
         of their own: a hook never holds up the table)."""
         self.presence.forget(table.id)
+        if self.shared and table.has_humans:
+            self.spawn(self.stop_countdowns(table.id))
         for hook in self.on_finish:
             task = asyncio.get_running_loop().create_task(hook(table))
             self._hooks.add(task)
@@ -202,6 +207,15 @@ class Hub:
             log.warning("lease %s: the database did not answer: %s", job, exc)
             return False
 
+    async def stop_countdowns(self, game_id: str, seats: tuple[int, ...] = (0, 1)) -> None:
+        """No countdown runs for ``seats`` of the game any more (they came
+        back, or the game ended); a failure is left to the next sweep."""
+        try:
+            for seat in seats:
+                await asyncio.to_thread(self.countdowns.stop, game_id, seat)
+        except SQLAlchemyError as exc:
+            log.warning("game %s: could not stop a countdown: %s", game_id, exc)
+
     async def give_back(self, job: str) -> None:
         """Give up the lease on ``job`` at once (nothing to do for now)."""
         if not self.shared:
@@ -215,7 +229,7 @@ class Hub:
         """A table stored a change: tell the other processes its new
         version (in a task: the table never waits for the bus)."""
         if self.shared:  # (one process: its tables are the only copies)
-            self._spawn(self._publish(table.id, table.game.version))
+            self.spawn(self._publish(table.id, table.game.version))
 
     @property
     def shared(self) -> bool:
@@ -236,7 +250,7 @@ class Hub:
                 async for game_id, version in self.bus.subscribe():
                     table = self.tables.get(game_id)
                     if table is not None and version > table.game.version:
-                        self._spawn(table.refresh(version))
+                        self.spawn(table.refresh(version))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -265,7 +279,7 @@ class Hub:
         stored = await self.ledger.versions_of([t.id for t in tables])
         for table in tables:
             if stored.get(table.id, table.game.version) > table.game.version:
-                self._spawn(table.refresh(stored[table.id]))
+                self.spawn(table.refresh(stored[table.id]))
             else:
                 table.kick()
 
@@ -277,16 +291,18 @@ class Hub:
                 others = {s for s in (0, 1) if s not in table.local_seats()}
                 elsewhere = {s for s in others if await self.beacons.elsewhere(table.id, s)}
                 table.held_elsewhere(elsewhere)
+            if table.watches_presence or table.clocks:
+                await table.keep_clocks()
 
     def seat_left(self, game_id: str, seat: int) -> None:
         """The last connection of a seat on this process closed."""
         if self.shared:
-            self._spawn(self._quietly(self.beacons.gone(game_id, seat)))
+            self.spawn(self._quietly(self.beacons.gone(game_id, seat)))
 
     def seat_arrived(self, game_id: str, seat: int) -> None:
         """A seat's connection opened here: other processes hear it at once."""
         if self.shared:
-            self._spawn(self._quietly(self.beacons.beat([(game_id, seat)])))
+            self.spawn(self._quietly(self.beacons.beat([(game_id, seat)])))
 
     @staticmethod
     async def _quietly(coroutine: Coroutine[Any, Any, None]) -> None:
@@ -295,7 +311,8 @@ class Hub:
         except Exception as exc:  # the next beat or its time-out corrects it
             log.warning("the seats' beacons failed: %s", exc)
 
-    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Run ``coroutine`` in a task of its own; shutdown waits for it."""
         task = asyncio.get_running_loop().create_task(coroutine)
         self._hooks.add(task)
         task.add_done_callback(self._hooks.discard)

@@ -30,6 +30,8 @@ from marjolet.web.db import leases, reader
 
 #: Seconds a lease lasts without a heartbeat.
 LEASE_SECONDS = 10.0
+#: The longest note a lease keeps (the column's width).
+NOTE_LENGTH = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,25 @@ class Leases:
         """Give a job back at once (a clean shutdown), if we own it."""
         with self.engine.begin() as db:
             db.execute(delete(leases).where(leases.c.job == job, leases.c.owner == self.owner))
+
+    def forget(self, job: str) -> None:
+        """Delete a job's lease whoever owns it: the job has no reason to be
+        any more (a countdown whose seat came back)."""
+        with self.engine.begin() as db:
+            db.execute(delete(leases).where(leases.c.job == job))
+
+    def settle(self, job: str, note: str) -> bool:
+        """Leave our lease on ``job`` expired now, with ``note`` saying how
+        the job ended (a review that failed): every process reads it with
+        :meth:`lease_of`, and any may take the job again as if its owner
+        had died. False if we no longer owned it."""
+        with self.engine.begin() as db:
+            changed = db.execute(
+                update(leases)
+                .where(leases.c.job == job, leases.c.owner == self.owner)
+                .values(expires=self.clock() - 1.0, note=note[:NOTE_LENGTH])
+            ).rowcount
+        return bool(changed == 1)
 
     def owner_of(self, job: str) -> str | None:
         """The live owner of a job, or None (free, or its lease expired)."""

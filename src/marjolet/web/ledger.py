@@ -107,9 +107,14 @@ class Ledger:
         """The stored version of a game (None: no such game)."""
         return await self._read(self._store.version_of, game_id)
 
-    async def forfeit(self, game_id: str, forfeit: Forfeit, *, totals: tuple[int, int]) -> bool:
-        """End the game as forfeited (False: it was finished already)."""
-        return await self._writer.call(self._store.forfeit, game_id, forfeit, totals=totals)
+    async def forfeit(
+        self, game_id: str, forfeit: Forfeit, *, totals: tuple[int, int], expected: int
+    ) -> bool:
+        """End the game as forfeited (False: it was finished already, or is
+        no longer at version ``expected``)."""
+        return await self._writer.call(
+            self._store.forfeit, game_id, forfeit, totals=totals, expected=expected
+        )
 
     async def claim_invite(
         self, game_id: str, invite_hash: str, seat: int, token_hash: str, name: str

@@ -18,7 +18,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine, delete, insert, select
@@ -32,6 +32,10 @@ from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
 
 log = logging.getLogger("marjolet.web")
+
+#: How the note of a review's lease starts once the review failed.
+FAILED = "failed: "
+
 
 def record_digest(record: Record) -> str:
     return hashlib.sha256(record.dumps().encode("utf-8")).hexdigest()
@@ -78,6 +82,11 @@ class Job:
     #: Another process took the job over (this one stalled past its lease).
     lost: bool = False
     task: asyncio.Task[None] | None = None
+    #: The work is over: the heartbeat renews the lease no more.
+    ended: bool = False
+    #: Held while the heartbeat renews the lease: the end of the work waits
+    #: for a renewal under way, which would otherwise overwrite its word.
+    beating: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 def job_name(game_id: str, digest: str) -> str:
@@ -122,9 +131,10 @@ class ReviewService:
             return stored
         job = self.jobs.get(game_id)
         if job is not None and job.digest == digest and not job.lost:
-            if job.error is not None:
+            if job.error is None:
+                return {"status": "running", "done": job.done, "total": job.total}
+            if not self.hub.shared:  # (shared: the lease says it, and a retry elsewhere)
                 return {"status": "failed", "message": job.error}
-            return {"status": "running", "done": job.done, "total": job.total}
         if self.hub.shared:
             return await self._elsewhere(game_id, record, digest)
         return {"status": "none"}
@@ -142,6 +152,9 @@ class ReviewService:
         stored = await self._stored(game_id, digest)
         if stored is not None:
             return stored
+        failure = None if lease is None else _failure(lease.note)
+        if failure is not None:  # it failed: trying again is the visitor's choice (POST)
+            return {"status": "failed", "message": failure}
         if lease is not None and may_take:  # its owner died at it
             log.info("review of game %s: taken over from a process that stopped", game_id)
             return await self._begin(game_id, record, game_id)
@@ -156,7 +169,8 @@ class ReviewService:
 
     async def _begin(self, game_id: str, record: Record, key: str) -> dict[str, Any]:
         """Take the review's lease and compute it here (or, if another
-        process took it first, say how far that one is)."""
+        process took it first, say how far that one is). A review that
+        failed is started again here: its lease ran out when it failed."""
         digest = record_digest(record)
         job = Job(digest)
         job.total = count_decisions(record, (0, 1), None)
@@ -187,9 +201,24 @@ class ReviewService:
             log.error("review of game %s failed: %s", game_id, exc)
             job.error = str(exc) or type(exc).__name__
         finally:
+            async with job.beating:
+                job.ended = True
             heartbeat.cancel()
-            if not job.lost:
+            if job.error is not None:
+                await self._failed(name, job.error)
+            elif not job.lost:
                 await self.hub.give_back(name)
+
+    async def _failed(self, name: str, error: str) -> None:
+        """Every process is to say that the review failed, not only this
+        one: the failure stays in its lease, which runs out at once (so a
+        retry, asked on any process, takes it)."""
+        if not self.hub.shared:
+            return
+        try:
+            await asyncio.to_thread(self.hub.leases.settle, name, FAILED + error)
+        except Exception as exc:  # the lease runs out by itself: "none", not "failed"
+            log.warning("review %s: could not store its failure: %s", name, exc)
 
     async def _compute(self, record: Record, job: Job, key: str) -> dict[str, Any]:
         estimator = default_estimator(self.budget)
@@ -214,10 +243,13 @@ class ReviewService:
             return
         while True:
             await asyncio.sleep(self.hub.config.lease_seconds / 3)
-            if not await self.hub.own(name, _note(job)):
-                log.warning("review %s: its lease was lost; another process goes on", name)
-                job.lost = True
-                return
+            async with job.beating:
+                if job.ended:
+                    return
+                if not await self.hub.own(name, _note(job)):
+                    log.warning("review %s: its lease was lost; another process goes on", name)
+                    job.lost = True
+                    return
 
     async def close(self) -> None:
         for job in self.jobs.values():
@@ -230,6 +262,14 @@ class ReviewService:
 
 def _note(job: Job) -> str:
     return f"{job.done}/{job.total}"
+
+
+def _failure(note: str | None) -> str | None:
+    """The message of a review that failed, from its lease's note (None:
+    the note is a progress)."""
+    if note is None or not note.startswith(FAILED):
+        return None
+    return note[len(FAILED) :] or "the review failed"
 
 
 def _progress(note: str | None) -> tuple[int, int]:

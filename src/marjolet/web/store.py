@@ -510,14 +510,27 @@ class Store:
             ) from None
         return version
 
-    def forfeit(self, game_id: str, forfeit: Forfeit, *, totals: tuple[int, int]) -> bool:
+    def forfeit(
+        self,
+        game_id: str,
+        forfeit: Forfeit,
+        *,
+        totals: tuple[int, int],
+        expected: int | None = None,
+    ) -> bool:
         """End an unfinished game as lost by ``forfeit.seat``: status
         ``finished``, the other seat the winner, the forfeit kept with it.
-        Returns False (and changes nothing) if the game is already finished."""
+        Returns False (and changes nothing) if the game is already finished,
+        or, given ``expected``, no longer at that version (a move or another
+        ending was stored since it was checked): one conditional write, so
+        a game is ended once whichever processes try."""
+        where = [games.c.id == game_id, games.c.status != "finished"]
+        if expected is not None:
+            where.append(games.c.version == expected)
         with self._transaction() as db:
             result = db.execute(
                 update(games)
-                .where(games.c.id == game_id, games.c.status != "finished")
+                .where(*where)
                 .values(
                     updated=time.time(),
                     status="finished",

@@ -116,6 +116,9 @@ class Table:
         self.accounts: list[dict[str, Any] | None] = [None, None]
         #: Seats connected to another server process (web/beacons.py).
         self.elsewhere: set[int] = set()
+        #: With several processes: the stored deadline (epoch seconds) of
+        #: each away seat's countdown, as last read (web/countdowns.py).
+        self.clocks: dict[int, float] = {}
         #: A lobby game of an account: anyone may watch it (hands hidden).
         self.public = False
         self.rated = False
@@ -256,6 +259,40 @@ class Table:
         for seat in there:
             self.hub.presence.seen_elsewhere(self.id, seat)
         self.elsewhere = there
+        await self.keep_clocks(announce=False)
+
+    async def keep_clocks(self, *, announce: bool = True) -> None:
+        """With several processes, at each sweep: the countdown of each away
+        seat is the one stored in the database (started here if none is,
+        renewed if this process owns it, taken over if its owner died:
+        web/countdowns.py); a seat that is here again has none. Tells the
+        connections when a deadline changed."""
+        if not self.hub.shared:
+            return
+        here = self.local_seats() | self.elsewhere
+        before = dict(self.clocks)
+        try:
+            for seat in (0, 1):
+                if self.watches_presence and seat not in here:
+                    await self._hold_clock(seat)
+                elif self.clocks.pop(seat, None) is not None:
+                    await asyncio.to_thread(self.hub.countdowns.stop, self.id, seat)
+        except Exception as exc:  # the database away: the next sweep tries again
+            log.warning("game %s: the countdowns could not be kept: %s", self.id, exc)
+        if announce and self.clocks != before:
+            self._announce_presence()
+
+    async def _hold_clock(self, seat: int) -> None:
+        """Learn (or start) the stored deadline of an away seat."""
+        left = self.hub.presence.away_left(self.id, seat)
+        if left is None:  # not away as this process counts (yet)
+            return
+        mine = time.time() + left
+        deadline = await asyncio.to_thread(self.hub.countdowns.hold, self.id, seat, mine)
+        if deadline is None:
+            self.clocks.pop(seat, None)
+        else:
+            self.clocks[seat] = deadline
 
     def held_elsewhere(self, seats: set[int]) -> None:
         """Another server process holds connections of ``seats``: they are
@@ -288,17 +325,28 @@ class Table:
         presence.track(self.id, self.days_per_move)
         presence.connected(self.id, seat)
         presence.absent(self.id, 1 - seat)
+        if self.hub.shared and self.days_per_move is None:  # back: its countdown ends
+            self.clocks.pop(seat, None)
+            self.hub.spawn(self.hub.stop_countdowns(self.id, (seat,)))
 
     def away(self) -> list[float | None]:
         """Per seat: seconds before the other player may claim the match
         (0: they may now), or None while the seat is here."""
         if not self._two_people or self.days_per_move is not None:
             return [None, None]  # correspondence: the deadline counts, not presence
-        left = [
-            None if seat in self.elsewhere else self.hub.presence.away_left(self.id, seat)
-            for seat in (0, 1)
-        ]
+        left = [self._away_left(seat) for seat in (0, 1)]
         return [None if v is None else round(v, 1) for v in left]
+
+    def _away_left(self, seat: int) -> float | None:
+        """Seconds before ``seat``'s opponent may claim (None: it is here):
+        from the stored deadline when several processes share the game,
+        else (or before it is read) from this process's own clock."""
+        if seat in self.elsewhere or seat in self.local_seats():
+            return None
+        deadline = self.clocks.get(seat)
+        if deadline is not None:
+            return max(0.0, deadline - time.time())
+        return self.hub.presence.away_left(self.id, seat)
 
     def _announce_presence(self) -> None:
         text = json.dumps(
@@ -493,14 +541,16 @@ class Table:
         forfeit = Forfeit.trimmed(seat, self.game.seats[seat].bot, str(fault), fault.stderr_tail)
         totals = self.match.running_totals
         try:
-            stored = await self.ledger.forfeit(self.id, forfeit, totals=totals)
+            stored = await self.ledger.forfeit(
+                self.id, forfeit, totals=totals, expected=self.game.version
+            )
         except Exception as exc:
             log.error("game %s: could not store the forfeit of seat %d: %s", self.id, seat, exc)
             await self._reload()
             raise WebError(
                 "storage", "the server could not save the forfeit", key="error.storage_forfeit"
             ) from None
-        if not stored:  # another process ended the game first
+        if not stored:  # another process ended the game (or moved on) first
             await self._reload()
             self.broadcast()
             return
@@ -544,20 +594,24 @@ class Table:
                     log.warning("game %s: the seats' beacons failed: %s", self.id, exc)
                     raise WebError("storage", "the server cannot tell now: try again") from None
                 self.held_elsewhere({other} if there else set())
+                await self.keep_clocks()  # the stored deadline, read afresh
             if not self._two_people or not self._may_claim(seat):
                 raise WebError("cannot_claim", "your opponent is here or may still come back: wait")
             forfeit = Forfeit(other, "", LEFT_REASON)
             totals = self.match.running_totals
             try:
-                stored = await self.ledger.forfeit(self.id, forfeit, totals=totals)
+                stored = await self.ledger.forfeit(
+                    self.id, forfeit, totals=totals, expected=self.game.version
+                )
             except Exception as exc:
                 log.error("game %s: could not store the claim of seat %d: %s", self.id, seat, exc)
                 await self._reload()
                 raise WebError("storage", "the server could not save the claim") from None
-            if not stored:  # another process ended the game first
+            if not stored:  # another process ended the game, or stored a move, first
                 await self._reload()
                 self.broadcast()
-                raise WebError("match_over", "the match is over")
+                self._check_open()
+                raise WebError("cannot_claim", "the game moved on meanwhile: look again")
             game = self.game
             game.version += 1
             self.hub.changed(self)
@@ -577,6 +631,9 @@ class Table:
         correspondence game: the other seat is to move and its days per
         move are over (being away is no fault there)."""
         days = self.days_per_move
+        if days is None and self.hub.shared:  # the stored deadline, for every process
+            left = self._away_left(1 - seat)
+            return (1 - seat) in self.clocks and left is not None and left <= 0.0
         if days is None:
             return (1 - seat) not in self.elsewhere and self.hub.presence.may_claim(self.id, seat)
         turn = self.driver.turn()

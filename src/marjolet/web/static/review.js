@@ -16,11 +16,13 @@ function judgementName(judgement) {
   return JUDGEMENTS[judgement] ? t(JUDGEMENTS[judgement]) : judgement;
 }
 
-/** The review of a finished game, started if needed; `onProgress(status)` while it runs. */
-export async function fetchReview(gameId, onProgress) {
+/** The review of a finished game, started if needed; `onProgress(status)` while it runs.
+ *  A review that failed (on any server process) is shown as failed; it is
+ *  started again only when `retry` says the reader asked for it. */
+export async function fetchReview(gameId, onProgress, retry = false) {
   const path = `/api/games/${encodeURIComponent(gameId)}/review`;
   let status = await api(path);
-  if (status.status === "none" || status.status === "failed") {
+  if (status.status === "none" || (status.status === "failed" && retry)) {
     status = await api(path, { method: "POST", json: {} });
   }
   while (status.status === "running") {
@@ -239,13 +241,15 @@ export function evaluationGraph(review, current, players, goTo) {
 /** The button that starts (or shows) the review of a finished game. */
 export function reviewButton(gameId, onReady) {
   const button = el("button", { type: "button", class: "action", id: "review-button" }, t("end.review"));
+  let failed = false; // the failure was shown: the next click tries again
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
-      const review = await fetchReview(gameId, (s) => { button.textContent = t("review.running", { done: s.done, total: s.total }); });
+      const review = await fetchReview(gameId, (s) => { button.textContent = t("review.running", { done: s.done, total: s.total }); }, failed);
       button.textContent = t("review.done");
       onReady(review);
     } catch (err) {
+      failed = true;
       button.disabled = false;
       button.textContent = t("review.retry", { error: err.message });
     }
