@@ -88,3 +88,42 @@ def test_the_review_budget_is_the_analysis_default_and_a_wrong_one_is_one_line(
     assert run.stderr.strip() == (
         "marjolet: error: --review-budget must be between 0 and 10 seconds, got 11.0"
     )
+
+
+def test_two_requests_at_once_for_one_review_judge_each_decision_once(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    import threading
+
+    from marjolet.analysis import Reviewer
+
+    judged: list[tuple[int, int, int]] = []  # (reviewer, deal, action)
+    judge = Reviewer.judge
+
+    def counted(self: Reviewer, point: Any) -> Any:
+        judged.append((id(self), point.deal_index, point.action_index))
+        return judge(self, point)
+
+    monkeypatch.setattr(Reviewer, "judge", counted)
+    with live_server(fast_config(tmp_path / "games.sqlite3", review_budget=0.0)) as server:
+        game = finished_game(server)
+        url = f"/api/games/{game['id']}/review"
+        answers: list[dict[str, Any]] = []
+        go = threading.Barrier(2)
+
+        def ask() -> None:
+            with server.http() as client:
+                go.wait(5)
+                answers.append(client.post(url, json={}).json())
+
+        askers = [threading.Thread(target=ask) for _ in range(2)]
+        for t in askers:
+            t.start()
+        for t in askers:
+            t.join(30)
+        assert len(answers) == 2 and {x["status"] for x in answers} <= {"running", "done"}
+        done = wait_done(server, game["id"])
+        assert done["status"] == "done", done
+    assert len({reviewer for reviewer, _, _ in judged}) == 1  # one computation
+    places = [(d, x) for _, d, x in judged]
+    assert len(places) == len(set(places)) == len(done["review"]["decisions"])

@@ -369,6 +369,64 @@ def test_a_review_asked_on_two_processes_is_computed_once(
 
 
 
+def test_a_review_under_way_on_a_process_that_stops_cleanly_is_taken_over_and_stored_once(
+    postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from marjolet.analysis import Reviewer
+    from marjolet.web.reviews import ReviewBook
+    from test_web_review import finished_game, wait_done
+
+    judged: list[tuple[int, int, int]] = []  # (reviewer, deal, action)
+    judge, put = Reviewer.judge, ReviewBook.put
+    puts: list[str] = []
+
+    def slow(self: Reviewer, point: Any) -> Any:  # the review outlasts a's stop
+        judged.append((id(self), point.deal_index, point.action_index))
+        time.sleep(0.02)
+        return judge(self, point)
+
+    def counted(self: ReviewBook, game_id: str, *args: Any) -> None:
+        puts.append(game_id)
+        put(self, game_id, *args)
+
+    monkeypatch.setattr(Reviewer, "judge", slow)
+    monkeypatch.setattr(ReviewBook, "put", counted)
+    config = fast_config(postgres_url, broker=redis_url, review_budget=0.0)
+    with live_server(config) as b:
+        with live_server(config) as a, a.http() as on_a:  # a graceful stop at the end
+            game = finished_game(a)
+            url = f"/api/games/{game['id']}/review"
+            assert on_a.post(url, json={}).json()["status"] == "running"
+            end = time.monotonic() + 30
+            while on_a.get(url).json()["done"] < 2 and time.monotonic() < end:
+                time.sleep(0.05)
+            assert on_a.get(url).json()["status"] == "running"
+        stopped = len(judged)
+        answers: list[dict[str, Any]] = []
+        go = threading.Barrier(2)
+
+        def ask() -> None:  # two pages polling b at once: it takes the review over once
+            with b.http() as on_b:
+                go.wait(5)
+                answers.append(on_b.get(url).json())
+
+        askers = [threading.Thread(target=ask) for _ in range(2)]
+        for t in askers:
+            t.start()
+        for t in askers:
+            t.join(30)
+        assert [x["status"] for x in answers] == ["running", "running"]  # not "none"
+        done = wait_done(b, game["id"])
+        assert done["status"] == "done", done
+    assert puts == [game["id"]]  # stored once, by b
+    after = judged[stopped:]
+    assert len({reviewer for reviewer, _, _ in after}) == 1
+    places = [(d, x) for _, d, x in after]
+    assert len(places) == len(set(places)) == len(done["review"]["decisions"])
+
+
 def test_a_lobby_socket_hears_at_once_of_an_offer_made_on_another_process(
     postgres_url: str, redis_url: str
 ) -> None:

@@ -108,7 +108,8 @@ class Leases:
 
     def settle(self, job: str, note: str) -> bool:
         """Leave our lease on ``job`` expired now, with ``note`` saying how
-        the job ended (a review that failed): every process reads it with
+        the job ended (a review that failed) or how far it went (a review
+        this process stopped at): every process reads it with
         :meth:`lease_of`, and any may take the job again as if its owner
         had died. False if we no longer owned it."""
         with self.engine.begin() as db:

@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import json
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,8 +102,11 @@ class ReviewService:
     :mod:`marjolet.web.leases`): the process that takes the lease computes
     it, says its progress in the lease's note and stores it; the others
     answer ``running`` with that progress, then the stored review. A
-    review whose owner died (its lease ran out) is taken over by the next
-    process asked about it.
+    review whose owner died (its lease ran out) or stopped cleanly (it
+    left its lease expired) is taken over by the next process asked about
+    it. Within one process, the requests about one game's review are
+    answered one after the other (:meth:`_deciding`), so that two at once
+    never both start it.
     """
 
     def __init__(
@@ -112,6 +116,27 @@ class ReviewService:
         self.book = book if book is not None else ReviewBook(hub.ledger.engine)
         self.budget = budget
         self.jobs: dict[str, Job] = {}
+        #: A lock per game with a request under way, and how many hold or await it.
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def _deciding(self, game_id: str) -> AsyncIterator[None]:
+        """Hold the game's review on this process from reading where it
+        stands to starting it (or taking it over). Between the two lie
+        several awaits, and the lease cannot tell two requests of one
+        process apart (it renews a lease the process already holds): both
+        would compute the review."""
+        lock, users = self._locks.get(game_id, (asyncio.Lock(), 0))
+        self._locks[game_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[game_id]
+            if users == 1:
+                del self._locks[game_id]
+            else:
+                self._locks[game_id] = (lock, users - 1)
 
     async def _finished_record(self, game_id: str) -> Record:
         game, record, complete = await self.hub.shareable_record(game_id)
@@ -124,6 +149,12 @@ class ReviewService:
         return None if stored is None else {"status": "done", "review": stored}
 
     async def status(self, game_id: str) -> dict[str, Any]:
+        """Where the review of a finished game stands (taken over here if
+        its owner died or stopped at it)."""
+        async with self._deciding(game_id):
+            return await self._status(game_id)
+
+    async def _status(self, game_id: str) -> dict[str, Any]:
         record = await self._finished_record(game_id)
         digest = record_digest(record)
         stored = await self._stored(game_id, digest)
@@ -143,8 +174,9 @@ class ReviewService:
         self, game_id: str, record: Record, digest: str, *, may_take: bool = True
     ) -> dict[str, Any]:
         """The review as another process runs it: its progress; taken over
-        if that process died at it; stored, if it finished meanwhile (it
-        stores the review before it gives its lease back)."""
+        if that process died or stopped at it (its lease expired with a
+        progress in its note); stored, if it finished meanwhile (it stores
+        the review before it gives its lease back)."""
         lease = await asyncio.to_thread(self.hub.leases.lease_of, job_name(game_id, digest))
         if lease is not None and lease.live:
             done, total = _progress(lease.note)
@@ -161,11 +193,14 @@ class ReviewService:
         return {"status": "none"}
 
     async def start(self, game_id: str, client: str = "") -> dict[str, Any]:
-        current = await self.status(game_id)
-        if current["status"] in ("done", "running"):
-            return current
-        record = await self._finished_record(game_id)
-        return await self._begin(game_id, record, client or game_id)
+        """Start the review (again, if it failed) unless it is stored or
+        running somewhere; say where it stands."""
+        async with self._deciding(game_id):
+            current = await self._status(game_id)
+            if current["status"] in ("done", "running"):
+                return current
+            record = await self._finished_record(game_id)
+            return await self._begin(game_id, record, client or game_id)
 
     async def _begin(self, game_id: str, record: Record, key: str) -> dict[str, Any]:
         """Take the review's lease and compute it here (or, if another
@@ -188,6 +223,7 @@ class ReviewService:
     async def _run(self, game_id: str, record: Record, job: Job, key: str) -> None:
         name = job_name(game_id, job.digest)
         heartbeat = asyncio.create_task(self._heartbeat(name, job))
+        interrupted = False
         try:
             body = await self._compute(record, job, key)
             if job.lost:
@@ -195,7 +231,8 @@ class ReviewService:
             await asyncio.to_thread(self.book.put, game_id, job.digest, "seat", self.budget, body)
             log.info("review of game %s: stored", game_id)
         except asyncio.CancelledError:
-            if not job.lost:
+            if not job.lost:  # this process stops (close): another is to go on
+                interrupted = True
                 raise
         except Exception as exc:  # a review must never disturb the server
             log.error("review of game %s failed: %s", game_id, exc)
@@ -205,20 +242,26 @@ class ReviewService:
                 job.ended = True
             heartbeat.cancel()
             if job.error is not None:
-                await self._failed(name, job.error)
+                await self._settle(name, FAILED + job.error)
+            elif interrupted:
+                await self._settle(name, _note(job))
             elif not job.lost:
                 await self.hub.give_back(name)
 
-    async def _failed(self, name: str, error: str) -> None:
-        """Every process is to say that the review failed, not only this
-        one: the failure stays in its lease, which runs out at once (so a
-        retry, asked on any process, takes it)."""
+    async def _settle(self, name: str, note: str) -> None:
+        """Leave the review's lease expired at once with ``note``, for
+        every process to read, not only this one: a failure (``FAILED``
+        and its message), which they report until someone retries; or,
+        when this process stops in the middle, the review's progress,
+        which reads as an owner that died, so the next process asked
+        takes the review over (a lease given back would read as a review
+        nobody started: ``none``, and the page gives up)."""
         if not self.hub.shared:
             return
         try:
-            await asyncio.to_thread(self.hub.leases.settle, name, FAILED + error)
-        except Exception as exc:  # the lease runs out by itself: "none", not "failed"
-            log.warning("review %s: could not store its failure: %s", name, exc)
+            await asyncio.to_thread(self.hub.leases.settle, name, note)
+        except Exception as exc:  # the lease runs out by itself: later, or "none" for a failure
+            log.warning("review %s: could not leave its lease expired: %s", name, exc)
 
     async def _compute(self, record: Record, job: Job, key: str) -> dict[str, Any]:
         estimator = default_estimator(self.budget)
@@ -252,6 +295,8 @@ class ReviewService:
                     return
 
     async def close(self) -> None:
+        """Stop the reviews running here (a graceful stop): each leaves
+        its lease expired with its progress, for another process."""
         for job in self.jobs.values():
             if job.task is not None and not job.task.done():
                 job.task.cancel()
