@@ -18,34 +18,11 @@ static int value_for(const mk_deal *d, int seat, int v) {
     return d->turn == seat ? v : -v;
 }
 
-/* A strong player's answer to a led ace or ten in tricks 1-10: take it
- * with the cheapest card that beats it (a higher card of its suit first,
- * else the lowest trump); -1 if the lead is not an ace or a ten or nothing
- * in hand beats it. */
-static int take_led_points(const mk_deal *w) {
-    if (w->lead < 0 || w->window || mk_card_points[w->lead] < 10)
-        return -1;
-    int best = -1, best_cost = 99;
-    for (uint32_t m = w->hand[w->turn]; m; m &= m - 1) {
-        int c = __builtin_ctz(m);
-        if (!mk_beats(w->lead, c, w->trump))
-            continue;
-        int cost = (c >> 3 == w->lead >> 3 ? 0 : 8) + (c & 7);
-        if (cost < best_cost)
-            best = c, best_cost = cost;
-    }
-    return best;
-}
-
-/* the heuristic to the last draw, a random card one play in noise_in;
- * with take, led aces and tens are taken whenever they can be */
-static void noisy_playout(mk_deal *w, mk_rng *g, int noise_in, int take) {
+/* the heuristic to the last draw, a random card one play in noise_in */
+static void noisy_playout(mk_deal *w, mk_rng *g, int noise_in) {
     while (w->turn >= 0 && !mk_stock_empty(w)) {
         int random_card = noise_in > 0 && !w->window && mk_rng_below(g, (uint32_t)noise_in) == 0;
-        int taker = take && !random_card ? take_led_points(w) : -1;
-        mk_play(w, random_card ? mk_random_action(w, g)
-                   : taker >= 0 ? taker
-                                : mk_heuristic_action(w, g));
+        mk_play(w, random_card ? mk_random_action(w, g) : mk_heuristic_action(w, g));
     }
 }
 
@@ -70,7 +47,7 @@ static int world_value(const mk_deal *d, int seat, const mj_search_params *p, mk
         mk_fast_playout(w, g, 0);
         return mk_diff(w, seat);
     case MJ_EVAL_NOISY:
-        noisy_playout(w, g, p->noise_in, p->take);
+        noisy_playout(w, g, p->noise_in);
         break;
     case MJ_EVAL_RANDOM:
         while (!mk_stock_empty(w))

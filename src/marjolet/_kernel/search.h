@@ -34,8 +34,6 @@ typedef struct mj_search_params {
     int paired;       /* 1: the playouts of every action of a world draw the
                          same random numbers (common random numbers: the
                          actions' differences are less noisy) */
-    int take;         /* MJ_EVAL_NOISY: 1: in the playouts a led ace or ten
-                         is taken whenever a card in hand beats it */
 } mj_search_params;
 
 #define MJ_UTIL_STEP 10

@@ -266,13 +266,6 @@ class BestBot(Bot):
             "(common random numbers), 0: independent playouts",
         ),
         Param(
-            "take",
-            int,
-            0,
-            "with eval=noisy: 1: in the playouts a led ace or ten is taken whenever a "
-            "card in hand beats it (as strong players do)",
-        ),
-        Param(
             "match",
             int,
             MATCH_DEFAULT,
@@ -305,8 +298,6 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
         if self.options["paired"] not in (0, 1):
             raise BotSpecError(f"bot {self.name!r}: paired must be 0 or 1")
-        if self.options["take"] not in (0, 1):
-            raise BotSpecError(f"bot {self.name!r}: take must be 0 or 1")
         if self.options["match"] < -1:
             raise BotSpecError(f"bot {self.name!r}: match must be >= 0, or -1 (never)")
         if self.options["declare"] not in DECLARE_MODES:
@@ -433,7 +424,6 @@ class BestBot(Bot):
                 self.options["noise"],
                 utility,
                 bool(self.options["paired"]),
-                bool(self.options["take"]),
             )
             spent = clock() - start
             for a, s, q, u in zip(actions, sums, sumsqs, usums, strict=True):
@@ -550,18 +540,7 @@ class BestBot(Bot):
         while True:
             seed = self.rng.getrandbits(64)
             _, actions, sums, _, usums = KERNEL.pimc(
-                kdeal,
-                table,
-                *args,
-                seed,
-                exact,
-                mode,
-                None,
-                spec.soft,
-                noise,
-                grid,
-                paired,
-                bool(self.options["take"]),
+                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise, grid, paired
             )
             values = dict(zip(actions, sums, strict=True))
             chances = dict(zip(actions, usums, strict=True)) if grid is not None else None
