@@ -28,11 +28,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from sqlalchemy import Connection, Engine, delete, exists, func, insert, select, update
 
@@ -51,6 +52,16 @@ KEEP_MATCHED_S = 600.0
 #: Seconds between two heartbeats written for one place (polls in between
 #: change nothing: no write per poll), at most a quarter of the time-out.
 HEARTBEAT_EVERY = 1.0
+
+
+#: What a place's key looks like (``secrets.token_urlsafe``): anything else
+#: is refused before it is hashed (a lone surrogate cannot even be encoded).
+KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def well_formed_key(key: object) -> TypeGuard[str]:
+    """Whether ``key`` may be the key of a place."""
+    return isinstance(key, str) and KEY_PATTERN.fullmatch(key) is not None
 
 
 def place_seat_token(key: str) -> str:
@@ -127,22 +138,21 @@ class PlayNowQueue:
         heartbeat renewed; matched only once its game exists."""
         return self.statuses([key])[key]
 
-    def statuses(self, keys: Sequence[str]) -> dict[str, Place | None]:
-        """:meth:`status` of several places at once (one transaction): the
-        process holding their players' lobby sockets keeps them alive."""
+    def statuses(
+        self, keys: Sequence[str], *, renew: bool = True
+    ) -> dict[str, Place | None]:
+        """:meth:`status` of several places at once; ``renew=False``: only
+        read them (a lobby socket's check for matched places: its player's
+        sign of life is each ``wait`` message, not the open socket).
+
+        The places are read on the read path; a write transaction is opened
+        only when a live place's heartbeat is due (not for an unknown key,
+        nor for polls within :data:`HEARTBEAT_EVERY`), so polls never queue
+        behind the moves' writes for nothing."""
         now = self.clock()
         digests = {token_digest(key): key for key in keys}
         made = exists().where(games.c.id == play_now.c.game_id)
-        with self.engine.begin() as db:
-            db.execute(
-                update(play_now)
-                .where(
-                    play_now.c.key_hash.in_(list(digests)),
-                    play_now.c.seen >= now - self.timeout,
-                    play_now.c.seen < now - self.heartbeat_every,
-                )
-                .values(seen=now)
-            )
+        with self.reader.connect() as db:
             rows = db.execute(
                 select(
                     play_now.c.key_hash,
@@ -152,6 +162,13 @@ class PlayNowQueue:
                     made.label("made"),
                 ).where(play_now.c.key_hash.in_(list(digests)))
             ).all()
+        due = [
+            str(row.key_hash)
+            for row in rows
+            if now - self.timeout <= row.seen < now - self.heartbeat_every
+        ]
+        if renew and due:
+            self._renew(due, now)
         out: dict[str, Place | None] = dict.fromkeys(keys)
         for row in rows:
             if row.game_id is not None and row.made:
@@ -159,6 +176,19 @@ class PlayNowQueue:
             elif row.game_id is not None or row.seen >= now - self.timeout:
                 out[digests[row.key_hash]] = Place(None, None)
         return out
+
+    def _renew(self, key_hashes: list[str], now: float) -> None:
+        """The heartbeat of live places (one given up meanwhile stays so)."""
+        with self.engine.begin() as db:
+            db.execute(
+                update(play_now)
+                .where(
+                    play_now.c.key_hash.in_(key_hashes),
+                    play_now.c.seen >= now - self.timeout,
+                    play_now.c.seen < now - self.heartbeat_every,
+                )
+                .values(seen=now)
+            )
 
     def leave(self, key: str) -> bool:
         """Leave the queue (False: no such place, or a game is being made for it)."""
@@ -294,8 +324,9 @@ class PlayNow:
         return answer(key, await asyncio.to_thread(self.queue.status, key))
 
     async def statuses(self, keys: Sequence[str]) -> dict[str, dict[str, Any] | None]:
-        """The answers of several places (the lobby sockets' waiting players)."""
-        places = await asyncio.to_thread(self.queue.statuses, keys)
+        """The answers of several places (the lobby sockets' waiting
+        players), read only: a socket's sign of life is its ``wait`` message."""
+        places = await asyncio.to_thread(self.queue.statuses, keys, renew=False)
         return {key: answer(key, place) for key, place in places.items()}
 
     async def leave(self, key: str) -> bool:
@@ -306,7 +337,8 @@ class PlayNow:
 
     async def round(self) -> None:
         """One round, if this process owns the pairing: pair who can be
-        paired, give a computer opponent to who waited long enough."""
+        paired, give a computer opponent to who waited long enough. A pair
+        whose game cannot be made is logged and freed; the others go on."""
         if not await self.hub.own(PAIRING_JOB):
             return
         await asyncio.to_thread(self.queue.tidy)
@@ -315,24 +347,31 @@ class PlayNow:
             pairing.join(place)
         now = self.clock()
         for a, b in pairing.pairs(now):
-            await self._pair(a, b)
+            await self._each(self._pair(a, b))
         for place in pairing.due_for_bot(now):
-            await self._bot_game(place)
+            await self._each(self._bot_game(place))
+
+    @staticmethod
+    async def _each(making: Coroutine[Any, Any, None]) -> None:
+        try:
+            await making
+        except Exception:
+            log.exception("play now: a game could not be made (its places wait again)")
 
     async def _pair(self, a: Waiting, b: Waiting) -> None:
         rated = bool(a.meta["rated"]) and a.account_id is not None and b.account_id is not None
         game_id = secrets.token_urlsafe(9)
         if not await asyncio.to_thread(self.queue.claim, [a, b], game_id, rated):
             return
-        rules = Rules.from_json(json.loads(a.rules)["rules"])
         try:
+            rules = Rules.from_json(json.loads(a.rules)["rules"])
             await self.hub.create_pair(
                 rules,
                 (a.meta["name"], b.meta["name"]),
                 (a.meta["seat_hash"], b.meta["seat_hash"]),
                 game_id=game_id,
             )
-        except Exception:
+        except BaseException:
             await asyncio.to_thread(self.queue.unclaim, game_id)
             raise
         log.info("play now: game %s made", game_id)
@@ -341,9 +380,9 @@ class PlayNow:
         game_id = secrets.token_urlsafe(9)
         if not await asyncio.to_thread(self.queue.claim, [place], game_id, False):
             return
-        bot = self.hub.catalogue.resolve(self.hub.catalogue.default)
-        rules = Rules.from_json(json.loads(place.rules)["rules"])
         try:
+            bot = self.hub.catalogue.resolve(self.hub.catalogue.default)
+            rules = Rules.from_json(json.loads(place.rules)["rules"])
             await self.hub.create_game(
                 "bot",
                 rules,
@@ -352,6 +391,6 @@ class PlayNow:
                 game_id=game_id,
                 seat_hash=place.meta["seat_hash"],
             )
-        except Exception:
+        except BaseException:
             await asyncio.to_thread(self.queue.unclaim, game_id)
             raise
