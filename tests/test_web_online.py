@@ -562,7 +562,7 @@ def test_a_play_now_pair_whose_game_fails_is_freed_at_once_and_paired_again(
     with live_server(config) as server:
         client = server.http()
         keys = [client.post("/api/play-now", json={"name": n}).json()["key"] for n in "AB"]
-        found = {}
+        found: dict[str, str] = {}
         deadline = time.monotonic() + 10.0  # well before a lost claim is freed (30 s)
         while len(found) < 2:
             assert time.monotonic() < deadline, "the failed pair's places stayed claimed"

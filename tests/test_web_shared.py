@@ -391,7 +391,6 @@ def test_a_review_asked_on_two_processes_is_computed_once(
 def test_a_lobby_socket_hears_at_once_of_an_offer_made_on_another_process(
     postgres_url: str, redis_url: str
 ) -> None:
-    import time
 
     from websockets.sync.client import connect
 

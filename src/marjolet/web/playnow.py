@@ -138,9 +138,7 @@ class PlayNowQueue:
         heartbeat renewed; matched only once its game exists."""
         return self.statuses([key])[key]
 
-    def statuses(
-        self, keys: Sequence[str], *, renew: bool = True
-    ) -> dict[str, Place | None]:
+    def statuses(self, keys: Sequence[str], *, renew: bool = True) -> dict[str, Place | None]:
         """:meth:`status` of several places at once; ``renew=False``: only
         read them (a lobby socket's check for matched places: its player's
         sign of life is each ``wait`` message, not the open socket).
