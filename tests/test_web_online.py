@@ -572,3 +572,29 @@ def test_a_play_now_pair_whose_game_fails_is_freed_at_once_and_paired_again(
                     found[key] = status["game"]["id"]
             time.sleep(0.05)
         assert not failures and len(set(found.values())) == 1
+
+
+def test_play_now_never_pairs_two_places_of_one_browser(tmp_path: Path) -> None:
+    config = fast_config(tmp_path / "w.sqlite3", pairing_interval=0.05)
+    with live_server(config) as server:
+        client = server.http()
+        mine = [
+            client.post("/api/play-now", json={"name": "Gil", "browser": "tab-of-gil"}).json()
+            for _ in range(2)  # two tabs of one guest's browser
+        ]
+        time.sleep(0.5)  # rounds go by
+        for place in mine:
+            assert client.get(f"/api/play-now/{place['key']}").json()["status"] == "waiting"
+        other = client.post("/api/play-now", json={"name": "Ivy", "browser": "ivys"}).json()
+        game = {}
+        deadline = time.monotonic() + TIMEOUT
+        while not game and time.monotonic() < deadline:
+            game = client.get(f"/api/play-now/{other['key']}").json()["game"] or {}
+            time.sleep(0.05)
+        assert game, "Ivy was not paired with one of Gil's places"
+        bad = client.post(
+            "/api/play-now",
+            content='{"name": "Hal", "browser": "\\ud800"}',
+            headers={"Content-Type": "application/json"},
+        )
+        assert bad.status_code == 400 and "browser" in bad.json()["error"]["message"]

@@ -1,6 +1,6 @@
 """"Play now" among any number of server processes: the queue in the database.
 
-Each waiting player is a row of ``play_now`` (revision 0007), so a player
+Each waiting player is a row of ``play_now`` (revisions 0007, 0008), so a player
 may join on one process and ask on another (no sticky sessions). The
 player's place is a secret key; the server keeps only its SHA-256, and the
 hash of the seat token the player will be given, derived from the key
@@ -111,9 +111,15 @@ class PlayNowQueue:
         self.clock = clock
 
     def join(
-        self, seeker: Seeker, rating: float, rules: str, rated: bool, bot_after: float | None
+        self,
+        seeker: Seeker,
+        rating: float,
+        rules: str,
+        rated: bool,
+        bot_after: float | None,
+        browser: str | None = None,
     ) -> str:
-        """Queue a player; the secret key of their place."""
+        """Queue a player (from ``browser``, if told); the secret key of their place."""
         key = secrets.token_urlsafe(18)
         now = self.clock()
         with self.engine.begin() as db:
@@ -129,6 +135,7 @@ class PlayNowQueue:
                     rated=rated,
                     bot_after=bot_after,
                     seat_hash=token_digest(place_seat_token(key)),
+                    browser=browser,
                 )
             )
         return key
@@ -245,6 +252,7 @@ class PlayNowQueue:
                 r.bot_after,
                 {"name": str(r.name), "seat_hash": str(r.seat_hash), "rated": bool(r.rated)},
                 r.account_id,
+                r.browser,
             )
             for r in rows
         ]
@@ -311,11 +319,18 @@ class PlayNow:
         self.clock = clock
 
     async def join(
-        self, seeker: Seeker, rules: Rules, rated: bool, bot_after: float | None
+        self,
+        seeker: Seeker,
+        rules: Rules,
+        rated: bool,
+        bot_after: float | None,
+        browser: str | None = None,
     ) -> str:
         rating = seeker.rating if seeker.rating is not None else self.initial_rating
         text = json.dumps({"rules": rules.to_json(), "rated": rated}, sort_keys=True)
-        return await asyncio.to_thread(self.queue.join, seeker, rating, text, rated, bot_after)
+        return await asyncio.to_thread(
+            self.queue.join, seeker, rating, text, rated, bot_after, browser
+        )
 
     async def status(self, key: str) -> dict[str, Any] | None:
         """``GET /api/play-now/KEY``'s answer (None: no such place)."""

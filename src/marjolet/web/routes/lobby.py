@@ -131,7 +131,9 @@ async def play_now(
     if body.rated and account is None:
         raise WebError("login_required", "log in to play a rated game")
     seeker = seeker_of(account, body.name)
-    key = await online.play_now.join(seeker, body.rules, body.rated, body.bot_after)
+    key = await online.play_now.join(
+        seeker, body.rules, body.rated, body.bot_after, body.browser
+    )
     return {"key": key, "status": "waiting"}
 
 

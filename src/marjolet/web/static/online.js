@@ -8,6 +8,7 @@ import {
 } from "./common.js";
 
 const OWN_SEEKS = "marjolet.own_seeks";
+const BROWSER = "marjolet.browser";
 const state = { me: null, socket: null, place: null, rejoining: false };
 // Milliseconds between two `wait` messages on the lobby socket: each is the
 // place's sign of life (the server gives a place up after 10 s without one).
@@ -26,6 +27,21 @@ function ownSeeks() {
     return JSON.parse(localStorage.getItem(OWN_SEEKS) || "{}");
   } catch (err) {
     return {};
+  }
+}
+
+// This browser's id in "Play now": its places are never paired together.
+function browserId() {
+  try {
+    let id = localStorage.getItem(BROWSER);
+    if (!id) {
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem(BROWSER, id);
+    }
+    return id;
+  } catch (err) {
+    return null;
   }
 }
 
@@ -191,7 +207,7 @@ async function playNow(event) {
   event.preventDefault();
   if (state.place || state.rejoining) return; // one place per page
   const wait = $("now-wait").value;
-  await joinQueue({ bot_after: wait === "" ? null : Number(wait), name: playerName() });
+  await joinQueue({ bot_after: wait === "" ? null : Number(wait), name: playerName(), browser: browserId() });
 }
 
 function nowButton(waiting) {
