@@ -586,7 +586,7 @@ def test_play_now_never_pairs_two_places_of_one_browser(tmp_path: Path) -> None:
         for place in mine:
             assert client.get(f"/api/play-now/{place['key']}").json()["status"] == "waiting"
         other = client.post("/api/play-now", json={"name": "Ivy", "browser": "ivys"}).json()
-        game = {}
+        game: dict[str, Any] = {}
         deadline = time.monotonic() + TIMEOUT
         while not game and time.monotonic() < deadline:
             game = client.get(f"/api/play-now/{other['key']}").json()["game"] or {}
