@@ -492,8 +492,9 @@ def test_a_new_wait_on_a_lobby_socket_replaces_its_place_which_leaves_the_queue(
     config = fast_config(tmp_path / "w.sqlite3", pairing_interval=0.05)
     with live_server(config) as server, connect(f"{server.ws_base}/ws/lobby") as lobby:
         client = server.http()
-        first = client.post("/api/play-now", json={"name": "Gil"}).json()["key"]
-        again = client.post("/api/play-now", json={"name": "Gil"}).json()["key"]
+        page = {"name": "Gil", "browser": "gils-browser"}  # (so never paired together)
+        first = client.post("/api/play-now", json=page).json()["key"]
+        again = client.post("/api/play-now", json=page).json()["key"]
         lobby.send(json.dumps({"type": "wait", "key": first}))
         lobby.send(json.dumps({"type": "wait", "key": again}))  # the page queued again
         deadline = time.monotonic() + TIMEOUT
