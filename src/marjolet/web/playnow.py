@@ -7,10 +7,12 @@ hash of the seat token the player will be given, derived from the key
 (:func:`~marjolet.web.lobby.seat_token`), so that whichever process makes
 the game, any process shown the key hands the player their seat.
 
-Every poll of the place (``GET /api/play-now/KEY``) is the player's sign of
-life: a place not asked about for ``play_now_timeout`` seconds (the tab was
-closed, the player's connection died with its process) is given up and
-never paired, so nobody is paired into a game that nobody plays.
+Every poll of the place (``GET /api/play-now/KEY``) and every ``wait``
+message on a lobby socket is the player's sign of life: a place without
+one for ``play_now_timeout`` seconds (the tab was closed, the player's
+connection died) is given up and never paired, so nobody is paired into a
+game that nobody plays. Two places of one account or one browser are
+never paired together.
 
 The pairing is a job with one owner (the ``pairing`` lease,
 :mod:`marjolet.web.leases`): each round its owner reads the live places,

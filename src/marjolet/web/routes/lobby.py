@@ -7,9 +7,12 @@ status (with the seeker's seat once it is accepted) or withdraw it. The
 lobby socket tells its listeners at once when the open seeks change
 (``{"type": "lobby"}``: fetch ``/api/lobby`` again) and tells a seek's
 owner its seat the moment someone accepts it (``{"type": "matched",
-"seek", "game": {"id", "seat", "token", "url"}}``), and keeps alive the
-"Play now" places it waits on (``{"type": "wait", "key"}``), telling
-their game once matched (``{"type": "play_now", "key", "status", "game"}``).
+"seek", "game": {"id", "seat", "token", "url"}}``), and follows the one
+"Play now" place it waits on (``{"type": "wait", "key"}``, sent again every
+few seconds: each is the place's sign of life; a new key replaces the
+place), telling its game once matched (``{"type": "play_now", "key",
+"status", "game"}``). A message the server cannot handle is answered with
+an ``error`` message; the socket stays open.
 """
 
 from __future__ import annotations
