@@ -102,3 +102,42 @@ def test_a_lobby_change_reaches_another_process_with_the_name_of_its_origin(
         return got
 
     assert asyncio.run(run()) == ["0a1b", "ffff"]
+
+
+def test_the_lobby_sockets_fetch_the_offers_again_once_the_lost_bus_is_back() -> None:
+    """Changes published while the bus was down were never heard: after
+    each new subscription every lobby socket here fetches the offers once."""
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from marjolet.web.online import Online
+
+    told: list[int] = []
+    subscriptions: list[int] = []
+    back = asyncio.Event()
+
+    async def subscribe_lobby() -> AsyncIterator[str]:
+        subscriptions.append(len(told))  # how many tells before this subscription
+        if len(subscriptions) < 3:
+            raise ConnectionError("the broker went away")
+        back.set()
+        await asyncio.Event().wait()
+        yield "never"
+
+    fake: Any = SimpleNamespace(
+        hub=SimpleNamespace(
+            bus=SimpleNamespace(subscribe_lobby=subscribe_lobby),
+            leases=SimpleNamespace(owner="0a1b"),
+        ),
+        _tell_lobby=lambda: told.append(1),
+    )
+
+    async def run() -> None:
+        task = asyncio.ensure_future(Online._hear_lobby(cast(Online, fake)))
+        await asyncio.wait_for(back.wait(), 10)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(run())
+    assert subscriptions == [0, 1, 2]  # told once before each new subscription

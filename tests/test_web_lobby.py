@@ -188,6 +188,15 @@ def test_play_now_offers_the_computer_after_the_chosen_wait() -> None:
     assert set(pairing.queue) == {"b"}
 
 
+def test_play_now_never_pairs_two_places_of_one_browser() -> None:
+    pairing = Pairing()
+    pairing.join(Waiting("tab1", 1500, "c", since=0.0, browser="b1"))
+    pairing.join(Waiting("tab2", 1500, "c", since=0.0, browser="b1"))
+    assert pairing.pairs(100.0) == []
+    pairing.join(Waiting("other", 1500, "c", since=0.0, browser="b2"))
+    assert len(pairing.pairs(100.0)) == 1
+
+
 def test_play_now_never_pairs_an_account_with_itself() -> None:
     pairing = Pairing()
     pairing.join(Waiting("tab1", 1500, "c", since=0.0, account_id=7))

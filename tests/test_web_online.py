@@ -476,3 +476,126 @@ def test_play_now_pairs_two_waiting_players_and_gives_a_bot_after_the_chosen_wai
             welcome = me.recv_until(lambda m: m["type"] == "welcome")
             assert welcome["seats"][1]["kind"] == "bot"
         assert client.get("/api/play-now/nope").status_code == 404
+
+
+def told(lobby: Any, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` on a lobby socket (others skipped)."""
+    while True:
+        msg: dict[str, Any] = json.loads(lobby.recv(timeout=TIMEOUT))
+        if msg["type"] == kind:
+            return msg
+
+
+def test_a_new_wait_on_a_lobby_socket_replaces_its_place_which_leaves_the_queue(
+    tmp_path: Path,
+) -> None:
+    config = fast_config(tmp_path / "w.sqlite3", pairing_interval=0.05)
+    with live_server(config) as server, connect(f"{server.ws_base}/ws/lobby") as lobby:
+        client = server.http()
+        page = {"name": "Gil", "browser": "gils-browser"}  # (so never paired together)
+        first = client.post("/api/play-now", json=page).json()["key"]
+        again = client.post("/api/play-now", json=page).json()["key"]
+        lobby.send(json.dumps({"type": "wait", "key": first}))
+        lobby.send(json.dumps({"type": "wait", "key": again}))  # the page queued again
+        deadline = time.monotonic() + TIMEOUT
+        while client.get(f"/api/play-now/{first}").status_code != 404:
+            assert time.monotonic() < deadline, "the replaced place is still queued"
+            time.sleep(0.05)
+        assert client.get(f"/api/play-now/{again}").json()["status"] == "waiting"
+        time.sleep(0.3)  # rounds go by: Gil is never paired with himself
+        assert client.get(f"/api/play-now/{again}").json()["status"] == "waiting"
+        assert client.get("/api/lobby").json()["waiting"] == 1
+
+
+def test_a_lobby_socket_refuses_a_malformed_place_key_in_one_line_and_stays_open(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with live_server(fast_config(tmp_path / "w.sqlite3")) as server:
+        client = server.http()
+        for bad in ("%ED%A0%80", "a" * 65, "a.b"):
+            answer = client.get(f"/api/play-now/{bad}")
+            assert answer.status_code in (400, 404) and "error" in answer.json()
+            left = client.request("DELETE", f"/api/play-now/{bad}", json={})
+            assert left.status_code in (400, 404) and "error" in left.json()
+        key = client.post("/api/play-now", json={"name": "Hal"}).json()["key"]
+        with connect(f"{server.ws_base}/ws/lobby") as lobby:
+            for bad_text in ('{"type": "wait", "key": "\\ud800"}', '{"type": "wait", "key": 7}'):
+                lobby.send(bad_text)
+                assert told(lobby, "error")["code"] == "malformed"
+            lobby.send(json.dumps({"type": "wait", "key": "nope"}))  # still open
+            assert told(lobby, "error")["code"] == "not_in_queue"
+            lobby.send(json.dumps({"type": "wait", "key": key}))
+            lobby.send(json.dumps({"type": "wait", "key": "x" * 64}))
+            assert told(lobby, "error")["code"] == "not_in_queue"
+    assert "Traceback" not in caplog.text and "UnicodeEncodeError" not in caplog.text
+
+
+def test_a_lobby_socket_that_falls_silent_no_longer_keeps_its_place_alive(
+    tmp_path: Path,
+) -> None:
+    config = fast_config(tmp_path / "w.sqlite3", pairing_interval=0.05, play_now_timeout=3.0)
+    with live_server(config) as server, connect(f"{server.ws_base}/ws/lobby") as lobby:
+        key = server.http().post("/api/play-now", json={"name": "Ida"}).json()["key"]
+        started = time.monotonic()
+        lobby.send(json.dumps({"type": "wait", "key": key}))  # then never again
+        gone = told(lobby, "play_now")
+        assert gone["key"] == key and gone["status"] == "gone"
+        assert 2.5 <= time.monotonic() - started < TIMEOUT
+
+
+def test_a_play_now_pair_whose_game_fails_is_freed_at_once_and_paired_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from marjolet.rules import Rules
+    from marjolet.web import playnow
+
+    failures = [RuntimeError("rules could not be read")]
+
+    class FailingOnce:
+        @staticmethod
+        def from_json(data: Any) -> Rules:
+            if failures:
+                raise failures.pop()
+            return Rules.from_json(data)
+
+    monkeypatch.setattr(playnow, "Rules", FailingOnce)
+    config = fast_config(tmp_path / "w.sqlite3", pairing_interval=0.05, lease_seconds=10.0)
+    with live_server(config) as server:
+        client = server.http()
+        keys = [client.post("/api/play-now", json={"name": n}).json()["key"] for n in "AB"]
+        found: dict[str, str] = {}
+        deadline = time.monotonic() + 10.0  # well before a lost claim is freed (30 s)
+        while len(found) < 2:
+            assert time.monotonic() < deadline, "the failed pair's places stayed claimed"
+            for key in keys:
+                status = client.get(f"/api/play-now/{key}").json()
+                if status["status"] == "matched":
+                    found[key] = status["game"]["id"]
+            time.sleep(0.05)
+        assert not failures and len(set(found.values())) == 1
+
+
+def test_play_now_never_pairs_two_places_of_one_browser(tmp_path: Path) -> None:
+    config = fast_config(tmp_path / "w.sqlite3", pairing_interval=0.05)
+    with live_server(config) as server:
+        client = server.http()
+        mine = [
+            client.post("/api/play-now", json={"name": "Gil", "browser": "tab-of-gil"}).json()
+            for _ in range(2)  # two tabs of one guest's browser
+        ]
+        time.sleep(0.5)  # rounds go by
+        for place in mine:
+            assert client.get(f"/api/play-now/{place['key']}").json()["status"] == "waiting"
+        other = client.post("/api/play-now", json={"name": "Ivy", "browser": "ivys"}).json()
+        game: dict[str, Any] = {}
+        deadline = time.monotonic() + TIMEOUT
+        while not game and time.monotonic() < deadline:
+            game = client.get(f"/api/play-now/{other['key']}").json()["game"] or {}
+            time.sleep(0.05)
+        assert game, "Ivy was not paired with one of Gil's places"
+        bad = client.post(
+            "/api/play-now",
+            content='{"name": "Hal", "browser": "\\ud800"}',
+            headers={"Content-Type": "application/json"},
+        )
+        assert bad.status_code == 400 and "browser" in bad.json()["error"]["message"]

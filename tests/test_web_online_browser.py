@@ -81,6 +81,7 @@ def test_two_pages_pressing_play_now_open_the_same_table(
         page.fill("#now-wait", "")  # never a computer opponent
         page.click("#now-form button[type=submit]")
         expect(page.locator("#now-status")).to_contain_text("Looking for an opponent")
+        expect(page.locator("#now-form button[type=submit]")).to_be_disabled()  # one place
     for page in pages:  # told on their lobby sockets (or by asking)
         page.wait_for_url("**/game/*", timeout=20_000)
     assert pages[0].url.split("#")[0] == pages[1].url.split("#")[0]

@@ -14,6 +14,7 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
+from marjolet.web.bus import LOBBY_CHANNEL
 from marjolet.web.db import actions, games, make_engine, rating_changes
 from web_support import Browser, LiveServer, fast_config, live_server, wait_matched
 
@@ -34,6 +35,23 @@ def two_clients(
     """Two processes and an HTTP client of each."""
     with two_servers(db, broker, **changes) as (a, b), a.http() as on_a, b.http() as on_b:
         yield a, b, on_a, on_b
+
+
+def wait_subscribed(redis_url: str, channel: str, count: int) -> None:
+    """Until ``count`` subscribers listen on ``channel`` (the servers
+    subscribe as they start)."""
+    import time
+
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        deadline = time.monotonic() + 10
+        while dict(client.pubsub_numsub(channel)).get(channel.encode(), 0) < count:
+            assert time.monotonic() < deadline, f"nobody subscribed to {channel}"
+            time.sleep(0.02)
+    finally:
+        client.close()
 
 
 def friend_game(a: LiveServer, b: LiveServer) -> tuple[str, str, str]:
@@ -316,10 +334,11 @@ def test_a_play_now_place_nobody_asks_about_is_given_up_and_never_paired(
 ) -> None:
     import time
 
-    changes = {"pairing_interval": 0.1, "play_now_timeout": 0.6}
+    timeout = 3.0  # seconds: a loaded machine's pauses stay well below it
+    changes = {"pairing_interval": 0.1, "play_now_timeout": timeout}
     with two_clients(postgres_url, redis_url, **changes) as (_, _, on_a, on_b):
         gone = on_a.post("/api/play-now", json={"name": "Gus"}).json()["key"]  # never asks
-        time.sleep(1.0)
+        time.sleep(timeout + 1.0)
         here = on_b.post("/api/play-now", json={"name": "Hal"}).json()["key"]
         for _ in range(10):  # alone: Gus is given up
             assert on_b.get(f"/api/play-now/{here}").json()["status"] == "waiting"
@@ -430,7 +449,6 @@ def test_a_review_under_way_on_a_process_that_stops_cleanly_is_taken_over_and_st
 def test_a_lobby_socket_hears_at_once_of_an_offer_made_on_another_process(
     postgres_url: str, redis_url: str
 ) -> None:
-    import time
 
     from websockets.sync.client import connect
 
@@ -438,7 +456,7 @@ def test_a_lobby_socket_hears_at_once_of_an_offer_made_on_another_process(
         two_clients(postgres_url, redis_url) as (a, _, _, other),
         connect(f"{a.ws_base}/ws/lobby", open_timeout=10) as lobby,
     ):
-        time.sleep(0.5)  # a subscribes to the lobby's channel as it starts
+        wait_subscribed(redis_url, LOBBY_CHANNEL, 2)  # both subscribe as they start
         other.post("/api/seeks", json={"name": "Hal", "rules": RULES})
         heard = json.loads(lobby.recv(timeout=10))  # (no sweep would tell it)
         assert heard == {"type": "lobby"}
@@ -451,14 +469,16 @@ def test_a_player_waiting_on_a_lobby_socket_is_kept_alive_by_it_and_told_the_gam
 
     from websockets.sync.client import connect
 
-    changes = {"pairing_interval": 0.1, "play_now_timeout": 0.6}
+    timeout = 3.0  # seconds: a loaded machine's pauses stay well below it
+    changes = {"pairing_interval": 0.1, "play_now_timeout": timeout}
     with (
         two_clients(postgres_url, redis_url, **changes) as (a, _, on_a, on_b),
         connect(f"{a.ws_base}/ws/lobby", open_timeout=10) as lobby,
     ):
         ann = on_a.post("/api/play-now", json={"name": "Ann"}).json()["key"]
-        lobby.send(json.dumps({"type": "wait", "key": ann}))  # she never polls
-        time.sleep(1.5)  # over twice the time-out: her socket kept the place
+        for _ in range(7):  # she never polls; her page says `wait` again every second
+            lobby.send(json.dumps({"type": "wait", "key": ann}))
+            time.sleep(timeout / 3)  # over twice the time-out: her socket kept the place
         bo = on_b.post("/api/play-now", json={"name": "Bo"}).json()["key"]
         while True:
             told = json.loads(lobby.recv(timeout=10))

@@ -215,6 +215,9 @@ play_now = Table(
     Column("game_id", Text),
     Column("seat", Integer),
     Column("claimed", Float),
+    #: The browser that queued (a random id its page keeps; revision 0008):
+    #: two places of one browser are never paired together.
+    Column("browser", String(64)),
     Index("play_now_by_game", "game_id"),
 )
 
@@ -238,7 +241,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 #: The PostgreSQL advisory lock key that one migrating process holds at a time.
 MIGRATE_LOCK = 0x6D61726A
 #: The newest revision in ``migrations/versions`` (a test checks it).
-HEAD_REVISION = "0007"
+HEAD_REVISION = "0008"
 
 
 def database_url(target: str | os.PathLike[str]) -> str:

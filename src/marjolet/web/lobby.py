@@ -377,6 +377,9 @@ class Waiting:
     meta: dict[str, Any] = field(default_factory=dict)
     #: The account waiting (None for a guest): never paired with itself.
     account_id: int | None = None
+    #: The browser that queued (its page's id; None: not told): two places
+    #: of one browser are never paired together either.
+    browser: str | None = None
 
 
 class Pairing:
@@ -416,7 +419,9 @@ class Pairing:
             for i, a in enumerate(entries):
                 for b in entries[i + 1 :]:
                     distance = abs(a.rating - b.rating)
-                    same = a.account_id is not None and a.account_id == b.account_id
+                    same = (a.account_id is not None and a.account_id == b.account_id) or (
+                        a.browser is not None and a.browser == b.browser
+                    )
                     fits = not same and a.rules == b.rules and distance <= self.gap(a, b, now)
                     if fits and (best is None or distance < best[0]):
                         best = (distance, a, b)

@@ -31,7 +31,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -43,7 +43,7 @@ from marjolet.web.db import game_players, games, rating_changes
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
 from marjolet.web.lobby import Lobby, LobbyError, Seek, Seeker, owner_seat_token
-from marjolet.web.playnow import PlayNow
+from marjolet.web.playnow import PlayNow, well_formed_key
 from marjolet.web.ratelimits import DEFAULT_LIMITS, RateLimits
 from marjolet.web.tables import Table
 
@@ -71,13 +71,15 @@ class Listener:
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(256))
     #: The seeks followed, with the owner token each was followed with.
     seeks: dict[str, str | None] = field(default_factory=dict)
-    #: The "Play now" places waited for (their keys): kept alive by this
-    #: process while the socket is open, and told once matched.
-    places: set[str] = field(default_factory=set)
+    #: The one "Play now" place waited for (its key), told once matched:
+    #: a new ``wait`` replaces it. Kept alive by each ``wait`` message (the
+    #: page re-sends it every few seconds), not by the open socket, which
+    #: may be dead without anyone knowing for a while.
+    place: str | None = None
 
     @property
     def followed(self) -> int:
-        return len(self.seeks) + len(self.places)
+        return len(self.seeks) + (self.place is not None)
 
     def send(self, text: str) -> None:
         with contextlib.suppress(asyncio.QueueFull):
@@ -298,7 +300,10 @@ class Online:
     async def _hear_lobby(self) -> None:
         """Tell the lobby sockets here of the changes made on the other
         processes, subscribing again after a lost connection to the broker."""
+        lost = False
         while True:
+            if lost:  # changes made while deaf: every socket fetches the offers again
+                self._tell_lobby()
             try:
                 async for origin in self.hub.bus.subscribe_lobby():
                     if origin != self.hub.leases.owner:
@@ -307,6 +312,7 @@ class Online:
                 raise
             except Exception as exc:
                 log.warning("the lobby's bus failed (%s); subscribing again", exc)
+            lost = True
             await asyncio.sleep(1.0)
 
     def tell_seeker(self, seek: Seek) -> None:
@@ -332,37 +338,48 @@ class Online:
     # -- "Play now" ---------------------------------------------------------------------------
 
     async def tell_waiting(self) -> None:
-        """The places waited for on the lobby sockets here: kept alive (the
-        socket is their player's sign of life, while this process lives)
-        and, once matched or given up, told and no longer followed."""
-        keys = sorted({key for listener in self.listeners for key in listener.places})
+        """The places waited for on the lobby sockets here: once matched or
+        given up, told and no longer followed (read only: see
+        :attr:`Listener.place`)."""
+        keys = sorted({listener.place for listener in self.listeners if listener.place})
         if not keys:
             return
         answers = await self.play_now.statuses(keys)
         for listener in list(self.listeners):
-            for key in list(listener.places):
-                answer = answers.get(key, {"status": "waiting"})
-                if answer is None or answer["status"] == "matched":
-                    listener.places.discard(key)
-                    listener.send(play_now_message(key, answer))
+            key = listener.place
+            if key is None or key not in answers:
+                continue
+            answer = answers[key]
+            if answer is None or answer["status"] == "matched":
+                listener.place = None
+                listener.send(play_now_message(key, answer))
 
     async def queue_status(self, key: str) -> dict[str, Any]:
         """Still waiting, or the seat of the game found (any process answers)."""
-        status = await self.play_now.status(key) if len(key) <= 64 else None
+        if not well_formed_key(key):
+            raise WebError("malformed", "not the key of a place in the queue")
+        status = await self.play_now.status(key)
         if status is None:
             raise WebError("not_in_queue", "no such place in the queue")
         return status
 
     async def _pair_forever(self) -> None:
+        """Each ``pairing_interval``: a pairing round, then the waiting
+        sockets told, each step on its own (one failing never stalls the
+        others)."""
+        steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [
+            ("the pairing round", self.play_now.round),
+            ("telling the waiting players", self.tell_waiting),
+        ]
+        if self.hub.shared:
+            steps.append(("telling the followed offers", self.tell_elsewhere_matched))
         while True:
             await asyncio.sleep(self.hub.config.pairing_interval)
-            try:
-                await self.play_now.round()
-                await self.tell_waiting()
-                if self.hub.shared:
-                    await self.tell_elsewhere_matched()
-            except Exception:
-                log.exception("the pairing round failed")
+            for name, step in steps:
+                try:
+                    await step()
+                except Exception:
+                    log.exception("%s failed", name)
 
     # -- my games -------------------------------------------------------------------------------
 

@@ -1,16 +1,18 @@
 """"Play now" among any number of server processes: the queue in the database.
 
-Each waiting player is a row of ``play_now`` (revision 0007), so a player
+Each waiting player is a row of ``play_now`` (revisions 0007, 0008), so a player
 may join on one process and ask on another (no sticky sessions). The
 player's place is a secret key; the server keeps only its SHA-256, and the
 hash of the seat token the player will be given, derived from the key
 (:func:`~marjolet.web.lobby.seat_token`), so that whichever process makes
 the game, any process shown the key hands the player their seat.
 
-Every poll of the place (``GET /api/play-now/KEY``) is the player's sign of
-life: a place not asked about for ``play_now_timeout`` seconds (the tab was
-closed, the player's connection died with its process) is given up and
-never paired, so nobody is paired into a game that nobody plays.
+Every poll of the place (``GET /api/play-now/KEY``) and every ``wait``
+message on a lobby socket is the player's sign of life: a place without
+one for ``play_now_timeout`` seconds (the tab was closed, the player's
+connection died) is given up and never paired, so nobody is paired into a
+game that nobody plays. Two places of one account or one browser are
+never paired together.
 
 The pairing is a job with one owner (the ``pairing`` lease,
 :mod:`marjolet.web.leases`): each round its owner reads the live places,
@@ -28,11 +30,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from sqlalchemy import Connection, Engine, delete, exists, func, insert, select, update
 
@@ -51,6 +54,16 @@ KEEP_MATCHED_S = 600.0
 #: Seconds between two heartbeats written for one place (polls in between
 #: change nothing: no write per poll), at most a quarter of the time-out.
 HEARTBEAT_EVERY = 1.0
+
+
+#: What a place's key looks like (``secrets.token_urlsafe``): anything else
+#: is refused before it is hashed (a lone surrogate cannot even be encoded).
+KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def well_formed_key(key: object) -> TypeGuard[str]:
+    """Whether ``key`` may be the key of a place."""
+    return isinstance(key, str) and KEY_PATTERN.fullmatch(key) is not None
 
 
 def place_seat_token(key: str) -> str:
@@ -100,9 +113,15 @@ class PlayNowQueue:
         self.clock = clock
 
     def join(
-        self, seeker: Seeker, rating: float, rules: str, rated: bool, bot_after: float | None
+        self,
+        seeker: Seeker,
+        rating: float,
+        rules: str,
+        rated: bool,
+        bot_after: float | None,
+        browser: str | None = None,
     ) -> str:
-        """Queue a player; the secret key of their place."""
+        """Queue a player (from ``browser``, if told); the secret key of their place."""
         key = secrets.token_urlsafe(18)
         now = self.clock()
         with self.engine.begin() as db:
@@ -118,6 +137,7 @@ class PlayNowQueue:
                     rated=rated,
                     bot_after=bot_after,
                     seat_hash=token_digest(place_seat_token(key)),
+                    browser=browser,
                 )
             )
         return key
@@ -127,22 +147,19 @@ class PlayNowQueue:
         heartbeat renewed; matched only once its game exists."""
         return self.statuses([key])[key]
 
-    def statuses(self, keys: Sequence[str]) -> dict[str, Place | None]:
-        """:meth:`status` of several places at once (one transaction): the
-        process holding their players' lobby sockets keeps them alive."""
+    def statuses(self, keys: Sequence[str], *, renew: bool = True) -> dict[str, Place | None]:
+        """:meth:`status` of several places at once; ``renew=False``: only
+        read them (a lobby socket's check for matched places: its player's
+        sign of life is each ``wait`` message, not the open socket).
+
+        The places are read on the read path; a write transaction is opened
+        only when a live place's heartbeat is due (not for an unknown key,
+        nor for polls within :data:`HEARTBEAT_EVERY`), so polls never queue
+        behind the moves' writes for nothing."""
         now = self.clock()
         digests = {token_digest(key): key for key in keys}
         made = exists().where(games.c.id == play_now.c.game_id)
-        with self.engine.begin() as db:
-            db.execute(
-                update(play_now)
-                .where(
-                    play_now.c.key_hash.in_(list(digests)),
-                    play_now.c.seen >= now - self.timeout,
-                    play_now.c.seen < now - self.heartbeat_every,
-                )
-                .values(seen=now)
-            )
+        with self.reader.connect() as db:
             rows = db.execute(
                 select(
                     play_now.c.key_hash,
@@ -152,6 +169,13 @@ class PlayNowQueue:
                     made.label("made"),
                 ).where(play_now.c.key_hash.in_(list(digests)))
             ).all()
+        due = [
+            str(row.key_hash)
+            for row in rows
+            if now - self.timeout <= row.seen < now - self.heartbeat_every
+        ]
+        if renew and due:
+            self._renew(due, now)
         out: dict[str, Place | None] = dict.fromkeys(keys)
         for row in rows:
             if row.game_id is not None and row.made:
@@ -159,6 +183,19 @@ class PlayNowQueue:
             elif row.game_id is not None or row.seen >= now - self.timeout:
                 out[digests[row.key_hash]] = Place(None, None)
         return out
+
+    def _renew(self, key_hashes: list[str], now: float) -> None:
+        """The heartbeat of live places (one given up meanwhile stays so)."""
+        with self.engine.begin() as db:
+            db.execute(
+                update(play_now)
+                .where(
+                    play_now.c.key_hash.in_(key_hashes),
+                    play_now.c.seen >= now - self.timeout,
+                    play_now.c.seen < now - self.heartbeat_every,
+                )
+                .values(seen=now)
+            )
 
     def leave(self, key: str) -> bool:
         """Leave the queue (False: no such place, or a game is being made for it)."""
@@ -217,6 +254,7 @@ class PlayNowQueue:
                 r.bot_after,
                 {"name": str(r.name), "seat_hash": str(r.seat_hash), "rated": bool(r.rated)},
                 r.account_id,
+                r.browser,
             )
             for r in rows
         ]
@@ -283,19 +321,27 @@ class PlayNow:
         self.clock = clock
 
     async def join(
-        self, seeker: Seeker, rules: Rules, rated: bool, bot_after: float | None
+        self,
+        seeker: Seeker,
+        rules: Rules,
+        rated: bool,
+        bot_after: float | None,
+        browser: str | None = None,
     ) -> str:
         rating = seeker.rating if seeker.rating is not None else self.initial_rating
         text = json.dumps({"rules": rules.to_json(), "rated": rated}, sort_keys=True)
-        return await asyncio.to_thread(self.queue.join, seeker, rating, text, rated, bot_after)
+        return await asyncio.to_thread(
+            self.queue.join, seeker, rating, text, rated, bot_after, browser
+        )
 
     async def status(self, key: str) -> dict[str, Any] | None:
         """``GET /api/play-now/KEY``'s answer (None: no such place)."""
         return answer(key, await asyncio.to_thread(self.queue.status, key))
 
     async def statuses(self, keys: Sequence[str]) -> dict[str, dict[str, Any] | None]:
-        """The answers of several places (the lobby sockets' waiting players)."""
-        places = await asyncio.to_thread(self.queue.statuses, keys)
+        """The answers of several places (the lobby sockets' waiting
+        players), read only: a socket's sign of life is its ``wait`` message."""
+        places = await asyncio.to_thread(self.queue.statuses, keys, renew=False)
         return {key: answer(key, place) for key, place in places.items()}
 
     async def leave(self, key: str) -> bool:
@@ -306,7 +352,8 @@ class PlayNow:
 
     async def round(self) -> None:
         """One round, if this process owns the pairing: pair who can be
-        paired, give a computer opponent to who waited long enough."""
+        paired, give a computer opponent to who waited long enough. A pair
+        whose game cannot be made is logged and freed; the others go on."""
         if not await self.hub.own(PAIRING_JOB):
             return
         await asyncio.to_thread(self.queue.tidy)
@@ -315,24 +362,31 @@ class PlayNow:
             pairing.join(place)
         now = self.clock()
         for a, b in pairing.pairs(now):
-            await self._pair(a, b)
+            await self._each(self._pair(a, b))
         for place in pairing.due_for_bot(now):
-            await self._bot_game(place)
+            await self._each(self._bot_game(place))
+
+    @staticmethod
+    async def _each(making: Coroutine[Any, Any, None]) -> None:
+        try:
+            await making
+        except Exception:
+            log.exception("play now: a game could not be made (its places wait again)")
 
     async def _pair(self, a: Waiting, b: Waiting) -> None:
         rated = bool(a.meta["rated"]) and a.account_id is not None and b.account_id is not None
         game_id = secrets.token_urlsafe(9)
         if not await asyncio.to_thread(self.queue.claim, [a, b], game_id, rated):
             return
-        rules = Rules.from_json(json.loads(a.rules)["rules"])
         try:
+            rules = Rules.from_json(json.loads(a.rules)["rules"])
             await self.hub.create_pair(
                 rules,
                 (a.meta["name"], b.meta["name"]),
                 (a.meta["seat_hash"], b.meta["seat_hash"]),
                 game_id=game_id,
             )
-        except Exception:
+        except BaseException:
             await asyncio.to_thread(self.queue.unclaim, game_id)
             raise
         log.info("play now: game %s made", game_id)
@@ -341,9 +395,9 @@ class PlayNow:
         game_id = secrets.token_urlsafe(9)
         if not await asyncio.to_thread(self.queue.claim, [place], game_id, False):
             return
-        bot = self.hub.catalogue.resolve(self.hub.catalogue.default)
-        rules = Rules.from_json(json.loads(place.rules)["rules"])
         try:
+            bot = self.hub.catalogue.resolve(self.hub.catalogue.default)
+            rules = Rules.from_json(json.loads(place.rules)["rules"])
             await self.hub.create_game(
                 "bot",
                 rules,
@@ -352,6 +406,6 @@ class PlayNow:
                 game_id=game_id,
                 seat_hash=place.meta["seat_hash"],
             )
-        except Exception:
+        except BaseException:
             await asyncio.to_thread(self.queue.unclaim, game_id)
             raise

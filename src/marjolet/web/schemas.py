@@ -13,6 +13,7 @@ What a model cannot know (the bots this server offers: the operator's
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
@@ -187,14 +188,30 @@ class NewSeek(Body):
     name: Annotated[str, BeforeValidator(lambda v: clean_name(v, "guest"))] = "guest"
 
 
+#: A browser's id in "Play now" (a random id its page keeps).
+BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _browser(value: object) -> object:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not BROWSER_ID.fullmatch(value):
+        raise ValueError("'browser' must be 1 to 64 letters, digits, '-' or '_', or null")
+    return value
+
+
+
 class PlayNow(Body):
     """``POST /api/play-now``: wait for an opponent of close rating, and
-    take a computer opponent after ``bot_after`` seconds (null: never)."""
+    take a computer opponent after ``bot_after`` seconds (null: never);
+    ``browser``: the page's own id, so that its places are never paired
+    together."""
 
     rules: Annotated[Rules, BeforeValidator(_rules)] = CLASSIC
     rated: Annotated[bool, BeforeValidator(_rated)] = False
     bot_after: Annotated[float | None, BeforeValidator(_bot_after)] = None
     name: Annotated[str, BeforeValidator(lambda v: clean_name(v, "guest"))] = "guest"
+    browser: Annotated[str | None, BeforeValidator(_browser)] = None
 
 
 class AcceptSeek(Body):

@@ -7,9 +7,12 @@ status (with the seeker's seat once it is accepted) or withdraw it. The
 lobby socket tells its listeners at once when the open seeks change
 (``{"type": "lobby"}``: fetch ``/api/lobby`` again) and tells a seek's
 owner its seat the moment someone accepts it (``{"type": "matched",
-"seek", "game": {"id", "seat", "token", "url"}}``), and keeps alive the
-"Play now" places it waits on (``{"type": "wait", "key"}``), telling
-their game once matched (``{"type": "play_now", "key", "status", "game"}``).
+"seek", "game": {"id", "seat", "token", "url"}}``), and follows the one
+"Play now" place it waits on (``{"type": "wait", "key"}``, sent again every
+few seconds: each is the place's sign of life; a new key replaces the
+place), telling its game once matched (``{"type": "play_now", "key",
+"status", "game"}``). A message the server cannot handle is answered with
+an ``error`` message; the socket stays open.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from marjolet.web.deps import ClientDep, OnlineDep, OptionalAccount
 from marjolet.web.errors import WebError, error_message
 from marjolet.web.lobby import Seek, Seeker
 from marjolet.web.online import SESSION_COOKIE, Listener, Online, play_now_message
+from marjolet.web.playnow import well_formed_key
 from marjolet.web.schemas import AcceptSeek, NewSeek, OwnerToken, PlayNow
 
 log = logging.getLogger("marjolet.web")
@@ -42,6 +46,8 @@ MAX_LOBBY_MESSAGE = 512
 MAX_FOLLOWED = 8
 #: Messages a lobby socket may send per second (bursts of twice that).
 FOLLOWS_PER_SECOND = 5
+#: What a socket is told when its message made the server fail.
+PROTOCOL_ERROR = WebError("malformed", "this message could not be handled", key="error.protocol")
 
 
 def seeker_of(account: Account | None, name: str) -> Seeker:
@@ -128,7 +134,9 @@ async def play_now(
     if body.rated and account is None:
         raise WebError("login_required", "log in to play a rated game")
     seeker = seeker_of(account, body.name)
-    key = await online.play_now.join(seeker, body.rules, body.rated, body.bot_after)
+    key = await online.play_now.join(
+        seeker, body.rules, body.rated, body.bot_after, body.browser
+    )
     return {"key": key, "status": "waiting"}
 
 
@@ -140,7 +148,9 @@ async def play_now_status(key: str, online: OnlineDep) -> dict[str, Any]:
 
 @router.delete("/play-now/{key}")
 async def leave_queue(key: str, _body: OwnerToken, online: OnlineDep) -> dict[str, Any]:
-    if len(key) > 64 or not await online.play_now.leave(key):
+    if not well_formed_key(key):
+        raise WebError("malformed", "not the key of a place in the queue")
+    if not await online.play_now.leave(key):
         raise WebError("not_in_queue", "no such place in the queue")
     return {"status": "left"}
 
@@ -172,6 +182,9 @@ async def lobby_socket(ws: WebSocket) -> None:
                 await _follow(online, listener, account, text)
             except WebError as exc:
                 listener.send(error_message(exc))
+            except Exception as exc:  # one bad message: never the socket
+                log.warning("lobby socket: a message failed (%s: %s)", type(exc).__name__, exc)
+                listener.send(error_message(PROTOCOL_ERROR))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -220,15 +233,21 @@ async def _follow(online: Online, listener: Listener, account: Account | None, t
 
 
 async def _wait(online: Online, listener: Listener, key: object) -> None:
-    """Follow a "Play now" place on this socket (told at once if matched)."""
-    if not isinstance(key, str) or not 0 < len(key) <= 64:
+    """Follow a "Play now" place on this socket (told at once if matched).
+    Each ``wait`` is the place's sign of life; a socket waits on one place:
+    a new key replaces the one before, which leaves the queue (one page,
+    one place: never paired with itself)."""
+    if not well_formed_key(key):
         raise WebError("malformed", 'send {"type": "wait", "key": KEY}', key="error.protocol")
-    if key not in listener.places and listener.followed >= MAX_FOLLOWED:
+    if listener.place is None and listener.followed >= MAX_FOLLOWED:
         raise WebError("too_many_seeks", "this page follows too many offers")
     answer = await online.play_now.status(key)
     if answer is None:
         raise WebError("not_in_queue", "no such place in the queue")
+    old, listener.place = listener.place, None
+    if old is not None and old != key:
+        await online.play_now.leave(old)
     if answer["status"] == "matched":
         listener.send(play_now_message(key, answer))
     else:
-        listener.places.add(key)
+        listener.place = key

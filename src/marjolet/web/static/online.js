@@ -8,7 +8,11 @@ import {
 } from "./common.js";
 
 const OWN_SEEKS = "marjolet.own_seeks";
-const state = { me: null, socket: null, place: null };
+const BROWSER = "marjolet.browser";
+const state = { me: null, socket: null, place: null, rejoining: false };
+// Milliseconds between two `wait` messages on the lobby socket: each is the
+// place's sign of life (the server gives a place up after 10 s without one).
+const WAIT_EVERY = 3000;
 
 function $(id) {
   return document.getElementById(id);
@@ -23,6 +27,21 @@ function ownSeeks() {
     return JSON.parse(localStorage.getItem(OWN_SEEKS) || "{}");
   } catch (err) {
     return {};
+  }
+}
+
+// This browser's id in "Play now": its places are never paired together.
+function browserId() {
+  try {
+    let id = localStorage.getItem(BROWSER);
+    if (!id) {
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem(BROWSER, id);
+    }
+    return id;
+  } catch (err) {
+    return null;
   }
 }
 
@@ -170,7 +189,7 @@ function lobbySocket() {
     if (msg.type === "lobby") seeks();
     if (msg.type === "play_now" && state.place && msg.key === state.place.key) {
       if (msg.status === "matched") matchedNow(msg.game);
-      else joinQueue(state.place.body);
+      else rejoin(msg.key);
     }
     if (msg.type === "matched" || msg.type === "cancelled") {
       const mine = ownSeeks();
@@ -186,35 +205,66 @@ function lobbySocket() {
 
 async function playNow(event) {
   event.preventDefault();
+  if (state.place || state.rejoining) return; // one place per page
   const wait = $("now-wait").value;
-  await joinQueue({ bot_after: wait === "" ? null : Number(wait), name: playerName() });
+  await joinQueue({ bot_after: wait === "" ? null : Number(wait), name: playerName(), browser: browserId() });
 }
 
-/** Wait in "Play now": the lobby socket keeps the place alive and says when
- * it is matched (a hidden tab's timers are slowed); the poll is the fallback.
- * A place given up (the page was away too long) is taken again. */
+function nowButton(waiting) {
+  $("now-form").querySelector("button[type=submit]").disabled = waiting;
+}
+
+/** Wait in "Play now": the lobby socket says when the place is matched, and
+ * its `wait` message, sent again every few seconds, keeps the place alive;
+ * the poll is the fallback (a hidden tab's timers are slowed). */
 async function joinQueue(body) {
+  nowButton(true);
   let place;
   try {
     place = await api("/api/play-now", { json: body });
   } catch (err) {
     say("now-status", err.message);
+    nowButton(false);
     return;
   }
-  state.place = { key: place.key, body };
+  const key = place.key;
+  const mine = () => state.place !== null && state.place.key === key;
+  state.place = { key, body };
   say("now-status", t("online.searching"));
-  waitOn(place.key);
+  waitOn(key);
+  const beat = () => {
+    if (!mine()) return;
+    waitOn(key);
+    setTimeout(beat, WAIT_EVERY);
+  };
   const poll = async () => {
-    if (!state.place || state.place.key !== place.key) return;
+    if (!mine()) return;
     try {
-      const status = await api(`/api/play-now/${place.key}`);
-      if (status.status === "matched") return matchedNow(status.game);
+      const status = await api(`/api/play-now/${key}`);
+      if (mine() && status.status === "matched") return matchedNow(status.game);
     } catch (err) {
-      if (err.details && err.details.code === "not_in_queue") return joinQueue(body);
+      if (err.details && err.details.code === "not_in_queue") return rejoin(key);
     }
     setTimeout(poll, 1000);
   };
+  setTimeout(beat, WAIT_EVERY);
   setTimeout(poll, 1000);
+}
+
+/** The place ``key`` was given up (the page was away too long): queue again,
+ * once, though the socket and the poll may both say so; the old place is
+ * forgotten first, so the page never holds two. */
+async function rejoin(key) {
+  if (state.rejoining || !state.place || state.place.key !== key) return;
+  state.rejoining = true;
+  const body = state.place.body;
+  state.place = null; // the old place's timers stop here
+  try {
+    await api(`/api/play-now/${key}`, { method: "DELETE", json: {} }).catch(() => null);
+    await joinQueue(body);
+  } finally {
+    state.rejoining = false;
+  }
 }
 
 function waitOn(key) {
