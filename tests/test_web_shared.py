@@ -530,7 +530,9 @@ def test_a_claim_sent_to_two_processes_at_once_ends_the_game_once_with_one_ratin
                 tab.recv_until(
                     lambda m: m["type"] == "presence" and m["away"][theirs["seat"]] is not None
                 )
-            time.sleep(1.0)
+            # past the grace, and ned's beacon on b gone (three sweeps), with
+            # room for a loaded machine: a claim must not meet a live beacon
+            time.sleep(2.5)
             before = stored(postgres_url, game_id)
             go = threading.Barrier(2)
 
