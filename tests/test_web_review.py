@@ -90,14 +90,12 @@ def test_the_review_budget_is_the_analysis_default_and_a_wrong_one_is_one_line(
     )
 
 
-def test_two_requests_at_once_for_one_review_judge_each_decision_once(
-    tmp_path: Path, monkeypatch: Any
-) -> None:
-    import threading
-
+def count_judgements(monkeypatch: Any) -> list[tuple[int, int, int]]:
+    """Every decision the reviewers judge from now on, as (reviewer, deal,
+    action): a review computed twice judges its decisions twice."""
     from marjolet.analysis import Reviewer
 
-    judged: list[tuple[int, int, int]] = []  # (reviewer, deal, action)
+    judged: list[tuple[int, int, int]] = []
     judge = Reviewer.judge
 
     def counted(self: Reviewer, point: Any) -> Any:
@@ -105,6 +103,15 @@ def test_two_requests_at_once_for_one_review_judge_each_decision_once(
         return judge(self, point)
 
     monkeypatch.setattr(Reviewer, "judge", counted)
+    return judged
+
+
+def test_two_requests_at_once_for_one_review_judge_each_decision_once(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    import threading
+
+    judged = count_judgements(monkeypatch)
     with live_server(fast_config(tmp_path / "games.sqlite3", review_budget=0.0)) as server:
         game = finished_game(server)
         url = f"/api/games/{game['id']}/review"

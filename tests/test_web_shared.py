@@ -352,17 +352,9 @@ def test_a_play_now_place_nobody_asks_about_is_given_up_and_never_paired(
 def test_a_review_asked_on_two_processes_is_computed_once(
     postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from marjolet.analysis import Reviewer
-    from test_web_review import finished_game, wait_done
+    from test_web_review import count_judgements, finished_game, wait_done
 
-    judged: list[tuple[int, int, int]] = []  # (reviewer, deal, action)
-    judge = Reviewer.judge
-
-    def counted(self: Reviewer, point: Any) -> Any:
-        judged.append((id(self), point.deal_index, point.action_index))
-        return judge(self, point)
-
-    monkeypatch.setattr(Reviewer, "judge", counted)
+    judged = count_judgements(monkeypatch)
     with two_servers(postgres_url, redis_url, review_budget=0.0) as (a, b):
         game = finished_game(a)
         url = f"/api/games/{game['id']}/review"
