@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from helpers import deck_for
 from web_support import (
@@ -269,9 +270,14 @@ def test_the_match_end_shows_every_deal_and_offers_a_rematch(
         targets = page.query_selector_all(".action.meld, .action.draw, .hand.mine .card.playable")
         before = page.get_attribute("#board", "data-version")
         rng.choice(targets).click()
-        page.wait_for_function(
-            "v => document.querySelector('#board').dataset.version !== v", arg=before
-        )
+        try:
+            page.wait_for_function(
+                "v => document.querySelector('#board').dataset.version !== v",
+                arg=before,
+                timeout=10000,
+            )
+        except PlaywrightTimeout:  # the click fell in a card's flight: choose again
+            continue
     assert "win" in page.inner_text("#overlay-title").lower()
     deals = page.locator("#overlay .every-deal tbody tr").count()
     assert deals >= 1
