@@ -22,9 +22,10 @@ import contextlib
 import logging
 import re
 from collections.abc import AsyncGenerator, AsyncIterator
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 log = logging.getLogger("marjolet.web")
+T = TypeVar("T")
 
 #: The one Redis channel of game versions.
 CHANNEL = "marjolet:games"
@@ -64,6 +65,18 @@ def decode(raw: bytes | str) -> tuple[str, int] | None:
     return None if match is None else (match.group(1), int(match.group(2)))
 
 
+async def _listen(queues: set[asyncio.Queue[T]]) -> AsyncIterator[T]:
+    """One in-memory subscriber: a queue of its own in ``queues`` (the
+    publisher puts every message in each), removed when it stops."""
+    queue: asyncio.Queue[T] = asyncio.Queue()
+    queues.add(queue)
+    try:
+        while True:
+            yield await queue.get()
+    finally:
+        queues.discard(queue)
+
+
 class LocalBus:
     """One process: every subscriber gets every message published here."""
 
@@ -76,27 +89,15 @@ class LocalBus:
         for queue in self._queues:
             queue.put_nowait((game_id, version))
 
-    async def subscribe(self) -> AsyncIterator[tuple[str, int]]:
-        queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
-        self._queues.add(queue)
-        try:
-            while True:
-                yield await queue.get()
-        finally:
-            self._queues.discard(queue)
+    def subscribe(self) -> AsyncIterator[tuple[str, int]]:
+        return _listen(self._queues)
 
     async def publish_lobby(self, origin: str) -> None:
         for queue in self._lobby:
             queue.put_nowait(origin)
 
-    async def subscribe_lobby(self) -> AsyncIterator[str]:
-        queue: asyncio.Queue[str] = asyncio.Queue()
-        self._lobby.add(queue)
-        try:
-            while True:
-                yield await queue.get()
-        finally:
-            self._lobby.discard(queue)
+    def subscribe_lobby(self) -> AsyncIterator[str]:
+        return _listen(self._lobby)
 
     async def close(self) -> None:
         self._queues.clear()

@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Sequence
@@ -44,6 +43,7 @@ from marjolet.web.accounts import token_digest
 from marjolet.web.db import game_players, games, play_now, reader
 from marjolet.web.hub import Hub
 from marjolet.web.lobby import Pairing, Seeker, Waiting, seat_token
+from marjolet.web.schemas import OPAQUE_ID
 
 log = logging.getLogger("marjolet.web")
 
@@ -56,14 +56,9 @@ KEEP_MATCHED_S = 600.0
 HEARTBEAT_EVERY = 1.0
 
 
-#: What a place's key looks like (``secrets.token_urlsafe``): anything else
-#: is refused before it is hashed (a lone surrogate cannot even be encoded).
-KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
 def well_formed_key(key: object) -> TypeGuard[str]:
-    """Whether ``key`` may be the key of a place."""
-    return isinstance(key, str) and KEY_PATTERN.fullmatch(key) is not None
+    """Whether ``key`` may be the key of a place (``secrets.token_urlsafe``)."""
+    return isinstance(key, str) and OPAQUE_ID.fullmatch(key) is not None
 
 
 def place_seat_token(key: str) -> str:

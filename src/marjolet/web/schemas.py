@@ -188,14 +188,16 @@ class NewSeek(Body):
     name: Annotated[str, BeforeValidator(lambda v: clean_name(v, "guest"))] = "guest"
 
 
-#: A browser's id in "Play now" (a random id its page keeps).
-BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: A random id made by ``secrets.token_urlsafe`` or a page (a "Play now"
+#: place's key, a browser's id): anything else is refused before it is
+#: hashed or stored (a lone surrogate cannot even be encoded).
+OPAQUE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def _browser(value: object) -> object:
     if value is None:
         return None
-    if not isinstance(value, str) or not BROWSER_ID.fullmatch(value):
+    if not isinstance(value, str) or not OPAQUE_ID.fullmatch(value):
         raise ValueError("'browser' must be 1 to 64 letters, digits, '-' or '_', or null")
     return value
 
