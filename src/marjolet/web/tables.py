@@ -596,6 +596,10 @@ class Table:
                 self.held_elsewhere({other} if there else set())
                 await self.keep_clocks()  # the stored deadline, read afresh
             if not self._two_people or not self._may_claim(seat):
+                # another process may have ended the game meanwhile (its end
+                # deletes the countdown read just now): that is the answer
+                await self.sync()
+                self._check_open()
                 raise WebError("cannot_claim", "your opponent is here or may still come back: wait")
             forfeit = Forfeit(other, "", LEFT_REASON)
             totals = self.match.running_totals
