@@ -11,6 +11,8 @@ script fits those weights so that the policy chooses what ``best`` chooses:
               phase-1 card decision the kernel's features of every card
               (``KernelDeal.policy_record``), the heuristic's values and
               ``best``'s choice; pickled rows
+    versus    the tuned policy against the heuristic, without search (each
+              deck played twice, the seats swapped): the deal margin
     fit       a conditional-logit model (the logit of a card is
               ``beta * heuristic value + sum of its weights``), fitted by
               L-BFGS on the deals of all files but the last fifth, which is
@@ -22,6 +24,7 @@ Needs the kernel and (for ``fit``) PyTorch.
 
     python benchmarks/fit_policy.py generate --seed 11 --deals 3500 --out d11.pkl
     python benchmarks/fit_policy.py fit d11.pkl d12.pkl --write
+    python benchmarks/fit_policy.py versus --deals 1000
 """
 
 from __future__ import annotations
@@ -168,6 +171,37 @@ def write_header(weights: list[float], origin: str) -> None:
     tmp.replace(HEADER)
 
 
+def versus(deals: int, seed: int) -> int:
+    """The tuned policy against the heuristic without search: each deck
+    played twice, the seats swapped; the mean deal margin a deck pair."""
+    import statistics
+
+    from marjolet import kernel
+    from marjolet.engine import Deal
+    from marjolet.rules import CLASSIC
+
+    rng = random.Random(seed)
+    margins = []
+    for i in range(deals):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        total = 0
+        for tuned_seat in (0, 1):
+            deal = Deal(list(deck), i % 2, CLASSIC)
+            while not deal.is_over:
+                kd = kernel.kernel_deal(deal)
+                mine = deal.to_move == tuned_seat
+                deal.push(kd.tuned_action(1) if mine else kd.heuristic_action(1))
+            points = deal.points
+            total += points[tuned_seat] - points[tuned_seat ^ 1]
+        margins.append(total / 2)
+    mean = statistics.mean(margins)
+    half = 1.96 * statistics.stdev(margins) / len(margins) ** 0.5
+    print(f"tuned policy - heuristic: {mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}]")
+    print(f"points a deal, {deals} decks each played twice with the seats swapped")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -186,7 +220,12 @@ def main(argv: list[str] | None = None) -> int:
         help="soft targets: softmax of best's values over this many points (0: best's choice)",
     )
     fitp.add_argument("--write", action="store_true", help="write policy_weights.h")
+    vs = sub.add_parser("versus", help="the tuned policy against the heuristic, no search")
+    vs.add_argument("--deals", type=int, default=1000)
+    vs.add_argument("--seed", type=int, default=5)
     args = parser.parse_args(argv)
+    if args.command == "versus":
+        return versus(args.deals, args.seed)
     if args.command == "generate":
         print(generate(args.seed, args.deals, args.bot, args.out))
         return 0
