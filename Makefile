@@ -80,7 +80,8 @@ kernel-asan: $(ASAN_LIB) $(VENV)/.test-installed
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 	LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	MARJOLET_KERNEL_LIB=$(ASAN_LIB) $(BIN)/pytest -q -p no:cacheprovider \
-		tests/test_kernel_agreement.py tests/test_kernel_build.py tests/test_rl_vector.py
+		tests/test_kernel_agreement.py tests/test_kernel_build.py tests/test_kernel_tuned.py \
+		tests/test_rl_vector.py
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 	LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	MARJOLET_KERNEL_LIB=$(ASAN_LIB) $(BIN)/pytest -q -p no:cacheprovider \

@@ -63,6 +63,7 @@ def check_deal(rng: random.Random, rules: Rules) -> int:
             return n
         assert kd.heuristic_action(n) == POLICY.act(deal), f"heuristic policy differs at {where}"
         assert kd.fast_action(n) in legal, f"fast policy's action illegal at {where}"
+        assert kd.tuned_action(n) in legal, f"tuned policy's action illegal at {where}"
         if rng.random() < 0.1:
             assert kernel.kernel_deal(deal).state() == deal.state, f"conversion at {where}"
             check_playouts(kd, rng, where)

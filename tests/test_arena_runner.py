@@ -382,3 +382,20 @@ def test_database_from_before_forfeits_gains_the_column(tmp_path: Path) -> None:
     with ArenaStore(db, create=False) as store:
         assert [o.forfeit for o in store.outcomes(1)] == [None, None]
     assert resume_arena(1, db).matches == 2
+
+
+def test_a_finished_pool_run_lets_its_workers_end_by_themselves() -> None:
+    # A run once hung at its very end: terminating the pool signals its
+    # workers, and one that ran program bots never died of the signal.
+    # Once every batch is played the workers are told to end instead.
+    from marjolet.arena.backends import ProcessPoolBackend
+    from marjolet.arena.tasks import play_batch
+
+    backend = ProcessPoolBackend(2)
+    workers = list(backend._pool._pool)  # type: ignore[attr-defined]
+    tasks = plan_tasks(["random", "random"], 4, 3, CLASSIC)
+    batches = [tasks[i : i + 2] for i in range(0, len(tasks), 2)]
+    played = [o for batch in backend.run(batches) for o in batch]
+    assert sorted(o.key for o in played) == sorted(play_batch(tasks)[i].key for i in range(4))
+    backend.close(done=True)
+    assert [w.exitcode for w in workers] == [0, 0], "ended by their end marks, not by a signal"

@@ -296,7 +296,9 @@ def test_noisy_playouts_change_the_estimates_and_stay_reproducible_under_a_seed(
     assert noisy != estimate("solve")
     assert noisy != estimate("noisy,noise=3")
     assert estimate("noisy,noise=0") == estimate("solve")  # no noise: the bare heuristic
-    assert make_bot("best").options["eval"] == "noisy"
+    assert make_bot("best").options["eval"] == "tuned"
+    assert estimate("tuned") == estimate("tuned")
+    assert estimate("tuned") != noisy  # the learned term changes the playouts
 
 
 def _pimc_args(table: object, worlds: int, seed: int) -> list[object]:

@@ -20,6 +20,7 @@ from marjolet.actions import ACTION_NAMES
 from marjolet.analysis import Estimates, Review, judgement, review_record
 from marjolet.analysis.estimators import (
     EXTEND,
+    REVIEW_EVAL,
     REVIEW_EXACT,
     BestEstimator,
     best_available,
@@ -516,3 +517,13 @@ def test_best_world_values_are_the_estimates_one_world_at_a_time() -> None:
     for a in point.legal:
         mean, se = expected[a]
         assert abs(est.mean(a) - mean) <= 4 * math.hypot(se, est.stderr(a)) + 1e-9
+
+
+def test_the_review_keeps_the_playouts_its_stability_was_measured_with() -> None:
+    # docs/review.md measured the marks' stability with the heuristic's
+    # noisy playouts; the bot's newer default (the tuned policy) is not
+    # the review's until that is measured again
+    estimator = make_best_estimator(0.01, seed=1)
+    assert REVIEW_EVAL == "noisy"
+    assert estimator.bot.options["eval"] == REVIEW_EVAL  # type: ignore[attr-defined]
+    assert make_bot("best").options["eval"] != REVIEW_EVAL

@@ -45,6 +45,9 @@
  *        playouts stop after MK_MAX_ACTIONS and return -1 when a state
  *        cannot be played out; mk_tt.node_limit bounds the exact phase-1
  *        search (mk_tt_over_budget).
+ *   v1.8 mk_tuned_action, the tuned policy (the heuristic plus a learned
+ *        term, policy_weights.h), its features (MK_PF_*) and
+ *        mk_policy_record for fitting it.
  */
 #ifndef MARJOLET_KERNEL_H
 #define MARJOLET_KERNEL_H
@@ -234,6 +237,42 @@ int mk_heuristic_action(const mk_deal *d, mk_rng *g);
 /* Heuristic actions until the deal is over (stop_at_ending = 0) or the
  * stock is empty (stop_at_ending = 1); returns actions played. */
 int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending);
+
+/* The tuned policy: the heuristic with a learned term added to each card's
+ * value in tricks 1-10 (playout.c; the weights: policy_weights.h). */
+int mk_tuned_action(const mk_deal *d, mk_rng *g);
+
+/* The feature offsets of the tuned policy's learned term (playout.c's
+ * h_features documents each block); MK_PF_COUNT weights in all. */
+#define MK_PF_CARD 0     /* leader x trump x rank: 32 */
+#define MK_PF_TRICK 32   /* leader x trick (0-9) x class (trump, ten/ace, low): 60 */
+#define MK_PF_MASTER 92  /* master of its suit x leader x trump: 8 */
+#define MK_PF_LENGTH 100 /* its suit's length in hand (1-4+) x trump x leader: 16 */
+#define MK_PF_LOSS 116   /* meld pieces it breaks (4 buckets) x leader: 8 */
+#define MK_PF_TRUMPS 124 /* trumps in hand (0-5+) x trump x leader: 24 */
+#define MK_PF_TAKE 148   /* leader: chance the lead is taken (5 buckets) x class: 15 */
+#define MK_PF_GAIN 163   /* window gain (3 buckets) x (lose, win, lead): 9 */
+#define MK_PF_WIN 172    /* follower: wins x trump x rank: 32 */
+#define MK_PF_LED 204    /* follower: wins x led card trump x led rank: 32 */
+#define MK_PF_LAST 236   /* follower, trick 10: wins x indicator a ten or ace: 4 */
+#define MK_PF_COUNT 240
+#define MK_PF_MAX 10     /* features of one card at most */
+
+/* One decision's record for fitting the learned term: every card of the
+ * hand, its heuristic value and its feature indices. */
+typedef struct {
+    int card, n;
+    double value;
+    int idx[MK_PF_MAX];
+} mk_pfcard;
+typedef struct {
+    int n;
+    mk_pfcard cards[8];
+} mk_pfrecord;
+
+/* Fill rec for the mover of d in tricks 1-10 (the heuristic's values and
+ * the features; no learned term): the heuristic's card, or -1 elsewhere. */
+int mk_policy_record(const mk_deal *d, mk_pfrecord *rec);
 /* A cheaper, weaker policy (v1.2): integer keep values, no probabilities;
  * several times faster than the heuristic, about 8 points a deal weaker. */
 int mk_fast_action(const mk_deal *d, mk_rng *g);

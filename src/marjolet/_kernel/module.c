@@ -323,6 +323,37 @@ static PyObject *kd_heuristic_action(PyObject *self, PyObject *arg) {
     return policy_action(self, arg, mk_heuristic_action);
 }
 
+static PyObject *kd_tuned_action(PyObject *self, PyObject *arg) {
+    return policy_action(self, arg, mk_tuned_action);
+}
+
+/* policy_record(): None outside tricks 1-10, else (the heuristic's card,
+ * ((card, heuristic value, (feature index, ...)), ...)) for the mover */
+static PyObject *kd_policy_record(PyObject *self, PyObject *noargs) {
+    (void)noargs;
+    mk_pfrecord rec;
+    int choice = mk_policy_record(&((KDealObject *)self)->d, &rec);
+    if (choice < 0) Py_RETURN_NONE;
+    PyObject *cards = PyTuple_New(rec.n);
+    if (cards == NULL) return NULL;
+    for (int i = 0; i < rec.n; i++) {
+        const mk_pfcard *k = &rec.cards[i];
+        PyObject *idx = PyTuple_New(k->n);
+        if (idx == NULL) {
+            Py_DECREF(cards);
+            return NULL;
+        }
+        for (int j = 0; j < k->n; j++) PyTuple_SET_ITEM(idx, j, PyLong_FromLong(k->idx[j]));
+        PyObject *item = Py_BuildValue("(idN)", k->card, k->value, idx);
+        if (item == NULL) {
+            Py_DECREF(cards);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(cards, i, item);
+    }
+    return Py_BuildValue("(iN)", choice, cards);
+}
+
 static PyObject *kd_fast_playout(PyObject *self, PyObject *args, PyObject *kw) {
     return policy_playout(self, args, kw, mk_fast_playout);
 }
@@ -577,6 +608,9 @@ static PyMethodDef kd_methods[] = {
     {"heuristic_playout", (PyCFunction)(void (*)(void))kd_heuristic_playout,
      METH_VARARGS | METH_KEYWORDS, "heuristic actions to the end, or to the ending"},
     {"heuristic_action", kd_heuristic_action, METH_O, "the heuristic policy's action (seed)"},
+    {"tuned_action", kd_tuned_action, METH_O, "the tuned policy's action (seed)"},
+    {"policy_record", kd_policy_record, METH_NOARGS,
+     "tricks 1-10: (heuristic card, ((card, value, features), ...)) for fitting the tuned policy"},
     {"fast_playout", (PyCFunction)(void (*)(void))kd_fast_playout, METH_VARARGS | METH_KEYWORDS,
      "fast-policy actions to the end, or to the ending"},
     {"fast_action", kd_fast_action, METH_O, "the fast policy's action (seed)"},

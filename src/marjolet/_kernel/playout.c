@@ -2,6 +2,7 @@
 #include <math.h>
 #include "kernel.h"
 #include "heuristic_params.h"
+#include "policy_weights.h"
 
 static uint64_t splitmix(uint64_t *x) {
     uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
@@ -158,7 +159,81 @@ static inline void h_pick(hpick *k, int c, double v) {
 
 static inline int h_picked(const hpick *k) { return k->best == NO_CARD ? -1 : k->best; }
 
-static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
+/* ---- the tuned policy's corrections ------------------------------------------
+ * The tuned policy (mk_tuned_action) is the heuristic with a learned term
+ * added to each card's value: the sum of the weights of the card's
+ * categorical features below (policy_weights.h, fitted by
+ * benchmarks/fit_policy.py on the decisions of `best` in self-play). The
+ * features read only what the heuristic reads (R23). */
+typedef struct {
+    int leader, trump, lead, last_stock_trick, n_trumps, indicator_high;
+    uint32_t hand, live; /* live: not yet played and not in this hand */
+} hfeat;
+
+static int h_class(int c, int trump) {
+    if (c >> 3 == trump) return 0;
+    return (c & 7) >= 6 ? 1 : 2; /* a ten or an ace : a low card */
+}
+
+/* the feature indices of card c (MK_PF_MAX at most): see the offsets */
+static int h_features(const hfeat *x, int c, int tricks, double p_take, double loss, double gain,
+                      int *idx) {
+    int r = c & 7, t = c >> 3 == x->trump, role = x->leader, n = 0, cls = h_class(c, x->trump);
+    uint32_t suit = MK_SUIT_MASK(c >> 3), higher = suit & ~((2u << c) - 1);
+    int len = mk_popcount32(x->hand & suit);
+    int nt = x->n_trumps < 5 ? x->n_trumps : 5;
+    int lb = loss <= 0 ? 0 : loss <= 5 ? 1 : loss <= 15 ? 2 : 3;
+    int gb = gain <= 0 ? 0 : gain <= 10 ? 1 : 2;
+    idx[n++] = MK_PF_CARD + role * 16 + t * 8 + r;
+    idx[n++] = MK_PF_TRICK + (role * 10 + tricks) * 3 + cls;
+    idx[n++] = MK_PF_MASTER + (!(x->live & higher)) * 4 + role * 2 + t;
+    idx[n++] = MK_PF_LENGTH + ((len < 4 ? len : 4) - 1) * 4 + t * 2 + role;
+    idx[n++] = MK_PF_LOSS + lb * 2 + role;
+    idx[n++] = MK_PF_TRUMPS + nt * 4 + t * 2 + role;
+    if (role) {
+        int pb = p_take < 0.1 ? 0 : p_take < 0.3 ? 1 : p_take < 0.5 ? 2 : p_take < 0.7 ? 3 : 4;
+        idx[n++] = MK_PF_TAKE + pb * 3 + cls;
+        idx[n++] = MK_PF_GAIN + gb * 3 + 2;
+    } else {
+        int wins = mk_beats(x->lead, c, x->trump);
+        idx[n++] = MK_PF_WIN + wins * 16 + t * 8 + r;
+        idx[n++] = MK_PF_LED + wins * 16 + (x->lead >> 3 == x->trump) * 8 + (x->lead & 7);
+        idx[n++] = MK_PF_GAIN + gb * 3 + wins;
+        if (x->last_stock_trick) idx[n++] = MK_PF_LAST + wins * 2 + x->indicator_high;
+    }
+    return n;
+}
+
+_Static_assert(sizeof MK_POLICY_WEIGHTS / sizeof MK_POLICY_WEIGHTS[0] == MK_PF_COUNT,
+               "policy_weights.h holds one weight per feature (MK_PF_COUNT)");
+
+/* the learned term of a card's value */
+static double h_correction(const double *w, const int *idx, int n) {
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += w[idx[i]];
+    return s;
+}
+
+/* h_stock_card's per-card hook: with weights, the value gains the learned
+ * term; with a record, the card, its heuristic value and its features are
+ * written there */
+static inline double h_tuned(const double *w, mk_pfrecord *rec, const hfeat *x, int c, int tricks,
+                             double p_take, double loss, double gain, double v) {
+    if (!w && !rec) return v;
+    int idx[MK_PF_MAX];
+    int n = h_features(x, c, tricks, p_take, loss, gain, idx);
+    if (rec) {
+        mk_pfcard *k = &rec->cards[rec->n++];
+        k->card = c;
+        k->value = v;
+        k->n = n;
+        for (int i = 0; i < n; i++) k->idx[i] = idx[i];
+    }
+    return w ? v + h_correction(w, idx, n) : v;
+}
+
+static int h_stock_card_w(const mk_deal *d, int seat, uint32_t hand, const double *w,
+                          mk_pfrecord *rec) {
     int trump = d->trump, tricks = d->tricks, lead = d->lead, indicator = d->indicator;
     uint32_t tmask = MK_SUIT_MASK(trump);
     uint32_t known = h_opponent_known(d, seat);
@@ -233,6 +308,9 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
     hterms terms = {{KEEP_PLAIN, KEEP_PLAIN, KEEP_PLAIN, KEEP_PLAIN}, loss, need, val, complete,
                     n_complete, d->rules.one_meld, seven, seven_keep, dix_gain, realise};
     terms.keep_row[trump] = KEEP_TRUMP;
+    hfeat fx = {leader, trump, lead, last_stock_trick, mk_popcount32(hand & tmask),
+                (indicator & 7) >= 6, hand, ~(d->won[0] | d->won[1] | hand) & ~(lead >= 0 ? 1u << lead : 0u)};
+    int tuned = w != NULL || rec != NULL;
     hpick pick;
     h_pick_init(&pick);
     /* the two loops differ only in the value of a card; each is kept free
@@ -263,6 +341,7 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
             double lose = lose_base - (pts + LOST_LEAD_COST);
             double v = (1 - p_take) * win + p_take * lose - keep;
             if (c == seven) v += seven_bonus;
+            if (tuned) v = h_tuned(w, rec, &fx, c, tricks, p_take, loss[c], gain, v);
             h_pick(&pick, c, v);
         }
     } else {
@@ -275,10 +354,15 @@ static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
             double outcome[2] = {lose_base - trick, trick + gain + win_base}; /* lose, win */
             double v = outcome[wins] - keep;
             if (c == seven) v += seven_bonus;
+            if (tuned) v = h_tuned(w, rec, &fx, c, tricks, 0.0, loss[c], gain, v);
             h_pick(&pick, c, v);
         }
     }
     return h_picked(&pick);
+}
+
+static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
+    return h_stock_card_w(d, seat, hand, NULL, NULL);
 }
 
 /* -- tricks 11-16 -- */
@@ -431,6 +515,22 @@ int mk_heuristic_action(const mk_deal *d, mk_rng *g) {
     if (d->window) return window_action(d, p);
     uint32_t legal = mk_legal_cards(d);
     return mk_stock_empty(d) ? h_ending_card(d, p, legal) : h_stock_card(d, p, legal);
+}
+
+int mk_tuned_action(const mk_deal *d, mk_rng *g) {
+    (void)g;
+    int p = d->turn;
+    if (p < 0) return -1;
+    if (d->window) return window_action(d, p);
+    uint32_t legal = mk_legal_cards(d);
+    if (mk_stock_empty(d)) return h_ending_card(d, p, legal);
+    return h_stock_card_w(d, p, legal, MK_POLICY_WEIGHTS, NULL);
+}
+
+int mk_policy_record(const mk_deal *d, mk_pfrecord *rec) {
+    rec->n = 0;
+    if (d->turn < 0 || d->window || mk_stock_empty(d)) return -1;
+    return h_stock_card_w(d, d->turn, mk_legal_cards(d), NULL, rec);
 }
 
 int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending) {

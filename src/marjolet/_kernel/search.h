@@ -16,8 +16,10 @@ enum mj_eval {
                             kernel's cheap fast policy to the end */
     MJ_EVAL_NOISY = 4,   /* as SOLVE, but one card play in noise_in is a
                             random legal card (the playouts explore) */
+    MJ_EVAL_TUNED = 5,   /* as NOISY, with the tuned policy (the heuristic
+                            with a learned term) instead of the heuristic */
 };
-#define MJ_EVAL_LAST MJ_EVAL_NOISY
+#define MJ_EVAL_LAST MJ_EVAL_TUNED
 #define MJ_NOISE_IN 8 /* the default noise_in */
 
 typedef struct mj_search_params {

@@ -272,7 +272,7 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     }
     if (eval < MJ_EVAL_SOLVE || eval > MJ_EVAL_LAST) {
         PyErr_Format(PyExc_ValueError,
-                     "eval must be 0 (solve), 1 (playout), 2 (random), 3 (fast) or 4 (noisy), got %d",
+                     "eval must be 0 (solve), 1 (playout), 2 (random), 3 (fast), 4 (noisy) or 5 (tuned), got %d",
                      eval);
         return NULL;
     }

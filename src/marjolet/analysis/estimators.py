@@ -61,6 +61,11 @@ CHECK_GROWTH = 1.25
 #: same at every budget, and cheap (about 0.15 ms a world from trick 9), so
 #: that tricks 8 and 9 get as many worlds as trick 7 (docs/review.md).
 REVIEW_EXACT = 2
+#: The playouts of the review's ``best``: the heuristic with noise, whose
+#: marks' stability docs/review.md measured. The bot's own default (the
+#: tuned policy, docs/bots.md) plays stronger, but the review's stability
+#: has not been measured with it.
+REVIEW_EVAL = "noisy"
 
 #: Each action's values, one per world, in the same world order for all.
 Samples = Mapping[int, Sequence[float]]
@@ -394,6 +399,8 @@ def make_best_estimator(
         options["time"] = max(budget, 0.001)
     if "exact" in names:
         options["exact"] = exact
+    if "eval" in names:
+        options["eval"] = REVIEW_EVAL
     return BestEstimator(cls(seed=seed, **options), budget=budget, worlds=worlds)
 
 

@@ -49,8 +49,9 @@ class Backend(Protocol):
 
     def run(self, batches: Iterable[Batch]) -> Iterator[list[MatchOutcome]]: ...
 
-    def close(self) -> None:
-        """Stop every worker now (unfinished batches are dropped)."""
+    def close(self, done: bool = False) -> None:
+        """Stop every worker now (unfinished batches are dropped); with
+        ``done`` (every batch was played) let them end by themselves."""
 
 
 class SerialBackend:
@@ -63,7 +64,7 @@ class SerialBackend:
         for batch in batches:
             yield play_batch(batch)
 
-    def close(self) -> None:
+    def close(self, done: bool = False) -> None:
         pass
 
 
@@ -89,8 +90,14 @@ class ProcessPoolBackend:
     def run(self, batches: Iterable[Batch]) -> Iterator[list[MatchOutcome]]:
         yield from self._pool.imap_unordered(play_batch, batches, chunksize=1)
 
-    def close(self) -> None:
-        self._pool.terminate()
+    def close(self, done: bool = False) -> None:
+        if done:
+            # the workers take their end-of-tasks marks and exit on their
+            # own: no signal to race with a worker's exec bots (a run once
+            # hung there, a worker deaf to its SIGTERM)
+            self._pool.close()
+        else:
+            self._pool.terminate()
         self._pool.join()
 
 
@@ -155,7 +162,7 @@ class RayBackend:
                 raise BackendError(f"a Ray task failed: {type(cause).__name__}: {cause}") from None
             yield result
 
-    def close(self) -> None:
+    def close(self, done: bool = False) -> None:
         ray = self._ray
         for ref in self._pending:
             try:

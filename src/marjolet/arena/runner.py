@@ -394,14 +394,14 @@ def _execute(
             except MarjoletError:
                 pass
         raise
-    _close(backend, reporter)
+    _close(backend, reporter, done=status != "sprt")
     final = result(status)
     if store is not None and run_id is not None:
         store.finish_run(run_id, status, final.to_json())
     return final
 
 
-def _close(backend: Backend | None, reporter: Progress) -> None:
+def _close(backend: Backend | None, reporter: Progress, done: bool = False) -> None:
     reporter.finish()
     if backend is not None:
-        backend.close()
+        backend.close(done)

@@ -7,10 +7,11 @@ action in each world as if all cards were known (``_kernel/search.c``):
 
 * in the last ``exact`` tricks of phase 1: the exact perfect-information
   search of the world (its stock order is known);
-* earlier: a playout to the last draw by the kernel's heuristic policy
-  with one card play in eight made at random (``eval=noisy``: the noise
-  lets each world stand for the ways play can go, and measured stronger
-  than the bare heuristic), then the exact ending solver;
+* earlier: a playout to the last draw by the kernel's tuned policy (the
+  heuristic plus a term learned from ``best``'s own decisions,
+  ``_kernel/policy_weights.h``) with one card play in eight made at
+  random (``eval=tuned``: the noise lets each world stand for the ways
+  play can go), then the exact ending solver;
 * tricks 11-16 (nothing is hidden, R23): the exact ending solver's move.
 
 It plays the action with the best mean. The search runs in C calls of a
@@ -77,7 +78,7 @@ EXACT3_SECONDS = 0.2
 SMALL_TABLE = 11
 LARGE_TABLE = 16
 #: The kernel's scoring of a world before the exact horizon (search.h).
-EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "fast": 3, "noisy": 4}
+EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "fast": 3, "noisy": 4, "tuned": 5}
 #: Meld windows: ``now`` declares everything at once (the heuristic's window
 #: play; under ``one_meld_per_window`` the search picks the one meld, never
 #: the draw), ``search`` lets the search hold melds back.
@@ -223,8 +224,8 @@ class BestBot(Bot):
     name = "best"
     description = (
         "the strongest: sampled-world search in C (exact late phase 1 and ending, noisy "
-        "heuristic playouts before, inference from the opponent's windows, plays for the "
-        "match)"
+        "playouts of a learned policy before, inference from the opponent's windows, plays "
+        "for the match)"
         + ("" if KERNEL is not None else " [C kernel unavailable: pure-Python search, slow]")
     )
     params: ClassVar[tuple[Param, ...]] = (
@@ -241,16 +242,18 @@ class BestBot(Bot):
         Param(
             "eval",
             str,
-            "noisy",
-            "scoring before the exact horizon: noisy (heuristic playout, one card in 8 "
-            "random, + exact ending), solve (heuristic playout + exact ending), playout, "
-            "random, fast (playout + the kernel's fast ending policy)",
+            "tuned",
+            "scoring before the exact horizon: tuned (playout of the tuned policy, one card "
+            "in 8 random, + exact ending), noisy (the same with the heuristic), solve "
+            "(heuristic playout + exact ending), playout, random, fast (playout + the "
+            "kernel's fast ending policy)",
         ),
         Param(
             "noise",
             int,
             8,
-            "with eval=noisy: one card play in this many of each playout is random (0 = none)",
+            "with eval=tuned or noisy: one card play in this many of each playout is random "
+            "(0 = none)",
         ),
         Param(
             "infer",

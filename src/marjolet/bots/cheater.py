@@ -4,7 +4,7 @@ The host shows the cheater the true deal (:meth:`Bot.see_deal`, called by
 the turn driver before each decision), so it searches one world, the real
 one, with everything ``best`` has: the exact perfect-information search of
 the deal (its stock order included) as early in phase 1 as its budget
-allows, noisy heuristic playouts averaged over the rest of the budget
+allows, noisy playouts of the tuned policy averaged over the rest of the budget
 before that, the exact ending solver, the match-aware values. What it wins
 against ``best`` at the same budget is what hidden information still costs;
 that gap means something only if the cheater is strong, hence the exact
