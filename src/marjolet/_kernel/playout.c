@@ -114,7 +114,7 @@ static inline double h_window_gain(const uint32_t *need, const int16_t *val, con
 /* what the heuristic weighs for a card c, lead or answer alike: *keep,
  * what keeping it is worth (rank, trumps, the melds it is a piece of, the
  * seven), and *gain, what winning the trick with it adds through the
- * window. Inline: the two card loops of h_stock_card are the hot path. */
+ * window. Inline: the two card loops of h_stock_card_w are the hot path. */
 typedef struct {
     const double *keep_row[4]; /* each suit's keep values */
     const double *loss;        /* meld pieces, by card */
@@ -214,7 +214,7 @@ static double h_correction(const double *w, const int *idx, int n) {
     return s;
 }
 
-/* h_stock_card's per-card hook: with weights, the value gains the learned
+/* h_stock_card_w's per-card hook: with weights, the value gains the learned
  * term; with a record, the card, its heuristic value and its features are
  * written there */
 static inline double h_tuned(const double *w, mk_pfrecord *rec, const hfeat *x, int c, int tricks,
@@ -361,10 +361,6 @@ static int h_stock_card_w(const mk_deal *d, int seat, uint32_t hand, const doubl
     return h_picked(&pick);
 }
 
-static int h_stock_card(const mk_deal *d, int seat, uint32_t hand) {
-    return h_stock_card_w(d, seat, hand, NULL, NULL);
-}
-
 /* -- tricks 11-16 -- */
 
 typedef struct {
@@ -508,23 +504,25 @@ static int window_action(const mk_deal *d, int p) {
     return best >= 0 ? MK_MELD_BASE + best : MK_DRAW;
 }
 
-int mk_heuristic_action(const mk_deal *d, mk_rng *g) {
-    (void)g; /* deterministic, as the Python policy; kept for randomised variants */
-    int p = d->turn;
-    if (p < 0) return -1;
-    if (d->window) return window_action(d, p);
-    uint32_t legal = mk_legal_cards(d);
-    return mk_stock_empty(d) ? h_ending_card(d, p, legal) : h_stock_card(d, p, legal);
-}
-
-int mk_tuned_action(const mk_deal *d, mk_rng *g) {
-    (void)g;
+/* the heuristic's action, its card values in tricks 1-10 corrected by the
+ * learned weights w (NULL: none) */
+static int heuristic_with(const mk_deal *d, const double *w) {
     int p = d->turn;
     if (p < 0) return -1;
     if (d->window) return window_action(d, p);
     uint32_t legal = mk_legal_cards(d);
     if (mk_stock_empty(d)) return h_ending_card(d, p, legal);
-    return h_stock_card_w(d, p, legal, MK_POLICY_WEIGHTS, NULL);
+    return h_stock_card_w(d, p, legal, w, NULL);
+}
+
+int mk_heuristic_action(const mk_deal *d, mk_rng *g) {
+    (void)g; /* deterministic, as the Python policy; kept for randomised variants */
+    return heuristic_with(d, NULL);
+}
+
+int mk_tuned_action(const mk_deal *d, mk_rng *g) {
+    (void)g;
+    return heuristic_with(d, MK_POLICY_WEIGHTS);
 }
 
 int mk_policy_record(const mk_deal *d, mk_pfrecord *rec) {
