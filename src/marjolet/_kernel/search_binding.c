@@ -14,8 +14,8 @@
  * holds, `first_slot` the first hidden stock position still to be drawn
  * (the rest of the unseen cards fill first_slot..18). `weights`: 32 odds
  * that a card sits in the opponent's hand; `soft`: (mask, accept) pairs,
- * see sample.h; `noise`: with eval=4, one card play in `noise` of the
- * playouts is random (0 = none); `utility`: None or MJ_UTIL_SIZE^2 float64
+ * see sample.h; `noise`: with eval=4 or 5 (noisy, tuned), one card play
+ * in `noise` of the playouts is random (0 = none); `utility`: None or MJ_UTIL_SIZE^2 float64
  * (bytes), the value of a world's final deal points (search.h), whose sums
  * are `usums` (zeros without it); `paired`: every action's playouts in a
  * world draw the same random numbers. Bad arguments raise ValueError/TypeError. */
