@@ -166,10 +166,20 @@ def test_a_finished_games_review_speaks_french(page: Page, server: LiveServer, s
 
 
 def test_a_spectator_sees_they_watch_with_pause_and_speed(
-    page: Page, server: LiveServer, shots: Path
+    page: Page, tmp_path: Path, shots: Path
 ) -> None:
-    game = server.new_game(mode="watch", bots=["level:beginner", "level:amateur"])
-    page.goto(f"{server.base}/game/{game['id']}")
+    # the bots play at a pace (a match lasts about a minute), or a loaded
+    # machine may open the page on a match already over
+    config = fast_config(tmp_path / "watch.sqlite3", watch_delay=0.15)
+    with live_server(config) as server:
+        game = server.new_game(mode="watch", bots=["level:beginner", "level:amateur"])
+        page.goto(f"{server.base}/game/{game['id']}")
+        watch_with_pause_and_speed(page, shots)
+
+
+def watch_with_pause_and_speed(page: Page, shots: Path) -> None:
+    """The spectator's panel: French words, pause holds the board, resume
+    at the fast speed moves it on."""
     page.wait_for_selector("#spectator:not([hidden])")
     page.wait_for_selector(".trick .card, .hand .card")
     text = seen(page, "spectator")
