@@ -9,7 +9,6 @@ only what the seat may know (R23), and that ``best`` plays with it."""
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from pathlib import Path
@@ -123,45 +122,3 @@ def test_best_with_tuned_playouts_chooses_a_legal_action_reproducibly() -> None:
             for _ in range(2)
         }
         assert len(picks) == 1 and picks <= set(legal)
-
-
-def softmax(values: dict[int, float], temp: float) -> dict[int, float]:
-    top = max(values.values())
-    weights = {c: math.exp((v - top) / temp) for c, v in values.items()}
-    total = sum(weights.values())
-    return {c: w / total for c, w in weights.items()}
-
-
-def test_the_sampled_tuned_policy_draws_from_the_softmax_of_its_values() -> None:
-    weights = header_weights()
-    temp, draws = 4.0, 4000
-    positions = phase1_positions(12, seed=6)[::9]
-    for deal in positions:
-        kd = kernel.kernel_deal(deal)
-        _, cards = kd.policy_record()
-        chance = softmax({c: v + sum(weights[i] for i in idx) for c, v, idx in cards}, temp)
-        counts = {c: 0 for c in chance}
-        for seed in range(draws):
-            counts[kd.tuned_sample(seed, temp)] += 1
-        for card, p in chance.items():
-            sd = math.sqrt(draws * p * (1 - p)) + 1
-            assert abs(counts[card] - draws * p) < 5 * sd, f"card {card} at {deal!r}"
-        assert kd.tuned_sample(1, 0.0) == kd.tuned_action(0), f"temp 0 is the choice: {deal!r}"
-
-
-def test_the_sampled_tuned_policy_keeps_the_heuristic_windows_and_ending() -> None:
-    rng = random.Random(7)
-    for i in range(10):
-        deal = Deal(random_deck(rng), i % 2, every_rules()[i])
-        while not deal.is_over:
-            if deal.in_window or deal.stock_empty:
-                kd = kernel.kernel_deal(deal)
-                assert kd.tuned_sample(i, 50.0) == POLICY.act(deal), f"{deal!r}"
-            deal.push(POLICY.act(deal))
-
-
-def test_the_sampled_tuned_policy_refuses_a_temperature_out_of_range() -> None:
-    kd = kernel.kernel_deal(phase1_positions(1, seed=8)[0])
-    for temp in (-1.0, float("nan"), 1e9):
-        with pytest.raises(ValueError, match="temp must be"):
-            kd.tuned_sample(0, temp)

@@ -241,10 +241,6 @@ int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending);
 /* The tuned policy: the heuristic with a learned term added to each card's
  * value in tricks 1-10 (playout.c; the weights: policy_weights.h). */
 int mk_tuned_action(const mk_deal *d, mk_rng *g);
-/* The tuned policy's card in tricks 1-10 drawn from the softmax of its
- * values at temperature temp (points; the Gumbel-max draw); 0 = its choice.
- * Windows and tricks 11-16 as mk_tuned_action. */
-int mk_tuned_sampled_action(const mk_deal *d, mk_rng *g, double temp);
 
 /* The feature offsets of the tuned policy's learned term (playout.c's
  * h_features documents each block); MK_PF_COUNT weights in all. */

@@ -327,23 +327,6 @@ static PyObject *kd_tuned_action(PyObject *self, PyObject *arg) {
     return policy_action(self, arg, mk_tuned_action);
 }
 
-/* tuned_sample(seed, temp): the tuned policy's card drawn from the softmax
- * of its values at temperature temp (points), as the playouts of
- * best:temp=... draw it */
-static PyObject *kd_tuned_sample(PyObject *self, PyObject *args) {
-    PyObject *seed_obj;
-    double temp;
-    if (!PyArg_ParseTuple(args, "Od", &seed_obj, &temp)) return NULL;
-    if (!(temp >= 0.0 && temp <= 1000.0)) {
-        PyErr_SetString(PyExc_ValueError, "temp must be a number of points from 0 to 1000");
-        return NULL;
-    }
-    mk_rng g;
-    const mk_deal *d = policy_deal(self, seed_obj, &g);
-    if (d == NULL) return NULL;
-    return PyLong_FromLong(mk_tuned_sampled_action(d, &g, temp));
-}
-
 /* policy_record(): None outside tricks 1-10, else (the heuristic's card,
  * ((card, heuristic value, (feature index, ...)), ...)) for the mover */
 static PyObject *kd_policy_record(PyObject *self, PyObject *noargs) {
@@ -634,8 +617,6 @@ static PyMethodDef kd_methods[] = {
      METH_VARARGS | METH_KEYWORDS, "heuristic actions to the end, or to the ending"},
     {"heuristic_action", kd_heuristic_action, METH_O, "the heuristic policy's action (seed)"},
     {"tuned_action", kd_tuned_action, METH_O, "the tuned policy's action (seed)"},
-    {"tuned_sample", kd_tuned_sample, METH_VARARGS,
-     "the tuned policy's action drawn from the softmax of its values (seed, temp in points)"},
     {"policy_record", kd_policy_record, METH_NOARGS,
      "tricks 1-10: (heuristic card, ((card, value, features), ...)) for fitting the tuned policy"},
     {"fast_playout", (PyCFunction)(void (*)(void))kd_fast_playout, METH_VARARGS | METH_KEYWORDS,

@@ -232,7 +232,7 @@ static inline double h_tuned(const double *w, mk_pfrecord *rec, const hfeat *x, 
 }
 
 static int h_stock_card_w(const mk_deal *d, int seat, uint32_t hand, const double *w,
-                          mk_pfrecord *rec, hpick *out) {
+                          mk_pfrecord *rec) {
     int trump = d->trump, tricks = d->tricks, lead = d->lead, indicator = d->indicator;
     uint32_t tmask = MK_SUIT_MASK(trump);
     uint32_t known = h_opponent_known(d, seat);
@@ -310,8 +310,8 @@ static int h_stock_card_w(const mk_deal *d, int seat, uint32_t hand, const doubl
     hfeat fx = {leader, trump, lead, last_stock_trick, mk_popcount32(hand & tmask),
                 (indicator & 7) >= 6, hand, ~(d->won[0] | d->won[1] | hand) & ~(lead >= 0 ? 1u << lead : 0u)};
     int tuned = w != NULL || rec != NULL;
-    hpick *pick = out;
-    h_pick_init(pick);
+    hpick pick;
+    h_pick_init(&pick);
     /* the two loops differ only in the value of a card; each is kept free
      * of branches on the card where the data allow (they were the cost) */
     if (leader) {
@@ -341,7 +341,7 @@ static int h_stock_card_w(const mk_deal *d, int seat, uint32_t hand, const doubl
             double v = (1 - p_take) * win + p_take * lose - keep;
             if (c == seven) v += seven_bonus;
             if (tuned) v = h_tuned(w, rec, &fx, c, tricks, p_take, loss[c], gain, v);
-            h_pick(pick, c, v);
+            h_pick(&pick, c, v);
         }
     } else {
         for (uint32_t mh = hand; mh; mh &= mh - 1) {
@@ -354,10 +354,10 @@ static int h_stock_card_w(const mk_deal *d, int seat, uint32_t hand, const doubl
             double v = outcome[wins] - keep;
             if (c == seven) v += seven_bonus;
             if (tuned) v = h_tuned(w, rec, &fx, c, tricks, 0.0, loss[c], gain, v);
-            h_pick(pick, c, v);
+            h_pick(&pick, c, v);
         }
     }
-    return h_picked(pick);
+    return h_picked(&pick);
 }
 
 /* -- tricks 11-16 -- */
@@ -511,8 +511,7 @@ static int heuristic_with(const mk_deal *d, const double *w) {
     if (d->window) return window_action(d, p);
     uint32_t legal = mk_legal_cards(d);
     if (mk_stock_empty(d)) return h_ending_card(d, p, legal);
-    hpick pick;
-    return h_stock_card_w(d, p, legal, w, NULL, &pick);
+    return h_stock_card_w(d, p, legal, w, NULL);
 }
 
 int mk_heuristic_action(const mk_deal *d, mk_rng *g) {
@@ -525,37 +524,10 @@ int mk_tuned_action(const mk_deal *d, mk_rng *g) {
     return heuristic_with(d, MK_POLICY_WEIGHTS);
 }
 
-/* a standard Gumbel variate (the max of the values plus temp times one per
- * card is a draw from their softmax at temperature temp) */
-static inline double gumbel(mk_rng *g) {
-    double u = ((double)(mk_rng_next(g) >> 11) + 0.5) * 0x1.0p-53; /* in (0, 1) */
-    return -log(-log(u));
-}
-
-int mk_tuned_sampled_action(const mk_deal *d, mk_rng *g, double temp) {
-    int p = d->turn;
-    if (p < 0 || d->window || mk_stock_empty(d)) return heuristic_with(d, MK_POLICY_WEIGHTS);
-    uint32_t legal = mk_legal_cards(d);
-    hpick pick;
-    int card = h_stock_card_w(d, p, legal, MK_POLICY_WEIGHTS, NULL, &pick);
-    if (temp <= 0.0 || card < 0) return card;
-    double best = -1e300;
-    for (uint32_t m = legal; m; m &= m - 1) {
-        int c = __builtin_ctz(m);
-        double v = pick.value[c] + temp * gumbel(g);
-        if (v > best) {
-            best = v;
-            card = c;
-        }
-    }
-    return card;
-}
-
 int mk_policy_record(const mk_deal *d, mk_pfrecord *rec) {
     rec->n = 0;
     if (d->turn < 0 || d->window || mk_stock_empty(d)) return -1;
-    hpick pick;
-    return h_stock_card_w(d, d->turn, mk_legal_cards(d), NULL, rec, &pick);
+    return h_stock_card_w(d, d->turn, mk_legal_cards(d), NULL, rec);
 }
 
 int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending) {

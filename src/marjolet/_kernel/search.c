@@ -18,16 +18,12 @@ static int value_for(const mk_deal *d, int seat, int v) {
     return d->turn == seat ? v : -v;
 }
 
-/* to the last draw: the heuristic, or the tuned policy (its card drawn
- * from the softmax of its values when temp > 0), a random card one play in
- * noise_in */
-static void noisy_playout(mk_deal *w, mk_rng *g, int noise_in, int tuned, double temp) {
+/* the heuristic to the last draw, a random card one play in noise_in */
+static void noisy_playout(mk_deal *w, mk_rng *g, int noise_in,
+                          int (*act)(const mk_deal *, mk_rng *)) {
     while (w->turn >= 0 && !mk_stock_empty(w)) {
         int random_card = noise_in > 0 && !w->window && mk_rng_below(g, (uint32_t)noise_in) == 0;
-        int a = random_card ? mk_random_action(w, g)
-                : tuned     ? mk_tuned_sampled_action(w, g, temp)
-                            : mk_heuristic_action(w, g);
-        mk_play(w, a);
+        mk_play(w, random_card ? mk_random_action(w, g) : act(w, g));
     }
 }
 
@@ -52,8 +48,10 @@ static int world_value(const mk_deal *d, int seat, const mj_search_params *p, mk
         mk_fast_playout(w, g, 0);
         return mk_diff(w, seat);
     case MJ_EVAL_NOISY:
+        noisy_playout(w, g, p->noise_in, mk_heuristic_action);
+        break;
     case MJ_EVAL_TUNED:
-        noisy_playout(w, g, p->noise_in, p->eval == MJ_EVAL_TUNED, p->temp);
+        noisy_playout(w, g, p->noise_in, mk_tuned_action);
         break;
     case MJ_EVAL_RANDOM:
         while (!mk_stock_empty(w))

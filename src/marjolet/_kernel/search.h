@@ -36,9 +36,6 @@ typedef struct mj_search_params {
     int paired;       /* 1: the playouts of every action of a world draw the
                          same random numbers (common random numbers: the
                          actions' differences are less noisy) */
-    double temp;      /* MJ_EVAL_TUNED: > 0, each card play of tricks 1-10
-                         is drawn from the softmax of the tuned values at
-                         this temperature (points) */
 } mj_search_params;
 
 #define MJ_UTIL_STEP 10

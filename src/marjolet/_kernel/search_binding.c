@@ -236,18 +236,17 @@ static PyObject *float_tuple(const double *v, int n) {
 static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"deal",   "table",        "seat", "unseen",  "opp_missing",
                             "first_slot", "worlds",   "seed", "exact_tricks", "eval",
-                            "weights", "soft",        "noise", "utility", "paired", "temp", NULL};
+                            "weights", "soft",        "noise", "utility", "paired", NULL};
     PyObject *deal_obj, *table_obj, *weights = NULL, *soft = NULL, *util_obj = NULL;
     int seat, opp_missing, first_slot, exact_tricks = 2, eval = MJ_EVAL_SOLVE;
     int noise = MJ_NOISE_IN, paired = 0;
-    double temp = 0.0;
     unsigned long long unseen, seed;
     long worlds;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOiOpd", names, &deal_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOiOp", names, &deal_obj,
                                      &table_obj, &seat, &unseen, &opp_missing, &first_slot,
                                      &worlds, &seed, &exact_tricks, &eval, &weights, &soft, &noise,
-                                     &util_obj, &paired, &temp))
+                                     &util_obj, &paired))
         return NULL;
     KDealObject *kd = kd_check(deal_obj);
     if (kd == NULL)
@@ -285,11 +284,7 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     int has_util = parse_utility(util_obj, util);
     if (has_util < 0)
         return NULL;
-    if (!(temp >= 0.0 && temp <= 1000.0)) {
-        PyErr_SetString(PyExc_ValueError, "temp must be a number of points from 0 to 1000");
-        return NULL;
-    }
-    mj_search_params p = {seat, exact_tricks, eval, noise, has_util ? util : NULL, paired, temp};
+    mj_search_params p = {seat, exact_tricks, eval, noise, has_util ? util : NULL, paired};
     mj_search_acc acc;
     mj_acc_init(&acc, mk_legal(&kd->d));
     mk_deal base = kd->d;

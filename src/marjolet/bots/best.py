@@ -256,13 +256,6 @@ class BestBot(Bot):
             "(0 = none)",
         ),
         Param(
-            "temp",
-            float,
-            0.0,
-            "with eval=tuned: > 0, the playouts draw each card of tricks 1-10 from the "
-            "softmax of the tuned policy's values at this temperature (points); 0 = its choice",
-        ),
-        Param(
             "infer",
             float,
             0.3,
@@ -304,8 +297,6 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: eval must be one of {', '.join(EVAL_MODES)}")
         if not 0 <= self.options["noise"] <= MAX_NOISE:
             raise BotSpecError(f"bot {self.name!r}: noise must be 0-{MAX_NOISE}")
-        if not 0.0 <= self.options["temp"] <= 1000.0:
-            raise BotSpecError(f"bot {self.name!r}: temp must be 0-1000 points")
         if not 0.0 <= self.options.get("infer", 1.0) <= 1.0:
             raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
         if self.options["paired"] not in (0, 1):
@@ -436,7 +427,6 @@ class BestBot(Bot):
                 self.options["noise"],
                 utility,
                 bool(self.options["paired"]),
-                float(self.options["temp"]),
             )
             spent = clock() - start
             for a, s, q, u in zip(actions, sums, sumsqs, usums, strict=True):
@@ -553,8 +543,7 @@ class BestBot(Bot):
         while True:
             seed = self.rng.getrandbits(64)
             _, actions, sums, _, usums = KERNEL.pimc(
-                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise, grid, paired,
-                float(self.options["temp"]),
+                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise, grid, paired
             )
             values = dict(zip(actions, sums, strict=True))
             chances = dict(zip(actions, usums, strict=True)) if grid is not None else None
