@@ -37,8 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from marjolet.analysis import DEFAULT_BUDGET, Decision, judgement, review_record
-from marjolet.analysis import estimators
+from marjolet.analysis import DEFAULT_BUDGET, Decision, estimators, judgement, review_record
 from marjolet.analysis.estimators import default_estimator
 from marjolet.bots import make_bot
 from marjolet.bots.best import EVAL_MODES
