@@ -18,6 +18,8 @@ view) decisions:
   mark.
 
 The worlds of each decision are ``Decision.worlds`` (the estimator's count).
+``--eval`` sets the playouts of the review's worlds (``REVIEW_EVAL``, e.g. ``tuned``, the
+bot's own), to measure them before the review takes them.
 
     nice .venv/bin/python benchmarks/review_stability.py                   # 4 matches
     nice .venv/bin/python benchmarks/review_stability.py --matches 2 --json
@@ -35,9 +37,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from marjolet.analysis import DEFAULT_BUDGET, Decision, judgement, review_record
+from marjolet.analysis import DEFAULT_BUDGET, Decision, estimators, judgement, review_record
 from marjolet.analysis.estimators import default_estimator
 from marjolet.bots import make_bot
+from marjolet.bots.best import EVAL_MODES
 from marjolet.match import Match
 from marjolet.record import Record
 from marjolet.turns import play_match
@@ -200,8 +203,15 @@ def main() -> None:
     parser.add_argument(
         "--worlds", type=int, help="that many worlds a decision instead of the time budget"
     )
+    parser.add_argument(
+        "--eval",
+        choices=EVAL_MODES,
+        default=estimators.REVIEW_EVAL,
+        help="the playouts of the review's worlds (best's eval; default: the review's own)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    estimators.REVIEW_EVAL = args.eval
     runs = []
     for i in range(args.matches):
         record = match_record(args.seed + i)

@@ -487,18 +487,28 @@ def test_the_review_uses_one_exact_horizon_at_every_budget() -> None:
 @pytest.mark.skipif(KERNEL is None, reason="the stability of marks was established for best "
                     "on the C kernel; without it the estimates differ at a threshold")
 def test_marks_are_identical_under_two_seeds_where_the_estimate_is_clear() -> None:
-    """A heuristic player against a random one (who blunders): the marks of
-    its first deal do not depend on the seed of the review's worlds."""
+    """A heuristic player against a random one (who blunders): in its first
+    deal, every decision whose estimate is clear of the thresholds under
+    both seeds of the review's worlds (``settled``) gets the same mark under
+    both. A loss sitting at a threshold may change mark with the seed; the
+    review spends more worlds on those (``EXTEND``), not tested here."""
     record = one_deal_record(11)
 
-    def marks(seed: int) -> list[str | None]:
+    def reviewed(seed: int) -> list[Decision]:
         estimator = default_estimator(0.0, seed=seed, worlds=1200)
         review = review_record(record, estimator=estimator)
-        return [judgement(d) for d in review.decisions if d.view == "seat"]
+        return [d for d in review.decisions if d.view == "seat"]
 
-    first = marks(1)
-    assert sum(m is not None for m in first) >= 2, "the random player is marked"
-    assert marks(2) == first
+    def clear(d: Decision) -> bool:
+        return d.stderr_loss is None or settled(d.loss, d.stderr_loss, len(d.values))
+
+    first, second = reviewed(1), reviewed(2)
+    assert sum(judgement(d) is not None for d in first) >= 2, "the random player is marked"
+    both = [(a, b) for a, b in zip(first, second, strict=True) if clear(a) and clear(b)]
+    assert 2 * len(both) >= len(first), "at least half the decisions are clear"
+    assert sum(judgement(a) is not None for a, _ in both) >= 2, "clear marks are compared"
+    for a, b in both:
+        assert judgement(a) == judgement(b), f"deal {a.deal} action {a.action}"
 
 
 @pytest.mark.skipif(not best_available(), reason="the best bot is not installed")
@@ -519,11 +529,11 @@ def test_best_world_values_are_the_estimates_one_world_at_a_time() -> None:
         assert abs(est.mean(a) - mean) <= 4 * math.hypot(se, est.stderr(a)) + 1e-9
 
 
-def test_the_review_keeps_the_playouts_its_stability_was_measured_with() -> None:
-    # docs/review.md measured the marks' stability with the heuristic's
-    # noisy playouts; the bot's newer default (the tuned policy) is not
-    # the review's until that is measured again
+def test_the_review_values_worlds_with_the_playouts_its_stability_was_measured_with() -> None:
+    # docs/review.md measured the marks' stability with the bot's tuned
+    # playouts (and before them with the heuristic's noisy ones): the
+    # review plays its worlds as the bot does
     estimator = make_best_estimator(0.01, seed=1)
-    assert REVIEW_EVAL == "noisy"
+    assert REVIEW_EVAL == "tuned"
     assert estimator.bot.options["eval"] == REVIEW_EVAL  # type: ignore[attr-defined]
-    assert make_bot("best").options["eval"] != REVIEW_EVAL
+    assert make_bot("best").options["eval"] == REVIEW_EVAL

@@ -343,7 +343,15 @@ static PyObject *kd_policy_record(PyObject *self, PyObject *noargs) {
             Py_DECREF(cards);
             return NULL;
         }
-        for (int j = 0; j < k->n; j++) PyTuple_SET_ITEM(idx, j, PyLong_FromLong(k->idx[j]));
+        for (int j = 0; j < k->n; j++) {
+            PyObject *index = PyLong_FromLong(k->idx[j]);
+            if (index == NULL) {
+                Py_DECREF(idx);
+                Py_DECREF(cards);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(idx, j, index);
+        }
         PyObject *item = Py_BuildValue("(idN)", k->card, k->value, idx);
         if (item == NULL) {
             Py_DECREF(cards);

@@ -214,12 +214,11 @@ static double h_correction(const double *w, const int *idx, int n) {
     return s;
 }
 
-/* h_stock_card_w's per-card hook: with weights, the value gains the learned
- * term; with a record, the card, its heuristic value and its features are
- * written there */
+/* h_stock_card_w's per-card hook, called only with weights or a record (or
+ * both): with weights, the value gains the learned term; with a record, the
+ * card, its heuristic value and its features are written there */
 static inline double h_tuned(const double *w, mk_pfrecord *rec, const hfeat *x, int c, int tricks,
                              double p_take, double loss, double gain, double v) {
-    if (!w && !rec) return v;
     int idx[MK_PF_MAX];
     int n = h_features(x, c, tricks, p_take, loss, gain, idx);
     if (rec) {

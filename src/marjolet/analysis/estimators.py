@@ -61,11 +61,10 @@ CHECK_GROWTH = 1.25
 #: same at every budget, and cheap (about 0.15 ms a world from trick 9), so
 #: that tricks 8 and 9 get as many worlds as trick 7 (docs/review.md).
 REVIEW_EXACT = 2
-#: The playouts of the review's ``best``: the heuristic with noise, whose
-#: marks' stability docs/review.md measured. The bot's own default (the
-#: tuned policy, docs/bots.md) plays stronger, but the review's stability
-#: has not been measured with it.
-REVIEW_EVAL = "noisy"
+#: The playouts of the review's ``best``: the bot's own (the tuned policy,
+#: docs/bots.md), so the review values a world as the bot plays it; the
+#: marks' stability was measured with them (docs/review.md, *Stability*).
+REVIEW_EVAL = "tuned"
 
 #: Each action's values, one per world, in the same world order for all.
 Samples = Mapping[int, Sequence[float]]
