@@ -22,6 +22,7 @@ from marjolet.analysis.estimators import (
     EXTEND,
     REVIEW_EVAL,
     REVIEW_EXACT,
+    REVIEW_INFER,
     BestEstimator,
     best_available,
     collect,
@@ -537,3 +538,6 @@ def test_the_review_values_worlds_with_the_playouts_its_stability_was_measured_w
     assert REVIEW_EVAL == "tuned"
     assert estimator.bot.options["eval"] == REVIEW_EVAL  # type: ignore[attr-defined]
     assert make_bot("best").options["eval"] == REVIEW_EVAL
+    # its inference stays the one the stability was measured with
+    assert REVIEW_INFER == 0.3
+    assert estimator.bot.options["infer"] == REVIEW_INFER  # type: ignore[attr-defined]

@@ -65,6 +65,11 @@ REVIEW_EXACT = 2
 #: docs/bots.md), so the review values a world as the bot plays it; the
 #: marks' stability was measured with them (docs/review.md, *Stability*).
 REVIEW_EVAL = "tuned"
+#: The inference of the review's ``best`` (its ``infer``): the 0.3 its
+#: marks' stability was measured with (docs/review.md); the bot's own
+#: default became 0.1 afterwards and the review has not been measured
+#: with it.
+REVIEW_INFER = 0.3
 
 #: Each action's values, one per world, in the same world order for all.
 Samples = Mapping[int, Sequence[float]]
@@ -400,6 +405,8 @@ def make_best_estimator(
         options["exact"] = exact
     if "eval" in names:
         options["eval"] = REVIEW_EVAL
+    if "infer" in names:
+        options["infer"] = REVIEW_INFER
     return BestEstimator(cls(seed=seed, **options), budget=budget, worlds=worlds)
 
 
