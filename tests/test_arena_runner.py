@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -261,6 +263,45 @@ def test_failing_bot_stops_the_run_with_one_line_naming_it(
         assert store.run(1).status == "failed"
 
 
+_STOP_MANY_TIMES = """
+import sys, tempfile
+from marjolet.arena import BotFailure, run_arena
+from marjolet.bots import Bot, register
+
+class IllegalBot(Bot):
+    name = "test-illegal"
+    def choose(self, obs, legal):
+        return 45 if 45 not in legal else 0
+
+register(IllegalBot.name, IllegalBot)
+stopped = 0
+for _ in range(int(sys.argv[1])):
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            run_arena(["test-illegal", "random"], matches=4, seed=1, db=d + "/f.db", workers=2)
+        except BotFailure:
+            stopped += 1
+print(stopped, "stopped")
+"""
+
+
+def test_runs_stopped_by_a_failing_bot_never_hang_on_their_workers() -> None:
+    # multiprocessing.Pool.terminate() deadlocked about one stop in ten
+    # here: it killed a worker in the middle of sending a result, holding
+    # the result queue's lock, then waited for that lock. Forty stops in a
+    # child process, killed (and the test failed) if they take two minutes.
+    runs = 40
+    done = subprocess.run(
+        [sys.executable, "-c", _STOP_MANY_TIMES, str(runs)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == [str(runs), "stopped"]
+
+
 class _StopAfter(NullProgress):
     """A progress reporter that presses Ctrl-C after some batches."""
 
@@ -392,7 +433,7 @@ def test_a_finished_pool_run_lets_its_workers_end_by_themselves() -> None:
     from marjolet.arena.tasks import play_batch
 
     backend = ProcessPoolBackend(2)
-    workers = list(backend._pool._pool)  # type: ignore[attr-defined]
+    workers = [w.process for w in backend._workers]
     tasks = plan_tasks(["random", "random"], 4, 3, CLASSIC)
     batches = [tasks[i : i + 2] for i in range(0, len(tasks), 2)]
     played = [o for batch in backend.run(batches) for o in batch]

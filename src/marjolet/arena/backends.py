@@ -26,7 +26,12 @@ import multiprocessing
 import os
 import signal
 import sys
+import traceback
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing import connection
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any, Protocol
 
 from marjolet.arena.tasks import MatchOutcome, MatchTask, play_batch
@@ -76,29 +81,132 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+class RemoteTraceback(Exception):
+    """The traceback of an exception raised in a worker, as text (the
+    ``__cause__`` of the exception re-raised in the parent)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+def _serve(conn: Connection) -> None:
+    """A worker's loop: play each batch received, send back ``(True,
+    outcomes)`` or ``(False, (exception, traceback))``; end on ``None`` or
+    when the parent's end of the pipe is gone."""
+    _ignore_sigint()
+    while True:
+        try:
+            batch = conn.recv()
+        except (EOFError, OSError):
+            return
+        if batch is None:
+            return
+        try:
+            reply: tuple[bool, Any] = (True, play_batch(batch))
+        except Exception as exc:
+            reply = (False, (exc, traceback.format_exc()))
+        try:
+            conn.send(reply)
+        except (BrokenPipeError, EOFError):
+            return
+        except Exception as exc:  # an exception that does not pickle
+            text = f"{type(exc).__name__}: {exc}"
+            conn.send((False, (BackendError(f"a worker's reply could not be sent: {text}"), "")))
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+
+
 class ProcessPoolBackend:
-    """A local pool of worker processes."""
+    """A local pool of worker processes, each with a pipe of its own.
+
+    Nothing but its pipe is shared between a worker and the parent: no
+    queue lock that a worker stopped mid-write could die holding.
+    (``multiprocessing.Pool`` has one: its ``terminate()`` deadlocked when
+    it killed a worker that was sending a result, which hung runs stopped
+    by a failing bot or by Ctrl-C.) A worker that dies is reported as a
+    :class:`BackendError`, never waited for.
+    """
 
     name = "local"
+
+    #: Seconds a stopped worker is given to die of SIGTERM before SIGKILL.
+    STOP_GRACE = 5.0
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-        context = multiprocessing.get_context(method)
-        self._pool = context.Pool(workers, initializer=_ignore_sigint)
+        # typeshed's BaseContext lacks Process, which every real context has
+        context: Any = multiprocessing.get_context(method)
+        self._workers: list[_Worker] = []
+        for _ in range(workers):
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_serve, args=(theirs,), daemon=True)
+            process.start()
+            theirs.close()  # so that a dead worker reads as end of file here
+            self._workers.append(_Worker(process, ours))
 
     def run(self, batches: Iterable[Batch]) -> Iterator[list[MatchOutcome]]:
-        yield from self._pool.imap_unordered(play_batch, batches, chunksize=1)
+        source = iter(batches)
+        idle = list(self._workers)
+        busy: dict[Connection, _Worker] = {}
+        while True:
+            while idle:
+                batch = next(source, None)
+                if batch is None:
+                    break
+                worker = idle.pop()
+                worker.conn.send(list(batch))
+                busy[worker.conn] = worker
+            if not busy:
+                return
+            for conn in connection.wait(list(busy)):
+                assert isinstance(conn, Connection)
+                worker = busy.pop(conn)
+                yield self._receive(worker)
+                idle.append(worker)
+
+    @staticmethod
+    def _receive(worker: _Worker) -> list[MatchOutcome]:
+        try:
+            ok, payload = worker.conn.recv()
+        except (EOFError, OSError):
+            worker.process.join(1.0)
+            code = worker.process.exitcode
+            raise BackendError(
+                f"an arena worker process (pid {worker.process.pid}) died"
+                + (f" with exit code {code}" if code is not None else "")
+            ) from None
+        except Exception as exc:  # an exception that does not unpickle here
+            raise BackendError(
+                f"the reply of an arena worker (pid {worker.process.pid}) could not be read: "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
+        if ok:
+            outcomes: list[MatchOutcome] = payload
+            return outcomes
+        error, text = payload
+        raise error from (RemoteTraceback(text) if text else None)
 
     def close(self, done: bool = False) -> None:
-        if done:
-            # the workers take their end-of-tasks marks and exit on their
-            # own: no signal to race with a worker's exec bots (a run once
-            # hung there, a worker deaf to its SIGTERM)
-            self._pool.close()
-        else:
-            self._pool.terminate()
-        self._pool.join()
+        for worker in self._workers:
+            if done and worker.process.is_alive():
+                try:
+                    worker.conn.send(None)  # idle workers end by themselves
+                except OSError:
+                    pass
+            else:
+                worker.process.terminate()
+        for worker in self._workers:
+            worker.process.join(self.STOP_GRACE)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.conn.close()
+        self._workers = []
 
 
 class RayBackend:
