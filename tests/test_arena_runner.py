@@ -4,6 +4,7 @@ the database, interruption and resumption, bot failures."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from marjolet.arena import (
     run_arena,
     stored_result,
 )
+from marjolet.arena.backends import BackendError
 from marjolet.arena.progress import Figures, NullProgress
 from marjolet.arena.runner import thinks
 from marjolet.arena.tasks import MatchTask, derive_seed, plan_tasks, play_task
@@ -77,7 +79,16 @@ class IllegalBot(Bot):
         return 45 if 45 not in legal else 0  # 'draw' outside a window, or a card in one
 
 
-for _bot in (LowCardBot, CountingBot, CrashingBot, IllegalBot):
+class ExitingBot(Bot):
+    """Ends its process on its first move, as a crash of native code would."""
+
+    name = "test-exit"
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        os._exit(3)
+
+
+for _bot in (LowCardBot, CountingBot, CrashingBot, IllegalBot, ExitingBot):
     register(_bot.name, _bot)
 
 
@@ -425,10 +436,20 @@ def test_database_from_before_forfeits_gains_the_column(tmp_path: Path) -> None:
     assert resume_arena(1, db).matches == 2
 
 
+def test_a_worker_process_that_dies_is_one_error_naming_it(tmp_path: Path) -> None:
+    db = tmp_path / "d.db"
+    died = r"arena worker process \(pid [0-9]+\) died with exit code 3"
+    with pytest.raises(BackendError, match=died):
+        run_arena(["test-exit", "random"], matches=4, seed=1, db=db, workers=2)
+    with ArenaStore(db) as store:
+        assert store.run(1).status == "failed"
+
+
 def test_a_finished_pool_run_lets_its_workers_end_by_themselves() -> None:
-    # A run once hung at its very end: terminating the pool signals its
-    # workers, and one that ran program bots never died of the signal.
-    # Once every batch is played the workers are told to end instead.
+    # Once every batch is played the workers are told to end, not signalled
+    # (a run once hung at its very end while multiprocessing.Pool terminated
+    # its workers: the deadlock test_runs_stopped_by_a_failing_bot_never_hang
+    # checks for).
     from marjolet.arena.backends import ProcessPoolBackend
     from marjolet.arena.tasks import play_batch
 
