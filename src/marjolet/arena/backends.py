@@ -159,7 +159,10 @@ class ProcessPoolBackend:
                 if batch is None:
                     break
                 worker = idle.pop()
-                worker.conn.send(list(batch))
+                try:
+                    worker.conn.send(list(batch))
+                except OSError:  # it died while idle
+                    raise self._died(worker) from None
                 busy[worker.conn] = worker
             if not busy:
                 return
@@ -170,16 +173,20 @@ class ProcessPoolBackend:
                 idle.append(worker)
 
     @staticmethod
+    def _died(worker: _Worker) -> BackendError:
+        worker.process.join(1.0)
+        code = worker.process.exitcode
+        return BackendError(
+            f"an arena worker process (pid {worker.process.pid}) died"
+            + (f" with exit code {code}" if code is not None else "")
+        )
+
+    @staticmethod
     def _receive(worker: _Worker) -> list[MatchOutcome]:
         try:
             ok, payload = worker.conn.recv()
         except (EOFError, OSError):
-            worker.process.join(1.0)
-            code = worker.process.exitcode
-            raise BackendError(
-                f"an arena worker process (pid {worker.process.pid}) died"
-                + (f" with exit code {code}" if code is not None else "")
-            ) from None
+            raise ProcessPoolBackend._died(worker) from None
         except Exception as exc:  # an exception that does not unpickle here
             raise BackendError(
                 f"the reply of an arena worker (pid {worker.process.pid}) could not be read: "
