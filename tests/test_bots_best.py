@@ -186,8 +186,6 @@ def test_strongest_is_best_at_about_half_a_second() -> None:
         "best:clock=sundial",
         "best:noise=-1",
         "best:noise=1001",
-        "best:lead=-0.1",
-        "best:lead=101",
     ],
 )
 def test_bad_best_parameters_are_refused(spec: str) -> None:

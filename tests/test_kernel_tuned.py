@@ -9,7 +9,6 @@ only what the seat may know (R23), and that ``best`` plays with it."""
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from pathlib import Path
@@ -23,7 +22,6 @@ from marjolet.bots import make_bot
 from marjolet.bots.heuristic import POLICY
 from marjolet.engine import Deal
 from marjolet.observation import observe, sample_world
-from marjolet.rules import CLASSIC
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.description())
 
@@ -124,85 +122,3 @@ def test_best_with_tuned_playouts_chooses_a_legal_action_reproducibly() -> None:
             for _ in range(2)
         }
         assert len(picks) == 1 and picks <= set(legal)
-
-
-def _opponent_lead(seed: int) -> tuple[Deal, Deal]:
-    """A classic deal just before seat 1 leads in trick 3-9 and just after
-    (seat 0 to answer), reached by heuristic play."""
-    rng = random.Random(seed)
-    while True:
-        deal = Deal(random_deck(rng), rng.randrange(2), CLASSIC)
-        while not deal.is_over and not deal.stock_empty:
-            leads = deal.to_move == 1 and deal.lead is None and not deal.in_window
-            if leads and 2 <= deal.tricks_played <= 8:
-                before = deal.copy()
-                deal.push(POLICY.act(deal))
-                return before, deal
-            deal.push(POLICY.act(deal))
-
-
-def _tuned_gap(world: Deal, card: int, weights: list[float]) -> float:
-    """The tuned value of ``card`` below the favourite's, for the player to
-    lead in ``world``, recomputed from the kernel's features and the header."""
-    record = kernel.kernel_deal(world).policy_record()
-    assert record is not None
-    values: dict[int, float] = {c: v + sum(weights[i] for i in idx) for c, v, idx in record[1]}
-    return values[card] - max(values.values())
-
-
-@pytest.mark.parametrize("seed", [3, 6])
-def test_the_lead_reading_deals_worlds_in_proportion_to_the_policys_chance_of_the_lead(
-    seed: int,
-) -> None:
-    # Each uniform world of the answering seat, weighted by the keep chance
-    # floor + (1 - floor) * exp(beta * gap), predicts how often each unseen
-    # card lies in the opponent's hand under the reading; the kernel's
-    # reading must deal it that often.
-    from marjolet.bots.best import base_deal, world_spec
-    from marjolet.observation import world_deal
-
-    beta, floor, n = 0.135, 0.1, 12000
-    before, after = _opponent_lead(seed)
-    led = after.lead
-    assert led is not None
-    obs, seen_before = observe(after, 0), observe(before, 0)
-    spec = world_spec(obs)
-    kd = kernel.kernel_deal(base_deal(obs, spec))
-    args = (kd, 0, spec.unseen, spec.opp_missing, spec.first_slot, n, 11)
-    k = kernel.KERNEL
-    assert k is not None
-    weights = header_weights()
-    keeps, uniform_hands = [], []
-    for hidden, stock in k.sample(*args):
-        world = world_deal(seen_before, hidden | 1 << led, stock)
-        keeps.append(floor + (1 - floor) * math.exp(beta * _tuned_gap(world, led, weights)))
-        uniform_hands.append(hidden)
-    read_hands = [hidden for hidden, _ in k.sample(*args, None, (), (beta, floor))]
-    total = sum(keeps)
-    moved = 0.0
-    for c in range(32):
-        if not spec.unseen >> c & 1:
-            continue
-        predicted = sum(w for w, h in zip(keeps, uniform_hands, strict=True) if h >> c & 1) / total
-        uniform = sum(h >> c & 1 for h in uniform_hands) / n
-        dealt = sum(h >> c & 1 for h in read_hands) / n
-        assert abs(dealt - predicted) < 0.025, f"card {c}: {dealt:.3f} dealt, {predicted:.3f} due"
-        moved = max(moved, abs(predicted - uniform))
-    assert moved > 0.04, "the lead says something about the hand in this position"
-
-
-def test_the_lead_reading_is_off_where_the_seat_leads_or_is_in_a_window() -> None:
-    from marjolet.bots.best import base_deal, world_spec
-
-    before, _ = _opponent_lead(3)
-    obs = observe(before, 1)  # seat 1 leads: nothing to read
-    spec = world_spec(obs)
-    kd = kernel.kernel_deal(base_deal(obs, spec))
-    k = kernel.KERNEL
-    assert k is not None
-    args = (kd, 1, spec.unseen, spec.opp_missing, spec.first_slot, 500, 5)
-    assert k.sample(*args, None, (), (50.0, 0.0)) == k.sample(*args)
-    with pytest.raises(ValueError, match="beta"):
-        k.sample(*args, None, (), (-1.0, 0.5))
-    with pytest.raises(TypeError, match="beta, floor"):
-        k.sample(*args, None, (), 0.135)

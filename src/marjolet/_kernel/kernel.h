@@ -273,13 +273,6 @@ typedef struct {
 /* Fill rec for the mover of d in tricks 1-10 (the heuristic's values and
  * the features; no learned term): the heuristic's card, or -1 elsewhere. */
 int mk_policy_record(const mk_deal *d, mk_pfrecord *rec);
-/* How far card is below the tuned policy's favourite, for seat holding
- * hand in d (tricks 1-10): its tuned value minus the highest tuned value
- * of hand's cards (0 when card is a favourite, -1e9 if not in hand). The
- * softmax of the tuned values (times the fitted beta) is the policy's
- * chance of each card, so exp(beta * gap) is card's chance against the
- * favourite's. */
-double mk_tuned_gap(const mk_deal *d, int seat, uint32_t hand, int card);
 /* A cheaper, weaker policy (v1.2): integer keep values, no probabilities;
  * several times faster than the heuristic, about 8 points a deal weaker. */
 int mk_fast_action(const mk_deal *d, mk_rng *g);

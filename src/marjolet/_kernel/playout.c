@@ -530,20 +530,6 @@ int mk_policy_record(const mk_deal *d, mk_pfrecord *rec) {
     return h_stock_card_w(d, d->turn, mk_legal_cards(d), NULL, rec);
 }
 
-double mk_tuned_gap(const mk_deal *d, int seat, uint32_t hand, int card) {
-    mk_pfrecord rec;
-    rec.n = 0;
-    h_stock_card_w(d, seat, hand, NULL, &rec);
-    double best = -1e9, mine = -1e9;
-    for (int i = 0; i < rec.n; i++) {
-        const mk_pfcard *k = &rec.cards[i];
-        double v = k->value + h_correction(MK_POLICY_WEIGHTS, k->idx, k->n);
-        if (v > best) best = v;
-        if (k->card == card) mine = v;
-    }
-    return mine > -1e9 ? mine - best : -1e9;
-}
-
 int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending) {
     return policy_playout(d, g, stop_at_ending, mk_heuristic_action);
 }

@@ -8,8 +8,6 @@
  * stock positions not yet drawn, which are always the last ones
  * (first_slot..18). A uniform world is a random split and a random stock
  * order; with weights the hand is drawn in proportion to them. */
-#include <math.h>
-
 #include "sample.h"
 
 int mj_sample_check(const mj_sample_spec *spec) {
@@ -93,14 +91,6 @@ static void deal_weighted(const mj_sample_spec *spec, mk_rng *rng, int8_t *cards
  * contradictory set of constraints cannot stall the search. */
 #define MAX_TRIES 64
 
-/* the lead reading's draw for a world whose opponent hides hand */
-static int lead_fits(const mj_sample_spec *spec, uint32_t hand, mk_rng *rng) {
-    double gap = mk_tuned_gap(&spec->lead_state, spec->lead_state.turn, hand | spec->lead_known,
-                              spec->lead_card);
-    double keep = spec->lead_floor + (1.0 - spec->lead_floor) * exp(spec->lead_beta * gap);
-    return mj_rng_unit(rng) < keep;
-}
-
 int mj_sample(const mj_sample_spec *spec, mk_rng *rng, uint32_t *opp_hidden,
               int8_t stock[MJ_STOCK]) {
     int8_t cards[32];
@@ -119,8 +109,6 @@ int mj_sample(const mj_sample_spec *spec, mk_rng *rng, uint32_t *opp_hidden,
         for (int k = 0; k < spec->n_soft && keep; k++)
             if ((hand & spec->soft[k]) == spec->soft[k] && mj_rng_unit(rng) >= spec->accept[k])
                 keep = 0;
-        if (keep && spec->lead_card >= 0 && !lead_fits(spec, hand, rng))
-            keep = 0;
         if (keep || tries >= MAX_TRIES) {
             *opp_hidden = hand;
             for (int i = spec->opp_missing; i < n; i++)

@@ -29,14 +29,7 @@ static inline double mj_rng_unit(mk_rng *r) {
  * - soft[i] / accept[i]: a world whose opponent hand holds every card of
  *   soft[i] is kept only with probability accept[i] (e.g. "it won a trick
  *   and did not declare this marriage"); rejected worlds are dealt again,
- *   up to a bounded number of tries.
- * - lead_card (>= 0: reading the opponent's lead): the opponent led
- *   lead_card from lead_state (the deal just before, the opponent to act)
- *   holding its hidden cards and lead_known. A world is kept with
- *   probability lead_floor + (1 - lead_floor) * exp(lead_beta * gap), gap
- *   the led card's tuned value below the tuned policy's favourite in that
- *   world's hand (mk_tuned_gap): worlds in which the lead would have been
- *   unlikely become rarer, never impossible. */
+ *   up to a bounded number of tries. */
 typedef struct {
     uint32_t unseen;
     int opp_missing;
@@ -46,10 +39,6 @@ typedef struct {
     int n_soft;
     uint32_t soft[MJ_MAX_SOFT];
     double accept[MJ_MAX_SOFT];
-    int lead_card;
-    double lead_beta, lead_floor;
-    uint32_t lead_known;
-    mk_deal lead_state;
 } mj_sample_spec;
 
 /* Check that the counts add up: 0 if consistent, -1 otherwise. */

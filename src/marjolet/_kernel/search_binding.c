@@ -140,38 +140,8 @@ static uint32_t placed_cards(const mk_deal *d) {
 }
 
 /* Parse and check the shared arguments of sample() and pimc(). */
-/* lead: None, or (beta, floor) to read the opponent's lead when seat
- * answers it in tricks 1-10 (mj_sample_spec); elsewhere it reads nothing */
-static int parse_lead(PyObject *obj, const mk_deal *d, int seat, mj_sample_spec *spec) {
-    spec->lead_card = -1;
-    if (obj == NULL || obj == Py_None)
-        return 0;
-    double beta, keep_floor;
-    if (!PyTuple_Check(obj) ||
-        !PyArg_ParseTuple(obj, "dd;lead is (beta, floor)", &beta, &keep_floor)) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "lead must be a (beta, floor) tuple or None");
-        return -1;
-    }
-    if (!(beta >= 0.0 && beta <= 100.0) || !(keep_floor >= 0.0 && keep_floor <= 1.0)) {
-        PyErr_SetString(PyExc_ValueError, "lead: beta must be in [0, 100] and floor in [0, 1]");
-        return -1;
-    }
-    if (d->lead < 0 || d->turn != seat || d->window || mk_stock_empty(d))
-        return 0;
-    spec->lead_card = d->lead;
-    spec->lead_beta = beta;
-    spec->lead_floor = keep_floor;
-    spec->lead_known = d->hand[seat ^ 1] | 1u << d->lead;
-    spec->lead_state = *d;
-    spec->lead_state.lead = -1;
-    spec->lead_state.turn = (int8_t)(seat ^ 1);
-    return 0;
-}
-
 static int make_spec(const mk_deal *d, int seat, unsigned long long unseen, int opp_missing,
-                     int first_slot, PyObject *weights, PyObject *soft, PyObject *lead,
-                     mj_sample_spec *spec) {
+                     int first_slot, PyObject *weights, PyObject *soft, mj_sample_spec *spec) {
     if (seat != 0 && seat != 1) {
         PyErr_Format(PyExc_ValueError, "seat must be 0 or 1, got %d", seat);
         return -1;
@@ -183,8 +153,7 @@ static int make_spec(const mk_deal *d, int seat, unsigned long long unseen, int 
     spec->unseen = (uint32_t)unseen;
     spec->opp_missing = opp_missing;
     spec->first_slot = first_slot;
-    if (parse_weights(weights, spec) < 0 || parse_soft(soft, spec) < 0 ||
-        parse_lead(lead, d, seat, spec) < 0)
+    if (parse_weights(weights, spec) < 0 || parse_soft(soft, spec) < 0)
         return -1;
     if (first_slot < 0 || first_slot > MJ_STOCK || mj_sample_check(spec) != 0) {
         PyErr_Format(PyExc_ValueError,
@@ -209,20 +178,20 @@ static int make_spec(const mk_deal *d, int seat, unsigned long long unseen, int 
 
 static PyObject *py_sample(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"deal", "seat", "unseen", "opp_missing", "first_slot", "n", "seed",
-                            "weights", "soft", "lead", NULL};
-    PyObject *deal_obj, *weights = NULL, *soft = NULL, *lead = NULL;
+                            "weights", "soft", NULL};
+    PyObject *deal_obj, *weights = NULL, *soft = NULL;
     int seat, opp_missing, first_slot;
     unsigned long long unseen, seed;
     Py_ssize_t n;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OiKiinK|OOO", names, &deal_obj, &seat, &unseen,
-                                     &opp_missing, &first_slot, &n, &seed, &weights, &soft, &lead))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OiKiinK|OO", names, &deal_obj, &seat, &unseen,
+                                     &opp_missing, &first_slot, &n, &seed, &weights, &soft))
         return NULL;
     KDealObject *kd = kd_check(deal_obj);
     if (kd == NULL)
         return NULL;
     mj_sample_spec spec;
-    if (make_spec(&kd->d, seat, unseen, opp_missing, first_slot, weights, soft, lead, &spec) < 0)
+    if (make_spec(&kd->d, seat, unseen, opp_missing, first_slot, weights, soft, &spec) < 0)
         return NULL;
     if (n < 0 || n > 1000000) {
         PyErr_Format(PyExc_ValueError, "n must be 0-1000000, got %zd", n);
@@ -267,17 +236,17 @@ static PyObject *float_tuple(const double *v, int n) {
 static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"deal",   "table",        "seat", "unseen",  "opp_missing",
                             "first_slot", "worlds",   "seed", "exact_tricks", "eval",
-                            "weights", "soft",        "noise", "utility", "paired", "lead", NULL};
-    PyObject *deal_obj, *table_obj, *weights = NULL, *soft = NULL, *util_obj = NULL, *lead = NULL;
+                            "weights", "soft",        "noise", "utility", "paired", NULL};
+    PyObject *deal_obj, *table_obj, *weights = NULL, *soft = NULL, *util_obj = NULL;
     int seat, opp_missing, first_slot, exact_tricks = 2, eval = MJ_EVAL_SOLVE;
     int noise = MJ_NOISE_IN, paired = 0;
     unsigned long long unseen, seed;
     long worlds;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOiOpO", names, &deal_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOiOp", names, &deal_obj,
                                      &table_obj, &seat, &unseen, &opp_missing, &first_slot,
                                      &worlds, &seed, &exact_tricks, &eval, &weights, &soft, &noise,
-                                     &util_obj, &paired, &lead))
+                                     &util_obj, &paired))
         return NULL;
     KDealObject *kd = kd_check(deal_obj);
     if (kd == NULL)
@@ -286,7 +255,7 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     if (kt == NULL)
         return NULL;
     mj_sample_spec spec;
-    if (make_spec(&kd->d, seat, unseen, opp_missing, first_slot, weights, soft, lead, &spec) < 0)
+    if (make_spec(&kd->d, seat, unseen, opp_missing, first_slot, weights, soft, &spec) < 0)
         return NULL;
     if (mk_over(&kd->d) || kd->d.turn != seat) {
         PyErr_Format(PyExc_ValueError, "pimc: seat %d is not the player to act", seat);
@@ -343,13 +312,11 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
 
 PyMethodDef kernel_search_methods[] = {
     {"sample", (PyCFunction)(void (*)(void))py_sample, METH_VARARGS | METH_KEYWORDS,
-     "sample(deal, seat, unseen, opp_missing, first_slot, n, seed, weights=None, soft=(), "
-     "lead=None) -> "
+     "sample(deal, seat, unseen, opp_missing, first_slot, n, seed, weights=None, soft=()) -> "
      "[(opp_hidden_mask, stock), ...]: n worlds consistent with an observation"},
     {"pimc", (PyCFunction)(void (*)(void))py_pimc, METH_VARARGS | METH_KEYWORDS,
      "pimc(deal, table, seat, unseen, opp_missing, first_slot, worlds, seed, exact_tricks=2, "
-     "eval=0, weights=None, soft=(), noise=8, utility=None, paired=False, lead=None) -> (worlds, "
-     "actions, "
+     "eval=0, weights=None, soft=(), noise=8, utility=None, paired=False) -> (worlds, actions, "
      "sums, sumsqs, usums): the best bot's sampled-world search, every legal action scored in each world"},
     {NULL, NULL, 0, NULL} /* sentinel */
 };

@@ -92,11 +92,6 @@ PAIRED_DEFAULT = 1
 #: won 61.8% of 400 matches against the frozen ``best``, 0.3 57.8%;
 #: docs/bots.md).
 INFER_DEFAULT = 0.1
-#: ``lead``'s default: 0, no reading of the opponent's lead (under
-#: measurement). The tuned policy's fitted softmax scale (round 2 of
-#: benchmarks/fit_policy.py) is 0.135: its card chances are then those of
-#: ``best``'s own choices.
-LEAD_DEFAULT = 0.0
 
 #: The kernel's limit on ``noise`` (one random card play in ``noise``).
 MAX_NOISE = 1000
@@ -273,15 +268,6 @@ class BestBot(Bot):
             "keep-probability of worlds contradicting the opponent's windows (1 = no inference)",
         ),
         Param(
-            "lead",
-            float,
-            LEAD_DEFAULT,
-            "reading of the opponent's lead when answering it: a world is kept with "
-            "probability infer + (1 - infer) * exp(lead * gap), gap the led card's value "
-            "below the tuned policy's favourite in that world (0 = no reading; 0.135 is "
-            "the policy's fitted scale)",
-        ),
-        Param(
             "paired",
             int,
             PAIRED_DEFAULT,
@@ -319,8 +305,6 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: noise must be 0-{MAX_NOISE}")
         if not 0.0 <= self.options.get("infer", 1.0) <= 1.0:
             raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
-        if not 0.0 <= self.options.get("lead", 0.0) <= 100.0:
-            raise BotSpecError(f"bot {self.name!r}: lead must be in [0, 100]")
         if self.options["paired"] not in (0, 1):
             raise BotSpecError(f"bot {self.name!r}: paired must be 0 or 1")
         if self.options["match"] < -1:
@@ -449,7 +433,6 @@ class BestBot(Bot):
                 self.options["noise"],
                 utility,
                 bool(self.options["paired"]),
-                self._lead_reading(),
             )
             spent = clock() - start
             for a, s, q, u in zip(actions, sums, sumsqs, usums, strict=True):
@@ -466,11 +449,6 @@ class BestBot(Bot):
             else:
                 chunk = min(chunk * 2, 256)
         return est
-
-    def _lead_reading(self) -> tuple[float, float] | None:
-        """The kernel's ``lead`` argument: (beta, floor), or None (off)."""
-        beta = float(self.options.get("lead", 0.0))
-        return (beta, float(self.options.get("infer", 1.0))) if beta > 0 else None
 
     def _utility(self, obs: Observation) -> bytes | None:
         """The kernel's match-utility grid when the bot plays for the match
@@ -568,11 +546,10 @@ class BestBot(Bot):
         args = (obs.seat, spec.unseen, spec.opp_missing, spec.first_slot, 1)
         mode, noise = EVAL_MODES[self.options["eval"]], self.options["noise"]
         paired = bool(self.options["paired"])
-        lead = self._lead_reading()
         while True:
             seed = self.rng.getrandbits(64)
             _, actions, sums, _, usums = KERNEL.pimc(
-                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise, grid, paired, lead
+                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise, grid, paired
             )
             values = dict(zip(actions, sums, strict=True))
             chances = dict(zip(actions, usums, strict=True)) if grid is not None else None
