@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from web_support import (
     LiveServer,
@@ -89,3 +89,26 @@ def test_two_pages_pressing_play_now_open_the_same_table(
     for page in pages:
         expect(page.locator("#board")).to_be_visible()
         close_watched_page(page)
+
+
+def test_play_now_pressed_while_the_page_loads_its_texts_waits_for_them(
+    chromium: Browser, server: LiveServer
+) -> None:
+    # A press before the page was set up once submitted the form natively:
+    # the page reloaded and never joined the queue (a slow phone, or a busy
+    # test machine, where the other page then waited for nobody).
+    page = open_watched_page(chromium)
+    held: list[Route] = []
+    page.route("**/i18n/*.json", lambda route: held.append(route))
+    url = f"{server.base}/online?lang=en"
+    page.goto(url)  # loaded, its texts held back
+    page.fill("#now-wait", "")
+    page.click("#now-form button[type=submit]")
+    page.wait_for_timeout(300)
+    assert held, "the page asked for its texts"
+    assert page.url == url, "the form was not submitted natively"
+    for route in held:
+        route.continue_()
+    page.unroute("**/i18n/*.json")
+    expect(page.locator("#now-status")).to_contain_text("Looking for an opponent")
+    close_watched_page(page)

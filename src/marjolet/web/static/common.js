@@ -229,6 +229,18 @@ export async function api(path, options = {}) {
 
 const SEAT_KEY = "marjolet.seats";
 
+/** Make `form` answer from the first moment: a submit before the page is set
+ *  up waits for it (`ready()` gives the page's set-up promise) instead of
+ *  submitting the page natively, which would reload it and lose the click.
+ *  Then `handler(event)` runs, unless the set-up resolved to false. */
+export function answerSubmit(form, ready, handler) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if ((await ready()) === false) return;
+    handler(event);
+  });
+}
+
 export function seatsHeld() {
   try {
     return JSON.parse(localStorage.getItem(SEAT_KEY) || "{}");

@@ -2,7 +2,7 @@
 // watch, the rule profile and its variations, and the games of this browser.
 
 import {
-  api, applyPreferences, cardElement, clear, el, formatDate, loadLanguage, localName, playerName, rememberSeat,
+  answerSubmit, api, applyPreferences, cardElement, clear, el, formatDate, loadLanguage, localName, playerName, rememberSeat,
   seatsHeld, setPlayerName, t, topbar,
 } from "./common.js";
 
@@ -170,12 +170,8 @@ function botDescription(bot) {
 /** The forms answer from the first moment (a click before the options have loaded
  *  waits for them instead of submitting the page natively). */
 function onSubmit(id, payload) {
-  $(id).addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    if (!(await ready)) return;
-    create(payload(form), form);
-  });
+  const form = $(id);
+  answerSubmit(form, () => ready, () => create(payload(form), form));
 }
 
 onSubmit("vs-bot", (form) => {

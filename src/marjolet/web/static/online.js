@@ -4,7 +4,7 @@
 // of an offer the moment it is taken.
 
 import {
-  api, applyPreferences, clear, el, formatDate, loadLanguage, playerName, rememberSeat, t, topbar, translateDocument,
+  answerSubmit, api, applyPreferences, clear, el, formatDate, loadLanguage, playerName, rememberSeat, t, topbar, translateDocument,
 } from "./common.js";
 
 const OWN_SEEKS = "marjolet.own_seeks";
@@ -286,15 +286,23 @@ async function refresh() {
   await seeks();
 }
 
-async function main() {
+/** What the forms need before they answer: the texts and the page's frame. */
+async function setUp() {
   await loadLanguage();
   applyPreferences();
   translateDocument(document);
   document.getElementById("topbar").replaceWith(topbar("/online"));
-  $("seek-form").addEventListener("submit", postSeek);
-  $("now-form").addEventListener("submit", playNow);
+}
+
+async function main() {
+  await ready;
   await refresh();
   lobbySocket();
 }
 
+// The forms answer from the first moment (a click while the page is still
+// loading its texts waits for them instead of submitting the page natively).
+answerSubmit($("seek-form"), () => ready, postSeek);
+answerSubmit($("now-form"), () => ready, playNow);
+const ready = setUp();
 main();

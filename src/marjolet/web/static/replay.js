@@ -1,7 +1,9 @@
 // The replay viewer: a stored game (?game=ID) or an uploaded record, checked
 // by the server and shown position by position with both hands open.
 
-import { api, applyPreferences, cardLabel, clear, el, lang, loadLanguage, localName, t, topbar } from "./common.js";
+import {
+  answerSubmit, api, applyPreferences, cardLabel, clear, el, lang, loadLanguage, localName, t, topbar,
+} from "./common.js";
 import {
   animateChanges, buildBoard, dealSummary, logPanel, renderBoard, scorePanel, snapshotBoard,
 } from "./board.js";
@@ -247,7 +249,6 @@ async function main() {
   await loadLanguage();
   applyPreferences();
   $("topbar").replaceWith(topbar("/replay"));
-  $("upload-form").addEventListener("submit", upload);
   $("first").addEventListener("click", () => go(0));
   $("prev").addEventListener("click", () => go(state.step - 1));
   $("next").addEventListener("click", () => go(state.step + 1));
@@ -273,4 +274,7 @@ async function main() {
   if (id) loadGame(id);
 }
 
-main();
+// The upload answers from the first moment (a file sent while the page is
+// still loading its texts waits for them instead of reloading the page).
+answerSubmit($("upload-form"), () => ready, upload);
+const ready = main();
