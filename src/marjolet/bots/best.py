@@ -89,8 +89,8 @@ MATCH_DEFAULT = 0
 PAIRED_DEFAULT = 1
 #: ``infer``'s default: a world contradicting the opponent's windows is
 #: kept one time in ten (0.3 until 2 December 2026, fourth session: 0.1
-#: won 61.8% of 400 matches against the frozen ``best``, 0.3 57.8%;
-#: docs/bots.md).
+#: won 61.8% of 400 matches against the frozen ``best``, 0.3 57.8%; on
+#: two more seeds 59.0%, 60.4% of 800 in all; docs/bots.md).
 INFER_DEFAULT = 0.1
 
 #: The kernel's limit on ``noise`` (one random card play in ``noise``).
