@@ -241,6 +241,62 @@ def test_inference_reads_the_opponents_silent_window() -> None:
     assert world_spec(obs, 1.0).soft == ()  # infer=1: no inference
 
 
+def test_a_window_speaks_only_of_the_cards_held_then_with_recent() -> None:
+    """Right after its silent window the opponent drew one card, which may
+    have completed a meld: a world holding a marriage is held against it
+    only as far as neither card is that draw (4 in 6 of 5 in 6)."""
+    obs = _after_silent_window()
+    from marjolet.cards import parse_card
+
+    kqh = 1 << parse_card("KH") | 1 << parse_card("QH")
+    constraints = dict(inference_constraints(obs, 0.25, recent=True))
+    assert constraints[kqh] == pytest.approx(1 - 0.75 * (10 / 15))
+    assert constraints[1 << parse_card("7S")] == pytest.approx(1 - 0.75 * (5 / 6))
+    assert dict(inference_constraints(obs, 0.25)).keys() == constraints.keys()
+    assert best_module.held_since_window(obs, len(obs.actions) - 1, 1) == pytest.approx(5 / 6)
+
+
+def _last_opponent_window(obs: Observation) -> int:
+    """The index of the opponent's last ``draw`` (the close of its last
+    window), or -1."""
+    turns = best_module.public_turns(obs.actions, obs.dealer, obs.trump)
+    closes = [
+        i
+        for i, (a, (actor, _tricks)) in enumerate(zip(obs.actions, turns, strict=True))
+        if a == best_module.DRAW and actor != obs.seat
+    ]
+    return closes[-1] if closes else -1
+
+
+def test_the_chance_a_meld_was_held_at_the_window_falls_with_each_draw_since() -> None:
+    """For the opponent's last window, the chance that k of its hidden
+    cards were all held then is a probability, lower for more cards, and
+    lower after each card it draws while it gets no new window."""
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(30):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        deal = Deal(deck, rng.randrange(2), CLASSIC)
+        while not deal.stock_empty:
+            action = POLICY.act(deal)
+            seat = deal.to_move
+            obs = observe(deal, seat)
+            window = _last_opponent_window(obs)
+            if window >= 0:
+                held = [best_module.held_since_window(obs, window, k) for k in (1, 2, 4)]
+                assert all(0.0 <= h <= 1.0 for h in held)
+                assert held[0] >= held[1] >= held[2]
+                if action == best_module.DRAW:  # the seat won: the opponent draws, no window
+                    deal.push(action)
+                    after = best_module.held_since_window(observe(deal, seat), window, 1)
+                    assert after < held[0] or held[0] == 0.0
+                    checked += 1
+                    continue
+            deal.push(action)
+    assert checked > 50
+
+
 @needs_kernel
 def test_kernel_sampler_honours_soft_constraints_and_zero_weights() -> None:
     obs = _after_silent_window()

@@ -105,3 +105,22 @@ def test_shown_the_hand_only_the_cheater_samples_the_stock_and_keeps_the_hand(
     assert len({tuple(w.stock) for w in worlds}) > 1
     bot.choose(obs, deal.legal_actions())
     assert bot.last_worlds == 40
+
+
+def test_before_trick_from_the_cheater_deals_worlds_as_best_does() -> None:
+    """``from=N``: before trick N the cheater is shown nothing (its worlds
+    are sampled, the opponent's hand among them); from trick N on it holds
+    the true hand. So what the knowledge is worth can be split by trick."""
+    deal = phase1_positions(2, 1, seed=11)[0]
+    me = deal.to_move
+    trick = deal.tricks_played + 1
+    obs = observe(deal, me)
+    true_hand = deal.hand_mask(me ^ 1)
+    for start, shown in ((trick + 1, False), (trick, True)):
+        bot = make_bot(f"cheater:sees=hand,from={start},worlds=40,time=0,exact=0", seed=2)
+        assert isinstance(bot, CheaterBot)
+        bot.see_deal(deal.copy())
+        hands = {bot._python_world(obs).hand_mask(me ^ 1) for _ in range(20)}
+        assert (hands == {true_hand}) is shown
+    with pytest.raises(ValueError, match="from must be 1-11"):
+        make_bot("cheater:from=0")

@@ -23,6 +23,8 @@ dealt less often. A player who won a trick, declared nothing and still
 holds the cards of a meld would probably have declared it; one who kept
 the seven of trumps unexchanged in its window probably did not hold it.
 Such worlds are kept only with probability ``infer`` (1 = no inference).
+With ``recent=1`` a window speaks only of the cards held at it, allowing
+for the opponent's draws since (better calibrated, not stronger: off).
 
 Issue 25 (``declare=``, ``match=``, ``paired=``): the bot exchanges the
 seven and declares every meld as soon as a window opens (in a sampled world
@@ -62,7 +64,7 @@ from marjolet.bots.search import (
 )
 from marjolet.bots.solver import EndingSolver, ending_move
 from marjolet.cards import SEVEN, card
-from marjolet.engine import STOCK_CARDS, Deal, draw_positions, public_turns
+from marjolet.engine import PHASE1_TRICKS, STOCK_CARDS, Deal, draw_positions, public_turns
 from marjolet.kernel import KERNEL, kernel_deal, supports
 from marjolet.melds import MELD_CARDS
 from marjolet.observation import Observation, observe, sample_world, world_deal
@@ -92,6 +94,9 @@ PAIRED_DEFAULT = 1
 #: won 61.8% of 400 matches against the frozen ``best``, 0.3 57.8%; on
 #: two more seeds 59.0%, 60.4% of 800 in all; docs/bots.md).
 INFER_DEFAULT = 0.1
+#: ``recent``'s default: whether the window inference allows for the
+#: cards the opponent drew since its window.
+RECENT_DEFAULT = 0
 
 #: The kernel's limit on ``noise`` (one random card play in ``noise``).
 MAX_NOISE = 1000
@@ -112,7 +117,7 @@ class WorldSpec:
     soft: tuple[tuple[int, float], ...] = ()
 
 
-def world_spec(obs: Observation, accept: float = 1.0) -> WorldSpec:
+def world_spec(obs: Observation, accept: float = 1.0, recent: bool = False) -> WorldSpec:
     """The sampling problem of ``obs`` (see :func:`sample_world`)."""
     opp = obs.seat ^ 1
     missing = obs.hand_sizes[opp] - obs.opponent_known.mask.bit_count()
@@ -122,26 +127,35 @@ def world_spec(obs: Observation, accept: float = 1.0) -> WorldSpec:
     for idx, c in zip(positions, obs.draws, strict=False):
         if idx < STOCK_CARDS - hidden_stock:
             stock[idx] = c
-    soft = inference_constraints(obs, accept) if accept < 1.0 else ()
+    soft = inference_constraints(obs, accept, recent) if accept < 1.0 else ()
     return WorldSpec(obs.unseen.mask, missing, STOCK_CARDS - hidden_stock, tuple(stock), soft)
 
 
-def inference_constraints(obs: Observation, accept: float) -> tuple[tuple[int, float], ...]:
+def inference_constraints(
+    obs: Observation, accept: float, recent: bool = False
+) -> tuple[tuple[int, float], ...]:
     """Card sets the opponent probably does not hold whole, from its meld
     windows (R9-R14): a meld it never declared although it closed a window
     in which it could have (under ``one_meld_per_window``: a window in which
     it declared nothing), and the seven of trumps it did not exchange while
-    the exchange was open. Only cards still unseen are constrained."""
+    the exchange was open. Only cards still unseen are constrained.
+
+    With ``recent``, a world is held against the opponent only as far as it
+    says the opponent held those cards *at* its last such window: the cards
+    it drew since (one a trick) may have completed the meld, so a world is
+    kept with probability ``1 - (1 - accept) * p``, ``p`` the chance that
+    none of the constrained cards is among its recent draws
+    (:func:`held_since_window`)."""
     opp = obs.seat ^ 1
     trump = obs.trump
     seven = card(SEVEN, trump)
     one_meld = obs.rules.one_meld_per_window
-    free_windows = 0  # opponent windows closed with every declaration possible
-    seven_windows = 0  # opponent windows closed while it could have exchanged
+    meld_window = -1  # the opponent's last window closed with every declaration possible
+    seven_window = -1  # its last window closed while it could have exchanged
     seven_open = obs.turned_up != seven
     declared_here = False
-    for a, (actor, _tricks) in zip(
-        obs.actions, public_turns(obs.actions, obs.dealer, trump), strict=True
+    for i, (a, (actor, _tricks)) in enumerate(
+        zip(obs.actions, public_turns(obs.actions, obs.dealer, trump), strict=True)
     ):
         if a in (seven, DIX):
             seven_open = False  # exchanged, or played: no exchange any more
@@ -149,24 +163,76 @@ def inference_constraints(obs: Observation, accept: float) -> tuple[tuple[int, f
             continue
         if a == DRAW:
             if not (one_meld and declared_here):
-                free_windows += 1
+                meld_window = i
             if seven_open:
-                seven_windows += 1
+                seven_window = i
             declared_here = False
         elif a < DIX:
             declared_here = True
     unseen = obs.unseen.mask
+
+    def keep(mask: int, window: int) -> float:
+        if not recent:
+            return accept
+        held = held_since_window(obs, window, mask.bit_count())
+        return 1.0 - (1.0 - accept) * held
+
     possible = unseen | obs.opponent_known.mask
     out: list[tuple[int, float]] = []
-    if free_windows:
+    if meld_window >= 0:
         scored = obs.melds[opp]
         for m, need in enumerate(MELD_CARDS[obs.rules.jack_queen == SAME_SUIT][trump]):
             if scored >> m & 1 or need & ~possible or not need & unseen:
                 continue
-            out.append((need & unseen, accept))
-    if seven_windows and unseen >> seven & 1:
-        out.append((1 << seven, accept))
+            out.append((need & unseen, keep(need & unseen, meld_window)))
+    if seven_window >= 0 and unseen >> seven & 1:
+        out.append((1 << seven, keep(1 << seven, seven_window)))
     return tuple(out)
+
+
+def held_since_window(obs: Observation, window: int, cards: int) -> float:
+    """The chance that ``cards`` given hidden cards of the opponent's hand
+    were all in its hand already at its window closed by action ``window``
+    (rather than drawn since), were each card it played since as likely to
+    be any card of its hand. A small dynamic programme over the number of
+    hidden cards drawn since that are still in its hand."""
+    events = _draws_and_plays_since(obs, window)
+    size = obs.hand_sizes[obs.seat ^ 1] - sum(1 if e >= 0 else -1 for e in events)
+    recent = {0: 1.0}  # hidden cards drawn since the window, still held: chance
+    for e in events:
+        if e >= 0:
+            size += 1
+            if e:
+                recent = {r + 1: p for r, p in recent.items()}
+            continue
+        after: dict[int, float] = {}
+        for r, p in recent.items():
+            gone = r / size if size else 0.0
+            after[r] = after.get(r, 0.0) + p * (1.0 - gone)
+            if r:
+                after[r - 1] = after.get(r - 1, 0.0) + p * gone
+        recent = after
+        size -= 1
+    hidden = obs.hand_sizes[obs.seat ^ 1] - obs.opponent_known.mask.bit_count()
+    if hidden < cards:
+        return 0.0
+    total = math.comb(hidden, cards)
+    return sum(p * math.comb(max(0, hidden - r), cards) / total for r, p in recent.items())
+
+
+def _draws_and_plays_since(obs: Observation, window: int) -> list[int]:
+    """The opponent's hand changes from action ``window`` on: 1 a hidden
+    card drawn, 0 a known one (the indicator, taken by the loser of trick
+    10), -1 a card played."""
+    opp = obs.seat ^ 1
+    turns = list(public_turns(obs.actions, obs.dealer, obs.trump))
+    events = []
+    for a, (actor, tricks) in zip(obs.actions[window:], turns[window:], strict=True):
+        if a == DRAW:
+            events.append(0 if tricks == PHASE1_TRICKS and actor != opp else 1)
+        elif actor == opp and a < MELD_BASE:
+            events.append(-1)
+    return events
 
 
 def base_deal(obs: Observation, spec: WorldSpec) -> Deal:
@@ -268,6 +334,13 @@ class BestBot(Bot):
             "keep-probability of worlds contradicting the opponent's windows (1 = no inference)",
         ),
         Param(
+            "recent",
+            int,
+            RECENT_DEFAULT,
+            "1: a window only speaks of the cards held then (the opponent's draws since "
+            "may complete a meld), 0: of its whole hand now",
+        ),
+        Param(
             "paired",
             int,
             PAIRED_DEFAULT,
@@ -305,6 +378,8 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: noise must be 0-{MAX_NOISE}")
         if not 0.0 <= self.options.get("infer", 1.0) <= 1.0:
             raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
+        if self.options["recent"] not in (0, 1):
+            raise BotSpecError(f"bot {self.name!r}: recent must be 0 or 1")
         if self.options["paired"] not in (0, 1):
             raise BotSpecError(f"bot {self.name!r}: paired must be 0 or 1")
         if self.options["match"] < -1:
@@ -389,7 +464,7 @@ class BestBot(Bot):
     def _world_source(self, obs: Observation) -> tuple[Any, WorldSpec]:
         """The kernel deal holding what ``obs`` shows and what the sampler
         must fill in (the unseen cards, the inference constraints)."""
-        spec = world_spec(obs, self.options["infer"])
+        spec = world_spec(obs, self.options["infer"], bool(self.options["recent"]))
         return kernel_deal(base_deal(obs, spec)), spec
 
     def _world_cap(self, obs: Observation) -> float:

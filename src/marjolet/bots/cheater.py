@@ -37,7 +37,18 @@ EXACT_SECONDS = {2: 0.0005, 3: 0.0025, 4: 0.010, 5: 0.047, 6: 0.165, 7: 1.2}
 #: What the cheater is shown (``sees=``).
 SEES = ("all", "hand")
 
-_SHARED = ("time", "clock", "exact", "eval", "noise", "paired", "match", "declare")
+_SHARED = (
+    "time",
+    "clock",
+    "exact",
+    "eval",
+    "noise",
+    "infer",
+    "recent",
+    "paired",
+    "match",
+    "declare",
+)
 
 
 def _cheater_params() -> tuple[Param, ...]:
@@ -63,6 +74,15 @@ def _cheater_params() -> tuple[Param, ...]:
             "opponent's hand only; the stock is sampled): what each kind of knowledge is worth",
         )
     )
+    out.append(
+        Param(
+            "from",
+            int,
+            1,
+            "shown nothing before this trick (1-10): it plays as best until then, so "
+            "what the knowledge is worth can be split by trick",
+        )
+    )
     return tuple(out)
 
 
@@ -85,6 +105,8 @@ class CheaterBot(BestBot):
         super().__init__(seed=seed, **options)
         if self.options["sees"] not in SEES:
             raise BotSpecError(f"bot {self.name!r}: sees must be one of {', '.join(SEES)}")
+        if not 1 <= self.options["from"] <= 11:
+            raise BotSpecError(f"bot {self.name!r}: from must be 1-11")
         self._deal: Deal | None = None
 
     def see_deal(self, deal: Deal) -> None:
@@ -107,7 +129,14 @@ class CheaterBot(BestBot):
         """The opponent's cards the seat cannot see, read from the true deal."""
         return self._true_deal(obs).hand_mask(obs.seat ^ 1) & obs.unseen.mask
 
+    def _blind(self, obs: Observation) -> bool:
+        """Whether the decision at ``obs`` comes before trick ``from``."""
+        trick = obs.tricks_played + (0 if obs.in_window else 1)
+        return trick < int(self.options["from"])
+
     def _world_source(self, obs: Observation) -> tuple[Any, WorldSpec]:
+        if self._blind(obs):
+            return super()._world_source(obs)
         deal = self._true_deal(obs)
         if self.options["sees"] == "all":
             nothing_unseen = WorldSpec(0, 0, STOCK_CARDS, tuple(deal.stock))
@@ -119,11 +148,15 @@ class CheaterBot(BestBot):
 
     def _world_cap(self, obs: Observation) -> float:
         tricks_left = 10 - obs.tricks_played + (1 if obs.in_window else 0)
+        if self._blind(obs):
+            return super()._world_cap(obs)
         if self.options["sees"] == "all" and tricks_left <= self.exact_tricks():
             return 1.0  # the exact search of one known deal: one answer
         return float(self.options["worlds"] or math.inf)
 
     def _python_world(self, obs: Observation) -> Deal:
+        if self._blind(obs):
+            return super()._python_world(obs)
         if self.options["sees"] == "all":
             return self._true_deal(obs).copy(stack=False)
         spec = world_spec(obs)
