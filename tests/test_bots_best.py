@@ -15,6 +15,7 @@ import threading
 import pytest
 
 from helpers import new_deal, play
+from marjolet.actions import DRAW
 from marjolet.bots import STRONGEST, make_bot
 from marjolet.bots import best as best_module
 from marjolet.bots.best import (
@@ -27,7 +28,7 @@ from marjolet.bots.best import (
 )
 from marjolet.bots.heuristic import POLICY, public_deal
 from marjolet.bots.solver import solve
-from marjolet.engine import Deal
+from marjolet.engine import Deal, public_turns
 from marjolet.kernel import kernel_deal
 from marjolet.match import Match
 from marjolet.observation import Observation, observe
@@ -259,11 +260,11 @@ def test_a_window_speaks_only_of_the_cards_held_then_with_recent() -> None:
 def _last_opponent_window(obs: Observation) -> int:
     """The index of the opponent's last ``draw`` (the close of its last
     window), or -1."""
-    turns = best_module.public_turns(obs.actions, obs.dealer, obs.trump)
+    turns = public_turns(obs.actions, obs.dealer, obs.trump)
     closes = [
         i
         for i, (a, (actor, _tricks)) in enumerate(zip(obs.actions, turns, strict=True))
-        if a == best_module.DRAW and actor != obs.seat
+        if a == DRAW and actor != obs.seat
     ]
     return closes[-1] if closes else -1
 
@@ -287,7 +288,7 @@ def test_the_chance_a_meld_was_held_at_the_window_falls_with_each_draw_since() -
                 held = [best_module.held_since_window(obs, window, k) for k in (1, 2, 4)]
                 assert all(0.0 <= h <= 1.0 for h in held)
                 assert held[0] >= held[1] >= held[2]
-                if action == best_module.DRAW:  # the seat won: the opponent draws, no window
+                if action == DRAW:  # the seat won: the opponent draws, no window
                     deal.push(action)
                     after = best_module.held_since_window(observe(deal, seat), window, 1)
                     assert after < held[0] or held[0] == 0.0
