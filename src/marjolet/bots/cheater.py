@@ -45,6 +45,7 @@ _SHARED = (
     "noise",
     "infer",
     "recent",
+    "draws",
     "paired",
     "match",
     "declare",
