@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import itertools
 import random
-from fractions import Fraction
 from typing import Any
 
 from marjolet import kernel
-from marjolet.actions import DRAW
 from marjolet.bots.heuristic import POLICY
 from marjolet.bots.solver import INF, EndingSolver, NotAnEndingError
 from marjolet.engine import Deal
@@ -211,61 +209,11 @@ def check_exact(deal: Deal, table: Any) -> None:
     assert mask == optimal, f"optimal set {mask:#x} != {optimal:#x} at {where}"
 
 
-def chance_minimax(deal: Deal, table: Any) -> Fraction:
-    """The reference for the kernel's exact search with the stock order
-    unknown (``exact_chance``): minimax over the Deal API in phase 1, where
-    each draw but the last is the exact mean over every ordered pair of the
-    hidden stock cards the trick's winner and loser may get; once no such
-    draw is left, the kernel's known-order exact search (itself checked
-    against plain minimax). The final deal-score difference for the player
-    to move, as a fraction."""
-    me = deal.to_move
-
-    def known(player: int) -> Fraction:
-        value, _ = kernel.kernel_deal(deal).exact(table)
-        return Fraction(value if deal.to_move == player else -value)
-
-    def search() -> Fraction:
-        if deal.is_over:
-            return Fraction(_final(deal, me))
-        if deal.tricks_played >= 9 and not deal.in_window:
-            return known(me)
-        values = []
-        for a in deal.legal_actions():
-            if a == DRAW and deal.tricks_played < 10:
-                values.append(_chance_draw(deal, search))
-                continue
-            deal.push(a)
-            values.append(search())
-            deal.pop()
-        return max(values) if deal.to_move == me else min(values)
-
-    return search()
-
-
-def _chance_draw(deal: Deal, search: Any) -> Fraction:
-    """The mean of search() after the draw, over the hidden cards' pairs."""
-    first = 2 * deal.tricks_played - 2
-    order = deal.stock
-    hidden = order[first:]
-    total, count = Fraction(0), 0
-    for a, b in itertools.permutations(range(len(hidden)), 2):
-        rest = [c for i, c in enumerate(hidden) if i not in (a, b)]
-        deal.stock = (*order[:first], hidden[a], hidden[b], *rest)
-        deal.push(DRAW)
-        total += search()
-        count += 1
-        deal.pop()
-    deal.stock = order
-    return total / count
-
-
 def _final(deal: Deal, player: int) -> int:
     return deal.points[player] - deal.points[player ^ 1]
 
 
 __all__ = [
-    "chance_minimax",
     "check_deal",
     "check_ending",
     "check_exact",

@@ -187,7 +187,6 @@ def test_strongest_is_best_at_about_half_a_second() -> None:
         "best:clock=sundial",
         "best:noise=-1",
         "best:noise=1001",
-        "best:draws=peek",
     ],
 )
 def test_bad_best_parameters_are_refused(spec: str) -> None:

@@ -124,32 +124,3 @@ def test_before_trick_from_the_cheater_deals_worlds_as_best_does() -> None:
         assert (hands == {true_hand}) is shown
     with pytest.raises(ValueError, match="from must be 1-11"):
         make_bot("cheater:from=0")
-
-
-@needs_kernel
-def test_with_the_draws_left_to_chance_the_stock_order_no_longer_moves_a_value() -> None:
-    """``draws=chance``: the exact search averages each draw over the hidden
-    stock cards, so a world's value no longer depends on the order its
-    stock was dealt in. Shown the opponent's hand at trick 9, every world
-    then scores each action alike: the true deal's chance value."""
-    positions = [d for d in phase1_positions(9, 40, seed=11) if d.tricks_played == 8][:6]
-    assert positions
-    spread = 0.0
-    for deal in positions:
-        me, legal = deal.to_move, deal.legal_actions()
-        values = {}
-        for draws in ("chance", "known"):
-            spec = f"cheater:sees=hand,exact=2,worlds=24,time=0,match=-1,draws={draws}"
-            bot = make_bot(spec, seed=2)
-            assert isinstance(bot, CheaterBot)
-            bot.see_deal(deal.copy())
-            values[draws] = bot.estimate(observe(deal, me), legal)
-        for a in legal:
-            mean, stderr = values["chance"][a]
-            after = kernel_deal(deal)
-            after.play(a)
-            exact = after.exact_chance()
-            assert stderr == 0.0
-            assert mean == (exact if after.to_move == me else -exact)
-            spread += values["known"][a][1]
-    assert spread > 0  # with the order known, worlds of one hand differ

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import random
 import zlib
-from fractions import Fraction
 
 import pytest
 
 from kernel_support import (
-    chance_minimax,
     check_deal,
     check_ending,
     check_exact,
@@ -60,36 +58,3 @@ def test_exact_late_phase_one_search_agrees_with_plain_minimax(rules: Rules) -> 
     table = kernel.new_table()
     for _ in range(3):
         check_exact(late_position(rng, rules, 1), table)
-
-
-@pytest.mark.parametrize("rules", RULES[::3], ids=IDS[::3])
-def test_exact_search_with_the_stock_order_unknown_is_the_mean_over_the_draws(
-    rules: Rules,
-) -> None:
-    """Each draw but the last is a chance node: the kernel rounds each mean
-    to a point, so it may differ from the exact fraction by half a point per
-    chance draw still ahead (two from trick 8's window, one from trick 9)."""
-    rng = random.Random(3 + (zlib.crc32(repr(rules).encode())))
-    table = kernel.new_table()
-    for _ in range(4):
-        deal = late_position(rng, rules, 2)
-        draws_ahead = 2 if deal.in_window else 1
-        value = kernel.kernel_deal(deal).exact_chance(table)
-        expected = chance_minimax(deal, table)
-        assert abs(value - expected) <= Fraction(draws_ahead, 2), (
-            f"exact_chance {value} != expectimax {float(expected):.2f} at {deal!r}"
-        )
-
-
-@pytest.mark.parametrize("rules", RULES[::8], ids=IDS[::8])
-def test_at_the_last_draw_the_unknown_stock_order_changes_nothing(rules: Rules) -> None:
-    rng = random.Random(4 + (zlib.crc32(repr(rules).encode())))
-    table = kernel.new_table()
-    checked = 0
-    while checked < 5:
-        deal = late_position(rng, rules, 1)
-        if deal.in_window:  # trick 9's draw is still to come: a chance node
-            continue
-        kd = kernel.kernel_deal(deal)
-        assert kd.exact_chance(table) == kd.exact(table)[0], f"at {deal!r}"
-        checked += 1

@@ -360,11 +360,6 @@ int mk_search_exact(const mk_deal *d, mk_tt *t, uint64_t *best);
 int mk_exact_action_value(const mk_deal *d, mk_tt *t, int a);
 /* Fail-soft alpha-beta value of d (same conditions). */
 int mk_exact_value(const mk_deal *d, mk_tt *t, int alpha, int beta);
-/* The same value when neither player knows the stock order: each draw but
- * the last is a chance node, the mean over the hidden cards' pairs (full
- * window; the table's phase-1 entries are keyed by the set of cards still
- * to draw, so worlds that differ only in the stock order share them). */
-int mk_exact_chance_value(const mk_deal *d, mk_tt *t);
 /* 1 if every stock card still to be drawn in d is known. */
 int mk_stock_known(const mk_deal *d);
 /* 1 once a search with a node_limit has passed it: its results are then

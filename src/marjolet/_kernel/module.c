@@ -469,7 +469,7 @@ static int exact_ok(const mk_deal *d) {
     return full_info(d, "exact search");
 }
 
-enum search_kind { SOLVE_ENDING, ENDING_VALUE, EXACT, EXACT_CHANCE };
+enum search_kind { SOLVE_ENDING, ENDING_VALUE, EXACT };
 
 /* The positions an exact search may visit when the caller sets no budget
  * (max_nodes=None): a few seconds at most. A search of the last 2-4
@@ -511,7 +511,7 @@ static int run_search(PyObject *self, PyObject *args, PyObject *kw, int (*ok)(co
                       enum search_kind kind, int *value, uint64_t *best) {
     PyObject *tobj;
     uint64_t max_nodes;
-    if (search_args(args, kw, kind >= EXACT, &tobj, &max_nodes) < 0) return -1;
+    if (search_args(args, kw, kind == EXACT, &tobj, &max_nodes) < 0) return -1;
     const mk_deal *d = &((KDealObject *)self)->d;
     if (!ok(d)) return -1;
     mk_deal copy = *d;
@@ -526,8 +526,6 @@ static int run_search(PyObject *self, PyObject *args, PyObject *kw, int (*ok)(co
         *best = cards;
     } else if (kind == ENDING_VALUE) {
         *value = mk_ending_value(&copy, l.t, -MK_INF, MK_INF);
-    } else if (kind == EXACT_CHANCE) {
-        *value = mk_exact_chance_value(&copy, l.t);
     } else {
         *value = mk_search_exact(&copy, l.t, best);
     }
@@ -572,13 +570,6 @@ static PyObject *kd_exact(PyObject *self, PyObject *args, PyObject *kw) {
     uint64_t best;
     if (run_search(self, args, kw, exact_ok, EXACT, &v, &best) < 0) return NULL;
     return Py_BuildValue("(iK)", v, (unsigned long long)best);
-}
-
-static PyObject *kd_exact_chance(PyObject *self, PyObject *args, PyObject *kw) {
-    int v;
-    uint64_t best;
-    if (run_search(self, args, kw, exact_ok, EXACT_CHANCE, &v, &best) < 0) return NULL;
-    return PyLong_FromLong(v);
 }
 
 static PyObject *kd_exact_action_values(PyObject *self, PyObject *args, PyObject *kw) {
@@ -640,9 +631,6 @@ static PyMethodDef kd_methods[] = {
     {"exact", (PyCFunction)(void (*)(void))kd_exact, METH_VARARGS | METH_KEYWORDS,
      "exact search: (value, mask of optimal actions) [table, max_nodes]; RuntimeError once "
      "max_nodes positions are searched (None: 5 million)"},
-    {"exact_chance", (PyCFunction)(void (*)(void))kd_exact_chance, METH_VARARGS | METH_KEYWORDS,
-     "exact search with the stock order unknown to both players (each draw but the last a "
-     "chance node): the value [table, max_nodes], budget as exact()"},
     {"exact_action_values", (PyCFunction)(void (*)(void))kd_exact_action_values,
      METH_VARARGS | METH_KEYWORDS,
      "exact search: {action: exact value} [table, max_nodes], budget as exact()"},

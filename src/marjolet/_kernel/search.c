@@ -27,11 +27,6 @@ static void noisy_playout(mk_deal *w, mk_rng *g, int noise_in,
     }
 }
 
-/* the exact value of d for its mover (the stock order known, or chance) */
-static int exact_value(const mk_deal *d, const mj_search_params *p, mk_tt *t) {
-    return p->chance ? mk_exact_chance_value(d, t) : mk_exact_value(d, t, -MK_INF, MK_INF);
-}
-
 /* The value for seat of d (see mj_world_value); *from receives the
  * position whose exact value (or final score) the result is. */
 static int world_value(const mk_deal *d, int seat, const mj_search_params *p, mk_rng *g,
@@ -42,7 +37,7 @@ static int world_value(const mk_deal *d, int seat, const mj_search_params *p, mk
     if (mk_stock_empty(d))
         return value_for(d, seat, mk_ending_value(d, t, -MK_INF, MK_INF));
     if (mj_tricks_left(d) <= p->exact_tricks)
-        return value_for(d, seat, exact_value(d, p, t));
+        return value_for(d, seat, mk_exact_value(d, t, -MK_INF, MK_INF));
     mk_deal *w = from;
     switch (p->eval) {
     case MJ_EVAL_PLAYOUT:

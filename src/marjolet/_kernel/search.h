@@ -36,9 +36,6 @@ typedef struct mj_search_params {
     int paired;       /* 1: the playouts of every action of a world draw the
                          same random numbers (common random numbers: the
                          actions' differences are less noisy) */
-    int chance;       /* 1: the exact search treats the stock order as
-                         unknown to both players (mk_exact_chance_value):
-                         no plan counts on a draw it cannot foresee */
 } mj_search_params;
 
 #define MJ_UTIL_STEP 10

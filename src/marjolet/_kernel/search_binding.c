@@ -6,7 +6,7 @@
  *          weights=None, soft=()) -> [(opp_hidden_mask, stock), ...]
  *   pimc(deal, table, seat, unseen, opp_missing, first_slot, worlds, seed,
  *        exact_tricks=2, eval=0, weights=None, soft=(), noise=8, utility=None,
- *        paired=False, chance=False) -> (worlds, actions, sums, sumsqs, usums)
+ *        paired=False) -> (worlds, actions, sums, sumsqs, usums)
  *
  * `deal` is a _kernel.Deal holding what the seat knows (the opponent's hand
  * reduced to its known cards, unknown stock cards -1); `unseen` the cards
@@ -18,10 +18,7 @@
  * in `noise` of the playouts is random (0 = none); `utility`: None or MJ_UTIL_SIZE^2 float64
  * (bytes), the value of a world's final deal points (search.h), whose sums
  * are `usums` (zeros without it); `paired`: every action's playouts in a
- * world draw the same random numbers; `chance`: the exact search
- * treats the stock order as unknown (each draw but the last a chance
- * node). Bad arguments raise
- * ValueError/TypeError. */
+ * world draw the same random numbers. Bad arguments raise ValueError/TypeError. */
 #include "binding.h"
 #include <math.h>
 
@@ -239,17 +236,17 @@ static PyObject *float_tuple(const double *v, int n) {
 static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"deal",   "table",        "seat", "unseen",  "opp_missing",
                             "first_slot", "worlds",   "seed", "exact_tricks", "eval",
-                            "weights", "soft",        "noise", "utility", "paired", "chance", NULL};
+                            "weights", "soft",        "noise", "utility", "paired", NULL};
     PyObject *deal_obj, *table_obj, *weights = NULL, *soft = NULL, *util_obj = NULL;
     int seat, opp_missing, first_slot, exact_tricks = 2, eval = MJ_EVAL_SOLVE;
-    int noise = MJ_NOISE_IN, paired = 0, chance = 0;
+    int noise = MJ_NOISE_IN, paired = 0;
     unsigned long long unseen, seed;
     long worlds;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOiOpp", names, &deal_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOiOp", names, &deal_obj,
                                      &table_obj, &seat, &unseen, &opp_missing, &first_slot,
                                      &worlds, &seed, &exact_tricks, &eval, &weights, &soft, &noise,
-                                     &util_obj, &paired, &chance))
+                                     &util_obj, &paired))
         return NULL;
     KDealObject *kd = kd_check(deal_obj);
     if (kd == NULL)
@@ -287,7 +284,7 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     int has_util = parse_utility(util_obj, util);
     if (has_util < 0)
         return NULL;
-    mj_search_params p = {seat, exact_tricks, eval, noise, has_util ? util : NULL, paired, chance};
+    mj_search_params p = {seat, exact_tricks, eval, noise, has_util ? util : NULL, paired};
     mj_search_acc acc;
     mj_acc_init(&acc, mk_legal(&kd->d));
     mk_deal base = kd->d;
@@ -319,9 +316,7 @@ PyMethodDef kernel_search_methods[] = {
      "[(opp_hidden_mask, stock), ...]: n worlds consistent with an observation"},
     {"pimc", (PyCFunction)(void (*)(void))py_pimc, METH_VARARGS | METH_KEYWORDS,
      "pimc(deal, table, seat, unseen, opp_missing, first_slot, worlds, seed, exact_tricks=2, "
-     "eval=0, weights=None, soft=(), noise=8, utility=None, paired=False, chance=False) "
-     "-> (worlds, "
-     "actions, "
+     "eval=0, weights=None, soft=(), noise=8, utility=None, paired=False) -> (worlds, actions, "
      "sums, sumsqs, usums): the best bot's sampled-world search, every legal action scored in each world"},
     {NULL, NULL, 0, NULL} /* sentinel */
 };

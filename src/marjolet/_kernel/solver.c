@@ -495,9 +495,6 @@ typedef struct {
     uint64_t world;   /* k3: hash of the stock order and the turned-up card */
     uint64_t k2rules; /* rules, bonus and trump bits of the phase-1 key */
     uint32_t stock_rest[MK_PHASE1_TRICKS + 1]; /* [t]: stock cards still to draw after t tricks */
-    int chance;       /* 1: the stock order is unknown to both players: each
-                         draw but the last is a chance node (the mean over
-                         every pair of hidden cards the two players may get) */
 } xctx;
 
 static uint64_t world_hash(const mk_deal *d) {
@@ -512,7 +509,6 @@ static uint64_t world_hash(const mk_deal *d) {
 
 static void xctx_init(xctx *c, const mk_deal *d, mk_tt *t) {
     c->t = t;
-    c->chance = 0;
     c->world = world_hash(d);
     c->k2rules = (uint64_t)(d->rules.dix_on_play | d->rules.one_meld << 1 |
                             d->rules.same_suit << 2) << 8 |
@@ -534,8 +530,6 @@ static void xctx_init(xctx *c, const mk_deal *d, mk_tt *t) {
 static uint32_t x_reps(const xctx *c, const mk_deal *d, uint32_t own, uint32_t among) {
     uint32_t live = d->hand[0] | d->hand[1] | c->stock_rest[d->tricks] | 1u << d->indicator;
     if (d->lead >= 0) live |= 1u << d->lead;
-    if (c->chance) /* the stock rest is a set, whatever the root's order */
-        live = ~(d->won[0] | d->won[1]);
     uint32_t dead = d->won[0] | d->won[1], fixed = 1u << d->seven;
     const uint32_t *need = mk_meld_cards[d->rules.same_suit][d->trump];
     unsigned open0 = ~(unsigned)d->melds[0], open1 = ~(unsigned)d->melds[1];
@@ -580,45 +574,6 @@ static inline int x_child(const xctx *c, const mk_deal *d, const mk_deal *n, int
     return g - x_value(c, n, g - beta, g - alpha);
 }
 
-/* the table's world key: the stock order, or (chance) the set of cards not
- * yet won, since the order no longer matters */
-static inline uint64_t x_world(const xctx *c, const mk_deal *d) {
-    if (!c->chance) return c->world;
-    uint64_t h = (uint64_t)~(d->won[0] | d->won[1]) * 0x9E3779B97F4A7C15ull;
-    return (h ^ h >> 29 ^ 0xC4A5CE5EEDull) | 1;
-}
-
-/* The draw that closes the window of d (w: d once the plan is played) for
- * the window's owner p. Chance: the mean over every ordered pair of the
- * cards still hidden in the stock (the winner's card, the loser's), the
- * others left in the stock; the last draw (one hidden card and the
- * indicator) has no chance. */
-static int x_draw(const xctx *c, const mk_deal *d, const mk_deal *w, int p, int alpha, int beta) {
-    int i0 = 2 * w->tricks - 2, k = 0;
-    if (!c->chance || w->tricks >= MK_PHASE1_TRICKS) {
-        mk_deal n = *w;
-        mk_play(&n, MK_DRAW);
-        return x_child(c, d, &n, p, alpha, beta);
-    }
-    int8_t hidden[MK_STOCK_CARDS];
-    for (int i = i0; i < MK_STOCK_CARDS; i++) hidden[k++] = w->stock[i];
-    long sum = 0, count = 0;
-    for (int a = 0; a < k; a++)
-        for (int b = 0; b < k; b++) {
-            if (a == b) continue;
-            mk_deal n = *w;
-            n.stock[i0] = hidden[a];
-            n.stock[i0 + 1] = hidden[b];
-            for (int r = 0, j = i0 + 2; r < k; r++)
-                if (r != a && r != b) n.stock[j++] = hidden[r];
-            mk_play(&n, MK_DRAW);
-            sum += x_child(c, d, &n, p, -MK_INF, MK_INF);
-            count++;
-        }
-    double mean = (double)sum / (double)count;
-    return (int)(mean < 0 ? mean - 0.5 : mean + 0.5);
-}
-
 /* a meld window: every plan (dix or not, then the melds), then the draw */
 static int x_window(const xctx *c, const mk_deal *d, int alpha, int beta) {
     int p = d->turn, best = -MK_INF;
@@ -646,7 +601,8 @@ static int x_window(const xctx *c, const mk_deal *d, int alpha, int beta) {
         for (int i = 0; i < (k ? k : 1); i++) {
             mk_deal w = n;
             if (k) mk_play(&w, MK_MELD_BASE + order[i]);
-            int v = x_draw(c, d, &w, p, best > alpha ? best : alpha, beta);
+            mk_play(&w, MK_DRAW);
+            int v = x_child(c, d, &w, p, best > alpha ? best : alpha, beta);
             if (v > best) {
                 best = v;
                 if (best >= beta) return best;
@@ -681,8 +637,8 @@ static int x_value(const xctx *c, const mk_deal *d, int alpha, int beta) {
         k2 = MK_TAG_PHASE1 | (uint64_t)d->tricks << 2 | (uint64_t)(d->seven_by < 0) << 6 |
              (uint64_t)(d->indicator != d->turned_up) << 7 | c->k2rules |
              (uint64_t)d->melds[p] << 26 | (uint64_t)d->melds[q] << 38;
-        e = tt_slot(c->t, k1, k2, x_world(c, d));
-        had = tt_match(c->t, e, k1, k2, x_world(c, d));
+        e = tt_slot(c->t, k1, k2, c->world);
+        had = tt_match(c->t, e, k1, k2, c->world);
         if (had) {
             lo = e->lo;
             hi = e->hi;
@@ -747,7 +703,7 @@ static int x_value(const xctx *c, const mk_deal *d, int alpha, int beta) {
             if (best >= beta) break;
         }
     }
-    if (e) tt_store(c->t, e, k1, k2, x_world(c, d), had, lo, hi, best, a0, b0, best_card, 16);
+    if (e) tt_store(c->t, e, k1, k2, c->world, had, lo, hi, best, a0, b0, best_card, 16);
     return best;
 }
 
@@ -758,16 +714,6 @@ int mk_exact_value(const mk_deal *d, mk_tt *t, int alpha, int beta) {
     xctx_init(&c, d, t);
     int base = d->points[d->turn] - d->points[d->turn ^ 1];
     return base + x_value(&c, d, alpha - base, beta - base);
-}
-
-int mk_exact_chance_value(const mk_deal *d, mk_tt *t) {
-    if (d->turn < 0) return 0;
-    if (mk_stock_empty(d)) return mk_ending_value(d, t, -MK_INF, MK_INF);
-    xctx c;
-    xctx_init(&c, d, t);
-    c.chance = 1;
-    int base = d->points[d->turn] - d->points[d->turn ^ 1];
-    return base + x_value(&c, d, -MK_INF, MK_INF);
 }
 
 /* the value for d's mover of playing a, in a window (alpha, beta) */

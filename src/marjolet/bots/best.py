@@ -85,11 +85,6 @@ EVAL_MODES = {"solve": 0, "playout": 1, "random": 2, "fast": 3, "noisy": 4, "tun
 #: play; under ``one_meld_per_window`` the search picks the one meld, never
 #: the draw), ``search`` lets the search hold melds back.
 DECLARE_MODES = ("now", "search")
-#: The stock order in the exact search: ``known`` (each world's order, as if
-#: both players could foresee their draws) or ``chance`` (each draw but the
-#: last averaged over the hidden cards: no plan counts on a draw).
-DRAWS_MODES = ("known", "chance")
-DRAWS_DEFAULT = "known"
 #: Play for the match (its winning chance) once a total reaches this.
 MATCH_DEFAULT = 0
 #: Common random numbers for the playouts of a world's actions.
@@ -346,13 +341,6 @@ class BestBot(Bot):
             "may complete a meld), 0: of its whole hand now",
         ),
         Param(
-            "draws",
-            str,
-            DRAWS_DEFAULT,
-            "the stock order in the exact search: known (each world's own, foreseen by "
-            "both players) or chance (each draw but the last averaged over the hidden cards)",
-        ),
-        Param(
             "paired",
             int,
             PAIRED_DEFAULT,
@@ -394,8 +382,6 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: recent must be 0 or 1")
         if self.options["paired"] not in (0, 1):
             raise BotSpecError(f"bot {self.name!r}: paired must be 0 or 1")
-        if self.options["draws"] not in DRAWS_MODES:
-            raise BotSpecError(f"bot {self.name!r}: draws must be one of {', '.join(DRAWS_MODES)}")
         if self.options["match"] < -1:
             raise BotSpecError(f"bot {self.name!r}: match must be >= 0, or -1 (never)")
         if self.options["declare"] not in DECLARE_MODES:
@@ -522,7 +508,6 @@ class BestBot(Bot):
                 self.options["noise"],
                 utility,
                 bool(self.options["paired"]),
-                self.options["draws"] == "chance",
             )
             spent = clock() - start
             for a, s, q, u in zip(actions, sums, sumsqs, usums, strict=True):
@@ -636,22 +621,10 @@ class BestBot(Bot):
         args = (obs.seat, spec.unseen, spec.opp_missing, spec.first_slot, 1)
         mode, noise = EVAL_MODES[self.options["eval"]], self.options["noise"]
         paired = bool(self.options["paired"])
-        chance = self.options["draws"] == "chance"
         while True:
             seed = self.rng.getrandbits(64)
             _, actions, sums, _, usums = KERNEL.pimc(
-                kdeal,
-                table,
-                *args,
-                seed,
-                exact,
-                mode,
-                None,
-                spec.soft,
-                noise,
-                grid,
-                paired,
-                chance,
+                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise, grid, paired
             )
             values = dict(zip(actions, sums, strict=True))
             chances = dict(zip(actions, usums, strict=True)) if grid is not None else None

@@ -45,7 +45,6 @@ _SHARED = (
     "noise",
     "infer",
     "recent",
-    "draws",
     "paired",
     "match",
     "declare",
