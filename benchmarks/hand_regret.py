@@ -2,17 +2,22 @@
 hand: a diagnostic for inference ideas (issue 25).
 
 Plays seeded deals with the heuristic to a card to play in trick
-``--trick`` (a lead or an answer, half each), and there asks two searches
-for the value of every legal action with the same worlds budget:
+``--trick`` (a lead, or after a coin toss the answer to one), and there
+asks searches for the value of every legal action, ``--worlds`` worlds
+each, valuing the deal margin (``match=-1``, not the shipped ``match=0``):
 
 * `best` (``best:worlds=W,time=0,match=-1``): the opponent's hand dealt
   from what the seat has seen, the stock order at random;
 * the cheater shown the opponent's hand
   (``cheater:...,exact=2,sees=hand``): only the stock order at random.
 
-Where the two choose differently, `best`'s choice is worth less under the
-true hand by the cheater's own values; the table gives how often the
-choices differ and that loss averaged over every position (deal points a
+The cheater's choice is compared with `best`'s, and each pair of cards is
+scored by a second, independent cheater search (another seed), so that
+the noise which picked a card does not also score it. The control does
+the same for two `best` searches with different seeds (the same
+information): how often choices differ, and what that costs, from the
+searches' noise alone. Each line gives how often the choices differ and
+the loss under the true hand averaged over every position (deal points a
 decision). This is hindsight: the arena's ``cheater:from=N`` runs
 (docs/bots.md) show that a loss here need not cost matches.
 
@@ -52,20 +57,39 @@ def positions(trick: int, n: int, seed: int) -> list[Deal]:
     return out
 
 
-def regret(deal: Deal, worlds: int, seed: int) -> float | None:
-    """The true-hand value lost by `best`'s choice, or None if both agree."""
-    seat, legal = deal.to_move, deal.legal_actions()
-    obs = observe(deal, seat)
-    bot = make_bot(f"best:worlds={worlds},time=0,match=-1", seed=seed)
+def estimates(spec: str, deal: Deal, seed: int) -> dict[int, float]:
+    """Each legal action's mean value by the bot ``spec`` for the player to
+    act (a cheater is shown the deal)."""
+    bot = make_bot(spec, seed=seed)
+    if isinstance(bot, CheaterBot):
+        bot.see_deal(deal.copy())
     assert isinstance(bot, BestBot)
-    blind = bot.estimate(obs, legal)
-    cheater = make_bot(f"cheater:worlds={worlds},time=0,match=-1,exact=2,sees=hand", seed=seed)
-    assert isinstance(cheater, CheaterBot)
-    cheater.see_deal(deal.copy())
-    seeing = cheater.estimate(obs, legal)
-    chosen = max(legal, key=lambda a: blind[a][0])
-    best = max(legal, key=lambda a: seeing[a][0])
-    return None if chosen == best else seeing[best][0] - seeing[chosen][0]
+    legal = deal.legal_actions()
+    return {a: mean for a, (mean, _) in bot.estimate(observe(deal, deal.to_move), legal).items()}
+
+
+def compare(deal: Deal, worlds: int, seed: int) -> tuple[float | None, float | None]:
+    """(the true-hand value `best`'s choice loses against the cheater's, the
+    same between two `best` searches), each None where the choices agree."""
+    blind = f"best:worlds={worlds},time=0,match=-1"
+    seeing = f"cheater:worlds={worlds},time=0,match=-1,exact=2,sees=hand"
+    first, second = estimates(blind, deal, seed), estimates(blind, deal, seed + 1)
+    cheater, judge = estimates(seeing, deal, seed), estimates(seeing, deal, seed + 2)
+
+    def loss(values: dict[int, float], better: dict[int, float]) -> float | None:
+        mine, theirs = max(values, key=values.__getitem__), max(better, key=better.__getitem__)
+        return None if mine == theirs else judge[theirs] - judge[mine]
+
+    return loss(first, cheater), loss(first, second)
+
+
+def summary(label: str, losses: Sequence[float | None]) -> str:
+    differ = [x for x in losses if x is not None]
+    n = len(losses)
+    return (
+        f"{label}: choices differ in {len(differ)} ({100 * len(differ) / n:.0f}%), "
+        f"loss {sum(differ) / n:+.2f} points a decision"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -77,15 +101,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if KERNEL is None:
         parser.error("the C kernel is not built")
+    if args.positions < 1 or args.worlds < 1:
+        parser.error("--positions and --worlds must be at least 1")
     found = positions(args.trick, args.positions, args.seed)
-    losses = [regret(deal, args.worlds, args.seed) for deal in found]
-    differ = [x for x in losses if x is not None]
-    print(
-        f"trick {args.trick}: {len(found)} positions, choices differ in {len(differ)} "
-        f"({100 * len(differ) / len(found):.0f}%), loss {sum(differ) / len(found):.2f} "
-        "points a decision"
-    )
-
+    pairs = [compare(deal, args.worlds, args.seed) for deal in found]
+    print(f"trick {args.trick}, {len(found)} positions, {args.worlds} worlds a search")
+    print(summary("best against the cheater", [hand for hand, _ in pairs]))
+    print(summary("control, best against best", [noise for _, noise in pairs]))
 
 if __name__ == "__main__":
     main()
