@@ -16,27 +16,42 @@ scored by a second, independent cheater search (another seed), so that
 the noise which picked a card does not also score it. The control does
 the same for two `best` searches with different seeds (the same
 information): how often choices differ, and what that costs, from the
-searches' noise alone. Each line gives how often the choices differ and
-the loss under the true hand averaged over every position (deal points a
-decision). This is hindsight: the arena's ``cheater:from=N`` runs
-(docs/bots.md) show that a loss here need not cost matches.
+searches' noise alone. With ``--told``, `best`'s sampler is also told
+where some of the opponent's hidden cards are (its trumps, its aces and
+tens, or its whole hand: they are dealt to it, or kept from it, by the
+kernel sampler's card odds), to see which part of the hand the loss comes
+from. Each line gives how often the choices differ and the loss under the
+true hand averaged over every position (deal points a decision). This is
+hindsight: the arena's ``cheater:from=N`` runs (docs/bots.md) show that
+a loss here need not cost matches.
 
     nice .venv/bin/python benchmarks/hand_regret.py --trick 8 --positions 120 --seed 8
+    nice .venv/bin/python benchmarks/hand_regret.py --trick 5 --told trumps points hand
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from marjolet.bots import make_bot
-from marjolet.bots.best import BestBot
+from marjolet.bots.best import EVAL_MODES, INFER_DEFAULT, BestBot, base_deal, world_spec
 from marjolet.bots.cheater import CheaterBot
 from marjolet.bots.heuristic import POLICY
+from marjolet.cards import ACES, SUIT_MASKS, TENS
 from marjolet.engine import Deal
-from marjolet.kernel import KERNEL
+from marjolet.kernel import KERNEL, kernel_deal
 from marjolet.observation import observe
+
+#: The card groups ``--told`` can reveal, for a deal (its trump suit).
+TOLD: dict[str, Callable[[Deal], int]] = {
+    "trumps": lambda deal: SUIT_MASKS[deal.trump],
+    "points": lambda deal: ACES | TENS,
+    "hand": lambda deal: (1 << 32) - 1,
+}
+#: How the report names each group.
+TOLD_NAMES = {"trumps": "trumps", "points": "aces and tens", "hand": "whole hand"}
 
 
 def positions(trick: int, n: int, seed: int) -> list[Deal]:
@@ -68,6 +83,38 @@ def estimates(spec: str, deal: Deal, seed: int) -> dict[int, float]:
     return {a: mean for a, (mean, _) in bot.estimate(observe(deal, deal.to_move), legal).items()}
 
 
+def told_values(deal: Deal, told: int, worlds: int, seed: int) -> dict[int, float]:
+    """Each legal action's mean value by `best`'s kernel search (its
+    defaults at time=0, the deal margin) when its sampler is also told
+    which of the cards in ``told`` the opponent holds."""
+    seat = deal.to_move
+    obs = observe(deal, seat)
+    spec = world_spec(obs, INFER_DEFAULT)
+    theirs = deal.hand_mask(seat ^ 1)
+    odds = [
+        (1e9 if theirs >> c & 1 else 0.0) if told >> c & 1 and spec.unseen >> c & 1 else 1.0
+        for c in range(32)
+    ]
+    done, actions, sums, _, _ = KERNEL.pimc(
+        kernel_deal(base_deal(obs, spec)),
+        KERNEL.Table(16),
+        seat,
+        spec.unseen,
+        spec.opp_missing,
+        spec.first_slot,
+        worlds,
+        seed,
+        2,
+        EVAL_MODES["tuned"],
+        odds,
+        spec.soft,
+        8,
+        None,
+        True,
+    )
+    return {a: total / done for a, total in zip(actions, sums, strict=True)}
+
+
 def compare(deal: Deal, worlds: int, seed: int) -> tuple[float | None, float | None]:
     """(the true-hand value `best`'s choice loses against the cheater's, the
     same between two `best` searches), each None where the choices agree."""
@@ -81,6 +128,16 @@ def compare(deal: Deal, worlds: int, seed: int) -> tuple[float | None, float | N
         return None if mine == theirs else judge[theirs] - judge[mine]
 
     return loss(first, cheater), loss(first, second)
+
+
+def told_loss(deal: Deal, told: int, worlds: int, seed: int) -> float | None:
+    """The same loss as compare's first, `best` told the cards ``told``."""
+    seeing = f"cheater:worlds={worlds},time=0,match=-1,exact=2,sees=hand"
+    values = told_values(deal, told, worlds, seed)
+    cheater, judge = estimates(seeing, deal, seed), estimates(seeing, deal, seed + 2)
+    mine = max(values, key=values.__getitem__)
+    theirs = max(cheater, key=cheater.__getitem__)
+    return None if mine == theirs else judge[theirs] - judge[mine]
 
 
 def summary(label: str, losses: Sequence[float | None]) -> str:
@@ -98,6 +155,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=120)
     parser.add_argument("--worlds", type=int, default=600)
     parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument(
+        "--told", nargs="*", default=[], choices=sorted(TOLD), help="card groups to reveal too"
+    )
     args = parser.parse_args(argv)
     if KERNEL is None:
         parser.error("the C kernel is not built")
@@ -108,6 +168,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"trick {args.trick}, {len(found)} positions, {args.worlds} worlds a search")
     print(summary("best against the cheater", [hand for hand, _ in pairs]))
     print(summary("control, best against best", [noise for _, noise in pairs]))
+    for group in args.told:
+        losses = [told_loss(d, TOLD[group](d), args.worlds, args.seed) for d in found]
+        print(summary(f"best told the opponent's {TOLD_NAMES[group]}", losses))
 
 if __name__ == "__main__":
     main()
