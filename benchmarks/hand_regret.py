@@ -172,5 +172,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         losses = [told_loss(d, TOLD[group](d), args.worlds, args.seed) for d in found]
         print(summary(f"best told the opponent's {TOLD_NAMES[group]}", losses))
 
+
 if __name__ == "__main__":
     main()
