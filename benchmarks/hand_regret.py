@@ -34,9 +34,10 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from marjolet.bots import make_bot
-from marjolet.bots.best import EVAL_MODES, INFER_DEFAULT, BestBot, base_deal, world_spec
+from marjolet.bots.best import EVAL_MODES, BestBot, base_deal, world_spec
 from marjolet.bots.cheater import CheaterBot
 from marjolet.bots.heuristic import POLICY
 from marjolet.cards import ACES, SUIT_MASKS, TENS
@@ -50,6 +51,10 @@ TOLD: dict[str, Callable[[Deal], int]] = {
     "points": lambda deal: ACES | TENS,
     "hand": lambda deal: (1 << 32) - 1,
 }
+#: The two searches compared (``worlds=`` is added): `best`, and the
+#: cheater shown the opponent's hand; both value the deal margin.
+BLIND = "best:time=0,match=-1"
+SEEING = "cheater:time=0,match=-1,exact=2,sees=hand"
 #: How the report names each group.
 TOLD_NAMES = {"trumps": "trumps", "points": "aces and tens", "hand": "whole hand"}
 
@@ -85,11 +90,13 @@ def estimates(spec: str, deal: Deal, seed: int) -> dict[int, float]:
 
 def told_values(deal: Deal, told: int, worlds: int, seed: int) -> dict[int, float]:
     """Each legal action's mean value by `best`'s kernel search (its
-    defaults at time=0, the deal margin) when its sampler is also told
+    settings at time=0, the deal margin) when its sampler is also told
     which of the cards in ``told`` the opponent holds."""
+    bot = make_bot(f"{BLIND},worlds={worlds}", seed=seed)
+    assert isinstance(bot, BestBot)
     seat = deal.to_move
     obs = observe(deal, seat)
-    spec = world_spec(obs, INFER_DEFAULT)
+    spec = world_spec(obs, bot.options["infer"])
     theirs = deal.hand_mask(seat ^ 1)
     odds = [
         (1e9 if theirs >> c & 1 else 0.0) if told >> c & 1 and spec.unseen >> c & 1 else 1.0
@@ -104,40 +111,41 @@ def told_values(deal: Deal, told: int, worlds: int, seed: int) -> dict[int, floa
         spec.first_slot,
         worlds,
         seed,
-        2,
-        EVAL_MODES["tuned"],
+        bot.exact_tricks(),
+        EVAL_MODES[bot.options["eval"]],
         odds,
         spec.soft,
-        8,
+        bot.options["noise"],
         None,
-        True,
+        bool(bot.options["paired"]),
     )
     return {a: total / done for a, total in zip(actions, sums, strict=True)}
 
 
-def compare(deal: Deal, worlds: int, seed: int) -> tuple[float | None, float | None]:
-    """(the true-hand value `best`'s choice loses against the cheater's, the
-    same between two `best` searches), each None where the choices agree."""
-    blind = f"best:worlds={worlds},time=0,match=-1"
-    seeing = f"cheater:worlds={worlds},time=0,match=-1,exact=2,sees=hand"
-    first, second = estimates(blind, deal, seed), estimates(blind, deal, seed + 1)
-    cheater, judge = estimates(seeing, deal, seed), estimates(seeing, deal, seed + 2)
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the cheater shown the hand makes of one position: its choice,
+    and an independent search's values that score any pair of cards."""
 
-    def loss(values: dict[int, float], better: dict[int, float]) -> float | None:
-        mine, theirs = max(values, key=values.__getitem__), max(better, key=better.__getitem__)
-        return None if mine == theirs else judge[theirs] - judge[mine]
+    choice: int
+    judge: dict[int, float]
 
-    return loss(first, cheater), loss(first, second)
+    def loss(self, values: dict[int, float], better: int | None = None) -> float | None:
+        """What the best card by ``values`` loses against ``better`` (the
+        cheater's choice by default), or None where they agree."""
+        mine = best_action(values)
+        theirs = self.choice if better is None else better
+        return None if mine == theirs else self.judge[theirs] - self.judge[mine]
 
 
-def told_loss(deal: Deal, told: int, worlds: int, seed: int) -> float | None:
-    """The same loss as compare's first, `best` told the cards ``told``."""
-    seeing = f"cheater:worlds={worlds},time=0,match=-1,exact=2,sees=hand"
-    values = told_values(deal, told, worlds, seed)
-    cheater, judge = estimates(seeing, deal, seed), estimates(seeing, deal, seed + 2)
-    mine = max(values, key=values.__getitem__)
-    theirs = max(cheater, key=cheater.__getitem__)
-    return None if mine == theirs else judge[theirs] - judge[mine]
+def best_action(values: dict[int, float]) -> int:
+    return max(values, key=values.__getitem__)
+
+
+def verdict(deal: Deal, worlds: int, seed: int) -> Verdict:
+    seeing = f"{SEEING},worlds={worlds}"
+    choice = best_action(estimates(seeing, deal, seed))
+    return Verdict(choice, estimates(seeing, deal, seed + 2))
 
 
 def summary(label: str, losses: Sequence[float | None]) -> str:
@@ -164,12 +172,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.positions < 1 or args.worlds < 1:
         parser.error("--positions and --worlds must be at least 1")
     found = positions(args.trick, args.positions, args.seed)
-    pairs = [compare(deal, args.worlds, args.seed) for deal in found]
+    verdicts = [verdict(deal, args.worlds, args.seed) for deal in found]
+    blind = f"{BLIND},worlds={args.worlds}"
+    hand, noise = [], []
+    for deal, v in zip(found, verdicts, strict=True):
+        first, second = estimates(blind, deal, args.seed), estimates(blind, deal, args.seed + 1)
+        hand.append(v.loss(first))
+        noise.append(v.loss(first, best_action(second)))
     print(f"trick {args.trick}, {len(found)} positions, {args.worlds} worlds a search")
-    print(summary("best against the cheater", [hand for hand, _ in pairs]))
-    print(summary("control, best against best", [noise for _, noise in pairs]))
+    print(summary("best against the cheater", hand))
+    print(summary("control, best against best", noise))
     for group in args.told:
-        losses = [told_loss(d, TOLD[group](d), args.worlds, args.seed) for d in found]
+        losses = [
+            v.loss(told_values(deal, TOLD[group](deal), args.worlds, args.seed))
+            for deal, v in zip(found, verdicts, strict=True)
+        ]
         print(summary(f"best told the opponent's {TOLD_NAMES[group]}", losses))
 
 
