@@ -53,13 +53,6 @@ from typing import Any, ClassVar
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.bots.heuristic import POLICY, public_deal
-from marjolet.bots.lead_reading import (
-    INNER_WORLDS,
-    Candidate,
-    card_odds,
-    lead_to_read,
-    read_lead,
-)
 from marjolet.bots.match_odds import final_points, outcome_utility, utility_of
 from marjolet.bots.search import (
     CLOCK_PARAM,
@@ -362,21 +355,6 @@ class BestBot(Bot):
             "total reaches this many points (0 = always, -1 = never)",
         ),
         Param(
-            "read",
-            float,
-            0.0,
-            "answering a lead: weigh the opponent's candidate hands by how its own search "
-            "rates the card it led, exp(read * (lead - best)) (0 = off)",
-        ),
-        Param("hands", int, 64, "with read > 0: candidate hands weighed"),
-        Param(
-            "marginal",
-            int,
-            0,
-            "with read > 0: 1 = deal from every card's odds under the reading (any number "
-            "of hands), 0 = from the weighed candidate hands themselves",
-        ),
-        Param(
             "declare",
             str,
             "now",
@@ -406,8 +384,6 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: paired must be 0 or 1")
         if self.options["match"] < -1:
             raise BotSpecError(f"bot {self.name!r}: match must be >= 0, or -1 (never)")
-        if self.options["read"] < 0 or self.options["hands"] < 1:
-            raise BotSpecError(f"bot {self.name!r}: read must be >= 0 and hands >= 1")
         if self.options["declare"] not in DECLARE_MODES:
             raise BotSpecError(
                 f"bot {self.name!r}: declare must be one of {', '.join(DECLARE_MODES)}"
@@ -503,8 +479,6 @@ class BestBot(Bot):
         kdeal, spec = self._world_source(obs)
         exact = self.exact_tricks()
         table = self._table_for(obs, exact)
-        sources, cumulative = self._sources(obs, kdeal, spec, table)
-        weights = sources[0][2]
         est = Estimates(legal)
         cap = self._world_cap(obs)
         timed = self.options["time"] > 0
@@ -517,8 +491,6 @@ class BestBot(Bot):
             est.usums = dict.fromkeys(legal, 0.0)
         while est.worlds < cap:
             n = int(min(chunk, cap - est.worlds))
-            if len(sources) > 1:
-                kdeal, spec, weights = self.rng.choices(sources, cum_weights=cumulative)[0]
             start = clock()
             done, actions, sums, sumsqs, usums = KERNEL.pimc(
                 kdeal,
@@ -531,7 +503,7 @@ class BestBot(Bot):
                 self.rng.getrandbits(64),
                 exact,
                 mode,
-                weights,
+                None,
                 spec.soft,
                 self.options["noise"],
                 utility,
@@ -552,72 +524,6 @@ class BestBot(Bot):
             else:
                 chunk = min(chunk * 2, 256)
         return est
-
-    def _sources(
-        self, obs: Observation, kdeal: Any, spec: WorldSpec, table: Any
-    ) -> tuple[list[tuple[Any, WorldSpec, list[float] | None]], list[float]]:
-        """Where the worlds come from: the sampler of ``spec``, or, when
-        the bot reads the opponent's lead (``read``), each weighed
-        candidate hand with the stock order at random."""
-        lead = lead_to_read(obs) if self.options["read"] > 0 else None
-        if lead is None or spec.opp_missing == 0:
-            return [(kdeal, spec, None)], [1.0]
-        samples = KERNEL.sample(
-            kdeal,
-            obs.seat,
-            spec.unseen,
-            spec.opp_missing,
-            spec.first_slot,
-            self.options["hands"],
-            self.rng.getrandbits(64),
-            None,
-            spec.soft,
-        )
-        candidates = read_lead(
-            obs, lead, samples, lambda view: self._inner_values(view, table), self.options["read"]
-        )
-        table.clear()
-        if not candidates:
-            return [(kdeal, spec, None)], [1.0]
-        if self.options["marginal"]:
-            return [(kdeal, spec, card_odds(spec.unseen, candidates))], [1.0]
-        return self._candidate_sources(obs, spec, candidates)
-
-    def _candidate_sources(
-        self, obs: Observation, spec: WorldSpec, candidates: Sequence[Candidate]
-    ) -> tuple[list[tuple[Any, WorldSpec, list[float] | None]], list[float]]:
-        sources: list[tuple[Any, WorldSpec, list[float] | None]] = []
-        cumulative = []
-        total = 0.0
-        for c in candidates:
-            only_stock = WorldSpec(spec.unseen & ~c.hidden, 0, spec.first_slot, spec.stock)
-            sources.append((kernel_deal(world_deal(obs, c.hidden, spec.stock)), only_stock, None))
-            total += c.weight
-            cumulative.append(total)
-        return sources, cumulative
-
-    def _inner_values(self, view: Observation, table: Any) -> dict[int, float]:
-        """The opponent's search at ``view`` (its own observation):
-        ``INNER_WORLDS`` worlds, this bot's settings, the deal margin."""
-        spec = world_spec(view, self.options["infer"], bool(self.options["recent"]))
-        done, actions, sums, _, _ = KERNEL.pimc(
-            kernel_deal(base_deal(view, spec)),
-            table,
-            view.seat,
-            spec.unseen,
-            spec.opp_missing,
-            spec.first_slot,
-            INNER_WORLDS,
-            self.rng.getrandbits(64),
-            self.exact_tricks(),
-            EVAL_MODES[self.options["eval"]],
-            None,
-            spec.soft,
-            self.options["noise"],
-            None,
-            bool(self.options["paired"]),
-        )
-        return {a: s / done for a, s in zip(actions, sums, strict=True)} if done else {}
 
     def _utility(self, obs: Observation) -> bytes | None:
         """The kernel's match-utility grid when the bot plays for the match
