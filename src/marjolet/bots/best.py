@@ -63,13 +63,12 @@ from marjolet.bots.search import (
     check_budget,
 )
 from marjolet.bots.solver import EndingSolver, ending_move
-from marjolet.cards import SEVEN, SUIT_MASKS, card, suit_of
+from marjolet.cards import SEVEN, card
 from marjolet.engine import PHASE1_TRICKS, STOCK_CARDS, Deal, draw_positions, public_turns
 from marjolet.kernel import KERNEL, kernel_deal, supports
 from marjolet.melds import MELD_CARDS
 from marjolet.observation import Observation, observe, sample_world, world_deal
 from marjolet.rules import CLASSIC, SAME_SUIT, Rules
-from marjolet.trick import beats
 
 #: Seconds of search per kernel call; the budget is checked between calls.
 CALL_SECONDS = 0.002
@@ -98,9 +97,6 @@ INFER_DEFAULT = 0.1
 #: ``recent``'s default: whether the window inference allows for the
 #: cards the opponent drew since its window.
 RECENT_DEFAULT = 0
-#: ``answers``: the odds kept for each card that would have beaten, in
-#: its suit, a lead the opponent lost to (1 = no such reading).
-ANSWERS_DEFAULT = 1.0
 
 #: The kernel's limit on ``noise`` (one random card play in ``noise``).
 MAX_NOISE = 1000
@@ -112,21 +108,16 @@ class WorldSpec:
     (``opp_missing`` of them in the opponent's hand, the rest in stock
     positions ``first_slot``..18), the known stock cards (the seat's own
     draws, -1 elsewhere) and the inference constraints (``soft``: a world
-    whose opponent holds all of ``mask`` is kept with probability ``p``;
-    ``weights``: each card's relative odds of being in the opponent's hand,
-    None for even odds)."""
+    whose opponent holds all of ``mask`` is kept with probability ``p``)."""
 
     unseen: int
     opp_missing: int
     first_slot: int
     stock: tuple[int, ...]
     soft: tuple[tuple[int, float], ...] = ()
-    weights: tuple[float, ...] | None = None
 
 
-def world_spec(
-    obs: Observation, accept: float = 1.0, recent: bool = False, answers: float = 1.0
-) -> WorldSpec:
+def world_spec(obs: Observation, accept: float = 1.0, recent: bool = False) -> WorldSpec:
     """The sampling problem of ``obs`` (see :func:`sample_world`)."""
     opp = obs.seat ^ 1
     missing = obs.hand_sizes[opp] - obs.opponent_known.mask.bit_count()
@@ -137,10 +128,7 @@ def world_spec(
         if idx < STOCK_CARDS - hidden_stock:
             stock[idx] = c
     soft = inference_constraints(obs, accept, recent) if accept < 1.0 else ()
-    weights = answer_odds(obs, answers)
-    return WorldSpec(
-        obs.unseen.mask, missing, STOCK_CARDS - hidden_stock, tuple(stock), soft, weights
-    )
+    return WorldSpec(obs.unseen.mask, missing, STOCK_CARDS - hidden_stock, tuple(stock), soft)
 
 
 def inference_constraints(
@@ -200,45 +188,6 @@ def inference_constraints(
     if seven_window >= 0 and unseen >> seven & 1:
         out.append((1 << seven, keep(1 << seven, seven_window)))
     return tuple(out)
-
-
-def answer_odds(obs: Observation, keep: float) -> tuple[float, ...] | None:
-    """Each unseen card's relative odds of being in the opponent's hand
-    (1 = no information), from the phase-1 tricks it lost to a lead of
-    ours in a side suit: a card of that suit higher than the lead would
-    have won the trick, so a player who loses holds one less often (in
-    self-play of ``best``, about half as often). Each such card's odds are
-    multiplied by ``keep``, as far as the card was held already at the
-    trick (the opponent's draws since may have brought it:
-    :func:`held_since_window`). None when nothing was read."""
-    if keep >= 1.0:
-        return None
-    opp = obs.seat ^ 1
-    trump = obs.trump
-    unseen = obs.unseen.mask
-    odds = [1.0] * 32
-    lead: tuple[int, int] | None = None  # (card, who led it)
-    for i, (a, (actor, tricks)) in enumerate(
-        zip(obs.actions, public_turns(obs.actions, obs.dealer, trump), strict=True)
-    ):
-        if a >= MELD_BASE:
-            continue
-        if lead is None:
-            lead = (a, actor)
-            continue
-        led, leader = lead
-        lead = None
-        if actor != opp or leader == opp or tricks >= PHASE1_TRICKS:
-            continue
-        if suit_of(led) == trump or beats(led, a, trump):
-            continue
-        higher = SUIT_MASKS[suit_of(led)] & ~((2 << led) - 1) & unseen
-        if higher:
-            factor = 1.0 - (1.0 - keep) * held_since_window(obs, i + 1, 1)
-            for c in range(32):
-                if higher >> c & 1:
-                    odds[c] *= factor
-    return tuple(odds) if any(o != 1.0 for o in odds) else None
 
 
 def held_since_window(obs: Observation, window: int, cards: int) -> float:
@@ -392,13 +341,6 @@ class BestBot(Bot):
             "may complete a meld), 0: of its whole hand now",
         ),
         Param(
-            "answers",
-            float,
-            ANSWERS_DEFAULT,
-            "odds kept for each card that would have beaten, in its suit, a lead the "
-            "opponent lost to (1 = no such reading)",
-        ),
-        Param(
             "paired",
             int,
             PAIRED_DEFAULT,
@@ -436,8 +378,6 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: noise must be 0-{MAX_NOISE}")
         if not 0.0 <= self.options.get("infer", 1.0) <= 1.0:
             raise BotSpecError(f"bot {self.name!r}: infer must be in [0, 1]")
-        if not 0.0 <= self.options["answers"] <= 1.0:
-            raise BotSpecError(f"bot {self.name!r}: answers must be in [0, 1]")
         if self.options["recent"] not in (0, 1):
             raise BotSpecError(f"bot {self.name!r}: recent must be 0 or 1")
         if self.options["paired"] not in (0, 1):
@@ -524,9 +464,7 @@ class BestBot(Bot):
     def _world_source(self, obs: Observation) -> tuple[Any, WorldSpec]:
         """The kernel deal holding what ``obs`` shows and what the sampler
         must fill in (the unseen cards, the inference constraints)."""
-        spec = world_spec(
-            obs, self.options["infer"], bool(self.options["recent"]), self.options["answers"]
-        )
+        spec = world_spec(obs, self.options["infer"], bool(self.options["recent"]))
         return kernel_deal(base_deal(obs, spec)), spec
 
     def _world_cap(self, obs: Observation) -> float:
@@ -565,7 +503,7 @@ class BestBot(Bot):
                 self.rng.getrandbits(64),
                 exact,
                 mode,
-                spec.weights,
+                None,
                 spec.soft,
                 self.options["noise"],
                 utility,
@@ -686,7 +624,7 @@ class BestBot(Bot):
         while True:
             seed = self.rng.getrandbits(64)
             _, actions, sums, _, usums = KERNEL.pimc(
-                kdeal, table, *args, seed, exact, mode, spec.weights, spec.soft, noise, grid, paired
+                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise, grid, paired
             )
             values = dict(zip(actions, sums, strict=True))
             chances = dict(zip(actions, usums, strict=True)) if grid is not None else None
