@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+#: Property tests never fail on a slow example (the machines are shared), and
+#: under CI (``CI`` set) they draw the same examples on every run, so that a
+#: red run is a finding that reproduces and never a roll of the dice.
+settings.register_profile("dev", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture(autouse=True)

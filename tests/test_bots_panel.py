@@ -217,7 +217,7 @@ def test_python_ending_solver_agrees_with_the_solver_without_the_kernel() -> Non
 
 def test_sampler_spends_its_time_budget_on_many_worlds() -> None:
     deal = random_deal(2, stop=0)
-    bot = make_bot("sampler:time=0.05", seed=1)
+    bot = make_bot("sampler:time=0.05,clock=cpu", seed=1)
     bot.choose(observe(deal, deal.to_move), deal.legal_actions())
     assert bot.last_worlds > 1  # type: ignore[attr-defined]
 

@@ -309,13 +309,14 @@ def test_a_countdown_whose_owner_is_killed_is_taken_over_with_its_stored_deadlin
         # Ann's page reconnects to b: the time left is the stored deadline's
         ann = stack.enter_context(Browser.open(b, game_id, {"type": "hello", "token": token0}))
         shown = ann.recv_until(lambda m: m["type"] == "presence")["away"][1]
-        assert abs(shown - (deadline - time.time())) < 1.0, (shown, deadline - time.time())
+        # a countdown restarted on b would show 5 s more: 2 s is slack for load
+        assert abs(shown - (deadline - time.time())) < 2.0, (shown, deadline - time.time())
         while (lease := leases.lease_of(job)) is None or lease.owner == owner:
             assert time.monotonic() < killed + LEASE_SECONDS + 10, "nobody took it over"
             time.sleep(0.2)
         took = time.monotonic() - killed
         assert lease.live and read_deadline(lease.note) == deadline  # the same countdown
-        assert took < LEASE_SECONDS + 5, took
+        assert took < LEASE_SECONDS + 8, took
         assert any("countdown of seat 1 taken over" in line for line in logs[1])
         time.sleep(max(0.0, deadline - 1.5 - time.time()))
         ann.send({"type": "claim"})

@@ -138,7 +138,7 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
         bot_threads=2,
         allowed_bots={"tiny": f"best:time={TINY_BUDGET}"},
     )
-    with live_server(config) as srv:
+    with live_server(config, seed=7) as srv:  # the same decks and leads on every run
         yield srv
 
 
@@ -178,7 +178,18 @@ class Flood:
         ]
 
     def __enter__(self) -> Flood:
-        for t in self.threads:
+        # The rematches and replays start first, and the rest once a replay
+        # was computed: otherwise the hint sockets can fill the flooder's
+        # waiting slots before its first upload queues, and no replay of
+        # the flood is ever computed (the assertion on it then failed now
+        # and then on a loaded machine).
+        rematches, new_games, replays, *hints = self.threads
+        for t in (rematches, replays):
+            t.start()
+        deadline = time.monotonic() + TIMEOUT
+        while 200 not in self.answers.get("replay", []) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        for t in (new_games, *hints):
             t.start()
         return self
 

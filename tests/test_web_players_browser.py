@@ -66,7 +66,7 @@ def page_options() -> dict[str, Any]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
-    with live_server(fast_config(tmp_path / "games.sqlite3", bot_delay=0.01)) as srv:
+    with live_server(fast_config(tmp_path / "games.sqlite3", bot_delay=0.01), seed=4) as srv:
         srv.app.state.reviews.budget = 0.0
         yield srv
 

@@ -87,6 +87,25 @@ def settle(browser: Browser, version: int) -> dict[str, Any]:
     return browser.recv_until(lambda m: m["type"] == "state" and m["version"] >= version)
 
 
+def claim_once_the_grace_is_over(browser: Browser, grace: float) -> dict[str, Any]:
+    """Claim the game after ``grace`` seconds, again while the claim is
+    refused as early (the server's sweep may lag on a loaded machine), and
+    return the state that ends the match."""
+    import time
+
+    time.sleep(grace + 0.3)
+    end = time.monotonic() + 10 * grace + 10
+    while True:
+        browser.send({"type": "claim"})
+        answer = browser.recv_until(
+            lambda m: m["type"] == "error" or (m["type"] == "state" and m["match_over"])
+        )
+        if answer["type"] == "state":
+            return answer
+        assert answer["code"] == "cannot_claim" and time.monotonic() < end, answer
+        time.sleep(0.3)
+
+
 def test_the_same_move_sent_to_two_processes_at_once_is_taken_once(
     postgres_url: str, redis_url: str
 ) -> None:
@@ -251,7 +270,7 @@ def test_a_dead_owner_s_bots_are_taken_over_within_its_lease(
             took = time.monotonic() - died
             assert later["version"] >= state["version"] + 5 or later["match_over"]
             assert hub_b.leases.owner_of(f"bot:{game['id']}") == hub_b.leases.owner
-            assert took < lease + 5
+            assert took < lease + 8  # slack for a loaded machine; never taken over: 20 s
 
 
 def test_a_seat_connected_to_another_process_is_not_away_and_cannot_be_claimed(
@@ -274,9 +293,7 @@ def test_a_seat_connected_to_another_process_is_not_away_and_cannot_be_claimed(
                 assert bo.error()["code"] == "cannot_claim"
             # Ann's last connection closed: after the grace Bo may claim
             bo.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [False, True])
-            time.sleep(0.8)
-            bo.send({"type": "claim"})
-            done = bo.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+            done = claim_once_the_grace_is_over(bo, grace=0.5)
             assert done["winner"] == 1
 
 
@@ -583,16 +600,18 @@ def test_every_process_shows_and_claims_against_one_stored_deadline(
             end = time.monotonic() + 5
             while time.monotonic() < end:  # a's next sweep stores the countdown
                 deadline = hub_a.countdowns.deadline(game_id, 1)
-                if deadline is not None and deadline > left + grace - 0.5:
+                if deadline is not None and deadline > left + grace - 1.0:
                     break
                 time.sleep(0.05)
-            assert deadline is not None and left + grace - 0.5 < deadline < left + grace + 0.5
+            # within a second of Bo's leaving plus the grace (the sweep's lag
+            # on a loaded machine); b's fresh grace below would be 2 s off
+            assert deadline is not None and left + grace - 1.0 < deadline < left + grace + 1.0
             assert hub_a.leases.owner_of(job_name(game_id, 1)) == hub_a.leases.owner
             # Ann opens the game on b too, later: b shows a's deadline, not a fresh grace
             time.sleep(2.0)
             with Browser.open(b, game_id, {"type": "hello", "token": token0}) as again:
                 shown = again.recv_until(lambda m: m["type"] == "presence")["away"][1]
-                assert abs(shown - (deadline - time.time())) < 0.6, (shown, deadline)
+                assert abs(shown - (deadline - time.time())) < 1.0, (shown, deadline)
                 again.send({"type": "claim"})  # before the deadline: refused on b as on a
                 assert again.error()["code"] == "cannot_claim"
                 assert hub_b.countdowns.deadline(game_id, 1) == deadline

@@ -63,8 +63,13 @@ class LiveServer:
 
 
 @contextmanager
-def live_server(config: WebConfig, port: int = 0, **options: Any) -> Iterator[LiveServer]:
+def live_server(
+    config: WebConfig, port: int = 0, seed: int | None = None, **options: Any
+) -> Iterator[LiveServer]:
     """A running server for ``config``; stopped at the end of the block.
+    With ``seed``, the server deals, picks first dealers and seeds its bots
+    from ``random.Random(seed)`` instead of the system's strong source, so a
+    test that plays whole games plays the same ones on every run.
     ``options`` go to ``uvicorn.Config`` beside the address and the
     WebSocket message limit ``marjolet serve`` sets."""
     app = create_app(config)
@@ -80,6 +85,8 @@ def live_server(config: WebConfig, port: int = 0, **options: Any) -> Iterator[Li
             raise RuntimeError("the test server did not start")
         time.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
+    if seed is not None:
+        app.state.hub.rng = random.Random(seed)
     try:
         yield LiveServer(f"http://127.0.0.1:{port}", app, server)
     finally:
