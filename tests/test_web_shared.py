@@ -94,7 +94,7 @@ def claim_once_the_grace_is_over(browser: Browser, grace: float) -> dict[str, An
     import time
 
     time.sleep(grace + 0.3)
-    end = time.monotonic() + 10 * grace + 10
+    end = time.monotonic() + 5  # a claim still refused 5 s after the grace fails
     while True:
         browser.send({"type": "claim"})
         answer = browser.recv_until(
@@ -270,7 +270,7 @@ def test_a_dead_owner_s_bots_are_taken_over_within_its_lease(
             took = time.monotonic() - died
             assert later["version"] >= state["version"] + 5 or later["match_over"]
             assert hub_b.leases.owner_of(f"bot:{game['id']}") == hub_b.leases.owner
-            assert took < lease + 8  # slack for a loaded machine; never taken over: 20 s
+            assert took < lease + 8  # a few sweeps of slack for a loaded machine
 
 
 def test_a_seat_connected_to_another_process_is_not_away_and_cannot_be_claimed(
