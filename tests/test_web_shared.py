@@ -625,6 +625,43 @@ def test_every_process_shows_and_claims_against_one_stored_deadline(
         assert hub_a.countdowns.deadline(game_id, 1) is None  # the game over: no countdown
 
 
+def test_a_process_whose_last_connection_of_a_game_closed_starts_no_countdown_for_it(
+    postgres_url: str, redis_url: str
+) -> None:
+    """The race a sweep met when the page it counted closed during it: the
+    process showing the game to nobody any more must not start the away
+    countdown (it would never renew it); the process still showing the
+    game does."""
+    import asyncio
+    import time
+
+    from marjolet.web.countdowns import job_name
+
+    changes = {"away_grace": 30.0, "sync_interval": 0.2}
+    with two_servers(postgres_url, redis_url, **changes) as (a, b):
+        game_id, token0, token1 = friend_game(a, b)
+        hub_a, hub_b = a.app.state.hub, b.app.state.hub
+        job = job_name(game_id, 1)
+        with Browser.open(a, game_id, {"type": "hello", "token": token0}):
+            with Browser.open(b, game_id, {"type": "hello", "token": token1}) as bo:
+                bo.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [True, True])
+                table_b = hub_b.tables[game_id]
+            end = time.monotonic() + 10
+            while table_b.peers:  # b saw Bo's page close
+                assert time.monotonic() < end, "b never saw the page close"
+                time.sleep(0.02)
+            assert hub_b.presence.away_left(game_id, 1) is not None  # b counts Bo away
+            # b's sweep of the game, as if it had begun before the page closed
+            hub_b.countdowns.stop(game_id, 1)  # (whatever a's sweep stored already)
+            loop = hub_b._listeners[0].get_loop()
+            asyncio.run_coroutine_threadsafe(table_b.keep_clocks(), loop).result(10)
+            assert hub_b.leases.owner_of(job) != hub_b.leases.owner
+            end = time.monotonic() + 5
+            while hub_a.leases.owner_of(job) != hub_a.leases.owner:  # a's sweep starts it
+                assert time.monotonic() < end, "a started no countdown"
+                time.sleep(0.05)
+
+
 def test_a_claim_checked_on_one_process_while_the_other_stores_a_move_is_refused(
     postgres_url: str, redis_url: str
 ) -> None:

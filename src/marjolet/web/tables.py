@@ -266,15 +266,21 @@ class Table:
         seat is the one stored in the database (started here if none is,
         renewed if this process owns it, taken over if its owner died:
         web/countdowns.py); a seat that is here again has none. Tells the
-        connections when a deadline changed."""
+        connections when a deadline changed. Only a process that shows the
+        game to someone holds a countdown: one whose last connection closed
+        during its sweep leaves it to the processes still showing the game
+        (else it would start one it never renews, and the others could take
+        it over only once its lease ran out)."""
         if not self.hub.shared:
             return
         here = self.local_seats() | self.elsewhere
+        shown = bool(self.peers)
         before = dict(self.clocks)
         try:
             for seat in (0, 1):
                 if self.watches_presence and seat not in here:
-                    await self._hold_clock(seat)
+                    if shown:  # (an away seat's countdown is never stopped here)
+                        await self._hold_clock(seat)
                 elif self.clocks.pop(seat, None) is not None:
                     await asyncio.to_thread(self.hub.countdowns.stop, self.id, seat)
         except Exception as exc:  # the database away: the next sweep tries again
