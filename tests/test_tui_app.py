@@ -172,13 +172,13 @@ def test_meld_window_lists_values_then_declare_dix_and_draw(tmp_path: Path) -> N
         text = screen_text(app)
         assert "Your meld window" in text
         assert "1 K♥-Q♥ marriage +20" in text
-        assert "2 7♠⇄10♠ dix +10" in text
+        assert "2 7♠⇄10♠ exchange +10" in text
         assert "3 draw and play on" in text
         await pilot.press("1")  # declare K♥-Q♥
         assert saved_actions(save)[0][-1] == MELD_BASE + MELD_INDEX["KQH"]
         text = screen_text(app)
         assert "K♥-Q♥ marriage" not in text.split("Your meld window")[1].split("Log")[0]
-        assert "1 7♠⇄10♠ dix +10" in text
+        assert "1 7♠⇄10♠ exchange +10" in text
         await pilot.press("enter")  # the highlighted line: the dix
         await settle(app, pilot)
         # nothing is left to declare, so the window closes with the draw

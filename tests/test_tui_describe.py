@@ -137,7 +137,7 @@ def test_narration_tells_tricks_melds_dix_and_draws_from_the_humans_side() -> No
     assert lines == [
         "You won trick 1 with A♠ over 7♦ (+10).",
         "You declared K♥-Q♥ for 20.",
-        "You exchanged 7♠ for the indicator 10♠ (dix, +10).",
+        "You exchanged 7♠ for the indicator 10♠ (+10).",
         "You drew 8♠.",
     ]
 

@@ -247,17 +247,17 @@ def test_the_deal_review_reads_in_player_words_in_french_and_english(
     finally:
         words.use("en")
     assert french.startswith("Pli 3, Ann joue D♠")
-    assert "A♠ valait" in french and "points de plus" in french
+    assert "A♠ valait" in french and "point" in french and "de plus" in french
     for english_word in ("best", "played", "lost", "estimate", "worth"):
         assert english_word not in french, english_word
     summary = summarise([decision], 0)
-    assert player_line(summary, "Ann").startswith("Ann: 1 decisions, accuracy")
+    assert player_line(summary, "Ann").startswith("Ann: 1 decision, accuracy")
     words.use("fr")
     try:
         french = player_line(summary, "Ann")
     finally:
         words.use("en")
-    assert french.startswith("Ann : 1 décisions") and "précision" in french
+    assert french.startswith("Ann : 1 décision,") and "précision" in french
     assert "accuracy" not in french and "decisions" not in french
 
 
@@ -269,6 +269,14 @@ def test_the_review_speaks_in_whole_points_without_codes_or_plus_minus(french: N
     assert "peut-être 2 points" in unsure  # within its uncertainty: said so
     exact = decision_line(_decision(exact=True, view="ending", loss=15.0), "Ann")
     assert "valait 15 points de plus (compte exact)" in exact
+
+
+def test_the_french_review_says_vous_jouez_and_one_point_in_the_singular(french: None) -> None:
+    one = decision_line(_decision(exact=True, view="ending", loss=1.0), "Vous")
+    assert one.startswith("Pli 3, Vous jouez D♠") and "valait 1 point de plus" in one
+    assert decision_line(_decision(), "Ann").startswith("Pli 3, Ann joue D♠")
+    summary = summarise([_decision(exact=True, view="ending", loss=1.0)], 0)
+    assert "1 point perdu" in player_line(summary, "Vous")
 
 
 def test_the_deal_summary_and_its_review_screen_speak_french(tmp_path: Path, french: None) -> None:

@@ -21,6 +21,7 @@ from textual.widgets import Static
 from marjolet.record import Record
 from marjolet.rules import Rules
 from marjolet.tui import describe
+from marjolet.tui.session import DEFAULT_NAMES
 from marjolet.tui.words import tr, translate_bindings
 
 if TYPE_CHECKING:
@@ -63,10 +64,15 @@ def review_lines(
     return lines
 
 
+def _whole_loss(d: Decision) -> int:
+    """The points a decision lost, in whole points (at least 1)."""
+    return max(1, round(d.loss))
+
+
 def _loss_words(d: Decision) -> str:
     """The points lost in whole points: ``12`` when exact, ``about 12`` for
     an estimate, ``perhaps 3`` when the estimate is within its uncertainty."""
-    n = max(1, round(d.loss))
+    n = _whole_loss(d)
     if d.exact:
         return str(n)
     if d.stderr_loss is not None and d.loss < 2 * d.stderr_loss:
@@ -98,6 +104,8 @@ def decision_line(
 
     mark = judgement(d)
     m = d.match
+    you = "_you" if name in DEFAULT_NAMES else ""  # "Vous jouez", not "Vous joue"
+    n = _whole_loss(d)
     by_chance = m is not None and d.played not in m.best and (m.decides or d.loss == 0)
     best = m.best if m is not None and by_chance else d.best
     words = dict(
@@ -110,11 +118,13 @@ def decision_line(
     )
     if m is not None and by_chance:
         best_chance, played_chance = _chance(m.top), _chance(m.played)
-        line = tr("tui.review_decision_chance", best=best_chance, played=played_chance, **words)
+        line = tr(
+            f"tui.review_decision_chance{you}", best=best_chance, played=played_chance, **words
+        )
         if d.loss > 0:
-            line += " " + tr("tui.review_points_too", loss=_loss_words(d))
+            line += " " + tr("tui.review_points_too", loss=_loss_words(d), n=n)
     else:
-        line = tr("tui.review_decision", loss=_loss_words(d), **words)
+        line = tr(f"tui.review_decision{you}", loss=_loss_words(d), n=n, **words)
         if m is not None and d.played in m.best:
             line += " " + tr("review.match_kept", played=_chance(m.played))
         elif m is not None:
@@ -130,9 +140,9 @@ def player_line(p: PlayerSummary, name: str) -> str:
     return tr(
         "tui.review_player",
         name=name,
-        decisions=p.decisions,
+        decisions=tr("tui.review_decisions", n=p.decisions),
         accuracy="-" if p.accuracy is None else tr("tui.percent", n=f"{p.accuracy:.0f}"),
-        lost=lost,
+        lost=tr("tui.review_points_lost", n=lost),
         inaccuracies=p.inaccuracies,
         mistakes=p.mistakes,
         blunders=p.blunders,
