@@ -165,6 +165,35 @@ def test_a_finished_games_review_speaks_french(page: Page, server: LiveServer, s
     assert "Analyser" in seen(page, "history") or "Revoir" in seen(page, "history")
 
 
+def test_the_default_name_reads_vous_in_the_history_and_the_review(
+    page: Page, server: LiveServer
+) -> None:
+    rules = {"profile": "classic", "target": 150}
+    game = server.new_game(mode="bot", level="beginner", rules=rules)  # no name given
+    with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+        play_until(me, lambda s: bool(s["match_over"]), random.Random(3))
+    page.goto(f"{server.base}/history")
+    page.wait_for_selector("table")
+    history = seen(page, "history")
+    assert "Vous contre" in history
+    page.goto(f"{server.base}/replay?game={game['id']}&review=1")
+    page.wait_for_selector(".review-panel", timeout=120_000)
+    page.keyboard.press("End")
+    review = seen(page, "review")
+    assert "Vous contre" in review
+    for words in (history, review):
+        assert not re.search(r"\byou\b", words, re.IGNORECASE), words
+
+
+def test_the_rules_page_speaks_to_players_without_record_codes(
+    page: Page, server: LiveServer
+) -> None:
+    page.goto(f"{server.base}/rules")
+    page.wait_for_selector("h2")
+    text = seen(page, "rules")  # no record notation (AS, TD, meld KQS) on the page
+    assert "gagner les six derniers plis" in text
+
+
 def test_a_spectator_sees_they_watch_with_pause_and_speed(
     page: Page, tmp_path: Path, shots: Path
 ) -> None:

@@ -113,7 +113,6 @@ def rulebook(rules: Rules, lang: str) -> list[Block]:
         Block("table", rows=tuple(_settings_rows(rules, lang))),
         Block("h2", tr("profiles_h")),
         Block("p", tr("profiles_p")),
-        Block("p", tr("notation")),
     ]
 
 
