@@ -54,6 +54,7 @@ def test_below_80x24_a_notice_replaces_the_table_and_keys_play_nothing(tmp_path:
             await pilot.pause()
             text = screen_text(app)
             assert "at least 80x24" not in text and "A♠" in text
+            assert text.splitlines()[0].startswith(" Marjolet  deal 1")  # the bar's full width
             await pilot.press("1")
             await settle(app, pilot)
             assert app.session.deal.moves[:1] == [parse_action("AS")]
