@@ -41,10 +41,10 @@ def act_and_wait(page: Page, selector: str) -> None:
     )
 
 
-def act_or_choose_again(page: Page, selector: str) -> None:
+def act_or_choose_again(page: Page, selector: str) -> bool:
     """Like :func:`act_and_wait`, but a click that changes nothing within
-    10 s (it fell in a card's flight on a loaded machine) is let go: the
-    caller looks for its move again."""
+    10 s (it fell in a card's flight on a loaded machine) is let go: False,
+    and the caller looks for its move again."""
     before = version(page)
     page.click(selector)
     try:
@@ -54,7 +54,8 @@ def act_or_choose_again(page: Page, selector: str) -> None:
             timeout=10000,
         )
     except PlaywrightTimeout:
-        pass
+        return False
+    return True
 
 
 def my_move(page: Page) -> str | None:
@@ -75,11 +76,13 @@ def test_a_whole_deal_against_a_bot_by_clicking(page: Page, tmp_path: Path) -> N
     with live_server(fast_config(tmp_path / "g.sqlite3", bot_delay=0.02), seed=4) as server:
         start_against_random(page, server.base)
         assert page.inner_text(".seat-area.bottom .player-name") == "Ann (you)"  # your own name
+        missed = 0  # clicks in a row that changed nothing
         for _ in range(200):
             selector = my_move(page)
             if selector is None:
                 break
-            act_or_choose_again(page, selector)
+            missed = 0 if act_or_choose_again(page, selector) else missed + 1
+            assert missed < 3, f"three clicks in a row on {selector} changed nothing"
         else:
             pytest.fail("the deal did not end")
         assert "End of deal 1" in page.inner_text("#overlay-title")

@@ -165,7 +165,7 @@ def test_a_finished_games_review_speaks_french(page: Page, server: LiveServer, s
     assert "Analyser" in seen(page, "history") or "Revoir" in seen(page, "history")
 
 
-def test_the_default_name_reads_vous_in_the_history_and_the_review(
+def test_the_default_name_reads_joueur_in_the_history_and_the_review(
     page: Page, server: LiveServer
 ) -> None:
     rules = {"profile": "classic", "target": 150}
@@ -174,13 +174,13 @@ def test_the_default_name_reads_vous_in_the_history_and_the_review(
         play_until(me, lambda s: bool(s["match_over"]), random.Random(3))
     page.goto(f"{server.base}/history")
     page.wait_for_selector("table")
-    history = seen(page, "history")
-    assert "Vous contre" in history
+    history = seen(page, "history")  # these pages speak of both players in the third person
+    assert "Joueur contre" in history
     page.goto(f"{server.base}/replay?game={game['id']}&review=1")
     page.wait_for_selector(".review-panel", timeout=120_000)
     page.keyboard.press("End")
     review = seen(page, "review")
-    assert "Vous contre" in review
+    assert "Joueur contre" in review and "Vous" not in review
     for words in (history, review):
         assert not re.search(r"\byou\b", words, re.IGNORECASE), words
 

@@ -594,7 +594,9 @@ def test_every_process_shows_and_claims_against_one_stored_deadline(
             with Browser.open(b, game_id, {"type": "hello", "token": token1}) as bo:
                 bo.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [True, True])
                 ann.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [True, True])
-                time.sleep(0.6)  # a's sweeps have stopped the countdown of Bo's first absence
+                # a's sweeps have stopped the countdown of Bo's first absence, whose
+                # deadline now lies 2 s and more before the one checked below
+                time.sleep(2.0)
             left = time.time()
             ann.recv_until(lambda m: m["type"] == "presence" and m["away"][1] is not None)
             end = time.monotonic() + 5
@@ -653,9 +655,18 @@ def test_a_process_whose_last_connection_of_a_game_closed_starts_no_countdown_fo
             assert hub_b.presence.away_left(game_id, 1) is not None  # b counts Bo away
             # b's sweep of the game, as if it had begun before the page closed
             hub_b.countdowns.stop(game_id, 1)  # (whatever a's sweep stored already)
+            held: list[int] = []
+            hold = hub_b.countdowns.hold
+
+            def counted_hold(game: str, seat: int, deadline: float) -> float | None:
+                held.append(seat)
+                stored: float | None = hold(game, seat, deadline)
+                return stored
+
+            hub_b.countdowns.hold = counted_hold
             loop = hub_b._listeners[0].get_loop()
             asyncio.run_coroutine_threadsafe(table_b.keep_clocks(), loop).result(10)
-            assert hub_b.leases.owner_of(job) != hub_b.leases.owner
+            assert held == [] and hub_b.leases.owner_of(job) != hub_b.leases.owner
             end = time.monotonic() + 5
             while hub_a.leases.owner_of(job) != hub_a.leases.owner:  # a's sweep starts it
                 assert time.monotonic() < end, "a started no countdown"

@@ -274,12 +274,11 @@ class Table:
         if not self.hub.shared:
             return
         here = self.local_seats() | self.elsewhere
-        shown = bool(self.peers)
         before = dict(self.clocks)
         try:
             for seat in (0, 1):
                 if self.watches_presence and seat not in here:
-                    if shown:  # (an away seat's countdown is never stopped here)
+                    if self.peers:  # (an away seat's countdown is never stopped here)
                         await self._hold_clock(seat)
                 elif self.clocks.pop(seat, None) is not None:
                     await asyncio.to_thread(self.hub.countdowns.stop, self.id, seat)

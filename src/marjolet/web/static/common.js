@@ -140,10 +140,16 @@ export function localName(name) {
   const level = /^(Beginner|Amateur|Skilled|Expert)( #\d)?$/.exec(text);
   if (level) return `${t(`player_level.${LEVEL_KEYS[level[1]]}`)}${level[2] || ""}`;
   if (text === "friend") return t("lobby.friend_default");  // the guest before they sit down
-  if (text === "you") return t("player.you");  // the default name: "Vous" on a French page
   const bot = /^(\S+) \((quick|normal|strong|strongest)\)( #\d)?$/.exec(text);
   if (bot) return `${bot[1]} (${t(`level.${bot[2]}`)})${bot[3] || ""}`;
   return text;
+}
+
+/** A player's name in a game's history, replay or review: as `localName`,
+ *  and the default name "you" (a player who gave none) as "Player" ("Joueur"):
+ *  these pages speak of both players in the third person ("Joueur joue A♠"). */
+export function recordName(name) {
+  return String(name) === "you" ? t("player.default_name") : localName(name);
 }
 
 export function suitName(suit) {

@@ -1,10 +1,10 @@
 // The history page: every stored game with links to resume, watch, replay
 // and download.
 
-import { api, applyPreferences, clear, el, formatDate, loadLanguage, localName, seatsHeld, t, topbar } from "./common.js";
+import { api, applyPreferences, clear, el, formatDate, loadLanguage, recordName, seatsHeld, t, topbar } from "./common.js";
 
 function row(raw, held) {
-  const game = { ...raw, players: raw.players.map(localName) };
+  const game = { ...raw, players: raw.players.map(recordName) };
   const links = [];
   const live = game.status !== "finished";
   if (live && held[game.id]) links.push(el("a", { href: `/game/${game.id}`, class: "action primary" }, t("history.resume")));

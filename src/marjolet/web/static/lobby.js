@@ -2,7 +2,7 @@
 // watch, the rule profile and its variations, and the games of this browser.
 
 import {
-  answerSubmit, api, applyPreferences, cardElement, clear, el, formatDate, loadLanguage, localName, playerName, rememberSeat,
+  answerSubmit, api, applyPreferences, cardElement, clear, el, formatDate, loadLanguage, recordName, playerName, rememberSeat,
   seatsHeld, setPlayerName, t, topbar,
 } from "./common.js";
 
@@ -133,7 +133,7 @@ async function listGames() {
     const list = el("ul", { class: "game-list" });
     for (const g of mine) {
       list.append(el("li", {},
-        el("a", { href: `/game/${g.id}` }, t("game.versus", { a: localName(g.players[0]), b: localName(g.players[1]) })),
+        el("a", { href: `/game/${g.id}` }, t("game.versus", { a: recordName(g.players[0]), b: recordName(g.players[1]) })),
         el("span", { class: "muted" }, ` · ${g.totals[0]}\u2013${g.totals[1]} · ${formatDate(g.updated)}`)));
     }
     box.append(list);
@@ -144,7 +144,7 @@ async function listGames() {
     live.append(el("h3", {}, t("lobby.live")));
     const list = el("ul", { class: "game-list" });
     for (const g of watching) {
-      list.append(el("li", {}, el("a", { href: `/game/${g.id}` }, t("game.versus", { a: localName(g.players[0]), b: localName(g.players[1]) })),
+      list.append(el("li", {}, el("a", { href: `/game/${g.id}` }, t("game.versus", { a: recordName(g.players[0]), b: recordName(g.players[1]) })),
         el("span", { class: "muted" }, ` · ${g.totals[0]}\u2013${g.totals[1]}`)));
     }
     live.append(list);

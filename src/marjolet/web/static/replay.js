@@ -2,7 +2,7 @@
 // by the server and shown position by position with both hands open.
 
 import {
-  answerSubmit, api, applyPreferences, cardLabel, clear, el, lang, loadLanguage, localName, t, topbar,
+  answerSubmit, api, applyPreferences, cardLabel, clear, el, lang, loadLanguage, recordName, t, topbar,
 } from "./common.js";
 import {
   animateChanges, buildBoard, dealSummary, logPanel, renderBoard, scorePanel, snapshotBoard,
@@ -182,7 +182,7 @@ async function loadGame(id) {
     ];
     const button = g.status === "finished" && data.complete ? reviewButton(g.id, reviewReady) : null;
     if (button) links.push(button);
-    load(data, t("game.versus", { a: localName(g.players[0]), b: localName(g.players[1]) }), links);
+    load(data, t("game.versus", { a: recordName(g.players[0]), b: recordName(g.players[1]) }), links);
     if (button && new URLSearchParams(location.search).get("review")) button.click();
   } catch (err) {
     $("upload").hidden = false;
@@ -242,7 +242,7 @@ function recordReason(reason) {
 
 function players() {
   const names = state.data && state.data.record.players;
-  return names ? names.map(localName) : [t("player.n", { n: 0 }), t("player.n", { n: 1 })];
+  return names ? names.map(recordName) : [t("player.n", { n: 0 }), t("player.n", { n: 1 })];
 }
 
 async function main() {
