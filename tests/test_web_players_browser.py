@@ -7,6 +7,7 @@ Debian's Chromium (never ``playwright install``). Screenshots go to
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Iterator
@@ -192,6 +193,36 @@ def test_the_rules_page_speaks_to_players_without_record_codes(
     page.wait_for_selector("h2")
     text = seen(page, "rules")  # no record notation (AS, TD, meld KQS) on the page
     assert "gagner les six derniers plis" in text
+
+
+def test_the_badges_of_the_opponent_s_shown_cards_are_whole_and_apart(
+    page: Page, tmp_path: Path, shots: Path
+) -> None:
+    from helpers import deck_for
+
+    # the bot leads, wins trick 1 and declares its two marriages at once
+    deck = deck_for("AH KH QH KD QD AD", "7C 8C 9C 7D 8D 9D", "TS")
+    config = fast_config(
+        tmp_path / "g.sqlite3", bot_delay=0.01, first_dealer=0, deck_for=lambda i: deck
+    )
+    with live_server(config) as server:
+        game = server.new_game(mode="bot", bot="heuristic", rules={"profile": "classic"})
+        page.goto(f"{server.base}/game/{game['id']}#seat=0&token={game['token']}")
+        page.click(".hand.mine .card.playable >> nth=0", timeout=20_000)
+        page.wait_for_selector(".hand.theirs .card-badge", timeout=20_000)
+        page.wait_for_timeout(500)  # the cards settle
+        page.screenshot(path=str(shots / "shown-badges-fr-390.png"))
+        badges = page.eval_on_selector_all(
+            ".hand.theirs .card-badge",
+            """bs => bs.map(b => { const r = b.getBoundingClientRect();
+                return [b.textContent, b.scrollWidth <= b.clientWidth, r.left, r.right]; })""",
+        )
+    assert len(badges) >= 2, badges
+    for text, whole, _, _ in badges:
+        assert text == "montrée" and whole, badges  # never cut to "montré"
+    edges = sorted((left, right) for _, _, left, right in badges)
+    for (_, right), (left, _) in itertools.pairwise(edges):
+        assert right <= left + 0.5, badges  # side by side, not over one another
 
 
 def test_a_spectator_sees_they_watch_with_pause_and_speed(
