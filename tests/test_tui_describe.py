@@ -188,3 +188,19 @@ def test_hint_text_gives_the_move_its_margin_and_the_runner_up() -> None:
     h = Hint(parse_card("AS"), "pimc", 12.4, False, (MELD_BASE + MELD_INDEX["KQH"], 8.0))
     assert h.text() == "Hint: play A♠ (deal margin expected +12; declare KQH: +8)."
     assert Hint(DRAW, "pimc", -3.0, True).text() == "Hint: draw (deal margin exactly -3)."
+
+
+def test_the_meld_window_prompt_offers_the_exchange_only_when_it_is_legal() -> None:
+    from marjolet.tui import board
+    from marjolet.tui.state import Waiting
+
+    names = ("You", "North")
+    for hand, can_exchange in (("AS 7S KH QH 8C 9C", True), ("AS JS KH QH 8C 9C", False)):
+        d = new_deal(hand, "7D 8D 9D JD QD KD", "TS", "8S 9S", dealer_seat=1)
+        for text in ("AS", "7D"):  # the ace of trumps wins trick 1: a meld window
+            d.play(parse_action(text))
+        legal = d.legal_actions()
+        assert (DIX in legal) is can_exchange
+        words = board.prompt(Waiting.HUMAN, observe(d, 0), names, 5, legal)
+        assert words.startswith("You won the trick: declare melds")
+        assert ("seven of trumps" in words) is can_exchange, words

@@ -516,7 +516,8 @@ class MarjoletApp(App[None]):
             self.table.show_status(self.cards_text(self.note.text), self.note.problem)
             return
         obs = self.session.observation() if self.session.deal is not None else None
-        lines = self.cards_text(board.prompt(self.waiting, obs, self.session.names, len(self.hand)))
+        names, hand_size = self.session.names, len(self.hand)
+        lines = self.cards_text(board.prompt(self.waiting, obs, names, hand_size, self.legal))
         if self.hint_text:
             lines.append("\n")
             lines.append_text(self.cards_text(self.hint_text))

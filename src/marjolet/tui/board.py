@@ -216,8 +216,15 @@ class Middle(Horizontal):
 # -- the prompt ----------------------------------------------------------------------
 
 
-def prompt(waiting: Waiting, obs: Observation | None, names: Sequence[str], hand_size: int) -> str:
-    """What the human should do now, in words."""
+def prompt(
+    waiting: Waiting,
+    obs: Observation | None,
+    names: Sequence[str],
+    hand_size: int,
+    legal: Sequence[int] = (),
+) -> str:
+    """What the human should do now, in words (``legal``: the human's legal
+    actions, so that a meld window offers the exchange only when it is one)."""
     if waiting == Waiting.BOT:
         return tr("tui.thinking", name=names[1])
     if waiting in (Waiting.SUMMARY, Waiting.OVER):
@@ -225,7 +232,7 @@ def prompt(waiting: Waiting, obs: Observation | None, names: Sequence[str], hand
     if waiting != Waiting.HUMAN or obs is None:
         return ""
     if obs.in_window:
-        return tr("tui.prompt_window")
+        return tr("tui.prompt_window" if DIX in legal else "tui.prompt_window_melds")
     keys = f"1-{hand_size}" if hand_size > 1 else "1"
     if obs.lead is None:
         return tr("tui.prompt_lead", keys=keys)
