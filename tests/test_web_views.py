@@ -89,3 +89,15 @@ def test_phase_and_melds_are_the_engines() -> None:
             shown = {m["id"] for m in view["melds"][player]}
             assert shown == set(deal.melds_scored(player))
         match.play(rng.choice(deal.legal_actions()))
+
+
+def test_a_jack_queen_meld_lists_the_jack_first_as_a_marriage_lists_the_king() -> None:
+    from helpers import new_deal
+    from marjolet.actions import parse_action
+
+    d = new_deal("AH JH QC KS QS 9C", "7D 8D 9D JD TD KD", "TH", "8H 9H", dealer_seat=1)
+    for text in ("AH", "7D"):  # the ace of trumps wins trick 1: a meld window
+        d.play(parse_action(text))
+    melds = {c["meld"]: c for c in views.legal_choices(d, d.legal_actions()) if c["kind"] == "meld"}
+    assert melds["JQC"]["cards"] == ["JH", "QC"] and melds["JQC"]["label"].startswith("J♥-Q♣")
+    assert melds["KQS"]["cards"] == ["KS", "QS"] and melds["KQS"]["label"].startswith("K♠-Q♠")

@@ -8,7 +8,7 @@ setting; tables for every combination are built once at import.
 
 from __future__ import annotations
 
-from marjolet.cards import ACES, JACK, KING, KINGS, QUEEN, QUEENS, SUITS, TENS, card
+from marjolet.cards import ACES, JACK, KING, KINGS, QUEEN, QUEENS, SUITS, TENS, card, display_order
 from marjolet.rules import SAME_SUIT, Rules
 
 MELD_NAMES = (
@@ -50,6 +50,16 @@ def meld_cards(meld: int, trump: int, rules: Rules) -> int:
     return MELD_CARDS[rules.jack_queen == SAME_SUIT][trump][meld]
 
 
+def meld_card_order(meld: int, mask: int) -> list[int]:
+    """The cards of meld ``meld`` (``mask``) in the order players name them:
+    the jack first in a jack-queen meld ("the jack with a queen"), else the
+    players' sorting order; every front end lists a meld's cards so."""
+    order = display_order(mask)
+    if meld >= JACK_QUEEN_BASE:
+        order.sort(key=lambda c: c & 7)  # the jack, then the queen
+    return order
+
+
 def meld_value(meld: int, trump: int) -> int:
     """The points meld ``meld`` scores with ``trump`` (R11)."""
     return MELD_VALUES[trump][meld]
@@ -57,9 +67,9 @@ def meld_value(meld: int, trump: int) -> int:
 
 def meld_description(meld: int, trump: int, rules: Rules) -> str:
     """A human description such as ``K♥-Q♥ (trump marriage)``."""
-    from marjolet.cards import card_symbol, mask_cards
+    from marjolet.cards import card_symbol
 
-    cards = "-".join(card_symbol(c) for c in mask_cards(meld_cards(meld, trump, rules)))
+    cards = "-".join(card_symbol(c) for c in meld_card_order(meld, meld_cards(meld, trump, rules)))
     if meld < MARRIAGE_BASE:
         return f"four {('aces', 'tens', 'kings', 'queens')[meld]}"
     suit = meld & 3

@@ -27,7 +27,14 @@ from marjolet.cards import (
 )
 from marjolet.engine import Breakdown, r16_duty
 from marjolet.history import TrickCards, tricks
-from marjolet.melds import JACK_QUEEN_BASE, MARRIAGE_BASE, MELD_COUNT, MELD_VALUES, meld_cards
+from marjolet.melds import (
+    JACK_QUEEN_BASE,
+    MARRIAGE_BASE,
+    MELD_COUNT,
+    MELD_VALUES,
+    meld_card_order,
+    meld_cards,
+)
 from marjolet.observation import Observation, late_tricks
 from marjolet.rules import Rules
 from marjolet.tui.words import card as card_symbol
@@ -83,9 +90,7 @@ def meld_kind(meld: int, trump: int) -> str:
 def meld_cards_text(meld: int, trump: int, rules: Rules, sep: str = "-") -> str:
     """The cards of a meld as players name them: ``K♥-Q♥``, ``J♦-Q♠`` (the
     jack first), ``A♠-A♥-A♣-A♦``."""
-    order = display_order(meld_cards(meld, trump, rules))
-    if meld >= JACK_QUEEN_BASE:
-        order.sort(key=lambda c: c & 7)  # the jack, then the queen
+    order = meld_card_order(meld, meld_cards(meld, trump, rules))
     return sep.join(card_symbol(c) for c in order)
 
 

@@ -28,7 +28,7 @@ from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
 from marjolet.cards import CARD_NAMES, SUITS, display_order, mask_cards
 from marjolet.engine import Breakdown, Deal
 from marjolet.match import Match
-from marjolet.melds import MELD_COUNT, MELD_NAMES, meld_description
+from marjolet.melds import MELD_COUNT, MELD_NAMES, meld_card_order, meld_description
 from marjolet.record import Record
 
 #: The picture of a position for one viewer: plain JSON data.
@@ -38,6 +38,11 @@ View = dict[str, Any]
 def names(mask: int) -> list[str]:
     """The cards of a mask as record names, in the players' sorting order."""
     return [CARD_NAMES[c] for c in display_order(mask)]
+
+
+def meld_names(meld: int, mask: int) -> list[str]:
+    """A meld's cards as record names, the jack first in a jack-queen meld."""
+    return [CARD_NAMES[c] for c in meld_card_order(meld, mask)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +170,7 @@ def _melds(deal: Deal, player: int) -> list[dict[str, Any]]:
         {
             "id": MELD_NAMES[m],
             "value": deal.meld_values[m],
-            "cards": names(deal.meld_cards[m]),
+            "cards": meld_names(m, deal.meld_cards[m]),
         }
         for m in range(MELD_COUNT)
         if scored >> m & 1
@@ -186,7 +191,7 @@ def legal_choices(deal: Deal, legal: Sequence[int]) -> list[dict[str, Any]]:
                     "kind": "meld",
                     "meld": MELD_NAMES[m],
                     "value": deal.meld_values[m],
-                    "cards": names(deal.meld_cards[m]),
+                    "cards": meld_names(m, deal.meld_cards[m]),
                     "label": meld_description(m, deal.trump, deal.rules),
                 }
             )
