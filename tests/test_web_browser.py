@@ -32,12 +32,14 @@ def version(page: Page) -> int:
     return int(page.get_attribute("#board", "data-version") or -1)
 
 
-def act_and_wait(page: Page, selector: str) -> None:
+def act_and_wait(page: Page, selector: str, timeout_ms: float = 30_000) -> None:
     """Click an action and wait until the server's next position is drawn."""
     before = version(page)
     page.click(selector)
     page.wait_for_function(
-        "v => Number(document.querySelector('#board').dataset.version) > v", arg=before
+        "v => Number(document.querySelector('#board').dataset.version) > v",
+        arg=before,
+        timeout=timeout_ms,
     )
 
 
@@ -45,14 +47,8 @@ def act_or_choose_again(page: Page, selector: str) -> bool:
     """Like :func:`act_and_wait`, but a click that changes nothing within
     10 s (it fell in a card's flight on a loaded machine) is let go: False,
     and the caller looks for its move again."""
-    before = version(page)
-    page.click(selector)
     try:
-        page.wait_for_function(
-            "v => Number(document.querySelector('#board').dataset.version) > v",
-            arg=before,
-            timeout=10000,
-        )
+        act_and_wait(page, selector, timeout_ms=10_000)
     except PlaywrightTimeout:
         return False
     return True
