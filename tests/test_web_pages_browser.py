@@ -172,8 +172,8 @@ def test_the_french_table_says_atout_and_names_cards_in_french(
     assert "Camille (vous)" in page.inner_text(".seat-area.bottom .player-name")
     why = page.evaluate(
         """() => import("/static/board.js").then((board) => board.blockedReason({
-             lead: "TS", phase: 2, trump: "H", blocked: { "9S": "R16 ...", "KD": "R16 ..." },
-             hands: [{ cards: ["AS", "KS", "9S", "KD"] }] }, 0, "9S"))"""
+             lead: "TS", phase: 2, trump: "H", blocked: { "9S": "overtake", "KD": "overtake" },
+             must_play: ["AS"], hands: [{ cards: ["AS", "KS", "9S", "KD"] }] }, "9S"))"""
     )  # R16 in French: follow spades and beat the ten, so only the ace
     assert why == (  # in words, no rule id (issue 22)
         "9♠ n'est pas permise : fournir ♠ et monter sur 10♠ si vous pouvez ; jouez A♠."
@@ -338,8 +338,8 @@ def test_a_card_held_back_by_the_meld_window_says_why_in_french(
     why = page.evaluate(
         """() => import("/static/board.js").then((board) => board.blockedReason({
              lead: null, phase: 1, trump: "H", in_window: true,
-             blocked: { "9S": "R9/R10: player 0's meld window after trick 3 is open; ..." },
-             hands: [{ cards: ["AS", "9S"] }] }, 0, "9S"))"""
+             blocked: { "9S": "window" }, must_play: [],
+             hands: [{ cards: ["AS", "9S"] }] }, "9S"))"""
     )
     assert why == (
         "Vous avez remporté le pli : finissez d'abord vos annonces (piocher), puis jouez."

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from marjolet.cards import CARD_NAMES
 from marjolet.engine import Deal
 from marjolet.history import walk
 from marjolet.match import Match
@@ -101,3 +102,39 @@ def test_a_jack_queen_meld_lists_the_jack_first_as_a_marriage_lists_the_king() -
     melds = {c["meld"]: c for c in views.legal_choices(d, d.legal_actions()) if c["kind"] == "meld"}
     assert melds["JQC"]["cards"] == ["JH", "QC"] and melds["JQC"]["label"].startswith("J♥-Q♣")
     assert melds["KQS"]["cards"] == ["KS", "QS"] and melds["KQS"]["label"].startswith("K♠-Q♠")
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6, 7])
+def test_a_held_back_card_is_explained_by_the_engines_rule_never_by_a_copy_of_it(
+    seed: int,
+) -> None:
+    """The page words why a card is held back from what the view says: the
+    meld window (R9/R10) or the duty of tricks 11-16 with the cards it
+    leaves (R16, marjolet.engine.r16_duty); the page keeps no copy of R16."""
+    match = Match(seed=seed)
+    rng = random.Random(seed)
+    duties = set()
+    for _ in range(3):
+        deal = match.start_deal()
+        while not deal.is_over:
+            seat = deal.to_move
+            view = views.seat_view(match, seat)
+            legal = deal.legal_actions()
+            cards = set(view["hands"][seat]["cards"])
+            assert set(view["blocked"]) == cards - {CARD_NAMES[a] for a in legal if a < 32}
+            for name, why in view["blocked"].items():
+                reason = deal.illegal_reason(CARD_NAMES.index(name))
+                assert reason is not None
+                assert why == {"R9/R10": "window", "R16": why}.get(reason.rule, "now")
+                assert why in ("window", "overtake", "follow", "trump")
+                duties.add(why)
+            if view["blocked"] and not view["in_window"]:
+                assert view["must_play"] == views.names(sum(1 << a for a in legal if a < 32))
+            else:
+                assert view["must_play"] == []
+            other = views.seat_view(match, seat ^ 1)
+            assert other["blocked"] == {} and other["must_play"] == []
+            match.play(rng.choice(legal))
+        if match.is_over:
+            break
+    assert duties >= {"window", "overtake"}

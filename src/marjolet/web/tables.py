@@ -412,7 +412,7 @@ class Table:
             view["match_over"] = True
             view["winner"] = forfeit.winner
             view["legal"] = []
-            view["blocked"] = {}
+            view["blocked"], view["must_play"] = {}, []
         view.update(extra)
         return json.dumps(view)
 

@@ -26,9 +26,10 @@ from typing import Any
 
 from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
 from marjolet.cards import CARD_NAMES, SUITS, display_order, mask_cards
-from marjolet.engine import Breakdown, Deal
+from marjolet.engine import Breakdown, Deal, r16_duty
 from marjolet.match import Match
 from marjolet.melds import MELD_COUNT, MELD_NAMES, meld_card_order, meld_description
+from marjolet.observation import Observation
 from marjolet.record import Record
 
 #: The picture of a position for one viewer: plain JSON data.
@@ -209,16 +210,26 @@ def legal_choices(deal: Deal, legal: Sequence[int]) -> list[dict[str, Any]]:
     return out
 
 
-def _blocked(deal: Deal, hand_mask: int, legal: Sequence[int]) -> dict[str, str]:
-    """Why each card of the hand of the seat to act cannot be played now."""
+def _blocked(obs: Observation, legal: Sequence[int]) -> tuple[dict[str, str], list[str]]:
+    """Why each card the seat to act holds cannot be played now, and the
+    cards it must choose from when a duty applies.
+
+    Each reason is a word the page puts into its own sentences, never a rule
+    id: ``"window"`` (its meld window is open, R9/R10), the follower's duty
+    of tricks 11-16 from :func:`~marjolet.engine.r16_duty` (``"overtake"``,
+    ``"follow"`` or ``"trump"``, R16), else ``"now"``. The page holds no copy
+    of R16: what it says comes from here."""
     legal_set = set(legal)
-    out: dict[str, str] = {}
-    for c in mask_cards(hand_mask):
-        if c not in legal_set:
-            reason = deal.illegal_reason(c)
-            if reason is not None:
-                out[CARD_NAMES[c]] = reason
-    return out
+    held_back = [c for c in mask_cards(obs.hand.mask) if c not in legal_set]
+    if not held_back:
+        return {}, []
+    why, must = "now", 0
+    if obs.in_window:
+        why = "window"
+    elif obs.stock_empty and obs.lead is not None:
+        must, duty = r16_duty(obs.hand.mask, obs.lead, obs.trump)
+        why = duty if duty != "any" else "now"
+    return {CARD_NAMES[c]: why for c in held_back}, names(must) if why != "now" else []
 
 
 def deal_summaries(match: Match) -> list[dict[str, Any]]:
@@ -310,10 +321,10 @@ def seat_view(match: Match, seat: int, steps: Sequence[Step] | None = None) -> V
     if deal.to_move == seat:
         legal = deal.legal_actions()
         view["legal"] = legal_choices(deal, legal)
-        view["blocked"] = _blocked(deal, obs.hand.mask, legal)
+        view["blocked"], view["must_play"] = _blocked(obs, legal)
     else:
         view["legal"] = []
-        view["blocked"] = {}
+        view["blocked"], view["must_play"] = {}, []
     return view
 
 
@@ -338,7 +349,7 @@ def public_view(match: Match, steps: Sequence[Step] | None = None) -> View:
     view["seat"] = None
     view["log"] = _log(steps, None, None)
     view["legal"] = []
-    view["blocked"] = {}
+    view["blocked"], view["must_play"] = {}, []
     return view
 
 
@@ -360,7 +371,7 @@ def open_view(
     view["log"] = _log(steps, None, None)
     to_move = deal.to_move
     view["legal"] = legal_choices(deal, deal.legal_actions()) if to_move >= 0 else []
-    view["blocked"] = {}
+    view["blocked"], view["must_play"] = {}, []
     return view
 
 

@@ -3,7 +3,7 @@
 // Used by the live table (one seat's view) and the replay viewer (open hands).
 
 import {
-  cardElement, cardLabel, cardText, cardTitle, clear, el, playSound, rankIndex, reducedMotion, sentence,
+  cardElement, cardLabel, cardText, cardTitle, clear, el, playSound, reducedMotion, sentence,
   sortHand, suitName, suitOf, SUIT_SYMBOLS, t, tNodes,
 } from "./common.js";
 
@@ -85,7 +85,7 @@ function handRow(view, player, ctx, isBottom) {
     for (const card of sortHand(hand.cards, view.trump)) {
       const classes = [];
       let onclick = null;
-      let title = view.blocked && view.blocked[card] ? blockedReason(view, player, card) : null;
+      let title = view.blocked && view.blocked[card] ? blockedReason(view, card) : null;
       if (clickable && legalCards.has(card)) {
         classes.push("playable");
         onclick = () => ctx.onAction(card);
@@ -260,33 +260,25 @@ export function promptText(view, ctx) {
   return ctx.seat === null ? t("prompt.to_play", { name }) : t("prompt.thinking", { name });
 }
 
-/** Why `card` may not be played now, in the reader's words (never a rule id): the
- *  open meld window, or the duty of tricks 11-16 said again from the position (the
- *  terminal's words); else a plain "not now". */
-export function blockedReason(view, player, card) {
-  if (view.in_window) return sentence(t("tui.finish_window"));
+/** Why `card` may not be played now, in the reader's words (never a rule id). The
+ *  server says why (view.blocked: "window", the duty of tricks 11-16 "overtake",
+ *  "follow" or "trump", else "now") and which cards the duty leaves (view.must_play);
+ *  the page only words it, so the rule lives in one place (marjolet.engine.r16_duty). */
+export function blockedReason(view, card) {
+  const why = (view.blocked || {})[card];
+  if (why === "window") return sentence(t("tui.finish_window"));
   const plain = t("table.blocked_now", { card: cardLabel(card) });
-  if (!view.lead || view.phase !== 2) return plain;
-  const hand = view.hands[player].cards || [];
-  const led = suitOf(view.lead);
-  const sym = SUIT_SYMBOLS[led];
-  const same = hand.filter((c) => suitOf(c) === led);
-  let allowed;
-  let duty;
-  if (same.length) {
-    const higher = same.filter((c) => rankIndex(c) > rankIndex(view.lead));
-    allowed = higher.length ? higher : same;
-    duty = higher.length ? t("tui.duty_beat", { suit: sym, card: cardLabel(view.lead) })
-      : t("tui.duty_follow", { suit: sym, card: cardLabel(view.lead) });
-  } else {
-    allowed = hand.filter((c) => suitOf(c) === view.trump);
-    duty = t("tui.duty_trump", { suit: sym });
-  }
-  if (!allowed.length) return plain;
+  const allowed = view.must_play || [];
+  if (!DUTIES[why] || !allowed.length) return plain;
+  const sym = SUIT_SYMBOLS[suitOf(view.lead)];
+  const duty = t(DUTIES[why], { suit: sym, card: cardLabel(view.lead) });
   const names = sortHand(allowed, view.trump).map(cardLabel);
   const list = names.length > 1 ? `${names.slice(0, -1).join(", ")}${t("tui.or")}${names[names.length - 1]}` : names[0];
   return t("table.blocked", { card: cardLabel(card), duty, cards: list });
 }
+
+/** The words of each duty of tricks 11-16 (view.blocked's reasons). */
+const DUTIES = { overtake: "tui.duty_beat", follow: "tui.duty_follow", trump: "tui.duty_trump" };
 
 /** The number a digit key plays (1-6, left to right among the hand as drawn), or null. */
 export function playableKey(card, cards, trump, legalCards) {

@@ -6,11 +6,6 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 export const SUITS = "CDHS";
 export const SUIT_SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 const RANK_ORDER = "789JQKTA";
-
-/** A card's strength within its suit (R1): 0 for the seven up to 7 for the ace. */
-export function rankIndex(card) {
-  return RANK_ORDER.indexOf(card.slice(0, -1));
-}
 const LANGS = ["en", "fr"];
 const LANG_KEY = "marjolet.lang";
 

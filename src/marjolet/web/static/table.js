@@ -623,7 +623,7 @@ function onKey(event) {
     const card = cards[Number(event.key) - 1];
     if (card && (view.legal || []).some((a) => a.kind === "card" && a.action === card)) act(card);
     else if (card && view.blocked && view.blocked[card]) {
-      state.why = blockedReason(view, state.seat, card);
+      state.why = blockedReason(view, card);
       state.whyVersion = view.version;
       render();
     }
