@@ -36,7 +36,7 @@ from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots.base import Bot
 from marjolet.bots.heuristic import opponent_known, public_deal
 from marjolet.bots.solver import EndingSolver, ending_move
-from marjolet.cards import ACES, ALL_CARDS, CARD_POINTS, SUIT_MASKS, TENS
+from marjolet.cards import ACES, ALL_CARDS, CARD_POINTS, SUIT_MASKS, TENS, mask_cards
 from marjolet.engine import (
     HAND,
     INDICATOR,
@@ -50,6 +50,7 @@ from marjolet.engine import (
 )
 from marjolet.melds import MELD_COUNT
 from marjolet.observation import Observation
+from marjolet.trick import beats
 
 #: A window worth at least this many points is worth fighting for.
 WINDOW_WORTH_A_FIGHT = 20
@@ -57,22 +58,6 @@ WINDOW_WORTH_A_FIGHT = 20
 CHEAP = 2.0
 #: The opponent's window counts as dangerous from this estimate on.
 DANGEROUS_WINDOW = 18.0
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        b = mask & -mask
-        out.append(b.bit_length() - 1)
-        mask ^= b
-    return out
-
-
-def beats(card: int, lead: int, trump: int) -> bool:
-    """Whether ``card`` played on ``lead`` wins the trick (R8)."""
-    if card >> 3 == lead >> 3:
-        return card > lead
-    return card >> 3 == trump
 
 
 @dataclass(slots=True)
@@ -193,7 +178,7 @@ class Counts:
             if need & mine_or_gone:
                 continue
             p = 1.0
-            for c in _bits(need):
+            for c in mask_cards(need):
                 p *= self.p_holds(c)
             value += self.meld_values[m] * p
         if self.seven != self.indicator:
@@ -260,7 +245,7 @@ class ExpertPolicy:
     def follow(self, k: Counts, cards: list[int]) -> int:
         lead = k.lead
         lead_pts = CARD_POINTS[lead]
-        winners = [c for c in cards if beats(c, lead, k.trump)]
+        winners = [c for c in cards if beats(lead, c, k.trump)]
         cheapest = min(winners, key=k.worth) if winners else -1
         if k.tricks == 9:
             return self.last_stock_trick_follow(k, cards, winners)
