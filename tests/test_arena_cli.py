@@ -324,3 +324,19 @@ def test_a_run_and_its_report_take_a_database_path_relative_to_the_current_direc
     code, out, err = _run(capsys, "report", "--db", "runs.db", "--run", "2")
     assert code == 0, err
     assert "arena run 2: 2/2 matches" in out
+
+
+def test_a_cut_short_database_is_left_as_it_was_with_no_files_beside_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A write-ahead-log database cut short makes SQLite create its -wal and
+    -shm files even read-only: the refusal says "left untouched", so they go."""
+    db = tmp_path / "whole.db"
+    _run(capsys, "random", "random", "--matches", "2", "--seed", "1", "--db", str(db), "--quiet")
+    cut = tmp_path / "cut.db"
+    cut.write_bytes(db.read_bytes()[:5000])
+    before = cut.read_bytes()
+    code, _, err = _run(capsys, "report", "--db", str(cut))
+    assert code == 2 and "not a database" in err and "left untouched" in err
+    assert cut.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cut.db", "whole.db"]

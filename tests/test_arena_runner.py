@@ -26,6 +26,7 @@ from marjolet.arena import (
 )
 from marjolet.arena.backends import BackendError
 from marjolet.arena.progress import Figures, NullProgress
+from marjolet.arena.report import format_result
 from marjolet.arena.runner import thinks
 from marjolet.arena.tasks import MatchTask, derive_seed, plan_tasks, play_task
 from marjolet.bots import Bot, BotSpecError, register
@@ -417,6 +418,12 @@ def test_bot_fault_forfeits_the_match_and_the_run_goes_on(tmp_path: Path) -> Non
     p = result.pairings[0]
     assert p.wins == (6, 0) and p.forfeits == (0, 6)
     assert result.to_json()["pairings"][0]["forfeits"] == [0, 6]
+    # why, told where the run is read, not only in the database
+    assert p.forfeit_reasons[0] is None and "banana" in (p.forfeit_reasons[1] or "")
+    assert result.to_json()["pairings"][0]["forfeit_reasons"] == list(p.forfeit_reasons)
+    report = format_result(result)
+    assert "random 0, test-forfeit 6" in report
+    assert "  the first: bot 'test-forfeit' (seat " in report and "banana" in report
     with ArenaStore(db) as store:
         for o in store.outcomes(1):
             assert o.forfeit is not None and "'test-forfeit'" in o.forfeit and "banana" in o.forfeit

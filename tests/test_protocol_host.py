@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import signal
 import subprocess
 import sys
@@ -18,7 +19,7 @@ import pytest
 import marjolet.bots.external as external
 from marjolet.bots import BotSpecError, make_bot
 from marjolet.bots.base import BotFault
-from marjolet.bots.external import ExternalBot
+from marjolet.bots.external import ExternalBot, program_problem
 from marjolet.match import Match
 from marjolet.observation import Observation
 from marjolet.turns import play_match
@@ -434,11 +435,16 @@ def test_bad_exec_specs_are_input_errors(spec: str, error: str) -> None:
 def test_exec_spec_needs_an_executable_file(tmp_path: Path) -> None:
     script = tmp_path / "bot.py"
     script.write_text("print('hi')\n")
-    with pytest.raises(BotSpecError, match=r"not executable \(chmod \+x\)"):
+    chmod = re.escape(f"not executable (chmod +x {script})")
+    with pytest.raises(BotSpecError, match=chmod):
         make_bot(f"exec:{script}")
-    script.chmod(0o755)  # executable, but no #! line: the kernel refuses it
-    bot = make_bot(f"exec:{script}")
-    with pytest.raises(BotFault, match="cannot start: Exec format error"):
+    script.chmod(0o755)  # executable, but no #! line: the kernel would refuse it
+    with pytest.raises(BotSpecError, match="neither a script with a '#!' line"):
+        make_bot(f"exec:{script}")  # refused at once, not at its first move
+    assert program_problem("/bin/sh") is None  # a compiled program
+    script.write_text("#!/no/such/interpreter\nprint('hi')\n")
+    bot = make_bot(f"exec:{script}")  # what only starting it can tell: a fault then
+    with pytest.raises(BotFault, match="cannot start: No such file or directory"):
         bot.choose(*_first_position())
 
 

@@ -213,9 +213,12 @@ def test_answer_must_spell_a_legal_action_exactly() -> None:
     legal = [parse_action(a) for a in ("9S", "8D", "meld KQS", "draw")]
     assert parse_action_answer({"action": "8D"}, legal) == parse_action("8D")
     assert parse_action_answer({"action": "meld KQS"}, legal) == parse_action("meld KQS")
-    for bad in ("8d", " 8D", "8♦", "AS", "meld  KQS", 5, None, ["8D"]):
+    for bad in ("8d", " 8D", "8♦", "AS", "meld  KQS"):
         with pytest.raises(ProtocolError, match="not one of the legal actions"):
             parse_action_answer({"action": bad}, legal)
+    for wrong, kind in ((5, "number"), (None, "null"), (["8D"], "array"), (True, "boolean")):
+        with pytest.raises(ProtocolError, match=f"is a JSON {kind}, not a string: answer one of"):
+            parse_action_answer({"action": wrong}, legal)
     with pytest.raises(ProtocolError, match="no 'action'"):
         parse_action_answer({"move": "8D"}, legal)
 

@@ -9,12 +9,14 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import render_test  # type: ignore[import-untyped]
 
 import marjolet.rl.gym as mg
 from marjolet.bots import make_bot
+from marjolet.errors import MarjoletError
 from marjolet.observation import Observation
 from marjolet.rl import marjolet_v0
 from marjolet.rl.episode import max_deal_score
@@ -133,3 +135,18 @@ def test_a_bot_instance_or_a_callable_can_be_the_gymnasium_opponent() -> None:
     assert by_instance == by_spec  # the instance is reseeded like a spec's bot
     with pytest.raises(Exception, match="opponent"):
         mg.SingleAgentEnv(opponent=42)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("wrong", [10.7, "10", np.float32(9.9), True, np.bool_(True), None])
+def test_an_action_that_is_not_an_integer_id_is_refused_in_both_adapters(wrong: Any) -> None:
+    """Never rounded nor read as a number: 10.7 is not action 10, True not 1."""
+    env = mg.SingleAgentEnv(illegal_action="lose")
+    env.reset(seed=1)
+    with pytest.raises(MarjoletError, match=r"an action is an integer id \(0-45\), got"):
+        env.step(wrong)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    env.step(np.int64(legal))  # the episode goes on: numpy integers are ids
+    pz = marjolet_v0.raw_env()  # (env() adds PettingZoo's own bounds assertion)
+    pz.reset(seed=1)
+    with pytest.raises(MarjoletError, match=r"an action is an integer id \(0-45\), got"):
+        pz.step(wrong)

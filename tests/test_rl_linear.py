@@ -81,7 +81,11 @@ def test_linear_bot_errors_name_the_problem(tmp_path: Path) -> None:
         make_bot(f"linear:weights={tmp_path / 'missing.npz'}")
     bad = tmp_path / "bad.npz"
     bad.write_text("not numpy")
-    with pytest.raises(BotSpecError, match="cannot read"):
+    with pytest.raises(BotSpecError, match=r"is not a weights file \(a \.npz archive") as info:
+        make_bot(f"linear:weights={bad}")
+    assert "pickle" not in str(info.value)  # numpy's advice to unpickle is never passed on
+    bad.write_bytes(b"PK\x03\x04 a zip cut short")
+    with pytest.raises(BotSpecError, match="cannot read weights file"):
         make_bot(f"linear:weights={bad}")
     other = tmp_path / "other.npz"
     np.savez(other, weights=np.zeros((3, 3)))

@@ -89,6 +89,9 @@ def test_bad_weights_files_are_one_line_errors(tmp_path: Path) -> None:
         make_bot(f"ppo:weights={missing}")
     junk = tmp_path / "junk.npz"
     junk.write_bytes(b"not a zip")
+    with pytest.raises(BotSpecError, match="is not a weights file"):
+        load_policy(junk)
+    junk.write_bytes(b"PK\x03\x04 a zip cut short")
     with pytest.raises(BotSpecError, match="cannot read weights file"):
         load_policy(junk)
     wrong = tmp_path / "wrong.npz"

@@ -205,3 +205,16 @@ def test_r16_a_typed_card_that_may_not_follow_is_refused_with_the_reason(tmp_pat
     assert "is not allowed. In the last tricks:" in proc.stdout
     assert "R16" not in proc.stdout
     assert record.load(save).deals[-1].actions == tuple(match.deals[-1].moves)
+
+
+def test_an_outside_program_is_called_by_the_name_it_gives_not_exec(tmp_path: Path) -> None:
+    example = Path(__file__).parent.parent / "examples" / "protocol_bot.py"
+    session = GameSession.new(
+        CLASSIC, opponent=f"exec:{example}", seed=1, save_path=tmp_path / "a.json"
+    )
+    try:
+        assert session.names[1] == "protocol-example"  # its answer to hello
+        players = record.load(tmp_path / "a.json").players
+        assert players is not None and players[1] == f"exec:{example}"  # the spec is kept
+    finally:
+        session.bot.close()

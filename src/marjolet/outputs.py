@@ -192,14 +192,25 @@ def sqlite_tables(path: Path) -> set[str] | None:
     cannot be read as a database)."""
     import sqlite3
 
+    # A damaged file whose header asks for a write-ahead log makes SQLite
+    # create its -wal and -shm files even read-only: those it made are
+    # removed again when the file proves not to be a database.
+    companions = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
+    absent = [p for p in companions if not p.exists()]
+    tables: set[str] | None = None
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
     except sqlite3.Error:
-        return None
-    try:
-        rows = conn.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
-        return {str(r[0]) for r in rows}
-    except sqlite3.Error:
-        return None
-    finally:
-        conn.close()
+        conn = None
+    if conn is not None:
+        try:
+            rows = conn.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
+            tables = {str(r[0]) for r in rows}
+        except sqlite3.Error:
+            tables = None
+        finally:
+            conn.close()
+    if tables is None:  # not a database: nobody else can be using these
+        for made in absent:
+            made.unlink(missing_ok=True)
+    return tables

@@ -23,6 +23,13 @@ def _ci(interval: Interval | None, fmt: str) -> str:
     return f"[{_num(interval[0], fmt)}, {_num(interval[1], fmt)}]"
 
 
+def _one_line(text: str, limit: int = 400) -> str:
+    """``text`` on one line (its line breaks as " | "), at most ``limit``
+    characters: a bot's standard error may hold many."""
+    flat = " | ".join(line.strip() for line in text.splitlines() if line.strip())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def _table(rows: Sequence[Sequence[str]], right: set[int]) -> list[str]:
     widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
     lines = []
@@ -79,8 +86,11 @@ def format_result(result: ArenaResult) -> str:
         for p in forfeits:
             lines.append(
                 f"forfeits in {p.bots[0]} vs {p.bots[1]}: {p.bots[0]} {p.forfeits[0]}, "
-                f"{p.bots[1]} {p.forfeits[1]} (lost, see the forfeit column of the database)"
+                f"{p.bots[1]} {p.forfeits[1]} (each a lost match)"
             )
+            for reason in p.forfeit_reasons:
+                if reason is not None:
+                    lines.append(f"  the first: {_one_line(reason)}")
     if result.pairings and len(result.bots) > 2:
         lines.append("")
         lines.append(

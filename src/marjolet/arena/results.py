@@ -55,6 +55,10 @@ class PairingResult:
     #: Matches forfeited by A and by B (a ``BotFault``: lost, counted in the
     #: win rate and Elo; only their completed deals count in the margins).
     forfeits: tuple[int, int] = (0, 0)
+    #: Why A and B forfeited, each the first of its forfeits in match order
+    #: (the bot's words: "exited with status 1; its standard error ends:
+    #: ..."), ``None`` for a bot that never forfeited.
+    forfeit_reasons: tuple[str | None, str | None] = (None, None)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -72,6 +76,7 @@ class PairingResult:
             "pairs": {"lost": self.pairs[0], "split": self.pairs[1], "won": self.pairs[2]},
             "deals": self.deals,
             "forfeits": list(self.forfeits),
+            "forfeit_reasons": list(self.forfeit_reasons),
         }
 
 
@@ -136,7 +141,7 @@ class SprtResult:
         }[self.decision]
         return (
             f"SPRT Elo {self.elo0:g} vs {self.elo1:g} (alpha {self.alpha:g}, beta {self.beta:g}): "
-            f"LLR {self.llr:+.2f} in [{self.lower:.2f}, {self.upper:.2f}] "
+            f"LLR {self.llr:+.2f} (bounds {self.lower:+.2f} and {self.upper:+.2f}) "
             f"after {self.pairs} pairs, {verdict}"
         )
 
@@ -221,6 +226,7 @@ def flip(p: PairingResult) -> PairingResult:
         pairs=(p.pairs[2], p.pairs[1], p.pairs[0]),
         deals=p.deals,
         forfeits=(p.forfeits[1], p.forfeits[0]),
+        forfeit_reasons=(p.forfeit_reasons[1], p.forfeit_reasons[0]),
     )
 
 
@@ -280,6 +286,15 @@ def pairing_result(bots: tuple[str, str], outcomes: Sequence[MatchOutcome]) -> P
             sum(1 for o in ordered if o.forfeit is not None and not o.first_won),
             sum(1 for o in ordered if o.forfeit is not None and o.first_won),
         ),
+        forfeit_reasons=(_first_forfeit(ordered, False), _first_forfeit(ordered, True)),
+    )
+
+
+def _first_forfeit(ordered: Sequence[MatchOutcome], first_won: bool) -> str | None:
+    """The reason of the first forfeit in ``ordered`` by the bot that lost it
+    (B when ``first_won``, else A)."""
+    return next(
+        (o.forfeit for o in ordered if o.forfeit is not None and o.first_won == first_won), None
     )
 
 

@@ -315,7 +315,7 @@ class _Running:
         if self.tracker is not None:
             bounds = self.tracker.bounds
             parts.append(
-                f"LLR {self.tracker.llr:+.2f} [{bounds.lower:.2f}, {bounds.upper:.2f}]"
+                f"LLR {self.tracker.llr:+.2f} (bounds {bounds.lower:+.2f} and {bounds.upper:+.2f})"
             )
         return "; ".join(parts)
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from marjolet.bots import bot_names, make_bot, parse_spec
 from marjolet.bots.base import Bot, BotSpecError, Param
+from marjolet.bots.external import program_problem
 from marjolet.bots.registry import EXEC, bot_class
 from marjolet.errors import MarjoletError
 
@@ -123,16 +124,13 @@ def check_spec(spec: str) -> type[Bot]:
 
 
 def check_program(path: str) -> None:
-    """A program path the operator allowed must be an executable file now,
-    not at the first move of a game hours later."""
+    """A program path the operator allowed must be a program the system can
+    start now, not at the first move of a game hours later."""
     if not path:
         raise BotSpecError("exec needs the path of a program: exec:PATH")
-    if not os.path.exists(path):
-        raise BotSpecError(f"no such file {path!r}")
-    if os.path.isdir(path):
-        raise BotSpecError(f"{path!r} is a directory, not a program")
-    if not os.access(path, os.X_OK):
-        raise BotSpecError(f"{path!r} is not executable (chmod +x {path})")
+    problem = program_problem(path)
+    if problem is not None:
+        raise BotSpecError(f"{path!r}: {problem}")
 
 
 def absolute_spec(spec: str) -> str:

@@ -374,6 +374,34 @@ class BotProcess:
         return self._child.stop(grace)
 
 
+#: How the first bytes of a file the system can start begin: a script's
+#: ``#!`` line, or a compiled program (ELF).
+PROGRAM_MAGIC = (b"#!", b"\x7fELF")
+
+
+def program_problem(path: str) -> str | None:
+    """Why ``path`` cannot be started as a bot program, or ``None``: checked
+    when the spec is given, not at the first move (a script without its
+    ``#!`` line would fail then with "Exec format error")."""
+    if not os.path.exists(path):
+        return "no such file"
+    if os.path.isdir(path):
+        return "it is a directory, not a program"
+    if not os.access(path, os.X_OK):
+        return f"the file is not executable (chmod +x {path})"
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+    except OSError:  # executable but unreadable: only the system can tell
+        return None
+    if not head.startswith(PROGRAM_MAGIC):
+        return (
+            "the file is neither a script with a '#!' line (such as"
+            " '#!/usr/bin/env python3') nor a compiled program"
+        )
+    return None
+
+
 class ExternalBot(Bot):
     """A bot program speaking ``marjolet-bot/1`` (spec ``exec:PATH``)."""
 
@@ -394,10 +422,9 @@ class ExternalBot(Bot):
         path = str(self.options["path"])
         if not path:
             raise BotSpecError("bot spec 'exec:PATH' needs the path of a program")
-        if not os.path.isfile(path):
-            raise BotSpecError(f"bot spec 'exec:{path}': no such file")
-        if not os.access(path, os.X_OK):
-            raise BotSpecError(f"bot spec 'exec:{path}': the file is not executable (chmod +x)")
+        problem = program_problem(path)
+        if problem is not None:
+            raise BotSpecError(f"bot spec 'exec:{path}': {problem}")
         budget = float(self.options["budget_s"])
         if not 0 < budget < 3600:
             raise BotSpecError(f"bot spec 'exec:{path}': budget_s must be in (0, 3600)")

@@ -175,9 +175,26 @@ def parse_action_answer(answer: Mapping[str, Any], legal: Sequence[int]) -> int:
     for a in legal:
         if ACTION_NAMES[a] == text:
             return a
-    shown = _quote(text) if isinstance(text, str) else _quote(json.dumps(text))
     names = " ".join(ACTION_NAMES[a] for a in legal)
-    raise ProtocolError(f"action {shown} is not one of the legal actions [{names}]")
+    if not isinstance(text, str):
+        raise ProtocolError(
+            f"action {_quote(json.dumps(text))} is a JSON {_json_type(text)}, not a string:"
+            f" answer one of the legal strings [{names}]"
+        )
+    raise ProtocolError(f"action {_quote(text)} is not one of the legal actions [{names}]")
+
+
+def _json_type(value: object) -> str:
+    """The JSON name of a decoded value's type ("number", "array", ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, dict):
+        return "object"
+    return "array" if isinstance(value, list) else type(value).__name__
 
 
 # -- bot side: reading an act -------------------------------------------------

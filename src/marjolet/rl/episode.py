@@ -62,6 +62,21 @@ def reward_arg(reward: str) -> str:
     return reward
 
 
+def action_id(action: Any) -> int:
+    """An action given to an adapter as its integer id: an ``int`` or a numpy
+    integer (a 0-d integer array too); raise :class:`MarjoletError` quoting
+    anything else (a float is not rounded, ``True`` is not action 1)."""
+    if isinstance(action, bool):
+        raise MarjoletError(f"an action is an integer id (0-45), got the boolean {action!r}")
+    try:
+        return operator.index(action)
+    except TypeError:
+        kind = type(action).__name__
+        raise MarjoletError(
+            f"an action is an integer id (0-45), got {action!r} ({kind})"
+        ) from None
+
+
 class SeedStream:
     """Seeds for successive episodes: from ``reseed(seed)`` on, reproducible;
     before any seed, cryptographically strong (R6).

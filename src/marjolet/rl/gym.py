@@ -56,7 +56,14 @@ from marjolet.rl.encoder import (
     encode,
     observation_high,
 )
-from marjolet.rl.episode import Episode, SeedStream, max_deal_score, reward_arg, rules_arg
+from marjolet.rl.episode import (
+    Episode,
+    SeedStream,
+    action_id,
+    max_deal_score,
+    reward_arg,
+    rules_arg,
+)
 from marjolet.rules import Rules
 
 ENV_ID = "marjolet/SingleAgent-v0"
@@ -171,7 +178,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         episode = self.episode
         if episode.done:
             raise MarjoletError("the episode is over: call reset()")
-        a = int(action)
+        a = action_id(action)
         refused = episode.driver.refusal(a, episode.driver.version, self.seat)
         if refused is not None:
             if self.illegal_action == "raise":

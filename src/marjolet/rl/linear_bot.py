@@ -18,7 +18,12 @@ from marjolet import outputs
 from marjolet.actions import ACTION_COUNT as NUM_ACTIONS
 from marjolet.bots.base import BotSpecError, Param
 from marjolet.observation import Observation
-from marjolet.rl.policy_bot import CHOICE_PARAMS, PolicyBot
+from marjolet.rl.policy_bot import (
+    CHOICE_PARAMS,
+    PolicyBot,
+    read_weights_file,
+    weights_file_key,
+)
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -69,27 +74,15 @@ def load_weights(path: str | Path) -> tuple[FloatArray, FloatArray]:
         hint = "pip install 'marjolet[rl]'"
         raise BotSpecError(f"linear needs the rl extra ({hint}): {exc}") from None
     p = Path(path)
-    try:
-        stat = p.stat()
-    except OSError as exc:
-        reason = exc.strerror or exc
-        raise BotSpecError(f"linear: cannot read weights file {str(p)!r}: {reason}") from None
-    key = (str(p.resolve()), stat.st_mtime_ns, stat.st_size)
+    key = weights_file_key(p, "linear")
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
+    data = read_weights_file(p, WEIGHTS_FORMAT, "linear")
     try:
-        with np.load(p, allow_pickle=False) as data:
-            fmt = str(data["format"]) if "format" in data else ""
-            if fmt != WEIGHTS_FORMAT:
-                raise BotSpecError(
-                    f"linear: {str(p)!r} is not a {WEIGHTS_FORMAT} weights file (format {fmt!r})"
-                )
-            w = np.asarray(data["weights"], dtype=np.float32)
-            b = np.asarray(data["bias"], dtype=np.float32)
-    except BotSpecError:
-        raise
-    except (OSError, ValueError, KeyError) as exc:
+        w = np.asarray(data["weights"], dtype=np.float32)
+        b = np.asarray(data["bias"], dtype=np.float32)
+    except (KeyError, ValueError) as exc:
         raise BotSpecError(f"linear: cannot read weights file {str(p)!r}: {exc}") from None
     if w.shape != (NUM_ACTIONS, OBSERVATION_SIZE) or b.shape != (NUM_ACTIONS,):
         raise BotSpecError(

@@ -49,7 +49,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from marjolet.actions import ACTION_NAMES
 from marjolet.errors import MarjoletError
 from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE, action_mask, encode, observation_high
-from marjolet.rl.episode import Episode, SeedStream, reward_arg, rules_arg
+from marjolet.rl.episode import Episode, SeedStream, action_id, reward_arg, rules_arg
 from marjolet.rules import Rules
 
 AGENTS = ("player_0", "player_1")
@@ -155,7 +155,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         episode = self.episode
         seat = AGENTS.index(agent)
         self._cumulative_rewards[agent] = 0.0
-        a = int(action)
+        a = action_id(action)
         r0, r1 = episode.play(a)  # raises IllegalActionError citing the rule
         self._last_action = (seat, a)
         self.rewards = {AGENTS[0]: r0, AGENTS[1]: r1}

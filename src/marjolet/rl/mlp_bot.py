@@ -24,7 +24,12 @@ from marjolet import outputs
 from marjolet.actions import ACTION_COUNT as NUM_ACTIONS
 from marjolet.bots.base import BotSpecError, Param
 from marjolet.observation import Observation
-from marjolet.rl.policy_bot import CHOICE_PARAMS, PolicyBot
+from marjolet.rl.policy_bot import (
+    CHOICE_PARAMS,
+    PolicyBot,
+    read_weights_file,
+    weights_file_key,
+)
 
 if TYPE_CHECKING:
 
@@ -111,33 +116,20 @@ def load_policy(
             f"{who} needs the rl extra (pip install 'marjolet[rl]'): {exc}"
         ) from None
     p = Path(str(resources.files("marjolet.rl") / shipped)) if path is None else Path(path)
-    try:
-        stat = p.stat()
-    except OSError as exc:
-        raise BotSpecError(
-            f"{who}: cannot read weights file {str(p)!r}: {exc.strerror or exc}"
-        ) from None
-    key = (str(p.resolve()), stat.st_mtime_ns, stat.st_size)
+    key = weights_file_key(p, who)
     if key in _CACHE:
         return _CACHE[key]
+    data = read_weights_file(p, POLICY_FORMAT, who)
+    count = sum(1 for name in data if name.startswith("w"))
     try:
-        with np.load(p, allow_pickle=False) as data:
-            fmt = str(data["format"]) if "format" in data else ""
-            if fmt != POLICY_FORMAT:
-                raise BotSpecError(
-                    f"{who}: {str(p)!r} is not a {POLICY_FORMAT} weights file (format {fmt!r})"
-                )
-            count = sum(1 for name in data.files if name.startswith("w"))
-            layers = [
-                (
-                    np.asarray(data[f"w{i}"], dtype=np.float32),
-                    np.asarray(data[f"b{i}"], dtype=np.float32),
-                )
-                for i in range(count)
-            ]
-    except BotSpecError:
-        raise
-    except (OSError, ValueError, KeyError, EOFError) as exc:
+        layers = [
+            (
+                np.asarray(data[f"w{i}"], dtype=np.float32),
+                np.asarray(data[f"b{i}"], dtype=np.float32),
+            )
+            for i in range(count)
+        ]
+    except (KeyError, ValueError) as exc:
         raise BotSpecError(f"{who}: cannot read weights file {str(p)!r}: {exc}") from None
     _check_shapes(layers, str(p), who)
     if not all(np.isfinite(w).all() and np.isfinite(b).all() for w, b in layers):

@@ -9,7 +9,9 @@ is built, so the bot registry stays importable without the ``rl`` extra.
 from __future__ import annotations
 
 import math
+import zipfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from marjolet.bots.base import Bot, BotSpecError, Param
@@ -63,3 +65,46 @@ class PolicyBot(Bot):
         top = max(s)
         weights = [math.exp((v - top) / t) for v in s]
         return self.rng.choices(legal, weights=weights)[0]
+
+
+# -- the weights files ---------------------------------------------------------------
+
+#: How a ``.npz`` file begins: it is a zip archive.
+NPZ_MAGIC = b"PK\x03\x04"
+
+
+def weights_file_key(path: Path, who: str) -> tuple[str, int, int]:
+    """The cache key of a weights file (its path, time and size); raise
+    :class:`BotSpecError` naming the bot and the file when it cannot be read."""
+    try:
+        stat = path.stat()
+        with path.open("rb") as f:
+            head = f.read(len(NPZ_MAGIC))
+    except OSError as exc:
+        reason = exc.strerror or exc
+        raise BotSpecError(f"{who}: cannot read weights file {str(path)!r}: {reason}") from None
+    if head != NPZ_MAGIC:
+        raise BotSpecError(
+            f"{who}: {str(path)!r} is not a weights file (a .npz archive written by training)"
+        )
+    return str(path.resolve()), stat.st_mtime_ns, stat.st_size
+
+
+def read_weights_file(path: Path, fmt: str, who: str) -> dict[str, Any]:
+    """The arrays of a weights file whose ``format`` entry is ``fmt`` (never
+    unpickling anything); raise :class:`BotSpecError` naming the bot, the file
+    and the problem."""
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            found = str(data["format"]) if "format" in data else ""
+            if found != fmt:
+                raise BotSpecError(
+                    f"{who}: {str(path)!r} is not a {fmt} weights file (format {found!r})"
+                )
+            return {name: np.asarray(data[name]) for name in data.files}
+    except BotSpecError:
+        raise
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise BotSpecError(f"{who}: cannot read weights file {str(path)!r}: {exc}") from None

@@ -83,7 +83,7 @@ class GameSession:
         players = match.players or (default_name(), opponent)
         self.player_names = (players[0], players[1])
         #: Short names for the screen: the human's own name and the bot's.
-        self.names = (players[0], opponent_name or display_name(players[1]))
+        self.names = (players[0], opponent_name or self._bot_name(players[1]))
         #: Messages for the player about how the session was opened.
         self.notes = list(notes)
         self.save_error: str | None = None
@@ -91,6 +91,20 @@ class GameSession:
         self.resumed = False
         #: The hints given: (deal index, action index) -> the suggested action.
         self.hints: dict[tuple[int, int], int] = {}
+
+    def _bot_name(self, spec: str) -> str:
+        """An outside program's own name (from its answer to ``hello``), else
+        the bot's name without its parameters. A program that cannot start
+        is named by its spec here; its fault is told at its first move."""
+        from marjolet.bots.base import BotFault
+        from marjolet.bots.external import ExternalBot  # starts processes: not at import
+
+        if isinstance(self.bot, ExternalBot):
+            try:
+                return self.bot.start().name
+            except BotFault:
+                pass
+        return display_name(spec)
 
     # -- opening -----------------------------------------------------------------
 
