@@ -302,3 +302,37 @@ def test_the_lobby_main_button_is_in_a_desktops_first_screen(
         button = page.locator("#vs-bot button[type=submit]").bounding_box()
         assert button is not None and button["y"] + button["height"] <= 800
         seen(page, "lobby, desktop")
+
+
+def test_a_meld_window_of_four_choices_stays_inside_a_phone_s_table(
+    page: Page, tmp_path: Path, shots: Path
+) -> None:
+    from helpers import deck_for
+
+    # the player leads A♥, wins trick 1 and may declare K♣-Q♣, the trump jack
+    # with Q♣, exchange the seven of spades or draw: four buttons and a hint
+    deck = deck_for("AH KC QC JS 7S TH", "7D 8D 9D 7H 8H 9H", "9S")
+    config = fast_config(
+        tmp_path / "g.sqlite3", bot_delay=0.01, first_dealer=1, deck_for=lambda i: deck
+    )
+    with live_server(config) as server:
+        game = server.new_game(mode="bot", bot="level:beginner", rules={"profile": "classic"})
+        page.goto(f"{server.base}/game/{game['id']}#seat=0&token={game['token']}")
+        page.click('.hand.mine .card[data-card="AH"].playable', timeout=20_000)
+        page.wait_for_selector(".window-actions button.meld >> nth=1", timeout=20_000)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(shots / "meld-window-fr-390.png"))
+        seen(page, "the meld window")
+        felt, buttons, table = page.evaluate(
+            """() => [document.querySelector('.window-actions').closest('.felt, .table, main')
+                        .getBoundingClientRect().right,
+                      [...document.querySelectorAll('.window-actions button')]
+                        .map(b => [b.textContent, b.getBoundingClientRect().right]),
+                      document.querySelector('.felt') ?
+                        document.querySelector('.felt').scrollWidth -
+                        document.querySelector('.felt').clientWidth : 0]"""
+        )
+    assert len(buttons) >= 4, buttons
+    for text, right in buttons:
+        assert right <= felt + 0.5, f"{text!r} ends at {right} px, the table at {felt} px"
+    assert table <= 1, f"the table's contents are {table} px wider than the table"
