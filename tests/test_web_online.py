@@ -287,6 +287,30 @@ def test_logins_are_rate_limited_per_name(tmp_path: Path) -> None:
         assert codes == [401, 401, 401, 429]
 
 
+def test_mistyped_sign_ups_never_count_against_the_address_s_limit(tmp_path: Path) -> None:
+    """Two people on one home connection: typos are refused for what they
+    are, and only sign-ups that could succeed use the hourly allowance,
+    whose wait is then told in minutes."""
+    config = fast_config(tmp_path / "w.sqlite3", rate_limits={"signup": "2/hour"})
+    with live_server(config) as server, server.http() as client:
+        typos = [
+            {"name": "Élodie", "password": "long enough"},
+            {"name": "jean pierre", "password": "long enough"},
+            {"name": "ab", "password": "long enough"},
+            {"name": "elodie", "password": "short"},
+        ] * 3
+        codes = [client.post("/api/accounts", json=body).status_code for body in typos]
+        assert set(codes) == {400}, codes
+        made = [
+            client.post("/api/accounts", json={"name": name, "password": "long enough"})
+            for name in ("elodie", "marc_92", "third")
+        ]
+        assert [a.status_code for a in made] == [201, 201, 429]
+        error = made[2].json()["error"]
+        assert error["key"] == "error.too_many_requests_minutes"
+        assert 50 <= error["params"]["n"] <= 60 and "minutes" in error["message"]
+
+
 def test_the_rating_system_is_served(server: LiveServer) -> None:
     system = server.http().get("/api/rating-system").json()
     assert system["initial"] == {"rating": 1500.0, "rd": 350.0, "volatility": 0.06}

@@ -7,6 +7,7 @@ countdown, claims the win, and their profile plots the new rating.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,11 +62,20 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     expect(alice.locator("body")).to_contain_text("bobby (1500?)")
     bobby.context.close()  # bobby leaves for good
     expect(alice.locator("#away")).to_contain_text("Votre adversaire")
+    expect(alice.locator(".prompt")).not_to_contain_text("réfléchit")  # away, not thinking
     alice.click("#claim", timeout=20_000)
-    expect(alice.locator("#overlay")).to_contain_text("a quitté la partie et n'est pas revenu")
+    overlay = alice.locator("#overlay")
+    expect(overlay).to_contain_text("bobby (1500?) a quitté la partie sans revenir")
+    score = alice.locator("#overlay").inner_text()
+    alice_, bobby_ = r"alice \(1500\?\) \(vous\)", r"bobby \(1500\?\)"
+    whose = rf"({alice_} \d+ – \d+ {bobby_}|{bobby_} \d+ – \d+ {alice_})"
+    assert re.search("Marque à l'arrêt : " + whose, score), score
+    expect(alice.locator("#away")).to_be_hidden()  # no claim box left after the claim
+    expect(alice.locator("#board")).to_contain_text("a quitté la partie et perd par forfait")
+    assert "tombé en panne" not in alice.locator("body").inner_text()
     alice.goto(f"{server.base}/players/alice?lang=fr")
     expect(alice.locator(".rating-plot circle")).to_have_count(2)
-    expect(alice.locator("#summary")).to_contain_text("1 parties classées : 1 gagnées, 0 perdues")
+    expect(alice.locator("#summary")).to_contain_text("1 partie classée : 1 gagnée, 0 perdue")
     expect(alice.locator("#recent")).to_contain_text("contre bobby · classée · gagnée")
     text = alice.locator("body").inner_text().lower()
     assert "glicko" not in text and "seek" not in text
@@ -112,3 +122,34 @@ def test_play_now_pressed_while_the_page_loads_its_texts_waits_for_them(
     page.unroute("**/i18n/*.json")
     expect(page.locator("#now-status")).to_contain_text("Looking for an opponent")
     close_watched_page(page)
+
+
+def test_logging_out_takes_the_account_s_games_away_from_the_browser(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """A shared phone: after logging out, the game's page no longer shows
+    the account's hand nor lets anyone play it (its seat key is deleted)."""
+    alice = open_watched_page(chromium)
+    bobby = open_watched_page(chromium)
+    sign_up(alice, server, "alice", "fr")
+    sign_up(bobby, server, "bobby", "fr")
+    alice.select_option("#seek-days", "")
+    alice.click("#seek-form button[type=submit]")
+    bobby.locator("#seeks li", has_text="alice").locator("button.accept").click()
+    bobby.wait_for_url("**/game/*")
+    game_url = bobby.url.split("#")[0]
+    game_id = game_url.rsplit("/", 1)[1]
+    expect(bobby.locator(".hand.mine .card").first).to_be_visible(timeout=20_000)
+    held = "() => JSON.parse(localStorage.getItem('marjolet.seats') || '{}')"
+    assert game_id in bobby.evaluate(held)
+    bobby.goto(f"{server.base}/online?lang=fr")
+    bobby.click("#logout")
+    expect(bobby.locator("#login-name")).to_be_visible()
+    assert game_id not in bobby.evaluate(held)
+    bobby.goto(game_url)
+    expect(bobby.locator("#board")).to_be_visible()
+    bobby.wait_for_timeout(1000)
+    assert bobby.locator(".hand.mine .card[data-card]").count() == 0
+    assert bobby.locator(".card.playable").count() == 0
+    close_watched_page(alice)
+    close_watched_page(bobby)

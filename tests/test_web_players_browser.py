@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from web_support import Browser as Client
 from web_support import (
@@ -336,3 +336,28 @@ def test_a_meld_window_of_four_choices_stays_inside_a_phone_s_table(
     for text, right in buttons:
         assert right <= felt + 0.5, f"{text!r} ends at {right} px, the table at {felt} px"
     assert table <= 1, f"the table's contents are {table} px wider than the table"
+
+
+def test_signing_up_on_a_phone_fields_are_easy_to_touch_and_a_mistake_reads_as_one(
+    page: Page, server: LiveServer, shots: Path
+) -> None:
+    page.goto(f"{server.base}/online?lang=fr")
+    page.wait_for_selector("#login-name")
+    heights = page.eval_on_selector_all(
+        "#account input, #seek-form input, #seek-form select, #now-form input",
+        """ns => ns.map(n => [n.id, (n.type === 'checkbox' ? n.closest('label') : n)
+                                    .getBoundingClientRect().height])""",
+    )  # (a checkbox is touched through its label)
+    assert len(heights) == 6 and all(height >= 43.5 for _, height in heights), heights
+    page.fill("#login-name", "jean pierre")
+    page.fill("#login-password", "assez long")
+    page.click("#signup")
+    error = page.locator("#account .form-error")
+    expect(error).to_have_text(
+        "Le nom doit faire de 3 à 20 caractères : lettres sans accent, chiffres, « _ » ou « - »,"
+        " sans espace."
+    )
+    colour = error.evaluate("n => getComputedStyle(n).color")
+    assert colour == "rgb(138, 16, 16)", colour  # an error, not a grey note
+    page.screenshot(path=str(shots / "signup-mistake-fr-390.png"))
+    seen(page, "the sign-up mistake")

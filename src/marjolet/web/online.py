@@ -149,11 +149,19 @@ class Online:
         """Count one use of the limit ``name`` for each key; refuse when over."""
         keys = tuple(dict.fromkeys(keys))  # a key named twice counts once
         if not self.limits.allows(name, *keys):
-            wait = max(self.limits.retry_after(name, key) for key in keys)
+            wait = max(1, round(max(self.limits.retry_after(name, key) for key in keys)))
+            if wait < 90:
+                raise WebError(
+                    "too_many_requests",
+                    f"too many attempts; try again in {wait} s",
+                    params={"seconds": wait},
+                )
+            minutes = -(-wait // 60)
             raise WebError(
                 "too_many_requests",
-                f"too many attempts; try again in {max(1, round(wait))} s",
-                params={"seconds": max(1, round(wait))},
+                f"too many attempts; try again in {minutes} minutes",
+                key="error.too_many_requests_minutes",
+                params={"n": minutes},
             )
 
     # -- tables -----------------------------------------------------------------------------
@@ -401,6 +409,12 @@ class Online:
             self.hub.release(table)
         out.sort(key=lambda g: (-int(g["my_turn"]), g["finished"], -g["updated"]))
         return out
+
+    def game_ids(self, account: Account) -> list[str]:
+        """The ids of every game the account sits at (blocking)."""
+        query = select(game_players.c.game_id).where(game_players.c.account_id == account.id)
+        with self.hub.ledger.engine.connect() as db:
+            return [str(r.game_id) for r in db.execute(query)]
 
     def _held_games(self, account_id: int) -> list[dict[str, Any]]:
         query = (

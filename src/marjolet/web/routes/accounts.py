@@ -15,11 +15,11 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from sqlalchemy import select
 
-from marjolet.web.accounts import NAME_PATTERN, Account
+from marjolet.web.accounts import NAME_PATTERN, Account, AccountError, check_name, check_password
 from marjolet.web.db import game_players, games
 from marjolet.web.deps import ClientDep, CurrentAccount, OnlineDep, OptionalAccount
 from marjolet.web.errors import WebError
-from marjolet.web.online import SESSION_COOKIE, SESSION_MAX_AGE, Online
+from marjolet.web.online import SESSION_COOKIE, SESSION_MAX_AGE, Online, refused
 from marjolet.web.schemas import Credentials, NoOptions
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -45,7 +45,14 @@ def set_session(response: Response, request: Request, token: str) -> None:
 async def sign_up(
     body: Credentials, request: Request, response: Response, online: OnlineDep, client: ClientDep
 ) -> dict[str, Any]:
-    """A new account, logged in at once."""
+    """A new account, logged in at once. Only a sign-up that could succeed
+    counts against the address's limit: a name or a password mistyped is
+    refused first, so that a few typos never lock out a household."""
+    try:
+        check_name(body.name)
+        check_password(body.password)
+    except AccountError as exc:
+        raise refused(exc) from None
     online.allow("signup", f"address:{client}")
     account, token = await online.run(online.accounts.create, body.name, body.password)
     set_session(response, request, token)
@@ -65,14 +72,22 @@ async def log_in(
 
 @router.delete("/session")
 async def log_out(
-    _body: NoOptions, request: Request, response: Response, online: OnlineDep
+    _body: NoOptions,
+    request: Request,
+    response: Response,
+    online: OnlineDep,
+    account: OptionalAccount,
 ) -> dict[str, Any]:
-    """Log out: the session is deleted on the server, the cookie in the browser."""
+    """Log out: the session is deleted on the server, the cookie in the
+    browser; ``forget`` lists the account's games, whose seat keys the page
+    then deletes from the browser (on a shared phone, the next person must
+    not find them playable)."""
     token = request.cookies.get(SESSION_COOKIE)
+    held = [] if account is None else await online.run(online.game_ids, account)
     if token:
         await online.run(online.accounts.logout, token)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
-    return {"account": None}
+    return {"account": None, "forget": held}
 
 
 @router.get("/me")

@@ -257,7 +257,9 @@ export function promptText(view, ctx) {
     return t("prompt.lead");
   }
   if (view.in_window) return t("prompt.other_window", { name });
-  return ctx.seat === null ? t("prompt.to_play", { name }) : t("prompt.thinking", { name });
+  if (ctx.seat === null) return t("prompt.to_play", { name });
+  const away = ctx.connected && ctx.connected[who] === false;  // never thinking while away
+  return away ? t("prompt.to_play_offline", { name }) : t("prompt.thinking", { name });
 }
 
 /** Why `card` may not be played now, in the reader's words (never a rule id). The

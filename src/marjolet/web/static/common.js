@@ -257,6 +257,13 @@ export function rememberSeat(gameId, seat, token) {
   localStorage.setItem(SEAT_KEY, JSON.stringify(held));
 }
 
+/** Delete the seat keys of these games from this browser (after logging out). */
+export function forgetSeats(gameIds) {
+  const held = seatsHeld();
+  for (const id of gameIds) delete held[id];
+  try { localStorage.setItem(SEAT_KEY, JSON.stringify(held)); } catch (err) { /* private mode */ }
+}
+
 export function seatFor(gameId) {
   return seatsHeld()[gameId] || null;
 }

@@ -12,7 +12,7 @@ function row(raw, held) {
   if (game.replay === "full" || game.deals > 1) {
     links.push(
       el("a", { href: `/replay?game=${encodeURIComponent(game.id)}`, class: "action" }, t("history.replay")),
-      el("a", { href: `/api/games/${game.id}/record?form=json`, class: "action", download: "", "aria-label": t("history.download_json") }, "JSON"),
+      el("a", { href: `/api/games/${game.id}/record?form=json`, class: "action", download: "", "aria-label": t("history.download_json") }, t("history.download")),
       el("a", { href: `/api/games/${game.id}/record?form=text`, class: "action", download: "", "aria-label": t("history.download_text") }, t("history.text")),
     );
   }

@@ -4,7 +4,8 @@
 // of an offer the moment it is taken.
 
 import {
-  answerSubmit, api, applyPreferences, clear, el, formatDate, loadLanguage, playerName, rememberSeat, t, topbar, translateDocument,
+  answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, playerName, rememberSeat, sentence, t,
+  topbar, translateDocument,
 } from "./common.js";
 
 const OWN_SEEKS = "marjolet.own_seeks";
@@ -58,7 +59,8 @@ function accountPanel() {
   if (me) {
     const out = el("button", { type: "button", id: "logout", class: "action" }, t("online.logout"));
     out.addEventListener("click", async () => {
-      await api("/api/session", { method: "DELETE", json: {} });
+      const done = await api("/api/session", { method: "DELETE", json: {} });
+      forgetSeats(done.forget || []);
       await refresh();
     });
     box.append(el("p", {}, t("online.logged_in", { name: me.name, rating: Math.round(me.rating.value) }), " ",
@@ -67,14 +69,14 @@ function accountPanel() {
   }
   const name = el("input", { id: "login-name", autocomplete: "username", maxlength: "20", required: "" });
   const password = el("input", { id: "login-password", type: "password", autocomplete: "current-password", required: "" });
-  const status = el("p", { class: "muted", "aria-live": "polite" });
+  const status = el("p", { class: "form-error", role: "alert" });
   const send = (path) => async (event) => {
     event.preventDefault();
     try {
       await api(path, { json: { name: name.value, password: password.value } });
       await refresh();
     } catch (err) {
-      clear(status).append(err.message);
+      clear(status).append(sentence(err.message));
     }
   };
   const login = el("button", { type: "submit", id: "login", class: "action primary" }, t("online.login"));
@@ -105,7 +107,10 @@ async function myGames() {
     if (g.rated) bits.push(t("online.rated"));
     if (g.finished) bits.push(t(g.winner === g.seat ? "online.won" : "online.lost"));
     else if (g.my_turn) bits.push(t("online.your_turn"));
-    if (g.deadline && !g.finished) bits.push(t("online.deadline", { when: formatDate(g.deadline) }));
+    if (g.deadline && !g.finished) {  // whose move the deadline is for
+      const when = formatDate(g.deadline);
+      bits.push(g.my_turn ? t("online.deadline", { when }) : t("online.deadline_them", { name: g.opponent, when }));
+    }
     return el("li", { class: g.my_turn ? "my-turn" : null },
       el("a", { href: g.url, class: g.my_turn ? "action primary" : "action" }, bits.join(" · ")));
   })));

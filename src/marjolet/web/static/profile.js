@@ -54,8 +54,13 @@ async function main() {
   clear($("name")).append(data.name);
   document.title = `${data.name} · Marjolet`;
   const r = data.rating;
+  const record = t("profile.record", {
+    games: t("profile.rated_games", { n: data.games }),
+    wins: t("profile.games_won", { n: data.wins }),
+    losses: t("profile.games_lost", { n: data.losses }),
+  });
   clear($("summary")).append(t(r.provisional ? "profile.summary_provisional" : "profile.summary", {
-    rating: Math.round(r.value), rd: Math.round(r.rd), games: data.games, wins: data.wins, losses: data.losses,
+    rating: Math.round(r.value), rd: Math.round(r.rd), record,
   }));
   clear($("plot")).append(plot(data.history));
   clear($("recent")).append(recent(data.recent_games));

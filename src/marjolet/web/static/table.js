@@ -295,7 +295,10 @@ function awayClock(away) {
       const claim = el("button", { type: "button", id: "claim", class: "action primary" }, t("away.claim"));
       claim.addEventListener("click", () => state.ws && state.ws.send(JSON.stringify({ type: "claim" })));
       const wait = el("button", { type: "button", class: "action" }, t("away.wait"));
-      wait.addEventListener("click", () => { node.hidden = true; });
+      wait.addEventListener("click", () => {  // keep waiting, with the claim still at hand
+        claim.classList.remove("primary");
+        clear(node).append(el("p", {}, t("away.still_gone")), claim);
+      });
       clear(node).append(el("p", {}, t("away.gone")), claim, " ", wait);
     }
     node.hidden = false;
@@ -386,8 +389,11 @@ function forfeitOverlay(view) {
   else title = t("forfeit.wins", { name: view.players[f.winner] });
   clear($("overlay-title")).append(title);
   const body = [
-    el("p", {}, f.bot === "" ? t("forfeit.left_text", { name: loser }) : t("forfeit.text", { name: loser, reason: f.reason })),
-    el("p", { class: "muted" }, t("forfeit.score", { a: view.running[0], b: view.running[1] })),
+    el("p", {}, f.bot !== "" ? t("forfeit.text", { name: loser, reason: f.reason })
+      : t(f.seat === seat ? "forfeit.you_left_text" : "forfeit.left_text", { name: view.players[f.seat] })),
+    el("p", { class: "muted" }, t("forfeit.score", {
+      a: view.running[0], b: view.running[1], first: playerLabel(view, 0, seat), second: playerLabel(view, 1, seat),
+    })),
   ];
   if (f.stderr.length) {
     body.push(el("p", {}, t("forfeit.stderr")), el("pre", { class: "stderr" }, f.stderr.join("\n")));
@@ -536,13 +542,21 @@ function render() {
     ctx.message = el("span", {}, view.match_over ? t("table.match_over") : t("table.deal_over"), " ", show);
   }
   if (view.forfeit) {
-    const show = el("button", { type: "button", class: "link" }, t("table.show_why"));
-    show.addEventListener("click", () => {
-      state.hiddenSummary = -1;
-      render();
-    });
     const who = view.players[view.forfeit.seat];
-    ctx.message = el("span", {}, t("table.forfeit", { name: who }), " ", show);
+    if (view.forfeit.bot === "") {  // a person who left, not a program that broke down
+      ctx.message = t(view.forfeit.seat === seat ? "table.forfeit_you_left" : "table.forfeit_left", { name: who });
+    } else {
+      const show = el("button", { type: "button", class: "link" }, t("table.show_why"));
+      show.addEventListener("click", () => {
+        state.hiddenSummary = -1;
+        render();
+      });
+      ctx.message = el("span", {}, t("table.forfeit", { name: who }), " ", show);
+    }
+  }
+  if (view.match_over || view.forfeit) {  // nobody is waited for any more
+    clearInterval(state.awayTimer);
+    awayNode().hidden = true;
   }
   const snap = snapshotBoard(parts);
   renderBoard(parts, view, ctx);
