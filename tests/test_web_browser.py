@@ -85,7 +85,16 @@ def test_a_whole_deal_against_a_bot_by_clicking(page: Page, tmp_path: Path) -> N
         summary = page.inner_text("#overlay-body")
         for source in ("Aces and tens", "Melds", "Last trick", "Deal score"):
             assert source in summary
-        act_and_wait(page, "#next-deal")
+        # the next deal started elsewhere (at a friend's table, by the other
+        # player): this page keeps the summary until its player closes it
+        other = page.context.new_page()
+        other.goto(page.url)
+        other.click("#next-deal", timeout=20_000)
+        page.wait_for_selector("#continue", timeout=20_000)
+        assert "End of deal 1" in page.inner_text("#overlay-title")
+        assert "The next deal has started." in page.inner_text("#overlay-body")
+        other.close()
+        page.click("#continue")
         assert page.is_hidden("#overlay")
         assert "Deal 2" in page.inner_text(".score-panel")
 

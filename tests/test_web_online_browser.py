@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Page, Request, Route, expect
 
 from web_support import (
     LiveServer,
@@ -71,6 +72,8 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     whose = rf"({alice_} \d+ – \d+ {bobby_}|{bobby_} \d+ – \d+ {alice_})"
     assert re.search("Marque à l'arrêt : " + whose, score), score
     expect(alice.locator("#away")).to_be_hidden()  # no claim box left after the claim
+    for hint in alice.locator(".action.hint").all():
+        expect(hint).to_be_disabled()  # no advice on a finished match
     expect(alice.locator("#board")).to_contain_text("a quitté la partie et perd par forfait")
     assert "tombé en panne" not in alice.locator("body").inner_text()
     alice.goto(f"{server.base}/players/alice?lang=fr")
@@ -153,3 +156,43 @@ def test_logging_out_takes_the_account_s_games_away_from_the_browser(
     assert bobby.locator(".card.playable").count() == 0
     close_watched_page(alice)
     close_watched_page(bobby)
+
+
+def test_play_now_can_be_stopped_and_asks_for_a_rated_game_when_ticked(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_watched_page(chromium)
+    sent: list[Any] = []
+
+    def record(request: Request) -> None:
+        if request.url.endswith("/api/play-now") and request.method == "POST":
+            sent.append(request.post_data_json)
+
+    page.on("request", record)
+    page.goto(f"{server.base}/online?lang=en")
+    expect(page.locator("#now-rated")).to_be_hidden()  # a guest plays unrated
+    sign_up(page, server, "carla", "en")
+    page.check("#now-rated")
+    page.fill("#now-wait", "")  # never a computer opponent
+    page.click("#now-form button[type=submit]")
+    expect(page.locator("#now-status")).to_contain_text("Looking for an opponent")
+    assert sent and sent[0]["rated"] is True, sent
+    with server.http() as client:
+        assert client.get("/api/lobby").json()["waiting"] == 1
+        page.click("#now-cancel")
+        expect(page.locator("#now-status")).to_have_text("Stopped looking.")
+        expect(page.locator("#now-form button[type=submit]")).to_be_enabled()
+        expect(page.locator("#now-cancel")).to_be_hidden()
+        assert client.get("/api/lobby").json()["waiting"] == 0  # given up at once
+    close_watched_page(page)
+
+
+def test_the_page_of_a_player_who_does_not_exist_says_so_without_empty_sections(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_watched_page(chromium)
+    page.goto(f"{server.base}/players/nobody_here?lang=fr")
+    expect(page.locator("h1")).to_have_text("Joueur introuvable")
+    expect(page.locator("#summary")).to_have_text("Aucun joueur de ce nom.")
+    assert page.locator("main section:visible").count() == 0
+    close_watched_page(page)

@@ -232,7 +232,7 @@ function windowActions(view, ctx) {
     box.append(el("button", {
       type: "button",
       class: "action hint" + (ctx.hintPending ? " busy" : ""),
-      disabled: !mine || ctx.pending || view.deal_over || ctx.hintPending,
+      disabled: !mine || ctx.pending || view.deal_over || view.match_over || Boolean(view.forfeit) || ctx.hintPending,
       "aria-busy": ctx.hintPending ? "true" : "false",
       title: t("window.hint_title"),
       onclick: ctx.onHint,

@@ -212,11 +212,25 @@ async function playNow(event) {
   event.preventDefault();
   if (state.place || state.rejoining) return; // one place per page
   const wait = $("now-wait").value;
-  await joinQueue({ bot_after: wait === "" ? null : Number(wait), name: playerName(), browser: browserId() });
+  await joinQueue({
+    bot_after: wait === "" ? null : Number(wait), rated: Boolean(state.me) && $("now-rated").checked, name: playerName(),
+    browser: browserId(),
+  });
 }
 
 function nowButton(waiting) {
   $("now-form").querySelector("button[type=submit]").disabled = waiting;
+  $("now-cancel").hidden = !waiting;
+}
+
+/** Leave "Play now": the place is given up at once (its timers stop with it). */
+async function stopLooking() {
+  const place = state.place;
+  if (!place) return;
+  state.place = null;
+  nowButton(false);
+  say("now-status", t("online.stopped_looking"));
+  await api(`/api/play-now/${place.key}`, { method: "DELETE", json: {} }).catch(() => null);
 }
 
 /** Wait in "Play now": the lobby socket says when the place is matched, and
@@ -285,6 +299,7 @@ function matchedNow(game) {
 async function refresh() {
   const me = await api("/api/me");
   state.me = me.account;
+  $("now-rated").closest("label").hidden = !state.me;  // rated games are between accounts
   document.title = (me.waiting ? `(${me.waiting}) ` : "") + t("online.page_title");
   accountPanel();
   await myGames();
@@ -309,5 +324,6 @@ async function main() {
 // loading its texts waits for them instead of submitting the page natively).
 answerSubmit($("seek-form"), () => ready, postSeek);
 answerSubmit($("now-form"), () => ready, playNow);
+$("now-cancel").addEventListener("click", stopLooking);
 const ready = setUp();
 main();

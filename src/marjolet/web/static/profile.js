@@ -1,7 +1,9 @@
 // A player's profile: rating, results, the rating after each rated game
 // (an SVG line drawn here) and recent games with replay and review links.
 
-import { api, applyPreferences, clear, el, formatDate, loadLanguage, svg, t, topbar, translateDocument } from "./common.js";
+import {
+  api, applyPreferences, clear, el, formatDate, loadLanguage, sentence, svg, t, topbar, translateDocument,
+} from "./common.js";
 
 function $(id) {
   return document.getElementById(id);
@@ -47,8 +49,10 @@ async function main() {
   let data;
   try {
     data = await api(`/api/players/${encodeURIComponent(name)}`);
-  } catch (err) {
-    clear($("summary")).append(err.message);
+  } catch (err) {  // no such player: say so, without empty sections
+    clear($("name")).append(t("profile.unknown_title"));
+    clear($("summary")).append(sentence(err.message));
+    for (const section of document.querySelectorAll("main section")) section.hidden = true;
     return;
   }
   clear($("name")).append(data.name);

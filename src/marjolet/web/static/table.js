@@ -27,6 +27,9 @@ const state = {
   retry: 0,
   stopped: false,
   hiddenSummary: -1,
+  // A finished deal whose summary this player saw and has not closed: the
+  // other player's "next deal" does not take it away (shown until closed).
+  owedSummary: null,
   toastTimer: null,
   // no seat token in this browser: try the logged-in account's seat first
   tryAccount: true,
@@ -92,6 +95,7 @@ function askHint() {
 
 function nextDeal() {
   if (!state.view) return;
+  state.owedSummary = null;
   send({ type: "next", version: state.view.version });
 }
 
@@ -460,6 +464,20 @@ function localNames(msg) {
   return { ...msg, params };
 }
 
+/** The summary of a deal the other player moved on from (their "next deal"):
+ *  this player reads it until they close it; the new deal waits behind it. */
+function owedOverlay(summary, view) {
+  clear($("overlay-title")).append(t("end.deal", { n: summary.index + 1 }));
+  clear($("overlay-body")).append(dealSummary(summary, view, state.seat), el("p", { class: "muted" }, t("end.next_started")));
+  const go = el("button", { type: "button", class: "action primary", id: "continue" }, t("end.continue"));
+  go.addEventListener("click", () => {
+    state.owedSummary = null;
+    render();
+  });
+  clear($("overlay-buttons")).append(go);
+  $("overlay").hidden = false;
+}
+
 function overlay(view) {
   const node = $("overlay");
   if (view.forfeit) {
@@ -467,10 +485,16 @@ function overlay(view) {
     return;
   }
   const summaries = view.deals;
+  const owed = summaries.find((d) => d.index === state.owedSummary);
+  if (!view.deal_over && owed && owed.index < view.deal) {
+    owedOverlay(owed, view);
+    return;
+  }
   if (!view.deal_over || !summaries.length || state.hiddenSummary === view.deal) {
     node.hidden = true;
     return;
   }
+  if (!view.match_over && state.seat !== null) state.owedSummary = view.deal;
   const last = summaries[summaries.length - 1];
   const seat = state.seat;
   let title;
@@ -488,6 +512,7 @@ function overlay(view) {
   const look = el("button", { type: "button", class: "action" }, t("end.look"));
   look.addEventListener("click", () => {
     state.hiddenSummary = view.deal;
+    state.owedSummary = null;
     render();
   });
   buttons.append(look);
