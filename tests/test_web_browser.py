@@ -120,7 +120,7 @@ def test_declaring_a_meld_shows_its_value_and_scores_it(page: Page, tmp_path: Pa
         assert "Suggestion" in page.inner_text(".table-note .hint-text")  # in plain words
         act_and_wait(page, ".action.draw")
         log = page.inner_text(".log-panel")
-        assert "declaredK♠Q♠" in log.replace(" ", "")
+        assert "You declared: marriage in trumps (K♠ Q♠)" in log  # by its name, never "KQS"
 
 
 def test_a_game_resumes_in_the_browser_after_the_server_is_killed(

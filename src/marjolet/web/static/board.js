@@ -349,7 +349,9 @@ function describeAction(entry, view, seat) {
   } else if (a.startsWith("meld ")) {
     const id = a.slice(5);
     const meld = (view.melds[entry.player] || []).find((m) => m.id === id);
-    parts = tNodes(mine ? "log.you_declared" : "log.declared", { who, cards: meld ? meld.cards.map(cardText) : id });
+    const name = meldName(id, view);  // "le marjolet et la dame de trèfle", never "JQC"
+    parts = meld ? tNodes(mine ? "log.you_declared" : "log.declared", { who, name, cards: meld.cards.flatMap((c, i) => (i ? [" ", cardText(c)] : [cardText(c)])) })
+      : tNodes(mine ? "log.you_declared_name" : "log.declared_name", { who, name });
   } else if (entry.won_by === undefined) {
     parts = tNodes(mine ? "log.you_led" : "log.led", { who, card: cardText(a) });
   } else {
