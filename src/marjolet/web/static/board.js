@@ -57,6 +57,9 @@ function nameplate(view, player, ctx) {
     el("span", { class: "dot " + (connected ? "on" : "off"), title: t(connected ? "seat.connected" : "seat.not_connected"),
       role: "img", "aria-label": t(connected ? "seat.connected" : "seat.not_connected") }),
     el("span", { class: "player-name" }, label),
+    view.ratings && view.ratings[player]
+      ? el("span", { class: "chip rating", title: t("seat.rating_title") }, t("seat.rating", { rating: view.ratings[player] }))
+      : null,
     view.dealer === player ? el("span", { class: "chip dealer", title: t("seat.dealer_title") }, t("seat.dealer")) : null,
     el("span", { class: "chip points", title: t("seat.points_title") }, t("seat.points", { n: view.points[player] })),
     el("span", { class: "chip", title: t("seat.tricks_title") }, t("seat.tricks", { n: view.won[player] / 2 })),

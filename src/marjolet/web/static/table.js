@@ -178,7 +178,8 @@ function handle(msg) {
 /** A new position on the board. */
 function showState(msg) {
   if (state.view && msg.deal !== state.view.deal) state.hiddenSummary = -1;
-  msg.players = msg.players.map(localName).map((name, i) => withRating(name, i));
+  msg.players = msg.players.map(localName);
+  msg.ratings = [0, 1].map(ratingOf);  // on the nameplates only, not in every sentence
   state.view = msg;
   state.connected = msg.connected;
   state.pending = false;
@@ -272,12 +273,12 @@ function handleOther(msg) {
   }
 }
 
-// A player with an account is shown with their rating (spectators too).
-function withRating(name, seat) {
+// A player with an account is shown with their rating (spectators too):
+// "1500?" while it is still uncertain; null for a guest or a bot.
+function ratingOf(seat) {
   const accounts = (state.welcome && state.welcome.accounts) || [];
   const account = accounts[seat];
-  if (!account) return name;
-  return `${name} (${account.rating}${account.provisional ? "?" : ""})`;
+  return account ? `${account.rating}${account.provisional ? "?" : ""}` : null;
 }
 
 // The opponent left: a countdown, then "claim the win" or "keep waiting".
