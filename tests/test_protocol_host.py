@@ -439,9 +439,17 @@ def test_exec_spec_needs_an_executable_file(tmp_path: Path) -> None:
     with pytest.raises(BotSpecError, match=chmod):
         make_bot(f"exec:{script}")
     script.chmod(0o755)  # executable, but no #! line: the kernel would refuse it
-    with pytest.raises(BotSpecError, match="neither a script with a '#!' line"):
+    with pytest.raises(BotSpecError, match="a script without a '#!' line"):
         make_bot(f"exec:{script}")  # refused at once, not at its first move
     assert program_problem("/bin/sh") is None  # a compiled program
+    compiled = tmp_path / "compiled"
+    compiled.write_bytes(b"\xcf\xfa\xed\xfe\x07\x00\x00\x01")  # Mach-O's first bytes
+    compiled.chmod(0o755)
+    assert program_problem(str(compiled)) is None  # any compiled format is the system's to judge
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    fifo.chmod(0o755)
+    assert "not a regular file" in (program_problem(str(fifo)) or "")  # never opened: no hang
     script.write_text("#!/no/such/interpreter\nprint('hi')\n")
     bot = make_bot(f"exec:{script}")  # what only starting it can tell: a fault then
     with pytest.raises(BotFault, match="cannot start: No such file or directory"):

@@ -238,6 +238,15 @@ def test_hello_answer_needs_a_name_and_the_protocol() -> None:
         parse_identity({"name": "x", "protocol": "marjolet-bot/2"})
 
 
+def test_a_bot_s_name_reaches_screens_without_control_characters() -> None:
+    """The terminal shows the name a program gives: no escape sequence or
+    bell may reach it, and a name of control characters only is no name."""
+    sly = parse_identity({"name": "\x1b[2J\x07 sly\nbot ", "author": "\x1b]0;x\x07me"})
+    assert sly.name == "[2J slybot" and sly.author == "]0;xme"
+    with pytest.raises(ProtocolError, match="no 'name'"):
+        parse_identity({"name": "\x1b\x07\n"})
+
+
 # -- what the bot side accepts from a host --------------------------------------
 
 

@@ -62,7 +62,6 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     assert alice.url == bobby.url
     plate = alice.locator(".nameplate", has_text="bobby")
     expect(plate.locator(".chip.rating")).to_have_text("classement 1500?")  # once, on the plate
-    alice.screenshot(path="/tmp/rated-table.png")
     bobby.context.close()  # bobby leaves for good
     expect(alice.locator("#away")).to_contain_text("Votre adversaire")
     expect(alice.locator(".prompt")).not_to_contain_text("réfléchit")  # away, not thinking
@@ -181,7 +180,11 @@ def test_play_now_can_be_stopped_and_asks_for_a_rated_game_when_ticked(
     assert sent and sent[0]["rated"] is True, sent
     with server.http() as client:
         assert client.get("/api/lobby").json()["waiting"] == 1
-        page.click("#now-cancel")
+        gives_up = page.expect_response(
+            lambda r: "/api/play-now/" in r.url and r.request.method == "DELETE"
+        )
+        with gives_up:
+            page.click("#now-cancel")
         expect(page.locator("#now-status")).to_have_text("Stopped looking.")
         expect(page.locator("#now-form button[type=submit]")).to_be_enabled()
         expect(page.locator("#now-cancel")).to_be_hidden()

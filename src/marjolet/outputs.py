@@ -197,20 +197,20 @@ def sqlite_tables(path: Path) -> set[str] | None:
     # removed again when the file proves not to be a database.
     companions = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
     absent = [p for p in companions if not p.exists()]
-    tables: set[str] | None = None
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
     except sqlite3.Error:
-        conn = None
-    if conn is not None:
-        try:
-            rows = conn.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
-            tables = {str(r[0]) for r in rows}
-        except sqlite3.Error:
-            tables = None
-        finally:
-            conn.close()
-    if tables is None:  # not a database: nobody else can be using these
-        for made in absent:
-            made.unlink(missing_ok=True)
-    return tables
+        return None
+    not_a_database = False
+    try:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
+        return {str(r[0]) for r in rows}
+    except sqlite3.Error as exc:  # (busy or locked: someone's database, left as it is)
+        code = getattr(exc, "sqlite_errorcode", None)
+        not_a_database = code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
+        return None
+    finally:
+        conn.close()
+        if not_a_database:  # no database, or a damaged one: nobody is writing it
+            for made in absent:
+                made.unlink(missing_ok=True)

@@ -374,11 +374,6 @@ class BotProcess:
         return self._child.stop(grace)
 
 
-#: How the first bytes of a file the system can start begin: a script's
-#: ``#!`` line, or a compiled program (ELF).
-PROGRAM_MAGIC = (b"#!", b"\x7fELF")
-
-
 def program_problem(path: str) -> str | None:
     """Why ``path`` cannot be started as a bot program, or ``None``: checked
     when the spec is given, not at the first move (a script without its
@@ -387,19 +382,28 @@ def program_problem(path: str) -> str | None:
         return "no such file"
     if os.path.isdir(path):
         return "it is a directory, not a program"
+    if not os.path.isfile(path):
+        return "it is not a regular file (a pipe or a device), not a program"
     if not os.access(path, os.X_OK):
         return f"the file is not executable (chmod +x {path})"
     try:
         with open(path, "rb") as f:
-            head = f.read(4)
+            head = f.read(64)
     except OSError:  # executable but unreadable: only the system can tell
         return None
-    if not head.startswith(PROGRAM_MAGIC):
-        return (
-            "the file is neither a script with a '#!' line (such as"
-            " '#!/usr/bin/env python3') nor a compiled program"
-        )
-    return None
+    if head.startswith(b"#!") or not _looks_like_text(head):
+        return None  # a script, or a compiled program (ELF, Mach-O, ...)
+    return (
+        "the file is a script without a '#!' line (such as '#!/usr/bin/env python3'"
+        " as its first line), which the system cannot start"
+    )
+
+
+def _looks_like_text(head: bytes) -> bool:
+    """Whether the first bytes of a file read as text (a script): no byte
+    that text never holds (NUL and the other control bytes but tab and the
+    line ends)."""
+    return all(b >= 0x20 or b in b"\t\n\r\f" for b in head)
 
 
 class ExternalBot(Bot):

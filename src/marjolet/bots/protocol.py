@@ -152,14 +152,21 @@ def identity_message(name: str, author: str = "") -> dict[str, Any]:
 def parse_identity(answer: Mapping[str, Any]) -> BotIdentity:
     """Check the answer to ``hello``: a ``name``, and the right protocol if
     one is named."""
-    name = answer.get("name")
-    if not isinstance(name, str) or not name.strip():
+    name = _printable(answer.get("name"))
+    if not name:
         raise ProtocolError(f"answer to hello has no 'name': {_quote(json.dumps(answer))}")
     protocol = answer.get("protocol", PROTOCOL)
     if protocol != PROTOCOL:
         raise ProtocolError(f"bot speaks protocol {protocol!r}, not {PROTOCOL!r}")
-    author = answer.get("author", "")
-    return BotIdentity(name.strip()[:100], author.strip()[:100] if isinstance(author, str) else "")
+    return BotIdentity(name, _printable(answer.get("author", "")))
+
+
+def _printable(value: object, limit: int = 100) -> str:
+    """A name a program gave, as shown on screens: its printable characters
+    only (no escape sequence reaches a terminal), trimmed, at most ``limit``."""
+    if not isinstance(value, str):
+        return ""
+    return "".join(c for c in value if c.isprintable()).strip()[:limit]
 
 
 def action_message(action: int) -> dict[str, Any]:

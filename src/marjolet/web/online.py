@@ -411,8 +411,13 @@ class Online:
         return out
 
     def game_ids(self, account: Account) -> list[str]:
-        """The ids of every game the account sits at (blocking)."""
-        query = select(game_players.c.game_id).where(game_players.c.account_id == account.id)
+        """The ids of the unfinished games the account sits at (blocking):
+        those whose seat key a browser must forget when the account logs out."""
+        query = (
+            select(game_players.c.game_id)
+            .join(games, games.c.id == game_players.c.game_id)
+            .where(game_players.c.account_id == account.id, games.c.status != "finished")
+        )
         with self.hub.ledger.engine.connect() as db:
             return [str(r.game_id) for r in db.execute(query)]
 

@@ -59,6 +59,10 @@ function accountPanel() {
   if (me) {
     const out = el("button", { type: "button", id: "logout", class: "action" }, t("online.logout"));
     out.addEventListener("click", async () => {
+      await stopLooking();  // the place and the offers are this person's, not the next one's
+      await Promise.all(Object.entries(ownSeeks()).map(([id, seek]) =>
+        api(`/api/seeks/${id}`, { method: "DELETE", json: { token: seek.token } }).catch(() => null)));
+      localStorage.removeItem(OWN_SEEKS);
       const done = await api("/api/session", { method: "DELETE", json: {} });
       forgetSeats(done.forget || []);
       await refresh();
@@ -220,17 +224,23 @@ async function playNow(event) {
 
 function nowButton(waiting) {
   $("now-form").querySelector("button[type=submit]").disabled = waiting;
-  $("now-cancel").hidden = !waiting;
+  $("now-cancel").hidden = !waiting || !state.place;  // a stop needs the place's key
 }
 
-/** Leave "Play now": the place is given up at once (its timers stop with it). */
+/** Leave "Play now": the place is given up at once (its timers stop with it).
+ *  A place matched meanwhile is a game already made: the page goes to it. */
 async function stopLooking() {
   const place = state.place;
   if (!place) return;
   state.place = null;
   nowButton(false);
+  try {
+    await api(`/api/play-now/${place.key}`, { method: "DELETE", json: {} });
+  } catch (err) {
+    const status = await api(`/api/play-now/${place.key}`).catch(() => null);
+    if (status && status.status === "matched") return goTo(status.game);
+  }
   say("now-status", t("online.stopped_looking"));
-  await api(`/api/play-now/${place.key}`, { method: "DELETE", json: {} }).catch(() => null);
 }
 
 /** Wait in "Play now": the lobby socket says when the place is matched, and
@@ -249,6 +259,7 @@ async function joinQueue(body) {
   const key = place.key;
   const mine = () => state.place !== null && state.place.key === key;
   state.place = { key, body };
+  nowButton(true);  // now with its key: "Stop looking" may be shown
   say("now-status", t("online.searching"));
   waitOn(key);
   const beat = () => {

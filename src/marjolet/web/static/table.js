@@ -569,16 +569,15 @@ function render() {
   }
   if (view.forfeit) {
     const who = view.players[view.forfeit.seat];
-    if (view.forfeit.bot === "") {  // a person who left, not a program that broke down
-      ctx.message = t(view.forfeit.seat === seat ? "table.forfeit_you_left" : "table.forfeit_left", { name: who });
-    } else {
-      const show = el("button", { type: "button", class: "link" }, t("table.show_why"));
-      show.addEventListener("click", () => {
-        state.hiddenSummary = -1;
-        render();
-      });
-      ctx.message = el("span", {}, t("table.forfeit", { name: who }), " ", show);
-    }
+    const left = view.forfeit.bot === "";  // a person who left, not a program that broke down
+    const show = el("button", { type: "button", class: "link" }, t(left ? "table.show_result" : "table.show_why"));
+    show.addEventListener("click", () => {
+      state.hiddenSummary = -1;
+      render();
+    });
+    const text = !left ? t("table.forfeit", { name: who })
+      : t(view.forfeit.seat === seat ? "table.forfeit_you_left" : "table.forfeit_left", { name: who });
+    ctx.message = el("span", {}, text, " ", show);
   }
   if (view.match_over || view.forfeit) {  // nobody is waited for any more
     clearInterval(state.awayTimer);
