@@ -11,6 +11,7 @@ import itertools
 import random
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -195,19 +196,31 @@ def test_the_rules_page_speaks_to_players_without_record_codes(
     assert "gagner les six derniers plis" in text
 
 
+@contextmanager
+def table_on_a_fixed_deck(
+    page: Page, tmp_path: Path, deck: tuple[str, str, str], *, first_dealer: int, bot: str
+) -> Iterator[LiveServer]:
+    """A server dealing every deal from ``deck`` (the elder's and the
+    dealer's six cards and the indicator), with ``page`` at seat 0 of a
+    classic game against ``bot``."""
+    from helpers import deck_for
+
+    cards = deck_for(*deck)
+    config = fast_config(
+        tmp_path / "g.sqlite3", bot_delay=0.01, first_dealer=first_dealer, deck_for=lambda i: cards
+    )
+    with live_server(config) as server:
+        game = server.new_game(mode="bot", bot=bot, rules={"profile": "classic"})
+        page.goto(f"{server.base}/game/{game['id']}#seat=0&token={game['token']}")
+        yield server
+
+
 def test_the_badges_of_the_opponent_s_shown_cards_are_whole_and_apart(
     page: Page, tmp_path: Path, shots: Path
 ) -> None:
-    from helpers import deck_for
-
     # the bot leads, wins trick 1 and declares its two marriages at once
-    deck = deck_for("AH KH QH KD QD AD", "7C 8C 9C 7D 8D 9D", "TS")
-    config = fast_config(
-        tmp_path / "g.sqlite3", bot_delay=0.01, first_dealer=0, deck_for=lambda i: deck
-    )
-    with live_server(config) as server:
-        game = server.new_game(mode="bot", bot="heuristic", rules={"profile": "classic"})
-        page.goto(f"{server.base}/game/{game['id']}#seat=0&token={game['token']}")
+    deck = ("AH KH QH KD QD AD", "7C 8C 9C 7D 8D 9D", "TS")
+    with table_on_a_fixed_deck(page, tmp_path, deck, first_dealer=0, bot="heuristic"):
         page.click(".hand.mine .card.playable >> nth=0", timeout=20_000)
         page.wait_for_selector(".hand.theirs .card-badge", timeout=20_000)
         page.wait_for_timeout(500)  # the cards settle
@@ -307,30 +320,21 @@ def test_the_lobby_main_button_is_in_a_desktops_first_screen(
 def test_a_meld_window_of_four_choices_stays_inside_a_phone_s_table(
     page: Page, tmp_path: Path, shots: Path
 ) -> None:
-    from helpers import deck_for
-
     # the player leads A♥, wins trick 1 and may declare K♣-Q♣, the trump jack
     # with Q♣, exchange the seven of spades or draw: four buttons and a hint
-    deck = deck_for("AH KC QC JS 7S TH", "7D 8D 9D 7H 8H 9H", "9S")
-    config = fast_config(
-        tmp_path / "g.sqlite3", bot_delay=0.01, first_dealer=1, deck_for=lambda i: deck
-    )
-    with live_server(config) as server:
-        game = server.new_game(mode="bot", bot="level:beginner", rules={"profile": "classic"})
-        page.goto(f"{server.base}/game/{game['id']}#seat=0&token={game['token']}")
+    deck = ("AH KC QC JS 7S TH", "7D 8D 9D 7H 8H 9H", "9S")
+    with table_on_a_fixed_deck(page, tmp_path, deck, first_dealer=1, bot="level:beginner"):
         page.click('.hand.mine .card[data-card="AH"].playable', timeout=20_000)
         page.wait_for_selector(".window-actions button.meld >> nth=1", timeout=20_000)
         page.wait_for_timeout(300)
         page.screenshot(path=str(shots / "meld-window-fr-390.png"))
         seen(page, "the meld window")
         felt, buttons, table = page.evaluate(
-            """() => [document.querySelector('.window-actions').closest('.felt, .table, main')
-                        .getBoundingClientRect().right,
-                      [...document.querySelectorAll('.window-actions button')]
-                        .map(b => [b.textContent, b.getBoundingClientRect().right]),
-                      document.querySelector('.felt') ?
-                        document.querySelector('.felt').scrollWidth -
-                        document.querySelector('.felt').clientWidth : 0]"""
+            """() => { const felt = document.querySelector('.felt');
+                       return [felt.getBoundingClientRect().right,
+                               [...document.querySelectorAll('.window-actions button')]
+                                 .map(b => [b.textContent, b.getBoundingClientRect().right]),
+                               felt.scrollWidth - felt.clientWidth]; }"""
         )
     assert len(buttons) >= 4, buttons
     for text, right in buttons:

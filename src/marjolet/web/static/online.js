@@ -60,8 +60,7 @@ function accountPanel() {
     const out = el("button", { type: "button", id: "logout", class: "action" }, t("online.logout"));
     out.addEventListener("click", async () => {
       await stopLooking();  // the place and the offers are this person's, not the next one's
-      await Promise.all(Object.entries(ownSeeks()).map(([id, seek]) =>
-        api(`/api/seeks/${id}`, { method: "DELETE", json: { token: seek.token } }).catch(() => null)));
+      await Promise.all(Object.entries(ownSeeks()).map(([id, seek]) => withdraw(id, seek.token)));
       localStorage.removeItem(OWN_SEEKS);
       const done = await api("/api/session", { method: "DELETE", json: {} });
       forgetSeats(done.forget || []);
@@ -140,7 +139,7 @@ async function seeks() {
     if (mine[s.id]) {
       button = el("button", { type: "button", class: "action" }, t("online.withdraw"));
       button.addEventListener("click", async () => {
-        await api(`/api/seeks/${s.id}`, { method: "DELETE", json: { token: mine[s.id].token } }).catch(() => null);
+        await withdraw(s.id, mine[s.id].token);
         await seeks();
       });
     } else {
@@ -156,6 +155,11 @@ async function seeks() {
     }
     return el("li", {}, bits.join(" · "), " ", button);
   })));
+}
+
+/** Take an offer of this browser's off the lobby (gone already: nothing to do). */
+function withdraw(id, token) {
+  return api(`/api/seeks/${id}`, { method: "DELETE", json: { token } }).catch(() => null);
 }
 
 async function postSeek(event) {

@@ -49,14 +49,12 @@ async function main() {
   let data;
   try {
     data = await api(`/api/players/${encodeURIComponent(name)}`);
-  } catch (err) {  // no such player: say so, without empty sections (else only the error)
-    if (!err.details || err.details.code !== "no_player") {
-      clear($("summary")).append(sentence(err.message));
-      return;
-    }
-    clear($("name")).append(t("profile.unknown_title"));
+  } catch (err) {
     clear($("summary")).append(sentence(err.message));
-    for (const section of document.querySelectorAll("main section")) section.hidden = true;
+    if (err.details && err.details.code === "no_player") {  // say so, without empty sections
+      clear($("name")).append(t("profile.unknown_title"));
+      for (const section of document.querySelectorAll("main section")) section.hidden = true;
+    }
     return;
   }
   clear($("name")).append(data.name);
