@@ -397,6 +397,7 @@ def test_my_games_say_whose_turn_it_is_and_the_account_opens_its_seat_anywhere(
     lees = lee.get("/api/me/games").json()
     assert [g["id"] for g in kims["games"]] == [mine["id"]]
     assert kims["games"][0]["my_turn"] != lees["games"][0]["my_turn"]
+    assert not kims["games"][0]["forfeit"]
     assert kims["games"][0]["deadline"] is not None
     assert kims["waiting"] + lees["waiting"] == 1
     assert kim.get("/api/me").json()["waiting"] == kims["waiting"]
@@ -441,6 +442,11 @@ def test_a_player_who_leaves_can_be_claimed_after_the_grace_and_the_claim_is_rat
     assert (
         rating(server, "mia")["rating"]["value"] > 1500 > rating(server, "ned")["rating"]["value"]
     )
+    # the game lists say the result came by forfeit
+    listed = mia.get("/api/me/games").json()["games"]
+    assert [(g["winner"], g["forfeit"]) for g in listed] == [(mine["seat"], True)]
+    recent = rating(server, "ned")["recent_games"]
+    assert [(g["result"], g["forfeit"]) for g in recent] == [("loss", True)]
 
 
 def test_a_result_not_rated_before_a_restart_is_rated_once_at_start(

@@ -80,7 +80,7 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     alice.goto(f"{server.base}/players/alice?lang=fr")
     expect(alice.locator(".rating-plot circle")).to_have_count(2)
     expect(alice.locator("#summary")).to_contain_text("1 partie classée : 1 gagnée, 0 perdue")
-    expect(alice.locator("#recent")).to_contain_text("contre bobby · classée · gagnée")
+    expect(alice.locator("#recent")).to_contain_text("contre bobby · classée · gagnée par forfait")
     text = alice.locator("body").inner_text().lower()
     assert "glicko" not in text and "seek" not in text
     close_watched_page(alice)

@@ -10,6 +10,7 @@ and per name, sign-ups per address (web/ratelimits.py).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -138,6 +139,7 @@ def _recent_games(online: Online, account: Account) -> list[dict[str, Any]]:
             games.c.updated,
             games.c.status,
             games.c.winner,
+            games.c.forfeit,
             games.c.players,
             game_players.c.seat,
             game_players.c.rated,
@@ -147,8 +149,6 @@ def _recent_games(online: Online, account: Account) -> list[dict[str, Any]]:
         .order_by(games.c.updated.desc())
         .limit(RECENT)
     )
-    import json
-
     with online.hub.ledger.engine.connect() as db:
         rows = db.execute(query).all()
     out = []
@@ -166,6 +166,7 @@ def _recent_games(online: Online, account: Account) -> list[dict[str, Any]]:
                 "rated": bool(r.rated),
                 "finished": r.status == "finished",
                 "result": result,
+                "forfeit": r.forfeit is not None,
                 "replay": f"/replay?game={r.id}",
                 "review": f"/replay?game={r.id}&review=1",
             }

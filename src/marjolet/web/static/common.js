@@ -454,6 +454,12 @@ export function cardText(card) {
   return el("span", { class: `card-text suit-${suitOf(card)}`, title: cardTitle(card) }, cardLabel(card));
 }
 
+/** A finished game's result for one seat, in a game list: won or lost, and
+ * "by forfeit" when the game ended so (a player left or broke down). */
+export function resultText(won, forfeit) {
+  return t(`online.${won ? "won" : "lost"}${forfeit ? "_forfeit" : ""}`);
+}
+
 export function formatDate(seconds) {
   const date = new Date(seconds * 1000);
   return date.toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" });

@@ -4,7 +4,7 @@
 // of an offer the moment it is taken.
 
 import {
-  answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, playerName, rememberSeat, sentence, t,
+  answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, playerName, rememberSeat, resultText, sentence, t,
   topbar, translateDocument,
 } from "./common.js";
 
@@ -108,7 +108,7 @@ async function myGames() {
   box.append(el("ul", { class: "my-games" }, data.games.map((g) => {
     const bits = [t("online.against", { name: g.opponent })];
     if (g.rated) bits.push(t("online.rated"));
-    if (g.finished) bits.push(t(g.winner === g.seat ? "online.won" : "online.lost"));
+    if (g.finished) bits.push(resultText(g.winner === g.seat, g.forfeit));
     else if (g.my_turn) bits.push(t("online.your_turn"));
     if (g.deadline && !g.finished) {  // whose move the deadline is for
       const when = formatDate(g.deadline);

@@ -2,7 +2,7 @@
 // (an SVG line drawn here) and recent games with replay and review links.
 
 import {
-  api, applyPreferences, clear, el, formatDate, loadLanguage, sentence, svg, t, topbar, translateDocument,
+  api, applyPreferences, clear, el, formatDate, loadLanguage, resultText, sentence, svg, t, topbar, translateDocument,
 } from "./common.js";
 
 function $(id) {
@@ -33,7 +33,7 @@ function recent(games) {
   return el("ul", { class: "recent" }, games.map((g) => {
     const bits = [formatDate(g.updated), t("online.against", { name: g.opponent })];
     if (g.rated) bits.push(t("online.rated"));
-    bits.push(g.result ? t(g.result === "win" ? "online.won" : "online.lost") : t("profile.in_progress"));
+    bits.push(g.result ? resultText(g.result === "win", g.forfeit) : t("profile.in_progress"));
     const links = [el("a", { href: g.replay, class: "action" }, t("history.replay"))];
     if (g.finished) links.push(el("a", { href: g.review, class: "action" }, t("profile.review")));
     return el("li", {}, bits.join(" · "), " ", ...links);
