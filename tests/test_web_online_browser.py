@@ -83,6 +83,11 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     expect(alice.locator("#recent")).to_contain_text("contre bobby · classée · gagnée par forfait")
     text = alice.locator("body").inner_text().lower()
     assert "glicko" not in text and "seek" not in text
+    alice.set_viewport_size({"width": 390, "height": 844})  # on a phone the chart's
+    alice.reload()  # labels keep a readable size: the chart is not scaled down
+    expect(alice.locator(".rating-plot circle")).to_have_count(2)
+    box = alice.locator(".rating-plot .tick").first.bounding_box()
+    assert box is not None and box["height"] >= 10, box
     close_watched_page(alice)
 
 

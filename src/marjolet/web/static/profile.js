@@ -12,7 +12,9 @@ function $(id) {
 function plot(history) {
   if (history.length < 1) return el("p", { class: "muted" }, t("profile.no_rated"));
   const points = [1500, ...history.map((h) => h.rating)];
-  const w = 600;
+  // as wide as the page allows (at most 600), so that on a phone the SVG is not
+  // scaled down and its labels keep their size
+  const w = Math.round(Math.min(600, Math.max(280, document.documentElement.clientWidth - 32)));
   const h = 200;
   const pad = 30;
   const lo = Math.min(...points) - 20;
