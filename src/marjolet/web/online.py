@@ -31,11 +31,11 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import and_, select
+from sqlalchemy import Engine, Row, and_, select
 
 from marjolet.rules import Rules
 from marjolet.web.accounts import Account, AccountError, Accounts
@@ -422,26 +422,7 @@ class Online:
             return [str(r.game_id) for r in db.execute(query)]
 
     def _held_games(self, account_id: int) -> list[dict[str, Any]]:
-        query = (
-            select(
-                games.c.id,
-                games.c.updated,
-                games.c.status,
-                games.c.winner,
-                games.c.forfeit,
-                games.c.players,
-                games.c.totals,
-                game_players.c.seat,
-                game_players.c.rated,
-                game_players.c.days_per_move,
-            )
-            .join(game_players, game_players.c.game_id == games.c.id)
-            .where(game_players.c.account_id == account_id)
-            .order_by(games.c.updated.desc())
-            .limit(MY_GAMES)
-        )
-        with self.hub.ledger.engine.connect() as db:
-            rows = db.execute(query).all()
+        rows = account_game_rows(self.hub.ledger.engine, account_id, MY_GAMES)
         out = []
         for r in rows:
             seat, players = int(r.seat), json.loads(r.players)
@@ -464,6 +445,33 @@ class Online:
                 }
             )
         return out
+
+
+def account_game_rows(
+    engine: Engine, account_id: int, limit: int
+) -> Sequence[Row[*tuple[Any, ...]]]:
+    """The account's latest ``limit`` games, newest first (blocking): the
+    game's summary and the account's seat at it, for the game lists."""
+    query = (
+        select(
+            games.c.id,
+            games.c.updated,
+            games.c.status,
+            games.c.winner,
+            games.c.forfeit,
+            games.c.players,
+            games.c.totals,
+            game_players.c.seat,
+            game_players.c.rated,
+            game_players.c.days_per_move,
+        )
+        .join(game_players, game_players.c.game_id == games.c.id)
+        .where(game_players.c.account_id == account_id)
+        .order_by(games.c.updated.desc())
+        .limit(limit)
+    )
+    with engine.connect() as db:
+        return db.execute(query).all()
 
 
 def play_now_message(key: str, answer: dict[str, Any] | None) -> str:

@@ -14,13 +14,17 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from sqlalchemy import select
 
 from marjolet.web.accounts import NAME_PATTERN, Account, AccountError, check_name, check_password
-from marjolet.web.db import game_players, games
 from marjolet.web.deps import ClientDep, CurrentAccount, OnlineDep, OptionalAccount
 from marjolet.web.errors import WebError
-from marjolet.web.online import SESSION_COOKIE, SESSION_MAX_AGE, Online, refused
+from marjolet.web.online import (
+    SESSION_COOKIE,
+    SESSION_MAX_AGE,
+    Online,
+    account_game_rows,
+    refused,
+)
 from marjolet.web.schemas import Credentials, NoOptions
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -133,24 +137,7 @@ async def player(name: str, online: OnlineDep) -> dict[str, Any]:
 
 def _recent_games(online: Online, account: Account) -> list[dict[str, Any]]:
     """The account's latest games (nothing secret: who, when, the result)."""
-    query = (
-        select(
-            games.c.id,
-            games.c.updated,
-            games.c.status,
-            games.c.winner,
-            games.c.forfeit,
-            games.c.players,
-            game_players.c.seat,
-            game_players.c.rated,
-        )
-        .join(game_players, game_players.c.game_id == games.c.id)
-        .where(game_players.c.account_id == account.id)
-        .order_by(games.c.updated.desc())
-        .limit(RECENT)
-    )
-    with online.hub.ledger.engine.connect() as db:
-        rows = db.execute(query).all()
+    rows = account_game_rows(online.hub.ledger.engine, account.id, RECENT)
     out = []
     for r in rows:
         players = json.loads(r.players)
