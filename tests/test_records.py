@@ -206,6 +206,21 @@ def test_text_form_reports_line_numbers() -> None:
         loads("format marjolet-record/1\nfirst_dealer 0\nbogus line\n")
 
 
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ("classic profile=encyclopedia", "the profile is the first word"),
+        ("classic deal_pattern=2-2-2 deal_pattern=3-3", "'deal_pattern' is given twice"),
+        ("classic target=1000 target=1000", "'target' is given twice"),
+    ],
+)
+def test_text_form_refuses_a_rules_line_it_would_have_to_change(rules: str, message: str) -> None:
+    # the JSON form refuses any such key, and so must the text form, never
+    # keeping one value of two or dropping a profile without a word
+    with pytest.raises(RecordError, match=message):
+        loads(f"format marjolet-record/1\nfirst_dealer 0\nrules {rules}\n")
+
+
 def test_text_form_accepts_comments_symbols_and_10() -> None:
     record = random_match(5)
     rec = Record.from_match(record)

@@ -198,6 +198,10 @@ def text_settings(text: str) -> str | dict[str, Any]:
         key, eq, value = part.partition("=")
         if not eq:
             raise RulesError(f"rules: expected key=value, got {part!r}")
+        if key == "profile":
+            raise RulesError(f"rules: the profile is the first word, got {part!r}")
+        if key in out:
+            raise RulesError(f"rules: {key!r} is given twice, got {part!r}")
         parsed: object
         if value in ("true", "false"):
             parsed = value == "true"
