@@ -4,6 +4,7 @@ selfplay, play (plain, through a pipe) and bench."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -133,9 +134,31 @@ def test_play_accepts_action_text_and_rejects_nonsense(tmp_path: Path) -> None:
     assert proc.returncode == 0
     assert "unknown action 'ZZ'" in proc.stdout
     assert "no action 99" in proc.stdout
-    assert "R11" in proc.stdout
+    assert "four jacks score nothing; 4J is not a meld" in proc.stdout
+    assert "R11" not in proc.stdout  # no rule id on a player's screen
+    help_quit = next(line for line in proc.stdout.splitlines() if line.startswith("  quit "))
+    assert f"--resume {save}" in help_quit  # the help names the file this game is saved to
     assert "saved to" in proc.stdout
     assert len(load(save).deals[0].actions) >= 1
+
+
+def test_play_lists_window_choices_in_words_and_tells_who_took_the_indicator(
+    tmp_path: Path,
+) -> None:
+    proc = run_cli(
+        "play", "--opponent", "random", "--seed", "5", "--save", str(tmp_path / "g.json"),
+        stdin="1\n" * 600,
+    )  # fmt: skip
+    assert proc.returncode == 0
+    menu = [line for line in proc.stdout.splitlines() if re.match(r"^ +\d+\) ", line)]
+    window = [line for line in menu if "+" in line or "draw:" in line]
+    assert window, "no meld window was met"
+    assert not [line for line in menu if re.search(r"\) (meld [0-9A-Z]+|dix|draw) ", line)]
+    # trick 10 (R15): the winner draws the last hidden card, the loser takes the
+    # indicator and scores 10 for the last card, said whichever side the player is
+    took = re.findall(r"(You drew \S+; \w+ took the indicator \S+: \+10\."
+                      r"|You drew the indicator \S+: \+10 for the last card\.)", proc.stdout)
+    assert took and len(took) == proc.stdout.count("The stock is empty: now follow suit")
 
 
 def test_play_resume_continues_the_saved_match(tmp_path: Path) -> None:

@@ -320,6 +320,16 @@ def test_the_deal_summary_and_its_review_screen_speak_french(tmp_path: Path, fre
     asyncio.run(main())
 
 
+def test_a_tie_at_the_target_says_that_another_deal_decides(french: None) -> None:
+    from marjolet.tui.summary import standing
+
+    assert standing((510, 510), 500, "Ann") == (  # R22
+        "Partie en 500 : égalité à 500 points ou plus ; une nouvelle donne départagera."
+    )
+    assert standing((490, 490), 500, "Ann") == "Partie en 500 : égalité."
+    assert standing((300, 420), 500, "Ann") == "Partie en 500 : Ann mène de 120."
+
+
 def test_the_hint_and_its_runner_up_read_in_french(french: None) -> None:
     from marjolet.actions import MELD_BASE
     from marjolet.melds import MELD_INDEX

@@ -257,7 +257,7 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
             raise RecordError(session.save_error)
 
     narrator = Narrator(human, names, out)
-    seat = LineSeat(names, stdin, out, lambda: match.totals)
+    seat = LineSeat(names, stdin, out, lambda: match.totals, session.resume_hint)
 
     def on_action(m: Match, who: int, action: int) -> None:
         save()

@@ -185,6 +185,7 @@ class MarjoletApp(App[None]):
             target=m.rules.target,
             winner=m.winner,
             rules=m.rules,
+            resume=self.session.resume_hint,
         )
         self.push_screen(screen, callback=self._summary_closed)
 
@@ -321,7 +322,7 @@ class MarjoletApp(App[None]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, ModalScreen):
-            self.push_screen(HelpScreen(self.session.match.rules))
+            self.push_screen(HelpScreen(self.session.match.rules, self.session.resume_hint))
 
     def action_quit_game(self) -> None:
         self.exit()

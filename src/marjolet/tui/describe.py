@@ -281,7 +281,7 @@ def _trick_lines(
     line = _says("won_trick", winner, human, who=who, n=n, card=card_symbol(win_card))
     line = tr("tui.over", won=line, beaten=beaten, score=score)
     if extra:
-        line = line[:-1] + "; " + ", ".join(extra) + "."
+        line = line[:-1] + tr("tui.semicolon") + ", ".join(extra) + "."
     return [line]
 
 

@@ -19,9 +19,11 @@ from marjolet.tui.launch import resume_command
 from marjolet.tui.words import lang, tr, translate_bindings
 
 
-def keys_text() -> str:
-    """The keys of the game, in the player's language (Markdown)."""
-    return tr("tui.help_keys", resume=resume_command())
+def keys_text(resume: str = "") -> str:
+    """The keys of the game, in the player's language (Markdown), with
+    ``resume``, the command that continues this match (the session's
+    :attr:`~marjolet.tui.session.GameSession.resume_hint`)."""
+    return tr("tui.help_keys", resume=resume or resume_command())
 
 
 def rules_text(rules: Rules) -> str:
@@ -37,16 +39,17 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,h,f1,q", "close", "Close"),
     ]
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, resume: str = "") -> None:
         super().__init__()
         translate_bindings(self._bindings)
         self.rules = rules
+        self.resume = resume
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = tr("tui.help_title")
             with VerticalScroll():
-                yield Markdown(keys_text() + "\n\n" + rules_text(self.rules))
+                yield Markdown(keys_text(self.resume) + "\n\n" + rules_text(self.rules))
             yield Static(tr("tui.help_scroll"), id="help-keys")
 
     def on_mount(self) -> None:

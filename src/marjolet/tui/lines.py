@@ -10,19 +10,29 @@ human's side, using only what that seat may know.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE, parse_action
-from marjolet.cards import SEVEN, card, display_order
+from marjolet.cards import display_order
 from marjolet.errors import ActionError
 from marjolet.match import Match
 from marjolet.melds import MELD_VALUES, meld_description
 from marjolet.observation import Observation
-from marjolet.tui.describe import follow_rule, four_kind, meld_cards_text, why_not_allowed
+from marjolet.tui.describe import (
+    follow_rule,
+    four_kind,
+    meld_cards_text,
+    why_not_allowed,
+    window_options,
+)
 from marjolet.tui.launch import resume_command
 from marjolet.tui.words import card as card_symbol
 from marjolet.tui.words import lang, suit_name, tr
+
+#: A rule id opening an error message ("R11: "), left out on a player's screen.
+RULE_ID = re.compile(r"^R\d+: ")
 
 
 def _symbols(mask: int) -> str:
@@ -44,16 +54,12 @@ class QuitGame(Exception):
 
 
 def describe_action(obs: Observation, action: int) -> str:
-    """The text of an action with its value where it scores."""
-    if MELD_BASE <= action < DIX:
-        m = action - MELD_BASE
-        value = MELD_VALUES[obs.trump][m]
-        return f"{ACTION_NAMES[action]}  {_meld_words(m, obs)} +{value}"
-    if action == DIX:
-        return tr("tui.plain_action_dix", card=card_symbol(card(SEVEN, obs.trump)))
-    if action == DRAW:
-        return tr("tui.plain_action_draw")
-    return card_symbol(action)
+    """The text of an action in the menu: a card, or a window choice in the
+    full-screen window's words (its cards, what it is, its points); never
+    its record code."""
+    if action < MELD_BASE:
+        return card_symbol(action)
+    return window_options(obs, [action])[0].label
 
 
 def show_position(obs: Observation, names: Sequence[str], match_totals: tuple[int, int]) -> str:
@@ -106,8 +112,11 @@ class LineSeat:
         stdin: TextIO,
         stdout: TextIO,
         match_totals: Callable[[], tuple[int, int]],
+        resume: str = "",
     ) -> None:
         self.names = names
+        #: the command that continues this match (the help text names it)
+        self.resume = resume or resume_command()
         self.stdin = stdin
         self.stdout = stdout
         self.match_totals = match_totals
@@ -141,7 +150,7 @@ class LineSeat:
             if low in ("quit", "exit", "q"):
                 raise QuitGame("quit")
             if low in ("help", "?"):
-                self._say(tr("tui.plain_help", resume=resume_command()))
+                self._say(tr("tui.plain_help", resume=self.resume))
                 continue
             if low == "hand":
                 self._say(show_position(obs, self.names, self.match_totals()))
@@ -165,9 +174,10 @@ class LineSeat:
         try:
             action = parse_action(text)
         except ActionError as exc:
-            # the parser's reason is English; other languages name the answer
+            # the parser's reason is English (without its rule id: a player's
+            # screen names no rule ids); other languages name the answer
             if lang() == "en":
-                self._say(tr("tui.plain_bad_text", reason=exc))
+                self._say(tr("tui.plain_bad_text", reason=RULE_ID.sub("", str(exc))))
             else:
                 self._say(tr("tui.plain_unknown_text", answer=answer))
             return None
@@ -176,7 +186,9 @@ class LineSeat:
             self._say(f"   {reason}")
             return None
         if action not in legal:
-            self._say(tr("tui.plain_not_legal", action=ACTION_NAMES[action]))
+            window_only = action >= MELD_BASE and not obs.in_window
+            key = "tui.plain_not_window" if window_only else "tui.plain_not_legal"
+            self._say(tr(key, action=ACTION_NAMES[action]))
             return None
         return action
 
@@ -189,6 +201,7 @@ class Narrator:
         self.names = names
         self.out = out
         self._hand_before = 0
+        self._indicator: int | None = None
 
     def _say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -197,6 +210,7 @@ class Narrator:
     def before(self, match: Match) -> None:
         obs = match.observation(self.human)
         self._hand_before = obs.hand.mask
+        self._indicator = obs.indicator
 
     def __call__(self, match: Match, seat: int, action: int) -> None:
         obs = match.observation(self.human)
@@ -215,7 +229,8 @@ class Narrator:
             gained = obs.hand.mask & ~self._hand_before
             got = _symbols(gained)
             if obs.stock_empty:
-                self._say(tr("tui.plain_stock_empty", cards=got or tr("tui.plain_nothing")))
+                self._say(self._last_draw(seat, got))
+                self._say(tr("tui.plain_stock_empty"))
                 opponent = self.names[self.human ^ 1]
                 known = _symbols(obs.opponent_known.mask)
                 self._say(tr("tui.plain_opp_known", name=opponent, cards=known))
@@ -228,3 +243,12 @@ class Narrator:
             value = MELD_VALUES[obs.trump][m]
             self._say(tr(you + "declared", who=who, what=_meld_words(m, obs), n=value))
         self._hand_before = obs.hand.mask
+        self._indicator = obs.indicator
+
+    def _last_draw(self, winner: int, got: str) -> str:
+        """Trick 10's draw: its winner drew the last hidden card, the loser
+        took the indicator and scores 10 for the last card (R15)."""
+        ind = card_symbol(self._indicator) if self._indicator is not None else "?"
+        if winner == self.human:
+            return tr("tui.they_took_indicator", cards=got, name=self.names[winner ^ 1], card=ind)
+        return tr("tui.you_drew_indicator", card=ind)

@@ -20,6 +20,22 @@ from marjolet.tui.describe import summary_table
 from marjolet.tui.words import tr, translate_bindings
 
 
+def standing(totals: tuple[int, int], target: int, opponent: str) -> str:
+    """Where an undecided match stands after a deal, the player's total
+    first: who leads by how much, or a tie (at the target or above, R22:
+    another deal decides)."""
+    t0, t1 = totals
+    if t0 == t1 >= target:
+        lead = tr("tui.level_at_target", n=target)
+    elif t0 == t1:
+        lead = tr("tui.level")
+    elif t0 > t1:
+        lead = tr("tui.you_lead_by", n=t0 - t1)
+    else:
+        lead = tr("tui.leads_by", name=opponent, n=t1 - t0)
+    return tr("tui.match_lead", n=target, lead=lead)
+
+
 class DealSummaryScreen(ModalScreen[str]):
     """Shows one finished deal. Dismissed with ``"next"`` (Enter), ``"new"``
     (a new match, once the match is over), ``"review"`` (``r``: review the
@@ -43,6 +59,7 @@ class DealSummaryScreen(ModalScreen[str]):
         target: int,
         winner: int | None,
         rules: Rules | None = None,
+        resume: str = "",
     ) -> None:
         super().__init__()
         translate_bindings(self._bindings)
@@ -53,6 +70,7 @@ class DealSummaryScreen(ModalScreen[str]):
         self.target = target
         self.winner = winner
         self.rules = rules if rules is not None else Rules()
+        self.resume = resume
 
     def compose(self) -> ComposeResult:
         table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
@@ -75,7 +93,7 @@ class DealSummaryScreen(ModalScreen[str]):
             Text(str(self.totals[1]), style="bold reverse"),
         )
         if self.winner is None:
-            outcome = tr("tui.match_lead", n=self.target, lead=self._lead_text())
+            outcome = standing(self.totals, self.target, self.names[1])
             keys = tr("tui.summary_keys")
             title = tr("tui.summary_title", n=self.deal_number)
         else:
@@ -90,14 +108,6 @@ class DealSummaryScreen(ModalScreen[str]):
             yield Static(keys, id="summary-keys")
             yield Static(tr("tui.summary_review"), id="summary-review", classes="keys")
         yield Footer()  # the key bar of the deal's end
-
-    def _lead_text(self) -> str:
-        t0, t1 = self.totals
-        if t0 == t1:
-            return tr("tui.level")
-        if t0 > t1:
-            return tr("tui.you_lead_by", n=abs(t0 - t1))
-        return tr("tui.leads_by", name=self.names[1], n=abs(t0 - t1))
 
     def action_next(self) -> None:
         self.dismiss("next" if self.winner is None else "new")
@@ -117,4 +127,4 @@ class DealSummaryScreen(ModalScreen[str]):
     def action_help(self) -> None:
         from marjolet.tui.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(self.rules))
+        self.app.push_screen(HelpScreen(self.rules, self.resume))
