@@ -12,7 +12,16 @@ from hypothesis import strategies as st
 from marjolet.bots import make_bot
 from marjolet.errors import RecordError
 from marjolet.match import Match
-from marjolet.record import Record, load, loads, replay, save, to_match, write_atomic
+from marjolet.record import (
+    Record,
+    format_result_table,
+    load,
+    loads,
+    replay,
+    save,
+    to_match,
+    write_atomic,
+)
 from marjolet.rules import CLASSIC, Rules
 from marjolet.turns import play_match
 
@@ -227,3 +236,14 @@ def test_text_form_accepts_comments_symbols_and_10() -> None:
     text = rec.to_text().replace("TD", "10D").replace("QS", "Q♠")
     text = "# a saved game\n" + text.replace("deal 0\n", "deal 0  # first deal\n")
     assert loads(text) == rec
+
+
+def test_the_score_table_shows_names_without_control_characters() -> None:
+    # a record keeps any name; a terminal is never sent a NUL or an escape
+    data = Record.from_match(random_match(3)).to_json()
+    data["players"] = ["Al\x00ice\x1b[2J", "Bob"]
+    rec = loads(json.dumps(data))
+    assert rec.players == ("Al\x00ice\x1b[2J", "Bob")
+    table = format_result_table(rec, replay(rec))
+    assert "Alice[2J" in table and "winner:" in table
+    assert all(c.isprintable() for line in table.splitlines() for c in line), table

@@ -183,6 +183,20 @@ class Record:
         return Record(self.rules, self.first_dealer, self.players, self.deals, tuple(ordered))
 
 
+def printable_name(name: object, limit: int = 100) -> str:
+    """A player's or a program's name as a screen shows it: its printable
+    characters only (no control character or escape sequence reaches a
+    terminal), trimmed, at most ``limit`` long; ``""`` for a non-string.
+    Records keep names as given: only what is shown is cleaned.
+
+    >>> printable_name("Al\\x00ice\\x1b[31m ")
+    'Alice[31m'
+    """
+    if not isinstance(name, str):
+        return ""
+    return "".join(c for c in name if c.isprintable()).strip()[:limit]
+
+
 def _rules_text(rules: Rules) -> str:
     return rules.to_text()
 
@@ -413,7 +427,9 @@ def _parse_deck(value: object, d: int) -> tuple[int, ...]:
     if len(deck) != 32:
         missing = " ".join(CARD_NAMES[c] for c in range(32) if not seen >> c & 1)
         raise RecordError(
-            f"R4: the deck has {len(deck)} cards, not 32 (missing: {missing})", deal=d
+            f"R4: the deck has {len(deck)} card{'' if len(deck) == 1 else 's'}, not 32 "
+            f"(missing: {missing})",
+            deal=d,
         )
     return tuple(deck)
 
@@ -701,7 +717,7 @@ def replay(record: Record) -> ReplayResult:
 
 def format_result_table(record: Record, result: ReplayResult) -> str:
     """The readable per-deal score table of ``marjolet replay``."""
-    names = record.players or ("player 0", "player 1")
+    names = [printable_name(n) for n in record.players or ("player 0", "player 1")]
     head = (
         f"{'deal':>4} {'dealer':>6} {'trump':>5}  {'player':<12} {'cards':>5} {'melds':>5} "
         f"{'dix':>3} {'last card':>9} {'last trick':>10} {'all six':>7} {'score':>5} {'total':>5}"

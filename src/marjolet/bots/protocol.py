@@ -41,6 +41,7 @@ from marjolet.decks import consistent_deck
 from marjolet.engine import Deal
 from marjolet.errors import DealError, MarjoletError
 from marjolet.observation import Observation, observe
+from marjolet.record import printable_name
 from marjolet.rules import Rules
 
 PROTOCOL = "marjolet-bot/1"
@@ -152,21 +153,13 @@ def identity_message(name: str, author: str = "") -> dict[str, Any]:
 def parse_identity(answer: Mapping[str, Any]) -> BotIdentity:
     """Check the answer to ``hello``: a ``name``, and the right protocol if
     one is named."""
-    name = _printable(answer.get("name"))
+    name = printable_name(answer.get("name"))
     if not name:
         raise ProtocolError(f"answer to hello has no 'name': {_quote(json.dumps(answer))}")
     protocol = answer.get("protocol", PROTOCOL)
     if protocol != PROTOCOL:
         raise ProtocolError(f"bot speaks protocol {protocol!r}, not {PROTOCOL!r}")
-    return BotIdentity(name, _printable(answer.get("author", "")))
-
-
-def _printable(value: object, limit: int = 100) -> str:
-    """A name a program gave, as shown on screens: its printable characters
-    only (no escape sequence reaches a terminal), trimmed, at most ``limit``."""
-    if not isinstance(value, str):
-        return ""
-    return "".join(c for c in value if c.isprintable()).strip()[:limit]
+    return BotIdentity(name, printable_name(answer.get("author", "")))
 
 
 def action_message(action: int) -> dict[str, Any]:

@@ -83,7 +83,10 @@ class GameSession:
         players = match.players or (default_name(), opponent)
         self.player_names = (players[0], players[1])
         #: Short names for the screen: the human's own name and the bot's.
-        self.names = (players[0], opponent_name or self._bot_name(players[1]))
+        self.names = (
+            record.printable_name(players[0]),
+            opponent_name or record.printable_name(self._bot_name(players[1])),
+        )
         #: Messages for the player about how the session was opened.
         self.notes = list(notes)
         self.save_error: str | None = None
