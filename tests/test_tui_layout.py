@@ -46,11 +46,13 @@ def test_the_key_bar_shows_the_card_keys_then_the_meld_window_keys(tmp_path: Pat
     async def body(pilot: Pilot[None]) -> None:
         keys = footer(app)
         assert "1-6 Play card" in keys and "←→ Choose" in keys and "Draw" not in keys
+        assert "⏎ Play" in keys
         await pilot.press("1")  # A♠ wins trick 1: K♥-Q♥, the dix, draw
         await settle(app, pilot)
         keys = footer(app)
         assert "1-3 Declare" in keys and "d Draw" in keys
-        assert "Play card" not in keys and "←→" not in keys
+        assert "⏎ Take the line" in keys  # Enter takes the window's chosen line
+        assert "Play" not in keys and "←→" not in keys
 
     run_app(app, body)
 

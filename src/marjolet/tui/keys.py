@@ -51,6 +51,8 @@ class KeyBar:
     #: The arrows and Enter choose a card (outside the meld window).
     arrows: bool = False
     confirm: bool = False
+    #: What Enter does: play the chosen card, or take the window's chosen line.
+    confirm_label: str = "tui.key_play"
     draw: bool = False
     hint: bool = False
 
@@ -83,7 +85,14 @@ def key_bar(waiting: Waiting, turn: HumanTurn, hand: Sequence[int], options: int
     if waiting != Waiting.HUMAN:
         return KeyBar()
     if turn.in_window:
-        return KeyBar(_span(options), "tui.key_declare", confirm=True, draw=True, hint=True)
+        return KeyBar(
+            _span(options),
+            "tui.key_declare",
+            confirm=True,
+            confirm_label="tui.key_take_line",
+            draw=True,
+            hint=True,
+        )
     places = choices(hand, turn.playable)
     if not places:
         return KeyBar()
@@ -92,11 +101,18 @@ def key_bar(waiting: Waiting, turn: HumanTurn, hand: Sequence[int], options: int
 
 def show_key_bar(bindings: Any, bar: KeyBar) -> None:
     """Write ``bar``'s number keys into the first number binding of a
-    Textual ``BindingsMap`` (the key and its words in the language in use)."""
+    Textual ``BindingsMap`` (the key and its words in the language in use),
+    and what Enter does now into its binding."""
+    table = bindings.key_to_bindings
+    for key in ("enter", "space"):
+        table[key] = [
+            replace(b, description=tr(bar.confirm_label)) if b.action == "confirm" else b
+            for b in table.get(key, [])
+        ]
     if not bar.numbers:
         return
-    items = bindings.key_to_bindings.get("1", [])
-    bindings.key_to_bindings["1"] = [
+    items = table.get("1", [])
+    table["1"] = [
         replace(b, key_display=bar.numbers, description=tr(bar.numbers_label))
         if b.action == "pick(1)"
         else b
