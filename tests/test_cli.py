@@ -161,6 +161,14 @@ def test_play_lists_window_choices_in_words_and_tells_who_took_the_indicator(
     assert took and len(took) == proc.stdout.count("The stock is empty: now follow suit")
 
 
+def test_play_says_why_it_draws_after_the_one_meld_a_window_allows(tmp_path: Path) -> None:
+    args = ("play", "--opponent", "random", "--seed", "4", "--save", str(tmp_path / "g.json"))
+    one = run_cli(*args, "--one-meld-per-window", stdin="1\n" * 600)
+    assert one.returncode == 0 and "(one meld per trick won under these rules" in one.stdout
+    free = run_cli(*args, "--force", stdin="1\n" * 600)  # classic: every meld at once
+    assert free.returncode == 0 and "one meld per trick won" not in free.stdout
+
+
 def test_play_resume_continues_the_saved_match(tmp_path: Path) -> None:
     save = tmp_path / "game.txt"
     run_cli(

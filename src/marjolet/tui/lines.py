@@ -127,7 +127,8 @@ class LineSeat:
 
     def choose(self, obs: Observation, legal: Sequence[int]) -> int:
         if list(legal) == [DRAW]:
-            self._say(tr("tui.plain_auto_draw"))
+            one_made = obs.rules.one_meld_per_window and MELD_BASE <= obs.actions[-1] < DIX
+            self._say(tr("tui.plain_auto_draw_one_meld" if one_made else "tui.plain_auto_draw"))
             return DRAW
         legal = menu_order(legal)
         self._say(show_position(obs, self.names, self.match_totals()))
