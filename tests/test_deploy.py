@@ -94,14 +94,27 @@ def test_a_game_is_played_through_nginx_over_two_processes(
                 pass
             assert time.monotonic() < deadline, "nginx did not answer"
             time.sleep(0.1)
-        game = site.new_game(mode="friend", name="Ann", rules={"profile": "classic"})
-        invite = game["invite_url"].split("#invite=")[1]
+        # as a browser does: every POST and socket carries the page's Origin,
+        # whose port the proxy must pass on in Host (a site on any port)
+        browser_like = {"origin": site.base}
         with site.http() as client:
-            joined = client.post(f"/api/games/{game['id']}/join", json={"invite": invite})
+            made = client.post(
+                "/api/games",
+                json={"mode": "friend", "name": "Ann", "rules": {"profile": "classic"}},
+                headers=browser_like,
+            )
+            assert made.status_code == 200, made.text
+            game = made.json()
+            invite = game["invite_url"].split("#invite=")[1]
+            joined = client.post(
+                f"/api/games/{game['id']}/join", json={"invite": invite}, headers=browser_like
+            )
         assert joined.status_code == 200, joined.text
         tokens = (game["token"], joined.json()["token"])
         seats = [
-            stack.enter_context(Browser.open(site, game["id"], {"type": "hello", "token": t}))
+            stack.enter_context(
+                Browser.open(site, game["id"], {"type": "hello", "token": t}, origin=True)
+            )
             for t in tokens
         ]
         for seat in seats:

@@ -26,6 +26,7 @@ import httpx
 import pytest
 import uvicorn
 from websockets.exceptions import ConnectionClosed
+from websockets.typing import Origin
 from websockets.sync.client import ClientConnection, connect
 
 from marjolet.web.app import create_app
@@ -189,9 +190,14 @@ class Browser:
 
     @classmethod
     @contextmanager
-    def open(cls, server: LiveServer, game_id: str, hello: dict[str, Any]) -> Iterator[Browser]:
+    def open(
+        cls, server: LiveServer, game_id: str, hello: dict[str, Any], *, origin: bool = False
+    ) -> Iterator[Browser]:
+        """A seat's socket; with ``origin``, sent with the site's Origin as
+        a browser sends it."""
         url = f"{server.ws_base}/ws/{game_id}"
-        with connect(url, open_timeout=TIMEOUT, max_size=2**22) as ws:
+        site = Origin(server.base) if origin else None
+        with connect(url, open_timeout=TIMEOUT, max_size=2**22, origin=site) as ws:
             browser = cls(ws)
             browser.send(hello)
             yield browser
