@@ -107,3 +107,12 @@ def test_serve_with_a_broker_that_is_not_redis_is_one_line_and_exit_2() -> None:
 def test_serve_with_an_unreachable_broker_is_one_line_and_exit_2(postgres_url: str) -> None:
     line = one_line(serve("--db", postgres_url, "--broker", f"redis://127.0.0.1:{free_port()}/0"))
     assert "--broker redis://127.0.0.1:" in line and "cannot reach Redis" in line
+
+
+def test_serve_on_a_database_server_without_a_broker_is_one_line_and_exit_2(
+    postgres_url: str,
+) -> None:
+    # processes that share a database must hear each other: without the bus a
+    # player still at the table looks gone to another process, and is claimed
+    line = one_line(serve("--db", postgres_url))
+    assert "--broker redis://" in line and "claimed as gone" in line
