@@ -105,8 +105,9 @@ def test_a_lobby_change_reaches_another_process_with_the_name_of_its_origin(
 
 
 def test_the_lobby_sockets_fetch_the_offers_again_once_the_lost_bus_is_back() -> None:
-    """Changes published while the bus was down were never heard: after
-    each new subscription every lobby socket here fetches the offers once."""
+    """Changes published while the bus was down were never heard: once it
+    answers again every lobby socket here fetches the offers, once, and
+    never while it stays down (each fetch reads the database)."""
     from types import SimpleNamespace
     from typing import Any, cast
 
@@ -114,19 +115,25 @@ def test_the_lobby_sockets_fetch_the_offers_again_once_the_lost_bus_is_back() ->
 
     told: list[int] = []
     subscriptions: list[int] = []
+    pings: list[int] = []
     back = asyncio.Event()
 
     async def subscribe_lobby() -> AsyncIterator[str]:
         subscriptions.append(len(told))  # how many tells before this subscription
-        if len(subscriptions) < 3:
+        if len(subscriptions) == 1:
             raise ConnectionError("the broker went away")
         back.set()
         await asyncio.Event().wait()
         yield "never"
 
+    async def ready() -> None:
+        pings.append(len(told))
+        if len(pings) < 3:
+            raise ConnectionError("the broker is still down")
+
     fake: Any = SimpleNamespace(
         hub=SimpleNamespace(
-            bus=SimpleNamespace(subscribe_lobby=subscribe_lobby),
+            bus=SimpleNamespace(subscribe_lobby=subscribe_lobby, ready=ready),
             leases=SimpleNamespace(owner="0a1b"),
         ),
         _tell_lobby=lambda: told.append(1),
@@ -140,4 +147,5 @@ def test_the_lobby_sockets_fetch_the_offers_again_once_the_lost_bus_is_back() ->
             await task
 
     asyncio.run(run())
-    assert subscriptions == [0, 1, 2]  # told once before each new subscription
+    assert pings == [0, 0, 0]  # nothing told while the broker stayed down
+    assert subscriptions == [0, 1]  # told once it answered, before subscribing again

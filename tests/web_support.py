@@ -26,8 +26,8 @@ import httpx
 import pytest
 import uvicorn
 from websockets.exceptions import ConnectionClosed
-from websockets.typing import Origin
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from marjolet.web.app import create_app
 from marjolet.web.config import WebConfig

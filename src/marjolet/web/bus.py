@@ -47,6 +47,8 @@ class Bus(Protocol):
 
     def subscribe_lobby(self) -> AsyncIterator[str]: ...
 
+    async def ready(self) -> None: ...
+
     async def close(self) -> None: ...
 
 
@@ -98,6 +100,9 @@ class LocalBus:
 
     def subscribe_lobby(self) -> AsyncIterator[str]:
         return _listen(self._lobby)
+
+    async def ready(self) -> None:
+        """Always ready: the bus is in this process."""
 
     async def close(self) -> None:
         self._queues.clear()

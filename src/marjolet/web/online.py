@@ -310,9 +310,11 @@ class Online:
         processes, subscribing again after a lost connection to the broker."""
         lost = False
         while True:
-            if lost:  # changes made while deaf: every socket fetches the offers again
-                self._tell_lobby()
             try:
+                if lost:  # once the broker answers again (never while it is down),
+                    await self.hub.bus.ready()
+                    self._tell_lobby()  # every socket fetches the offers changed while deaf
+                    lost = False
                 async for origin in self.hub.bus.subscribe_lobby():
                     if origin != self.hub.leases.owner:
                         self._tell_lobby()
