@@ -259,3 +259,49 @@ def test_a_version_1_database_gains_forfeits_and_keeps_its_games(tmp_path: Path)
             assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
     finally:
         again.close()
+
+
+def _cut_connections(url: str) -> None:
+    """What a database restart does to the store: its connection dropped
+    by the server (every other session of the database ended)."""
+    from sqlalchemy import text
+
+    from marjolet.web.db import make_engine
+
+    admin = make_engine(url)
+    with admin.connect() as db:
+        db.execute(
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        )
+        db.commit()
+    admin.dispose()
+
+
+def test_a_connection_the_database_server_dropped_fails_one_operation_only(
+    postgres_url: str,
+) -> None:
+    store = Store(postgres_url)
+    try:
+        store.create_game(new_row("g1"))
+        for n in range(2, 5):  # each cut fails at most the operation that meets it
+            _cut_connections(postgres_url)
+            try:
+                store.load_game("g1")
+            except Exception as exc:  # whichever way the driver says it
+                assert "pending" not in str(exc).lower(), exc
+            loaded = store.load_game("g1")
+            assert loaded is not None and loaded.id == "g1"
+            _cut_connections(postgres_url)
+            try:  # the server's group commit: writes in a batch, each a savepoint
+                with store.batch():
+                    store.create_game(new_row(f"lost{n}"))
+            except Exception as exc:
+                assert "pending" not in str(exc).lower(), exc
+            store.create_game(new_row(f"g{n}"))  # the next write is stored
+            assert store.load_game(f"g{n}") is not None
+        assert store.load_game("g4") is not None
+    finally:
+        store.close()

@@ -15,7 +15,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import Engine
-from sqlalchemy.exc import DatabaseError
+from sqlalchemy.exc import SQLAlchemyError
 
 from marjolet.web.store import Forfeit, GameRow, Mode, Store, StoreError
 from marjolet.web.writer import GroupWriter
@@ -60,9 +60,9 @@ class Ledger:
         "database disk image is malformed") is a :class:`StoreError`."""
         try:
             return await self._writer.call(fn, *args, **kwargs)
-        except DatabaseError as exc:
+        except SQLAlchemyError as exc:  # a damaged file, a database server gone
             reason = " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
-            raise StoreError(f"the database file cannot be read: {reason}") from None
+            raise StoreError(f"the database cannot be read: {reason}") from None
 
     async def create(self, game: GameRow) -> None:
         await self._writer.call(self._store.create_game, game)

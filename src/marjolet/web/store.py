@@ -265,7 +265,7 @@ class Store:
             raise
         try:
             self._setup()
-            self._conn: Connection = self.engine.connect()
+            self._live: Connection = self.engine.connect()
         except StoreError:
             self.engine.dispose()
             self._release_lock(remove=True)
@@ -276,6 +276,26 @@ class Store:
             raise StoreError(f"cannot open database {self._shown()}: {_reason(exc)}") from None
 
     # -- opening and closing -----------------------------------------------------
+
+    @property
+    def _conn(self) -> Connection:
+        """The store's connection. One that a database server dropped (a
+        restart, a cut connection) is replaced by a new one at the next use
+        outside a batch, so that only the operation that met the failure
+        fails (a server still down: an ``OperationalError``, a
+        :class:`DatabaseError`)."""
+        if (self._live.closed or self._live.invalidated) and not self._trans:
+            self._live = self.engine.connect()
+        return self._live
+
+    def _after_failure(self) -> None:
+        """End what a failed statement left: its transaction, and a
+        connection the server dropped (reopened by :attr:`_conn`)."""
+        with suppress(Exception):
+            self._live.rollback()
+        if self._live.invalidated and not self._trans:
+            with suppress(Exception):
+                self._live.close()
 
     def _shown(self) -> str:
         if self.path is not None:
@@ -349,7 +369,7 @@ class Store:
 
     def close(self, *, remove_lock: bool = False) -> None:
         try:
-            self._conn.close()
+            self._live.close()
             self.engine.dispose()
         finally:
             self._release_lock(remove_lock)
@@ -373,7 +393,10 @@ class Store:
             yield db
         except BaseException:
             self._trans.pop()
-            trans.rollback()
+            with suppress(SQLAlchemyError):
+                trans.rollback()
+            if not self._trans:
+                self._after_failure()
             raise
         self._trans.pop()
         try:
@@ -381,6 +404,8 @@ class Store:
         except BaseException:  # a failed commit (a damaged file, a full disk) ends it too
             with suppress(SQLAlchemyError):
                 trans.rollback()
+            if not self._trans:
+                self._after_failure()
             raise
 
     @contextmanager
@@ -645,9 +670,14 @@ class Store:
         that they never hold a snapshot (or a lock) while the store waits."""
         try:
             yield
+        except SQLAlchemyError:
+            if not self._trans:
+                self._after_failure()
+            raise
         finally:
-            if not self._trans and self._conn.in_transaction():
-                self._conn.rollback()
+            if not self._trans and not self._live.closed and self._live.in_transaction():
+                with suppress(SQLAlchemyError):
+                    self._live.rollback()
 
     @staticmethod
     def _row(row: Any) -> GameRow:
