@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ from marjolet.web.backends import (
     database_target,
     hidden,
 )
-from services import free_port
+from services import Postgres, free_port
+from web_support import fast_config, live_server
 
 
 def serve(*args: str) -> subprocess.CompletedProcess[str]:
@@ -116,3 +118,23 @@ def test_serve_on_a_database_server_without_a_broker_is_one_line_and_exit_2(
     # player still at the table looks gone to another process, and is claimed
     line = one_line(serve("--db", postgres_url))
     assert "--broker redis://" in line and "claimed as gone" in line
+
+
+def test_health_says_so_while_the_database_server_does_not_answer(
+    postgres_server: Postgres,
+) -> None:
+    # what a proxy or a monitor checks: a process whose database is gone
+    # cannot store a move, and must not be reported healthy
+    url = postgres_server.new_database()
+    with live_server(fast_config(url)) as server, server.http() as client:
+        assert client.get("/api/health").text == "ok"
+        postgres_server.pause()
+        try:
+            down = client.get("/api/health")
+            assert down.status_code == 503 and "database" in down.text, down.text
+        finally:
+            postgres_server.resume()
+        deadline = time.monotonic() + 20
+        while client.get("/api/health").status_code != 200:
+            assert time.monotonic() < deadline, "health did not come back"
+            time.sleep(0.2)

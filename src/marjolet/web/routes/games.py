@@ -3,10 +3,14 @@ history and record downloads (and ``/api/health``)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import PlainTextResponse, Response
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import SQLAlchemyError
 
 from marjolet.bots.catalogue import BotChoice
 from marjolet.bots.levels import level
@@ -29,6 +33,7 @@ from marjolet.web.routes.pages import reader_language
 from marjolet.web.schemas import Join, NewGame
 
 router = APIRouter(prefix="/api", tags=["games"])
+log = logging.getLogger(__name__)
 
 
 @router.get("/options")
@@ -126,6 +131,23 @@ async def download(game_id: str, hub: HubDep, form: str = "json") -> Response:
     )
 
 
+#: How long the health check waits for the games' database.
+HEALTH_SECONDS = 5.0
+
+
+def _ping(engine: Engine) -> None:
+    with engine.connect() as db:
+        db.execute(text("SELECT 1"))
+
+
 @router.get("/health")
-async def health() -> PlainTextResponse:
+async def health(hub: HubDep) -> PlainTextResponse:
+    """``ok`` while the games' database answers (what a proxy, a load
+    balancer or a monitor checks), else 503: a process whose database is
+    gone cannot store a move."""
+    try:
+        await asyncio.wait_for(asyncio.to_thread(_ping, hub.ledger.engine), HEALTH_SECONDS)
+    except (TimeoutError, SQLAlchemyError) as exc:
+        log.warning("health: the games' database does not answer (%s)", type(exc).__name__)
+        return PlainTextResponse("the games' database does not answer", status_code=503)
     return PlainTextResponse("ok")
