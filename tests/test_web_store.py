@@ -305,3 +305,21 @@ def test_a_connection_the_database_server_dropped_fails_one_operation_only(
         assert store.load_game("g4") is not None
     finally:
         store.close()
+
+
+def test_a_database_server_holding_another_program_s_games_table_is_refused(
+    postgres_url: str,
+) -> None:
+    from sqlalchemy import text
+
+    from marjolet.web.db import make_engine
+
+    other = make_engine(postgres_url)
+    with other.begin() as db:
+        db.execute(text("CREATE TABLE games (id INTEGER PRIMARY KEY, score TEXT)"))
+    other.dispose()
+    with pytest.raises(StoreError) as refused:
+        Store(postgres_url)
+    message = str(refused.value)
+    assert "is not a marjolet database: it has a 'games' table" in message, message
+    assert "PRAGMA" not in message and "+psycopg" not in message, message

@@ -321,12 +321,20 @@ def current_revision(connection: Connection) -> str:
     return str(row[0]) if row else ""
 
 
+class ForeignDatabase(Exception):
+    """A database with tables of the server's names that marjolet did not make."""
+
+
 def _adopt_legacy(connection: Connection) -> None:
     """Stamp a database of the hand-made schema as revision 0001, after
-    completing its hand-made steps (nothing is dropped or rewritten)."""
+    completing its hand-made steps (nothing is dropped or rewritten). The
+    hand-made schema was SQLite's only: a database server holding a
+    ``games`` table without a revision belongs to another program."""
     names = set(inspect(connection).get_table_names())
     if "alembic_version" in names or "games" not in names:
         return
+    if connection.dialect.name != "sqlite":
+        raise ForeignDatabase("it has a 'games' table that marjolet did not make")
     version = connection.exec_driver_sql("PRAGMA user_version").scalar() or 0
     for step in range(int(version), LEGACY_VERSION):
         connection.exec_driver_sql(LEGACY_STEPS[step])

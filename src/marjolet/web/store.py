@@ -61,6 +61,7 @@ from marjolet.record import DealRecord, Record
 from marjolet.rules import Rules
 from marjolet.web.db import (
     LEGACY_VERSION,
+    ForeignDatabase,
     actions,
     database_url,
     deals,
@@ -300,7 +301,8 @@ class Store:
     def _shown(self) -> str:
         if self.path is not None:
             return repr(str(self.path))
-        return repr(self.engine.url.render_as_string(hide_password=True))
+        url = self.engine.url  # as the user wrote it: without the driver's name
+        return repr(url.set(drivername=url.get_backend_name()).render_as_string(hide_password=True))
 
     def _take_lock(self) -> None:
         assert self.path is not None
@@ -357,6 +359,8 @@ class Store:
         """Bring the database up to this marjolet's newest revision."""
         try:
             migrate(self.engine)
+        except ForeignDatabase as exc:
+            raise StoreError(f"{self._shown()} is not a marjolet database: {exc}") from None
         except DatabaseError as exc:
             shown = self._shown()
             raise StoreError(f"{shown} is not a marjolet database: {_reason(exc)}") from None
