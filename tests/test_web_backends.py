@@ -78,6 +78,8 @@ def test_a_password_never_appears_in_a_message() -> None:
 def test_the_broker_must_be_a_reachable_redis() -> None:
     with pytest.raises(BackendError, match="expected a Redis URL"):
         broker_url("http://127.0.0.1:6379/0")
+    with pytest.raises(BackendError, match="the database number 'abc' is not a number"):
+        broker_url("redis://:pw@127.0.0.1:6379/abc")  # redis-py would take database 0
     assert broker_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
     with pytest.raises(BackendError, match="cannot reach Redis"):
         check_broker(f"redis://127.0.0.1:{free_port()}/0")

@@ -149,3 +149,27 @@ def test_the_lobby_sockets_fetch_the_offers_again_once_the_lost_bus_is_back() ->
     asyncio.run(run())
     assert pings == [0, 0, 0]  # nothing told while the broker stayed down
     assert subscriptions == [0, 1]  # told once it answered, before subscribing again
+
+
+def test_two_deployments_on_one_redis_server_do_not_hear_each_other(redis_url: str) -> None:
+    """Redis pub/sub ignores the database number; the channels carry it."""
+    base = redis_url.rsplit("/", 1)[0]
+
+    async def run() -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+        one, two, also_one = RedisBus(f"{base}/1"), RedisBus(f"{base}/2"), RedisBus(f"{base}/1")
+        await one.ready()
+        heard_two = asyncio.ensure_future(first(two.subscribe(), 1))
+        heard_one = asyncio.ensure_future(first(also_one.subscribe(), 1))
+        for _ in range(100):  # until both subscriptions are in place
+            await asyncio.sleep(0.02)
+            counts = await one._redis.pubsub_numsub(one.channel, two.channel)
+            if all(n == 1 for _, n in counts):
+                break
+        await one.publish("g1", 3)  # database 1 only
+        await two.publish("g2", 7)  # database 2 only
+        got = await asyncio.wait_for(asyncio.gather(heard_one, heard_two), 10)
+        for bus in (one, two, also_one):
+            await bus.close()
+        return got[0], got[1]
+
+    assert asyncio.run(run()) == ([("g1", 3)], [("g2", 7)])

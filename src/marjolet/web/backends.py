@@ -13,6 +13,7 @@ a scheme of another kind is one line naming the option and what is wrong
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from marjolet.errors import MarjoletError
 
@@ -92,6 +93,12 @@ def broker_url(value: str) -> str:
         Redis.from_url(value)
     except ValueError as exc:
         raise BackendError(f"--broker {hidden(value)}: not a valid URL ({exc})") from None
+    number = urlsplit(value).path.strip("/")
+    if scheme != "unix" and number and not number.isdigit():  # redis would take database 0
+        raise BackendError(
+            f"--broker {hidden(value)}: the database number {number!r} is not a number "
+            "(redis://HOST:PORT/N)"
+        )
     return value
 
 

@@ -32,6 +32,18 @@ CHANNEL = "marjolet:games"
 #: The channel of "the lobby changed" (the open seeks), each message the
 #: name of the process where it changed.
 LOBBY_CHANNEL = "marjolet:lobby"
+
+
+def channels(db: int) -> tuple[str, str]:
+    """The games' and the lobby's channels of Redis database ``db``. Redis
+    pub/sub ignores database numbers, so that two deployments on one Redis
+    server (``/1`` and ``/2``) would hear each other: the number is in the
+    names (database 0 keeps the plain ones)."""
+    if db == 0:
+        return CHANNEL, LOBBY_CHANNEL
+    return f"marjolet:{db}:games", f"marjolet:{db}:lobby"
+
+
 _MESSAGE = re.compile(r"([A-Za-z0-9_-]{1,40}) (\d{1,12})")
 _ORIGIN = re.compile(r"[0-9a-f]{1,32}")
 
@@ -117,26 +129,28 @@ class RedisBus:
 
         self.url = url
         self._redis: Any = aioredis.from_url(url)
+        db = int(self._redis.connection_pool.connection_kwargs.get("db") or 0)
+        self.channel, self.lobby_channel = channels(db)
 
     async def publish(self, game_id: str, version: int) -> None:
-        await self._redis.publish(CHANNEL, encode(game_id, version))
+        await self._redis.publish(self.channel, encode(game_id, version))
 
     async def subscribe(self) -> AsyncIterator[tuple[str, int]]:
-        async with contextlib.aclosing(self._listen(CHANNEL)) as messages:
+        async with contextlib.aclosing(self._listen(self.channel)) as messages:
             async for data in messages:
                 decoded = decode(data)
                 if decoded is None:
-                    log.warning("ignored a malformed message on %s", CHANNEL)
+                    log.warning("ignored a malformed message on %s", self.channel)
                     continue
                 yield decoded
 
     async def publish_lobby(self, origin: str) -> None:
         if not _ORIGIN.fullmatch(origin):
             raise ValueError(f"not a process name: {origin!r}")
-        await self._redis.publish(LOBBY_CHANNEL, origin)
+        await self._redis.publish(self.lobby_channel, origin)
 
     async def subscribe_lobby(self) -> AsyncIterator[str]:
-        async with contextlib.aclosing(self._listen(LOBBY_CHANNEL)) as messages:
+        async with contextlib.aclosing(self._listen(self.lobby_channel)) as messages:
             async for data in messages:
                 text = data.decode("ascii", "replace") if isinstance(data, bytes) else str(data)
                 if _ORIGIN.fullmatch(text):
