@@ -134,6 +134,9 @@ def test_health_says_so_while_the_database_server_does_not_answer(
         try:
             down = client.get("/api/health")
             assert down.status_code == 503 and "database" in down.text, down.text
+            lobby = client.get("/api/lobby")  # a page's read: "try again", not an internal error
+            assert lobby.status_code == 503, lobby.text
+            assert lobby.json()["error"]["code"] == "database_down"
         finally:
             postgres_server.resume()
         deadline = time.monotonic() + 20

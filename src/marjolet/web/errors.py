@@ -29,6 +29,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 from starlette.middleware.body_limit import MAX_BODY_SIZE_SCOPE_KEY
 
@@ -57,6 +58,7 @@ HTTP_STATUS: dict[str, int] = {
     "disk_full": 507,
     "corrupt": 409,
     "damaged_db": 503,
+    "database_down": 503,
     "cross_site": 403,
     "invite_used": 403,
     "not_finished": 409,
@@ -243,6 +245,19 @@ def install_handlers(app: FastAPI) -> None:
         if exc.headers:
             response.headers.update(exc.headers)
         return response
+
+    @app.exception_handler(SQLAlchemyError)
+    async def database_down(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        # a database server restarting or unreachable: the client may try
+        # again; one line in the log, not a traceback
+        error = WebError(
+            "database_down",
+            "the games' database does not answer just now; try again in a moment",
+            key="error.database_down",
+        )
+        log.warning("%s %s: %s (%s)", request.method, request.url.path, error.message,
+                    " ".join(str(exc).split())[:200])  # fmt: skip
+        return JSONResponse({"error": error.to_json()}, status_code=503)
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
