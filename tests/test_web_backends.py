@@ -53,7 +53,7 @@ def test_a_path_is_a_sqlite_file_and_a_postgresql_url_gets_the_psycopg_driver() 
     [
         ("mysql://ann@h:3306/games", "the scheme 'mysql' is not served"),
         ("sqlite:///x.db", "the scheme 'sqlite' is not served"),
-        ("postgresql://ann@h:port/games", "not a valid URL"),
+        ("postgresql://ann@h:port/games", "not a valid URL .the port 'port' is not a number"),
         ("postgresql://ann@h:99999/games", "port 99999 is not 1-65535"),
         ("postgresql://ann@h:5432", "names no database"),
         ("postgresql:///games", "names no host"),

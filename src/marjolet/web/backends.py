@@ -55,7 +55,7 @@ def database_target(value: str) -> Path | str:
         url = make_url(value).set(drivername="postgresql+psycopg")
         port = url.port
     except (ValueError, TypeError) as exc:
-        raise BackendError(f"--db {shown}: not a valid URL ({exc})") from None
+        raise BackendError(f"--db {shown}: not a valid URL ({_url_problem(exc)})") from None
     if not url.host and "host" not in url.query:
         raise BackendError(f"--db {shown}: the URL names no host (postgresql://USER@HOST:PORT/DB)")
     if not url.database:
@@ -82,6 +82,16 @@ def check_database(url: str, given: str | None = None) -> None:
         engine.dispose()
 
 
+def _url_problem(exc: BaseException) -> str:
+    """What is wrong with a URL, in words rather than Python's."""
+    text = str(exc)
+    if "invalid literal for int()" in text:
+        return f"the port {text.rsplit(': ', 1)[-1]} is not a number"
+    if "Port could not be cast to integer value as " in text:
+        return f"the port {text.rsplit(' as ', 1)[-1]} is not a number"
+    return text
+
+
 def broker_url(value: str) -> str:
     """A ``--broker`` value checked to be a Redis URL."""
     scheme = value.split("://", 1)[0].lower() if "://" in value else ""
@@ -92,7 +102,9 @@ def broker_url(value: str) -> str:
     try:
         Redis.from_url(value)
     except ValueError as exc:
-        raise BackendError(f"--broker {hidden(value)}: not a valid URL ({exc})") from None
+        raise BackendError(
+            f"--broker {hidden(value)}: not a valid URL ({_url_problem(exc)})"
+        ) from None
     number = urlsplit(value).path.strip("/")
     if scheme != "unix" and number and not number.isdigit():  # redis would take database 0
         raise BackendError(
