@@ -10,7 +10,7 @@ the reader's language. The spec behind a level stays on the server.
 
 from __future__ import annotations
 
-from marjolet.bots.catalogue import BotCatalogue, BotChoice
+from marjolet.bots.catalogue import BotCatalogue, BotChoice, BotChoiceError
 from marjolet.bots.levels import DEFAULT_LEVEL, LEVELS, Level, level
 
 PREFIX = "level:"
@@ -26,7 +26,11 @@ def resolve_choice(catalogue: BotCatalogue, name: object) -> BotChoice:
     clear one-line error for anything else."""
     if isinstance(name, str) and name.startswith(PREFIX):
         return level_choice(level(name.removeprefix(PREFIX)))
-    return catalogue.resolve(name)
+    try:
+        return catalogue.resolve(name)
+    except BotChoiceError as exc:  # name the levels too, in the form they take
+        levels = ", ".join(f"{PREFIX}{lv.key}" for lv in LEVELS)
+        raise BotChoiceError(f"{str(exc)[:-1]}, or a level: {levels})") from None
 
 
 def public_levels(lang: str) -> list[dict[str, str]]:
