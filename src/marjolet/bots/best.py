@@ -355,13 +355,6 @@ class BestBot(Bot):
             "total reaches this many points (0 = always, -1 = never)",
         ),
         Param(
-            "belief",
-            str,
-            "",
-            "experiment: a fitted belief network (.npz, benchmarks/belief_net.py) that "
-            "weights the opponent's hidden cards by the whole history ('' = none)",
-        ),
-        Param(
             "declare",
             str,
             "now",
@@ -496,11 +489,6 @@ class BestBot(Bot):
         utility = self._utility(obs)
         if utility is not None:
             est.usums = dict.fromkeys(legal, 0.0)
-        weights = None
-        if self.options["belief"]:
-            from marjolet.bots.belief import card_odds
-
-            weights = card_odds(obs, self.options["belief"])
         while est.worlds < cap:
             n = int(min(chunk, cap - est.worlds))
             start = clock()
@@ -515,7 +503,7 @@ class BestBot(Bot):
                 self.rng.getrandbits(64),
                 exact,
                 mode,
-                weights,
+                None,
                 spec.soft,
                 self.options["noise"],
                 utility,
