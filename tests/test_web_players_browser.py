@@ -127,7 +127,7 @@ def test_a_table_in_the_ending_speaks_french(page: Page, server: LiveServer, sho
     if dimmed.count():  # a dimmed card says why, in words
         dimmed.first.click()
         why = page.wait_for_selector(".table-note .why-text")
-        assert why is not None and "permise" in why.inner_text()
+        assert why is not None and "Impossible de jouer" in why.inner_text()
         seen(page, "table, a dimmed card")
     page.click("button.hint")
     hint = page.wait_for_selector(".table-note .hint-text", timeout=60_000)
