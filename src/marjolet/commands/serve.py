@@ -109,8 +109,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--check-db",
         action="store_true",
-        help="read the database (--db or the default), say what is wrong with it, "
-        "and exit (0: sound, 2: damaged); changes nothing and serves nothing",
+        help="read the SQLite database (--db FILE or the default), say what is wrong "
+        "with it, and exit (0: sound, 2: damaged); changes nothing and serves nothing "
+        "(a database server checks its own: pg_amcheck)",
     )
     parser.add_argument(
         "--log-level",
@@ -184,7 +185,10 @@ def run(args: argparse.Namespace) -> int:
     db = backends.database_target(args.db) if args.db else None
     if args.check_db:
         if isinstance(db, str):
-            raise MarjoletError("--check-db reads a SQLite file, not a database server")
+            raise MarjoletError(
+                "--check-db reads a SQLite file, not a database server (PostgreSQL checks "
+                "its own databases: pg_amcheck)"
+            )
         return check_db(args.db)
     broker = backends.broker_url(args.broker) if args.broker else None
     if broker is not None and not isinstance(db, str):
