@@ -324,7 +324,7 @@ def test_a_tie_at_the_target_says_that_another_deal_decides(french: None) -> Non
     from marjolet.tui.summary import standing
 
     assert standing((510, 510), 500, "Ann") == (  # R22
-        "Partie en 500 : égalité à 500 points ou plus ; une nouvelle donne départagera."
+        "Partie en 500 : égalité à 500 points ou plus : une donne de plus vous départagera."
     )
     assert standing((490, 490), 500, "Ann") == "Partie en 500 : égalité."
     assert standing((300, 420), 500, "Ann") == "Partie en 500 : Ann mène de 120."

@@ -283,6 +283,8 @@ def _cut_connections(url: str) -> None:
 def test_a_connection_the_database_server_dropped_fails_one_operation_only(
     postgres_url: str,
 ) -> None:
+    from marjolet.web.db import database_unreachable
+
     store = Store(postgres_url)
     try:
         store.create_game(new_row("g1"))
@@ -290,7 +292,8 @@ def test_a_connection_the_database_server_dropped_fails_one_operation_only(
             _cut_connections(postgres_url)
             try:
                 store.load_game("g1")
-            except Exception as exc:  # whichever way the driver says it
+            except Exception as exc:  # the driver's word for a cut connection
+                assert database_unreachable(exc), exc
                 assert "pending" not in str(exc).lower(), exc
             loaded = store.load_game("g1")
             assert loaded is not None and loaded.id == "g1"
@@ -299,6 +302,7 @@ def test_a_connection_the_database_server_dropped_fails_one_operation_only(
                 with store.batch():
                     store.create_game(new_row(f"lost{n}"))
             except Exception as exc:
+                assert database_unreachable(exc), exc
                 assert "pending" not in str(exc).lower(), exc
             store.create_game(new_row(f"g{n}"))  # the next write is stored
             assert store.load_game(f"g{n}") is not None
@@ -323,3 +327,37 @@ def test_a_database_server_holding_another_program_s_games_table_is_refused(
     message = str(refused.value)
     assert "is not a marjolet database: it has a 'games' table" in message, message
     assert "PRAGMA" not in message and "+psycopg" not in message, message
+
+
+def test_a_cut_connection_fails_its_batch_with_its_cause_and_the_next_batch_is_stored(
+    postgres_url: str,
+) -> None:
+    # the server's writes go through one group commit: several calls in one
+    # transaction; a cut connection fails that batch, each caller told why
+    # (not SQLAlchemy's "pending rollback"), and the next batch is stored
+    from concurrent.futures import Future
+    from typing import Any
+
+    from sqlalchemy.exc import PendingRollbackError
+
+    from marjolet.web.db import database_unreachable
+    from marjolet.web.writer import GroupWriter
+
+    store = Store(postgres_url)
+    writer = GroupWriter(store)
+    try:
+        writer.submit(store.create_game, new_row("g1")).result(10)
+        _cut_connections(postgres_url)
+        batch: list[Any] = [
+            (store.create_game, (new_row(f"cut{i}"),), {}, Future()) for i in range(3)
+        ]
+        writer._commit(batch)  # the three calls of one group commit, at once
+        for *_, future in batch:
+            error = future.exception(10)
+            assert error is not None and not isinstance(error, PendingRollbackError), error
+            assert database_unreachable(error), error
+        writer.submit(store.create_game, new_row("g2")).result(10)
+        assert writer.submit(store.load_game, "g2").result(10) is not None
+        assert writer.submit(store.load_game, "cut0").result(10) is None  # nothing half-saved
+    finally:
+        writer.close()

@@ -214,14 +214,14 @@ def run(args: argparse.Namespace) -> int:
         )
     if not 1 <= args.bot_threads <= 64:
         raise MarjoletError(f"--bot-threads must be 1-64, got {args.bot_threads}")
+    if isinstance(db, str) and broker is None:  # each process would see only its own players
+        raise MarjoletError(
+            f"--db {backends.hidden(args.db)}: processes sharing a database server need "
+            "--broker redis://HOST:PORT/N, or a player still at the table could be "
+            "claimed as gone by another process (one process: give --db a SQLite file)"
+        )
     if isinstance(db, str):  # a server: reachable, before anything is served
         backends.check_database(db, args.db)
-        if broker is None:  # without the bus, each process sees only its own players
-            raise MarjoletError(
-                f"--db {backends.hidden(args.db)}: processes sharing a database server need "
-                "--broker redis://HOST:PORT/N, or a player still at the table could be "
-                "claimed as gone by another process (one process: give --db a SQLite file)"
-            )
     if broker is not None:
         backends.check_broker(broker)
     config = WebConfig(

@@ -321,6 +321,19 @@ def current_revision(connection: Connection) -> str:
     return str(row[0]) if row else ""
 
 
+def database_unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database server cannot be reached now (down,
+    restarting, a cut connection, a full pool), rather than a bug or bad
+    input: the client may try again."""
+    from sqlalchemy import exc as sa
+
+    if isinstance(exc, sa.DBAPIError) and exc.connection_invalidated:
+        return True
+    return isinstance(
+        exc, (sa.OperationalError, sa.InterfaceError, sa.TimeoutError, sa.PendingRollbackError)
+    )
+
+
 class ForeignDatabase(Exception):
     """A database with tables of the server's names that marjolet did not make."""
 

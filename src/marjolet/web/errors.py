@@ -34,6 +34,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.body_limit import MAX_BODY_SIZE_SCOPE_KEY
 
 from marjolet.errors import MarjoletError, TurnError
+from marjolet.web.db import database_unreachable
 
 log = logging.getLogger("marjolet.web")
 
@@ -128,6 +129,15 @@ def disk_is_full(exc: BaseException) -> bool:
             return True
         seen = getattr(seen, "orig", None) or seen.__cause__
     return False
+
+
+def database_down() -> WebError:
+    """The answer while the games' database server cannot be reached."""
+    return WebError(
+        "database_down",
+        "the games' database does not answer just now; try again in a moment",
+        key="error.database_down",
+    )
 
 
 def storage_failure(exc: BaseException, what: str = "the move", key: str = "") -> WebError:
@@ -246,21 +256,16 @@ def install_handlers(app: FastAPI) -> None:
             response.headers.update(exc.headers)
         return response
 
-    @app.exception_handler(SQLAlchemyError)
-    async def database_down(request: Request, exc: SQLAlchemyError) -> JSONResponse:
-        # a database server restarting or unreachable: the client may try
-        # again; one line in the log, not a traceback
-        error = WebError(
-            "database_down",
-            "the games' database does not answer just now; try again in a moment",
-            key="error.database_down",
-        )
-        log.warning("%s %s: %s (%s)", request.method, request.url.path, error.message,
-                    " ".join(str(exc).split())[:200])  # fmt: skip
-        return JSONResponse({"error": error.to_json()}, status_code=503)
-
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        if isinstance(exc, SQLAlchemyError) and database_unreachable(exc):
+            # the database server is restarting or gone: the client may try
+            # again; one line in the log, not a traceback (any other database
+            # error is a bug or bad input: an internal error, logged whole)
+            error = database_down()
+            log.warning("%s %s: %s (%s)", request.method, request.url.path, error.message,
+                        type(exc).__name__)  # fmt: skip
+            return JSONResponse({"error": error.to_json()}, status_code=503)
         log.exception("%s %s failed", request.method, request.url.path)
         return JSONResponse(
             {"error": {"message": "internal error (logged on the server)"}}, status_code=500

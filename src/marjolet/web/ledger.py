@@ -17,6 +17,8 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
+from marjolet.web.db import database_unreachable
+from marjolet.web.errors import database_down
 from marjolet.web.store import Forfeit, GameRow, Mode, Store, StoreError
 from marjolet.web.writer import GroupWriter
 
@@ -60,7 +62,9 @@ class Ledger:
         "database disk image is malformed") is a :class:`StoreError`."""
         try:
             return await self._writer.call(fn, *args, **kwargs)
-        except SQLAlchemyError as exc:  # a damaged file, a database server gone
+        except SQLAlchemyError as exc:
+            if database_unreachable(exc):  # not damage: the client may try again
+                raise database_down() from None
             reason = " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
             raise StoreError(f"the database cannot be read: {reason}") from None
 

@@ -28,9 +28,13 @@ def resolve_choice(catalogue: BotCatalogue, name: object) -> BotChoice:
         return level_choice(level(name.removeprefix(PREFIX)))
     try:
         return catalogue.resolve(name)
-    except BotChoiceError as exc:  # name the levels too, in the form they take
+    except BotChoiceError:  # name the levels too, in the form they take
+        known = ", ".join(catalogue.choices)
         levels = ", ".join(f"{PREFIX}{lv.key}" for lv in LEVELS)
-        raise BotChoiceError(f"{str(exc)[:-1]}, or a level: {levels})") from None
+        shown = repr(name)[:40]
+        raise BotChoiceError(
+            f"unknown bot {shown} (choices: {known}, or a level: {levels})"
+        ) from None
 
 
 def public_levels(lang: str) -> list[dict[str, str]]:

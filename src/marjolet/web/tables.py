@@ -75,8 +75,9 @@ log = logging.getLogger("marjolet.web")
 
 #: The reason stored with the forfeit of a person who left and did not come back.
 LEFT_REASON = "left the game"
-#: Refusals of a change the store could not save (the bot loop retries them).
-SAVE_FAILURES = frozenset({"storage", "disk_full"})
+#: Refusals of a change the store could not save, or of a database that does
+#: not answer (the bot loop retries them).
+SAVE_FAILURES = frozenset({"storage", "disk_full", "database_down"})
 
 #: In a watched match, the pause before the next deal (to read the summary),
 #: in bot paces.
@@ -107,6 +108,9 @@ class Table:
         self._bot_task: asyncio.Task[None] | None = None
         self._steps: views.StepLog | None = None
         self.closed = False
+        #: A failed write left the match in memory ahead of the database, and
+        #: the database could not be read back: rebuild it at the next sync.
+        self._must_reload = False
         self._bots_retired = False
         #: When the last connection left (a watched match pauses after a while).
         self.unwatched_since = time.monotonic()
@@ -528,7 +532,7 @@ class Table:
             raise from_turn(TurnError("stale", code="stale"), sent, self.version) from None
         except Exception as exc:
             log.error("game %s: could not store %s: %s", self.id, ACTION_NAMES[action], exc)
-            await self._reload()
+            await self._reload_after_failure()
             raise storage_failure(exc) from None
         self.game.updated = time.time()  # a correspondence game's clock restarts
         self.game.version = stored
@@ -551,7 +555,7 @@ class Table:
             )
         except Exception as exc:
             log.error("game %s: could not store the forfeit of seat %d: %s", self.id, seat, exc)
-            await self._reload()
+            await self._reload_after_failure()
             raise WebError(
                 "storage", "the server could not save the forfeit", key="error.storage_forfeit"
             ) from None
@@ -614,7 +618,7 @@ class Table:
                 )
             except Exception as exc:
                 log.error("game %s: could not store the claim of seat %d: %s", self.id, seat, exc)
-                await self._reload()
+                await self._reload_after_failure()
                 raise WebError("storage", "the server could not save the claim") from None
             if not stored:  # another process ended the game, or stored a move, first
                 await self._reload()
@@ -661,11 +665,27 @@ class Table:
         self.driver = TurnDriver(self.match, forfeit=_forfeit_outcome(game))
         self._steps = None
 
+    async def _reload_after_failure(self) -> None:
+        """After a failed write: rebuild the match from the database; if
+        that cannot be read either (a database server gone), at the next
+        :meth:`sync` instead (the failure is the caller's to report)."""
+        try:
+            await self._reload()
+            self._must_reload = False
+        except Exception as exc:
+            log.warning("game %s: cannot read it back now (%s); later", self.id, exc)
+            self._must_reload = True
+
     async def sync(self) -> bool:
         """Catch up with the database of record (caller holds the lock):
         when other processes may write this game and its stored version is
         not the one in memory, rebuild the game from the database and show
         every connection the new position. True if it changed."""
+        if self._must_reload and not self.closed:
+            await self._reload()  # raises again while the database is gone
+            self._must_reload = False
+            self.broadcast()
+            return True
         if not self.ledger.shared or self.closed:
             return False
         stored = await self.ledger.version_of(self.id)

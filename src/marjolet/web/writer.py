@@ -20,6 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, ParamSpec, TypeVar
 
+from marjolet.web.db import database_unreachable
 from marjolet.web.store import Store
 
 log = logging.getLogger("marjolet.web")
@@ -76,6 +77,7 @@ class GroupWriter:
         if not batch:
             return
         outcomes: list[tuple[bool, Any]] = []
+        lost: Exception | None = None
         try:
             with self.store.batch():
                 for fn, args, kwargs, _ in batch:
@@ -83,7 +85,11 @@ class GroupWriter:
                         outcomes.append((True, fn(*args, **kwargs)))
                     except Exception as exc:  # told to that caller only
                         outcomes.append((False, exc))
+                        if database_unreachable(exc):
+                            lost = exc  # the connection is gone: so is the batch
+                            raise
         except Exception as exc:  # the commit itself failed: nothing was saved
+            exc = lost or exc  # its cause, not the 'pending rollback' that follows
             log.error("database commit failed: %s", exc)
             for *_, future in batch:
                 future.set_exception(exc)

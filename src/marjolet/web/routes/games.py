@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
@@ -16,6 +17,7 @@ from marjolet.bots.catalogue import BotChoice
 from marjolet.bots.levels import level
 from marjolet.errors import MarjoletError
 from marjolet.rules import PROFILES, setting_choices
+from marjolet.web.db import reader
 from marjolet.web.deps import (
     ClientDep,
     GuardsDep,
@@ -131,13 +133,38 @@ async def download(game_id: str, hub: HubDep, form: str = "json") -> Response:
     )
 
 
-#: How long the health check waits for the games' database.
+#: How long the health check waits for the games' database, and how long
+#: its answer serves the checks that follow (a monitor polling, a flood).
 HEALTH_SECONDS = 5.0
+HEALTH_REUSE_SECONDS = 1.0
+#: Per database engine: when the last ping started, and its outcome.
+_pings: dict[int, tuple[float, asyncio.Future[bool]]] = {}
 
 
 def _ping(engine: Engine) -> None:
-    with engine.connect() as db:
+    with reader(engine).connect() as db:  # never waits behind SQLite's writer
         db.execute(text("SELECT 1"))
+
+
+async def _ping_within(engine: Engine) -> bool:
+    try:
+        await asyncio.wait_for(asyncio.to_thread(_ping, engine), HEALTH_SECONDS)
+    except (TimeoutError, SQLAlchemyError) as exc:
+        log.warning("health: the games' database does not answer (%s)", type(exc).__name__)
+        return False
+    return True
+
+
+async def database_answers(engine: Engine) -> bool:
+    """Whether the database answers a ``SELECT 1``: one ping at a time per
+    database (a hung one is not joined by others), its answer reused for
+    :data:`HEALTH_REUSE_SECONDS`."""
+    now = time.monotonic()
+    last = _pings.get(id(engine))
+    if last is None or (last[1].done() and now - last[0] >= HEALTH_REUSE_SECONDS):
+        last = (now, asyncio.ensure_future(_ping_within(engine)))
+        _pings[id(engine)] = last
+    return await asyncio.shield(last[1])
 
 
 @router.get("/health")
@@ -145,9 +172,6 @@ async def health(hub: HubDep) -> PlainTextResponse:
     """``ok`` while the games' database answers (what a proxy, a load
     balancer or a monitor checks), else 503: a process whose database is
     gone cannot store a move."""
-    try:
-        await asyncio.wait_for(asyncio.to_thread(_ping, hub.ledger.engine), HEALTH_SECONDS)
-    except (TimeoutError, SQLAlchemyError) as exc:
-        log.warning("health: the games' database does not answer (%s)", type(exc).__name__)
+    if not await database_answers(hub.ledger.engine):
         return PlainTextResponse("the games' database does not answer", status_code=503)
     return PlainTextResponse("ok")
