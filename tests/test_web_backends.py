@@ -133,6 +133,7 @@ def test_health_says_so_while_the_database_server_does_not_answer(
     url = postgres_server.new_database()
     with live_server(fast_config(url)) as server, server.http() as client:
         assert client.get("/api/health").text == "ok"
+        game = server.new_game(mode="bot", bot="random")
         postgres_server.pause()
         try:
             deadline = time.monotonic() + 10  # an answer serves for a second
@@ -143,6 +144,10 @@ def test_health_says_so_while_the_database_server_does_not_answer(
             lobby = client.get("/api/lobby")  # a page's read: "try again", not an internal error
             assert lobby.status_code == 503, lobby.text
             assert lobby.json()["error"]["code"] == "database_down"
+            replay = client.get(f"/api/games/{game['id']}/replay")  # not "corrupt"
+            assert replay.status_code == 503, replay.text
+            assert replay.json()["error"]["code"] == "database_down"
+            assert "127.0.0.1" not in replay.text  # nothing of the driver's text
         finally:
             postgres_server.resume()
         deadline = time.monotonic() + 20

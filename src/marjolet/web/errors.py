@@ -256,17 +256,28 @@ def install_handlers(app: FastAPI) -> None:
             response.headers.update(exc.headers)
         return response
 
+    @app.exception_handler(SQLAlchemyError)
+    async def database_error(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        # a handler of its own (not the catch-all below, which Starlette
+        # re-raises after answering: a traceback, and the connection closed)
+        if not database_unreachable(exc):  # a bug or bad input: logged whole
+            return _internal(request)
+        # the database server is restarting or gone: the client may try
+        # again; one line in the log
+        error = database_down()
+        log.warning("%s %s: %s (%s)", request.method, request.url.path, error.message,
+                    type(exc).__name__)  # fmt: skip
+        return JSONResponse({"error": error.to_json()}, status_code=503)
+
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
-        if isinstance(exc, SQLAlchemyError) and database_unreachable(exc):
-            # the database server is restarting or gone: the client may try
-            # again; one line in the log, not a traceback (any other database
-            # error is a bug or bad input: an internal error, logged whole)
-            error = database_down()
-            log.warning("%s %s: %s (%s)", request.method, request.url.path, error.message,
-                        type(exc).__name__)  # fmt: skip
-            return JSONResponse({"error": error.to_json()}, status_code=503)
-        log.exception("%s %s failed", request.method, request.url.path)
-        return JSONResponse(
-            {"error": {"message": "internal error (logged on the server)"}}, status_code=500
-        )
+        return _internal(request)
+
+
+def _internal(request: Request) -> JSONResponse:
+    """A failure of the server's own: logged with its traceback (called
+    while the exception is handled), answered without it."""
+    log.exception("%s %s failed", request.method, request.url.path)
+    return JSONResponse(
+        {"error": {"message": "internal error (logged on the server)"}}, status_code=500
+    )
