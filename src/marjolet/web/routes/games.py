@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
@@ -146,9 +147,15 @@ def _ping(engine: Engine) -> None:
         db.execute(text("SELECT 1"))
 
 
+#: The health pings' own thread: never queued behind the replays and bots
+#: of the default pool, and a hung ping holds one thread, not more.
+_PINGER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="marjolet-health")
+
+
 async def _ping_within(engine: Engine) -> bool:
+    loop = asyncio.get_running_loop()
     try:
-        await asyncio.wait_for(asyncio.to_thread(_ping, engine), HEALTH_SECONDS)
+        await asyncio.wait_for(loop.run_in_executor(_PINGER, _ping, engine), HEALTH_SECONDS)
     except (TimeoutError, SQLAlchemyError) as exc:
         log.warning("health: the games' database does not answer (%s)", type(exc).__name__)
         return False
