@@ -8,6 +8,7 @@ import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import PlainTextResponse, Response
@@ -138,8 +139,9 @@ async def download(game_id: str, hub: HubDep, form: str = "json") -> Response:
 #: its answer serves the checks that follow (a monitor polling, a flood).
 HEALTH_SECONDS = 5.0
 HEALTH_REUSE_SECONDS = 1.0
-#: Per database engine: when the last ping started, and its outcome.
-_pings: dict[int, tuple[float, asyncio.Future[bool]]] = {}
+#: Per database engine (weakly: a server's engine goes with it, and no new
+#: engine inherits an old one's id): when the last ping started, its outcome.
+_pings: WeakKeyDictionary[Engine, tuple[float, asyncio.Future[bool]]] = WeakKeyDictionary()
 
 
 def _ping(engine: Engine) -> None:
@@ -167,10 +169,10 @@ async def database_answers(engine: Engine) -> bool:
     database (a hung one is not joined by others), its answer reused for
     :data:`HEALTH_REUSE_SECONDS`."""
     now = time.monotonic()
-    last = _pings.get(id(engine))
+    last = _pings.get(engine)
     if last is None or (last[1].done() and now - last[0] >= HEALTH_REUSE_SECONDS):
         last = (now, asyncio.ensure_future(_ping_within(engine)))
-        _pings[id(engine)] = last
+        _pings[engine] = last
     return await asyncio.shield(last[1])
 
 
