@@ -1,18 +1,22 @@
 """deploy/nginx.conf, the reverse proxy of docs/deploy.md: nginx accepts it
 (``nginx -t``), and with it in front of two ``marjolet serve`` processes a
-game is played through the one public address."""
+game is played through the one public address; deploy/marjolet@.service,
+the processes' systemd unit, starts them as the docs say."""
 
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
 import subprocess
+import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
+from marjolet.cli import build_parser
 from services import free_port
 from web_support import Browser, LiveServer, serve_process
 
@@ -129,3 +133,37 @@ def test_a_game_is_played_through_nginx_over_two_processes(
             for seat in seats:
                 newer_than(seat, int(state["version"]))
         assert seats[0].state is not None and seats[0].state["version"] == 7
+
+
+UNIT = CONF.with_name("marjolet@.service")
+
+
+def unit_command(port: int) -> list[str]:
+    """The unit's ``ExecStart`` for the instance ``marjolet@PORT``."""
+    lines = [line for line in UNIT.read_text().splitlines() if line.startswith("ExecStart=")]
+    assert len(lines) == 1
+    return shlex.split(lines[0].removeprefix("ExecStart=").replace("%i", str(port)))
+
+
+def test_the_systemd_unit_starts_marjolet_serve_on_its_instance_s_port_behind_the_proxy() -> None:
+    argv = unit_command(8001)
+    assert Path(argv[0]).name == "marjolet" and argv[1] == "serve"
+    args = build_parser("serve").parse_args(argv[1:])
+    assert (args.host, args.port, args.behind_proxy) == ("127.0.0.1", 8001, "marjolet.example")
+    assert args.db.startswith("postgresql://") and args.broker.startswith("redis://")
+    upstream = re.findall(r"server 127\.0\.0\.1:(\d+)", CONF.read_text())
+    assert "8001" in upstream  # the ports the unit's comment enables are nginx's
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
+def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
+    marjolet = Path(sys.executable).with_name("marjolet")  # an executable in its place
+    if not marjolet.exists():
+        marjolet = Path(sys.executable)
+    unit = tmp_path / "marjolet@8001.service"
+    unit.write_text(UNIT.read_text().replace("/srv/marjolet/.venv/bin/marjolet", str(marjolet)))
+    result = subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", str(unit)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0 and not result.stdout + result.stderr, result.stderr

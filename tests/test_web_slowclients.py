@@ -5,16 +5,19 @@ connections, and the same error is logged once with a count."""
 from __future__ import annotations
 
 import logging
+import re
 import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
+from marjolet.commands.serve import exposure_warning
 from marjolet.web import logguard
-from marjolet.web.slowclients import guarded_http_protocol
-from web_support import TIMEOUT, Browser, LiveServer, fast_config, live_server
+from marjolet.web.slowclients import ConnectionBook, guarded_http_protocol
+from web_support import TIMEOUT, Browser, LiveServer, fast_config, live_server, serve_process
 
 HEADER_TIMEOUT = 0.5
 BODY_TIMEOUT = 0.5
@@ -160,3 +163,40 @@ def test_install_puts_the_guard_on_every_handler_of_the_server_s_loggers() -> No
     finally:
         for name, handler in zip(names, handlers, strict=True):
             logging.getLogger(name).removeHandler(handler)
+
+
+class _Open:
+    """A transport stand-in that stays open."""
+
+    def is_closing(self) -> bool:
+        return False
+
+
+def test_behind_a_proxy_only_the_proxy_s_addresses_are_uncapped() -> None:
+    book = ConnectionBook(2, frozenset({"127.0.0.1"}))
+    assert all(book.admit("127.0.0.1", _Open()) for _ in range(50))  # every client, proxied
+    direct = [book.admit("203.0.113.9", _Open()) for _ in range(3)]  # around the proxy
+    assert direct == [True, True, False]
+
+
+def test_serving_beyond_this_computer_behind_a_proxy_says_to_listen_on_loopback() -> None:
+    assert "listen on 127.0.0.1" in exposure_warning("0.0.0.0", behind_proxy=True)
+    plain = exposure_warning("0.0.0.0", behind_proxy=False)
+    assert "anyone who can reach this address" in plain and "proxy" not in plain
+
+
+ACCESS_LINE = re.compile(
+    r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} INFO: +"
+    r'127\.0\.0\.1:\d+ - "GET /api/health HTTP/1\.1" 200'
+)
+
+
+def test_access_log_lines_carry_the_time(tmp_path: Path) -> None:
+    output: list[str] = []
+    with serve_process(tmp_path / "g.sqlite3", "--log-level", "info", output=output) as (_, base):
+        assert httpx.get(f"{base}/api/health", timeout=TIMEOUT).status_code == 200
+        deadline = time.monotonic() + TIMEOUT
+        while not any(ACCESS_LINE.match(line) for line in output):
+            assert time.monotonic() < deadline, "".join(output)
+            time.sleep(0.05)
+    assert all(line[:4].isdigit() for line in output if "INFO" in line), "".join(output)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -117,6 +118,37 @@ def test_a_database_from_a_newer_marjolet_is_refused(tmp_path: Path) -> None:
         conn.execute("PRAGMA user_version = 99")
     with pytest.raises(StoreError, match="schema version 99"):
         Store(path)
+
+
+NEWER_0999 = "written by a newer marjolet: it is at schema revision 0999"
+
+
+def test_a_database_at_a_later_marjolet_revision_is_refused_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    Store(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '0999'")
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match=NEWER_0999):
+        Store(path)
+    assert path.read_bytes() == before
+
+
+def test_another_programs_alembic_database_is_not_taken_for_a_newer_marjolet(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "g.sqlite3"
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)")
+        conn.execute("INSERT INTO alembic_version VALUES ('ae1027a6acf')")
+        conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT)")
+        conn.commit()
+    before = path.read_bytes()
+    with pytest.raises(StoreError) as refused:
+        Store(path)
+    message = str(refused.value)
+    assert "is not a marjolet database" in message and "newer" not in message, message
+    assert path.read_bytes() == before  # not even its journal mode
 
 
 def test_an_invite_code_gives_its_seat_once(tmp_path: Path) -> None:
@@ -327,6 +359,44 @@ def test_a_database_server_holding_another_program_s_games_table_is_refused(
     message = str(refused.value)
     assert "is not a marjolet database: it has a 'games' table" in message, message
     assert "PRAGMA" not in message and "+psycopg" not in message, message
+
+
+def test_a_database_server_of_another_alembic_program_is_refused_unchanged(
+    postgres_url: str,
+) -> None:
+    from sqlalchemy import text
+
+    from marjolet.web.db import make_engine
+
+    other = make_engine(postgres_url)
+    with other.begin() as db:
+        db.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)"))
+        db.execute(text("INSERT INTO alembic_version VALUES ('ae1027a6acf')"))
+        db.execute(text("CREATE TABLE widgets (id INTEGER PRIMARY KEY)"))
+    with pytest.raises(StoreError) as refused:
+        Store(postgres_url)
+    message = str(refused.value)
+    assert "is not a marjolet database: its 'alembic_version' table holds revision" in message
+    assert "'ae1027a6acf'" in message and "newer" not in message, message
+    with other.begin() as db:  # nothing created, nothing restamped
+        assert db.execute(text("SELECT version_num FROM alembic_version")).scalar() == "ae1027a6acf"
+        names = db.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'"))
+        assert sorted(row[0] for row in names) == ["alembic_version", "widgets"]
+    other.dispose()
+
+
+def test_a_database_server_at_a_later_marjolet_revision_is_refused(postgres_url: str) -> None:
+    from sqlalchemy import text
+
+    from marjolet.web.db import make_engine
+
+    Store(postgres_url).close()
+    other = make_engine(postgres_url)
+    with other.begin() as db:
+        db.execute(text("UPDATE alembic_version SET version_num = '0999'"))
+    other.dispose()
+    with pytest.raises(StoreError, match=NEWER_0999):
+        Store(postgres_url)
 
 
 def test_a_cut_connection_fails_its_batch_with_its_cause_and_the_next_batch_is_stored(

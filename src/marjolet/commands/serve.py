@@ -4,18 +4,18 @@ file, or PostgreSQL and Redis for several processes: docs/deploy.md)."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import errno
 import ipaddress
 import re
 import socket
+from typing import Any
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 #: The proxies whose X-Forwarded-For is believed (``--behind-proxy``).
 TRUSTED_PROXIES = "127.0.0.1,::1"
-#: Connections one address may hold open behind a proxy (every client's
-#: connection comes from the proxy's address; the proxy limits per client).
-PROXIED_CONNECTIONS = 1_000_000
+#: The addresses a loopback proxy's connections come from (IPv4, IPv6 and
+#: IPv4 mapped into IPv6): uncapped behind a proxy, which limits each client.
+PROXY_ADDRESSES = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 _HOST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
 
 
@@ -239,8 +239,6 @@ def run(args: argparse.Namespace) -> int:
         default_bots=not args.only_allowed_bots,
         allowed_hosts=allowed_hosts(args.host, args.behind_proxy),
     )
-    if args.behind_proxy:
-        config = dataclasses.replace(config, max_connections_per_address=PROXIED_CONNECTIONS)
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -253,11 +251,7 @@ def run(args: argparse.Namespace) -> int:
         sock.close()
         raise
     if not is_loopback(args.host):
-        print(
-            f"marjolet: warning: listening on {args.host}: anyone who can reach this address "
-            "can open tables on this server",
-            file=sys.stderr,
-        )
+        print(exposure_warning(args.host, bool(args.behind_proxy)), file=sys.stderr)
     server = uvicorn.Server(
         uvicorn.Config(
             app,
@@ -269,8 +263,13 @@ def run(args: argparse.Namespace) -> int:
             forwarded_allow_ips=TRUSTED_PROXIES,
             server_header=False,
             lifespan="on",
-            http=guarded_http_protocol(config.header_timeout, config.max_connections_per_address),
+            http=guarded_http_protocol(
+                config.header_timeout,
+                config.max_connections_per_address,
+                PROXY_ADDRESSES if args.behind_proxy else frozenset(),
+            ),
             timeout_keep_alive=config.keep_alive,
+            log_config=timestamped_log_config(),
         )
     )
     logguard.install()  # after uvicorn set up its loggers: one line per kind a minute
@@ -280,6 +279,34 @@ def run(args: argparse.Namespace) -> int:
     )
     server.run(sockets=[sock])
     return 0
+
+
+def exposure_warning(host: str, behind_proxy: bool) -> str:
+    """The warning for a server listening beyond this computer."""
+    warning = (
+        f"marjolet: warning: listening on {host}: anyone who can reach this address "
+        "can open tables on this server"
+    )
+    if behind_proxy:  # clients may come around the proxy, its TLS and its limits
+        warning += (
+            "; with --behind-proxy, listen on 127.0.0.1 so that every client comes through "
+            "the proxy"
+        )
+    return warning
+
+
+def timestamped_log_config() -> dict[str, Any]:
+    """uvicorn's logging (its access lines included) with the time at the
+    start of every line, as marjolet's own lines have it: an operator
+    reading a log must know when a request came."""
+    import copy
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    for formatter in config["formatters"].values():
+        formatter["fmt"] = "%(asctime)s " + formatter["fmt"]
+    return config
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

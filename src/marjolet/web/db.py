@@ -303,6 +303,7 @@ def migrate(engine: Engine) -> str:
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATE_LOCK})
         _adopt_legacy(connection)
         before = current_revision(connection)
+        check_revision(before)
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         config.attributes["connection"] = connection
@@ -311,6 +312,26 @@ def migrate(engine: Engine) -> str:
     if before and after != before:  # an existing database was upgraded
         log.info("database schema upgraded from revision %s to %s", before, after)
     return after
+
+
+class NewerDatabase(Exception):
+    """A database at a marjolet revision newer than this marjolet's."""
+
+
+def check_revision(revision: str) -> None:
+    """Refuse, before Alembic reads it, a revision this marjolet does not
+    know: a later one of ours (four digits) is a newer marjolet's, anything
+    else is another program's table of the same name."""
+    ours = len(revision) == 4 and revision.isdigit() and revision >= "0001"
+    if not revision or (ours and revision <= HEAD_REVISION):
+        return
+    if ours:
+        raise NewerDatabase(
+            f"it is at schema revision {revision}; this marjolet knows up to {HEAD_REVISION}"
+        )
+    raise ForeignDatabase(
+        f"its 'alembic_version' table holds revision {revision!r}, which is not one of marjolet's"
+    )
 
 
 def current_revision(connection: Connection) -> str:

@@ -10,7 +10,8 @@ clients exhaust the server's files. Hence:
   **header timeout** (a connection whose request headers are not complete
   within ``header_timeout`` seconds of its opening, or of its previous
   answer, is answered 408 and closed) and a **cap of open connections per
-  client address** (the one over the cap is answered 503 and closed);
+  client address** (the one over the cap is answered 503 and closed),
+  except a reverse proxy's addresses (``--behind-proxy``);
 - :class:`BodyTimeout` (ASGI middleware): a request body that stops coming
   for ``timeout`` seconds is answered 408 (``http_408``).
 
@@ -44,17 +45,24 @@ TOO_MANY = (
 
 
 class ConnectionBook:
-    """The open connections (transports) of each client address."""
+    """The open connections (transports) of each client address.
 
-    def __init__(self, most: int) -> None:
+    ``uncapped``: the addresses of a reverse proxy in front of the server,
+    through which every client's connection comes (the proxy limits each
+    client); any other address keeps the cap, so a client that reaches the
+    server directly, around the proxy, is limited as without one."""
+
+    def __init__(self, most: int, uncapped: frozenset[str] = frozenset()) -> None:
         self.most = most
+        self.uncapped = uncapped
         self._open: dict[str, set[Any]] = {}
 
     def admit(self, address: str, transport: Any) -> bool:
         """Count ``transport`` for ``address``; False if it already has
-        ``most`` open (closed ones are forgotten here, lazily)."""
+        ``most`` open (closed ones are forgotten here, lazily) and is not a
+        proxy's."""
         live = {t for t in self._open.get(address, ()) if not t.is_closing()}
-        if len(live) >= self.most:
+        if len(live) >= self.most and address not in self.uncapped:
             self._open[address] = live
             return False
         live.add(transport)
@@ -69,10 +77,13 @@ class ConnectionBook:
         return sum(1 for t in self._open.get(address, ()) if not t.is_closing())
 
 
-def guarded_http_protocol(header_timeout: float, max_per_address: int) -> type[asyncio.Protocol]:
+def guarded_http_protocol(
+    header_timeout: float, max_per_address: int, proxies: frozenset[str] = frozenset()
+) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol with the header timeout and the per-address
-    cap (see the module docstring); pass it as ``uvicorn.Config(http=...)``."""
-    book = ConnectionBook(max_per_address)
+    cap, which the ``proxies``' addresses do not have (see the module
+    docstring); pass it as ``uvicorn.Config(http=...)``."""
+    book = ConnectionBook(max_per_address, proxies)
 
     class GuardedHTTP(AutoHTTPProtocol):  # type: ignore[valid-type,misc]
         _header_timer: asyncio.TimerHandle | None = None

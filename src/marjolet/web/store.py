@@ -62,7 +62,9 @@ from marjolet.rules import Rules
 from marjolet.web.db import (
     LEGACY_VERSION,
     ForeignDatabase,
+    NewerDatabase,
     actions,
+    check_revision,
     database_url,
     deals,
     games,
@@ -71,6 +73,17 @@ from marjolet.web.db import (
 )
 
 log = logging.getLogger("marjolet.web")
+
+
+def _stamped_revision(db: Any) -> str:
+    """The Alembic revision a SQLite file is stamped with ('' if none), read
+    with the standard library's ``sqlite3`` so that nothing is written."""
+    if not db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
+    ).fetchone():
+        return ""
+    row = db.execute("SELECT version_num FROM alembic_version").fetchone()
+    return str(row[0]) if row else ""
 
 #: The tables every web database has (an existing file without them is refused).
 TABLES = ("games", "deals", "actions")
@@ -347,8 +360,13 @@ class Store:
             uri = f"{self.path.resolve().as_uri()}?mode=ro"
             with closing(sqlite3.connect(uri, uri=True)) as db:
                 version = int(db.execute("PRAGMA user_version").fetchone()[0])
+                revision = _stamped_revision(db)
         except sqlite3.Error as exc:
             raise StoreError(f"{self._shown()} is not a marjolet database: {exc}") from None
+        try:
+            check_revision(revision)
+        except (ForeignDatabase, NewerDatabase) as exc:
+            raise self._refusal(exc) from None
         if version > LEGACY_VERSION:
             raise StoreError(
                 f"database {str(self.path)!r} has schema version {version}; this marjolet "
@@ -359,17 +377,20 @@ class Store:
         """Bring the database up to this marjolet's newest revision."""
         try:
             migrate(self.engine)
-        except ForeignDatabase as exc:
-            raise StoreError(f"{self._shown()} is not a marjolet database: {exc}") from None
+        except (ForeignDatabase, NewerDatabase) as exc:
+            raise self._refusal(exc) from None
         except DatabaseError as exc:
             shown = self._shown()
             raise StoreError(f"{shown} is not a marjolet database: {_reason(exc)}") from None
-        except Exception as exc:  # Alembic: a revision this marjolet does not know
-            if "Can't locate revision" in str(exc):
-                raise StoreError(
-                    f"database {self._shown()} was written by a newer marjolet (upgrade marjolet)"
-                ) from None
-            raise
+
+    def _refusal(self, exc: ForeignDatabase | NewerDatabase) -> StoreError:
+        """The one-line refusal of a database this marjolet must not touch."""
+        if isinstance(exc, NewerDatabase):
+            shown = self._shown()
+            return StoreError(
+                f"database {shown} was written by a newer marjolet: {exc} (upgrade marjolet)"
+            )
+        return StoreError(f"{self._shown()} is not a marjolet database: {exc}")
 
     def close(self, *, remove_lock: bool = False) -> None:
         try:
