@@ -24,8 +24,17 @@ import pytest
 from websockets.sync.client import connect
 
 from marjolet.web.online import SESSION_COOKIE, Online
+from marjolet.web.presence import move_deadline
 from test_web_hidden import cards_named, hidden_by_version, stored_record
-from web_support import TIMEOUT, Browser, LiveServer, fast_config, live_server, play_until
+from web_support import (
+    TIMEOUT,
+    Browser,
+    LiveServer,
+    fast_config,
+    live_server,
+    play_until,
+    read_stored,
+)
 
 SHORT = {"profile": "classic", "target": 100}
 
@@ -408,12 +417,35 @@ def test_my_games_say_whose_turn_it_is_and_the_account_opens_its_seat_anywhere(
             assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == mine["seat"]
             state = me.next_state()
             assert 2.9 * 86_400 < state["deadline"] - time.time() <= 3 * 86_400
+            # one stamp, whether the table or the list of my games says it
+            assert state["deadline"] == kims["games"][0]["deadline"]
             me.send({"type": "claim"})  # nobody is late: no claim, even with lee away
             assert me.error()["code"] == "cannot_claim"
     with server.http() as guest:
         assert guest.get("/api/me/games").status_code == 401
         with seat_socket(server, mine["id"], None, {"type": "hello", "account": True}) as me:
             assert me.error()["code"] == "login_required"
+
+
+def test_after_a_correspondence_move_the_table_shows_the_stored_deadline(
+    server: LiveServer,
+) -> None:
+    oda, pia = sign_up(server, "oda"), sign_up(server, "pia")
+    first, second = rated_game(server, oda, pia, days_per_move=2)
+    for client, seat in ((oda, first), (pia, second)):
+        with seat_socket(server, seat["id"], client, {"type": "hello", "account": True}) as me:
+            me.recv_until(lambda m: m["type"] == "welcome")
+            state = me.next_state()
+            if not me.my_turn():
+                continue
+            me.act(state["legal"][0]["action"])  # the move restarts the clock
+            me.state = None
+            moved = me.next_state()
+            stored = read_stored(server, seat["id"])  # what every other process reads
+            assert stored is not None
+            assert moved["deadline"] == move_deadline(stored.updated, 2), (moved, stored.updated)
+            return
+    raise AssertionError("neither seat was to move")
 
 
 def test_a_player_who_leaves_can_be_claimed_after_the_grace_and_the_claim_is_rated(

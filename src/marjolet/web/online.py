@@ -44,6 +44,7 @@ from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
 from marjolet.web.lobby import Lobby, LobbyError, Seek, Seeker, owner_seat_token
 from marjolet.web.playnow import PlayNow, well_formed_key
+from marjolet.web.presence import move_deadline
 from marjolet.web.ratelimits import DEFAULT_LIMITS, RateLimits
 from marjolet.web.tables import Table
 
@@ -521,5 +522,5 @@ def game_entry(table: Table, seat: int, rated: bool) -> dict[str, Any]:
         "deadline": None,
     }
     if table.days_per_move is not None and not over:
-        entry["deadline"] = game.updated + table.days_per_move * 86_400.0
+        entry["deadline"] = move_deadline(game.updated, table.days_per_move)
     return entry

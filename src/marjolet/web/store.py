@@ -475,14 +475,20 @@ class Store:
         *,
         status: Status,
         expected: int | None = None,
+        updated: float | None = None,
     ) -> int:
         """Store the deck of deal ``index`` (before anyone sees a card of
         it); returns the game's new version. A deal stored already, or a
         game no longer at version ``expected`` (when given), is a
-        :class:`StoreConflict`: another process got there first."""
+        :class:`StoreConflict`: another process got there first.
+        ``updated``: the game's new time stamp (now if not given), which
+        the caller keeps too, so that both show one deadline."""
+        now = time.time() if updated is None else updated
         try:
             with self._transaction() as db:
-                version = self._bump(db, game_id, expected, status=status, deal_count=index + 1)
+                version = self._bump(
+                    db, game_id, expected, updated=now, status=status, deal_count=index + 1
+                )
                 self._insert_deal(db, game_id, index, deck)
         except IntegrityError:
             raise StoreConflict(f"game {game_id}: deal {index} is stored already") from None
@@ -500,7 +506,7 @@ class Store:
         changed = db.execute(
             update(games)
             .where(*where)
-            .values(updated=time.time(), version=games.c.version + 1, **values)
+            .values(version=games.c.version + 1, **values)
         ).rowcount
         if changed != 1:
             raise StoreConflict(f"game {game_id}: it changed meanwhile (not at version {expected})")
@@ -527,19 +533,23 @@ class Store:
         status: Status,
         winner: int | None,
         expected: int | None = None,
+        updated: float | None = None,
     ) -> int:
         """Append action ``seq`` of deal ``deal`` and the game summary after it,
         in one committed transaction; returns the game's new version. A
         second append at the same position fails with :class:`StoreConflict`
         (the primary key), and so does an append to a game that is no longer
         at version ``expected`` (when given): a move is stored once, even
-        when two processes take it at the same moment."""
+        when two processes take it at the same moment. ``updated``: the
+        action's and the game's time stamp (now if not given)."""
+        now = time.time() if updated is None else updated
         try:
             with self._transaction() as db:
                 version = self._bump(
                     db,
                     game_id,
                     expected,
+                    updated=now,
                     status=status,
                     totals=json.dumps(list(totals)),
                     winner=winner,
@@ -551,7 +561,7 @@ class Store:
                         deal=deal,
                         seq=seq,
                         action=ACTION_NAMES[action],
-                        at=time.time(),
+                        at=now,
                     )
                 )
         except IntegrityError:

@@ -65,7 +65,7 @@ from marjolet.match import Match
 from marjolet.turns import Move, Turn, TurnDriver
 from marjolet.web import views
 from marjolet.web.errors import WebError, from_turn, storage_failure
-from marjolet.web.presence import DAY
+from marjolet.web.presence import move_deadline
 from marjolet.web.store import Forfeit, GameRow, Status, StoreConflict, token_hash
 
 if TYPE_CHECKING:
@@ -408,8 +408,8 @@ class Table:
         view["status"] = self.status()
         view["connected"] = self._connected_seats()
         # correspondence: when the player to move runs out of time (epoch seconds)
-        days = self.days_per_move
-        view["deadline"] = None if days is None or self.over else self.game.updated + days * DAY
+        days, over = self.days_per_move, self.over
+        view["deadline"] = None if days is None or over else move_deadline(self.game.updated, days)
         forfeit = self.game.forfeit
         view["forfeit"] = forfeit.to_json() if forfeit is not None else None
         if forfeit is not None:  # the match ended here, whatever the cards say
@@ -514,6 +514,7 @@ class Table:
         index, seq = match.deal_index, len(deal.moves)
         self.driver.push(move)  # checked at the edge: applied unchecked
         action = move.action
+        now = time.time()  # one stamp for the database and this table
         try:
             stored = await self.ledger.append_action(
                 self.id,
@@ -524,6 +525,7 @@ class Table:
                 status=self.status(),
                 winner=match.winner,
                 expected=self.game.version,
+                updated=now,
             )
         except StoreConflict:  # another process stored a change first
             sent = move.version
@@ -534,7 +536,7 @@ class Table:
             log.error("game %s: could not store %s: %s", self.id, ACTION_NAMES[action], exc)
             await self._reload_after_failure()
             raise storage_failure(exc) from None
-        self.game.updated = time.time()  # a correspondence game's clock restarts
+        self.game.updated = now  # a correspondence game's clock restarts
         self.game.version = stored
         self.hub.changed(self)
         self.broadcast({"last_action": {"player": move.seat, "action": ACTION_NAMES[action]}})
@@ -651,7 +653,7 @@ class Table:
             return (1 - seat) not in self.elsewhere and self.hub.presence.may_claim(self.id, seat)
         turn = self.driver.turn()
         their_move = turn is not None and turn.seat == 1 - seat
-        return their_move and time.time() > self.game.updated + days * DAY
+        return their_move and time.time() > move_deadline(self.game.updated, days)
 
     async def _reload(self) -> None:
         """Rebuild the match from the database (after a failed write, or a
@@ -712,9 +714,10 @@ class Table:
         """Shuffle, store and start the next deal. Caller holds the lock."""
         index = len(self.match.deals)
         deck = self.hub.new_deck(index)
+        now = time.time()
         try:
             stored = await self.ledger.add_deal(
-                self.id, index, deck, status=self.status(), expected=self.game.version
+                self.id, index, deck, status=self.status(), expected=self.game.version, updated=now
             )
         except StoreConflict:  # another process started it (or moved on) first
             await self._reload()
@@ -723,6 +726,7 @@ class Table:
         except Exception as exc:
             log.error("game %s: could not store deal %d: %s", self.id, index + 1, exc)
             raise storage_failure(exc, "the next deal") from None
+        self.game.updated = now  # as stored: the clock restarts with the deal
         self.game.version = stored
         self.hub.changed(self)
         self.driver.start_deal(deck)
