@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 
 import pytest
@@ -102,3 +103,17 @@ def test_a_settled_job_is_read_by_every_process_and_free_to_take_again(
     assert held.note is not None and held.note.startswith("failed: the estimator broke")
     assert len(held.note) == 64  # cut to the column's width
     assert p2.acquire("review:g1:d", "0/40")  # a retry, on another process
+
+
+def test_a_takeover_is_logged_with_both_processes_ids(
+    two: tuple[Leases, Leases, Clock], caplog: pytest.LogCaptureFixture
+) -> None:
+    p1, p2, clock = two
+    with caplog.at_level(logging.INFO, logger="marjolet.web"):
+        assert p1.acquire("bot:g7")
+        assert p1.acquire("bot:g7")  # a renewal says nothing
+        assert not p2.acquire("bot:g7")  # nor does a refusal
+        assert caplog.messages == []
+        clock.now += 10.5
+        assert p2.acquire("bot:g7")
+    assert caplog.messages == ["process p2 took over bot:g7 from process p1, whose lease expired"]

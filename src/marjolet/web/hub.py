@@ -139,6 +139,8 @@ class Hub:
             ttl = max(1.0, 3 * config.sync_interval)
             self.beacons = RedisBeacons(self.bus.client, self.leases.owner, ttl)
         self._listeners: list[asyncio.Task[None]] = []
+        if self.shared:  # the id that other processes' log lines name
+            log.info("this is process %s among the database's servers", self.leases.owner)
 
     # -- shared services --------------------------------------------------------------
 

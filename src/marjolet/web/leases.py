@@ -18,15 +18,19 @@ rare and keeps the work in one place.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import Engine, and_, delete, insert, or_, select, update
+from sqlalchemy import Connection, Engine, and_, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from marjolet.web.db import leases, reader
+
+log = logging.getLogger("marjolet.web")
 
 #: Seconds a lease lasts without a heartbeat.
 LEASE_SECONDS = 10.0
@@ -68,32 +72,41 @@ class Leases:
     def acquire(self, job: str, note: str | None = None) -> bool:
         """Own ``job`` (or renew our lease on it), saying ``note`` of its
         progress to the other processes; False if another live process
-        owns it."""
+        owns it. Taking over a dead owner's job is logged with both
+        processes' ids, so that an operator can follow a job across them."""
         now = self.clock()
         expires = now + self.seconds
         try:
             with self.engine.begin() as db:
-                changed = db.execute(
-                    update(leases)
-                    .where(
-                        and_(
-                            leases.c.job == job,
-                            or_(leases.c.owner == self.owner, leases.c.expires < now),
-                        )
+                if self._set(db, job, leases.c.owner == self.owner, expires, note):
+                    return True  # renewed: the heartbeat's usual case
+                held = db.execute(
+                    select(leases.c.owner, leases.c.expires).where(leases.c.job == job)
+                ).first()
+                if held is None:
+                    db.execute(
+                        insert(leases).values(job=job, owner=self.owner, expires=expires, note=note)
                     )
-                    .values(owner=self.owner, expires=expires, note=note)
-                ).rowcount
-                if changed == 1:
                     return True
-                exists = db.execute(select(leases.c.owner).where(leases.c.job == job)).first()
-                if exists is not None:
-                    return False
-                db.execute(
-                    insert(leases).values(job=job, owner=self.owner, expires=expires, note=note)
-                )
-                return True
+                dead = and_(leases.c.owner == held.owner, leases.c.expires < now)
+                if held.expires >= now or not self._set(db, job, dead, expires, note):
+                    return False  # alive, or another process took it over first
         except IntegrityError:  # another process inserted it first
             return False
+        log.info("process %s took over %s from process %s, whose lease expired",
+                 self.owner, job, held.owner)
+        return True
+
+    def _set(
+        self, db: Connection, job: str, condition: Any, expires: float, note: str | None
+    ) -> bool:
+        """Make the lease of ``job`` ours if ``condition`` holds; whether it did."""
+        changed = db.execute(
+            update(leases)
+            .where(and_(leases.c.job == job, condition))
+            .values(owner=self.owner, expires=expires, note=note)
+        ).rowcount
+        return bool(changed == 1)
 
     def release(self, job: str) -> None:
         """Give a job back at once (a clean shutdown), if we own it."""
