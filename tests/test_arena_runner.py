@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -424,6 +425,8 @@ def test_bot_fault_forfeits_the_match_and_the_run_goes_on(tmp_path: Path) -> Non
     report = format_result(result)
     assert "random 0, test-forfeit 6" in report
     assert "  the first: bot 'test-forfeit' (seat " in report and "banana" in report
+    # where: its first move of deal 1 (0-based, as the record counts)
+    assert re.search(r"forfeited in pair 0 game [01], deal 1, action [01] \(trick 1\): ", report)
     with ArenaStore(db) as store:
         for o in store.outcomes(1):
             assert o.forfeit is not None and "'test-forfeit'" in o.forfeit and "banana" in o.forfeit

@@ -154,6 +154,19 @@ def _play(driver: TurnDriver, seats: Sequence[Bot], deck_seed: int) -> int:
     return winner
 
 
+def _fault_position(task: MatchTask, match: Match) -> str:
+    """Where a match stopped, in the record's 0-based terms (record.md,
+    "Error positions"): the run's pair and game, then the deal and the
+    action its record would have had next."""
+    deal = match.deal
+    if deal is None:  # between deals
+        return f"pair {task.pair} game {task.game}, before deal {len(match.deals)}"
+    return (
+        f"pair {task.pair} game {task.game}, deal {len(match.deals) - 1}, "
+        f"action {len(deal.moves)} (trick {min(deal.tricks_played + 1, 16)})"
+    )
+
+
 def play_task(task: MatchTask) -> MatchOutcome:
     """Play one match of a run with fresh bots; pure function of ``task``."""
     start = time.perf_counter()
@@ -172,7 +185,8 @@ def play_task(task: MatchTask) -> MatchOutcome:
         if seat not in (0, 1):
             seat = driver.to_move if driver.to_move is not None else 0
         assert seat is not None
-        forfeit = f"bot {specs[seat]!r} (seat {seat}) forfeited: {fault}"
+        where = _fault_position(task, match)
+        forfeit = f"bot {specs[seat]!r} (seat {seat}) forfeited in {where}: {fault}"
         winner = 1 - seat
         if not driver.is_over:
             driver.forfeit(seat, forfeit)
