@@ -103,6 +103,42 @@ def test_selfplay_writes_a_valid_reproducible_record(tmp_path: Path) -> None:
     assert main(["replay", str(a), "--json"]) == 0
 
 
+ILLEGAL_AT_THIRD_ACT = """
+import json, sys
+acts = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["cmd"] == "hello":
+        print(json.dumps({"name": "third", "protocol": "marjolet-bot/1"}), flush=True)
+    elif message["cmd"] == "act":
+        acts += 1
+        legal = message["legal"]
+        print(json.dumps({"action": "banana" if acts == 3 else legal[0]}), flush=True)
+    elif message["cmd"] == "quit":
+        break
+"""
+
+
+def test_selfplay_with_a_faulty_bot_names_it_and_where_and_keeps_the_record(
+    tmp_path: Path,
+) -> None:
+    bot = tmp_path / "third.py"
+    bot.write_text(f"#!{sys.executable}\n" + ILLEGAL_AT_THIRD_ACT)
+    bot.chmod(0o755)
+    out = tmp_path / "m.json"
+    proc = run_cli("selfplay", "--seed", "5", "--out", str(out), "--bots", "random", f"exec:{bot}")
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert re.match(
+        rf"marjolet: bot 'exec:{re.escape(str(bot))}' \(seat 1\) forfeited in deal 0, "
+        r"action \d+ \(trick \d+\): .*banana.*; the record up to there is in ",
+        lines[0],
+    ), lines[0]
+    record = load(out)  # the moves before the fault, replayable
+    assert len(record.deals) == 1 and record.deals[0].actions
+
+
 def test_selfplay_to_an_unwritable_place_exits_2(tmp_path: Path) -> None:
     proc = run_cli("selfplay", "--seed", "1", "--out", str(tmp_path / "no" / "such" / "dir.json"))
     assert proc.returncode == 2 and "cannot write" in proc.stderr

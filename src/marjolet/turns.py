@@ -294,6 +294,17 @@ def play_deal(match: Match, seats: Sequence[Seat], on_action: ActionHook | None 
             on_action(match, played.seat, played.action)
 
 
+def position_text(match: Match) -> str:
+    """Where a match stands, in its record's 0-based terms (record.md,
+    "Error positions"): the deal and the action its record would hold
+    next, with the trick; what a fault's message names."""
+    deal = match.deal
+    if deal is None or deal.is_over:
+        return f"before deal {len(match.deals)}"
+    trick = min(deal.tricks_played + 1, 16)
+    return f"deal {len(match.deals) - 1}, action {len(deal.moves)} (trick {trick})"
+
+
 def play_match(
     match: Match,
     seats: Sequence[Seat],

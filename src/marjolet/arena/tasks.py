@@ -39,7 +39,7 @@ from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.record import Record
 from marjolet.rules import Rules
-from marjolet.turns import TurnDriver
+from marjolet.turns import TurnDriver, position_text
 
 #: Changing this string changes every seeded result; bump it only with care.
 SEED_DOMAIN = "marjolet-arena/1"
@@ -154,19 +154,6 @@ def _play(driver: TurnDriver, seats: Sequence[Bot], deck_seed: int) -> int:
     return winner
 
 
-def _fault_position(task: MatchTask, match: Match) -> str:
-    """Where a match stopped, in the record's 0-based terms (record.md,
-    "Error positions"): the run's pair and game, then the deal and the
-    action its record would have had next."""
-    deal = match.deal
-    if deal is None:  # between deals
-        return f"pair {task.pair} game {task.game}, before deal {len(match.deals)}"
-    return (
-        f"pair {task.pair} game {task.game}, deal {len(match.deals) - 1}, "
-        f"action {len(deal.moves)} (trick {min(deal.tricks_played + 1, 16)})"
-    )
-
-
 def play_task(task: MatchTask) -> MatchOutcome:
     """Play one match of a run with fresh bots; pure function of ``task``."""
     start = time.perf_counter()
@@ -185,7 +172,7 @@ def play_task(task: MatchTask) -> MatchOutcome:
         if seat not in (0, 1):
             seat = driver.to_move if driver.to_move is not None else 0
         assert seat is not None
-        where = _fault_position(task, match)
+        where = f"pair {task.pair} game {task.game}, {position_text(match)}"
         forfeit = f"bot {specs[seat]!r} (seat {seat}) forfeited in {where}: {fault}"
         winner = 1 - seat
         if not driver.is_over:

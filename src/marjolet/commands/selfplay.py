@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
 
 from marjolet.commands.common import add_rules_arguments, rules_from_args
+
+if TYPE_CHECKING:
+    from marjolet.match import Match
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,21 +32,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from marjolet import outputs, record
+    from marjolet import outputs
     from marjolet.bots import make_bot
-    from marjolet.errors import RecordError
+    from marjolet.bots.base import BotFault, close_bots, end_match
     from marjolet.match import Match
-    from marjolet.turns import play_match
+    from marjolet.turns import play_match, position_text
 
     rules = rules_from_args(args)
     outputs.check_output(args.out, force=args.force, flag="--out")
     seats = [make_bot(spec, seed=args.seed * 2 + i) for i, spec in enumerate(args.bots)]
     match = Match(rules, seed=args.seed, players=[s.spec for s in seats])
-    play_match(match, seats)
     try:
-        record.save(record.Record.from_match(match), args.out)
-    except OSError as exc:
-        raise RecordError(f"cannot write {args.out!r}: {exc.strerror or exc}") from None
+        play_match(match, seats)
+    except BotFault as fault:  # the match ends there: its record up to the fault
+        seat = fault.seat if fault.seat in (0, 1) else _to_move(match)
+        where = position_text(match)
+        end_match(seats, match.running_totals, 1 - seat)
+        _save(match, args.out)
+        print(
+            f"marjolet: bot {seats[seat].spec!r} (seat {seat}) forfeited in {where}: {fault}; "
+            f"the record up to there is in {args.out}",
+            file=sys.stderr,
+        )
+        return 1
+    finally:
+        close_bots(seats)  # an external bot's program ends now
+    _save(match, args.out)
     t0, t1 = match.totals
     print(f"wrote {args.out}: {len(match.deals)} deals, totals {t0}-{t1}, winner {match.winner}")
     return 0
+
+
+def _to_move(match: Match) -> int:
+    """The seat to act in the deal in progress (0 between deals)."""
+    deal = match.deal
+    seat = deal.to_move if deal is not None and not deal.is_over else None
+    return seat if seat is not None else 0
+
+
+def _save(match: Match, out: str) -> None:
+    from marjolet import record
+    from marjolet.errors import RecordError
+
+    try:
+        record.save(record.Record.from_match(match), out)
+    except OSError as exc:
+        raise RecordError(f"cannot write {out!r}: {exc.strerror or exc}") from None
