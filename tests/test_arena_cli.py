@@ -166,6 +166,7 @@ def test_report_plot_png_and_svg(capsys: pytest.CaptureFixture[str], tmp_path: P
         (["random", "random", "--address", "x:1"], "--address needs --backend ray"),
         (["random", "random", "--db", "/nonexistent/dir/a.db"], "cannot use the arena database"),
         (["random", "random", "--plot", "x.pdf"], "must end in .png or .svg"),
+        (["random", "random", "--no-db", "--plot", "x.png"], "--plot needs the database"),
         (["random", "random", "--deal-pattern", "2-2-2", "--target", "0"], "target"),
         (["--resume", "1", "random"], "give no BOT"),
         (["--resume", "1", "--no-db"], "needs the database"),
@@ -189,6 +190,17 @@ def test_bad_input_is_one_line_and_exit_2(
     assert message in err
     assert err.count("\n") == 1 and err.startswith("marjolet: error: ")
     assert "Traceback" not in err
+
+
+def test_plot_without_matplotlib_is_refused_before_any_match(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # not installed
+    db = str(tmp_path / "a.db")
+    code, _, err = _run(capsys, "random", "random", "--db", db, "--plot", "x.png", "--quiet")
+    assert code == 2
+    assert err == "marjolet: error: --plot needs matplotlib: pip install 'marjolet[plot]'\n"
+    assert not Path(db).exists()  # refused before the run began
 
 
 def test_ray_backend_without_ray_is_one_clear_error(

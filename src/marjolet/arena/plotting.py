@@ -3,6 +3,7 @@ intervals, and the distribution of the match margins of each pairing."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import math
 import os
@@ -15,6 +16,7 @@ from marjolet.arena.tasks import MatchOutcome
 from marjolet.errors import MarjoletError
 
 FORMATS = (".png", ".svg")
+NO_MATPLOTLIB = "--plot needs matplotlib: pip install 'marjolet[plot]'"
 
 
 class PlotError(MarjoletError):
@@ -22,10 +24,13 @@ class PlotError(MarjoletError):
 
 
 def check_plot_path(path: str | os.PathLike[str], *, force: bool = False) -> Path:
-    """The plot file, if its suffix is one we write and the rule of
-    :mod:`marjolet.outputs` lets us write it (checked before any work)."""
+    """The plot file, if its suffix is one we write, the rule of
+    :mod:`marjolet.outputs` lets us write it and matplotlib is installed
+    (checked before any work, not after a long run)."""
     target = _plot_format(path)
     outputs.check_output(path, force=force, flag="--plot")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise PlotError(NO_MATPLOTLIB)
     return target
 
 
@@ -47,7 +52,7 @@ def plot_result(
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise PlotError("--plot needs matplotlib: pip install 'marjolet[plot]'") from None
+        raise PlotError(NO_MATPLOTLIB) from None
 
     margins: dict[int, list[int]] = {}
     for o in outcomes:

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from marjolet.rules import Rules
 
 
+NO_DB_PLOT = "--plot needs the database to read the matches (not --no-db)"
+
+
 class ArenaUsageError(MarjoletError):
     """Options that do not go together."""
 
@@ -158,9 +161,11 @@ def _play_run(args: argparse.Namespace) -> int:
         raise ArenaUsageError("--run is for 'marjolet arena report'")
     if args.address is not None and args.backend != "ray":
         raise ArenaUsageError("--address needs --backend ray")
-    if args.plot is not None:
-        check_plot_path(args.plot, force=args.force)
     db = _db_path(args)
+    if args.plot is not None:
+        if db is None:
+            raise ArenaUsageError(NO_DB_PLOT)
+        check_plot_path(args.plot, force=args.force)
     workers = args.workers if args.workers is not None else default_workers()
     progress: Progress = NullProgress() if args.quiet else auto_progress(sys.stderr)
     try:
@@ -241,7 +246,7 @@ def _plot(result: ArenaResult, db: str | None, path: str) -> None:
     from marjolet.arena.plotting import plot_result
 
     if db is None or result.run_id is None:
-        raise ArenaUsageError("--plot needs the database to read the matches (not --no-db)")
+        raise ArenaUsageError(NO_DB_PLOT)
     from marjolet.arena.store import ArenaStore
 
     with ArenaStore(db, create=False) as store:
