@@ -436,6 +436,22 @@ def test_bot_fault_forfeits_the_match_and_the_run_goes_on(tmp_path: Path) -> Non
             assert replay(record).winner is None
 
 
+class _LastFigures(NullProgress):
+    """A progress reporter that keeps the last figures line."""
+
+    line = ""
+
+    def update(self, done: int, figures: Figures) -> None:
+        self.line = figures()
+
+
+def test_the_progress_line_says_who_forfeited_how_often() -> None:
+    progress = _LastFigures()
+    run_arena(["random", "test-forfeit"], matches=4, seed=2, db=None, progress=progress)
+    assert progress.line.startswith("random-test-forfeit 4-0 (100.0%, Elo +")
+    assert progress.line.endswith("; test-forfeit forfeited 4)")
+
+
 def test_database_from_before_forfeits_gains_the_column(tmp_path: Path) -> None:
     db = tmp_path / "old.db"
     run_arena(["random", "random"], matches=2, seed=1, db=db)

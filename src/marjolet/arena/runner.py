@@ -299,19 +299,30 @@ class _Running:
         self.pairs = pairings_of(labels)
         self.wins = [0] * len(self.pairs)
         self.played = [0] * len(self.pairs)
+        self.forfeits = [[0, 0] for _ in self.pairs]
         self.tracker = tracker
 
     def add(self, o: MatchOutcome) -> None:
         self.played[o.pairing] += 1
         self.wins[o.pairing] += 1 if o.first_won else 0
+        if o.forfeit is not None:  # the loser broke down
+            self.forfeits[o.pairing][0 if not o.first_won else 1] += 1
 
     def figures(self) -> str:
-        """A short line: each pairing's score and Elo, and the SPRT's LLR."""
+        """A short line: each pairing's score and Elo (and who forfeited how
+        often: a bot that cannot start shows at once), and the SPRT's LLR."""
         parts = []
-        for (a, b), w, n in zip(self.pairs, self.wins, self.played, strict=True):
+        for k, ((a, b), w, n) in enumerate(zip(self.pairs, self.wins, self.played, strict=True)):
             if n:
                 elo = stats.elo_from_score(stats.clamp_score(w / n, n))
-                parts.append(f"{a}-{b} {w}-{n - w} ({100 * w / n:.1f}%, Elo {round(elo) + 0:+d})")
+                gave_up = "".join(
+                    f"; {name} forfeited {count}"
+                    for name, count in zip((a, b), self.forfeits[k], strict=True)
+                    if count
+                )
+                parts.append(
+                    f"{a}-{b} {w}-{n - w} ({100 * w / n:.1f}%, Elo {round(elo) + 0:+d}{gave_up})"
+                )
         if self.tracker is not None:
             bounds = self.tracker.bounds
             parts.append(
