@@ -11,6 +11,7 @@ from helpers import minimax_action_values, new_deal, play
 from marjolet.actions import DIX, DRAW, MELD_BASE, parse_action
 from marjolet.bots import STRONGEST, BotSpecError, Hint, hint, make_bot
 from marjolet.bots.heuristic import POLICY, public_deal
+from marjolet.bots.levels import LEVELS
 from marjolet.bots.solver import solve
 from marjolet.cards import parse_card
 from marjolet.cli import main
@@ -281,6 +282,28 @@ def test_bots_command_lists_every_bot_with_its_parameters_and_defaults(
     assert listing["strongest"] == STRONGEST
     assert main(["bots"]) == 0
     assert "pimc" in capsys.readouterr().out
+
+
+def test_bots_command_names_the_exec_form_and_the_player_levels(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bots", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    names = {row["name"]: row for row in listing["bots"]}
+    assert {p["name"] for p in names["exec"]["params"]} == {"path", "budget_s"}
+    assert [lv["spec"] for lv in listing["levels"]] == [f"level:{lv.key}" for lv in LEVELS]
+    assert main(["bots"]) == 0
+    text = capsys.readouterr().out
+    assert "exec:PATH or exec:path=PATH,budget_s=S: " in text and "level:expert = " in text
+
+
+def test_a_player_level_is_a_bot_spec_built_as_the_bot_behind_it() -> None:
+    for lv in LEVELS:
+        assert make_bot(f"level:{lv.key}", seed=1).spec == make_bot(lv.spec, seed=1).spec
+    with pytest.raises(BotSpecError, match=r"'level:god': no such level \(levels: level:beginner"):
+        make_bot("level:god")
+    with pytest.raises(BotSpecError, match=r"also exec:PATH, .* and level:KEY, a player level"):
+        make_bot("beginner")
 
 
 def test_parse_action_round_trip_for_window_actions() -> None:

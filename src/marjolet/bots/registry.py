@@ -33,6 +33,9 @@ _LOADED: dict[str, type[Bot]] = {}
 #: ``exec:PATH`` (or ``exec:path=PATH,budget_s=S``): a program that speaks
 #: the bot protocol. Not a registered name, so never listed as a choice.
 EXEC = "exec"
+#: ``level:KEY``: the bot behind a player level (marjolet.bots.levels), built
+#: as its own spec, so that a run stores what was really played.
+LEVEL = "level"
 
 
 def register(name: str, target: str | type[Bot]) -> None:
@@ -55,7 +58,10 @@ def bot_class(name: str) -> type[Bot]:
 
         return ExternalBot
     if name not in _BOTS:
-        raise BotSpecError(f"unknown bot {name!r} (known: {', '.join(_BOTS)})")
+        raise BotSpecError(
+            f"unknown bot {name!r} (known: {', '.join(_BOTS)}; also exec:PATH, a program "
+            "speaking the bot protocol, and level:KEY, a player level)"
+        )
     if name not in _LOADED:
         module, _, cls = _BOTS[name].partition(":")
         _LOADED[name] = getattr(importlib.import_module(module), cls)
@@ -82,8 +88,23 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
+def _level_spec(spec: str) -> str:
+    """The spec behind ``level:KEY``."""
+    from marjolet.bots.levels import LEVELS
+
+    key = spec.strip().partition(":")[2]
+    for lv in LEVELS:
+        if lv.key == key:
+            return lv.spec
+    keys = ", ".join(f"level:{lv.key}" for lv in LEVELS)
+    raise BotSpecError(f"bot spec {spec!r}: no such level (levels: {keys})")
+
+
 def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """Build a bot from its spec string, e.g. ``make_bot("pimc:worlds=64", seed=1)``."""
+    """Build a bot from its spec string, e.g. ``make_bot("pimc:worlds=64", seed=1)``;
+    ``level:KEY`` builds the bot of that player level."""
+    if isinstance(spec, str) and spec.strip().partition(":")[0] == LEVEL:
+        return make_bot(_level_spec(spec), seed=seed)
     name, raw = parse_spec(spec)
     cls = bot_class(name)
     known = {p.name: p for p in cls.params}
