@@ -390,6 +390,23 @@ def test_time_budgeted_and_program_bots_are_sent_a_pair_at_a_time(spec: str, slo
     assert thinks(spec) is slow
 
 
+def test_resuming_elsewhere_a_run_of_a_relative_program_says_where_to_resume_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    (started / "bots").mkdir(parents=True)
+    elsewhere.mkdir()
+    program = started / "bots" / "rand.sh"
+    program.write_text(f"#!/bin/sh\nexec {sys.executable} -m marjolet bot-serve random\n")
+    program.chmod(0o755)
+    db = tmp_path / "runs.db"
+    monkeypatch.chdir(started)
+    run_arena(["exec:bots/rand.sh", "random"], matches=2, seed=1, db=db)
+    monkeypatch.chdir(elsewhere)
+    with pytest.raises(BotSpecError, match="started in: resume it from there"):
+        resume_arena(1, db)
+
+
 def test_resume_of_a_finished_run_plays_nothing(tmp_path: Path) -> None:
     db = tmp_path / "d.db"
     first = run_arena(["random", "random"], matches=4, seed=3, db=db)

@@ -23,7 +23,7 @@ from marjolet.arena.progress import NullProgress, Progress
 from marjolet.arena.results import ArenaResult, aggregate, pairings_of
 from marjolet.arena.store import ArenaStore, RunInfo
 from marjolet.arena.tasks import MatchOutcome, MatchTask, plan_tasks
-from marjolet.bots import make_bot
+from marjolet.bots import BotSpecError, make_bot
 from marjolet.bots.registry import EXEC, bot_class, parse_spec
 from marjolet.errors import MarjoletError
 from marjolet.rules import CLASSIC, Rules
@@ -211,9 +211,23 @@ def plan_of(info: RunInfo) -> _Plan:
     if info.sprt is not None:
         s = info.sprt
         bounds = stats.SprtBounds(s["elo0"], s["elo1"], s["alpha"], s["beta"])
-    specs = canonical_specs(info.bots)
+    try:
+        specs = canonical_specs(info.bots)
+    except BotSpecError as exc:
+        if not any(_relative_program(spec) for spec in info.bots):
+            raise
+        raise BotSpecError(
+            f"{exc} (run {info.id}'s programs are found from the folder the run was "
+            "started in: resume it from there)"
+        ) from None
     labels = tuple(bot_labels(specs))
     return _Plan(tuple(specs), labels, info.matches, info.seed, info.rules, bounds)
+
+
+def _relative_program(spec: str) -> bool:
+    """Whether ``spec`` runs a program given by a relative path."""
+    name, params = parse_spec(spec)
+    return name == EXEC and not os.path.isabs(params.get("path", ""))
 
 
 def stored_result(store: ArenaStore, info: RunInfo) -> ArenaResult:
