@@ -247,3 +247,33 @@ def test_the_score_table_shows_names_without_control_characters() -> None:
     table = format_result_table(rec, replay(rec))
     assert "Alice[2J" in table and "winner:" in table
     assert all(c.isprintable() for line in table.splitlines() for c in line), table
+
+
+@pytest.mark.parametrize(
+    ("players", "shown"),
+    [
+        # an exec: bot is named by its program: a long common start
+        (("exec:bots/my_bot_v1.py", "exec:bots/my_bot_v2.py"),
+         ("exec:bots/my_bot_v1.py", "exec:bots/my_bot_v2.py")),
+        # too long for the column: the end, where they differ, is kept
+        (("exec:python3 /home/ann/marjolet/bots/strong.py --level 1",
+          "exec:python3 /home/ann/marjolet/bots/strong.py --level 2"),
+         ("…rjolet/bots/strong.py --level 1", "…rjolet/bots/strong.py --level 2")),
+        # alike at both ends: in full
+        (("exec:/srv/a/" + "x" * 40 + "/bot.py", "exec:/srv/b/" + "x" * 40 + "/bot.py"),
+         ("exec:/srv/a/" + "x" * 40 + "/bot.py", "exec:/srv/b/" + "x" * 40 + "/bot.py")),
+    ],
+)  # fmt: skip
+def test_the_score_table_tells_apart_players_whose_names_share_a_long_start(
+    players: tuple[str, str], shown: tuple[str, str]
+) -> None:
+    data = Record.from_match(random_match(3)).to_json()
+    data["players"] = list(players)
+    rec = loads(json.dumps(data))
+    lines = format_result_table(rec, replay(rec)).splitlines()
+    rows = [next(line for line in lines if name + " " in line) for name in shown]
+    assert rows[0] != rows[1]
+    head = lines[1]
+    # the name column is as wide as the longest name: the figures stay under their heads
+    for row in (*rows, head):
+        assert len(row) == len(head), (row, head)

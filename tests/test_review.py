@@ -17,7 +17,7 @@ import pytest
 
 from helpers import minimax_action_values
 from marjolet.actions import ACTION_NAMES
-from marjolet.analysis import Estimates, Review, judgement, review_record
+from marjolet.analysis import Estimates, Review, format_review, judgement, review_record
 from marjolet.analysis.estimators import (
     EXTEND,
     REVIEW_EVAL,
@@ -236,6 +236,26 @@ def test_text_output_names_the_view_of_each_figure(
     assert "[exact, ending]" in out and "seat's view" in out
     code, out, _ = run_cli(capsys, "review", path, "--budget", "0", "--open")
     assert code == 0 and "open cards" in out and "seat's view" not in out
+
+
+def ending_decision(seat: int, action: int) -> Decision:
+    """An exact decision of the endings that lost nothing."""
+    return Decision(
+        deal=0, action=action, seat=seat, trick=11, played=0, best=(0,), value_played=0.0,
+        value_best=0.0, loss=0.0, exact=True, view="ending", method="solver",
+    )  # fmt: skip
+
+
+def test_the_review_tells_apart_players_whose_names_share_a_long_start() -> None:
+    names = ("exec:bots/my_bot_v1.py", "exec:bots/my_bot_v2.py\x1b[2J")
+    review = Review((ending_decision(0, 30), ending_decision(1, 31)), (0, 1), "seat", 0.0, "t")
+    lines = format_review(review, names).splitlines()
+    rows = [line for line in lines if "trick 11" in line]
+    assert len(rows) == 2
+    assert "exec:bots/my_bot_v1.py " in rows[0] and "exec:bots/my_bot_v2.py[2J" in rows[1]
+    assert rows[0].index(" 7C ") == rows[1].index(" 7C ")  # the played card: one column
+    assert any(line.startswith("exec:bots/my_bot_v2.py[2J: ") for line in lines)  # summary
+    assert all(c.isprintable() for line in lines for c in line)
 
 
 @pytest.mark.parametrize("out_name", ["annotated.txt", "annotated.json"])

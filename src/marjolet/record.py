@@ -197,6 +197,24 @@ def printable_name(name: object, limit: int = 100) -> str:
     return "".join(c for c in name if c.isprintable()).strip()[:limit]
 
 
+def name_column(names: Sequence[object], least: int = 12, most: int = 32) -> list[str]:
+    """Players' names as a table's name column shows them (``marjolet
+    replay``, ``marjolet review``): cleaned by :func:`printable_name` and
+    padded to the longest, at least ``least`` wide. A name longer than
+    ``most`` keeps its end after "…": bots named by their program
+    (``exec:bots/my_bot_v2.py``) differ there, not at the start. Should
+    shortening make two names alike, they are shown in full.
+
+    >>> name_column(["exec:bots/my_bot_v1.py", "exec:bots/my_bot_v2.py"], 4, 13)
+    ['…my_bot_v1.py', '…my_bot_v2.py']
+    """
+    full = [printable_name(n) for n in names]
+    short = [n if len(n) <= most else "…" + n[len(n) - most + 1 :] for n in full]
+    shown = short if len(set(short)) == len(set(full)) else full
+    width = max([least, *(len(n) for n in shown)])
+    return [n.ljust(width) for n in shown]
+
+
 def _rules_text(rules: Rules) -> str:
     return rules.to_text()
 
@@ -717,9 +735,11 @@ def replay(record: Record) -> ReplayResult:
 
 def format_result_table(record: Record, result: ReplayResult) -> str:
     """The readable per-deal score table of ``marjolet replay``."""
-    names = [printable_name(n) for n in record.players or ("player 0", "player 1")]
+    players = record.players or ("player 0", "player 1")
+    column = name_column(players)
     head = (
-        f"{'deal':>4} {'dealer':>6} {'trump':>5}  {'player':<12} {'cards':>5} {'melds':>5} "
+        f"{'deal':>4} {'dealer':>6} {'trump':>5}  {'player':<{len(column[0])}} "
+        f"{'cards':>5} {'melds':>5} "
         f"{'dix':>3} {'last card':>9} {'last trick':>10} {'all six':>7} {'score':>5} {'total':>5}"
     )
     lines = [f"rules: {_rules_text(record.rules)}", head, "-" * len(head)]
@@ -730,7 +750,7 @@ def format_result_table(record: Record, result: ReplayResult) -> str:
             totals[p] += deal.score[p]
             prefix = f"{i:>4} {deal.dealer:>6} {SUITS[deal.trump]:>5}" if p == 0 else " " * 17
             lines.append(
-                f"{prefix}  {names[p][:12]:<12} {b.cards:>5} {b.melds:>5} {b.dix:>3} "
+                f"{prefix}  {column[p]} {b.cards:>5} {b.melds:>5} {b.dix:>3} "
                 f"{b.last_card:>9} {b.last_trick:>10} {b.all_tricks:>7} {deal.score[p]:>5} "
                 f"{totals[p]:>5}"
             )
@@ -739,6 +759,6 @@ def format_result_table(record: Record, result: ReplayResult) -> str:
     if result.winner is None:
         outcome = "match not decided"
     else:
-        outcome = f"winner: {names[result.winner]}"
+        outcome = f"winner: {printable_name(players[result.winner])}"
     lines.append(f"totals {result.totals[0]} - {result.totals[1]}; {outcome}")
     return "\n".join(lines)

@@ -19,7 +19,7 @@ from marjolet.analysis.summary import (
     lost_something,
     summarise,
 )
-from marjolet.record import Comment, Record
+from marjolet.record import Comment, Record, name_column, printable_name
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
@@ -142,7 +142,8 @@ def summary_line(p: PlayerSummary) -> str:
 
 def format_review(review: Review, names: Sequence[str] | None = None) -> str:
     """The text a player reads: every decision, marked, then the summary."""
-    who = list(names) if names is not None else ["player 0", "player 1"]
+    players = list(names) if names is not None else ["player 0", "player 1"]
+    column = name_column(players)
     view = (
         "phase 1 judged from each player's own view (estimates); tricks 11-16 exact"
         if review.view == "seat"
@@ -165,7 +166,7 @@ def format_review(review: Review, names: Sequence[str] | None = None) -> str:
         else:
             verdict = f"lost {loss_text(d)}, best {_names(d.best)} {figure(d.value_best, d.exact)}"
         lines.append(
-            f"  {d.deal}:{d.action:<3} trick {d.trick:>2}  {who[d.seat][:12]:<12} "
+            f"  {d.deal}:{d.action:<3} trick {d.trick:>2}  {column[d.seat]} "
             f"{played:<11} {figure(d.value_played, d.exact):>7}  {verdict}{chance_text(d)}"
             f"{'  ' + mark if mark else ''}  [{source(d)}]"
         )
@@ -181,5 +182,5 @@ def format_review(review: Review, names: Sequence[str] | None = None) -> str:
             f"?! from {a}, ? from {b}, ?? from {c} percentage points"
         )
     for p in review.players:
-        lines.append(f"{who[p.seat]}: {summary_line(p)}")
+        lines.append(f"{printable_name(players[p.seat])}: {summary_line(p)}")
     return "\n".join(lines)
