@@ -19,9 +19,10 @@ from marjolet import record
 from marjolet.actions import parse_action
 from marjolet.analysis.review import Decision
 from marjolet.analysis.summary import summarise
-from marjolet.bots import Bot
+from marjolet.bots import Bot, make_bot
 from marjolet.bots.base import BotFault
 from marjolet.commands.play import add_arguments, run_plain
+from marjolet.match import Match
 from marjolet.observation import Observation
 from marjolet.rules import CLASSIC
 from marjolet.tui import words
@@ -30,6 +31,7 @@ from marjolet.tui.help import HelpScreen, rules_text
 from marjolet.tui.review import decision_line, player_line
 from marjolet.tui.session import GameSession
 from marjolet.tui.state import Note
+from marjolet.turns import play_match
 from test_tui_app import SIZE, meld_session, screen_text, session_with_deck, settle
 
 
@@ -176,6 +178,38 @@ def test_the_plain_interface_tells_a_forfeit_in_french(tmp_path: Path, french: N
     text = out.getvalue()
     assert "random est en panne et perd la partie par forfait : vous gagnez." in text
     assert "broke down" not in text and "you win" not in text
+
+
+def finished_session(seed: int, name: str) -> GameSession:
+    """A session whose match to 100 two random bots have played out."""
+    match = Match(CLASSIC.replace(target=100), seed=seed, players=(name, "random"))
+    play_match(match, [make_bot("random", seed=seed), make_bot("random", seed=seed + 1)])
+    return GameSession(match, opponent="random", save_path=None)
+
+
+@pytest.mark.parametrize(
+    ("lang", "name", "seed", "wanted"),
+    [
+        ("fr", "Vous", 1, "Partie terminée : vous gagnez 110-20."),
+        ("fr", "Ann", 1, "Partie terminée : vous gagnez 110-20."),
+        ("fr", "Vous", 0, "Partie terminée : random gagne 180-80."),
+        ("en", "You", 1, "Match over: you won 110-20."),
+        ("en", "Ann", 1, "Match over: you won 110-20."),
+        ("en", "You", 0, "Match over: random won 180-80."),
+    ],
+)  # fmt: skip
+def test_the_plain_interface_ends_with_a_grammatical_winner_in_both_languages(
+    lang: str, name: str, seed: int, wanted: str
+) -> None:
+    session = finished_session(seed, name)
+    assert session.match.winner == (0 if seed == 1 else 1)
+    words.use(lang)
+    try:
+        out = io.StringIO()
+        assert run_plain(session, io.StringIO(""), out) == 0
+    finally:
+        words.use("en")
+    assert out.getvalue().strip().splitlines()[-1] == wanted
 
 
 def test_the_default_name_is_vous_in_french_and_a_given_name_is_kept(

@@ -314,11 +314,21 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
         reason = tr(STOP_REASONS[stop.reason]) if stop.reason in STOP_REASONS else stop.reason
         out.write("\n" + tr("tui.plain_stopped", reason=reason, where=where) + "\n")
         return 0
-    winner = match.winner
-    assert winner is not None
-    score = {"a": max(match.totals), "b": min(match.totals)}
-    out.write("\n" + tr("tui.plain_match_over", name=names[winner], **score) + "\n")
+    out.write("\n" + _match_over(match, human, names[1]) + "\n")
     return 0
+
+
+def _match_over(match: Match, human: int, opponent: str) -> str:
+    """The plain interface's last line: the winner and the score. The human
+    is "you" whatever their name (a name, or "Vous", before the verb of a
+    third person was wrong in French), as in the full screen's farewell."""
+    from marjolet.tui.words import tr
+
+    assert match.winner is not None
+    score = {"a": max(match.totals), "b": min(match.totals)}
+    if match.winner == human:
+        return tr("tui.plain_match_over_you", **score)
+    return tr("tui.plain_match_over", name=opponent, **score)
 
 
 def _deal_summary(match: Match, names: list[str], out: TextIO) -> None:
