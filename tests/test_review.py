@@ -31,7 +31,9 @@ from marjolet.analysis.estimators import (
 )
 from marjolet.analysis.marks import MIN_WORLDS, caution, settled
 from marjolet.analysis.open_view import OpenSearch, phase1_tricks_left
+from marjolet.analysis.report import summary_line
 from marjolet.analysis.review import Decision, Reviewer, decision_points
+from marjolet.analysis.summary import PlayerSummary
 from marjolet.bots import make_bot
 from marjolet.cli import main
 from marjolet.engine import Deal
@@ -256,6 +258,28 @@ def test_the_review_tells_apart_players_whose_names_share_a_long_start() -> None
     assert rows[0].index(" 7C ") == rows[1].index(" 7C ")  # the played card: one column
     assert any(line.startswith("exec:bots/my_bot_v2.py[2J: ") for line in lines)  # summary
     assert all(c.isprintable() for line in lines for c in line)
+
+
+def summary_of(n: int) -> PlayerSummary:
+    """A player with ``n`` decisions and ``n`` marks of each kind."""
+    return PlayerSummary(
+        seat=0, decisions=n, exact_decisions=n, exact_loss=70 * n, estimated_loss=0.0,
+        inaccuracies=n, mistakes=n, blunders=n, accuracy=None,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("n", "wanted"),
+    [
+        (0, "0 decisions (0 exact); accuracy -; 0 inaccuracies, 0 mistakes, 0 blunders"),
+        (1, "1 decision (1 exact); accuracy -; exact loss 70 (mean 70.0); "
+            "1 inaccuracy, 1 mistake, 1 blunder"),
+        (2, "2 decisions (2 exact); accuracy -; exact loss 140 (mean 70.0); "
+            "2 inaccuracies, 2 mistakes, 2 blunders"),
+    ],
+)  # fmt: skip
+def test_the_review_summary_says_one_mark_in_the_singular(n: int, wanted: str) -> None:
+    assert summary_line(summary_of(n)) == wanted
 
 
 @pytest.mark.parametrize("out_name", ["annotated.txt", "annotated.json"])

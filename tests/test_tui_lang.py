@@ -18,7 +18,7 @@ from helpers import deck_for
 from marjolet import record
 from marjolet.actions import parse_action
 from marjolet.analysis.review import Decision
-from marjolet.analysis.summary import summarise
+from marjolet.analysis.summary import PlayerSummary, summarise
 from marjolet.bots import Bot, make_bot
 from marjolet.bots.base import BotFault
 from marjolet.commands.play import add_arguments, run_plain
@@ -293,6 +293,32 @@ def test_the_deal_review_reads_in_player_words_in_french_and_english(
         words.use("en")
     assert french.startswith("Ann : 1 décision,") and "précision" in french
     assert "accuracy" not in french and "decisions" not in french
+
+
+@pytest.mark.parametrize(
+    ("lang", "n", "wanted"),
+    [
+        ("fr", 0, "0 imprécision, 0 erreur, 0 gaffe"),
+        ("fr", 1, "1 imprécision, 1 erreur, 1 gaffe"),
+        ("fr", 2, "2 imprécisions, 2 erreurs, 2 gaffes"),
+        ("en", 0, "0 inaccuracies, 0 mistakes, 0 blunders"),
+        ("en", 1, "1 inaccuracy, 1 mistake, 1 blunder"),
+        ("en", 2, "2 inaccuracies, 2 mistakes, 2 blunders"),
+    ],
+)
+def test_the_review_counts_marks_in_the_singular_for_one_and_in_french_for_none(
+    lang: str, n: int, wanted: str
+) -> None:
+    summary = PlayerSummary(
+        seat=0, decisions=n, exact_decisions=n, exact_loss=0, estimated_loss=0.0,
+        inaccuracies=n, mistakes=n, blunders=n, accuracy=None,
+    )  # fmt: skip
+    words.use(lang)
+    try:
+        line = player_line(summary, "Ann")
+    finally:
+        words.use("en")
+    assert line.endswith("; " + wanted), line
 
 
 def test_the_review_speaks_in_whole_points_without_codes_or_plus_minus(french: None) -> None:

@@ -17,8 +17,10 @@ from marjolet.analysis.summary import (
     judged_by_chance,
     judgement,
     lost_something,
+    marks_counted,
     summarise,
 )
+from marjolet.i18n import translate
 from marjolet.record import Comment, Record, name_column, printable_name
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -128,15 +130,18 @@ def annotate(record: Record, review: Review, *, all_decisions: bool = False) -> 
 
 
 def summary_line(p: PlayerSummary) -> str:
+    """A player's summary in ``marjolet review`` and in a record's comments
+    (English, as the rest of the command's text)."""
     acc = "-" if p.accuracy is None else f"{p.accuracy:.0f}%"
-    parts = [f"{p.decisions} decisions ({p.exact_decisions} exact)", f"accuracy {acc}"]
+    decisions = translate("tui.review_decisions", "en", n=p.decisions)
+    parts = [f"{decisions} ({p.exact_decisions} exact)", f"accuracy {acc}"]
     if p.exact_decisions:
         parts.append(f"exact loss {p.exact_loss} (mean {p.exact_mean_loss:.1f})")
     if p.estimated_decisions:
         parts.append(
             f"estimated loss {p.estimated_loss:.1f} (mean {p.estimated_mean_loss or 0:.1f})"
         )
-    parts.append(f"{p.inaccuracies} inaccuracies, {p.mistakes} mistakes, {p.blunders} blunders")
+    parts.append(", ".join(marks_counted(p)))
     return "; ".join(parts)
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from marjolet.analysis.marks import CHANCE, MIN_WORLDS, TOLERANCE, lower_bound, mark_of
 from marjolet.analysis.review import Decision
+from marjolet.i18n import translate
 
 #: The loss that halves a decision's accuracy.
 HALF_ACCURACY_LOSS = 20.0
@@ -114,6 +115,16 @@ class PlayerSummary:
             "blunders": self.blunders,
             "accuracy": r(self.accuracy),
         }
+
+
+def marks_counted(p: PlayerSummary, lang: str = "en") -> tuple[str, str, str]:
+    """A player's marks counted in ``lang``'s words, a singular for one
+    (and for none in French): "1 inaccuracy", "0 mistakes", "2 blunders";
+    the catalogues' plurals (:mod:`marjolet.i18n`), shared by the command's
+    summary and the terminal's."""
+    counts = {"inaccuracies": p.inaccuracies, "mistakes": p.mistakes, "blunders": p.blunders}
+    texts = [translate(f"review.{kind}", lang, n=n) for kind, n in counts.items()]
+    return texts[0], texts[1], texts[2]
 
 
 def summarise(decisions: Sequence[Decision], seat: int) -> PlayerSummary:

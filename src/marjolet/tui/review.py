@@ -22,7 +22,7 @@ from marjolet.record import Record
 from marjolet.rules import Rules
 from marjolet.tui import describe
 from marjolet.tui.session import DEFAULT_NAMES
-from marjolet.tui.words import tr, translate_bindings
+from marjolet.tui.words import lang, tr, translate_bindings
 
 if TYPE_CHECKING:
     from marjolet.analysis.review import Decision
@@ -136,16 +136,19 @@ def decision_line(
 
 def player_line(p: PlayerSummary, name: str) -> str:
     """A player's summary of the deal in the player's words (whole points)."""
+    from marjolet.analysis.summary import marks_counted
+
     lost = p.exact_loss + round(p.estimated_loss)
+    inaccuracies, mistakes, blunders = marks_counted(p, lang())
     return tr(
         "tui.review_player",
         name=name,
         decisions=tr("tui.review_decisions", n=p.decisions),
         accuracy="-" if p.accuracy is None else tr("tui.percent", n=f"{p.accuracy:.0f}"),
         lost=tr("tui.review_points_lost", n=lost),
-        inaccuracies=p.inaccuracies,
-        mistakes=p.mistakes,
-        blunders=p.blunders,
+        inaccuracies=inaccuracies,
+        mistakes=mistakes,
+        blunders=blunders,
     )
 
 
