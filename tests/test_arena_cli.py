@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -16,6 +18,7 @@ import pytest
 
 from marjolet.arena import run_arena
 from marjolet.arena.progress import PlainProgress, TerminalProgress, auto_progress
+from marjolet.arena.results import PairingResult, Rating
 from marjolet.cli import main
 
 
@@ -69,6 +72,32 @@ def test_json_output_has_the_documented_keys(
     # The same run through the Python API gives the same figures.
     api = run_arena(["random", "random"], matches=6, seed=3)
     assert api.to_json()["pairings"] == data["pairings"]
+
+
+def test_an_even_score_is_elo_0_never_minus_0(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["random", "random", "--matches", "2", "--seed", "3", "--no-db", "--quiet"]
+    code, out, _ = _run(capsys, *argv, "--json")
+    assert code == 0
+    (pairing,) = json.loads(out)["pairings"]
+    assert pairing["wins"] == [1, 1]  # the even score: 400 * log10(1) is -0.0 in floats
+    assert pairing["elo"] == 0.0 and math.copysign(1.0, pairing["elo"]) == 1.0
+    assert "-0.0," not in out and "-0.0]" not in out
+    code, out, _ = _run(capsys, *argv)
+    assert code == 0
+    assert re.search(r"[-\s]0 \[n/a\]", out) is None and "+0 [n/a]" in out  # the Elo column
+
+
+def test_json_never_holds_a_negative_zero() -> None:
+    pairing = PairingResult(
+        bots=("a", "b"), matches=2, wins=(1, 1), win_rate=0.5, win_rate_ci=(0.1, 0.9),
+        margin=-0.001, margin_ci=(-0.004, 0.003), match_margin=-0.02, match_margin_ci=None,
+        elo=-0.0, elo_ci=(-0.04, 0.0), pairs=(0, 1, 0), deals=12,
+    )  # fmt: skip
+    data = pairing.to_json()
+    figures = [data["margin"], *data["margin_ci"], data["match_margin"], data["elo"]]
+    assert all(x == 0.0 and math.copysign(1.0, x) == 1.0 for x in figures + data["elo_ci"])
+    rating = Rating("b", -0.04, (-0.04, 0.0), 2, 0.5).to_json()
+    assert math.copysign(1.0, rating["elo"]) == 1.0 and "-0.0" not in json.dumps(rating)
 
 
 def test_text_output_and_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

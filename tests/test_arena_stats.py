@@ -63,6 +63,7 @@ def test_ratio_interval_weights_clusters_by_size() -> None:
 
 def test_elo_scale_round_trips() -> None:
     assert stats.elo_from_score(0.5) == 0.0
+    assert math.copysign(1.0, stats.elo_from_score(0.5)) == 1.0  # not -0.0
     assert stats.elo_from_score(0.75) == pytest.approx(190.85, abs=0.01)
     for elo in (-400.0, -35.0, 0.0, 120.0, 800.0):
         assert stats.elo_from_score(stats.score_from_elo(elo)) == pytest.approx(elo)

@@ -194,7 +194,9 @@ class ArenaResult:
 
 
 def _round(x: float, digits: int) -> float:
-    return round(x, digits)
+    """``x`` rounded for JSON, never ``-0.0``: an even score's Elo, or a
+    margin a hair below zero, is written ``0.0``."""
+    return round(x, digits) + 0.0
 
 
 def _round_pair(pair: Interval | None, digits: int) -> list[float] | None:
@@ -202,7 +204,7 @@ def _round_pair(pair: Interval | None, digits: int) -> list[float] | None:
     infinity)."""
     if pair is None or not all(math.isfinite(x) for x in pair):
         return None
-    return [round(pair[0], digits), round(pair[1], digits)]
+    return [_round(pair[0], digits), _round(pair[1], digits)]
 
 
 def flip(p: PairingResult) -> PairingResult:

@@ -126,10 +126,11 @@ def ratio_interval(
 
 
 def elo_from_score(score: float) -> float:
-    """Elo difference of an expected score in (0, 1) (logistic scale)."""
+    """Elo difference of an expected score in (0, 1) (logistic scale); an
+    even score is 0.0, not the ``-0.0`` of ``-400 * log10(1)``."""
     if not 0.0 < score < 1.0:
         raise ValueError(f"elo_from_score: score must be in (0, 1), got {score!r}")
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0
 
 
 def score_from_elo(elo: float) -> float:
