@@ -20,6 +20,7 @@ from marjolet.arena import run_arena
 from marjolet.arena.progress import PlainProgress, TerminalProgress, auto_progress
 from marjolet.arena.results import PairingResult, Rating
 from marjolet.cli import main
+from marjolet.rules import CLASSIC, Rules
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -154,6 +155,20 @@ def test_text_output_and_report(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     again = json.loads(out)
     assert report["pairings"] == again["pairings"] and report["ratings"] == again["ratings"]
     assert report["settings"]["rules"]["target"] == 300
+
+
+def test_the_header_writes_the_rules_as_a_record_does(capsys: pytest.CaptureFixture[str]) -> None:
+    rules = ["--deal-pattern", "2-2-2", "--one-meld-per-window", "--target", "300"]
+    argv = ["random", "random", "--matches", "2", "--seed", "1", "--no-db", "--quiet", *rules]
+    code, out, _ = _run(capsys, *argv)
+    assert code == 0
+    head = out.splitlines()[0]
+    text = "classic deal_pattern=2-2-2 target=300 one_meld_per_window=true"
+    assert f", rules {text}, status done" in head
+    assert "[2, 2, 2]" not in head and "True" not in head
+    assert Rules.parse(text) == CLASSIC.replace(
+        deal_pattern=(2, 2, 2), target=300, one_meld_per_window=True
+    )
 
 
 def test_report_plot_png_and_svg(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

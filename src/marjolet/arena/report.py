@@ -43,13 +43,12 @@ def _table(rows: Sequence[Sequence[str]], right: set[int]) -> list[str]:
 
 
 def rules_summary(rules: dict[str, object]) -> str:
+    """A run's rules (their JSON object) in the notation of a record's
+    ``rules`` line and of ``marjolet replay``: ``classic deal_pattern=2-2-2
+    one_meld_per_window=true``, not Python's ``[2, 2, 2]`` and ``True``."""
     from marjolet.rules import Rules
 
-    form = Rules.from_json(rules).to_record()
-    if isinstance(form, str):
-        return form
-    extras = ", ".join(f"{k}={v}" for k, v in form.items() if k != "profile")
-    return f"{form['profile']} ({extras})"
+    return Rules.from_json(rules).to_text()
 
 
 def format_result(result: ArenaResult) -> str:
