@@ -46,6 +46,7 @@ _SHARED = (
     "infer",
     "recent",
     "paired",
+    "tail",
     "match",
     "declare",
 )
