@@ -187,7 +187,6 @@ def test_strongest_is_best_at_about_half_a_second() -> None:
         "best:clock=sundial",
         "best:noise=-1",
         "best:noise=1001",
-        "best:tail=11",
     ],
 )
 def test_bad_best_parameters_are_refused(spec: str) -> None:
@@ -357,46 +356,6 @@ def test_noisy_playouts_change_the_estimates_and_stay_reproducible_under_a_seed(
     assert make_bot("best").options["eval"] == "tuned"
     assert estimate("tuned") == estimate("tuned")
     assert estimate("tuned") != noisy  # the learned term changes the playouts
-
-
-@needs_kernel
-def test_a_playout_tail_as_long_as_the_tricks_left_is_the_exact_search() -> None:
-    """``tail=N``: each playout stops when N phase-1 tricks are left and the
-    exact search scores the world from there; with N at least the tricks
-    left the search is exact from the start, as with ``exact`` that far."""
-    obs = next(o for o in _late_observations(8, seed=4) if o.tricks_played == 7)
-    spec = world_spec(obs)
-    kdeal = kernel_deal(best_module.base_deal(obs, spec))
-    args = [obs.seat, spec.unseen, spec.opp_missing, spec.first_slot, 12, 9]
-    tuned = best_module.EVAL_MODES["tuned"]
-
-    def search(exact: int, tail: int) -> tuple[object, ...]:
-        table = KERNEL.Table(16)
-        out: tuple[object, ...] = KERNEL.pimc(
-            kdeal, table, *args, exact, tuned, None, spec.soft, 8, None, False, tail
-        )
-        return out
-
-    assert search(2, 3) == search(3, 0)
-    assert search(2, 1) != search(2, 0)
-    with pytest.raises(ValueError):
-        search(2, 11)
-
-
-def _late_observations(trick: int, seed: int) -> list[Observation]:
-    """Observations of the player to act, at a card to play, in tricks
-    ``trick`` and later of heuristic play."""
-    rng = random.Random(seed)
-    out: list[Observation] = []
-    while len(out) < 5:
-        deck = list(range(32))
-        rng.shuffle(deck)
-        deal = Deal(deck, rng.randrange(2))
-        while deal.tricks_played < trick - 1 or deal.in_window:
-            deal.push(POLICY.act(deal))
-        if not deal.stock_empty and len(deal.legal_actions()) > 1:
-            out.append(observe(deal, deal.to_move))
-    return out
 
 
 def _pimc_args(table: object, worlds: int, seed: int) -> list[object]:

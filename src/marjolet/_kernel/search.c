@@ -18,11 +18,10 @@ static int value_for(const mk_deal *d, int seat, int v) {
     return d->turn == seat ? v : -v;
 }
 
-/* the policy act until tail phase-1 tricks are left (0: to the last
- * draw), a random card one play in noise_in */
+/* the heuristic to the last draw, a random card one play in noise_in */
 static void noisy_playout(mk_deal *w, mk_rng *g, int noise_in,
-                          int (*act)(const mk_deal *, mk_rng *), int tail) {
-    while (w->turn >= 0 && !mk_stock_empty(w) && mj_tricks_left(w) > tail) {
+                          int (*act)(const mk_deal *, mk_rng *)) {
+    while (w->turn >= 0 && !mk_stock_empty(w)) {
         int random_card = noise_in > 0 && !w->window && mk_rng_below(g, (uint32_t)noise_in) == 0;
         mk_play(w, random_card ? mk_random_action(w, g) : act(w, g));
     }
@@ -49,10 +48,10 @@ static int world_value(const mk_deal *d, int seat, const mj_search_params *p, mk
         mk_fast_playout(w, g, 0);
         return mk_diff(w, seat);
     case MJ_EVAL_NOISY:
-        noisy_playout(w, g, p->noise_in, mk_heuristic_action, p->tail);
+        noisy_playout(w, g, p->noise_in, mk_heuristic_action);
         break;
     case MJ_EVAL_TUNED:
-        noisy_playout(w, g, p->noise_in, mk_tuned_action, p->tail);
+        noisy_playout(w, g, p->noise_in, mk_tuned_action);
         break;
     case MJ_EVAL_RANDOM:
         while (!mk_stock_empty(w))
@@ -64,8 +63,6 @@ static int world_value(const mk_deal *d, int seat, const mj_search_params *p, mk
     }
     if (mk_over(w))
         return mk_diff(w, seat);
-    if (!mk_stock_empty(w)) /* a playout stopped at its tail */
-        return value_for(w, seat, mk_exact_value(w, t, -MK_INF, MK_INF));
     return value_for(w, seat, mk_ending_value(w, t, -MK_INF, MK_INF));
 }
 

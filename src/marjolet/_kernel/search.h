@@ -36,10 +36,6 @@ typedef struct mj_search_params {
     int paired;       /* 1: the playouts of every action of a world draw the
                          same random numbers (common random numbers: the
                          actions' differences are less noisy) */
-    int tail;         /* with a noisy or tuned playout: the playout stops
-                         when this many phase-1 tricks are left and the
-                         exact search scores the world from there (0: the
-                         playout runs to the last draw) */
 } mj_search_params;
 
 #define MJ_UTIL_STEP 10

@@ -236,17 +236,17 @@ static PyObject *float_tuple(const double *v, int n) {
 static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"deal",   "table",        "seat", "unseen",  "opp_missing",
                             "first_slot", "worlds",   "seed", "exact_tricks", "eval",
-                            "weights", "soft",        "noise", "utility", "paired", "tail", NULL};
+                            "weights", "soft",        "noise", "utility", "paired", NULL};
     PyObject *deal_obj, *table_obj, *weights = NULL, *soft = NULL, *util_obj = NULL;
     int seat, opp_missing, first_slot, exact_tricks = 2, eval = MJ_EVAL_SOLVE;
-    int noise = MJ_NOISE_IN, paired = 0, tail = 0;
+    int noise = MJ_NOISE_IN, paired = 0;
     unsigned long long unseen, seed;
     long worlds;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOiOpi", names, &deal_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKiilK|iiOOiOp", names, &deal_obj,
                                      &table_obj, &seat, &unseen, &opp_missing, &first_slot,
                                      &worlds, &seed, &exact_tricks, &eval, &weights, &soft, &noise,
-                                     &util_obj, &paired, &tail))
+                                     &util_obj, &paired))
         return NULL;
     KDealObject *kd = kd_check(deal_obj);
     if (kd == NULL)
@@ -280,15 +280,11 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
         PyErr_Format(PyExc_ValueError, "noise must be 0-%d, got %d", MAX_NOISE_IN, noise);
         return NULL;
     }
-    if (tail < 0 || tail > MK_PHASE1_TRICKS) {
-        PyErr_Format(PyExc_ValueError, "tail must be 0-10, got %d", tail);
-        return NULL;
-    }
     double util[MJ_UTIL_SIZE * MJ_UTIL_SIZE];
     int has_util = parse_utility(util_obj, util);
     if (has_util < 0)
         return NULL;
-    mj_search_params p = {seat, exact_tricks, eval, noise, has_util ? util : NULL, paired, tail};
+    mj_search_params p = {seat, exact_tricks, eval, noise, has_util ? util : NULL, paired};
     mj_search_acc acc;
     mj_acc_init(&acc, mk_legal(&kd->d));
     mk_deal base = kd->d;

@@ -94,9 +94,6 @@ PAIRED_DEFAULT = 1
 #: won 61.8% of 400 matches against the frozen ``best``, 0.3 57.8%; on
 #: two more seeds 59.0%, 60.4% of 800 in all; docs/bots.md).
 INFER_DEFAULT = 0.1
-#: ``tail``'s default: the phase-1 tricks at the end of each playout that
-#: the exact search plays instead of the policy (0 = none).
-TAIL_DEFAULT = 0
 #: ``recent``'s default: whether the window inference allows for the
 #: cards the opponent drew since its window.
 RECENT_DEFAULT = 0
@@ -344,15 +341,6 @@ class BestBot(Bot):
             "may complete a meld), 0: of its whole hand now",
         ),
         Param(
-            "tail",
-            int,
-            TAIL_DEFAULT,
-            "with eval=tuned or noisy: each playout stops when this many phase-1 tricks are "
-            "left and the exact search scores the world from there (0 = to the last draw)",
-        ),
-        Param("at", int, 0, "probe: tail and boost apply only to decisions of this trick (0 = all)"),
-        Param("boost", float, 1.0, "probe: the time of the decisions of trick `at` is multiplied"),
-        Param(
             "paired",
             int,
             PAIRED_DEFAULT,
@@ -394,8 +382,6 @@ class BestBot(Bot):
             raise BotSpecError(f"bot {self.name!r}: recent must be 0 or 1")
         if self.options["paired"] not in (0, 1):
             raise BotSpecError(f"bot {self.name!r}: paired must be 0 or 1")
-        if not 0 <= self.options["tail"] <= 10:
-            raise BotSpecError(f"bot {self.name!r}: tail must be 0-10")
         if self.options["match"] < -1:
             raise BotSpecError(f"bot {self.name!r}: match must be >= 0, or -1 (never)")
         if self.options["declare"] not in DECLARE_MODES:
@@ -463,13 +449,8 @@ class BestBot(Bot):
         est = self._search(obs, legal)
         return {a: (est.mean(a), est.stderr(a)) for a in legal}
 
-    def _at_probe_trick(self, obs: Observation) -> bool:
-        at = self.options["at"]
-        return at == 0 or obs.tricks_played + 1 == at
-
     def _search(self, obs: Observation, legal: Sequence[int]) -> Estimates:
-        boost = self.options["boost"] if self._at_probe_trick(obs) else 1.0
-        budget = Budget(self.options["time"] * boost, self.options["clock"])
+        budget = Budget(self.options["time"], self.options["clock"])
         if supports(obs.rules):
             est = self._kernel_search(obs, legal, budget)
         else:
@@ -527,7 +508,6 @@ class BestBot(Bot):
                 self.options["noise"],
                 utility,
                 bool(self.options["paired"]),
-                self.options["tail"] if self._at_probe_trick(obs) else 0,
             )
             spent = clock() - start
             for a, s, q, u in zip(actions, sums, sumsqs, usums, strict=True):
@@ -560,9 +540,7 @@ class BestBot(Bot):
         the fastest for the endings of playouts, which rarely recur across
         worlds) unless the exact search may run within the next action."""
         tricks_left = 10 - obs.tricks_played + (1 if obs.in_window else 0)
-        large = tricks_left - 1 <= exact or (
-            self.options.get("tail", 0) > 0 and self._at_probe_trick(obs)
-        )
+        large = tricks_left - 1 <= exact
         table = self._tables.get(large)
         if table is None:
             table = self._tables[large] = KERNEL.Table(LARGE_TABLE if large else SMALL_TABLE)
@@ -642,11 +620,11 @@ class BestBot(Bot):
         table = self._table_for(obs, exact)
         args = (obs.seat, spec.unseen, spec.opp_missing, spec.first_slot, 1)
         mode, noise = EVAL_MODES[self.options["eval"]], self.options["noise"]
-        paired, tail = bool(self.options["paired"]), self.options["tail"]
+        paired = bool(self.options["paired"])
         while True:
             seed = self.rng.getrandbits(64)
             _, actions, sums, _, usums = KERNEL.pimc(
-                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise, grid, paired, tail
+                kdeal, table, *args, seed, exact, mode, None, spec.soft, noise, grid, paired
             )
             values = dict(zip(actions, sums, strict=True))
             chances = dict(zip(actions, usums, strict=True)) if grid is not None else None

@@ -46,7 +46,6 @@ _SHARED = (
     "infer",
     "recent",
     "paired",
-    "tail",
     "match",
     "declare",
 )
