@@ -11,14 +11,15 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 import marjolet.bots.external as external
+from marjolet.actions import ACTION_NAMES
 from marjolet.bots import BotSpecError, make_bot
-from marjolet.bots.base import BotFault
+from marjolet.bots.base import Bot, BotFault
 from marjolet.bots.external import ExternalBot, program_problem
 from marjolet.match import Match
 from marjolet.observation import Observation
@@ -37,6 +38,10 @@ def send(message):
     sys.stdout.flush()
 
 
+def write_lines(*lines):  # in one system call, whatever Python's buffering
+    os.write(1, "".join(line + "\n" for line in lines).encode())
+
+
 with open(PIDFILE + ".self", "a") as f:
     f.write("%d\n" % os.getpid())
 if MODE == "grandchild":
@@ -48,6 +53,8 @@ if MODE == "exit_at_start":
     sys.exit(4)
 
 acts = 0
+last = None
+melded = False
 for line in sys.stdin:
     message = json.loads(line)
     cmd = message["cmd"]
@@ -86,11 +93,34 @@ for line in sys.stdin:
             answer = json.dumps({{"action": legal[0]}}) + "\n"
             sys.stdout.write(answer + answer)
             sys.stdout.flush()
+        elif MODE in ("copy_after", "copy_later", "debug_after", "stray_then_signal") and acts == 1:
+            answer = json.dumps({{"action": legal[0]}})
+            write_lines(answer)
+            if MODE == "copy_later":
+                time.sleep(0.05)  # the host has sent the next act by now
+            # then, in a write of its own, a line nobody asked for
+            extra = {{"debug_after": "debug: played " + legal[0], "stray_then_signal": "late line"}}
+            write_lines(extra.get(MODE, answer))
+            if MODE == "stray_then_signal":
+                open(PIDFILE + ".wrote", "w").close()
+        elif MODE in ("copy_with_next", "debug_with_next") and acts == 2:
+            first = last if MODE == "copy_with_next" else "debug: thinking"
+            write_lines(first, json.dumps({{"action": legal[0]}}))  # in one write
+        elif (MODE == "meld_then_draw" and not melded and "draw" in legal
+              and any(a.startswith("meld") for a in legal)):
+            melded = True
+            meld = [a for a in legal if a.startswith("meld")][0]
+            write_lines(json.dumps({{"action": meld}}))
+            time.sleep(0.3)  # the host asks for the next action meanwhile
+            write_lines(json.dumps({{"action": "draw"}}))  # written before reading that act
+            open(PIDFILE + ".melded", "w").close()
+            time.sleep(0.3)
         else:
             if MODE == "flood_stderr":
                 sys.stderr.write(("noise " * 20000 + "\n") * 10)
                 sys.stderr.flush()
             send({{"action": legal[0]}})
+        last = json.dumps({{"action": legal[0]}})
     elif cmd == "result":
         with open(PIDFILE + ".results", "a") as f:
             f.write(json.dumps(message) + "\n")
@@ -297,14 +327,122 @@ def test_misbehaving_bot_forfeits_and_is_reaped(
     assert time.monotonic() - t0 < 20
     fault = info.value
     assert fault.seat == 0
-    # a second answer to one act is seen before the next act, unless it
-    # arrives later: then it is taken as the next answer (usually illegal)
-    assert reason in str(fault) or (mode == "twice" and "not one of the legal" in str(fault))
+    assert reason in str(fault)
     assert str(fault).startswith(reason.split(":")[0])  # the host names the bot and seat
     assert all(b == 0.3 for b in budgets)
     assert bot._process is None
     (pid,) = started_pids(bot_program, mode)
     assert reaped(pid) and gone(pid)
+
+
+# -- lines nobody asked for: each is named as such, never taken for an answer ------
+
+
+def count_moves(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the moves asked of exec bots (``len`` of the returned list)."""
+    asked: list[int] = []
+    choose = ExternalBot.choose
+
+    def counted(self: ExternalBot, obs: Observation, legal: Sequence[int]) -> int:
+        asked.append(len(asked) + 1)
+        return choose(self, obs, legal)
+
+    monkeypatch.setattr(ExternalBot, "choose", counted)
+    return asked
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "twice",  # the answer twice in one write
+        "copy_after",  # the answer, then at once a copy in a write of its own
+        "copy_later",  # the copy a moment later, once the next act is sent
+        "copy_with_next",  # the copy goes out late, in one write with the next answer
+    ],
+)
+def test_a_second_line_written_with_the_answer_is_a_stray_line_not_an_illegal_action(
+    bot_program: BotFactory, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    asked = count_moves(monkeypatch)
+    bot = bot_program(mode, budget_s=2)  # the time a legal answer has to follow a stray line
+    with pytest.raises(BotFault) as info:
+        play(bot)
+    assert str(info.value).startswith("wrote a line nobody asked for: '{\"action\": ")
+    assert len(asked) == 2  # at the next move, whichever way the line came
+
+
+@pytest.mark.parametrize(
+    ("mode", "line"),
+    [
+        ("debug_after", "debug: played "),  # in a write of its own, just after the answer
+        ("debug_with_next", "debug: thinking"),  # in one write with the next answer
+    ],
+)
+def test_a_debug_line_written_after_the_answer_is_a_stray_line_not_a_bad_answer(
+    bot_program: BotFactory, monkeypatch: pytest.MonkeyPatch, mode: str, line: str
+) -> None:
+    asked = count_moves(monkeypatch)
+    bot = bot_program(mode, budget_s=2)
+    with pytest.raises(BotFault) as info:
+        play(bot)
+    assert str(info.value).startswith("wrote a line nobody asked for: '" + line)
+    assert "JSON" not in str(info.value)
+    assert len(asked) == 2
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="Linux tells how much of a pipe is unread")
+def test_a_legal_line_written_before_the_bot_read_the_act_is_a_stray_line_not_its_answer(
+    bot_program: BotFactory, tmp_path: Path
+) -> None:
+    bot = bot_program("meld_then_draw")  # 'meld X', then 'draw' while the next act waits unread
+    match = Match(seed=3)
+    stray = re.escape("""wrote a line nobody asked for: '{"action": "draw"}'""")
+    with pytest.raises(BotFault, match=f"^{stray}"):
+        play_match(match, [bot, make_bot("random", seed=2)])
+    assert (tmp_path / "meld_then_draw.pid.melded").exists()
+    deal = match.deal
+    assert deal is not None
+    assert ACTION_NAMES[deal.moves[-1]].startswith("meld")  # the stray 'draw' was not played
+
+
+def test_a_line_written_before_the_next_act_is_found_before_that_act_is_sent(
+    bot_program: BotFactory, tmp_path: Path
+) -> None:
+    bot = bot_program("stray_then_signal")
+    match = Match(seed=3)
+    match.start_deal()
+    deal = match.deal
+    assert deal is not None
+    other = make_bot("random", seed=2)
+    deal.play(bot.choose(*_next_turn(match, 0, other)))
+    wrote = tmp_path / "stray_then_signal.pid.wrote"
+    deadline = time.monotonic() + 20
+    while not wrote.exists():  # the bot has written its stray line: whatever the
+        assert time.monotonic() < deadline  # host's threads do, it is found now
+        time.sleep(0.01)
+    position = _next_turn(match, 0, other)
+    with pytest.raises(BotFault, match=r"^wrote a line nobody asked for: 'late line'$"):
+        bot.choose(*position)
+
+
+def _next_turn(match: Match, seat: int, other: Bot) -> tuple[Observation, list[int]]:
+    """Play ``other``'s moves until ``seat`` is to move; its position then."""
+    deal = match.deal
+    assert deal is not None
+    while deal.to_move != seat:
+        deal.play(other.choose(match.observation(1 - seat), deal.legal_actions()))
+    return match.observation(seat), deal.legal_actions()
+
+
+def test_a_bot_whose_only_line_is_wrong_is_reported_after_its_budget_not_the_time_limit(
+    bot_program: BotFactory,
+) -> None:
+    bot = bot_program("garbage", budget_s=0.2)  # the time limit is 5 s
+    bot.start()
+    t0 = time.monotonic()
+    with pytest.raises(BotFault, match="answer is not JSON: 'I think I will play the queen'"):
+        play(bot)
+    assert time.monotonic() - t0 < 4
 
 
 def test_fault_report_quotes_the_end_of_standard_error(bot_program: BotFactory) -> None:

@@ -10,30 +10,58 @@ checked, copied to a worker or pickled freely), says ``hello``, sends one
 A bot that breaks the protocol never hangs or crashes the host. A line that
 is not JSON, an answer without ``action`` or with an action not in
 ``legal``, no answer within ``max(10 * budget_s, 5)`` seconds (10 s for
-``hello``), a line longer than 64 KiB, a flood of unrequested lines or the
+``hello``), a line longer than 64 KiB, a line nobody asked for or the
 program exiting: each kills the program (its whole process group), reaps it
 and raises :class:`~marjolet.bots.base.BotFault` carrying the last lines of
 its standard error. The host scores the match as lost by that bot; the next
 match starts a fresh process.
 
+Lines nobody asked for. The protocol has no request ids: an answer is the
+first line after an ``act``, and one line per ``act`` is all a program may
+write. The host tells a line nobody asked for from an answer by what it
+can know for sure, whatever the thread scheduling or the load:
+
+- it reads the program's standard output itself, in the thread that asks,
+  never ahead of a request, and looks just before sending each ``act``:
+  whatever is then in the pipe, or came with the last answer, was written
+  while nothing was asked (:meth:`BotProcess.unexpected_line`);
+- a line read while the program has not read a byte of the ``act`` yet
+  (the pipe's count of unread bytes, which Linux gives) was written before
+  it, whatever it says;
+- a first line that is not a legal answer, followed by one that is within
+  the program's ``budget_s``, came before the answer (a debug line, a copy
+  of the last answer). So a wrong answer alone is reported after
+  ``budget_s``, not at once: only a faulty program ever waits for this.
+
+Each is reported as "wrote a line nobody asked for", quoting the line.
+What no host can tell without request ids: a line written after the host
+looked and sent the next ``act``, read after the program began to read
+that ``act``, and that is a legal answer to it (a ``draw`` written in its
+own write after ``meld X``), is taken as the answer; the real answer
+behind it is then the line nobody asked for, one move later
+(docs/bot-protocol.md, "Lines nobody asked for").
+
 Process hygiene (:class:`BotProcess`): each program runs in a new session
 (its own process group, no controlling terminal, so Ctrl-C in the host's
-terminal does not reach it); its standard output and error are read by two
-daemon threads into bounded buffers; every way out (``close()``, a fault,
-garbage collection, interpreter exit, SIGTERM or SIGHUP of the host) kills
-the group and ``wait()``\\ s for the child. A program that detaches itself
-into another session is beyond reach; one that ignores end of input is
-killed. (POSIX only: process groups and ``waitid``.)
+terminal does not reach it); its standard error is drained by a daemon
+thread into a bounded buffer, its standard output read in bounded chunks;
+every way out (``close()``, a fault, garbage collection, interpreter exit,
+SIGTERM or SIGHUP of the host) kills the group and ``wait()``\\ s for the
+child. A program that detaches itself into another session is beyond
+reach; one that ignores end of input is killed. (POSIX only: process
+groups and ``waitid``.)
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
-import queue
 import select
 import signal
 import subprocess
+import sys
+import termios
 import threading
 import time
 import weakref
@@ -62,51 +90,30 @@ from marjolet.bots.protocol import (
 )
 from marjolet.observation import Observation
 
-#: Unread lines a bot may have queued before it counts as flooding.
-MAX_PENDING_LINES = 64
 #: Bytes of standard error kept for fault reports.
 STDERR_TAIL_BYTES = 8 * 1024
 #: Lines of standard error quoted in a fault.
 STDERR_TAIL_LINES = 10
 #: Seconds a bot gets to leave on its own after ``quit`` before it is killed.
 QUIT_GRACE_S = 1.0
+#: Most bytes taken from a program's standard output in one read (a pipe
+#: holds 64 KiB), so what the host holds of it stays bounded.
+READ_CHUNK_BYTES = MAX_LINE_BYTES + 1
+#: Lines read past a first line that is not a legal answer, looking for the
+#: answer behind it (a program writing more without answering is flooding).
+MAX_LINES_BEFORE_ANSWER = 64
 
 
 class ChannelError(Exception):
-    """The conversation with a bot program broke down (time-out, exit,
-    flooding); :class:`ExternalBot` turns it into a :class:`BotFault`."""
+    """The conversation with a bot program broke down (time-out, exit, a
+    line too long or nobody asked for); :class:`ExternalBot` turns it into a
+    :class:`BotFault`."""
 
 
-class _Marker:
-    """A sentinel the stdout reader leaves in the line queue."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
-_EOF = _Marker("closed its standard output")
-_TOO_LONG = _Marker(f"wrote a line longer than {MAX_LINE_BYTES} bytes")
-_FLOOD = _Marker(f"flooded its output ({MAX_PENDING_LINES} lines nobody asked for)")
-
-
-def _read_lines(stream: IO[bytes], lines: queue.Queue[bytes | _Marker]) -> None:
-    """Reader thread: one queue item per line, bounded in length and count;
-    stops reading at the first overflow (the program is then killed)."""
-    try:
-        while True:
-            line = stream.readline(MAX_LINE_BYTES + 1)
-            if not line:
-                break
-            if len(line) > MAX_LINE_BYTES:
-                lines.put(_TOO_LONG)
-                return
-            if lines.qsize() >= MAX_PENDING_LINES:
-                lines.put(_FLOOD)
-                return
-            lines.put(line)
-    except (OSError, ValueError):
-        pass
-    lines.put(_EOF)
+#: Why a program's standard output is done with: it closed it (the fault
+#: then says how the program ended), or wrote a line too long to take.
+_EOF = "closed its standard output"
+_TOO_LONG = f"wrote a line longer than {MAX_LINE_BYTES} bytes"
 
 
 class _Tail:
@@ -255,7 +262,14 @@ def _install_signal_handlers() -> None:
 
 
 class BotProcess:
-    """One running bot program and its line channel."""
+    """One running bot program and its line channel.
+
+    Its standard output is read here, by the thread that talks to it, never
+    ahead of a request (no reader thread racing the host decides what counts
+    as an answer): every byte the program wrote before a request is still in
+    the pipe, or among the bytes read with the last answer, when the host
+    looks for lines nobody asked for (:meth:`unexpected_line`) just before
+    it."""
 
     def __init__(self, argv: Sequence[str], env: dict[str, str] | None = None) -> None:
         popen = subprocess.Popen(
@@ -272,27 +286,29 @@ class BotProcess:
         # writes never block: a program that stops reading is a fault, not a hang
         self._stdin_fd = popen.stdin.fileno()
         os.set_blocking(self._stdin_fd, False)
-        self._lines: queue.Queue[bytes | _Marker] = queue.Queue()
+        # reads never block either: they follow a poll, and a time limit
+        self._stdout_fd = popen.stdout.fileno()
+        os.set_blocking(self._stdout_fd, False)
+        self._readable = select.poll()
+        self._readable.register(self._stdout_fd, select.POLLIN)
+        #: Bytes read from standard output and not yet taken as lines.
+        self._inbox = bytearray()
+        #: Set once standard output is done with (:data:`_EOF`, :data:`_TOO_LONG`).
+        self._broken: str | None = None
         self._tail = _Tail()
-        threads = [
-            threading.Thread(
-                target=_read_lines, args=(popen.stdout, self._lines), daemon=True,
-                name=f"bot-{popen.pid}-stdout",
-            ),
-            threading.Thread(
-                target=_read_tail, args=(popen.stderr, self._tail), daemon=True,
-                name=f"bot-{popen.pid}-stderr",
-            ),
-        ]
-        for t in threads:
-            t.start()
-        self._child = _Child(popen, threads)
+        reader = threading.Thread(
+            target=_read_tail,
+            args=(popen.stderr, self._tail),
+            daemon=True,
+            name=f"bot-{popen.pid}-stderr",
+        )
+        reader.start()
+        self._child = _Child(popen, [reader])
         with _LIVE_LOCK:
             _LIVE.add(self._child)
         _install_signal_handlers()
         # garbage collection and interpreter exit both end the program
         self._finalizer = weakref.finalize(self, self._child.stop, 0.2)
-        self._broken: _Marker | None = None
 
     @property
     def alive(self) -> bool:
@@ -305,10 +321,12 @@ class BotProcess:
     def stderr_tail(self, count: int = STDERR_TAIL_LINES) -> list[str]:
         return self._tail.lines(count)
 
-    def send(self, message: dict[str, Any], timeout: float = HELLO_TIMEOUT_S) -> None:
-        """Write one message; :class:`ChannelError` if the program is gone,
-        or has not read its input for ``timeout`` seconds with the pipe full."""
-        view = memoryview(encode(message))
+    def send(self, message: dict[str, Any], timeout: float = HELLO_TIMEOUT_S) -> int:
+        """Write one message and return its size in bytes; :class:`ChannelError`
+        if the program is gone, or has not read its input for ``timeout``
+        seconds with the pipe full."""
+        data = encode(message)
+        view = memoryview(data)
         deadline = time.monotonic() + timeout
         poller = select.poll()
         poller.register(self._stdin_fd, select.POLLOUT)
@@ -324,32 +342,79 @@ class BotProcess:
                 continue
             except (OSError, ValueError):
                 raise ChannelError(self._gone_reason()) from None
+        return len(data)
+
+    def unread_input(self) -> int:
+        """How many bytes sent to the program it has not read yet (0 where
+        the system cannot tell: Linux tells, through either end of a pipe)."""
+        try:
+            count = fcntl.ioctl(self._stdin_fd, termios.FIONREAD, b"\0\0\0\0")
+        except (OSError, ValueError):
+            return 0
+        return int.from_bytes(count, sys.byteorder, signed=True)
 
     def unexpected_line(self) -> str | None:
-        """A line the program wrote when nothing was asked, if any."""
-        try:
-            item = self._lines.get_nowait()
-        except queue.Empty:
-            return None
-        if isinstance(item, _Marker):
-            self._broken = item
-            raise ChannelError(self._gone_reason() if item is _EOF else item.text)
-        return item.decode("utf-8", "replace").strip()
+        """What the program wrote while nothing was asked (the first such
+        line, or the start of one), if anything; :class:`ChannelError` if
+        its output is closed. Called just before a request: all it finds
+        was written before the request, so it cannot be the answer."""
+        if not self._inbox:
+            self._read(0.0)
+        if self._inbox:
+            return bytes(self._inbox.split(b"\n", 1)[0]).decode("utf-8", "replace").strip()
+        if self._broken is not None:
+            raise ChannelError(self._broken_reason())
+        return None
 
     def receive(self, timeout: float) -> bytes:
-        """The next line, within ``timeout`` seconds, else :class:`ChannelError`."""
-        if self._broken is not None:
-            raise ChannelError(
-                self._gone_reason() if self._broken is _EOF else self._broken.text
-            )
+        """The next line, within ``timeout`` seconds, else :class:`ChannelError`.
+        Reading stops at the first line: what came with it stays unread."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self._take_line()
+            if line is not None:
+                return line
+            if self._broken is not None:
+                raise ChannelError(self._broken_reason())
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ChannelError(f"no answer within {timeout:g} s")
+            self._read(remaining)
+
+    def _take_line(self) -> bytes | None:
+        """The first whole line read (or the last, unended one once the
+        output is closed), removed from the inbox; ``None`` if there is none."""
+        end = self._inbox.find(b"\n")
+        if end < 0 and (self._broken != _EOF or not self._inbox):
+            if len(self._inbox) > MAX_LINE_BYTES:
+                self._broken = _TOO_LONG
+            return None
+        size = end + 1 if end >= 0 else len(self._inbox)
+        if size > MAX_LINE_BYTES:
+            self._broken = _TOO_LONG
+            return None
+        line = bytes(self._inbox[:size])
+        del self._inbox[:size]
+        return line
+
+    def _read(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for output, then take what the
+        pipe holds (one chunk at most); notes the end of the output."""
+        if self._broken is not None or not self._readable.poll(timeout * 1000):
+            return
         try:
-            item = self._lines.get(timeout=timeout)
-        except queue.Empty:
-            raise ChannelError(f"no answer within {timeout:g} s") from None
-        if isinstance(item, _Marker):
-            self._broken = item
-            raise ChannelError(self._gone_reason() if item is _EOF else item.text)
-        return item
+            chunk = os.read(self._stdout_fd, READ_CHUNK_BYTES)
+        except BlockingIOError:
+            return
+        except (OSError, ValueError):
+            chunk = b""
+        if chunk:
+            self._inbox += chunk
+        else:
+            self._broken = _EOF
+
+    def _broken_reason(self) -> str:
+        return self._gone_reason() if self._broken == _EOF else str(self._broken)
 
     def _gone_reason(self) -> str:
         """Why the channel closed: the exit status if the program ended
@@ -406,6 +471,60 @@ def _looks_like_text(head: bytes) -> bool:
     return all(b >= 0x20 or b in b"\t\n\r\f" for b in head)
 
 
+def _stray(line: bytes | str) -> str:
+    """The fault of a line written when nothing was asked."""
+    text = line.decode("utf-8", "replace").strip() if isinstance(line, bytes) else line
+    return f"wrote a line nobody asked for: {text[:80]!r}"
+
+
+def _answer(process: BotProcess, legal: Sequence[int], act_size: int, budget_s: float) -> int:
+    """The action the program answers to the ``act`` of ``act_size`` bytes
+    just sent: its first line, unless that line cannot be the answer.
+
+    - The program had not read a byte of the ``act`` yet when its line was
+      read: the line was written before, so nobody asked for it (a second
+      line written just after the last answer, which the host overtook).
+    - The line is not a legal answer but a legal answer follows it within
+      the program's budget: the line came first (a debug line, a copy of
+      the last answer), so nobody asked for it either. Only a program whose
+      first line is wrong waits for this, and no longer than the time it
+      aims to answer in; past that the line is reported as the answer.
+    """
+    sent = time.monotonic()
+    timeout = answer_timeout(budget_s)
+    line = process.receive(timeout)
+    if process.unread_input() >= act_size:
+        raise ChannelError(_stray(line))
+    try:
+        return parse_action_answer(decode(line, "answer"), legal)
+    except ProtocolError:
+        if _answer_follows(process, legal, sent + min(budget_s, timeout)):
+            raise ChannelError(_stray(line)) from None
+        raise
+
+
+def _answer_follows(process: BotProcess, legal: Sequence[int], deadline: float) -> bool:
+    """Whether one of the next lines (at most :data:`MAX_LINES_BEFORE_ANSWER`,
+    until ``deadline``) is a legal answer."""
+    for _ in range(MAX_LINES_BEFORE_ANSWER):
+        try:
+            line = process.receive(deadline - time.monotonic())
+        except ChannelError:
+            return False
+        if _is_answer(line, legal):
+            return True
+    return False
+
+
+def _is_answer(line: bytes, legal: Sequence[int]) -> bool:
+    """Whether ``line`` is a legal answer to the ``act`` with ``legal``."""
+    try:
+        parse_action_answer(decode(line, "answer"), legal)
+    except ProtocolError:
+        return False
+    return True
+
+
 class ExternalBot(Bot):
     """A bot program speaking ``marjolet-bot/1`` (spec ``exec:PATH``)."""
 
@@ -460,10 +579,9 @@ class ExternalBot(Bot):
         try:
             stray = process.unexpected_line()
             if stray is not None:
-                raise ChannelError(f"wrote a line nobody asked for: {stray[:80]!r}")
-            process.send(act_message(obs, legal, self.budget_s))
-            line = process.receive(answer_timeout(self.budget_s))
-            return parse_action_answer(decode(line, "answer"), legal)
+                raise ChannelError(_stray(stray))
+            size = process.send(act_message(obs, legal, self.budget_s))
+            return _answer(process, legal, size, self.budget_s)
         except (ChannelError, ProtocolError) as exc:
             raise self._fault(str(exc), obs.seat) from None
 
