@@ -21,6 +21,7 @@ from marjolet.actions import ACTION_NAMES
 from marjolet.bots import BotSpecError, make_bot
 from marjolet.bots.base import Bot, BotFault
 from marjolet.bots.external import ExternalBot, program_problem
+from marjolet.cli import main
 from marjolet.match import Match
 from marjolet.observation import Observation
 from marjolet.turns import play_match
@@ -589,9 +590,105 @@ def test_exec_spec_needs_an_executable_file(tmp_path: Path) -> None:
     fifo.chmod(0o755)
     assert "not a regular file" in (program_problem(str(fifo)) or "")  # never opened: no hang
     script.write_text("#!/no/such/interpreter\nprint('hi')\n")
-    bot = make_bot(f"exec:{script}")  # what only starting it can tell: a fault then
-    with pytest.raises(BotFault, match="cannot start: No such file or directory"):
+    with pytest.raises(BotSpecError, match="names the interpreter '/no/such/interpreter'"):
+        make_bot(f"exec:{script}")  # refused at once too, not at its first move
+
+
+MISSING_PATH = "which is not found on PATH"
+
+
+@pytest.mark.parametrize(
+    ("first_line", "problem"),
+    [
+        (
+            "#!/nonexistent/python3",
+            "its first line names the interpreter '/nonexistent/python3', which does not exist",
+        ),
+        (
+            "#!/usr/bin/env nosuchpython-marjolet",
+            f"its first line names the interpreter 'nosuchpython-marjolet' (through /usr/bin/env),"
+            f" {MISSING_PATH}",
+        ),
+        (
+            "#!/usr/bin/env -S nosuchpython-marjolet -u",
+            f"its first line names the interpreter 'nosuchpython-marjolet' (through /usr/bin/env),"
+            f" {MISSING_PATH}",
+        ),
+        (
+            "#!/usr/bin/env python3\r",
+            f"its first line names the interpreter 'python3\\r' (through /usr/bin/env),"
+            f" {MISSING_PATH} (the file has Windows line ends: convert it with dos2unix)",
+        ),
+        (
+            "#!python3",
+            "its first line names the interpreter 'python3', which does not exist"
+            " (a '#!' line needs a full path, such as '#!/usr/bin/env NAME')",
+        ),
+        ("#!", "its '#!' line names no interpreter (such as '#!/usr/bin/env python3')"),
+    ],
+)
+def test_a_script_whose_interpreter_is_missing_is_refused_when_its_spec_is_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first_line: str, problem: str
+) -> None:
+    monkeypatch.chdir(tmp_path)  # where a relative interpreter would be looked for
+    script = tmp_path / "badinterp"
+    script.write_bytes(first_line.encode() + b"\nprint('hi')\n")
+    script.chmod(0o755)
+    assert program_problem(str(script)) == problem
+    with pytest.raises(BotSpecError) as info:
+        make_bot(f"exec:{script}")
+    assert str(info.value) == f"bot spec 'exec:{script}': {problem}"
+
+
+@pytest.mark.parametrize(
+    "first_line",
+    [
+        f"#!{sys.executable}",
+        f"#! {sys.executable} -u  ",  # spaces around, one argument
+        "#!/usr/bin/env sh",
+        "#!/usr/bin/env -S sh -e",
+        "#!/usr/bin/env python3 -u",  # one argument "python3 -u" on Linux: left to the system
+    ],
+)
+def test_a_script_whose_interpreter_is_there_is_accepted(tmp_path: Path, first_line: str) -> None:
+    script = tmp_path / "bot"
+    script.write_text(first_line + "\nprint('hi')\n")
+    script.chmod(0o755)
+    assert program_problem(str(script)) is None
+
+
+def test_an_interpreter_gone_when_the_bot_starts_is_named_once_in_one_line(tmp_path: Path) -> None:
+    interpreter = tmp_path / "python"
+    interpreter.symlink_to(sys.executable)
+    script = tmp_path / "bot.py"
+    script.write_text(f"#!{interpreter}\nprint('hi')\n")
+    script.chmod(0o755)
+    bot = make_bot(f"exec:{script}")  # accepted: its interpreter is there
+    interpreter.unlink()  # and gone by its first move
+    with pytest.raises(BotFault) as info:
         bot.choose(*_first_position())
+    assert str(info.value) == (  # the host names the bot: the reason alone, no "No such file"
+        f"cannot start: its first line names the interpreter '{interpreter}', which does not exist"
+    )
+
+
+def test_the_arena_refuses_a_script_whose_interpreter_is_missing_before_any_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bots").mkdir()
+    script = tmp_path / "bots" / "badinterp"
+    script.write_text("#!/nonexistent/python3\nprint('hi')\n")
+    script.chmod(0o755)
+    argv = ["arena", "exec:bots/badinterp", "random", "--matches", "2", "--no-db"]
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert info.value.code == 2 and out == ""  # no match played
+    assert err.splitlines() == [
+        "marjolet: error: bot spec 'exec:bots/badinterp': its first line names the"
+        " interpreter '/nonexistent/python3', which does not exist"
+    ]
 
 
 def _first_position() -> tuple[Observation, list[int]]:

@@ -55,9 +55,11 @@ groups and ``waitid``.)
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -99,6 +101,8 @@ QUIT_GRACE_S = 1.0
 #: Most bytes taken from a program's standard output in one read (a pipe
 #: holds 64 KiB), so what the host holds of it stays bounded.
 READ_CHUNK_BYTES = MAX_LINE_BYTES + 1
+#: Bytes at the start of a script the system reads for its ``#!`` line (Linux).
+SHEBANG_BYTES = 256
 #: Lines read past a first line that is not a legal answer, looking for the
 #: answer behind it (a program writing more without answering is flooding).
 MAX_LINES_BEFORE_ANSWER = 64
@@ -442,7 +446,8 @@ class BotProcess:
 def program_problem(path: str) -> str | None:
     """Why ``path`` cannot be started as a bot program, or ``None``: checked
     when the spec is given, not at the first move (a script without its
-    ``#!`` line would fail then with "Exec format error")."""
+    ``#!`` line, or whose ``#!`` line names a missing interpreter, would
+    fail then with "Exec format error" or "No such file or directory")."""
     if not os.path.exists(path):
         return "no such file"
     if os.path.isdir(path):
@@ -453,15 +458,96 @@ def program_problem(path: str) -> str | None:
         return f"the file is not executable (chmod +x {path})"
     try:
         with open(path, "rb") as f:
-            head = f.read(64)
+            head = f.read(SHEBANG_BYTES)
     except OSError:  # executable but unreadable: only the system can tell
         return None
-    if head.startswith(b"#!") or not _looks_like_text(head):
-        return None  # a script, or a compiled program (ELF, Mach-O, ...)
+    if head.startswith(b"#!"):
+        return _interpreter_problem(head)
+    if not _looks_like_text(head[:64]):
+        return None  # a compiled program (ELF, Mach-O, ...): the system's to judge
     return (
         "the file is a script without a '#!' line (such as '#!/usr/bin/env python3'"
         " as its first line), which the system cannot start"
     )
+
+
+def _interpreter_problem(head: bytes) -> str | None:
+    """What is wrong with the interpreter the ``#!`` line at the start of
+    ``head`` names, read as the system reads it (the interpreter up to the
+    first space or tab, then at most one argument: the rest of the line);
+    ``None`` when nothing is, or when only the system can tell."""
+    line, ended, _ = head[2:].partition(b"\n")
+    if not ended and len(head) >= SHEBANG_BYTES:
+        return None  # a line this long is the system's to judge
+    text = line.decode("utf-8", "surrogateescape").strip(" \t")
+    interpreter, _, argument = text.replace("\t", " ").partition(" ")
+    if not interpreter:
+        return "its '#!' line names no interpreter (such as '#!/usr/bin/env python3')"
+    missing = _not_runnable(interpreter)
+    if missing is not None:
+        if "/" not in interpreter:
+            missing += " (a '#!' line needs a full path, such as '#!/usr/bin/env NAME')"
+        return f"its first line names the interpreter {interpreter!r}, which {missing}"
+    if os.path.basename(interpreter) == "env":
+        return _env_problem(interpreter, argument.strip(" "))
+    return None
+
+
+def _env_problem(env: str, argument: str) -> str | None:
+    """What is wrong with the program ``#!/usr/bin/env NAME`` runs, when the
+    host can tell: NAME must be a program on PATH (the bot gets the host's
+    environment). Options other than ``-S`` and several words without it
+    (which systems pass differently) are left to the system."""
+    words = [word for word in argument.split(" ") if word]
+    if words[:1] == ["-S"]:
+        words = words[1:]
+    elif len(words) > 1:
+        return None
+    words = [w for w in words if "=" not in w]  # NAME=value settings
+    if not words:
+        return f"its first line runs {env} with no program for it to run"
+    name = words[0]
+    if name.startswith("-"):
+        return None
+    if "/" in name:
+        missing = _not_runnable(name)
+    else:
+        missing = None if shutil.which(name) else "is not found on PATH" + _crlf_hint(name)
+    if missing is None:
+        return None
+    return f"its first line names the interpreter {name!r} (through {env}), which {missing}"
+
+
+def _not_runnable(program: str) -> str | None:
+    """Why the system could not run ``program`` (an interpreter), or ``None``."""
+    if not os.path.exists(program):
+        return "does not exist" + _crlf_hint(program)
+    if os.path.isdir(program) or not os.access(program, os.X_OK):
+        return "is not an executable program"
+    return None
+
+
+def _crlf_hint(name: str) -> str:
+    """The likely cause of a name ending with a carriage return."""
+    if name.endswith("\r"):
+        return " (the file has Windows line ends: convert it with dos2unix)"
+    return ""
+
+
+def _start_problem(program: str, error: OSError) -> str:
+    """Why the system refused to start ``program``, in words that say what
+    is missing (the file may have changed since its spec was checked): the
+    system's bare "No such file or directory" may mean the interpreter."""
+    problem = program_problem(program)
+    if problem is not None:
+        return problem
+    reason = error.strerror or str(error)
+    if error.errno == errno.ENOENT:
+        return (
+            f"{reason}, yet the file exists: something it needs to start is missing"
+            " (the interpreter its '#!' line names, or the loader of a compiled program)"
+        )
+    return reason
 
 
 def _looks_like_text(head: bytes) -> bool:
@@ -646,10 +732,9 @@ class ExternalBot(Bot):
             env[SEED_ENV] = str(self.seed)
         try:
             process = BotProcess([self.program], env)
-        except OSError as exc:
-            raise BotFault(
-                f"bot {self.spec!r} cannot start: {exc.strerror or exc}", seat=seat
-            ) from None
+        except OSError as exc:  # the reason alone: hosts name the bot
+            problem = _start_problem(self.program, exc)
+            raise BotFault(f"cannot start: {problem}", seat=seat) from None
         self._process = process
         self._in_match = False
         try:
