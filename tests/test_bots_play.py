@@ -10,6 +10,7 @@ import pytest
 from helpers import minimax_action_values, new_deal, play
 from marjolet.actions import DIX, DRAW, MELD_BASE, parse_action
 from marjolet.bots import STRONGEST, BotSpecError, Hint, hint, make_bot
+from marjolet.bots.catalogue import check_spec
 from marjolet.bots.heuristic import POLICY, public_deal
 from marjolet.bots.levels import LEVELS
 from marjolet.bots.solver import solve
@@ -289,8 +290,9 @@ def test_bots_command_names_the_exec_form_and_the_player_levels(
 ) -> None:
     assert main(["bots", "--json"]) == 0
     listing = json.loads(capsys.readouterr().out)
-    names = {row["name"]: row for row in listing["bots"]}
-    assert {p["name"] for p in names["exec"]["params"]} == {"path", "budget_s"}
+    assert "exec" not in {row["name"] for row in listing["bots"]}  # each of those builds
+    (form,) = listing["forms"]
+    assert {p["name"] for p in form["params"]} == {"path", "budget_s"}
     assert [lv["spec"] for lv in listing["levels"]] == [f"level:{lv.key}" for lv in LEVELS]
     assert main(["bots"]) == 0
     text = capsys.readouterr().out
@@ -300,6 +302,7 @@ def test_bots_command_names_the_exec_form_and_the_player_levels(
 def test_a_player_level_is_a_bot_spec_built_as_the_bot_behind_it() -> None:
     for lv in LEVELS:
         assert make_bot(f"level:{lv.key}", seed=1).spec == make_bot(lv.spec, seed=1).spec
+        assert check_spec(f"level:{lv.key}") is type(make_bot(lv.spec))  # serve --allow-bot
     with pytest.raises(BotSpecError, match=r"'level:god': no such level \(levels: level:beginner"):
         make_bot("level:god")
     with pytest.raises(BotSpecError, match=r"also exec:PATH, .* and level:KEY, a player level"):

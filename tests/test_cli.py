@@ -144,6 +144,18 @@ def test_selfplay_to_an_unwritable_place_exits_2(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "cannot write" in proc.stderr
 
 
+def test_play_against_a_level_names_it_and_records_the_bot_behind_it(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    proc = run_cli(
+        "play", "--opponent", "level:amateur", "--seed", "4", "--save", str(save),
+        stdin="1\n" * 600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Amateur" in proc.stdout and "level:" not in proc.stdout
+    record = load(save)
+    assert record.players is not None and record.players[1] == "heuristic"
+
+
 def test_play_through_a_pipe_finishes_a_match_and_saves_it(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     proc = run_cli(

@@ -153,7 +153,7 @@ def bot_leads(tmp_path: Path, bot: Bot) -> GameSession:
     [
         (BrokenBot(), "L'ordinateur est tombé en panne : ce robot est cassé. "
                       "La partie est enregistrée ; appuyez sur q."),
-        (FaultyBot(), "Le programme de random a fait défaut : il perd la partie par forfait "
+        (FaultyBot(), "Le programme de random a échoué : random perd la partie par forfait "
                       "et vous gagnez. (Détail technique, en anglais : the bot timed out after "
                       "5 s) Appuyez sur q."),
     ],
@@ -177,7 +177,7 @@ def test_the_plain_interface_tells_a_forfeit_in_french(tmp_path: Path, french: N
     out = io.StringIO()
     assert run_plain(session, io.StringIO(""), out) == 0
     text = out.getvalue()
-    assert "Le programme de random a fait défaut : il perd la partie par forfait" in text
+    assert "Le programme de random a échoué : random perd la partie par forfait" in text
     assert "(Détail technique, en anglais : the bot timed out" in text
     assert "broke down" not in text and "you win" not in text
 

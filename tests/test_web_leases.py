@@ -72,6 +72,37 @@ def test_of_many_processes_racing_for_a_free_job_exactly_one_wins(database_url: 
     assert len(won) == 1
 
 
+def test_of_many_processes_racing_to_take_over_a_dead_owner_s_job_exactly_one_wins(
+    database_url: str,
+) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    clock = Clock()
+    dead = Leases(engine, "dead", seconds=10, clock=clock)
+    racers = [Leases(engine, f"p{i}", seconds=10, clock=clock) for i in range(6)]
+    for round_ in range(10):
+        job = f"bot:g{round_}"
+        assert dead.acquire(job)
+        clock.now += 11  # its lease has run out
+        start = threading.Barrier(len(racers))
+        won: list[str] = []
+
+        def race(
+            racer: Leases, job: str, start: threading.Barrier, won: list[str]
+        ) -> None:
+            start.wait()
+            if racer.acquire(job):
+                won.append(racer.owner)
+
+        threads = [threading.Thread(target=race, args=(r, job, start, won)) for r in racers]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(won) == 1, won
+        assert dead.owner_of(job) == won[0]
+
+
 def test_a_countdown_keeps_its_first_deadline_through_a_takeover_until_its_seat_is_back(
     two: tuple[Leases, Leases, Clock],
 ) -> None:
@@ -116,4 +147,6 @@ def test_a_takeover_is_logged_with_both_processes_ids(
         assert caplog.messages == []
         clock.now += 10.5
         assert p2.acquire("bot:g7")
-    assert caplog.messages == ["process p2 took over bot:g7 from process p1, whose lease expired"]
+    assert caplog.messages == [
+        "process p2 took over bot:g7 from process p1 (its lease ran out or was given up)"
+    ]

@@ -294,6 +294,16 @@ def play_deal(match: Match, seats: Sequence[Seat], on_action: ActionHook | None 
             on_action(match, played.seat, played.action)
 
 
+def faulty_seat(fault_seat: int | None, match: Match) -> int:
+    """The seat a bot's fault is charged to: the one the fault names, else
+    the one to act in the deal in progress (0 between deals)."""
+    if fault_seat in (0, 1):
+        return fault_seat
+    deal = match.deal
+    seat = deal.to_move if deal is not None and not deal.is_over else None
+    return seat if seat is not None else 0
+
+
 def position_text(match: Match) -> str:
     """Where a match stands, in its record's 0-based terms (record.md,
     "Error positions"): the deal and the action its record would hold

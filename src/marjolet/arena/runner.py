@@ -214,7 +214,7 @@ def plan_of(info: RunInfo) -> _Plan:
     try:
         specs = canonical_specs(info.bots)
     except BotSpecError as exc:
-        if not any(_relative_program(spec) for spec in info.bots):
+        if not any(_relative_program(spec) and repr(spec) in str(exc) for spec in info.bots):
             raise
         raise BotSpecError(
             f"{exc} (run {info.id}'s programs are found from the folder the run was "

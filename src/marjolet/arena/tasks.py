@@ -39,7 +39,7 @@ from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.record import Record
 from marjolet.rules import Rules
-from marjolet.turns import TurnDriver, position_text
+from marjolet.turns import TurnDriver, faulty_seat, position_text
 
 #: Changing this string changes every seeded result; bump it only with care.
 SEED_DOMAIN = "marjolet-arena/1"
@@ -168,10 +168,7 @@ def play_task(task: MatchTask) -> MatchOutcome:
     try:
         winner = _play(driver, seats, deck_seed)
     except BotFault as fault:
-        seat = fault.seat
-        if seat not in (0, 1):
-            seat = driver.to_move if driver.to_move is not None else 0
-        assert seat is not None
+        seat = faulty_seat(fault.seat, match)
         where = f"pair {task.pair} game {task.game}, {position_text(match)}"
         forfeit = f"bot {specs[seat]!r} (seat {seat}) forfeited in {where}: {fault}"
         winner = 1 - seat

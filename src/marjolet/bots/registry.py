@@ -68,10 +68,27 @@ def bot_class(name: str) -> type[Bot]:
     return _LOADED[name]
 
 
+def resolve_spec(spec: str) -> str:
+    """The spec itself, or for ``level:KEY`` the spec of that player level:
+    the one place a level's name becomes a bot."""
+    name, _, key = spec.strip().partition(":")
+    if name != LEVEL:
+        return spec
+    from marjolet.bots.levels import LEVELS
+
+    for lv in LEVELS:
+        if lv.key == key.strip():
+            return lv.spec
+    keys = ", ".join(f"level:{lv.key}" for lv in LEVELS)
+    raise BotSpecError(f"bot spec {spec!r}: no such level (levels: {keys})")
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split a spec string into the bot name and its raw parameters."""
+    """Split a spec string into the bot name and its raw parameters (a
+    player level's spec for ``level:KEY``)."""
     if not isinstance(spec, str) or not spec.strip():
         raise BotSpecError(f"empty bot spec {spec!r}")
+    spec = resolve_spec(spec)
     name, _, rest = spec.strip().partition(":")
     if name == EXEC and rest and not rest.startswith("path="):
         return name, {"path": rest}  # exec:PATH takes the path verbatim
@@ -88,23 +105,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
-def _level_spec(spec: str) -> str:
-    """The spec behind ``level:KEY``."""
-    from marjolet.bots.levels import LEVELS
-
-    key = spec.strip().partition(":")[2]
-    for lv in LEVELS:
-        if lv.key == key:
-            return lv.spec
-    keys = ", ".join(f"level:{lv.key}" for lv in LEVELS)
-    raise BotSpecError(f"bot spec {spec!r}: no such level (levels: {keys})")
-
-
 def make_bot(spec: str, seed: int | None = None) -> Bot:
     """Build a bot from its spec string, e.g. ``make_bot("pimc:worlds=64", seed=1)``;
     ``level:KEY`` builds the bot of that player level."""
-    if isinstance(spec, str) and spec.strip().partition(":")[0] == LEVEL:
-        return make_bot(_level_spec(spec), seed=seed)
     name, raw = parse_spec(spec)
     cls = bot_class(name)
     known = {p.name: p for p in cls.params}

@@ -42,13 +42,15 @@ def run(args: argparse.Namespace) -> int:
                 ],
             }
         )
-    rows.append(_row(EXEC, bot_class(EXEC), "exec:PATH or exec:path=PATH,budget_s=S"))
+    #: what is written as a spec but is not a bot name: a program of one's own
+    forms = [_row(EXEC, bot_class(EXEC), "exec:PATH or exec:path=PATH,budget_s=S")]
     levels = [{"spec": f"level:{lv.key}", "bot": lv.spec} for lv in LEVELS]
     if args.json:
         print(
             json.dumps(
                 {
                     "bots": rows,
+                    "forms": forms,
                     "levels": levels,
                     "strongest": STRONGEST,
                     "kernel": kernel.available(),
@@ -57,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    for row in rows:
+    for row in rows + forms:
         print(f"{row.get('form', row['name'])}: {row['description']}")
         for p in row["params"]:
             default = f"{p['name']}={p['default']}"

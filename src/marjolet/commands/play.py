@@ -134,6 +134,7 @@ def open_session(args: argparse.Namespace) -> GameSession:
     if args.resume is None:
         rules = rules_from_args(args)
         opponent = args.opponent or default_opponent()
+        opponent, level_name = _level_opponent(opponent)
         session = GameSession.new(
             rules,
             opponent=opponent,
@@ -141,13 +142,27 @@ def open_session(args: argparse.Namespace) -> GameSession:
             seed=args.seed,
             save_path=save_to,
             first_dealer=getattr(args, "first_dealer", None),
-            opponent_name=getattr(args, "opponent_name", None) or _level_name(args.opponent),
+            opponent_name=getattr(args, "opponent_name", None)
+            or level_name
+            or _level_name(args.opponent),
         )
     else:
         session = _resume(args, save_to)
     if session.save_error:  # better now than after the first move
         raise RecordError(session.save_error)
     return session
+
+
+def _level_opponent(opponent: str) -> tuple[str, str | None]:
+    """A player level (``level:KEY``) as its bot's spec, which the record
+    keeps, and its name for the screen; any other spec as it is."""
+    from marjolet.bots.registry import resolve_spec
+    from marjolet.tui.opponents import level_of
+    from marjolet.tui.words import lang
+
+    spec = resolve_spec(opponent)
+    level = level_of(spec) if spec != opponent else None
+    return spec, level.name(lang()) if level is not None else None
 
 
 def _level_name(opponent: str | None) -> str | None:

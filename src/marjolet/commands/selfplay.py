@@ -35,8 +35,9 @@ def run(args: argparse.Namespace) -> int:
     from marjolet import outputs
     from marjolet.bots import make_bot
     from marjolet.bots.base import BotFault, close_bots, end_match
+    from marjolet.errors import RecordError
     from marjolet.match import Match
-    from marjolet.turns import play_match, position_text
+    from marjolet.turns import faulty_seat, play_match, position_text
 
     rules = rules_from_args(args)
     outputs.check_output(args.out, force=args.force, flag="--out")
@@ -45,15 +46,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         play_match(match, seats)
     except BotFault as fault:  # the match ends there: its record up to the fault
-        seat = fault.seat if fault.seat in (0, 1) else _to_move(match)
+        seat = faulty_seat(fault.seat, match)
         where = position_text(match)
+        told = f"bot {seats[seat].spec!r} (seat {seat}) forfeited in {where}: {fault}"
         end_match(seats, match.running_totals, 1 - seat)
-        _save(match, args.out)
-        print(
-            f"marjolet: bot {seats[seat].spec!r} (seat {seat}) forfeited in {where}: {fault}; "
-            f"the record up to there is in {args.out}",
-            file=sys.stderr,
-        )
+        try:
+            _save(match, args.out)
+        except RecordError as exc:  # both facts, in one line
+            raise RecordError(f"{told}; {exc}") from None
+        print(f"marjolet: {told}; the record up to there is in {args.out}", file=sys.stderr)
         return 1
     finally:
         close_bots(seats)  # an external bot's program ends now
@@ -61,13 +62,6 @@ def run(args: argparse.Namespace) -> int:
     t0, t1 = match.totals
     print(f"wrote {args.out}: {len(match.deals)} deals, totals {t0}-{t1}, winner {match.winner}")
     return 0
-
-
-def _to_move(match: Match) -> int:
-    """The seat to act in the deal in progress (0 between deals)."""
-    deal = match.deal
-    seat = deal.to_move if deal is not None and not deal.is_over else None
-    return seat if seat is not None else 0
 
 
 def _save(match: Match, out: str) -> None:

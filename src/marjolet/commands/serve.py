@@ -11,11 +11,11 @@ import socket
 from typing import Any
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
-#: The proxies whose X-Forwarded-For is believed (``--behind-proxy``).
-TRUSTED_PROXIES = "127.0.0.1,::1"
 #: The addresses a loopback proxy's connections come from (IPv4, IPv6 and
-#: IPv4 mapped into IPv6): uncapped behind a proxy, which limits each client.
+#: IPv4 mapped into IPv6), behind ``--behind-proxy``: their X-Forwarded-For
+#: is believed, and they are uncapped (the proxy limits each client).
 PROXY_ADDRESSES = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
+TRUSTED_PROXIES = ",".join(sorted(PROXY_ADDRESSES))
 _HOST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -322,7 +323,7 @@ def check_revision(revision: str) -> None:
     """Refuse, before Alembic reads it, a revision this marjolet does not
     know: a later one of ours (four digits) is a newer marjolet's, anything
     else is another program's table of the same name."""
-    ours = len(revision) == 4 and revision.isdigit() and revision >= "0001"
+    ours = re.fullmatch(r"[0-9]{4}", revision) is not None and revision >= "0001"
     if not revision or (ours and revision <= HEAD_REVISION):
         return
     if ours:

@@ -5,9 +5,12 @@ review: each such job must run in exactly one process. A process *owns* a
 job while it holds its lease, a row of ``leases`` with an expiry time, and
 renews it by a heartbeat well before it expires. When the owner dies its
 lease runs out and another process takes the job over within one lease
-time. Taking a lease is one conditional write (insert, or update where the
-lease has expired or is already ours), so two processes never both
-succeed; the database decides.
+time. Each step is one conditional write, so two processes never both
+succeed and the database decides: a renewal updates the lease where it is
+ours; a new job is an insert (a second insert fails on the key); a
+takeover updates it where it still has the owner just read and has
+expired (on PostgreSQL a second taker waits on the row and then finds
+another owner; on SQLite the transaction holds the write lock).
 
 A lease is not what prevents a job from being done twice: every effect of
 a job is also keyed in the database (a move by its (game, sequence) key, a
@@ -93,7 +96,7 @@ class Leases:
                     return False  # alive, or another process took it over first
         except IntegrityError:  # another process inserted it first
             return False
-        log.info("process %s took over %s from process %s, whose lease expired",
+        log.info("process %s took over %s from process %s (its lease ran out or was given up)",
                  self.owner, job, held.owner)
         return True
 
