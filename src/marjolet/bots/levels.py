@@ -22,9 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from marjolet.bots import STRONGEST
+from marjolet.bots import STRONGEST, make_bot
 from marjolet.bots.base import Bot
-from marjolet.bots.registry import make_bot
 from marjolet.errors import MarjoletError
 from marjolet.i18n import translate
 
