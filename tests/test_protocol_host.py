@@ -65,6 +65,11 @@ for line in sys.stdin:
         if MODE == "bad_hello":
             send({{"protocol": "marjolet-bot/1"}})
             continue
+        if MODE == "empty_name":
+            send({{"name": " ", "protocol": "marjolet-bot/1"}})
+            continue
+        if MODE == "banner":
+            print("MyBot v2 ready", flush=True)
         send({{"name": "test-" + MODE, "protocol": "marjolet-bot/1"}})
     elif cmd == "act":
         acts += 1
@@ -307,6 +312,12 @@ def test_the_host_passes_its_seed_in_the_environment(tmp_path: Path) -> None:
         ("twice", "wrote a line nobody asked for"),
         ("no_hello", "hello: no answer within 1.5 s"),
         ("bad_hello", "hello: answer to hello has no 'name'"),
+        ("empty_name", "hello: answer to hello has an empty 'name'"),
+        (
+            "banner",
+            "hello: answer to hello is not JSON: 'MyBot v2 ready' (a program's first"
+            " line must be its answer to hello; write anything else to standard error)",
+        ),
         ("exit_at_start", "hello: exited with status 4"),
     ],
 )

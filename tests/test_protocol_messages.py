@@ -243,7 +243,7 @@ def test_a_bot_s_name_reaches_screens_without_control_characters() -> None:
     bell may reach it, and a name of control characters only is no name."""
     sly = parse_identity({"name": "\x1b[2J\x07 sly\nbot ", "author": "\x1b]0;x\x07me"})
     assert sly.name == "[2J slybot" and sly.author == "]0;xme"
-    with pytest.raises(ProtocolError, match="no 'name'"):
+    with pytest.raises(ProtocolError, match="an empty 'name'"):
         parse_identity({"name": "\x1b\x07\n"})
 
 

@@ -4,7 +4,10 @@ errors of bad options, and the switch to the full screen in a terminal."""
 
 from __future__ import annotations
 
+import io
 import os
+import random
+import re
 import select
 import subprocess
 import sys
@@ -14,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from marjolet import record
-from marjolet.match import seeded_deck
+from marjolet.commands.play import _deal_summary
+from marjolet.match import Match, seeded_deck
 from marjolet.rules import CLASSIC
 from marjolet.tui import saves
 from marjolet.tui.session import GameSession
@@ -218,3 +222,22 @@ def test_an_outside_program_is_called_by_the_name_it_gives_not_exec(tmp_path: Pa
         assert players is not None and players[1] == f"exec:{example}"  # the spec is kept
     finally:
         session.bot.close()
+
+
+def test_the_plain_deal_summary_shows_whole_names_in_aligned_columns() -> None:
+    match = Match(CLASSIC, seed=4)
+    match.start_deal()
+    rng = random.Random(4)
+    while match.deal is not None and not match.deal.is_over:
+        match.play(rng.choice(match.deal.legal_actions()))
+    names = ["Marie-Christine", "The patient expert"]
+    out = io.StringIO()
+    _deal_summary(match, names, out)
+    header, *rows = out.getvalue().splitlines()[1:]
+    assert header.split() == ["Marie-Christine", "The", "patient", "expert"]
+    ends = [header.index(name) + len(name) for name in names]
+    assert ends[1] == len(header)
+    for row in rows:  # both figures end under the end of their player's name
+        figures = [m.end() for m in re.finditer(r"-?\d+", row[: len(header)])]
+        assert figures[-2:] == ends, (row, header)
+    assert "500" in rows[-1][len(header) :]  # the match row names the target

@@ -10,6 +10,7 @@ of other clients started while each job waited (``Job.overtaken``)."""
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import random
 import threading
@@ -332,3 +333,18 @@ def test_health_answers_promptly_while_replays_are_computed(server: LiveServer) 
     assert len(viewer["deals"]) == 90 and "changes" in viewer["deals"][0]
     # on the event loop, /api/health would wait for a whole replay at least
     assert waits and max(waits) < max(1.0, one / 2), (max(waits), one)
+
+
+def test_a_running_server_keeps_what_it_started_with_out_of_full_collections(
+    tmp_path: Path,
+) -> None:
+    # a full collection holds the interpreter lock for its whole scan: with
+    # the objects alive at the start frozen, it scans only the server's own
+    # new ones (a test process's heap of a million objects cost 0.5 s a scan)
+    long_lived = [{"kept": [n]} for n in range(10_000)]
+    with live_server(fast_config(tmp_path / "g.sqlite3")) as server:
+        assert gc.get_freeze_count() > 2 * len(long_lived)
+        with server.http() as client:
+            assert client.get("/api/health").text == "ok"
+    assert gc.get_freeze_count() == 0  # given back on shutdown
+    assert long_lived[-1]["kept"] == [9_999]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 
 from playwright.sync_api import Page
@@ -68,6 +69,18 @@ def test_review_from_the_history_marks_the_log_and_shows_values(
             page.keyboard.press("End")
             marks += page.locator(".log-list .review-mark").count()
         assert marks > 0
+        # the summary counts in words, as the terminal does ("1 mistake", never "mistakes 1")
+        summary = page.locator(".review-summary li").all_inner_texts()
+        assert len(summary) == 2
+        for line in summary:
+            counts = re.fullmatch(
+                r".+: accuracy (?:\d+%|-), (\d+) inaccurac(y|ies),"
+                r" (\d+) mistake(s?), (\d+) blunder(s?)",
+                line,
+            )
+            assert counts, line
+            for n, ending in zip(counts.groups()[::2], counts.groups()[1::2], strict=True):
+                assert (n == "1") == (ending in ("y", "")), line
         if os.environ.get("MARJOLET_SCREENSHOT"):
             page.screenshot(path=os.environ["MARJOLET_SCREENSHOT"], full_page=True)
         assert page.locator("#review-button").inner_text() == "Reviewed"

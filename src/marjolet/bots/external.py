@@ -86,7 +86,7 @@ from marjolet.bots.protocol import (
     encode,
     hello_message,
     parse_action_answer,
-    parse_identity,
+    parse_hello_answer,
     quit_message,
     result_message,
 )
@@ -740,7 +740,7 @@ class ExternalBot(Bot):
         try:
             process.send(hello_message())
             line = process.receive(HELLO_TIMEOUT_S)
-            self.identity = parse_identity(decode(line, "answer to hello"))
+            self.identity = parse_hello_answer(line)
         except (ChannelError, ProtocolError) as exc:
             raise self._fault(f"hello: {exc}", seat) from None
         return process

@@ -155,11 +155,26 @@ def parse_identity(answer: Mapping[str, Any]) -> BotIdentity:
     one is named."""
     name = printable_name(answer.get("name"))
     if not name:
-        raise ProtocolError(f"answer to hello has no 'name': {_quote(json.dumps(answer))}")
+        problem = "an empty 'name'" if "name" in answer else "no 'name'"
+        raise ProtocolError(f"answer to hello has {problem}: {_quote(json.dumps(answer))}")
     protocol = answer.get("protocol", PROTOCOL)
     if protocol != PROTOCOL:
         raise ProtocolError(f"bot speaks protocol {protocol!r}, not {PROTOCOL!r}")
     return BotIdentity(name, printable_name(answer.get("author", "")))
+
+
+def parse_hello_answer(line: bytes | str) -> BotIdentity:
+    """The program's first line, its answer to ``hello``. A line that is
+    not JSON here is most often a banner or a log line printed first, so
+    the error says where such lines belong."""
+    try:
+        answer = decode(line, "answer to hello")
+    except ProtocolError as exc:
+        raise ProtocolError(
+            f"{exc} (a program's first line must be its answer to hello;"
+            " write anything else to standard error)"
+        ) from None
+    return parse_identity(answer)
 
 
 def action_message(action: int) -> dict[str, Any]:

@@ -353,11 +353,11 @@ def _deal_summary(match: Match, names: list[str], out: TextIO) -> None:
     deal = match.deal
     assert deal is not None
     rows = summary_table((deal.breakdown(0), deal.breakdown(1)))
+    rows.append((tr("tui.match"), *match.totals))
+    label_width = max(18, *(len(label) for label, _, _ in rows))
+    w0, w1 = (max(10, len(name)) for name in names)  # whole names, never cut
     lines = [tr("tui.plain_summary", n=len(match.deals))]
-    lines.append(f"   {'':18} {names[0][:10]:>10} {names[1][:10]:>10}")
-    for label, a, b in rows:
-        lines.append(f"   {label:18} {a:10} {b:10}")
-    t0, t1 = match.totals
-    target = tr("tui.plain_target", n=match.rules.target)
-    lines.append(f"   {tr('tui.match'):18} {t0:10} {t1:10}   {target}")
+    lines.append(f"   {'':{label_width}} {names[0]:>{w0}} {names[1]:>{w1}}")
+    lines += [f"   {label:{label_width}} {a:{w0}} {b:{w1}}" for label, a, b in rows]
+    lines[-1] += "   " + tr("tui.plain_target", n=match.rules.target)
     out.write("\n".join(lines) + "\n")

@@ -39,8 +39,9 @@ or the server.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 
 from fastapi import FastAPI, Request
 from fastapi.responses import PlainTextResponse, Response
@@ -82,6 +83,23 @@ SECURITY_HEADERS = {
 }
 
 
+@contextlib.contextmanager
+def frozen_heap() -> Iterator[None]:
+    """While the server runs, what the process held when it started (its
+    modules, the catalogues, the kernel's tables; the whole heap of a
+    program that embeds the server) is out of the garbage collector's reach
+    (:func:`gc.freeze`). A full collection holds the interpreter lock for
+    its whole scan, stalling every table and health check at once; it then
+    scans only what was made since the start, not objects that live as long
+    as the process. Given back on shutdown, so that an embedding program
+    frees them as usual."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def create_app(config: WebConfig | None = None) -> FastAPI:
     """The application. The database is opened and the bot list checked
     here, so that a bad ``--db`` or ``--allow-bot`` fails before serving."""
@@ -101,7 +119,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         await hub.startup()
         await online.startup()
         try:
-            yield
+            with frozen_heap():
+                yield
         finally:
             await online.shutdown()
             await reviews.close()

@@ -153,7 +153,8 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
   const summary = review.players.map((p) =>
     el("li", {}, t("review.summary", { name: players[p.seat],
       accuracy: p.accuracy === null ? "-" : Math.round(p.accuracy) + "%",
-      inaccuracies: p.inaccuracies, mistakes: p.mistakes, blunders: p.blunders })));
+      inaccuracies: t("review.inaccuracies", { n: p.inaccuracies }),
+      mistakes: t("review.mistakes", { n: p.mistakes }), blunders: t("review.blunders", { n: p.blunders }) })));
   box.append(el("ul", { class: "review-summary" }, summary));
   return box;
 }
