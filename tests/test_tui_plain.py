@@ -17,10 +17,12 @@ from pathlib import Path
 import pytest
 
 from marjolet import record
+from marjolet.cards import rank_of, suit_of
 from marjolet.commands.play import _deal_summary
 from marjolet.match import Match, seeded_deck
 from marjolet.rules import CLASSIC
 from marjolet.tui import saves
+from marjolet.tui.lines import LineSeat, QuitGame
 from marjolet.tui.session import GameSession
 
 
@@ -241,3 +243,28 @@ def test_the_plain_deal_summary_shows_whole_names_in_aligned_columns() -> None:
         figures = [m.end() for m in re.finditer(r"-?\d+", row[: len(header)])]
         assert figures[-2:] == ends, (row, header)
     assert "500" in rows[-1][len(header) :]  # the match row names the target
+
+
+def test_a_french_player_types_cards_as_shown_and_commands_in_french() -> None:
+    match = Match(CLASSIC, seed=5)
+    match.start_deal()
+    deal = match.deal
+    assert deal is not None
+    rng = random.Random(5)
+    faces = [a for a in deal.legal_actions() if a < 32 and rank_of(a) in (3, 4, 5)]
+    while not faces:  # on to a card play of a jack, a queen or a king
+        match.play(rng.choice(deal.legal_actions()))
+        faces = [a for a in deal.legal_actions() if a < 32 and rank_of(a) in (3, 4, 5)]
+    wanted = faces[0]
+    typed = "VDR"[rank_of(wanted) - 3] + "♣♦♥♠"[suit_of(wanted)]  # as the French screen shows it
+    seat = deal.to_move
+    out = io.StringIO()
+    player = LineSeat(["Vous", "random"], io.StringIO(f"aide\nmain\n{typed.lower()}\n"), out,
+                      lambda: (0, 0), resume="marjolet play --resume")  # fmt: skip
+    assert player.choose(match.observation(seat), deal.legal_actions()) == wanted
+    told = out.getvalue()
+    assert "help   this text" in told  # "aide" gave the help (in this test's English)
+    assert told.count("-- deal 1") == 2  # "main" showed the position again
+    quitter = LineSeat(["Vous", "random"], io.StringIO("quitter\n"), io.StringIO(), lambda: (0, 0))
+    with pytest.raises(QuitGame):
+        quitter.choose(match.observation(seat), deal.legal_actions())

@@ -33,6 +33,17 @@ from marjolet.tui.words import lang, suit_name, tr
 
 #: A rule id opening an error message ("R11: "), left out on a player's screen.
 RULE_ID = re.compile(r"^R\d+: ")
+#: The plain interface's commands, in either language (a French player
+#: types "aide" as readily as "help").
+COMMANDS = {
+    "quit": "quit", "exit": "quit", "q": "quit", "quitter": "quit",
+    "help": "help", "?": "help", "aide": "help",
+    "hand": "hand", "main": "hand",
+}
+#: A card as the French screen shows it: roi, dame, valet, then a suit symbol
+#: (``D♥``), read as the record's letters (``Q♥``).
+FRENCH_FACE = re.compile(r"^([RDV])\s*([♠♥♦♣])$")
+FACE_LETTERS = {"R": "K", "D": "Q", "V": "J"}
 
 
 def _symbols(mask: int) -> str:
@@ -147,13 +158,13 @@ class LineSeat:
             answer = line.strip()
             if not answer:
                 continue
-            low = answer.lower()
-            if low in ("quit", "exit", "q"):
+            command = COMMANDS.get(answer.lower())
+            if command == "quit":
                 raise QuitGame("quit")
-            if low in ("help", "?"):
+            if command == "help":
                 self._say(tr("tui.plain_help", resume=self.resume))
                 continue
-            if low == "hand":
+            if command == "hand":
                 self._say(show_position(obs, self.names, self.match_totals()))
                 continue
             choice = self._parse_choice(answer, legal, obs)
@@ -172,6 +183,10 @@ class LineSeat:
             text = "meld " + text[5:].strip()
         elif text in ("DIX", "DRAW"):
             text = text.lower()
+        elif text in ("PIOCHER", "PIOCHE"):
+            text = "draw"
+        elif face := FRENCH_FACE.match(text):
+            text = FACE_LETTERS[face[1]] + face[2]
         try:
             action = parse_action(text)
         except ActionError as exc:
