@@ -523,6 +523,8 @@ def test_no_color_turns_the_screen_monochrome(tmp_path: Path, monkeypatch: objec
 
 
 def test_r_on_the_deal_summary_reviews_that_deal_then_returns(tmp_path: Path) -> None:
+    from textual.containers import VerticalScroll
+
     from marjolet.tui.review import DealReviewScreen
 
     session = GameSession.new(CLASSIC, opponent="random", seed=21, save_path=tmp_path / "g.json")
@@ -543,6 +545,13 @@ def test_r_on_the_deal_summary_reviews_that_deal_then_returns(tmp_path: Path) ->
         assert screen.lines is not None
         text = "\n".join(screen.lines)
         assert "You:" in text and "decisions" in text and "accuracy" in text
+        # the keys scroll a long review at once, with no Tab to focus it first
+        await pilot.pause()
+        scroller = screen.query_one(VerticalScroll)
+        assert scroller.has_focus and scroller.max_scroll_y > 0, scroller.max_scroll_y
+        await pilot.press("end")
+        await pilot.pause()
+        assert scroller.scroll_y == scroller.max_scroll_y
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, DealSummaryScreen)

@@ -282,7 +282,7 @@ def test_the_deal_review_reads_in_player_words_in_french_and_english(
         french = decision_line(decision, "Ann")
     finally:
         words.use("en")
-    assert french.startswith("Pli 3, Ann joue D♠")
+    assert french.startswith("Pli 3, Ann a joué D♠")
     assert "A♠ valait" in french and "point" in french and "de plus" in french
     for english_word in ("best", "played", "lost", "estimate", "worth"):
         assert english_word not in french, english_word
@@ -333,10 +333,12 @@ def test_the_review_speaks_in_whole_points_without_codes_or_plus_minus(french: N
     assert "valait 15 points de plus (compte exact)" in exact
 
 
-def test_the_french_review_says_vous_jouez_and_one_point_in_the_singular(french: None) -> None:
+def test_the_french_review_says_vous_avez_joue_and_one_point_in_the_singular(
+    french: None,
+) -> None:
     one = decision_line(_decision(exact=True, view="ending", loss=1.0), "Vous")
-    assert one.startswith("Pli 3, Vous jouez D♠") and "valait 1 point de plus" in one
-    assert decision_line(_decision(), "Ann").startswith("Pli 3, Ann joue D♠")
+    assert one.startswith("Pli 3, vous avez joué D♠") and "valait 1 point de plus" in one
+    assert decision_line(_decision(), "Ann").startswith("Pli 3, Ann a joué D♠")
     summary = summarise([_decision(exact=True, view="ending", loss=1.0)], 0)
     assert "1 point perdu" in player_line(summary, "Vous")
 

@@ -195,7 +195,7 @@ def _decision(**changes: object) -> Decision:
 
 def test_the_review_line_names_cards_as_the_table_does_without_best_or_codes() -> None:
     line = decision_line(_decision(), "You")
-    assert line.startswith("Trick 3, You played K♣")
+    assert line.startswith("Trick 3, you played K♣")  # "you" mid-sentence
     assert "J♣ was worth about 10 more points" in line
     for code in ("KC", "JC", "best", "±", "sampling"):
         assert code not in line, code

@@ -47,6 +47,10 @@ def test_below_80x24_a_notice_replaces_the_table_and_keys_play_nothing(tmp_path:
             await settle(app, pilot)
             text = screen_text(app)
             assert "Make the terminal at least 80x24: it is 60x20." in text
+            # and how to go on without a larger screen: this match, line by line
+            flat = " ".join(text.split())
+            assert "quit (q) and go on line by line:" in flat
+            assert "--plain" in flat and "--resume" in flat
             assert "A♠" not in text  # no half-covered hand
             await pilot.press("1")
             assert app.session.deal is not None and app.session.deal.moves == []

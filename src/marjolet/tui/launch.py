@@ -49,10 +49,12 @@ def program(argv0: str | None = None) -> str:
     return _short(first)
 
 
-def resume_command(path: Path | None = None) -> str:
+def resume_command(path: Path | None = None, *, plain: bool = False) -> str:
     """``marjolet play --resume [FILE]`` as it works from here (``make play
-    ARGS=--resume`` under make)."""
+    ARGS=--resume`` under make); with ``plain``, in the line interface."""
     args = "--resume" if path is None else f"--resume {shlex.quote(str(path))}"
+    if plain:
+        args += " --plain"
     if os.environ.get(MAKE_VARIABLE):
         return f"make play ARGS={shlex.quote(args)}"
     return f"{program()} play {args}"

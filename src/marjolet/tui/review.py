@@ -104,7 +104,7 @@ def decision_line(
 
     mark = judgement(d)
     m = d.match
-    you = "_you" if name in DEFAULT_NAMES else ""  # "Vous jouez", not "Vous joue"
+    you = "_you" if name in DEFAULT_NAMES else ""  # "vous avez joué", not "Vous a joué"
     n = _whole_loss(d)
     by_chance = m is not None and d.played not in m.best and (m.decides or d.loss == 0)
     best = m.best if m is not None and by_chance else d.best
@@ -185,6 +185,8 @@ class DealReviewScreen(ModalScreen[None]):
                 yield Static(tr("tui.review_running"), id="review-text")
 
     def on_mount(self) -> None:
+        # the arrows and page keys scroll the review at once (no Tab first)
+        self.query_one(VerticalScroll).focus()
         self._review()
 
     @work(thread=True, group="review", exit_on_error=False, name="review")

@@ -354,6 +354,11 @@ class GameSession:
     def resume_hint(self) -> str:
         """How to continue this match later: the command as it works from
         where the player is (:func:`marjolet.tui.launch.resume_command`)."""
+        return self.resume_hint_for(plain=False)
+
+    def resume_hint_for(self, *, plain: bool) -> str:
+        """:attr:`resume_hint`, in the line interface with ``plain`` (for a
+        screen too small for the table)."""
         if self.save_path is None:
             return ""
         try:
@@ -361,5 +366,5 @@ class GameSession:
         except OSError:
             newest = []
         if newest and newest[0].resolve() == self.save_path.resolve():
-            return resume_command()
-        return resume_command(self.save_path)
+            return resume_command(plain=plain)
+        return resume_command(self.save_path, plain=plain)
