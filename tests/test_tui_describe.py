@@ -204,3 +204,6 @@ def test_the_meld_window_prompt_offers_the_exchange_only_when_it_is_legal() -> N
         words = board.prompt(Waiting.HUMAN, observe(d, 0), names, 5, legal)
         assert words.startswith("You won the trick: declare melds")
         assert ("seven of trumps" in words) is can_exchange, words
+        # the keys are the menu's three lines: K♥-Q♥, then the exchange (7♠) or
+        # the marjolet J♠-Q♥, then draw (it said "1-9" whatever the menu)
+        assert "or 1-3)" in words, words

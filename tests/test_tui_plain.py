@@ -108,6 +108,16 @@ def test_an_unknown_opponent_exits_2_before_anything_is_saved() -> None:
     assert saves.saved_games() == []
 
 
+@pytest.mark.parametrize("name", ["", "  ", "\x1b\x07"])
+def test_a_name_with_nothing_to_show_exits_2_in_one_line(name: str) -> None:
+    proc = play("--name", name)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        f"marjolet play: error: argument --name: {name!r} has no printable character"
+    ]
+    assert saves.saved_games() == []
+
+
 def test_r6_a_resumed_match_deals_from_the_seed_given_now_or_a_strong_shuffle(
     tmp_path: Path,
 ) -> None:

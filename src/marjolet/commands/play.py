@@ -31,6 +31,16 @@ LAST = ""
 
 
 
+
+def player_name(text: str) -> str:
+    """``--name``: a name the screens can show (a blank or control-only
+    name would leave "Marjolet:  against Expert")."""
+    from marjolet.record import printable_name
+
+    if not printable_name(text):
+        raise argparse.ArgumentTypeError(f"{text!r} has no printable character")
+    return text
+
 def default_opponent() -> str:
     """The default opponent: the strongest bot that answers within about a
     second (:data:`marjolet.bots.STRONGEST`, also the hint bot)."""
@@ -49,7 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed", type=int, help="seed for the shuffles and the bot (reproducible game)"
     )
     parser.add_argument(
-        "--name", help="your name in the record (default: You; Vous in French)"
+        "--name",
+        type=player_name,
+        help="your name in the record (default: You; Vous in French)",
     )
     parser.add_argument(
         "--save",

@@ -232,7 +232,10 @@ def prompt(
     if waiting != Waiting.HUMAN or obs is None:
         return ""
     if obs.in_window:
-        return tr("tui.prompt_window" if DIX in legal else "tui.prompt_window_melds")
+        lines = len(describe.window_options(obs, legal))  # the menu's lines, draw included
+        window_keys = f"1-{lines}" if lines > 1 else "1"
+        key = "tui.prompt_window" if DIX in legal else "tui.prompt_window_melds"
+        return tr(key, keys=window_keys)
     keys = f"1-{hand_size}" if hand_size > 1 else "1"
     if obs.lead is None:
         return tr("tui.prompt_lead", keys=keys)
