@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE, parse_action
-from marjolet.cards import display_order
+from marjolet.cards import card_name, display_order
 from marjolet.errors import ActionError
+from marjolet.i18n import LANGS, card_label
 from marjolet.match import Match
 from marjolet.melds import MELD_VALUES, meld_description
 from marjolet.observation import Observation
@@ -40,10 +41,9 @@ COMMANDS = {
     "help": "help", "?": "help", "aide": "help",
     "hand": "hand", "main": "hand",
 }
-#: A card as the French screen shows it: roi, dame, valet, then a suit symbol
-#: (``D♥``), read as the record's letters (``Q♥``).
-FRENCH_FACE = re.compile(r"^([RDV])\s*([♠♥♦♣])$")
-FACE_LETTERS = {"R": "K", "D": "Q", "V": "J"}
+#: Every card as a screen in any language shows it (``D♥`` roi, dame, valet
+#: in French; ``Q♥``), so that a player may type what they see.
+SHOWN_CARDS = {card_label(c, language).upper(): c for c in range(32) for language in LANGS}
 
 
 def _symbols(mask: int) -> str:
@@ -185,8 +185,8 @@ class LineSeat:
             text = text.lower()
         elif text in ("PIOCHER", "PIOCHE"):
             text = "draw"
-        elif face := FRENCH_FACE.match(text):
-            text = FACE_LETTERS[face[1]] + face[2]
+        elif (shown := SHOWN_CARDS.get(text.replace(" ", ""))) is not None:
+            text = card_name(shown)
         try:
             action = parse_action(text)
         except ActionError as exc:
