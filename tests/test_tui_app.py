@@ -193,6 +193,32 @@ def test_meld_window_lists_values_then_declare_dix_and_draw(tmp_path: Path) -> N
     run_app(app, body)
 
 
+def test_a_key_that_does_nothing_says_which_keys_there_are(tmp_path: Path) -> None:
+    app = MarjoletApp(meld_session(tmp_path), pace=0)
+    save = tmp_path / "game.json"
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.press("7")  # six cards: no seventh
+        await pilot.pause()
+        assert "You have 6 cards left: keys 1 to 6." in screen_text(app)
+        await pilot.press("x")
+        await pilot.pause()
+        assert "The key 'x' does nothing here" in screen_text(app)
+        await pilot.press("1")  # A♠ wins trick 1
+        await settle(app, pilot)
+        before = saved_actions(save)[0]
+        await pilot.press("9")  # a window of three lines
+        await pilot.pause()
+        assert "The lines go from 1 to 3: keys 1 to 3" in screen_text(app)
+        await pilot.press("x")
+        await pilot.pause()
+        assert "The key 'x' does nothing here" in screen_text(app)
+        assert saved_actions(save)[0] == before  # nothing was played
+        assert "Your meld window" in screen_text(app)
+
+    run_app(app, body)
+
+
 def test_d_draws_at_once_leaving_melds_undeclared(tmp_path: Path) -> None:
     app = MarjoletApp(meld_session(tmp_path), pace=0)
 

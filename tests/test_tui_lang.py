@@ -21,6 +21,7 @@ from marjolet.analysis.review import Decision
 from marjolet.analysis.summary import PlayerSummary, summarise
 from marjolet.bots import Bot, make_bot
 from marjolet.bots.base import BotFault
+from marjolet.cards import suit_of
 from marjolet.commands.play import add_arguments, run_plain
 from marjolet.match import Match
 from marjolet.observation import Observation
@@ -283,7 +284,7 @@ def test_the_deal_review_reads_in_player_words_in_french_and_english(
     finally:
         words.use("en")
     assert french.startswith("Pli 3, Ann a joué D♠")
-    assert "A♠ valait" in french and "point" in french and "de plus" in french
+    assert "mieux valait A♠, " in french and "point" in french and "de plus" in french
     for english_word in ("best", "played", "lost", "estimate", "worth"):
         assert english_word not in french, english_word
     summary = summarise([decision], 0)
@@ -330,17 +331,44 @@ def test_the_review_speaks_in_whole_points_without_codes_or_plus_minus(french: N
     unsure = decision_line(_decision(loss=2.0, stderr_loss=1.5), "Ann")
     assert "peut-être 2 points" in unsure  # within its uncertainty: said so
     exact = decision_line(_decision(exact=True, view="ending", loss=15.0), "Ann")
-    assert "valait 15 points de plus (compte exact)" in exact
+    assert "mieux valait A♠, 15 points de plus (compte exact)" in exact
 
 
 def test_the_french_review_says_vous_avez_joue_and_one_point_in_the_singular(
     french: None,
 ) -> None:
     one = decision_line(_decision(exact=True, view="ending", loss=1.0), "Vous")
-    assert one.startswith("Pli 3, vous avez joué D♠") and "valait 1 point de plus" in one
+    assert one.startswith("Pli 3, vous avez joué D♠") and "mieux valait A♠, 1 point de plus" in one
     assert decision_line(_decision(), "Ann").startswith("Pli 3, Ann a joué D♠")
     summary = summarise([_decision(exact=True, view="ending", loss=1.0)], 0)
     assert "1 point perdu" in player_line(summary, "Vous")
+
+
+@pytest.mark.parametrize(
+    ("played", "best", "french", "english"),
+    [
+        ("draw", ("dix",), "vous avez pioché (imprécision) : mieux valait échanger le sept,",
+         "you drew (inaccuracy): exchanging the seven was worth"),
+        ("dix", ("draw",), "vous avez échangé le sept (imprécision) : mieux valait piocher,",
+         "you exchanged the seven (inaccuracy): drawing was worth"),
+        ("meld 4A", ("KH", "TH", "QS"),
+         "vous avez annoncé quatre as (imprécision) : mieux valait R♥, 10♥ ou D♠,",
+         "you declared four aces (inaccuracy): K♥, 10♥ or Q♠ was worth"),
+    ],
+)  # fmt: skip
+def test_the_review_names_a_draw_an_exchange_and_a_meld_with_a_verb_and_lists_choices(
+    played: str, best: tuple[str, ...], french: str, english: str
+) -> None:
+    decision = _decision(played=parse_action(played), best=tuple(map(parse_action, best)))
+    trump = suit_of(parse_action("AH"))
+    assert english in decision_line(decision, "You", trump, CLASSIC)
+    words.use("fr")
+    try:
+        line = decision_line(decision, "Vous", trump, CLASSIC)
+    finally:
+        words.use("en")
+    assert french in line, line
+    assert "prendre la retourne" not in line and " ou R♥ ou " not in line
 
 
 def test_the_deal_summary_and_its_review_screen_speak_french(tmp_path: Path, french: None) -> None:

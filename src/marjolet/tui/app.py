@@ -290,12 +290,26 @@ class MarjoletApp(App[None]):
         return action == "not_now" or self.key_bar.shows(action)
 
     def action_pick(self, n: int) -> None:
+        """A number key: a line of the meld window, or a card of the hand; a
+        number past the last line or card says which keys there are."""
         if self.turn.in_window:
             options = describe.window_options(self.session.observation(), self.legal)
             if 1 <= n <= len(options):
                 self.play_human(options[n - 1].action)
-        elif n <= keys.HAND_SLOTS:
+            else:
+                self.flash(tr("tui.no_such_line", n=len(options)), problem=True)
+        elif n <= len(self.hand):
             self.try_card(n - 1)
+        else:
+            self.flash(tr("tui.no_such_card", n=len(self.hand)), problem=True)
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter that no key of the table takes says so, and where the
+        keys are listed, instead of doing nothing."""
+        if not event.is_printable or isinstance(self.screen, ModalScreen) or self.too_small:
+            return
+        if event.key not in self.screen.active_bindings:
+            self.flash(tr("tui.key_does_nothing", key=event.character or event.key), problem=True)
 
     def action_move(self, step: int) -> None:
         self.cursor = moved_cursor(self.hand, self.turn.playable, self.cursor, step)

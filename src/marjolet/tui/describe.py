@@ -54,12 +54,16 @@ def cards_text(mask: int, sep: str = " ") -> str:
     return sep.join(card_symbol(c) for c in display_order(mask))
 
 
-def or_list(mask: int) -> str:
-    """``A♠``, ``A♠ or K♠``, ``A♠, K♠ or 9♠``."""
-    names = [card_symbol(c) for c in display_order(mask)]
+def or_join(names: Sequence[str]) -> str:
+    """Choices as a reader lists them: ``A♠``, ``A♠ or K♠``, ``A♠, K♠ or 9♠``."""
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + tr("tui.or") + names[-1]
+
+
+def or_list(mask: int) -> str:
+    """The cards of a mask as a list of choices: ``A♠, K♠ or 9♠``."""
+    return or_join([card_symbol(c) for c in display_order(mask)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,3 +362,25 @@ def action_label(action: int, trump: int | None, rules: Rules | None) -> str:
     if trump is None or rules is None:
         return ACTION_NAMES[action][5:]
     return meld_cards_text(m, trump, rules)
+
+
+def did_label(action: int, trump: int | None, rules: Rules | None) -> str:
+    """What a player did, as a sentence of the review goes on after the
+    player's name: ``played Q♠``, ``drew``, ``exchanged the seven``,
+    ``declared four aces`` (``a joué D♠``, ``a pioché`` in French)."""
+    if action < MELD_BASE:
+        return tr("review.did_card", card=card_symbol(action))
+    if action in (DRAW, DIX):
+        return tr("review.did_draw" if action == DRAW else "review.did_dix")
+    return tr("review.did_meld", meld=action_label(action, trump, rules))
+
+
+def choice_label(action: int, trump: int | None, rules: Rules | None) -> str:
+    """An action as the subject of "was worth more": ``A♠``, ``drawing``,
+    ``exchanging the seven``, ``declaring K♥-Q♥`` (``piocher``, ``échanger
+    le sept``, ``annoncer R♥-D♥`` in French)."""
+    if action < MELD_BASE:
+        return card_symbol(action)
+    if action in (DRAW, DIX):
+        return tr("review.choice_draw" if action == DRAW else "review.choice_dix")
+    return tr("review.choice_meld", meld=action_label(action, trump, rules))

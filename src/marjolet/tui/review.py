@@ -111,9 +111,9 @@ def decision_line(
     words = dict(
         trick=d.trick,
         name=name,
-        card=describe.action_label(d.played, trump, rules),
+        did=describe.did_label(d.played, trump, rules),
         judgement=tr("tui.review_judgement", judgement=tr(f"review.{mark}")) if mark else "",
-        better=tr("tui.or").join(describe.action_label(a, trump, rules) for a in best),
+        better=describe.or_join([describe.choice_label(a, trump, rules) for a in best]),
         source=tr("tui.review_exact" if d.exact else "tui.review_estimate"),
     )
     if m is not None and by_chance:

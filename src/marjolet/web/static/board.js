@@ -3,7 +3,7 @@
 // Used by the live table (one seat's view) and the replay viewer (open hands).
 
 import {
-  cardElement, cardLabel, cardText, cardTitle, clear, el, playSound, reducedMotion, sentence,
+  cardElement, cardLabel, cardText, cardTitle, clear, el, orList, playSound, reducedMotion, sentence,
   sortHand, suitName, suitOf, SUIT_SYMBOLS, t, tNodes,
 } from "./common.js";
 
@@ -278,8 +278,7 @@ export function blockedReason(view, card) {
   const sym = SUIT_SYMBOLS[suitOf(view.lead)];
   const duty = t(DUTIES[why], { suit: sym, card: cardLabel(view.lead) });
   const names = sortHand(allowed, view.trump).map(cardLabel);
-  const list = names.length > 1 ? `${names.slice(0, -1).join(", ")}${t("tui.or")}${names[names.length - 1]}` : names[0];
-  return t("table.blocked", { card: cardLabel(card), duty, cards: list });
+  return t("table.blocked", { card: cardLabel(card), duty, cards: orList(names) });
 }
 
 /** The words of each duty of tricks 11-16 (view.blocked's reasons). */

@@ -72,6 +72,12 @@ export function t(key, args = {}) {
     (args[name] === undefined ? m : String(args[name])));
 }
 
+/** Choices as a reader lists them: "A♠", "A♠ or K♠", "A♠, K♠ or 9♠". */
+export function orList(names) {
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")}${t("tui.or")}${names[names.length - 1]}`;
+}
+
 /** Whether the catalogue of the page (or the English one) has a text for `key`. */
 export function hasText(key) {
   return typeof key === "string" && (Object.hasOwn(CATALOGUE, key) || Object.hasOwn(FALLBACK, key));

@@ -4,7 +4,7 @@
 // the current position; near the end of a match, the chance of winning it
 // each choice leaves. See docs/review.md.
 
-import { api, cardLabel, clear, el, t } from "./common.js";
+import { api, cardLabel, clear, el, orList, t } from "./common.js";
 import { meldName } from "./board.js";
 
 export const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -78,7 +78,7 @@ function byChance(d) {
 /** The best action(s) the mark of `d` speaks of: for the match when it decides the mark. */
 function markBest(d, view) {
   const names = byChance(d) ? d.match.best : d.best;
-  return names.map((name) => actionLabel(name, view)).join(t("tui.or"));
+  return orList(names.map((name) => actionLabel(name, view)));
 }
 
 /** The match line of a decision near the end of a match ("" elsewhere). */
@@ -88,7 +88,7 @@ function matchText(d, view) {
   if (m.best.includes(d.played)) return t("review.match_kept", { played: chance(m.chance_played) });
   const judgement = byChance(d) && d.judgement ? ` (${judgementName(d.judgement)})` : "";
   return t("review.match_line", { best: chance(m.chance_best), played: chance(m.chance_played),
-    better: m.best.map((name) => actionLabel(name, view)).join(t("tui.or")),
+    better: orList(m.best.map((name) => actionLabel(name, view))),
     card: actionLabel(d.played, view), judgement });
 }
 
