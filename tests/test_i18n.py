@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from marjolet.i18n import (
     placeholders,
     translate,
 )
+from marjolet.tui import words
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "marjolet" / "web" / "static"
 SOURCES = Path(__file__).resolve().parent.parent / "src" / "marjolet"
@@ -109,6 +111,32 @@ def test_the_french_catalogue_uses_the_words_of_french_rule_books() -> None:
     assert translate("trump.word", "fr") == "Atout"
     assert translate("source.last_trick", "fr") == "Dernier pli"
     assert translate("source.all_tricks", "fr") == "Les six derniers plis"
+
+
+def test_french_punctuation_never_starts_a_line() -> None:
+    """French puts a space before : ; ? ! % and inside « »; a plain one lets
+    a wrapped line start with the sign, so the catalogue writes it
+    unbreakable (U+00A0 before : and inside « », the narrow U+202F before
+    ; ? ! %), which browsers honour. The terminal's wrapping breaks at any
+    space (Textualize/rich#4196), so there ; ? ! % stand against the word
+    and only a colon may still begin a line."""
+    loose = re.compile(r" [:;?!%»]|« ")
+    for key, entry in catalogue("fr").items():
+        for text in _texts(entry):
+            assert not loose.search(text), (key, text)
+    from rich.console import Console
+
+    words.use("fr")
+    try:
+        text = words.tr("tui.draw_confirm", what="R♥-D♥ mariage", n=20)
+    finally:
+        words.use("en")
+    assert "(+20)? Entrée" in text and "piocher; d pioche" in text
+    for width in range(20, 60):
+        console = Console(width=width, record=True, file=io.StringIO())
+        console.print(text)
+        lines = console.export_text().splitlines()
+        assert not any(line.lstrip()[:1] in ";?!%»" for line in lines if line.strip()), lines
 
 
 def test_plurals_follow_each_language() -> None:

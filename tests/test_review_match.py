@@ -102,6 +102,8 @@ def test_a_chance_shown_to_a_player_is_never_a_false_certainty() -> None:
     assert [percent(x) for x in (0.0, 0.001, 0.37, 0.62, 0.996, 1.0)] == [
         "0", "<1", "37", "62", ">99", "100",
     ]  # fmt: skip
+    # an estimate from sampled hands: every sampled hand lost is no sure loss
+    assert [percent(x, certain=False) for x in (0.0, 0.37, 1.0)] == ["<1", "37", ">99"]
 
 
 # -- the final points of a world (the pure-Python twin of the kernel's) -----------------
@@ -241,7 +243,7 @@ def text_decision() -> Decision:
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [("en", "chance of winning the match 50% → 13%"),
-     ("fr", "chances de gagner la partie 50 % → 13 %")],
+     ("fr", "chances de gagner la partie 50% → 13%")],
 )  # fmt: skip
 def test_the_terminal_says_the_chance_lost_in_the_players_words(lang: str, expected: str) -> None:
     previous = words.lang()

@@ -67,7 +67,7 @@ def test_the_table_speaks_french_with_french_card_letters(tmp_path: Path, french
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
             text = screen_text(app)
-            assert "Touches" in text and "Marjolet : aide" in text
+            assert "Touches" in text and "Marjolet\u00a0: aide" in text
 
     asyncio.run(main())
 
@@ -115,9 +115,9 @@ def test_the_plain_interface_ends_a_deal_and_stops_in_french(tmp_path: Path) -> 
     out = subprocess.run(args, input="1\n" * 25, capture_output=True, text=True, env=env,
                          timeout=60)  # fmt: skip
     assert out.returncode == 0, out.stderr
-    assert "-- fin de la donne 1 : points par origine" in out.stdout
+    assert "-- fin de la donne 1\u00a0: détail des points" in out.stdout
     assert "(partie en 500)" in out.stdout
-    assert "Partie arrêtée (fin de l'entrée) ; enregistrée dans" in out.stdout
+    assert "Partie arrêtée (fin de l'entrée); enregistrée dans" in out.stdout
     for english in ("points by source", "Game stopped", "input ended", "target 500"):
         assert english not in out.stdout
 
@@ -152,11 +152,11 @@ def bot_leads(tmp_path: Path, bot: Bot) -> GameSession:
 @pytest.mark.parametrize(
     ("bot", "wanted"),
     [
-        (BrokenBot(), "L'ordinateur est tombé en panne : ce robot est cassé. "
-                      "La partie est enregistrée ; appuyez sur q."),
-        (FaultyBot(), "Le programme de random a échoué : random perd la partie par forfait "
-                      "et vous gagnez. (Détail technique, en anglais : the bot timed out after "
-                      "5 s) Appuyez sur q."),
+        (BrokenBot(), "L'ordinateur est tombé en panne\u00a0: ce robot est cassé. "
+                      "La partie est enregistrée; appuyez sur q."),
+        (FaultyBot(), "Le programme de random a échoué\u00a0: random perd la partie par forfait "
+                      "et vous gagnez. (Détail technique, en anglais\u00a0: the bot timed out "
+                      "after 5 s) Appuyez sur q."),
     ],
 )  # fmt: skip
 def test_a_bot_that_breaks_down_is_told_in_french(
@@ -178,8 +178,8 @@ def test_the_plain_interface_tells_a_forfeit_in_french(tmp_path: Path, french: N
     out = io.StringIO()
     assert run_plain(session, io.StringIO(""), out) == 0
     text = out.getvalue()
-    assert "Le programme de random a échoué : random perd la partie par forfait" in text
-    assert "(Détail technique, en anglais : the bot timed out" in text
+    assert "Le programme de random a échoué\u00a0: random perd la partie par forfait" in text
+    assert "(Détail technique, en anglais\u00a0: the bot timed out" in text
     assert "broke down" not in text and "you win" not in text
 
 
@@ -193,9 +193,9 @@ def finished_session(seed: int, name: str) -> GameSession:
 @pytest.mark.parametrize(
     ("lang", "name", "seed", "wanted"),
     [
-        ("fr", "Vous", 1, "Partie terminée : vous gagnez 110-20."),
-        ("fr", "Ann", 1, "Partie terminée : vous gagnez 110-20."),
-        ("fr", "Vous", 0, "Partie terminée : random gagne 180-80."),
+        ("fr", "Vous", 1, "Partie terminée\u00a0: vous gagnez 110-20."),
+        ("fr", "Ann", 1, "Partie terminée\u00a0: vous gagnez 110-20."),
+        ("fr", "Vous", 0, "Partie terminée\u00a0: random gagne 180-80."),
         ("en", "You", 1, "Match over: you won 110-20."),
         ("en", "Ann", 1, "Match over: you won 110-20."),
         ("en", "You", 0, "Match over: random won 180-80."),
@@ -243,9 +243,9 @@ def test_marjolet_play_in_french_records_vous_unless_a_name_is_given(
     out = subprocess.run(args, input="xyz\nquit\n", capture_output=True, text=True, env=env,
                          timeout=60)  # fmt: skip
     assert out.returncode == 0, out.stderr
-    assert f"Marjolet : {name} contre random" in out.stdout
-    assert "vous avez donné ; l'atout est" in out.stdout or "a donné ; l'atout est" in out.stdout
-    assert "« xyz » n'est pas une action" in out.stdout
+    assert f"Marjolet\u00a0: {name} contre random" in out.stdout
+    assert "vous avez donné; l'atout est" in out.stdout or "a donné; l'atout est" in out.stdout
+    assert "«\u00a0xyz\u00a0» n'est pas une action" in out.stdout
     assert "unknown action" not in out.stdout
     assert record.load(save).players == (name, "random")
 
@@ -255,7 +255,7 @@ def test_a_resumed_record_naming_no_bot_is_noted_in_french(tmp_path: Path, frenc
     rec = record.Record(players=("Ann", "Bob"), deals=(record.DealRecord(tuple(range(32))),))
     record.save(rec, path)
     session = GameSession.resume(path, fallback_opponent="random")
-    assert session.notes == ["'Bob' n'est pas un robot ; random prend sa place."]
+    assert session.notes == ["'Bob' n'est pas un robot; random prend sa place."]
 
 
 def _decision(**changes: object) -> Decision:
@@ -294,7 +294,7 @@ def test_the_deal_review_reads_in_player_words_in_french_and_english(
         french = player_line(summary, "Ann")
     finally:
         words.use("en")
-    assert french.startswith("Ann : 1 décision,") and "précision" in french
+    assert french.startswith("Ann\u00a0: 1 décision,") and "précision" in french
     assert "accuracy" not in french and "decisions" not in french
 
 
@@ -347,12 +347,12 @@ def test_the_french_review_says_vous_avez_joue_and_one_point_in_the_singular(
 @pytest.mark.parametrize(
     ("played", "best", "french", "english"),
     [
-        ("draw", ("dix",), "vous avez pioché (imprécision) : mieux valait échanger le sept,",
+        ("draw", ("dix",), "vous avez pioché (imprécision)\u00a0: mieux valait échanger le sept,",
          "you drew (inaccuracy): exchanging the seven was worth"),
-        ("dix", ("draw",), "vous avez échangé le sept (imprécision) : mieux valait piocher,",
+        ("dix", ("draw",), "vous avez échangé le sept (imprécision)\u00a0: mieux valait piocher,",
          "you exchanged the seven (inaccuracy): drawing was worth"),
         ("meld 4A", ("KH", "TH", "QS"),
-         "vous avez annoncé quatre as (imprécision) : mieux valait R♥, 10♥ ou D♠,",
+         "vous avez annoncé quatre as (imprécision)\u00a0: mieux valait R♥, 10♥ ou D♠,",
          "you declared four aces (inaccuracy): K♥, 10♥ or Q♠ was worth"),
     ],
 )  # fmt: skip
@@ -395,13 +395,13 @@ def test_the_deal_summary_and_its_review_screen_speak_french(tmp_path: Path, fre
             app.push_screen(summary)
             await pilot.pause()
             text = screen_text(app)
-            assert "r : analyser cette donne" in text and "review" not in text
+            assert "r\u00a0: analyser cette donne" in text and "review" not in text
             assert "Analyser" in {b.binding.description for b in app.active_bindings.values()}
             review = DealReviewScreen(Record.from_match(session.match), 0, session.names, 0.01)
             app.push_screen(review)
             await pilot.pause()
             text = screen_text(app)
-            assert "Analyse de la donne 1" in text and "Échap : retour au bilan" in text
+            assert "Analyse de la donne 1" in text and "Échap\u00a0: retour au bilan" in text
             assert "Retour" in {b.binding.description for b in app.active_bindings.values()}
             end = time.monotonic() + 30
             while review.lines is None and time.monotonic() < end:
@@ -416,10 +416,11 @@ def test_a_tie_at_the_target_says_that_another_deal_decides(french: None) -> Non
     from marjolet.tui.summary import standing
 
     assert standing((510, 510), 500, "Ann") == (  # R22
-        "Partie en 500 : égalité à 500 points ou plus : une donne de plus vous départagera."
+        "Partie en 500\u00a0: égalité à 500 points ou plus\u00a0: "
+        "une donne de plus vous départagera."
     )
-    assert standing((490, 490), 500, "Ann") == "Partie en 500 : égalité."
-    assert standing((300, 420), 500, "Ann") == "Partie en 500 : Ann mène de 120."
+    assert standing((490, 490), 500, "Ann") == "Partie en 500\u00a0: égalité."
+    assert standing((300, 420), 500, "Ann") == "Partie en 500\u00a0: Ann mène de 120."
 
 
 def test_the_hint_and_its_runner_up_read_in_french(french: None) -> None:
@@ -430,7 +431,7 @@ def test_the_hint_and_its_runner_up_read_in_french(french: None) -> None:
     h = Hint(parse_action("QS"), "pimc", 12.4, False, (MELD_BASE + MELD_INDEX["KQH"], 8.0),
              trump=0, rules=CLASSIC)  # fmt: skip
     assert h.text() == (
-        "Conseil : jouer D♠ (écart en fin de donne attendu +12 ; annoncer R♥-D♥ : +8)."
+        "Conseil\u00a0: jouer D♠ (écart en fin de donne attendu +12; annoncer R♥-D♥\u00a0: +8)."
     )
 
 

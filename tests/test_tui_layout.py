@@ -220,6 +220,27 @@ def test_a_followed_hint_that_the_review_counts_as_a_loss_is_explained(tmp_path:
     assert unfollowed.followed == {}
 
 
+def test_the_hints_given_are_saved_with_the_match_and_followed_after_resuming(
+    tmp_path: Path,
+) -> None:
+    from marjolet import record
+
+    session = meld_session(tmp_path)
+    session.hint_given(parse_action("AS"))  # the hint said A♠ and the player follows it
+    session.play(parse_action("AS"))
+    session.hint_given(parse_action("draw"))  # given, then the player leaves
+    session.save()
+    path = session.save_path
+    assert path is not None
+    texts = [(c.deal, c.after, c.text) for c in record.load(path).comments]
+    assert texts == [(0, 0, "hint: AS"), (0, 1, "hint: draw")]
+    resumed = GameSession.resume(path)
+    assert resumed.followed == {(0, 0): parse_action("AS")}
+    assert resumed.hints == session.hints
+    resumed.save()  # saved again: the hints once each, no other comment lost
+    assert [c.text for c in record.load(path).comments] == ["hint: AS", "hint: draw"]
+
+
 def test_a_resumed_match_calls_a_level_opponent_by_its_level_name(tmp_path: Path) -> None:
     from marjolet.tui.opponents import levels
 

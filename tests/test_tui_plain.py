@@ -103,8 +103,48 @@ def test_resume_of_a_damaged_file_names_it(tmp_path: Path) -> None:
 
 def test_an_unknown_opponent_exits_2_before_anything_is_saved() -> None:
     proc = play("--opponent", "nosuchbot")
-    assert proc.returncode == 2 and "unknown bot 'nosuchbot'" in proc.stderr
-    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and "no opponent 'nosuchbot'" in proc.stderr
+    assert "--level" in proc.stderr and "'marjolet bots'" in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert saves.saved_games() == []
+
+
+@pytest.mark.parametrize(
+    ("level", "spec", "shown"),
+    [("confirmé", "best:worlds=8", "Confirmé"), ("DEBUTANT", "novice:mistakes=0.3", "Débutant"),
+     ("expert", None, "Expert"), ("skilled", "best:worlds=8", "Confirmé")],
+)  # fmt: skip
+def test_level_takes_a_level_by_its_name_in_either_language(
+    tmp_path: Path, level: str, spec: str | None, shown: str
+) -> None:
+    from marjolet.bots import STRONGEST
+
+    save = tmp_path / "game.json"
+    proc = play("--lang", "fr", "--level", level, "--save", str(save), stdin="quitter\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"Marjolet\u00a0: Vous contre {shown} (")
+    assert record.load(save).players == ("Vous", spec or STRONGEST)
+
+
+def test_a_french_player_gets_errors_in_french_in_one_line(tmp_path: Path) -> None:
+    def error(*args: str) -> str:
+        proc = play("--lang", "fr", *args)
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert proc.stderr.startswith("marjolet\u00a0: erreur\u00a0: ")
+        return proc.stderr
+
+    assert "pas de niveau «\u00a0expertise\u00a0»" in error("--level", "expertise")
+    assert "débutant, amateur, confirmé, expert" in error("--level", "expertise")
+    assert "pas d'adversaire «\u00a0nimporte\u00a0»" in error("--opponent", "nimporte")
+    assert "pas de partie enregistrée dans" in error("--resume", str(tmp_path / "none.json"))
+    assert "retirez --target" in error("--resume", "x.json", "--target", "1000")
+    save = tmp_path / "done.json"
+    play("--level", "débutant", "--seed", "3", "--target", "100", "--save", str(save),
+         stdin="1\n" * 400)  # fmt: skip
+    over = error("--resume", str(save))
+    assert "la partie est finie (" in over and "rien à reprendre" in over
+    assert "novice" not in over  # the level's name, not its program's
+    assert "Débutant a gagné" in over or "vous avez gagné" in over
     assert saves.saved_games() == []
 
 
@@ -278,3 +318,26 @@ def test_a_french_player_types_cards_as_shown_and_commands_in_french() -> None:
     quitter = LineSeat(["Vous", "random"], io.StringIO("quitter\n"), io.StringIO(), lambda: (0, 0))
     with pytest.raises(QuitGame):
         quitter.choose(match.observation(seat), deal.legal_actions())
+
+
+@pytest.mark.parametrize("command", ["hint", "conseil"])
+def test_the_plain_interface_gives_the_hint_of_the_full_screen(command: str) -> None:
+    from marjolet.cards import card_symbol
+
+    match = Match(CLASSIC, seed=8)
+    match.start_deal()
+    deal = match.deal
+    assert deal is not None
+    seat = deal.to_move
+    obs, legal = match.observation(seat), deal.legal_actions()
+    out = io.StringIO()
+    player = LineSeat(["You", "random"], io.StringIO(f"{command}\n1\n"), out, lambda: (0, 0),
+                      hint_seed=3)  # fmt: skip
+    player.choose(obs, legal)
+    said = out.getvalue()
+    # the strongest bot searches for a while: the same advice, not the same figures
+    advice = r"\n>    Hint: play (\S+) \(deal margin expected [-+]\d+; play \S+: [-+]\d+\)\.\n"
+    hinted = re.search(advice, said)
+    assert hinted is not None, said
+    assert hinted[1] in {card_symbol(a) for a in legal}
+    assert "best" not in said  # a level's advice, no program's name

@@ -124,7 +124,7 @@ def test_the_notice_of_a_failed_bot_move_is_a_catalogue_text_with_the_bot_name(
     name = notice["params"]["name"]
     assert name.startswith("broken")
     assert translate(notice["key"], "fr", **notice["params"]) == (
-        f"{name} n'a pas su répondre : un coup légal tiré au hasard a été joué à sa place"
+        f"{name} n'a pas su répondre\u00a0: un coup légal tiré au hasard a été joué à sa place"
     )
 
 

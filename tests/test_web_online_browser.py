@@ -71,7 +71,7 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     score = alice.locator("#overlay").inner_text()
     alice_, bobby_ = r"alice \(vous\)", r"bobby"
     whose = rf"({alice_} \d+ – \d+ {bobby_}|{bobby_} \d+ – \d+ {alice_})"
-    assert re.search("Marque à l'arrêt : " + whose, score), score
+    assert re.search("Marque à l'arrêt\u00a0: " + whose, score), score
     expect(alice.locator("#away")).to_be_hidden()  # no claim box left after the claim
     for hint in alice.locator(".action.hint").all():
         expect(hint).to_be_disabled()  # no advice on a finished match

@@ -176,7 +176,7 @@ def test_the_french_table_says_atout_and_names_cards_in_french(
              must_play: ["AS"], hands: [{ cards: ["AS", "KS", "9S", "KD"] }] }, "9S"))"""
     )  # R16 in French: follow spades and beat the ten, so only the ace
     assert why == (  # in words, no rule id (issue 22)
-        "Impossible de jouer 9♠ : fournir ♠ et monter sur 10♠ si vous pouvez ; jouez A♠."
+        "Impossible de jouer 9♠\u00a0: fournir ♠ et monter sur 10♠ si vous pouvez\u202f; jouez A♠."
     )
     page.click("#rules-link")  # the rules of this table, from the table
     page.wait_for_url("**/rules?rules=*")
@@ -342,7 +342,7 @@ def test_a_card_held_back_by_the_meld_window_says_why_in_french(
              hands: [{ cards: ["AS", "9S"] }] }, "9S"))"""
     )
     assert why == (
-        "Vous avez remporté le pli : finissez d'abord vos annonces (piocher), puis jouez."
+        "Vous avez remporté le pli\u00a0: finissez d'abord vos annonces (piocher), puis jouez."
     )
     close(page)
 

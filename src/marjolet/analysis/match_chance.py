@@ -39,13 +39,19 @@ def near_end(obs: Observation) -> bool:
     return misfit(totals, obs.dealer == seat, obs.rules.target) >= NEAR_END_MISFIT
 
 
-def percent(chance: float) -> str:
+def percent(chance: float, *, certain: bool = True) -> str:
     """A chance in whole percent for a player's eyes: ``62``; ``<1`` and
-    ``>99`` rather than a 0 or a 100 that is not certain."""
+    ``>99`` rather than a 0 or a 100 that is not certain. A chance that is
+    an estimate (``certain=False``: the hidden cards were sampled) is never
+    shown as 0 or 100: every sampled hand losing does not make a loss sure.
+
+    >>> percent(0.0), percent(0.0, certain=False), percent(0.996), percent(1.0, certain=False)
+    ('0', '<1', '>99', '>99')
+    """
     n = round(100 * chance)
-    if n <= 0 < chance:
+    if n <= 0 and (chance > 0 or not certain):
         return "<1"
-    if n >= 100 and chance < 1:
+    if n >= 100 and (chance < 1 or not certain):
         return ">99"
     return str(n)
 

@@ -92,7 +92,8 @@ def chance_text(d: Decision) -> str:
     if d.match is None:
         return ""
     m = d.match
-    text = f"; chance of winning the match: {percent(m.top)}% -> {percent(m.played)}%"
+    top, played = percent(m.top, certain=d.exact), percent(m.played, certain=d.exact)
+    text = f"; chance of winning the match: {top}% -> {played}%"
     if d.played not in m.best and set(m.best) != set(d.best):
         text += f" (best for the match {_names(m.best)})"
     return text

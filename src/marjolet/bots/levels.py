@@ -82,4 +82,30 @@ def level(key: str) -> Level:
     return found
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "LevelError", "level"]
+def _folded(text: str) -> str:
+    """``Confirmé`` -> ``confirme``: what a player may type for a name."""
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKD", text.strip())
+    return "".join(ch for ch in plain if not unicodedata.combining(ch)).casefold()
+
+
+def find_level(text: str) -> Level:
+    """The level a player names by its key or by its name in any language,
+    in any case, with or without accents: ``expert``, ``Confirmé``,
+    ``debutant``, ``skilled``; :class:`LevelError` (one line) otherwise.
+
+    >>> find_level("confirme").key, find_level("Beginner").key
+    ('skilled', 'beginner')
+    """
+    from marjolet.i18n import LANGS
+
+    wanted = _folded(text)
+    for lv in LEVELS:
+        if wanted in {_folded(lv.key), *(_folded(lv.name(lang)) for lang in LANGS)}:
+            return lv
+    names = ", ".join(lv.name("fr").lower() for lv in LEVELS)
+    raise LevelError(f"unknown level {text!r} (levels: {names}; or {', '.join(_BY_KEY)})")
+
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "LevelError", "find_level", "level"]

@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -30,8 +32,6 @@ if TYPE_CHECKING:
 LAST = ""
 
 
-
-
 def player_name(text: str) -> str:
     """``--name``: a name the screens can show (a blank or control-only
     name would leave "Marjolet:  against Expert")."""
@@ -40,6 +40,7 @@ def player_name(text: str) -> str:
     if not printable_name(text):
         raise argparse.ArgumentTypeError(f"{text!r} has no printable character")
     return text
+
 
 def default_opponent() -> str:
     """The default opponent: the strongest bot that answers within about a
@@ -50,10 +51,18 @@ def default_opponent() -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+    who = parser.add_mutually_exclusive_group()
+    who.add_argument(
+        "--level",
+        metavar="LEVEL",
+        help="the opponent's level: beginner, amateur, skilled or expert, or its French "
+        "name (débutant, amateur, confirmé, expert); default: the start screen asks",
+    )
+    who.add_argument(
         "--opponent",
         metavar="SPEC",
-        help="bot spec of the opponent, e.g. 'random' (default: the strongest bot)",
+        help="a bot spec instead of a level, e.g. 'random' or 'pimc:worlds=80' "
+        "(marjolet bots lists them)",
     )
     parser.add_argument(
         "--seed", type=int, help="seed for the shuffles and the bot (reproducible game)"
@@ -88,10 +97,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Play in the player's language, errors included: a bad option or file
+    ends as one line in that language (``marjolet : erreur : ...``)."""
     from marjolet.i18n import from_environment
     from marjolet.tui import words
 
     words.use(args.lang or from_environment())
+    try:
+        return _play(args)
+    except MarjoletError as exc:
+        print(words.tr("play.error", message=exc), file=sys.stderr)
+        return 2
+
+
+def _play(args: argparse.Namespace) -> int:
+    if args.level is not None:
+        args.opponent, args.opponent_name = _level_by_name(args.level)
     fullscreen = not args.plain and _is_terminal() and _has_textual()
     if fullscreen and args.resume is None and args.opponent is None:
         from marjolet.tui.start import choose
@@ -131,6 +152,7 @@ def open_session(args: argparse.Namespace) -> GameSession:
     written once before play, so an unusable save path stops here."""
     from marjolet.outputs import check_output
     from marjolet.tui.session import GameSession
+    from marjolet.tui.words import tr
 
     save_to = Path(args.save) if args.save else None
     if save_to is not None:
@@ -141,28 +163,61 @@ def open_session(args: argparse.Namespace) -> GameSession:
             force=args.force,
             flag="--save",
             may_replace=own,
-            prefix=f"cannot save to {args.save}",
+            prefix=tr("play.cannot_save", path=args.save),
         )
     if args.resume is None:
         rules = rules_from_args(args)
         opponent = args.opponent or default_opponent()
-        opponent, level_name = _level_opponent(opponent)
-        session = GameSession.new(
-            rules,
-            opponent=opponent,
-            name=args.name,
-            seed=args.seed,
-            save_path=save_to,
-            first_dealer=getattr(args, "first_dealer", None),
-            opponent_name=getattr(args, "opponent_name", None)
-            or level_name
-            or _level_name(args.opponent),
-        )
+        with _opponent_checked(opponent):
+            opponent, level_name = _level_opponent(opponent)
+            session = GameSession.new(
+                rules,
+                opponent=opponent,
+                name=args.name,
+                seed=args.seed,
+                save_path=save_to,
+                first_dealer=getattr(args, "first_dealer", None),
+                opponent_name=getattr(args, "opponent_name", None)
+                or level_name
+                or _level_name(args.opponent),
+            )
     else:
-        session = _resume(args, save_to)
+        with _opponent_checked(args.opponent or ""):
+            session = _resume(args, save_to)
     if session.save_error:  # better now than after the first move
         raise RecordError(session.save_error)
     return session
+
+
+def _level_by_name(text: str) -> tuple[str, str]:
+    """``--level``: the bot spec of the level a player names (its key or
+    its name in either language) and its name in the language in use."""
+    from marjolet.bots.levels import LEVELS, LevelError, find_level
+    from marjolet.tui.words import lang, tr
+
+    try:
+        level = find_level(text)
+    except LevelError:
+        names = ", ".join(lv.name(lang()).lower() for lv in LEVELS)
+        raise MarjoletError(tr("play.unknown_level", level=text, levels=names)) from None
+    return level.spec, level.name(lang())
+
+
+@contextmanager
+def _opponent_checked(spec: str) -> Iterator[None]:
+    """A spec that names no bot, or a bot with bad parameters, is refused
+    in the player's words, with where the levels and the bots are listed."""
+    from marjolet.bots.base import BotSpecError
+    from marjolet.bots.registry import EXEC, LEVEL, bot_names
+    from marjolet.tui.words import tr
+
+    try:
+        yield
+    except BotSpecError as exc:
+        name = spec.strip().partition(":")[0]
+        if name not in (*bot_names(), EXEC, LEVEL):
+            raise MarjoletError(tr("play.unknown_opponent", spec=spec)) from None
+        raise MarjoletError(tr("play.bad_opponent", spec=spec, detail=exc)) from None
 
 
 def _level_opponent(opponent: str) -> tuple[str, str | None]:
@@ -189,6 +244,7 @@ def _level_name(opponent: str | None) -> str | None:
 def _resume(args: argparse.Namespace, save_to: Path | None) -> GameSession:
     from marjolet.tui import saves
     from marjolet.tui.session import GameSession
+    from marjolet.tui.words import tr
 
     changed = [
         f"--{f.replace('_', '-')}" for f in SETTING_NAMES if getattr(args, f, None) is not None
@@ -196,20 +252,17 @@ def _resume(args: argparse.Namespace, save_to: Path | None) -> GameSession:
     if args.profile != "classic":
         changed.insert(0, "--rules")
     if changed:
-        raise MarjoletError(
-            f"--resume continues the saved match with its own rules; drop {' '.join(changed)}"
-        )
+        raise MarjoletError(tr("play.resume_rules", options=" ".join(changed)))
     if args.resume == LAST:
         path = saves.last_unfinished(
             warn=lambda line: print(f"marjolet: warning: {line}", file=sys.stderr)
         )
         if path is None:
-            raise RecordError(
-                f"no unfinished match in {saves.games_dir(create=False)}; "
-                "start one with 'marjolet play' or name a file: --resume FILE"
-            )
+            raise RecordError(tr("play.no_unfinished", folder=saves.games_dir(create=False)))
     else:
         path = Path(args.resume)
+        if not path.is_file():
+            raise RecordError(tr("play.no_save", path=path))
     return GameSession.resume(
         path,
         opponent=args.opponent,
@@ -284,7 +337,9 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
             raise RecordError(session.save_error)
 
     narrator = Narrator(human, names, out)
-    seat = LineSeat(names, stdin, out, lambda: match.totals, session.resume_hint)
+    seat = LineSeat(
+        names, stdin, out, lambda: match.totals, session.resume_hint, hint_seed=session.seed
+    )
 
     def on_action(m: Match, who: int, action: int) -> None:
         save()

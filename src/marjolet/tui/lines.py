@@ -28,6 +28,7 @@ from marjolet.tui.describe import (
     why_not_allowed,
     window_options,
 )
+from marjolet.tui.hint import compute_hint
 from marjolet.tui.launch import resume_command
 from marjolet.tui.words import card as card_symbol
 from marjolet.tui.words import lang, suit_name, tr
@@ -40,6 +41,7 @@ COMMANDS = {
     "quit": "quit", "exit": "quit", "q": "quit", "quitter": "quit",
     "help": "help", "?": "help", "aide": "help",
     "hand": "hand", "main": "hand",
+    "hint": "hint", "conseil": "hint",
 }
 #: Every card as a screen in any language shows it (``D♥`` roi, dame, valet
 #: in French; ``Q♥``), so that a player may type what they see.
@@ -73,7 +75,7 @@ def describe_action(obs: Observation, action: int) -> str:
     return window_options(obs, [action])[0].label
 
 
-def show_position(obs: Observation, names: Sequence[str], match_totals: tuple[int, int]) -> str:
+def show_position(obs: Observation, match_totals: tuple[int, int]) -> str:
     """A compact picture of what the human sees."""
     me, opp = obs.seat, obs.seat ^ 1
     ind = card_symbol(obs.indicator) if obs.indicator is not None else tr("tui.taken")
@@ -85,7 +87,7 @@ def show_position(obs: Observation, names: Sequence[str], match_totals: tuple[in
             trick=trick,
             trump=suit_name(obs.trump),
             card=ind,
-            stock=obs.stock_size,
+            stock=max(0, obs.stock_size - 1),  # the hidden cards, as the full screen counts them
             a=obs.points[me],
             b=obs.points[opp],
             ta=match_totals[me],
@@ -100,7 +102,7 @@ def show_position(obs: Observation, names: Sequence[str], match_totals: tuple[in
         known = _symbols(obs.opponent_known.mask)
         lines.append(tr(key, cards=known, n=obs.hand_sizes[opp]))
     if obs.lead is not None:
-        lines.append(tr("tui.plain_led", name=names[opp], card=card_symbol(obs.lead)))
+        lines.append(tr("tui.plain_led", card=card_symbol(obs.lead)))  # who led: said just before
     return "\n".join(lines)
 
 
@@ -124,8 +126,11 @@ class LineSeat:
         stdout: TextIO,
         match_totals: Callable[[], tuple[int, int]],
         resume: str = "",
+        hint_seed: int | None = None,
     ) -> None:
         self.names = names
+        #: the hints' seed: the same advice for the same position and seed
+        self.hint_seed = hint_seed
         #: the command that continues this match (the help text names it)
         self.resume = resume or resume_command()
         self.stdin = stdin
@@ -142,7 +147,7 @@ class LineSeat:
             self._say(tr("tui.plain_auto_draw_one_meld" if one_made else "tui.plain_auto_draw"))
             return DRAW
         legal = menu_order(legal)
-        self._say(show_position(obs, self.names, self.match_totals()))
+        self._say(show_position(obs, self.match_totals()))
         if obs.in_window:
             self._say(tr("tui.plain_window"))
         elif (rule := follow_rule(obs)) is not None:
@@ -165,7 +170,10 @@ class LineSeat:
                 self._say(tr("tui.plain_help", resume=self.resume))
                 continue
             if command == "hand":
-                self._say(show_position(obs, self.names, self.match_totals()))
+                self._say(show_position(obs, self.match_totals()))
+                continue
+            if command == "hint":
+                self._say("   " + compute_hint(obs, legal, self.hint_seed).text())
                 continue
             choice = self._parse_choice(answer, legal, obs)
             if choice is not None:

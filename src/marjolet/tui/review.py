@@ -80,11 +80,12 @@ def _loss_words(d: Decision) -> str:
     return tr("tui.review_about", n=n)
 
 
-def _chance(x: float) -> str:
-    """A chance of winning the match in whole percent, in the reader's words."""
+def _chance(x: float, exact: bool) -> str:
+    """A chance of winning the match in whole percent, in the reader's
+    words (never 0 or 100 from an estimate)."""
     from marjolet.analysis.match_chance import percent
 
-    return tr("tui.percent", n=percent(x))
+    return tr("tui.percent", n=percent(x, certain=exact))
 
 
 def decision_line(
@@ -117,7 +118,7 @@ def decision_line(
         source=tr("tui.review_exact" if d.exact else "tui.review_estimate"),
     )
     if m is not None and by_chance:
-        best_chance, played_chance = _chance(m.top), _chance(m.played)
+        best_chance, played_chance = _chance(m.top, d.exact), _chance(m.played, d.exact)
         line = tr(
             f"tui.review_decision_chance{you}", best=best_chance, played=played_chance, **words
         )
@@ -126,9 +127,13 @@ def decision_line(
     else:
         line = tr(f"tui.review_decision{you}", loss=_loss_words(d), n=n, **words)
         if m is not None and d.played in m.best:
-            line += " " + tr("review.match_kept", played=_chance(m.played))
+            line += " " + tr("review.match_kept", played=_chance(m.played, d.exact))
         elif m is not None:
-            line += " " + tr("review.match_chance", best=_chance(m.top), played=_chance(m.played))
+            line += " " + tr(
+                "review.match_chance",
+                best=_chance(m.top, d.exact),
+                played=_chance(m.played, d.exact),
+            )
     if hinted:
         line += " " + tr("tui.review_hint_followed")
     return line

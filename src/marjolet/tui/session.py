@@ -17,12 +17,14 @@ that arrives after the game moved on is refused.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from marjolet import record
+from marjolet.actions import ACTION_NAMES, parse_action
 from marjolet.bots import Bot, make_bot
 from marjolet.engine import Deal, Outcome
-from marjolet.errors import IllegalActionError, MarjoletError, RecordError
+from marjolet.errors import ActionError, IllegalActionError, MarjoletError, RecordError
 from marjolet.i18n import LANGS, translate
 from marjolet.match import Match, new_rng
 from marjolet.observation import Observation, observe
@@ -51,6 +53,44 @@ def shown_name(recorded: str) -> str:
     the language in use when the record has the default name of any
     language, else as recorded."""
     return default_name() if recorded in DEFAULT_NAMES else recorded
+
+
+def _over_message(path: Path, players: tuple[str, str] | None, match: Match) -> str:
+    """Why a finished match cannot be resumed, in the player's words: who
+    won, the bot by its level's name ("Confirmé won", not its spec)."""
+    score = {"a": max(match.totals), "b": min(match.totals)}
+    if match.winner == HUMAN:
+        return tr("play.resume_over_you", path=path, **score)
+    recorded = players[1] if players else ""
+    level = opponents.level_of(recorded)
+    name = level.name(lang()) if level is not None else display_name(recorded) or "?"
+    return tr("play.resume_over", path=path, name=name, **score)
+
+
+#: A hint is saved in the record as a comment where it was given
+#: (``hint: AS`` after the actions before it), so that the review of a
+#: resumed match still knows which hints the player followed.
+HINT_COMMENT = "hint: "
+
+
+def hint_comments(hints: dict[tuple[int, int], int]) -> list[record.Comment]:
+    """The hints given, (deal index, action index) -> action, as comments."""
+    return [
+        record.Comment(deal, at, HINT_COMMENT + ACTION_NAMES[action])
+        for (deal, at), action in sorted(hints.items())
+    ]
+
+
+def hints_of(comments: Sequence[record.Comment]) -> dict[tuple[int, int], int]:
+    """The hints saved among a record's comments (others are left alone)."""
+    hints = {}
+    for c in comments:
+        if c.text.startswith(HINT_COMMENT):
+            try:
+                hints[(c.deal, c.after)] = parse_action(c.text[len(HINT_COMMENT) :])
+            except ActionError:
+                continue  # a comment that only looks like a hint: kept as a comment
+    return hints
 
 
 def display_name(spec: str) -> str:
@@ -94,6 +134,8 @@ class GameSession:
         self.resumed = False
         #: The hints given: (deal index, action index) -> the suggested action.
         self.hints: dict[tuple[int, int], int] = {}
+        #: A resumed record's own comments, saved again with the hints.
+        self.comments: tuple[record.Comment, ...] = ()
 
     def _bot_name(self, spec: str) -> str:
         """An outside program's own name (from its answer to ``hello``), else
@@ -151,13 +193,7 @@ class GameSession:
         named as player 1 in the record, else ``fallback_opponent``."""
         rec, match = saves.load_match(path)
         if match.is_over:
-            winner = match.winner
-            assert winner is not None
-            names = rec.players or ("player 0", "player 1")
-            raise RecordError(
-                f"{path}: the match is over ({names[winner]} won "
-                f"{max(match.totals)}-{min(match.totals)}); nothing to resume"
-            )
+            raise RecordError(_over_message(path, rec.players, match))
         # A replayed match deals from seed 0; new deals must be shuffled by a
         # strong source again (R6), or from the seed given now.
         match.seed = seed
@@ -186,6 +222,8 @@ class GameSession:
             opponent_name=level.name(lang()) if level is not None else None,
         )
         session.resumed = True
+        session.hints = hints_of(rec.comments)
+        session.comments = tuple(c for c in rec.comments if not c.text.startswith(HINT_COMMENT))
         session.names = (shown_name(session.names[0]), session.names[1])
         session.save()
         return session
@@ -344,8 +382,11 @@ class GameSession:
         :attr:`save_error` (the game goes on; the front end shows it)."""
         if self.save_path is None:
             return
+        comments = [*self.comments, *hint_comments(self.hints)]
+        comments.sort(key=lambda c: (c.deal, c.after))  # reading order
+        saved = replace(record.Record.from_match(self.match), comments=tuple(comments))
         try:
-            record.save(record.Record.from_match(self.match), self.save_path)
+            record.save(saved, self.save_path)
             self.save_error = None
         except OSError as exc:
             self.save_error = f"cannot save to {self.save_path}: {exc.strerror or exc}"

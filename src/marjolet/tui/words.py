@@ -18,6 +18,14 @@ from marjolet.i18n import DEFAULT, LANGS, card_label, translate
 
 _current = [DEFAULT]
 
+#: The terminal's wrapping (Rich's and Textual's) breaks a line at any
+#: Unicode space, the unbreakable ones too (Textualize/rich#4196), so the
+#: catalogue's narrow unbreakable space before ``;`` ``?`` ``!`` and ``%``
+#: could still start a line with the sign: on the terminal those signs
+#: stand against their word, as in Swiss French ("piocher; d pioche").
+#: The unbreakable space before ``:`` and inside « » stays.
+_TERMINAL_SPACES = str.maketrans({"\u202f": None})
+
 
 def use(lang: str) -> None:
     """Speak ``lang`` (one of :data:`marjolet.i18n.LANGS`) from now on."""
@@ -32,8 +40,9 @@ def lang() -> str:
 
 
 def tr(key: str, /, **args: Any) -> str:
-    """The catalogue text of ``key`` in the language in use."""
-    return translate(key, _current[0], **args)
+    """The catalogue text of ``key`` in the language in use, spaced for a
+    terminal (no narrow space that the wrapping could break at)."""
+    return translate(key, _current[0], **args).translate(_TERMINAL_SPACES)
 
 
 def card(c: int) -> str:

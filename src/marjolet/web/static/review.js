@@ -63,11 +63,12 @@ function lossText(d) {
   return d.exact ? `${n}` : `\u2248${n}`;
 }
 
-/** A chance of winning the match in whole percent: "62 %", "<1 %" or ">99 %" when not certain. */
-function chance(x) {
+/** A chance of winning the match in whole percent: "62 %", "<1 %" or ">99 %" when not
+ *  certain (an estimate, `exact` false, is never shown as 0 or 100). */
+function chance(x, exact) {
   const n = Math.round(100 * x);
-  const shown = n <= 0 && x > 0 ? "<1" : n >= 100 && x < 1 ? ">99" : `${n}`;
-  return t("tui.percent", { n: shown });
+  const low = n <= 0 && (x > 0 || !exact), high = n >= 100 && (x < 1 || !exact);
+  return t("tui.percent", { n: low ? "<1" : high ? ">99" : `${n}` });
 }
 
 /** Whether the mark of `d` comes from the chance of winning the match lost. */
@@ -85,9 +86,9 @@ function markBest(d, view) {
 function matchText(d, view) {
   const m = d.match;
   if (!m) return "";
-  if (m.best.includes(d.played)) return t("review.match_kept", { played: chance(m.chance_played) });
+  if (m.best.includes(d.played)) return t("review.match_kept", { played: chance(m.chance_played, d.exact) });
   const judgement = byChance(d) && d.judgement ? ` (${judgementName(d.judgement)})` : "";
-  return t("review.match_line", { best: chance(m.chance_best), played: chance(m.chance_played),
+  return t("review.match_line", { best: chance(m.chance_best, d.exact), played: chance(m.chance_played, d.exact),
     better: orList(m.best.map((name) => actionLabel(name, view))),
     card: actionLabel(d.played, view), judgement });
 }
@@ -110,7 +111,8 @@ export function markLog(logNode, places, deal, view) {
     let title;
     let text;
     if (byChance(d)) {
-      const chances = { best_chance: chance(d.match.chance_best), played_chance: chance(d.match.chance_played) };
+      const chances = { best_chance: chance(d.match.chance_best, d.exact),
+        played_chance: chance(d.match.chance_played, d.exact) };
       title = t("review.mark_title_match", { judgement, best, ...chances });
       text = t("review.mark_match", { mark, best, ...chances });
     } else {
@@ -133,7 +135,7 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
     box.append(el("p", {}, t("review.to_choose", { name: players[d.seat], source: source(d) })),
       el("ul", { class: "review-values" }, order.map(([name, v]) =>
         el("li", { class: bests.includes(name) ? "best" : null },
-          `${actionLabel(name, view)} ${figure(v, d.exact)}${chances ? ` (${chance(chances[name])})` : ""}` +
+          `${actionLabel(name, view)} ${figure(v, d.exact)}${chances ? ` (${chance(chances[name], d.exact)})` : ""}` +
           `${name === d.played ? t("review.played_mark") : ""}`))));
     if (chances) box.append(el("p", { class: "small muted review-chances-note" }, t("review.chances_note")));
     if (d.loss > 0) {
@@ -164,8 +166,8 @@ function markedItem(x, players, view) {
   const words = { trick: x.trick, name: players[x.seat], played: actionLabel(x.played, view),
     mark: MARKS[x.judgement], best: markBest(x, view) };
   if (byChance(x)) {
-    return t("review.marked_item_match", { ...words, best_chance: chance(x.match.chance_best),
-      played_chance: chance(x.match.chance_played) });
+    return t("review.marked_item_match", { ...words, best_chance: chance(x.match.chance_best, x.exact),
+      played_chance: chance(x.match.chance_played, x.exact) });
   }
   return t("review.marked_item", { ...words, loss: lossText(x) });
 }
