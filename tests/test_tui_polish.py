@@ -226,3 +226,33 @@ def test_the_start_screen_offers_player_levels_and_the_first_dealer(tmp_path: Pa
     session = open_session(args)
     assert session.match.first_dealer == 0 and session.opponent_spec == choice.opponent
     assert session.names[1] == choices[0].name("en")  # the table calls it by its level
+
+
+def test_narrow_screens_wrap_the_start_keys_and_mark_a_cut_name_line(tmp_path: Path) -> None:
+    from marjolet.tui import words
+    from marjolet.tui.start import StartApp, menu
+
+    words.use("fr")
+    try:
+        start = StartApp(*menu())
+
+        async def at_50_columns() -> None:
+            async with start.run_test(size=(50, 30)) as pilot:
+                await pilot.pause()
+                keys = " ".join(screen_text(start).split())  # type: ignore[arg-type]
+                assert "Entrée : distribuer · q : quitter" in keys  # wrapped, not cut
+
+        asyncio.run(at_50_columns())
+        app = MarjoletApp(meld_session(tmp_path), pace=0)
+
+        async def body(pilot: Pilot[None]) -> None:
+            await pilot.press("1")  # A♠ wins trick 1
+            await settle(app, pilot)
+            await pilot.press("1")  # K♥-Q♥ declared: on show
+            await settle(app, pilot)
+            line = next(r for r in screen_text(app).splitlines() if "annonces R♥D♥" in r)
+            assert "• montrées" in line or "…" in line  # whole, or visibly cut
+
+        run_app(app, body)
+    finally:
+        words.use("en")
