@@ -223,6 +223,8 @@ def test_a_followed_hint_that_the_review_counts_as_a_loss_is_explained(tmp_path:
 def test_the_hints_given_are_saved_with_the_match_and_followed_after_resuming(
     tmp_path: Path,
 ) -> None:
+    from dataclasses import replace
+
     from marjolet import record
 
     session = meld_session(tmp_path)
@@ -234,11 +236,15 @@ def test_the_hints_given_are_saved_with_the_match_and_followed_after_resuming(
     assert path is not None
     texts = [(c.deal, c.after, c.text) for c in record.load(path).comments]
     assert texts == [(0, 0, "hint: AS"), (0, 1, "hint: draw")]
+    rec = record.load(path)
+    own = record.Comment(0, 1, "hint: look at the seven")  # a player's note, not a hint
+    record.save(replace(rec, comments=(*rec.comments, own)), path)
     resumed = GameSession.resume(path)
     assert resumed.followed == {(0, 0): parse_action("AS")}
     assert resumed.hints == session.hints
     resumed.save()  # saved again: the hints once each, no other comment lost
-    assert [c.text for c in record.load(path).comments] == ["hint: AS", "hint: draw"]
+    saved = sorted(c.text for c in record.load(path).comments)
+    assert saved == ["hint: AS", "hint: draw", "hint: look at the seven"]
 
 
 def test_a_resumed_match_calls_a_level_opponent_by_its_level_name(tmp_path: Path) -> None:

@@ -331,9 +331,11 @@ def test_the_plain_interface_gives_the_hint_of_the_full_screen(command: str) -> 
     seat = deal.to_move
     obs, legal = match.observation(seat), deal.legal_actions()
     out = io.StringIO()
+    advised: list[int] = []
     player = LineSeat(["You", "random"], io.StringIO(f"{command}\n1\n"), out, lambda: (0, 0),
-                      hint_seed=3)  # fmt: skip
+                      hint_seed=3, on_hint=advised.append)  # fmt: skip
     player.choose(obs, legal)
+    assert len(advised) == 1 and advised[0] in legal  # told to the session, which saves it
     said = out.getvalue()
     # the strongest bot searches for a while: the same advice, not the same figures
     advice = r"\n>    Hint: play (\S+) \(deal margin expected [-+]\d+; play \S+: [-+]\d+\)\.\n"

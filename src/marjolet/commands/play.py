@@ -338,8 +338,9 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
 
     narrator = Narrator(human, names, out)
     seat = LineSeat(
-        names, stdin, out, lambda: match.totals, session.resume_hint, hint_seed=session.seed
-    )
+        names, stdin, out, lambda: match.totals, session.resume_hint,
+        hint_seed=session.seed, on_hint=session.hint_given,
+    )  # fmt: skip
 
     def on_action(m: Match, who: int, action: int) -> None:
         save()

@@ -127,10 +127,13 @@ class LineSeat:
         match_totals: Callable[[], tuple[int, int]],
         resume: str = "",
         hint_seed: int | None = None,
+        on_hint: Callable[[int], None] | None = None,
     ) -> None:
         self.names = names
-        #: the hints' seed: the same advice for the same position and seed
+        #: the hints' seed, and who is told the action each hint advised
+        #: (the session, which saves it for the review)
         self.hint_seed = hint_seed
+        self.on_hint = on_hint
         #: the command that continues this match (the help text names it)
         self.resume = resume or resume_command()
         self.stdin = stdin
@@ -173,7 +176,10 @@ class LineSeat:
                 self._say(show_position(obs, self.match_totals()))
                 continue
             if command == "hint":
-                self._say("   " + compute_hint(obs, legal, self.hint_seed).text())
+                advice = compute_hint(obs, legal, self.hint_seed)
+                self._say("   " + advice.text())
+                if self.on_hint is not None:
+                    self.on_hint(advice.action)
                 continue
             choice = self._parse_choice(answer, legal, obs)
             if choice is not None:

@@ -81,16 +81,29 @@ def hint_comments(hints: dict[tuple[int, int], int]) -> list[record.Comment]:
     ]
 
 
-def hints_of(comments: Sequence[record.Comment]) -> dict[tuple[int, int], int]:
-    """The hints saved among a record's comments (others are left alone)."""
-    hints = {}
+def split_hints(
+    comments: Sequence[record.Comment],
+) -> tuple[dict[tuple[int, int], int], tuple[record.Comment, ...]]:
+    """The hints saved among a record's comments, and the other comments
+    (one that only looks like a hint among them, kept as it is)."""
+    hints, others = {}, []
     for c in comments:
-        if c.text.startswith(HINT_COMMENT):
-            try:
-                hints[(c.deal, c.after)] = parse_action(c.text[len(HINT_COMMENT) :])
-            except ActionError:
-                continue  # a comment that only looks like a hint: kept as a comment
-    return hints
+        action = _hinted(c.text)
+        if action is None:
+            others.append(c)
+        else:
+            hints[(c.deal, c.after)] = action
+    return hints, tuple(others)
+
+
+def _hinted(text: str) -> int | None:
+    """The action of a hint's comment (``hint: AS``), else None."""
+    if not text.startswith(HINT_COMMENT):
+        return None
+    try:
+        return parse_action(text[len(HINT_COMMENT) :])
+    except ActionError:
+        return None
 
 
 def display_name(spec: str) -> str:
@@ -222,8 +235,7 @@ class GameSession:
             opponent_name=level.name(lang()) if level is not None else None,
         )
         session.resumed = True
-        session.hints = hints_of(rec.comments)
-        session.comments = tuple(c for c in rec.comments if not c.text.startswith(HINT_COMMENT))
+        session.hints, session.comments = split_hints(rec.comments)
         session.names = (shown_name(session.names[0]), session.names[1])
         session.save()
         return session
