@@ -117,28 +117,55 @@ def test_french_punctuation_never_starts_a_line() -> None:
     """French puts a space before : ; ? ! % and inside « »; a plain one lets
     a wrapped line start with the sign, so the catalogue writes it
     unbreakable (U+00A0 before : and inside « », the narrow U+202F before
-    ; ? ! %), which browsers honour. The terminal's wrapping breaks at any
-    space (Textualize/rich#4196), so there ; ? ! % stand against the word
-    and only a colon may still begin a line."""
+    ; ? ! %), which browsers honour. The terminal writes U+00A0 for both,
+    and its wrapping is taught to keep them (marjolet.tui.wrapping)."""
     loose = re.compile(r"(?<!,) [:;?!%»]|« ")  # ", ?": the hint's key in a list of keys
     for key, entry in catalogue("fr").items():
         for text in _texts(entry):
             assert not loose.search(text), (key, text)
-    from rich.console import Console
-
     words.use("fr")
     try:
         text = words.tr("tui.draw_confirm", what="R♥-D♥ mariage", n=20)
         welcome = words.tr("tui.welcome", bot="Expert")
     finally:
         words.use("en")
-    assert "(+20)? Entrée" in text and "piocher; d pioche" in text
+    assert "(+20)\u00a0? Entrée" in text and "piocher\u00a0; d pioche" in text
     assert welcome.endswith("h\u00a0: aide, ?\u00a0: conseil.")  # "?" is a key here
-    for width in range(20, 60):
-        console = Console(width=width, record=True, file=io.StringIO())
-        console.print(text)
-        lines = console.export_text().splitlines()
-        assert not any(line.lstrip()[:1] in ";?!%»" for line in lines if line.strip()), lines
+
+
+@pytest.mark.parametrize("library", ["rich", "textual"])
+def test_the_terminal_wraps_french_text_without_starting_a_line_with_its_sign(
+    library: str,
+) -> None:
+    from rich.console import Console
+    from rich.text import Text
+    from textual.content import Content
+
+    from marjolet.tui.wrapping import keep_unbreakable_spaces
+
+    keep_unbreakable_spaces()
+    words.use("fr")
+    try:
+        texts = {  # the text and the signs that must not start a line
+            words.tr("tui.draw_confirm", what="R♥-D♥ mariage", n=20): ":;?!%»",
+            words.tr("tui.declare_first"): ":;?!%»",
+            words.tr("tui.welcome", bot="Confirmé"): ":;!%»",  # its "?" is the hint's key
+        }
+    finally:
+        words.use("en")
+    for text, signs in texts.items():
+        for width in range(12, 60):
+            if library == "rich":
+                console = Console(width=width, record=True, file=io.StringIO())
+                console.print(Text(text))
+                lines = console.export_text().splitlines()
+            else:
+                lines = [line.plain for line in Content(text).wrap(width)]
+            starts = [line.lstrip(" ")[:1] for line in lines if line.strip()]
+            assert not set(starts) & set(signs), (width, lines)
+            assert "".join(lines).replace(" ", "").replace("\u00a0", "") == text.replace(
+                " ", ""
+            ).replace("\u00a0", "")  # nothing lost or added
 
 
 def test_plurals_follow_each_language() -> None:

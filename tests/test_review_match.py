@@ -243,7 +243,7 @@ def text_decision() -> Decision:
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [("en", "chance of winning the match 50% → 13%"),
-     ("fr", "chances de gagner la partie 50% → 13%")],
+     ("fr", "chances de gagner la partie 50\u00a0% → 13\u00a0%")],
 )  # fmt: skip
 def test_the_terminal_says_the_chance_lost_in_the_players_words(lang: str, expected: str) -> None:
     previous = words.lang()

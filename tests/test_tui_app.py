@@ -187,7 +187,8 @@ def test_meld_window_lists_values_then_declare_dix_and_draw(tmp_path: Path) -> N
         assert obs.points[0] == 10 + 20 + 10
         text = screen_text(app)
         assert "melds K♥Q♥" in text and "• shown" in text
-        assert "You declared K♥-Q♥ for 20." in text
+        told = " ".join(strip.text.strip() for strip in app.query_one("#log", RichLog).lines)
+        assert "You declared K♥-Q♥ (marriage) for 20." in told  # the journal wraps it
         assert "Your meld window" not in text
 
     run_app(app, body)

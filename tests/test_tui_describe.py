@@ -136,7 +136,7 @@ def test_narration_tells_tricks_melds_dix_and_draws_from_the_humans_side() -> No
         lines += describe.narrate(before, observe(d, 0), actor, action, names)
     assert lines == [
         "You won trick 1 with A♠ over 7♦ (+10).",
-        "You declared K♥-Q♥ for 20.",
+        "You declared K♥-Q♥ (marriage) for 20.",
         "You exchanged 7♠ for the indicator 10♠ (+10).",
         "You drew 8♠.",
     ]
@@ -155,7 +155,7 @@ def test_narration_of_the_opponent_uses_its_name_and_hides_its_draw() -> None:
         lines += describe.narrate(before, observe(d, 0), actor, action, names)
     assert lines == [
         "North won trick 1 with A♠ over your 7♦ (+10).",
-        "North declared K♥-Q♥ for 20.",
+        "North declared K♥-Q♥ (marriage) for 20.",
         "You drew 9♠.",
     ]
     assert "8♠" not in " ".join(lines)  # North's draw stays secret (R23)

@@ -117,7 +117,7 @@ def test_the_plain_interface_ends_a_deal_and_stops_in_french(tmp_path: Path) -> 
     assert out.returncode == 0, out.stderr
     assert "-- fin de la donne 1\u00a0: détail des points" in out.stdout
     assert "(partie en 500)" in out.stdout
-    assert "Partie arrêtée (fin de l'entrée); enregistrée dans" in out.stdout
+    assert "Partie arrêtée (fin de l'entrée)\u00a0; enregistrée dans" in out.stdout
     for english in ("points by source", "Game stopped", "input ended", "target 500"):
         assert english not in out.stdout
 
@@ -153,7 +153,7 @@ def bot_leads(tmp_path: Path, bot: Bot) -> GameSession:
     ("bot", "wanted"),
     [
         (BrokenBot(), "L'ordinateur est tombé en panne\u00a0: ce robot est cassé. "
-                      "La partie est enregistrée; appuyez sur q."),
+                      "La partie est enregistrée\u00a0; appuyez sur q."),
         (FaultyBot(), "Le programme de random a échoué\u00a0: random perd la partie par forfait "
                       "et vous gagnez. (Détail technique, en anglais\u00a0: the bot timed out "
                       "after 5 s) Appuyez sur q."),
@@ -244,7 +244,8 @@ def test_marjolet_play_in_french_records_vous_unless_a_name_is_given(
                          timeout=60)  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert f"Marjolet\u00a0: {name} contre random" in out.stdout
-    assert "vous avez donné; l'atout est" in out.stdout or "a donné; l'atout est" in out.stdout
+    dealt = ("vous avez donné\u00a0; l'atout est", "a donné\u00a0; l'atout est")
+    assert any(words_ in out.stdout for words_ in dealt)
     assert "«\u00a0xyz\u00a0» n'est pas une action" in out.stdout
     assert "unknown action" not in out.stdout
     assert record.load(save).players == (name, "random")
@@ -255,7 +256,7 @@ def test_a_resumed_record_naming_no_bot_is_noted_in_french(tmp_path: Path, frenc
     rec = record.Record(players=("Ann", "Bob"), deals=(record.DealRecord(tuple(range(32))),))
     record.save(rec, path)
     session = GameSession.resume(path, fallback_opponent="random")
-    assert session.notes == ["'Bob' n'est pas un robot; random prend sa place."]
+    assert session.notes == ["'Bob' n'est pas un robot\u00a0; random prend sa place."]
 
 
 def _decision(**changes: object) -> Decision:
@@ -371,6 +372,17 @@ def test_the_review_names_a_draw_an_exchange_and_a_meld_with_a_verb_and_lists_ch
     assert "prendre la retourne" not in line and " ou R♥ ou " not in line
 
 
+def test_the_review_lists_losses_beyond_its_own_noise_and_counts_the_others() -> None:
+    from marjolet.tui.review import listed
+
+    marked = _decision()  # about 16 points, an inaccuracy
+    noise = _decision(loss=1.0, stderr_loss=1.5, value_played=9.0)  # perhaps 1 point
+    exact = _decision(exact=True, view="ending", loss=1.0, value_played=9.0)
+    kept = _decision(loss=0.0, value_played=10.0)
+    assert listed([marked, noise, exact, kept]) == ([marked, exact], 1)
+    assert words.tr("tui.review_small", n=1).startswith("One other decision perhaps")
+
+
 def test_the_deal_summary_and_its_review_screen_speak_french(tmp_path: Path, french: None) -> None:
     from marjolet.record import Record
     from marjolet.tui.review import DealReviewScreen
@@ -431,7 +443,8 @@ def test_the_hint_and_its_runner_up_read_in_french(french: None) -> None:
     h = Hint(parse_action("QS"), "pimc", 12.4, False, (MELD_BASE + MELD_INDEX["KQH"], 8.0),
              trump=0, rules=CLASSIC)  # fmt: skip
     assert h.text() == (
-        "Conseil\u00a0: jouer D♠ (écart en fin de donne attendu +12; annoncer R♥-D♥\u00a0: +8)."
+        "Conseil\u00a0: jouer D♠ (écart en fin de donne attendu +12\u00a0; "
+        "annoncer R♥-D♥\u00a0: +8)."
     )
 
 

@@ -44,7 +44,7 @@ def test_a_pipe_gets_the_plain_interface_saved_in_the_data_folder() -> None:
     games = saves.saved_games()
     assert len(games) == 1
     assert f"saved after every action to {games[0]}" in proc.stdout
-    assert "-m marjolet play --resume)" in proc.stdout  # as this test started it
+    assert "-m marjolet play --resume --plain)" in proc.stdout  # as this test started it
     rec = record.load(games[0])
     assert rec.players == ("You", "random")
     assert len(rec.deals[0].actions) >= 3
@@ -343,3 +343,15 @@ def test_the_plain_interface_gives_the_hint_of_the_full_screen(command: str) -> 
     assert hinted is not None, said
     assert hinted[1] in {card_symbol(a) for a in legal}
     assert "best" not in said  # a level's advice, no program's name
+
+
+def test_the_command_to_continue_keeps_the_language_and_the_plain_interface(
+    tmp_path: Path,
+) -> None:
+    save = tmp_path / "g.json"
+    proc = play("--lang", "fr", "--level", "amateur", "--save", str(save), stdin="quitter\n")
+    assert proc.returncode == 0, proc.stderr
+    command = proc.stdout.rsplit("pour continuer\u00a0: ", 1)[1].rsplit(")", 1)[0]
+    assert command.endswith(f"play --resume {save} --plain --lang fr")  # LANG is C here
+    again = play(*command.split(" play ", 1)[1].split(), stdin="quitter\n")
+    assert again.returncode == 0 and "Reprise de la donne 1" in again.stdout, again.stderr

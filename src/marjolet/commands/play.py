@@ -51,18 +51,17 @@ def default_opponent() -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    who = parser.add_mutually_exclusive_group()
-    who.add_argument(
+    parser.add_argument(
         "--level",
         metavar="LEVEL",
         help="the opponent's level: beginner, amateur, skilled or expert, or its French "
         "name (débutant, amateur, confirmé, expert); default: the start screen asks",
     )
-    who.add_argument(
+    parser.add_argument(
         "--opponent",
         metavar="SPEC",
         help="a bot spec instead of a level, e.g. 'random' or 'pimc:worlds=80' "
-        "(marjolet bots lists them)",
+        "(marjolet bots lists them); not with --level",
     )
     parser.add_argument(
         "--seed", type=int, help="seed for the shuffles and the bot (reproducible game)"
@@ -111,6 +110,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from marjolet.tui.words import tr
+
+    if args.level is not None and args.opponent is not None:
+        raise MarjoletError(tr("play.level_or_opponent"))
     if args.level is not None:
         args.opponent, args.opponent_name = _level_by_name(args.level)
     fullscreen = not args.plain and _is_terminal() and _has_textual()
@@ -338,7 +341,7 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
 
     narrator = Narrator(human, names, out)
     seat = LineSeat(
-        names, stdin, out, lambda: match.totals, session.resume_hint,
+        names, stdin, out, lambda: match.totals, session.resume_hint_for(plain=True),
         hint_seed=session.seed, on_hint=session.hint_given,
     )  # fmt: skip
 
@@ -393,7 +396,8 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
         save()
         where = ""
         if session.save_path is not None:
-            where = tr("tui.plain_stopped_where", path=session.save_path, hint=session.resume_hint)
+            hint = session.resume_hint_for(plain=True)
+            where = tr("tui.plain_stopped_where", path=session.save_path, hint=hint)
         reason = tr(STOP_REASONS[stop.reason]) if stop.reason in STOP_REASONS else stop.reason
         out.write("\n" + tr("tui.plain_stopped", reason=reason, where=where) + "\n")
         return 0

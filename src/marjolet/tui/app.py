@@ -46,6 +46,7 @@ from marjolet.tui.summary import DealSummaryScreen
 from marjolet.tui.table import TableScreen
 from marjolet.tui.widgets import CardView, colour_cards
 from marjolet.tui.words import tr, translate_bindings
+from marjolet.tui.wrapping import keep_unbreakable_spaces
 from marjolet.turns import Turn
 
 #: How long the last trick of a deal stays in view before the summary, in paces.
@@ -103,6 +104,7 @@ class MarjoletApp(App[None]):
         tests use 0. ``new_session`` starts another match after the last."""
         super().__init__()
         translate_bindings(self._bindings)  # the footer in the player's language
+        keep_unbreakable_spaces()  # "annoncez : ..." never wraps before its colon
         self.session = session
         self.pace = pace
         self.new_session = new_session

@@ -196,7 +196,8 @@ class Middle(Horizontal):
             leader = obs.to_move ^ 1
             slot[leader].show_face(obs.lead)
             slot[leader ^ 1].show_empty("?" if obs.to_move == leader ^ 1 else "")
-            return Text(tr("tui.you_led") if leader == me else tr("tui.led", name=view.names[1]))
+            # the opponent's lead is named by the prompt below, which asks for the answer
+            return Text(tr("tui.you_led") if leader == me else "")
         done = describe.tricks_of(obs)
         if not done:
             for card_view in slot.values():

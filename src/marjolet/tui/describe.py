@@ -98,6 +98,14 @@ def meld_cards_text(meld: int, trump: int, rules: Rules, sep: str = "-") -> str:
     return sep.join(card_symbol(c) for c in order)
 
 
+def meld_words(meld: int, trump: int, rules: Rules) -> str:
+    """A meld as a sentence names it: ``four aces``, ``K♥-Q♥ (marriage)``,
+    ``J♠-Q♠ (trump marjolet)``; the log's words for a declaration."""
+    if meld < MARRIAGE_BASE:
+        return four_kind(meld)
+    return f"{meld_cards_text(meld, trump, rules)} ({meld_kind(meld, trump)})"
+
+
 def meld_short(meld: int, trump: int, rules: Rules) -> str:
     """A meld in a few characters: ``4×A``, ``K♥Q♥``, ``J♦Q♠``."""
     if meld < MARRIAGE_BASE:
@@ -252,7 +260,7 @@ def narrate(
         seven = card_symbol(card(SEVEN, before.trump))
         return [_says("exchanged", actor, human, who=who, seven=seven, card=ind)]
     m = action - MELD_BASE
-    what = four_kind(m) if m < MARRIAGE_BASE else meld_cards_text(m, before.trump, before.rules)
+    what = meld_words(m, before.trump, before.rules)
     value = MELD_VALUES[before.trump][m]
     return [_says("declared", actor, human, who=who, what=what, n=value)]
 

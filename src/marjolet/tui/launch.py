@@ -49,12 +49,24 @@ def program(argv0: str | None = None) -> str:
     return _short(first)
 
 
+def _language_flag() -> str:
+    """`` --lang fr`` when the language in use is not the one the
+    environment would choose, else nothing."""
+    from marjolet.i18n import from_environment
+    from marjolet.tui.words import lang
+
+    return "" if lang() == from_environment() else f" --lang {lang()}"
+
+
 def resume_command(path: Path | None = None, *, plain: bool = False) -> str:
     """``marjolet play --resume [FILE]`` as it works from here (``make play
-    ARGS=--resume`` under make); with ``plain``, in the line interface."""
+    ARGS=--resume`` under make); with ``plain``, in the line interface; with
+    ``--lang`` when the game speaks another language than the environment's
+    (so a match begun with ``--lang fr`` goes on in French)."""
     args = "--resume" if path is None else f"--resume {shlex.quote(str(path))}"
     if plain:
         args += " --plain"
+    args += _language_flag()
     if os.environ.get(MAKE_VARIABLE):
         return f"make play ARGS={shlex.quote(args)}"
     return f"{program()} play {args}"

@@ -14,17 +14,17 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE, parse_action
+from marjolet.actions import DIX, DRAW, MELD_BASE, parse_action
 from marjolet.cards import card_name, display_order
 from marjolet.errors import ActionError
 from marjolet.i18n import LANGS, card_label
 from marjolet.match import Match
-from marjolet.melds import MELD_VALUES, meld_description
+from marjolet.melds import MELD_VALUES
 from marjolet.observation import Observation
 from marjolet.tui.describe import (
+    choice_label,
     follow_rule,
-    four_kind,
-    meld_cards_text,
+    meld_words,
     why_not_allowed,
     window_options,
 )
@@ -52,10 +52,6 @@ def _symbols(mask: int) -> str:
     return " ".join(card_symbol(c) for c in display_order(mask))
 
 
-def _meld_words(m: int, obs: Observation) -> str:
-    if lang() == "en":
-        return meld_description(m, obs.trump, obs.rules)
-    return four_kind(m) if m < 4 else meld_cards_text(m, obs.trump, obs.rules)
 
 
 class QuitGame(Exception):
@@ -114,6 +110,18 @@ def menu_order(legal: Sequence[int]) -> list[int]:
         if a < MELD_BASE:
             cards |= 1 << a
     return [*display_order(cards), *(a for a in legal if a >= MELD_BASE)]
+
+
+def _listed_window_action(text: str, obs: Observation, legal: Sequence[int]) -> int | None:
+    """A meld-window line typed as the list shows its cards (``R♥-D♥``,
+    ``7♠⇄10♠``, with or without the dash), in any case."""
+    if not obs.in_window:
+        return None
+    typed = text.replace("-", "").replace(" ", "").upper()
+    for option in window_options(obs, legal):
+        if option.action != DRAW and option.cards.replace("-", "").upper() == typed:
+            return option.action
+    return None
 
 
 class LineSeat:
@@ -201,6 +209,8 @@ class LineSeat:
             text = "draw"
         elif (shown := SHOWN_CARDS.get(text.replace(" ", ""))) is not None:
             text = card_name(shown)
+        elif (listed := _listed_window_action(text, obs, legal)) is not None:
+            return listed
         try:
             action = parse_action(text)
         except ActionError as exc:
@@ -218,7 +228,7 @@ class LineSeat:
         if action not in legal:
             window_only = action >= MELD_BASE and not obs.in_window
             key = "tui.plain_not_window" if window_only else "tui.plain_not_legal"
-            self._say(tr(key, action=ACTION_NAMES[action]))
+            self._say(tr(key, action=choice_label(action, obs.trump, obs.rules)))
             return None
         return action
 
@@ -270,8 +280,8 @@ class Narrator:
             self._say(tr(you + "dix", who=who))
         else:
             m = action - MELD_BASE
-            value = MELD_VALUES[obs.trump][m]
-            self._say(tr(you + "declared", who=who, what=_meld_words(m, obs), n=value))
+            what, value = meld_words(m, obs.trump, obs.rules), MELD_VALUES[obs.trump][m]
+            self._say(tr(you + "declared", who=who, what=what, n=value))
         self._hand_before = obs.hand.mask
         self._indicator = obs.indicator
 

@@ -43,25 +43,43 @@ def review_lines(
     """The review of deal ``deal`` as lines of text (computed here: slow).
     ``hints``: the hints the human followed, (deal, action index) -> action."""
     from marjolet.analysis import review_record
-    from marjolet.analysis.summary import lost_something
     from marjolet.record import to_match
 
     review = review_record(record, budget=budget, deals=[deal])
     played = to_match(record).deals[deal]
     followed = hints or {}
+    shown, small = listed(review.decisions)
     lines = [
         decision_line(
             d, names[d.seat], played.trump, played.rules, hinted=(d.deal, d.action) in followed
         )
-        for d in review.decisions
-        if lost_something(d)
+        for d in shown
     ]
-    if not lines:
+    if small:  # told in one line, not one each
+        lines.append(tr("tui.review_small", n=small))
+    elif not shown:
         lines.append(tr("tui.review_no_loss"))
     lines.append("")
     for p in review.players:
         lines.append(player_line(p, names[p.seat]))
     return lines
+
+
+def listed(decisions: Sequence[Decision]) -> tuple[list[Decision], int]:
+    """The decisions the review lists, one line each (those that lost
+    points or match chances, marked or beyond the review's own noise), and
+    how many others lost perhaps a point or two within that noise."""
+    from marjolet.analysis.summary import judgement, lost_something
+
+    losing = [d for d in decisions if lost_something(d)]
+    shown = [d for d in losing if judgement(d) is not None or not _within_noise(d)]
+    return shown, len(losing) - len(shown)
+
+
+def _within_noise(d: Decision) -> bool:
+    """An estimated loss smaller than twice its standard error (unmarked:
+    the review cannot tell it from its own sampling)."""
+    return not d.exact and d.stderr_loss is not None and d.loss < 2 * d.stderr_loss
 
 
 def _whole_loss(d: Decision) -> int:
@@ -75,7 +93,7 @@ def _loss_words(d: Decision) -> str:
     n = _whole_loss(d)
     if d.exact:
         return str(n)
-    if d.stderr_loss is not None and d.loss < 2 * d.stderr_loss:
+    if _within_noise(d):
         return tr("tui.review_perhaps", n=n)
     return tr("tui.review_about", n=n)
 

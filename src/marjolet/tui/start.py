@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from marjolet.tui.opponents import DEFAULT, PlayerLevel, levels
 from marjolet.tui.words import lang, tr, translate_bindings
+from marjolet.tui.wrapping import keep_unbreakable_spaces
 
 #: Who deals the first deal: random (R3), the player (seat 0), the opponent.
 DEALERS = (None, 0, 1)
@@ -52,6 +53,7 @@ class StartApp(App[StartChoice | None]):
     def __init__(self, choices: Sequence[PlayerLevel], default: int) -> None:
         super().__init__()
         translate_bindings(self._bindings)
+        keep_unbreakable_spaces()
         self.choices = list(choices)
         self.default = default
 

@@ -18,13 +18,10 @@ from marjolet.i18n import DEFAULT, LANGS, card_label, translate
 
 _current = [DEFAULT]
 
-#: The terminal's wrapping (Rich's and Textual's) breaks a line at any
-#: Unicode space, the unbreakable ones too (Textualize/rich#4196), so the
-#: catalogue's narrow unbreakable space before ``;`` ``?`` ``!`` and ``%``
-#: could still start a line with the sign: on the terminal those signs
-#: stand against their word, as in Swiss French ("piocher; d pioche").
-#: The unbreakable space before ``:`` and inside « » stays.
-_TERMINAL_SPACES = str.maketrans({"\u202f": None})
+#: The catalogue's narrow unbreakable space (U+202F, before ; ? ! % in
+#: French) is written as a plain unbreakable one on a terminal: a cell is a
+#: cell, and some terminal fonts lack the narrow one.
+_TERMINAL_SPACES = str.maketrans({"\u202f": "\u00a0"})
 
 
 def use(lang: str) -> None:
@@ -41,7 +38,7 @@ def lang() -> str:
 
 def tr(key: str, /, **args: Any) -> str:
     """The catalogue text of ``key`` in the language in use, spaced for a
-    terminal (no narrow space that the wrapping could break at)."""
+    terminal (:mod:`marjolet.tui.wrapping` keeps its unbreakable spaces)."""
     return translate(key, _current[0], **args).translate(_TERMINAL_SPACES)
 
 

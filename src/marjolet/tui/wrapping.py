@@ -1,0 +1,36 @@
+"""Unbreakable spaces kept whole by the terminal's line wrapping.
+
+French sets a space before ``:`` ``;`` ``?`` ``!`` ``%`` and inside « »,
+and the catalogue writes it unbreakable (U+00A0, or the narrow U+202F) so
+that a wrapped line never starts with the sign. Rich and Textual wrap at
+any character that Python's ``\\s`` matches, the unbreakable spaces
+included (Textualize/rich#4196, still open), so on their own they would
+still break there. :func:`keep_unbreakable_spaces` replaces the one
+pattern each of them splits words with (``rich._wrap.re_word`` and
+``textual._wrap.re_chunk``, read at every call) by the same pattern with
+the unbreakable spaces counted as part of a word: the upstream fix
+proposed in rich#3990. A test checks both libraries still wrap through
+these names, so an upgrade that moves them fails loudly, not silently.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Spaces a line must not break at: no-break, narrow no-break, figure space.
+UNBREAKABLE = "\u00a0\u202f\u2007"
+_BREAKABLE = rf"[^\S{UNBREAKABLE}]"  # whitespace a line may break at
+_WORD_CHAR = rf"[^\s]|[{UNBREAKABLE}]"
+
+
+def keep_unbreakable_spaces() -> None:
+    """Make Rich's and Textual's wrapping keep unbreakable spaces inside a
+    word (idempotent; call before the first screen is drawn)."""
+    import rich._wrap
+    import textual._wrap
+
+    rich._wrap.re_word = re.compile(rf"{_BREAKABLE}*(?:{_WORD_CHAR})+{_BREAKABLE}*")
+    textual._wrap.re_chunk = re.compile(rf"(?:{_WORD_CHAR})+{_BREAKABLE}*|{_BREAKABLE}+")
+
+
+__all__ = ["UNBREAKABLE", "keep_unbreakable_spaces"]
