@@ -446,6 +446,10 @@ def test_the_hint_and_its_runner_up_read_in_french(french: None) -> None:
         "Conseil\u00a0: jouer D♠ (écart en fin de donne attendu +12\u00a0; "
         "annoncer R♥-D♥\u00a0: +8)."
     )
+    tie = Hint(parse_action("QS"), "pimc", -60.2, False, (parse_action("JS"), -59.9))
+    assert tie.text() == (  # a runner-up as good, said so rather than "-60 ; V♠ : -60"
+        "Conseil\u00a0: jouer D♠ (écart en fin de donne attendu -60\u00a0; jouer V♠\u00a0: autant)."
+    )
 
 
 def test_resuming_in_french_a_match_started_in_english_uses_the_french_default_name(

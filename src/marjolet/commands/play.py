@@ -326,6 +326,7 @@ STOP_REASONS = {"input ended": "tui.stop_input_ended", "quit": "tui.stop_quit"}
 
 def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     from marjolet.bots.base import BotFault
+    from marjolet.tui.describe import deal_start
     from marjolet.tui.lines import LineSeat, Narrator, QuitGame
     from marjolet.tui.words import card, suit_name, tr
     from marjolet.turns import Seat
@@ -380,6 +381,8 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
                     )
                     + "\n"
                 )
+                for line in deal_start(match.observation(human), names)[1:]:
+                    out.write(line + "\n")  # a seven of trumps turned up scores at once
             elif match.deal is not None and match.deal.moves:
                 out.write("\n" + tr("tui.plain_resumed", n=len(match.deals)) + "\n")
             narrator.before(match)

@@ -55,11 +55,10 @@ class Hint:
         line = tr("tui.hint_line", bot=self.bot, what=what, how=how, value=f"{self.value:+.0f}")
         if self.alternative is not None:
             other, value = self.alternative
-            line += tr(
-                "tui.hint_alternative",
-                what=action_words(other, self.trump, self.rules),
-                value=f"{value:+.0f}",
-            )
+            shown = f"{value:+.0f}"
+            same = shown == f"{self.value:+.0f}"  # "-60; J♠: -60" says less than "as good"
+            key = "tui.hint_alternative_same" if same else "tui.hint_alternative"
+            line += tr(key, what=action_words(other, self.trump, self.rules), value=shown)
         return line + ")."
 
 

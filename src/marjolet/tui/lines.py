@@ -158,13 +158,7 @@ class LineSeat:
             self._say(tr("tui.plain_auto_draw_one_meld" if one_made else "tui.plain_auto_draw"))
             return DRAW
         legal = menu_order(legal)
-        self._say(show_position(obs, self.match_totals()))
-        if obs.in_window:
-            self._say(tr("tui.plain_window"))
-        elif (rule := follow_rule(obs)) is not None:
-            self._say(f"   {rule.explain()}")
-        for i, action in enumerate(legal, 1):
-            self._say(f"   {i:2d}) {describe_action(obs, action)}")
+        self._show_choices(obs, legal)
         while True:
             self.stdout.write("> ")
             self.stdout.flush()
@@ -181,7 +175,7 @@ class LineSeat:
                 self._say(tr("tui.plain_help", resume=self.resume))
                 continue
             if command == "hand":
-                self._say(show_position(obs, self.match_totals()))
+                self._show_choices(obs, legal)
                 continue
             if command == "hint":
                 advice = compute_hint(obs, legal, self.hint_seed)
@@ -192,6 +186,16 @@ class LineSeat:
             choice = self._parse_choice(answer, legal, obs)
             if choice is not None:
                 return choice
+
+    def _show_choices(self, obs: Observation, legal: Sequence[int]) -> None:
+        """The position, then the numbered actions (``hand`` shows them again)."""
+        self._say(show_position(obs, self.match_totals()))
+        if obs.in_window:
+            self._say(tr("tui.plain_window"))
+        elif (rule := follow_rule(obs)) is not None:
+            self._say(f"   {rule.explain()}")
+        for i, action in enumerate(legal, 1):
+            self._say(f"   {i:2d}) {describe_action(obs, action)}")
 
     def _parse_choice(self, answer: str, legal: Sequence[int], obs: Observation) -> int | None:
         if answer.isdigit():
