@@ -424,6 +424,23 @@ def test_the_deal_summary_and_its_review_screen_speak_french(tmp_path: Path, fre
     asyncio.run(main())
 
 
+def test_the_terminal_review_tells_its_progress_decision_by_decision() -> None:
+    from marjolet.record import Record
+    from marjolet.tui.review import review_lines
+
+    match = Match(CLASSIC, first_dealer=1, players=("Ann", "Bob"))
+    match.start_deal(deck_for("AS 7S KH QH 8C 9C", "7D 8D 9D JD QD KD", "TS", "8S 9S"))
+    for _ in range(12):  # a few tricks of phase 1, the first legal action each time
+        assert match.deal is not None
+        match.play(match.deal.legal_actions()[0])
+    told: list[tuple[int, int]] = []
+    review_lines(Record.from_match(match), 0, ["Ann", "Bob"], 0.01, None,
+                 lambda done, total: told.append((done, total)))  # fmt: skip
+    assert told and told[-1][0] == told[-1][1]  # up to the last decision
+    assert [done for done, _ in told] == sorted({done for done, _ in told})
+    assert words.tr("tui.review_progress", done=3, total=9) == "3 of 9 decisions"
+
+
 def test_a_tie_at_the_target_says_that_another_deal_decides(french: None) -> None:
     from marjolet.tui.summary import standing
 

@@ -8,7 +8,7 @@ its progress; Escape, Enter or ``r`` goes back to the summary.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
@@ -39,13 +39,15 @@ def review_lines(
     names: Sequence[str],
     budget: float,
     hints: Mapping[tuple[int, int], int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[str]:
     """The review of deal ``deal`` as lines of text (computed here: slow).
-    ``hints``: the hints the human followed, (deal, action index) -> action."""
+    ``hints``: the hints the human followed, (deal, action index) -> action;
+    ``progress(done, total)`` is told after each decision."""
     from marjolet.analysis import review_record
     from marjolet.record import to_match
 
-    review = review_record(record, budget=budget, deals=[deal])
+    review = review_record(record, budget=budget, deals=[deal], progress=progress)
     played = to_match(record).deals[deal]
     followed = hints or {}
     shown, small = listed(review.decisions)
@@ -215,14 +217,27 @@ class DealReviewScreen(ModalScreen[None]):
     @work(thread=True, group="review", exit_on_error=False, name="review")
     def _review(self) -> None:
         """Review the deal on a worker thread; show it on the screen's thread."""
+        def progress(done: int, total: int) -> None:
+            try:
+                self.app.call_from_thread(self._show_progress, done, total)
+            except RuntimeError:  # the app closed meanwhile
+                pass
+
         try:
-            lines = review_lines(self.record, self.deal, self.names, self.budget, self.hints)
+            lines = review_lines(
+                self.record, self.deal, self.names, self.budget, self.hints, progress
+            )
         except Exception as exc:  # a review must never stop the game
             lines = [tr("tui.review_failed", reason=exc)]
         try:
             self.app.call_from_thread(self._show, lines)
         except RuntimeError:  # the app closed meanwhile
             pass
+
+    def _show_progress(self, done: int, total: int) -> None:
+        if self.lines is None:  # the result, once shown, stays
+            count = tr("tui.review_progress", done=done, total=total)
+            self.query_one("#review-text", Static).update(f"{tr('tui.review_running')} {count}")
 
     def _show(self, lines: list[str]) -> None:
         self.lines = lines
