@@ -358,3 +358,12 @@ def test_the_command_to_continue_keeps_the_language_and_the_plain_interface(
     assert again.returncode == 0, again.stderr
     assert again.stdout.startswith("Marjolet\u00a0: Vous contre Amateur")  # French again
     assert f"--resume {save} --plain --lang fr)" in again.stdout
+
+
+def test_a_level_chosen_when_resuming_is_called_by_its_name(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    play("--level", "amateur", "--save", str(save), stdin="quit\n")
+    proc = play("--lang", "fr", "--resume", str(save), "--level", "confirmé", stdin="quitter\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("Marjolet\u00a0: Vous contre Confirmé (")  # no program name
+    assert "best" not in proc.stdout

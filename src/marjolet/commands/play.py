@@ -272,6 +272,7 @@ def _resume(args: argparse.Namespace, save_to: Path | None) -> GameSession:
         fallback_opponent=default_opponent(),
         seed=args.seed,
         save_path=save_to,
+        opponent_name=getattr(args, "opponent_name", None),  # --level's name
     )
 
 

@@ -200,10 +200,13 @@ class GameSession:
         fallback_opponent: str = "random",
         seed: int | None = None,
         save_path: Path | None = None,
+        opponent_name: str | None = None,
     ) -> GameSession:
         """Continue the match saved in ``path``; it keeps being saved there
         (or to ``save_path``). The opponent is ``opponent``, else the bot
-        named as player 1 in the record, else ``fallback_opponent``."""
+        named as player 1 in the record, else ``fallback_opponent``; the
+        screen calls it ``opponent_name`` (a level chosen now), else by its
+        level's name when the record's bot plays one."""
         rec, match = saves.load_match(path)
         if match.is_over:
             raise RecordError(_over_message(path, rec.players, match))
@@ -232,7 +235,7 @@ class GameSession:
             save_path=save_path or path,
             seed=seed,
             notes=notes,
-            opponent_name=level.name(lang()) if level is not None else None,
+            opponent_name=opponent_name or (level.name(lang()) if level is not None else None),
         )
         session.resumed = True
         session.hints, session.comments = split_hints(rec.comments)
