@@ -35,7 +35,7 @@ def test_the_printed_resume_command_resumes_the_match_when_typed_as_printed(
     found = re.search(r"continue with: (.+?)\)", out)
     assert found is not None, out
     command = found[1]
-    assert command.endswith("-m marjolet play --resume")
+    assert command.endswith("-m marjolet play --resume --plain")  # as it was played
     again = run(command, env, "quit\n")  # typed in a shell, as printed
     assert "Deal 1 resumed" in again
     (game,) = (tmp_path / "games").glob("*.json")
