@@ -258,3 +258,14 @@ def test_a_resumed_match_calls_a_level_opponent_by_its_level_name(tmp_path: Path
     assert level.spec not in " ".join(resumed.opening_lines())  # the welcome names the level
     research = GameSession.resume(path, opponent="random")  # chosen on the command line
     assert research.opponent_spec == "random" and research.names[1] != level.name("en")
+
+
+def test_a_match_resumed_in_a_meld_window_names_the_trick_just_won(tmp_path: Path) -> None:
+    session = meld_session(tmp_path)
+    session.play(parse_action("AS"))  # the human leads A♠ ...
+    session.play(session.match.deal.legal_actions()[0], seat=1)  # type: ignore[union-attr]
+    assert session.observation().in_window  # ... wins trick 1: its window is open
+    path = session.save_path
+    assert path is not None
+    lines = GameSession.resume(path).opening_lines()
+    assert "Resumed deal 1 at trick 1." in lines  # not "trick 2": trick 1's window is open

@@ -27,17 +27,11 @@ from marjolet.tui.words import suit_name, tr
 # -- the top bar -----------------------------------------------------------------
 
 
-def shown_trick(obs: Observation) -> int:
-    """The trick number the top bar shows (1-16)."""
-    trick = obs.tricks_played if obs.in_window or obs.to_move < 0 else obs.tricks_played + 1
-    return min(max(trick, 1), 16)
-
-
 def topbar(obs: Observation, colour: bool, width: int) -> Text:
     """``Marjolet  deal 1 · trick 3/16 · trumps ♠ spades │ stock open: any
     card``, shortened (the title first, then the phase's words) so that it
     never runs past ``width`` columns."""
-    where = tr("tui.topbar", n=obs.deal_index + 1, trick=shown_trick(obs)).strip() + " "
+    where = tr("tui.topbar", n=obs.deal_index + 1, trick=describe.shown_trick(obs)).strip() + " "
     trumps = Text(SUIT_SYMBOLS[obs.trump] + " " + suit_name(obs.trump),
                   suit_style(obs.trump, colour))  # fmt: skip
     phase = "tui.phase2" if obs.stock_empty else "tui.phase1"

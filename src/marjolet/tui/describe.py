@@ -49,6 +49,13 @@ def four_kind(meld: int) -> str:
     return tr(_FOUR_KEYS[meld])
 
 
+def shown_trick(obs: Observation) -> int:
+    """The trick a player is at (1-16): the one just won while its meld
+    window is open, else the one being played."""
+    trick = obs.tricks_played if obs.in_window or obs.to_move < 0 else obs.tricks_played + 1
+    return min(max(trick, 1), 16)
+
+
 def cards_text(mask: int, sep: str = " ") -> str:
     """Cards of a mask as players sort them: ``A♠ 10♠ K♥``."""
     return sep.join(card_symbol(c) for c in display_order(mask))

@@ -25,6 +25,7 @@ from marjolet.tui.describe import (
     choice_label,
     follow_rule,
     meld_words,
+    shown_trick,
     why_not_allowed,
     window_options,
 )
@@ -75,12 +76,11 @@ def show_position(obs: Observation, match_totals: tuple[int, int]) -> str:
     """A compact picture of what the human sees."""
     me, opp = obs.seat, obs.seat ^ 1
     ind = card_symbol(obs.indicator) if obs.indicator is not None else tr("tui.taken")
-    trick = min(obs.tricks_played + (0 if obs.in_window else 1), 16)
     lines = [
         tr(
             "tui.plain_position",
             n=obs.deal_index + 1,
-            trick=trick,
+            trick=shown_trick(obs),
             trump=suit_name(obs.trump),
             card=ind,
             stock=max(0, obs.stock_size - 1),  # the hidden cards, as the full screen counts them

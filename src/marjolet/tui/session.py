@@ -312,7 +312,7 @@ class GameSession:
         if self.deal_in_progress and self.resumed:
             obs = self.observation()
             lines.append(
-                tr("tui.resumed", n=obs.deal_index + 1, trick=min(obs.tricks_played + 1, 16))
+                tr("tui.resumed", n=obs.deal_index + 1, trick=describe.shown_trick(obs))
             )
         elif self.resumed and self.match.deals:
             t = self.match.totals
