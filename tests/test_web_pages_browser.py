@@ -344,6 +344,29 @@ def test_a_card_held_back_by_the_meld_window_says_why_in_french(
     assert why == (
         "Vous avez remporté le pli\u00a0: finissez d'abord vos annonces (piocher), puis jouez."
     )
+    prompts = page.evaluate(
+        """() => import("/static/board.js").then((board) => [
+             [{ kind: "draw" }], [{ kind: "dix" }, { kind: "draw" }]].map((legal) =>
+             board.promptText({ to_move: 0, players: ["Ann", "Bob"], in_window: true,
+                                tricks_played: 3, legal }, { seat: 0 })))"""
+    )  # the won trick is in the log already: the prompt says what is left to do
+    assert prompts == [
+        "Pli pour vous\u00a0: rien à annoncer, piochez.",
+        "Pli pour vous\u00a0: annoncez vos combinaisons ou échangez le sept, puis piochez.",
+    ]
+    close(page)
+
+
+def test_a_review_asked_for_a_game_still_played_says_when_it_comes(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_page(chromium, PHONE, "fr-FR")
+    start_game(page, server.base)
+    game_id = page.url.rsplit("/", 1)[1]
+    page.goto(f"{server.base}/replay?game={game_id}&review=1&lang=fr")
+    notice = page.locator("#partial")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("L'analyse de la partie sera proposée quand elle sera finie.")
     close(page)
 
 

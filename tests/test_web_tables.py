@@ -241,6 +241,9 @@ def test_the_hint_is_a_legal_action_of_the_seat(server: LiveServer) -> None:
         assert me.state is not None
         assert hint["action"] in {a["action"] for a in me.state["legal"]}
         assert hint["version"] == me.state["version"]
+        me.send({"type": "hint"})  # asked again at the same position: the same advice
+        again = me.recv_until(lambda m: m["type"] == "hint")
+        assert again == hint
 
 
 def test_every_acknowledged_move_is_already_in_the_database(tmp_path: Path) -> None:

@@ -112,6 +112,10 @@ class Table:
         #: the database could not be read back: rebuild it at the next sync.
         self._must_reload = False
         self._bots_retired = False
+        #: The last hint given, by (seat, position version): asked again at
+        #: the same position, a player gets the same advice and figure (a
+        #: search under a time budget would answer "29 points", then "28").
+        self._last_hint: tuple[tuple[int, int], dict[str, Any]] | None = None
         #: When the last connection left (a watched match pauses after a while).
         self.unwatched_since = time.monotonic()
         #: The seats' accounts (``{"name", "rating", "provisional"}``) of a
@@ -908,6 +912,8 @@ class Table:
                     "not_your_turn", "a hint is for your own turn", key="error.hint_not_your_turn"
                 )
             obs, legal, version = turn.observation, list(turn.legal), turn.version
+            if self._last_hint is not None and self._last_hint[0] == (seat, version):
+                return self._last_hint[1]
         spec = self.hub.catalogue.hint_spec
         try:
             advice = await self.hub.extra_work(client, advise, obs, legal, spec=spec, seed=None)
@@ -918,7 +924,7 @@ class Table:
             raise WebError("hint", "no hint is available right now") from None
         if advice.action not in legal:
             raise WebError("hint", "no hint is available right now")
-        return {
+        answer = {
             "type": "hint",
             "action": ACTION_NAMES[advice.action],
             "value": round(advice.value, 1),
@@ -927,6 +933,8 @@ class Table:
             "version": version,
             "by": spec.split(":")[0],
         }
+        self._last_hint = ((seat, version), answer)
+        return answer
 
     def retire_bots(self, result: tuple[tuple[int, int], int] | None = None) -> None:
         """Done with this table's bots (once): tell external bots the

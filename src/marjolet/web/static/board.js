@@ -250,6 +250,8 @@ export function promptText(view, ctx) {
   const name = view.players[who];
   if (ctx.seat !== null && who === ctx.seat) {
     if (view.in_window) {
+      // the trick just won is in the log; say what is left to do, not the win again
+      if ((view.legal || []).every((a) => a.kind === "draw")) return t("prompt.window_draw");
       return view.tricks_played === 10 ? t("prompt.window_last") : t("prompt.window");
     }
     if (view.lead) {

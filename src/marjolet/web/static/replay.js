@@ -183,7 +183,9 @@ async function loadGame(id) {
     const button = g.status === "finished" && data.complete ? reviewButton(g.id, reviewReady) : null;
     if (button) links.push(button);
     load(data, t("game.versus", { a: recordName(g.players[0]), b: recordName(g.players[1]) }), links);
-    if (button && new URLSearchParams(location.search).get("review")) button.click();
+    const wanted = new URLSearchParams(location.search).get("review");
+    if (button && wanted) button.click();
+    else if (wanted && g.status !== "finished") $("partial").append(" ", t("replay.review_at_end"));
   } catch (err) {
     $("upload").hidden = false;
     showError(t("replay.cannot", { reason: err.message }));
