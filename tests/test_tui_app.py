@@ -573,6 +573,8 @@ def test_r_on_the_deal_summary_reviews_that_deal_then_returns(tmp_path: Path) ->
         text = "\n".join(screen.lines)
         assert "You:" in text and "decisions" in text and "accuracy" in text
         # the keys scroll a long review at once, with no Tab to focus it first
+        # (made long for sure: how many decisions get a line depends on the search)
+        screen._show([*screen.lines, *(f"line {i}" for i in range(40))])
         await pilot.pause()
         scroller = screen.query_one(VerticalScroll)
         assert scroller.has_focus and scroller.max_scroll_y > 0, scroller.max_scroll_y
