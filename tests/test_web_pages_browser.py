@@ -357,6 +357,21 @@ def test_a_card_held_back_by_the_meld_window_says_why_in_french(
     close(page)
 
 
+def test_the_rules_link_and_the_settings_boxes_are_big_enough_to_tap(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_page(chromium, {"width": 360, "height": 640}, "fr-FR")
+    start_game(page, server.base)
+    page.click(".prefs-menu summary")  # the settings: four colours, sounds
+    sizes = page.evaluate(
+        """() => ['#rules-link', '#four-colour', '#sound'].map((s) => {
+             const r = document.querySelector(s).getBoundingClientRect();
+             return [s, Math.round(r.width), Math.round(r.height)]; })"""
+    )
+    assert all(w >= 24 and h >= 24 for _, w, h in sizes), sizes  # WCAG 2.5.8's minimum
+    close(page)
+
+
 def test_a_review_asked_for_a_game_still_played_says_when_it_comes(
     chromium: Browser, server: LiveServer
 ) -> None:
