@@ -23,14 +23,28 @@ _BREAKABLE = rf"[^\S{UNBREAKABLE}]"  # whitespace a line may break at
 _WORD_CHAR = rf"[^\s]|[{UNBREAKABLE}]"
 
 
+#: (module, name, pattern): each library's word pattern, with the
+#: unbreakable spaces counted inside words.
+PATTERNS = (
+    ("rich._wrap", "re_word", rf"{_BREAKABLE}*(?:{_WORD_CHAR})+{_BREAKABLE}*"),
+    ("textual._wrap", "re_chunk", rf"(?:{_WORD_CHAR})+{_BREAKABLE}*|{_BREAKABLE}+"),
+)
+
+
 def keep_unbreakable_spaces() -> None:
     """Make Rich's and Textual's wrapping keep unbreakable spaces inside a
-    word (idempotent; call before the first screen is drawn)."""
-    import rich._wrap
-    import textual._wrap
+    word (idempotent; call before the first screen is drawn). A library
+    that no longer wraps through that name is left as it is: the game still
+    runs, and the test of the wrapping fails."""
+    import importlib
 
-    rich._wrap.re_word = re.compile(rf"{_BREAKABLE}*(?:{_WORD_CHAR})+{_BREAKABLE}*")
-    textual._wrap.re_chunk = re.compile(rf"(?:{_WORD_CHAR})+{_BREAKABLE}*|{_BREAKABLE}+")
+    for module_name, name, pattern in PATTERNS:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        if isinstance(getattr(module, name, None), re.Pattern):
+            setattr(module, name, re.compile(pattern))
 
 
-__all__ = ["UNBREAKABLE", "keep_unbreakable_spaces"]
+__all__ = ["PATTERNS", "UNBREAKABLE", "keep_unbreakable_spaces"]
