@@ -182,8 +182,9 @@ function trumpBadge(view) {
     el("span", { class: `big-suit suit-${view.trump}`, role: "img", "aria-label": suitName(view.trump) },
       SUIT_SYMBOLS[view.trump]),
     el("span", { class: "trump-name" }, suitName(view.trump)),
-    el("span", { class: "small" }, view.phase === 2 ? t("trump.trick_phase2", { n: view.trick_number })
-      : t("trump.trick", { n: Math.min(view.trick_number, 16) })),
+    el("span", { class: "small" }, view.deal_over ? t("trump.deal_over")
+      : view.phase === 2 ? t("trump.trick_phase2", { n: view.trick_number })
+        : t("trump.trick", { n: Math.min(view.trick_number, 16) })),
   );
 }
 
@@ -231,11 +232,12 @@ function windowActions(view, ctx) {
     const text = t("trick.last_text", { n: last.number, a: who(0), b: who(1), winner: playerLabel(view, last.winner, ctx.seat) });
     box.append(el("button", { type: "button", class: "action last-trick", onclick: () => ctx.onNote(text) }, t("trick.last_button")));
   }
-  if (ctx.onHint) {
+  const over = view.deal_over || view.match_over || Boolean(view.forfeit);
+  if (ctx.onHint && !over) {  // no advice button left greyed out once the deal is over
     box.append(el("button", {
       type: "button",
       class: "action hint" + (ctx.hintPending ? " busy" : ""),
-      disabled: !mine || ctx.pending || view.deal_over || view.match_over || Boolean(view.forfeit) || ctx.hintPending,
+      disabled: !mine || ctx.pending || ctx.hintPending,
       "aria-busy": ctx.hintPending ? "true" : "false",
       title: t("window.hint_title"),
       onclick: ctx.onHint,
