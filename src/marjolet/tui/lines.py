@@ -53,8 +53,6 @@ def _symbols(mask: int) -> str:
     return " ".join(card_symbol(c) for c in display_order(mask))
 
 
-
-
 class QuitGame(Exception):
     """The human asked to stop, or standard input ended."""
 
