@@ -4,6 +4,7 @@ errors of bad options, and the switch to the full screen in a terminal."""
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import random
@@ -138,6 +139,19 @@ def test_a_french_player_gets_errors_in_french_in_one_line(tmp_path: Path) -> No
     assert "pas d'adversaire «\u00a0nimporte\u00a0»" in error("--opponent", "nimporte")
     assert "pas de partie enregistrée dans" in error("--resume", str(tmp_path / "none.json"))
     assert "retirez --target" in error("--resume", "x.json", "--target", "1000")
+    taken = tmp_path / "taken.json"
+    taken.write_text("mine", encoding="utf-8")
+    cannot = f"impossible d'enregistrer dans {taken}\u00a0: "
+    assert f"{cannot}le fichier existe déjà\u00a0: ajoutez --force" in error("--save", str(taken))
+    assert taken.read_text(encoding="utf-8") == "mine"
+    assert "c'est un dossier" in error("--save", str(tmp_path))
+    nowhere = tmp_path / "nowhere"
+    assert f"le dossier {nowhere} n'existe pas" in error("--save", str(nowhere / "g.json"))
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json", encoding="utf-8")
+    damaged = error("--resume", str(bad))
+    assert f"impossible de reprendre {bad}\u00a0: ce n'est pas une partie lisible" in damaged
+    assert "malformed JSON" in damaged  # the technical detail, said to be one
     save = tmp_path / "done.json"
     play("--level", "débutant", "--seed", "3", "--target", "100", "--save", str(save),
          stdin="1\n" * 400)  # fmt: skip
@@ -153,9 +167,64 @@ def test_a_name_with_nothing_to_show_exits_2_in_one_line(name: str) -> None:
     proc = play("--name", name)
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        f"marjolet play: error: argument --name: {name!r} has no printable character"
+        f"marjolet: error: --name: {name!r} has no printable character"
     ]
     assert saves.saved_games() == []
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--levle", "x"], "option ou argument inconnu\u00a0: --levle x"),
+        (["x"], "option ou argument inconnu\u00a0: x"),
+        (["--seed", "x"], "--seed attend un nombre entier, pas «\u00a0x\u00a0»"),
+        (["--target", "1.5"], "--target attend un nombre entier, pas «\u00a01.5\u00a0»"),
+        (["--save"], "--save attend une valeur"),
+        (["--s", "3"], "--s peut être --seed, --save\u00a0: écrivez l'option en entier"),
+        (
+            ["--deal-pattern", "4"],
+            "--deal-pattern\u00a0: «\u00a04\u00a0» n'est pas un choix possible\u202f; "
+            "au choix\u00a0: 3-3, 2-2-2",
+        ),
+        (["--name", " "], "--name\u00a0: «\u00a0 \u00a0» n'a aucun caractère imprimable"),
+    ],
+)
+def test_a_french_player_gets_usage_errors_in_french_in_one_line(
+    args: list[str], said: str
+) -> None:
+    for lang in (["--lang", "fr"], ["--lang=fr"], ["--la", "en", "--lang", "fr"]):
+        proc = play(*lang, *args)
+        assert proc.returncode == 2
+        said_here = said.replace("\u202f", "\u00a0")  # as the terminal writes it
+        if "inconnu" in said:
+            said_here += " («\u00a0marjolet play --help\u00a0» liste les options)"
+        assert proc.stderr == f"marjolet\u00a0: erreur\u00a0: {said_here}\n"
+
+
+def test_a_french_player_is_warned_in_french_of_a_damaged_save() -> None:
+    (saves.games_dir() / "zz-damaged.json").write_text("{ not json", encoding="utf-8")
+    proc = play("--lang", "fr", "--resume")
+    first, second = proc.stderr.splitlines()
+    assert first.startswith("marjolet\u00a0: attention\u00a0: partie enregistrée illisible")
+    assert "zz-damaged.json" in first
+    assert second.startswith("marjolet\u00a0: erreur\u00a0: aucune partie en cours")
+
+
+def test_the_language_of_the_environment_words_usage_errors_and_help() -> None:
+    env = {**os.environ, "LANG": "fr_FR.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""}
+    run = functools.partial(
+        subprocess.run, capture_output=True, text=True, timeout=60, check=False, env=env
+    )
+    proc = run([sys.executable, "-m", "marjolet", "play", "--seed", "x"])
+    assert proc.stderr.startswith("marjolet\u00a0: erreur\u00a0: --seed attend")
+    proc = run([sys.executable, "-m", "marjolet", "play", "--help"])
+    assert proc.returncode == 0 and proc.stdout.startswith("utilisation\u00a0: marjolet play")
+    for said in ("options\u00a0:", "règles\u00a0:", "--level NIVEAU", "afficher cette aide"):
+        assert said in proc.stdout
+    assert "(R" not in proc.stdout  # no rule ids on a player's screen
+    proc = run([sys.executable, "-m", "marjolet", "play", "--lang", "en", "--help"])
+    assert proc.stdout.startswith("usage: marjolet play") and "--level LEVEL" in proc.stdout
+    assert "(R" not in proc.stdout
 
 
 def test_r6_a_resumed_match_deals_from_the_seed_given_now_or_a_strong_shuffle(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from marjolet.errors import MarjoletError
@@ -35,15 +35,27 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors in one line with exit status 2."""
+    """argparse that reports usage errors in one line with exit status 2.
+
+    ``word_error``, when set, words that line itself: ``marjolet play``
+    says it in the player's language."""
+
+    word_error: Callable[[str], str] | None = None
 
     def error(self, message: str) -> NoReturn:
+        if self.word_error is not None:
+            self.exit(2, self.word_error(message) + "\n")
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None, argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The argument parser. Only ``command``'s module is imported (the others
-    are listed by name and help text), so start-up stays fast."""
+    are listed by name and help text), so start-up stays fast.
+
+    A command module may also provide ``prepare(argv)``, called with the raw
+    arguments before its options are added (``play`` picks its language
+    there), and ``usage_error(message) -> str``, the line that reports a
+    usage error of that command."""
     from marjolet import __version__
 
     parser = _Parser(
@@ -56,8 +68,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         if name == command:
             mod = importlib.import_module(module)
+            if hasattr(mod, "prepare"):
+                mod.prepare(argv)
             mod.add_arguments(cmd)
             cmd.set_defaults(_module=mod)
+            if hasattr(mod, "usage_error"):  # the top parser reports unknown arguments
+                parser.word_error = cmd.word_error = mod.usage_error
     return parser
 
 
@@ -70,7 +86,7 @@ def fail(message: str) -> NoReturn:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
-    parser = build_parser(command if command in COMMANDS else None)
+    parser = build_parser(command if command in COMMANDS else None, argv)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

@@ -36,7 +36,18 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 class OutputError(MarjoletError):
-    """A file the user named cannot, or may not, be written."""
+    """A file the user named cannot, or may not, be written.
+
+    ``code`` says why in one word, for a program that words the error
+    itself (``marjolet play`` in the player's language): ``exists``,
+    ``folder``, ``special`` (a device, FIFO or socket), ``no_folder``,
+    ``cannot_write`` (``detail``: the system's reason), or ``""``.
+    """
+
+    def __init__(self, message: str, *, code: str = "", detail: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.detail = detail
 
 
 def _kind(mode: int) -> str | None:
@@ -81,18 +92,28 @@ def check_output(
     except FileNotFoundError:
         info = None
     except OSError as exc:
-        raise OutputError(f"{lead}: cannot write: {exc.strerror or exc}") from None
+        reason = str(exc.strerror or exc)
+        raise OutputError(
+            f"{lead}: cannot write: {reason}", code="cannot_write", detail=reason
+        ) from None
     if info is not None:
         kind = _kind(info.st_mode)
         if kind is not None:
-            raise OutputError(f"{lead}: is {kind}; give the name of a regular file")
+            raise OutputError(
+                f"{lead}: is {kind}; give the name of a regular file",
+                code="folder" if stat.S_ISDIR(info.st_mode) else "special",
+            )
         own = may_replace is not None and real_target(may_replace) == target
         if not force and not own:
-            raise OutputError(f"{lead}: the file exists; add --force to replace it")
+            raise OutputError(f"{lead}: the file exists; add --force to replace it", code="exists")
         return target
     folder = target.parent
     if not folder.is_dir():
-        raise OutputError(f"{lead}: cannot write: no such folder {str(folder)!r}")
+        raise OutputError(
+            f"{lead}: cannot write: no such folder {str(folder)!r}",
+            code="no_folder",
+            detail=str(folder),
+        )
     return target
 
 

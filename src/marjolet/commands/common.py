@@ -7,34 +7,47 @@ import argparse
 from marjolet.errors import RulesError
 from marjolet.rules import Rules, check_new_match
 
+#: The rules options' help for the research commands, rule ids included
+#: (``marjolet play`` gives its players the same in their words).
+RULES_HELP = {
+    "rules": "rules",
+    "profile": "classic (default) or encyclopedia",
+    "deal_pattern": "batches of the deal (R4)",
+    "all_tricks_bonus": "bonus for all six last tricks (R17)",
+    "dix_on_play": "an unexchanged seven scores when played (R19)",
+    "jack_queen": "JQs meld mode (R11)",
+    "target": "match target (R22)",
+    "one_meld_per_window": "at most one declaration per trick won",
+}
 
-def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--rules PROFILE`` and one flag per variation (rules.md)."""
-    group = parser.add_argument_group("rules")
+
+def add_rules_arguments(
+    parser: argparse.ArgumentParser, words: dict[str, str] | None = None
+) -> None:
+    """``--rules PROFILE`` and one flag per variation (rules.md), described
+    by ``words`` (the keys of :data:`RULES_HELP`, and ``metavar_profile``)."""
+    say = RULES_HELP if words is None else words
+    group = parser.add_argument_group(say["rules"])
     group.add_argument(
         "--rules",
         "--profile",
         dest="profile",
         default="classic",
-        metavar="PROFILE",
-        help="classic (default) or encyclopedia",
+        metavar=say.get("metavar_profile", "PROFILE"),
+        help=say["profile"],
     )
-    group.add_argument("--deal-pattern", choices=["3-3", "2-2-2"], help="batches of the deal (R4)")
+    group.add_argument("--deal-pattern", choices=["3-3", "2-2-2"], help=say["deal_pattern"])
+    group.add_argument("--all-tricks-bonus", type=int, metavar="N", help=say["all_tricks_bonus"])
+    group.add_argument("--dix-on-play", choices=["yes", "no"], help=say["dix_on_play"])
     group.add_argument(
-        "--all-tricks-bonus", type=int, metavar="N", help="bonus for all six last tricks (R17)"
+        "--jack-queen", choices=["trump-jack", "same-suit"], help=say["jack_queen"]
     )
-    group.add_argument(
-        "--dix-on-play", choices=["yes", "no"], help="an unexchanged seven scores when played (R19)"
-    )
-    group.add_argument(
-        "--jack-queen", choices=["trump-jack", "same-suit"], help="JQs meld mode (R11)"
-    )
-    group.add_argument("--target", type=int, metavar="N", help="match target (R22)")
+    group.add_argument("--target", type=int, metavar="N", help=say["target"])
     group.add_argument(
         "--one-meld-per-window",
         action="store_true",
         default=None,
-        help="at most one declaration per trick won",
+        help=say["one_meld_per_window"],
     )
 
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from marjolet.commands.common import add_rules_arguments, rules_from_args
+from marjolet.commands.common import RULES_HELP, add_rules_arguments, rules_from_args
 from marjolet.errors import MarjoletError, RecordError
 from marjolet.rules import SETTING_NAMES
 
@@ -36,9 +36,10 @@ def player_name(text: str) -> str:
     """``--name``: a name the screens can show (a blank or control-only
     name would leave "Marjolet:  against Expert")."""
     from marjolet.record import printable_name
+    from marjolet.tui.words import tr
 
     if not printable_name(text):
-        raise argparse.ArgumentTypeError(f"{text!r} has no printable character")
+        raise argparse.ArgumentTypeError(tr("play.usage.unprintable", name=repr(text)[1:-1]))
     return text
 
 
@@ -50,49 +51,119 @@ def default_opponent() -> str:
     return STRONGEST
 
 
+def prepare(argv: Sequence[str]) -> None:
+    """Speak the player's language before the options are read, so that
+    ``--help`` and a usage error come in it: the last ``--lang`` among the
+    raw arguments, else the environment's language."""
+    from marjolet.i18n import from_environment
+    from marjolet.tui import words
+
+    words.use(_lang_argument(argv) or from_environment())
+
+
+def _lang_argument(argv: Sequence[str]) -> str | None:
+    """The value of the last usable ``--lang X`` or ``--lang=X`` (or an
+    abbreviation argparse accepts) before any ``--``."""
+    from marjolet.i18n import LANGS
+
+    found = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        name, equals, value = arg.partition("=")
+        if name not in ("--la", "--lan", "--lang"):
+            continue
+        if not equals:
+            value = argv[i + 1] if i + 1 < len(argv) else ""
+        found = value if value in LANGS else found
+    return found
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options, described in the language chosen by :func:`prepare`."""
+    from marjolet.tui.words import tr
+
+    parser.description = tr("play.help.description")
+    parser.formatter_class = _Help
+    parser._optionals.title = tr("play.help.options")
+    for action in parser._actions:
+        if action.dest == "help":
+            action.help = tr("play.help.help")
     parser.add_argument(
-        "--level",
-        metavar="LEVEL",
-        help="the opponent's level: beginner, amateur, skilled or expert, or its French "
-        "name (débutant, amateur, confirmé, expert); default: the start screen asks",
+        "--level", metavar=tr("play.help.metavar_level"), help=tr("play.help.level")
+    )
+    parser.add_argument("--opponent", metavar="SPEC", help=tr("play.help.opponent"))
+    parser.add_argument(
+        "--seed", type=int, metavar=tr("play.help.metavar_seed"), help=tr("play.help.seed")
     )
     parser.add_argument(
-        "--opponent",
-        metavar="SPEC",
-        help="a bot spec instead of a level, e.g. 'random' or 'pimc:worlds=80' "
-        "(marjolet bots lists them); not with --level",
+        "--name", type=player_name, metavar=tr("play.help.metavar_name"), help=tr("play.help.name")
     )
+    file = tr("play.help.metavar_file")
+    parser.add_argument("--save", metavar=file, help=tr("play.help.save"))
+    parser.add_argument("--force", action="store_true", help=tr("play.help.force"))
     parser.add_argument(
-        "--seed", type=int, help="seed for the shuffles and the bot (reproducible game)"
+        "--resume", metavar=file, nargs="?", const=LAST, help=tr("play.help.resume")
     )
-    parser.add_argument(
-        "--name",
-        type=player_name,
-        help="your name in the record (default: You; Vous in French)",
-    )
-    parser.add_argument(
-        "--save",
-        metavar="FILE",
-        help="save the game to FILE after every action (default: a new file in the data folder)",
-    )
-    parser.add_argument("--force", action="store_true", help="let --save replace an existing file")
-    parser.add_argument(
-        "--resume",
-        metavar="FILE",
-        nargs="?",
-        const=LAST,
-        help="continue the match saved in FILE; without FILE, the last unfinished match",
-    )
-    parser.add_argument(
-        "--plain", action="store_true", help="use the plain line interface even in a terminal"
-    )
-    parser.add_argument(
-        "--lang",
-        choices=("fr", "en"),
-        help="language of the game: fr or en (default: from LANG, else en)",
-    )
-    add_rules_arguments(parser)
+    parser.add_argument("--plain", action="store_true", help=tr("play.help.plain"))
+    parser.add_argument("--lang", choices=("fr", "en"), help=tr("play.help.lang"))
+    rules_words = {key: tr(f"play.help.{key}") for key in RULES_HELP}
+    add_rules_arguments(parser, rules_words | {"metavar_profile": tr("play.help.metavar_profile")})
+
+
+class _Help(argparse.HelpFormatter):
+    """argparse's help with its "usage:" and its headings' colons in the
+    player's language (French sets a space before a colon)."""
+
+    def start_section(self, heading: str | None) -> None:
+        from marjolet.tui.words import tr
+
+        super().start_section(None if heading is None else tr("play.help.section", title=heading))
+
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[argparse._MutuallyExclusiveGroup],
+        prefix: str | None = None,
+    ) -> None:
+        from marjolet.tui.words import tr
+
+        words = tr("play.help.usage") if prefix is None else prefix
+        super().add_usage(usage, actions, groups, words)
+
+
+#: argparse's usage errors, read to be said in the player's words (``play.usage.*``).
+_USAGE_ERRORS = (
+    (r"unrecognized arguments: (?P<args>.*)", "unknown"),
+    (r"argument (?P<option>[^:]+): expected one argument", "no_value"),
+    (
+        r"argument (?P<option>[^:]+): invalid choice: '(?P<value>.*)' "
+        r"\(choose from (?P<choices>.*)\)",
+        "choice",
+    ),
+    (r"argument (?P<option>[^:]+): invalid int value: '(?P<value>.*)'", "integer"),
+    (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)", "ambiguous"),
+    (r"argument (?P<option>[^:]+): (?P<detail>.*)", "option"),
+)
+
+
+def usage_error(message: str) -> str:
+    """The line that reports argparse's usage error ``message``, in the
+    player's language (``marjolet : erreur : --seed attend un nombre entier,
+    pas « x »``); a message not foreseen is given as argparse wrote it."""
+    import re
+
+    from marjolet.tui.words import tr
+
+    for pattern, key in _USAGE_ERRORS:
+        found = re.fullmatch(pattern, message, flags=re.DOTALL)
+        if found is not None:
+            parts = found.groupdict()
+            if "choices" in parts:  # 'fr', 'en' -> fr, en
+                parts["choices"] = parts["choices"].replace("'", "")
+            return tr("play.error", message=tr(f"play.usage.{key}", **parts))
+    return tr("play.error", message=message)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -153,7 +224,7 @@ def _is_terminal() -> bool:
 def open_session(args: argparse.Namespace) -> GameSession:
     """A new match from the options, or the resumed one; the record is
     written once before play, so an unusable save path stops here."""
-    from marjolet.outputs import check_output
+    from marjolet.outputs import OutputError, check_output
     from marjolet.tui.session import GameSession
     from marjolet.tui.words import tr
 
@@ -161,13 +232,11 @@ def open_session(args: argparse.Namespace) -> GameSession:
     if save_to is not None:
         # a new match never replaces a file unasked; a resumed one may go on in its own file
         own = args.resume if args.resume not in (None, LAST) else None
-        check_output(
-            save_to,
-            force=args.force,
-            flag="--save",
-            may_replace=own,
-            prefix=tr("play.cannot_save", path=args.save),
-        )
+        try:
+            check_output(save_to, force=args.force, flag="--save", may_replace=own)
+        except OutputError as exc:
+            reason = tr(f"play.save.{exc.code}", detail=exc.detail, folder=exc.detail)
+            raise OutputError(tr("play.cannot_save", path=args.save, reason=reason)) from None
     if args.resume is None:
         rules = rules_from_args(args)
         opponent = args.opponent or default_opponent()
@@ -258,7 +327,7 @@ def _resume(args: argparse.Namespace, save_to: Path | None) -> GameSession:
         raise MarjoletError(tr("play.resume_rules", options=" ".join(changed)))
     if args.resume == LAST:
         path = saves.last_unfinished(
-            warn=lambda line: print(f"marjolet: warning: {line}", file=sys.stderr)
+            warn=lambda line: print(tr("play.warning", message=line), file=sys.stderr)
         )
         if path is None:
             raise RecordError(tr("play.no_unfinished", folder=saves.games_dir(create=False)))

@@ -17,6 +17,7 @@ from marjolet import record
 from marjolet.errors import MarjoletError, RecordError
 from marjolet.match import Match
 from marjolet.paths import data_dir
+from marjolet.tui.words import tr
 
 GAMES_FOLDER = "games"
 SUFFIX = ".json"
@@ -77,7 +78,7 @@ def last_unfinished(warn: Callable[[str], None] | None = None) -> Path | None:
             _, match = load_match(path)
         except (MarjoletError, OSError) as exc:
             if warn is not None:
-                warn(f"skipped an unreadable save: {exc}")
+                warn(tr("play.skipped_save", detail=str(exc)))
             continue
         if not match.is_over:
             return path

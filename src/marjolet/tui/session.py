@@ -207,7 +207,11 @@ class GameSession:
         named as player 1 in the record, else ``fallback_opponent``; the
         screen calls it ``opponent_name`` (a level chosen now), else by its
         level's name when the record's bot plays one."""
-        rec, match = saves.load_match(path)
+        try:
+            rec, match = saves.load_match(path)
+        except RecordError as exc:  # the file's fault, framed in the player's words
+            detail = str(exc).removeprefix(f"{path}: ")
+            raise RecordError(tr("play.unreadable", path=path, detail=detail)) from None
         if match.is_over:
             raise RecordError(_over_message(path, rec.players, match))
         # A replayed match deals from seed 0; new deals must be shuffled by a
