@@ -265,6 +265,7 @@ def test_the_match_end_shows_every_deal_and_offers_a_rematch(
             # a deal over: no greyed advice button left, the badge says the deal is over
             assert page.locator(".action.hint").count() == 0
             assert "deal over" in page.inner_text(".trump-badge")
+            assert page.locator(".empty-hand").count() == 0  # not "no cards left" twice
             if page.query_selector("#next-deal"):
                 page.click("#next-deal")
                 page.wait_for_selector("#overlay", state="hidden")

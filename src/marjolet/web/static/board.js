@@ -123,7 +123,8 @@ function handRow(view, player, ctx, isBottom) {
       row.setAttribute("aria-label", t("seat.hidden_cards", { n: backs }));
     }
   }
-  if (hand.size === 0) row.append(el("div", { class: "empty-hand" }, t("seat.no_cards")));
+  // mid-deal an empty hand is news; once the deal is over both are, and the summary says so
+  if (hand.size === 0 && !view.deal_over) row.append(el("div", { class: "empty-hand" }, t("seat.no_cards")));
   return row;
 }
 
