@@ -186,7 +186,7 @@ def test_meld_window_lists_values_then_declare_dix_and_draw(tmp_path: Path) -> N
         obs = app.session.observation()
         assert obs.points[0] == 10 + 20 + 10
         text = screen_text(app)
-        assert "melds K♥Q♥" in text and "• shown" in text
+        assert "melds K♥-Q♥" in text and "• shown" in text
         told = " ".join(strip.text.strip() for strip in app.query_one("#log", RichLog).lines)
         assert "You declared K♥-Q♥ (marriage) for 20." in told  # the journal wraps it
         assert "Your meld window" not in text
@@ -314,7 +314,7 @@ def test_a_whole_deal_by_keys_ends_with_the_points_by_source(tmp_path: Path) -> 
             "cards (A, 10)",
             "melds",
             "dix (seven)",
-            "last card",
+            "last card of the stock",
             "last trick",
             "all six",
         ):

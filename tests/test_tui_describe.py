@@ -165,8 +165,8 @@ def test_summary_table_lists_every_source_and_the_total() -> None:
     finished = random_deals(1, seed=5)[0]
     rows = describe.summary_table((finished.breakdown(0), finished.breakdown(1)))
     labels = [r[0] for r in rows]
-    assert labels == ["cards (A, 10)", "melds", "dix (seven)", "last card", "last trick", "all six",
-                      "deal total"]  # fmt: skip
+    assert labels == ["cards (A, 10)", "melds", "dix (seven)", "last card of the stock",
+                      "last trick", "all six", "deal total"]  # fmt: skip
     assert rows[-1][1:] == finished.points
 
 
@@ -175,10 +175,10 @@ def test_melds_are_named_as_players_say_them() -> None:
     assert describe.meld_cards_text(MELD_INDEX["JQC"], hearts, CLASSIC) == "J♥-Q♣"
     same_suit = CLASSIC.replace(jack_queen="same-suit")
     assert describe.meld_cards_text(MELD_INDEX["JQC"], hearts, same_suit) == "J♣-Q♣"
-    assert describe.meld_short(MELD_INDEX["KQS"], hearts, CLASSIC) == "K♠Q♠"
+    assert describe.meld_short(MELD_INDEX["KQS"], hearts, CLASSIC) == "K♠-Q♠"
     assert describe.meld_short(MELD_INDEX["4T"], hearts, CLASSIC) == "4×10"
     assert describe.melds_text(1 << MELD_INDEX["4A"] | 1 << MELD_INDEX["KQH"], hearts, CLASSIC) == (
-        "4×A K♥Q♥"
+        "4×A, K♥-Q♥"
     )
 
 

@@ -250,7 +250,7 @@ def test_narrow_screens_wrap_the_start_keys_and_mark_a_cut_name_line(tmp_path: P
             await settle(app, pilot)
             await pilot.press("1")  # K♥-Q♥ declared: on show
             await settle(app, pilot)
-            line = next(r for r in screen_text(app).splitlines() if "annonces R♥D♥" in r)
+            line = next(r for r in screen_text(app).splitlines() if "annonces R♥-D♥" in r)
             assert "• montrées" in line or "…" in line  # whole, or visibly cut
 
         run_app(app, body)

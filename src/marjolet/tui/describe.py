@@ -98,11 +98,11 @@ def meld_kind(meld: int, trump: int) -> str:
     return tr(f"tui.kind_{base}_trump" if meld & 3 == trump else f"tui.kind_{base}")
 
 
-def meld_cards_text(meld: int, trump: int, rules: Rules, sep: str = "-") -> str:
+def meld_cards_text(meld: int, trump: int, rules: Rules) -> str:
     """The cards of a meld as players name them: ``K♥-Q♥``, ``J♦-Q♠`` (the
     jack first), ``A♠-A♥-A♣-A♦``."""
     order = meld_card_order(meld, meld_cards(meld, trump, rules))
-    return sep.join(card_symbol(c) for c in order)
+    return "-".join(card_symbol(c) for c in order)
 
 
 def meld_words(meld: int, trump: int, rules: Rules) -> str:
@@ -114,15 +114,17 @@ def meld_words(meld: int, trump: int, rules: Rules) -> str:
 
 
 def meld_short(meld: int, trump: int, rules: Rules) -> str:
-    """A meld in a few characters: ``4×A``, ``K♥Q♥``, ``J♦Q♠``."""
+    """A meld in a few characters: ``4×A``, ``K♥-Q♥``, ``J♦-Q♠`` (its cards
+    joined as the log and the meld window join them)."""
     if meld < MARRIAGE_BASE:
         return "4×" + tr(f"rank_letter.{'ATKQ'[meld]}")
-    return meld_cards_text(meld, trump, rules, "")
+    return meld_cards_text(meld, trump, rules)
 
 
 def melds_text(mask: int, trump: int, rules: Rules) -> str:
-    """The melds of a meld-id mask (``Observation.melds``), short forms."""
-    return " ".join(meld_short(m, trump, rules) for m in range(MELD_COUNT) if mask >> m & 1)
+    """The melds of a meld-id mask (``Observation.melds``), short forms
+    between commas: ``4×A, K♥-Q♥``."""
+    return ", ".join(meld_short(m, trump, rules) for m in range(MELD_COUNT) if mask >> m & 1)
 
 
 def window_options(obs: Observation, legal: Sequence[int]) -> list[WindowOption]:
