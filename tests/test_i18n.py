@@ -168,6 +168,14 @@ def test_the_terminal_wraps_french_text_without_starting_a_line_with_its_sign(
             ).replace("\u00a0", "")  # nothing lost or added
 
 
+def test_french_elides_de_before_a_name_that_starts_with_a_vowel() -> None:
+    assert translate("history.forfeited", "fr", name="amelie_r") == "forfait d'amelie_r"
+    assert translate("history.forfeited", "fr", name="Écrin") == "forfait d'Écrin"
+    assert translate("history.forfeited", "fr", name="bob") == "forfait de bob"
+    assert translate("history.forfeited", "en", name="amelie_r") == "forfeited by amelie_r"
+    assert translate("tui.their_card", "fr", card="D♠", name="Expert") == "D♠ d'Expert"
+
+
 def test_plurals_follow_each_language() -> None:
     assert translate("seat.tricks", "fr", n=0) == "0 pli"
     assert translate("seat.tricks", "fr", n=1) == "1 pli"

@@ -382,6 +382,40 @@ def test_a_guest_seek_is_listed_accepted_once_and_its_owner_learns_its_seat(
             assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == status["game"]["seat"]
 
 
+def test_a_game_found_online_offers_no_rematch_table_that_nobody_would_join(
+    server: LiveServer,
+) -> None:
+    """A rematch makes a friend's table: its link would reach nobody from the lobby."""
+    with server.http() as owner, server.http() as other:
+        seek = owner.post("/api/seeks", json={"name": "Hal", "rules": SHORT}).json()
+        seat = other.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Ivy"}).json()
+        mine = owner.get(f"/api/seeks/{seek['id']}", params={"token": seek["token"]}).json()["game"]
+        finals: dict[int, dict[str, Any]] = {}
+        errors: list[BaseException] = []
+
+        def play(held: dict[str, Any]) -> None:
+            try:
+                hello = {"type": "hello", "token": held["token"]}
+                with seat_socket(server, held["id"], None, hello) as me:
+                    welcome = me.recv_until(lambda m: m["type"] == "welcome")
+                    assert welcome["paired"] is True
+                    rng = random.Random(held["seat"])
+                    finals[held["seat"]] = play_until(me, lambda s: bool(s["match_over"]), rng)
+            except BaseException as exc:  # reported by the main thread
+                errors.append(exc)
+
+        threads = [threading.Thread(target=play, args=(held,)) for held in (mine, seat)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(300)
+        assert not errors, errors and finals[0]["match_over"]
+        again = other.post(f"/api/games/{seat['id']}/rematch", json={"token": seat["token"]})
+        assert again.status_code == 409 and again.json()["error"]["code"] == "no_rematch"
+        listed = other.get("/api/games").json()["games"]
+        assert [g["id"] for g in listed] == [seat["id"]]  # no table left waiting for "a friend"
+
+
 def test_only_the_owner_withdraws_a_seek_and_nobody_accepts_their_own(server: LiveServer) -> None:
     jack = sign_up(server, "jack")
     seek = jack.post("/api/seeks", json={"rules": "classic", "rated": True}).json()

@@ -77,6 +77,20 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
         expect(hint).to_be_disabled()  # no advice on a finished match
     expect(alice.locator("#board")).to_contain_text("a quitté la partie et perd par forfait")
     assert "tombé en panne" not in alice.locator("body").inner_text()
+    game_url = alice.url
+    alice.goto(game_url.replace("/game/", "/replay?game=") + "&lang=fr")
+    expect(alice.locator("#partial")).to_contain_text(
+        "bobby a quitté la partie et l'a perdue par forfait\u00a0: alice a gagné."
+    )
+    expect(alice.locator("#result")).to_contain_text("alice gagne par forfait")
+    replay = alice.locator("body").inner_text()
+    assert "tombé en panne" not in replay and "left the game" not in replay
+    assert "non décidée" not in replay and "donne en cours" not in replay
+    elided = alice.evaluate(
+        "async () => { const {t} = await import('/static/common.js');"
+        " return ['amelie', 'Bob'].map((name) => t('history.forfeited', {name})); }"
+    )
+    assert elided == ["forfait d'amelie", "forfait de Bob"]
     alice.goto(f"{server.base}/players/alice?lang=fr")
     expect(alice.locator(".rating-plot circle")).to_have_count(2)
     expect(alice.locator("#summary")).to_contain_text("1 partie classée : 1 gagnée, 0 perdue")

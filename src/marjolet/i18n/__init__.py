@@ -67,7 +67,29 @@ def translate(key: str, lang: str, /, **args: Any) -> str:
         entry = catalogue(DEFAULT).get(key, key)
     if isinstance(entry, dict):
         entry = entry[plural_form(int(args.get("n", 0)), lang)]
-    return str(entry).format_map(_Keep(args))
+    text = str(entry)
+    if lang == "fr":
+        text = elide(text, args)
+    return text.format_map(_Keep(args))
+
+
+#: French "de" and "que" before a filled-in word: elided before a vowel.
+_ELIDED = re.compile(r"\b(de|que) \{([a-z_][a-z0-9_]*)\}")
+_VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
+
+
+def elide(text: str, args: Mapping[str, Any]) -> str:
+    """French elision before a value that starts with a vowel: ``forfait de
+    {name}`` reads ``forfait d'amelie_r`` (``de Bob`` stays). The catalogue
+    writes every other elision itself."""
+
+    def one(found: re.Match[str]) -> str:
+        first = str(args.get(found[2], ""))[:1].lower()
+        if first and first in _VOWELS:
+            return f"{found[1][:-1]}'{{{found[2]}}}"
+        return found[0]
+
+    return _ELIDED.sub(one, text)
 
 
 def placeholders(text: str) -> set[str]:

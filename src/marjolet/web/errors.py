@@ -65,6 +65,7 @@ HTTP_STATUS: dict[str, int] = {
     "not_finished": 409,
     "not_found": 404,
     "not_over": 409,
+    "no_rematch": 409,
     "not_json": 415,
     "too_large": 413,
     "rate_limited": 429,

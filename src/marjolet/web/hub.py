@@ -446,6 +446,11 @@ class Hub:
         same opponent and rules, the other player dealing first."""
         if not table.match.is_over:  # played to its end (a forfeited one is not offered)
             raise WebError("not_over", "the match is not over yet")
+        if table.paired:  # a table waiting for a friend's link that nobody would bring
+            raise WebError(
+                "no_rematch",
+                "a game found online has no rematch: offer a new game online",
+            )
         game = table.game
         bots: list[BotChoice] = []
         if game.mode == "bot":

@@ -39,7 +39,7 @@ from sqlalchemy import Engine, Row, and_, select
 
 from marjolet.rules import Rules
 from marjolet.web.accounts import Account, AccountError, Accounts
-from marjolet.web.db import game_players, games, rating_changes
+from marjolet.web.db import game_players, games, play_now, rating_changes, seeks
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
 from marjolet.web.lobby import Lobby, LobbyError, Seek, Seeker, owner_seat_token
@@ -168,8 +168,10 @@ class Online:
     # -- tables -----------------------------------------------------------------------------
 
     async def opened(self, table: Table) -> None:
-        """A table opens: tell it its seats' accounts, rated or not, days per move."""
+        """A table opens: tell it its seats' accounts, rated or not, days per
+        move, and whether the lobby or "Play now" paired its players."""
         rows = await asyncio.to_thread(self._players_of, table.id)
+        table.paired = bool(rows) or await asyncio.to_thread(self._paired, table.id)
         if not rows:
             return
         table.public = True  # a lobby game: spectators see names, never hidden cards
@@ -224,6 +226,14 @@ class Online:
         )
         with self.hub.ledger.engine.connect() as db:
             return [str(r.id) for r in db.execute(query).all()]
+
+    def _paired(self, game_id: str) -> bool:
+        """A game of two guests made from a seek or from "Play now"."""
+        with self.hub.ledger.engine.connect() as db:
+            for made in (seeks.c.game_id, play_now.c.game_id):
+                if db.execute(select(made).where(made == game_id).limit(1)).first() is not None:
+                    return True
+        return False
 
     def _players_of(self, game_id: str) -> list[tuple[int, int, bool, int | None]]:
         with self.hub.ledger.engine.connect() as db:

@@ -129,6 +129,9 @@ class Table:
         self.clocks: dict[int, float] = {}
         #: A lobby game of an account: anyone may watch it (hands hidden).
         self.public = False
+        #: Two players paired by the lobby or "Play now" (accounts or guests):
+        #: its players have no invite link to pass on, so no rematch table.
+        self.paired = False
         self.rated = False
         self.days_per_move: int | None = None
         #: Whose share of the bot pool this table's bots use: the address
@@ -384,6 +387,7 @@ class Table:
             "accounts": self.accounts,
             "rated": self.rated,
             "days_per_move": self.days_per_move,
+            "paired": self.paired,
         }
 
     # -- pictures --------------------------------------------------------------------

@@ -68,8 +68,18 @@ export function t(key, args = {}) {
   if (entry === undefined) entry = FALLBACK[key];
   if (entry === undefined) return key;
   if (typeof entry === "object") entry = entry[pluralForm(Number(args.n || 0))];
+  if (LANG === "fr") entry = elide(String(entry), args);
   return String(entry).replace(/\{([a-z_][a-z0-9_]*)\}/g, (m, name) =>
     (args[name] === undefined ? m : String(args[name])));
+}
+
+/** French "de" and "que" before a filled-in value that starts with a vowel:
+ *  "forfait de {name}" reads "forfait d'amelie_r" (marjolet.i18n.elide). */
+function elide(text, args) {
+  return text.replace(/\b(de|que) \{([a-z_][a-z0-9_]*)\}/g, (m, word, name) => {
+    const first = String(args[name] ?? "").slice(0, 1).toLowerCase();
+    return first && "aeiouyàâäéèêëîïôöùûüœæ".includes(first) ? `${word.slice(0, -1)}'{${name}}` : m;
+  });
 }
 
 /** Choices as a reader lists them: "A♠", "A♠ or K♠", "A♠, K♠ or 9♠". */
@@ -95,11 +105,19 @@ export function serverText(said) {
 }
 
 /** A phrase as a sentence on its own: capital first letter and a final full stop. */
-export function sentence(text) {
+export function sentence(text, { keepCase = false } = {}) {
   const s = String(text).trim();
   if (!s) return s;
-  const head = s[0].toLocaleUpperCase(LANG) + s.slice(1);
+  const head = keepCase ? s : s[0].toLocaleUpperCase(LANG) + s.slice(1);
   return /[.!?…]$/.test(head) ? head : `${head}.`;
+}
+
+/** serverText() as a sentence; one that starts with a name keeps the name as its
+ *  owner wrote it ("amelie_r left the game", not "Amelie_r"). */
+export function serverSentence(said) {
+  const text = serverText(said);
+  const template = said && hasText(said.key) ? t(said.key, {}) : "";
+  return sentence(text, { keepCase: template.startsWith("{") });
 }
 
 /** Like t(), but placeholders may be DOM nodes (cards in their colours): returns a list of parts. */

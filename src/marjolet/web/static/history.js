@@ -24,7 +24,7 @@ function row(raw, held) {
     score += ` · ${t(game.forfeit ? "history.won_forfeit" : "history.won", { name: game.players[game.winner] })}`;
   }
   const status = game.forfeit
-    ? el("span", { class: "forfeit", title: game.forfeit.reason }, t("history.forfeited", { name: game.players[game.forfeit.seat] }))
+    ? el("span", { class: "forfeit", title: game.forfeit.bot === "" ? t("history.left_title") : game.forfeit.reason }, t("history.forfeited", { name: game.players[game.forfeit.seat] }))
     : t(`history.status_${game.status}`);
   return el("tr", { dataset: { game: game.id } },
     el("td", {}, formatDate(game.updated)),

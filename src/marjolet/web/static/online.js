@@ -140,6 +140,10 @@ async function seeks() {
       button = el("button", { type: "button", class: "action" }, t("online.withdraw"));
       button.addEventListener("click", async () => {
         await withdraw(s.id, mine[s.id].token);
+        const left = ownSeeks();
+        delete left[s.id];
+        localStorage.setItem(OWN_SEEKS, JSON.stringify(left));
+        say("seek-status", t("online.withdrawn"));  // no longer "your offer is listed"
         await seeks();
       });
     } else {

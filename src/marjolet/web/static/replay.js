@@ -112,6 +112,7 @@ function resultTable() {
   const box = clear($("result"));
   const names = players();
   const result = state.data.result;
+  const forfeit = state.data.game && state.data.game.forfeit;  // the match ended there
   box.append(el("h2", {}, t("replay.scores")));
   result.deals.forEach((d, i) => {
     const view = { players: names, target: state.data.target };
@@ -122,9 +123,10 @@ function resultTable() {
     }
     const summary = { index: i, trump: d.trump, breakdown: d.breakdown, score: d.score, totals };
     box.append(dealSummary(summary, view, null));
-    if (!d.complete) box.append(el("p", { class: "muted" }, t("replay.in_progress")));
+    if (!d.complete) box.append(el("p", { class: "muted" }, t(forfeit ? "replay.stopped" : "replay.in_progress")));
   });
-  const winner = result.winner === null ? t("replay.undecided") : t("replay.wins", { name: names[result.winner] });
+  let winner = result.winner === null ? t("replay.undecided") : t("replay.wins", { name: names[result.winner] });
+  if (forfeit) winner = t("replay.wins_forfeit", { name: names[forfeit.winner] });
   box.append(el("p", { class: "final" }, t("replay.totals", { a: result.totals[0], b: result.totals[1], winner })));
 }
 
@@ -157,7 +159,8 @@ function load(data, title, downloads) {
   const f = data.game && data.game.forfeit;
   if (f) {
     partial.hidden = false;
-    clear(partial).append(t("replay.forfeit", {
+    const left = f.bot === "";  // a person who left, not a program that broke down
+    clear(partial).append(t(left ? "replay.forfeit_left" : "replay.forfeit", {
       name: data.game.players[f.seat], reason: f.reason, winner: data.game.players[f.winner] }));
   }
   if (!data.deals.length) {

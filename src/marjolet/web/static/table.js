@@ -3,7 +3,7 @@
 // server may restart: every game resumes where it was).
 
 import {
-  api, applyPreferences, cardLabel, clear, el, loadLanguage, localName, rememberSeat, seatFor, sentence, serverText,
+  api, applyPreferences, cardLabel, clear, el, loadLanguage, localName, rememberSeat, seatFor, serverSentence,
   sortHand, t, topbar,
 } from "./common.js";
 import {
@@ -249,7 +249,7 @@ function handleOther(msg) {
       render();
       break;
     case "notice":
-      toast(sentence(serverText(localNames(msg))));
+      toast(serverSentence(localNames(msg)));
       break;
     case "error":
       state.pending = false;
@@ -264,7 +264,7 @@ function handleOther(msg) {
         banner(fatalText(msg), "error");
         if (state.ws) state.ws.close();
       } else {
-        toast(sentence(serverText(msg)));
+        toast(serverSentence(msg));
         render();
       }
       break;
@@ -413,14 +413,18 @@ function forfeitOverlay(view) {
   node.hidden = false;
 }
 
-/** Download, replay, rematch (a seat at a finished match) and new game. */
+/** Download, replay, rematch (a seat at a finished match; a game found online
+ *  leads back online instead) and new game. */
 function endLinks(rematch) {
   const links = [
     el("a", { class: "action", href: `/api/games/${gameId}/record?form=json` }, t("end.download")),
     el("a", { class: "action", href: `/replay?game=${encodeURIComponent(gameId)}` }, t("end.replay")),
     el("a", { class: "action", href: `/replay?game=${encodeURIComponent(gameId)}&review=1` }, t("end.review")),
   ];
-  if (rematch) {
+  if (rematch && state.welcome && state.welcome.paired) {  // found online: no link to pass on
+    links.push(el("a", { class: "action primary", id: "new-online", href: "/online", title: t("end.online_title") },
+      t("end.online")));
+  } else if (rematch) {
     const again = el("button", { type: "button", class: "action primary", id: "rematch" }, t("end.rematch"));
     again.title = t("end.rematch_title");
     again.addEventListener("click", startRematch);
@@ -453,7 +457,7 @@ function fatalText(msg) {
   }
   if (msg.code === "not_found") return t("table.not_found");
   if (msg.code === "bad_token") return t("table.bad_token");
-  return sentence(serverText(msg));
+  return serverSentence(msg);
 }
 
 /** A server message whose player names read as the page shows them ("pimc (le plus fort)"). */
