@@ -501,6 +501,10 @@ def test_a_player_who_leaves_can_be_claimed_after_the_grace_and_the_claim_is_rat
         me.send({"type": "claim"})
         final = me.recv_until(lambda m: m["type"] == "state" and m["match_over"])
         assert final["winner"] == mine["seat"]
+        told = me.recv_until(lambda m: m["type"] == "accounts")["accounts"]  # the new ratings
+        assert told[mine["seat"]]["name"] == "mia" and told[mine["seat"]]["change"] > 0
+        assert told[theirs["seat"]]["change"] == -told[mine["seat"]]["change"]
+        assert told[mine["seat"]]["rating"] == 1500 + told[mine["seat"]]["change"]
     deadline = time.monotonic() + TIMEOUT
     while rating(server, "mia")["games"] == 0 and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -68,6 +68,11 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     alice.click("#claim", timeout=20_000)
     overlay = alice.locator("#overlay")
     expect(overlay).to_contain_text("bobby a quitté la partie sans revenir")
+    ratings = re.compile(  # pushed once the claim is rated, nameplates too
+        r"alice\u00a0: classement \d+\?? \(\+\d+\) · bobby\u00a0: classement \d+\?? \(\u2212\d+\)"
+    )
+    expect(overlay.locator(".ratings")).to_have_text(ratings)
+    expect(plate.locator(".chip.rating")).not_to_have_text("classement 1500?")
     score = alice.locator("#overlay").inner_text()
     alice_, bobby_ = r"alice \(vous\)", r"bobby"
     whose = rf"({alice_} \d+ – \d+ {bobby_}|{bobby_} \d+ – \d+ {alice_})"

@@ -175,17 +175,41 @@ class Online:
         if not rows:
             return
         table.public = True  # a lobby game: spectators see names, never hidden cards
-        for seat, account_id, rated, days in rows:
-            account = await asyncio.to_thread(self.accounts.by_id, account_id)
-            if account is not None:
-                table.accounts[seat] = public_rating(account)
+        table.accounts = await asyncio.to_thread(self._seat_accounts, rows, table.id)
+        for _, _, rated, days in rows:
             table.rated = table.rated or rated
             table.days_per_move = days
 
     async def finished(self, table: Table) -> None:
-        """A table's match is over: rate it if it was a rated lobby game."""
-        if table.rated:
-            await self.rate(table.id)
+        """A table's match is over: rate it if it was a rated lobby game, and
+        tell the table's pages the players' new ratings and their change."""
+        if not table.rated:
+            return
+        await self.rate(table.id)
+        rows = await asyncio.to_thread(self._players_of, table.id)
+        table.accounts = await asyncio.to_thread(self._seat_accounts, rows, table.id)
+        table.tell_all({"type": "accounts", "accounts": table.accounts})
+
+    def _seat_accounts(
+        self, rows: Sequence[tuple[int, int, bool, int | None]], game_id: str
+    ) -> list[dict[str, Any] | None]:
+        """Each seat's account as a table shows it; once the game is rated,
+        with ``change``: the rating points it won or lost by this game."""
+        with self.hub.ledger.engine.connect() as db:
+            changes = {
+                int(r.account_id): r.rating_after - r.rating_before
+                for r in db.execute(
+                    select(rating_changes).where(rating_changes.c.game_id == game_id)
+                ).all()
+            }
+        seats: list[dict[str, Any] | None] = [None, None]
+        for seat, account_id, _, _ in rows:
+            account = self.accounts.by_id(account_id)
+            if account is not None:
+                seats[seat] = public_rating(account)
+                if account_id in changes:
+                    seats[seat] = {**public_rating(account), "change": round(changes[account_id])}
+        return seats
 
     async def rate(self, game_id: str) -> bool:
         """Rate a finished rated game once (False: not rated now)."""

@@ -428,6 +428,12 @@ class Table:
         view.update(extra)
         return json.dumps(view)
 
+    def tell_all(self, message: dict[str, Any]) -> None:
+        """Send every connection of this process the same message."""
+        text = json.dumps(message)
+        for peer in list(self.peers):
+            peer.send(text)
+
     def broadcast(self, extra: dict[str, Any] | None = None) -> None:
         """Send every connection its own picture of the new position."""
         cache: dict[int | None, str] = {}

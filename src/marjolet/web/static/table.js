@@ -156,6 +156,11 @@ function handle(msg) {
       document.body.classList.toggle("spectator", msg.seat === null);
       spectatorPanel();
       break;
+    case "accounts":  // a rated match is over: the players' new ratings
+      if (state.welcome) state.welcome.accounts = msg.accounts;
+      if (state.view) state.view.ratings = [0, 1].map(ratingOf);
+      render();
+      break;
     case "state":
       if (state.seat === null && state.welcome) {
         state.watch.queue.push(msg);
@@ -271,6 +276,22 @@ function handleOther(msg) {
     default:
       break;
   }
+}
+
+// The end of a rated match: each player's new rating and what the match
+// changed ("alice: rating 1662? (+162)"); until the server has rated it, a
+// word that it is coming.
+function ratingsLine(view) {
+  const accounts = (state.welcome && state.welcome.accounts) || [];
+  if (!state.welcome || !state.welcome.rated) return "";
+  if (!accounts.some((a) => a && a.change !== undefined)) {
+    return el("p", { class: "muted ratings" }, t("end.ratings_soon"));
+  }
+  const parts = [0, 1].filter((s) => accounts[s]).map((s) => t("end.rating_change", {
+    name: view.players[s], rating: ratingOf(s),
+    change: accounts[s].change < 0 ? `\u2212${-accounts[s].change}` : `+${accounts[s].change}`,
+  }));
+  return el("p", { class: "ratings" }, parts.join(" · "));
 }
 
 // A player with an account is shown with their rating (spectators too):
@@ -403,6 +424,7 @@ function forfeitOverlay(view) {
   if (f.stderr.length) {
     body.push(el("p", {}, t("forfeit.stderr")), el("pre", { class: "stderr" }, f.stderr.join("\n")));
   }
+  body.push(ratingsLine(view));  // a claimed win is rated like any other end
   clear($("overlay-body")).append(...body);
   const look = el("button", { type: "button", class: "action" }, t("end.look"));
   look.addEventListener("click", () => {
@@ -512,7 +534,7 @@ function overlay(view) {
   clear($("overlay-title")).append(title);
   const body = clear($("overlay-body"));
   body.append(dealSummary(last, view, seat));
-  if (view.match_over) body.append(el("h3", {}, t("end.every_deal")), matchTable(view, seat));
+  if (view.match_over) body.append(el("h3", {}, t("end.every_deal")), matchTable(view, seat), ratingsLine(view));
   const buttons = clear($("overlay-buttons"));
   const look = el("button", { type: "button", class: "action" }, t("end.look"));
   look.addEventListener("click", () => {
