@@ -62,16 +62,32 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     assert alice.url == bobby.url
     plate = alice.locator(".nameplate", has_text="bobby")
     expect(plate.locator(".chip.rating")).to_have_text("classement 1500?")  # once, on the plate
+    # the count of games waiting for each player follows the turn
+    playable = ".hand.mine .card.playable"
+    alice.locator(f"{playable}, .nameplate").first.wait_for()
+    for _ in range(200):  # until one of the two pages shows its playable cards
+        if alice.locator(playable).count() or bobby.locator(playable).count():
+            break
+        alice.wait_for_timeout(100)
+    mover = alice if alice.locator(playable).count() else bobby
+    waiting = bobby if mover is alice else alice
+    badge = 'nav a[href="/online"] .badge'
+    expect(mover.locator(badge)).to_have_text("1")
+    expect(waiting.locator(badge)).to_be_hidden()
+    mover.locator(playable).first.click()
+    expect(mover.locator(badge)).to_be_hidden()
+    expect(waiting.locator(badge)).to_have_text("1")
+    expect(waiting).to_have_title(re.compile(r"^\(1\) "))
     bobby.context.close()  # bobby leaves for good
     expect(alice.locator("#away")).to_contain_text("Votre adversaire")
     expect(alice.locator(".prompt")).not_to_contain_text("réfléchit")  # away, not thinking
     alice.click("#claim", timeout=20_000)
     overlay = alice.locator("#overlay")
     expect(overlay).to_contain_text("bobby a quitté la partie sans revenir")
-    ratings = re.compile(  # pushed once the claim is rated, nameplates too
-        r"alice\u00a0: classement \d+\?? \(\+\d+\) · bobby\u00a0: classement \d+\?? \(\u2212\d+\)"
-    )
-    expect(overlay.locator(".ratings")).to_have_text(ratings)
+    won = r"alice\u00a0: classement \d+\?? \(\+\d+\)"  # pushed once the claim is rated
+    lost = r"bobby\u00a0: classement \d+\?? \(\u2212\d+\)"  # (seat order)
+    either = re.compile(f"^({won} · {lost}|{lost} · {won})$")
+    expect(overlay.locator(".ratings")).to_have_text(either)
     expect(plate.locator(".chip.rating")).not_to_have_text("classement 1500?")
     score = alice.locator("#overlay").inner_text()
     alice_, bobby_ = r"alice \(vous\)", r"bobby"

@@ -490,14 +490,37 @@ export function formatDate(seconds) {
 }
 
 // The "Online" link shows how many games wait for the logged-in player, and so
-// does the page title (nothing for a visitor without an account).
+// does the page title (nothing for a visitor without an account): asked when
+// the page opens, again when a table's turn changes (refreshOnline) and every
+// minute, so the count follows the games.
+const online = { badge: null, waiting: 0 };
+
 function onlineLink(node) {
-  fetch("/api/me").then((r) => (r.ok ? r.json() : null)).then((me) => {
-    if (!me || !me.account || !me.waiting) return;
-    node.append(" ", el("span", { class: "badge", title: t("online.waiting_title", { n: me.waiting }) }, String(me.waiting)));
-    document.title = `(${me.waiting}) ${document.title.replace(/^\(\d+\) /, "")}`;
-  }).catch(() => {});
+  online.badge = el("span", { class: "badge", hidden: true });
+  node.append(" ", online.badge);
+  refreshOnline();
+  setInterval(refreshOnline, 60_000);
   return node;
+}
+
+/** Ask the server again how many games wait for the player. */
+export function refreshOnline() {
+  fetch("/api/me").then((r) => (r.ok ? r.json() : null)).then((me) => {
+    online.waiting = me && me.account ? me.waiting || 0 : 0;
+    const badge = online.badge;
+    if (badge) {
+      badge.hidden = !online.waiting;
+      badge.textContent = String(online.waiting);
+      badge.title = t("online.waiting_title", { n: online.waiting });
+    }
+    setTitle(document.title);
+  }).catch(() => {});
+}
+
+/** The page title, after the count of waiting games if there are any: "(2) Your turn · Marjolet". */
+export function setTitle(text) {
+  const bare = text.replace(/^\(\d+\) /, "");
+  document.title = online.waiting ? `(${online.waiting}) ${bare}` : bare;
 }
 
 export function topbar(active) {

@@ -4,7 +4,7 @@
 
 import {
   api, applyPreferences, cardLabel, clear, el, loadLanguage, localName, rememberSeat, seatFor, serverSentence,
-  sortHand, t, topbar,
+  refreshOnline, setTitle, sortHand, t, topbar,
 } from "./common.js";
 import {
   animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, meldName, playerLabel, renderBoard,
@@ -624,7 +624,11 @@ function render() {
   invitePanel(view);
   overlay(view);
   const mine = seat !== null && view.to_move === seat;
-  document.title = mine ? t("table.title_turn") : t("table.title");
+  if (mine !== state.myTurn) {  // the turn changed hands: the count of waiting games may too
+    state.myTurn = mine;
+    refreshOnline();
+  }
+  setTitle(mine ? t("table.title_turn") : t("table.title"));
 }
 
 async function claimFromFragment() {
