@@ -358,12 +358,14 @@ function duration(seconds) {
   return t("away.seconds", { n: seconds });
 }
 
+// Above the table, kept in sight while the page scrolls: on a phone the side
+// panels come after the board, and on a wide screen a side panel is easily missed.
 function awayNode() {
   let node = $("away");
   if (!node) {
     node = el("div", { id: "away", class: "panel away", role: "status", "aria-live": "polite" });
     node.hidden = true;
-    $("score").before(node);
+    document.querySelector("main").before(node);
   }
   return node;
 }
