@@ -519,6 +519,30 @@ def test_a_player_who_leaves_can_be_claimed_after_the_grace_and_the_claim_is_rat
     assert [(g["result"], g["forfeit"]) for g in recent] == [("loss", True)]
 
 
+def test_a_player_who_resigns_loses_the_match_and_it_is_rated(server: LiveServer) -> None:
+    una, vic = sign_up(server, "una"), sign_up(server, "vic")
+    mine, theirs = rated_game(server, una, vic)
+    with seat_socket(server, mine["id"], una, {"type": "hello", "account": True}) as me:
+        me.recv_until(lambda m: m["type"] == "welcome")
+        with seat_socket(server, mine["id"], vic, {"type": "hello", "account": True}) as other:
+            other.recv_until(lambda m: m["type"] == "welcome")
+            me.send({"type": "resign"})
+            final = other.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+            assert final["winner"] == theirs["seat"]
+            assert final["forfeit"]["seat"] == mine["seat"]
+            assert (final["forfeit"]["bot"], final["forfeit"]["reason"]) == ("", "resigned")
+            notices = [json.loads(t) for t in other.received if '"notice"' in t]
+            assert [(n["key"], n["params"]) for n in notices] == [
+                ("notice.resigned", {"name": "una", "winner": "vic"})
+            ]
+            me.send({"type": "resign"})  # twice: the match is over already
+            assert me.error()["code"] == "match_over"
+    deadline = time.monotonic() + TIMEOUT
+    while rating(server, "vic")["games"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert rating(server, "vic")["wins"] == 1 and rating(server, "una")["losses"] == 1
+
+
 def test_a_result_not_rated_before_a_restart_is_rated_once_at_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

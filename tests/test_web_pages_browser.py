@@ -430,3 +430,28 @@ def test_the_narrowest_and_widest_phones_fit_too(
     page.wait_for_load_state("networkidle")
     no_sideways_scroll(page)
     close(page)
+
+
+def test_a_player_resigns_with_two_presses_and_the_pages_say_so_in_french(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_page(chromium, PHONE, "fr-FR")
+    page.goto(server.base + "/?lang=fr")
+    start_game(page, server.base)
+    resign = page.locator("#resign")
+    expect(resign).to_have_text("Abandonner")
+    resign.click()  # the first press only asks to confirm
+    expect(resign).to_have_text("Abandonner la partie\u202f? Appuyez encore")
+    page.wait_for_timeout(300)
+    assert page.locator("#overlay").is_hidden()
+    resign.click()
+    overlay = page.locator("#overlay")
+    expect(overlay).to_contain_text("Vous avez abandonné la partie.")
+    over = "La partie est finie\u00a0: vous avez abandonné."
+    expect(page.locator("#board")).to_contain_text(over)
+    expect(page.locator("#resign-row")).to_be_hidden()  # nothing left to give up
+    game = page.url.rsplit("/", 1)[-1].split("?")[0]
+    page.goto(f"{server.base}/replay?game={game}&lang=fr")
+    expect(page.locator("#partial")).to_contain_text("Camille a abandonné\u00a0: ")
+    expect(page.locator("#result")).to_contain_text("gagne par forfait")
+    close(page)

@@ -52,6 +52,7 @@ HTTP_STATUS: dict[str, int] = {
     "too_many_requests": 429,
     "too_many_seeks": 429,
     "cannot_claim": 409,
+    "cannot_resign": 409,
     "bad_invite": 403,
     "bad_token": 403,
     "bot_unavailable": 409,

@@ -148,7 +148,13 @@ class Claim(Message):
     type: Literal["claim"]
 
 
-ClientMessage = Hello | Act | Hint | Next | Ping | Claim
+class Resign(Message):
+    """Give the match up: the other seat wins it."""
+
+    type: Literal["resign"]
+
+
+ClientMessage = Hello | Act | Hint | Next | Ping | Claim | Resign
 
 _MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]

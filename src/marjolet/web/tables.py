@@ -75,6 +75,8 @@ log = logging.getLogger("marjolet.web")
 
 #: The reason stored with the forfeit of a person who left and did not come back.
 LEFT_REASON = "left the game"
+#: The reason of a forfeit by a person who gave the match up.
+RESIGNED_REASON = "resigned"
 #: Refusals of a change the store could not save, or of a database that does
 #: not answer (the bot loop retries them).
 SAVE_FAILURES = frozenset({"storage", "disk_full", "database_down"})
@@ -626,34 +628,55 @@ class Table:
                 await self.sync()
                 self._check_open()
                 raise WebError("cannot_claim", "your opponent is here or may still come back: wait")
-            forfeit = Forfeit(other, "", LEFT_REASON)
-            totals = self.match.running_totals
-            try:
-                stored = await self.ledger.forfeit(
-                    self.id, forfeit, totals=totals, expected=self.game.version
-                )
-            except Exception as exc:
-                log.error("game %s: could not store the claim of seat %d: %s", self.id, seat, exc)
-                await self._reload_after_failure()
-                raise WebError("storage", "the server could not save the claim") from None
-            if not stored:  # another process ended the game, or stored a move, first
-                await self._reload()
-                self.broadcast()
-                self._check_open()
-                raise WebError("cannot_claim", "the game moved on meanwhile: look again")
-            game = self.game
-            game.version += 1
-            self.hub.changed(self)
-            game.forfeit, game.status, game.winner, game.totals = forfeit, "finished", seat, totals
-            self.driver.forfeit(other, f"{game.players[other]} left; {game.players[seat]} wins")
+            await self._person_forfeit(Forfeit(other, "", LEFT_REASON), "claim")
             log.info("game %s: seat %d claimed the match (seat %d left)", self.id, seat, other)
-            self._notice(
-                f"{game.players[other]} left the game; {game.players[seat]} wins",
-                key="notice.claimed",
-                params={"name": game.players[other], "winner": game.players[seat]},
-            )
-            self.broadcast()
         self.hub.finished(self)
+
+    async def resign(self, seat: int) -> None:
+        """``seat`` gives the match up: stored as its forfeit (the other seat
+        wins; a rated game is rated like any other end)."""
+        async with self.lock:
+            await self.sync()
+            self._check_open()
+            await self._person_forfeit(Forfeit(seat, "", RESIGNED_REASON), "resign")
+            log.info("game %s: seat %d resigned", self.id, seat)
+        self.hub.finished(self)
+
+    async def _person_forfeit(self, forfeit: Forfeit, what: str) -> None:
+        """End the match as lost by ``forfeit.seat``, a person who left
+        (``what`` is ``claim``) or resigned (``resign``): stored first, then
+        told (the caller holds the lock)."""
+        totals = self.match.running_totals
+        try:
+            stored = await self.ledger.forfeit(
+                self.id, forfeit, totals=totals, expected=self.game.version
+            )
+        except Exception as exc:
+            log.error("game %s: could not store the %s: %s", self.id, what, exc)
+            await self._reload_after_failure()
+            raise WebError("storage", f"the server could not save the {what}") from None
+        if not stored:  # another process ended the game, or stored a move, first
+            await self._reload()
+            self.broadcast()
+            self._check_open()
+            raise WebError(f"cannot_{what}", "the game moved on meanwhile: look again")
+        game = self.game
+        game.version += 1
+        self.hub.changed(self)
+        loser, winner = game.players[forfeit.seat], game.players[forfeit.winner]
+        game.forfeit, game.status, game.winner, game.totals = (
+            forfeit, "finished", forfeit.winner, totals
+        )
+        left = forfeit.reason == LEFT_REASON
+        said = f"{loser} {'left the game' if left else 'resigned'}; {winner} wins"
+        self.driver.forfeit(forfeit.seat, said)
+        self._notice(
+            said,
+            key="notice.claimed" if left else "notice.resigned",
+            params={"name": loser, "winner": winner},
+        )
+        self.broadcast()
+        self.retire_bots((totals, forfeit.winner))  # resigned against a bot: it hears the end
 
     def _may_claim(self, seat: int) -> bool:
         """A live game: the other seat left and its grace ran out. A

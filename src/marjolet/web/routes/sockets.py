@@ -224,6 +224,8 @@ async def _handle(conn: Connection, table: Table, msg: protocol.ClientMessage) -
         await table.act(conn.seat, msg.action, msg.version)
     elif isinstance(msg, protocol.Claim):
         await table.claim(conn.seat)
+    elif isinstance(msg, protocol.Resign):
+        await table.resign(conn.seat)
     elif isinstance(msg, protocol.Next):
         await table.next_deal(msg.version)
     elif isinstance(msg, protocol.Hint):

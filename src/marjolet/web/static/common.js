@@ -478,6 +478,13 @@ export function cardText(card) {
   return el("span", { class: `card-text suit-${suitOf(card)}`, title: cardTitle(card) }, cardLabel(card));
 }
 
+/** How a forfeited match ended: "bot" (a program broke down), "resigned"
+ *  (a person gave it up) or "left" (a person left and did not come back). */
+export function forfeitKind(forfeit) {
+  if (forfeit.bot !== "") return "bot";
+  return forfeit.reason === "resigned" ? "resigned" : "left";
+}
+
 /** A finished game's result for one seat, in a game list: won or lost, and
  * "by forfeit" when the game ended so (a player left or broke down). */
 export function resultText(won, forfeit) {

@@ -1,7 +1,9 @@
 // The history page: every stored game with links to resume, watch, replay
 // and download.
 
-import { api, applyPreferences, clear, el, formatDate, loadLanguage, recordName, seatsHeld, t, topbar } from "./common.js";
+import {
+  api, applyPreferences, clear, el, forfeitKind, formatDate, loadLanguage, recordName, seatsHeld, t, topbar,
+} from "./common.js";
 
 function row(raw, held) {
   const game = { ...raw, players: raw.players.map(recordName) };
@@ -24,7 +26,7 @@ function row(raw, held) {
     score += ` · ${t(game.forfeit ? "history.won_forfeit" : "history.won", { name: game.players[game.winner] })}`;
   }
   const status = game.forfeit
-    ? el("span", { class: "forfeit", title: game.forfeit.bot === "" ? t("history.left_title") : game.forfeit.reason }, t("history.forfeited", { name: game.players[game.forfeit.seat] }))
+    ? el("span", { class: "forfeit", title: { bot: game.forfeit.reason, left: t("history.left_title"), resigned: t("history.resigned_title") }[forfeitKind(game.forfeit)] }, t("history.forfeited", { name: game.players[game.forfeit.seat] }))
     : t(`history.status_${game.status}`);
   return el("tr", { dataset: { game: game.id } },
     el("td", {}, formatDate(game.updated)),

@@ -2,7 +2,7 @@
 // by the server and shown position by position with both hands open.
 
 import {
-  answerSubmit, api, applyPreferences, cardLabel, clear, el, lang, loadLanguage, recordName, t, topbar,
+  answerSubmit, api, applyPreferences, cardLabel, clear, el, forfeitKind, lang, loadLanguage, recordName, t, topbar,
 } from "./common.js";
 import {
   animateChanges, buildBoard, dealSummary, logPanel, renderBoard, scorePanel, snapshotBoard,
@@ -159,8 +159,8 @@ function load(data, title, downloads) {
   const f = data.game && data.game.forfeit;
   if (f) {
     partial.hidden = false;
-    const left = f.bot === "";  // a person who left, not a program that broke down
-    clear(partial).append(t(left ? "replay.forfeit_left" : "replay.forfeit", {
+    const key = { bot: "replay.forfeit", left: "replay.forfeit_left", resigned: "replay.forfeit_resigned" };
+    clear(partial).append(t(key[forfeitKind(f)], {
       name: data.game.players[f.seat], reason: f.reason, winner: data.game.players[f.winner] }));
   }
   if (!data.deals.length) {

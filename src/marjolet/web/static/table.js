@@ -3,7 +3,7 @@
 // server may restart: every game resumes where it was).
 
 import {
-  api, applyPreferences, cardLabel, clear, el, loadLanguage, localName, rememberSeat, seatFor, serverSentence,
+  api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, rememberSeat, seatFor, serverSentence,
   refreshOnline, setTitle, sortHand, t, topbar,
 } from "./common.js";
 import {
@@ -333,6 +333,34 @@ function awayClock(away) {
   state.awayTimer = setInterval(draw, 1000);
 }
 
+// A seated player may give the match up: two presses, the first asks to
+// confirm (for five seconds); the other seat wins it, rated if the game is.
+function resignRow(view) {
+  let node = $("resign-row");
+  if (!node) {
+    node = el("p", { id: "resign-row", class: "resign-row" });
+    $("rules-link").parentElement.after(node);
+  }
+  const open = state.seat !== null && !view.match_over && !view.forfeit;
+  node.hidden = !open;
+  if (!open || node.firstChild) return;
+  const button = el("button", { type: "button", class: "action", id: "resign", title: t("table.resign_title") },
+    t("table.resign"));
+  let armed = null;
+  button.addEventListener("click", () => {
+    if (armed === null) {
+      button.textContent = t("table.resign_confirm");
+      armed = setTimeout(() => { armed = null; button.textContent = t("table.resign"); }, 5000);
+      return;
+    }
+    clearTimeout(armed);
+    armed = null;
+    button.textContent = t("table.resign");
+    if (state.ws) state.ws.send(JSON.stringify({ type: "resign" }));
+  });
+  node.append(button);
+}
+
 // A correspondence game: the time left to the player to move.
 function deadlineLine(view) {
   let node = $("deadline");
@@ -403,6 +431,15 @@ function invitePanel(view) {
 
 // A bot broke down and lost the match: who, why, and the end of its
 // program's standard error (all inserted as text).
+// A person's forfeit in words: `${prefix}left${suffix}`, `${prefix}you_resigned${suffix}`, ...;
+// a program's: "forfeit.text" with its reason.
+function forfeitText(f, prefix, suffix, name, view) {
+  const kind = forfeitKind(f);
+  if (kind === "bot") return t("forfeit.text", { name, reason: f.reason });
+  const you = f.seat === state.seat ? "you_" : "";
+  return t(`${prefix}${you}${kind}${suffix}`, { name: view.players[f.seat] });
+}
+
 function forfeitOverlay(view) {
   const node = $("overlay");
   if (state.hiddenSummary === "forfeit") {
@@ -417,8 +454,7 @@ function forfeitOverlay(view) {
   else title = t("forfeit.wins", { name: view.players[f.winner] });
   clear($("overlay-title")).append(title);
   const body = [
-    el("p", {}, f.bot !== "" ? t("forfeit.text", { name: loser, reason: f.reason })
-      : t(f.seat === seat ? "forfeit.you_left_text" : "forfeit.left_text", { name: view.players[f.seat] })),
+    el("p", {}, forfeitText(f, "forfeit.", "_text", loser, view)),
     el("p", { class: "muted" }, t("forfeit.score", {
       a: view.running[0], b: view.running[1], first: playerLabel(view, 0, seat), second: playerLabel(view, 1, seat),
     })),
@@ -597,14 +633,13 @@ function render() {
   }
   if (view.forfeit) {
     const who = view.players[view.forfeit.seat];
-    const left = view.forfeit.bot === "";  // a person who left, not a program that broke down
-    const show = el("button", { type: "button", class: "link" }, t(left ? "table.show_result" : "table.show_why"));
+    const bot = forfeitKind(view.forfeit) === "bot";  // not a person who left or resigned
+    const show = el("button", { type: "button", class: "link" }, t(bot ? "table.show_why" : "table.show_result"));
     show.addEventListener("click", () => {
       state.hiddenSummary = -1;
       render();
     });
-    const text = !left ? t("table.forfeit", { name: who })
-      : t(view.forfeit.seat === seat ? "table.forfeit_you_left" : "table.forfeit_left", { name: who });
+    const text = bot ? t("table.forfeit", { name: who }) : forfeitText(view.forfeit, "table.forfeit_", "", who, view);
     ctx.message = el("span", {}, text, " ", show);
   }
   if (view.match_over || view.forfeit) {  // nobody is waited for any more
@@ -624,6 +659,7 @@ function render() {
   if (list) list.scrollTop = list.scrollHeight;
   if (view.rules) $("rules-link").href = `/rules?rules=${encodeURIComponent(JSON.stringify(view.rules))}`;
   invitePanel(view);
+  resignRow(view);
   overlay(view);
   const mine = seat !== null && view.to_move === seat;
   if (mine !== state.myTurn) {  // the turn changed hands: the count of waiting games may too
