@@ -3,8 +3,8 @@
 // server may restart: every game resumes where it was).
 
 import {
-  api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, rememberSeat, seatFor, serverSentence,
-  refreshOnline, setTitle, sortHand, t, topbar,
+  api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, rememberSeat, seatFor,
+  sentence, serverSentence, refreshOnline, setTitle, sortHand, t, topbar,
 } from "./common.js";
 import {
   animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, meldName, playerLabel, renderBoard,
@@ -572,6 +572,10 @@ function overlay(view) {
   clear($("overlay-title")).append(title);
   const body = clear($("overlay-body"));
   body.append(dealSummary(last, view, seat));
+  const [a, b] = last.totals;
+  if (!view.match_over && a === b && a >= view.target) {  // R22: a tie at the target plays on
+    body.append(el("p", { class: "tie" }, sentence(t("tui.level_at_target", { n: view.target }))));
+  }
   if (view.match_over) body.append(el("h3", {}, t("end.every_deal")), matchTable(view, seat), ratingsLine(view));
   const buttons = clear($("overlay-buttons"));
   const look = el("button", { type: "button", class: "action" }, t("end.look"));
