@@ -58,8 +58,16 @@ function figure(x, exact) {
   return exact ? v : `\u2248${v}`;
 }
 
+/** The points lost, as far apart as the list of values shows them (whole points):
+ *  never "lost 1" between two values both shown as −11. */
+function lossPoints(d) {
+  if (!d.values || !(d.played in d.values)) return Math.round(d.loss);
+  const top = Math.max(...Object.values(d.values).map((v) => Math.round(v)));
+  return top - Math.round(d.values[d.played]);
+}
+
 function lossText(d) {
-  const n = Math.round(d.loss);
+  const n = lossPoints(d);
   return d.exact ? `${n}` : `\u2248${n}`;
 }
 
@@ -138,7 +146,7 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
           `${actionLabel(name, view)} ${figure(v, d.exact)}${chances ? ` (${chance(chances[name], d.exact)})` : ""}` +
           `${name === d.played ? t("review.played_mark") : ""}`))));
     if (chances) box.append(el("p", { class: "small muted review-chances-note" }, t("review.chances_note")));
-    if (d.loss > 0) {
+    if (d.loss > 0 && lossPoints(d) > 0) {
       const judgement = d.judgement && !byChance(d) ? ` (${judgementName(d.judgement)})` : "";
       box.append(el("p", {}, t("review.lost", { card: actionLabel(d.played, view), loss: lossText(d), judgement })));
     }
