@@ -115,6 +115,9 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     alice.goto(f"{server.base}/players/alice?lang=fr")
     expect(alice.locator(".rating-plot circle")).to_have_count(2)
     expect(alice.locator("#summary")).to_contain_text("1 partie classée : 1 gagnée, 0 perdue")
+    expect(alice.locator("#summary")).to_contain_text(  # a range a player reads, not "± 290"
+        re.compile(r"très probablement entre \d+ et \d+")
+    )
     expect(alice.locator("#recent")).to_contain_text("contre bobby · classée · gagnée par forfait")
     text = alice.locator("body").inner_text().lower()
     assert "glicko" not in text and "seek" not in text

@@ -68,7 +68,8 @@ async function main() {
     losses: t("profile.games_lost", { n: data.losses }),
   });
   clear($("summary")).append(t(r.provisional ? "profile.summary_provisional" : "profile.summary", {
-    rating: Math.round(r.value), rd: Math.round(r.rd), record,
+    // two rating deviations either side: where the rating most likely lies (about 95%)
+    rating: Math.round(r.value), low: Math.round(r.value - 2 * r.rd), high: Math.round(r.value + 2 * r.rd), record,
   }));
   clear($("plot")).append(plot(data.history));
   clear($("recent")).append(recent(data.recent_games));
