@@ -55,7 +55,7 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     alice.click("#seek-form button[type=submit]")
     expect(alice.locator("#seek-status")).to_contain_text("Votre proposition est affichée")
     offer = bobby.locator("#seeks li", has_text="alice")
-    expect(offer).to_contain_text("rated · live · to 100 points")
+    expect(offer).to_contain_text("alice · 1500? · rated · live · to 100 points")
     offer.locator("button.accept").click()
     bobby.wait_for_url("**/game/*")
     alice.wait_for_url("**/game/*", timeout=20_000)

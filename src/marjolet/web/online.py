@@ -140,6 +140,13 @@ class Online:
 
     # -- sessions -------------------------------------------------------------------------
 
+    async def provisional(self, account_id: int | None) -> bool | None:
+        """Whether an account's rating is still uncertain (``None``: a guest)."""
+        if account_id is None:
+            return None
+        account = await self.run(self.accounts.by_id, account_id)
+        return None if account is None else account.rating.provisional
+
     async def account_of(self, token: str | None) -> Account | None:
         """The account of a session cookie's value (None: not logged in)."""
         if not token:

@@ -77,9 +77,12 @@ async def post_seek(
 
 @router.get("/lobby")
 async def lobby(online: OnlineDep) -> dict[str, Any]:
-    """The open seeks, oldest first, and how many wait in "Play now"."""
+    """The open seeks, oldest first (an account's rating marked
+    ``provisional`` while still uncertain, as the tables mark it), and how
+    many wait in "Play now"."""
     seeks = await online.run(online.lobby.open_seeks)
-    return {"seeks": [s.to_json() for s in seeks], "waiting": await online.play_now.waiting()}
+    listed = [{**s.to_json(), "provisional": await online.provisional(s.account_id)} for s in seeks]
+    return {"seeks": listed, "waiting": await online.play_now.waiting()}
 
 
 async def _owned(online: Online, seek_id: str, token: str | None, account: Account | None) -> Seek:

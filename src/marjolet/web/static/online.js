@@ -131,7 +131,7 @@ async function seeks() {
   const mine = ownSeeks();
   box.append(el("ul", { class: "seeks" }, data.seeks.map((s) => {
     const bits = [s.player];
-    if (s.rating !== null) bits.push(String(s.rating));
+    if (s.rating !== null) bits.push(`${s.rating}${s.provisional ? "?" : ""}`);  // as the tables show it
     bits.push(t(s.rated ? "online.rated" : "online.casual"));
     bits.push(s.days_per_move ? t("online.days", { n: s.days_per_move }) : t("online.live"));
     bits.push(t("online.to_points", { n: s.rules.target }));
