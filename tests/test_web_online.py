@@ -127,6 +127,14 @@ def seat_socket(
         yield browser
 
 
+@contextmanager
+def account_seat(server: LiveServer, game_id: str, client: httpx.Client) -> Iterator[Browser]:
+    """The seat of the client's account at a game, welcomed."""
+    with seat_socket(server, game_id, client, {"type": "hello", "account": True}) as seat:
+        seat.recv_until(lambda m: m["type"] == "welcome")
+        yield seat
+
+
 def rated_game(
     server: LiveServer, seeker: httpx.Client, acceptor: httpx.Client, **extra: Any
 ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -487,10 +495,8 @@ def test_a_player_who_leaves_can_be_claimed_after_the_grace_and_the_claim_is_rat
 ) -> None:
     mia, ned = sign_up(server, "mia"), sign_up(server, "ned")
     mine, theirs = rated_game(server, mia, ned)
-    with seat_socket(server, mine["id"], mia, {"type": "hello", "account": True}) as me:
-        me.recv_until(lambda m: m["type"] == "welcome")
-        with seat_socket(server, mine["id"], ned, {"type": "hello", "account": True}) as other:
-            other.recv_until(lambda m: m["type"] == "welcome")
+    with account_seat(server, mine["id"], mia) as me:
+        with account_seat(server, mine["id"], ned):
             me.send({"type": "claim"})
             assert me.error()["code"] == "cannot_claim"  # the opponent is here
         away = me.recv_until(
@@ -522,21 +528,21 @@ def test_a_player_who_leaves_can_be_claimed_after_the_grace_and_the_claim_is_rat
 def test_a_player_who_resigns_loses_the_match_and_it_is_rated(server: LiveServer) -> None:
     una, vic = sign_up(server, "una"), sign_up(server, "vic")
     mine, theirs = rated_game(server, una, vic)
-    with seat_socket(server, mine["id"], una, {"type": "hello", "account": True}) as me:
-        me.recv_until(lambda m: m["type"] == "welcome")
-        with seat_socket(server, mine["id"], vic, {"type": "hello", "account": True}) as other:
-            other.recv_until(lambda m: m["type"] == "welcome")
-            me.send({"type": "resign"})
-            final = other.recv_until(lambda m: m["type"] == "state" and m["match_over"])
-            assert final["winner"] == theirs["seat"]
-            assert final["forfeit"]["seat"] == mine["seat"]
-            assert (final["forfeit"]["bot"], final["forfeit"]["reason"]) == ("", "resigned")
-            notices = [json.loads(t) for t in other.received if '"notice"' in t]
-            assert [(n["key"], n["params"]) for n in notices] == [
-                ("notice.resigned", {"name": "una", "winner": "vic"})
-            ]
-            me.send({"type": "resign"})  # twice: the match is over already
-            assert me.error()["code"] == "match_over"
+    with (
+        account_seat(server, mine["id"], una) as me,
+        account_seat(server, mine["id"], vic) as other,
+    ):
+        me.send({"type": "resign"})
+        final = other.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+        assert final["winner"] == theirs["seat"]
+        assert final["forfeit"]["seat"] == mine["seat"]
+        assert (final["forfeit"]["bot"], final["forfeit"]["reason"]) == ("", "resigned")
+        notices = [json.loads(t) for t in other.received if '"notice"' in t]
+        assert [(n["key"], n["params"]) for n in notices] == [
+            ("notice.resigned", {"name": "una", "winner": "vic"})
+        ]
+        me.send({"type": "resign"})  # twice: the match is over already
+        assert me.error()["code"] == "match_over"
     deadline = time.monotonic() + TIMEOUT
     while rating(server, "vic")["games"] == 0 and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -567,17 +567,8 @@ class Table:
         finished game before anyone is told (caller holds the lock)."""
         forfeit = Forfeit.trimmed(seat, self.game.seats[seat].bot, str(fault), fault.stderr_tail)
         totals = self.match.running_totals
-        try:
-            stored = await self.ledger.forfeit(
-                self.id, forfeit, totals=totals, expected=self.game.version
-            )
-        except Exception as exc:
-            log.error("game %s: could not store the forfeit of seat %d: %s", self.id, seat, exc)
-            await self._reload_after_failure()
-            raise WebError(
-                "storage", "the server could not save the forfeit", key="error.storage_forfeit"
-            ) from None
-        if not stored:  # another process ended the game (or moved on) first
+        if not await self._store_forfeit(forfeit, "forfeit", key="error.storage_forfeit"):
+            # another process ended the game (or moved on) first
             await self._reload()
             self.broadcast()
             return
@@ -642,20 +633,27 @@ class Table:
             log.info("game %s: seat %d resigned", self.id, seat)
         self.hub.finished(self)
 
+    async def _store_forfeit(self, forfeit: Forfeit, what: str, key: str = "") -> bool:
+        """Store ``forfeit`` as the end of the game, before anyone is told
+        (the caller holds the lock); False if another process ended the
+        game, or stored a move, first. A storage failure reloads the table
+        and refuses with ``storage`` (``key``: its catalogue text)."""
+        try:
+            return await self.ledger.forfeit(
+                self.id, forfeit, totals=self.match.running_totals, expected=self.game.version
+            )
+        except Exception as exc:
+            log.error("game %s: could not store the %s: %s", self.id, what, exc)
+            await self._reload_after_failure()
+            raise WebError("storage", f"the server could not save the {what}", key=key) from None
+
     async def _person_forfeit(self, forfeit: Forfeit, what: str) -> None:
         """End the match as lost by ``forfeit.seat``, a person who left
         (``what`` is ``claim``) or resigned (``resign``): stored first, then
         told (the caller holds the lock)."""
         totals = self.match.running_totals
-        try:
-            stored = await self.ledger.forfeit(
-                self.id, forfeit, totals=totals, expected=self.game.version
-            )
-        except Exception as exc:
-            log.error("game %s: could not store the %s: %s", self.id, what, exc)
-            await self._reload_after_failure()
-            raise WebError("storage", f"the server could not save the {what}") from None
-        if not stored:  # another process ended the game, or stored a move, first
+        if not await self._store_forfeit(forfeit, what):
+            # another process ended the game, or stored a move, first
             await self._reload()
             self.broadcast()
             self._check_open()
