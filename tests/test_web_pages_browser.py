@@ -385,7 +385,8 @@ def test_a_review_asked_for_a_game_still_played_says_when_it_comes(
     page.goto(f"{server.base}/replay?game={game_id}&review=1&lang=fr")
     notice = page.locator("#partial")
     expect(notice).to_be_visible()
-    expect(notice).to_contain_text("L'analyse de la partie sera proposée quand elle sera finie.")
+    expect(notice).to_contain_text("L'analyse vient dès qu'une donne est finie.")
+    assert page.locator("#review-button").count() == 0  # no deal over yet: nothing to review
     close(page)
 
 

@@ -60,13 +60,33 @@ def test_a_finished_game_is_reviewed_once_and_shown_again_from_the_database(
         assert again == {"status": "done", "review": review}
 
 
-def test_only_finished_games_are_reviewed(tmp_path: Path) -> None:
+def test_a_game_is_reviewed_once_a_deal_is_over_then_again_with_each_new_deal(
+    tmp_path: Path,
+) -> None:
     with live_server(fast_config(tmp_path / "games.sqlite3")) as server:
-        game = server.new_game(mode="bot", bot="random", name="Ann")
+        server.app.state.reviews.budget = 0.0
+        rules = {"profile": "classic", "target": 400}
+        game = server.new_game(mode="bot", bot="random", rules=rules)
+        url = f"/api/games/{game['id']}/review"
         with server.http() as client:
-            live = client.post(f"/api/games/{game['id']}/review", json={})
-            assert live.status_code == 409 and "finished" in live.json()["error"]["message"]
+            live = client.post(url, json={})
+            assert live.status_code == 409 and "deals is over" in live.json()["error"]["message"]
             assert client.get("/api/games/nosuchgame/review").status_code == 404
+        with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+            state = play_until(me, lambda s: bool(s["deal_over"]), random.Random(3))
+            assert not state["match_over"]
+            with server.http() as client:  # the match goes on: its finished deal is reviewed
+                assert client.post(url, json={}).json()["status"] in ("running", "done")
+            first = wait_done(server, game["id"])
+            assert first["status"] == "done", first
+            assert {d["deal"] for d in first["review"]["decisions"]} == {0}
+            me.send({"type": "next", "version": state["version"]})
+            play_until(me, lambda s: bool(s["deal_over"]) and s["deal"] == 1, random.Random(4))
+        with server.http() as client:  # a second deal over: a new review, of both deals
+            assert client.get(url).json() == {"status": "none"}
+            client.post(url, json={})
+        second = wait_done(server, game["id"])
+        assert {d["deal"] for d in second["review"]["decisions"]} == {0, 1}
 
 
 def test_the_review_budget_is_the_analysis_default_and_a_wrong_one_is_one_line(

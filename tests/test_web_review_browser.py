@@ -84,3 +84,21 @@ def test_review_from_the_history_marks_the_log_and_shows_values(
         if os.environ.get("MARJOLET_SCREENSHOT"):
             page.screenshot(path=os.environ["MARJOLET_SCREENSHOT"], full_page=True)
         assert page.locator("#review-button").inner_text() == "Reviewed"
+
+
+def test_the_finished_deals_of_a_match_still_played_are_reviewed_from_the_history(
+    page: Page, tmp_path: Path
+) -> None:
+    with live_server(fast_config(tmp_path / "games.sqlite3")) as server:
+        server.app.state.reviews.budget = 0.0
+        game = server.new_game(
+            mode="bot", bot="random", rules={"profile": "classic", "target": 1000}
+        )
+        with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+            state = play_until(me, lambda s: bool(s["deal_over"]), random.Random(3))
+            me.send({"type": "next", "version": state["version"]})
+            me.recv_until(lambda m: m["type"] == "state" and m["deal"] == 1)
+            page.goto(f"{server.base}/history")
+            page.click(f"tr[data-game='{game['id']}'] a:text-is('Review the finished deals')")
+            page.wait_for_selector(".review-panel", timeout=120_000)
+            assert page.locator("#review-button").inner_text() == "Reviewed"

@@ -619,9 +619,14 @@ def shareable_part(game: GameRow) -> tuple[Record, bool]:
     record = game.record()
     if shareable_in_full(game):
         return record, True
+    return finished_deals(record), False
+
+
+def finished_deals(record: Record) -> Record:
+    """``record`` without its deal in progress, if it has one."""
     match = to_match(record)
     finished = [d for d, deal in zip(record.deals, match.deals, strict=True) if deal.is_over]
-    return Record(record.rules, record.first_dealer, record.players, tuple(finished)), False
+    return Record(record.rules, record.first_dealer, record.players, tuple(finished))
 
 
 def shareable_in_full(game: GameRow) -> bool:

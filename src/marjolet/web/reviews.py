@@ -2,7 +2,8 @@
 stored in the server's database, shown again without recomputing (docs/review.md).
 
 ``GET /api/games/ID/review`` (:mod:`marjolet.web.routes.reviews`) tells
-where the review of a finished game stands (``none``, ``running`` with its
+where the review of a game stands (a finished game's, or the finished
+deals' of a match still being played) (``none``, ``running`` with its
 progress, ``done`` with the review, ``failed``); ``POST`` starts it. The
 review goes decision by decision, each one a separate job in the bot thread
 pool, so a bot's move at a live table waits for at most one decision's
@@ -30,7 +31,7 @@ from marjolet.match import Match
 from marjolet.record import Record
 from marjolet.web.db import reader, reviews
 from marjolet.web.errors import WebError
-from marjolet.web.hub import Hub
+from marjolet.web.hub import Hub, finished_deals
 
 log = logging.getLogger("marjolet.web")
 
@@ -96,7 +97,8 @@ def job_name(game_id: str, digest: str) -> str:
 
 
 class ReviewService:
-    """Starts, runs and remembers reviews of finished games.
+    """Starts, runs and remembers reviews of finished games (and of the
+    finished deals of games still being played).
 
     Among several processes a review is a job with one owner (its lease,
     :mod:`marjolet.web.leases`): the process that takes the lease computes
@@ -138,24 +140,30 @@ class ReviewService:
             else:
                 self._locks[game_id] = (lock, users - 1)
 
-    async def _finished_record(self, game_id: str) -> Record:
+    async def _reviewable_record(self, game_id: str) -> Record:
+        """What a review judges: the whole game once it is finished, else
+        its finished deals, whose every card has been shown (a new review
+        once another deal is over: reviews are kept per record digest)."""
         game, record, complete = await self.hub.shareable_record(game_id)
-        if game.status != "finished" or not complete:
-            raise WebError("not_finished", "only a finished game can be reviewed")
-        return record
+        if game.status == "finished" and complete:
+            return record
+        finished = await asyncio.to_thread(finished_deals, record)
+        if not finished.deals:
+            raise WebError("not_finished", "a game is reviewed once one of its deals is over")
+        return finished
 
     async def _stored(self, game_id: str, digest: str) -> dict[str, Any] | None:
         stored = await asyncio.to_thread(self.book.get, game_id, digest)
         return None if stored is None else {"status": "done", "review": stored}
 
     async def status(self, game_id: str) -> dict[str, Any]:
-        """Where the review of a finished game stands (taken over here if
+        """Where the review of a game stands (taken over here if
         its owner died or stopped at it)."""
         async with self._deciding(game_id):
             return await self._status(game_id)
 
     async def _status(self, game_id: str) -> dict[str, Any]:
-        record = await self._finished_record(game_id)
+        record = await self._reviewable_record(game_id)
         digest = record_digest(record)
         stored = await self._stored(game_id, digest)
         if stored is not None:
@@ -199,7 +207,7 @@ class ReviewService:
             current = await self._status(game_id)
             if current["status"] in ("done", "running"):
                 return current
-            record = await self._finished_record(game_id)
+            record = await self._reviewable_record(game_id)
             return await self._begin(game_id, record, client or game_id)
 
     async def _begin(self, game_id: str, record: Record, key: str) -> dict[str, Any]:

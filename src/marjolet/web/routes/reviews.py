@@ -1,5 +1,6 @@
-"""``/api/games/ID/review``: where a finished game's review stands
-(``GET``) and starting it (``POST``); the work is :mod:`marjolet.web.reviews`'."""
+"""``/api/games/ID/review``: where a game's review stands (``GET``) and
+starting it (``POST``): a finished game, or the finished deals of one still
+being played; the work is :mod:`marjolet.web.reviews`'."""
 
 from __future__ import annotations
 

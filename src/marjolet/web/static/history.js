@@ -18,8 +18,11 @@ function row(raw, held) {
       el("a", { href: `/api/games/${game.id}/record?form=text`, class: "action", download: "", "aria-label": t("history.download_text") }, t("history.text")),
     );
   }
+  const review = `/replay?game=${encodeURIComponent(game.id)}&review=1`;
   if (game.status === "finished" && game.replay === "full") {
-    links.push(el("a", { href: `/replay?game=${encodeURIComponent(game.id)}&review=1`, class: "action" }, t("history.review")));
+    links.push(el("a", { href: review, class: "action" }, t("history.review")));
+  } else if (game.status !== "finished" && game.deals > 1) {  // its finished deals
+    links.push(el("a", { href: review, class: "action" }, t("replay.review_deals")));
   }
   let score = `${game.totals[0]} \u2013 ${game.totals[1]}`;
   if (game.winner !== null) {

@@ -183,12 +183,16 @@ async function loadGame(id) {
       el("a", { class: "action", href: `/api/games/${g.id}/record?form=json`, download: "" }, t("replay.download_json")),
       el("a", { class: "action", href: `/api/games/${g.id}/record?form=text`, download: "" }, t("replay.download_text")),
     ];
-    const button = g.status === "finished" && data.complete ? reviewButton(g.id, reviewReady) : null;
+    // a finished game is reviewed whole; one still played, its finished deals (all their cards were shown)
+    const over = g.status === "finished";
+    const someDealOver = data.result.deals.some((d) => d.complete);
+    const button = (over ? data.complete : someDealOver)
+      ? reviewButton(g.id, reviewReady, over ? t("end.review") : t("replay.review_deals")) : null;
     if (button) links.push(button);
     load(data, t("game.versus", { a: recordName(g.players[0]), b: recordName(g.players[1]) }), links);
     const wanted = new URLSearchParams(location.search).get("review");
     if (button && wanted) button.click();
-    else if (wanted && g.status !== "finished") $("partial").append(" ", t("replay.review_at_end"));
+    else if (wanted && !over) $("partial").append(" ", t("replay.review_at_end"));
   } catch (err) {
     $("upload").hidden = false;
     showError(t("replay.cannot", { reason: err.message }));

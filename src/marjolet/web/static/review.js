@@ -249,9 +249,9 @@ export function evaluationGraph(review, current, players, goTo) {
     el("h2", {}, t("review.graph_title_plain")), graph, legend);
 }
 
-/** The button that starts (or shows) the review of a finished game. */
-export function reviewButton(gameId, onReady) {
-  const button = el("button", { type: "button", class: "action", id: "review-button" }, t("end.review"));
+/** The button that starts (or shows) the review of a game (its finished deals if it goes on). */
+export function reviewButton(gameId, onReady, label = t("end.review")) {
+  const button = el("button", { type: "button", class: "action", id: "review-button" }, label);
   let failed = false; // the failure was shown: the next click tries again
   button.addEventListener("click", async () => {
     button.disabled = true;
