@@ -549,6 +549,18 @@ def test_a_player_who_resigns_loses_the_match_and_it_is_rated(server: LiveServer
     assert rating(server, "vic")["wins"] == 1 and rating(server, "una")["losses"] == 1
 
 
+def test_a_rated_game_gives_no_hint_and_no_review_before_its_end(server: LiveServer) -> None:
+    """A rating measures the player alone: no advice from the bots while it is played."""
+    wes, xia = sign_up(server, "wes"), sign_up(server, "xia")
+    mine, _ = rated_game(server, wes, xia)
+    with account_seat(server, mine["id"], wes) as me:
+        me.send({"type": "hint"})
+        assert me.error()["code"] == "hint_rated"
+    refused = wes.post(f"/api/games/{mine['id']}/review", json={})
+    assert refused.status_code == 409
+    assert refused.json()["error"]["key"] == "error.review_rated"
+
+
 def test_a_result_not_rated_before_a_restart_is_rated_once_at_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

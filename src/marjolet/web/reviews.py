@@ -29,7 +29,7 @@ from marjolet.analysis import DEFAULT_BUDGET, Review, Reviewer, default_estimato
 from marjolet.analysis.review import count_decisions, decision_points
 from marjolet.match import Match
 from marjolet.record import Record
-from marjolet.web.db import reader, reviews
+from marjolet.web.db import game_players, reader, reviews
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub, finished_deals
 
@@ -147,10 +147,26 @@ class ReviewService:
         game, record, complete = await self.hub.shareable_record(game_id)
         if game.status == "finished" and complete:
             return record
+        if await self._rated(game_id):  # no engine help while a rated match is played
+            raise WebError(
+                "not_finished", "a rated game is reviewed once it is over", key="error.review_rated"
+            )
         finished = await asyncio.to_thread(finished_deals, record)
         if not finished.deals:
             raise WebError("not_finished", "a game is reviewed once one of its deals is over")
         return finished
+
+    async def _rated(self, game_id: str) -> bool:
+        """Whether the game is a rated one (its seats' accounts say so)."""
+
+        def read() -> bool:
+            query = select(game_players.c.game_id).where(
+                game_players.c.game_id == game_id, game_players.c.rated.is_(True)
+            )
+            with self.hub.ledger.engine.connect() as db:
+                return db.execute(query.limit(1)).first() is not None
+
+        return await asyncio.to_thread(read)
 
     async def _stored(self, game_id: str, digest: str) -> dict[str, Any] | None:
         stored = await asyncio.to_thread(self.book.get, game_id, digest)

@@ -936,6 +936,8 @@ class Table:
         """What the strongest available bot would play for ``seat`` now,
         computed from that seat's own observation only, in ``client``'s
         share of the bot pool."""
+        if self.rated:  # a rating measures the player, not the player and a bot
+            raise WebError("hint_rated", "a rated game has no hints: each player plays alone")
         async with self.lock:
             turn = self.driver.turn()
             if turn is None or turn.seat != seat:

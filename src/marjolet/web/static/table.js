@@ -612,7 +612,8 @@ function render() {
     noteKind: state.hint ? "hint" : "why",
     hintPending: state.hintPending,
     onAction: act,
-    onHint: seat !== null ? askHint : null,
+    // a rated game is played by the players alone: no advice (the server refuses it too)
+    onHint: seat !== null && !(state.welcome && state.welcome.rated) ? askHint : null,
     onBlocked: (why) => {
       state.why = why;
       state.whyVersion = view.version;
