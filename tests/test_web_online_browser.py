@@ -73,6 +73,7 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     waiting = bobby if mover is alice else alice
     badge = 'nav a[href="/online"] .badge'
     expect(mover.locator(badge)).to_have_text("1")
+    assert mover.locator(".action.hint").count() == 0  # a rated game: no advice
     expect(waiting.locator(badge)).to_be_hidden()
     mover.locator(playable).first.click()
     expect(mover.locator(badge)).to_be_hidden()
