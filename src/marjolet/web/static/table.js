@@ -429,8 +429,6 @@ function invitePanel(view) {
   node.hidden = false;
 }
 
-// A bot broke down and lost the match: who, why, and the end of its
-// program's standard error (all inserted as text).
 // A person's forfeit in words: `${prefix}left${suffix}`, `${prefix}you_resigned${suffix}`, ...;
 // a program's: "forfeit.text" with its reason.
 function forfeitText(f, prefix, suffix, name, view) {
@@ -440,6 +438,8 @@ function forfeitText(f, prefix, suffix, name, view) {
   return t(`${prefix}${you}${kind}${suffix}`, { name: view.players[f.seat] });
 }
 
+// The match ended by a forfeit: who lost it and how (a bot that broke down:
+// why, and the end of its program's standard error, all inserted as text).
 function forfeitOverlay(view) {
   const node = $("overlay");
   if (state.hiddenSummary === "forfeit") {
