@@ -178,7 +178,10 @@ class Online:
         """A table opens: tell it its seats' accounts, rated or not, days per
         move, and whether the lobby or "Play now" paired its players."""
         rows = await asyncio.to_thread(self._players_of, table.id)
-        table.paired = bool(rows) or await asyncio.to_thread(self._paired, table.id)
+        if rows:
+            table.paired = True
+        elif all(info.kind == "human" for info in table.game.seats):  # two guests?
+            table.paired = await asyncio.to_thread(self._paired, table.id)
         if not rows:
             return
         table.public = True  # a lobby game: spectators see names, never hidden cards
