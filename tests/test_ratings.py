@@ -53,6 +53,15 @@ def test_beating_a_stronger_player_gains_more_than_beating_a_weaker_one() -> Non
     assert up > down > 1500
 
 
+def test_two_new_players_who_win_one_game_each_end_apart_as_ratings_md_says() -> None:
+    """docs/ratings.md's example of an upset: the second winner ends ahead."""
+    system = RatingSystem()
+    first, second = system.rate_game(system.initial, system.initial, 1.0)
+    assert (round(first.value), round(second.value)) == (1662, 1338)
+    second, first = system.rate_game(second, first, 1.0)  # the upset
+    assert (round(first.value), round(second.value)) == (1433, 1567)
+
+
 def test_a_rating_is_provisional_while_its_deviation_is_high() -> None:
     system = RatingSystem()
     assert system.initial.provisional

@@ -116,10 +116,22 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     alice.goto(f"{server.base}/players/alice?lang=fr")
     expect(alice.locator(".rating-plot circle")).to_have_count(2)
     expect(alice.locator("#summary")).to_contain_text("1 partie classée : 1 gagnée, 0 perdue")
+    chart = alice.locator(".rating-plot")  # it says where the line starts, ends and goes
+    expect(chart).to_contain_text("départ")
+    expect(chart).to_contain_text("après 1 partie classée")
+    now = alice.locator(".rating-plot .tick.now").text_content() or ""
+    assert now.isdigit() and int(now) > 1500, now  # the rating now, after a win
+    assert "1500" in (chart.text_content() or "")  # where every player starts
+    assert "Partie 1," in (alice.locator(".rating-plot circle title").last.text_content() or "")
+    panel, drawn = alice.locator("#plot").bounding_box(), chart.bounding_box()
+    assert panel is not None and drawn is not None
+    assert drawn["width"] >= min(1200, panel["width"]) - 2, (drawn, panel)  # the panel's width
     expect(alice.locator("#summary")).to_contain_text(  # a range a player reads, not "± 290"
         re.compile(r"très probablement entre \d+ et \d+")
-    )
+    )  # and why a rating after one game moves so much (an upset moves it more)
+    expect(alice.locator("#summary")).to_contain_text("un résultat inattendu plus encore")
     expect(alice.locator("#recent")).to_contain_text("contre bobby · classée · gagnée par forfait")
+    expect(alice.locator("#recent .action").last).to_have_text("Analyser")  # as everywhere
     text = alice.locator("body").inner_text().lower()
     assert "glicko" not in text and "seek" not in text
     alice.set_viewport_size({"width": 390, "height": 844})  # on a phone the chart's

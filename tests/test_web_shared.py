@@ -578,6 +578,22 @@ def test_a_claim_sent_to_two_processes_at_once_ends_the_game_once_with_one_ratin
         assert rating(b, "mia")["wins"] == 1 and rating(a, "ned")["losses"] == 1
 
 
+def test_a_rated_match_ended_on_another_process_tells_this_one_the_new_ratings(
+    postgres_url: str, redis_url: str
+) -> None:
+    from test_web_online import account_seat, rated_game, sign_up
+
+    with two_servers(postgres_url, redis_url) as (a, b):
+        ora, pia = sign_up(a, "ora"), sign_up(b, "pia")
+        mine, _ = rated_game(a, ora, pia)
+        with account_seat(a, mine["id"], ora) as here, account_seat(b, mine["id"], pia) as there:
+            there.send({"type": "resign"})  # the match ends on b
+            pushed = here.recv_until(lambda m: m["type"] == "accounts")
+        changes = {seat["name"]: seat["change"] for seat in pushed["accounts"]}
+        assert changes["ora"] > 0 > changes["pia"] and changes["ora"] == -changes["pia"]
+        assert rating_rows(postgres_url, mine["id"]) == 2  # rated once, by one process
+
+
 def test_every_process_shows_and_claims_against_one_stored_deadline(
     postgres_url: str, redis_url: str
 ) -> None:

@@ -732,9 +732,9 @@ class Table:
         await self._reload()
         log.debug("game %s: caught up to version %d", self.id, self.game.version)
         self.broadcast()
-        if self.over and not was_over:
-            self.retire_bots()
-            self.hub.presence.forget(self.id)
+        if self.over and not was_over:  # ended on another process: run the hooks here
+            self.retire_bots()  # too, so that these pages hear the new ratings
+            self.hub.finished(self)
         return True
 
     async def refresh(self, version: int) -> None:

@@ -9,25 +9,50 @@ function $(id) {
   return document.getElementById(id);
 }
 
+// The chart's size: as wide as its panel allows (at most 1200), so that on a phone
+// the SVG is not scaled down and its labels keep their size.
+function plotWidth() {
+  const room = $("plot").clientWidth || document.documentElement.clientWidth - 32;
+  return Math.round(Math.min(1200, Math.max(280, room)));
+}
+
+// The y labels of the chart: the start (1500), the rating now, the lowest and
+// the highest, each once and never drawn over another (12 px apart at least).
+function yLabels(points, y) {
+  const last = points[points.length - 1];
+  const wanted = [last, points[0], Math.min(...points), Math.max(...points)];
+  const shown = [];
+  for (const value of wanted) {
+    if (shown.every((v) => Math.abs(y(v) - y(value)) >= 12)) shown.push(value);
+  }
+  return shown;
+}
+
 function plot(history) {
   if (history.length < 1) return el("p", { class: "muted" }, t("profile.no_rated"));
   const points = [1500, ...history.map((h) => h.rating)];
-  // as wide as the page allows (at most 600), so that on a phone the SVG is not
-  // scaled down and its labels keep their size
-  const w = Math.round(Math.min(600, Math.max(280, document.documentElement.clientWidth - 32)));
+  const w = plotWidth();
   const h = 200;
-  const pad = 30;
+  const pad = 40;
   const lo = Math.min(...points) - 20;
   const hi = Math.max(...points) + 20;
   const x = (i) => pad + (i * (w - 2 * pad)) / Math.max(1, points.length - 1);
   const y = (v) => h - pad - ((v - lo) * (h - 2 * pad)) / (hi - lo);
   const path = points.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  const last = points.length - 1;
+  const point = (v, i) => (i === 0 ? t("profile.plot_start_point", { rating: 1500 }) : t("profile.plot_point", {
+    n: i, date: formatDate(history[i - 1].at), result: resultText(history[i - 1].score > 0.5, false), rating: Math.round(v),
+  }));
   return svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "rating-plot", role: "img", "aria-label": t("profile.plot_label", { n: history.length }) },
     svg("line", { x1: pad, y1: h - pad, x2: w - pad, y2: h - pad, class: "axis" }),
-    svg("text", { x: 2, y: y(hi - 20) + 4, class: "tick" }, String(Math.round(hi - 20))),
-    svg("text", { x: 2, y: y(lo + 20) + 4, class: "tick" }, String(Math.round(lo + 20))),
+    svg("line", { x1: pad, y1: y(1500), x2: w - pad, y2: y(1500), class: "start" }),
+    ...yLabels(points, y).map((v) => svg("text", {
+      x: 2, y: y(v) + 4, class: v === points[last] ? "tick now" : "tick",
+    }, String(Math.round(v)))),
+    svg("text", { x: pad, y: h - pad + 16, class: "tick" }, t("profile.plot_start")),
+    svg("text", { x: w - pad, y: h - pad + 16, class: "tick", "text-anchor": "end" }, t("profile.plot_after", { n: history.length })),
     svg("path", { d: path, class: "line", fill: "none" }),
-    ...points.map((v, i) => svg("circle", { cx: x(i), cy: y(v), r: 3, class: "dot" }, svg("title", {}, String(Math.round(v))))));
+    ...points.map((v, i) => svg("circle", { cx: x(i), cy: y(v), r: i === last ? 5 : 3, class: "dot" }, svg("title", {}, point(v, i)))));
 }
 
 function recent(games) {
