@@ -100,7 +100,7 @@ def test_deeply_nested_json_is_a_clean_refusal_never_a_500(server: LiveServer, d
         ("/api/games", {"mode": "watch"}, "'bots' must name two bot choices"),
         ("/api/games/ID/join", {"invite": "x" * 129}, "'invite' must be the code"),
         ("/api/games/ID/join", {"invite": 7}, "'invite' must be the code"),
-        ("/api/games/ID/rematch", {}, "'token' must be the token of your seat"),
+        ("/api/games/ID/rematch", {"owner": 7}, "'owner' must be the owner token of your offer"),
         ("/api/games/ID/rematch", {"token": ["x"]}, "'token' must be the token of your seat"),
     ],
 )

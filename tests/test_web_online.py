@@ -390,10 +390,10 @@ def test_a_guest_seek_is_listed_accepted_once_and_its_owner_learns_its_seat(
             assert me.recv_until(lambda m: m["type"] == "welcome")["seat"] == status["game"]["seat"]
 
 
-def test_a_game_found_online_offers_no_rematch_table_that_nobody_would_join(
+def test_a_game_found_online_is_rematched_by_an_offer_the_other_seat_takes(
     server: LiveServer,
 ) -> None:
-    """A rematch makes a friend's table: its link would reach nobody from the lobby."""
+    """Never by a friend's table: its invite link would reach nobody from the lobby."""
     with server.http() as owner, server.http() as other:
         seek = owner.post("/api/seeks", json={"name": "Hal", "rules": SHORT}).json()
         seat = other.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Ivy"}).json()
@@ -418,10 +418,94 @@ def test_a_game_found_online_offers_no_rematch_table_that_nobody_would_join(
         for thread in threads:
             thread.join(300)
         assert not errors, errors and finals[0]["match_over"]
-        again = other.post(f"/api/games/{seat['id']}/rematch", json={"token": seat["token"]})
-        assert again.status_code == 409 and again.json()["error"]["code"] == "no_rematch"
+        url = f"/api/games/{seat['id']}/rematch"
+        asked = other.post(url, json={"token": seat["token"]})
+        assert asked.status_code == 200, asked.text
+        offered = asked.json()
+        assert offered["status"] == "offered" and offered["token"]
+        assert (offered["offer"]["name"], offered["offer"]["mine"]) == ("Ivy", True)
+        assert owner.get("/api/lobby").json()["seeks"] == []  # a rematch is never listed
+        news = owner.post(f"{url}/status", json={"token": mine["token"]}).json()
+        assert (news["offer"]["name"], news["offer"]["mine"], news["game"]) == ("Ivy", False, None)
+        took = owner.post(url, json={"token": mine["token"]}).json()
+        assert took["status"] == "matched"
+        theirs = other.post(
+            f"{url}/status", json={"token": seat["token"], "owner": offered["token"]}
+        ).json()["game"]
+        assert theirs["id"] == took["game"]["id"] and theirs["seat"] == 1 - took["game"]["seat"]
+        for held in (took["game"], theirs):  # both tokens hold their seats at the new table
+            hello = {"type": "hello", "token": held["token"]}
+            with seat_socket(server, held["id"], None, hello) as me:
+                welcome = me.recv_until(lambda m: m["type"] == "welcome")
+                assert welcome["seat"] == held["seat"] and welcome["paired"] is True
         listed = other.get("/api/games").json()["games"]
-        assert [g["id"] for g in listed] == [seat["id"]]  # no table left waiting for "a friend"
+        # no table left waiting for "a friend"
+        assert {g["id"] for g in listed} == {seat["id"], theirs["id"]}
+
+
+def test_a_rated_rematch_between_accounts_may_be_declined_then_offered_back_and_taken(
+    server: LiveServer,
+) -> None:
+    kim, lou = sign_up(server, "kim"), sign_up(server, "lou")
+    mine, _ = rated_game(server, kim, lou)
+    url = f"/api/games/{mine['id']}/rematch"
+    early = kim.post(url, json={})  # the account's session proves the seat: no token
+    assert early.status_code == 409 and early.json()["error"]["code"] == "not_over"
+    with account_seat(server, mine["id"], kim) as me:
+        me.send({"type": "resign"})
+        me.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+    offered = kim.post(url, json={}).json()
+    assert offered["status"] == "offered" and offered["offer"]["rated"] is True
+    assert kim.post(url, json={}).json()["offer"]["id"] == offered["offer"]["id"]  # one offer
+    with server.http() as stranger:
+        assert stranger.post(url, json={}).json()["error"]["code"] == "bad_token"
+        taken = stranger.post(f"/api/seeks/{offered['offer']['id']}/accept", json={"name": "Zed"})
+        assert taken.status_code == 404  # only the other seat takes a rematch offer
+    news = lou.post(f"{url}/status", json={}).json()
+    assert (news["offer"]["name"], news["offer"]["mine"]) == ("kim", False)
+    declined = lou.request("DELETE", url, json={}).json()
+    assert declined["offer"]["status"] == "declined"
+    assert kim.post(f"{url}/status", json={}).json()["offer"]["status"] == "declined"
+    withdrawn = kim.post(url, json={}).json()["offer"]  # offered again, then withdrawn
+    assert kim.request("DELETE", url, json={}).json()["offer"]["status"] == "cancelled"
+    assert lou.post(f"{url}/status", json={}).json()["offer"]["id"] == withdrawn["id"]
+    back = lou.post(url, json={}).json()  # lou offers one in turn, and kim takes it
+    assert (back["status"], back["offer"]["name"]) == ("offered", "lou")
+    took = kim.post(url, json={}).json()
+    assert took["status"] == "matched"
+    new_id = took["game"]["id"]
+    assert lou.post(f"{url}/status", json={}).json()["game"]["id"] == new_id
+    for client in (kim, lou):  # both accounts hold a seat of the new game, rated again
+        with seat_socket(server, new_id, client, {"type": "hello", "account": True}) as seat:
+            welcome = seat.recv_until(lambda m: m["type"] == "welcome")
+            assert welcome["rated"] is True and welcome["paired"] is True
+
+
+def test_a_friend_game_has_no_rematch_offer_to_follow(server: LiveServer) -> None:
+    """Its rematch is made at once, with an invite link (hub.rematch)."""
+    game = server.new_game(mode="friend", name="Ann", rules=SHORT)
+    with server.http() as client:
+        news = client.post(f"/api/games/{game['id']}/rematch/status", json={"token": game["token"]})
+    assert news.status_code == 409 and news.json()["error"]["code"] == "no_rematch"
+
+
+def test_a_rematch_offer_left_unanswered_expires_and_cannot_be_taken_after(
+    tmp_path: Path,
+) -> None:
+    """Else a player who offered and left could be seated at a game lost by absence."""
+    with live_server(fast_config(tmp_path / "w.sqlite3", rematch_wait=0.5)) as server:
+        moe, ned = sign_up(server, "moe"), sign_up(server, "ned")
+        mine, _ = rated_game(server, moe, ned)
+        with account_seat(server, mine["id"], ned) as quitter:
+            quitter.send({"type": "resign"})
+            quitter.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+        url = f"/api/games/{mine['id']}/rematch"
+        first = moe.post(url, json={}).json()["offer"]
+        time.sleep(0.8)
+        assert ned.post(f"{url}/status", json={}).json()["offer"]["status"] == "expired"
+        answer = ned.post(url, json={}).json()  # a new offer of ned's, not a game
+        assert answer["status"] == "offered" and answer["offer"]["name"] == "ned"
+        assert answer["offer"]["id"] != first["id"]
 
 
 def test_only_the_owner_withdraws_a_seek_and_nobody_accepts_their_own(server: LiveServer) -> None:

@@ -142,6 +142,54 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     close_watched_page(alice)
 
 
+def test_a_game_found_online_ends_with_a_rematch_offer_the_other_player_accepts(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """Offered on one page (French), seen and accepted on the other (English):
+    both pages move to the same new table, rated as the first."""
+    claire = open_watched_page(chromium)
+    dmitri = open_watched_page(chromium)
+    sign_up(claire, server, "claire", "fr")
+    sign_up(dmitri, server, "dmitri", "en")
+    claire.check("#seek-rated")
+    claire.select_option("#seek-days", "")
+    claire.click("#seek-form button[type=submit]")
+    dmitri.locator("#seeks li", has_text="claire").locator("button.accept").click()
+    dmitri.wait_for_url("**/game/*")
+    claire.wait_for_url("**/game/*", timeout=20_000)
+    first = claire.url
+    playable, badge = ".hand.mine .card.playable", 'nav a[href="/online"] .badge'
+    for _ in range(200):  # until one of the two pages shows its playable cards
+        if claire.locator(playable).count() or dmitri.locator(playable).count():
+            break
+        claire.wait_for_timeout(100)
+    if claire.locator(playable).count():  # claire leads: then dmitri is to answer
+        claire.locator(playable).first.click()
+    expect(dmitri.locator(playable).first).to_be_visible()
+    expect(dmitri.locator(badge)).to_have_text("1")  # his turn when he resigns
+    dmitri.click("#resign")
+    dmitri.click("#resign")  # pressed twice: resigned
+    expect(claire.locator("#overlay")).to_contain_text("dmitri a abandonné")
+    expect(dmitri.locator(badge)).to_be_hidden()  # nobody's turn now
+    expect(dmitri).not_to_have_title(re.compile("turn"))
+    claire.click("#rematch")
+    expect(claire.locator("#rematch-news")).to_have_text(
+        "Revanche proposée à dmitri : en attente de sa réponse."
+    )
+    expect(claire.locator("#rematch-withdraw")).to_be_visible()
+    news = dmitri.locator("#rematch-news")  # heard within a few seconds, no reload
+    expect(news).to_have_text("claire offers you a rated rematch.", timeout=15_000)
+    dmitri.click("#rematch-accept")
+    dmitri.wait_for_url(re.compile(r".*/game/.*"))
+    claire.wait_for_url(lambda url: url != first, timeout=15_000)
+    assert claire.url == dmitri.url != first
+    expect(dmitri.locator(".nameplate", has_text="claire")).to_be_visible()
+    expect(claire.locator(".nameplate", has_text="dmitri")).to_be_visible()
+    assert dmitri.locator(".action.hint").count() == 0  # rated again: no advice
+    for page in (claire, dmitri):
+        close_watched_page(page)
+
+
 def test_two_pages_pressing_play_now_open_the_same_table(
     chromium: Browser, server: LiveServer
 ) -> None:

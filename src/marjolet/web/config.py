@@ -91,6 +91,9 @@ class WebConfig:
     #: Seconds a person's seat of a live two-person game may stay away before
     #: the other player may claim the match (docs/web.md, "Leaving").
     away_grace: float = 90.0
+    #: Seconds a rematch offer of a game found online stays open before it
+    #: ends ``expired`` (docs/web.md, "Rematch of a game found online").
+    rematch_wait: float = 600.0
     #: Rate limits by name (``limits`` notation), each replacing that entry
     #: of :data:`marjolet.web.ratelimits.DEFAULT_LIMITS` (the requests that
     #: cost bot time, logins, sign-ups, seeks).

@@ -163,7 +163,13 @@ seeks = Table(
     #: SHA-256 of the seat token the owner gets once matched, which any
     #: process derives from the owner token (revision 0006; None before).
     Column("seat_hash", String(64)),
+    #: A rematch offer (revision 0009): the finished game it follows and the
+    #: seat that offered it; only the other seat may take it, the lobby never
+    #: lists it. None for an ordinary seek.
+    Column("rematch_of", Text),
+    Column("rematch_seat", Integer),
     Index("seeks_by_status", "status", "created"),
+    Index("seeks_by_rematch", "rematch_of", "created"),
 )
 
 game_players = Table(
@@ -242,7 +248,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 #: The PostgreSQL advisory lock key that one migrating process holds at a time.
 MIGRATE_LOCK = 0x6D61726A
 #: The newest revision in ``migrations/versions`` (a test checks it).
-HEAD_REVISION = "0008"
+HEAD_REVISION = "0009"
 
 
 def database_url(target: str | os.PathLike[str]) -> str:

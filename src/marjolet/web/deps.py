@@ -109,20 +109,12 @@ TableDep = Annotated[Table, Depends(get_table)]
 
 @dataclass(frozen=True, slots=True)
 class Seated:
-    """A client that proved it holds ``seat`` at ``table``."""
+    """A client that proved it holds ``seat`` at ``table``; ``owner``, the
+    owner token of its rematch offer that it quoted (a game found online)."""
 
     table: Table
     seat: int
-
-
-async def seat_holder(table: TableDep, body: SeatToken) -> Seated:
-    seat = table.seat_of(body.token)
-    if seat is None:
-        raise WebError("bad_token", "this token does not hold a seat at this table")
-    return Seated(table, seat)
-
-
-SeatDep = Annotated[Seated, Depends(seat_holder)]
+    owner: str | None = None
 
 
 async def new_game_allowance(address: ClientDep, guards: GuardsDep) -> None:
@@ -158,6 +150,25 @@ async def optional_account(conn: HTTPConnection, online: OnlineDep) -> Account |
 
 
 OptionalAccount = Annotated[Account | None, Depends(optional_account)]
+
+
+async def seat_holder(
+    table: TableDep, body: SeatToken, account: OptionalAccount, online: OnlineDep
+) -> Seated:
+    """The seat whose token the body quotes or, with no token, the seat the
+    logged-in account holds at the table (a game found online)."""
+    if body.token is not None:
+        seat = table.seat_of(body.token)
+        if seat is None:
+            raise WebError("bad_token", "this token does not hold a seat at this table")
+        return Seated(table, seat, body.owner)
+    held = None if account is None else await online.run(online.lobby.seat_of, table.id, account.id)
+    if held is None:
+        raise WebError("bad_token", "give your seat's token, or log in to the account holding it")
+    return Seated(table, held, body.owner)
+
+
+SeatDep = Annotated[Seated, Depends(seat_holder)]
 
 
 async def current_account(account: OptionalAccount) -> Account:

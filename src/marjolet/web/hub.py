@@ -449,7 +449,7 @@ class Hub:
         if table.paired:  # a table waiting for a friend's link that nobody would bring
             raise WebError(
                 "no_rematch",
-                "a game found online has no rematch: offer a new game online",
+                "a game found online is rematched by an offer the other player accepts",
             )
         game = table.game
         bots: list[BotChoice] = []

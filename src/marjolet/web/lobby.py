@@ -38,7 +38,9 @@ from marjolet.errors import MarjoletError
 from marjolet.web.accounts import Account, token_digest
 from marjolet.web.db import game_players, reader, seeks
 
-SeekStatus = Literal["open", "matched", "cancelled"]
+#: A rematch offer may also end ``declined`` (by the other seat) or
+#: ``expired`` (:mod:`marjolet.web.rematches`); ``cancelled`` is withdrawn.
+SeekStatus = Literal["open", "matched", "cancelled", "declined", "expired"]
 #: Open seeks one owner (account or address) may have at once.
 MAX_OPEN_PER_OWNER = 3
 #: Correspondence: the longest time a move may take, in days.
@@ -86,6 +88,10 @@ class Seek:
     seat: int | None
     #: The hash of the owner's seat token (see :func:`seat_token`).
     seat_hash: str | None = None
+    #: A rematch offer: the finished game it follows, and the seat there
+    #: that offered it (only the other seat may take it).
+    rematch_of: str | None = None
+    rematch_seat: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The seek as the lobby lists it (no owner, no game)."""
@@ -126,11 +132,14 @@ class Lobby:
         rated: bool,
         days_per_move: int | None = None,
         owner_key: str = "",
+        rematch: tuple[str, int] | None = None,
     ) -> tuple[Seek, str]:
         """Open a seek; returns it and its owner token (shown only once).
 
         ``owner_key`` identifies a guest (their address) for the limit on
-        open seeks; an account is its own key.
+        open seeks; an account is its own key. ``rematch`` (game id, seat)
+        makes it the offer of a rematch of that game by that seat: never
+        listed, taken only through :meth:`accept` with ``rematch=True``.
         """
         if rated and seeker.account is None:
             raise LobbyError("login_required", "log in to offer a rated game", 401)
@@ -155,6 +164,8 @@ class Lobby:
                     days_per_move=days,
                     status="open",
                     seat_hash=token_digest(seat_token(token, seek_id)),
+                    rematch_of=None if rematch is None else rematch[0],
+                    rematch_seat=None if rematch is None else rematch[1],
                 )
             )
         seek = self.get(seek_id)
@@ -166,7 +177,7 @@ class Lobby:
         with self.reader.connect() as db:
             rows = db.execute(
                 select(seeks)
-                .where(seeks.c.status == "open")
+                .where(seeks.c.status == "open", seeks.c.rematch_of.is_(None))
                 .order_by(seeks.c.created)
                 .limit(LOBBY_SIZE)
             ).all()
@@ -202,10 +213,12 @@ class Lobby:
             for tag in tags
         )
 
-    def accept(self, seek_id: str, acceptor: Seeker) -> Seek:
-        """Take an open seek for ``acceptor``: exactly one acceptor wins."""
+    def accept(self, seek_id: str, acceptor: Seeker, *, rematch: bool = False) -> Seek:
+        """Take an open seek for ``acceptor``: exactly one acceptor wins. A
+        rematch offer is taken only with ``rematch`` (the caller checked that
+        the acceptor holds the other seat of the game it follows)."""
         seek = self.get(seek_id)
-        if seek is None:
+        if seek is None or (seek.rematch_of is not None) != rematch:
             raise LobbyError("no_seek", f"no offer {seek_id!r}", 404)
         if seek.rated and acceptor.account is None:
             raise LobbyError("login_required", "log in to accept a rated game", 401)
@@ -251,6 +264,17 @@ class Lobby:
                         )
                     )
 
+    def rematch_offer(self, game_id: str) -> Seek | None:
+        """The latest rematch offer of a finished game, whatever its status."""
+        with self.reader.connect() as db:
+            row = db.execute(
+                select(seeks)
+                .where(seeks.c.rematch_of == game_id)
+                .order_by(seeks.c.created.desc())
+                .limit(1)
+            ).first()
+        return None if row is None else _seek(row)
+
     def settled(self, seek_ids: list[str]) -> list[Seek]:
         """Of ``seek_ids``, those cancelled or matched with their game made."""
         with self.reader.connect() as db:
@@ -271,13 +295,14 @@ class Lobby:
                 .values(status="open", acceptor_id=None, game_id=None, seat=None)
             )
 
-    def cancel(self, seek_id: str) -> bool:
-        """Withdraw an open seek (the caller checked ownership)."""
+    def cancel(self, seek_id: str, status: SeekStatus = "cancelled") -> bool:
+        """Withdraw an open seek (the caller checked ownership), or end a
+        rematch offer ``declined`` or ``expired``."""
         with self.engine.begin() as db:
             done = db.execute(
                 update(seeks)
                 .where(seeks.c.id == seek_id, seeks.c.status == "open")
-                .values(status="cancelled")
+                .values(status=status)
             ).rowcount
         return done == 1
 
@@ -358,6 +383,8 @@ def _seek(row: Row[Any]) -> Seek:
         game_id=row.game_id,
         seat=row.seat,
         seat_hash=row.seat_hash,
+        rematch_of=row.rematch_of,
+        rematch_seat=row.rematch_seat,
     )
 
 

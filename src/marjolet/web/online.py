@@ -177,7 +177,7 @@ class Online:
     async def opened(self, table: Table) -> None:
         """A table opens: tell it its seats' accounts, rated or not, days per
         move, and whether the lobby or "Play now" paired its players."""
-        rows = await asyncio.to_thread(self._players_of, table.id)
+        rows = await asyncio.to_thread(self.players_of, table.id)
         if rows:
             table.paired = True
         elif all(info.kind == "human" for info in table.game.seats):  # two guests?
@@ -196,7 +196,7 @@ class Online:
         if not table.rated:
             return
         await self.rate(table.id)
-        rows = await asyncio.to_thread(self._players_of, table.id)
+        rows = await asyncio.to_thread(self.players_of, table.id)
         table.accounts = await asyncio.to_thread(self._seat_accounts, rows, table.id)
         table.tell_all({"type": "accounts", "accounts": table.accounts})
 
@@ -269,18 +269,22 @@ class Online:
                     return True
         return False
 
-    def _players_of(self, game_id: str) -> list[tuple[int, int, bool, int | None]]:
+    def players_of(self, game_id: str) -> list[tuple[int, int, bool, int | None]]:
+        """(seat, account id, rated, days per move) of each seat an account holds."""
         with self.hub.ledger.engine.connect() as db:
             rows = db.execute(select(game_players).where(game_players.c.game_id == game_id)).all()
         return [(int(r.seat), int(r.account_id), bool(r.rated), r.days_per_move) for r in rows]
 
     # -- the lobby --------------------------------------------------------------------------
 
-    async def accept(self, seek_id: str, acceptor: Seeker) -> dict[str, Any]:
+    async def accept(
+        self, seek_id: str, acceptor: Seeker, *, rematch: bool = False
+    ) -> dict[str, Any]:
         """Take an open seek (one acceptor wins) and seat both players; the
         acceptor's seat is returned, the seeker's is kept for them and told
-        to their lobby sockets at once."""
-        seek = await self.run(self.lobby.accept, seek_id, acceptor)
+        to their lobby sockets at once. A rematch offer is taken only with
+        ``rematch`` (:mod:`marjolet.web.rematches` checked the seat)."""
+        seek = await self.run(lambda: self.lobby.accept(seek_id, acceptor, rematch=rematch))
         rules = Rules.from_json(seek.rules)
         seeker_seat = self.hub.rng.randrange(2)
         names = [seek.name, acceptor.name]

@@ -135,10 +135,25 @@ class Join(Body):
     name: Annotated[str, BeforeValidator(lambda v: clean_name(v, "friend"))] = "friend"
 
 
-class SeatToken(Body):
-    """``POST /api/games/ID/rematch``: the seat's secret token."""
+def _maybe_secret(what: str) -> BeforeValidator:
+    def check(value: object) -> object:
+        if value is not None and (not isinstance(value, str) or not 0 < len(value) <= MAX_SECRET):
+            raise ValueError(what)
+        return value
 
-    token: Annotated[str, _secret("'token' must be the token of your seat")] = REQUIRED
+    return BeforeValidator(check)
+
+
+class SeatToken(Body):
+    """``/api/games/ID/rematch``: the seat's secret token (a seat held by the
+    logged-in account needs none) and, for a game found online, ``owner``:
+    the owner token of the seat's rematch offer, which seats a guest who
+    offered it at the new table."""
+
+    token: Annotated[str | None, _maybe_secret("'token' must be the token of your seat")] = None
+    owner: Annotated[str | None, _maybe_secret("'owner' must be the owner token of your offer")] = (
+        None
+    )
 
 
 class NoOptions(Body):

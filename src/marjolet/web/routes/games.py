@@ -19,12 +19,14 @@ from marjolet.bots.catalogue import BotChoice
 from marjolet.bots.levels import level
 from marjolet.errors import MarjoletError
 from marjolet.rules import PROFILES, setting_choices
+from marjolet.web import rematches
 from marjolet.web.db import reader
 from marjolet.web.deps import (
     ClientDep,
     GuardsDep,
     HubDep,
     LimitsDep,
+    OnlineDep,
     SeatDep,
     TableDep,
     new_game_allowance,
@@ -97,13 +99,31 @@ async def join(game_id: str, body: Join, table: TableDep) -> dict[str, Any]:
 
 @router.post("/games/{game_id}/rematch")
 async def rematch(
-    seated: SeatDep, hub: HubDep, limits: LimitsDep, client: ClientDep
+    seated: SeatDep, hub: HubDep, online: OnlineDep, limits: LimitsDep, client: ClientDep
 ) -> dict[str, Any]:
     """A seat of a finished match opens a new one: same opponent and rules,
-    the other player dealing first (``rematch`` limit per address and seat)."""
+    the other player dealing first (``rematch`` limit per address and seat).
+    A game found online is rematched by an offer the other seat takes
+    (:mod:`marjolet.web.rematches`): the answer is ``status`` ``offered``
+    or, when it took the other seat's offer, ``matched`` with ``game``."""
     within_limit(limits, "rematch", client, f"{seated.table.id}/{seated.seat}")
+    if seated.table.paired:
+        return await rematches.offer(online, seated.table, seated.seat)
     new = await hub.rematch(seated.table, seated.seat, owner=client)
     return new.reply()
+
+
+@router.post("/games/{game_id}/rematch/status")
+async def rematch_status(seated: SeatDep, online: OnlineDep) -> dict[str, Any]:
+    """The news of a game found online's rematch offer, for one of its seats
+    (a POST, so that the tokens stay out of addresses and logs)."""
+    return await rematches.status(online, seated.table, seated.seat, seated.owner)
+
+
+@router.delete("/games/{game_id}/rematch")
+async def withdraw_rematch(seated: SeatDep, online: OnlineDep) -> dict[str, Any]:
+    """Withdraw one's rematch offer, or decline the other seat's."""
+    return await rematches.withdraw(online, seated.table, seated.seat)
 
 
 @router.get("/games")

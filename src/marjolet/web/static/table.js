@@ -10,6 +10,7 @@ import {
   animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, meldName, playerLabel, renderBoard,
   scorePanel, snapshotBoard,
 } from "./board.js";
+import { Rematch } from "./rematch.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const FATAL = new Set(["bad_token", "not_found", "no_spectators", "corrupt", "hello_first", "bot_unavailable"]);
@@ -36,6 +37,8 @@ const state = {
   awayTimer: null,
   // a spectator's own pace: positions wait in a queue while paused or slowed down
   watch: { paused: false, speed: "normal", queue: [], last: 0, timer: null },
+  // a game found online, once over: its rematch offer (rematch.js)
+  rematch: null,
 };
 
 /** Least milliseconds between two positions shown to a spectator, by speed. */
@@ -463,26 +466,49 @@ function forfeitOverlay(view) {
     body.push(el("p", {}, t("forfeit.stderr")), el("pre", { class: "stderr" }, f.stderr.join("\n")));
   }
   body.push(ratingsLine(view));  // a claimed win is rated like any other end
+  const news = rematchNews();
+  if (news) body.push(news);
   clear($("overlay-body")).append(...body);
   const look = el("button", { type: "button", class: "action" }, t("end.look"));
   look.addEventListener("click", () => {
     state.hiddenSummary = "forfeit";
     render();
   });
-  clear($("overlay-buttons")).append(look, ...endLinks(false));
+  // a game found online may be rematched after a forfeit too (an offer the other takes)
+  clear($("overlay-buttons")).append(look, ...endLinks(state.seat !== null && foundOnline()));
   node.hidden = false;
 }
 
-/** Download, replay, rematch (a seat at a finished match; a game found online
- *  leads back online instead) and new game. */
+function foundOnline() {
+  return Boolean(state.welcome && state.welcome.paired);
+}
+
+/** The rematch of this finished game found online, followed from now on. */
+function onlineRematch() {
+  if (!state.rematch) {
+    const opponent = () => (state.view ? state.view.players[1 - state.seat] : "");
+    state.rematch = new Rematch(gameId, opponent, render, toast);
+  }
+  state.rematch.follow();
+  return state.rematch;
+}
+
+/** Where the rematch of a game found online stands (a seat's page), or null. */
+function rematchNews() {
+  return state.seat !== null && foundOnline() ? onlineRematch().news() : null;
+}
+
+/** Download, replay, rematch (a seat at a finished match; a game found online:
+ *  an offer to the same opponent, and the way back online) and new game. */
 function endLinks(rematch) {
   const links = [
     el("a", { class: "action", href: `/api/games/${gameId}/record?form=json` }, t("end.download")),
     el("a", { class: "action", href: `/replay?game=${encodeURIComponent(gameId)}` }, t("end.replay")),
     el("a", { class: "action", href: `/replay?game=${encodeURIComponent(gameId)}&review=1` }, t("end.review")),
   ];
-  if (rematch && state.welcome && state.welcome.paired) {  // found online: no link to pass on
-    links.push(el("a", { class: "action primary", id: "new-online", href: "/online", title: t("end.online_title") },
+  if (rematch && foundOnline()) {  // no invite link to pass on: an offer the other takes
+    links.push(...onlineRematch().buttons());
+    links.push(el("a", { class: "action", id: "new-online", href: "/online", title: t("end.online_title") },
       t("end.online")));
   } else if (rematch) {
     const again = el("button", { type: "button", class: "action primary", id: "rematch" }, t("end.rematch"));
@@ -577,6 +603,8 @@ function overlay(view) {
     body.append(el("p", { class: "tie" }, sentence(t("tui.level_at_target", { n: view.target }))));
   }
   if (view.match_over) body.append(el("h3", {}, t("end.every_deal")), matchTable(view, seat), ratingsLine(view));
+  const news = view.match_over ? rematchNews() : null;
+  if (news) body.append(news);
   const buttons = clear($("overlay-buttons"));
   const look = el("button", { type: "button", class: "action" }, t("end.look"));
   look.addEventListener("click", () => {
@@ -666,7 +694,8 @@ function render() {
   invitePanel(view);
   resignRow(view);
   overlay(view);
-  const mine = seat !== null && view.to_move === seat;
+  // a resigned or claimed match keeps its last player to move: nobody's turn now
+  const mine = seat !== null && view.to_move === seat && !view.match_over;
   if (mine !== state.myTurn) {  // the turn changed hands: the count of waiting games may too
     state.myTurn = mine;
     refreshOnline();

@@ -1,0 +1,129 @@
+"""Rematches between players who found each other online.
+
+A game made by the lobby or "Play now" has no invite link to pass on, so
+its rematch cannot be a friend's table (that opened a table nobody came
+to). Instead a seat of the finished game *offers* a rematch: a seek of the
+lobby's (:class:`~marjolet.web.lobby.Lobby`) with the same rules, rated as
+the game was, marked as the rematch of that game by that seat. The lobby
+never lists it and only the game's other seat may take it, by offering a
+rematch in turn: then both are seated at a new table, exactly as when a
+seek is accepted. The seat that offered it may withdraw it (``cancelled``),
+the other may decline it (``declined``); one left open longer than
+the server's ``rematch_wait`` (ten minutes) ends ``expired`` when next looked at, so that an
+offer made by a player who has gone cannot seat them at a game they would
+lose by their absence. Everything is in the database, so the two players may sit at
+different server processes; each page asks for the offer's news
+(:func:`status`) while its end-of-match box is open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from marjolet.web.errors import WebError
+from marjolet.web.lobby import Seek, Seeker
+
+if TYPE_CHECKING:
+    from marjolet.web.online import Online
+    from marjolet.web.tables import Table
+
+async def seeker(online: Online, table: Table, seat: int) -> Seeker:
+    """Who holds ``seat`` of the table: its account, or the guest's name."""
+    rows = await asyncio.to_thread(online.players_of, table.id)
+    for held, account_id, _, _ in rows:
+        if held == seat:
+            account = await online.run(online.accounts.by_id, account_id)
+            if account is not None:
+                return Seeker(account.name, account)
+    return Seeker(table.game.players[seat])
+
+
+async def current(online: Online, table: Table) -> Seek | None:
+    """The game's latest rematch offer; an open one that is too old ends
+    ``expired`` first."""
+    offer = await online.run(online.lobby.rematch_offer, table.id)
+    wait = online.hub.config.rematch_wait
+    too_old = offer is not None and online.lobby.clock() - offer.created > wait
+    if offer is not None and offer.status == "open" and too_old:
+        await online.run(online.lobby.cancel, offer.id, "expired")
+        offer = await online.run(online.lobby.rematch_offer, table.id)
+    return offer
+
+
+def _check(table: Table) -> None:
+    if not table.paired:
+        raise WebError("no_rematch", "only a game found online has a rematch offer")
+    if not (table.match.is_over or table.game.forfeit is not None):
+        raise WebError("not_over", "the match is not over yet")
+
+
+async def offer(online: Online, table: Table, seat: int) -> dict[str, Any]:
+    """``seat`` asks for a rematch. If the other seat's offer is open, this
+    takes it: the answer is the seat at the new game (``status``
+    ``matched``). Otherwise the answer is this seat's open offer (``status``
+    ``offered``, with ``token``, its owner token, when it is new)."""
+    _check(table)
+    latest = await current(online, table)
+    if latest is not None and latest.status == "open" and latest.rematch_seat != seat:
+        taker = await seeker(online, table, seat)
+        game = await online.accept(latest.id, taker, rematch=True)
+        return {"status": "matched", "game": game}
+    if latest is not None and latest.status == "open":
+        return {"status": "offered", "offer": describe(latest, seat), "token": None}
+    mine = await seeker(online, table, seat)
+    rules = table.game.rules.to_json()
+    new, token = await online.run(
+        lambda: online.lobby.post(
+            mine, rules, rated=table.rated, days_per_move=table.days_per_move,
+            rematch=(table.id, seat),
+        )
+    )
+    return {"status": "offered", "offer": describe(new, seat), "token": token}
+
+
+async def status(
+    online: Online, table: Table, seat: int, owner_token: str | None
+) -> dict[str, Any]:
+    """The news of the game's rematch offer for ``seat``: the offer
+    (``None`` if there never was one) and, once it was taken, ``game``: the
+    seat's place at the new table (with its token when ``owner_token`` is
+    the offer's owner token, or for the seat that took it on this process)."""
+    _check(table)
+    latest = await current(online, table)
+    if latest is None:
+        return {"offer": None, "game": None}
+    game = None
+    if latest.status == "matched" and latest.game_id is not None:
+        if latest.rematch_seat == seat:
+            game = online.seek_status(latest, owner_token)["game"]
+        else:
+            game = {"id": latest.game_id, "seat": 1 - (latest.seat or 0), "token": None,
+                    "url": f"/game/{latest.game_id}"}
+    return {"offer": describe(latest, seat), "game": game}
+
+
+async def withdraw(online: Online, table: Table, seat: int) -> dict[str, Any]:
+    """Withdraw (the seat that offered) or decline (the other) the open offer."""
+    _check(table)
+    latest = await current(online, table)
+    if latest is None or latest.status != "open":
+        raise WebError("seek_gone", "no rematch is on offer")
+    ending = "cancelled" if latest.rematch_seat == seat else "declined"
+    if not await online.run(online.lobby.cancel, latest.id, ending):
+        raise WebError("seek_gone", "this rematch was taken or withdrawn already")
+    cancelled = await online.run(online.lobby.get, latest.id)
+    assert cancelled is not None
+    return {"offer": describe(cancelled, seat), "game": None}
+
+
+def describe(seek: Seek, seat: int) -> dict[str, Any]:
+    """An offer as the seat's page reads it."""
+    return {
+        "id": seek.id,
+        "seat": seek.rematch_seat,
+        "name": seek.name,
+        "mine": seek.rematch_seat == seat,
+        "status": seek.status,
+        "rated": seek.rated,
+    }

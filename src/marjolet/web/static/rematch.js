@@ -1,0 +1,168 @@
+// The rematch of a game found online (docs/web.md): one player offers it, the
+// other takes it by offering in turn, or declines. The offer lives on the
+// server; this page asks for its news every few seconds while the match's end
+// is on screen, so the two players may sit at different server processes.
+
+import { api, el, rememberSeat, seatFor, t } from "./common.js";
+
+/** How often the page asks for the offer's news (milliseconds). */
+const POLL_MS = 3000;
+
+export class Rematch {
+  /**
+   * @param {string} gameId the finished game
+   * @param {() => string} opponent the other player's name as the page shows it
+   * @param {() => void} changed called when there is news to show (the page re-renders)
+   * @param {(text: string) => void} say shows a passing message
+   */
+  constructor(gameId, opponent, changed, say) {
+    this.gameId = gameId;
+    this.opponent = opponent;
+    this.changed = changed;
+    this.say = say;
+    this.offer = null;
+    this.busy = false;
+    this.timer = null;
+    this.ownerKey = `marjolet.rematch.${gameId}`;
+  }
+
+  /** Ask for news now and every few seconds (once). */
+  follow() {
+    if (this.timer !== null) return;
+    this.poll();
+    this.timer = setInterval(() => this.poll(), POLL_MS);
+  }
+
+  get url() {
+    return `/api/games/${encodeURIComponent(this.gameId)}/rematch`;
+  }
+
+  /** The seat's token (an account's seat needs none) and the offer's owner token. */
+  credentials() {
+    const body = {};
+    const held = seatFor(this.gameId);
+    if (held) body.token = held.token;
+    const owner = localStorage.getItem(this.ownerKey);
+    if (owner) body.owner = owner;
+    return body;
+  }
+
+  async poll() {
+    if (this.busy) return;
+    try {
+      this.update(await api(`${this.url}/status`, { json: this.credentials() }));
+    } catch (err) {
+      // asked again in a moment; a refusal here is no news for the player
+    }
+  }
+
+  update(news) {
+    if (news.game && news.game.id) {
+      this.go(news.game);
+      return;
+    }
+    const before = this.offer;
+    const offer = news.offer;
+    const wasOpen = Boolean(before && offer && before.id === offer.id && before.status === "open");
+    if (offer && offer.status === "open" && !offer.mine && !wasOpen) this.say(this.invitation(offer));
+    if (wasOpen && offer.status !== "open") {
+      const ending = this.ending(offer);
+      if (ending) this.say(ending);
+    }
+    if (JSON.stringify(before) !== JSON.stringify(offer)) {
+      this.offer = offer;
+      this.changed();
+    }
+  }
+
+  /** What became of an offer no longer open, for this player (null: this
+   *  player's own withdrawal or refusal, nothing to tell). */
+  ending(offer) {
+    const name = this.opponent();
+    if (offer.status === "expired") return t("rematch.expired");
+    if (offer.status === "declined" && offer.mine) return t("rematch.declined", { name });
+    if (offer.status === "cancelled" && !offer.mine) return t("rematch.withdrawn", { name });
+    return null;
+  }
+
+  invitation(offer) {
+    return t(offer.rated ? "rematch.offered_you_rated" : "rematch.offered_you", { name: this.opponent() });
+  }
+
+  /** To the new table. */
+  go(game) {
+    clearInterval(this.timer);
+    if (game.token) rememberSeat(game.id, game.seat, game.token);
+    localStorage.removeItem(this.ownerKey);
+    location.href = game.url;
+  }
+
+  /** Offer a rematch, or take the other player's offer. */
+  async ask() {
+    this.busy = true;
+    try {
+      const answer = await api(this.url, { json: this.credentials() });
+      if (answer.status === "matched") {
+        this.go(answer.game);
+        return;
+      }
+      if (answer.token) localStorage.setItem(this.ownerKey, answer.token);
+      this.offer = answer.offer;
+    } catch (err) {
+      this.say(t("end.rematch_failed", { reason: err.message }));
+    } finally {
+      this.busy = false;
+    }
+    this.changed();
+  }
+
+  /** Withdraw this player's offer, or decline the other's. */
+  async cancel() {
+    this.busy = true;
+    try {
+      const answer = await api(this.url, { method: "DELETE", json: this.credentials() });
+      this.offer = answer.offer;
+    } catch (err) {
+      this.say(t("end.rematch_failed", { reason: err.message }));
+    } finally {
+      this.busy = false;
+    }
+    this.changed();
+  }
+
+  /** The sentence that says where the rematch stands (or nothing). */
+  news() {
+    const offer = this.offer;
+    if (!offer) return null;
+    let text = this.ending(offer);
+    if (offer.status === "open") {
+      text = offer.mine ? t("rematch.waiting", { name: this.opponent() }) : this.invitation(offer);
+    }
+    return text ? el("p", { class: "rematch-news", id: "rematch-news", role: "status" }, text) : null;
+  }
+
+  /** The buttons: offer; withdraw an offer made; accept or decline one received. */
+  buttons() {
+    const offer = this.offer;
+    const button = (id, key, primary, onClick) => {
+      const node = el("button", { type: "button", class: primary ? "action primary" : "action", id }, t(key));
+      node.addEventListener("click", () => {
+        node.disabled = true;
+        onClick();
+      });
+      return node;
+    };
+    if (offer && offer.status === "open" && offer.mine) {
+      return [button("rematch-withdraw", "rematch.withdraw", false, () => this.cancel())];
+    }
+    if (offer && offer.status === "open") {
+      return [
+        button("rematch-accept", "rematch.accept", true, () => this.ask()),
+        button("rematch-decline", "rematch.decline", false, () => this.cancel()),
+      ];
+    }
+    const again = button("rematch", "end.rematch", true, () => this.ask());
+    again.title = t("rematch.ask_title", { name: this.opponent() });
+    return [again];
+  }
+}
