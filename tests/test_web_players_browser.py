@@ -366,3 +366,31 @@ def test_signing_up_on_a_phone_fields_are_easy_to_touch_and_a_mistake_reads_as_o
     assert colour == "rgb(138, 16, 16)", colour  # an error, not a grey note
     page.screenshot(path=str(shots / "signup-mistake-fr-390.png"))
     seen(page, "the sign-up mistake")
+
+
+#: A deck on which `heuristic` against `heuristic` ends the deal level at
+#: 130-130, whoever deals (found by playing 63 shuffles of Random(5)).
+LEVEL_DECK = [16, 17, 8, 12, 20, 6, 31, 24, 23, 22, 15, 27, 21, 26, 7, 0,
+              5, 28, 18, 19, 30, 11, 9, 1, 10, 14, 2, 4, 3, 13, 29, 25]  # fmt: skip
+
+
+def test_a_deal_ending_level_at_the_target_says_one_more_deal_will_decide(
+    page: Page, tmp_path: Path
+) -> None:
+    """R22: level at or above the target, the match goes on (the terminal's words)."""
+    shuffles = random.Random(1)
+    config = fast_config(  # at a pace, so that no position is skipped on its way
+        tmp_path / "level.sqlite3",
+        watch_delay=0.05,
+        first_dealer=0,
+        deck_for=lambda i: LEVEL_DECK if i == 0 else shuffles.sample(range(32), 32),
+    )
+    with live_server(config) as server:
+        rules = {"profile": "classic", "target": 100}
+        game = server.new_game(mode="watch", bots=["heuristic", "heuristic"], rules=rules)
+        page.goto(f"{server.base}/game/{game['id']}?lang=en")
+        page.wait_for_selector("#spectator:not([hidden])")
+        page.select_option("#watch-speed", "fast")
+        tie = page.wait_for_selector("#overlay .tie", state="attached", timeout=60_000)
+        assert tie is not None
+        assert tie.inner_text() == "Level at 100 or more: one more deal will decide."
