@@ -135,6 +135,13 @@ def account_seat(server: LiveServer, game_id: str, client: httpx.Client) -> Iter
         yield seat
 
 
+def resign(server: LiveServer, game_id: str, client: httpx.Client) -> None:
+    """The client's account resigns the game (its match is over once this returns)."""
+    with account_seat(server, game_id, client) as quitter:
+        quitter.send({"type": "resign"})
+        quitter.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+
+
 def rated_game(
     server: LiveServer, seeker: httpx.Client, acceptor: httpx.Client, **extra: Any
 ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -451,9 +458,7 @@ def test_a_rated_rematch_between_accounts_may_be_declined_then_offered_back_and_
     url = f"/api/games/{mine['id']}/rematch"
     early = kim.post(url, json={})  # the account's session proves the seat: no token
     assert early.status_code == 409 and early.json()["error"]["code"] == "not_over"
-    with account_seat(server, mine["id"], kim) as me:
-        me.send({"type": "resign"})
-        me.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+    resign(server, mine["id"], kim)
     offered = kim.post(url, json={}).json()
     assert offered["status"] == "offered" and offered["offer"]["rated"] is True
     assert kim.post(url, json={}).json()["offer"]["id"] == offered["offer"]["id"]  # one offer
@@ -496,9 +501,7 @@ def test_a_rematch_offer_left_unanswered_expires_and_cannot_be_taken_after(
     with live_server(fast_config(tmp_path / "w.sqlite3", rematch_wait=0.5)) as server:
         moe, ned = sign_up(server, "moe"), sign_up(server, "ned")
         mine, _ = rated_game(server, moe, ned)
-        with account_seat(server, mine["id"], ned) as quitter:
-            quitter.send({"type": "resign"})
-            quitter.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+        resign(server, mine["id"], ned)
         url = f"/api/games/{mine['id']}/rematch"
         first = moe.post(url, json={}).json()["offer"]
         time.sleep(0.8)

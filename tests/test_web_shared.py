@@ -597,14 +597,12 @@ def test_a_rated_match_ended_on_another_process_tells_this_one_the_new_ratings(
 def test_a_rematch_offered_on_one_process_is_taken_on_another(
     postgres_url: str, redis_url: str
 ) -> None:
-    from test_web_online import account_seat, rated_game, sign_up
+    from test_web_online import rated_game, resign, sign_up
 
     with two_servers(postgres_url, redis_url) as (a, b):
         uma, vik = sign_up(a, "uma"), sign_up(b, "vik")
         mine, _ = rated_game(a, uma, vik)
-        with account_seat(b, mine["id"], vik) as quitter:
-            quitter.send({"type": "resign"})
-            quitter.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+        resign(b, mine["id"], vik)
         url = f"/api/games/{mine['id']}/rematch"
         assert uma.post(url, json={}).json()["status"] == "offered"  # on a
         took = vik.post(url, json={}).json()  # on b

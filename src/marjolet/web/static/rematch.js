@@ -99,29 +99,29 @@ export class Rematch {
 
   /** Offer a rematch, or take the other player's offer. */
   async ask() {
-    this.busy = true;
-    try {
-      const answer = await api(this.url, { json: this.credentials() });
+    await this.send({ json: this.credentials() }, (answer) => {
       if (answer.status === "matched") {
         this.go(answer.game);
         return;
       }
       if (answer.token) localStorage.setItem(this.ownerKey, answer.token);
       this.offer = answer.offer;
-    } catch (err) {
-      this.say(t("end.rematch_failed", { reason: err.message }));
-    } finally {
-      this.busy = false;
-    }
-    this.changed();
+    });
   }
 
   /** Withdraw this player's offer, or decline the other's. */
   async cancel() {
+    await this.send({ method: "DELETE", json: this.credentials() }, (answer) => {
+      this.offer = answer.offer;
+    });
+  }
+
+  /** One request about the offer (no news asked meanwhile), its answer read
+   *  by `read`; a refusal is told to the player. */
+  async send(request, read) {
     this.busy = true;
     try {
-      const answer = await api(this.url, { method: "DELETE", json: this.credentials() });
-      this.offer = answer.offer;
+      read(await api(this.url, request));
     } catch (err) {
       this.say(t("end.rematch_failed", { reason: err.message }));
     } finally {
