@@ -468,8 +468,13 @@ def test_a_rated_rematch_between_accounts_may_be_declined_then_offered_back_and_
         assert taken.status_code == 404  # only the other seat takes a rematch offer
     news = lou.post(f"{url}/status", json={}).json()
     assert (news["offer"]["name"], news["offer"]["mine"]) == ("kim", False)
+    lous, kims = lou.get("/api/me/games").json(), kim.get("/api/me/games").json()
+    assert [(g["rematch_offered"], g["my_turn"]) for g in lous["games"]] == [(True, True)]
+    assert lous["waiting"] == lou.get("/api/me").json()["waiting"] == 1  # counted as waiting
+    assert [(g["rematch_offered"], kims["waiting"]) for g in kims["games"]] == [(False, 0)]
     declined = lou.request("DELETE", url, json={}).json()
     assert declined["offer"]["status"] == "declined"
+    assert lou.get("/api/me").json()["waiting"] == 0  # answered
     assert kim.post(f"{url}/status", json={}).json()["offer"]["status"] == "declined"
     withdrawn = kim.post(url, json={}).json()["offer"]  # offered again, then withdrawn
     assert kim.request("DELETE", url, json={}).json()["offer"]["status"] == "cancelled"

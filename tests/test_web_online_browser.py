@@ -179,6 +179,7 @@ def test_a_game_found_online_ends_with_a_rematch_offer_the_other_player_accepts(
     expect(claire.locator("#rematch-withdraw")).to_be_visible()
     news = dmitri.locator("#rematch-news")  # heard within a few seconds, no reload
     expect(news).to_have_text("claire offers you a rated rematch.", timeout=15_000)
+    expect(dmitri.locator(badge)).to_have_text("1")  # an answer waits for him
     dmitri.click("#rematch-accept")
     dmitri.wait_for_url(re.compile(r".*/game/.*"))
     claire.wait_for_url(lambda url: url != first, timeout=15_000)

@@ -275,6 +275,21 @@ class Lobby:
             ).first()
         return None if row is None else _seek(row)
 
+    def open_rematches(self, game_ids: list[str], since: float) -> dict[str, int]:
+        """Of ``game_ids``, those with a rematch offer open and made after
+        ``since``: game id -> the seat that offered it."""
+        if not game_ids:
+            return {}
+        with self.reader.connect() as db:
+            rows = db.execute(
+                select(seeks.c.rematch_of, seeks.c.rematch_seat).where(
+                    seeks.c.rematch_of.in_(game_ids),
+                    seeks.c.status == "open",
+                    seeks.c.created >= since,
+                )
+            ).all()
+        return {row.rematch_of: int(row.rematch_seat) for row in rows}
+
     def settled(self, seek_ids: list[str]) -> list[Seek]:
         """Of ``seek_ids``, those cancelled or matched with their game made."""
         with self.reader.connect() as db:

@@ -474,9 +474,12 @@ class Online:
 
     def _held_games(self, account_id: int) -> list[dict[str, Any]]:
         rows = account_game_rows(self.hub.ledger.engine, account_id, MY_GAMES)
+        since = self.lobby.clock() - self.hub.config.rematch_wait
+        offers = self.lobby.open_rematches([r.id for r in rows if r.status == "finished"], since)
         out = []
         for r in rows:
             seat, players = int(r.seat), json.loads(r.players)
+            offered = offers.get(r.id) == 1 - seat  # the opponent's rematch awaits an answer
             out.append(
                 {
                     "id": r.id,
@@ -486,7 +489,8 @@ class Online:
                     "opponent": players[1 - seat],
                     "rated": bool(r.rated),
                     "days_per_move": r.days_per_move,
-                    "my_turn": False,
+                    "my_turn": offered,
+                    "rematch_offered": offered,
                     "finished": r.status == "finished",
                     "winner": r.winner,
                     "forfeit": r.forfeit is not None,
@@ -562,6 +566,7 @@ def game_entry(table: Table, seat: int, rated: bool) -> dict[str, Any]:
         "rated": rated,
         "days_per_move": table.days_per_move,
         "my_turn": my_turn,
+        "rematch_offered": False,
         "finished": over,
         "winner": game.winner if over else None,
         "forfeit": game.forfeit is not None,

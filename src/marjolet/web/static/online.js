@@ -110,6 +110,7 @@ async function myGames() {
     if (g.rated) bits.push(t("online.rated"));
     if (g.finished) bits.push(resultText(g.winner === g.seat, g.forfeit));
     else if (g.my_turn) bits.push(t("online.your_turn"));
+    if (g.rematch_offered) bits.push(t("online.rematch_offered", { name: g.opponent }));
     if (g.deadline && !g.finished) {  // whose move the deadline is for
       const when = formatDate(g.deadline);
       bits.push(g.my_turn ? t("online.deadline", { when }) : t("online.deadline_them", { name: g.opponent, when }));

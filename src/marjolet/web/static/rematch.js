@@ -3,7 +3,7 @@
 // server; this page asks for its news every few seconds while the match's end
 // is on screen, so the two players may sit at different server processes.
 
-import { api, el, rememberSeat, seatFor, t } from "./common.js";
+import { api, el, refreshOnline, rememberSeat, seatFor, t } from "./common.js";
 
 /** How often the page asks for the offer's news (milliseconds). */
 const POLL_MS = 3000;
@@ -71,6 +71,7 @@ export class Rematch {
     }
     if (JSON.stringify(before) !== JSON.stringify(offer)) {
       this.offer = offer;
+      refreshOnline();  // an offer to answer counts among the games waiting for the player
       this.changed();
     }
   }
