@@ -491,6 +491,35 @@ def test_a_rated_rematch_between_accounts_may_be_declined_then_offered_back_and_
             assert welcome["rated"] is True and welcome["paired"] is True
 
 
+def test_two_seats_offering_a_rematch_at_once_make_one_game(server: LiveServer) -> None:
+    one, two = sign_up(server, "uno"), sign_up(server, "dos")
+    for _ in range(3):  # each time the two requests race; one game whoever wins
+        mine, _ = rated_game(server, one, two)
+        resign(server, mine["id"], two)
+        url = f"/api/games/{mine['id']}/rematch"
+        answers = race_rematch(url, one, two)
+        assert sorted(a["status"] for a in answers) == ["matched", "offered"], answers
+        games = {c.post(f"{url}/status", json={}).json()["game"]["id"] for c in (one, two)}
+        assert len(games) == 1  # both seated at the one new game
+
+
+def race_rematch(url: str, *clients: httpx.Client) -> list[dict[str, Any]]:
+    """The clients' rematch requests sent at the same moment; their answers."""
+    go = threading.Barrier(len(clients))
+    answers: list[dict[str, Any]] = []
+
+    def ask(client: httpx.Client) -> None:
+        go.wait(5)
+        answers.append(client.post(url, json={}).json())
+
+    threads = [threading.Thread(target=ask, args=(client,)) for client in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return answers
+
+
 def test_a_friend_game_has_no_rematch_offer_to_follow(server: LiveServer) -> None:
     """Its rematch is made at once, with an invite link (hub.rematch)."""
     game = server.new_game(mode="friend", name="Ann", rules=SHORT)

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from sqlalchemy import Engine, Row, func, insert, select, update
+from sqlalchemy import Engine, Row, case, func, insert, select, update
 
 from marjolet.errors import MarjoletError
 from marjolet.web.accounts import Account, token_digest
@@ -265,15 +265,29 @@ class Lobby:
                     )
 
     def rematch_offer(self, game_id: str) -> Seek | None:
-        """The latest rematch offer of a finished game, whatever its status."""
+        """The rematch offer of a finished game that was taken, else the
+        latest, whatever its status (two seats that offered at once leave a
+        taken offer and the one that gave way to it)."""
+        taken_first = case((seeks.c.status == "matched", 0), else_=1)
         with self.reader.connect() as db:
             row = db.execute(
                 select(seeks)
                 .where(seeks.c.rematch_of == game_id)
-                .order_by(seeks.c.created.desc())
+                .order_by(taken_first, seeks.c.created.desc())
                 .limit(1)
             ).first()
         return None if row is None else _seek(row)
+
+    def open_rematch_offers(self, game_id: str) -> list[Seek]:
+        """The open rematch offers of a game, the first made first (two only
+        when both seats offered at once)."""
+        with self.reader.connect() as db:
+            rows = db.execute(
+                select(seeks)
+                .where(seeks.c.rematch_of == game_id, seeks.c.status == "open")
+                .order_by(seeks.c.created, seeks.c.id)
+            ).all()
+        return [_seek(row) for row in rows]
 
     def open_rematches(self, game_ids: list[str], since: float) -> dict[str, int]:
         """Of ``game_ids``, those with a rematch offer open and made after

@@ -65,10 +65,10 @@ async def offer(online: Online, table: Table, seat: int) -> dict[str, Any]:
     ``offered``, with ``token``, its owner token, when it is new)."""
     _check(table)
     latest = await current(online, table)
+    if latest is not None and latest.status == "matched":  # asked again from an old page
+        return {"status": "matched", "game": (await status(online, table, seat, None))["game"]}
     if latest is not None and latest.status == "open" and latest.rematch_seat != seat:
-        taker = await seeker(online, table, seat)
-        game = await online.accept(latest.id, taker, rematch=True)
-        return {"status": "matched", "game": game}
+        return await _take(online, table, seat, latest)
     if latest is not None and latest.status == "open":
         return {"status": "offered", "offer": describe(latest, seat), "token": None}
     mine = await seeker(online, table, seat)
@@ -79,7 +79,20 @@ async def offer(online: Online, table: Table, seat: int) -> dict[str, Any]:
             rematch=(table.id, seat),
         )
     )
+    both = await online.run(online.lobby.open_rematch_offers, table.id)
+    if both and both[0].id != new.id and both[0].rematch_seat != seat:
+        # the other seat offered at the same moment, first: this offer gives
+        # way and takes that one (the other seat's request keeps its own)
+        await online.run(online.lobby.cancel, new.id)
+        return await _take(online, table, seat, both[0])
     return {"status": "offered", "offer": describe(new, seat), "token": token}
+
+
+async def _take(online: Online, table: Table, seat: int, other: Seek) -> dict[str, Any]:
+    """``seat`` takes the other seat's open offer: both are seated anew."""
+    taker = await seeker(online, table, seat)
+    game = await online.accept(other.id, taker, rematch=True)
+    return {"status": "matched", "game": game}
 
 
 async def status(
