@@ -19,6 +19,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -108,9 +109,10 @@ def postgres_url(postgres_server: Postgres) -> str:
     return postgres_server.new_database()
 
 
-@pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    """A throwaway Redis on a free loopback port (no persistence)."""
+@contextmanager
+def redis_server() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A throwaway Redis on a free loopback port (no persistence): its URL
+    and its process, which a test may stop to see the servers without it."""
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.skip("redis-server is not installed (scripts/install-services.sh installs it)")
@@ -128,7 +130,14 @@ def redis_url() -> Iterator[str]:
             time.sleep(0.05)
         else:
             pytest.fail("redis-server did not start within 20 s")
-        yield f"redis://127.0.0.1:{port}/0"
+        yield f"redis://127.0.0.1:{port}/0", process
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """The tests' shared Redis."""
+    with redis_server() as (url, _):
+        yield url

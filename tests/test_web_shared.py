@@ -809,3 +809,42 @@ def test_a_review_that_failed_is_failed_on_every_process_until_someone_retries(
         assert on_b.post(url, json={}).json()["status"] in ("running", "done")  # a retry
         done = [wait_done(server, game["id"]) for server in (b, a)]
         assert done[0]["status"] == "done" and done[0] == done[1]
+
+
+def test_the_away_countdown_stays_while_redis_is_down(postgres_url: str) -> None:
+    """The countdown lives in the database: without the bus and the beacons
+    the processes keep it (each sees only its own seats meanwhile)."""
+    import time
+
+    from services import redis_server
+
+    with redis_server() as (url, redis_process):
+        changes = {"away_grace": 40.0, "sync_interval": 0.2}
+        with two_servers(postgres_url, url, **changes) as (a, b):
+            game_id, token0, token1 = friend_game(a, b)
+            hub_a = a.app.state.hub
+            with Browser.open(a, game_id, {"type": "hello", "token": token0}) as ann:
+                with Browser.open(b, game_id, {"type": "hello", "token": token1}) as bo:
+                    both = [True, True]
+                    bo.recv_until(lambda m: m["type"] == "presence" and m["connected"] == both)
+                ann.recv_until(lambda m: m["type"] == "presence" and m["away"][1] is not None)
+                end = time.monotonic() + 5
+                while hub_a.countdowns.deadline(game_id, 1) is None and time.monotonic() < end:
+                    time.sleep(0.05)
+                deadline = hub_a.countdowns.deadline(game_id, 1)
+                assert deadline is not None
+                redis_process.terminate()
+                redis_process.wait(timeout=10)
+                time.sleep(13.0)  # past a countdown's lease (10 s) with no Redis
+                assert hub_a.countdowns.deadline(game_id, 1) == deadline
+                ann.send({"type": "ping"})  # every message sent before the pong is in
+                ann.recv_until(lambda m: m["type"] == "pong")
+                shown = [json.loads(text) for text in ann.received]
+                presences = [m for m in shown if m["type"] == "presence"]
+                assert presences[-1]["away"][1] is not None, presences[-1]  # still counting
+            for server in (a, b):  # a page opened now, on either process, shows it too
+                with Browser.open(server, game_id, {"type": "hello", "token": token0}) as again:
+                    shown_now = again.recv_until(lambda m: m["type"] == "presence")
+                    assert shown_now["away"][1] is not None, (server, shown_now)
+                    left = deadline - time.time()
+                    assert abs(shown_now["away"][1] - left) < 2.0, (shown_now, left)
