@@ -8,12 +8,12 @@ the game was, marked as the rematch of that game by that seat. The lobby
 never lists it and only the game's other seat may take it, by offering a
 rematch in turn: then both are seated at a new table, exactly as when a
 seek is accepted. The seat that offered it may withdraw it (``cancelled``),
-the other may decline it (``declined``); one left open longer than
-the server's ``rematch_wait`` (ten minutes) ends ``expired`` when next looked at, so that an
-offer made by a player who has gone cannot seat them at a game they would
-lose by their absence. Everything is in the database, so the two players may sit at
-different server processes; each page asks for the offer's news
-(:func:`status`) while its end-of-match box is open.
+the other may decline it (``declined``). One left open longer than the
+server's ``rematch_wait`` (ten minutes) ends ``expired`` when next looked
+at, so that a player who offered and has gone is never seated at a game
+they would lose by their absence. Everything is in the database, so the
+two players may sit at different server processes; each page asks for the
+offer's news (:func:`status`) while its end-of-match box is open.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from marjolet.web.lobby import Seek, Seeker
 if TYPE_CHECKING:
     from marjolet.web.online import Online
     from marjolet.web.tables import Table
+
 
 async def seeker(online: Online, table: Table, seat: int) -> Seeker:
     """Who holds ``seat`` of the table: its account, or the guest's name."""
