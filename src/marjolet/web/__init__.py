@@ -21,7 +21,8 @@ Modules, from the edge inwards:
 - :mod:`~marjolet.web.hub` (all games, bots' threads, shuffles),
   :mod:`~marjolet.web.tables` (one live game: it owns its game and its
   writes), :mod:`~marjolet.web.views` (what a viewer is shown),
-  :mod:`~marjolet.web.reviews` (game reviews);
+  :mod:`~marjolet.web.reviews` (game reviews), :mod:`~marjolet.web.rematches`
+  (the rematch of a game found online: an offer the other seat takes);
 - :mod:`~marjolet.web.ledger` (the one door to the database),
   :mod:`~marjolet.web.writer` (its thread, group commit),
   :mod:`~marjolet.web.store` (SQLite or PostgreSQL);
