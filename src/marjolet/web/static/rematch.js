@@ -31,6 +31,7 @@ export class Rematch {
     if (this.timer !== null) return;
     this.poll();
     this.timer = setInterval(() => this.poll(), POLL_MS);
+    document.addEventListener("visibilitychange", () => this.poll());  // back in front: news now
   }
 
   get url() {
@@ -48,7 +49,7 @@ export class Rematch {
   }
 
   async poll() {
-    if (this.busy) return;
+    if (this.busy || document.hidden) return;  // a tab in the background asks nothing
     try {
       this.update(await api(`${this.url}/status`, { json: this.credentials() }));
     } catch (err) {
