@@ -67,7 +67,7 @@ async def offer(online: Online, table: Table, seat: int) -> dict[str, Any]:
     _check(table)
     latest = await current(online, table)
     if latest is not None and latest.status == "matched":  # asked again from an old page
-        return {"status": "matched", "game": (await status(online, table, seat, None))["game"]}
+        return {"status": "matched", "game": _new_seat(online, latest, seat, None)}
     if latest is not None and latest.status == "open" and latest.rematch_seat != seat:
         return await _take(online, table, seat, latest)
     if latest is not None and latest.status == "open":
@@ -107,14 +107,22 @@ async def status(
     latest = await current(online, table)
     if latest is None:
         return {"offer": None, "game": None}
-    game = None
-    if latest.status == "matched" and latest.game_id is not None:
-        if latest.rematch_seat == seat:
-            game = online.seek_status(latest, owner_token)["game"]
-        else:
-            game = {"id": latest.game_id, "seat": 1 - (latest.seat or 0), "token": None,
-                    "url": f"/game/{latest.game_id}"}
-    return {"offer": describe(latest, seat), "game": game}
+    return {"offer": describe(latest, seat), "game": _new_seat(online, latest, seat, owner_token)}
+
+
+def _new_seat(
+    online: Online, offer: Seek, seat: int, owner_token: str | None
+) -> dict[str, Any] | None:
+    """``seat``'s place at the game made from a taken offer (``None`` while
+    it is not taken): the offering seat's as the lobby tells a seek's owner,
+    the other seat's without its token (it got it when it took the offer)."""
+    if offer.status != "matched" or offer.game_id is None:
+        return None
+    if offer.rematch_seat == seat:
+        game: dict[str, Any] | None = online.seek_status(offer, owner_token)["game"]
+        return game
+    return {"id": offer.game_id, "seat": 1 - (offer.seat or 0), "token": None,
+            "url": f"/game/{offer.game_id}"}
 
 
 async def withdraw(online: Online, table: Table, seat: int) -> dict[str, Any]:

@@ -85,14 +85,13 @@ def _text(what: str, limit: int) -> BeforeValidator:
     return BeforeValidator(check)
 
 
-def _optional_secret(value: object) -> object:
-    if value is not None and (not isinstance(value, str) or not 0 < len(value) <= MAX_SECRET):
-        raise ValueError("'token' must be the owner token of the offer")
-    return value
+def _secret(what: str, *, optional: bool = False) -> BeforeValidator:
+    """A secret (a token, an invite code) of at most MAX_SECRET characters;
+    ``what`` is the refusal's message. ``optional``: ``None`` passes."""
 
-
-def _secret(what: str) -> BeforeValidator:
     def check(value: object) -> object:
+        if optional and value is None:
+            return value
         if not isinstance(value, str) or not 0 < len(value) <= MAX_SECRET:
             raise ValueError(what)
         return value
@@ -135,25 +134,18 @@ class Join(Body):
     name: Annotated[str, BeforeValidator(lambda v: clean_name(v, "friend"))] = "friend"
 
 
-def _maybe_secret(what: str) -> BeforeValidator:
-    def check(value: object) -> object:
-        if value is not None and (not isinstance(value, str) or not 0 < len(value) <= MAX_SECRET):
-            raise ValueError(what)
-        return value
-
-    return BeforeValidator(check)
-
-
 class SeatToken(Body):
     """``/api/games/ID/rematch``: the seat's secret token (a seat held by the
     logged-in account needs none) and, for a game found online, ``owner``:
     the owner token of the seat's rematch offer, which seats a guest who
     offered it at the new table."""
 
-    token: Annotated[str | None, _maybe_secret("'token' must be the token of your seat")] = None
-    owner: Annotated[str | None, _maybe_secret("'owner' must be the owner token of your offer")] = (
-        None
-    )
+    token: Annotated[
+        str | None, _secret("'token' must be the token of your seat", optional=True)
+    ] = None
+    owner: Annotated[
+        str | None, _secret("'owner' must be the owner token of your offer", optional=True)
+    ] = None
 
 
 class NoOptions(Body):
@@ -242,7 +234,9 @@ class OwnerToken(Body):
     """``DELETE /api/seeks/ID``: the seek's owner token (an account that
     owns the seek needs none)."""
 
-    token: Annotated[str | None, BeforeValidator(_optional_secret)] = None
+    token: Annotated[
+        str | None, _secret("'token' must be the owner token of the offer", optional=True)
+    ] = None
 
 
 __all__ = [
