@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import random
 import signal
-import threading
 import time
 from contextlib import ExitStack
 from typing import Any
@@ -27,7 +26,7 @@ from marjolet.web.config import WebConfig
 from marjolet.web.db import games, make_engine
 from marjolet.web.leases import LEASE_SECONDS
 from marjolet.web.store import GameRow, read_game
-from web_support import Browser, LiveServer, serve_process, wait_matched
+from web_support import Browser, LiveServer, at_once, serve_process, wait_matched
 
 RULES = {"profile": "classic", "target": 200}
 #: The acknowledged actions after which the first process dies (mid-deal).
@@ -225,19 +224,12 @@ def test_a_review_asked_on_two_processes_runs_in_one_and_is_taken_over_when_it_d
             servers.append(LiveServer(base, None, None))  # type: ignore[arg-type]
         game = played_game(servers[1])
         url = f"/api/games/{game['id']}/review"
-        answers: list[dict[str, Any]] = []
-        go = threading.Barrier(2)
-
-        def ask(server: LiveServer) -> None:
+        def ask(server: LiveServer) -> dict[str, Any]:
             with server.http() as client:
-                go.wait(10)
-                answers.append(client.post(url, json={}).json())
+                answer: dict[str, Any] = client.post(url, json={}).json()
+                return answer
 
-        askers = [threading.Thread(target=ask, args=(s,)) for s in servers]
-        for t in askers:
-            t.start()
-        for t in askers:
-            t.join(30)
+        answers = at_once(*(lambda s=s: ask(s) for s in servers))
         assert [a["status"] for a in answers] == ["running", "running"]
         deadline = time.monotonic() + 5
         while not started_reviews(*logs) and time.monotonic() < deadline:

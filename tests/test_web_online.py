@@ -30,6 +30,7 @@ from web_support import (
     TIMEOUT,
     Browser,
     LiveServer,
+    at_once,
     fast_config,
     live_server,
     play_until,
@@ -505,19 +506,8 @@ def test_two_seats_offering_a_rematch_at_once_make_one_game(server: LiveServer) 
 
 def race_rematch(url: str, *clients: httpx.Client) -> list[dict[str, Any]]:
     """The clients' rematch requests sent at the same moment; their answers."""
-    go = threading.Barrier(len(clients))
-    answers: list[dict[str, Any]] = []
-
-    def ask(client: httpx.Client) -> None:
-        go.wait(5)
-        answers.append(client.post(url, json={}).json())
-
-    threads = [threading.Thread(target=ask, args=(client,)) for client in clients]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return answers
+    asks = [lambda c=client: c.post(url, json={}).json() for client in clients]
+    return at_once(*asks)
 
 
 def test_a_friend_game_has_no_rematch_offer_to_follow(server: LiveServer) -> None:

@@ -381,3 +381,21 @@ def start_against_random(
     page.click("#vs-bot button[type=submit]")
     page.wait_for_url("**/game/**")
     page.wait_for_selector(ready)
+
+
+def at_once(*calls: Callable[[], Any], timeout: float = 30.0) -> list[Any]:
+    """Run ``calls`` in threads released together by one barrier (a race
+    between two requests); their results, in the order the calls finished."""
+    go = threading.Barrier(len(calls))
+    results: list[Any] = []
+
+    def run(call: Callable[[], Any]) -> None:
+        go.wait(10)
+        results.append(call())
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+    return results
