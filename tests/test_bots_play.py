@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -151,6 +152,44 @@ def test_cheater_plays_the_true_world_best_move_when_it_is_clear() -> None:
 def test_bad_bot_parameters_are_refused_with_a_clear_error(spec: str) -> None:
     with pytest.raises(BotSpecError):
         make_bot(spec)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("best:time=nan", "parameter time='nan' is not a finite number"),
+        ("pimc:time=inf", "parameter time='inf' is not a finite number"),
+        ("sampler:time=-inf", "parameter time='-inf' is not a finite number"),
+        ("ismcts:c=nan", "parameter c='nan' is not a finite number"),
+        ("ismcts:c=-1", "c must be >= 0"),
+        ("novice:mistakes=NaN", "parameter mistakes='NaN' is not a finite number"),
+        ("best:time=1e300", "time must be 0-3600 seconds, got 1e+300"),
+        ("cheater:time=3600.5", "time must be 0-3600 seconds, got 3600.5"),
+    ],
+)
+def test_a_budget_that_would_never_run_out_is_refused(spec: str, message: str) -> None:
+    """A NaN or endless time budget never expires: the bot would hang its
+    host (an arena run, a web table), so the spec is refused in one line."""
+    with pytest.raises(BotSpecError, match=re.escape(message)):
+        make_bot(spec)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["exec:path=./no-such-bot,budget_s=2", "pimc:worlds=0", "best:time=1e300", "exec:it's"],
+)
+def test_a_refused_spec_is_quoted_as_typed(spec: str) -> None:
+    with pytest.raises(BotSpecError) as refused:
+        make_bot(spec)
+    assert str(refused.value).startswith(f"bot spec {spec!r}: ")
+    assert str(refused.value).count("bot spec") == 1
+
+
+def test_a_bot_built_in_python_refuses_a_nan_budget() -> None:
+    from marjolet.bots.best import BestBot
+
+    with pytest.raises(BotSpecError, match=r"time=nan is not a finite number"):
+        BestBot(time=float("nan"))
 
 
 def test_time_budget_stops_a_search_early() -> None:

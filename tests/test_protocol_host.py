@@ -573,7 +573,7 @@ def test_exec_spec_forms(bot_program: BotFactory, tmp_path: Path) -> None:
         ("exec", "needs the path of a program"),
         ("exec:/no/such/bot", "no such file"),
         ("exec:path=/bin/sh,budget_s=0", r"budget_s must be in \(0, 3600\)"),
-        ("exec:path=/bin/sh,budget_s=fast", "not a valid float"),
+        ("exec:path=/bin/sh,budget_s=fast", "not a finite number"),
         ("exec:path=/bin/sh,depth=3", "exec has no parameter 'depth'"),
     ],
 )

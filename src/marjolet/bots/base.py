@@ -10,6 +10,7 @@ to :meth:`Bot.new_match`) so that no state leaks between duplicate games.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,11 +58,14 @@ class Param:
                 if text.lower() in ("0", "false", "no", "off"):
                     return False
                 raise ValueError(text)
-            return self.type(text)
+            value = self.type(text)
+            if self.type is float and not math.isfinite(value):
+                raise ValueError(text)
+            return value
         except ValueError:
+            kind = "finite number" if self.type is float else f"valid {self.type.__name__}"
             raise BotSpecError(
-                f"bot spec {spec!r}: parameter {self.name}={text!r} is not a valid "
-                f"{self.type.__name__}"
+                f"bot spec {spec!r}: parameter {self.name}={text!r} is not a {kind}"
             ) from None
 
 
@@ -84,6 +88,10 @@ class Bot:
             if key not in known:
                 raise BotSpecError(f"bot {self.name!r} has no parameter {key!r}")
         self.options: dict[str, Any] = {p.name: options.get(p.name, p.default) for p in self.params}
+        for p in self.params:
+            value = self.options[p.name]
+            if p.type is float and not math.isfinite(value):
+                raise BotSpecError(f"bot {self.name!r}: {p.name}={value!r} is not a finite number")
 
     def choose(self, obs: Observation, legal: Sequence[int]) -> int:
         """Return one of ``legal`` for the position ``obs``."""

@@ -73,6 +73,8 @@ class IsmctsBot(Bot):
         if self.options["iterations"] < 1:
             raise BotSpecError("bot 'ismcts': iterations must be at least 1")
         check_budget(self.name, self.options)
+        if self.options["c"] < 0:
+            raise BotSpecError("bot 'ismcts': c must be >= 0")
         if self.options["scale"] <= 0:
             raise BotSpecError("bot 'ismcts': scale must be > 0")
         if self.options["rollout"] not in ("heuristic", "random"):

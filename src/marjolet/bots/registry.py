@@ -8,6 +8,7 @@ and builds the bot with a seed.
 from __future__ import annotations
 
 import importlib
+import re
 
 from marjolet.bots.base import Bot, BotSpecError
 
@@ -119,4 +120,21 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
                 f"bot spec {spec!r}: {name} has no parameter {key!r} (parameters: {names})"
             )
         options[key] = known[key].parse(text, spec)
-    return cls(seed=seed, **options)
+    try:
+        return cls(seed=seed, **options)
+    except BotSpecError as error:
+        raise _as_typed(error, spec) from None
+
+
+#: The head of a bot's own refusal ("bot 'pimc': ...", "bot spec 'exec:x': ...").
+_REFUSAL_HEAD = re.compile(r"""^bot (?:spec )?(['"]).*?\1: """)
+
+
+def _as_typed(error: BotSpecError, spec: str) -> BotSpecError:
+    """A bot's refusal quoting the spec the user typed, not the bot's name
+    or its canonical spec: ``exec:path=./x,budget_s=2`` is named as typed."""
+    head = f"bot spec {spec!r}: "
+    message = str(error)
+    if message.startswith(head):
+        return error
+    return BotSpecError(head + _REFUSAL_HEAD.sub("", message, count=1))

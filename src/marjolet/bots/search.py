@@ -35,6 +35,10 @@ TABLE_LIMIT = 400_000
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
+#: The longest ``time=`` a search bot accepts: an hour a decision, as for
+#: an ``exec:`` bot's ``budget_s``.
+MAX_TIME = 3600.0
+
 #: The two budget parameters every search bot takes (``time=``, ``clock=``).
 TIME_PARAM = Param("time", float, 0.0, "seconds per decision; stop when spent (0 = no limit)")
 CLOCK_PARAM = Param(
@@ -43,9 +47,12 @@ CLOCK_PARAM = Param(
 
 
 def check_budget(bot: str, options: Mapping[str, Any]) -> None:
-    """Reject a negative ``time=`` or an unknown ``clock=`` in one line."""
-    if options["time"] < 0:
-        raise BotSpecError(f"bot {bot!r}: time must be >= 0")
+    """Reject a ``time=`` outside [0, MAX_TIME] (NaN included) or an unknown
+    ``clock=`` in one line: a budget that never runs out would hang the host."""
+    if not 0 <= options["time"] <= MAX_TIME:
+        raise BotSpecError(
+            f"bot {bot!r}: time must be 0-{MAX_TIME:g} seconds, got {options['time']!r}"
+        )
     if options["clock"] not in CLOCKS:
         raise BotSpecError(f"bot {bot!r}: clock must be wall or cpu")
 
