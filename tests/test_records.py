@@ -215,6 +215,26 @@ def test_text_form_reports_line_numbers() -> None:
         loads("format marjolet-record/1\nfirst_dealer 0\nbogus line\n")
 
 
+def test_text_form_names_a_deal_whose_deck_line_is_missing() -> None:
+    with pytest.raises(RecordError, match=r"line 4: the deal's 'deck' line must come before") as e:
+        loads("format marjolet-record/1\nfirst_dealer 0\ndeal 0\n1. TC 7D draw\n")
+    assert e.value.deal == 0
+
+
+def test_text_form_names_a_line_before_the_first_deal() -> None:
+    with pytest.raises(RecordError, match=r"line 2: unexpected '1. TC' before the first 'deal' line"):
+        loads("first_dealer 0\n1. TC\n")
+
+
+def test_an_illegal_action_names_its_trick_on_the_line_not_in_the_json() -> None:
+    path = next(p for p in EXAMPLE_FILES if p.stem == "I003-hand-phase2-no-trump")
+    error = result_or_error(path)["error"]
+    assert isinstance(error, dict) and set(error) == {"deal", "action", "message"}
+    with pytest.raises(RecordError) as e:
+        replay(loads(path.read_text()))
+    assert str(e.value).startswith("deal 0, action 31 (trick 11): R16: ")
+
+
 @pytest.mark.parametrize(
     ("rules", "message"),
     [

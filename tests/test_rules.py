@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 
 import pytest
@@ -419,6 +420,23 @@ def test_r16_illegal_follow_is_refused_citing_the_rule() -> None:
     deal = phase2_position("AS", "KD 7H 9H", "AS", "8H")
     with pytest.raises(IllegalActionError, match="R16: KD may not follow AS"):
         deal.play(parse_card("KD"))
+
+
+@pytest.mark.parametrize(
+    ("lead", "hand", "card", "duty"),
+    [
+        ("TS", "AS 8S KD", "KD", "must follow suit with a higher card"),
+        ("TS", "KS 8S KD", "KD", "must follow suit; legal: KS 8S"),
+        ("AS", "KD 7H 9H", "KD", "has none of the suit led and must trump"),
+        ("KH", "AH 7H 9S", "7H", "must play a higher trump; legal: AH"),
+        ("KH", "QH 7H 9S", "9S", "must play a trump"),
+    ],
+)
+def test_r16_refusal_names_the_followers_duty(lead: str, hand: str, card: str, duty: str) -> None:
+    deal = phase2_position(lead, hand, lead, "8H")
+    player = deal.to_move
+    with pytest.raises(IllegalActionError, match=f"player {player} {re.escape(duty)}"):
+        deal.play(parse_card(card))
 
 
 def test_r16_leader_in_phase_2_may_lead_any_card() -> None:

@@ -155,6 +155,19 @@ class LegalActions(tuple[int, ...]):
         return f"<LegalActions ({', '.join(ACTION_NAMES[a] for a in self)})>"
 
 
+def r16_duty_words(hand: int, lead: int, trump: int) -> str:
+    """The follower's R16 duty in words, for a refusal: "must follow suit
+    with a higher card", "must play a trump" (trumps led, none higher)..."""
+    duty = r16_duty(hand, lead, trump)[1]
+    if lead >> 3 == trump and duty in ("overtake", "follow"):
+        return "must play a higher trump" if duty == "overtake" else "must play a trump"
+    return {
+        "overtake": "must follow suit with a higher card",
+        "follow": "must follow suit",
+        "trump": "has none of the suit led and must trump",
+    }.get(duty, "may play any card")
+
+
 def r16_duty(hand: int, lead: int, trump: int) -> tuple[int, str]:
     """The follower's duty in tricks 11-16 (R16): the cards it may play
     (:func:`~marjolet.trick.follow_mask`) and the duty's name:
@@ -494,11 +507,12 @@ class Deal:
             legal = self.legal_mask()
             if not legal >> action & 1:
                 lead = s[LEAD]
+                duty = r16_duty_words(hand, lead, self.trump)
                 cards = " ".join(CARD_NAMES[c] for c in display_order(legal))
                 return Reason(
                     "R16",
                     f"R16: {name} may not follow {CARD_NAMES[lead]} "
-                    f"(trumps {SUITS[self.trump]}); legal: {cards}"
+                    f"(trumps {SUITS[self.trump]}): player {p} {duty}; legal: {cards}"
                 )
             return None
         if action == DRAW:
@@ -556,7 +570,8 @@ class Deal:
         if self._one_meld and s[WINDOW_MELDS]:
             return Reason(
                 "one_meld_per_window",
-                f"one_meld_per_window: player {p} already declared a meld in this window",
+                f"R10 (variation one_meld_per_window): player {p} already declared a meld "
+                "in this window, and this variation allows one a trick won",
             )
         return None
 

@@ -79,14 +79,25 @@ class RecordError(MarjoletError):
     """A game record that cannot be read or breaks a rule.
 
     ``deal`` and ``action`` are the 0-based position of the fault, or ``None``
-    where they do not apply (record.md, "Error positions").
+    where they do not apply (record.md, "Error positions"). ``trick``, the
+    trick being played then (1-16), only helps a reader find the place: it
+    is shown by ``str()`` and left out of :meth:`to_json`, whose keys the
+    record format fixes.
     """
 
-    def __init__(self, message: str, *, deal: int | None = None, action: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        deal: int | None = None,
+        action: int | None = None,
+        trick: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.deal = deal
         self.action = action
+        self.trick = trick
 
     def to_json(self) -> dict[str, object]:
         return {"deal": self.deal, "action": self.action, "message": self.message}
@@ -97,4 +108,6 @@ class RecordError(MarjoletError):
             where.append(f"deal {self.deal}")
         if self.action is not None:
             where.append(f"action {self.action}")
+        if self.trick is not None and where:
+            where[-1] += f" (trick {self.trick})"
         return f"{', '.join(where)}: {self.message}" if where else self.message

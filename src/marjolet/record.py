@@ -296,8 +296,15 @@ def read_text(path: str | os.PathLike[str]) -> str:
         else:
             data = Path(path).read_bytes()
     except OSError as exc:
-        raise RecordError(f"cannot read record {name!r}: {_os_reason(exc)}") from None
+        raise RecordError(f"cannot read record {source_name(name)!r}: {_os_reason(exc)}") from None
     return decode(data)
+
+
+def source_name(path: str | os.PathLike[str]) -> str:
+    """How an error names a record's source: its path, or "standard input"
+    for ``-``."""
+    name = os.fspath(path)
+    return "standard input" if name == "-" else name
 
 
 def decode(data: bytes) -> str:
@@ -409,7 +416,7 @@ class _Builder:
             try:
                 self.match.play(action)
             except IllegalActionError as exc:
-                raise RecordError(str(exc), deal=d, action=a) from None
+                raise RecordError(str(exc), deal=d, action=a, trick=_trick(self.match)) from None
         self.actions.append(action)
 
     def _close_deal(self) -> None:
@@ -586,7 +593,7 @@ def _loads_text(text: str, check: bool) -> Record:
                 builder.comment(d, note)
             continue
         if not in_deal:
-            raise RecordError(f"{where}: unexpected {line!r}", deal=d if d >= 0 else None)
+            raise _out_of_place(where, line, d)
         tokens = line.split()
         i = 0
         while i < len(tokens):
@@ -623,6 +630,17 @@ def _rules_from_text(text: str | None) -> object:
         return text_settings(text)
     except RulesError as exc:
         raise RecordError("rules: empty 'rules' line" if not text.split() else str(exc)) from None
+
+
+def _out_of_place(where: str, line: str, deal: int) -> RecordError:
+    """A text record's line that is neither a header nor in a deal: before
+    the first ``deal`` line, or between a ``deal`` line and its ``deck``."""
+    if deal < 0:
+        return RecordError(f"{where}: unexpected {line!r} before the first 'deal' line")
+    return RecordError(
+        f"{where}: the deal's 'deck' line must come before its actions, got {line!r}",
+        deal=deal,
+    )
 
 
 def _int_or_text(text: str) -> object:
@@ -708,8 +726,13 @@ def to_match(record: Record) -> Match:
             try:
                 match.play(action)
             except IllegalActionError as exc:
-                raise RecordError(str(exc), deal=d, action=a) from None
+                raise RecordError(str(exc), deal=d, action=a, trick=_trick(match)) from None
     return match
+
+
+def _trick(match: Match) -> int | None:
+    """The trick the match's deal is playing, for an error's reader."""
+    return None if match.deal is None else match.deal.trick_number
 
 
 def result_of(match: Match) -> ReplayResult:
