@@ -222,7 +222,8 @@ def test_text_form_names_a_deal_whose_deck_line_is_missing() -> None:
 
 
 def test_text_form_names_a_line_before_the_first_deal() -> None:
-    with pytest.raises(RecordError, match=r"line 2: unexpected '1. TC' before the first 'deal' line"):
+    before = r"line 2: unexpected '1. TC' before the first 'deal' line"
+    with pytest.raises(RecordError, match=before):
         loads("first_dealer 0\n1. TC\n")
 
 

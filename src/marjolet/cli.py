@@ -23,7 +23,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("marjolet.commands.replay", "validate and score a game record"),
     "convert": ("marjolet.commands.convert", "convert a record between JSON and text"),
     "rules": ("marjolet.commands.rules", "print the rule set in force"),
-    "selfplay": ("marjolet.commands.selfplay", "write a bot-against-bot match as a record (random bots unless --bots)"),
+    "selfplay": (
+        "marjolet.commands.selfplay",
+        "write a bot-against-bot match as a record (random bots unless --bots)",
+    ),
     "serve": ("marjolet.commands.serve", "play in the browser: the web server"),
     "arena": ("marjolet.commands.arena", "measure bots against each other (duplicate matches)"),
     "bot-serve": ("marjolet.commands.bot_serve", "run a bot as a marjolet-bot/1 program"),
