@@ -105,12 +105,21 @@ def test_cards_are_named_as_french_and_english_players_say_them() -> None:
 
 def test_the_french_catalogue_uses_the_words_of_french_rule_books() -> None:
     text = " ".join(t for v in catalogue("fr").values() for t in _texts(v))
-    for word in ("atout", "mariage", "marjolet", "sept d'atout", "dernier pli",
+    for word in ("atout", "mariage", "marjolet", "sept d’atout", "dernier pli",
                  "les six derniers plis", "retourne", "pli", "donne"):  # fmt: skip
         assert word in text.lower(), word
     assert translate("trump.word", "fr") == "Atout"
     assert translate("source.last_trick", "fr") == "Dernier pli"
     assert translate("source.all_tricks", "fr") == "Les six derniers plis"
+
+
+def test_french_elides_with_the_typographic_apostrophe() -> None:
+    """French typesetting writes l’atout, not l'atout: the catalogue's
+    elisions, and those added before a name, use U+2019."""
+    for key, entry in catalogue("fr").items():
+        for text in _texts(entry):
+            assert "'" not in text, (key, text)
+    assert translate("history.forfeited", "fr", name="Ève") == "forfait d’Ève"
 
 
 def test_french_punctuation_never_starts_a_line() -> None:
@@ -169,11 +178,11 @@ def test_the_terminal_wraps_french_text_without_starting_a_line_with_its_sign(
 
 
 def test_french_elides_de_before_a_name_that_starts_with_a_vowel() -> None:
-    assert translate("history.forfeited", "fr", name="amelie_r") == "forfait d'amelie_r"
-    assert translate("history.forfeited", "fr", name="Écrin") == "forfait d'Écrin"
+    assert translate("history.forfeited", "fr", name="amelie_r") == "forfait d’amelie_r"
+    assert translate("history.forfeited", "fr", name="Écrin") == "forfait d’Écrin"
     assert translate("history.forfeited", "fr", name="bob") == "forfait de bob"
     assert translate("history.forfeited", "en", name="amelie_r") == "forfeited by amelie_r"
-    assert translate("tui.their_card", "fr", card="D♠", name="Expert") == "D♠ d'Expert"
+    assert translate("tui.their_card", "fr", card="D♠", name="Expert") == "D♠ d’Expert"
 
 
 def test_plurals_follow_each_language() -> None:

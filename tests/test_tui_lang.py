@@ -74,7 +74,7 @@ def test_the_table_speaks_french_with_french_card_letters(tmp_path: Path, french
 
 def test_the_help_tells_the_same_rules_as_the_web_page(french: None) -> None:
     text = rules_text(CLASSIC)
-    for words_ in ("mariage d'atout", "le marjolet", "sept d'atout", "dernier pli",
+    for words_ in ("mariage d’atout", "le marjolet", "sept d’atout", "dernier pli",
                    "les six derniers plis", "la même dame, deux occasions", "| 100 |"):  # fmt: skip
         assert words_ in text.lower().replace("**", ""), words_
 
@@ -117,7 +117,7 @@ def test_the_plain_interface_ends_a_deal_and_stops_in_french(tmp_path: Path) -> 
     assert out.returncode == 0, out.stderr
     assert "-- fin de la donne 1\u00a0: détail des points" in out.stdout
     assert "(partie en 500)" in out.stdout
-    assert "Partie arrêtée (fin de l'entrée)\u00a0; enregistrée dans" in out.stdout
+    assert "Partie arrêtée (fin de l’entrée)\u00a0; enregistrée dans" in out.stdout
     for english in ("points by source", "Game stopped", "input ended", "target 500"):
         assert english not in out.stdout
 
@@ -152,7 +152,7 @@ def bot_leads(tmp_path: Path, bot: Bot) -> GameSession:
 @pytest.mark.parametrize(
     ("bot", "wanted"),
     [
-        (BrokenBot(), "L'ordinateur est tombé en panne\u00a0: ce robot est cassé. "
+        (BrokenBot(), "L’ordinateur est tombé en panne\u00a0: ce robot est cassé. "
                       "La partie est enregistrée\u00a0; appuyez sur q."),
         (FaultyBot(), "Le programme de random a échoué\u00a0: random perd la partie par forfait "
                       "et vous gagnez. (Détail technique, en anglais\u00a0: the bot timed out "
@@ -244,9 +244,9 @@ def test_marjolet_play_in_french_records_vous_unless_a_name_is_given(
                          timeout=60)  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert f"Marjolet\u00a0: {name} contre random" in out.stdout
-    dealt = ("vous avez donné\u00a0; l'atout est", "a donné\u00a0; l'atout est")
+    dealt = ("vous avez donné\u00a0; l’atout est", "a donné\u00a0; l’atout est")
     assert any(words_ in out.stdout for words_ in dealt)
-    assert "«\u00a0xyz\u00a0» n'est pas une action" in out.stdout
+    assert "«\u00a0xyz\u00a0» n’est pas une action" in out.stdout
     assert "unknown action" not in out.stdout
     assert record.load(save).players == (name, "random")
 
@@ -256,7 +256,7 @@ def test_a_resumed_record_naming_no_bot_is_noted_in_french(tmp_path: Path, frenc
     rec = record.Record(players=("Ann", "Bob"), deals=(record.DealRecord(tuple(range(32))),))
     record.save(rec, path)
     session = GameSession.resume(path, fallback_opponent="random")
-    assert session.notes == ["'Bob' n'est pas un robot\u00a0; random prend sa place."]
+    assert session.notes == ["«\u00a0Bob\u00a0» n’est pas un robot\u00a0; random prend sa place."]
 
 
 def _decision(**changes: object) -> Decision:

@@ -136,21 +136,21 @@ def test_a_french_player_gets_errors_in_french_in_one_line(tmp_path: Path) -> No
 
     assert "pas de niveau «\u00a0expertise\u00a0»" in error("--level", "expertise")
     assert "débutant, amateur, confirmé, expert" in error("--level", "expertise")
-    assert "pas d'adversaire «\u00a0nimporte\u00a0»" in error("--opponent", "nimporte")
+    assert "pas d’adversaire «\u00a0nimporte\u00a0»" in error("--opponent", "nimporte")
     assert "pas de partie enregistrée dans" in error("--resume", str(tmp_path / "none.json"))
     assert "retirez --target" in error("--resume", "x.json", "--target", "1000")
     taken = tmp_path / "taken.json"
     taken.write_text("mine", encoding="utf-8")
-    cannot = f"impossible d'enregistrer dans {taken}\u00a0: "
+    cannot = f"impossible d’enregistrer dans {taken}\u00a0: "
     assert f"{cannot}le fichier existe déjà\u00a0: ajoutez --force" in error("--save", str(taken))
     assert taken.read_text(encoding="utf-8") == "mine"
-    assert "c'est un dossier" in error("--save", str(tmp_path))
+    assert "c’est un dossier" in error("--save", str(tmp_path))
     nowhere = tmp_path / "nowhere"
-    assert f"le dossier {nowhere} n'existe pas" in error("--save", str(nowhere / "g.json"))
+    assert f"le dossier {nowhere} n’existe pas" in error("--save", str(nowhere / "g.json"))
     bad = tmp_path / "bad.json"
     bad.write_text("{ not json", encoding="utf-8")
     damaged = error("--resume", str(bad))
-    assert f"impossible de reprendre {bad}\u00a0: ce n'est pas une partie lisible" in damaged
+    assert f"impossible de reprendre {bad}\u00a0: ce n’est pas une partie lisible" in damaged
     assert "malformed JSON" in damaged  # the technical detail, said to be one
     save = tmp_path / "done.json"
     play("--level", "débutant", "--seed", "3", "--target", "100", "--save", str(save),
@@ -180,13 +180,13 @@ def test_a_name_with_nothing_to_show_exits_2_in_one_line(name: str) -> None:
         (["--seed", "x"], "--seed attend un nombre entier, pas «\u00a0x\u00a0»"),
         (["--target", "1.5"], "--target attend un nombre entier, pas «\u00a01.5\u00a0»"),
         (["--save"], "--save attend une valeur"),
-        (["--s", "3"], "--s peut être --seed, --save\u00a0: écrivez l'option en entier"),
+        (["--s", "3"], "--s peut être --seed, --save\u00a0: écrivez l’option en entier"),
         (
             ["--deal-pattern", "4"],
-            "--deal-pattern\u00a0: «\u00a04\u00a0» n'est pas un choix possible\u202f; "
+            "--deal-pattern\u00a0: «\u00a04\u00a0» n’est pas un choix possible\u202f; "
             "au choix\u00a0: 3-3, 2-2-2",
         ),
-        (["--name", " "], "--name\u00a0: «\u00a0 \u00a0» n'a aucun caractère imprimable"),
+        (["--name", " "], "--name\u00a0: «\u00a0 \u00a0» n’a aucun caractère imprimable"),
     ],
 )
 def test_a_french_player_gets_usage_errors_in_french_in_one_line(
@@ -253,7 +253,7 @@ def test_a_record_whose_opponent_is_not_a_bot_is_played_by_the_default(tmp_path:
     record.save(rec, save)
     session = GameSession.resume(save, fallback_opponent="random")
     assert session.opponent_spec == "random" and session.names == ("Ann", "Bob")
-    assert any("'Bob' is not a bot" in n for n in session.notes)
+    assert any("“Bob” is not a bot" in n for n in session.notes)
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")

@@ -48,7 +48,7 @@ def test_a_hint_asked_out_of_turn_is_refused_in_words_of_the_french_catalogue(
     assert err["message"] == "a hint is for your own turn"  # the English fallback too
     assert err["key"] == "error.hint_not_your_turn"
     french = translate(err["key"], "fr", **err["params"])
-    assert french == "un conseil ne se demande que lorsque c'est à vous de jouer"
+    assert french == "un conseil ne se demande que lorsque c’est à vous de jouer"
     assert translate(err["key"], "en", **err["params"]) == "a hint is only for your own turn"
 
 
@@ -72,7 +72,7 @@ def test_stale_and_illegal_moves_name_their_catalogue_text_and_its_values(
         {"rule": "R7"},
     )
     assert translate(illegal["key"], "fr", **illegal["params"]) == (
-        "ce coup n'est pas permis ici (règle R7)"
+        "ce coup n’est pas permis ici (règle R7)"
     )
 
 
@@ -86,7 +86,7 @@ def test_api_refusals_carry_their_catalogue_text(server: LiveServer) -> None:
     error = again.json()["error"]
     assert (error["code"], error["key"]) == ("invite_used", "error.invite_used")
     assert "already used" in error["message"]
-    assert translate(error["key"], "fr") == "ce lien d'invitation a déjà servi"
+    assert translate(error["key"], "fr") == "ce lien d’invitation a déjà servi"
     assert rematch.status_code == 403 and rematch.json()["error"]["key"] == "error.bad_token"
     assert missing.status_code == 404 and missing.json()["error"]["key"] == "error.not_found"
 
@@ -124,7 +124,7 @@ def test_the_notice_of_a_failed_bot_move_is_a_catalogue_text_with_the_bot_name(
     name = notice["params"]["name"]
     assert name.startswith("broken")
     assert translate(notice["key"], "fr", **notice["params"]) == (
-        f"{name} n'a pas su répondre\u00a0: un coup légal tiré au hasard a été joué à sa place"
+        f"{name} n’a pas su répondre\u00a0: un coup légal tiré au hasard a été joué à sa place"
     )
 
 

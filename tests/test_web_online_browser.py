@@ -93,7 +93,7 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     score = alice.locator("#overlay").inner_text()
     alice_, bobby_ = r"alice \(vous\)", r"bobby"
     whose = rf"({alice_} \d+ – \d+ {bobby_}|{bobby_} \d+ – \d+ {alice_})"
-    assert re.search("Marque à l'arrêt\u00a0: " + whose, score), score
+    assert re.search("Marque à l’arrêt\u00a0: " + whose, score), score
     expect(alice.locator("#away")).to_be_hidden()  # no claim box left after the claim
     for hint in alice.locator(".action.hint").all():
         expect(hint).to_be_disabled()  # no advice on a finished match
@@ -102,7 +102,7 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     game_url = alice.url
     alice.goto(game_url.replace("/game/", "/replay?game=") + "&lang=fr")
     expect(alice.locator("#partial")).to_contain_text(
-        "bobby a quitté la partie et l'a perdue par forfait\u00a0: alice a gagné."
+        "bobby a quitté la partie et l’a perdue par forfait\u00a0: alice a gagné."
     )
     expect(alice.locator("#result")).to_contain_text("alice gagne par forfait")
     replay = alice.locator("body").inner_text()
@@ -112,7 +112,7 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
         "async () => { const {t} = await import('/static/common.js');"
         " return ['amelie', 'Bob'].map((name) => t('history.forfeited', {name})); }"
     )
-    assert elided == ["forfait d'amelie", "forfait de Bob"]
+    assert elided == ["forfait d’amelie", "forfait de Bob"]
     alice.goto(f"{server.base}/players/alice?lang=fr")
     expect(alice.locator(".rating-plot circle")).to_have_count(2)
     expect(alice.locator("#summary")).to_contain_text("1 partie classée : 1 gagnée, 0 perdue")

@@ -195,7 +195,7 @@ def test_the_language_switch_is_remembered(chromium: Browser, server: LiveServer
     page.click(".lang-switch a[hreflang=fr]")
     page.wait_for_selector("html[lang=fr]")
     # the lobby is built by the page's script: wait for it (a loaded machine is slow)
-    expect(page.locator("#vs-bot h2")).to_have_text("Jouer contre l'ordinateur")
+    expect(page.locator("#vs-bot h2")).to_have_text("Jouer contre l’ordinateur")
     page.goto(server.base + "/history")  # no ?lang: the remembered choice
     page.wait_for_load_state("networkidle")
     assert page.get_attribute("html", "lang") == "fr"
@@ -313,7 +313,7 @@ def test_a_used_invite_link_says_it_was_used(chromium: Browser, server: LiveServ
 @pytest.mark.parametrize(
     ("lang", "wanted"),
     [
-        ("fr", "Un conseil ne se demande que lorsque c'est à vous de jouer."),
+        ("fr", "Un conseil ne se demande que lorsque c’est à vous de jouer."),
         ("en", "A hint is only for your own turn."),
     ],
 )
@@ -346,7 +346,7 @@ def test_a_card_held_back_by_the_meld_window_says_why_in_french(
              hands: [{ cards: ["AS", "9S"] }] }, "9S"))"""
     )
     assert why == (
-        "Vous avez remporté le pli\u00a0: finissez d'abord vos annonces (piocher), puis jouez."
+        "Vous avez remporté le pli\u00a0: finissez d’abord vos annonces (piocher), puis jouez."
     )
     prompts = page.evaluate(
         """() => import("/static/board.js").then((board) => [
@@ -385,7 +385,7 @@ def test_a_review_asked_for_a_game_still_played_says_when_it_comes(
     page.goto(f"{server.base}/replay?game={game_id}&review=1&lang=fr")
     notice = page.locator("#partial")
     expect(notice).to_be_visible()
-    expect(notice).to_contain_text("L'analyse vient dès qu'une donne est finie.")
+    expect(notice).to_contain_text("L’analyse vient dès qu’une donne est finie.")
     assert page.locator("#review-button").count() == 0  # no deal over yet: nothing to review
     close(page)
 

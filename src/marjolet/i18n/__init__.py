@@ -80,13 +80,13 @@ _VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
 
 def elide(text: str, args: Mapping[str, Any]) -> str:
     """French elision before a value that starts with a vowel: ``forfait de
-    {name}`` reads ``forfait d'amelie_r`` (``de Bob`` stays). The catalogue
+    {name}`` reads ``forfait d’amelie_r`` (``de Bob`` stays). The catalogue
     writes every other elision itself."""
 
     def one(found: re.Match[str]) -> str:
         first = str(args.get(found[2], ""))[:1].lower()
         if first and first in _VOWELS:
-            return f"{found[1][:-1]}'{{{found[2]}}}"
+            return f"{found[1][:-1]}\u2019{{{found[2]}}}"
         return found[0]
 
     return _ELIDED.sub(one, text)

@@ -226,7 +226,7 @@ class GameSession:
                 make_bot(recorded)
                 spec = recorded
             except MarjoletError:
-                notes.append(tr("tui.not_a_bot", name=repr(recorded), bot=fallback_opponent))
+                notes.append(tr("tui.not_a_bot", name=recorded, bot=fallback_opponent))
         if spec is None:
             spec = fallback_opponent
         if match.players is None:

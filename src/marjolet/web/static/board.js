@@ -419,7 +419,7 @@ export function matchTable(view, seat) {
     el("p", { class: "muted small" }, t("summary.cumul_note")));
 }
 
-/** A meld's name in words: "mariage d'atout", "four aces", "le marjolet et la dame de pique". */
+/** A meld's name in words: "mariage d’atout", "four aces", "le marjolet et la dame de pique". */
 export function meldName(id, view) {
   if (id.length === 2) return t(`meld.${id}`);
   const kind = id.slice(0, 2);

@@ -74,11 +74,11 @@ export function t(key, args = {}) {
 }
 
 /** French "de" and "que" before a filled-in value that starts with a vowel:
- *  "forfait de {name}" reads "forfait d'amelie_r" (marjolet.i18n.elide). */
+ *  "forfait de {name}" reads "forfait d’amelie_r" (marjolet.i18n.elide). */
 function elide(text, args) {
   return text.replace(/\b(de|que) \{([a-z_][a-z0-9_]*)\}/g, (m, word, name) => {
     const first = String(args[name] ?? "").slice(0, 1).toLowerCase();
-    return first && "aeiouyàâäéèêëîïôöùûüœæ".includes(first) ? `${word.slice(0, -1)}'{${name}}` : m;
+    return first && "aeiouyàâäéèêëîïôöùûüœæ".includes(first) ? `${word.slice(0, -1)}’{${name}}` : m;
   });
 }
 
