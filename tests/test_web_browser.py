@@ -12,7 +12,7 @@ import signal
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from helpers import deck_for
@@ -97,6 +97,26 @@ def test_a_whole_deal_against_a_bot_by_clicking(page: Page, tmp_path: Path) -> N
         page.click("#continue")
         assert page.is_hidden("#overlay")
         assert "Deal 2" in page.inner_text(".score-panel")
+
+
+def test_a_watching_tab_sits_when_another_tab_of_the_browser_takes_the_seat(
+    page: Page, tmp_path: Path
+) -> None:
+    """Two tabs of one guest follow a rematch to its new table; the one that
+    took it stores the seat's key, maybe after the other began watching.
+    The watching tab sits as soon as the key arrives."""
+    with live_server(fast_config(tmp_path / "g.sqlite3", bot_delay=0.02), seed=4) as server:
+        start_against_random(page, server.base)
+        page.wait_for_selector(".hand.mine .card")
+        seats = page.evaluate("() => localStorage.getItem('marjolet.seats')")
+        page.evaluate("() => localStorage.removeItem('marjolet.seats')")
+        other = page.context.new_page()
+        other.goto(page.url.split("#")[0])
+        expect(other.get_by_role("alert")).to_contain_text("private game")  # no seat here
+        page.evaluate("(held) => localStorage.setItem('marjolet.seats', held)", seats)
+        expect(other.locator(".seat-area.bottom .player-name")).to_have_text("Ann (you)")
+        expect(other.get_by_role("alert")).to_have_count(0)
+        other.close()
 
 
 def test_declaring_a_meld_shows_its_value_and_scores_it(page: Page, tmp_path: Path) -> None:

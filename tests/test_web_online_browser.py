@@ -142,11 +142,9 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     close_watched_page(alice)
 
 
-def test_a_game_found_online_ends_with_a_rematch_offer_the_other_player_accepts(
-    chromium: Browser, server: LiveServer
-) -> None:
-    """Offered on one page (French), seen and accepted on the other (English):
-    both pages move to the same new table, rated as the first."""
+def resigned_online_game(chromium: Browser, server: LiveServer) -> tuple[Page, Page, str]:
+    """claire (French) and dmitri (English) found each other in the lobby
+    for a rated live game, and dmitri resigned: their pages and the game's URL."""
     claire = open_watched_page(chromium)
     dmitri = open_watched_page(chromium)
     sign_up(claire, server, "claire", "fr")
@@ -172,6 +170,16 @@ def test_a_game_found_online_ends_with_a_rematch_offer_the_other_player_accepts(
     expect(claire.locator("#overlay")).to_contain_text("dmitri a abandonné")
     expect(dmitri.locator(badge)).to_be_hidden()  # nobody's turn now
     expect(dmitri).not_to_have_title(re.compile("turn"))
+    return claire, dmitri, first
+
+
+def test_a_game_found_online_ends_with_a_rematch_offer_the_other_player_accepts(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """Offered on one page (French), seen and accepted on the other (English):
+    both pages move to the same new table, rated as the first."""
+    claire, dmitri, first = resigned_online_game(chromium, server)
+    badge = 'nav a[href="/online"] .badge'
     claire.click("#rematch")
     expect(claire.locator("#rematch-news")).to_have_text(
         "Revanche proposée à dmitri : en attente de sa réponse."
@@ -187,6 +195,27 @@ def test_a_game_found_online_ends_with_a_rematch_offer_the_other_player_accepts(
     expect(dmitri.locator(".nameplate", has_text="claire")).to_be_visible()
     expect(claire.locator(".nameplate", has_text="dmitri")).to_be_visible()
     assert dmitri.locator(".action.hint").count() == 0  # rated again: no advice
+    for page in (claire, dmitri):
+        close_watched_page(page)
+
+
+def test_a_rematch_offer_is_accepted_from_the_list_of_games(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """A player who left the finished game answers the offer from the online
+    page's list of games, and both pages move to the new table."""
+    claire, dmitri, first = resigned_online_game(chromium, server)
+    claire.click("#rematch")
+    expect(claire.locator("#rematch-withdraw")).to_be_visible()
+    dmitri.goto(f"{server.base}/online?lang=en")
+    offer = dmitri.locator("#my-games li", has_text="claire offers you a rematch")
+    expect(offer).to_be_visible()
+    expect(offer.get_by_role("button", name=re.compile("^Accept"))).to_be_visible()
+    offer.get_by_role("button", name=re.compile("^Accept")).click()
+    dmitri.wait_for_url(lambda url: "/game/" in url and url != first)
+    claire.wait_for_url(lambda url: url != first, timeout=15_000)
+    assert claire.url == dmitri.url
+    expect(dmitri.locator(".nameplate", has_text="claire")).to_be_visible()
     for page in (claire, dmitri):
         close_watched_page(page)
 

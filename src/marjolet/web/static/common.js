@@ -292,6 +292,14 @@ export function seatFor(gameId) {
   return seatsHeld()[gameId] || null;
 }
 
+/** Call `then` when another tab of this browser remembers a seat of this
+ *  game (the storage event fires only in the other tabs). */
+export function onSeatRemembered(gameId, then) {
+  window.addEventListener("storage", (event) => {
+    if (event.key === SEAT_KEY && seatFor(gameId)) then();
+  });
+}
+
 export function playerName() {
   return localStorage.getItem("marjolet.name") || "";
 }

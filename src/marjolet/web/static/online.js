@@ -7,6 +7,7 @@ import {
   answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, playerName, rememberSeat, resultText, sentence, t,
   topbar, translateDocument,
 } from "./common.js";
+import { Rematch } from "./rematch.js";
 
 const OWN_SEEKS = "marjolet.own_seeks";
 const BROWSER = "marjolet.browser";
@@ -116,8 +117,23 @@ async function myGames() {
       bits.push(g.my_turn ? t("online.deadline", { when }) : t("online.deadline_them", { name: g.opponent, when }));
     }
     return el("li", { class: g.my_turn ? "my-turn" : null },
-      el("a", { href: g.url, class: g.my_turn ? "action primary" : "action" }, bits.join(" · ")));
+      el("a", { href: g.url, class: g.my_turn ? "action primary" : "action" }, bits.join(" · ")),
+      ...(g.rematch_offered ? rematchAnswer(g) : []));
   })));
+}
+
+/** Accept or Decline the opponent's rematch offer from the list itself,
+ *  without opening the finished game first (Accept goes to the new table). */
+function rematchAnswer(g) {
+  const status = el("span", { class: "muted", role: "status" });
+  const rematch = new Rematch(g.id, () => g.opponent, () => myGames(), (text) => clear(status).append(text));
+  rematch.offer = { status: "open", mine: false, rated: g.rated };  // what the list was told
+  const buttons = rematch.buttons();
+  for (const button of buttons) {
+    button.id = `${button.id}-${g.id}`;
+    button.setAttribute("aria-label", `${button.textContent} (${t("online.against", { name: g.opponent })})`);
+  }
+  return [...buttons, status];
 }
 
 // -- offers ------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // server may restart: every game resumes where it was).
 
 import {
-  api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, rememberSeat, seatFor,
+  api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, onSeatRemembered, rememberSeat, seatFor,
   sentence, serverSentence, refreshOnline, setTitle, sortHand, t, topbar,
 } from "./common.js";
 import {
@@ -20,6 +20,7 @@ const state = {
   view: null,
   welcome: null,
   seat: null,
+  seatless: false, // connected without a seat key of this browser (watching, or the account's seat)
   connected: null,
   pending: false,
   hint: null,
@@ -119,6 +120,7 @@ function hintText(msg) {
 
 function connect() {
   const held = seatFor(gameId);
+  state.seatless = !held;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(gameId)}`);
   state.ws = ws;
@@ -780,6 +782,11 @@ async function main() {
   parts = buildBoard($("board"));
   await claimFromFragment();
   if (state.inviteUsed) return;
+  // Two tabs of one guest follow a rematch to its new table: the one that
+  // took it stores the seat's key, maybe after the other began watching.
+  onSeatRemembered(gameId, () => {
+    if (state.seatless && state.seat === null) location.reload();
+  });
   connect();
 }
 
