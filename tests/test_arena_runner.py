@@ -390,20 +390,41 @@ def test_time_budgeted_and_program_bots_are_sent_a_pair_at_a_time(spec: str, slo
     assert thinks(spec) is slow
 
 
-def test_resuming_elsewhere_a_run_of_a_relative_program_says_where_to_resume_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    started, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+def _relative_program_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A run of ``exec:bots/rand.sh`` started in ``work/``, its second
+    match lost (as if interrupted): the run's folder and the database."""
+    started = tmp_path / "work"
     (started / "bots").mkdir(parents=True)
-    elsewhere.mkdir()
     program = started / "bots" / "rand.sh"
     program.write_text(f"#!/bin/sh\nexec {sys.executable} -m marjolet bot-serve random\n")
     program.chmod(0o755)
     db = tmp_path / "runs.db"
     monkeypatch.chdir(started)
     run_arena(["exec:bots/rand.sh", "random"], matches=2, seed=1, db=db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM matches WHERE game = 1")
+    return started, db
+
+
+def test_a_run_of_a_relative_program_resumes_from_another_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started, db = _relative_program_run(tmp_path, monkeypatch)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    with pytest.raises(BotSpecError, match="started in: resume it from there"):
+    resumed = resume_arena(1, db)
+    assert resumed.status == "done" and resumed.matches == 2
+    assert Path.cwd() == elsewhere  # the working folder is given back
+
+
+def test_a_run_whose_program_moved_says_where_it_was_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started, db = _relative_program_run(tmp_path, monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    started.rename(tmp_path / "moved")
+    with pytest.raises(BotSpecError, match=f"started in \\({re.escape(str(started))}\\): resume"):
         resume_arena(1, db)
 
 

@@ -12,6 +12,7 @@ The Python API of the arena is :func:`run_arena` (a new run) and
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from collections.abc import Iterator, Sequence
@@ -195,14 +196,28 @@ def resume_arena(
     address: str | None = None,
     progress: Progress | None = None,
 ) -> ArenaResult:
-    """Play the missing matches of a stored run with its own settings."""
+    """Play the missing matches of a stored run with its own settings.
+
+    An ``exec:`` program the run names by a relative path is found from the
+    folder the run was started in: the matches are played from there (the
+    process's working folder changes for the call, and is restored)."""
     _check_workers(workers, backend, address)
     with ArenaStore(db, create=False) as store:
         info = store.run(run_id)
-        plan = plan_of(info)
-        played = {o.key: o for o in store.outcomes(run_id)}
-        store.mark_running(run_id, backend=backend, workers=workers)
-        return _execute(plan, store, run_id, played, workers, backend, address, progress)
+        with _started_folder(info):
+            plan = plan_of(info)
+            played = {o.key: o for o in store.outcomes(run_id)}
+            store.mark_running(run_id, backend=backend, workers=workers)
+            return _execute(plan, store, run_id, played, workers, backend, address, progress)
+
+
+def _started_folder(info: RunInfo) -> contextlib.AbstractContextManager[object]:
+    """Work from the run's own folder when it names a program by a relative
+    path and that folder still exists; else stay where we are."""
+    folder = info.folder
+    if folder and os.path.isdir(folder) and any(_relative_program(s) for s in info.bots):
+        return contextlib.chdir(folder)
+    return contextlib.nullcontext()
 
 
 def plan_of(info: RunInfo) -> _Plan:
@@ -216,9 +231,10 @@ def plan_of(info: RunInfo) -> _Plan:
     except BotSpecError as exc:
         if not any(_relative_program(spec) and repr(spec) in str(exc) for spec in info.bots):
             raise
+        started = f" ({info.folder})" if info.folder else ""
         raise BotSpecError(
             f"{exc} (run {info.id}'s programs are found from the folder the run was "
-            "started in: resume it from there)"
+            f"started in{started}: resume it from there)"
         ) from None
     labels = tuple(bot_labels(specs))
     return _Plan(tuple(specs), labels, info.matches, info.seed, info.rules, bounds)

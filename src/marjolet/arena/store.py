@@ -9,7 +9,10 @@ Tables (schema version 1, in ``PRAGMA user_version``):
     bot specs), ``matches`` (planned per pairing), ``seed``, ``rules`` (JSON,
     every setting), ``sprt`` (JSON or NULL), ``backend``, ``workers``,
     ``version`` (of marjolet), ``command`` (the command line, if any),
-    ``summary`` (the ``--json`` result of the run, once it stopped).
+    ``summary`` (the ``--json`` result of the run, once it stopped),
+    ``folder`` (the working folder it was started in, from which an
+    ``exec:`` program given by a relative path is found again on resuming;
+    NULL in databases written before it was kept).
 ``matches``
     one row per finished match, key ``(run_id, pairing, pair, game)``:
     ``bot0``/``bot1`` (specs by seat), ``seed0``/``seed1`` (bot seeds),
@@ -56,7 +59,8 @@ CREATE TABLE IF NOT EXISTS runs (
     workers INTEGER NOT NULL,
     version TEXT NOT NULL,
     command TEXT,
-    summary TEXT
+    summary TEXT,
+    folder TEXT
 );
 CREATE TABLE IF NOT EXISTS matches (
     run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -104,6 +108,8 @@ class RunInfo:
     summary: dict[str, Any] | None
     #: Matches finished so far (from the ``matches`` table).
     played: int
+    #: The working folder the run was started in (None if not recorded).
+    folder: str | None = None
 
 
 def _now() -> str:
@@ -172,13 +178,18 @@ class ArenaStore:
                 }
                 if not {"runs", "matches"} <= tables:
                     raise StoreError(f"{self.path!r} is not an arena database (no runs table)")
-            columns = {row[1] for row in self.conn.execute("PRAGMA table_info(matches)")}
-            if "forfeit" not in columns:  # databases written before forfeits existed
-                self.conn.execute("ALTER TABLE matches ADD COLUMN forfeit TEXT")
-                self.conn.commit()
+            self._add_column("matches", "forfeit")  # databases from before forfeits
+            self._add_column("runs", "folder")  # and from before the run's folder was kept
         except sqlite3.Error as exc:
             raise self._error("use", exc) from None
         self._pending: list[tuple[Any, ...]] = []
+
+    def _add_column(self, table: str, column: str) -> None:
+        """Add a nullable text column that older databases lack."""
+        columns = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
+        if column not in columns:
+            self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
+            self.conn.commit()
 
     def _error(self, verb: str, exc: BaseException) -> StoreError:
         return StoreError(f"cannot {verb} the arena database {self.path!r}: {_reason(exc)}")
@@ -221,7 +232,7 @@ class ArenaStore:
 
         cursor = self._write(
             "INSERT INTO runs (started, status, bots, matches, seed, rules, sprt, backend, "
-            "workers, version, command) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "workers, version, command, folder) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 _now(),
                 json.dumps(list(bots)),
@@ -233,6 +244,7 @@ class ArenaStore:
                 workers,
                 __version__,
                 command,
+                os.getcwd(),
             ),
         )
         run_id = cursor.lastrowid
@@ -271,7 +283,7 @@ class ArenaStore:
         sql = (
             "SELECT r.id, r.started, r.finished, r.status, r.bots, r.matches, r.seed, r.rules, "
             "r.sprt, r.backend, r.workers, r.version, r.command, r.summary, "
-            "(SELECT COUNT(*) FROM matches m WHERE m.run_id = r.id) FROM runs r "
+            "(SELECT COUNT(*) FROM matches m WHERE m.run_id = r.id), r.folder FROM runs r "
         )
         if not where.startswith("ORDER"):
             where = where + " ORDER BY r.id" if where else "ORDER BY r.id"
@@ -302,6 +314,7 @@ class ArenaStore:
                     command=row[12],
                     summary=json.loads(row[13]) if row[13] else None,
                     played=row[14],
+                    folder=row[15],
                 )
             )
         return out
