@@ -409,7 +409,7 @@ def _relative_program_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tu
 def test_a_run_of_a_relative_program_resumes_from_another_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    started, db = _relative_program_run(tmp_path, monkeypatch)
+    _, db = _relative_program_run(tmp_path, monkeypatch)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)

@@ -232,7 +232,8 @@ class ArenaStore:
 
         cursor = self._write(
             "INSERT INTO runs (started, status, bots, matches, seed, rules, sprt, backend, "
-            "workers, version, command, folder) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "workers, version, command, folder) "
+            "VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 _now(),
                 json.dumps(list(bots)),
