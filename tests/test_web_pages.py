@@ -62,7 +62,7 @@ def test_the_rules_page_follows_the_table_profile_and_language(server: LiveServe
         bad = client.get("/rules", params={"rules": "{not json"})
     assert "Les règles du marjolet" in fr and "encyclopédie" in fr
     assert "<td>1000</td>" in fr and "les six derniers plis\u00a0: 40 de plus" in fr
-    assert "mariage d&#x27;atout" in fr and "la même dame, deux occasions" in fr
+    assert "mariage d’atout" in fr and "la même dame, deux occasions" in fr
     assert "the same queen, two opportunities" in en and "<td>100</td>" in en
     assert "a further 50" in en and "<td>500</td>" in en  # classic by default
     assert bad.status_code == 200  # a bad ?rules= shows the classic rules
