@@ -68,12 +68,19 @@ def test_stale_and_illegal_moves_name_their_catalogue_text_and_its_values(
     assert translate(err["key"], "fr").startswith("la position a changé")
     assert (illegal["code"], illegal["key"], illegal["params"]) == (
         "illegal",
-        "error.illegal_rule",
-        {"rule": "R7"},
+        "error.illegal_not_held",
+        {"rule": "R7"},  # for programs; the player reads words, not the rule's id
     )
-    assert translate(illegal["key"], "fr", **illegal["params"]) == (
-        "ce coup n’est pas permis ici (règle R7)"
-    )
+    assert translate(illegal["key"], "fr", **illegal["params"]) == "vous n’avez pas cette carte"
+
+
+def test_a_refused_move_is_told_in_words_without_the_rule_s_id() -> None:
+    from marjolet.web.errors import ILLEGAL_KEYS
+
+    for key in [*ILLEGAL_KEYS.values(), "error.illegal"]:
+        for lang in ("en", "fr"):
+            text = translate(key, lang, rule="R16")
+            assert text != key and not re.search(r"\bR\d", text), (key, lang, text)
 
 
 def test_api_refusals_carry_their_catalogue_text(server: LiveServer) -> None:

@@ -162,6 +162,18 @@ def too_large(limit: int) -> WebError:
     )
 
 
+#: The player's words for a move the rules refuse, by the rule the engine
+#: cites: a page shows these, never the rule's id (which stays in
+#: ``params["rule"]`` and in the English ``message`` for programs and logs).
+ILLEGAL_KEYS = {
+    "R7": "error.illegal_not_held",
+    "R9/R10": "error.illegal_window",
+    "R12": "error.illegal_meld",
+    "R16": "error.illegal_follow",
+    "one_meld_per_window": "error.illegal_one_meld",
+}
+
+
 def from_turn(refused: TurnError, sent: int, now: int) -> WebError:
     """The turn driver's refusal as the error a browser is told (the one
     place that knows the driver's codes)."""
@@ -176,7 +188,7 @@ def from_turn(refused: TurnError, sent: int, now: int) -> WebError:
         return WebError(
             "illegal",
             str(refused).replace("illegal action", "illegal move", 1),
-            key="error.illegal_rule" if rule else "error.illegal",
+            key=ILLEGAL_KEYS.get(rule, "error.illegal"),
             params={"rule": rule},
         )
     if refused.code == "no_turn":
