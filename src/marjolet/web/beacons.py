@@ -10,11 +10,17 @@ when a seat's last connection leaves, and asks, for a seat it does not
 hold, whether a live process does. A process that dies stops beating and
 its word runs out after ``ttl`` seconds: the seat is then away.
 
+A process's own words reach Redis in the order it says them (one lock):
+a sweep's beat that was on its way when a seat's last connection closed
+never lands after the "gone", which would have shown the seat held here
+for ``ttl`` more seconds, and so ended its opponent's countdown of it.
+
 Only game ids, seat numbers and process names go to Redis.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
@@ -60,6 +66,7 @@ class RedisBeacons:
         self.process = process
         self.ttl = ttl
         self.clock = clock
+        self._saying = asyncio.Lock()  # this process's words, in order
 
     @staticmethod
     def key(game_id: str, seat: int) -> str:
@@ -67,20 +74,22 @@ class RedisBeacons:
 
     async def beat(self, seats: Iterable[tuple[str, int]]) -> None:
         """This process holds ``seats`` (game, seat) for ``ttl`` more seconds."""
-        until = self.clock() + self.ttl
-        pipe = self.redis.pipeline(transaction=False)
-        count = 0
-        for game_id, seat in seats:
-            key = self.key(game_id, seat)
-            pipe.zadd(key, {self.process: until})
-            pipe.expire(key, max(60, int(self.ttl * 10)))  # a forgotten game's key goes
-            count += 1
-        if count:
+        seats = list(seats)  # (read now: a seat that leaves meanwhile says "gone" after)
+        if not seats:
+            return
+        async with self._saying:
+            until = self.clock() + self.ttl
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id, seat in seats:
+                key = self.key(game_id, seat)
+                pipe.zadd(key, {self.process: until})
+                pipe.expire(key, max(60, int(self.ttl * 10)))  # a forgotten game's key goes
             await pipe.execute()
 
     async def gone(self, game_id: str, seat: int) -> None:
         """This process no longer holds the seat."""
-        await self.redis.zrem(self.key(game_id, seat), self.process)
+        async with self._saying:
+            await self.redis.zrem(self.key(game_id, seat), self.process)
 
     async def elsewhere(self, game_id: str, seat: int) -> bool:
         """Another live process holds the seat."""
