@@ -492,6 +492,34 @@ def test_a_rated_rematch_between_accounts_may_be_declined_then_offered_back_and_
             assert welcome["rated"] is True and welcome["paired"] is True
 
 
+def test_an_accept_pressed_after_the_offer_was_withdrawn_never_offers_the_other_way(
+    server: LiveServer,
+) -> None:
+    """An Accept button asks only to take the other seat's offer (``take``):
+    pressed on a page that had not yet heard of a withdrawal, it is refused,
+    where a plain rematch request would have made an offer the other way."""
+    pia, rex = sign_up(server, "pia"), sign_up(server, "rex")
+    mine, _ = rated_game(server, pia, rex)
+    resign(server, mine["id"], rex)
+    url = f"/api/games/{mine['id']}/rematch"
+    assert rex.post(url, json={"take": True}).json()["error"]["code"] == "seek_gone"  # none yet
+    pia.post(url, json={})
+    pias = pia.get("/api/me/games").json()["games"]
+    assert [(g["rematch_mine"], g["rematch_offered"]) for g in pias] == [(True, False)]
+    assert pia.request("DELETE", url, json={}).json()["offer"]["status"] == "cancelled"
+    late = rex.post(url, json={"take": True})
+    assert late.status_code == 409 and late.json()["error"]["code"] == "seek_gone", late.text
+    news = pia.post(f"{url}/status", json={}).json()
+    assert news["offer"]["status"] == "cancelled" and news["game"] is None  # nothing offered
+    assert [g["rematch_offered"] for g in pia.get("/api/me/games").json()["games"]] == [False]
+    for junk in ("yes", 1, None):
+        refused = rex.post(url, json={"take": junk})
+        assert refused.status_code == 400 and "'take'" in refused.json()["error"]["message"]
+    pia.post(url, json={})  # offered again: now the Accept takes it
+    took = rex.post(url, json={"take": True}).json()
+    assert took["status"] == "matched" and took["game"]["id"] != mine["id"]
+
+
 def test_two_seats_offering_a_rematch_at_once_make_one_game(server: LiveServer) -> None:
     one, two = sign_up(server, "uno"), sign_up(server, "dos")
     for _ in range(3):  # each time the two requests race; one game whoever wins
@@ -650,7 +678,7 @@ def test_a_player_who_resigns_loses_the_match_and_it_is_rated(server: LiveServer
         assert (final["forfeit"]["bot"], final["forfeit"]["reason"]) == ("", "resigned")
         notices = [json.loads(t) for t in other.received if '"notice"' in t]
         assert [(n["key"], n["params"]) for n in notices] == [
-            ("notice.resigned", {"name": "una", "winner": "vic"})
+            ("notice.resigned", {"name": "una", "winner": "vic", "seat": mine["seat"]})
         ]
         me.send({"type": "resign"})  # twice: the match is over already
         assert me.error()["code"] == "match_over"

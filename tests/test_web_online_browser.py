@@ -55,13 +55,14 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     alice.click("#seek-form button[type=submit]")
     expect(alice.locator("#seek-status")).to_contain_text("Votre proposition est affichée")
     offer = bobby.locator("#seeks li", has_text="alice")
-    expect(offer).to_contain_text("alice · 1500? · rated · live · to 100 points")
+    expect(offer).to_contain_text("alice · 1500, provisional · rated · live · to 100 points")
     offer.locator("button.accept").click()
     bobby.wait_for_url("**/game/*")
     alice.wait_for_url("**/game/*", timeout=20_000)
     assert alice.url == bobby.url
     plate = alice.locator(".nameplate", has_text="bobby")
-    expect(plate.locator(".chip.rating")).to_have_text("classement 1500?")  # once, on the plate
+    once_on_the_plate = "classement 1500, provisoire"
+    expect(plate.locator(".chip.rating")).to_have_text(once_on_the_plate)
     # the count of games waiting for each player follows the turn
     playable = ".hand.mine .card.playable"
     alice.locator(f"{playable}, .nameplate").first.wait_for()
@@ -89,7 +90,7 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     lost = r"bobby\u00a0: classement \d+\?? \(\u2212\d+\)"  # (seat order)
     either = re.compile(f"^({won} · {lost}|{lost} · {won})$")
     expect(overlay.locator(".ratings")).to_have_text(either)
-    expect(plate.locator(".chip.rating")).not_to_have_text("classement 1500?")
+    expect(plate.locator(".chip.rating")).not_to_have_text("classement 1500, provisoire")
     score = alice.locator("#overlay").inner_text()
     alice_, bobby_ = r"alice \(vous\)", r"bobby"
     whose = rf"({alice_} \d+ – \d+ {bobby_}|{bobby_} \d+ – \d+ {alice_})"
@@ -168,6 +169,8 @@ def resigned_online_game(chromium: Browser, server: LiveServer) -> tuple[Page, P
     dmitri.click("#resign")
     dmitri.click("#resign")  # pressed twice: resigned
     expect(claire.locator("#overlay")).to_contain_text("dmitri a abandonné")
+    expect(dmitri.locator("#toast")).to_have_text("You resigned; claire wins.")  # to him
+    expect(claire.locator("#toast")).to_have_text("dmitri abandonne\u202f; vous gagnez.")
     expect(dmitri.locator(badge)).to_be_hidden()  # nobody's turn now
     expect(dmitri).not_to_have_title(re.compile("turn"))
     return claire, dmitri, first
@@ -203,14 +206,34 @@ def test_a_rematch_offer_is_accepted_from_the_list_of_games(
     chromium: Browser, server: LiveServer
 ) -> None:
     """A player who left the finished game answers the offer from the online
-    page's list of games, and both pages move to the new table."""
+    page's list of games, and both pages move to the new table. An Accept
+    pressed after the offer was withdrawn says so and offers nothing back;
+    the list shows a new offer by itself."""
     claire, dmitri, first = resigned_online_game(chromium, server)
     claire.click("#rematch")
     expect(claire.locator("#rematch-withdraw")).to_be_visible()
     dmitri.goto(f"{server.base}/online?lang=en")
     offer = dmitri.locator("#my-games li", has_text="claire offers you a rematch")
     expect(offer).to_be_visible()
-    expect(offer.get_by_role("button", name=re.compile("^Accept"))).to_be_visible()
+    expect(offer).to_contain_text("· 0\u00a0–\u00a0")  # the score, mine first
+    accept = offer.get_by_role("button", name=re.compile("^Accept"))
+    expect(accept).to_be_visible()
+    dmitri.route("**/api/me/games", lambda route: route.abort())  # the list is not told...
+    claire.click("#rematch-withdraw")  # ...that claire withdrew meanwhile
+    expect(claire.locator("#rematch")).to_be_visible()
+    accept.click()
+    status = dmitri.locator("#my-games-status")
+    expect(status).to_have_text("claire withdrew the rematch offer.")
+    url = f"/api/games/{first.rsplit('/', 1)[1]}/rematch/status"
+    news = claire.evaluate(
+        "url => fetch(url, {method: 'POST', headers: {'Content-Type': 'application/json'},"
+        " body: '{}'}).then(r => r.json())",
+        url,
+    )
+    assert news["offer"]["status"] == "cancelled", news  # no offer of dmitri's instead
+    dmitri.unroute("**/api/me/games")
+    claire.click("#rematch")  # offered again: the list shows it without a reload
+    expect(offer).to_be_visible(timeout=15_000)
     offer.get_by_role("button", name=re.compile("^Accept")).click()
     dmitri.wait_for_url(lambda url: "/game/" in url and url != first)
     claire.wait_for_url(lambda url: url != first, timeout=15_000)

@@ -110,11 +110,13 @@ TableDep = Annotated[Table, Depends(get_table)]
 @dataclass(frozen=True, slots=True)
 class Seated:
     """A client that proved it holds ``seat`` at ``table``; ``owner``, the
-    owner token of its rematch offer that it quoted (a game found online)."""
+    owner token of its rematch offer that it quoted (a game found online);
+    ``take``: it only takes the other seat's rematch offer."""
 
     table: Table
     seat: int
     owner: str | None = None
+    take: bool = False
 
 
 async def new_game_allowance(address: ClientDep, guards: GuardsDep) -> None:
@@ -161,11 +163,11 @@ async def seat_holder(
         seat = table.seat_of(body.token)
         if seat is None:
             raise WebError("bad_token", "this token does not hold a seat at this table")
-        return Seated(table, seat, body.owner)
+        return Seated(table, seat, body.owner, body.take)
     held = None if account is None else await online.run(online.lobby.seat_of, table.id, account.id)
     if held is None:
         raise WebError("bad_token", "give your seat's token, or log in to the account holding it")
-    return Seated(table, held, body.owner)
+    return Seated(table, held, body.owner, body.take)
 
 
 SeatDep = Annotated[Seated, Depends(seat_holder)]

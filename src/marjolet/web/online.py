@@ -480,6 +480,7 @@ class Online:
         for r in rows:
             seat, players = int(r.seat), json.loads(r.players)
             offered = offers.get(r.id) == 1 - seat  # the opponent's rematch awaits an answer
+            mine = offers.get(r.id) == seat  # and this player's awaits the opponent's
             out.append(
                 {
                     "id": r.id,
@@ -491,6 +492,7 @@ class Online:
                     "days_per_move": r.days_per_move,
                     "my_turn": offered,
                     "rematch_offered": offered,
+                    "rematch_mine": mine,
                     "finished": r.status == "finished",
                     "winner": r.winner,
                     "forfeit": r.forfeit is not None,
@@ -567,6 +569,7 @@ def game_entry(table: Table, seat: int, rated: bool) -> dict[str, Any]:
         "days_per_move": table.days_per_move,
         "my_turn": my_turn,
         "rematch_offered": False,
+        "rematch_mine": False,
         "finished": over,
         "winner": game.winner if over else None,
         "forfeit": game.forfeit is not None,

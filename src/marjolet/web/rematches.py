@@ -59,17 +59,22 @@ def _check(table: Table) -> None:
         raise WebError("not_over", "the match is not over yet")
 
 
-async def offer(online: Online, table: Table, seat: int) -> dict[str, Any]:
+async def offer(online: Online, table: Table, seat: int, *, take: bool = False) -> dict[str, Any]:
     """``seat`` asks for a rematch. If the other seat's offer is open, this
     takes it: the answer is the seat at the new game (``status``
     ``matched``). Otherwise the answer is this seat's open offer (``status``
-    ``offered``, with ``token``, its owner token, when it is new)."""
+    ``offered``, with ``token``, its owner token, when it is new); with
+    ``take`` (an Accept button) a ``seek_gone`` refusal instead, so that an
+    offer withdrawn before the player answered is never turned into one
+    the other way."""
     _check(table)
     latest = await current(online, table)
     if latest is not None and latest.status == "matched":  # asked again from an old page
         return {"status": "matched", "game": _new_seat(online, latest, seat, None)}
     if latest is not None and latest.status == "open" and latest.rematch_seat != seat:
         return await _take(online, table, seat, latest)
+    if take:
+        raise WebError("seek_gone", "the other player's rematch offer is no longer open")
     if latest is not None and latest.status == "open":
         return {"status": "offered", "offer": describe(latest, seat), "token": None}
     mine = await seeker(online, table, seat)

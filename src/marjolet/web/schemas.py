@@ -146,6 +146,9 @@ class SeatToken(Body):
     owner: Annotated[
         str | None, _secret("'owner' must be the owner token of your offer", optional=True)
     ] = None
+    #: ``POST /api/games/ID/rematch`` only: take the other seat's open offer
+    #: and never make one (an Accept pressed after the offer was withdrawn).
+    take: Annotated[bool, BeforeValidator(_take)] = False
 
 
 class NoOptions(Body):
@@ -166,6 +169,12 @@ class Credentials(Body):
 def _rated(value: object) -> object:
     if not isinstance(value, bool):
         raise ValueError("'rated' must be true or false")
+    return value
+
+
+def _take(value: object) -> object:
+    if not isinstance(value, bool):
+        raise ValueError("'take' must be true or false")
     return value
 
 

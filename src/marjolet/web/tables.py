@@ -671,7 +671,7 @@ class Table:
         self._notice(
             said,
             key="notice.claimed" if left else "notice.resigned",
-            params={"name": loser, "winner": winner},
+            params={"name": loser, "winner": winner, "seat": forfeit.seat},
         )
         self.broadcast()
         self.retire_bots((totals, forfeit.winner))  # resigned against a bot: it hears the end

@@ -105,10 +105,12 @@ async def rematch(
     the other player dealing first (``rematch`` limit per address and seat).
     A game found online is rematched by an offer the other seat takes
     (:mod:`marjolet.web.rematches`): the answer is ``status`` ``offered``
-    or, when it took the other seat's offer, ``matched`` with ``game``."""
+    or, when it took the other seat's offer, ``matched`` with ``game``;
+    with ``take``, only the other seat's open offer is taken (``seek_gone``
+    if it is no longer open: nothing is offered the other way)."""
     within_limit(limits, "rematch", client, f"{seated.table.id}/{seated.seat}")
     if seated.table.paired:
-        return await rematches.offer(online, seated.table, seated.seat)
+        return await rematches.offer(online, seated.table, seated.seat, take=seated.take)
     new = await hub.rematch(seated.table, seated.seat, owner=client)
     return new.reply()
 

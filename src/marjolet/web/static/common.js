@@ -499,6 +499,17 @@ export function resultText(won, forfeit) {
   return t(`online.${won ? "won" : "lost"}${forfeit ? "_forfeit" : ""}`);
 }
 
+/** A player's rating as the pages show it: "1500, provisional" while it is
+ *  still uncertain (few games played). */
+export function ratingText(rating, provisional) {
+  return provisional ? t("rating.provisional", { rating }) : String(rating);
+}
+
+/** A score, mine first: "520 – 310", never broken at the dash. */
+export function scoreText(mine, theirs) {
+  return `${mine}\u00a0–\u00a0${theirs}`;
+}
+
 export function formatDate(seconds) {
   const date = new Date(seconds * 1000);
   return date.toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" });

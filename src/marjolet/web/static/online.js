@@ -4,8 +4,8 @@
 // of an offer the moment it is taken.
 
 import {
-  answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, playerName, rememberSeat, resultText, sentence, t,
-  topbar, translateDocument,
+  answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, playerName, rememberSeat, ratingText, resultText,
+  scoreText, sentence, t, topbar, translateDocument,
 } from "./common.js";
 import { Rematch } from "./rematch.js";
 
@@ -95,45 +95,67 @@ function accountPanel() {
 
 // -- my games ---------------------------------------------------------------------------
 
-async function myGames() {
-  const box = clear($("my-games"));
+// How often the list of games is asked again while the page is in front, so
+// that a rematch offered, withdrawn or declined shows without a reload; it is
+// drawn again only when it changed (a button under the finger stays put).
+const GAMES_EVERY = 10000;
+let drawnGames = null;
+
+async function myGames({ onlyIfChanged = false } = {}) {
   if (!state.me) {
-    box.append(el("p", { class: "muted" }, t("online.games_need_login")));
+    drawnGames = null;
+    clear($("my-games")).append(el("p", { class: "muted" }, t("online.games_need_login")));
     return;
   }
   const data = await api("/api/me/games");
+  const drawn = JSON.stringify(data.games);
+  if (onlyIfChanged && drawn === drawnGames) return;
+  drawnGames = drawn;
+  const box = clear($("my-games"));
   if (!data.games.length) {
     box.append(el("p", { class: "muted" }, t("online.no_games")));
     return;
   }
-  box.append(el("ul", { class: "my-games" }, data.games.map((g) => {
-    const bits = [t("online.against", { name: g.opponent })];
-    if (g.rated) bits.push(t("online.rated"));
-    if (g.finished) bits.push(resultText(g.winner === g.seat, g.forfeit));
-    else if (g.my_turn) bits.push(t("online.your_turn"));
-    if (g.rematch_offered) bits.push(t("online.rematch_offered", { name: g.opponent }));
-    if (g.deadline && !g.finished) {  // whose move the deadline is for
-      const when = formatDate(g.deadline);
-      bits.push(g.my_turn ? t("online.deadline", { when }) : t("online.deadline_them", { name: g.opponent, when }));
-    }
-    return el("li", { class: g.my_turn ? "my-turn" : null },
-      el("a", { href: g.url, class: g.my_turn ? "action primary" : "action" }, bits.join(" · ")),
-      ...(g.rematch_offered ? rematchAnswer(g) : []));
-  })));
+  box.append(el("ul", { class: "my-games" }, data.games.map(gameLine)));
 }
 
-/** Accept or Decline the opponent's rematch offer from the list itself,
- *  without opening the finished game first (Accept goes to the new table). */
+/** One game of the list: its link, and the answer to a rematch it waits for. */
+function gameLine(g) {
+  const bits = [t("online.against", { name: g.opponent })];
+  if (g.rated) bits.push(t("online.rated"));
+  bits.push(scoreText(g.totals[g.seat], g.totals[1 - g.seat]));
+  if (g.finished) bits.push(resultText(g.winner === g.seat, g.forfeit), formatDate(g.updated));
+  else if (g.my_turn) bits.push(t("online.your_turn"));
+  if (g.rematch_offered) bits.push(t("online.rematch_offered", { name: g.opponent }));
+  if (g.rematch_mine) bits.push(t("online.rematch_waiting", { name: g.opponent }));
+  if (g.deadline && !g.finished) {  // whose move the deadline is for
+    const when = formatDate(g.deadline);
+    bits.push(g.my_turn ? t("online.deadline", { when }) : t("online.deadline_them", { name: g.opponent, when }));
+  }
+  const answer = g.rematch_offered || g.rematch_mine;
+  const primary = g.my_turn && !answer;  // gold is for the one thing to press
+  return el("li", { class: g.my_turn ? "my-turn" : null },
+    el("a", { href: g.url, class: primary ? "action primary" : "action" }, bits.join(" · ")),
+    ...(answer ? rematchAnswer(g) : []));
+}
+
+/** Accept or Decline the opponent's rematch offer, or withdraw one's own, from
+ *  the list itself, without opening the finished game (Accept goes to the new
+ *  table); what became of it is said under the list. */
 function rematchAnswer(g) {
-  const status = el("span", { class: "muted", role: "status" });
-  const rematch = new Rematch(g.id, () => g.opponent, () => myGames(), (text) => clear(status).append(text));
-  rematch.offer = { status: "open", mine: false, rated: g.rated };  // what the list was told
+  const rematch = new Rematch(g.id, () => g.opponent, () => {
+    const offer = rematch.offer;
+    if (offer && offer.status !== "open") say("my-games-status", rematch.ending(offer));
+    drawnGames = null;  // drawn again, now or at the next asking (its buttons were used)
+    myGames().catch(() => {});
+  }, (text) => say("my-games-status", text));
+  rematch.offer = { status: "open", mine: Boolean(g.rematch_mine), rated: g.rated };  // what the list was told
   const buttons = rematch.buttons();
   for (const button of buttons) {
     button.id = `${button.id}-${g.id}`;
     button.setAttribute("aria-label", `${button.textContent} (${t("online.against", { name: g.opponent })})`);
   }
-  return [...buttons, status];
+  return buttons;
 }
 
 // -- offers ------------------------------------------------------------------------------
@@ -148,7 +170,7 @@ async function seeks() {
   const mine = ownSeeks();
   box.append(el("ul", { class: "seeks" }, data.seeks.map((s) => {
     const bits = [s.player];
-    if (s.rating !== null) bits.push(`${s.rating}${s.provisional ? "?" : ""}`);  // as the tables show it
+    if (s.rating !== null) bits.push(ratingText(s.rating, s.provisional));  // as the tables show it
     bits.push(t(s.rated ? "online.rated" : "online.casual"));
     bits.push(s.days_per_move ? t("online.days", { n: s.days_per_move }) : t("online.live"));
     bits.push(t("online.to_points", { n: s.rules.target }));
@@ -354,6 +376,9 @@ async function main() {
   await ready;
   await refresh();
   lobbySocket();
+  setInterval(() => {
+    if (!document.hidden) myGames({ onlyIfChanged: true }).catch(() => {});  // asked again soon
+  }, GAMES_EVERY);
 }
 
 // The forms answer from the first moment (a click while the page is still

@@ -77,13 +77,12 @@ export class Rematch {
     }
   }
 
-  /** What became of an offer no longer open, for this player (null: this
-   *  player's own withdrawal or refusal, nothing to tell). */
+  /** What became of an offer no longer open, for this player (null: taken). */
   ending(offer) {
     const name = this.opponent();
     if (offer.status === "expired") return t("rematch.expired");
-    if (offer.status === "declined" && offer.mine) return t("rematch.declined", { name });
-    if (offer.status === "cancelled" && !offer.mine) return t("rematch.withdrawn", { name });
+    if (offer.status === "declined") return t(offer.mine ? "rematch.declined" : "rematch.you_declined", { name });
+    if (offer.status === "cancelled") return t(offer.mine ? "rematch.you_withdrew" : "rematch.withdrawn", { name });
     return null;
   }
 
@@ -111,6 +110,41 @@ export class Rematch {
     });
   }
 
+  /** Take the other player's offer, and only that: withdrawn or expired
+   *  since this page showed it, it is not turned into an offer the other way;
+   *  the player is told what became of it instead. */
+  async take() {
+    this.busy = true;
+    try {
+      const answer = await api(this.url, { json: { ...this.credentials(), take: true } });
+      this.go(answer.game);
+      return;
+    } catch (err) {
+      if (err.details && err.details.code === "seek_gone") await this.gone();
+      else this.say(t("end.rematch_failed", { reason: err.message }));
+    } finally {
+      this.busy = false;
+    }
+    this.changed();
+  }
+
+  /** The offer this player meant to take is no longer open: say why. */
+  async gone() {
+    try {
+      const news = await api(`${this.url}/status`, { json: this.credentials() });
+      if (news.game && news.game.id) {
+        this.go(news.game);
+        return;
+      }
+      this.offer = news.offer;
+    } catch (err) {
+      this.offer = null;
+    }
+    const ending = this.offer && this.offer.status !== "open" ? this.ending(this.offer) : null;
+    this.say(ending || t("rematch.gone", { name: this.opponent() }));
+    refreshOnline();
+  }
+
   /** Withdraw this player's offer, or decline the other's. */
   async cancel() {
     await this.send({ method: "DELETE", json: this.credentials() }, (answer) => {
@@ -129,6 +163,7 @@ export class Rematch {
     } finally {
       this.busy = false;
     }
+    refreshOnline();  // one answer fewer waiting for the player
     this.changed();
   }
 
@@ -159,7 +194,7 @@ export class Rematch {
     }
     if (offer && offer.status === "open") {
       return [
-        button("rematch-accept", "rematch.accept", true, () => this.ask()),
+        button("rematch-accept", "rematch.accept", true, () => this.take()),
         button("rematch-decline", "rematch.decline", false, () => this.cancel()),
       ];
     }

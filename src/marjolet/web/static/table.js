@@ -4,7 +4,7 @@
 
 import {
   api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, onSeatRemembered, rememberSeat, seatFor,
-  sentence, serverSentence, refreshOnline, setTitle, sortHand, t, topbar,
+  ratingText, sentence, serverSentence, refreshOnline, setTitle, sortHand, t, topbar,
 } from "./common.js";
 import {
   animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, meldName, playerLabel, renderBoard,
@@ -259,7 +259,7 @@ function handleOther(msg) {
       render();
       break;
     case "notice":
-      toast(serverSentence(localNames(msg)));
+      toast(serverSentence(localNames(toPlayer(msg))));
       break;
     case "error":
       state.pending = false;
@@ -300,11 +300,11 @@ function ratingsLine(view) {
 }
 
 // A player with an account is shown with their rating (spectators too):
-// "1500?" while it is still uncertain; null for a guest or a bot.
+// "1500, provisional" while it is still uncertain; null for a guest or a bot.
 function ratingOf(seat) {
   const accounts = (state.welcome && state.welcome.accounts) || [];
   const account = accounts[seat];
-  return account ? `${account.rating}${account.provisional ? "?" : ""}` : null;
+  return account ? ratingText(account.rating, account.provisional) : null;
 }
 
 // The opponent left: a countdown, then "claim the win" or "keep waiting".
@@ -509,7 +509,8 @@ function endLinks(rematch) {
     el("a", { class: "action", href: `/replay?game=${encodeURIComponent(gameId)}&review=1` }, t("end.review")),
   ];
   if (rematch && foundOnline()) {  // no invite link to pass on: an offer the other takes
-    links.push(...onlineRematch().buttons());
+    // (Accept and Decline side by side, on one row of their own on a phone)
+    links.push(el("span", { class: "button-pair" }, ...onlineRematch().buttons()));
     links.push(el("a", { class: "action", id: "new-online", href: "/online", title: t("end.online_title") },
       t("end.online")));
   } else if (rematch) {
@@ -549,6 +550,15 @@ function fatalText(msg) {
 }
 
 /** A server message whose player names read as the page shows them ("pimc (le plus fort)"). */
+/** A resignation or a claimed win told to one of the two players speaks to
+ *  them ("You resign; bobby wins"); spectators read it in the third person. */
+function toPlayer(msg) {
+  const seat = msg.params && msg.params.seat;
+  const personal = msg.key === "notice.resigned" || msg.key === "notice.claimed";
+  if (!personal || state.seat === null || typeof seat !== "number") return msg;
+  return { ...msg, key: `${msg.key}_you_${seat === state.seat ? "lost" : "won"}` };
+}
+
 function localNames(msg) {
   const params = { ...(msg.params || {}) };
   for (const key of ["name", "winner"]) {
