@@ -128,13 +128,34 @@ def test_an_account_is_created_with_the_initial_rating_and_a_session(accounts: A
     assert accounts.for_token(token) == account
 
 
-@pytest.mark.parametrize("name", ["ab", "a" * 21, "has space", "Émile", "semi;colon", 42, None])
+@pytest.mark.parametrize(
+    "name", ["ab", "a" * 21, "has space", "semi;colon", "Аmélie", "名前です", "é" * 21, 42, None]
+)
 def test_names_are_3_to_20_letters_digits_underscore_or_dash(
     accounts: Accounts, name: object
 ) -> None:
     with pytest.raises(AccountError) as error:
         accounts.create(name, "long enough")
     assert error.value.code == "bad_name"
+
+
+def test_a_name_may_have_accented_latin_letters_and_is_found_however_it_was_typed(
+    accounts: Accounts,
+) -> None:
+    """A French player is "Amélie" or "Françoise"; the "é" typed as "e" and a
+    combining accent is the same name, in one form; another script's
+    look-alike letters are refused (the first letter of "Аmélie" above is
+    Cyrillic)."""
+    amelie, _ = accounts.create("Amélie", "long enough")
+    assert amelie.name == "Amélie"
+    decomposed = "Ame\u0301lie"
+    assert accounts.by_name(decomposed) == accounts.by_name("AMÉLIE") == amelie
+    assert accounts.login(decomposed, "long enough")[0] == amelie
+    with pytest.raises(AccountError) as taken:
+        accounts.create("ame\u0301lie", "long enough")  # amélie again, decomposed
+    assert taken.value.code == "name_taken"
+    assert accounts.create("Œdipe-Françoise", "long enough")[0].name == "Œdipe-Françoise"
+    assert accounts.by_name("Amelie") is None  # without the accent: another name
 
 
 def test_names_are_unique_regardless_of_case(accounts: Accounts) -> None:

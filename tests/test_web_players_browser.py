@@ -359,8 +359,8 @@ def test_signing_up_on_a_phone_fields_are_easy_to_touch_and_a_mistake_reads_as_o
     page.click("#signup")
     error = page.locator("#account .form-error")
     expect(error).to_have_text(
-        "Le nom doit faire de 3 à 20 caractères : lettres sans accent, chiffres, « _ » ou « - »,"
-        " sans espace."
+        "Le nom doit faire de 3 à 20 caractères : lettres (accentuées ou non), chiffres,"
+        " « _ » ou « - », sans espace."
     )
     colour = error.evaluate("n => getComputedStyle(n).color")
     assert colour == "rgb(138, 16, 16)", colour  # an error, not a grey note

@@ -1,10 +1,12 @@
 """Player accounts: names, passwords, login sessions and rated results.
 
 An account is a unique name (3-20 letters, digits, ``_`` or ``-``, unique
-regardless of case) and a password of at least 8 characters, kept only as
-an Argon2id hash (argon2-cffi). Logging in creates a session: a random
-token that the browser keeps in a cookie and the server keeps only as its
-SHA-256, so a stolen database opens no session; logging out deletes it.
+regardless of case; the letters are Latin ones, accented too, so that
+"Amélie" and "Françoise" are names, written in one Unicode form) and a
+password of at least 8 characters, kept only as an Argon2id hash
+(argon2-cffi). Logging in creates a session: a random token that the
+browser keeps in a cookie and the server keeps only as its SHA-256, so a
+stolen database opens no session; logging out deletes it.
 
 A wrong password and an unknown name give the same error
 (:class:`AccountError` with code ``bad_credentials``), and an unknown name
@@ -23,6 +25,7 @@ import hashlib
 import re
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +39,11 @@ from marjolet.errors import MarjoletError
 from marjolet.web.db import accounts, rating_changes, reader, sessions
 from marjolet.web.ratings import Rating, RatingSystem
 
-NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
+#: An account name: Latin letters (with their accents: French, and the other
+#: languages written in Latin-1, and the ligatures Œ œ), digits, ``_``, ``-``.
+#: Other scripts are left out, whose look-alike letters could pass for another
+#: player's name.
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_\-À-ÖØ-öø-ÿŒœ]{3,20}")
 MIN_PASSWORD = 8
 #: Longest password accepted (Argon2 takes any length; this bounds the work).
 MAX_PASSWORD = 256
@@ -75,13 +82,23 @@ class Account:
         }
 
 
+def account_name(name: object) -> str | None:
+    """The name in the one form it is stored in (NFC: "é" as one character,
+    whatever the keyboard sent), or None if it is no valid account name."""
+    if not isinstance(name, str):
+        return None
+    name = unicodedata.normalize("NFC", name)
+    return name if NAME_PATTERN.fullmatch(name) else None
+
+
 def check_name(name: object) -> str:
     """The name if it is a valid account name, else :class:`AccountError`."""
-    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+    valid = account_name(name)
+    if valid is None:
         raise AccountError(
-            "bad_name", "a name is 3 to 20 letters, digits, '_' or '-' (no spaces or accents)"
+            "bad_name", "a name is 3 to 20 letters (accents too), digits, '_' or '-' (no spaces)"
         )
-    return name
+    return valid
 
 
 def check_password(password: object) -> str:
@@ -148,11 +165,12 @@ class Accounts:
         """A session token for the right name and password; the same
         ``bad_credentials`` error for an unknown name or a wrong password."""
         row = None
-        if isinstance(name, str) and NAME_PATTERN.fullmatch(name):
+        valid = account_name(name)
+        if valid is not None:
             with self.reader.connect() as db:
                 row = db.execute(
                     select(accounts.c.id, accounts.c.password_hash).where(
-                        accounts.c.name_key == name.lower()
+                        accounts.c.name_key == valid.lower()
                     )
                 ).first()
         stored = row.password_hash if row is not None else self._dummy_hash
@@ -205,9 +223,12 @@ class Accounts:
         return None if row is None else self._account(row)
 
     def by_name(self, name: str) -> Account | None:
-        """The account of a name, whatever its case."""
+        """The account of a name, whatever its case (None: no such account)."""
+        valid = account_name(name)
+        if valid is None:
+            return None
         with self.reader.connect() as db:
-            row = db.execute(select(accounts).where(accounts.c.name_key == name.lower())).first()
+            row = db.execute(select(accounts).where(accounts.c.name_key == valid.lower())).first()
         return None if row is None else self._account(row)
 
     # -- ratings ---------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from marjolet.web.accounts import NAME_PATTERN, Account, AccountError, check_name, check_password
+from marjolet.web.accounts import Account, AccountError, check_name, check_password
 from marjolet.web.deps import ClientDep, CurrentAccount, OnlineDep, OptionalAccount
 from marjolet.web.errors import WebError
 from marjolet.web.online import (
@@ -120,9 +120,7 @@ async def rating_system(online: OnlineDep) -> dict[str, Any]:
 @router.get("/players/{name}")
 async def player(name: str, online: OnlineDep) -> dict[str, Any]:
     """A public profile: rating, counts, rating history, recent games."""
-    account = None
-    if NAME_PATTERN.fullmatch(name):
-        account = await online.run(online.accounts.by_name, name)
+    account = await online.run(online.accounts.by_name, name)
     if account is None:
         raise WebError("no_player", "no player of that name")
     history = await online.run(online.accounts.history, account.id)

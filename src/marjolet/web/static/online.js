@@ -67,8 +67,10 @@ function accountPanel() {
       forgetSeats(done.forget || []);
       await refresh();
     });
-    box.append(el("p", {}, t("online.logged_in", { name: me.name, rating: Math.round(me.rating.value) }), " ",
-      el("a", { href: `/players/${encodeURIComponent(me.name)}` }, t("online.profile")), " "), out);
+    const profile = el("a", { class: "action", id: "my-profile", href: `/players/${encodeURIComponent(me.name)}` },
+      t("online.profile"));
+    box.append(el("p", {}, t("online.logged_in", { name: me.name, rating: Math.round(me.rating.value) })),
+      el("div", { class: "action-row start" }, profile, out));
     return;
   }
   const name = el("input", { id: "login-name", autocomplete: "username", maxlength: "20", required: "" });

@@ -63,7 +63,7 @@ function recent(games) {
     bits.push(g.result ? resultText(g.result === "win", g.forfeit) : t("profile.in_progress"));
     const links = [el("a", { href: g.replay, class: "action" }, t("history.replay"))];
     if (g.finished) links.push(el("a", { href: g.review, class: "action" }, t("profile.review")));
-    return el("li", {}, bits.join(" · "), " ", ...links);
+    return el("li", {}, el("span", {}, bits.join(" · ")), ...links);
   }));
 }
 
