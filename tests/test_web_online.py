@@ -700,6 +700,25 @@ def test_a_rated_game_gives_no_hint_and_no_review_before_its_end(server: LiveSer
     assert refused.json()["error"]["key"] == "error.review_rated"
 
 
+def test_a_casual_game_against_a_stranger_found_online_gives_no_hint(
+    server: LiveServer,
+) -> None:
+    """The other player expects to play a person alone, rated or not; a game
+    against a bot, or between friends, keeps its hints."""
+    with server.http() as owner, server.http() as other:
+        seek = owner.post("/api/seeks", json={"name": "Yan", "rules": SHORT}).json()
+        seat = other.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Zoe"}).json()
+        with seat_socket(server, seat["id"], None, {"type": "hello", "token": seat["token"]}) as me:
+            welcome = me.recv_until(lambda m: m["type"] == "welcome")
+            assert (welcome["paired"], welcome["rated"], welcome["hints"]) == (True, False, False)
+            me.send({"type": "hint"})
+            assert me.error()["code"] == "hint_online"
+    for mode in ("bot", "friend"):
+        game = server.new_game(mode=mode, name="Ann", rules=SHORT)
+        with seat_socket(server, game["id"], None, {"type": "hello", "token": game["token"]}) as me:
+            assert me.recv_until(lambda m: m["type"] == "welcome")["hints"] is True, mode
+
+
 def test_a_result_not_rated_before_a_restart_is_rated_once_at_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -373,6 +373,15 @@ class Table:
         for peer in list(self.peers):
             peer.send(text)
 
+    @property
+    def gives_hints(self) -> bool:
+        """Whether a seat may ask the bots for advice: against a bot and
+        between friends, yes; never in a rated game (a rating measures the
+        player alone), nor against a stranger found online, who expects to
+        play a person alone, rated or not."""
+        two_people = all(info.kind == "human" for info in self.game.seats)
+        return not self.rated and not (self.paired and two_people)
+
     def _welcome(self, seat: int | None) -> dict[str, Any]:
         game = self.game
         return {
@@ -390,6 +399,7 @@ class Table:
             "rated": self.rated,
             "days_per_move": self.days_per_move,
             "paired": self.paired,
+            "hints": self.gives_hints,
         }
 
     # -- pictures --------------------------------------------------------------------
@@ -938,6 +948,10 @@ class Table:
         share of the bot pool."""
         if self.rated:  # a rating measures the player, not the player and a bot
             raise WebError("hint_rated", "a rated game has no hints: each player plays alone")
+        if not self.gives_hints:
+            raise WebError(
+                "hint_online", "a game against a player found online has no hints: each plays alone"
+            )
         async with self.lock:
             turn = self.driver.turn()
             if turn is None or turn.seat != seat:

@@ -284,7 +284,7 @@ function handleOther(msg) {
 }
 
 // The end of a rated match: each player's new rating and what the match
-// changed ("alice: rating 1662? (+162)"); until the server has rated it, a
+// changed ("alice: rating 1662, provisional (+162)"); until the server has rated it, a
 // word that it is coming.
 function ratingsLine(view) {
   const accounts = (state.welcome && state.welcome.accounts) || [];
@@ -652,8 +652,9 @@ function render() {
     noteKind: state.hint ? "hint" : "why",
     hintPending: state.hintPending,
     onAction: act,
-    // a rated game is played by the players alone: no advice (the server refuses it too)
-    onHint: seat !== null && !(state.welcome && state.welcome.rated) ? askHint : null,
+    // a rated game, or one against a stranger found online, is played by the
+    // players alone: no advice (the server refuses it too)
+    onHint: seat !== null && state.welcome && state.welcome.hints ? askHint : null,
     onBlocked: (why) => {
       state.why = why;
       state.whyVersion = view.version;
