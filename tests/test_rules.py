@@ -257,6 +257,8 @@ def test_r12_meld_cards_must_be_in_the_hand() -> None:
     play(deal, "7C 9S")
     with pytest.raises(IllegalActionError, match="R12: meld KQS needs QS"):
         play(deal, "meld KQS")
+    with pytest.raises(IllegalActionError, match=r"R12: meld JQS needs JH \(the trump jack\) QS"):
+        play(deal, "meld JQS")  # (hearts are trumps: the marjolet's jack is J♥)
 
 
 def test_r12_four_queens_may_be_made_of_exposed_cards() -> None:

@@ -21,6 +21,7 @@ from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE, Action, parse_a
 from marjolet.cards import (
     CARD_NAMES,
     CARD_POINTS,
+    JACK,
     SEVEN,
     SUIT_BYTE_CARDS,
     SUIT_MASKS,
@@ -562,7 +563,11 @@ class Deal:
         need = self._meld_cards[m]
         missing = need & ~hand
         if missing:
-            cards = " ".join(CARD_NAMES[c] for c in display_order(missing))
+            trump_jack = card(JACK, self.trump)
+            cards = " ".join(
+                f"{CARD_NAMES[c]} (the trump jack)" if c == trump_jack else CARD_NAMES[c]
+                for c in display_order(missing)
+            )
             return Reason(
                 "R12",
                 f"R12: meld {meld} needs {cards}, not in the hand of player {p} (window owner)",
