@@ -819,7 +819,7 @@ def test_the_away_countdown_stays_while_redis_is_down(postgres_url: str) -> None
     from services import redis_server
 
     with redis_server() as (url, redis_process):
-        changes = {"away_grace": 40.0, "sync_interval": 0.2}
+        changes = {"away_grace": 40.0, "sync_interval": 0.2, "lease_seconds": 3.0}
         with two_servers(postgres_url, url, **changes) as (a, b):
             game_id, token0, token1 = friend_game(a, b)
             hub_a = a.app.state.hub
@@ -835,7 +835,7 @@ def test_the_away_countdown_stays_while_redis_is_down(postgres_url: str) -> None
                 assert deadline is not None
                 redis_process.terminate()
                 redis_process.wait(timeout=10)
-                time.sleep(13.0)  # past a countdown's lease (10 s) with no Redis
+                time.sleep(4.5)  # past a countdown's lease (3 s here) with no Redis
                 assert hub_a.countdowns.deadline(game_id, 1) == deadline
                 ann.send({"type": "ping"})  # every message sent before the pong is in
                 ann.recv_until(lambda m: m["type"] == "pong")
