@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
+from marjolet.web import beacons
 from marjolet.web.beacons import RedisBeacons
 
 
@@ -83,3 +86,19 @@ def test_a_seat_is_held_elsewhere_until_its_holder_says_gone_or_stops_beating() 
         return seen
 
     assert asyncio.run(run()) == [True, False, False, False, False]
+
+
+def test_a_redis_that_never_answers_holds_no_word_queued_behind_it_for_long(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Silence (no refusal) from Redis: each word gives up after its time-out,
+    so the words queued behind it on the lock are not held for ever."""
+    monkeypatch.setattr(beacons, "SAYING_TIMEOUT", 0.05)
+
+    async def run() -> list[str]:
+        here = RedisBeacons(SlowRedis(delay=3600.0), "process-a", ttl=60.0)
+        words = [here.beat([("g1", 0)]), here.beat([("g1", 1)])]
+        results = await asyncio.wait_for(asyncio.gather(*words, return_exceptions=True), 2.0)
+        return [type(r).__name__ for r in results]
+
+    assert asyncio.run(run()) == ["TimeoutError", "TimeoutError"]

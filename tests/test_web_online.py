@@ -506,7 +506,10 @@ def test_an_accept_pressed_after_the_offer_was_withdrawn_never_offers_the_other_
     pia.post(url, json={})
     pias = pia.get("/api/me/games").json()["games"]
     assert [(g["rematch_mine"], g["rematch_offered"]) for g in pias] == [(True, False)]
+    offers = [c.get("/api/me/offers").json()["offers"] for c in (pia, rex)]  # (the light asking)
+    assert offers == [{mine["id"]: "mine"}, {mine["id"]: "theirs"}]
     assert pia.request("DELETE", url, json={}).json()["offer"]["status"] == "cancelled"
+    assert rex.get("/api/me/offers").json() == {"offers": {}}
     late = rex.post(url, json={"take": True})
     assert late.status_code == 409 and late.json()["error"]["code"] == "seek_gone", late.text
     news = pia.post(f"{url}/status", json={}).json()
@@ -543,7 +546,11 @@ def test_a_friend_game_has_no_rematch_offer_to_follow(server: LiveServer) -> Non
     game = server.new_game(mode="friend", name="Ann", rules=SHORT)
     with server.http() as client:
         news = client.post(f"/api/games/{game['id']}/rematch/status", json={"token": game["token"]})
+        take = client.post(
+            f"/api/games/{game['id']}/rematch", json={"token": game["token"], "take": True}
+        )  # an Accept never opens a table: a friend's rematch has no offer to take
     assert news.status_code == 409 and news.json()["error"]["code"] == "no_rematch"
+    assert take.status_code == 409 and take.json()["error"]["code"] == "no_rematch"
 
 
 def test_a_rematch_offer_left_unanswered_expires_and_cannot_be_taken_after(

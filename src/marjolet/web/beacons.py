@@ -27,6 +27,9 @@ from typing import Any, Protocol
 
 #: The key of one seat's holders.
 KEY = "marjolet:here:{game}:{seat}"
+#: Seconds one word may take to reach Redis: a server that stopped answering
+#: (no refusal, only silence) never holds the words queued behind it longer.
+SAYING_TIMEOUT = 5.0
 
 
 class Beacons(Protocol):
@@ -84,11 +87,12 @@ class RedisBeacons:
                 key = self.key(game_id, seat)
                 pipe.zadd(key, {self.process: until})
                 pipe.expire(key, max(60, int(self.ttl * 10)))  # a forgotten game's key goes
-            await pipe.execute()
+            async with asyncio.timeout(SAYING_TIMEOUT):
+                await pipe.execute()
 
     async def gone(self, game_id: str, seat: int) -> None:
         """This process no longer holds the seat."""
-        async with self._saying:
+        async with self._saying, asyncio.timeout(SAYING_TIMEOUT):
             await self.redis.zrem(self.key(game_id, seat), self.process)
 
     async def elsewhere(self, game_id: str, seat: int) -> bool:

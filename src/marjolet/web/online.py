@@ -472,6 +472,16 @@ class Online:
         with self.hub.ledger.engine.connect() as db:
             return [str(r.game_id) for r in db.execute(query)]
 
+    def open_offers(self, account_id: int) -> dict[str, str]:
+        """Of the account's finished games, those with a rematch offer open
+        (blocking): game id -> ``theirs`` (awaiting the account's answer) or
+        ``mine``; two queries, no table opened."""
+        return {
+            g["id"]: "theirs" if g["rematch_offered"] else "mine"
+            for g in self._held_games(account_id)
+            if g["rematch_offered"] or g["rematch_mine"]
+        }
+
     def _held_games(self, account_id: int) -> list[dict[str, Any]]:
         rows = account_game_rows(self.hub.ledger.engine, account_id, MY_GAMES)
         since = self.lobby.clock() - self.hub.config.rematch_wait

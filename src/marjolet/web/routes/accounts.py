@@ -15,7 +15,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from marjolet.web.accounts import Account, AccountError, check_name, check_password
+from marjolet.web.accounts import Account, AccountError, account_name, check_name, check_password
 from marjolet.web.deps import ClientDep, CurrentAccount, OnlineDep, OptionalAccount
 from marjolet.web.errors import WebError
 from marjolet.web.online import (
@@ -69,7 +69,8 @@ async def log_in(
     body: Credentials, request: Request, response: Response, online: OnlineDep, client: ClientDep
 ) -> dict[str, Any]:
     """Log in: the same 401 for an unknown name and a wrong password."""
-    online.allow("login", f"address:{client}", f"name:{body.name.lower()[:40]}")
+    typed = account_name(body.name) or body.name  # (one counter however the accents came)
+    online.allow("login", f"address:{client}", f"name:{typed.lower()[:40]}")
     account, token = await online.run(online.accounts.login, body.name, body.password)
     set_session(response, request, token)
     return {"account": account.to_json()}
@@ -102,6 +103,14 @@ async def me(account: OptionalAccount, online: OnlineDep) -> dict[str, Any]:
         return {"account": None, "waiting": 0}
     mine = await online.my_games(account)
     return {"account": account.to_json(), "waiting": sum(1 for g in mine if g["my_turn"])}
+
+
+@router.get("/me/offers")
+async def my_offers(account: CurrentAccount, online: OnlineDep) -> dict[str, Any]:
+    """The open rematch offers of the account's finished games (game id:
+    ``theirs`` or ``mine``), from the database alone: what the online page
+    asks every few seconds, fetching its whole list only when they changed."""
+    return {"offers": await online.run(online.open_offers, account.id)}
 
 
 @router.get("/me/games")

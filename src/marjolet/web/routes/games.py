@@ -111,6 +111,8 @@ async def rematch(
     within_limit(limits, "rematch", client, f"{seated.table.id}/{seated.seat}")
     if seated.table.paired:
         return await rematches.offer(online, seated.table, seated.seat, take=seated.take)
+    if seated.take:  # (a friend's rematch is a new table at once: nothing to take)
+        raise WebError("no_rematch", "only a game found online has a rematch offer to take")
     new = await hub.rematch(seated.table, seated.seat, owner=client)
     return new.reply()
 

@@ -505,7 +505,7 @@ export function ratingText(rating, provisional) {
   return provisional ? t("rating.provisional", { rating }) : String(rating);
 }
 
-/** A score, mine first: "520 – 310", never broken at the dash. */
+/** A score, "520 – 310" (the player's first, or seat 0's), never broken at the dash. */
 export function scoreText(mine, theirs) {
   return `${mine}\u00a0–\u00a0${theirs}`;
 }

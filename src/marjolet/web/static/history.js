@@ -2,7 +2,7 @@
 // and download.
 
 import {
-  api, applyPreferences, clear, el, forfeitKind, formatDate, loadLanguage, recordName, seatsHeld, t, topbar,
+  api, applyPreferences, clear, el, forfeitKind, formatDate, loadLanguage, recordName, scoreText, seatsHeld, t, topbar,
 } from "./common.js";
 
 function row(raw, held) {
@@ -24,7 +24,7 @@ function row(raw, held) {
   } else if (game.status !== "finished" && game.deals > 1) {  // its finished deals
     links.push(el("a", { href: review, class: "action" }, t("replay.review_deals")));
   }
-  let score = `${game.totals[0]} \u2013 ${game.totals[1]}`;
+  let score = scoreText(game.totals[0], game.totals[1]);
   if (game.winner !== null) {
     score += ` · ${t(game.forfeit ? "history.won_forfeit" : "history.won", { name: game.players[game.winner] })}`;
   }

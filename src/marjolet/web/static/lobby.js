@@ -3,7 +3,7 @@
 
 import {
   answerSubmit, api, applyPreferences, cardElement, clear, el, formatDate, loadLanguage, recordName, playerName, rememberSeat,
-  seatsHeld, setPlayerName, t, topbar,
+  scoreText, seatsHeld, setPlayerName, t, topbar,
 } from "./common.js";
 
 let options = null;
@@ -134,7 +134,7 @@ async function listGames() {
     for (const g of mine) {
       list.append(el("li", {},
         el("a", { href: `/game/${g.id}` }, t("game.versus", { a: recordName(g.players[0]), b: recordName(g.players[1]) })),
-        el("span", { class: "muted" }, ` · ${g.totals[0]} \u2013 ${g.totals[1]} · ${formatDate(g.updated)}`)));
+        el("span", { class: "muted" }, ` · ${scoreText(g.totals[0], g.totals[1])} · ${formatDate(g.updated)}`)));
     }
     box.append(list);
   }
@@ -145,7 +145,7 @@ async function listGames() {
     const list = el("ul", { class: "game-list" });
     for (const g of watching) {
       list.append(el("li", {}, el("a", { href: `/game/${g.id}` }, t("game.versus", { a: recordName(g.players[0]), b: recordName(g.players[1]) })),
-        el("span", { class: "muted" }, ` · ${g.totals[0]} \u2013 ${g.totals[1]}`)));
+        el("span", { class: "muted" }, ` · ${scoreText(g.totals[0], g.totals[1])}`)));
     }
     live.append(list);
   }

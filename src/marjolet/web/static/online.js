@@ -97,22 +97,44 @@ function accountPanel() {
 
 // -- my games ---------------------------------------------------------------------------
 
-// How often the list of games is asked again while the page is in front, so
-// that a rematch offered, withdrawn or declined shows without a reload; it is
-// drawn again only when it changed (a button under the finger stays put).
-const GAMES_EVERY = 10000;
-let drawnGames = null;
+// How often the page asks whether a rematch offer of the player's games was
+// made, withdrawn or answered (a light question: the database alone), so that
+// it shows without a reload; the list is fetched and drawn again only then (a
+// button under the finger stays put), never while one of its answers is sent.
+const OFFERS_EVERY = 10000;
+const list = { drawnOffers: null, asked: 0, answers: [] };
 
-async function myGames({ onlyIfChanged = false } = {}) {
+/** The open rematch offers a list of games shows: game id -> theirs | mine. */
+function offersOf(games) {
+  const offers = {};
+  for (const g of games) {
+    if (g.rematch_offered || g.rematch_mine) offers[g.id] = g.rematch_offered ? "theirs" : "mine";
+  }
+  return offers;
+}
+
+function sameOffers(a, b) {
+  return JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+}
+
+/** Ask whether the offers changed; fetch and draw the list if they did. */
+async function followOffers() {
+  if (document.hidden || !state.me || list.answers.some((r) => r.busy)) return;
+  const data = await api("/api/me/offers");
+  if (list.drawnOffers === null || !sameOffers(data.offers, list.drawnOffers)) await myGames();
+}
+
+async function myGames() {
+  const asked = ++list.asked;
   if (!state.me) {
-    drawnGames = null;
+    list.drawnOffers = null;
     clear($("my-games")).append(el("p", { class: "muted" }, t("online.games_need_login")));
     return;
   }
   const data = await api("/api/me/games");
-  const drawn = JSON.stringify(data.games);
-  if (onlyIfChanged && drawn === drawnGames) return;
-  drawnGames = drawn;
+  if (asked !== list.asked) return;  // a later asking draws the list
+  list.drawnOffers = offersOf(data.games);
+  list.answers = [];
   const box = clear($("my-games"));
   if (!data.games.length) {
     box.append(el("p", { class: "muted" }, t("online.no_games")));
@@ -148,16 +170,17 @@ function rematchAnswer(g) {
   const rematch = new Rematch(g.id, () => g.opponent, () => {
     const offer = rematch.offer;
     if (offer && offer.status !== "open") say("my-games-status", rematch.ending(offer));
-    drawnGames = null;  // drawn again, now or at the next asking (its buttons were used)
+    list.drawnOffers = null;  // drawn again, now or at the next asking (its buttons were used)
     myGames().catch(() => {});
   }, (text) => say("my-games-status", text));
   rematch.offer = { status: "open", mine: Boolean(g.rematch_mine), rated: g.rated };  // what the list was told
+  list.answers.push(rematch);
   const buttons = rematch.buttons();
   for (const button of buttons) {
     button.id = `${button.id}-${g.id}`;
     button.setAttribute("aria-label", `${button.textContent} (${t("online.against", { name: g.opponent })})`);
   }
-  return buttons;
+  return [el("span", { class: "button-pair" }, ...buttons)];
 }
 
 // -- offers ------------------------------------------------------------------------------
@@ -378,9 +401,7 @@ async function main() {
   await ready;
   await refresh();
   lobbySocket();
-  setInterval(() => {
-    if (!document.hidden) myGames({ onlyIfChanged: true }).catch(() => {});  // asked again soon
-  }, GAMES_EVERY);
+  setInterval(() => followOffers().catch(() => {}), OFFERS_EVERY);  // (asked again soon)
 }
 
 // The forms answer from the first moment (a click while the page is still

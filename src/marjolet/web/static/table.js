@@ -549,9 +549,8 @@ function fatalText(msg) {
   return serverSentence(msg);
 }
 
-/** A server message whose player names read as the page shows them ("pimc (le plus fort)"). */
 /** A resignation or a claimed win told to one of the two players speaks to
- *  them ("You resign; bobby wins"); spectators read it in the third person. */
+ *  them ("You resigned; bobby wins"); spectators read it in the third person. */
 function toPlayer(msg) {
   const seat = msg.params && msg.params.seat;
   const personal = msg.key === "notice.resigned" || msg.key === "notice.claimed";
@@ -559,6 +558,7 @@ function toPlayer(msg) {
   return { ...msg, key: `${msg.key}_you_${seat === state.seat ? "lost" : "won"}` };
 }
 
+/** A server message whose player names read as the page shows them ("pimc (le plus fort)"). */
 function localNames(msg) {
   const params = { ...(msg.params || {}) };
   for (const key of ["name", "winner"]) {
@@ -770,7 +770,7 @@ function onKey(event) {
   if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || !state.view) return;
   if (event.ctrlKey || event.altKey || event.metaKey) return;
   const view = state.view;
-  if (event.key === "h") askHint();
+  if (event.key === "h" && state.welcome && state.welcome.hints) askHint();  // (none at this table)
   if (event.key === "d" && (view.legal || []).some((a) => a.kind === "draw")) act("draw");
   if (/^[1-9]$/.test(event.key) && state.seat !== null && view.hands[state.seat].cards) {
     const cards = sortHand(view.hands[state.seat].cards, view.trump);
