@@ -234,9 +234,12 @@ def test_a_rematch_offer_is_accepted_from_the_list_of_games(
     dmitri.unroute("**/api/me/games")
     claire.click("#rematch")  # offered again: the list shows it without a reload
     expect(offer).to_be_visible(timeout=15_000)
-    offer.get_by_role("button", name=re.compile("^Accept")).click()
+    claire.goto(f"{server.base}/online?lang=fr")  # claire waits on her own list, where
+    own = claire.locator("#my-games li", has_text="revanche proposée à dmitri")
+    expect(own.get_by_role("button", name=re.compile("^Retirer"))).to_be_visible()
+    offer.get_by_role("button", name=re.compile("^Accept")).click()  # taken: her page
     dmitri.wait_for_url(lambda url: "/game/" in url and url != first)
-    claire.wait_for_url(lambda url: url != first, timeout=15_000)
+    claire.wait_for_url(lambda url: "/game/" in url and url != first, timeout=20_000)  # goes
     assert claire.url == dmitri.url
     expect(dmitri.locator(".nameplate", has_text="claire")).to_be_visible()
     for page in (claire, dmitri):

@@ -102,7 +102,7 @@ function accountPanel() {
 // it shows without a reload; the list is fetched and drawn again only then (a
 // button under the finger stays put), never while one of its answers is sent.
 const OFFERS_EVERY = 10000;
-const list = { drawnOffers: null, asked: 0, answers: [] };
+const list = { drawnOffers: null, opponents: {}, asked: 0, answers: [] };
 
 /** The open rematch offers a list of games shows: game id -> theirs | mine. */
 function offersOf(games) {
@@ -117,11 +117,33 @@ function sameOffers(a, b) {
   return JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
 }
 
-/** Ask whether the offers changed; fetch and draw the list if they did. */
+/** Ask whether the offers changed; fetch and draw the list if they did, after
+ *  telling what became of each offer that left it. */
 async function followOffers() {
   if (document.hidden || !state.me || list.answers.some((r) => r.busy)) return;
   const data = await api("/api/me/offers");
-  if (list.drawnOffers === null || !sameOffers(data.offers, list.drawnOffers)) await myGames();
+  const before = list.drawnOffers;
+  if (before !== null && sameOffers(data.offers, before)) return;
+  for (const id of Object.keys(before || {})) {
+    if (!(id in data.offers) && await offerSettled(id)) return;  // gone to the new table
+  }
+  await myGames();
+}
+
+/** An offer the list showed was answered or withdrawn elsewhere: to the new
+ *  table if it was taken (the opponent waits there), else say why it ended.
+ *  Whether the page is leaving. */
+async function offerSettled(gameId) {
+  const opponent = list.opponents[gameId] || "";
+  const rematch = new Rematch(gameId, () => opponent, () => {}, (text) => say("my-games-status", text));
+  const news = await api(`${rematch.url}/status`, { json: rematch.credentials() });
+  if (news.game && news.game.id) {
+    rematch.go(news.game);
+    return true;
+  }
+  const ending = news.offer && news.offer.status !== "open" ? rematch.ending(news.offer) : null;
+  if (ending) say("my-games-status", ending);
+  return false;
 }
 
 async function myGames() {
@@ -134,6 +156,7 @@ async function myGames() {
   const data = await api("/api/me/games");
   if (asked !== list.asked) return;  // a later asking draws the list
   list.drawnOffers = offersOf(data.games);
+  list.opponents = Object.fromEntries(data.games.map((g) => [g.id, g.opponent]));
   list.answers = [];
   const box = clear($("my-games"));
   if (!data.games.length) {
