@@ -325,11 +325,12 @@ class Table:
     def _two_people(self) -> bool:
         """Two persons play here, both seated, and the match goes on: the
         only tables where leaving starts a clock."""
-        return (
-            all(info.kind == "human" for info in self.game.seats)
-            and self.game.invite_hash is None
-            and not self.over
-        )
+        return self._people_only and self.game.invite_hash is None and not self.over
+
+    @property
+    def _people_only(self) -> bool:
+        """Both seats are persons' (no bot)."""
+        return all(info.kind == "human" for info in self.game.seats)
 
     def _arrived(self, seat: int | None) -> None:
         """A seat's connection opened: it is back; a seat nobody opened
@@ -379,8 +380,7 @@ class Table:
         between friends, yes; never in a rated game (a rating measures the
         player alone), nor against a stranger found online, who expects to
         play a person alone, rated or not."""
-        two_people = all(info.kind == "human" for info in self.game.seats)
-        return not self.rated and not (self.paired and two_people)
+        return not self.rated and not (self.paired and self._people_only)
 
     def _welcome(self, seat: int | None) -> dict[str, Any]:
         game = self.game

@@ -133,17 +133,9 @@ async function followOffers() {
 /** An offer the list showed was answered or withdrawn elsewhere: to the new
  *  table if it was taken (the opponent waits there), else say why it ended.
  *  Whether the page is leaving. */
-async function offerSettled(gameId) {
+function offerSettled(gameId) {
   const opponent = list.opponents[gameId] || "";
-  const rematch = new Rematch(gameId, () => opponent, () => {}, (text) => say("my-games-status", text));
-  const news = await api(`${rematch.url}/status`, { json: rematch.credentials() });
-  if (news.game && news.game.id) {
-    rematch.go(news.game);
-    return true;
-  }
-  const ending = news.offer && news.offer.status !== "open" ? rematch.ending(news.offer) : null;
-  if (ending) say("my-games-status", ending);
-  return false;
+  return new Rematch(gameId, () => opponent, () => {}, (text) => say("my-games-status", text)).settle();
 }
 
 async function myGames() {

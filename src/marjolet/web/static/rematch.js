@@ -120,29 +120,35 @@ export class Rematch {
       this.go(answer.game);
       return;
     } catch (err) {
-      if (err.details && err.details.code === "seek_gone") await this.gone();
-      else this.say(t("end.rematch_failed", { reason: err.message }));
+      if (err.details && err.details.code === "seek_gone") {
+        await this.settle(t("rematch.gone", { name: this.opponent() }));
+        refreshOnline();
+      } else {
+        this.say(t("end.rematch_failed", { reason: err.message }));
+      }
     } finally {
       this.busy = false;
     }
     this.changed();
   }
 
-  /** The offer this player meant to take is no longer open: say why. */
-  async gone() {
+  /** Learn what became of an offer this page no longer sees open: to the new
+   *  table if it was taken (true: the page is leaving); else its ending is said
+   *  (`otherwise` when there is none to tell, or no answer). */
+  async settle(otherwise = null) {
     try {
       const news = await api(`${this.url}/status`, { json: this.credentials() });
       if (news.game && news.game.id) {
         this.go(news.game);
-        return;
+        return true;
       }
       this.offer = news.offer;
     } catch (err) {
       this.offer = null;
     }
     const ending = this.offer && this.offer.status !== "open" ? this.ending(this.offer) : null;
-    this.say(ending || t("rematch.gone", { name: this.opponent() }));
-    refreshOnline();
+    if (ending || otherwise) this.say(ending || otherwise);
+    return false;
   }
 
   /** Withdraw this player's offer, or decline the other's. */
