@@ -21,6 +21,7 @@ margin with a 95% normal interval, and prints the table of the last point.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import subprocess
@@ -184,6 +185,8 @@ def main() -> None:
     algo = ALGOS[args.algo]
     if args.what == "run":
         run(algo, args.out, args.jobs, args.steps, args.eval_every, args.nice)
+    elif importlib.util.find_spec("matplotlib") is None:
+        sys.exit("rl_curves.py plot needs matplotlib: pip install 'marjolet[plot]'")
     else:
         plot(algo, args.out, args.img)
 

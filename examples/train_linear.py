@@ -24,6 +24,7 @@ adapters at work, not a strong player.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from pathlib import Path
@@ -33,6 +34,8 @@ import numpy as np
 import numpy.typing as npt
 
 import marjolet.rl.gym  # noqa: F401  (registers marjolet/SingleAgent-v0)
+from marjolet.bots.catalogue import check_spec
+from marjolet.errors import MarjoletError
 from marjolet.outputs import OutputError, check_output
 from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE, POINT_SCALE
 from marjolet.rl.linear_bot import save_weights
@@ -155,6 +158,21 @@ def evaluate(path: Path, matches: int, seed: int, workers: int) -> None:
           f"--matches {matches} --seed {seed})")
 
 
+def bad_numbers(seconds: float, matches: int, args: argparse.Namespace) -> str | None:
+    """What is wrong with the numbers given, in one line, or None."""
+    if not (math.isfinite(seconds) and seconds > 0) or (args.deals is not None and args.deals < 1):
+        return "--minutes and --deals must be above 0"
+    if matches <= 0 or matches % 2:
+        return f"--matches must be even and above 0, got {matches}"
+    if args.seed < 0:
+        return f"--seed must be 0 or more, got {args.seed}"
+    if args.batch < 1 or args.workers < 1:
+        return "--batch and --workers must be 1 or more"
+    if not (math.isfinite(args.lr) and args.lr > 0):
+        return f"--lr must be a number above 0, got {args.lr}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--minutes", type=float, default=3.0, help="training time (default 3)")
@@ -174,13 +192,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     seconds = 5.0 if args.quick else args.minutes * 60.0
     matches = 4 if args.quick else args.matches
-    if seconds <= 0 or matches <= 0 or matches % 2 or (args.deals is not None and args.deals < 1):
-        print("train_linear: --minutes and --deals must be > 0, --matches even and > 0",
-              file=sys.stderr)
+    problem = bad_numbers(seconds, matches, args)
+    if problem:
+        print(f"train_linear: {problem}", file=sys.stderr)
         return 2
     try:
         check_output(args.out, force=args.force, flag="--out")
-    except OutputError as exc:
+        check_spec(args.opponent)  # a bad spec is named before training starts
+    except (OutputError, MarjoletError) as exc:
         print(f"train_linear: {exc}", file=sys.stderr)
         return 2
     budget = f"{args.deals} deals" if args.deals is not None else f"{seconds:.0f} s"

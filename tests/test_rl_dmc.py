@@ -117,6 +117,11 @@ def test_a_tiny_seeded_run_writes_a_playable_network_and_repeats(tmp_path: Path)
         (["--epsilon", "1.5"], "--epsilon must be within 0..1"),
         (["--steps", "0"], "must be >= 1"),
         (["--eval", "random", "--eval-deals"], "one entry each"),
+        (["--seed", "-1"], "--seed must be within 0.."),
+        (["--seed", "99999999999999999999"], "--seed must be within 0.."),
+        (["--lr", "inf"], "--lr must be a number above 0, got inf"),
+        (["--hidden", "0"], "--hidden must be >= 1"),
+        (["--force-it"], "unrecognized arguments: --force-it"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(
@@ -127,4 +132,6 @@ def test_bad_arguments_are_one_line_errors(
     with pytest.raises(SystemExit) as exit_:
         train_dmc.main(args)
     assert exit_.value.code == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1  # one line, no usage block

@@ -109,3 +109,25 @@ def test_training_example_quick_mode_trains_saves_and_enters_the_arena(tmp_path:
     assert "win rate" in proc.stdout and "linear:weights=" in proc.stdout
     w, _ = load_weights(out)
     assert np.abs(w).sum() > 0  # it learned something, whatever its strength
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--opponent", "bogus"], "unknown bot 'bogus'"),
+        (["--seed", "-1"], "--seed must be 0 or more, got -1"),
+        (["--lr", "-1"], "--lr must be a number above 0, got -1.0"),
+        (["--matches", "3"], "--matches must be even"),
+    ],
+)
+def test_training_example_names_a_bad_argument_in_one_line(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(EXAMPLE), *args, "--out", str(tmp_path / "p.npz")],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("train_linear: ") and message in proc.stderr
+    assert proc.stderr.count("\n") == 1
+    assert not (tmp_path / "p.npz").exists()

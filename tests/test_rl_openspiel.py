@@ -15,7 +15,7 @@ from marjolet.actions import ACTION_NAMES
 from marjolet.bots import make_bot
 from marjolet.bots.base import BotSpecError
 from marjolet.engine import Deal
-from marjolet.errors import RulesError
+from marjolet.errors import MarjoletError, RulesError
 from marjolet.match import Match
 from marjolet.observation import observe
 from marjolet.rl import openspiel as mo
@@ -63,6 +63,19 @@ def test_bad_game_parameters_name_the_parameter() -> None:
         mo.rules_from_params({"dix_on_play": "maybe"})
     with pytest.raises(RulesError, match="profile"):
         mo.rules_from_params({"profile": "nope"})
+    with pytest.raises(RulesError, match=r"all_tricks_bonus must be -1 .* got -5"):
+        pyspiel.load_game("python_marjolet(all_tricks_bonus=-5)")
+    with pytest.raises(MarjoletError, match="rules must be a Rules or a profile name"):
+        mo.load(3)  # type: ignore[arg-type]
+    assert mo.load("encyclopedia").get_parameters()["profile"] == "encyclopedia"
+
+
+def test_an_action_id_out_of_range_is_named_not_an_index_error() -> None:
+    state = mo.load().new_initial_state()
+    with pytest.raises(MarjoletError, match="46 is not an action id"):
+        state.action_to_string(0, 46)
+    with pytest.raises(MarjoletError, match="32 is not an action id"):
+        state.action_to_string(pyspiel.PlayerId.CHANCE, 32)
 
 
 def test_game_info_matches_the_engine() -> None:

@@ -3,8 +3,10 @@ as the single environments, in C or in Python."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,6 +27,8 @@ from marjolet.rl.vector import MarjoletSelfPlayVectorEnv, MarjoletVectorEnv
 from marjolet.rules import CLASSIC, SAME_SUIT
 
 needs_kernel = pytest.mark.skipif(not kernel.available(), reason=kernel.description())
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
 VARIANT = CLASSIC.replace(
     deal_pattern=(2, 2, 2), all_tricks_bonus=40, dix_on_play=False, jack_queen=SAME_SUIT,
     one_meld_per_window=True, target=150,
@@ -306,6 +310,71 @@ def test_bad_seeds_and_actions_are_one_clear_error() -> None:
         envs.step(np.zeros(3, np.int64))
     with pytest.raises(MarjoletError, match="actions"):
         envs.step(np.zeros(2, np.float32))
+
+
+def test_a_negative_seed_is_refused_rather_than_replaying_its_positive_twin() -> None:
+    """``random.Random(-s)`` is ``random.Random(s)``: a batch seeded -2 would
+    play seeds -2, -1, 0, 1, its environments 1 and 3 the same episodes."""
+    for make in (MarjoletVectorEnv, MarjoletSelfPlayVectorEnv):
+        with pytest.raises(MarjoletError, match=r"seed must be 0 or more, got -2 .*seed 2"):
+            make(4, seed=-2).reset()
+        with pytest.raises(MarjoletError, match="got -5"):
+            make(2).reset(seed=[5, -5])
+    with pytest.raises(MarjoletError, match="got -1"):
+        marjolet_v0.env().reset(seed=-1)
+    with pytest.raises(MarjoletError, match="got -3"):
+        SingleAgentEnv().reset(seed=-3)
+
+
+def test_gymnasium_make_vec_builds_the_batch() -> None:
+    import gymnasium
+
+    envs = gymnasium.make_vec(
+        "marjolet/SingleAgent-v0", num_envs=3, vectorization_mode="vector_entry_point",
+        opponent="heuristic", seed=4,
+    )  # fmt: skip
+    assert isinstance(envs, MarjoletVectorEnv) and envs.num_envs == 3
+    obs, _ = envs.reset()
+    assert np.array_equal(obs, MarjoletVectorEnv(3, opponent="heuristic", seed=4).reset()[0])
+
+
+def test_a_misspelt_reset_option_is_named_not_ignored() -> None:
+    envs = MarjoletVectorEnv(2, autoreset_mode="disabled", seed=1)
+    with pytest.raises(MarjoletError, match=r"unknown 'reset_msk'.*'reset_mask'"):
+        envs.reset(options={"reset_msk": np.array([True, False])})
+
+
+def bot_programs() -> int:
+    """How many ``protocol_bot.py`` programs this process has started and
+    not yet ended (Linux's /proc)."""
+    count = 0
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        count += parent == os.getpid() and b"protocol_bot.py" in cmdline
+    return count
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_closing_an_environment_ends_its_exec_opponent_program() -> None:
+    spec = f"exec:{EXAMPLES / 'protocol_bot.py'}"
+    single = SingleAgentEnv(opponent=spec)
+    _, info = single.reset(seed=1)
+    envs = MarjoletVectorEnv(2, opponent=spec, seed=1)
+    _, infos = envs.reset()
+    for _ in range(6):  # long enough for each opponent to be asked a move
+        _, _, _, _, info = single.step(first_legal(info))
+        _, _, _, _, infos = envs.step(
+            np.array([first_legal({"action_mask": m}) for m in infos["action_mask"]])
+        )
+    assert bot_programs() == 3
+    single.close()
+    envs.close()
+    assert bot_programs() == 0
 
 
 def test_unseeded_batches_differ_and_seed_lists_pick_each_environment() -> None:

@@ -37,7 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-class _Parser(argparse.ArgumentParser):
+class OneLineParser(argparse.ArgumentParser):
     """argparse that reports usage errors in one line with exit status 2.
 
     ``word_error``, when set, words that line itself: ``marjolet play``
@@ -61,12 +61,12 @@ def build_parser(command: str | None = None, argv: Sequence[str] = ()) -> argpar
     usage error of that command."""
     from marjolet import __version__
 
-    parser = _Parser(
+    parser = OneLineParser(
         prog="marjolet",
         description="Marjolet, the French two-player trick-and-draw card game.",
     )
     parser.add_argument("--version", action="version", version=f"marjolet {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name, (module, help_text) in COMMANDS.items():
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         if name == command:

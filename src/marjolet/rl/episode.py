@@ -77,6 +77,24 @@ def action_id(action: Any) -> int:
         ) from None
 
 
+def seed_value(seed: Any) -> int:
+    """``seed`` as a non-negative ``int`` (ints and numpy integers), or a
+    clear error. A negative seed is refused: ``random.Random(-s)`` is
+    ``random.Random(s)``, so it would silently replay its positive twin
+    (and Gymnasium refuses it too)."""
+    try:
+        if isinstance(seed, bool):
+            raise TypeError
+        value = operator.index(seed)
+    except TypeError:
+        raise MarjoletError(f"seed must be an integer, got {seed!r}") from None
+    if value < 0:
+        raise MarjoletError(
+            f"seed must be 0 or more, got {value} (a negative seed would replay seed {-value})"
+        )
+    return value
+
+
 class SeedStream:
     """Seeds for successive episodes: from ``reseed(seed)`` on, reproducible;
     before any seed, cryptographically strong (R6).
@@ -100,13 +118,7 @@ class SeedStream:
 
     def reseed(self, seed: int | None) -> None:
         if seed is not None:
-            try:
-                if isinstance(seed, bool):
-                    raise TypeError
-                value = operator.index(seed)  # ints and numpy integers
-            except TypeError:
-                raise MarjoletError(f"seed must be an integer, got {seed!r}") from None
-            self._rng = random.Random(value)
+            self._rng = random.Random(seed_value(seed))
 
     def next(self) -> int:
         return self._rng.getrandbits(63)

@@ -135,6 +135,8 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         self.opponent: Bot = opponent_bot(opponent)
+        #: a bot built here from a spec is this environment's to close
+        self.owns_opponent = isinstance(opponent, str)
         self.opponent_spec = self.opponent.spec
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
@@ -156,8 +158,8 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[FloatArray, dict[str, Any]]:
+        self._seeds.reseed(seed)  # first: its error names a negative seed's twin
         super().reset(seed=seed)
-        self._seeds.reseed(seed)
         match_seed = self._seeds.next()
         bot_seed = self._seeds.next()
         seat_draw = self._seeds.next()
@@ -168,6 +170,14 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         # points the opponent scored before our first move (dense rewards: a seven led, R19)
         self._pending = self._opponent_moves()
         return self._observation(), self._info()
+
+    def close(self) -> None:
+        """Release the opponent built from a spec (an ``exec:`` program ends
+        now, not when the environment is collected); a bot passed in is
+        the caller's to close."""
+        if self.owns_opponent:
+            self.opponent.close()
+        super().close()
 
     def reseed(self, seed: int) -> None:
         """Seed the stream of later episodes as ``reset(seed=seed)`` would,
@@ -267,4 +277,8 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         return info
 
 
-gymnasium.register(id=ENV_ID, entry_point="marjolet.rl.gym:SingleAgentEnv")
+gymnasium.register(
+    id=ENV_ID,
+    entry_point="marjolet.rl.gym:SingleAgentEnv",
+    vector_entry_point="marjolet.rl.vector:MarjoletVectorEnv",
+)

@@ -56,7 +56,7 @@ from marjolet.cards import CARD_NAMES, CardSet
 from marjolet.decks import STOCK_START, dealt_positions
 from marjolet.decks import deck_for as consistent_deck
 from marjolet.engine import Deal
-from marjolet.errors import RulesError
+from marjolet.errors import MarjoletError, RulesError
 from marjolet.history import STOCK_CARDS, draw_position
 from marjolet.observation import Observation, observe
 from marjolet.rl.encoder import FIELD, OBSERVATION_SIZE, FloatArray, encode, encode_dealing
@@ -125,6 +125,8 @@ def _rules_from_params(params: Mapping[str, Any]) -> Rules:
             raise RulesError(f"{GAME_NAME}: deal_pattern must be 3x3 or 2x2x2, got {pattern!r}")
         changes["deal_pattern"] = tuple(int(x) for x in pattern.split("x"))
     bonus = int(params.get("all_tricks_bonus", -1))
+    if bonus < -1:
+        raise RulesError(f"all_tricks_bonus must be -1 (the profile's) or 0 or more, got {bonus}")
     if bonus >= 0:
         changes["all_tricks_bonus"] = bonus
     dix = str(params.get("dix_on_play", ""))
@@ -301,6 +303,9 @@ class MarjoletState(pyspiel.State):  # type: ignore[misc]
         self._core.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        limit = 32 if player == pyspiel.PlayerId.CHANCE else len(ACTION_NAMES)
+        if not 0 <= action < limit:
+            raise MarjoletError(f"{GAME_NAME}: {action} is not an action id (0 to {limit - 1})")
         if player == pyspiel.PlayerId.CHANCE:
             if self._core.dealer is None:
                 return f"dealer {action}"
@@ -607,8 +612,13 @@ def game_for(rules: Rules, dealer: int) -> MarjoletGame:
     return game
 
 
-def load(rules: Rules | None = None, dealer: int = 0) -> Any:
-    """``pyspiel.load_game`` of ``python_marjolet`` for ``rules`` (default classic)."""
+def load(rules: Rules | str | None = None, dealer: int = 0) -> Any:
+    """``pyspiel.load_game`` of ``python_marjolet`` for ``rules`` (a rule set
+    or a profile's name; default classic)."""
+    if isinstance(rules, str):
+        rules = Rules.profile_named(rules)
+    elif rules is not None and not isinstance(rules, Rules):
+        raise MarjoletError(f"{GAME_NAME}: rules must be a Rules or a profile name, got {rules!r}")
     return pyspiel.load_game(GAME_NAME, params_from_rules(rules or Rules(), dealer))
 
 

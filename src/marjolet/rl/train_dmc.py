@@ -31,7 +31,6 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -45,10 +44,13 @@ from marjolet.rl.train_ppo import (
     Checkpoint,
     FloatArray,
     Log,
+    add_shared_args,
+    check_shared_args,
     evaluate,
     mlp,
     numpy_policy,
     run_logged,
+    training_parser,
 )
 from marjolet.rl.vector import MarjoletSelfPlayVectorEnv
 
@@ -201,36 +203,23 @@ class DmcTrainer:
 
 def parse_args(argv: Sequence[str] | None) -> tuple[DmcSettings, argparse.Namespace]:
     d = DmcSettings()
-    p = argparse.ArgumentParser(
-        prog="python -m marjolet.rl.train_dmc", description=__doc__.split("\n\n")[0]
-    )
+    p = training_parser("python -m marjolet.rl.train_dmc", __doc__)
     p.add_argument("--steps", type=int, default=d.steps, help="decisions to train (both seats)")
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--num-envs", type=int, default=d.num_envs)
+    p.add_argument("--num-envs", type=int, default=d.num_envs, help="environments in the batch")
     p.add_argument("--rollout", type=int, default=d.rollout, help="steps per env per update")
-    p.add_argument("--epsilon", type=float, default=d.epsilon, help="exploration rate")
-    p.add_argument("--lr", type=float, default=d.lr)
-    p.add_argument("--minibatch", type=int, default=d.minibatch)
-    p.add_argument("--hidden", type=int, nargs="+", default=d.hidden)
-    p.add_argument("--eval-every", type=int, default=d.eval_every)
-    p.add_argument("--eval", nargs="*", default=d.eval, help="bot specs to measure against")
-    p.add_argument("--eval-deals", type=int, nargs="*", default=d.eval_deals,
-                   help="duplicate deals against each --eval bot")  # fmt: skip
-    p.add_argument("--out", type=Path, help="write the network here (.npz for the ppo bot)")
-    p.add_argument("--log", type=Path, help="write the evaluations here (JSON lines)")
+    p.add_argument("--epsilon", type=float, default=d.epsilon, help="exploration rate (0..1)")
+    p.add_argument("--minibatch", type=int, default=d.minibatch, help="samples per update")
+    add_shared_args(p, d)
     args = p.parse_args(argv)
-    if len(args.eval) != len(args.eval_deals):
-        p.error("--eval and --eval-deals need one entry each per opponent")
-    numbers = [args.steps, args.num_envs, args.rollout, args.minibatch, args.eval_every]
-    if min([*numbers, *args.eval_deals, *args.hidden]) < 1:
-        p.error("--steps, --num-envs, --rollout, --minibatch, --eval-every, --eval-deals "
-                "and --hidden must be >= 1")  # fmt: skip
+    eval_deals = check_shared_args(p, args, d)
+    if min(args.steps, args.num_envs, args.rollout, args.minibatch) < 1:
+        p.error("--steps, --num-envs, --rollout and --minibatch must be >= 1")
     if not 0.0 <= args.epsilon <= 1.0:
         p.error(f"--epsilon must be within 0..1, got {args.epsilon}")
     s = DmcSettings(
         steps=args.steps, seed=args.seed, num_envs=args.num_envs, rollout=args.rollout,
         epsilon=args.epsilon, lr=args.lr, minibatch=args.minibatch, hidden=args.hidden,
-        eval_every=args.eval_every, eval=args.eval, eval_deals=args.eval_deals,
+        eval_every=args.eval_every, eval=args.eval, eval_deals=eval_deals,
     )  # fmt: skip
     return s, args
 
@@ -238,7 +227,7 @@ def parse_args(argv: Sequence[str] | None) -> tuple[DmcSettings, argparse.Namesp
 def main(argv: Sequence[str] | None = None) -> int:
     s, args = parse_args(argv)
     make: Callable[[Log, Checkpoint], DmcTrainer] = lambda log, ck: DmcTrainer(s, log, ck)  # noqa: E731
-    return run_logged(s, args.out, args.log, make)
+    return run_logged(s, args, make)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -51,6 +52,7 @@ from torch import nn
 
 from marjolet.bots import make_bot
 from marjolet.bots.base import Bot
+from marjolet.cli import OneLineParser
 from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.outputs import OutputError, check_output, write_atomic
@@ -510,37 +512,77 @@ def win_rate(margins: Sequence[float]) -> float:
 # -- command line ---------------------------------------------------------------------
 
 
+#: The largest seed numpy and torch both take.
+MAX_SEED = 2**63 - 1
+
+
+def training_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
+    """A trainer's parser: usage errors are one line (exit 2), ``--help``
+    shows the defaults."""
+    return OneLineParser(
+        prog=prog,
+        description=(doc or "").split("\n\n")[0],
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+
+
+def add_shared_args(p: argparse.ArgumentParser, d: Settings | Any) -> None:
+    """The options both trainers share: seed, learning rate, network,
+    evaluations and output files."""
+    p.add_argument("--seed", type=int, default=d.seed, help=f"0 to {MAX_SEED}")
+    p.add_argument("--lr", type=float, default=d.lr, help="Adam step size (> 0)")
+    p.add_argument("--hidden", type=int, nargs="+", default=d.hidden, help="hidden layer widths")
+    p.add_argument("--eval-every", type=int, default=d.eval_every, help="steps between evaluations")
+    p.add_argument("--eval", nargs="*", default=d.eval,
+                   help="bot specs to measure against (none: no evaluation)")  # fmt: skip
+    p.add_argument("--eval-deals", type=int, nargs="*", default=None,
+                   help=f"duplicate deals against each --eval bot (default {d.eval_deals} "
+                   f"for the default bots, else {d.eval_deals[0]} each)")  # fmt: skip
+    p.add_argument("--out", type=Path, help="write the network here (.npz for the ppo bot)")
+    p.add_argument("--log", type=Path, help="write the evaluations here (JSON lines)")
+    p.add_argument("--force", action="store_true", help="replace --out and --log if they exist")
+
+
+def check_shared_args(p: argparse.ArgumentParser, args: argparse.Namespace, d: Any) -> list[int]:
+    """Refuse (one line, exit 2) what :func:`add_shared_args` cannot take;
+    return the deals of each evaluation."""
+    deals: list[int] = args.eval_deals
+    if deals is None:
+        default = args.eval == list(d.eval)
+        deals = list(d.eval_deals) if default else [d.eval_deals[0]] * len(args.eval)
+    if len(args.eval) != len(deals):
+        p.error("--eval and --eval-deals need one entry each per opponent")
+    if min([args.eval_every, *deals, *args.hidden]) < 1:
+        p.error("--eval-every, --eval-deals and --hidden must be >= 1")
+    if not 0 <= args.seed <= MAX_SEED:
+        p.error(f"--seed must be within 0..{MAX_SEED}, got {args.seed}")
+    if not (math.isfinite(args.lr) and args.lr > 0):
+        p.error(f"--lr must be a number above 0, got {args.lr}")
+    return deals
+
+
 def parse_args(argv: Sequence[str] | None) -> tuple[Settings, argparse.Namespace]:
     d = Settings()
-    p = argparse.ArgumentParser(
-        prog="python -m marjolet.rl.train_ppo", description=__doc__.split("\n\n")[0]
-    )
+    p = training_parser("python -m marjolet.rl.train_ppo", __doc__)
     p.add_argument("--opponent", default=d.opponent, help="a bot spec, or 'self' (self-play)")
     p.add_argument("--steps", type=int, default=d.steps, help="agent steps to train")
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--num-envs", type=int, default=d.num_envs)
+    p.add_argument("--num-envs", type=int, default=d.num_envs, help="environments in the batch")
     p.add_argument("--rollout", type=int, default=d.rollout, help="steps per env per update")
-    p.add_argument("--lr", type=float, default=d.lr)
-    p.add_argument("--entropy", type=float, default=d.entropy)
-    p.add_argument("--hidden", type=int, nargs="+", default=d.hidden)
+    p.add_argument("--entropy", type=float, default=d.entropy, help="entropy bonus (>= 0)")
     p.add_argument("--env", choices=ENV_KINDS, default=d.env,
                    help="auto: the C batch where the kernel plays the opponent, else python")
-    p.add_argument("--eval-every", type=int, default=d.eval_every)
-    p.add_argument("--eval", nargs="*", default=d.eval, help="bot specs to measure against")
-    p.add_argument("--eval-deals", type=int, nargs="*", default=d.eval_deals,
-                   help="duplicate deals against each --eval bot")
-    p.add_argument("--out", type=Path, help="write the actor here (.npz for the ppo bot)")
-    p.add_argument("--log", type=Path, help="write the evaluations here (JSON lines)")
+    add_shared_args(p, d)
     args = p.parse_args(argv)
-    if len(args.eval) != len(args.eval_deals):
-        p.error("--eval and --eval-deals need one entry each per opponent")
-    if min([args.steps, args.num_envs, args.rollout, args.eval_every, *args.eval_deals]) < 1:
-        p.error("--steps, --num-envs, --rollout, --eval-every and --eval-deals must be >= 1")
+    eval_deals = check_shared_args(p, args, d)
+    if min(args.steps, args.num_envs, args.rollout) < 1:
+        p.error("--steps, --num-envs and --rollout must be >= 1")
+    if not (math.isfinite(args.entropy) and args.entropy >= 0):
+        p.error(f"--entropy must be a number 0 or above, got {args.entropy}")
     s = Settings(
         opponent=args.opponent, steps=args.steps, seed=args.seed, num_envs=args.num_envs,
         rollout=args.rollout, lr=args.lr, entropy=args.entropy, hidden=args.hidden,
         env=resolve_env(args.env, args.opponent), eval_every=args.eval_every, eval=args.eval,
-        eval_deals=args.eval_deals,
+        eval_deals=eval_deals,
     )
     return s, args
 
@@ -558,16 +600,19 @@ Checkpoint = Callable[[MlpPolicy, int], None]
 
 
 def run_logged(
-    settings: Any, out: Path | None, log_path: Path | None, make: Callable[[Log, Checkpoint], Run]
+    settings: Any, args: argparse.Namespace, make: Callable[[Log, Checkpoint], Run]
 ) -> int:
     """Run ``make(log, checkpoint)`` with the evaluations printed and written
-    to ``log_path`` (JSON lines, the settings first) and the policy to
-    ``out`` at every evaluation and at the end; errors are one line (exit 2)."""
+    to ``args.log`` (JSON lines, the settings first) and the policy to
+    ``args.out`` at every evaluation and at the end; an existing file is
+    replaced only with ``args.force``; errors are one line (exit 2)."""
+    out: Path | None = args.out
+    log_path: Path | None = args.log
     records: list[dict[str, Any]] = []
     try:
-        for path in (out, log_path):
+        for path, flag in ((out, "--out"), (log_path, "--log")):
             if path is not None:
-                check_output(path)
+                check_output(path, force=args.force, flag=flag)
         torch.set_num_threads(1)
 
         def log(record: dict[str, Any]) -> None:
@@ -598,7 +643,7 @@ def run_logged(
 
 def main(argv: Sequence[str] | None = None) -> int:
     s, args = parse_args(argv)
-    return run_logged(s, args.out, args.log, lambda log, checkpoint: Trainer(s, log, checkpoint))
+    return run_logged(s, args, lambda log, checkpoint: Trainer(s, log, checkpoint))
 
 
 if __name__ == "__main__":

@@ -60,6 +60,7 @@ from marjolet.rl.episode import (
     max_deal_score,
     reward_arg,
     rules_arg,
+    seed_value,
 )
 from marjolet.rl.gym import Opponent, SingleAgentEnv, check_agent_args
 from marjolet.rules import Rules
@@ -88,17 +89,13 @@ def autoreset_arg(mode: AutoresetMode | str) -> AutoresetMode:
 
 
 def seed_key(seed: Any) -> bytes:
-    """``random.Random(seed)``'s key for the kernel: the words of ``abs(seed)``,
-    32 bits each, little-endian (CPython's ``random_seed``)."""
-    try:
-        if isinstance(seed, bool):
-            raise TypeError
-        value = abs(operator.index(seed))
-    except TypeError:
-        raise MarjoletError(f"seed must be an integer, got {seed!r}") from None
+    """``random.Random(seed)``'s key for the kernel: the words of ``seed``
+    (0 or more, :func:`~marjolet.rl.episode.seed_value`), 32 bits each,
+    little-endian (CPython's ``random_seed``)."""
+    value = seed_value(seed)
     words = max(1, (value.bit_length() + 31) // 32)
     if words > 1024:
-        raise MarjoletError("seed must be below 2**32768 in absolute value")
+        raise MarjoletError("seed must be below 2**32768")
     return value.to_bytes(4 * words, "little")
 
 
@@ -135,6 +132,8 @@ class _Backend(Protocol):
         number of episodes that ended in the step."""
         ...
     def refusal(self, i: int, action: int) -> MarjoletError: ...
+    def close(self) -> None:
+        """Release the opponents' programs, if any."""
 
 
 # -- the kernel backend -------------------------------------------------------------
@@ -142,6 +141,9 @@ class _Backend(Protocol):
 
 class _KernelBackend:
     """The batch in C (``_kernel.VecEnv``), writing into the buffers."""
+
+    def close(self) -> None:
+        """The kernel's opponents are in C: nothing to end."""
 
     def __init__(self, n: int, rules: Rules, reward: str, opponent: int, seat: int | None,
                  autoreset: AutoresetMode, raise_illegal: bool, worst: float,
@@ -205,6 +207,7 @@ class _Slot(Protocol):
     def play(self, action: int, row: npt.NDArray[np.float64] | Any, i: int) -> None: ...
     def view(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8] | None) -> int: ...
     def end(self) -> tuple[tuple[int, int], tuple[int, int], int, bool]: ...
+    def close(self) -> None: ...
 
 
 class _AgentSlot:
@@ -219,6 +222,9 @@ class _AgentSlot:
 
     def seed(self, seed: int) -> None:
         self.env.reseed(seed)
+
+    def close(self) -> None:
+        self.env.close()
 
     def reset(self) -> None:
         self._obs, self._info = self.env.reset()
@@ -251,6 +257,9 @@ class _AgentSlot:
 
 class _SeatsSlot:
     """One two-seat episode (as :mod:`marjolet.rl.marjolet_v0` plays it)."""
+
+    def close(self) -> None:
+        """Both seats are agents: nothing to end."""
 
     def __init__(self, rules: Rules, reward: str, worst: float) -> None:
         self.rules = rules
@@ -321,6 +330,10 @@ class _PythonBackend:
 
     def seed(self, i: int, seed: int) -> None:
         self.slots[i].seed(seed)
+
+    def close(self) -> None:
+        for slot in self.slots:
+            slot.close()
 
     def reset(self, i: int) -> None:
         self.slots[i].reset()
@@ -447,6 +460,12 @@ class _Batch:
     def _reset(self, seed: Seeds, options: Mapping[str, Any] | None) -> dict[str, Any]:
         seeds = self._seeds(seed)
         chosen = np.ones(self.num_envs, np.bool_)
+        unknown = sorted(str(key) for key in options or () if key != "reset_mask")
+        if unknown:
+            raise MarjoletError(
+                f"reset options: unknown {', '.join(map(repr, unknown))}"
+                " (the one option is 'reset_mask')"
+            )
         if options and options.get("reset_mask") is not None:
             chosen = np.asarray(options["reset_mask"])
             if chosen.shape != (self.num_envs,) or chosen.dtype != np.bool_:
@@ -581,26 +600,27 @@ class MarjoletVectorEnv(_Batch, gymnasium.vector.VectorEnv):
                 seat, self.autoreset_mode, raise_illegal, worst, self._b,
             )  # fmt: skip
         else:
-            slots = [
-                _AgentSlot(SingleAgentEnv(_opponent_copy(opponent), self.rules, seat,
-                                          self.reward_mode, "lose"))
-                for _ in range(num_envs)
-            ]  # fmt: skip
+            slots = [_AgentSlot(self._single(opponent, seat)) for _ in range(num_envs)]
             self._backend = _PythonBackend(slots, self.autoreset_mode, raise_illegal, self._b)
         self.opponent_spec = opponent if isinstance(opponent, str) else "python"
         self._finish_setup(seed)
+
+    def _single(self, opponent: Opponent, seat: int | None) -> SingleAgentEnv:
+        """One environment of the Python batch with its own opponent: a spec
+        builds a bot per environment, a Bot is deep-copied (the copy is the
+        environment's to close), a callable is shared."""
+        mine = copy.deepcopy(opponent) if isinstance(opponent, Bot) else opponent
+        env = SingleAgentEnv(mine, self.rules, seat, self.reward_mode, "lose")
+        env.owns_opponent = env.owns_opponent or isinstance(opponent, Bot)
+        return env
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal-action masks of the batch (``infos["action_mask"]``)."""
         return self._b.mask.copy()
 
-
-def _opponent_copy(opponent: Opponent) -> Opponent:
-    """Each environment's own opponent: a spec builds a bot per environment,
-    a Bot is deep-copied, a callable is shared."""
-    if isinstance(opponent, Bot):
-        return copy.deepcopy(opponent)
-    return opponent
+    def close_extras(self, **kwargs: Any) -> None:
+        """End the opponents' programs (``exec:`` specs) now."""
+        self._backend.close()
 
 
 class MarjoletSelfPlayVectorEnv(_Batch):
@@ -648,7 +668,9 @@ class MarjoletSelfPlayVectorEnv(_Batch):
         self._finish_setup(seed)
 
     def close(self) -> None:
-        """Nothing to release (the kernel's memory goes with the object)."""
+        """Nothing to release (no opponent; the kernel's memory goes with
+        the object)."""
+        self._backend.close()
 
 
 __all__ = [
