@@ -63,6 +63,34 @@ def test_resume_without_a_file_continues_the_last_unfinished_match() -> None:
     assert saves.saved_games() == [path]  # no new file
 
 
+def test_resuming_a_record_written_by_hand_leaves_it_as_it_is_and_goes_on_in_a_new_file(
+    tmp_path: Path,
+) -> None:
+    mine = tmp_path / "analysis.txt"
+    play("--opponent", "random", "--seed", "2", "--save", str(mine), stdin="1\n1\nquit\n")
+    lines = mine.read_text(encoding="utf-8").splitlines()
+    text = "\n".join(["# my analysis of this deal", *(ln for ln in lines if "players" not in ln)])
+    mine.write_text(text + "\n", encoding="utf-8")
+    proc = play("--resume", str(mine), stdin="1\n1\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert mine.read_text(encoding="utf-8") == text + "\n"  # not a byte changed
+    [new] = saves.saved_games()
+    assert f"{mine} was not written by this program, so it stays as it is" in proc.stdout
+    assert f"the match goes on in {new}" in proc.stdout
+    assert record.load(new).players is not None
+    assert "best" not in proc.stdout.split("Deal 1 resumed")[0]  # the default level's name
+
+
+def test_resuming_its_own_save_file_goes_on_in_it(tmp_path: Path) -> None:
+    save = tmp_path / "game.txt"
+    play("--opponent", "random", "--seed", "4", "--save", str(save), stdin="1\n1\nquit\n")
+    before = save.read_text(encoding="utf-8")
+    proc = play("--resume", str(save), stdin="1\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "not written by this program" not in proc.stdout
+    assert saves.saved_games() == [] and save.read_text(encoding="utf-8") != before
+
+
 def test_resume_skips_finished_and_damaged_records_for_the_newest_unfinished() -> None:
     folder = saves.games_dir()
     unfinished = GameSession.new(CLASSIC, opponent="random", seed=1).save_path

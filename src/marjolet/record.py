@@ -665,12 +665,17 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     outputs.write_atomic(path, text)
 
 
-def save(record: Record, path: str | os.PathLike[str], *, form: str | None = None) -> None:
-    """Save atomically; the form follows ``form`` or the file suffix (``.json``
-    or anything else for text)."""
+def saved_text(record: Record, path: str | os.PathLike[str], *, form: str | None = None) -> str:
+    """What :func:`save` writes: the form follows ``form`` or the file
+    suffix (``.json`` or anything else for text)."""
     if form is None:
         form = "json" if str(path).endswith(".json") else "text"
-    write_atomic(path, record.dumps() if form == "json" else record.to_text())
+    return record.dumps() if form == "json" else record.to_text()
+
+
+def save(record: Record, path: str | os.PathLike[str], *, form: str | None = None) -> None:
+    """Save atomically (:func:`saved_text`)."""
+    write_atomic(path, saved_text(record, path, form=form))
 
 
 # -- replay --------------------------------------------------------------------

@@ -54,6 +54,17 @@ def saved_games() -> list[Path]:
     return sorted(files, key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
 
 
+def written_as_saved(path: str | Path, rec: record.Record) -> bool:
+    """Whether ``path`` holds exactly what saving ``rec`` there would write:
+    a file this program saved. Anything else (a record written by hand, with
+    comments of its own, or in another layout) is not replaced by a resumed
+    match, which goes on in a new file."""
+    try:
+        return record.read_text(path) == record.saved_text(rec, path)
+    except (OSError, RecordError):
+        return False
+
+
 def load_match(path: str | Path) -> tuple[record.Record, Match]:
     """Read a record and replay it into a match (raises
     :class:`~marjolet.errors.RecordError` naming the file on any fault)."""

@@ -226,20 +226,26 @@ class GameSession:
                 make_bot(recorded)
                 spec = recorded
             except MarjoletError:
-                notes.append(tr("tui.not_a_bot", name=recorded, bot=fallback_opponent))
+                spec = None
+        # a bot not chosen now is called by its level's name, if it has one
+        level = opponents.level_of(spec or fallback_opponent) if opponent is None else None
+        shown = opponent_name or (level.name(lang()) if level is not None else None)
+        if spec is None and recorded is not None:
+            notes.append(tr("tui.not_a_bot", name=recorded, bot=shown or fallback_opponent))
         if spec is None:
             spec = fallback_opponent
         if match.players is None:
             match.players = (default_name(), spec)
-        # a bot recorded by its spec is called by its level's name, if it has one
-        level = opponents.level_of(spec) if opponent is None and spec == recorded else None
+        if save_path is None and not saves.written_as_saved(path, rec):
+            save_path = saves.new_save_path()
+            notes.append(tr("tui.resumed_elsewhere", path=path, new=save_path))
         session = cls(
             match,
             opponent=spec,
             save_path=save_path or path,
             seed=seed,
             notes=notes,
-            opponent_name=opponent_name or (level.name(lang()) if level is not None else None),
+            opponent_name=shown,
         )
         session.resumed = True
         session.hints, session.comments = split_hints(rec.comments)
