@@ -269,3 +269,25 @@ def test_a_match_resumed_in_a_meld_window_names_the_trick_just_won(tmp_path: Pat
     assert path is not None
     lines = GameSession.resume(path).opening_lines()
     assert "Resumed deal 1 at trick 1." in lines  # not "trick 2": trick 1's window is open
+
+
+def test_a_long_player_line_drops_its_lesser_words_before_its_melds_at_80_columns(
+    tmp_path: Path,
+) -> None:
+    app = MarjoletApp(meld_session(tmp_path), pace=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.press("1")  # A♠ wins trick 1
+        await settle(app, pilot)
+        await pilot.press("1", "enter")  # K♥-Q♥, then the dix
+        await settle(app, pilot)
+        app.session.names = ("A rather long player name", app.session.names[1])
+        app.refresh_table()
+        await pilot.pause()
+        [line] = [ln for ln in screen_text(app).splitlines() if "A rather long" in ln]
+        assert "…" not in line and "K♥-Q♥" in line  # the melds are kept whole
+        assert "(elder)" not in line  # the role went first
+        full = board.my_line(app.view())  # type: ignore[arg-type]
+        assert "(elder) · melds K♥-Q♥ · • shown" in full.plain  # with room, every word
+
+    run_app(app, body)

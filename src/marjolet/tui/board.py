@@ -46,35 +46,58 @@ def topbar(obs: Observation, colour: bool, width: int) -> Text:
 # -- the players' lines -------------------------------------------------------------
 
 
-def _melds(view: TableView, seat: int) -> Text:
+def _melds(view: TableView, seat: int, label: bool = True) -> Text:
     obs = view.obs
     if not obs.melds[seat]:
         return Text()
     melds = describe.melds_text(obs.melds[seat], obs.trump, obs.rules)
-    return colour_cards(tr("tui.melds") + melds, view.colour)
+    return colour_cards((tr("tui.melds") if label else " · ") + melds, view.colour)
 
 
-def opponent_line(view: TableView) -> Text:
-    """The opponent's name, role, cards in hand and melds."""
+def _fitted(variants: Sequence[Text], width: int | None) -> Text:
+    """The first of ``variants`` (fullest first) that fits in ``width``
+    columns, else the last (the screen's ellipsis cuts it)."""
+    for line in variants:
+        if width is None or cell_len(line.plain) <= width:
+            return line
+    return variants[-1]
+
+
+def _player_line(
+    view: TableView, seat: int, before: str, after: str, width: int | None
+) -> Text:
+    """``name (role)before · melds: ...after``, its words dropped one by one
+    (the role, then ``before`` and ``after``, then the word "melds") until
+    it fits in ``width`` columns: the melds, which the cards' ``•`` only
+    hint at, are cut last."""
     obs = view.obs
-    opp = obs.opponent
-    line = Text(view.names[1], style="bold")
-    line.append(tr("tui.dealer") if obs.dealer == opp else tr("tui.elder"))
-    line.append(tr("tui.n_cards", n=obs.hand_sizes[opp]))
-    line.append_text(_melds(view, opp))
-    return line
+    name = view.names[0 if seat == obs.seat else 1]
+    role = tr("tui.dealer") if obs.dealer == seat else tr("tui.elder")
+    variants = []
+    for with_role, with_rest, label in ((True, True, True), (False, True, True),
+                                        (False, False, True), (False, False, False)):  # fmt: skip
+        line = Text(name, style="bold")
+        line.append(role if with_role else "")
+        line.append(before if with_rest else "")
+        line.append_text(_melds(view, seat, label))
+        line.append(after if with_rest else "")
+        variants.append(line)
+    return _fitted(variants, width)
 
 
-def my_line(view: TableView) -> Text:
-    """The human's name, role, melds and whether cards are on show."""
-    obs = view.obs
-    me = obs.seat
-    line = Text(view.names[0], style="bold")
-    line.append(tr("tui.dealer") if obs.dealer == me else tr("tui.elder"))
-    line.append_text(_melds(view, me))
-    if obs.exposed[me]:
-        line.append(tr("tui.shown"))
-    return line
+def opponent_line(view: TableView, width: int | None = None) -> Text:
+    """The opponent's name, role, cards in hand and melds, shortened to
+    ``width`` columns if given."""
+    opp = view.obs.opponent
+    return _player_line(view, opp, tr("tui.n_cards", n=view.obs.hand_sizes[opp]), "", width)
+
+
+def my_line(view: TableView, width: int | None = None) -> Text:
+    """The human's name, role, melds and whether cards are on show,
+    shortened to ``width`` columns if given."""
+    me = view.obs.seat
+    shown = tr("tui.shown") if view.obs.exposed[me] else ""
+    return _player_line(view, me, "", shown, width)
 
 
 # -- the hands -----------------------------------------------------------------------

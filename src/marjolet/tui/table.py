@@ -68,13 +68,16 @@ class TableScreen(Screen[None]):
 
     def show(self, view: TableView) -> None:
         """Draw the whole table from ``view``."""
+        # the bar spans the terminal: its width is the terminal's, known at
+        # once after a resize (the bar's own size lags while it was hidden)
         bar = self.query_one("#topbar", Static)
-        width = (bar.size.width or self.size.width) - 2
-        bar.update(board.topbar(view.obs, view.colour, width))
-        self.query_one("#opp-line", Static).update(board.opponent_line(view))
+        bar.update(board.topbar(view.obs, view.colour, self.app.size.width - 2))
+        opp_line = self.query_one("#opp-line", Static)
+        opp_line.update(board.opponent_line(view, opp_line.content_size.width or None))
         self.query_one(board.OpponentHand).show(view)
         self.query_one(board.Middle).show(view)
-        self.query_one("#me-line", Static).update(board.my_line(view))
+        me_line = self.query_one("#me-line", Static)
+        me_line.update(board.my_line(view, me_line.content_size.width or None))
         self.show_hand(view)
         self._show_scores(view)
 
