@@ -91,6 +91,19 @@ def test_resuming_its_own_save_file_goes_on_in_it(tmp_path: Path) -> None:
     assert saves.saved_games() == [] and save.read_text(encoding="utf-8") != before
 
 
+def test_a_meld_typed_by_its_cards_is_refused_with_the_reason() -> None:
+    """Seed 7: J♣ wins trick 1 with K♥ but not Q♥ in hand; at trick 2 no
+    window is open. Before, such a meld was "not an action", or (typed as
+    listed) ended the game with the engine's error."""
+    proc = play("--opponent", "random", "--seed", "7",
+                stdin="1\nKH-QH\nK♥-Q♥\ndix\nK♠-Q♠\nquit\n")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    replies = [ln for ln in proc.stdout.splitlines() if ln.startswith(">")]
+    assert replies[1:3] == [">    Q♥ is not in your hand"] * 2
+    assert "exchanged the seven of trumps" in replies[3]
+    assert "melds and the seven's exchange come only after winning" in replies[4]
+
+
 def test_resume_skips_finished_and_damaged_records_for_the_newest_unfinished() -> None:
     folder = saves.games_dir()
     unfinished = GameSession.new(CLASSIC, opponent="random", seed=1).save_path

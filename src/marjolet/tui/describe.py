@@ -219,6 +219,28 @@ def why_not_allowed(obs: Observation, c: int) -> str | None:
     return tr("tui.not_allowed", card=card_symbol(c), rule=rule.explain())
 
 
+def window_refusal(obs: Observation, action: int) -> str | None:
+    """Why a meld or the dix (``action``) cannot be taken in the seat's open
+    meld window: a card it lacks, or a meld declared already; ``None``
+    outside a window (the caller says when windows open) or for any other
+    reason (the caller's general refusal)."""
+    if not obs.in_window or not MELD_BASE <= action <= DIX:
+        return None
+    if action == DIX:
+        seven = card(SEVEN, obs.trump)
+        held = obs.hand.mask >> seven & 1
+        return None if held else tr("tui.not_in_hand", card=card_symbol(seven))
+    meld = action - MELD_BASE
+    cards = meld_cards(meld, obs.trump, obs.rules)
+    missing = cards & ~obs.hand.mask
+    for c in meld_card_order(meld, cards):
+        if missing >> c & 1:
+            return tr("tui.not_in_hand", card=card_symbol(c))
+    if obs.melds[obs.seat] >> meld & 1:
+        return tr("tui.meld_declared", meld=meld_cards_text(meld, obs.trump, obs.rules))
+    return None
+
+
 # -- narration -------------------------------------------------------------------
 
 

@@ -19,15 +19,17 @@ from marjolet.cards import card_name, display_order
 from marjolet.errors import ActionError
 from marjolet.i18n import LANGS, card_label
 from marjolet.match import Match
-from marjolet.melds import MELD_VALUES
+from marjolet.melds import MELD_COUNT, MELD_VALUES, meld_card_order, meld_cards
 from marjolet.observation import Observation
 from marjolet.tui.describe import (
     choice_label,
     follow_rule,
+    meld_cards_text,
     meld_words,
     shown_trick,
     why_not_allowed,
     window_options,
+    window_refusal,
 )
 from marjolet.tui.hint import compute_hint
 from marjolet.tui.launch import resume_command
@@ -112,13 +114,19 @@ def menu_order(legal: Sequence[int]) -> list[int]:
 
 def _listed_window_action(text: str, obs: Observation, legal: Sequence[int]) -> int | None:
     """A meld-window line typed as the list shows its cards (``R♥-D♥``,
-    ``7♠⇄10♠``, with or without the dash), in any case."""
-    if not obs.in_window:
-        return None
+    ``7♠⇄10♠``, with or without the dash), in any case; else any meld typed
+    by its cards (``R♥-D♥`` without the king, or outside a window), so that
+    the refusal can say why."""
     typed = text.replace("-", "").replace(" ", "").upper()
-    for option in window_options(obs, legal):
-        if option.action != DRAW and option.cards.replace("-", "").upper() == typed:
-            return option.action
+    if obs.in_window:
+        for option in window_options(obs, legal):
+            if option.action != DRAW and option.cards.replace("-", "").upper() == typed:
+                return option.action
+    for m in range(MELD_COUNT):
+        shown = meld_cards_text(m, obs.trump, obs.rules).replace("-", "").upper()
+        cards = meld_card_order(m, meld_cards(m, obs.trump, obs.rules))
+        if typed in (shown, "".join(card_name(c) for c in cards)):
+            return MELD_BASE + m
     return None
 
 
@@ -212,7 +220,7 @@ class LineSeat:
         elif (shown := SHOWN_CARDS.get(text.replace(" ", ""))) is not None:
             text = card_name(shown)
         elif (listed := _listed_window_action(text, obs, legal)) is not None:
-            return listed
+            return self._checked(listed, legal, obs)
         try:
             action = parse_action(text)
         except ActionError as exc:
@@ -223,7 +231,11 @@ class LineSeat:
             else:
                 self._say(tr("tui.plain_unknown_text", answer=answer))
             return None
-        reason = why_not_allowed(obs, action) if action < MELD_BASE else None
+        return self._checked(action, legal, obs)
+
+    def _checked(self, action: int, legal: Sequence[int], obs: Observation) -> int | None:
+        """``action`` if it is legal, else ``None`` once the player is told why."""
+        reason = why_not_allowed(obs, action) if action < MELD_BASE else window_refusal(obs, action)
         if action not in legal and reason is not None:
             self._say(f"   {reason}")
             return None
