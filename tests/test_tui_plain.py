@@ -477,3 +477,19 @@ def test_a_level_chosen_when_resuming_is_called_by_its_name(tmp_path: Path) -> N
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("Marjolet\u00a0: Vous contre Confirmé (")  # no program name
     assert "best" not in proc.stdout
+
+
+def test_the_help_fits_a_narrow_terminal_breaking_only_between_words() -> None:
+    from marjolet.tui import words
+    from marjolet.tui.wrapping import fit_to_terminal
+
+    for lang in ("en", "fr"):
+        words.use(lang)
+        try:
+            text = words.tr("tui.plain_help", resume="marjolet play --resume")
+        finally:
+            words.use("en")
+        fitted = fit_to_terminal(text, 59)
+        assert all(len(line) <= 59 for line in fitted.splitlines())
+        assert fitted.split() == text.split()  # the same words, none cut
+        assert re.search(r"\n {9,}\S", fitted)  # a command's text goes on under itself

@@ -35,6 +35,7 @@ from marjolet.tui.hint import compute_hint
 from marjolet.tui.launch import resume_command
 from marjolet.tui.words import card as card_symbol
 from marjolet.tui.words import lang, suit_name, tr
+from marjolet.tui.wrapping import fit_to_terminal
 
 #: A rule id opening an error message ("R11: "), left out on a player's screen.
 RULE_ID = re.compile(r"^R\d+: ")
@@ -178,7 +179,7 @@ class LineSeat:
             if command == "quit":
                 raise QuitGame("quit")
             if command == "help":
-                self._say(tr("tui.plain_help", resume=self.resume))
+                self._say(fit_to_terminal(tr("tui.plain_help", resume=self.resume)))
                 continue
             if command == "hand":
                 self._show_choices(obs, legal)
@@ -284,7 +285,7 @@ class Narrator:
             got = _symbols(gained)
             if obs.stock_empty:
                 self._say(self._last_draw(seat, got))
-                self._say(tr("tui.plain_stock_empty"))
+                self._say(tr("tui.stock_empty_line"))
                 opponent = self.names[self.human ^ 1]
                 known = _symbols(obs.opponent_known.mask)
                 self._say(tr("tui.plain_opp_known", name=opponent, cards=known))

@@ -47,4 +47,24 @@ def keep_unbreakable_spaces() -> None:
             setattr(module, name, re.compile(pattern))
 
 
-__all__ = ["PATTERNS", "UNBREAKABLE", "keep_unbreakable_spaces"]
+def fit_to_terminal(text: str, width: int | None = None) -> str:
+    """``text`` wrapped for the line interface: each line to ``width``
+    columns (the terminal's, 80 in a pipe), between words only, a line such
+    as ``  help   this text`` going on under its text. ``textwrap`` breaks
+    only at ASCII whitespace, so the unbreakable spaces stay whole."""
+    import shutil
+    import textwrap
+
+    if width is None:
+        width = shutil.get_terminal_size((80, 24)).columns - 1
+    lines = []
+    for line in text.split("\n"):
+        hang = re.match(r"\s+\S+\s+", line)
+        indent = " " * (hang.end() if hang else 0)
+        wrap = textwrap.TextWrapper(max(width, 20), subsequent_indent=indent,
+                                    break_long_words=False, break_on_hyphens=False)  # fmt: skip
+        lines.append(wrap.fill(line) or line)
+    return "\n".join(lines)
+
+
+__all__ = ["PATTERNS", "UNBREAKABLE", "fit_to_terminal", "keep_unbreakable_spaces"]
