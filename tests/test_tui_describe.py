@@ -187,7 +187,7 @@ def test_hint_text_gives_the_move_its_margin_and_the_runner_up() -> None:
 
     h = Hint(parse_card("AS"), "pimc", 12.4, False, (MELD_BASE + MELD_INDEX["KQH"], 8.0))
     assert h.text() == "Hint: play A♠ (deal margin expected +12; declare KQH: +8)."
-    assert Hint(DRAW, "pimc", -3.0, True).text() == "Hint: draw (deal margin exactly -3)."
+    assert Hint(DRAW, "pimc", -3.0, True).text() == "Hint: draw (deal margin exactly \u22123)."
 
 
 def test_the_meld_window_prompt_offers_the_exchange_only_when_it_is_legal() -> None:

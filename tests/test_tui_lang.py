@@ -465,7 +465,8 @@ def test_the_hint_and_its_runner_up_read_in_french(french: None) -> None:
     )
     tie = Hint(parse_action("QS"), "pimc", -60.2, False, (parse_action("JS"), -59.9))
     assert tie.text() == (  # a runner-up as good, said so rather than "-60 ; V♠ : -60"
-        "Conseil\u00a0: jouer D♠ (écart en fin de donne attendu -60\u00a0; jouer V♠\u00a0: autant)."
+        "Conseil\u00a0: jouer D♠ (écart en fin de donne attendu \u221260\u00a0; "
+        "jouer V♠\u00a0: autant)."
     )
 
 

@@ -256,7 +256,7 @@ def prompt(
         return tr(key, keys=window_keys)
     keys = f"1-{hand_size}" if hand_size > 1 else "1"
     if obs.lead is None:
-        return tr("tui.prompt_lead", keys=keys)
+        return tr("tui.prompt_lead", keys=keys) if hand_size > 1 else tr("tui.prompt_lead_one")
     led = card_symbol(obs.lead)
     rule = describe.follow_rule(obs)
     if rule is not None:

@@ -52,14 +52,20 @@ class Hint:
         if self.forced:
             return tr("tui.hint_forced", bot=self.bot, what=what)
         how = tr("tui.hint_exactly") if self.exact else tr("tui.hint_expected")
-        line = tr("tui.hint_line", bot=self.bot, what=what, how=how, value=f"{self.value:+.0f}")
+        line = tr("tui.hint_line", bot=self.bot, what=what, how=how, value=signed(self.value))
         if self.alternative is not None:
             other, value = self.alternative
-            shown = f"{value:+.0f}"
-            same = shown == f"{self.value:+.0f}"  # "-60; J♠: -60" says less than "as good"
+            shown = signed(value)
+            same = shown == signed(self.value)  # "−60; J♠: −60" says less than "as good"
             key = "tui.hint_alternative_same" if same else "tui.hint_alternative"
             line += tr(key, what=action_words(other, self.trump, self.rules), value=shown)
         return line + ")."
+
+
+def signed(points: float) -> str:
+    """Points with their sign, a true minus sign (``+12``, ``−61``, ``0``)."""
+    shown = f"{points:+.0f}"
+    return "0" if shown in ("+0", "-0") else shown.replace("-", "\u2212")
 
 
 def hint_spec() -> str:

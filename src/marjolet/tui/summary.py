@@ -4,6 +4,7 @@ and the end of the match."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.table import Table
@@ -63,6 +64,13 @@ class DealSummaryScreen(ModalScreen[str]):
     ) -> None:
         super().__init__()
         translate_bindings(self._bindings)
+        if winner is not None:  # Enter starts a new match: the key bar says so
+            table = self._bindings.key_to_bindings
+            for key, items in table.items():
+                table[key] = [
+                    replace(b, description=tr("tui.key_new_match")) if b.action == "next" else b
+                    for b in items
+                ]
         self.deal_number = deal_number
         self.names = names
         self.breakdowns = breakdowns
@@ -98,7 +106,7 @@ class DealSummaryScreen(ModalScreen[str]):
             title = tr("tui.summary_title", n=self.deal_number)
         else:
             won = tr("tui.you_won") if self.winner == 0 else tr("tui.won", name=self.names[1])
-            outcome = f"{won} {max(self.totals)}-{min(self.totals)}"
+            outcome = f"{won} {max(self.totals)}\u00a0–\u00a0{min(self.totals)}"
             keys = tr("tui.summary_keys_over")
             title = tr("tui.summary_title_over", n=self.deal_number)
         with Vertical() as box:
