@@ -122,6 +122,26 @@ def test_the_plain_interface_ends_a_deal_and_stops_in_french(tmp_path: Path) -> 
         assert english not in out.stdout
 
 
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        (["--target", "50"], "--target doit être entre 100 et 10000, pas 50"),
+        (["--all-tricks-bonus", "5000"], "--all-tricks-bonus doit être entre 0 et 1000, pas 5000"),
+        (["--rules", "fancy"], "il n’y a pas de règle «\u00a0fancy\u00a0»"),
+    ],
+)
+def test_a_rule_option_out_of_bounds_is_refused_in_french(
+    tmp_path: Path, option: list[str], said: str
+) -> None:
+    env = {**os.environ, "LANG": "fr_FR.UTF-8", "LC_ALL": "", "LANGUAGE": "",
+           "MARJOLET_DATA_DIR": str(tmp_path)}  # fmt: skip
+    args = [sys.executable, "-m", "marjolet.cli", "play", "--plain", *option]
+    out = subprocess.run(args, capture_output=True, text=True, env=env, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.startswith("marjolet\u00a0: erreur\u00a0: ") and said in out.stderr
+    assert out.stderr.count("\n") == 1 and " must " not in out.stderr
+
+
 # -- the bot breaking down, the default name, the review: in French too ----------------
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from marjolet.commands.common import RULES_HELP, add_rules_arguments, rules_from_args
 from marjolet.errors import MarjoletError, RecordError
-from marjolet.rules import SETTING_NAMES
+from marjolet.rules import SETTING_NAMES, Rules
 
 if TYPE_CHECKING:
     from marjolet.match import Match
@@ -238,7 +238,7 @@ def open_session(args: argparse.Namespace) -> GameSession:
             reason = tr(f"play.save.{exc.code}", detail=exc.detail, folder=exc.detail)
             raise OutputError(tr("play.cannot_save", path=args.save, reason=reason)) from None
     if args.resume is None:
-        rules = rules_from_args(args)
+        rules = _rules_in_words(args)
         opponent = args.opponent or default_opponent()
         with _opponent_checked(opponent):
             opponent, level_name = _level_opponent(opponent)
@@ -259,6 +259,23 @@ def open_session(args: argparse.Namespace) -> GameSession:
     if session.save_error:  # better now than after the first move
         raise RecordError(session.save_error)
     return session
+
+
+def _rules_in_words(args: argparse.Namespace) -> Rules:
+    """The rules of a new match (:func:`rules_from_args`), a rule set not
+    known or a setting out of its limits refused in the player's language."""
+    from marjolet.commands.common import FLAGS
+    from marjolet.rules import NEW_MATCH_LIMITS, PROFILES
+    from marjolet.tui.words import tr
+
+    if args.profile not in PROFILES:
+        raise MarjoletError(tr("play.unknown_rules", name=args.profile, known=", ".join(PROFILES)))
+    for key, (low, high) in NEW_MATCH_LIMITS.items():
+        value = getattr(args, key, None)
+        if value is not None and not low <= value <= high:
+            words = {"flag": FLAGS[key], "low": low, "high": high, "value": value}
+            raise MarjoletError(tr("play.setting_range", **words))
+    return rules_from_args(args)
 
 
 def _level_by_name(text: str) -> tuple[str, str]:
