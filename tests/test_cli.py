@@ -66,6 +66,25 @@ def test_replay_table_shows_each_deal_and_the_winner(capsys: pytest.CaptureFixtu
     assert "winner: player 0" in out and "640 - 520" in out
 
 
+def test_replay_names_the_winner_by_seat_when_both_players_bear_one_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "m.json"
+    assert main(["selfplay", "--seed", "3", "--out", str(out)]) == 0  # random against random
+    capsys.readouterr()
+    assert main(["replay", str(out)]) == 0
+    winner = record_winner(out)
+    assert f"winner: player {winner} (random)" in capsys.readouterr().out
+
+
+def record_winner(path: Path) -> int:
+    from marjolet.record import replay
+
+    result = replay(load(path))
+    assert result.winner is not None
+    return result.winner
+
+
 def test_convert_round_trips_between_json_and_text(tmp_path: Path) -> None:
     src = next(p for p in EXAMPLE_FILES if p.name.startswith("L006"))
     text_file = tmp_path / "game.txt"
@@ -190,7 +209,9 @@ def test_play_accepts_action_text_and_rejects_nonsense(tmp_path: Path) -> None:
     assert "no action 99" in proc.stdout
     assert "four jacks score nothing; 4J is not a meld" in proc.stdout
     assert "R11" not in proc.stdout  # no rule id on a player's screen
-    help_quit = next(line for line in proc.stdout.splitlines() if line.startswith("  quit "))
+    lines = proc.stdout.splitlines()
+    quit_at = next(i for i, line in enumerate(lines) if line.startswith("  quit "))
+    help_quit = " ".join(lines[quit_at : quit_at + 2])  # the command may start a line
     assert f"--resume {save}" in help_quit  # the help names the file this game is saved to
     assert "saved to" in proc.stdout
     assert len(load(save).deals[0].actions) >= 1
@@ -212,7 +233,7 @@ def test_play_lists_window_choices_in_words_and_tells_who_took_the_indicator(
     # indicator and scores 10 for the last card, said whichever side the player is
     took = re.findall(r"(You drew \S+; \w+ took the indicator \S+: \+10\."
                       r"|You drew the indicator \S+: \+10 for the last card\.)", proc.stdout)
-    assert took and len(took) == proc.stdout.count("The stock is empty: now follow suit")
+    assert took and len(took) == proc.stdout.count("The stock is empty: tricks 11-16 are strict")
 
 
 def test_play_says_why_it_draws_after_the_one_meld_a_window_allows(tmp_path: Path) -> None:

@@ -786,7 +786,9 @@ def format_result_table(record: Record, result: ReplayResult) -> str:
             lines.append(" " * 19 + "(deal in progress)")
     if result.winner is None:
         outcome = "match not decided"
-    else:
-        outcome = f"winner: {printable_name(players[result.winner])}"
+    elif record.players is None:
+        outcome = f"winner: player {result.winner}"
+    else:  # the seat too: two players may bear one name ("random" against "random")
+        outcome = f"winner: player {result.winner} ({printable_name(players[result.winner])})"
     lines.append(f"totals {result.totals[0]} - {result.totals[1]}; {outcome}")
     return "\n".join(lines)

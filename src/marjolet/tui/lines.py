@@ -179,7 +179,10 @@ class LineSeat:
             if command == "quit":
                 raise QuitGame("quit")
             if command == "help":
-                self._say(fit_to_terminal(tr("tui.plain_help", resume=self.resume)))
+                # the command is wrapped as one word, never cut: it must paste whole
+                mark = "\x01" * len(self.resume)
+                help_text = fit_to_terminal(tr("tui.plain_help", resume=mark))
+                self._say(help_text.replace(mark, self.resume))
                 continue
             if command == "hand":
                 self._show_choices(obs, legal)
