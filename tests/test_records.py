@@ -132,7 +132,7 @@ def test_write_atomic_leaves_no_partial_file_on_failure(tmp_path: Path) -> None:
         ('{"format": "other/2", "first_dealer": 0}', None, None, "format"),
         ('{"deals": []}', None, None, "first_dealer"),
         ('{"first_dealer": 2, "deals": []}', None, None, "first_dealer"),
-        ('{"first_dealer": true, "deals": []}', None, None, "first_dealer"),
+        ('{"first_dealer": true, "deals": []}', None, None, "must be 0 or 1, got true$"),
         ('{"rules": "poker", "first_dealer": 0}', None, None, "profile"),
         (
             '{"rules": {"profile": "classic", "target": -5}, "first_dealer": 0}',

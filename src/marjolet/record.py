@@ -469,7 +469,9 @@ def _header(rules_value: object, first_dealer: object, players: object, check: b
         or isinstance(first_dealer, bool)
         or first_dealer not in (0, 1)
     ):
-        raise RecordError(f"'first_dealer' must be 0 or 1, got {first_dealer!r}")
+        json_word = isinstance(first_dealer, bool) or first_dealer is None
+        shown = json.dumps(first_dealer) if json_word else repr(first_dealer)  # true, as written
+        raise RecordError(f"'first_dealer' must be 0 or 1, got {shown}")
     names: tuple[str, str] | None = None
     if players is not None:
         if (
