@@ -98,3 +98,18 @@ def test_readme_library_example_runs_as_written() -> None:
     results = runner.summarize(verbose=False)
     assert results.attempted >= 5
     assert results.failed == 0
+
+
+def test_the_python_examples_of_the_research_page_run_in_order(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """docs/rl.md's ``python`` blocks, one namespace for the page (a block
+    may go on from the one before), as a reader pasting them would."""
+    for module in ("gymnasium", "pettingzoo", "pyspiel"):
+        pytest.importorskip(module)
+    namespace: dict[str, object] = {}
+    blocks = [body for info, body in fenced_blocks(ROOT / "docs" / "rl.md") if info == "python"]
+    assert len(blocks) >= 5
+    for i, body in enumerate(blocks):
+        exec(compile(body, f"docs/rl.md python block {i}", "exec"), namespace)
+    capsys.readouterr()
