@@ -112,25 +112,27 @@ def test_a_tiny_seeded_run_writes_a_playable_network_and_repeats(tmp_path: Path)
 
 @needs_torch
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("trainer", "args", "message"),
     [
-        (["--epsilon", "1.5"], "--epsilon must be within 0..1"),
-        (["--steps", "0"], "must be >= 1"),
-        (["--eval", "random", "--eval-deals"], "one entry each"),
-        (["--seed", "-1"], "--seed must be within 0.."),
-        (["--seed", "99999999999999999999"], "--seed must be within 0.."),
-        (["--lr", "inf"], "--lr must be a number above 0, got inf"),
-        (["--hidden", "0"], "--hidden must be >= 1"),
-        (["--force-it"], "unrecognized arguments: --force-it"),
+        ("train_dmc", ["--epsilon", "1.5"], "--epsilon must be within 0..1"),
+        ("train_dmc", ["--steps", "0"], "must be >= 1"),
+        ("train_dmc", ["--eval", "random", "--eval-deals"], "one entry each"),
+        ("train_dmc", ["--seed", "99999999999999999999"], "--seed must be within 0.."),
+        ("train_dmc", ["--lr", "inf"], "--lr must be a number above 0, got inf"),
+        ("train_dmc", ["--force-it"], "unrecognized arguments: --force-it"),
+        ("train_ppo", ["--seed", "-1"], "--seed must be within 0.."),
+        ("train_ppo", ["--lr", "nan"], "--lr must be a number above 0, got nan"),
+        ("train_ppo", ["--entropy", "nan"], "--entropy must be a number 0 or above, got nan"),
+        ("train_ppo", ["--hidden", "0"], "--hidden must be >= 1"),
+        ("train_ppo", ["--steps", "-5"], "--steps, --num-envs and --rollout must be >= 1"),
     ],
 )
-def test_bad_arguments_are_one_line_errors(
-    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+def test_bad_arguments_of_both_trainers_are_one_line_errors(
+    trainer: str, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from marjolet.rl import train_dmc
-
+    module = importlib.import_module(f"marjolet.rl.{trainer}")
     with pytest.raises(SystemExit) as exit_:
-        train_dmc.main(args)
+        module.main(args)
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert message in err

@@ -159,29 +159,6 @@ def test_training_a_few_hundred_steps_writes_a_playable_policy(tmp_path: Path) -
 
 
 @pytest.mark.skipif(not HAS_TORCH, reason=NO_TORCH)
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (["--seed", "-1"], "--seed must be within 0.."),
-        (["--lr", "nan"], "--lr must be a number above 0, got nan"),
-        (["--entropy", "nan"], "--entropy must be a number 0 or above, got nan"),
-        (["--hidden", "0"], "--hidden must be >= 1"),
-        (["--steps", "-5"], "--steps, --num-envs and --rollout must be >= 1"),
-    ],
-)
-def test_bad_numbers_are_one_line_errors(
-    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from marjolet.rl import train_ppo
-
-    with pytest.raises(SystemExit) as exit_:
-        train_ppo.main(args)
-    assert exit_.value.code == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
-
-
-@pytest.mark.skipif(not HAS_TORCH, reason=NO_TORCH)
 def test_an_existing_output_is_replaced_only_with_force_and_each_file_is_named_by_its_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
