@@ -76,6 +76,10 @@ def test_an_action_id_out_of_range_is_named_not_an_index_error() -> None:
         state.action_to_string(0, 46)
     with pytest.raises(MarjoletError, match="32 is not an action id"):
         state.action_to_string(pyspiel.PlayerId.CHANCE, 32)
+    drawing_the_dealer = mo.load(dealer=mo.CHANCE_DEALER).new_initial_state()
+    assert drawing_the_dealer.action_to_string(pyspiel.PlayerId.CHANCE, 1) == "dealer 1"
+    with pytest.raises(MarjoletError, match=r"5 is not an action id \(0 to 1\)"):
+        drawing_the_dealer.action_to_string(pyspiel.PlayerId.CHANCE, 5)
 
 
 def test_game_info_matches_the_engine() -> None:

@@ -175,8 +175,11 @@ def test_an_existing_output_is_replaced_only_with_force_and_each_file_is_named_b
     assert train_ppo.main([*args, "--log", str(tmp_path / "none" / "x.jsonl")]) == 2
     assert "--log " in capsys.readouterr().err
     assert out.read_bytes() == b"mine" and log.read_text() == "mine"
-    assert train_ppo.main([*args, "--out", str(out), "--force"]) == 0  # --eval alone: none
+    assert train_ppo.main([*args, "--out", str(out), "--log", str(log), "--force"]) == 0
     load_policy(out)
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(records) == 1 and "settings" in records[0]  # --eval alone: no evaluation
+    assert "win" not in capsys.readouterr().out
 
 
 @pytest.mark.skipif(not HAS_TORCH, reason=NO_TORCH)

@@ -324,18 +324,22 @@ def test_a_negative_seed_is_refused_rather_than_replaying_its_positive_twin() ->
         marjolet_v0.env().reset(seed=-1)
     with pytest.raises(MarjoletError, match="got -3"):
         SingleAgentEnv().reset(seed=-3)
+    numpy_seeded, _ = SingleAgentEnv().reset(seed=np.int64(5))  # type: ignore[arg-type]
+    assert np.array_equal(numpy_seeded, SingleAgentEnv().reset(seed=5)[0])
 
 
 def test_gymnasium_make_vec_builds_the_batch() -> None:
     import gymnasium
 
-    envs = gymnasium.make_vec(
-        "marjolet/SingleAgent-v0", num_envs=3, vectorization_mode="vector_entry_point",
-        opponent="heuristic", seed=4,
-    )  # fmt: skip
+    envs = gymnasium.make_vec("marjolet/SingleAgent-v0", num_envs=3, opponent="heuristic", seed=4)
     assert isinstance(envs, MarjoletVectorEnv) and envs.num_envs == 3
     obs, _ = envs.reset()
     assert np.array_equal(obs, MarjoletVectorEnv(3, opponent="heuristic", seed=4).reset()[0])
+    synced = gymnasium.make_vec("marjolet/SingleAgent-v0", num_envs=2, vectorization_mode="sync",
+                                render_mode="ansi")  # fmt: skip
+    assert not isinstance(synced, MarjoletVectorEnv)
+    with pytest.raises(MarjoletError, match="vectorization_mode='sync'"):
+        gymnasium.make_vec("marjolet/SingleAgent-v0", num_envs=2, render_mode="ansi")
 
 
 def test_a_misspelt_reset_option_is_named_not_ignored() -> None:

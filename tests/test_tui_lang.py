@@ -213,12 +213,12 @@ def finished_session(seed: int, name: str) -> GameSession:
 @pytest.mark.parametrize(
     ("lang", "name", "seed", "wanted"),
     [
-        ("fr", "Vous", 1, "Partie terminée\u00a0: vous gagnez 110-20."),
-        ("fr", "Ann", 1, "Partie terminée\u00a0: vous gagnez 110-20."),
-        ("fr", "Vous", 0, "Partie terminée\u00a0: random gagne 180-80."),
-        ("en", "You", 1, "Match over: you won 110-20."),
-        ("en", "Ann", 1, "Match over: you won 110-20."),
-        ("en", "You", 0, "Match over: random won 180-80."),
+        ("fr", "Vous", 1, "Partie terminée\u00a0: vous gagnez 110\u00a0–\u00a020."),
+        ("fr", "Ann", 1, "Partie terminée\u00a0: vous gagnez 110\u00a0–\u00a020."),
+        ("fr", "Vous", 0, "Partie terminée\u00a0: random gagne 180\u00a0–\u00a080."),
+        ("en", "You", 1, "Match over: you won 110\u00a0–\u00a020."),
+        ("en", "Ann", 1, "Match over: you won 110\u00a0–\u00a020."),
+        ("en", "You", 0, "Match over: random won 180\u00a0–\u00a080."),
     ],
 )  # fmt: skip
 def test_the_plain_interface_ends_with_a_grammatical_winner_in_both_languages(

@@ -75,10 +75,38 @@ def test_resuming_a_record_written_by_hand_leaves_it_as_it_is_and_goes_on_in_a_n
     assert proc.returncode == 0, proc.stderr
     assert mine.read_text(encoding="utf-8") == text + "\n"  # not a byte changed
     [new] = saves.saved_games()
-    assert f"{mine} was not written by this program, so it stays as it is" in proc.stdout
+    assert f"{mine} is not as this program saves it, so it stays as it is" in proc.stdout
     assert f"the match goes on in {new}" in proc.stdout
     assert record.load(new).players is not None
     assert "best" not in proc.stdout.split("Deal 1 resumed")[0]  # the default level's name
+
+
+def test_a_hand_edited_save_of_the_saves_folder_goes_on_in_itself_not_in_a_fork() -> None:
+    """A fork would leave the edited file unfinished in the folder, and
+    ``--resume`` would come back to it once the fork's match ended."""
+    play("--opponent", "random", "--seed", "2", stdin="1\n1\nquit\n")
+    [path] = saves.saved_games()
+    path.write_text(path.read_text(encoding="utf-8").replace("\n", "\n  "), encoding="utf-8")
+    proc = play("--resume", str(path), stdin="1\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "not as this program saves it" not in proc.stdout
+    assert saves.saved_games() == [path]
+
+
+def test_a_resumed_hand_written_record_with_no_folder_for_its_fork_is_one_line(
+    tmp_path: Path,
+) -> None:
+    mine = tmp_path / "mine.txt"
+    play("--opponent", "random", "--seed", "2", "--save", str(mine), stdin="1\nquit\n")
+    mine.write_text("# mine\n" + mine.read_text(encoding="utf-8"), encoding="utf-8")
+    env = {**os.environ, "MARJOLET_DATA_DIR": "/proc/no-such-folder"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "marjolet", "play", "--resume", str(mine)],
+        input="quit\n", capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "cannot save to /proc/no-such-folder" in proc.stderr
+    assert mine.read_text(encoding="utf-8").startswith("# mine\n")
 
 
 def test_resuming_its_own_save_file_goes_on_in_it(tmp_path: Path) -> None:
@@ -87,7 +115,7 @@ def test_resuming_its_own_save_file_goes_on_in_it(tmp_path: Path) -> None:
     before = save.read_text(encoding="utf-8")
     proc = play("--resume", str(save), stdin="1\nquit\n")
     assert proc.returncode == 0, proc.stderr
-    assert "not written by this program" not in proc.stdout
+    assert "not as this program saves it" not in proc.stdout
     assert saves.saved_games() == [] and save.read_text(encoding="utf-8") != before
 
 
@@ -96,12 +124,12 @@ def test_a_meld_typed_by_its_cards_is_refused_with_the_reason() -> None:
     window is open. Before, such a meld was "not an action", or (typed as
     listed) ended the game with the engine's error."""
     proc = play("--opponent", "random", "--seed", "7",
-                stdin="1\nKH-QH\nK♥-Q♥\ndix\nK♠-Q♠\nquit\n")  # fmt: skip
+                stdin="1\nKH-QH\nK♥-Q♥\nQH KH\nR♥-D♥\ndix\nK♠-Q♠\nquit\n")  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     replies = [ln for ln in proc.stdout.splitlines() if ln.startswith(">")]
-    assert replies[1:3] == [">    Q♥ is not in your hand"] * 2
-    assert "exchanged the seven of trumps" in replies[3]
-    assert "melds and the seven's exchange come only after winning" in replies[4]
+    assert replies[1:5] == [">    Q♥ is not in your hand"] * 4  # any order, either language
+    assert "exchanged the seven of trumps" in replies[5]
+    assert "melds and the seven's exchange come only after winning" in replies[6]
 
 
 def test_resume_skips_finished_and_damaged_records_for_the_newest_unfinished() -> None:
@@ -493,3 +521,22 @@ def test_the_help_fits_a_narrow_terminal_breaking_only_between_words() -> None:
         assert all(len(line) <= 59 for line in fitted.splitlines())
         assert fitted.split() == text.split()  # the same words, none cut
         assert re.search(r"\n {9,}\S", fitted)  # a command's text goes on under itself
+
+
+def test_the_help_of_a_narrow_terminal_keeps_the_resume_command_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "50")
+    match = Match(CLASSIC, seed=8)
+    match.start_deal()
+    deal = match.deal
+    assert deal is not None
+    command = "/a/rather/long/path/python -m marjolet play --resume --plain"
+    out = io.StringIO()
+    player = LineSeat(["You", "random"], io.StringIO("help\n1\n"), out, lambda: (0, 0),
+                      resume=command)  # fmt: skip
+    player.choose(match.observation(deal.to_move), deal.legal_actions())
+    said = out.getvalue()
+    assert f"'{command}')" in said  # one piece, to copy and paste
+    help_lines = said.split("> ")[1].splitlines()
+    assert all(len(line) <= 49 or command in line for line in help_lines)

@@ -469,8 +469,7 @@ def _header(rules_value: object, first_dealer: object, players: object, check: b
         or isinstance(first_dealer, bool)
         or first_dealer not in (0, 1)
     ):
-        json_word = isinstance(first_dealer, bool) or first_dealer is None
-        shown = json.dumps(first_dealer) if json_word else repr(first_dealer)  # true, as written
+        shown = json.dumps(first_dealer, ensure_ascii=False, default=str)  # true, as written
         raise RecordError(f"'first_dealer' must be 0 or 1, got {shown}")
     names: tuple[str, str] | None = None
     if players is not None:

@@ -241,13 +241,24 @@ NEW_MATCH_LIMITS: dict[str, tuple[int, int]] = {
 }
 
 
+def beyond_new_match_limits(values: Mapping[str, int | None]) -> tuple[str, int, int, int] | None:
+    """The first setting of ``values`` outside :data:`NEW_MATCH_LIMITS`, as
+    ``(setting, low, high, value)``, or ``None``; a setting missing or
+    ``None`` is not checked. Each caller words the refusal its own way."""
+    for key, (low, high) in NEW_MATCH_LIMITS.items():
+        value = values.get(key)
+        if value is not None and not low <= value <= high:
+            return key, low, high, value
+    return None
+
+
 def check_new_match(rules: Rules) -> Rules:
     """``rules`` if a new match may be played with them, else a
     :class:`RulesError` naming the setting and its limits."""
-    for key, (low, high) in NEW_MATCH_LIMITS.items():
-        value = getattr(rules, key)
-        if not low <= value <= high:
-            raise RulesError(f"{key} must be {low}-{high} for a new match, got {value}")
+    beyond = beyond_new_match_limits({key: getattr(rules, key) for key in NEW_MATCH_LIMITS})
+    if beyond is not None:
+        key, low, high, value = beyond
+        raise RulesError(f"{key} must be {low}-{high} for a new match, got {value}")
     return rules
 CLASSIC = Rules()
 ENCYCLOPEDIA = Rules(profile="encyclopedia", all_tricks_bonus=40, dix_on_play=False)

@@ -265,16 +265,16 @@ def _rules_in_words(args: argparse.Namespace) -> Rules:
     """The rules of a new match (:func:`rules_from_args`), a rule set not
     known or a setting out of its limits refused in the player's language."""
     from marjolet.commands.common import FLAGS
-    from marjolet.rules import NEW_MATCH_LIMITS, PROFILES
+    from marjolet.rules import NEW_MATCH_LIMITS, PROFILES, beyond_new_match_limits
     from marjolet.tui.words import tr
 
     if args.profile not in PROFILES:
         raise MarjoletError(tr("play.unknown_rules", name=args.profile, known=", ".join(PROFILES)))
-    for key, (low, high) in NEW_MATCH_LIMITS.items():
-        value = getattr(args, key, None)
-        if value is not None and not low <= value <= high:
-            words = {"flag": FLAGS[key], "low": low, "high": high, "value": value}
-            raise MarjoletError(tr("play.setting_range", **words))
+    beyond = beyond_new_match_limits({key: getattr(args, key, None) for key in NEW_MATCH_LIMITS})
+    if beyond is not None:
+        key, low, high, value = beyond
+        words = {"flag": FLAGS[key], "low": low, "high": high, "value": value}
+        raise MarjoletError(tr("play.setting_range", **words))
     return rules_from_args(args)
 
 

@@ -63,6 +63,7 @@ from marjolet.rl.episode import (
     max_deal_score,
     reward_arg,
     rules_arg,
+    seed_value,
 )
 from marjolet.rules import Rules
 
@@ -158,7 +159,8 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[FloatArray, dict[str, Any]]:
-        self._seeds.reseed(seed)  # first: its error names a negative seed's twin
+        seed = None if seed is None else seed_value(seed)  # a numpy integer as an int
+        self._seeds.reseed(seed)
         super().reset(seed=seed)
         match_seed = self._seeds.next()
         bot_seed = self._seeds.next()

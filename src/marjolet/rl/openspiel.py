@@ -303,7 +303,8 @@ class MarjoletState(pyspiel.State):  # type: ignore[misc]
         self._core.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        limit = 32 if player == pyspiel.PlayerId.CHANCE else len(ACTION_NAMES)
+        chance = player == pyspiel.PlayerId.CHANCE
+        limit = (2 if self._core.dealer is None else 32) if chance else len(ACTION_NAMES)
         if not 0 <= action < limit:
             raise MarjoletError(f"{GAME_NAME}: {action} is not an action id (0 to {limit - 1})")
         if player == pyspiel.PlayerId.CHANCE:

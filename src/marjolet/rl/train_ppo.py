@@ -516,13 +516,21 @@ def win_rate(margins: Sequence[float]) -> float:
 MAX_SEED = 2**63 - 1
 
 
+class _DefaultsShown(argparse.HelpFormatter):
+    """``--help`` with each option's default, where it has one to show."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if action.default in (None, False, argparse.SUPPRESS) or "default" in text:
+            return text
+        return text + " (default: %(default)s)"
+
+
 def training_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
     """A trainer's parser: usage errors are one line (exit 2), ``--help``
     shows the defaults."""
     return OneLineParser(
-        prog=prog,
-        description=(doc or "").split("\n\n")[0],
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        prog=prog, description=(doc or "").split("\n\n")[0], formatter_class=_DefaultsShown
     )
 
 
@@ -615,6 +623,12 @@ def run_logged(
                 check_output(path, force=args.force, flag=flag)
         torch.set_num_threads(1)
 
+        def write_log() -> None:
+            if log_path is not None:
+                lines = [json.dumps({"settings": asdict(settings)})]
+                lines += [json.dumps(r) for r in records]
+                write_atomic(log_path, ("\n".join(lines) + "\n").encode())
+
         def log(record: dict[str, Any]) -> None:
             records.append(record)
             print(
@@ -622,10 +636,9 @@ def run_logged(
                 f"win {record['win_rate']:6.1%}  margin {record['margin']:+7.1f}",
                 flush=True,
             )
-            if log_path is not None:
-                lines = [json.dumps({"settings": asdict(settings)})]
-                lines += [json.dumps(r) for r in records]
-                write_atomic(log_path, ("\n".join(lines) + "\n").encode())
+            write_log()
+
+        write_log()  # the settings at once: a run with no evaluation still has its log
 
         def checkpoint(policy: MlpPolicy, steps: int) -> None:
             if out is not None:

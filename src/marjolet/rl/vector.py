@@ -582,7 +582,13 @@ class MarjoletVectorEnv(_Batch, gymnasium.vector.VectorEnv):
         seed: Seeds = None,
         copy: bool = True,
         use_kernel: bool | None = None,
+        render_mode: str | None = None,
     ) -> None:
+        if render_mode is not None:  # gymnasium.make_vec passes it on
+            raise MarjoletError(
+                f"render_mode={render_mode!r}: the batch draws nothing; "
+                "gymnasium.make_vec(..., vectorization_mode='sync') renders each environment"
+            )
         self._setup(num_envs, 1, autoreset_mode, copy)
         check_agent_args(seat, illegal_action)
         self.rules = rules_arg(rules)

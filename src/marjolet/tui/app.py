@@ -368,9 +368,9 @@ class MarjoletApp(App[None]):
         self.table.show_too_small(notice if small else None)
         self.too_small = small
         self.refresh_table()
-        # the top bar is fitted to its own width, which the layout after
-        # this event sets: fit it again then (else it kept a small
-        # window's short words after the window grew)
+        # the players' lines are fitted to their own widths, which the
+        # layout after this event sets: fit them again then (else they kept
+        # a small window's short words after the window grew)
         self.call_after_refresh(self.refresh_table)
 
     # -- the bot -----------------------------------------------------------------

@@ -15,16 +15,15 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from marjolet.actions import DIX, DRAW, MELD_BASE, parse_action
-from marjolet.cards import card_name, display_order
-from marjolet.errors import ActionError
+from marjolet.cards import card_name, display_order, parse_card
+from marjolet.errors import ActionError, CardError
 from marjolet.i18n import LANGS, card_label
 from marjolet.match import Match
-from marjolet.melds import MELD_COUNT, MELD_VALUES, meld_card_order, meld_cards
+from marjolet.melds import MELD_COUNT, MELD_VALUES, meld_cards
 from marjolet.observation import Observation
 from marjolet.tui.describe import (
     choice_label,
     follow_rule,
-    meld_cards_text,
     meld_words,
     shown_trick,
     why_not_allowed,
@@ -116,19 +115,34 @@ def menu_order(legal: Sequence[int]) -> list[int]:
 def _listed_window_action(text: str, obs: Observation, legal: Sequence[int]) -> int | None:
     """A meld-window line typed as the list shows its cards (``R♥-D♥``,
     ``7♠⇄10♠``, with or without the dash), in any case; else any meld typed
-    by its cards (``R♥-D♥`` without the king, or outside a window), so that
-    the refusal can say why."""
+    by its cards (``K♥-Q♥``, ``R♥ D♥``, ``QH-KH``: either language, any
+    order) even when it cannot be declared, so that the refusal can say why."""
     typed = text.replace("-", "").replace(" ", "").upper()
     if obs.in_window:
         for option in window_options(obs, legal):
             if option.action != DRAW and option.cards.replace("-", "").upper() == typed:
                 return option.action
+    cards = _typed_cards(text)
     for m in range(MELD_COUNT):
-        shown = meld_cards_text(m, obs.trump, obs.rules).replace("-", "").upper()
-        cards = meld_card_order(m, meld_cards(m, obs.trump, obs.rules))
-        if typed in (shown, "".join(card_name(c) for c in cards)):
+        if cards == meld_cards(m, obs.trump, obs.rules):
             return MELD_BASE + m
     return None
+
+
+def _typed_cards(text: str) -> int | None:
+    """The cards of ``K♥-Q♥``, ``R♥ D♥`` or ``QH-KH`` as a mask (two or more
+    cards, each as either language shows it or by its name), else None."""
+    words = [w for w in re.split(r"[-\s]+", text.upper()) if w]
+    mask = 0
+    for word in words:
+        c = SHOWN_CARDS.get(word)
+        if c is None:
+            try:
+                c = parse_card(word)
+            except CardError:
+                return None
+        mask |= 1 << c
+    return mask if len(words) > 1 else None
 
 
 class LineSeat:

@@ -54,12 +54,16 @@ def saved_games() -> list[Path]:
     return sorted(files, key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
 
 
-def written_as_saved(path: str | Path, rec: record.Record) -> bool:
-    """Whether ``path`` holds exactly what saving ``rec`` there would write:
-    a file this program saved. Anything else (a record written by hand, with
-    comments of its own, or in another layout) is not replaced by a resumed
-    match, which goes on in a new file."""
+def may_save_back(path: str | Path, rec: record.Record) -> bool:
+    """Whether a resumed match may go on in ``path``: a file of the saves
+    folder (the program's own, whatever is in it: a match forked from it
+    would leave it there, unfinished, to be resumed again), or one holding
+    exactly what saving ``rec`` there would write. Anything else (a record
+    written by hand, with comments of its own, or in another layout) is
+    not replaced: the match goes on in a new file."""
     try:
+        if Path(path).resolve().parent == games_dir(create=False).resolve():
+            return True
         return record.read_text(path) == record.saved_text(rec, path)
     except (OSError, RecordError):
         return False

@@ -111,6 +111,16 @@ def display_name(spec: str) -> str:
     return spec.split(":", 1)[0].strip() or spec
 
 
+def _fresh_save_path() -> Path:
+    """A new file in the saves folder, or a one-line error naming it."""
+    try:
+        return saves.new_save_path()
+    except OSError as exc:
+        folder = saves.games_dir(create=False)
+        reason = str(exc.strerror or exc)
+        raise RecordError(tr("play.cannot_save", path=folder, reason=reason)) from None
+
+
 class GameSession:
     """A match between the human (seat 0) and a bot, saved continuously."""
 
@@ -236,8 +246,8 @@ class GameSession:
             spec = fallback_opponent
         if match.players is None:
             match.players = (default_name(), spec)
-        if save_path is None and not saves.written_as_saved(path, rec):
-            save_path = saves.new_save_path()
+        if save_path is None and not saves.may_save_back(path, rec):
+            save_path = _fresh_save_path()
             notes.append(tr("tui.resumed_elsewhere", path=path, new=save_path))
         session = cls(
             match,
