@@ -87,6 +87,10 @@ class Batch(Protocol):
         (mine minus the opponent's) of the episodes that ended."""
         ...
 
+    def close(self) -> None:
+        """End the opponents' programs (``exec:`` specs), if any."""
+        ...
+
 
 class PythonBatch:
     """N :class:`~marjolet.rl.gym.SingleAgentEnv` in a loop; an ended episode
@@ -97,6 +101,10 @@ class PythonBatch:
         self.num_envs = len(self.envs)
         self.obs = np.zeros((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
         self.mask = np.zeros((self.num_envs, NUM_ACTIONS), dtype=np.int8)
+
+    def close(self) -> None:
+        for env in self.envs:
+            env.close()
 
     def reset(self, seed: int) -> tuple[FloatArray, npt.NDArray[np.int8]]:
         for i, env in enumerate(self.envs):
@@ -132,6 +140,9 @@ class VectorBatch:
     def __init__(self, env: Any) -> None:
         self.env = env
         self.num_envs = int(env.num_envs)
+
+    def close(self) -> None:
+        self.env.close()
 
     def reset(self, seed: int) -> tuple[FloatArray, npt.NDArray[np.int8]]:
         obs, infos = self.env.reset(seed=seed)
@@ -366,6 +377,12 @@ class Trainer:
         self.margins: list[float] = []
 
     def run(self) -> MlpPolicy:
+        try:
+            return self._train()
+        finally:
+            self.batch.close()
+
+    def _train(self) -> MlpPolicy:
         s = self.s
         obs, mask = self.batch.reset(seed=s.seed * 1_000_003)
         next_eval = 0
