@@ -307,7 +307,7 @@ class MarjoletState(pyspiel.State):  # type: ignore[misc]
         limit = (2 if self._core.dealer is None else 32) if chance else len(ACTION_NAMES)
         if not 0 <= action < limit:
             raise MarjoletError(f"{GAME_NAME}: {action} is not an action id (0 to {limit - 1})")
-        if player == pyspiel.PlayerId.CHANCE:
+        if chance:
             if self._core.dealer is None:
                 return f"dealer {action}"
             return f"deal {CARD_NAMES[action]}"

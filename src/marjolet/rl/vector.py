@@ -142,9 +142,6 @@ class _Backend(Protocol):
 class _KernelBackend:
     """The batch in C (``_kernel.VecEnv``), writing into the buffers."""
 
-    def close(self) -> None:
-        """The kernel's opponents are in C: nothing to end."""
-
     def __init__(self, n: int, rules: Rules, reward: str, opponent: int, seat: int | None,
                  autoreset: AutoresetMode, raise_illegal: bool, worst: float,
                  buffers: _Buffers) -> None:  # fmt: skip
@@ -161,6 +158,9 @@ class _KernelBackend:
             worst,
             buffers.as_tuple(),
         )
+
+    def close(self) -> None:
+        """The kernel's opponents are in C: nothing to end."""
 
     def seed(self, i: int, seed: int) -> None:
         self.vec.seed(i, seed_key(seed))
@@ -258,9 +258,6 @@ class _AgentSlot:
 class _SeatsSlot:
     """One two-seat episode (as :mod:`marjolet.rl.marjolet_v0` plays it)."""
 
-    def close(self) -> None:
-        """Both seats are agents: nothing to end."""
-
     def __init__(self, rules: Rules, reward: str, worst: float) -> None:
         self.rules = rules
         self.reward = reward
@@ -271,6 +268,9 @@ class _SeatsSlot:
         self.needs_reset = False
         self.last_mover = -1
         self.illegal = False
+
+    def close(self) -> None:
+        """Both seats are agents: nothing to end."""
 
     def seed(self, seed: int) -> None:
         self.seeds.reseed(seed)

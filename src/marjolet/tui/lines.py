@@ -193,10 +193,8 @@ class LineSeat:
             if command == "quit":
                 raise QuitGame("quit")
             if command == "help":
-                # the command is wrapped as one word, never cut: it must paste whole
-                mark = "\x01" * len(self.resume)
-                help_text = fit_to_terminal(tr("tui.plain_help", resume=mark))
-                self._say(help_text.replace(mark, self.resume))
+                help_text = tr("tui.plain_help", resume=self.resume)
+                self._say(fit_to_terminal(help_text, keep=[self.resume]))  # pastes whole
                 continue
             if command == "hand":
                 self._show_choices(obs, legal)

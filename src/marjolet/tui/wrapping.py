@@ -16,6 +16,7 @@ these names, so an upgrade that moves them fails loudly, not silently.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 #: Spaces a line must not break at: no-break, narrow no-break, figure space.
 UNBREAKABLE = "\u00a0\u202f\u2007"
@@ -47,16 +48,20 @@ def keep_unbreakable_spaces() -> None:
             setattr(module, name, re.compile(pattern))
 
 
-def fit_to_terminal(text: str, width: int | None = None) -> str:
+def fit_to_terminal(text: str, width: int | None = None, keep: Sequence[str] = ()) -> str:
     """``text`` wrapped for the line interface: each line to ``width``
     columns (the terminal's, 80 in a pipe), between words only, a line such
     as ``  help   this text`` going on under its text. ``textwrap`` breaks
-    only at ASCII whitespace, so the unbreakable spaces stay whole."""
+    only at ASCII whitespace, so the unbreakable spaces stay whole; each
+    text of ``keep`` (a command to paste) is wrapped as one word."""
     import shutil
     import textwrap
 
     if width is None:
         width = shutil.get_terminal_size((80, 24)).columns - 1
+    marks = {chr(1 + i) * len(whole): whole for i, whole in enumerate(keep) if whole}
+    for mark, whole in marks.items():
+        text = text.replace(whole, mark)
     lines = []
     for line in text.split("\n"):
         hang = re.match(r"\s+\S+\s+", line)
@@ -64,7 +69,10 @@ def fit_to_terminal(text: str, width: int | None = None) -> str:
         wrap = textwrap.TextWrapper(max(width, 20), subsequent_indent=indent,
                                     break_long_words=False, break_on_hyphens=False)  # fmt: skip
         lines.append(wrap.fill(line) or line)
-    return "\n".join(lines)
+    fitted = "\n".join(lines)
+    for mark, whole in marks.items():
+        fitted = fitted.replace(mark, whole)
+    return fitted
 
 
 __all__ = ["PATTERNS", "UNBREAKABLE", "fit_to_terminal", "keep_unbreakable_spaces"]
