@@ -8,7 +8,14 @@ import errno
 import ipaddress
 import re
 import socket
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import uvicorn
+    from fastapi import FastAPI
+
+    from marjolet.web.config import WebConfig
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 #: The addresses a loopback proxy's connections come from (IPv4, IPv6 and
@@ -125,7 +132,6 @@ def check_db(db: str | None) -> int:
     """``--check-db``: one line per problem on standard error, a summary on
     standard output; exit status 0 for a sound database, 2 otherwise."""
     import sys
-    from pathlib import Path
 
     from marjolet.web.config import WebConfig
     from marjolet.web.store import check_database_file
@@ -164,67 +170,114 @@ def run(args: argparse.Namespace) -> int:
     import logging
     import sys
 
-    from marjolet.bots.catalogue import parse_allow
     from marjolet.errors import MarjoletError
 
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the web extra: checked before anything starts)
 
-        from marjolet.web import logguard
+        from marjolet.web import backends, logguard
         from marjolet.web.app import create_app
-        from marjolet.web.config import WebConfig
-        from marjolet.web.security import TRANSPORT_MAX
-        from marjolet.web.slowclients import guarded_http_protocol
     except ImportError as exc:
         raise MarjoletError(
             f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
         ) from None
 
+    if args.check_db:
+        return check_db_command(args.db)
+    db, broker = checked_backends(args)
+    config = web_config(args, db, broker)
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    # listen first: a port in use is one line and exit 2, before the
+    # database (and its lock file) is touched
+    sock = listening_socket(args.host, args.port)
+    try:
+        app = create_app(config)
+    except BaseException:
+        sock.close()
+        raise
+    if not is_loopback(args.host):
+        print(exposure_warning(args.host, bool(args.behind_proxy)), file=sys.stderr)
+    server = uvicorn_server(app, config, args)
+    logguard.install()  # after uvicorn set up its loggers: one line per kind a minute
+    where = config.database()
+    _announce_when_started(
+        server, args.host, backends.hidden(where) if isinstance(where, str) else where
+    )
+    server.run(sockets=[sock])
+    return 0
+
+
+def check_db_command(value: str | None) -> int:
+    """``--check-db``: check a SQLite file (a server checks its own)."""
+    from marjolet.errors import MarjoletError
+    from marjolet.web import backends
+
+    if value is not None and isinstance(backends.database_target(value), str):
+        raise MarjoletError(
+            "--check-db reads a SQLite file, not a database server (PostgreSQL checks "
+            "its own databases: pg_amcheck)"
+        )
+    return check_db(value)
+
+
+def checked_backends(args: argparse.Namespace) -> tuple[Path | str | None, str | None]:
+    """The database and broker of the command line, each checked (reachable
+    if a server) before anything is served, with the numeric settings."""
+    from marjolet.errors import MarjoletError
     from marjolet.web import backends
 
     db = backends.database_target(args.db) if args.db else None
-    if args.check_db:
-        if isinstance(db, str):
-            raise MarjoletError(
-                "--check-db reads a SQLite file, not a database server (PostgreSQL checks "
-                "its own databases: pg_amcheck)"
-            )
-        return check_db(args.db)
     broker = backends.broker_url(args.broker) if args.broker else None
     if broker is not None and not isinstance(db, str):
         raise MarjoletError(
             "--broker joins processes that share one database: give --db postgresql://..."
         )
-    if not 0 <= args.port <= 65535:
-        raise MarjoletError(f"--port must be 0-65535, got {args.port}")
-    for flag, value in (("--bot-delay", args.bot_delay), ("--watch-delay", args.watch_delay)):
-        if not 0 <= value <= 60:
-            raise MarjoletError(f"{flag} must be between 0 and 60 seconds, got {value}")
-    if not 0 <= args.review_budget <= 10:
-        raise MarjoletError(
-            f"--review-budget must be between 0 and 10 seconds, got {args.review_budget}"
-        )
-    if not 0 <= args.away_grace <= 86_400:
-        raise MarjoletError(
-            f"--away-grace must be between 0 and 86400 seconds, got {args.away_grace}"
-        )
-    if not 1 <= args.rate_limit <= 100_000:
-        raise MarjoletError(
-            f"--rate-limit must be 1-100000 messages a second, got {args.rate_limit}"
-        )
-    if not 1 <= args.bot_threads <= 64:
-        raise MarjoletError(f"--bot-threads must be 1-64, got {args.bot_threads}")
+    check_ranges(args)
     if isinstance(db, str) and broker is None:  # each process would see only its own players
         raise MarjoletError(
             f"--db {backends.hidden(args.db)}: processes sharing a database server need "
             "--broker redis://HOST:PORT/N, or a player still at the table could be "
             "claimed as gone by another process (one process: give --db a SQLite file)"
         )
-    if isinstance(db, str):  # a server: reachable, before anything is served
+    if isinstance(db, str):
         backends.check_database(db, args.db)
     if broker is not None:
         backends.check_broker(broker)
-    config = WebConfig(
+    return db, broker
+
+
+# (flag, attribute, low, high, unit): the numeric settings and their limits
+RANGES = (
+    ("--port", "port", 0, 65535, ""),
+    ("--bot-delay", "bot_delay", 0, 60, " seconds"),
+    ("--watch-delay", "watch_delay", 0, 60, " seconds"),
+    ("--review-budget", "review_budget", 0, 10, " seconds"),
+    ("--away-grace", "away_grace", 0, 86_400, " seconds"),
+    ("--rate-limit", "rate_limit", 1, 100_000, " messages a second"),
+    ("--bot-threads", "bot_threads", 1, 64, ""),
+)
+
+
+def check_ranges(args: argparse.Namespace) -> None:
+    """Refuse, in one line naming the flag, a number outside its limits."""
+    from marjolet.errors import MarjoletError
+
+    for flag, name, low, high, unit in RANGES:
+        value = getattr(args, name)
+        if not low <= value <= high:
+            raise MarjoletError(f"{flag} must be between {low} and {high}{unit}, got {value}")
+
+
+def web_config(
+    args: argparse.Namespace, db: Path | str | None, broker: str | None
+) -> WebConfig:
+    """The server's settings from the command line (db and broker checked)."""
+    from marjolet.bots.catalogue import parse_allow
+    from marjolet.web.config import WebConfig
+
+    return WebConfig(
         db_path=db,
         broker=broker,
         rate_limit_storage=broker,
@@ -239,20 +292,18 @@ def run(args: argparse.Namespace) -> int:
         default_bots=not args.only_allowed_bots,
         allowed_hosts=allowed_hosts(args.host, args.behind_proxy),
     )
-    logging.basicConfig(
-        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    # listen first: a port in use is one line and exit 2, before the
-    # database (and its lock file) is touched
-    sock = listening_socket(args.host, args.port)
-    try:
-        app = create_app(config)
-    except BaseException:
-        sock.close()
-        raise
-    if not is_loopback(args.host):
-        print(exposure_warning(args.host, bool(args.behind_proxy)), file=sys.stderr)
-    server = uvicorn.Server(
+
+
+def uvicorn_server(
+    app: FastAPI, config: WebConfig, args: argparse.Namespace
+) -> uvicorn.Server:
+    """uvicorn serving app with the guards of config (timeouts, connections, sizes)."""
+    import uvicorn
+
+    from marjolet.web.security import TRANSPORT_MAX
+    from marjolet.web.slowclients import guarded_http_protocol
+
+    return uvicorn.Server(
         uvicorn.Config(
             app,
             host=args.host,
@@ -272,13 +323,6 @@ def run(args: argparse.Namespace) -> int:
             log_config=timestamped_log_config(),
         )
     )
-    logguard.install()  # after uvicorn set up its loggers: one line per kind a minute
-    where = config.database()
-    _announce_when_started(
-        server, args.host, backends.hidden(where) if isinstance(where, str) else where
-    )
-    server.run(sockets=[sock])
-    return 0
 
 
 def exposure_warning(host: str, behind_proxy: bool) -> str:
