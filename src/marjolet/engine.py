@@ -495,27 +495,8 @@ class Deal:
                 "R17",
                 f"R17: the deal is complete after trick 16; no further action ({name})",
             )
-        hand = s[HAND + p]
         if action < 32:
-            if s[WINDOW]:
-                return Reason(
-                    "R9/R10",
-                    f"R9/R10: player {p}'s meld window after trick {s[TRICKS]} is open; "
-                    f"it ends with 'draw' before {name} can be played"
-                )
-            if not hand >> action & 1:
-                return Reason("R7", f"R7: player {p} does not hold {name}")
-            legal = self.legal_mask()
-            if not legal >> action & 1:
-                lead = s[LEAD]
-                duty = r16_duty_words(hand, lead, self.trump)
-                cards = " ".join(CARD_NAMES[c] for c in display_order(legal))
-                return Reason(
-                    "R16",
-                    f"R16: {name} may not follow {CARD_NAMES[lead]} "
-                    f"(trumps {SUITS[self.trump]}): player {p} {duty}; legal: {cards}"
-                )
-            return None
+            return self._card_reason(p, action)
         if action == DRAW:
             if not s[WINDOW]:
                 return Reason(
@@ -535,33 +516,66 @@ class Deal:
                 f"in the meld window before drawing"
             )
         if action == DIX:
-            if self.turned_up == self.seven:
-                return Reason(
-                    "R18",
-                    "R18: the indicator was the seven of trumps; there is nothing to exchange",
-                )
-            if s[SEVEN_BY] >= 0 and s[INDICATOR] == self.seven:
-                return Reason(
-                    "R18/R20",
-                    "R18/R20: the seven of trumps was already exchanged in this deal",
-                )
-            if s[SEVEN_BY] >= 0:
-                return Reason(
-                    "R20",
-                    "R20: the seven of trumps already earned its 10 when it was played",
-                )
-            if not hand >> self.seven & 1:
-                return Reason(
-                    "R18",
-                    f"R18: player {p} does not hold the seven of trumps {CARD_NAMES[self.seven]}",
-                )
+            return self._dix_reason(p)
+        return self._meld_reason(p, action - MELD_BASE)
+
+    def _card_reason(self, p: int, action: int) -> Reason | None:
+        """Why player p may not play card ``action`` now (R7, R9/R10, R16)."""
+        s = self._s
+        name = ACTION_NAMES[action]
+        hand = s[HAND + p]
+        if s[WINDOW]:
+            return Reason(
+                "R9/R10",
+                f"R9/R10: player {p}'s meld window after trick {s[TRICKS]} is open; "
+                f"it ends with 'draw' before {name} can be played"
+            )
+        if not hand >> action & 1:
+            return Reason("R7", f"R7: player {p} does not hold {name}")
+        legal = self.legal_mask()
+        if legal >> action & 1:
             return None
-        m = action - MELD_BASE
+        lead = s[LEAD]
+        duty = r16_duty_words(hand, lead, self.trump)
+        cards = " ".join(CARD_NAMES[c] for c in display_order(legal))
+        return Reason(
+            "R16",
+            f"R16: {name} may not follow {CARD_NAMES[lead]} "
+            f"(trumps {SUITS[self.trump]}): player {p} {duty}; legal: {cards}"
+        )
+
+    def _dix_reason(self, p: int) -> Reason | None:
+        """Why player p, in its meld window, may not exchange the seven (R18, R20)."""
+        s = self._s
+        if self.turned_up == self.seven:
+            return Reason(
+                "R18",
+                "R18: the indicator was the seven of trumps; there is nothing to exchange",
+            )
+        if s[SEVEN_BY] >= 0 and s[INDICATOR] == self.seven:
+            return Reason(
+                "R18/R20",
+                "R18/R20: the seven of trumps was already exchanged in this deal",
+            )
+        if s[SEVEN_BY] >= 0:
+            return Reason(
+                "R20",
+                "R20: the seven of trumps already earned its 10 when it was played",
+            )
+        if not s[HAND + p] >> self.seven & 1:
+            return Reason(
+                "R18",
+                f"R18: player {p} does not hold the seven of trumps {CARD_NAMES[self.seven]}",
+            )
+        return None
+
+    def _meld_reason(self, p: int, m: int) -> Reason | None:
+        """Why player p, in its meld window, may not declare meld m (R12, R10)."""
+        s = self._s
         meld = MELD_NAMES[m]
         if s[MELDS + p] >> m & 1:
             return Reason("R12", f"R12: player {p} already scored meld {meld} in this deal")
-        need = self._meld_cards[m]
-        missing = need & ~hand
+        missing = self._meld_cards[m] & ~s[HAND + p]
         if missing:
             trump_jack = card(JACK, self.trump)
             cards = " ".join(
