@@ -107,7 +107,15 @@ def minimax_action_value(deal: Deal, action: int) -> int:
 # -- agreement with plain minimax --------------------------------------------------
 
 
-@pytest.mark.parametrize("rules", [CLASSIC, ENCYCLOPEDIA], ids=["classic", "encyclopedia"])
+ENDING_RULES = {
+    "classic": CLASSIC,
+    "encyclopedia": ENCYCLOPEDIA,
+    "no-bonus": CLASSIC.replace(all_tricks_bonus=0),
+    "bonus-1000-no-dix-on-play": CLASSIC.replace(all_tricks_bonus=1000, dix_on_play=False),
+}
+
+
+@pytest.mark.parametrize("rules", ENDING_RULES.values(), ids=ENDING_RULES.keys())
 def test_solver_value_and_best_set_agree_with_plain_minimax_on_random_endings(rules: Rules) -> None:
     rng = random.Random(20240501 + rules.all_tricks_bonus)
     for i in range(60):

@@ -21,7 +21,7 @@ from kernel_support import (
     random_ending,
 )
 from marjolet import kernel
-from marjolet.rules import Rules
+from marjolet.rules import CLASSIC, ENCYCLOPEDIA, SAME_SUIT, Rules
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.description())
 
@@ -58,3 +58,23 @@ def test_exact_late_phase_one_search_agrees_with_plain_minimax(rules: Rules) -> 
     table = kernel.new_table()
     for _ in range(3):
         check_exact(late_position(rng, rules, 1), table)
+
+
+#: The all-six bonus at the ends of what the kernel takes (0-1000, R17),
+#: beyond every_rules' 40 and 50.
+BONUS_EDGES = [
+    CLASSIC.replace(all_tricks_bonus=0),
+    CLASSIC.replace(all_tricks_bonus=1000, dix_on_play=False),
+    ENCYCLOPEDIA.replace(
+        all_tricks_bonus=0, deal_pattern=(2, 2, 2), jack_queen=SAME_SUIT, one_meld_per_window=True
+    ),
+]
+
+
+@pytest.mark.parametrize("rules", BONUS_EDGES, ids=[_rules_id(r) for r in BONUS_EDGES])
+def test_the_kernel_agrees_with_python_at_the_bonus_limits(rules: Rules) -> None:
+    rng = random.Random(3 + (zlib.crc32(repr(rules).encode())))
+    assert sum(check_deal(rng, rules) for _ in range(20)) > 20 * 30
+    table = kernel.new_table()
+    for _ in range(25):
+        check_ending(random_ending(rng, rules), table)

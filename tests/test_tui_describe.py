@@ -3,8 +3,11 @@ choices, the trick list and the log lines (marjolet.tui.describe)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
+
+import pytest
 
 from helpers import new_deal, play
 from marjolet.actions import DIX, DRAW, MELD_BASE, parse_action
@@ -207,3 +210,29 @@ def test_the_meld_window_prompt_offers_the_exchange_only_when_it_is_legal() -> N
         # the keys are the menu's three lines: K♥-Q♥, then the exchange (7♠) or
         # the marjolet J♠-Q♥, then draw (it said "1-9" whatever the menu)
         assert "or 1-3)" in words, words
+
+
+SWEEP_DECK = (
+    "AS TS KS AD TD KD QS JS 9S QD JD 9D 8H 8S 8D 7S "
+    "7D AC KC TC QC AH JC TH 9C KH 8C QH 7C JH 7H 9H"
+)
+SWEEP_ACTIONS = (
+    "AS AD draw TS TD draw KS KD draw QS QD draw JS JD draw 9S 9D draw 8S 8D draw 7S 7D draw "
+    "AC KC draw TC QC draw AH 7H TH 8H KH JC QH 9C JH 8C 9H 7C"
+)
+
+
+@pytest.mark.parametrize("bonus", [50, 40, 0])
+def test_r17_the_last_trick_is_narrated_with_the_engines_bonuses(bonus: int) -> None:
+    # player 1 wins all six last tricks; the bonus is said only where it scores
+    rules = dataclasses.replace(CLASSIC, all_tricks_bonus=bonus)
+    d = Deal([parse_card(c) for c in SWEEP_DECK.split()], dealer=0, rules=rules)
+    *start, last = SWEEP_ACTIONS.split()
+    play(d, " ".join(start))
+    before, actor = observe(d, 1), d.to_move
+    d.play(parse_card(last))
+    [line] = describe.narrate(before, observe(d, 1), actor, parse_card(last), ("South", "You"))
+    b = d.breakdown(1)
+    assert (b.last_trick, b.all_tricks) == (10, bonus)
+    said = f"; last trick +10, all six last tricks +{bonus}." if bonus else "; last trick +10."
+    assert line.endswith(said)

@@ -33,13 +33,21 @@ from marjolet.cards import (
     parse_card,
 )
 from marjolet.errors import ActionError, CardError, DealError, IllegalActionError
+from marjolet.history import PHASE1_TRICKS as PHASE1_TRICKS
 from marjolet.history import STOCK_CARDS as STOCK_CARDS
 from marjolet.history import TrickCards as TrickCards
 from marjolet.history import draw_position as draw_position
 from marjolet.history import draw_positions as draw_positions
 from marjolet.history import tricks, turns
 from marjolet.melds import MELD_CARDS, MELD_COUNT, MELD_NAMES, MELD_VALUES
-from marjolet.rules import CLASSIC, SAME_SUIT, Rules
+from marjolet.rules import (
+    CLASSIC,
+    LAST_CARD_POINTS,
+    LAST_TRICK_POINTS,
+    SAME_SUIT,
+    SEVEN_POINTS,
+    Rules,
+)
 from marjolet.trick import BEATS, beats, follow_mask
 
 # Indices into the state list. Per-player fields hold player 0 at the index
@@ -61,7 +69,6 @@ LAST_WINNER = 19  # winner of the latest trick, or -1
 WINDOW_MELDS = 20  # declarations made in the open window
 STATE_SIZE = 21
 
-PHASE1_TRICKS = 10
 LAST_TRICK = 16
 
 
@@ -281,7 +288,7 @@ class Deal:
         self._setup(rules, dealer, turned_up, cards[n + 1 :], (hands[0], hands[1]), cards)
         if turned_up == self.seven:  # R18: the dealer scores 10 at once
             s[SEVEN_BY] = dealer
-            s[POINTS + dealer] = 10
+            s[POINTS + dealer] = SEVEN_POINTS
         self._s = s
 
     def _setup(
@@ -385,7 +392,7 @@ class Deal:
             s[EXPOSED + p] &= ~bit
             if action == self.seven and s[SEVEN_BY] < 0 and self._dix_on_play:
                 s[SEVEN_BY] = p  # R19, at most once (R20)
-                s[POINTS + p] += 10
+                s[POINTS + p] += SEVEN_POINTS
             lead = s[LEAD]
             if lead < 0:
                 s[LEAD] = action
@@ -406,7 +413,7 @@ class Deal:
                 return
             s[LATE_TRICKS + w] += 1
             if t == LAST_TRICK:  # R17
-                s[POINTS + w] += 10
+                s[POINTS + w] += LAST_TRICK_POINTS
                 if s[LATE_TRICKS + w] == 6:
                     s[POINTS + w] += self._all_tricks_bonus
                 s[TURN] = -1
@@ -418,7 +425,7 @@ class Deal:
                 s[HAND + (p ^ 1)] |= 1 << self.stock[i + 1]
             else:
                 s[HAND + (p ^ 1)] |= 1 << s[INDICATOR]
-                s[POINTS + (p ^ 1)] += 10
+                s[POINTS + (p ^ 1)] += LAST_CARD_POINTS
                 s[LAST_CARD_TO] = p ^ 1
                 s[EXPOSED] = 0
                 s[EXPOSED + 1] = 0
@@ -427,7 +434,7 @@ class Deal:
             s[HAND + p] ^= 1 << self.seven | 1 << s[INDICATOR]
             s[INDICATOR] = self.seven
             s[SEVEN_BY] = p
-            s[POINTS + p] += 10
+            s[POINTS + p] += SEVEN_POINTS
         else:  # declare a meld (R11-R13)
             m = action - MELD_BASE
             s[MELDS + p] |= 1 << m
@@ -703,9 +710,9 @@ class Deal:
         bd = Breakdown(
             cards=sum(CARD_POINTS[c] for c in mask_cards(s[WON + player])),
             melds=sum(self._meld_values[m] for m in range(MELD_COUNT) if melds >> m & 1),
-            dix=10 if s[SEVEN_BY] == player else 0,
-            last_card=10 if s[LAST_CARD_TO] == player else 0,
-            last_trick=10 if over and s[LAST_WINNER] == player else 0,
+            dix=SEVEN_POINTS if s[SEVEN_BY] == player else 0,
+            last_card=LAST_CARD_POINTS if s[LAST_CARD_TO] == player else 0,
+            last_trick=LAST_TRICK_POINTS if over and s[LAST_WINNER] == player else 0,
             all_tricks=self._all_tricks_bonus if over and s[LATE_TRICKS + player] == 6 else 0,
         )
         assert bd.total == s[POINTS + player], "breakdown out of step with points"

@@ -14,7 +14,7 @@ from marjolet.cards import shuffled_deck
 from marjolet.engine import Deal, Outcome
 from marjolet.errors import DealError, MarjoletError, MatchOverError
 from marjolet.observation import Observation, observe
-from marjolet.rules import CLASSIC, Rules
+from marjolet.rules import CLASSIC, Rules, match_decided
 
 __all__ = ["Match", "MatchOverError", "new_rng", "seeded_deck", "shuffled_deck"]
 
@@ -34,6 +34,11 @@ def seeded_deck(seed: int, deal_index: int) -> list[int]:
     """
     return shuffled_deck(random.Random(f"marjolet/{seed}/deal/{deal_index}"))
 
+
+def dealer_of(first_dealer: int, index: int) -> int:
+    """The dealer of deal ``index`` (0-based) of a match: the dealers
+    alternate from the first (R3)."""
+    return first_dealer ^ (index & 1)
 
 class Match:
     """Deals to ``rules.target``; the first dealer, then alternation (R3, R22).
@@ -79,7 +84,7 @@ class Match:
         return len(self.deals) - 1
 
     def dealer_of(self, index: int) -> int:
-        return self.first_dealer ^ (index & 1)
+        return dealer_of(self.first_dealer, index)
 
     @property
     def totals(self) -> tuple[int, int]:
@@ -149,8 +154,7 @@ class Match:
         t0, t1 = t0 + p0, t1 + p1
         self._completed_totals = (t0, t1)
         self._counted = len(self.deals)
-        target = self.rules.target
-        if (t0 >= target or t1 >= target) and t0 != t1:
+        if match_decided((t0, t1), self.rules.target):
             self._winner = 0 if t0 > t1 else 1
 
     def play(self, action: int) -> None:

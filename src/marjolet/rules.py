@@ -173,6 +173,22 @@ class Rules:
         return "\n".join(lines)
 
 
+#: The fixed scores every profile shares: the seven of trumps, turned up
+#: by the dealer, exchanged for the face-up card or (``dix_on_play``) played
+#: (R18, R19); the last card of the stock, the face-up card, to whoever
+#: takes it (R15); the last trick of the deal (R17).
+SEVEN_POINTS = 10
+LAST_CARD_POINTS = 10
+LAST_TRICK_POINTS = 10
+
+
+def match_decided(totals: tuple[int, int], target: int) -> bool:
+    """Whether a match with these totals after a deal is over (R22): a
+    total has reached the target and the two differ (level totals at or
+    above the target play one more deal)."""
+    return (totals[0] >= target or totals[1] >= target) and totals[0] != totals[1]
+
+
 #: The match targets offered by the front ends (R22; any positive target is valid).
 TARGETS = (500, 1000)
 

@@ -15,6 +15,11 @@ the arena (docs/bots.md).
 
 from __future__ import annotations
 
+# the rule values the policy counts with (R15, R17, R18, R19): the rules' own
+from marjolet.rules import LAST_CARD_POINTS as LAST_CARD_POINTS
+from marjolet.rules import LAST_TRICK_POINTS as LAST_TRICK_POINTS
+from marjolet.rules import SEVEN_POINTS as SEVEN_POINTS
+
 # -- tricks 1-10 -------------------------------------------------------------------
 
 #: Keep value of a card in tricks 1-10 by rank (7 8 9 J Q K T A): what the
@@ -74,11 +79,3 @@ ENDING_TRUMP_LEAD_LOST = 4.0
 ENDING_LINE_TIEBREAK = 0.01
 #: A losing answer costs its keep value plus its points times this.
 ENDING_THROWN_POINTS = 2
-
-# -- rule values the policy counts with (R15, R18, R19) -----------------------------
-
-#: The 10 of the seven of trumps (exchanged or played), of the last stock
-#: card and of the last trick.
-SEVEN_POINTS = 10
-LAST_CARD_POINTS = 10
-LAST_TRICK_POINTS = 10

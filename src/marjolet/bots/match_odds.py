@@ -28,6 +28,7 @@ from functools import lru_cache
 from marjolet.bots.match_odds_data import OUTCOMES
 from marjolet.cards import CARD_POINTS
 from marjolet.engine import Deal
+from marjolet.rules import LAST_CARD_POINTS, LAST_TRICK_POINTS, SEVEN_POINTS, match_decided
 
 #: Points per step of the tables (every score is a multiple of 10).
 STEP = 10
@@ -94,9 +95,9 @@ def match_odds(totals: tuple[int, int], deals_next: bool, target: int) -> float:
     """P(win the match) for a player with totals (mine, theirs) between
     deals, dealing the next deal or not."""
     x, y = totals
-    if x >= target or y >= target:
-        if x != y:
-            return 1.0 if x > y else 0.0
+    if match_decided(totals, target):
+        return 1.0 if x > y else 0.0
+    if x >= target:  # level at or above the target: one more deal (R22)
         return tie_odds()[0 if deals_next else 1]
     return float(win_table(target)[1 if deals_next else 0][x // STEP][y // STEP])
 
@@ -126,11 +127,11 @@ def final_points(deal: Deal, seat: int, diff: int) -> tuple[int, int]:
     total = points[0] + points[1]
     if not deal.is_over:
         loose = ~(deal.won_mask(0) | deal.won_mask(1))
-        rest = 10 + sum(CARD_POINTS[c] for c in range(32) if loose >> c & 1)
+        rest = LAST_TRICK_POINTS + sum(CARD_POINTS[c] for c in range(32) if loose >> c & 1)
         if deal.last_card_to is None:
-            rest += 10
+            rest += LAST_CARD_POINTS
         if deal.seven_pending:
-            rest += 10
+            rest += SEVEN_POINTS
         gained = abs(diff - (points[seat] - points[seat ^ 1]))
         if gained > rest:
             rest = rest + deal.rules.all_tricks_bonus if deal.stock_empty else gained

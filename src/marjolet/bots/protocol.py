@@ -40,6 +40,7 @@ from marjolet.cards import CARD_NAMES, display_order, parse_card
 from marjolet.decks import consistent_deck
 from marjolet.engine import Deal
 from marjolet.errors import DealError, MarjoletError
+from marjolet.match import dealer_of
 from marjolet.observation import Observation, observe
 from marjolet.record import printable_name
 from marjolet.rules import Rules
@@ -301,10 +302,10 @@ def parse_act(message: Mapping[str, Any]) -> ActRequest:
     if not isinstance(deal, dict):
         raise ProtocolError(f"act: 'deal' must be an object, got {deal!r}")
     dealer = _int(deal, "dealer", "act deal", range(2))
-    if dealer != first_dealer ^ (deal_index & 1):
+    if dealer != dealer_of(first_dealer, deal_index):
         raise ProtocolError(
             f"act: deal {deal_index} of a match whose first dealer is {first_dealer} is dealt "
-            f"by {first_dealer ^ (deal_index & 1)}, not {dealer} (R3)"
+            f"by {dealer_of(first_dealer, deal_index)}, not {dealer} (R3)"
         )
     hand = _cards(_list(deal, "hand", "act deal"), "hand")
     if len(hand) != 6:

@@ -36,6 +36,7 @@ from typing import Any
 from marjolet import kernel
 from marjolet.cards import CARD_POINTS
 from marjolet.engine import Deal
+from marjolet.rules import LAST_TRICK_POINTS, SEVEN_POINTS
 from marjolet.solution import NotAnEndingError, Solution, cheapness, check_ending
 from marjolet.trick import BEATS, beats, follow_mask
 
@@ -252,7 +253,7 @@ class EndingSolver:
         for lead in order:
             hl2 = hl ^ 1 << lead
             lead_pts = points[lead]
-            lead_bonus = 10 if pending and lead == seven else 0
+            lead_bonus = SEVEN_POINTS if pending and lead == seven else 0
             # the follower's legal answers (R16), equivalent ones merged
             answers = follow_mask(lead, hf, trump)
             if answers & (answers - 1):
@@ -265,7 +266,7 @@ class EndingSolver:
                 ans = b.bit_length() - 1
                 hf2 = hf ^ b
                 pts = lead_pts + points[ans]
-                ans_bonus = 10 if pending and ans == seven else 0
+                ans_bonus = SEVEN_POINTS if pending and ans == seven else 0
                 # window for the child, in this node's terms: (floor, worst)
                 ceiling = worst if worst < beta else beta
                 if not beats_row[lead << 5 | ans]:  # the leader wins (R8)
@@ -320,9 +321,9 @@ class EndingSolver:
                 diff = 0
                 if pending:
                     if lead == seven:
-                        diff = 10
+                        diff = SEVEN_POINTS
                     elif ans == seven:
-                        diff = -10
+                        diff = -SEVEN_POINTS
                 pts = points[lead] + points[ans]
                 wins = not beats_row[lead << 5 | ans]
                 # the last trick, led by this trick's winner
@@ -337,10 +338,10 @@ class EndingSolver:
                 d2 = 0
                 if pending:
                     if c1 == seven:
-                        d2 = 10
+                        d2 = SEVEN_POINTS
                     elif c2 == seven:
-                        d2 = -10
-                p2 = points[c1] + points[c2] + 10
+                        d2 = -SEVEN_POINTS
+                p2 = points[c1] + points[c2] + LAST_TRICK_POINTS
                 first_wins = not beats_row[c1 << 5 | c2]
                 # only the winner of trick 15 may still have won all six
                 if first_wins:
@@ -368,14 +369,14 @@ class EndingSolver:
         diff = 0
         if self.seven_pending:
             if lead == self.seven:
-                diff += 10
+                diff += SEVEN_POINTS
             elif ans == self.seven:
-                diff -= 10
+                diff -= SEVEN_POINTS
         leader_wins = not beats(lead, ans, self.trump)
         if hl == 0:  # that was trick 16
             if leader_wins:
-                return diff + pts + 10 + (self.bonus if code & _LEADER_SWEEP else 0)
-            return diff - pts - 10 - (self.bonus if code & _FOLLOWER_SWEEP else 0)
+                return diff + pts + LAST_TRICK_POINTS + (self.bonus if code & _LEADER_SWEEP else 0)
+            return diff - pts - LAST_TRICK_POINTS - (self.bonus if code & _FOLLOWER_SWEEP else 0)
         if leader_wins:
             g = diff + pts
             return g + self.value(hl, hf, 1 if code & _LEADER_SWEEP else 0, alpha - g, beta - g)

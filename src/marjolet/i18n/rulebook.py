@@ -15,6 +15,15 @@ from dataclasses import dataclass
 from html import escape
 
 from marjolet.i18n import translate
+from marjolet.melds import (
+    FOUR_ACES,
+    FOUR_KINGS,
+    FOUR_QUEENS,
+    FOUR_TENS,
+    JACK_QUEEN_BASE,
+    MARRIAGE_BASE,
+    MELD_VALUES,
+)
 from marjolet.rules import SAME_SUIT, Rules
 
 
@@ -34,17 +43,20 @@ def _meld_rows(rules: Rules, lang: str) -> list[tuple[str, ...]]:
         return translate(f"rules.{key}", lang)
 
     jq = ("m_jqs", "m_jqs_t") if rules.jack_queen == SAME_SUIT else ("m_jq", "m_jq_t")
-    return [
-        (tr("meld_col"), tr("value_col")),
-        (tr("m_4A"), "100"),
-        (tr("m_4T"), "80"),
-        (tr("m_4K"), "60"),
-        (tr("m_4Q"), "40"),
-        (tr("m_kq"), "20"),
-        (tr("m_kq_t"), "40"),
-        (tr(jq[0]), "20"),
-        (tr(jq[1]), "40"),
+    # the values are the engine's (R11): trumps are suit 0 here, suit 1 is plain
+    value = MELD_VALUES[0]
+    named = [
+        ("m_4A", FOUR_ACES),
+        ("m_4T", FOUR_TENS),
+        ("m_4K", FOUR_KINGS),
+        ("m_4Q", FOUR_QUEENS),
+        ("m_kq", MARRIAGE_BASE + 1),
+        ("m_kq_t", MARRIAGE_BASE),
+        (jq[0], JACK_QUEEN_BASE + 1),
+        (jq[1], JACK_QUEEN_BASE),
     ]
+    rows: list[tuple[str, ...]] = [(tr("meld_col"), tr("value_col"))]
+    return rows + [(tr(key), str(value[m])) for key, m in named]
 
 
 def _settings_rows(rules: Rules, lang: str) -> list[tuple[str, ...]]:

@@ -29,11 +29,18 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from marjolet.cards import CARD_POINTS
 from marjolet.engine import Deal
 from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.melds import MELD_VALUES
-from marjolet.rules import CLASSIC, Rules
+from marjolet.rules import (
+    CLASSIC,
+    LAST_CARD_POINTS,
+    LAST_TRICK_POINTS,
+    SEVEN_POINTS,
+    Rules,
+)
 from marjolet.turns import Turn, TurnDriver
 
 REWARD_MODES = ("deal", "dense", "match")
@@ -53,7 +60,8 @@ def max_deal_score(rules: Rules) -> int:
     every meld id once (480), the seven, the last card, the last trick (10
     each) and the all-six bonus. Deal-score differences lie within +-this."""
     melds = max(sum(values) for values in MELD_VALUES)
-    return 80 + melds + 10 + 10 + 10 + rules.all_tricks_bonus
+    fixed = SEVEN_POINTS + LAST_CARD_POINTS + LAST_TRICK_POINTS
+    return sum(CARD_POINTS) + melds + fixed + rules.all_tricks_bonus
 
 
 def reward_arg(reward: str) -> str:

@@ -36,7 +36,7 @@ from marjolet.melds import (
     meld_cards,
 )
 from marjolet.observation import Observation, late_tricks
-from marjolet.rules import Rules
+from marjolet.rules import LAST_CARD_POINTS, LAST_TRICK_POINTS, SEVEN_POINTS, Rules
 from marjolet.tui.words import card as card_symbol
 from marjolet.tui.words import suit, tr
 
@@ -146,7 +146,7 @@ def window_options(obs: Observation, legal: Sequence[int]) -> list[WindowOption]
         elif a == DIX:
             seven = card_symbol(card(SEVEN, obs.trump))
             ind = card_symbol(obs.indicator) if obs.indicator is not None else "?"
-            tail.insert(0, WindowOption(a, f"{seven}⇄{ind}", tr("tui.kind_dix"), 10))
+            tail.insert(0, WindowOption(a, f"{seven}⇄{ind}", tr("tui.kind_dix"), SEVEN_POINTS))
         elif a == DRAW:
             tail.append(WindowOption(a, "", tr("tui.kind_draw"), 0))
     melds.sort(key=lambda o: (-o.value, o.action))
@@ -314,10 +314,10 @@ def _trick_lines(
         beaten = tr("tui.their_card", name=names[loser], card=lose)
     points = CARD_POINTS[lead] + CARD_POINTS[action]
     extra = []
-    if n == 16:
-        extra.append(tr("tui.last_trick_bonus"))
-        if late_tricks(after)[winner] == 6:
-            bonus = after.rules.all_tricks_bonus
+    if n == 16:  # R17: the last trick, and the all-six bonus where it is worth any
+        extra.append(tr("tui.last_trick_bonus", n=LAST_TRICK_POINTS))
+        bonus = after.rules.all_tricks_bonus
+        if late_tricks(after)[winner] == 6 and bonus:
             extra.append(tr("tui.all_six_bonus", n=bonus))
     score = f" (+{points})" if points else ""
     who = _subject(winner, human, names)
@@ -342,9 +342,12 @@ def _draw_lines(
     ind = card_symbol(before.indicator) if before.indicator is not None else "?"
     lines = []
     if loser == human:
-        lines.append(tr("tui.you_drew_indicator", card=ind))
+        lines.append(tr("tui.you_drew_indicator", card=ind, n=LAST_CARD_POINTS))
     else:
-        lines.append(tr("tui.they_took_indicator", cards=got, name=names[loser], card=ind))
+        took = tr(
+            "tui.they_took_indicator", cards=got, name=names[loser], card=ind, n=LAST_CARD_POINTS
+        )
+        lines.append(took)
     lines.append(tr("tui.stock_empty_line"))
     return lines
 

@@ -21,6 +21,7 @@ from marjolet.i18n import LANGS, card_label
 from marjolet.match import Match
 from marjolet.melds import MELD_COUNT, MELD_VALUES, meld_cards
 from marjolet.observation import Observation
+from marjolet.rules import LAST_CARD_POINTS
 from marjolet.tui.describe import (
     choice_label,
     follow_rule,
@@ -320,5 +321,11 @@ class Narrator:
         took the indicator and scores 10 for the last card (R15)."""
         ind = card_symbol(self._indicator) if self._indicator is not None else "?"
         if winner == self.human:
-            return tr("tui.they_took_indicator", cards=got, name=self.names[winner ^ 1], card=ind)
-        return tr("tui.you_drew_indicator", card=ind)
+            return tr(
+                "tui.they_took_indicator",
+                cards=got,
+                name=self.names[winner ^ 1],
+                card=ind,
+                n=LAST_CARD_POINTS,
+            )
+        return tr("tui.you_drew_indicator", card=ind, n=LAST_CARD_POINTS)

@@ -31,6 +31,7 @@ from marjolet.match import Match
 from marjolet.melds import MELD_COUNT, MELD_NAMES, meld_card_order, meld_description
 from marjolet.observation import Observation
 from marjolet.record import Record
+from marjolet.rules import SEVEN_POINTS
 
 #: The picture of a position for one viewer: plain JSON data.
 View = dict[str, Any]
@@ -201,7 +202,7 @@ def legal_choices(deal: Deal, legal: Sequence[int]) -> list[dict[str, Any]]:
                 {
                     "action": "dix",
                     "kind": "dix",
-                    "value": 10,
+                    "value": SEVEN_POINTS,
                     "cards": [CARD_NAMES[deal.seven], CARD_NAMES[deal.indicator]],
                 }
             )

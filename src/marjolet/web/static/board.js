@@ -213,7 +213,7 @@ function windowActions(view, ctx) {
           dataset: { action: "dix" },
           onclick: () => ctx.onAction("dix"),
         }, tNodes("window.dix", { seven: cardText(a.cards[0]), indicator: cardText(a.cards[1]) }),
-        el("span", { class: "value" }, "+10")));
+        el("span", { class: "value" }, `+${a.value}`)));
       }
     }
     const draw = ctx.legal.find((a) => a.kind === "draw");
