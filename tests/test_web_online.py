@@ -781,7 +781,9 @@ def test_play_now_pairs_two_waiting_players_and_gives_a_bot_after_the_chosen_wai
             {"type": "hello", "token": found[c["key"]]["token"]},
         ) as me:
             welcome = me.recv_until(lambda m: m["type"] == "welcome")
-            assert welcome["seats"][1]["kind"] == "bot"
+            # the computer is the expert level, named as the level (never "best")
+            assert welcome["seats"][1] == {"kind": "bot", "bot": "level:expert"}
+            assert welcome["players"][1] == "Expert"
         assert client.get("/api/play-now/nope").status_code == 404
 
 

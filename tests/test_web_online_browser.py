@@ -352,6 +352,37 @@ def test_play_now_can_be_stopped_and_asks_for_a_rated_game_when_ticked(
     close_watched_page(page)
 
 
+def test_a_guest_plays_under_the_name_given_else_a_numbered_guest_in_the_readers_words(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_watched_page(chromium)
+    sent: list[Any] = []
+
+    def record(request: Request) -> None:
+        if request.url.endswith("/api/play-now") and request.method == "POST":
+            sent.append(request.post_data_json)
+
+    def look_then_stop() -> None:
+        page.click("#now-form button[type=submit]")
+        expect(page.locator("#now-cancel")).to_be_visible()
+        page.click("#now-cancel")
+        expect(page.locator("#now-status")).to_have_text("Recherche arrêtée.")
+
+    page.on("request", record)
+    page.goto(f"{server.base}/online?lang=fr")
+    expect(page.locator("#guest-name")).to_have_value("")
+    page.fill("#now-wait", "")  # never a computer opponent
+    look_then_stop()
+    assert re.fullmatch(r"Invité [1-9][0-9]", sent[0]["name"]), sent  # never "guest"
+    look_then_stop()
+    assert sent[1]["name"] == sent[0]["name"]  # the same guest each time
+    page.fill("#guest-name", "Léa")
+    page.locator("#guest-name").dispatch_event("change")
+    look_then_stop()
+    assert sent[2]["name"] == "Léa"
+    close_watched_page(page)
+
+
 def test_the_page_of_a_player_who_does_not_exist_says_so_without_empty_sections(
     chromium: Browser, server: LiveServer
 ) -> None:

@@ -143,3 +143,31 @@ def test_an_upload_error_gives_its_place_and_its_reason_apart(server: LiveServer
         expected["error"]["action"],
     )
     assert error["reason"].startswith("R12") and "deal" not in error["reason"].split(":")[0]
+
+
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+@pytest.mark.parametrize(
+    ("path", "lang", "title", "text"),
+    [
+        ("/nope", "fr", "Page introuvable", "Cette adresse ne mène à aucune page de ce site"),
+        ("/about", "en", "Page not found", "This address leads to no page of this site"),
+        ("/api/games/zzz/record?form=json", "fr", "Page introuvable",
+         "Cette partie n’existe pas sur ce serveur."),
+    ],
+)  # fmt: skip
+def test_an_address_that_leads_nowhere_is_a_page_in_the_readers_words_for_a_browser(
+    server: LiveServer, path: str, lang: str, title: str, text: str
+) -> None:
+    with server.http() as client:
+        page = client.get(path, headers={"Accept": BROWSER, "Cookie": f"marjolet_lang={lang}"})
+        assert page.status_code == 404
+        assert page.headers["content-type"].startswith("text/html")
+        html = page.text
+        assert f'<html lang="{lang}">' in html and f"<h1>{title}</h1>" in html
+        assert text in html and 'href="/"' in html
+        assert "{" not in html.split("<main", 1)[1]  # no JSON, no placeholder
+        # a program (fetch, an HTTP library) keeps the JSON form
+        answer = client.get(path, headers={"Accept": "*/*"})
+        assert answer.status_code == 404 and "error" in answer.json()

@@ -111,7 +111,13 @@ def axe_problems(page: Page) -> list[str]:
     ]
 
 
-PAGES = [("lobby", "/"), ("history", "/history"), ("rules", "/rules"), ("replay", "/replay")]
+PAGES = [
+    ("lobby", "/"),
+    ("history", "/history"),
+    ("rules", "/rules"),
+    ("replay", "/replay"),
+    ("not-found", "/nope"),
+]
 
 
 @pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-US")])

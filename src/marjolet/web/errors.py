@@ -28,7 +28,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 from starlette.middleware.body_limit import MAX_BODY_SIZE_SCOPE_KEY
@@ -250,11 +250,28 @@ def _answer(
     return JSONResponse({"error": error.to_json()}, status_code=status)
 
 
+def wants_page(request: Request) -> bool:
+    """A browser's address bar or a link followed, not a program: a GET
+    that asks for HTML first (``fetch`` and HTTP libraries ask for any
+    type, and keep the JSON form)."""
+    accept = request.headers.get("accept", "")
+    return request.method == "GET" and accept.lstrip().startswith("text/html")
+
+
+def _not_found_page(request: Request, exc: WebError | None) -> Response:
+    # the pages' module sits above this one (the routes import it)
+    from marjolet.web.routes.pages import not_found_page
+
+    return not_found_page(request, None if exc is None else (exc.key, exc.params))
+
+
 def install_handlers(app: FastAPI) -> None:
     """Answer every refusal and internal error in the server's JSON form."""
 
     @app.exception_handler(WebError)
-    async def web_error(request: Request, exc: WebError) -> JSONResponse:
+    async def web_error(request: Request, exc: WebError) -> Response:
+        if exc.status == 404 and wants_page(request):
+            return _not_found_page(request, exc)
         return _answer(request, exc, exc.status)
 
     @app.exception_handler(RequestValidationError)
@@ -262,7 +279,9 @@ def install_handlers(app: FastAPI) -> None:
         return _answer(request, from_validation(exc), 400)
 
     @app.exception_handler(HTTPException)
-    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 404 and wants_page(request):
+            return _not_found_page(request, None)
         # no route, wrong method: not worth a warning (a scanner would flood the log)
         level = logging.WARNING if exc.status_code in (400, 413) else logging.DEBUG
         response = _answer(request, from_http(request, exc), exc.status_code, level)

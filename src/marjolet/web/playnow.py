@@ -38,15 +38,20 @@ from typing import Any, TypeGuard
 
 from sqlalchemy import Connection, Engine, delete, exists, func, insert, select, update
 
+from marjolet.bots.catalogue import BotChoice
+from marjolet.bots.levels import level
 from marjolet.rules import Rules
 from marjolet.web.accounts import token_digest
 from marjolet.web.db import game_players, games, play_now, reader
 from marjolet.web.hub import Hub
+from marjolet.web.levels import level_choice
 from marjolet.web.lobby import Pairing, Seeker, Waiting, seat_token
 from marjolet.web.schemas import OPAQUE_ID
 
 log = logging.getLogger("marjolet.web")
 
+#: The level of the computer opponent a player gets when nobody answered.
+COMPUTER_LEVEL = "expert"
 #: The lease of the pairing rounds.
 PAIRING_JOB = "pairing"
 #: A matched place is forgotten this long after its game was made.
@@ -386,12 +391,20 @@ class PlayNow:
             raise
         log.info("play now: game %s made", game_id)
 
+    def _computer_opponent(self) -> BotChoice:
+        """Whom a player nobody answered plays: the expert level, shown by
+        its level's name (never a program's), or the operator's own first
+        bot where the server offers only those (``--only-allowed-bots``)."""
+        if self.hub.config.default_bots:
+            return level_choice(level(COMPUTER_LEVEL))
+        return self.hub.catalogue.resolve(self.hub.catalogue.default)
+
     async def _bot_game(self, place: Waiting) -> None:
         game_id = secrets.token_urlsafe(9)
         if not await asyncio.to_thread(self.queue.claim, [place], game_id, False):
             return
         try:
-            bot = self.hub.catalogue.resolve(self.hub.catalogue.default)
+            bot = self._computer_opponent()
             rules = Rules.from_json(json.loads(place.rules)["rules"])
             await self.hub.create_game(
                 "bot",

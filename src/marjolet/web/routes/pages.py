@@ -17,6 +17,7 @@ games list, ``/replay`` viewer, and ``/rules`` the rule book. (The
 from __future__ import annotations
 
 import json
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse
 
 from marjolet.errors import MarjoletError
-from marjolet.i18n import negotiate, pick, translate
+from marjolet.i18n import catalogue, negotiate, pick, translate
 from marjolet.i18n.rulebook import rulebook, to_html
 from marjolet.rules import Rules
 
@@ -74,6 +75,33 @@ def rules_page(request: Request) -> HTMLResponse:
     body = to_html(rulebook(rules, lang), translate("rules.title", lang))
     html = (STATIC / "rules.html").read_text(encoding="utf-8").replace("<!--RULES-->", body, 1)
     return HTMLResponse(_with_lang(html, lang), headers={"Vary": "Cookie, Accept-Language"})
+
+
+def not_found_page(request: Request, reason: tuple[str, dict[str, Any]] | None) -> HTMLResponse:
+    """The page a browser gets for an address that leads nowhere (404):
+    in the reader's language, with the refusal's own words where the
+    catalogue has them (``reason``: its key and parameters), and a way back."""
+    lang = reader_language(request)
+    text = translate("notfound.text", lang)
+    if reason is not None and reason[0] in catalogue(lang):
+        text = sentence(translate(reason[0], lang, **reason[1]))
+    body = (
+        f"<h1>{escape(translate('notfound.title', lang))}</h1>\n"
+        f"<p>{escape(text)}</p>\n"
+        f'<p><a class="action primary" href="/">{escape(translate("notfound.home", lang))}</a></p>'
+    )
+    html = (STATIC / "notfound.html").read_text(encoding="utf-8")
+    html = html.replace("<!--TITLE-->", escape(translate("notfound.page_title", lang)), 1)
+    html = html.replace("<!--BODY-->", body, 1)
+    return HTMLResponse(
+        _with_lang(html, lang), status_code=404, headers={"Vary": "Accept, Cookie, Accept-Language"}
+    )
+
+
+def sentence(text: str) -> str:
+    """A catalogue phrase as a sentence: a capital first, a full stop last."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
 
 
 router = APIRouter(include_in_schema=False)

@@ -5,11 +5,12 @@
 
 import {
   answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, playerName, rememberSeat, ratingText, resultText,
-  scoreText, sentence, t, topbar, translateDocument,
+  scoreText, sentence, setPlayerName, t, topbar, translateDocument,
 } from "./common.js";
 import { Rematch } from "./rematch.js";
 
 const OWN_SEEKS = "marjolet.own_seeks";
+const GUEST_NUMBER = "marjolet.guest_number";
 const BROWSER = "marjolet.browser";
 const state = { me: null, socket: null, place: null, rejoining: false };
 // Milliseconds between two `wait` messages on the lobby socket: each is the
@@ -92,7 +93,28 @@ function accountPanel() {
     el("label", { for: "login-name" }, t("online.name")), name,
     el("label", { for: "login-password" }, t("online.password")), password, login, signup);
   form.addEventListener("submit", send("/api/session"));
-  box.append(el("p", {}, t("online.why_account")), form, status);
+  box.append(el("p", {}, t("online.why_account")), form, status, guestNameField());
+}
+
+/** A guest's name for the others, in the reader's words: the name the player
+ *  gave (here or on the home page), else "Invité 37", the number kept by this
+ *  browser so that two guests at one table are told apart. */
+function guestName() {
+  const given = playerName().trim();
+  if (given) return given;
+  let n = Number(localStorage.getItem(GUEST_NUMBER));
+  if (!Number.isInteger(n) || n < 10 || n > 99) {
+    n = 10 + Math.floor(Math.random() * 90);
+    localStorage.setItem(GUEST_NUMBER, String(n));
+  }
+  return t("online.guest", { n });
+}
+
+function guestNameField() {
+  const input = el("input", { id: "guest-name", maxlength: "24", autocomplete: "nickname", value: playerName() });
+  input.placeholder = guestName();
+  input.addEventListener("change", () => setPlayerName(input.value.trim()));
+  return el("p", { class: "row-form" }, el("label", { for: "guest-name" }, t("online.guest_name")), input);
 }
 
 // -- my games ---------------------------------------------------------------------------
@@ -229,7 +251,7 @@ async function seeks() {
       button = el("button", { type: "button", class: "action primary accept" }, t("online.accept"));
       button.addEventListener("click", async () => {
         try {
-          goTo(await api(`/api/seeks/${s.id}/accept`, { json: { name: playerName() } }));
+          goTo(await api(`/api/seeks/${s.id}/accept`, { json: { name: guestName() } }));
         } catch (err) {
           say("seek-status", err.message);
           await seeks();
@@ -252,7 +274,7 @@ async function postSeek(event) {
     rules: { profile: "classic", target: Number($("seek-target").value) || 500 },
     rated: $("seek-rated").checked,
     days_per_move: days ? Number(days) : null,
-    name: playerName(),
+    name: guestName(),
   };
   try {
     const seek = await api("/api/seeks", { json: body });
@@ -304,7 +326,7 @@ async function playNow(event) {
   if (state.place || state.rejoining) return; // one place per page
   const wait = $("now-wait").value;
   await joinQueue({
-    bot_after: wait === "" ? null : Number(wait), rated: Boolean(state.me) && $("now-rated").checked, name: playerName(),
+    bot_after: wait === "" ? null : Number(wait), rated: Boolean(state.me) && $("now-rated").checked, name: guestName(),
     browser: browserId(),
   });
 }
