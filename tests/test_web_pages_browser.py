@@ -462,3 +462,23 @@ def test_a_player_resigns_with_two_presses_and_the_pages_say_so_in_french(
     expect(page.locator("#partial")).to_contain_text("Camille a abandonné\u00a0: ")
     expect(page.locator("#result")).to_contain_text("gagne par forfait")
     close(page)
+
+
+def test_the_home_page_names_no_program_until_the_research_programs_are_asked_for(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_page(chromium, PHONE, "fr-FR")
+    page.goto(server.base + "/")
+    page.wait_for_selector("#bot-program option", state="attached")
+    expect(page.locator("details.programs")).to_have_count(2)
+    for fold in page.locator("details.programs").all():
+        expect(fold).to_be_hidden()
+    shown = page.inner_text("body")
+    for word in ("Autres programmes", "pimc", "ismcts", "heuristic", "best", "sampler"):
+        assert word not in shown, word
+    page.click(".prefs-menu summary")
+    page.check("#research")  # the settings menu: « programmes de recherche »
+    expect(page.locator("#vs-bot details.programs")).to_be_visible()
+    page.reload()  # remembered by this browser
+    expect(page.locator("#vs-bot details.programs")).to_be_visible()
+    close(page)

@@ -375,7 +375,11 @@ def start_against_random(
     random bot; returns once ``ready`` (a selector) is on the table."""
     page.goto(base + "/")
     page.wait_for_selector("#bot-program option", state="attached")
-    page.click("#vs-bot .programs summary")  # the research bots are in a fold
+    if not page.is_checked("#research"):  # the research bots: asked for in the settings
+        page.click(".prefs-menu summary")
+        page.check("#research")
+        page.click(".prefs-menu summary")
+    page.click("#vs-bot .programs summary")  # then in a fold
     page.select_option("#bot-program", "random")
     page.fill("#vs-bot input[name=name]", name)
     page.click("#vs-bot button[type=submit]")

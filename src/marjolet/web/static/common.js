@@ -556,6 +556,8 @@ export function topbar(active) {
   toggle.addEventListener("change", () => setFourColour(toggle.checked));
   const sound = el("input", { type: "checkbox", id: "sound", checked: soundOn() });
   sound.addEventListener("change", () => setSound(sound.checked));
+  const research = el("input", { type: "checkbox", id: "research", checked: researchOn() });
+  research.addEventListener("change", () => setResearch(research.checked));
   const languages = el("div", { class: "lang-switch", role: "group", "aria-label": t("top.language") },
     LANGS.map((code) => el("a", {
       href: languageHref(code),
@@ -575,7 +577,8 @@ export function topbar(active) {
       el("summary", {}, t("top.settings")),
       el("div", { class: "prefs" },
         el("label", { class: "pref", title: t("top.four_colour_title") }, toggle, " ", t("top.four_colour")),
-        el("label", { class: "pref" }, sound, " ", t("top.sound")))),
+        el("label", { class: "pref" }, sound, " ", t("top.sound")),
+        el("label", { class: "pref", title: t("top.research_title") }, research, " ", t("top.research")))),
     languages,
   );
 }
@@ -588,6 +591,17 @@ function languageHref(code) {
 }
 
 // -- sounds (off by default) --------------------------------------------------------------
+
+/** Whether the home page offers the research programs beside the levels (their
+ *  names are the programs', not a player's words: off until asked for). */
+export function researchOn() {
+  try { return localStorage.getItem("marjolet.research") === "1"; } catch (err) { return false; }
+}
+
+export function setResearch(on) {
+  try { localStorage.setItem("marjolet.research", on ? "1" : "0"); } catch (err) { /* private mode */ }
+  document.dispatchEvent(new CustomEvent("marjolet:research"));
+}
 
 export function soundOn() {
   try { return localStorage.getItem("marjolet.sound") === "1"; } catch (err) { return false; }

@@ -3,7 +3,7 @@
 
 import {
   answerSubmit, api, applyPreferences, cardElement, clear, el, formatDate, loadLanguage, recordName, playerName, rememberSeat,
-  scoreText, seatsHeld, setPlayerName, t, topbar,
+  researchOn, scoreText, seatsHeld, setPlayerName, t, topbar,
 } from "./common.js";
 
 let options = null;
@@ -85,6 +85,16 @@ function fillBotMenus() {
   });
   $("bot-program").addEventListener("change", describe);
   describe();
+}
+
+/** The research programs' folds, only for a reader who asked for them (the
+ *  settings menu): a hidden fold chooses nothing, so the level plays. */
+function showPrograms() {
+  for (const fold of document.querySelectorAll("details.programs")) {
+    fold.hidden = !researchOn();
+    if (fold.hidden) for (const select of fold.querySelectorAll("select")) select.value = "";
+  }
+  if ($("bot-program")) $("bot-program").dispatchEvent(new Event("change"));
 }
 
 /** A program chosen in the fold, else the level of the main menu. */
@@ -202,6 +212,8 @@ async function main() {
     return false;
   }
   fillBotMenus();
+  showPrograms();
+  document.addEventListener("marjolet:research", showPrograms);
   applyProfile();
   field("profile").addEventListener("change", applyProfile);
   const rulesLink = () => {
