@@ -482,3 +482,17 @@ def test_the_home_page_names_no_program_until_the_research_programs_are_asked_fo
     page.reload()  # remembered by this browser
     expect(page.locator("#vs-bot details.programs")).to_be_visible()
     close(page)
+
+
+def test_the_log_says_why_the_dealer_has_10_before_any_card_when_the_seven_is_turned_up(
+    chromium: Browser, tmp_path: Path
+) -> None:
+    deck = deck_for("AS KS QS 7H 8H 9H", "7C 8C 9C 7D 8D 9D", "7S")  # R18: the dealer's 10
+    config = fast_config(tmp_path / "g.sqlite3", first_dealer=1, deck_for=lambda i: deck)
+    with live_server(config) as seven_server:
+        page = open_page(chromium, PHONE, "fr-FR")
+        start_game(page, seven_server.base)
+        expect(page.locator(".log-list li").first).to_have_text(
+            "random marque 10\u00a0: la retourne est le sept d’atout."
+        )
+        close(page)

@@ -94,7 +94,7 @@ def rulebook(rules: Rules, lang: str) -> list[Block]:
     return [
         Block("p", tr("intro", profile=profile, target=rules.target)),
         Block("h2", tr("cards_h")),
-        Block("p", tr("cards_p", pattern=pattern)),
+        Block("p", tr("cards_p", pattern=tr(f"pattern_{pattern}", pattern=pattern))),
         Block("h2", tr("phase1_h")),
         Block("p", phase1),
         Block("h2", tr("melds_h")),

@@ -388,6 +388,10 @@ export function logPanel(view, log, seat, upto) {
     }
     group.append(el("li", { class: i === n - 1 ? "latest" : null }, describeAction(entry, view, seat)));
   }
+  if (view.seven_turned) {  // the dealer's 10 before any card (R18): said first
+    const scored = seat === view.dealer ? t("tui.you_seven_turned") : t("tui.seven_turned", { name: view.players[view.dealer] });
+    list.prepend(el("li", { class: "deal-start" }, scored));
+  }
   if (!n) list.append(el("li", { class: "muted" }, t("log.none")));
   return el("div", { class: "panel log-panel" }, el("h2", {}, t("log.title")), list);
 }
