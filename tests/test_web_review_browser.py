@@ -69,6 +69,9 @@ def test_review_from_the_history_marks_the_log_and_shows_values(
             page.keyboard.press("End")
             marks += page.locator(".log-list .review-mark").count()
         assert marks > 0
+        # the legend gives each mark's sign with its meaning
+        legend = page.locator(".review-legend").inner_text()
+        assert "?! inaccuracy" in legend and "? mistake" in legend and "?? blunder" in legend
         # the summary counts in words, as the terminal does ("1 mistake", never "mistakes 1")
         summary = page.locator(".review-summary li").all_inner_texts()
         assert len(summary) == 2

@@ -71,6 +71,11 @@ function lossText(d) {
   return d.exact ? `${n}` : `\u2248${n}`;
 }
 
+/** The same loss with its unit, where a sentence says it: "≈23 points". */
+function lossWords(d) {
+  return t("review.loss_points", { n: lossPoints(d), approx: d.exact ? "" : "\u2248" });
+}
+
 /** A chance of winning the match in whole percent: "62 %", "<1 %" or ">99 %" when not
  *  certain (an estimate, `exact` false, is never shown as 0 or 100). */
 function chance(x, exact) {
@@ -124,7 +129,7 @@ export function markLog(logNode, places, deal, view) {
       title = t("review.mark_title_match", { judgement, best, ...chances });
       text = t("review.mark_match", { mark, best, ...chances });
     } else {
-      title = t("review.mark_title", { judgement, best, loss: lossText(d) });
+      title = t("review.mark_title", { judgement, best, loss: lossWords(d) });
       text = t("review.mark", { mark, best, loss: lossText(d) });
     }
     item.append(el("span", { class: "review-mark", title }, text));
@@ -148,7 +153,7 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
     if (chances) box.append(el("p", { class: "small muted review-chances-note" }, t("review.chances_note")));
     if (d.loss > 0 && lossPoints(d) > 0) {
       const judgement = d.judgement && !byChance(d) ? ` (${judgementName(d.judgement)})` : "";
-      box.append(el("p", {}, t("review.lost", { card: actionLabel(d.played, view), loss: lossText(d), judgement })));
+      box.append(el("p", {}, t("review.lost", { card: actionLabel(d.played, view), loss: lossWords(d), judgement })));
     }
     if (d.match) box.append(el("p", { class: "review-match" }, matchText(d, view)));
   } else {
@@ -162,7 +167,7 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
   }
   const summary = review.players.map((p) =>
     el("li", {}, t("review.summary", { name: players[p.seat],
-      accuracy: p.accuracy === null ? "-" : Math.round(p.accuracy) + "%",
+      accuracy: p.accuracy === null ? "-" : t("tui.percent", { n: Math.round(p.accuracy) }),
       inaccuracies: t("review.inaccuracies", { n: p.inaccuracies }),
       mistakes: t("review.mistakes", { n: p.mistakes }), blunders: t("review.blunders", { n: p.blunders }) })));
   box.append(el("ul", { class: "review-summary" }, summary));
@@ -177,7 +182,7 @@ function markedItem(x, players, view) {
     return t("review.marked_item_match", { ...words, best_chance: chance(x.match.chance_best, x.exact),
       played_chance: chance(x.match.chance_played, x.exact) });
   }
-  return t("review.marked_item", { ...words, loss: lossText(x) });
+  return t("review.marked_item", { ...words, loss: lossWords(x) });
 }
 
 function svg(tag, attrs) {
@@ -244,7 +249,7 @@ export function evaluationGraph(review, current, players, goTo) {
   }
   const legend = el("p", { class: "review-legend small" },
     t("review.graph_legend", { a: players[0], b: players[1] }), " ",
-    ...Object.keys(MARKS).map((j) => el("span", { class: `review-key review-${j}` }, "\u25CF ", judgementName(j))));
+    ...Object.keys(MARKS).map((j) => el("span", { class: `review-key review-${j}` }, "\u25CF ", `${MARKS[j]} `, judgementName(j))));
   return el("div", { class: "panel review-graph-panel" },
     el("h2", {}, t("review.graph_title_plain")), graph, legend);
 }
