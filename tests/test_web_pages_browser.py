@@ -352,7 +352,8 @@ def test_a_card_held_back_by_the_meld_window_says_why_in_french(
              hands: [{ cards: ["AS", "9S"] }] }, "9S"))"""
     )
     assert why == (
-        "Vous avez remporté le pli\u00a0: finissez d’abord vos annonces (piocher), puis jouez."
+        "Vous avez remporté le pli\u00a0: faites vos annonces ou touchez «\u00a0Piocher\u00a0» d’abord, "
+        "puis jouez."
     )
     prompts = page.evaluate(
         """() => import("/static/board.js").then((board) => [
@@ -417,6 +418,21 @@ def test_an_upload_error_counts_deals_and_actions_from_one(
     )
     close(page)
 
+
+def test_a_file_that_is_no_record_is_said_so_in_french_not_as_a_move_against_the_rules(
+    chromium: Browser, server: LiveServer, tmp_path: Path
+) -> None:
+    letter = tmp_path / "lettre.txt"
+    letter.write_text("bonjour\n", encoding="utf-8")
+    page = open_page(chromium, PHONE, "fr-FR")
+    page.goto(server.base + "/replay")
+    page.set_input_files("#record-file", str(letter))
+    page.click("#upload-form button[type=submit]")
+    expect(page.locator("#upload-error")).to_have_text(
+        "lettre.txt\u00a0: Ce fichier n’est pas une partie valable\u00a0: on n’y lit aucune "
+        "partie de marjolet (ni en JSON, ni en notation texte)."
+    )
+    close(page)
 
 @pytest.mark.parametrize(
     "viewport",

@@ -276,7 +276,7 @@ export function promptText(view, ctx) {
  *  the page only words it, so the rule lives in one place (marjolet.engine.r16_duty). */
 export function blockedReason(view, card) {
   const why = (view.blocked || {})[card];
-  if (why === "window") return sentence(t("tui.finish_window"));
+  if (why === "window") return sentence(t("error.illegal_window"));  // the button named
   const plain = t("table.blocked_now", { card: cardLabel(card) });
   const allowed = view.must_play || [];
   if (!DUTIES[why] || !allowed.length) return plain;
