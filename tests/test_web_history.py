@@ -70,10 +70,11 @@ def test_bad_request_bodies_are_refused_with_a_reason(server: LiveServer) -> Non
 
 
 def test_pages_are_served_with_a_strict_content_security_policy(server: LiveServer) -> None:
+    game = server.new_game(mode="bot", bot="random")
     with server.http() as client:
         for path in (
             "/",
-            "/game/abc",
+            f"/game/{game['id']}",
             "/history",
             "/replay",
             "/static/table.js",
@@ -82,6 +83,9 @@ def test_pages_are_served_with_a_strict_content_security_policy(server: LiveServ
             response = client.get(path)
             assert response.status_code == 200, path
             assert "script-src 'self'" in response.headers["content-security-policy"]
+        not_found = client.get("/game/abc", headers={"Accept": "text/html"})
+        assert not_found.status_code == 404
+        assert "script-src 'self'" in not_found.headers["content-security-policy"]
         assert client.get("/docs").status_code == 404  # no debug pages
 
 

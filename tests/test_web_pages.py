@@ -30,7 +30,8 @@ def server(tmp_path: Path) -> Any:
         ("/", {"Accept-Language": "en-GB,en"}, "en"),
         ("/?lang=fr", {"Accept-Language": "en-GB"}, "fr"),
         ("/history?lang=en", {"Accept-Language": "fr-FR"}, "en"),
-        ("/game/abc", {"Accept-Language": "fr", "Cookie": "marjolet_lang=en"}, "en"),
+        # no such game: the page not found, in the reader's language too
+        ("/game/abc", {"Cookie": "marjolet_lang=en", "Accept": "text/html"}, "en"),
         ("/replay", {"Cookie": "marjolet_lang=fr"}, "fr"),
         ("/rules?lang=fr", {}, "fr"),
         ("/", {}, "en"),
@@ -41,7 +42,7 @@ def test_every_page_has_the_html_lang_of_its_reader(
 ) -> None:
     with server.http() as client:
         page = client.get(path, headers=headers)
-    assert page.status_code == 200
+    assert page.status_code == (404 if path == "/game/abc" else 200)
     assert f'<html lang="{lang}">' in page.text
 
 
@@ -154,6 +155,8 @@ BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
         ("/nope", "fr", "Page introuvable", "Cette adresse ne mène à aucune page de ce site"),
         ("/about", "en", "Page not found", "This address leads to no page of this site"),
         ("/api/games/zzz/record?form=json", "fr", "Page introuvable",
+         "Cette partie n’existe pas sur ce serveur."),
+        ("/game/zzzzzzzzzzzz", "fr", "Page introuvable",
          "Cette partie n’existe pas sur ce serveur."),
     ],
 )  # fmt: skip

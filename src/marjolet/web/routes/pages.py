@@ -28,6 +28,8 @@ from marjolet.errors import MarjoletError
 from marjolet.i18n import catalogue, negotiate, pick, translate
 from marjolet.i18n.rulebook import rulebook, to_html
 from marjolet.rules import Rules
+from marjolet.web.deps import HubDep
+from marjolet.web.errors import WebError
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 COOKIE = "marjolet_lang"
@@ -113,7 +115,13 @@ async def lobby_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/game/{game_id}")
-async def table_page(game_id: str, request: Request) -> HTMLResponse:
+async def table_page(game_id: str, request: Request, hub: HubDep) -> HTMLResponse:
+    try:  # an id no game has: the page not found, never an empty table
+        await hub.load(game_id)
+    except WebError as exc:
+        if exc.code == "not_found":
+            raise
+        # a damaged game: its table says what is wrong
     return page("table.html", request)
 
 
