@@ -53,6 +53,12 @@ def test_a_finished_game_is_reviewed_once_and_shown_again_from_the_database(
             assert rec.deals[d["deal"]].actions[d["action"]] is not None
             assert d["loss"] >= 0 and d["played"] in d["values"]
         assert any(d["exact"] for d in review["decisions"])
+        # opening it again costs nothing and is never refused: the limit
+        # (6 a minute an address) counts only reviews that start computing
+        with server.http() as client:
+            for _ in range(10):
+                reopened = client.post(url, json={})
+                assert reopened.status_code == 200 and reopened.json()["status"] == "done"
     # a new server on the same database shows it at once, without a POST
     with live_server(fast_config(db)) as server:
         with server.http() as client:
