@@ -111,9 +111,17 @@ def test_a_rematch_waits_for_the_end_of_the_match(server: LiveServer) -> None:
 def test_a_used_invite_link_says_so(server: LiveServer) -> None:
     game = server.new_game(mode="friend", name="Host")
     invite = game["invite_url"].split("#invite=")[1]
+    check = f"/api/games/{game['id']}/invite"
     with server.http() as client:
+        # what the link leads to is asked before its holder is asked a name
+        assert client.post(check, json={"invite": invite}).json() == {
+            "status": "open", "host": "Host"
+        }
+        assert client.post(check, json={"invite": "x" + invite[1:]}).json()["status"] == "bad"
         ok = client.post(f"/api/games/{game['id']}/join", json={"invite": invite, "name": "Bo"})
         used = client.post(f"/api/games/{game['id']}/join", json={"invite": invite, "name": "Cy"})
+        assert client.post(check, json={"invite": invite}).json()["status"] == "used"
+        assert client.post(check, json={}).status_code == 400
     assert ok.status_code == 200
     assert used.status_code == 403
     assert used.json()["error"]["code"] == "invite_used"

@@ -305,13 +305,14 @@ def test_a_used_invite_link_says_it_was_used(chromium: Browser, server: LiveServ
     link = server.base + game["invite_url"]
     first = open_page(chromium, DESKTOP, "en-US")
     first.goto(link)
+    expect(first.locator(".join-form")).to_contain_text("Host invites you to play Marjolet.")
     first.click("#join-button")
     first.wait_for_selector(".hand.mine .card")
     second = open_page(chromium, DESKTOP, "en-US")
     second.goto(link)
-    second.click("#join-button")
-    second.wait_for_selector("#banner:not([hidden])")
+    second.wait_for_selector("#banner:not([hidden])")  # said at once: no name is asked
     assert "already used" in second.inner_text("#banner")
+    assert second.locator("#join-button").count() == 0
     close(first)
     close(second)
 
@@ -352,8 +353,8 @@ def test_a_card_held_back_by_the_meld_window_says_why_in_french(
              hands: [{ cards: ["AS", "9S"] }] }, "9S"))"""
     )
     assert why == (
-        "Vous avez remporté le pli\u00a0: faites vos annonces ou touchez «\u00a0Piocher\u00a0» d’abord, "
-        "puis jouez."
+        "Vous avez remporté le pli\u00a0: faites vos annonces ou touchez "
+        "«\u00a0Piocher\u00a0» d’abord, puis jouez."
     )
     prompts = page.evaluate(
         """() => import("/static/board.js").then((board) => [

@@ -127,6 +127,12 @@ class NewGame(Body):
         return self
 
 
+class InviteCode(Body):
+    """``POST /api/games/ID/invite``: an invite link's code, to be checked."""
+
+    invite: Annotated[str, _secret("'invite' must be the code of the invite link")] = REQUIRED
+
+
 class Join(Body):
     """``POST /api/games/ID/join``: take seat 1 of a friend game."""
 

@@ -456,6 +456,21 @@ class Table:
 
     # -- playing ------------------------------------------------------------------------
 
+    async def invite_status(self, invite: str) -> dict[str, str]:
+        """What an invite link leads to, before its holder is asked a name:
+        ``open`` (seat 1 is theirs to take), ``used`` or ``bad`` (not this
+        game's code), and the name of the player who sent it."""
+        async with self.lock:
+            await self.sync()
+            game = self.game
+            if game.invite_hash is None:
+                status = "used"
+            elif hmac.compare_digest(game.invite_hash, token_hash(invite)):
+                status = "open"
+            else:
+                status = "bad"
+            return {"status": status, "host": game.players[0]}
+
     async def join(self, invite: str, name: str) -> tuple[int, str]:
         """Give seat 1 of a friend game to the holder of its invite code;
         returns the seat and its new secret token (shown only once)."""

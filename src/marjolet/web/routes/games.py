@@ -36,7 +36,7 @@ from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
 from marjolet.web.levels import DEFAULT_LEVEL, level_choice, public_levels, resolve_choice
 from marjolet.web.routes.pages import reader_language
-from marjolet.web.schemas import Join, NewGame
+from marjolet.web.schemas import InviteCode, Join, NewGame
 
 router = APIRouter(prefix="/api", tags=["games"])
 log = logging.getLogger(__name__)
@@ -95,6 +95,13 @@ async def join(game_id: str, body: Join, table: TableDep) -> dict[str, Any]:
     """Take seat 1 of a friend game with the code of its invite link."""
     seat, token = await table.join(body.invite, body.name)
     return {"id": game_id, "seat": seat, "token": token}
+
+
+@router.post("/games/{game_id}/invite")
+async def invite(body: InviteCode, table: TableDep) -> dict[str, str]:
+    """What an invite link leads to (``open``, ``used`` or ``bad``) and who
+    sent it, so that its holder is asked a name only for a seat they may take."""
+    return await table.invite_status(body.invite)
 
 
 @router.post("/games/{game_id}/rematch")

@@ -728,7 +728,14 @@ async function claimFromFragment() {
   }
   if (seatFor(gameId)) return;
   try {
-    const name = await askName();
+    // a link already used, or not this game's, is said before any name is asked
+    const check = await api(`/api/games/${encodeURIComponent(gameId)}/invite`, { json: { invite } });
+    if (check.status !== "open") {
+      if (check.status === "used") state.inviteUsed = true;
+      banner(check.status === "used" ? t("table.invite_used") : t("table.cannot_join", { reason: t("error.bad_invite") }), "error");
+      return;
+    }
+    const name = await askName(check.host);
     const joined = await api(`/api/games/${encodeURIComponent(gameId)}/join`, { json: { invite, name } });
     rememberSeat(gameId, joined.seat, joined.token);
   } catch (err) {
@@ -738,13 +745,14 @@ async function claimFromFragment() {
   }
 }
 
-/** The guest's name, asked once in a small dialog (the last name used is offered). */
-function askName() {
+/** The guest's name, asked once in a small dialog (the last name used is offered);
+ *  `host` is the name of the player who sent the link. */
+function askName(host) {
   const node = $("overlay");
   const input = el("input", { type: "text", name: "name", maxlength: "24", autocomplete: "nickname", id: "join-name",
     value: localStorage.getItem("marjolet.name") || "", placeholder: t("lobby.name_placeholder") });
   const button = el("button", { type: "submit", class: "action primary", id: "join-button" }, t("join.button"));
-  const form = el("form", { class: "join-form" }, el("p", {}, t("join.text")),
+  const form = el("form", { class: "join-form" }, el("p", {}, host ? t("join.text_from", { name: host }) : t("join.text")),
     el("label", {}, el("span", {}, t("join.name")), " ", input));
   clear($("overlay-title")).append(t("join.title"));
   clear($("overlay-body")).append(form);
