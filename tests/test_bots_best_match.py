@@ -16,6 +16,7 @@ from helpers import phase2_deals
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots import BotSpecError, make_bot
 from marjolet.bots import best as best_module
+from marjolet.bots import match_odds as match_odds_module
 from marjolet.bots.best import KERNEL, BestBot, early_positions, world_spec
 from marjolet.bots.heuristic import POLICY, public_deal
 from marjolet.bots.match_odds import SIZE, STEP, match_odds, outcome_utility, tie_odds
@@ -57,6 +58,23 @@ def test_match_odds_grow_with_my_total_and_end_at_the_target() -> None:
     assert match_odds((500, 520), True, 500) == 0.0
     assert match_odds((520, 520), True, 500) == tie_odds()[0]
 
+
+def test_a_long_match_reads_the_odds_by_the_distances_to_its_target(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The chance depends on the distances to the target only: a match to
+    1,000 near its end reads the table of a match to 300 (the horizon,
+    lowered here), and a total farther than the horizon counts as that far
+    (the table's cost grows with the square of the target)."""
+    monkeypatch.setattr(match_odds_module, "HORIZON", 300)
+    for deals_next in (True, False):
+        assert match_odds((900, 850), deals_next, 1000) == match_odds((200, 150), deals_next, 300)
+        assert match_odds((100, 850), deals_next, 1000) == match_odds((0, 150), deals_next, 300)
+        assert match_odds((980, 990), deals_next, 1000) == match_odds((280, 290), deals_next, 300)
+    assert match_odds((1010, 990), True, 1000) == 1.0  # over: the target itself decides
+    monkeypatch.undo()  # within the horizon the shift is exact, not an approximation
+    assert match_odds((900, 850), True, 1000) == match_odds((200, 150), True, 300)
+    assert match_odds((100, 850), True, 1000) < match_odds((0, 150), True, 300)
 
 def test_a_match_tied_at_the_target_goes_on_with_the_other_player_dealing() -> None:
     """R22: equal totals at or past the target play another deal, dealt by

@@ -10,14 +10,31 @@ import pytest
 from marjolet.commands import serve
 from marjolet.errors import MarjoletError
 
+#: The limits, written out here (not read from the code under test).
+LIMITS = [
+    ("--port", 0, 65535, ""),
+    ("--bot-delay", 0, 60, " seconds"),
+    ("--watch-delay", 0, 60, " seconds"),
+    ("--review-budget", 0, 10, " seconds"),
+    ("--away-grace", 0, 86_400, " seconds"),
+    ("--rate-limit", 1, 100_000, " messages a second"),
+    ("--bot-threads", 1, 64, ""),
+]
 
-@pytest.mark.parametrize(("flag", "name", "low", "high", "unit"), serve.RANGES)
+
+def test_the_table_of_limits_is_the_documented_one() -> None:
+    assert [(flag, low, high, unit) for flag, _, low, high, unit in serve.RANGES] == LIMITS
+
+
+@pytest.mark.parametrize(("flag", "low", "high", "unit"), LIMITS)
 def test_every_numeric_serve_setting_outside_its_limits_is_one_line_naming_the_flag(
-    flag: str, name: str, low: int, high: int, unit: str
+    flag: str, low: int, high: int, unit: str
 ) -> None:
     parser = argparse.ArgumentParser()
     serve.add_arguments(parser)
     serve.check_ranges(parser.parse_args([]))  # the defaults are inside
+    for value in (low, high):
+        serve.check_ranges(parser.parse_args([flag, str(value)]))  # the limits themselves
     for value in (low - 1, high + 1):
         args = parser.parse_args([flag, str(value)])
         with pytest.raises(MarjoletError) as caught:

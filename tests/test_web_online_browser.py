@@ -373,7 +373,7 @@ def test_a_guest_plays_under_the_name_given_else_a_numbered_guest_in_the_readers
     expect(page.locator("#guest-name")).to_have_value("")
     page.fill("#now-wait", "")  # never a computer opponent
     look_then_stop()
-    assert re.fullmatch(r"Invité [1-9][0-9]", sent[0]["name"]), sent  # never "guest"
+    assert re.fullmatch(r"Invité [1-9][0-9][0-9]", sent[0]["name"]), sent  # never "guest"
     look_then_stop()
     assert sent[1]["name"] == sent[0]["name"]  # the same guest each time
     page.fill("#guest-name", "Léa")

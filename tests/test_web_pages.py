@@ -17,6 +17,9 @@ from web_support import Browser, LiveServer, fast_config, live_server, play_unti
 EXAMPLES = Path(__file__).parent / "examples"
 
 
+HTML = {"Accept": "text/html"}
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Any:
     with live_server(fast_config(tmp_path / "games.sqlite3")) as srv:
@@ -31,7 +34,7 @@ def server(tmp_path: Path) -> Any:
         ("/?lang=fr", {"Accept-Language": "en-GB"}, "fr"),
         ("/history?lang=en", {"Accept-Language": "fr-FR"}, "en"),
         # no such game: the page not found, in the reader's language too
-        ("/game/abc", {"Cookie": "marjolet_lang=en", "Accept": "text/html"}, "en"),
+        ("/game/abc", {"Accept-Language": "fr", "Cookie": "marjolet_lang=en", **HTML}, "en"),
         ("/replay", {"Cookie": "marjolet_lang=fr"}, "fr"),
         ("/rules?lang=fr", {}, "fr"),
         ("/", {}, "en"),
@@ -118,6 +121,9 @@ def test_a_used_invite_link_says_so(server: LiveServer) -> None:
             "status": "open", "host": "Host"
         }
         assert client.post(check, json={"invite": "x" + invite[1:]}).json()["status"] == "bad"
+        bot_game = server.new_game(mode="bot", bot="random")  # never had an invite link
+        bot_check = f"/api/games/{bot_game['id']}/invite"
+        assert client.post(bot_check, json={"invite": invite}).json()["status"] == "bad"
         ok = client.post(f"/api/games/{game['id']}/join", json={"invite": invite, "name": "Bo"})
         used = client.post(f"/api/games/{game['id']}/join", json={"invite": invite, "name": "Cy"})
         assert client.post(check, json={"invite": invite}).json()["status"] == "used"

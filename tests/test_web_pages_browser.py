@@ -433,6 +433,13 @@ def test_a_file_that_is_no_record_is_said_so_in_french_not_as_a_move_against_the
         "lettre.txt\u00a0: Ce fichier n’est pas une partie valable\u00a0: on n’y lit aucune "
         "partie de marjolet (ni en JSON, ni en notation texte)."
     )
+    newer = tmp_path / "plus-recent.json"  # a record, of a format this version cannot read
+    newer.write_text('{"format": "marjolet-record/2", "first_dealer": 0, "deals": []}\n')
+    page.set_input_files("#record-file", str(newer))
+    page.click("#upload-form button[type=submit]")
+    expect(page.locator("#upload-error")).to_contain_text(
+        "son en-tête (format, règles, joueurs ou premier donneur) n’est pas valable"
+    )
     close(page)
 
 @pytest.mark.parametrize(

@@ -82,7 +82,9 @@ class RecordError(MarjoletError):
     where they do not apply (record.md, "Error positions"). ``trick``, the
     trick being played then (1-16), only helps a reader find the place: it
     is shown by ``str()`` and left out of :meth:`to_json`, whose keys the
-    record format fixes.
+    record format fixes. ``readable`` is false when no record could be read
+    at all (not JSON, not the text notation, or neither's fields): a
+    front end says "no game in this file" rather than what is wrong in one.
     """
 
     def __init__(
@@ -92,12 +94,14 @@ class RecordError(MarjoletError):
         deal: int | None = None,
         action: int | None = None,
         trick: int | None = None,
+        readable: bool = True,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.deal = deal
         self.action = action
         self.trick = trick
+        self.readable = readable
 
     def to_json(self) -> dict[str, object]:
         return {"deal": self.deal, "action": self.action, "message": self.message}

@@ -271,7 +271,7 @@ def loads(text: str, *, check: bool = True) -> Record:
             "UTF-8 without one: save the file again without the mark"
         )
     if not text.strip():
-        raise RecordError("empty file: there is no record in it")
+        raise RecordError("empty file: there is no record in it", readable=False)
     if text.lstrip()[:1] in ("{", "["):
         return _loads_json(text, check)
     return _loads_text(text, check)
@@ -351,16 +351,17 @@ def parse_json(text: str, *, what: str = "JSON") -> Any:
     depth = json_depth(text)
     if depth > MAX_JSON_DEPTH:
         raise RecordError(
-            f"{what} nested {depth} levels deep; the limit is {MAX_JSON_DEPTH}"
+            f"{what} nested {depth} levels deep; the limit is {MAX_JSON_DEPTH}", readable=False
         )
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(
-            f"malformed {what} at line {exc.lineno} column {exc.colno}: {exc.msg}"
+            f"malformed {what} at line {exc.lineno} column {exc.colno}: {exc.msg}",
+            readable=False,
         ) from None
     except RecursionError:  # pragma: no cover - the depth check comes first
-        raise RecordError(f"{what} nested too deeply") from None
+        raise RecordError(f"{what} nested too deeply", readable=False) from None
 
 
 def _os_reason(exc: Exception) -> str:
@@ -487,9 +488,14 @@ def _loads_json(text: str, check: bool) -> Record:
     obj = parse_json(text)
     if not isinstance(obj, dict):
         kind = _json_kind(obj)
-        raise RecordError(f"not a marjolet record: a record is a JSON object, not a {kind}")
+        raise RecordError(
+            f"not a marjolet record: a record is a JSON object, not a {kind}", readable=False
+        )
     if not RECORD_KEYS & obj.keys():
-        raise RecordError("not a marjolet record: a JSON object without any of a record's fields")
+        raise RecordError(
+            "not a marjolet record: a JSON object without any of a record's fields",
+            readable=False,
+        )
     if "format" in obj and obj["format"] != FORMAT:
         raise RecordError(f"unknown format {obj['format']!r} (expected {FORMAT!r})")
     if "first_dealer" not in obj:
@@ -568,7 +574,9 @@ def _loads_text(text: str, check: bool) -> Record:
             continue
         if builder is None:
             if key != "deal" and all(v is None for v in header.values()):
-                raise RecordError(f"not a marjolet record: {where} starts with {key[:40]!r}")
+                raise RecordError(
+                    f"not a marjolet record: {where} starts with {key[:40]!r}", readable=False
+                )
             if header["first_dealer"] is None:
                 raise RecordError(f"{where}: 'first_dealer' is required before the deals")
             builder = _header(

@@ -8,7 +8,8 @@ deal's points (dealer's, non-dealer's) follow the distribution measured in
 self-play (``match_odds_data.OUTCOMES``, written by
 ``benchmarks/match_odds.py``), independently from deal to deal, the dealer
 alternating. Totals count in steps of 10 points (every score of the game is
-a multiple of 10). :func:`outcome_utility` turns the table into the grid the
+a multiple of 10, but for an all-six bonus set to another value, which the
+grid rounds). :func:`outcome_utility` turns the table into the grid the
 kernel's search reads: the value of each possible final deal score of the
 current deal, given the totals before it. :func:`final_points` is the
 Python twin of the kernel's ``mj_final_points`` (each side's final deal
@@ -91,15 +92,27 @@ def win_table(target: int) -> tuple[tuple[array[float], ...], tuple[array[float]
     return table
 
 
+#: The farthest distance from the target that the odds tell apart: a total
+#: farther from it counts as this far. The chance depends only on the two
+#: distances to the target, so a longer match reads this table, shifted; a
+#: player some twenty deals or more from the end is barely nearer it for
+#: one deal's points, while the table's cost grows with the square of the
+#: target (about 3 s at 2,000 points, where 10,000 would take a minute).
+HORIZON = 2000
+
+
 def match_odds(totals: tuple[int, int], deals_next: bool, target: int) -> float:
     """P(win the match) for a player with totals (mine, theirs) between
-    deals, dealing the next deal or not."""
+    deals, dealing the next deal or not (totals farther than
+    :data:`HORIZON` from the target count as that far)."""
     x, y = totals
     if match_decided(totals, target):
         return 1.0 if x > y else 0.0
     if x >= target:  # level at or above the target: one more deal (R22)
         return tie_odds()[0 if deals_next else 1]
-    return float(win_table(target)[1 if deals_next else 0][x // STEP][y // STEP])
+    shift = max(0, target - HORIZON)
+    x, y = max(x - shift, 0), max(y - shift, 0)
+    return float(win_table(target - shift)[1 if deals_next else 0][x // STEP][y // STEP])
 
 
 @lru_cache(maxsize=64)

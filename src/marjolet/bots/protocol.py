@@ -111,7 +111,7 @@ def act_message(obs: Observation, legal: Sequence[int], budget_s: float) -> dict
     return {
         "cmd": "act",
         "seat": obs.seat,
-        "first_dealer": obs.dealer ^ (obs.deal_index & 1),
+        "first_dealer": dealer_of(obs.dealer, obs.deal_index),  # R3, read backwards
         "deal_index": obs.deal_index,
         "rules": obs.rules.to_json(),
         "totals": list(obs.totals),

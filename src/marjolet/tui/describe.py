@@ -266,7 +266,8 @@ def deal_start(obs: Observation, names: Sequence[str]) -> list[str]:
         )
     ]
     if obs.turned_up == card(SEVEN, obs.trump):
-        lines.append(_says("seven_turned", obs.dealer, obs.seat, name=names[obs.dealer]))
+        dealer_name = names[obs.dealer]
+        lines.append(_says("seven_turned", obs.dealer, obs.seat, name=dealer_name, n=SEVEN_POINTS))
     return lines
 
 
@@ -280,7 +281,8 @@ def narrate(
     out: list[str] = []
     if action < MELD_BASE:
         if before.seven_scored_by is None and after.seven_scored_by == actor:
-            out.append(_says("seven_played", actor, human, who=who, card=card_symbol(action)))
+            played = card_symbol(action)
+            out.append(_says("seven_played", actor, human, who=who, card=played, n=SEVEN_POINTS))
         if before.lead is not None:
             out.extend(_trick_lines(before, after, actor, action, names))
         return out
@@ -289,7 +291,7 @@ def narrate(
     if action == DIX:
         ind = card_symbol(before.indicator) if before.indicator is not None else "?"
         seven = card_symbol(card(SEVEN, before.trump))
-        return [_says("exchanged", actor, human, who=who, seven=seven, card=ind)]
+        return [_says("exchanged", actor, human, who=who, seven=seven, card=ind, n=SEVEN_POINTS)]
     m = action - MELD_BASE
     what = meld_words(m, before.trump, before.rules)
     value = MELD_VALUES[before.trump][m]

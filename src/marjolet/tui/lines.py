@@ -21,7 +21,7 @@ from marjolet.i18n import LANGS, card_label
 from marjolet.match import Match
 from marjolet.melds import MELD_COUNT, MELD_VALUES, meld_cards
 from marjolet.observation import Observation
-from marjolet.rules import LAST_CARD_POINTS
+from marjolet.rules import LAST_CARD_POINTS, SEVEN_POINTS
 from marjolet.tui.describe import (
     choice_label,
     follow_rule,
@@ -308,7 +308,7 @@ class Narrator:
             else:
                 self._say(tr("tui.plain_both_drew", cards=got))
         elif action == DIX:
-            self._say(tr(you + "dix", who=who))
+            self._say(tr(you + "dix", who=who, n=SEVEN_POINTS))
         else:
             m = action - MELD_BASE
             what, value = meld_words(m, obs.trump, obs.rules), MELD_VALUES[obs.trump][m]

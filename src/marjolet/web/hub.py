@@ -598,6 +598,20 @@ class Hub:
             raise WebError("corrupt", f"this game cannot be read: {exc}") from None
         return game, record, complete
 
+    async def exists(self, game_id: str) -> bool:
+        """Whether a game has this id: live here, else stored (one cheap
+        read, never the whole game). A game that cannot be read now
+        (damaged, the database down) counts as one: its table says what
+        is wrong."""
+        if game_id in self.tables:
+            return True
+        if not _looks_like_id(game_id):
+            return False
+        try:
+            return await self.ledger.version_of(game_id) is not None
+        except (StoreError, WebError):
+            return True
+
     async def load(self, game_id: str) -> GameRow:
         """A stored game (``not_found`` for an id no game can have, unread;
         ``corrupt`` for a game whose rows cannot be read: the store logged

@@ -463,7 +463,9 @@ class Table:
         async with self.lock:
             await self.sync()
             game = self.game
-            if game.invite_hash is None:
+            if game.mode != "friend":  # never had an invite link
+                status = "bad"
+            elif game.invite_hash is None:
                 status = "used"
             elif hmac.compare_digest(game.invite_hash, token_hash(invite)):
                 status = "open"

@@ -116,12 +116,8 @@ async def lobby_page(request: Request) -> HTMLResponse:
 
 @router.get("/game/{game_id}")
 async def table_page(game_id: str, request: Request, hub: HubDep) -> HTMLResponse:
-    try:  # an id no game has: the page not found, never an empty table
-        await hub.load(game_id)
-    except WebError as exc:
-        if exc.code == "not_found":
-            raise
-        # a damaged game: its table says what is wrong
+    if not await hub.exists(game_id):  # the page not found, never an empty table
+        raise WebError("not_found", "no such game")
     return page("table.html", request)
 
 

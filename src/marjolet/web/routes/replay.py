@@ -110,7 +110,12 @@ def _read_record(raw: bytes) -> Record:
         raise WebError(
             "bad_record",
             f"not a valid record: {exc}",
-            extra={"deal": exc.deal, "action": exc.action, "reason": exc.message},
+            extra={
+                "deal": exc.deal,
+                "action": exc.action,
+                "reason": exc.message,
+                "readable": exc.readable,
+            },
         ) from None
 
 

@@ -389,7 +389,8 @@ export function logPanel(view, log, seat, upto) {
     group.append(el("li", { class: i === n - 1 ? "latest" : null }, describeAction(entry, view, seat)));
   }
   if (view.seven_turned) {  // the dealer's 10 before any card (R18): said first
-    const scored = seat === view.dealer ? t("tui.you_seven_turned") : t("tui.seven_turned", { name: view.players[view.dealer] });
+    const n = view.breakdown[view.dealer].dix;  // the engine's 10
+    const scored = seat === view.dealer ? t("tui.you_seven_turned", { n }) : t("tui.seven_turned", { name: view.players[view.dealer], n });
     list.prepend(el("li", { class: "deal-start" }, scored));
   }
   if (!n) list.append(el("li", { class: "muted" }, t("log.none")));

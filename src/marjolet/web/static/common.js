@@ -301,11 +301,11 @@ export function onSeatRemembered(gameId, then) {
 }
 
 export function playerName() {
-  return localStorage.getItem("marjolet.name") || "";
+  try { return localStorage.getItem("marjolet.name") || ""; } catch (err) { return ""; }
 }
 
 export function setPlayerName(name) {
-  localStorage.setItem("marjolet.name", name);
+  try { localStorage.setItem("marjolet.name", name); } catch (err) { /* storage blocked */ }
 }
 
 export function fourColour() {

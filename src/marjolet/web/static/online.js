@@ -97,15 +97,16 @@ function accountPanel() {
 }
 
 /** A guest's name for the others, in the reader's words: the name the player
- *  gave (here or on the home page), else "Invité 37", the number kept by this
- *  browser so that two guests at one table are told apart. */
+ *  gave (here or on the home page), else "Invité 371", the number kept by this
+ *  browser so that two guests at one table are almost always told apart. */
 function guestName() {
   const given = playerName().trim();
   if (given) return given;
-  let n = Number(localStorage.getItem(GUEST_NUMBER));
-  if (!Number.isInteger(n) || n < 10 || n > 99) {
-    n = 10 + Math.floor(Math.random() * 90);
-    localStorage.setItem(GUEST_NUMBER, String(n));
+  let n = NaN;
+  try { n = Number(localStorage.getItem(GUEST_NUMBER)); } catch (err) { /* storage blocked */ }
+  if (!Number.isInteger(n) || n < 100 || n > 999) {
+    n = 100 + Math.floor(Math.random() * 900);
+    try { localStorage.setItem(GUEST_NUMBER, String(n)); } catch (err) { /* this page only */ }
   }
   return t("online.guest", { n });
 }

@@ -234,20 +234,20 @@ function uploadError(err) {
   const where = [];
   if (Number.isInteger(d.deal)) where.push(t("replay.at_deal", { n: d.deal + 1 }));
   if (Number.isInteger(d.action)) where.push(t("replay.at_action", { n: d.action + 1 }));
-  const reason = recordReason(d.reason || "", where.length > 0);
+  const reason = recordReason(d.reason || "", where.length > 0, d.readable !== false);
   return where.length ? t("replay.bad_record", { where: where.join(", "), reason }) : t("replay.bad_record_nowhere", { reason });
 }
 
 /** What is wrong in a refused record, in the reader's words: the card as the table shows
  *  it, players counted from 1, no rule id (the server's reason is English, for programs). */
-function recordReason(reason, placed) {
+function recordReason(reason, placed, readable) {
   const held = /player (\d) does not hold ([2-9TJQKA][CDHS])/.exec(reason);
   if (held) return t("replay.reason_not_held", { n: Number(held[1]) + 1, card: cardLabel(held[2]) });
   const again = /player (\d) already scored meld/.exec(reason);
   if (again) return t("replay.reason_meld_again", { n: Number(again[1]) + 1 });
-  if (!placed) return t("replay.reason_not_record");  // no move to point at: no game was read
+  if (!readable) return t("replay.reason_not_record");  // no game at all in the file
   if (lang() === "en" && reason) return reason.replace(/^R\d+(?:\/R\d+)*:\s*/, "");
-  return t("replay.reason_other");
+  return t(placed ? "replay.reason_other" : "replay.reason_header");
 }
 
 function players() {

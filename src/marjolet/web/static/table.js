@@ -752,7 +752,7 @@ function askName(host) {
   const input = el("input", { type: "text", name: "name", maxlength: "24", autocomplete: "nickname", id: "join-name",
     value: localStorage.getItem("marjolet.name") || "", placeholder: t("lobby.name_placeholder") });
   const button = el("button", { type: "submit", class: "action primary", id: "join-button" }, t("join.button"));
-  const form = el("form", { class: "join-form" }, el("p", {}, host ? t("join.text_from", { name: host }) : t("join.text")),
+  const form = el("form", { class: "join-form" }, el("p", {}, host && host !== "you" ? t("join.text_from", { name: localName(host) }) : t("join.text")),
     el("label", {}, el("span", {}, t("join.name")), " ", input));
   clear($("overlay-title")).append(t("join.title"));
   clear($("overlay-body")).append(form);
