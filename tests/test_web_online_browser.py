@@ -319,10 +319,8 @@ def test_logging_out_takes_the_account_s_games_away_from_the_browser(
     close_watched_page(bobby)
 
 
-def test_play_now_can_be_stopped_and_asks_for_a_rated_game_when_ticked(
-    chromium: Browser, server: LiveServer
-) -> None:
-    page = open_watched_page(chromium)
+def play_now_requests(page: Page) -> list[Any]:
+    """The bodies of the page's Play now requests, as they are sent."""
     sent: list[Any] = []
 
     def record(request: Request) -> None:
@@ -330,6 +328,13 @@ def test_play_now_can_be_stopped_and_asks_for_a_rated_game_when_ticked(
             sent.append(request.post_data_json)
 
     page.on("request", record)
+    return sent
+
+def test_play_now_can_be_stopped_and_asks_for_a_rated_game_when_ticked(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_watched_page(chromium)
+    sent = play_now_requests(page)
     page.goto(f"{server.base}/online?lang=en")
     expect(page.locator("#now-rated")).to_be_hidden()  # a guest plays unrated
     sign_up(page, server, "carla", "en")
@@ -356,11 +361,7 @@ def test_a_guest_plays_under_the_name_given_else_a_numbered_guest_in_the_readers
     chromium: Browser, server: LiveServer
 ) -> None:
     page = open_watched_page(chromium)
-    sent: list[Any] = []
-
-    def record(request: Request) -> None:
-        if request.url.endswith("/api/play-now") and request.method == "POST":
-            sent.append(request.post_data_json)
+    sent = play_now_requests(page)
 
     def look_then_stop() -> None:
         page.click("#now-form button[type=submit]")
@@ -368,7 +369,6 @@ def test_a_guest_plays_under_the_name_given_else_a_numbered_guest_in_the_readers
         page.click("#now-cancel")
         expect(page.locator("#now-status")).to_have_text("Recherche arrêtée.")
 
-    page.on("request", record)
     page.goto(f"{server.base}/online?lang=fr")
     expect(page.locator("#guest-name")).to_have_value("")
     page.fill("#now-wait", "")  # never a computer opponent
