@@ -554,7 +554,7 @@ class Deal:
     def _dix_reason(self, p: int) -> Reason | None:
         """Why player p, in its meld window, may not exchange the seven (R18, R20)."""
         s = self._s
-        if self.turned_up == self.seven:
+        if self.seven_turned_up:
             return Reason(
                 "R18",
                 "R18: the indicator was the seven of trumps; there is nothing to exchange",
@@ -787,6 +787,12 @@ class Deal:
     def window_melds(self) -> int:
         """Declarations made in the open meld window."""
         return self._s[WINDOW_MELDS]
+
+    @property
+    def seven_turned_up(self) -> bool:
+        """Whether the face-up card was the seven of trumps: the dealer
+        scored its 10 at once, and there is nothing to exchange (R18)."""
+        return self.turned_up == self.seven
 
     @property
     def seven_pending(self) -> bool:

@@ -229,6 +229,7 @@ class EndingSolver:
         pk = self._pending_key
         reps = _REPS
         points = CARD_POINTS
+        seven_points = SEVEN_POINTS
         best = -INF
         best_lead = 0
         # the leads worth searching: one card per run of equivalent cards
@@ -253,7 +254,7 @@ class EndingSolver:
         for lead in order:
             hl2 = hl ^ 1 << lead
             lead_pts = points[lead]
-            lead_bonus = SEVEN_POINTS if pending and lead == seven else 0
+            lead_bonus = seven_points if pending and lead == seven else 0
             # the follower's legal answers (R16), equivalent ones merged
             answers = follow_mask(lead, hf, trump)
             if answers & (answers - 1):
@@ -266,7 +267,7 @@ class EndingSolver:
                 ans = b.bit_length() - 1
                 hf2 = hf ^ b
                 pts = lead_pts + points[ans]
-                ans_bonus = SEVEN_POINTS if pending and ans == seven else 0
+                ans_bonus = seven_points if pending and ans == seven else 0
                 # window for the child, in this node's terms: (floor, worst)
                 ceiling = worst if worst < beta else beta
                 if not beats_row[lead << 5 | ans]:  # the leader wins (R8)
@@ -303,6 +304,7 @@ class EndingSolver:
         trump = self.trump
         beats_row = BEATS[trump]
         points = CARD_POINTS
+        seven_points, last_trick = SEVEN_POINTS, LAST_TRICK_POINTS
         bonus = self.bonus
         best = -INF
         m = hl
@@ -321,9 +323,9 @@ class EndingSolver:
                 diff = 0
                 if pending:
                     if lead == seven:
-                        diff = SEVEN_POINTS
+                        diff = seven_points
                     elif ans == seven:
-                        diff = -SEVEN_POINTS
+                        diff = -seven_points
                 pts = points[lead] + points[ans]
                 wins = not beats_row[lead << 5 | ans]
                 # the last trick, led by this trick's winner
@@ -338,10 +340,10 @@ class EndingSolver:
                 d2 = 0
                 if pending:
                     if c1 == seven:
-                        d2 = SEVEN_POINTS
+                        d2 = seven_points
                     elif c2 == seven:
-                        d2 = -SEVEN_POINTS
-                p2 = points[c1] + points[c2] + LAST_TRICK_POINTS
+                        d2 = -seven_points
+                p2 = points[c1] + points[c2] + last_trick
                 first_wins = not beats_row[c1 << 5 | c2]
                 # only the winner of trick 15 may still have won all six
                 if first_wins:

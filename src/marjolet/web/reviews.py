@@ -19,7 +19,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -216,13 +216,19 @@ class ReviewService:
             return await self._begin(game_id, record, game_id)
         return {"status": "none"}
 
-    async def start(self, game_id: str, client: str = "") -> dict[str, Any]:
+    async def start(
+        self, game_id: str, client: str = "", allowed: Callable[[], None] | None = None
+    ) -> dict[str, Any]:
         """Start the review (again, if it failed) unless it is stored or
-        running somewhere; say where it stands."""
+        running somewhere; say where it stands. ``allowed`` is asked (it
+        raises to refuse) only when a review is about to be computed: one
+        stored or running costs nothing to report."""
         async with self._deciding(game_id):
             current = await self._status(game_id)
             if current["status"] in ("done", "running"):
                 return current
+            if allowed is not None:
+                allowed()
             record = await self._reviewable_record(game_id)
             return await self._begin(game_id, record, client or game_id)
 

@@ -271,7 +271,7 @@ def _common(match: Match, deal: Deal, steps: Sequence[Step], summaries: bool = T
         "dealer": deal.dealer,
         "trump": SUITS[deal.trump],
         "turned_up": CARD_NAMES[deal.turned_up],
-        "seven_turned": deal.turned_up == deal.seven,  # the dealer's 10 (R18)
+        "seven_turned": deal.seven_turned_up,  # the dealer's 10 (R18)
         "indicator": CARD_NAMES[deal.indicator] if stock > 0 else None,
         "exchanged": deal.exchanged,
         "stock": stock,

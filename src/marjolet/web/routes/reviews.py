@@ -31,8 +31,6 @@ async def review_start(
     judged in this client's share of the bot pool. A review stored or
     running is only reported: opening it again costs nothing, and is not
     counted against the limit."""
-    current = await reviews.status(game_id)
-    if current["status"] in ("done", "running"):
-        return current
-    within_limit(limits, "review", client)
-    return await reviews.start(game_id, client)
+    return await reviews.start(
+        game_id, client, allowed=lambda: within_limit(limits, "review", client)
+    )
