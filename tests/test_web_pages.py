@@ -158,6 +158,13 @@ def test_an_upload_error_gives_its_place_and_its_reason_apart(server: LiveServer
         expected["error"]["action"],
     )
     assert error["reason"].startswith("R12") and "deal" not in error["reason"].split(":")[0]
+    assert error["why"] == {
+        "code": "meld_again",
+        "player": 1,
+        "meld": "JQS",
+        "trump": error["why"]["trump"],
+        "jack_queen": "trump-jack",
+    }
 
 
 BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"

@@ -411,7 +411,8 @@ def test_an_upload_error_counts_deals_and_actions_from_one(
     page.wait_for_selector("#upload-error:not([hidden])")
     text = page.inner_text("#upload-error")
     assert "(deal 1, action 15)" in text  # the record's deal 0, action 14
-    assert "player 2 declares a meld already scored" in text and "R12" not in text
+    assert "player 2 declares the marjolet and the queen of spades a second time" in text
+    assert "R12" not in text
     page.set_input_files("#record-file", str(bom))
     page.click("#upload-form button[type=submit]")
     page.wait_for_function(

@@ -14,8 +14,9 @@ and ``copy`` shares every snapshot (a state list is never changed once
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE, Action, parse_action
 from marjolet.cards import (
@@ -100,16 +101,59 @@ class Breakdown:
         }
 
 
+#: Every refusal code of :class:`Reason`, with the rule it cites and its
+#: particulars (docs/engine.md, "Refusals", lists the same).
+REFUSAL_CODES: dict[str, str] = {
+    "unknown_action": "no action has this id (action)",
+    "deal_over": "R17: the deal is complete",
+    "window_open": "R9/R10: a card played in the mover's open meld window (player, card)",
+    "not_held": "R7: a card not in the mover's hand (player, card)",
+    "must_overtake": "R16: the follower must follow suit higher (player, card, lead, trump, legal)",
+    "must_follow": "R16: the follower must follow suit (player, card, lead, trump, legal)",
+    "must_trump": "R16: the follower has none of the suit led and must trump "
+    "(player, card, lead, trump, legal)",
+    "no_window": "R9: 'draw' with no meld window open (player)",
+    "phase2_meld": "R14: a meld or the dix in tricks 11-16",
+    "outside_window": "R14: a meld or the dix outside the winner's meld window (player)",
+    "seven_turned_up": "R18: the dix when the indicator is the seven of trumps",
+    "seven_exchanged": "R18/R20: the dix a second time",
+    "seven_played": "R20: the dix after the seven of trumps was played",
+    "no_seven": "R18: the dix without the seven of trumps (player, card)",
+    "meld_again": "R12: a meld already scored in the deal (player, meld, trump, jack_queen)",
+    "meld_missing": "R12: a meld whose cards are not all in hand "
+    "(player, meld, trump, jack_queen, missing)",
+    "one_meld": "R10, one_meld_per_window: a second meld in one window (player)",
+}
+
+
 class Reason(str):
     """Why an action is illegal: the message, citing the rule, with the
-    rule id as data (``reason.rule``, e.g. ``"R16"``)."""
+    rule id as data (``reason.rule``, e.g. ``"R16"``), and the refusal for
+    programs: ``reason.code``, one word (docs/engine.md, "Refusals"), and
+    ``reason.params``, its particulars (players 0 or 1, cards and melds by
+    their record names), so that a front end words it in its own language
+    without reading the English message.
+
+    >>> deal = Deal(list(range(32)), dealer=0)
+    >>> reason = deal.illegal_reason(parse_action("AS"))
+    >>> reason.rule, reason.code, dict(reason.params)
+    ('R7', 'not_held', {'player': 1, 'card': 'AS'})
+    """
 
     rule: str
+    code: str
+    params: Mapping[str, object]
 
-    def __new__(cls, rule: str, message: str) -> Reason:
+    def __new__(cls, rule: str, message: str, code: str, **params: object) -> Reason:
         self = super().__new__(cls, message)
         self.rule = rule
+        self.code = code
+        self.params = MappingProxyType(params)
         return self
+
+    def why(self) -> dict[str, object]:
+        """The code and its particulars as one JSON object."""
+        return {"code": self.code, **self.params}
 
 
 @dataclass(frozen=True, slots=True)
@@ -495,12 +539,14 @@ class Deal:
         s = self._s
         p = s[TURN]
         if not isinstance(action, int) or not 0 <= action <= DRAW:
-            return Reason("", f"unknown action id {action!r}")
+            message = f"unknown action id {action!r}"
+            return Reason("", message, "unknown_action", action=repr(action))
         name = ACTION_NAMES[action]
         if p < 0:
             return Reason(
                 "R17",
                 f"R17: the deal is complete after trick 16; no further action ({name})",
+                "deal_over",
             )
         if action < 32:
             return self._card_reason(p, action)
@@ -508,7 +554,9 @@ class Deal:
             if not s[WINDOW]:
                 return Reason(
                     "R9",
-                    f"R9: 'draw' closes a meld window and none is open (player {p} to play a card)"
+                    f"R9: 'draw' closes a meld window and none is open (player {p} to play a card)",
+                    "no_window",
+                    player=p,
                 )
             return None
         if not s[WINDOW]:
@@ -516,11 +564,14 @@ class Deal:
                 return Reason(
                     "R14",
                     f"R14: no {'melds' if action < DIX else 'dix'} in phase 2 (tricks 11-16)",
+                    "phase2_meld",
                 )
             return Reason(
                 "R14",
                 f"R14: only the winner of a trick may {'declare' if action < DIX else 'exchange'}, "
-                f"in the meld window before drawing"
+                f"in the meld window before drawing",
+                "outside_window",
+                player=p,
             )
         if action == DIX:
             return self._dix_reason(p)
@@ -535,10 +586,14 @@ class Deal:
             return Reason(
                 "R9/R10",
                 f"R9/R10: player {p}'s meld window after trick {s[TRICKS]} is open; "
-                f"it ends with 'draw' before {name} can be played"
+                f"it ends with 'draw' before {name} can be played",
+                "window_open",
+                player=p,
+                card=name,
             )
         if not hand >> action & 1:
-            return Reason("R7", f"R7: player {p} does not hold {name}")
+            message = f"R7: player {p} does not hold {name}"
+            return Reason("R7", message, "not_held", player=p, card=name)
         legal = self.legal_mask()
         if legal >> action & 1:
             return None
@@ -548,7 +603,13 @@ class Deal:
         return Reason(
             "R16",
             f"R16: {name} may not follow {CARD_NAMES[lead]} "
-            f"(trumps {SUITS[self.trump]}): player {p} {duty}; legal: {cards}"
+            f"(trumps {SUITS[self.trump]}): player {p} {duty}; legal: {cards}",
+            "must_" + r16_duty(hand, lead, self.trump)[1],
+            player=p,
+            card=name,
+            lead=CARD_NAMES[lead],
+            trump=SUITS[self.trump],
+            legal=[CARD_NAMES[c] for c in display_order(legal)],
         )
 
     def _dix_reason(self, p: int) -> Reason | None:
@@ -558,21 +619,27 @@ class Deal:
             return Reason(
                 "R18",
                 "R18: the indicator was the seven of trumps; there is nothing to exchange",
+                "seven_turned_up",
             )
         if s[SEVEN_BY] >= 0 and s[INDICATOR] == self.seven:
             return Reason(
                 "R18/R20",
                 "R18/R20: the seven of trumps was already exchanged in this deal",
+                "seven_exchanged",
             )
         if s[SEVEN_BY] >= 0:
             return Reason(
                 "R20",
                 "R20: the seven of trumps already earned its 10 when it was played",
+                "seven_played",
             )
         if not s[HAND + p] >> self.seven & 1:
             return Reason(
                 "R18",
                 f"R18: player {p} does not hold the seven of trumps {CARD_NAMES[self.seven]}",
+                "no_seven",
+                player=p,
+                card=CARD_NAMES[self.seven],
             )
         return None
 
@@ -581,7 +648,15 @@ class Deal:
         s = self._s
         meld = MELD_NAMES[m]
         if s[MELDS + p] >> m & 1:
-            return Reason("R12", f"R12: player {p} already scored meld {meld} in this deal")
+            return Reason(
+                "R12",
+                f"R12: player {p} already scored meld {meld} in this deal",
+                "meld_again",
+                player=p,
+                meld=meld,
+                trump=SUITS[self.trump],
+                jack_queen=self.rules.jack_queen,
+            )
         missing = self._meld_cards[m] & ~s[HAND + p]
         if missing:
             trump_jack = card(JACK, self.trump)
@@ -592,12 +667,20 @@ class Deal:
             return Reason(
                 "R12",
                 f"R12: meld {meld} needs {cards}, not in the hand of player {p} (window owner)",
+                "meld_missing",
+                player=p,
+                meld=meld,
+                trump=SUITS[self.trump],
+                jack_queen=self.rules.jack_queen,
+                missing=[CARD_NAMES[c] for c in display_order(missing)],
             )
         if self._one_meld and s[WINDOW_MELDS]:
             return Reason(
                 "one_meld_per_window",
                 f"R10 (variation one_meld_per_window): player {p} already declared a meld "
                 "in this window, and this variation allows one a trick won",
+                "one_meld",
+                player=p,
             )
         return None
 
@@ -606,7 +689,7 @@ class Deal:
         :class:`IllegalActionError` citing the rule if it is not legal."""
         reason = self.illegal_reason(action)
         if reason is not None:
-            raise IllegalActionError(reason, action=action, rule=reason.rule)
+            raise IllegalActionError(reason, action=action, rule=reason.rule, why=reason.why())
         self.push(action)
 
     # -- queries ---------------------------------------------------------------

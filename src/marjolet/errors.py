@@ -28,13 +28,22 @@ class IllegalActionError(MarjoletError):
     """A well-formed action that the rules forbid in the current position.
 
     ``rule`` names the broken rule id (``"R16"``) and ``action`` is the id of
-    the refused action.
+    the refused action; ``why`` is the refusal for programs, a code and its
+    particulars (:meth:`marjolet.engine.Reason.why`), or ``None``.
     """
 
-    def __init__(self, message: str, *, action: int | None = None, rule: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        action: int | None = None,
+        rule: str = "",
+        why: dict[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.action = action
         self.rule = rule
+        self.why = why
 
 
 class DealError(MarjoletError):
@@ -85,6 +94,8 @@ class RecordError(MarjoletError):
     record format fixes. ``readable`` is false when no record could be read
     at all (not JSON, not the text notation, or neither's fields): a
     front end says "no game in this file" rather than what is wrong in one.
+    ``why``, for an action the rules refuse, is the engine's refusal for
+    programs (:attr:`IllegalActionError.why`), else ``None``.
     """
 
     def __init__(
@@ -95,6 +106,7 @@ class RecordError(MarjoletError):
         action: int | None = None,
         trick: int | None = None,
         readable: bool = True,
+        why: dict[str, object] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -102,6 +114,7 @@ class RecordError(MarjoletError):
         self.action = action
         self.trick = trick
         self.readable = readable
+        self.why = why
 
     def to_json(self) -> dict[str, object]:
         return {"deal": self.deal, "action": self.action, "message": self.message}

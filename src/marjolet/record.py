@@ -417,7 +417,8 @@ class _Builder:
             try:
                 self.match.play(action)
             except IllegalActionError as exc:
-                raise RecordError(str(exc), deal=d, action=a, trick=_trick(self.match)) from None
+                trick = _trick(self.match)
+                raise RecordError(str(exc), deal=d, action=a, trick=trick, why=exc.why) from None
         self.actions.append(action)
 
     def _close_deal(self) -> None:

@@ -115,6 +115,7 @@ def _read_record(raw: bytes) -> Record:
                 "action": exc.action,
                 "reason": exc.message,
                 "readable": exc.readable,
+                "why": exc.why,
             },
         ) from None
 

@@ -2,10 +2,11 @@
 // by the server and shown position by position with both hands open.
 
 import {
-  answerSubmit, api, applyPreferences, cardLabel, clear, el, forfeitKind, lang, loadLanguage, recordName, t, topbar,
+  answerSubmit, api, applyPreferences, cardLabel, clear, el, forfeitKind, hasText, lang, loadLanguage, orList, recordName, t,
+  topbar,
 } from "./common.js";
 import {
-  animateChanges, buildBoard, dealSummary, logPanel, renderBoard, scorePanel, snapshotBoard,
+  animateChanges, buildBoard, dealSummary, logPanel, meldName, renderBoard, scorePanel, snapshotBoard,
 } from "./board.js";
 import { byPlace, evaluationGraph, markLog, reviewButton, reviewPanel } from "./review.js";
 
@@ -234,17 +235,27 @@ function uploadError(err) {
   const where = [];
   if (Number.isInteger(d.deal)) where.push(t("replay.at_deal", { n: d.deal + 1 }));
   if (Number.isInteger(d.action)) where.push(t("replay.at_action", { n: d.action + 1 }));
-  const reason = recordReason(d.reason || "", where.length > 0, d.readable !== false);
+  const reason = (d.why && refusalText(d.why)) || recordReason(d.reason || "", where.length > 0, d.readable !== false);
   return where.length ? t("replay.bad_record", { where: where.join(", "), reason }) : t("replay.bad_record_nowhere", { reason });
 }
 
-/** What is wrong in a refused record, in the reader's words: the card as the table shows
- *  it, players counted from 1, no rule id (the server's reason is English, for programs). */
+/** A move the rules refuse, in the reader's words, from the engine's refusal code and
+ *  its particulars (`why`: docs/engine.md, "Refusals"): players counted from 1, cards
+ *  and melds as the table shows them, no rule id. Null for a code without a text. */
+function refusalText(why) {
+  const key = `replay.why_${why.code}`;
+  if (!hasText(key)) return null;
+  const args = {};
+  if (Number.isInteger(why.player)) args.n = why.player + 1;
+  for (const field of ["card", "lead"]) if (why[field]) args[field] = cardLabel(why[field]);
+  for (const field of ["legal", "missing"]) if (why[field]) args[field] = orList(why[field].map(cardLabel));
+  if (why.meld) args.meld = meldName(why.meld, { trump: why.trump, rules: { jack_queen: why.jack_queen } });
+  return t(key, args);
+}
+
+/** What else is wrong in a refused record: no game in the file, or a heading or a
+ *  line that cannot be read (the server's reason is English, for programs). */
 function recordReason(reason, placed, readable) {
-  const held = /player (\d) does not hold ([2-9TJQKA][CDHS])/.exec(reason);
-  if (held) return t("replay.reason_not_held", { n: Number(held[1]) + 1, card: cardLabel(held[2]) });
-  const again = /player (\d) already scored meld/.exec(reason);
-  if (again) return t("replay.reason_meld_again", { n: Number(again[1]) + 1 });
   if (!readable) return t("replay.reason_not_record");  // no game at all in the file
   if (lang() === "en" && reason) return reason.replace(/^R\d+(?:\/R\d+)*:\s*/, "");
   return t(placed ? "replay.reason_other" : "replay.reason_header");
