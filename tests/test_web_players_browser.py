@@ -8,6 +8,7 @@ Debian's Chromium (never ``playwright install``). Screenshots go to
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -18,6 +19,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from marjolet.cards import CARD_NAMES, display_order
+from marjolet.match import Match
+from marjolet.record import Record
 from web_support import Browser as Client
 from web_support import (
     LiveServer,
@@ -303,6 +307,39 @@ def test_an_uploaded_record_is_refused_in_french(page: Page, server: LiveServer)
     assert "n’est pas une partie valable (donne 1, coup 15)" in text
     assert "le joueur 2 annonce le marjolet et la dame de pique une deuxième fois" in text
     seen(page, "a refused upload")
+
+
+def record_breaking_r16(tmp_path: Path) -> Path:
+    """A record whose last move is a card R16 refuses: in tricks 11-16 the
+    follower plays a card it holds but may not play."""
+    rng = random.Random(3)
+    for attempt in itertools.count():
+        match = Match(seed=attempt)
+        deal = match.start_deal()
+        while not deal.is_over:
+            held = display_order(deal.hand_mask(deal.to_move))
+            refused = [c for c in held if c not in deal.legal]
+            if deal.stock_empty and deal.lead is not None and refused:
+                record = Record.from_match(match).to_json()
+                record["deals"][-1]["actions"].append(CARD_NAMES[refused[0]])
+                path = tmp_path / "r16.json"
+                path.write_text(json.dumps(record))
+                return path
+            match.play(rng.choice(deal.legal_actions()))
+    raise AssertionError("unreachable")
+
+
+def test_an_upload_breaking_the_last_tricks_duty_names_the_allowed_cards_in_french(
+    page: Page, server: LiveServer, tmp_path: Path
+) -> None:
+    page.goto(server.base + "/replay")
+    page.set_input_files("#record-file", str(record_breaking_r16(tmp_path)))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#upload-error:not([hidden])")
+    text = page.inner_text("#upload-error")
+    assert re.search(r"le joueur [12] joue \S+ sur \S+ alors qu", text), text
+    assert "il pouvait jouer" in text and not RECORD_CODE.search(text) and not RULE_ID.search(text)
+    seen(page, "a refused upload in the last six tricks")
 
 
 def test_the_lobby_main_button_is_in_a_desktops_first_screen(
