@@ -43,6 +43,17 @@ def write_lines(*lines):  # in one system call, whatever Python's buffering
     os.write(1, "".join(line + "\n" for line in lines).encode())
 
 
+def wait_for_unread_input():  # however slow the host: Linux tells what the pipe holds
+    import array, fcntl, termios
+    unread = array.array("i", [0])
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        fcntl.ioctl(0, termios.FIONREAD, unread)
+        if unread[0] > 0:
+            return
+        time.sleep(0.005)
+
+
 with open(PIDFILE + ".self", "a") as f:
     f.write("%d\n" % os.getpid())
 if MODE == "grandchild":
@@ -117,7 +128,7 @@ for line in sys.stdin:
             melded = True
             meld = [a for a in legal if a.startswith("meld")][0]
             write_lines(json.dumps({{"action": meld}}))
-            time.sleep(0.3)  # the host asks for the next action meanwhile
+            wait_for_unread_input()  # the host has asked for the next action
             write_lines(json.dumps({{"action": "draw"}}))  # written before reading that act
             open(PIDFILE + ".melded", "w").close()
             time.sleep(0.3)
