@@ -647,16 +647,12 @@ class Deal:
         """Why player p, in its meld window, may not declare meld m (R12, R10)."""
         s = self._s
         meld = MELD_NAMES[m]
+        # the meld as a front end names it: its cards depend on the trump and the rules
+        about = {"player": p, "meld": meld, "trump": SUITS[self.trump]}
+        about["jack_queen"] = self.rules.jack_queen
         if s[MELDS + p] >> m & 1:
-            return Reason(
-                "R12",
-                f"R12: player {p} already scored meld {meld} in this deal",
-                "meld_again",
-                player=p,
-                meld=meld,
-                trump=SUITS[self.trump],
-                jack_queen=self.rules.jack_queen,
-            )
+            message = f"R12: player {p} already scored meld {meld} in this deal"
+            return Reason("R12", message, "meld_again", **about)
         missing = self._meld_cards[m] & ~s[HAND + p]
         if missing:
             trump_jack = card(JACK, self.trump)
@@ -668,10 +664,7 @@ class Deal:
                 "R12",
                 f"R12: meld {meld} needs {cards}, not in the hand of player {p} (window owner)",
                 "meld_missing",
-                player=p,
-                meld=meld,
-                trump=SUITS[self.trump],
-                jack_queen=self.rules.jack_queen,
+                **about,
                 missing=[CARD_NAMES[c] for c in display_order(missing)],
             )
         if self._one_meld and s[WINDOW_MELDS]:
