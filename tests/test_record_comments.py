@@ -77,3 +77,19 @@ def test_bad_json_comments_are_one_clear_error(comments: str, message: str) -> N
     obj["comments"] = json.loads(comments)
     with pytest.raises(RecordError, match=message):
         loads(json.dumps(obj))
+
+
+def test_an_empty_comment_keeps_its_place_through_the_text_form() -> None:
+    record = played_record().with_comments([Comment(0, 1, "")])
+    assert loads(record.to_text()) == record
+    assert loads(loads(record.dumps()).to_text()) == record
+
+
+def test_a_json_comment_over_several_lines_is_read_as_one_line() -> None:
+    """The text form holds a comment on one line: a line break in a JSON
+    comment would otherwise start a line of actions there."""
+    obj = json.loads(played_record().dumps())
+    obj["comments"] = [{"deal": 0, "after": 1, "text": "two\ndeck AS\n  lines"}]
+    record = loads(json.dumps(obj))
+    assert record.comments == (Comment(0, 1, "two deck AS lines"),)
+    assert loads(record.to_text()) == record

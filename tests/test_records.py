@@ -298,3 +298,54 @@ def test_the_score_table_tells_apart_players_whose_names_share_a_long_start(
     # the name column is as wide as the longest name: the figures stay under their heads
     for row in (*rows, head):
         assert len(row) == len(head), (row, head)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(max_size=12), min_size=2, max_size=2))
+def test_any_two_player_names_round_trip_through_the_text_form(names: list[str]) -> None:
+    """Names are JSON strings on the text form's ``players`` line: a ``#``, a
+    quote, a lone space or a backslash in one is part of the name."""
+    record = Record.from_match(Match(players=(names[0], names[1])))
+    assert loads(record.to_text()) == record
+    assert loads(loads(record.to_text()).dumps()) == record
+
+
+@pytest.mark.parametrize("names", [["Jo #1", "random"], [" ", "b"], ['"#"', "\\"]])
+def test_a_name_with_a_hash_or_a_quote_is_not_cut_by_the_text_reader(names: list[str]) -> None:
+    text = Record.from_match(Match(players=(names[0], names[1]))).to_text()
+    assert loads(text).players == tuple(names)
+
+
+@pytest.mark.parametrize(
+    "obj, message",
+    [
+        (
+            {"players": ["\ud800", "b"]},
+            r"players: name 0 is not Unicode text \(a lone surrogate \\ud800\)",
+        ),
+        (
+            {"comments": [{"deal": 0, "after": 0, "text": "x\udfff"}]},
+            r"comment 0: 'text' is not Unicode",
+        ),
+    ],
+)
+def test_a_string_no_file_can_hold_is_refused_on_reading(
+    obj: dict[str, object], message: str
+) -> None:
+    base = json.loads(Record.from_match(random_match(1, CLASSIC)).dumps())
+    base.update(obj)
+    with pytest.raises(RecordError, match=f"^{message}"):
+        loads(json.dumps(base))
+
+
+def test_a_json_key_given_twice_is_refused() -> None:
+    text = '{"format": "marjolet-record/1", "first_dealer": 0, "deals": [], "deals": []}'
+    with pytest.raises(RecordError, match=r"^key 'deals' given twice in one JSON object$"):
+        loads(text)
+
+
+def test_text_form_header_lines_may_separate_their_key_with_a_tab() -> None:
+    record = Record.from_match(random_match(2, CLASSIC))
+    text = record.to_text().replace("format ", "format\t")
+    text = text.replace("first_dealer ", "first_dealer\t")
+    assert loads(text) == record

@@ -345,16 +345,28 @@ def json_depth(text: str) -> int:
     return deepest
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once: a record that says
+    two things of one key (two ``deals``) has no one meaning."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RecordError(f"key {key!r} given twice in one JSON object")
+        out[key] = value
+    return out
+
+
 def parse_json(text: str, *, what: str = "JSON") -> Any:
-    """``json.loads`` with a nesting limit (:data:`MAX_JSON_DEPTH`): every
-    fault is a one-line :class:`RecordError`, never a ``RecursionError``."""
+    """``json.loads`` with a nesting limit (:data:`MAX_JSON_DEPTH`) and each
+    key once in an object: every fault is a one-line :class:`RecordError`,
+    never a ``RecursionError``."""
     depth = json_depth(text)
     if depth > MAX_JSON_DEPTH:
         raise RecordError(
             f"{what} nested {depth} levels deep; the limit is {MAX_JSON_DEPTH}", readable=False
         )
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise RecordError(
             f"malformed {what} at line {exc.lineno} column {exc.colno}: {exc.msg}",
@@ -481,8 +493,20 @@ def _header(rules_value: object, first_dealer: object, players: object, check: b
             or not all(isinstance(n, str) for n in players)
         ):
             raise RecordError(f"'players' must be a list of two names, got {players!r}")
+        for i, name in enumerate(players):
+            _check_unicode(name, f"players: name {i}")
         names = (players[0], players[1])
     return _Builder(rules, first_dealer, names, check)
+
+
+def _check_unicode(text: str, where: str) -> None:
+    """Refuse a string no file can hold: a lone UTF-16 surrogate, which a
+    JSON escape (``"\\ud800"``) can write but UTF-8 cannot."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = f"\\u{ord(text[exc.start]):04x}"
+        raise RecordError(f"{where} is not Unicode text (a lone surrogate {code})") from None
 
 
 def _loads_json(text: str, check: bool) -> Record:
@@ -533,6 +557,7 @@ def _parse_comments(value: object, record: Record) -> list[Comment]:
         d, after, text = item.get("deal"), item.get("after"), item.get("text")
         if not isinstance(text, str):
             raise RecordError(f"{where}: 'text' must be a string")
+        _check_unicode(text, f"{where}: 'text'")
         if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d < len(record.deals):
             raise RecordError(f"{where}: 'deal' must be the index of a deal, got {d!r}")
         n = len(record.deals[d].actions)
@@ -540,7 +565,7 @@ def _parse_comments(value: object, record: Record) -> list[Comment]:
             raise RecordError(
                 f"{where}: 'after' must be 0-{n} (actions of deal {d}), got {after!r}", deal=d
             )
-        out.append(Comment(d, after, text))
+        out.append(Comment(d, after, _one_line(text)))
     return out
 
 
@@ -556,14 +581,13 @@ def _loads_text(text: str, check: bool) -> Record:
     a = 0
     in_deal = False
     for lineno, raw in enumerate(text.splitlines(), 1):
-        line, hash_, note = raw.partition("#")
+        line, note = _split_comment(raw)
         line = line.strip()
-        note = note.strip() if hash_ else ""
         if not line:
-            if note and in_deal and builder is not None:
+            if note is not None and in_deal and builder is not None:
                 builder.comment(d, note)
             continue
-        key, _, rest = line.partition(" ")
+        key, _, rest = line.replace("\t", " ").partition(" ")
         rest = rest.strip()
         where = f"line {lineno}"
         if key in header and builder is None:
@@ -599,7 +623,7 @@ def _loads_text(text: str, check: bool) -> Record:
                 )
             builder.start_deal(rest.split(), d)
             in_deal, a = True, 0
-            if note:
+            if note is not None:
                 builder.comment(d, note)
             continue
         if not in_deal:
@@ -617,7 +641,7 @@ def _loads_text(text: str, check: bool) -> Record:
             builder.action(tok, d, a)
             a += 1
             i += 1
-        if note:
+        if note is not None:
             builder.comment(d, note)
     if builder is None:
         if header["first_dealer"] is None:
@@ -657,12 +681,38 @@ def _int_or_text(text: str) -> object:
     return int(text) if text.lstrip("-").isdigit() else text
 
 
+def _split_comment(raw: str) -> tuple[str, str | None]:
+    """A text line's content and its ``#`` comment (``None`` without one;
+    ``""`` for a bare ``#``). A ``#`` inside a double-quoted name (the
+    ``players`` line, JSON strings) belongs to the name."""
+    quoted = escaped = False
+    for i, char in enumerate(raw):
+        if escaped:
+            escaped = False
+        elif quoted and char == "\\":
+            escaped = True
+        elif char == '"':
+            quoted = not quoted
+        elif char == "#" and not quoted:
+            return raw[:i], raw[i + 1 :].strip()
+    return raw, None
+
+
 def _players_from_text(text: str | None) -> object:
+    """The ``players`` line's quoted names, as JSON strings one after the other."""
     if text is None:
         return None
+    decoder = json.JSONDecoder()
+    names: list[object] = []
+    at = 0
     try:
-        names = parse_json("[" + text.replace('" "', '", "') + "]")
-    except RecordError:
+        while at < len(text):
+            if text[at].isspace():
+                at += 1
+                continue
+            name, at = decoder.raw_decode(text, at)
+            names.append(name)
+    except ValueError:
         raise RecordError(f"players: expected two quoted names, got {text[:80]!r}") from None
     return names
 
