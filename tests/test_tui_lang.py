@@ -24,9 +24,10 @@ from marjolet.bots.base import BotFault
 from marjolet.cards import suit_of
 from marjolet.commands.play import add_arguments, run_plain
 from marjolet.match import Match
+from marjolet.melds import JACK_QUEEN_BASE
 from marjolet.observation import Observation
 from marjolet.rules import CLASSIC
-from marjolet.tui import words
+from marjolet.tui import describe, words
 from marjolet.tui.app import MarjoletApp
 from marjolet.tui.help import HelpScreen, rules_text
 from marjolet.tui.review import decision_line, player_line
@@ -506,3 +507,19 @@ def test_resuming_in_french_a_match_started_in_english_uses_the_french_default_n
     assert resumed.names[0] == "Vous"
     assert record.load(path).players == ("You", "random")  # the record keeps what was written
     assert kept.names[0] == "Ann"  # a chosen name is never translated
+
+
+@pytest.mark.parametrize(
+    ("jack_queen", "suit", "wanted"),
+    [
+        ("trump-jack", 0, "marjolet"),  # the trump jack and a plain queen
+        ("trump-jack", 3, "marjolet d’atout"),
+        ("same-suit", 0, "valet-dame"),  # a plain suit's pair holds no marjolet (R11)
+        ("same-suit", 3, "marjolet d’atout"),
+    ],
+)
+def test_a_jack_queen_pair_is_a_marjolet_in_french_only_when_it_holds_the_trump_jack(
+    jack_queen: str, suit: int, wanted: str, french: None
+) -> None:
+    rules = CLASSIC.replace(jack_queen=jack_queen)
+    assert describe.meld_kind(JACK_QUEEN_BASE + suit, 3, rules) == wanted  # spades trumps

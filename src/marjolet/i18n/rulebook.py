@@ -24,7 +24,7 @@ from marjolet.melds import (
     MARRIAGE_BASE,
     MELD_VALUES,
 )
-from marjolet.rules import SAME_SUIT, Rules
+from marjolet.rules import SAME_SUIT, SEVEN_POINTS, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +85,10 @@ def rulebook(rules: Rules, lang: str) -> list[Block]:
     profile = translate(f"lobby.profile_{rules.profile}", lang)
     pattern = "-".join(map(str, rules.deal_pattern))
     phase1 = tr("phase1_p") + (" " + tr("one_meld") if rules.one_meld_per_window else "")
-    seven = [tr("dix_turned"), tr("dix_exchange")]
-    seven.append(tr("dix_played") if rules.dix_on_play else tr("dix_not_played"))
-    seven.append(tr("dix_once"))
+    n = SEVEN_POINTS
+    seven = [tr("dix_turned", n=n), tr("dix_exchange", n=n)]
+    seven.append(tr("dix_played", n=n) if rules.dix_on_play else tr("dix_not_played"))
+    seven.append(tr("dix_once", n=n))
     example = tr("example_p")
     if rules.jack_queen == SAME_SUIT:
         example += " " + tr("example_same_suit")

@@ -36,7 +36,7 @@ from marjolet.melds import (
     meld_cards,
 )
 from marjolet.observation import Observation, late_tricks
-from marjolet.rules import LAST_CARD_POINTS, LAST_TRICK_POINTS, SEVEN_POINTS, Rules
+from marjolet.rules import LAST_CARD_POINTS, LAST_TRICK_POINTS, SAME_SUIT, SEVEN_POINTS, Rules
 from marjolet.tui.words import card as card_symbol
 from marjolet.tui.words import suit, tr
 
@@ -90,12 +90,18 @@ class WindowOption:
         return f"{self.cards}  {self.kind}  +{self.value}"
 
 
-def meld_kind(meld: int, trump: int) -> str:
-    """``four aces``, ``marriage``, ``trump marriage``, ``jack-queen``..."""
+def meld_kind(meld: int, trump: int, rules: Rules) -> str:
+    """``four aces``, ``marriage``, ``trump marriage``, ``jack-queen``...
+    Under ``same-suit`` a jack and queen of a plain suit hold no marjolet
+    (the trump jack, R11): French calls them « valet-dame »."""
     if meld < MARRIAGE_BASE:
         return four_kind(meld)
     base = "marriage" if meld < JACK_QUEEN_BASE else "jack_queen"
-    return tr(f"tui.kind_{base}_trump" if meld & 3 == trump else f"tui.kind_{base}")
+    if meld & 3 == trump:
+        return tr(f"tui.kind_{base}_trump")
+    if base == "jack_queen" and rules.jack_queen == SAME_SUIT:
+        return tr("tui.kind_jack_queen_same")
+    return tr(f"tui.kind_{base}")
 
 
 def meld_cards_text(meld: int, trump: int, rules: Rules) -> str:
@@ -110,7 +116,7 @@ def meld_words(meld: int, trump: int, rules: Rules) -> str:
     ``J♠-Q♠ (trump marjolet)``; the log's words for a declaration."""
     if meld < MARRIAGE_BASE:
         return four_kind(meld)
-    return f"{meld_cards_text(meld, trump, rules)} ({meld_kind(meld, trump)})"
+    return f"{meld_cards_text(meld, trump, rules)} ({meld_kind(meld, trump, rules)})"
 
 
 def meld_short(meld: int, trump: int, rules: Rules) -> str:
@@ -139,7 +145,7 @@ def window_options(obs: Observation, legal: Sequence[int]) -> list[WindowOption]
                 WindowOption(
                     a,
                     meld_cards_text(m, obs.trump, obs.rules),
-                    meld_kind(m, obs.trump),
+                    meld_kind(m, obs.trump, obs.rules),
                     MELD_VALUES[obs.trump][m],
                 )
             )
