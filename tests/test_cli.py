@@ -104,6 +104,32 @@ def test_rules_prints_the_profile_and_overrides(capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize(
+    ("lang", "wanted"),
+    [
+        ("fr", ["Les règles du marjolet", "une seule annonce est permise par pli gagné",
+                "quatre as", "mariage d’atout"]),
+        ("en", ["The rules of marjolet", "one declaration is allowed per trick won",
+                "four aces", "marriage in trumps"]),
+    ],
+)  # fmt: skip
+def test_rules_book_prints_the_rule_book_of_these_settings_in_either_language(
+    lang: str, wanted: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["rules", "--book", "--lang", lang, "--one-meld-per-window"]) == 0
+    out = capsys.readouterr().out
+    for text in wanted:
+        assert text.casefold() in " ".join(out.split()).casefold(), text
+    assert max(len(line) for line in out.splitlines()) <= 78
+    assert "\\" not in out and "R1" not in out  # no Markdown escapes, no rule ids
+
+
+def test_rules_book_and_json_are_one_or_the_other() -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["rules", "--book", "--json"])
+    assert exit_.value.code == 2
+
+
+@pytest.mark.parametrize(
     "args",
     [
         ["rules", "--profile", "poker"],

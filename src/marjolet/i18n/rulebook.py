@@ -4,12 +4,14 @@
 blocks (headings, paragraphs, lists, tables) in one language, from the
 catalogue's ``rules.*`` texts and the rule set's values (rules.md: the
 profile and its variations, the meld table with values, the worked example
-of seed 000). :func:`to_html` and :func:`to_markdown` lay the same blocks
-out for a page and for the terminal, so both front ends say the same thing.
+of seed 000). :func:`to_html`, :func:`to_markdown` and :func:`to_text` lay
+the same blocks out for a page, the terminal's help and plain text, so every
+front end says the same thing.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -173,4 +175,37 @@ def to_markdown(blocks: Sequence[Block], title: str) -> str:
     return "\n".join(out)
 
 
-__all__ = ["Block", "rulebook", "to_html", "to_markdown"]
+def to_text(blocks: Sequence[Block], title: str, width: int = 78) -> str:
+    """The same blocks as plain text ``width`` columns wide, for a terminal
+    or a file (``marjolet rules --book``): headings underlined, paragraphs
+    and list items wrapped, tables in aligned columns."""
+    out = [title, "=" * len(title), ""]
+    for b in blocks:
+        if b.kind == "h2":
+            out += [b.text, "-" * len(b.text), ""]
+        elif b.kind == "p":
+            out += [*textwrap.wrap(b.text, width), ""]
+        elif b.kind == "ul":
+            for item in b.items:
+                out += textwrap.wrap(item, width, initial_indent="- ", subsequent_indent="  ")
+            out.append("")
+        elif b.kind == "table":
+            out += [*_text_table(b.rows, width), ""]
+    return "\n".join(out)
+
+
+def _text_table(rows: Sequence[tuple[str, ...]], width: int) -> list[str]:
+    """A table in aligned columns; one wrapped item a row when the columns
+    would not fit in ``width``."""
+    sizes = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    if sum(sizes) + 2 * (len(sizes) - 1) > width:
+        out: list[str] = []
+        for row in rows[1:]:
+            item = " — ".join(row)
+            out += textwrap.wrap(item, width, initial_indent="- ", subsequent_indent="  ")
+        return out
+    lines = ["  ".join(map(str.ljust, row, sizes)).rstrip() for row in rows]
+    return [lines[0], "  ".join("-" * n for n in sizes), *lines[1:]]
+
+
+__all__ = ["Block", "rulebook", "to_html", "to_markdown", "to_text"]
