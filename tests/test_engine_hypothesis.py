@@ -18,7 +18,7 @@ from hypothesis.stateful import (
 )
 
 from marjolet.decks import deck_for
-from marjolet.engine import Deal
+from marjolet.engine import STOCK_CARDS, Deal
 from marjolet.history import draws, tricks, walk
 from marjolet.observation import observe
 from marjolet.rules import DEAL_PATTERNS, JACK_QUEEN_MODES, PROFILES, Rules
@@ -156,3 +156,21 @@ class PushPopCopy(RuleBasedStateMachine):
 
 PushPopCopy.TestCase.settings = settings(max_examples=40, stateful_step_count=60, deadline=None)
 test_push_pop_copy_state_machine = PushPopCopy.TestCase
+
+
+@settings(max_examples=40, deadline=None)
+@given(decks, dealers, rule_sets, st.integers(0, 2**16), st.integers(0, 120))
+def test_a_deals_draws_read_from_its_undo_stack_are_the_history_walks(
+    deck: list[int], dealer: int, rules: Rules, seed: int, stop: int
+) -> None:
+    """``Deal.draws`` reads the drawer of each draw from the undo stack; a
+    copy without a stack walks the tricks again; both say what the walk says."""
+    deal = played(deck, dealer, rules, seed, stop)
+    bare = deal.copy(stack=False)
+    for p in (0, 1):
+        walked = [
+            deal.stock[pos] if pos < STOCK_CARDS else deal.indicator
+            for _, who, pos in draws(deal.moves, dealer, deal.trump)
+            if who == p
+        ]
+        assert deal.draws(p) == bare.draws(p) == walked

@@ -14,9 +14,11 @@ import pytest
 
 from helpers import random_deal, walk
 from marjolet.actions import DIX, DRAW, MELD_BASE
+from marjolet.bots import make_bot
 from marjolet.cards import ALL_CARDS, mask_cards
 from marjolet.decks import STOCK_START, dealt_positions
 from marjolet.engine import MELDS, Deal
+from marjolet.match import Match
 from marjolet.observation import observe, sample_world
 from marjolet.rl.encoder import (
     FIELD,
@@ -229,3 +231,23 @@ def test_rl_bots_without_the_rl_extra_fail_with_a_clear_bot_spec_error() -> None
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     lines = out.stdout.splitlines()
     assert len(lines) == 2 and all("pip install 'marjolet[rl]'" in line for line in lines)
+
+
+def test_the_match_totals_fields_are_those_before_the_deal_even_once_it_is_over() -> None:
+    """``my_total``/``opp_total`` are the totals before this deal (docs/rl.md):
+    the final observation of a deal does not count the deal twice."""
+    match = Match(CLASSIC.replace(target=300), seed=4)
+    before = (0, 0)
+    bots = [make_bot("random", seed=1), make_bot("random", seed=2)]
+    while not match.is_over:
+        deal = match.start_deal()
+        while not deal.is_over:
+            mover = deal.to_move
+            match.play(bots[mover].choose(match.observation(mover), deal.legal_actions()))
+        for seat in (0, 1):
+            obs = match.observation(seat)
+            assert obs.totals == before
+            tensor = encode(obs)
+            assert tensor[FIELD["my_total"].offset] == pytest.approx(before[seat] / 300)
+            assert tensor[FIELD["opp_total"].offset] == pytest.approx(before[1 - seat] / 300)
+        before = match.totals

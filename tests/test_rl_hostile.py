@@ -150,3 +150,27 @@ def test_an_action_that_is_not_an_integer_id_is_refused_in_both_adapters(wrong: 
     pz.reset(seed=1)
     with pytest.raises(MarjoletError, match=r"an action is an integer id \(0-45\), got"):
         pz.step(wrong)
+
+
+@pytest.mark.parametrize("illegal_action", ["lose", "raise"])
+def test_an_opponent_that_breaks_the_rules_is_named_and_the_agent_is_not_blamed(
+    illegal_action: str,
+) -> None:
+    env = mg.SingleAgentEnv(opponent=lambda obs, legal: 99, seat=1, illegal_action=illegal_action)
+    with pytest.raises(MarjoletError, match=r"^the opponent \(callable <lambda>\) broke the rules: "
+                       r"illegal action 99: unknown action id 99$"):
+        env.reset(seed=2)
+
+
+def test_the_raw_pettingzoo_env_says_when_it_is_stepped_before_reset_or_after_the_end() -> None:
+    env = marjolet_v0.raw_env()
+    with pytest.raises(MarjoletError, match=r"^call reset\(\) before using the environment$"):
+        env.step(0)
+    env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    while env.agents:
+        obs, _, terminated, truncated, _ = env.last()
+        over = terminated or truncated
+        env.step(None if over else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    with pytest.raises(MarjoletError, match=r"^the episode is over: call reset\(\)$"):
+        env.step(0)

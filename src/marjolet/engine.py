@@ -794,11 +794,24 @@ class Deal:
         assert bd.total == s[POINTS + player], "breakdown out of step with points"
         return bd
 
+    def _draw_positions(self, player: int) -> list[int]:
+        """Where each card ``player`` drew came from (:func:`draw_positions`).
+        The undo stack holds the state before each action, so the drawer of
+        each ``draw`` and the tricks behind it are read there, without
+        walking the tricks again; a copy made without its stack walks them."""
+        if len(self._stack) != len(self._moves):
+            return draw_positions(self._moves, self.dealer, self.trump, player)
+        return [
+            draw_position(before[TRICKS], before[TURN], player)
+            for action, before in zip(self._moves, self._stack, strict=True)
+            if action == DRAW
+        ]
+
     def draws(self, player: int) -> list[int]:
         """The cards ``player`` has drawn so far, in order (the bot protocol's
         ``draws``); cards unknown in a sampled world are left out."""
         out = []
-        for idx in draw_positions(self._moves, self.dealer, self.trump, player):
+        for idx in self._draw_positions(player):
             c = self._s[INDICATOR] if idx == STOCK_CARDS else self.stock[idx]
             if c >= 0:
                 out.append(c)

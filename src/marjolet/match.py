@@ -197,4 +197,7 @@ class Match:
         d = self.deal
         if d is None:
             raise MarjoletError("no deal in progress")
-        return observe(d, seat, deal_index=len(self.deals) - 1, totals=self._completed_totals)
+        totals = self._completed_totals
+        if self._counted == len(self.deals):  # this deal is over and already counted
+            totals = (totals[0] - d.points[0], totals[1] - d.points[1])
+        return observe(d, seat, deal_index=len(self.deals) - 1, totals=totals)

@@ -209,7 +209,12 @@ static int view_seat(const mk_venv_config *c, const mk_slot *s) {
 static void write_view(const mk_venv_config *c, const mk_slot *s, float *obs, int8_t *mask,
                        int8_t *seat) {
     int v = view_seat(c, s);
-    mk_encode(&s->d, v, s->totals, c->target, obs);
+    int32_t before[2] = {s->totals[0], s->totals[1]}; /* the totals before this deal */
+    if (mk_over(&s->d)) { /* over: finish_deal counted it already */
+        before[0] -= s->d.points[0];
+        before[1] -= s->d.points[1];
+    }
+    mk_encode(&s->d, v, before, c->target, obs);
     *seat = (int8_t)v;
     if (!mask) return;
     uint64_t legal = !s->done && s->d.turn == v ? mk_legal(&s->d) : 0;

@@ -149,8 +149,19 @@ class Episode:
         self._paid = 0
 
     def turn(self) -> Turn | None:
-        """The pending turn (``None`` once the episode is done)."""
+        """The pending turn (``None`` once the episode is done); it holds the
+        mover's observation: :attr:`to_move` and :meth:`legal` are cheaper
+        when only whose turn it is, or its legal actions, are wanted."""
         return None if self.done else self.driver.turn()
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or ``None`` once the episode is done."""
+        return None if self.done else self.driver.to_move
+
+    def legal(self, seat: int) -> list[int]:
+        """``seat``'s legal actions: none unless it is to act."""
+        return list(self.deal.legal) if self.to_move == seat else []
 
     @property
     def deal(self) -> Deal:

@@ -227,7 +227,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         t0, t1 = match.running_totals
         lines = [
             f"you are player {self.seat} against {self.opponent_spec}; deal {match.deal_index}, "
-            f"match totals {t0}-{t1}",
+            f"running totals {t0}-{t1}",
             str(deal),
         ]
         if self._log:
@@ -248,16 +248,20 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         episode = self.episode
         total = 0.0
         bot = self.opponent
-        while (turn := episode.turn()) is not None and turn.seat != self.seat:
+        while episode.to_move not in (None, self.seat):
+            turn = episode.turn()
+            assert turn is not None
             episode.driver.brief(bot, turn)
-            total += self._play(bot.choose(turn.observation, list(turn.legal)))
+            action = bot.choose(turn.observation, list(turn.legal))
+            refused = episode.driver.refusal(action, turn.version, turn.seat)
+            if refused is not None:  # the opponent's fault, not the agent's: never "lose"
+                who = f"the opponent ({self.opponent_spec})"
+                raise MarjoletError(f"{who} broke the rules: {refused}")
+            total += self._play(action)
         return total
 
     def _legal(self) -> list[int]:
-        turn = self.episode.turn()
-        if turn is None or turn.seat != self.seat:
-            return []
-        return list(turn.legal)
+        return self.episode.legal(self.seat)
 
     def _observation(self) -> FloatArray:
         return encode(self.episode.match.observation(self.seat))

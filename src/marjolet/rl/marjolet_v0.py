@@ -142,17 +142,17 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         episode = self.episode
         seat = AGENTS.index(agent)
-        turn = episode.turn()
-        legal = list(turn.legal) if turn is not None and turn.seat == seat else []
         obs = encode(episode.match.observation(seat))
-        return {"observation": obs, "action_mask": action_mask(legal)}
+        return {"observation": obs, "action_mask": action_mask(episode.legal(seat))}
 
     def step(self, action: Any) -> None:
+        episode = self.episode  # refuses a step before reset()
+        if not self.agents:
+            raise MarjoletError("the episode is over: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        episode = self.episode
         seat = AGENTS.index(agent)
         self._cumulative_rewards[agent] = 0.0
         a = action_id(action)
@@ -193,7 +193,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         match = episode.match
         deal = episode.deal
         t0, t1 = match.running_totals
-        lines = [f"deal {match.deal_index}, dealer player_{deal.dealer}, match totals {t0}-{t1}"]
+        lines = [f"deal {match.deal_index}, dealer player_{deal.dealer}, running totals {t0}-{t1}"]
         lines.append(str(deal))
         if self._last_action is not None:
             seat, a = self._last_action
