@@ -17,6 +17,7 @@ LIMITS = [
     ("--watch-delay", 0, 60, " seconds"),
     ("--review-budget", 0, 10, " seconds"),
     ("--away-grace", 0, 86_400, " seconds"),
+    ("--move-limit", 0, 86_400, " seconds"),
     ("--rate-limit", 1, 100_000, " messages a second"),
     ("--bot-threads", 1, 64, ""),
 ]

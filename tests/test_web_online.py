@@ -371,6 +371,25 @@ def test_bad_seeks_get_one_line_400s(server: LiveServer) -> None:
             assert "\n" not in answer.json()["error"]["message"]
 
 
+def test_a_guest_may_not_post_accept_or_wait_under_an_accounts_name(server: LiveServer) -> None:
+    """The lobby would show a stranger as that player: the name is refused,
+    whatever its case, and the account itself still posts under it."""
+    owner = sign_up(server, "Amélie")
+    with server.http() as guest:
+        for path, body in (
+            ("/api/seeks", {"name": "amélie"}),
+            ("/api/play-now", {"name": "AMÉLIE"}),
+        ):
+            answer = guest.post(path, json=body)
+            assert answer.status_code == 400, (path, answer.text)
+            error = answer.json()["error"]
+            assert error["code"] == "name_of_account" and error["params"] == {"name": body["name"]}
+        seek = owner.post("/api/seeks", json={}).json()
+        answer = guest.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Amélie"})
+        assert answer.json()["error"]["code"] == "name_of_account"
+        assert guest.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Amélie 2"}).is_success
+
+
 def test_a_guest_seek_is_listed_accepted_once_and_its_owner_learns_its_seat(
     server: LiveServer,
 ) -> None:
@@ -669,6 +688,38 @@ def test_a_player_who_leaves_can_be_claimed_after_the_grace_and_the_claim_is_rat
     assert [(g["winner"], g["forfeit"]) for g in listed] == [(mine["seat"], True)]
     recent = rating(server, "ned")["recent_games"]
     assert [(g["result"], g["forfeit"]) for g in recent] == [("loss", True)]
+
+
+def test_a_live_player_who_stays_but_never_moves_can_be_claimed_after_the_move_limit(
+    tmp_path: Path,
+) -> None:
+    """Being at the table is not enough: a live game's move has
+    ``move_limit`` seconds, and the deadline restarts with each move."""
+    config = fast_config(tmp_path / "w.sqlite3", away_grace=60, move_limit=1.5)
+    with live_server(config) as server:
+        ada, bea = sign_up(server, "ada"), sign_up(server, "bea")
+        mine, theirs = rated_game(server, ada, bea)
+        with (
+            account_seat(server, mine["id"], ada) as me,
+            account_seat(server, mine["id"], bea) as other,
+        ):
+            state = me.next_state()
+            other.next_state()
+            assert 0 < state["deadline"] - time.time() <= 1.5
+            mover, waiter = (me, other) if me.my_turn() else (other, me)
+            waiter.send({"type": "claim"})  # the mover is here and in time
+            assert waiter.error()["code"] == "cannot_claim"
+            assert mover.state is not None
+            mover.act(mover.state["legal"][0]["action"])  # the clock restarts
+            mover.state = waiter.state = None
+            after = waiter.next_state()
+            assert after["deadline"] > state["deadline"]
+            mover, waiter = (me, other) if me.my_turn() else (other, me)
+            time.sleep(max(0.0, after["deadline"] - time.time()) + 0.2)
+            waiter.send({"type": "claim"})
+            final = waiter.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+            seats = {id(me): mine["seat"], id(other): theirs["seat"]}
+            assert final["winner"] == seats[id(waiter)] and final["deadline"] is None
 
 
 def test_a_player_who_resigns_loses_the_match_and_it_is_rated(server: LiveServer) -> None:

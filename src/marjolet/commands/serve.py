@@ -107,6 +107,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "the other may claim the match (default 90)",
     )
     parser.add_argument(
+        "--move-limit",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="how long a player of a live game between two people has for each move "
+        "before the other may claim the match (default 300; 0: no limit)",
+    )
+    parser.add_argument(
         "--rate-limit",
         type=float,
         default=20.0,
@@ -255,6 +263,7 @@ RANGES = (
     ("--watch-delay", "watch_delay", 0, 60, " seconds"),
     ("--review-budget", "review_budget", 0, 10, " seconds"),
     ("--away-grace", "away_grace", 0, 86_400, " seconds"),
+    ("--move-limit", "move_limit", 0, 86_400, " seconds"),
     ("--rate-limit", "rate_limit", 1, 100_000, " messages a second"),
     ("--bot-threads", "bot_threads", 1, 64, ""),
 )
@@ -286,6 +295,7 @@ def web_config(
         bot_threads=args.bot_threads,
         review_budget=args.review_budget,
         away_grace=args.away_grace,
+        move_limit=args.move_limit,
         rate_per_second=args.rate_limit,
         rate_burst=max(1, round(2 * args.rate_limit)),
         allowed_bots=parse_allow(args.allow_bot),

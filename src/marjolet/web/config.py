@@ -91,6 +91,11 @@ class WebConfig:
     #: Seconds a person's seat of a live two-person game may stay away before
     #: the other player may claim the match (docs/web.md, "Leaving").
     away_grace: float = 90.0
+    #: Seconds a person of a live two-person game has for each move; after
+    #: that the other player may claim the match, as when a player left (a
+    #: player who stays connected and never moves cannot hold a game
+    #: forever). 0: no limit (docs/web.md, "Slow players").
+    move_limit: float = 300.0
     #: Seconds a rematch offer of a game found online stays open before it
     #: ends ``expired`` (docs/web.md, "Rematch of a game found online").
     rematch_wait: float = 600.0

@@ -43,9 +43,11 @@ class Connection:
         except asyncio.QueueFull:  # the browser stopped reading: let it go
             self.overflowed = True
 
-    def refuse(self, exc: WebError) -> None:
-        """Tell this browser (only) why its message was refused, and log it."""
-        log.warning("%s: rejected (%s): %s", self.where, exc.code, exc.message)
+    def refuse(self, exc: WebError, *, quiet: bool = False) -> None:
+        """Tell this browser (only) why its message was refused, and log it
+        (at INFO when ``quiet``: an answer the page expects, not a fault)."""
+        level = logging.INFO if quiet else logging.WARNING
+        log.log(level, "%s: rejected (%s): %s", self.where, exc.code, exc.message)
         self.send(error_message(exc))
 
     async def pump(self) -> None:

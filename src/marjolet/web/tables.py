@@ -427,9 +427,8 @@ class Table:
         view["version"] = self.version
         view["status"] = self.status()
         view["connected"] = self._connected_seats()
-        # correspondence: when the player to move runs out of time (epoch seconds)
-        days, over = self.days_per_move, self.over
-        view["deadline"] = None if days is None or over else move_deadline(self.game.updated, days)
+        # when the player to move runs out of time (epoch seconds)
+        view["deadline"] = self.move_deadline()
         forfeit = self.game.forfeit
         view["forfeit"] = forfeit.to_json() if forfeit is not None else None
         if forfeit is not None:  # the match ended here, whatever the cards say
@@ -579,7 +578,7 @@ class Table:
             log.error("game %s: could not store %s: %s", self.id, ACTION_NAMES[action], exc)
             await self._reload_after_failure()
             raise storage_failure(exc) from None
-        self.game.updated = now  # a correspondence game's clock restarts
+        self.game.updated = now  # the move clock restarts (move_deadline)
         self.game.version = stored
         self.hub.changed(self)
         self.broadcast({"last_action": {"player": move.seat, "action": ACTION_NAMES[action]}})
@@ -703,19 +702,33 @@ class Table:
         self.broadcast()
         self.retire_bots((totals, forfeit.winner))  # resigned against a bot: it hears the end
 
+    def move_deadline(self) -> float | None:
+        """When the person to move runs out of time (epoch seconds): days
+        per move in a correspondence game, ``move_limit`` in a live one
+        between two people; None otherwise (no limit, or the game is over).
+        The clock restarts with every stored move and deal."""
+        if self.over or not self._two_people:
+            return None
+        if self.days_per_move is not None:
+            return move_deadline(self.game.updated, self.days_per_move)
+        limit = self.hub.config.move_limit
+        return self.game.updated + limit if limit > 0 else None
+
     def _may_claim(self, seat: int) -> bool:
-        """A live game: the other seat left and its grace ran out. A
-        correspondence game: the other seat is to move and its days per
-        move are over (being away is no fault there)."""
-        days = self.days_per_move
-        if days is None and self.hub.shared:  # the stored deadline, for every process
+        """The other seat is to move and out of time (:meth:`move_deadline`),
+        or, in a live game, it left and its grace ran out (being away is no
+        fault in a correspondence game)."""
+        turn = self.driver.turn()
+        deadline = self.move_deadline()
+        their_move = turn is not None and turn.seat == 1 - seat
+        if their_move and deadline is not None and time.time() > deadline:
+            return True
+        if self.days_per_move is not None:
+            return False
+        if self.hub.shared:  # the stored deadline, for every process
             left = self._away_left(1 - seat)
             return (1 - seat) in self.clocks and left is not None and left <= 0.0
-        if days is None:
-            return (1 - seat) not in self.elsewhere and self.hub.presence.may_claim(self.id, seat)
-        turn = self.driver.turn()
-        their_move = turn is not None and turn.seat == 1 - seat
-        return their_move and time.time() > move_deadline(self.game.updated, days)
+        return (1 - seat) not in self.elsewhere and self.hub.presence.may_claim(self.id, seat)
 
     async def _reload(self) -> None:
         """Rebuild the match from the database (after a failed write, or a

@@ -50,9 +50,19 @@ FOLLOWS_PER_SECOND = 5
 PROTOCOL_ERROR = WebError("malformed", "this message could not be handled", key="error.protocol")
 
 
-def seeker_of(account: Account | None, name: str) -> Seeker:
-    """Who posts or accepts: the account under its own name, or a guest."""
-    return Seeker(account.name, account) if account is not None else Seeker(name)
+async def seeker_of(online: Online, account: Account | None, name: str) -> Seeker:
+    """Who posts or accepts: the account under its own name, or a guest.
+    A guest may not take an account's name: the lobby would show a stranger
+    as that player."""
+    if account is not None:
+        return Seeker(account.name, account)
+    if await online.run(online.accounts.by_name, name) is not None:
+        raise WebError(
+            "name_of_account",
+            f"{name!r} is the name of an account: log in, or play under another name",
+            params={"name": name},
+        )
+    return Seeker(name)
 
 
 def _owner_key(account: Account | None) -> str:
@@ -65,7 +75,7 @@ async def post_seek(
 ) -> dict[str, Any]:
     """Offer a game; rated offers need a login (401)."""
     online.allow("seek", f"address:{client}", _owner_key(account) or f"address:{client}")
-    seeker = seeker_of(account, body.name)
+    seeker = await seeker_of(online, account, body.name)
     seek, token = await online.run(
         lambda: online.lobby.post(
             seeker, body.rules.to_json(), rated=body.rated, days_per_move=body.days_per_move
@@ -125,7 +135,7 @@ async def accept_seek(
     online.allow("seek", f"address:{client}", _owner_key(account) or f"address:{client}")
     if len(seek_id) > 32:
         raise WebError("no_seek", "no such offer")
-    return await online.accept(seek_id, seeker_of(account, body.name))
+    return await online.accept(seek_id, await seeker_of(online, account, body.name))
 
 
 @router.post("/play-now")
@@ -136,7 +146,7 @@ async def play_now(
     online.allow("seek", f"address:{client}", _owner_key(account) or f"address:{client}")
     if body.rated and account is None:
         raise WebError("login_required", "log in to play a rated game")
-    seeker = seeker_of(account, body.name)
+    seeker = await seeker_of(online, account, body.name)
     key = await online.play_now.join(
         seeker, body.rules, body.rated, body.bot_after, body.browser
     )

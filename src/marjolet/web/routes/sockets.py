@@ -108,7 +108,10 @@ async def _hello(conn: Connection, hub: Hub, config: WebConfig, game_id: str) ->
         else:
             conn.seat = _seat(table, msg)
     except WebError as exc:
-        conn.refuse(exc)
+        # a page asks first whether the visitor's account holds a seat here;
+        # "no" is the usual answer of a spectator, not worth a warning
+        asked = isinstance(msg, protocol.Hello) and msg.account
+        conn.refuse(exc, quiet=asked and exc.code in ("login_required", "bad_token"))
         return None
     if conn.seat is not None and table.owner.startswith("game:") and conn.ws.client:
         table.owner = conn.ws.client.host  # a resumed table: its player's share

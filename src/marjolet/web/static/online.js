@@ -234,6 +234,7 @@ async function seeks() {
   box.append(el("ul", { class: "seeks" }, data.seeks.map((s) => {
     const bits = [s.player];
     if (s.rating !== null) bits.push(ratingText(s.rating, s.provisional));  // as the tables show it
+    else bits.push(t("online.guest_mark"));  // no account: no rating, and no one's name
     bits.push(t(s.rated ? "online.rated" : "online.casual"));
     bits.push(s.days_per_move ? t("online.days", { n: s.days_per_move }) : t("online.live"));
     bits.push(t("online.to_points", { n: s.rules.target }));

@@ -366,19 +366,27 @@ function resignRow(view) {
   node.append(button);
 }
 
-// A correspondence game: the time left to the player to move.
+// A game between two people: the time left to the player to move (days in a
+// correspondence game, minutes in a live one), counted down each second.
 function deadlineLine(view) {
   let node = $("deadline");
   if (!node) {
     node = el("p", { id: "deadline", class: "muted" });
     $("score").before(node);
   }
-  const left = view.deadline ? Math.max(0, Math.floor(view.deadline - Date.now() / 1000)) : null;
+  const seated = state.seat !== null && state.seat !== undefined;  // spectators have no opponent
+  const left = view.deadline && seated ? Math.max(0, Math.floor(view.deadline - Date.now() / 1000)) : null;
   node.hidden = left === null;
+  if (!state.deadlineTimer && left !== null) {
+    state.deadlineTimer = setInterval(() => state.view && deadlineLine(state.view), 1000);
+  }
   if (left === null) return;
   const mine = view.legal && view.legal.length > 0;
-  clear(node).append(t(mine ? "table.time_left_you" : "table.time_left_them", { time: duration(left) }));
-  if (left === 0 && !mine && state.seat !== null) {
+  const text = t(mine ? "table.time_left_you" : "table.time_left_them", { time: duration(left) });
+  if (node.dataset.shown === text) return;  // unchanged: the claim button stays put under a finger
+  node.dataset.shown = text;
+  clear(node).append(text);
+  if (left === 0 && !mine) {
     const claim = el("button", { type: "button", class: "action" }, t("away.claim"));
     claim.addEventListener("click", () => state.ws && state.ws.send(JSON.stringify({ type: "claim" })));
     node.append(" ", claim);
@@ -388,6 +396,7 @@ function deadlineLine(view) {
 function duration(seconds) {
   if (seconds >= 86400) return t("away.days", { n: Math.floor(seconds / 86400), h: Math.floor((seconds % 86400) / 3600) });
   if (seconds >= 3600) return t("away.hours", { n: Math.floor(seconds / 3600), m: Math.floor((seconds % 3600) / 60) });
+  if (seconds >= 60) return t("away.minutes", { n: Math.floor(seconds / 60), s: seconds % 60 });
   return t("away.seconds", { n: seconds });
 }
 
