@@ -26,6 +26,7 @@ from marjolet.tui.help import HelpScreen
 from marjolet.tui.hint import Hint
 from marjolet.tui.session import GameSession
 from marjolet.tui.summary import DealSummaryScreen
+from marjolet.tui.widgets import GameLog
 from test_tui_app import (
     SIZE,
     GatedBot,
@@ -256,3 +257,32 @@ def test_narrow_screens_wrap_the_start_keys_and_mark_a_cut_name_line(tmp_path: P
         run_app(app, body)
     finally:
         words.use("en")
+
+
+def test_the_log_wraps_its_lines_again_when_the_terminal_is_resized(tmp_path: Path) -> None:
+    """A RichLog wraps a line at the width it had when written: after a
+    resize every word of every line must still be there, within the width."""
+    app = MarjoletApp(meld_session(tmp_path), pace=0)
+    rng = random.Random(4)
+
+    def told() -> tuple[list[str], int]:
+        log = app.query_one("#log", GameLog)
+        return [strip.text.rstrip() for strip in log.lines], log.scrollable_content_region.width
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 30)) as pilot:
+            await settle(app, pilot)
+            for _ in range(3):
+                await human_turn(app, pilot, rng)
+            for size in ((140, 45), (80, 30), (100, 24)):
+                words = " ".join(told()[0]).split()
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                await pilot.pause()
+                lines, width = told()
+                assert " ".join(lines).split() == words, size
+                assert max(len(line) for line in lines) <= width, size
+                assert max(len(line) for line in lines) > width - 20, size  # wrapped anew
+                await human_turn(app, pilot, rng)  # lines written at this width
+
+    asyncio.run(main())

@@ -22,12 +22,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from marjolet.tui import board
 from marjolet.tui.state import TableView
-from marjolet.tui.widgets import MeldMenu, score_table
+from marjolet.tui.widgets import GameLog, MeldMenu, score_table
 from marjolet.tui.words import tr
 
 #: From this width the screen gets the class ``-wide``: larger, centred cards.
@@ -54,9 +54,7 @@ class TableScreen(Screen[None]):
                 yield Static(id="scores")
                 with Vertical(id="window"):
                     yield MeldMenu(id="window-options")
-                log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=10)
-                log.can_focus = False
-                yield log
+                yield GameLog(id="log")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -100,7 +98,7 @@ class TableScreen(Screen[None]):
 
     def say(self, line: Text) -> None:
         """Add a line to the log."""
-        self.query_one("#log", RichLog).write(line)
+        self.query_one("#log", GameLog).say(line)
 
     def show_too_small(self, notice: str | None) -> None:
         """``notice`` instead of the table (the terminal is too small), or

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.message import Message
-from textual.widgets import OptionList, Static
+from textual.widgets import OptionList, RichLog, Static
 
 from marjolet.cards import SUIT_SYMBOLS
 from marjolet.tui.words import card as card_symbol
@@ -162,3 +163,37 @@ def score_table(
         tr("tui.match"), Text(str(match[0]), style="bold"), Text(str(match[1]), style="bold")
     )
     return table
+
+
+class GameLog(RichLog):
+    """The log of the game: a :class:`RichLog` that wraps its lines again
+    whenever its width changes. A ``RichLog`` wraps each line once, at the
+    width it has when the line is written; after a resize (or a first layout
+    narrower than the final one) its lines would stay cut at the old width."""
+
+    #: Lines kept to re-wrap (the oldest go first): a match is a few hundred.
+    KEEP = 2000
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(wrap=True, markup=False, auto_scroll=True, min_width=10, id=id)
+        self.can_focus = False
+        self._said: list[Text] = []
+        self._wrapped_at = 0
+
+    def say(self, line: Text) -> None:
+        """Write ``line`` and keep it to wrap again."""
+        self._said.append(line)
+        del self._said[: -self.KEEP]
+        self.write(line)
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        if event.size.width != self._wrapped_at:
+            self._wrapped_at = event.size.width
+            self.call_after_refresh(self._wrap_again)
+
+    def _wrap_again(self) -> None:
+        """Every kept line again, at the width the log has now."""
+        self.clear()
+        for line in self._said:
+            self.write(line)
