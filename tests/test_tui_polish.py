@@ -52,6 +52,9 @@ def test_below_80x24_a_notice_replaces_the_table_and_keys_play_nothing(tmp_path:
             flat = " ".join(text.split())
             assert "quit (q) and go on line by line:" in flat
             assert "--plain" in flat and "--resume" in flat
+            # the command to type starts a line of its own
+            said = [line.strip() for line in text.splitlines() if "line by line" in line]
+            assert said == ["On a small screen, quit (q) and go on line by line:"]
             assert "A♠" not in text  # no half-covered hand
             await pilot.press("1")
             assert app.session.deal is not None and app.session.deal.moves == []
