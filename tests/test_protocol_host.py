@@ -4,8 +4,10 @@ always killed and reaped, even when the host is interrupted."""
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
+import random
 import re
 import signal
 import subprocess
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import marjolet.bots.external as external
+from marjolet import record
 from marjolet.actions import ACTION_NAMES
 from marjolet.bots import BotSpecError, make_bot
 from marjolet.bots.base import Bot, BotFault
@@ -24,6 +27,8 @@ from marjolet.bots.external import ExternalBot, program_problem
 from marjolet.cli import main
 from marjolet.match import Match
 from marjolet.observation import Observation
+from marjolet.rules import CLASSIC
+from marjolet.tui.session import GameSession, display_name
 from marjolet.turns import play_match
 
 #: One script, many behaviours: ``MODE`` is set per test bot.
@@ -730,3 +735,45 @@ def test_a_program_that_never_reads_cannot_block_the_host() -> None:
     finally:
         process.stop(0.0)
     assert reaped(process.pid)
+
+
+def test_selfplay_tells_each_program_the_result_at_the_end_of_the_match(
+    bot_program: BotFactory, tmp_path: Path
+) -> None:
+    """docs/bot-protocol.md: at the end of a match the host writes `result`;
+    `marjolet selfplay` is a host as the arena is."""
+    program = bot_program("good").path
+    out = tmp_path / "m.json"
+    rules = ["--rules", "classic", "--target", "100"]
+    assert main(["selfplay", "--seed", "2", "--out", str(out), *rules,
+                 "--bots", f"exec:{program}", "random"]) == 0  # fmt: skip
+    [line] = (tmp_path / "good.pid.results").read_text().splitlines()
+    told = json.loads(line)
+    match = record.replay(record.load(out))
+    assert told == {"cmd": "result", "totals": list(match.totals), "winner": match.winner}
+
+
+def test_the_player_s_session_tells_the_program_the_result_at_the_end_of_the_match(
+    bot_program: BotFactory, tmp_path: Path
+) -> None:
+    program = bot_program("good").path
+    match = Match(CLASSIC.replace(target=100), seed=5, players=("You", "them"))
+    session = GameSession(match, opponent=f"exec:{program}", save_path=None)
+    rng = random.Random(1)
+    while not match.is_over:
+        if match.needs_deal:
+            session.start_deal()
+        elif session.bot_to_move:
+            turn = session.bot_request()
+            session.bot_play(turn, session.bot_choose(turn))
+        else:
+            session.play(rng.choice(session.legal()))
+    session.bot.close()
+    [line] = (tmp_path / "good.pid.results").read_text().splitlines()
+    assert json.loads(line)["winner"] == match.winner
+
+
+def test_an_outside_program_is_named_by_its_file_when_it_gives_no_name() -> None:
+    assert display_name("exec:./bots/mine.py") == "mine.py"
+    assert display_name("exec:path=/x/y/bot.sh,budget_s=0.2") == "bot.sh"
+    assert display_name("pimc:worlds=64") == "pimc"

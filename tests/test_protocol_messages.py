@@ -183,7 +183,8 @@ def test_rebuilt_observation_property(seed: int, stop: int, world_seed: int) -> 
     if deal.is_over:
         return
     seat = deal.to_move
-    obs = observe(deal, seat, deal_index=seed % 5, totals=(seed % 400, 7))
+    index = seed % 5  # totals before a later deal, short of the target
+    obs = observe(deal, seat, deal_index=index, totals=(seed % 400, 7) if index else (0, 0))
     req = parse_act(act_message(obs, deal.legal_actions(), 1.0))
     assert observation_from_act(req, random.Random(world_seed))[0] == obs
 
@@ -236,6 +237,8 @@ def test_hello_answer_needs_a_name_and_the_protocol() -> None:
         parse_identity({"protocol": PROTOCOL})
     with pytest.raises(ProtocolError, match="marjolet-bot/2"):
         parse_identity({"name": "x", "protocol": "marjolet-bot/2"})
+    with pytest.raises(ProtocolError, match=r"has a 'name' that is not a string \(42\)"):
+        parse_identity({"name": 42, "protocol": PROTOCOL})
 
 
 def test_a_bot_s_name_reaches_screens_without_control_characters() -> None:
@@ -274,6 +277,10 @@ def _broken(**changes: Any) -> dict[str, Any]:
         ({"first_dealer": 1}, "dealt by 1, not 0"),
         ({"rules": {"profile": "bridge"}}, "act: rules: unknown profile"),
         ({"totals": [0]}, "two integers"),
+        ({"totals": [-10, 0], "deal_index": 2}, "two integers of at least 0"),
+        ({"totals": [600, 0]}, r"before deal 0 must be \[0, 0\]"),
+        ({"totals": [600, 0], "deal_index": 2}, r"already decided a match to 500 \(R22\)"),
+        ({"rules": "classic"}, "'rules' must be an object with every setting"),
         ({"deal__hand": ["9S", "8S", "7S", "KH", "QH"]}, "six dealt cards"),
         ({"deal__hand": ["9S", "9S", "7S", "KH", "QH", "7H"]}, "lists a card twice"),
         ({"deal__hand": ["9S", "8S", "7S", "KH", "QH", "XX"]}, r"hand\[5\] is not a card"),

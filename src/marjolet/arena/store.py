@@ -8,8 +8,8 @@ Tables (schema version 1, in ``PRAGMA user_version``):
     ``done``, ``sprt``, ``interrupted``, ``failed``), ``bots`` (JSON list of
     bot specs), ``matches`` (planned per pairing), ``seed``, ``rules`` (JSON,
     every setting), ``sprt`` (JSON or NULL), ``backend``, ``workers``,
-    ``version`` (of marjolet), ``command`` (the command line, if any),
-    ``summary`` (the ``--json`` result of the run, once it stopped),
+    ``version`` (of marjolet), ``command`` (the command line that plays the
+    run again, if any), ``summary`` (the ``--json`` result of the run, once it stopped),
     ``folder`` (the working folder it was started in, from which an
     ``exec:`` program given by a relative path is found again on resuming;
     NULL in databases written before it was kept).

@@ -43,7 +43,7 @@ from marjolet.errors import DealError, MarjoletError
 from marjolet.match import dealer_of
 from marjolet.observation import Observation, observe
 from marjolet.record import printable_name
-from marjolet.rules import Rules
+from marjolet.rules import Rules, match_decided
 
 PROTOCOL = "marjolet-bot/1"
 #: Seconds a bot has to answer ``hello`` with its name.
@@ -156,7 +156,13 @@ def parse_identity(answer: Mapping[str, Any]) -> BotIdentity:
     one is named."""
     name = printable_name(answer.get("name"))
     if not name:
-        problem = "an empty 'name'" if "name" in answer else "no 'name'"
+        given = answer.get("name")
+        if "name" not in answer:
+            problem = "no 'name'"
+        elif not isinstance(given, str):
+            problem = f"a 'name' that is not a string ({json.dumps(given)})"
+        else:
+            problem = "an empty 'name'"
         raise ProtocolError(f"answer to hello has {problem}: {_quote(json.dumps(answer))}")
     protocol = answer.get("protocol", PROTOCOL)
     if protocol != PROTOCOL:
@@ -282,6 +288,17 @@ def _actions(values: list[Any], key: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _rules(value: object) -> Rules:
+    """An ``act``'s rules: the object with every setting (never a bare
+    profile name, which a record may hold but a host never sends)."""
+    if not isinstance(value, dict):
+        raise ProtocolError(f"act: 'rules' must be an object with every setting, got {value!r}")
+    try:
+        return Rules.from_json(value)
+    except MarjoletError as exc:
+        raise ProtocolError(f"act: rules: {exc}") from None
+
+
 def parse_act(message: Mapping[str, Any]) -> ActRequest:
     """Validate an ``act`` message (every field, with a clear message naming
     the bad one) and convert its cards and actions to ids."""
@@ -289,15 +306,18 @@ def parse_act(message: Mapping[str, Any]) -> ActRequest:
     seat = _int(message, "seat", where, range(2))
     first_dealer = _int(message, "first_dealer", where, range(2))
     deal_index = _int(message, "deal_index", where, range(1 << 31))
-    try:
-        rules = Rules.from_json(_get(message, "rules", where))
-    except ProtocolError:
-        raise
-    except MarjoletError as exc:
-        raise ProtocolError(f"act: rules: {exc}") from None
+    rules = _rules(_get(message, "rules", where))
     totals = _list(message, "totals", where)
-    if len(totals) != 2 or not all(isinstance(t, int) and not isinstance(t, bool) for t in totals):
-        raise ProtocolError(f"act: 'totals' must be two integers, got {totals!r}")
+    if len(totals) != 2 or not all(
+        isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in totals
+    ):
+        raise ProtocolError(f"act: 'totals' must be two integers of at least 0, got {totals!r}")
+    if deal_index == 0 and totals != [0, 0]:
+        raise ProtocolError(f"act: 'totals' before deal 0 must be [0, 0], got {totals!r}")
+    if match_decided((totals[0], totals[1]), rules.target):
+        raise ProtocolError(
+            f"act: 'totals' {totals!r} already decided a match to {rules.target} (R22)"
+        )
     deal = _get(message, "deal", where)
     if not isinstance(deal, dict):
         raise ProtocolError(f"act: 'deal' must be an object, got {deal!r}")

@@ -478,9 +478,10 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
                 on_action(match, played.seat, played.action)
             _deal_summary(match, names, out)
     except BotFault as fault:
+        detail = session.fault_text(fault)
         session.forfeit(str(fault))
         save()
-        out.write("\n" + tr("tui.plain_forfeit", name=names[1], fault=fault) + "\n")
+        out.write("\n" + tr("tui.plain_forfeit", name=names[1], fault=detail) + "\n")
         return 0
     except QuitGame as stop:
         save()

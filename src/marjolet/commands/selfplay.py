@@ -56,6 +56,10 @@ def run(args: argparse.Namespace) -> int:
             raise RecordError(f"{told}; {exc}") from None
         print(f"marjolet: {told}; the record up to there is in {args.out}", file=sys.stderr)
         return 1
+    else:
+        winner = match.winner
+        assert winner is not None
+        end_match(seats, match.totals, winner)  # the protocol's `result`
     finally:
         close_bots(seats)  # an external bot's program ends now
     _save(match, args.out)

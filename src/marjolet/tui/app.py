@@ -400,9 +400,11 @@ class MarjoletApp(App[None]):
         self, request: Turn, action: int | None, error: Exception | None, elapsed: float
     ) -> None:
         if isinstance(error, BotFault):
+            detail = self.session.fault_text(error)
             self.session.forfeit(str(error))
             self.waiting = Waiting.ERROR
-            self.flash(tr("tui.bot_forfeit", name=self.session.names[1], fault=error), problem=True)
+            name = self.session.names[1]
+            self.flash(tr("tui.bot_forfeit", name=name, fault=detail), problem=True)
         elif error is not None or action is None:
             self.bot_failed(error)
         elif (delay := self._bot_pace(action) - elapsed) > 0:

@@ -16,6 +16,7 @@ that arrives after the game moved on is refused.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -32,7 +33,7 @@ from marjolet.rules import Rules
 from marjolet.tui import describe, opponents, saves
 from marjolet.tui.launch import resume_command
 from marjolet.tui.words import lang, tr
-from marjolet.turns import Turn, TurnDriver, checked_choice
+from marjolet.turns import Turn, TurnDriver, checked_choice, position_text
 
 HUMAN = 0
 
@@ -107,8 +108,13 @@ def _hinted(text: str) -> int | None:
 
 
 def display_name(spec: str) -> str:
-    """The bot's name without its parameters: ``pimc:worlds=64`` -> ``pimc``."""
-    return spec.split(":", 1)[0].strip() or spec
+    """The bot's name without its parameters: ``pimc:worlds=64`` -> ``pimc``;
+    an outside program's file name: ``exec:./bots/mine.py`` -> ``mine.py``."""
+    name, _, params = spec.partition(":")
+    if name.strip() == "exec" and params:
+        path = params.split("path=", 1)[1].split(",", 1)[0] if "path=" in params else params
+        return os.path.basename(path.rstrip("/")) or spec
+    return name.strip() or spec
 
 
 def _fresh_save_path() -> Path:
@@ -384,6 +390,8 @@ class GameSession:
         lines = describe.narrate(before, after, actor, action, self.names)
         if d.is_over:
             lines += describe.deal_end(after, self.match.totals, self.names)
+            if (winner := self.match.winner) is not None:
+                self.bot.end_match(self.match.totals, winner)  # a program hears `result`
         return lines
 
     def bot_request(self) -> Turn:
@@ -409,6 +417,11 @@ class GameSession:
         """The bot broke down: it loses the match. The record keeps every
         action played (it has no forfeits: record.md)."""
         return self.driver.forfeit(self.human ^ 1, reason)
+
+    def fault_text(self, fault: Exception) -> str:
+        """The technical detail of the bot's fault, with where it happened
+        (the record's terms: deal, action and trick)."""
+        return f"{position_text(self.match)}: {fault}"
 
     # -- saving ------------------------------------------------------------------
 
