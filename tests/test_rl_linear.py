@@ -16,7 +16,7 @@ from marjolet.bots.base import BotSpecError
 from marjolet.match import Match
 from marjolet.observation import Observation
 from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE
-from marjolet.rl.linear_bot import LinearBot, load_weights, save_weights
+from marjolet.rl.linear_bot import WEIGHTS_FORMAT, LinearBot, load_weights, save_weights
 from marjolet.turns import play_match
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_linear.py"
@@ -93,6 +93,11 @@ def test_linear_bot_errors_name_the_problem(tmp_path: Path) -> None:
         make_bot(f"linear:weights={other}")
     with pytest.raises(ValueError, match="weights must be"):
         save_weights(tmp_path / "x.npz", np.zeros((2, 2)), np.zeros(2))
+    cut = tmp_path / "cut.npz"
+    np.savez(cut, format=np.array(WEIGHTS_FORMAT), weights=np.zeros((3, 3)))  # no bias
+    missing = r"linear: weights file '.*cut\.npz' has no array 'bias'$"
+    with pytest.raises(BotSpecError, match=missing):
+        make_bot(f"linear:weights={cut}")
 
 
 def test_training_example_quick_mode_trains_saves_and_enters_the_arena(tmp_path: Path) -> None:

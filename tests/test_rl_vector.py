@@ -482,3 +482,24 @@ def test_other_opponents_run_in_python_with_their_own_bot() -> None:
         assert np.array_equal(obs[1], o) and rewards[1] == r
         if t:
             break
+
+
+def test_seeds_are_checked_at_construction_and_a_numpy_array_of_seeds_is_a_list() -> None:
+    with pytest.raises(MarjoletError, match="seed must be an integer or a list, got 'x'"):
+        MarjoletVectorEnv(4, seed="x")  # type: ignore[arg-type]
+    with pytest.raises(MarjoletError, match="seed must be 0 or more, got -5"):
+        MarjoletVectorEnv(4, seed=-5)
+    listed, _ = MarjoletVectorEnv(3).reset(seed=[4, 5, 6])
+    arrayed, _ = MarjoletVectorEnv(3).reset(seed=np.arange(4, 7))
+    assert np.array_equal(listed, arrayed)
+
+
+@pytest.mark.parametrize("make", [MarjoletVectorEnv, MarjoletSelfPlayVectorEnv])
+def test_a_closed_batch_refuses_to_step_or_reset(make: Any) -> None:
+    envs = make(2)
+    envs.reset(seed=1)
+    envs.close()
+    with pytest.raises(MarjoletError, match="the environments are closed"):
+        envs.step(np.zeros(2, np.int64))
+    with pytest.raises(MarjoletError, match="the environments are closed"):
+        envs.reset(seed=1)

@@ -22,6 +22,7 @@ from marjolet.rl.policy_bot import (
     CHOICE_PARAMS,
     PolicyBot,
     read_weights_file,
+    weights_array,
     weights_file_key,
 )
 
@@ -67,7 +68,7 @@ def load_weights(path: str | Path) -> tuple[FloatArray, FloatArray]:
     """Read a policy written by :func:`save_weights`; raise
     :class:`~marjolet.bots.base.BotSpecError` naming the file and the problem."""
     try:
-        import numpy as np
+        import numpy  # noqa: F401 (the rl extra: checked before any file is read)
 
         from marjolet.rl.encoder import OBSERVATION_SIZE
     except ImportError as exc:
@@ -79,11 +80,8 @@ def load_weights(path: str | Path) -> tuple[FloatArray, FloatArray]:
     if cached is not None:
         return cached
     data = read_weights_file(p, WEIGHTS_FORMAT, "linear")
-    try:
-        w = np.asarray(data["weights"], dtype=np.float32)
-        b = np.asarray(data["bias"], dtype=np.float32)
-    except (KeyError, ValueError) as exc:
-        raise BotSpecError(f"linear: cannot read weights file {str(p)!r}: {exc}") from None
+    w = weights_array(data, "weights", p, "linear")
+    b = weights_array(data, "bias", p, "linear")
     if w.shape != (NUM_ACTIONS, OBSERVATION_SIZE) or b.shape != (NUM_ACTIONS,):
         raise BotSpecError(
             f"linear: {str(p)!r} holds {w.shape[0]}x{w.shape[-1]} weights; this version's "

@@ -28,6 +28,7 @@ from marjolet.rl.policy_bot import (
     CHOICE_PARAMS,
     PolicyBot,
     read_weights_file,
+    weights_array,
     weights_file_key,
 )
 
@@ -121,16 +122,10 @@ def load_policy(
         return _CACHE[key]
     data = read_weights_file(p, POLICY_FORMAT, who)
     count = sum(1 for name in data if name.startswith("w"))
-    try:
-        layers = [
-            (
-                np.asarray(data[f"w{i}"], dtype=np.float32),
-                np.asarray(data[f"b{i}"], dtype=np.float32),
-            )
-            for i in range(count)
-        ]
-    except (KeyError, ValueError) as exc:
-        raise BotSpecError(f"{who}: cannot read weights file {str(p)!r}: {exc}") from None
+    layers = [
+        (weights_array(data, f"w{i}", p, who), weights_array(data, f"b{i}", p, who))
+        for i in range(count)
+    ]
     _check_shapes(layers, str(p), who)
     if not all(np.isfinite(w).all() and np.isfinite(b).all() for w, b in layers):
         raise BotSpecError(f"{who}: {str(p)!r} holds non-finite weights")

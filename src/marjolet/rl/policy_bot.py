@@ -90,6 +90,22 @@ def weights_file_key(path: Path, who: str) -> tuple[str, int, int]:
     return str(path.resolve()), stat.st_mtime_ns, stat.st_size
 
 
+def weights_array(data: dict[str, Any], name: str, path: Path, who: str) -> Any:
+    """The float32 array ``name`` of a weights file read by
+    :func:`read_weights_file`; raise :class:`BotSpecError` naming the array
+    when it is missing or not numbers."""
+    import numpy as np
+
+    if name not in data:
+        raise BotSpecError(f"{who}: weights file {str(path)!r} has no array {name!r}")
+    try:
+        return np.asarray(data[name], dtype=np.float32)
+    except ValueError:
+        raise BotSpecError(
+            f"{who}: array {name!r} of weights file {str(path)!r} is not numbers"
+        ) from None
+
+
 def read_weights_file(path: Path, fmt: str, who: str) -> dict[str, Any]:
     """The arrays of a weights file whose ``format`` entry is ``fmt`` (never
     unpickling anything); raise :class:`BotSpecError` naming the bot, the file

@@ -204,7 +204,8 @@ class DmcTrainer:
 def parse_args(argv: Sequence[str] | None) -> tuple[DmcSettings, argparse.Namespace]:
     d = DmcSettings()
     p = training_parser("python -m marjolet.rl.train_dmc", __doc__)
-    p.add_argument("--steps", type=int, default=d.steps, help="decisions to train (both seats)")
+    p.add_argument("--steps", type=int, default=d.steps,
+                   help="decisions to train, both seats (rounded up to whole updates)")
     p.add_argument("--num-envs", type=int, default=d.num_envs, help="environments in the batch")
     p.add_argument("--rollout", type=int, default=d.rollout, help="steps per env per update")
     p.add_argument("--epsilon", type=float, default=d.epsilon, help="exploration rate (0..1)")

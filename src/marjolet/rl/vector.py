@@ -72,7 +72,7 @@ _OPP_NONE = 2
 _MAX_TARGET = 1_000_000_000
 _MAX_ENVS = 1 << 20
 
-Seeds = int | Sequence[int | None] | None
+Seeds = int | Sequence[int | None] | npt.NDArray[np.integer[Any]] | None
 
 
 def autoreset_arg(mode: AutoresetMode | str) -> AutoresetMode:
@@ -388,6 +388,9 @@ class _PythonBackend:
 class _Batch:
     """What both environments share: buffers, seeding, reset and step."""
 
+    #: Set by ``close()`` (Gymnasium's attribute): a closed batch refuses to step.
+    closed: bool = False
+
     num_envs: int
     autoreset_mode: AutoresetMode
     copy: bool
@@ -422,6 +425,9 @@ class _Batch:
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
+        for value in self._seeds(seed):  # a bad seed is refused here, not at reset()
+            if value is not None:
+                seed_value(value)
         self._first_seed = seed
 
     def reset(
@@ -445,6 +451,8 @@ class _Batch:
         n = self.num_envs
         if seed is None:
             return [None] * n
+        if isinstance(seed, np.ndarray) and seed.ndim == 1:  # numpy integers, one each
+            seed = [int(s) if np.issubdtype(seed.dtype, np.integer) else s for s in seed]
         if isinstance(seed, Sequence) and not isinstance(seed, str | bytes):
             if len(seed) != n:
                 raise MarjoletError(f"seed must be an integer or {n} seeds, got {len(seed)}")
@@ -458,6 +466,8 @@ class _Batch:
         return [base + i for i in range(n)]
 
     def _reset(self, seed: Seeds, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        if self.closed:
+            raise MarjoletError("the environments are closed: make new ones")
         seeds = self._seeds(seed)
         chosen = np.ones(self.num_envs, np.bool_)
         unknown = sorted(str(key) for key in options or () if key != "reset_mask")
@@ -490,6 +500,8 @@ class _Batch:
         return self._infos(final=False)
 
     def _step(self, actions: Any) -> dict[str, Any]:
+        if self.closed:
+            raise MarjoletError("the environments are closed: make new ones")
         if not self._ready:
             if not self._started.all():
                 raise MarjoletError("call reset() before step()")
@@ -675,8 +687,9 @@ class MarjoletSelfPlayVectorEnv(_Batch):
 
     def close(self) -> None:
         """Nothing to release (no opponent; the kernel's memory goes with
-        the object)."""
+        the object); the batch steps no more."""
         self._backend.close()
+        self.closed = True
 
 
 __all__ = [
