@@ -305,3 +305,11 @@ def test_bench_and_bots_say_which_engine_is_in_use(capsys: pytest.CaptureFixture
     assert f"Engine: {kernel.description()}" in capsys.readouterr().out
     assert main(["bots", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["kernel"] is kernel.available()
+
+
+def test_rules_lang_without_book_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["rules", "--lang", "fr"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.strip().endswith("--lang chooses the rule book's language: use it with --book")

@@ -252,3 +252,17 @@ def test_the_web_rules_page_and_the_terminal_help_say_the_same(lang: str, profil
     assert values[translate("rules.s_all_tricks_bonus", lang)] == str(rules.all_tricks_bonus)
     assert values[translate("rules.m_jqs_t", lang)] == "40"  # the same-suit variation
     assert any(translate("rules.one_meld", lang) in t for t in texts)
+
+
+def test_every_sentence_of_a_catalogue_text_starts_with_a_capital() -> None:
+    """A full stop then a small letter is a sentence left in lower case
+    ("... quand il est joué. encyclopédie : ..."); the welcome line's key
+    names ("h : aide", "? for a hint") are keys, not sentences."""
+    keys_named = {"tui.welcome"}
+    for lang in ("en", "fr"):
+        for key, value in catalogue(lang).items():
+            if key in keys_named:
+                continue
+            for text in value.values() if isinstance(value, dict) else [value]:
+                found = re.search(r"[.!?]\s+[a-zà-ÿ]", text)
+                assert found is None, (lang, key, text[max(0, found.start() - 30) : found.end()])

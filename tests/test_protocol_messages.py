@@ -280,7 +280,7 @@ def _broken(**changes: Any) -> dict[str, Any]:
         ({"totals": [-10, 0], "deal_index": 2}, "two integers of at least 0"),
         ({"totals": [600, 0]}, r"before deal 0 must be \[0, 0\]"),
         ({"totals": [600, 0], "deal_index": 2}, r"already decided a match to 500 \(R22\)"),
-        ({"rules": "classic"}, "'rules' must be an object with every setting"),
+        ({"rules": "classic"}, r"'rules' must be an object \(a profile and its settings\)"),
         ({"deal__hand": ["9S", "8S", "7S", "KH", "QH"]}, "six dealt cards"),
         ({"deal__hand": ["9S", "9S", "7S", "KH", "QH", "7H"]}, "lists a card twice"),
         ({"deal__hand": ["9S", "8S", "7S", "KH", "QH", "XX"]}, r"hand\[5\] is not a card"),

@@ -310,10 +310,35 @@ def test_any_two_player_names_round_trip_through_the_text_form(names: list[str])
     assert loads(loads(record.to_text()).dumps()) == record
 
 
-@pytest.mark.parametrize("names", [["Jo #1", "random"], [" ", "b"], ['"#"', "\\"]])
+@pytest.mark.parametrize(
+    "names", [["Jo #1", "random"], [" ", "b"], ['"#"', "\\"], ["a\x85b", "c\u2028d"]]
+)
 def test_a_name_with_a_hash_or_a_quote_is_not_cut_by_the_text_reader(names: list[str]) -> None:
     text = Record.from_match(Match(players=(names[0], names[1]))).to_text()
     assert loads(text).players == tuple(names)
+
+
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        ('"Ann" "Bob"', ("Ann", "Bob")),
+        ('"Ann", "Bob"', ("Ann", "Bob")),  # as some hand-written records have it
+        ('"Ann","Bob"', ("Ann", "Bob")),
+        ('"Ann"\t"Bob"', ("Ann", "Bob")),
+        ('"Ann""Bob"', None),  # no gap between the names
+        ('"Ann\tx" "Bob"', None),  # a raw tab inside a name is no JSON string
+        ('"Ann" Bob', None),
+    ],
+)
+def test_the_players_line_reads_quoted_names_apart_by_spaces_or_a_comma(
+    line: str, names: tuple[str, str] | None
+) -> None:
+    text = f"format marjolet-record/1\nplayers {line}\nfirst_dealer 0\n"
+    if names is None:
+        with pytest.raises(RecordError, match=r"^players: expected two quoted names"):
+            loads(text)
+    else:
+        assert loads(text).players == names
 
 
 @pytest.mark.parametrize(

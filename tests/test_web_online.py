@@ -720,6 +720,7 @@ def test_a_live_player_who_stays_but_never_moves_can_be_claimed_after_the_move_l
             final = waiter.recv_until(lambda m: m["type"] == "state" and m["match_over"])
             seats = {id(me): mine["seat"], id(other): theirs["seat"]}
             assert final["winner"] == seats[id(waiter)] and final["deadline"] is None
+            assert final["forfeit"]["reason"] == "did not move in time"  # not "left the game"
 
 
 def test_a_player_who_resigns_loses_the_match_and_it_is_rated(server: LiveServer) -> None:

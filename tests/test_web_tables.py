@@ -349,3 +349,61 @@ def test_an_idle_table_leaves_memory_and_comes_back_from_the_database(server: Li
     with Browser.open(server, game["id"], seat_hello(game)) as again:
         after = again.next_state()
         assert after["version"] == before["version"] and after["hands"] == before["hands"]
+
+
+def newer_than(version: int) -> Any:
+    """A test for a state message past ``version``."""
+    return lambda m: m["type"] == "state" and m["version"] > version
+
+
+def play_deal_between(host: Browser, guest: Browser, rng: random.Random) -> dict[str, Any]:
+    """Two people play random legal actions to the end of the deal; the
+    host's state then."""
+    states = [host.state or host.next_state(), guest.state or guest.next_state()]
+    while not states[0]["deal_over"]:
+        mover = 0 if states[0]["legal"] else 1
+        (host, guest)[mover].act(rng.choice(states[mover]["legal"])["action"])
+        newer = newer_than(states[mover]["version"])
+        states = [who.recv_until(newer) for who in (host, guest)]
+    return states[0]
+
+
+def test_a_friend_games_move_clock_starts_when_the_friend_joins_and_stops_between_deals(
+    tmp_path: Path,
+) -> None:
+    """A link opened long after it was made does not hand the host a win:
+    the move clock starts at the join; between deals nobody is to move, so
+    there is no deadline; a claim after the limit is stored as a timeout."""
+    config = fast_config(tmp_path / "g.sqlite3", first_dealer=0, move_limit=1.0, away_grace=60)
+    with live_server(config) as server:
+        game = server.new_game(mode="friend", name="Host")
+        invite = game["invite_url"].split("#invite=")[1]
+        time.sleep(1.3)  # the link waits longer than a move may take
+        with server.http() as client:
+            joined = client.post(f"/api/games/{game['id']}/join", json={"invite": invite}).json()
+        with (
+            Browser.open(server, game["id"], seat_hello(game)) as host,
+            Browser.open(server, game["id"], {"type": "hello", "token": joined["token"]}) as guest,
+        ):
+            state = host.next_state()
+            guest.next_state()
+            assert state["to_move"] == 1 and 0 < state["deadline"] - time.time() <= 1.0
+            host.send({"type": "claim"})  # the friend has just sat down
+            assert host.error()["code"] == "cannot_claim"
+            over = play_deal_between(host, guest, random.Random(2))
+            assert over["deadline"] is None  # between deals: nobody is to move
+    with live_server(config) as server:  # a late mover, once the next deal is under way
+        game = server.new_game(mode="friend", name="Host")
+        invite = game["invite_url"].split("#invite=")[1]
+        with server.http() as client:
+            joined = client.post(f"/api/games/{game['id']}/join", json={"invite": invite}).json()
+        with (
+            Browser.open(server, game["id"], seat_hello(game)) as host,
+            Browser.open(server, game["id"], {"type": "hello", "token": joined["token"]}),
+        ):
+            host.next_state()
+            time.sleep(1.2)
+            host.send({"type": "claim"})
+            final = host.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+            assert final["forfeit"]["reason"] == "did not move in time"
+            assert final["winner"] == 0

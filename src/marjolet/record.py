@@ -94,6 +94,20 @@ class Comment:
         return {"deal": self.deal, "after": self.after, "text": self.text}
 
 
+#: Characters that end a line for ``str.splitlines`` and that JSON leaves
+#: as they are: a name holding one is written escaped, on its one line.
+_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def _quoted(name: str) -> str:
+    """A name as the text form's ``players`` line writes it: a JSON string
+    that keeps to one line."""
+    text = json.dumps(name, ensure_ascii=False)
+    for char, escaped in _LINE_BREAKS.items():
+        text = text.replace(char, escaped)
+    return text
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
@@ -151,9 +165,7 @@ class Record:
         """The text notation (see the module docstring)."""
         lines = [f"format {FORMAT}", "rules " + _rules_text(self.rules)]
         if self.players is not None:
-            lines.append(
-                "players " + " ".join(json.dumps(n, ensure_ascii=False) for n in self.players)
-            )
+            lines.append("players " + " ".join(_quoted(n) for n in self.players))
         lines.append(f"first_dealer {self.first_dealer}")
         for i, deal in enumerate(self.deals):
             lines.append(f"deal {i}")
@@ -587,7 +599,7 @@ def _loads_text(text: str, check: bool) -> Record:
             if note is not None and in_deal and builder is not None:
                 builder.comment(d, note)
             continue
-        key, _, rest = line.replace("\t", " ").partition(" ")
+        key, _, rest = _KEY_SPACE.sub(" ", line, count=1).partition(" ")
         rest = rest.strip()
         where = f"line {lineno}"
         if key in header and builder is None:
@@ -681,6 +693,12 @@ def _int_or_text(text: str) -> object:
     return int(text) if text.lstrip("-").isdigit() else text
 
 
+#: A header line's key and its value: the first space or tab between them.
+_KEY_SPACE = re.compile(r"[ \t]+")
+#: Between two quoted names: white space, or a comma with white space around.
+_NAME_GAP = re.compile(r"\s*,\s*|\s+")
+
+
 def _split_comment(raw: str) -> tuple[str, str | None]:
     """A text line's content and its ``#`` comment (``None`` without one;
     ``""`` for a bare ``#``). A ``#`` inside a double-quoted name (the
@@ -699,21 +717,26 @@ def _split_comment(raw: str) -> tuple[str, str | None]:
 
 
 def _players_from_text(text: str | None) -> object:
-    """The ``players`` line's quoted names, as JSON strings one after the other."""
+    """The ``players`` line's quoted names: JSON strings one after the
+    other, apart by white space or a comma."""
     if text is None:
         return None
+    text = text.strip()
     decoder = json.JSONDecoder()
     names: list[object] = []
     at = 0
     try:
-        while at < len(text):
-            if text[at].isspace():
-                at += 1
-                continue
+        while True:
             name, at = decoder.raw_decode(text, at)
             names.append(name)
+            gap = _NAME_GAP.match(text, at)
+            if gap is None or at == len(text):
+                break
+            at = gap.end()
     except ValueError:
-        raise RecordError(f"players: expected two quoted names, got {text[:80]!r}") from None
+        at = -1
+    if at != len(text):
+        raise RecordError(f"players: expected two quoted names, got {text[:80]!r}")
     return names
 
 

@@ -289,10 +289,11 @@ def _actions(values: list[Any], key: str) -> tuple[int, ...]:
 
 
 def _rules(value: object) -> Rules:
-    """An ``act``'s rules: the object with every setting (never a bare
-    profile name, which a record may hold but a host never sends)."""
+    """An ``act``'s rules: an object, a profile and its settings (never a
+    bare profile name, which a record may hold but a host never sends)."""
     if not isinstance(value, dict):
-        raise ProtocolError(f"act: 'rules' must be an object with every setting, got {value!r}")
+        shown = f"got {value!r}"
+        raise ProtocolError(f"act: 'rules' must be an object (a profile and its settings), {shown}")
     try:
         return Rules.from_json(value)
     except MarjoletError as exc:

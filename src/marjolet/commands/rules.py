@@ -6,6 +6,7 @@ import argparse
 import json
 
 from marjolet.commands.common import add_rules_arguments, rules_from_args
+from marjolet.errors import MarjoletError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,6 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.lang is not None and not args.book:
+        raise MarjoletError("--lang chooses the rule book's language: use it with --book")
     rules = rules_from_args(args)
     if args.json:
         print(json.dumps(rules.to_json()))

@@ -24,6 +24,8 @@ from pathlib import Path
 from marjolet import record
 from marjolet.actions import ACTION_NAMES, parse_action
 from marjolet.bots import Bot, make_bot
+from marjolet.bots.base import BotSpecError
+from marjolet.bots.registry import EXEC, parse_spec
 from marjolet.engine import Deal, Outcome
 from marjolet.errors import ActionError, IllegalActionError, MarjoletError, RecordError
 from marjolet.i18n import LANGS, translate
@@ -110,11 +112,14 @@ def _hinted(text: str) -> int | None:
 def display_name(spec: str) -> str:
     """The bot's name without its parameters: ``pimc:worlds=64`` -> ``pimc``;
     an outside program's file name: ``exec:./bots/mine.py`` -> ``mine.py``."""
-    name, _, params = spec.partition(":")
-    if name.strip() == "exec" and params:
-        path = params.split("path=", 1)[1].split(",", 1)[0] if "path=" in params else params
+    name = spec.split(":", 1)[0].strip()
+    if name == EXEC:
+        try:
+            path = parse_spec(spec)[1].get("path", "")
+        except BotSpecError:
+            path = ""
         return os.path.basename(path.rstrip("/")) or spec
-    return name.strip() or spec
+    return name or spec
 
 
 def _fresh_save_path() -> Path:

@@ -121,11 +121,18 @@ class Ledger:
         )
 
     async def claim_invite(
-        self, game_id: str, invite_hash: str, seat: int, token_hash: str, name: str
+        self,
+        game_id: str,
+        invite_hash: str,
+        seat: int,
+        token_hash: str,
+        name: str,
+        *,
+        updated: float | None = None,
     ) -> bool:
         """Give ``seat`` to the holder of the invite (``False``: not this invite)."""
         return await self._writer.call(
-            self._store.claim_invite, game_id, invite_hash, seat, token_hash, name
+            self._store.claim_invite, game_id, invite_hash, seat, token_hash, name, updated
         )
 
     def close(self) -> None:

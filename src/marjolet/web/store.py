@@ -603,10 +603,17 @@ class Store:
             return result.rowcount == 1
 
     def claim_invite(
-        self, game_id: str, invite_hash: str, seat: int, new_token_hash: str, name: str
+        self,
+        game_id: str,
+        invite_hash: str,
+        seat: int,
+        new_token_hash: str,
+        name: str,
+        updated: float | None = None,
     ) -> bool:
         """Give ``seat`` (and its display name) to whoever holds the invite
-        code; the code works once."""
+        code; the code works once. ``updated``: the game's new time stamp
+        (now if not given)."""
         with self._transaction() as db:
             row = db.execute(
                 select(games.c.invite_hash, games.c.token_hashes, games.c.players).where(
@@ -627,7 +634,7 @@ class Store:
                     token_hashes=json.dumps(hashes),
                     players=json.dumps(players),
                     status="playing",
-                    updated=time.time(),
+                    updated=time.time() if updated is None else updated,
                     version=games.c.version + 1,
                 )
             ).rowcount

@@ -75,8 +75,16 @@ log = logging.getLogger("marjolet.web")
 
 #: The reason stored with the forfeit of a person who left and did not come back.
 LEFT_REASON = "left the game"
+#: ... and of one who did not move in time (docs/web.md, "Slow players").
+TIMEOUT_REASON = "did not move in time"
 #: The reason of a forfeit by a person who gave the match up.
 RESIGNED_REASON = "resigned"
+#: The catalogue text that tells each person's forfeit.
+NOTICE_KEYS = {
+    LEFT_REASON: "notice.claimed",
+    TIMEOUT_REASON: "notice.timed_out",
+    RESIGNED_REASON: "notice.resigned",
+}
 #: Refusals of a change the store could not save, or of a database that does
 #: not answer (the bot loop retries them).
 SAVE_FAILURES = frozenset({"storage", "disk_full", "database_down"})
@@ -136,6 +144,9 @@ class Table:
         self.paired = False
         self.rated = False
         self.days_per_move: int | None = None
+        #: When this process loaded the table: a live game's move clock
+        #: starts no earlier (:meth:`move_deadline`).
+        self.loaded_at = time.time()
         #: Whose share of the bot pool this table's bots use: the address
         #: that created the game (kept by the hub while the table leaves
         #: memory and comes back), else the first seated connection's, else
@@ -480,13 +491,15 @@ class Table:
             if game.invite_hash is None:
                 raise WebError("invite_used", "this invite link was already used")
             token = secrets.token_urlsafe(24)
+            now = time.time()  # one stamp for the database and this table
             claimed = await self.ledger.claim_invite(
-                self.id, token_hash(invite), 1, token_hash(token), name
+                self.id, token_hash(invite), 1, token_hash(token), name, updated=now
             )
             if not claimed:
                 await self.sync()
                 raise WebError("bad_invite", "this invite link is not valid")
             game.version += 1
+            game.updated = now  # the move clock starts when both are seated
             game.invite_hash = None
             game.token_hashes = (game.token_hashes[0], token_hash(token))
             game.players = (game.players[0], name)
@@ -639,14 +652,16 @@ class Table:
                     raise WebError("storage", "the server cannot tell now: try again") from None
                 self.held_elsewhere({other} if there else set())
                 await self.keep_clocks()  # the stored deadline, read afresh
-            if not self._two_people or not self._may_claim(seat):
+            reason = self._claim_reason(seat) if self._two_people else None
+            if reason is None:
                 # another process may have ended the game meanwhile (its end
                 # deletes the countdown read just now): that is the answer
                 await self.sync()
                 self._check_open()
                 raise WebError("cannot_claim", "your opponent is here or may still come back: wait")
-            await self._person_forfeit(Forfeit(other, "", LEFT_REASON), "claim")
-            log.info("game %s: seat %d claimed the match (seat %d left)", self.id, seat, other)
+            await self._person_forfeit(Forfeit(other, "", reason), "claim")
+            said = f"seat {other} {reason}"
+            log.info("game %s: seat %d claimed the match (%s)", self.id, seat, said)
         self.hub.finished(self)
 
     async def resign(self, seat: int) -> None:
@@ -691,12 +706,11 @@ class Table:
         game.forfeit, game.status, game.winner, game.totals = (
             forfeit, "finished", forfeit.winner, totals
         )
-        left = forfeit.reason == LEFT_REASON
-        said = f"{loser} {'left the game' if left else 'resigned'}; {winner} wins"
+        said = f"{loser} {forfeit.reason}; {winner} wins"
         self.driver.forfeit(forfeit.seat, said)
         self._notice(
             said,
-            key="notice.claimed" if left else "notice.resigned",
+            key=NOTICE_KEYS[forfeit.reason],
             params={"name": loser, "winner": winner, "seat": forfeit.seat},
         )
         self.broadcast()
@@ -705,30 +719,36 @@ class Table:
     def move_deadline(self) -> float | None:
         """When the person to move runs out of time (epoch seconds): days
         per move in a correspondence game, ``move_limit`` in a live one
-        between two people; None otherwise (no limit, or the game is over).
-        The clock restarts with every stored move and deal."""
-        if self.over or not self._two_people:
+        between two people; None otherwise (no limit, nobody to move: the
+        game is over, or between deals). The clock restarts with every
+        stored move, deal and join; a live game's also when this process
+        loads the table (after a restart nobody is late at once)."""
+        if self.over or not self._two_people or self.driver.turn() is None:
             return None
         if self.days_per_move is not None:
             return move_deadline(self.game.updated, self.days_per_move)
         limit = self.hub.config.move_limit
-        return self.game.updated + limit if limit > 0 else None
+        return max(self.game.updated, self.loaded_at) + limit if limit > 0 else None
 
-    def _may_claim(self, seat: int) -> bool:
-        """The other seat is to move and out of time (:meth:`move_deadline`),
-        or, in a live game, it left and its grace ran out (being away is no
-        fault in a correspondence game)."""
+    def _claim_reason(self, seat: int) -> str | None:
+        """Why ``seat`` may claim the match, or None: the other seat is to
+        move and out of time (:meth:`move_deadline`), or, in a live game, it
+        left and its grace ran out (being away is no fault in a
+        correspondence game)."""
         turn = self.driver.turn()
         deadline = self.move_deadline()
         their_move = turn is not None and turn.seat == 1 - seat
         if their_move and deadline is not None and time.time() > deadline:
-            return True
+            return TIMEOUT_REASON
         if self.days_per_move is not None:
-            return False
+            return None
         if self.hub.shared:  # the stored deadline, for every process
             left = self._away_left(1 - seat)
-            return (1 - seat) in self.clocks and left is not None and left <= 0.0
-        return (1 - seat) not in self.elsewhere and self.hub.presence.may_claim(self.id, seat)
+            gone = (1 - seat) in self.clocks and left is not None and left <= 0.0
+        else:
+            here = (1 - seat) in self.elsewhere
+            gone = not here and self.hub.presence.may_claim(self.id, seat)
+        return LEFT_REASON if gone else None
 
     async def _reload(self) -> None:
         """Rebuild the match from the database (after a failed write, or a

@@ -487,10 +487,11 @@ export function cardText(card) {
 }
 
 /** How a forfeited match ended: "bot" (a program broke down), "resigned"
- *  (a person gave it up) or "left" (a person left and did not come back). */
+ *  (a person gave it up), "timeout" (a person did not move in time) or
+ *  "left" (a person left and did not come back). */
 export function forfeitKind(forfeit) {
   if (forfeit.bot !== "") return "bot";
-  return forfeit.reason === "resigned" ? "resigned" : "left";
+  return { resigned: "resigned", "did not move in time": "timeout" }[forfeit.reason] || "left";
 }
 
 /** A finished game's result for one seat, in a game list: won or lost, and

@@ -29,7 +29,7 @@ function row(raw, held) {
     score += ` · ${t(game.forfeit ? "history.won_forfeit" : "history.won", { name: game.players[game.winner] })}`;
   }
   const status = game.forfeit
-    ? el("span", { class: "forfeit", title: { bot: game.forfeit.reason, left: t("history.left_title"), resigned: t("history.resigned_title") }[forfeitKind(game.forfeit)] }, t("history.forfeited", { name: game.players[game.forfeit.seat] }))
+    ? el("span", { class: "forfeit", title: { bot: game.forfeit.reason, left: t("history.left_title"), resigned: t("history.resigned_title"), timeout: t("history.timeout_title") }[forfeitKind(game.forfeit)] }, t("history.forfeited", { name: game.players[game.forfeit.seat] }))
     : t(`history.status_${game.status}`);
   return el("tr", { dataset: { game: game.id } },
     el("td", {}, formatDate(game.updated)),

@@ -160,7 +160,10 @@ function load(data, title, downloads) {
   const f = data.game && data.game.forfeit;
   if (f) {
     partial.hidden = false;
-    const key = { bot: "replay.forfeit", left: "replay.forfeit_left", resigned: "replay.forfeit_resigned" };
+    const key = {
+      bot: "replay.forfeit", left: "replay.forfeit_left", resigned: "replay.forfeit_resigned",
+      timeout: "replay.forfeit_timeout",
+    };
     clear(partial).append(t(key[forfeitKind(f)], {
       name: data.game.players[f.seat], reason: f.reason, winner: data.game.players[f.winner] }));
   }

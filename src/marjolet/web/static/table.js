@@ -562,7 +562,7 @@ function fatalText(msg) {
  *  them ("You resigned; bobby wins"); spectators read it in the third person. */
 function toPlayer(msg) {
   const seat = msg.params && msg.params.seat;
-  const personal = msg.key === "notice.resigned" || msg.key === "notice.claimed";
+  const personal = ["notice.resigned", "notice.claimed", "notice.timed_out"].includes(msg.key);
   if (!personal || state.seat === null || typeof seat !== "number") return msg;
   return { ...msg, key: `${msg.key}_you_${seat === state.seat ? "lost" : "won"}` };
 }
