@@ -727,6 +727,8 @@ def _players_from_text(text: str | None) -> object:
     at = 0
     try:
         while True:
+            if not text.startswith('"', at):  # strings only: nothing to nest
+                raise ValueError("not a quoted name")
             name, at = decoder.raw_decode(text, at)
             names.append(name)
             gap = _NAME_GAP.match(text, at)
