@@ -28,6 +28,17 @@ def server(tmp_path: Path) -> Any:
         yield srv
 
 
+def friend_game(server: LiveServer, wait: float = 0.0) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A friend game whose invite link a guest takes ``wait`` seconds after
+    it was made: the game and the guest's seat."""
+    game = server.new_game(mode="friend", name="Host")
+    invite = game["invite_url"].split("#invite=")[1]
+    time.sleep(wait)
+    with server.http() as client:
+        joined = client.post(f"/api/games/{game['id']}/join", json={"invite": invite}).json()
+    return game, joined
+
+
 def seat_hello(game: dict[str, Any]) -> dict[str, Any]:
     return {"type": "hello", "token": game["token"]}
 
@@ -54,10 +65,7 @@ def test_out_of_turn_illegal_stale_and_malformed_moves_are_refused_to_that_clien
 ) -> None:
     config = fast_config(tmp_path / "g.sqlite3", first_dealer=1)
     with live_server(config) as server:
-        game = server.new_game(mode="friend", name="Host")
-        invite = game["invite_url"].split("#invite=")[1]
-        with server.http() as client:
-            joined = client.post(f"/api/games/{game['id']}/join", json={"invite": invite}).json()
+        game, joined = friend_game(server)
         with (
             Browser.open(server, game["id"], seat_hello(game)) as host,
             Browser.open(server, game["id"], {"type": "hello", "token": joined["token"]}) as guest,
@@ -376,11 +384,7 @@ def test_a_friend_games_move_clock_starts_when_the_friend_joins_and_stops_betwee
     there is no deadline; a claim after the limit is stored as a timeout."""
     config = fast_config(tmp_path / "g.sqlite3", first_dealer=0, move_limit=1.0, away_grace=60)
     with live_server(config) as server:
-        game = server.new_game(mode="friend", name="Host")
-        invite = game["invite_url"].split("#invite=")[1]
-        time.sleep(1.3)  # the link waits longer than a move may take
-        with server.http() as client:
-            joined = client.post(f"/api/games/{game['id']}/join", json={"invite": invite}).json()
+        game, joined = friend_game(server, wait=1.3)  # longer than a move may take
         with (
             Browser.open(server, game["id"], seat_hello(game)) as host,
             Browser.open(server, game["id"], {"type": "hello", "token": joined["token"]}) as guest,
@@ -392,11 +396,8 @@ def test_a_friend_games_move_clock_starts_when_the_friend_joins_and_stops_betwee
             assert host.error()["code"] == "cannot_claim"
             over = play_deal_between(host, guest, random.Random(2))
             assert over["deadline"] is None  # between deals: nobody is to move
-    with live_server(config) as server:  # a late mover, once the next deal is under way
-        game = server.new_game(mode="friend", name="Host")
-        invite = game["invite_url"].split("#invite=")[1]
-        with server.http() as client:
-            joined = client.post(f"/api/games/{game['id']}/join", json={"invite": invite}).json()
+    with live_server(config) as server:  # a mover who lets the time run out
+        game, joined = friend_game(server)
         with (
             Browser.open(server, game["id"], seat_hello(game)) as host,
             Browser.open(server, game["id"], {"type": "hello", "token": joined["token"]}),
