@@ -9,11 +9,23 @@ PIP := $(BIN)/python -m pip --quiet
 PLAY_EXTRAS := tui
 TEST_EXTRAS := dev,tui,web,rl,train,plot,ray,dist
 
-.PHONY: play test lint typecheck unit bench clean kernel-check kernel-asan dist
+.PHONY: play test lint typecheck unit bench clean kernel kernel-check kernel-asan dist
 
+# A venv of an older Python is refused before it is made (it could never
+# install marjolet, and would stay in the way).
 $(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+		echo "marjolet needs Python 3.11 or newer; $(PYTHON) is $$($(PYTHON) --version 2>&1)."; \
+		echo "Give one: make play PYTHON=python3.11"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
+
+# Says so when the C kernel could not be built (no C compiler): the game
+# works, slower, and the strongest level plays a simpler search.
+KERNEL_NOTICE := $(BIN)/python -c 'import marjolet.kernel as k; k.available() or print( \
+	"note: the C kernel was not built (no C compiler?): marjolet runs in pure Python, " \
+	"slower, and the strongest bot plays a simpler search. Install a C compiler " \
+	"(gcc), then run: make kernel")'
 
 # The C kernel is compiled by pip install (setup.py); a change to its
 # sources re-runs the install.
@@ -21,11 +33,18 @@ KERNEL_SOURCES := setup.py $(wildcard src/marjolet/_kernel/*.c src/marjolet/_ker
 
 $(VENV)/.play-installed: pyproject.toml $(KERNEL_SOURCES) | $(BIN)/python
 	$(PIP) install -e '.[$(PLAY_EXTRAS)]'
+	@$(KERNEL_NOTICE)
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml $(KERNEL_SOURCES) | $(BIN)/python
 	$(PIP) install -e '.[$(TEST_EXTRAS)]'
+	@$(KERNEL_NOTICE)
 	touch $@ $(VENV)/.play-installed
+
+## Build the C kernel again (after installing a C compiler, say).
+kernel: $(VENV)/.play-installed
+	$(BIN)/python setup.py --quiet build_ext --inplace
+	$(BIN)/python -c 'import marjolet.kernel as k; print("engine:", k.description())'
 
 ## Play a match in the terminal against the computer.
 play: $(VENV)/.play-installed
@@ -96,6 +115,8 @@ $(VENV)/.dist-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 dist: $(VENV)/.dist-installed
+	@$(BIN)/python -c 'import marjolet.kernel as k; k.available() or exit( \
+		"make dist builds a platform wheel with the C kernel: it needs a C compiler (gcc)")'
 	rm -rf dist build/dist-raw
 	$(BIN)/python -m build --outdir build/dist-raw .
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/auditwheel repair --wheel-dir dist build/dist-raw/*.whl
