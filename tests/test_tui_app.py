@@ -205,6 +205,10 @@ def test_a_key_that_does_nothing_says_which_keys_there_are(tmp_path: Path) -> No
         await pilot.press("x")
         await pilot.pause()
         assert "The key 'x' does nothing here" in screen_text(app)
+        await pilot.press("d")  # the draw's key, before any trick was won
+        await pilot.pause()
+        assert app.note is not None and app.note.problem
+        assert app.note.text.startswith("You draw after winning a trick, once your melds")
         await pilot.press("1")  # A♠ wins trick 1
         await settle(app, pilot)
         before = saved_actions(save)[0]

@@ -388,7 +388,8 @@ def test_the_page_of_a_player_who_does_not_exist_says_so_without_empty_sections(
     chromium: Browser, server: LiveServer
 ) -> None:
     page = open_watched_page(chromium)
-    page.goto(f"{server.base}/players/nobody_here?lang=fr")
+    answer = page.goto(f"{server.base}/players/nobody_here?lang=fr")
+    assert answer is not None and answer.status == 404  # as an unknown game's address
     expect(page.locator("h1")).to_have_text("Joueur introuvable")
     expect(page.locator("#summary")).to_have_text("Aucun joueur de ce nom.")
     assert page.locator("main section:visible").count() == 0

@@ -28,7 +28,7 @@ from marjolet.errors import MarjoletError
 from marjolet.i18n import catalogue, negotiate, pick, translate
 from marjolet.i18n.rulebook import rulebook, to_html
 from marjolet.rules import Rules
-from marjolet.web.deps import HubDep
+from marjolet.web.deps import HubDep, OnlineDep
 from marjolet.web.errors import WebError
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -127,8 +127,14 @@ async def online_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/players/{name}")
-async def profile_page(name: str, request: Request) -> HTMLResponse:
-    return page("profile.html", request)
+async def profile_page(name: str, request: Request, online: OnlineDep) -> HTMLResponse:
+    """A player's page. For no such player it says so ("Joueur
+    introuvable", from the API's answer) with the status 404, as an unknown
+    game's address has."""
+    answer = page("profile.html", request)
+    if await online.run(online.accounts.by_name, name) is None:
+        answer.status_code = 404
+    return answer
 
 
 @router.get("/history")

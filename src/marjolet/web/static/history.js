@@ -5,6 +5,15 @@ import {
   api, applyPreferences, clear, el, forfeitKind, formatDate, loadLanguage, recordName, scoreText, seatsHeld, t, topbar,
 } from "./common.js";
 
+/** Who forfeited, and how a person did it, in words a phone shows (a
+ *  program's technical reason stays in the tooltip). */
+function forfeitStatus(game) {
+  const kind = forfeitKind(game.forfeit);
+  const said = t("history.forfeited", { name: game.players[game.forfeit.seat] });
+  if (kind === "bot") return el("span", { class: "forfeit", title: game.forfeit.reason }, said);
+  return el("span", { class: "forfeit" }, `${said} (${t(`history.${kind}_title`)})`);
+}
+
 function row(raw, held) {
   const game = { ...raw, players: raw.players.map(recordName) };
   const links = [];
@@ -28,9 +37,7 @@ function row(raw, held) {
   if (game.winner !== null) {
     score += ` · ${t(game.forfeit ? "history.won_forfeit" : "history.won", { name: game.players[game.winner] })}`;
   }
-  const status = game.forfeit
-    ? el("span", { class: "forfeit", title: { bot: game.forfeit.reason, left: t("history.left_title"), resigned: t("history.resigned_title"), timeout: t("history.timeout_title") }[forfeitKind(game.forfeit)] }, t("history.forfeited", { name: game.players[game.forfeit.seat] }))
-    : t(`history.status_${game.status}`);
+  const status = game.forfeit ? forfeitStatus(game) : t(`history.status_${game.status}`);
   return el("tr", { dataset: { game: game.id } },
     el("td", {}, formatDate(game.updated)),
     el("td", {}, t("game.versus", { a: game.players[0], b: game.players[1] })),

@@ -70,7 +70,8 @@ function accountPanel() {
     });
     const profile = el("a", { class: "action", id: "my-profile", href: `/players/${encodeURIComponent(me.name)}` },
       t("online.profile"));
-    box.append(el("p", {}, t("online.logged_in", { name: me.name, rating: Math.round(me.rating.value) })),
+    const rating = ratingText(Math.round(me.rating.value), me.rating.provisional);  // as the lobby shows it
+    box.append(el("p", {}, t("online.logged_in", { name: me.name, rating })),
       el("div", { class: "action-row start" }, profile, out));
     return;
   }
