@@ -23,6 +23,7 @@ from marjolet.bots import Bot, make_bot
 from marjolet.bots.base import BotFault
 from marjolet.cards import suit_of
 from marjolet.commands.play import add_arguments, run_plain
+from marjolet.errors import RecordError
 from marjolet.match import Match
 from marjolet.melds import JACK_QUEEN_BASE
 from marjolet.observation import Observation
@@ -525,3 +526,16 @@ def test_a_jack_queen_pair_is_a_marjolet_in_french_only_when_it_holds_the_trump_
 ) -> None:
     rules = CLASSIC.replace(jack_queen=jack_queen)
     assert describe.meld_kind(JACK_QUEEN_BASE + suit, 3, rules) == wanted  # spades trumps
+
+
+def test_a_match_the_opponent_forfeited_is_saved_as_over_and_cannot_be_resumed(
+    tmp_path: Path,
+) -> None:
+    session = bot_leads(tmp_path, FaultyBot())
+    assert run_plain(session, io.StringIO(""), io.StringIO()) == 0
+    path = session.save_path
+    assert path is not None
+    saved = record.load(path)
+    assert [c.text for c in saved.comments] == ["forfeit: the bot timed out after 5 s"]
+    with pytest.raises(RecordError, match=r"the match is over \(the opponent's program failed"):
+        GameSession.resume(path)

@@ -74,6 +74,9 @@ def _over_message(path: Path, players: tuple[str, str] | None, match: Match) -> 
 #: (``hint: AS`` after the actions before it), so that the review of a
 #: resumed match still knows which hints the player followed.
 HINT_COMMENT = "hint: "
+#: A match the opponent's program lost by breaking down ends with this
+#: comment (the reason after it): it is over and cannot be resumed.
+FORFEIT_COMMENT = "forfeit: "
 
 
 def hint_comments(hints: dict[tuple[int, int], int]) -> list[record.Comment]:
@@ -235,6 +238,8 @@ class GameSession:
             raise RecordError(tr("play.unreadable", path=path, detail=detail)) from None
         if match.is_over:
             raise RecordError(_over_message(path, rec.players, match))
+        if any(c.text.startswith(FORFEIT_COMMENT) for c in rec.comments):
+            raise RecordError(tr("play.resume_forfeited", path=path))
         # A replayed match deals from seed 0; new deals must be shuffled by a
         # strong source again (R6), or from the seed given now.
         match.seed = seed
@@ -420,8 +425,16 @@ class GameSession:
 
     def forfeit(self, reason: str) -> Outcome:
         """The bot broke down: it loses the match. The record keeps every
-        action played (it has no forfeits: record.md)."""
-        return self.driver.forfeit(self.human ^ 1, reason)
+        action played and, as it has no forfeits (record.md), a comment
+        saying so where it happened, which keeps the match from being
+        resumed."""
+        outcome = self.driver.forfeit(self.human ^ 1, reason)
+        deal = len(self.match.deals) - 1
+        if deal >= 0 and self.match.deal is not None:
+            at = len(self.match.deal.moves)
+            self.comments = (*self.comments, record.Comment(deal, at, FORFEIT_COMMENT + reason))
+            self.save()
+        return outcome
 
     def fault_text(self, fault: Exception) -> str:
         """The technical detail of the bot's fault, with where it happened
