@@ -239,6 +239,8 @@ def test_hello_answer_needs_a_name_and_the_protocol() -> None:
         parse_identity({"name": "x", "protocol": "marjolet-bot/2"})
     with pytest.raises(ProtocolError, match=r"has a 'name' that is not a string \(42\)"):
         parse_identity({"name": 42, "protocol": PROTOCOL})
+    with pytest.raises(ProtocolError, match=r"no 'name' \(it answers an act: a line written"):
+        parse_identity({"action": "draw"})
 
 
 def test_a_bot_s_name_reaches_screens_without_control_characters() -> None:

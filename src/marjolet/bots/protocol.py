@@ -157,7 +157,9 @@ def parse_identity(answer: Mapping[str, Any]) -> BotIdentity:
     name = printable_name(answer.get("name"))
     if not name:
         given = answer.get("name")
-        if "name" not in answer:
+        if "name" not in answer and "action" in answer:  # an answer to an act, early
+            problem = "no 'name' (it answers an act: a line written before hello was read?)"
+        elif "name" not in answer:
             problem = "no 'name'"
         elif not isinstance(given, str):
             problem = f"a 'name' that is not a string ({json.dumps(given)})"
