@@ -14,15 +14,17 @@ TEST_EXTRAS := dev,tui,web,rl,train,plot,ray,dist
 # A venv of an older Python is refused before it is made (it could never
 # install marjolet, and would stay in the way).
 $(BIN)/python:
-	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
-		echo "marjolet needs Python 3.11 or newer; $(PYTHON) is $$($(PYTHON) --version 2>&1)."; \
+	@command -v "$(PYTHON)" >/dev/null 2>&1 || { \
+		echo "no Python named '$(PYTHON)': give one, e.g. make play PYTHON=python3.11"; exit 1; }
+	@"$(PYTHON)" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+		echo "marjolet needs Python 3.11 or newer; $(PYTHON) is $$("$(PYTHON)" --version 2>&1)."; \
 		echo "Give one: make play PYTHON=python3.11"; exit 1; }
-	$(PYTHON) -m venv $(VENV)
+	"$(PYTHON)" -m venv $(VENV)
 	$(PIP) install --upgrade pip
 
 # Says so when the C kernel could not be built (no C compiler): the game
 # works, slower, and the strongest level plays a simpler search.
-KERNEL_NOTICE := $(BIN)/python -c 'import marjolet.kernel as k; k.available() or print( \
+KERNEL_NOTICE := MARJOLET_KERNEL= $(BIN)/python -c 'import marjolet.kernel as k; k.available() or print( \
 	"note: the C kernel was not built (no C compiler?): marjolet runs in pure Python, " \
 	"slower, and the strongest bot plays a simpler search. Install a C compiler " \
 	"(gcc), then run: make kernel")'
@@ -43,7 +45,7 @@ $(VENV)/.test-installed: pyproject.toml $(KERNEL_SOURCES) | $(BIN)/python
 
 ## Build the C kernel again (after installing a C compiler, say).
 kernel: $(VENV)/.play-installed
-	$(BIN)/python setup.py --quiet build_ext --inplace
+	$(PIP) install --force-reinstall --no-deps -e .
 	$(BIN)/python -c 'import marjolet.kernel as k; print("engine:", k.description())'
 
 ## Play a match in the terminal against the computer.

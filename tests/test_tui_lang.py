@@ -177,8 +177,8 @@ def bot_leads(tmp_path: Path, bot: Bot) -> GameSession:
         (BrokenBot(), "L’ordinateur est tombé en panne\u00a0: ce robot est cassé. "
                       "La partie est enregistrée\u00a0; appuyez sur q."),
         (FaultyBot(), "Le programme de random a échoué\u00a0: random perd la partie par forfait "
-                      "et vous gagnez. (Détail technique, en anglais\u00a0: deal 0, action 0 "
-                      "(trick 1): the bot timed out after 5 s) Appuyez sur q."),
+                      "et vous gagnez. (Détail technique, en anglais\u00a0: deal 1, trick 1: "
+                      "the bot timed out after 5 s) Appuyez sur q."),
     ],
 )  # fmt: skip
 def test_a_bot_that_breaks_down_is_told_in_french(
@@ -202,7 +202,7 @@ def test_the_plain_interface_tells_a_forfeit_in_french(tmp_path: Path, french: N
     text = out.getvalue()
     assert "Le programme de random a échoué\u00a0: random perd la partie par forfait" in text
     # where it happened, in the record's terms, then the fault
-    detail = "(Détail technique, en anglais\u00a0: deal 0, action 0 (trick 1): the bot timed out"
+    detail = "(Détail technique, en anglais\u00a0: deal 1, trick 1: the bot timed out"
     assert detail in text
     assert "broke down" not in text and "you win" not in text
 

@@ -311,7 +311,9 @@ class MarjoletApp(App[None]):
         if not event.is_printable or isinstance(self.screen, ModalScreen) or self.too_small:
             return
         if event.key not in self.screen.active_bindings:
-            if event.key == "d" and self.waiting == Waiting.HUMAN:  # the draw's key, out of time
+            deal = self.session.deal
+            stock_open = deal is not None and not deal.stock_empty
+            if event.key == "d" and self.waiting == Waiting.HUMAN and stock_open:  # draw, too soon
                 self.flash(tr("tui.draw_not_now"), problem=True)
                 return
             self.flash(tr("tui.key_does_nothing", key=event.character or event.key), problem=True)

@@ -35,7 +35,7 @@ from marjolet.rules import Rules
 from marjolet.tui import describe, opponents, saves
 from marjolet.tui.launch import resume_command
 from marjolet.tui.words import lang, tr
-from marjolet.turns import Turn, TurnDriver, checked_choice, position_text
+from marjolet.turns import Turn, TurnDriver, checked_choice
 
 HUMAN = 0
 
@@ -437,9 +437,13 @@ class GameSession:
         return outcome
 
     def fault_text(self, fault: Exception) -> str:
-        """The technical detail of the bot's fault, with where it happened
-        (the record's terms: deal, action and trick)."""
-        return f"{position_text(self.match)}: {fault}"
+        """The technical detail of the bot's fault, with where it happened,
+        counted as a player counts (deal 1, trick 1)."""
+        deal = self.match.deal
+        if deal is None or deal.is_over:
+            return str(fault)
+        trick = min(deal.tricks_played + 1, 16)
+        return f"deal {len(self.match.deals)}, trick {trick}: {fault}"
 
     # -- saving ------------------------------------------------------------------
 

@@ -104,6 +104,9 @@ class Hub:
 
     def __init__(self, config: WebConfig, store: Store, catalogue: BotCatalogue) -> None:
         self.config = config
+        #: When this process started: a live game's move clock starts no
+        #: earlier (a restart makes nobody late at once; Table.move_deadline).
+        self.started = time.time()
         self.ledger = Ledger(store)
         self.catalogue = catalogue
         self.tables: dict[str, Table] = {}

@@ -44,7 +44,6 @@ from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
 from marjolet.web.lobby import Lobby, LobbyError, Seek, Seeker, owner_seat_token
 from marjolet.web.playnow import PlayNow, well_formed_key
-from marjolet.web.presence import move_deadline
 from marjolet.web.ratelimits import DEFAULT_LIMITS, RateLimits
 from marjolet.web.tables import Table
 
@@ -585,8 +584,6 @@ def game_entry(table: Table, seat: int, rated: bool) -> dict[str, Any]:
         "forfeit": game.forfeit is not None,
         "totals": list(table.match.running_totals),
         "updated": game.updated,
-        "deadline": None,
+        "deadline": table.move_deadline() if table.days_per_move is not None else None,
     }
-    if table.days_per_move is not None and not over:
-        entry["deadline"] = move_deadline(game.updated, table.days_per_move)
     return entry

@@ -144,9 +144,6 @@ class Table:
         self.paired = False
         self.rated = False
         self.days_per_move: int | None = None
-        #: When this process loaded the table: a live game's move clock
-        #: starts no earlier (:meth:`move_deadline`).
-        self.loaded_at = time.time()
         #: Whose share of the bot pool this table's bots use: the address
         #: that created the game (kept by the hub while the table leaves
         #: memory and comes back), else the first seated connection's, else
@@ -721,14 +718,15 @@ class Table:
         per move in a correspondence game, ``move_limit`` in a live one
         between two people; None otherwise (no limit, nobody to move: the
         game is over, or between deals). The clock restarts with every
-        stored move, deal and join; a live game's also when this process
-        loads the table (after a restart nobody is late at once)."""
+        stored move, deal and join; a live game's clock starts no earlier
+        than this server process (after a restart nobody is late at once;
+        a table loaded again, a page reconnecting, changes nothing)."""
         if self.over or not self._two_people or self.driver.turn() is None:
             return None
         if self.days_per_move is not None:
             return move_deadline(self.game.updated, self.days_per_move)
         limit = self.hub.config.move_limit
-        return max(self.game.updated, self.loaded_at) + limit if limit > 0 else None
+        return max(self.game.updated, self.hub.started) + limit if limit > 0 else None
 
     def _claim_reason(self, seat: int) -> str | None:
         """Why ``seat`` may claim the match, or None: the other seat is to
