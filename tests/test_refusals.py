@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 import random
 import re
 from pathlib import Path
@@ -128,3 +129,17 @@ def test_the_engine_docs_list_every_refusal_code() -> None:
     text = (ROOT / "docs" / "engine.md").read_text()
     section = text.split("## Refusals", 1)[1].split("\n## ", 1)[0]
     assert set(re.findall(r"^\| `(\w+)` \|", section, re.M)) == set(REFUSAL_CODES)
+
+
+def test_an_illegal_action_error_and_its_reason_pickle_whole() -> None:
+    """An error crossing to another process (the arena's workers) keeps its
+    message, rule and refusal."""
+    deal = Deal(list(range(32)), dealer=0)
+    with pytest.raises(IllegalActionError) as raised:
+        deal.play(parse_action("AS"))
+    again = pickle.loads(pickle.dumps(raised.value))
+    assert str(again) == str(raised.value) and again.why == raised.value.why
+    reason = pickle.loads(pickle.dumps(deal.illegal_reason(parse_action("AS"))))
+    wanted = ("R7", "not_held", {"player": deal.to_move, "card": "AS"})
+    assert (reason.rule, reason.code, dict(reason.params)) == wanted
+

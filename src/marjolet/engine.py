@@ -155,6 +155,14 @@ class Reason(str):
         """The code and its particulars as one JSON object."""
         return {"code": self.code, **self.params}
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled whole (an error crossing to another process keeps it)."""
+        return (_reason, (self.rule, str(self), self.code, dict(self.params)))
+
+
+def _reason(rule: str, message: str, code: str, params: dict[str, object]) -> Reason:
+    return Reason(rule, message, code, **params)
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
