@@ -48,7 +48,9 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     bobby = open_watched_page(chromium)
     sign_up(alice, server, "alice", "fr")
     sign_up(bobby, server, "bobby", "en")
-    expect(alice.locator("#account")).to_contain_text("Connecté : alice (classement 1500)")
+    # as the lobby and the tables show it: a new account's rating is provisional
+    account_line = "Connecté : alice (classement 1500, provisoire)"
+    expect(alice.locator("#account")).to_contain_text(account_line)
     alice.check("#seek-rated")
     alice.select_option("#seek-days", "")
     alice.fill("#seek-target", "100")
