@@ -45,7 +45,7 @@ from gymnasium import spaces
 from marjolet.actions import ACTION_NAMES
 from marjolet.bots import make_bot
 from marjolet.bots.base import Bot
-from marjolet.errors import MarjoletError
+from marjolet.errors import IllegalActionError, MarjoletError
 from marjolet.observation import Observation
 from marjolet.rl.encoder import (
     NUM_ACTIONS,
@@ -253,11 +253,11 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
             assert turn is not None
             episode.driver.brief(bot, turn)
             action = bot.choose(turn.observation, list(turn.legal))
-            refused = episode.driver.refusal(action, turn.version, turn.seat)
-            if refused is not None:  # the opponent's fault, not the agent's: never "lose"
+            try:
+                total += self._play(action)  # checked once, by the turn driver
+            except IllegalActionError as exc:  # the opponent's fault, not the agent's
                 who = f"the opponent ({self.opponent_spec})"
-                raise MarjoletError(f"{who} broke the rules: {refused}")
-            total += self._play(action)
+                raise MarjoletError(f"{who} broke the rules: {exc}") from None
         return total
 
     def _legal(self) -> list[int]:

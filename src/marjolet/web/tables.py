@@ -721,7 +721,7 @@ class Table:
         stored move, deal and join; a live game's clock starts no earlier
         than this server process (after a restart nobody is late at once;
         a table loaded again, a page reconnecting, changes nothing)."""
-        if self.over or not self._two_people or self.driver.turn() is None:
+        if self.over or not self._two_people or self.driver.to_move is None:
             return None
         if self.days_per_move is not None:
             return move_deadline(self.game.updated, self.days_per_move)
@@ -733,9 +733,8 @@ class Table:
         move and out of time (:meth:`move_deadline`), or, in a live game, it
         left and its grace ran out (being away is no fault in a
         correspondence game)."""
-        turn = self.driver.turn()
         deadline = self.move_deadline()
-        their_move = turn is not None and turn.seat == 1 - seat
+        their_move = self.driver.to_move == 1 - seat
         if their_move and deadline is not None and time.time() > deadline:
             return TIMEOUT_REASON
         if self.days_per_move is not None:
