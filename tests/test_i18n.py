@@ -19,6 +19,7 @@ from marjolet.i18n import (
     placeholders,
     translate,
 )
+from marjolet.rules import CLASSIC
 from marjolet.tui import words
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "marjolet" / "web" / "static"
@@ -252,6 +253,44 @@ def test_the_web_rules_page_and_the_terminal_help_say_the_same(lang: str, profil
     assert values[translate("rules.s_all_tricks_bonus", lang)] == str(rules.all_tricks_bonus)
     assert values[translate("rules.m_jqs_t", lang)] == "40"  # the same-suit variation
     assert any(translate("rules.one_meld", lang) in t for t in texts)
+
+
+#: Catalogue texts that quote a rule's number: each takes it as a value from
+#: the rule's home (rules.py, cards.py), never typed in the sentence.
+RULE_NUMBER_KEYS = (
+    "rules.last_p",
+    "rules.points_cards",
+    "rules.points_dix",
+    "rules.points_last_card",
+    "rules.points_last_trick",
+    "rules.points_all_six",
+    "rules.points_match",
+    "rules.profiles_p",
+    "play.help.all_tricks_bonus",
+    "play.help.target",
+)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rules_numbers_in_the_catalogues_are_values_not_typed_text(lang: str) -> None:
+    for key in RULE_NUMBER_KEYS:
+        text = re.sub(r"(trick|pli) 10\b", "", catalogue(lang)[key])  # the trick's number
+        assert not re.search(r"\d", text), (key, lang, text)
+
+
+def test_the_rule_book_quotes_the_points_of_the_rules_homes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from marjolet.i18n import rulebook as book
+
+    monkeypatch.setattr(book, "LAST_CARD_POINTS", 11)
+    monkeypatch.setattr(book, "LAST_TRICK_POINTS", 12)
+    monkeypatch.setattr(book, "SEVEN_POINTS", 13)
+    items = [i for b in book.rulebook(CLASSIC, "en") for i in b.items]
+    assert "the loser of trick 10, who takes the last card: 11" in items
+    assert "the last trick (dernier pli): 12" in items
+    assert "the seven of trumps: 13" in items
+    assert "every ace and every ten won in tricks: 10 (80 in the pack)" in items
 
 
 def test_every_sentence_of_a_catalogue_text_starts_with_a_capital() -> None:

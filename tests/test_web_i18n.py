@@ -69,7 +69,7 @@ def test_stale_and_illegal_moves_name_their_catalogue_text_and_its_values(
     assert (illegal["code"], illegal["key"], illegal["params"]) == (
         "illegal",
         "error.illegal_not_held",
-        {"rule": "R7"},  # for programs; the player reads words, not the rule's id
+        {"rule": "R7", "refusal": "not_held"},  # for programs; the player reads words
     )
     assert translate(illegal["key"], "fr", **illegal["params"]) == "vous n’avez pas cette carte"
 
@@ -81,6 +81,26 @@ def test_a_refused_move_is_told_in_words_without_the_rule_s_id() -> None:
         for lang in ("en", "fr"):
             text = translate(key, lang, rule="R16")
             assert text != key and not re.search(r"\bR\d", text), (key, lang, text)
+
+
+def test_every_refusal_code_of_the_engine_has_the_player_s_words() -> None:
+    from marjolet.engine import REFUSAL_CODES
+    from marjolet.web.errors import ILLEGAL_KEYS
+
+    assert set(ILLEGAL_KEYS) == set(REFUSAL_CODES)
+
+
+def test_a_refused_seven_exchange_is_worded_by_its_refusal_code() -> None:
+    from marjolet.errors import IllegalTurnError
+    from marjolet.web.errors import from_turn
+
+    refused = IllegalTurnError(
+        "illegal action dix: R18: ...", action=0, rule="R18", why={"code": "no_seven"}
+    )
+    err = from_turn(refused, 3, 3)
+    assert err.key == "error.illegal_no_seven"
+    assert err.params == {"rule": "R18", "refusal": "no_seven"}
+    assert translate(err.key, "fr") == "vous n’avez pas le sept d’atout"
 
 
 def test_api_refusals_carry_their_catalogue_text(server: LiveServer) -> None:

@@ -132,6 +132,25 @@ def count_judgements(monkeypatch: Any) -> list[tuple[int, int, int]]:
     return judged
 
 
+def test_a_failed_review_tells_the_visitor_so_without_the_program_s_error(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from marjolet.analysis import Reviewer
+    from marjolet.web.reviews import REVIEW_FAILED
+
+    def broken(self: Reviewer, point: Any) -> Any:
+        raise KeyError("internal detail")
+
+    monkeypatch.setattr(Reviewer, "judge", broken)
+    with live_server(fast_config(tmp_path / "games.sqlite3", review_budget=0.0)) as server:
+        game = finished_game(server)
+        with server.http() as client:
+            client.post(f"/api/games/{game['id']}/review", json={})
+        failed = wait_done(server, game["id"])
+    assert failed == {"status": "failed", "message": REVIEW_FAILED}
+    assert "internal detail" not in str(failed) and "KeyError" not in str(failed)
+
+
 def test_two_requests_at_once_for_one_review_judge_each_decision_once(
     tmp_path: Path, monkeypatch: Any
 ) -> None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from marjolet.commands.common import RULES_HELP, add_rules_arguments, rules_from_args
 from marjolet.errors import MarjoletError, RecordError
-from marjolet.rules import SETTING_NAMES, Rules
+from marjolet.rules import CLASSIC, ENCYCLOPEDIA, SETTING_NAMES, Rules
 
 if TYPE_CHECKING:
     from marjolet.match import Match
@@ -107,7 +107,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--plain", action="store_true", help=tr("play.help.plain"))
     parser.add_argument("--lang", choices=("fr", "en"), help=tr("play.help.lang"))
-    rules_words = {key: tr(f"play.help.{key}") for key in RULES_HELP}
+    values = {  # the defaults the help quotes, from the rules' home
+        "classic": CLASSIC.all_tricks_bonus,
+        "encyclopedia": ENCYCLOPEDIA.all_tricks_bonus,
+        "target": CLASSIC.target,
+    }
+    rules_words = {key: tr(f"play.help.{key}", **values) for key in RULES_HELP}
     add_rules_arguments(parser, rules_words | {"metavar_profile": tr("play.help.metavar_profile")})
 
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from marjolet.cards import CARD_POINTS
 from marjolet.i18n import translate
 from marjolet.melds import (
     FOUR_ACES,
@@ -26,7 +27,17 @@ from marjolet.melds import (
     MARRIAGE_BASE,
     MELD_VALUES,
 )
-from marjolet.rules import SAME_SUIT, SEVEN_POINTS, Rules
+from marjolet.rules import (
+    CLASSIC,
+    DEAL_PATTERNS,
+    ENCYCLOPEDIA,
+    LAST_CARD_POINTS,
+    LAST_TRICK_POINTS,
+    SAME_SUIT,
+    SEVEN_POINTS,
+    TARGETS,
+    Rules,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +89,20 @@ def _settings_rows(rules: Rules, lang: str) -> list[tuple[str, ...]]:
     ]
 
 
+def profile_values() -> dict[str, object]:
+    """The numbers the profiles' paragraph quotes, from the rules' homes."""
+    default = tuple(CLASSIC.deal_pattern)
+    other = next(p for p in DEAL_PATTERNS if p != default)
+    classic_pattern, other_pattern = ("-".join(map(str, p)) for p in (default, other))
+    return {
+        "classic_pattern": classic_pattern,
+        "other_pattern": other_pattern,
+        "classic_bonus": CLASSIC.all_tricks_bonus,
+        "encyclopedia_bonus": ENCYCLOPEDIA.all_tricks_bonus,
+        "long_target": max(TARGETS),
+    }
+
+
 def rulebook(rules: Rules, lang: str) -> list[Block]:
     """The rules of ``rules`` in ``lang``, as blocks."""
 
@@ -106,18 +131,18 @@ def rulebook(rules: Rules, lang: str) -> list[Block]:
         Block("h2", tr("dix_h")),
         Block("ul", items=tuple(seven)),
         Block("h2", tr("last_h")),
-        Block("p", tr("last_p")),
+        Block("p", tr("last_p", n=LAST_CARD_POINTS)),
         Block("h2", tr("phase2_h")),
         Block("p", tr("phase2_p")),
         Block("h2", tr("points_h")),
         Block(
             "ul",
             items=(
-                tr("points_cards"),
+                tr("points_cards", n=max(CARD_POINTS), total=sum(CARD_POINTS)),
                 tr("points_melds"),
-                tr("points_dix"),
-                tr("points_last_card"),
-                tr("points_last_trick"),
+                tr("points_dix", n=SEVEN_POINTS),
+                tr("points_last_card", n=LAST_CARD_POINTS),
+                tr("points_last_trick", n=LAST_TRICK_POINTS),
                 tr("points_all_six", n=rules.all_tricks_bonus),
             ),
         ),
@@ -127,7 +152,7 @@ def rulebook(rules: Rules, lang: str) -> list[Block]:
         Block("h2", tr("settings_h")),
         Block("table", rows=tuple(_settings_rows(rules, lang))),
         Block("h2", tr("profiles_h")),
-        Block("p", tr("profiles_p")),
+        Block("p", tr("profiles_p", **profile_values())),
     ]
 
 

@@ -162,15 +162,28 @@ def too_large(limit: int) -> WebError:
     )
 
 
-#: The player's words for a move the rules refuse, by the rule the engine
-#: cites: a page shows these, never the rule's id (which stays in
-#: ``params["rule"]`` and in the English ``message`` for programs and logs).
+#: The player's words for a move the rules refuse, by the engine's refusal
+#: code (``engine.REFUSAL_CODES``, docs/engine.md "Refusals"): a page shows
+#: these, never the rule's id (which stays in ``params["rule"]`` and in the
+#: English ``message`` for programs and logs). Every code has its words.
 ILLEGAL_KEYS = {
-    "R7": "error.illegal_not_held",
-    "R9/R10": "error.illegal_window",
-    "R12": "error.illegal_meld",
-    "R16": "error.illegal_follow",
-    "one_meld_per_window": "error.illegal_one_meld",
+    "unknown_action": "error.illegal",
+    "deal_over": "error.illegal",
+    "window_open": "error.illegal_window",
+    "not_held": "error.illegal_not_held",
+    "must_overtake": "error.illegal_follow",
+    "must_follow": "error.illegal_follow",
+    "must_trump": "error.illegal_follow",
+    "no_window": "error.illegal_no_window",
+    "phase2_meld": "error.illegal_not_now",
+    "outside_window": "error.illegal_not_now",
+    "seven_turned_up": "error.illegal_seven_turned_up",
+    "seven_exchanged": "error.illegal_seven_exchanged",
+    "seven_played": "error.illegal_seven_played",
+    "no_seven": "error.illegal_no_seven",
+    "meld_again": "error.illegal_meld",
+    "meld_missing": "error.illegal_meld",
+    "one_meld": "error.illegal_one_meld",
 }
 
 
@@ -184,12 +197,13 @@ def from_turn(refused: TurnError, sent: int, now: int) -> WebError:
             params={"sent": sent, "now": now},
         )
     if refused.code == "illegal":
-        rule = getattr(refused, "rule", "")
+        why = getattr(refused, "why", None) or {}
+        refusal = str(why.get("code", ""))
         return WebError(
             "illegal",
             str(refused).replace("illegal action", "illegal move", 1),
-            key=ILLEGAL_KEYS.get(rule, "error.illegal"),
-            params={"rule": rule},
+            key=ILLEGAL_KEYS.get(refusal, "error.illegal"),
+            params={"rule": refused.rule, "refusal": refusal},
         )
     if refused.code == "no_turn":
         return WebError("deal_over", "the deal is over: start the next deal first")

@@ -37,6 +37,9 @@ log = logging.getLogger("marjolet.web")
 
 #: How the note of a review's lease starts once the review failed.
 FAILED = "failed: "
+#: What a visitor is told of a review that failed (the reason, a program's
+#: error, goes to the server's log only).
+REVIEW_FAILED = "the review could not be made; the server's log says why"
 
 
 def record_digest(record: Record) -> str:
@@ -264,9 +267,9 @@ class ReviewService:
             if not job.lost:  # this process stops (close): another is to go on
                 interrupted = True
                 raise
-        except Exception as exc:  # a review must never disturb the server
-            log.error("review of game %s failed: %s", game_id, exc)
-            job.error = str(exc) or type(exc).__name__
+        except Exception:  # a review must never disturb the server
+            log.exception("review of game %s failed", game_id)
+            job.error = REVIEW_FAILED  # the reason stays in the log, off the page
         finally:
             async with job.beating:
                 job.ended = True
@@ -344,7 +347,7 @@ def _failure(note: str | None) -> str | None:
     the note is a progress)."""
     if note is None or not note.startswith(FAILED):
         return None
-    return note[len(FAILED) :] or "the review failed"
+    return note[len(FAILED) :] or REVIEW_FAILED
 
 
 def _progress(note: str | None) -> tuple[int, int]:

@@ -31,7 +31,7 @@ export async function fetchReview(gameId, onProgress, retry = false) {
     status = await api(path);
   }
   if (status.status === "done") return status.review;
-  throw new Error(status.message || t("review.failed"));
+  throw new Error(t("review.failed"));  // the server's reason is for its log, not the page
 }
 
 /** Decisions by "deal:action". */
