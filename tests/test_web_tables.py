@@ -381,7 +381,8 @@ def test_a_friend_games_move_clock_starts_when_the_friend_joins_and_stops_betwee
 ) -> None:
     """A link opened long after it was made does not hand the host a win:
     the move clock starts at the join; between deals nobody is to move, so
-    there is no deadline; a claim after the limit is stored as a timeout."""
+    there is no deadline, and the next deal's first move has twice the
+    limit; a claim after the limit is stored as a timeout."""
     config = fast_config(tmp_path / "g.sqlite3", first_dealer=0, move_limit=1.0, away_grace=60)
     with live_server(config) as server:
         game, joined = friend_game(server, wait=1.3)  # longer than a move may take
@@ -396,6 +397,11 @@ def test_a_friend_games_move_clock_starts_when_the_friend_joins_and_stops_betwee
             assert host.error()["code"] == "cannot_claim"
             over = play_deal_between(host, guest, random.Random(2))
             assert over["deadline"] is None  # between deals: nobody is to move
+            host.send({"type": "next", "version": over["version"]})
+            second = host.recv_until(lambda m: m["type"] == "state" and m["deadline"] is not None)
+            # the first move of a later deal has twice the limit: the mover
+            # may still be reading the last deal's summary
+            assert 1.0 < second["deadline"] - time.time() <= 2.0
     with live_server(config) as server:  # a mover who lets the time run out
         game, joined = friend_game(server)
         with (

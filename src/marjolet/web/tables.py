@@ -720,13 +720,21 @@ class Table:
         game is over, or between deals). The clock restarts with every
         stored move, deal and join; a live game's clock starts no earlier
         than this server process (after a restart nobody is late at once;
-        a table loaded again, a page reconnecting, changes nothing)."""
+        a table loaded again, a page reconnecting, changes nothing). The
+        first move of a deal after the first has twice the live limit: the
+        player to move may still be reading the last deal's summary when
+        the other started this one."""
         if self.over or not self._two_people or self.driver.to_move is None:
             return None
         if self.days_per_move is not None:
             return move_deadline(self.game.updated, self.days_per_move)
         limit = self.hub.config.move_limit
-        return max(self.game.updated, self.hub.started) + limit if limit > 0 else None
+        if limit <= 0:
+            return None
+        deal = self.match.deal
+        if self.match.deal_index > 0 and deal is not None and not deal.moves:
+            limit *= 2
+        return max(self.game.updated, self.hub.started) + limit
 
     def _claim_reason(self, seat: int) -> str | None:
         """Why ``seat`` may claim the match, or None: the other seat is to
