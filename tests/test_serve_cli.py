@@ -18,6 +18,7 @@ LIMITS = [
     ("--review-budget", 0, 10, " seconds"),
     ("--away-grace", 0, 86_400, " seconds"),
     ("--move-limit", 0, 86_400, " seconds"),
+    ("--abandon-after", 0, 30 * 86_400, " seconds"),
     ("--rate-limit", 1, 100_000, " messages a second"),
     ("--bot-threads", 1, 64, ""),
 ]

@@ -723,6 +723,35 @@ def test_a_live_player_who_stays_but_never_moves_can_be_claimed_after_the_move_l
             assert final["forfeit"]["reason"] == "did not move in time"  # not "left the game"
 
 
+def test_a_game_both_players_left_is_ended_on_time_by_the_server_and_rated(
+    tmp_path: Path,
+) -> None:
+    """Nobody claimed it: once the mover's deadline is ``abandon_after``
+    seconds past, the server ends the game itself, lost on time by the
+    player to move, and rates it; a game still within its time stays."""
+    config = fast_config(
+        tmp_path / "a.sqlite3", move_limit=0.5, abandon_after=0.5, abandon_check=0.2
+    )
+    with live_server(config) as server:
+        ada, bea = sign_up(server, "ada"), sign_up(server, "bea")
+        mine, _ = rated_game(server, ada, bea)  # nobody ever sits down
+        time.sleep(2.0)
+        with account_seat(server, mine["id"], ada) as me:
+            final = me.recv_until(lambda m: m["type"] == "state")
+        assert final["match_over"] and final["forfeit"]["reason"] == "did not move in time"
+        assert final["forfeit"]["seat"] == 1 - final["dealer"]  # the first lead was never played
+        deadline = time.monotonic() + 10
+        while rating(server, "ada")["games"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert rating(server, "ada")["games"] == rating(server, "bea")["games"] == 1
+    with live_server(fast_config(tmp_path / "b.sqlite3", abandon_check=0.2)) as server:
+        ada, bea = sign_up(server, "ada"), sign_up(server, "bea")
+        mine, _ = rated_game(server, ada, bea)
+        time.sleep(1.0)  # a day past a 300 s deadline is far away
+        with account_seat(server, mine["id"], ada) as me:
+            assert not me.recv_until(lambda m: m["type"] == "state")["match_over"]
+
+
 def test_a_player_who_resigns_loses_the_match_and_it_is_rated(server: LiveServer) -> None:
     una, vic = sign_up(server, "una"), sign_up(server, "vic")
     mine, theirs = rated_game(server, una, vic)

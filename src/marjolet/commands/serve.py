@@ -115,6 +115,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "before the other may claim the match (default 300; 0: no limit)",
     )
     parser.add_argument(
+        "--abandon-after",
+        type=float,
+        default=86_400.0,
+        metavar="SECONDS",
+        help="how long after a move's deadline, unclaimed, the server ends a game between "
+        "two people by itself as lost on time by the player to move (default 86400: a "
+        "day; 0: never)",
+    )
+    parser.add_argument(
         "--rate-limit",
         type=float,
         default=20.0,
@@ -264,6 +273,7 @@ RANGES = (
     ("--review-budget", "review_budget", 0, 10, " seconds"),
     ("--away-grace", "away_grace", 0, 86_400, " seconds"),
     ("--move-limit", "move_limit", 0, 86_400, " seconds"),
+    ("--abandon-after", "abandon_after", 0, 30 * 86_400, " seconds"),
     ("--rate-limit", "rate_limit", 1, 100_000, " messages a second"),
     ("--bot-threads", "bot_threads", 1, 64, ""),
 )
@@ -296,6 +306,7 @@ def web_config(
         review_budget=args.review_budget,
         away_grace=args.away_grace,
         move_limit=args.move_limit,
+        abandon_after=args.abandon_after,
         rate_per_second=args.rate_limit,
         rate_burst=max(1, round(2 * args.rate_limit)),
         allowed_bots=parse_allow(args.allow_bot),

@@ -96,6 +96,14 @@ class WebConfig:
     #: player who stays connected and never moves cannot hold a game
     #: forever). 0: no limit (docs/web.md, "Slow players").
     move_limit: float = 300.0
+    #: Seconds past a move's deadline (``move_limit``, or a correspondence
+    #: game's days per move) after which the server ends a game between two
+    #: people by itself, lost on time by the player to move, when the other
+    #: player has not claimed it: a game both players left does not stay
+    #: "in progress" forever. 0: never (docs/web.md, "Slow players").
+    abandon_after: float = 86_400.0
+    #: Seconds between two looks for such games.
+    abandon_check: float = 600.0
     #: Seconds a rematch offer of a game found online stays open before it
     #: ends ``expired`` (docs/web.md, "Rematch of a game found online").
     rematch_wait: float = 600.0

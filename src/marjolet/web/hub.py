@@ -51,6 +51,9 @@ from marjolet.web.tables import Table
 
 log = logging.getLogger("marjolet.web")
 
+#: The lease of the look for abandoned games (one process at a time does it).
+ABANDON_JOB = "abandoned"
+
 P = ParamSpec("P")
 
 #: Game creators remembered at most (then forgotten all at once: their
@@ -277,6 +280,30 @@ class Hub:
                 await self._beacon_round(tables)
             except Exception as exc:  # Redis away: each process sees its own seats
                 log.warning("the seats' beacons failed: %s", exc)
+
+    async def _end_abandoned(self) -> None:
+        """Every ``abandon_check`` seconds, end the games between two people
+        whose mover's deadline passed ``abandon_after`` seconds ago with
+        nobody claiming them (:meth:`Table.end_abandoned`); among several
+        processes, the one holding the job's lease does it."""
+        after = self.config.abandon_after
+        while True:
+            await asyncio.sleep(self.config.abandon_check)
+            try:
+                if self.shared and not await self.own(ABANDON_JOB):
+                    continue
+                for game_id in await self.ledger.idle_people(time.time() - after):
+                    try:
+                        table = await self.table(game_id)
+                    except WebError as exc:  # damaged: the store logged it once
+                        log.info("game %s: not looked at for abandonment: %s", game_id, exc)
+                        continue
+                    await table.end_abandoned(after)
+                    self.release(table)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database away, a damaged game: next round
+                log.warning("the look for abandoned games failed: %s", exc)
 
     async def _catch_up(self, tables: list[Table]) -> None:
         """Refresh the tables another process moved on (one query), and let
@@ -531,9 +558,11 @@ class Hub:
         cannot be read is logged once (by the store) and left; a file too
         damaged to list them is one line, and the server serves what it can.
         A process sharing its database listens to the bus and sweeps."""
+        loop = asyncio.get_running_loop()
         if self.shared:
-            loop = asyncio.get_running_loop()
             self._listeners = [loop.create_task(self._listen()), loop.create_task(self._sweep())]
+        if self.config.abandon_after > 0:
+            self._listeners.append(loop.create_task(self._end_abandoned()))
         try:
             unfinished = await self.ledger.unfinished("watch")
         except StoreError as exc:

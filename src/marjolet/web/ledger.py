@@ -99,6 +99,9 @@ class Ledger:
     async def unfinished(self, mode: Mode | None = None) -> list[str]:
         return await self._read(self._store.unfinished_ids, mode)
 
+    async def idle_people(self, before: float) -> list[str]:
+        return await self._read(self._store.idle_people_ids, before)
+
     # -- one game's changes (its table calls these) --------------------------------------
 
     #: Store a move; the game's new version (:class:`StoreConflict`: the

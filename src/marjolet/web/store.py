@@ -695,6 +695,19 @@ class Store:
             ).all()
         return {str(r.id): int(r.version) for r in rows}
 
+    def idle_people_ids(self, before: float) -> list[str]:
+        """The unfinished games between two seated people (no invite link
+        waiting) whose last change is older than ``before`` (epoch seconds):
+        the ones that may have been abandoned (web/hub.py)."""
+        query = select(games.c.id).where(
+            games.c.status != "finished",
+            games.c.mode == "friend",
+            games.c.invite_hash.is_(None),
+            games.c.updated < before,
+        )
+        with self._reading():
+            return [str(r[0]) for r in self._conn.execute(query)]
+
     def unfinished_ids(self, mode: Mode | None = None) -> list[str]:
         query = select(games.c.id).where(games.c.status != "finished")
         if mode is not None:

@@ -661,6 +661,27 @@ class Table:
             log.info("game %s: seat %d claimed the match (%s)", self.id, seat, said)
         self.hub.finished(self)
 
+    async def end_abandoned(self, after: float) -> bool:
+        """End the match as lost on time by the person to move when its move
+        deadline passed ``after`` seconds ago and nobody claimed it (both
+        players gone): True if it did. Stored first, like a claim; another
+        process ending or moving the game first makes this a no-op."""
+        async with self.lock:
+            await self.sync()
+            if self.over or self.closed or self.game.forfeit is not None:
+                return False
+            deadline, mover = self.move_deadline(), self.driver.to_move
+            if deadline is None or mover is None or time.time() < deadline + after:
+                return False
+            try:
+                await self._person_forfeit(Forfeit(mover, "", TIMEOUT_REASON), "claim")
+            except WebError as exc:  # moved or ended elsewhere meanwhile
+                log.info("game %s: not ended as abandoned: %s", self.id, exc)
+                return False
+            log.info("game %s: abandoned; seat %d %s", self.id, mover, TIMEOUT_REASON)
+        self.hub.finished(self)
+        return True
+
     async def resign(self, seat: int) -> None:
         """``seat`` gives the match up: stored as its forfeit (the other seat
         wins; a rated game is rated like any other end)."""
