@@ -34,6 +34,7 @@ from marjolet.cards import (
     parse_card,
 )
 from marjolet.errors import ActionError, CardError, DealError, IllegalActionError
+from marjolet.history import LAST_TRICK as LAST_TRICK
 from marjolet.history import PHASE1_TRICKS as PHASE1_TRICKS
 from marjolet.history import STOCK_CARDS as STOCK_CARDS
 from marjolet.history import TrickCards as TrickCards
@@ -69,8 +70,6 @@ LAST_CARD_TO = 18  # player who took the last stock card (R15), or -1
 LAST_WINNER = 19  # winner of the latest trick, or -1
 WINDOW_MELDS = 20  # declarations made in the open window
 STATE_SIZE = 21
-
-LAST_TRICK = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,7 +465,7 @@ class Deal:
             s[LATE_TRICKS + w] += 1
             if t == LAST_TRICK:  # R17
                 s[POINTS + w] += LAST_TRICK_POINTS
-                if s[LATE_TRICKS + w] == 6:
+                if s[LATE_TRICKS + w] == LAST_TRICK - PHASE1_TRICKS:
                     s[POINTS + w] += self._all_tricks_bonus
                 s[TURN] = -1
         elif action == DRAW:  # R9, R15
@@ -741,7 +740,7 @@ class Deal:
     def stock_size(self) -> int:
         """Cards left to draw, the face-up indicator included (20 at the start)."""
         s = self._s
-        return max(0, 20 - 2 * (s[TRICKS] - s[WINDOW]))
+        return max(0, STOCK_CARDS + 1 - 2 * (s[TRICKS] - s[WINDOW]))
 
     @property
     def lead(self) -> int | None:
