@@ -530,7 +530,7 @@ class Deal:
             for m, need in enumerate(self._meld_cards):
                 if hand & need == need and not scored >> m & 1:
                     out.append(MELD_BASE + m)
-        if s[SEVEN_BY] < 0 and hand >> self.seven & 1:
+        if self.can_exchange_seven(p):
             out.append(DIX)
         out.append(DRAW)
         return out
@@ -889,6 +889,13 @@ class Deal:
         """Whether the face-up card was the seven of trumps: the dealer
         scored its 10 at once, and there is nothing to exchange (R18)."""
         return self.turned_up == self.seven
+
+    def can_exchange_seven(self, player: int) -> bool:
+        """Whether ``player`` may exchange the seven of trumps in its meld
+        window (R18, R20): it holds the seven, and the seven has not yet
+        earned its 10 (turned up, exchanged or played). The one test of the
+        dix's legality; players that plan ahead ask it too."""
+        return self._s[SEVEN_BY] < 0 and bool(self._s[HAND + player] >> self.seven & 1)
 
     @property
     def seven_pending(self) -> bool:
