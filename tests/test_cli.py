@@ -14,6 +14,7 @@ import pytest
 from marjolet import kernel
 from marjolet.cli import main
 from marjolet.record import load
+from marjolet.rules import DEAL_PATTERNS, JACK_QUEEN_MODES
 from test_records import EXAMPLE_FILES
 
 
@@ -101,6 +102,17 @@ def test_rules_prints_the_profile_and_overrides(capsys: pytest.CaptureFixture[st
     assert main(["rules", "--target", "1000", "--jack-queen", "same-suit"]) == 0
     out = capsys.readouterr().out
     assert "1000" in out and "same-suit" in out
+
+
+@pytest.mark.parametrize("pattern", DEAL_PATTERNS)
+@pytest.mark.parametrize("mode", JACK_QUEEN_MODES)
+def test_rules_flags_accept_every_deal_pattern_and_jack_queen_mode_of_the_rules(
+    pattern: tuple[int, ...], mode: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "-".join(str(n) for n in pattern)
+    assert main(["rules", "--deal-pattern", text, "--jack-queen", mode, "--json"]) == 0
+    rules = json.loads(capsys.readouterr().out)
+    assert (tuple(rules["deal_pattern"]), rules["jack_queen"]) == (pattern, mode)
 
 
 @pytest.mark.parametrize(

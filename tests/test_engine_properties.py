@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import walk
-from marjolet.actions import DRAW, MELD_BASE
+from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.cards import ALL_CARDS, CARD_POINTS, mask_cards
 from marjolet.engine import STOCK_CARDS, Deal
+from marjolet.history import phase1_tricks_left
 from marjolet.observation import observe, sample_world
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
 
@@ -138,6 +139,32 @@ def _public_cards(deal: Deal, seat: int) -> int:
     if deal.stock_empty:
         known |= deal.hand_mask(opp)
     return known
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, rule_sets)
+def test_each_phase1_trick_left_ends_in_a_draw_of_two_cards(seed: int, rules: Rules) -> None:
+    for deal in walk(seed, rules):
+        left = phase1_tricks_left(deal)
+        assert deal.stock_size == max(0, 2 * left)
+        assert (left > 0) == (not deal.stock_empty)
+        assert phase1_tricks_left(observe(deal, 0)) == left
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds, rule_sets)
+def test_can_exchange_seven_is_the_dix_in_the_window_and_ends_once_the_seven_scored(
+    seed: int, rules: Rules
+) -> None:
+    for deal in walk(seed, rules):
+        if deal.in_window:
+            assert (DIX in deal.legal_actions()) == deal.can_exchange_seven(deal.to_move)
+        for player in (0, 1):
+            holds = deal.hand_mask(player) >> deal.seven & 1
+            scored = deal.seven_scored_by is not None
+            assert deal.can_exchange_seven(player) == (holds and not scored)
+            if deal.exchanged or deal.seven_turned_up:
+                assert not deal.can_exchange_seven(player)
 
 
 @settings(max_examples=60, deadline=None)

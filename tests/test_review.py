@@ -30,13 +30,14 @@ from marjolet.analysis.estimators import (
     make_best_estimator,
 )
 from marjolet.analysis.marks import MIN_WORLDS, caution, settled
-from marjolet.analysis.open_view import OpenSearch, phase1_tricks_left
+from marjolet.analysis.open_view import OpenSearch
 from marjolet.analysis.report import summary_line
 from marjolet.analysis.review import Decision, Reviewer, decision_points
 from marjolet.analysis.summary import PlayerSummary
 from marjolet.bots import make_bot
 from marjolet.cli import main
 from marjolet.engine import Deal
+from marjolet.history import phase1_tricks_left
 from marjolet.kernel import KERNEL
 from marjolet.match import Match
 from marjolet.observation import Observation, observe

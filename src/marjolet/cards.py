@@ -51,10 +51,12 @@ QUEENS = _rank_mask(QUEEN)
 KINGS = _rank_mask(KING)
 TENS = _rank_mask(TEN)
 ACES = _rank_mask(ACE)
-#: Aces and tens: the cards worth 10 points each when captured (R2).
+#: Aces and tens: the cards worth points when captured (R2).
 POINT_CARDS = ACES | TENS
+#: What each ace and each ten is worth when captured (R2); the others nothing.
+POINT_CARD_POINTS = 10
 #: Card points by card index (R2), for hot loops.
-CARD_POINTS = tuple(10 if (1 << c) & POINT_CARDS else 0 for c in range(32))
+CARD_POINTS = tuple(POINT_CARD_POINTS if (1 << c) & POINT_CARDS else 0 for c in range(32))
 
 _SUIT_OF_CHAR = {ch: i for i, ch in enumerate(SUITS)}
 _SUIT_OF_CHAR.update({ch: i for i, ch in enumerate(SUIT_SYMBOLS)})

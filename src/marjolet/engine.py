@@ -34,6 +34,7 @@ from marjolet.cards import (
     parse_card,
 )
 from marjolet.errors import ActionError, CardError, DealError, IllegalActionError
+from marjolet.history import LAST_TRICK as LAST_TRICK
 from marjolet.history import PHASE1_TRICKS as PHASE1_TRICKS
 from marjolet.history import STOCK_CARDS as STOCK_CARDS
 from marjolet.history import TrickCards as TrickCards
@@ -69,8 +70,6 @@ LAST_CARD_TO = 18  # player who took the last stock card (R15), or -1
 LAST_WINNER = 19  # winner of the latest trick, or -1
 WINDOW_MELDS = 20  # declarations made in the open window
 STATE_SIZE = 21
-
-LAST_TRICK = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,7 +465,7 @@ class Deal:
             s[LATE_TRICKS + w] += 1
             if t == LAST_TRICK:  # R17
                 s[POINTS + w] += LAST_TRICK_POINTS
-                if s[LATE_TRICKS + w] == 6:
+                if s[LATE_TRICKS + w] == LAST_TRICK - PHASE1_TRICKS:
                     s[POINTS + w] += self._all_tricks_bonus
                 s[TURN] = -1
         elif action == DRAW:  # R9, R15
@@ -531,7 +530,7 @@ class Deal:
             for m, need in enumerate(self._meld_cards):
                 if hand & need == need and not scored >> m & 1:
                     out.append(MELD_BASE + m)
-        if s[SEVEN_BY] < 0 and hand >> self.seven & 1:
+        if self.can_exchange_seven(p):
             out.append(DIX)
         out.append(DRAW)
         return out
@@ -741,7 +740,7 @@ class Deal:
     def stock_size(self) -> int:
         """Cards left to draw, the face-up indicator included (20 at the start)."""
         s = self._s
-        return max(0, 20 - 2 * (s[TRICKS] - s[WINDOW]))
+        return max(0, STOCK_CARDS + 1 - 2 * (s[TRICKS] - s[WINDOW]))
 
     @property
     def lead(self) -> int | None:
@@ -890,6 +889,13 @@ class Deal:
         """Whether the face-up card was the seven of trumps: the dealer
         scored its 10 at once, and there is nothing to exchange (R18)."""
         return self.turned_up == self.seven
+
+    def can_exchange_seven(self, player: int) -> bool:
+        """Whether ``player`` may exchange the seven of trumps in its meld
+        window (R18, R20): it holds the seven, and the seven has not yet
+        earned its 10 (turned up, exchanged or played). The one test of the
+        dix's legality; players that plan ahead ask it too."""
+        return self._s[SEVEN_BY] < 0 and bool(self._s[HAND + player] >> self.seven & 1)
 
     @property
     def seven_pending(self) -> bool:

@@ -18,13 +18,37 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from marjolet.actions import DRAW, MELD_BASE
 from marjolet.trick import beats
 
-STOCK_CARDS = 19  # hidden stock cards: deck[13..31] (R5); also "the face-up card"
+# The counts of a deal's structure, named once (the engine re-exports them;
+# the C kernel's rules_constants.h is generated from them).
+#: Hidden stock cards, deck[13..31] (R5); as a stock position, "the face-up card".
+STOCK_CARDS = 19
+#: Tricks played while the stock lasts, each won one opening a meld window (R9).
 PHASE1_TRICKS = 10
+#: The number of the last trick of a deal (R17).
+LAST_TRICK = 16
+
+
+class Progress(Protocol):
+    """Where a deal stands: a :class:`~marjolet.engine.Deal` or an
+    :class:`~marjolet.observation.Observation`."""
+
+    @property
+    def tricks_played(self) -> int: ...
+
+    @property
+    def in_window(self) -> bool: ...
+
+
+def phase1_tricks_left(position: Progress) -> int:
+    """Phase-1 tricks still to finish, the current one included: a meld
+    window counts with the trick it closes (R9), so 10 before the first
+    lead and 1 in trick 10 or its window; 0 or less once the stock is gone."""
+    return PHASE1_TRICKS - position.tricks_played + (1 if position.in_window else 0)
 
 
 class Step(NamedTuple):

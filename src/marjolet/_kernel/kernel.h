@@ -48,12 +48,21 @@
  *   v1.8 mk_tuned_action, the tuned policy (the heuristic plus a learned
  *        term, policy_weights.h), its features (MK_PF_*) and
  *        mk_policy_record for fitting it.
+ *   v1.9 the rule values come from rules_constants.h (generated from the
+ *        Python homes: MK_SEVEN_POINTS, MK_LAST_CARD_POINTS, ...); the
+ *        unused mk_rules_encyclopedia is gone (the binding always passes
+ *        the rules, and the classic profile is the only default).
  */
 #ifndef MARJOLET_KERNEL_H
 #define MARJOLET_KERNEL_H
 
 #include <stdint.h>
 #include <stddef.h>
+
+/* the rule values (MK_STOCK_CARDS, MK_PHASE1_TRICKS, MK_LAST_TRICK, the
+ * fixed scores, the classic profile, card points and meld values), written
+ * from their Python homes by scripts/rules_header.py */
+#include "rules_constants.h"
 
 #define MK_API_VERSION 1
 
@@ -66,9 +75,6 @@
 #define MK_CARD_ACTIONS 0xFFFFFFFFull               /* bits 0-31 */
 #define MK_MELD_ACTIONS (0xFFFull << MK_MELD_BASE)  /* bits 32-43 */
 
-#define MK_STOCK_CARDS 19   /* hidden stock: deck[13..31] (R5) */
-#define MK_PHASE1_TRICKS 10
-#define MK_LAST_TRICK 16
 #define MK_INF 30000        /* larger than any score difference */
 /* more actions than any deal has (32 cards, 10 draws, 12 melds, a dix):
  * the bound of every playout loop */
@@ -127,7 +133,7 @@ typedef struct mk_rules {
     uint8_t dix_on_play;     /* 1: unexchanged seven scores 10 when played (R19) */
     uint8_t same_suit;       /* 1: jack_queen = same-suit, 0: trump-jack (R11) */
     uint8_t one_meld;        /* 1: one_meld_per_window */
-    int16_t all_tricks_bonus;/* 50 classic, 40 encyclopedia; 0..MK_MAX_BONUS */
+    int16_t all_tricks_bonus;/* R17's bonus (rules.py); 0..MK_MAX_BONUS */
 } mk_rules;
 
 #define MK_MAX_BONUS 1000
@@ -158,13 +164,14 @@ typedef struct mk_deal {
 } mk_deal;
 
 /* ---- state.c ------------------------------------------------------------ */
-/* meld_cards[same_suit][trump][m], meld_values[trump][m] (melds.py) */
+/* meld_cards[same_suit][trump][m], meld_values[trump][m] (melds.py; the
+ * values and the card points from rules_constants.h) */
 extern const uint32_t mk_meld_cards[2][4][MK_MELD_COUNT];
 extern const int16_t mk_meld_values[4][MK_MELD_COUNT];
 extern const int8_t mk_card_points[32];
 
+/* The classic profile (rules.CLASSIC): the rules when none are given. */
 void mk_rules_classic(mk_rules *r);
-void mk_rules_encyclopedia(mk_rules *r);
 /* Deal from a deck order (R4, R5). Returns 0, or -1 if deck is not a
  * permutation of 0..31 or dealer not 0/1 (d is then unspecified). */
 int mk_deal_init(mk_deal *d, const uint8_t deck[32], int dealer, const mk_rules *r);

@@ -566,7 +566,7 @@ static void f_phase1_values(const mk_deal *d, int keep[32], int gain[32]) {
         keep[c] = f_keep_base(d, c);
         gain[c] = 0;
     }
-    int later = 9 - d->tricks; /* windows still to come after this trick */
+    int later = MK_PHASE1_TRICKS - 1 - d->tricks; /* windows still to come after this trick */
     for (int m = 0; m < MK_MELD_COUNT; m++) {
         if (d->melds[p] >> m & 1) continue;
         uint32_t have = need[m] & hand, miss = need[m] & ~hand;

@@ -75,14 +75,14 @@ void mj_final_points(const mk_deal *from, int seat, int diff, int out[2]) {
     int sum = from->points[0] + from->points[1];
     if (!mk_over(from)) {
         uint32_t loose = ~(from->won[0] | from->won[1]);
-        int rest = 10; /* the last trick (R17) */
+        int rest = MK_LAST_TRICK_POINTS; /* the last trick (R17) */
         for (int c = 0; c < 32; c++)
             if (loose >> c & 1)
                 rest += mk_card_points[c];
         if (from->last_card_to < 0)
-            rest += 10; /* the last stock card (R15) */
+            rest += MK_LAST_CARD_POINTS; /* the last stock card (R15) */
         if (from->seven_by < 0 && from->rules.dix_on_play)
-            rest += 10; /* the seven, still to be played (R19) */
+            rest += MK_SEVEN_POINTS; /* the seven, still to be played (R19) */
         int now = mk_diff(from, seat);
         int gained = diff > now ? diff - now : now - diff;
         if (gained > rest) /* phase 2: only a sweep gains more (R17); phase 1: melds */

@@ -193,7 +193,7 @@ static inline int e_trick(const ectx *c, int lead, int ans, int *wins) {
 /* the trick's value to the leader before what follows: cards and the seven */
 static inline int e_trick_gain(const ectx *c, int lead, int ans, int wins) {
     int pts = mk_card_points[lead] + mk_card_points[ans];
-    int diff = (lead == c->seven) ? 10 : (ans == c->seven) ? -10 : 0;
+    int diff = (lead == c->seven) ? MK_SEVEN_POINTS : (ans == c->seven) ? -MK_SEVEN_POINTS : 0;
     return diff + (wins ? pts : -pts);
 }
 
@@ -201,8 +201,8 @@ static inline int e_trick_gain(const ectx *c, int lead, int ans, int wins) {
 static inline int e_last(const ectx *c, uint32_t hl, uint32_t hf, int code) {
     int lead = __builtin_ctz(hl), ans = __builtin_ctz(hf);
     int wins, g = e_trick(c, lead, ans, &wins);
-    if (wins) return g + 10 + ((code & 1) ? c->bonus : 0);
-    return g - 10 - ((code & 2) ? c->bonus : 0);
+    if (wins) return g + MK_LAST_TRICK_POINTS + ((code & 1) ? c->bonus : 0);
+    return g - MK_LAST_TRICK_POINTS - ((code & 2) ? c->bonus : 0);
 }
 
 /* Bounds of the value of (hl, hf, code): every card point still in play,
@@ -213,13 +213,14 @@ static inline int e_bounded(const ectx *c, uint32_t hl, uint32_t hf, int code, i
                             int *v) {
     uint32_t both = hl | hf;
     uint32_t tens = (both >> 6) & 0x01010101u, aces = (both >> 7) & 0x01010101u;
-    int pts = 10 * (int)(((tens + aces) * 0x01010101u) >> 24) + 10;
-    int hi = pts + ((code & 1) ? c->bonus : 0) + ((hl & c->seven_bit) ? 10 : 0);
+    int pts = MK_POINT_CARD_POINTS * (int)(((tens + aces) * 0x01010101u) >> 24) +
+              MK_LAST_TRICK_POINTS;
+    int hi = pts + ((code & 1) ? c->bonus : 0) + ((hl & c->seven_bit) ? MK_SEVEN_POINTS : 0);
     if (hi <= alpha) {
         *v = hi;
         return 1;
     }
-    int lo = -pts - ((code & 2) ? c->bonus : 0) - ((hf & c->seven_bit) ? 10 : 0);
+    int lo = -pts - ((code & 2) ? c->bonus : 0) - ((hf & c->seven_bit) ? MK_SEVEN_POINTS : 0);
     if (lo >= beta) {
         *v = lo;
         return 1;
@@ -319,8 +320,8 @@ static inline int e_after(const ectx *c, int lead, int ans, uint32_t hl, uint32_
                           int alpha, int beta) {
     int wins, g = e_trick(c, lead, ans, &wins);
     if (!hl) { /* that was trick 16 */
-        if (wins) return g + 10 + ((code & 1) ? c->bonus : 0);
-        return g - 10 - ((code & 2) ? c->bonus : 0);
+        if (wins) return g + MK_LAST_TRICK_POINTS + ((code & 1) ? c->bonus : 0);
+        return g - MK_LAST_TRICK_POINTS - ((code & 2) ? c->bonus : 0);
     }
     if (wins) return g + e_value(c, hl, hf, code & 1, alpha - g, beta - g);
     return g - e_value(c, hf, hl, code >> 1, g - beta, g - alpha);

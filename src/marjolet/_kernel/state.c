@@ -18,27 +18,16 @@ const uint32_t mk_meld_cards[2][4][MK_MELD_COUNT] = {
     {ROW_SAME_SUIT, ROW_SAME_SUIT, ROW_SAME_SUIT, ROW_SAME_SUIT},
 };
 
-#define SV(t, s) ((s) == (t) ? 40 : 20)
-#define VALUES(t) \
-    { 100, 80, 60, 40, SV(t, 0), SV(t, 1), SV(t, 2), SV(t, 3), \
-      SV(t, 0), SV(t, 1), SV(t, 2), SV(t, 3) }
-const int16_t mk_meld_values[4][MK_MELD_COUNT] = {VALUES(0), VALUES(1), VALUES(2), VALUES(3)};
-
-#define P8 0, 0, 0, 0, 0, 0, 10, 10
-const int8_t mk_card_points[32] = {P8, P8, P8, P8};
+/* the values from melds.py and cards.py (rules_constants.h) */
+const int16_t mk_meld_values[4][MK_MELD_COUNT] = MK_MELD_VALUES_INIT;
+const int8_t mk_card_points[32] = MK_CARD_POINTS_INIT;
 
 void mk_rules_classic(mk_rules *r) {
-    r->pattern_222 = 0;
-    r->dix_on_play = 1;
-    r->same_suit = 0;
-    r->one_meld = 0;
-    r->all_tricks_bonus = 50;
-}
-
-void mk_rules_encyclopedia(mk_rules *r) {
-    mk_rules_classic(r);
-    r->dix_on_play = 0;
-    r->all_tricks_bonus = 40;
+    r->pattern_222 = MK_CLASSIC_PATTERN_222;
+    r->dix_on_play = MK_CLASSIC_DIX_ON_PLAY;
+    r->same_suit = MK_CLASSIC_SAME_SUIT;
+    r->one_meld = MK_CLASSIC_ONE_MELD;
+    r->all_tricks_bonus = MK_CLASSIC_ALL_TRICKS_BONUS;
 }
 
 int mk_deal_init(mk_deal *d, const uint8_t deck[32], int dealer, const mk_rules *r) {
@@ -68,7 +57,7 @@ int mk_deal_init(mk_deal *d, const uint8_t deck[32], int dealer, const mk_rules 
     d->seven_by = d->last_card_to = d->last_winner = -1;
     if (d->turned_up == d->seven) { /* R18: the dealer scores 10 at once */
         d->seven_by = (int8_t)dealer;
-        d->points[dealer] = 10;
+        d->points[dealer] = MK_SEVEN_POINTS;
     }
     return 0;
 }
@@ -122,7 +111,7 @@ void mk_play(mk_deal *d, int action) {
         d->exposed[p] &= ~bit;
         if (action == d->seven && d->seven_by < 0 && d->rules.dix_on_play) {
             d->seven_by = (int8_t)p; /* R19, at most once (R20) */
-            d->points[p] += 10;
+            d->points[p] += MK_SEVEN_POINTS;
         }
         int lead = d->lead;
         if (lead < 0) {
@@ -144,8 +133,9 @@ void mk_play(mk_deal *d, int action) {
         }
         d->late[w]++;
         if (t == MK_LAST_TRICK) { /* R17 */
-            d->points[w] += 10;
-            if (d->late[w] == 6) d->points[w] += d->rules.all_tricks_bonus;
+            d->points[w] += MK_LAST_TRICK_POINTS;
+            if (d->late[w] == MK_LAST_TRICK - MK_PHASE1_TRICKS)
+                d->points[w] += d->rules.all_tricks_bonus;
             d->turn = -1;
         }
     } else if (action == MK_DRAW) { /* R9, R15 */
@@ -157,7 +147,7 @@ void mk_play(mk_deal *d, int action) {
             if (c >= 0) d->hand[p ^ 1] |= 1u << c;
         } else {
             d->hand[p ^ 1] |= 1u << d->indicator;
-            d->points[p ^ 1] += 10;
+            d->points[p ^ 1] += MK_LAST_CARD_POINTS;
             d->last_card_to = (int8_t)(p ^ 1);
             d->exposed[0] = d->exposed[1] = 0;
         }
@@ -166,7 +156,7 @@ void mk_play(mk_deal *d, int action) {
         d->hand[p] ^= 1u << d->seven | 1u << d->indicator;
         d->indicator = d->seven;
         d->seven_by = (int8_t)p;
-        d->points[p] += 10;
+        d->points[p] += MK_SEVEN_POINTS;
     } else { /* declare a meld (R11-R13) */
         int m = action - MK_MELD_BASE;
         d->melds[p] |= (uint16_t)(1u << m);

@@ -61,7 +61,8 @@ static float capped_total(int32_t total, int target) {
 MK_VEC_CLONES void mk_encode(const mk_deal *d, int me, const int32_t totals[2], int target,
                             float *o) {
     int opp = me ^ 1;
-    int stock_size = 20 - 2 * (d->tricks - d->window); /* Deal.stock_size */
+    /* Deal.stock_size: the hidden stock and the face-up card */
+    int stock_size = MK_STOCK_CARDS + 1 - 2 * (d->tricks - d->window);
     if (stock_size < 0) stock_size = 0;
     uint32_t known; /* observation.opponent_known_mask */
     if (mk_stock_empty(d)) {

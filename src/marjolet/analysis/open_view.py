@@ -25,12 +25,6 @@ from marjolet.engine import Deal
 OPEN_EXACT_TRICKS = 3
 
 
-def phase1_tricks_left(deal: Deal) -> int:
-    """Phase-1 tricks still to finish, the current one included (a window
-    counts with the trick it closes)."""
-    return 10 - deal.tricks_played + (1 if deal.in_window else 0)
-
-
 class OpenSearch:
     """Exact values of late phase-1 positions of a fully known deal."""
 

@@ -41,13 +41,13 @@ from marjolet.analysis.estimators import (
 from marjolet.analysis.open_view import (
     OPEN_EXACT_TRICKS,
     OpenSearch,
-    phase1_tricks_left,
     playout_values,
 )
 from marjolet.bots.heuristic import public_deal
 from marjolet.bots.search import WorldEvaluator
 from marjolet.bots.solver import EndingSolver
 from marjolet.engine import Deal
+from marjolet.history import phase1_tricks_left
 from marjolet.match import Match
 from marjolet.observation import observe
 from marjolet.record import Record, to_match

@@ -65,6 +65,7 @@ from marjolet.bots.search import (
 from marjolet.bots.solver import EndingSolver, ending_move
 from marjolet.cards import SEVEN, card
 from marjolet.engine import PHASE1_TRICKS, STOCK_CARDS, Deal, draw_positions, public_turns
+from marjolet.history import phase1_tricks_left
 from marjolet.kernel import KERNEL, kernel_deal, supports
 from marjolet.melds import MELD_CARDS
 from marjolet.observation import Observation, observe, sample_world, world_deal
@@ -539,7 +540,7 @@ class BestBot(Bot):
         """A cleared kernel table for this decision: small (2^11 entries,
         the fastest for the endings of playouts, which rarely recur across
         worlds) unless the exact search may run within the next action."""
-        tricks_left = 10 - obs.tricks_played + (1 if obs.in_window else 0)
+        tricks_left = phase1_tricks_left(obs)
         large = tricks_left - 1 <= exact
         table = self._tables.get(large)
         if table is None:

@@ -24,6 +24,7 @@ from marjolet.bots.base import BotSpecError, Param
 from marjolet.bots.best import BestBot, WorldSpec, world_spec
 from marjolet.cards import CardSet
 from marjolet.engine import STOCK_CARDS, Deal
+from marjolet.history import phase1_tricks_left
 from marjolet.kernel import kernel_deal
 from marjolet.observation import Observation, world_deal
 
@@ -147,7 +148,7 @@ class CheaterBot(BestBot):
         return kernel_deal(world_deal(obs, hidden, spec.stock)), only_stock
 
     def _world_cap(self, obs: Observation) -> float:
-        tricks_left = 10 - obs.tricks_played + (1 if obs.in_window else 0)
+        tricks_left = phase1_tricks_left(obs)
         if self._blind(obs):
             return super()._world_cap(obs)
         if self.options["sees"] == "all" and tricks_left <= self.exact_tricks():

@@ -42,7 +42,8 @@ from marjolet.engine import (
     INDICATOR,
     LEAD,
     MELDS,
-    SEVEN_BY,
+    PHASE1_TRICKS,
+    STOCK_CARDS,
     TRICKS,
     WINDOW,
     WON,
@@ -50,8 +51,11 @@ from marjolet.engine import (
 )
 from marjolet.melds import MELD_COUNT
 from marjolet.observation import Observation
+from marjolet.rules import LAST_CARD_POINTS, SEVEN_POINTS
 from marjolet.trick import beats
 
+#: Tricks completed when the last trick with a draw is played (trick 10, R15).
+LAST_STOCK_TRICK = PHASE1_TRICKS - 1
 #: A window worth at least this many points is worth fighting for.
 WINDOW_WORTH_A_FIGHT = 20
 #: A plain card of at most this worth wins a trick "for free".
@@ -98,10 +102,9 @@ class Counts:
             seen |= 1 << lead
         unseen = ALL_CARDS & ~seen
         # the unseen cards are the opponent's hidden ones and the hidden stock
-        # (19 cards less two a completed trick; called for card plays only)
-        hidden_stock = max(0, 19 - 2 * s[TRICKS])
+        # (less two cards a completed trick; called for card plays only)
+        hidden_stock = max(0, STOCK_CARDS - 2 * s[TRICKS])
         opp_hidden = max(0, unseen.bit_count() - hidden_stock)
-        seven = deal.seven
         return cls(
             seat=seat,
             trump=deal.trump,
@@ -112,8 +115,8 @@ class Counts:
             opp_hidden=opp_hidden,
             tricks=s[TRICKS],
             lead=lead,
-            can_dix=s[SEVEN_BY] < 0 and s[INDICATOR] != seven and bool(hand >> seven & 1),
-            seven=seven,
+            can_dix=deal.can_exchange_seven(seat),
+            seven=deal.seven,
             indicator=s[INDICATOR],
             meld_cards=deal.meld_cards,
             meld_values=deal.meld_values,
@@ -163,7 +166,7 @@ class Counts:
         if self.one_meld:
             total = best
         if self.can_dix and spent != self.seven:
-            total += 10
+            total += SEVEN_POINTS
         return total
 
     def opponent_window(self) -> float:
@@ -182,7 +185,7 @@ class Counts:
                 p *= self.p_holds(c)
             value += self.meld_values[m] * p
         if self.seven != self.indicator:
-            value += 10 * self.p_holds(self.seven)
+            value += SEVEN_POINTS * self.p_holds(self.seven)
         return value
 
     def worth(self, c: int) -> float:
@@ -247,7 +250,7 @@ class ExpertPolicy:
         lead_pts = CARD_POINTS[lead]
         winners = [c for c in cards if beats(lead, c, k.trump)]
         cheapest = min(winners, key=k.worth) if winners else -1
-        if k.tricks == 9:
+        if k.tricks == LAST_STOCK_TRICK:
             return self.last_stock_trick_follow(k, cards, winners)
         if lead_pts and winners:
             ace = lead + 1
@@ -283,7 +286,7 @@ class ExpertPolicy:
         """Trick 10: the winner gets the window and the last hidden card,
         the loser the indicator and 10 points (R15)."""
         lead_pts = CARD_POINTS[k.lead]
-        loser_gets = 10 + k.worth(k.indicator) * 0.5
+        loser_gets = LAST_CARD_POINTS + k.worth(k.indicator) * 0.5
         best_win = max(
             winners,
             key=lambda c: lead_pts + CARD_POINTS[c] + k.window_after(c) - k.worth(c),
@@ -305,7 +308,7 @@ class ExpertPolicy:
 
     def lead(self, k: Counts, cards: list[int]) -> int:
         sure = [c for c in cards if k.master(c)]
-        if k.tricks == 9 and k.worth(k.indicator) * 0.5 + 10 > max(
+        if k.tricks == LAST_STOCK_TRICK and k.worth(k.indicator) * 0.5 + LAST_CARD_POINTS > max(
             (k.window_after(c) for c in cards), default=0
         ):
             return self.low_lead(k, cards)  # happy to lose: the indicator is worth more

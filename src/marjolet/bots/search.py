@@ -25,7 +25,8 @@ from typing import Any
 from marjolet.bots.base import BotSpecError, Param
 from marjolet.bots.heuristic import POLICY
 from marjolet.bots.solver import INF, EndingSolver
-from marjolet.engine import PHASE1_TRICKS, Deal
+from marjolet.engine import Deal
+from marjolet.history import phase1_tricks_left
 
 #: The ending solvers' tables are dropped past this many entries.
 TABLE_LIMIT = 400_000
@@ -109,7 +110,7 @@ class WorldEvaluator:
         if world.stock_empty:
             v = self.ending_value(world)
             return v if world.to_move == player else -v
-        tricks_left = PHASE1_TRICKS - world.tricks_played + (1 if world.in_window else 0)
+        tricks_left = phase1_tricks_left(world)
         if tricks_left <= self.exact_tricks:
             v = self.exact_value(world, -INF, INF)
             return v if world.to_move == player else -v

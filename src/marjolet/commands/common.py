@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from marjolet.errors import RulesError
-from marjolet.rules import Rules, check_new_match
+from marjolet.rules import DEAL_PATTERNS, JACK_QUEEN_MODES, Rules, check_new_match
 
 #: The rules options' help for the research commands, rule ids included
 #: (``marjolet play`` gives its players the same in their words).
@@ -19,6 +19,9 @@ RULES_HELP = {
     "target": "match target (R22)",
     "one_meld_per_window": "at most one declaration per trick won",
 }
+
+#: ``--deal-pattern``'s choices: the deal patterns of the rules (R4), as ``3-3``.
+PATTERN_TEXTS = tuple("-".join(str(n) for n in pattern) for pattern in DEAL_PATTERNS)
 
 
 def add_rules_arguments(
@@ -36,12 +39,10 @@ def add_rules_arguments(
         metavar=say.get("metavar_profile", "PROFILE"),
         help=say["profile"],
     )
-    group.add_argument("--deal-pattern", choices=["3-3", "2-2-2"], help=say["deal_pattern"])
+    group.add_argument("--deal-pattern", choices=PATTERN_TEXTS, help=say["deal_pattern"])
     group.add_argument("--all-tricks-bonus", type=int, metavar="N", help=say["all_tricks_bonus"])
     group.add_argument("--dix-on-play", choices=["yes", "no"], help=say["dix_on_play"])
-    group.add_argument(
-        "--jack-queen", choices=["trump-jack", "same-suit"], help=say["jack_queen"]
-    )
+    group.add_argument("--jack-queen", choices=JACK_QUEEN_MODES, help=say["jack_queen"])
     group.add_argument("--target", type=int, metavar="N", help=say["target"])
     group.add_argument(
         "--one-meld-per-window",
