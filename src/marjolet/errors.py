@@ -86,11 +86,8 @@ class IllegalTurnError(TurnError, IllegalActionError):
         rule: str = "",
         why: dict[str, object] | None = None,
     ) -> None:
-        MarjoletError.__init__(self, message)
+        IllegalActionError.__init__(self, message, action=action, rule=rule, why=why)
         self.code = "illegal"
-        self.rule = rule
-        self.action = action
-        self.why = why
 
 
 class RecordError(MarjoletError):
