@@ -540,3 +540,42 @@ def test_the_help_of_a_narrow_terminal_keeps_the_resume_command_whole(
     assert f"'{command}')" in said  # one piece, to copy and paste
     help_lines = said.split("> ")[1].splitlines()
     assert all(len(line) <= 49 or command in line for line in help_lines)
+
+
+#: What a player's screen never shows: a meld's record code, the parser's
+#: "meld ID", a rule id (tests/test_web_players_browser.py has the same).
+RECORD_CODES = re.compile(r"\b(?:KQ[CDHS]|JQ[CDHS]|4[ATKQJ]|meld ID|R\d+)\b")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_text_that_is_no_action_is_refused_in_the_players_words_without_record_codes(
+    lang: str,
+) -> None:
+    """The parser's English reason named the melds by their record codes
+    ("melds: 4A 4T ... KQH"); the refusal names them as the screen does."""
+    from marjolet.tui import words
+
+    match = Match(CLASSIC, seed=1)
+    match.start_deal()
+    deal = match.deal
+    assert deal is not None
+    out = io.StringIO()
+    words.use(lang)
+    try:
+        player = LineSeat(["You", "random"], io.StringIO("meld XYZ\nfoo\nmeld 4J\n1\n"), out,
+                          lambda: (0, 0))  # fmt: skip
+        player.choose(match.observation(deal.to_move), deal.legal_actions())
+    finally:
+        words.use("en")
+    replies = [ln for ln in out.getvalue().splitlines() if ln.startswith(">")][:3]
+    assert not any(RECORD_CODES.search(reply) for reply in replies), replies
+    if lang == "en":
+        assert "'meld XYZ' is not a meld" in replies[0] and "K♥-Q♥" in replies[0]
+        assert "'foo' is not an action" in replies[1]
+        assert "four jacks score nothing" in replies[2]
+    else:
+        assert "«\u00a0meld XYZ\u00a0» n’est pas une annonce" in replies[0]
+        assert "R♥-D♥" in replies[0]
+        assert "«\u00a0foo\u00a0» n’est pas une action" in replies[1]
+        assert "quatre valets" in replies[2]
+        assert not re.search(r"\b(?:unknown|expected|melds)\b", "\n".join(replies))

@@ -25,6 +25,7 @@ from marjolet.rules import LAST_CARD_POINTS, SEVEN_POINTS
 from marjolet.tui.describe import (
     choice_label,
     follow_rule,
+    meld_short,
     meld_words,
     shown_trick,
     why_not_allowed,
@@ -34,11 +35,9 @@ from marjolet.tui.describe import (
 from marjolet.tui.hint import compute_hint
 from marjolet.tui.launch import resume_command
 from marjolet.tui.words import card as card_symbol
-from marjolet.tui.words import lang, suit_name, tr
+from marjolet.tui.words import suit_name, tr
 from marjolet.tui.wrapping import fit_to_terminal
 
-#: A rule id opening an error message ("R11: "), left out on a player's screen.
-RULE_ID = re.compile(r"^R\d+: ")
 #: The plain interface's commands, in either language (a French player
 #: types "aide" as readily as "help").
 COMMANDS = {
@@ -146,6 +145,18 @@ def _typed_cards(text: str) -> int | None:
     return mask if len(words) > 1 else None
 
 
+def _unknown_text(answer: str, text: str, obs: Observation) -> str:
+    """Why typed text is no action, in the player's words: the parser's
+    reason is English and names the melds by their record codes, so the
+    melds are listed as the screen shows them (``4×A``, ``K♥-Q♥``)."""
+    if not text.startswith("meld "):
+        return tr("tui.plain_unknown_text", answer=answer)
+    if text[5:].strip().upper() == "4J":
+        return tr("tui.plain_four_jacks")
+    melds = ", ".join(meld_short(m, obs.trump, obs.rules) for m in range(MELD_COUNT))
+    return tr("tui.plain_unknown_meld", answer=answer, melds=melds)
+
+
 class LineSeat:
     """A human player on a text stream."""
 
@@ -240,13 +251,8 @@ class LineSeat:
             return self._checked(listed, legal, obs)
         try:
             action = parse_action(text)
-        except ActionError as exc:
-            # the parser's reason is English (without its rule id: a player's
-            # screen names no rule ids); other languages name the answer
-            if lang() == "en":
-                self._say(tr("tui.plain_bad_text", reason=RULE_ID.sub("", str(exc))))
-            else:
-                self._say(tr("tui.plain_unknown_text", answer=answer))
+        except ActionError:
+            self._say(_unknown_text(answer, text, obs))
             return None
         return self._checked(action, legal, obs)
 
