@@ -539,3 +539,37 @@ def test_a_match_the_opponent_forfeited_is_saved_as_over_and_cannot_be_resumed(
     assert [c.text for c in saved.comments] == ["forfeit: the bot timed out after 5 s"]
     with pytest.raises(RecordError, match=r"the match is over \(the opponent's program failed"):
         GameSession.resume(path)
+
+
+def test_a_failed_review_shows_a_sentence_and_logs_the_python_error(
+    tmp_path: Path, french: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The review's exception is for the log: the screen said "Pas d’analyse :
+    ValueError text" in English before."""
+    from marjolet.record import Record
+    from marjolet.tui import review as review_module
+    from marjolet.tui.review import DealReviewScreen
+
+    def broken(*args: object, **kwargs: object) -> list[str]:
+        raise ValueError("internal: no such array index")
+
+    monkeypatch.setattr(review_module, "review_lines", broken)
+    session = meld_session(tmp_path)
+    app = MarjoletApp(session, pace=0)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            screen = DealReviewScreen(Record.from_match(session.match), 0, session.names, 0.01)
+            app.push_screen(screen)
+            end = time.monotonic() + 30
+            while screen.lines is None and time.monotonic() < end:
+                await pilot.pause(0.1)
+            assert screen.lines == [words.tr("tui.review_failed")]
+            assert "internal" not in screen_text(app) and "ValueError" not in screen_text(app)
+
+    with caplog.at_level("ERROR", logger="marjolet.tui"):
+        asyncio.run(main())
+    logged = [r.exc_info[1] for r in caplog.records if r.exc_info]
+    assert any("no such array index" in str(exc) for exc in logged)
+    assert words.tr("tui.review_failed").startswith("Pas d’analyse\u00a0: ")
