@@ -75,13 +75,22 @@ class TurnError(MarjoletError):
 class IllegalTurnError(TurnError, IllegalActionError):
     """An illegal answer refused by the turn driver: both a
     :class:`TurnError` (``code`` ``"illegal"``) and an
-    :class:`IllegalActionError` (``rule``, ``action``)."""
+    :class:`IllegalActionError` (``rule``, ``action``, and ``why`` when the
+    engine refused the action)."""
 
-    def __init__(self, message: str, *, action: int | None = None, rule: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        action: int | None = None,
+        rule: str = "",
+        why: dict[str, object] | None = None,
+    ) -> None:
         MarjoletError.__init__(self, message)
         self.code = "illegal"
         self.rule = rule
         self.action = action
+        self.why = why
 
 
 class RecordError(MarjoletError):

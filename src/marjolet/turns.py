@@ -204,7 +204,10 @@ class TurnDriver:
         if reason is not None:
             name = ACTION_NAMES[action] if reason.rule else repr(action)
             return IllegalTurnError(
-                f"illegal action {name}: {reason}", action=action, rule=reason.rule
+                f"illegal action {name}: {reason}",
+                action=action,
+                rule=reason.rule,
+                why=reason.why(),
             )
         return None
 
