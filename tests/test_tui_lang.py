@@ -573,3 +573,32 @@ def test_a_failed_review_shows_a_sentence_and_logs_the_python_error(
     logged = [r.exc_info[1] for r in caplog.records if r.exc_info]
     assert any("no such array index" in str(exc) for exc in logged)
     assert words.tr("tui.review_failed").startswith("Pas d’analyse\u00a0: ")
+
+
+def test_a_move_the_engine_refuses_is_told_in_french_from_its_code_never_in_english(
+    tmp_path: Path, french: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``session.play`` raised the engine's English ("R9: 'draw' closes a meld
+    window...") and the table showed it as it was."""
+    from marjolet.actions import DRAW
+    from marjolet.errors import MarjoletError
+
+    session = meld_session(tmp_path)
+    app = MarjoletApp(session, pace=0)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert session.human_to_move and not session.observation().in_window
+            app.play_human(DRAW)  # no window open: refused by the engine (no_window)
+            assert app.note == Note(words.tr("tui.why_no_window"), problem=True)
+            assert "R9" not in app.note.text and "draw" not in app.note.text
+
+            def broken(action: int, seat: int | None = None) -> list[str]:
+                raise MarjoletError("something went wrong in English")
+
+            monkeypatch.setattr(session, "play", broken)
+            app.play_human(session.legal()[0])
+            assert app.note == Note(words.tr("tui.move_refused"), problem=True)
+
+    asyncio.run(main())

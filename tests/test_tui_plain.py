@@ -127,9 +127,10 @@ def test_a_meld_typed_by_its_cards_is_refused_with_the_reason() -> None:
                 stdin="1\nKH-QH\nK♥-Q♥\nQH KH\nR♥-D♥\ndix\nK♠-Q♠\nquit\n")  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     replies = [ln for ln in proc.stdout.splitlines() if ln.startswith(">")]
-    assert replies[1:5] == [">    Q♥ is not in your hand"] * 4  # any order, either language
+    missing = ">    You cannot declare K♥-Q♥ (marriage): you do not hold Q♥."
+    assert replies[1:5] == [missing] * 4  # any order, either language
     assert "exchanged the seven of trumps" in replies[5]
-    assert "melds and the seven's exchange come only after winning" in replies[6]
+    assert "Melds and the exchange of the seven come only after winning" in replies[6]
 
 
 def test_resume_skips_finished_and_damaged_records_for_the_newest_unfinished() -> None:

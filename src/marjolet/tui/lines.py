@@ -27,10 +27,9 @@ from marjolet.tui.describe import (
     follow_rule,
     meld_short,
     meld_words,
+    refusal,
     shown_trick,
-    why_not_allowed,
     window_options,
-    window_refusal,
 )
 from marjolet.tui.hint import compute_hint
 from marjolet.tui.launch import resume_command
@@ -257,17 +256,17 @@ class LineSeat:
         return self._checked(action, legal, obs)
 
     def _checked(self, action: int, legal: Sequence[int], obs: Observation) -> int | None:
-        """``action`` if it is legal, else ``None`` once the player is told why."""
-        reason = why_not_allowed(obs, action) if action < MELD_BASE else window_refusal(obs, action)
-        if action not in legal and reason is not None:
-            self._say(f"   {reason}")
-            return None
-        if action not in legal:
-            window_only = action >= MELD_BASE and not obs.in_window
-            key = "tui.plain_not_window" if window_only else "tui.plain_not_legal"
-            self._say(tr(key, action=choice_label(action, obs.trump, obs.rules)))
-            return None
-        return action
+        """``action`` if it is legal, else ``None`` once the player is told
+        why (the engine's refusal, in the player's words)."""
+        if action in legal:
+            return action
+        reason = refusal(obs, action)
+        if reason is None:  # legal for the engine, not offered here
+            reason = tr("tui.plain_not_legal", action=choice_label(action, obs.trump, obs.rules))
+        else:
+            reason = f"   {reason}"
+        self._say(reason)
+        return None
 
 
 class Narrator:

@@ -389,7 +389,8 @@ class GameSession:
     def _apply(self, action: int, version: int, seat: int) -> list[str]:
         d = self.match.deal
         if d is None or d.is_over:
-            raise IllegalActionError("no deal in progress", action=action)
+            why: dict[str, object] = {"code": "deal_over"}  # the screen words the code
+            raise IllegalActionError("no deal in progress", action=action, why=why)
         if d.to_move != seat:
             raise IllegalActionError(f"it is not {self.names[seat]}'s turn", action=action)
         actor = seat
