@@ -29,7 +29,7 @@ from marjolet.cards import (
     parse_card,
     suit_of,
 )
-from marjolet.engine import REFUSAL_CODES, Breakdown, r16_duty
+from marjolet.engine import LAST_TRICK, REFUSAL_CODES, Breakdown, r16_duty
 from marjolet.history import TrickCards, tricks
 from marjolet.melds import (
     JACK_QUEEN_BASE,
@@ -58,7 +58,7 @@ def shown_trick(obs: Observation) -> int:
     """The trick a player is at (1-16): the one just won while its meld
     window is open, else the one being played."""
     trick = obs.tricks_played if obs.in_window or obs.to_move < 0 else obs.tricks_played + 1
-    return min(max(trick, 1), 16)
+    return min(max(trick, 1), LAST_TRICK)
 
 
 def cards_text(mask: int, sep: str = " ") -> str:
@@ -331,7 +331,7 @@ def _trick_lines(
         beaten = tr("tui.their_card", name=names[loser], card=lose)
     points = CARD_POINTS[lead] + CARD_POINTS[action]
     extra = []
-    if n == 16:  # R17: the last trick, and the all-six bonus where it is worth any
+    if n == LAST_TRICK:  # R17: the last trick, and the all-six bonus where it is worth any
         extra.append(tr("tui.last_trick_bonus", n=LAST_TRICK_POINTS))
         bonus = after.rules.all_tricks_bonus
         if late_tricks(after)[winner] == 6 and bonus:

@@ -443,8 +443,7 @@ class GameSession:
         deal = self.match.deal
         if deal is None or deal.is_over:
             return str(fault)
-        trick = min(deal.tricks_played + 1, 16)
-        return f"deal {len(self.match.deals)}, trick {trick}: {fault}"
+        return f"deal {len(self.match.deals)}, trick {deal.trick_number}: {fault}"
 
     # -- saving ------------------------------------------------------------------
 
