@@ -280,7 +280,9 @@ def test_a_resumed_record_naming_no_bot_is_noted_in_french(tmp_path: Path, frenc
     rec = record.Record(players=("Ann", "Bob"), deals=(record.DealRecord(tuple(range(32))),))
     record.save(rec, path)
     session = GameSession.resume(path, fallback_opponent="random")
-    assert session.notes == ["«\u00a0Bob\u00a0» n’est pas un robot\u00a0; random prend sa place."]
+    # the computer takes the seat, called so: no program's name ("random")
+    note = "«\u00a0Bob\u00a0» n’est pas un robot\u00a0; Ordinateur prend sa place."
+    assert session.notes == [note]
 
 
 def _decision(**changes: object) -> Decision:
