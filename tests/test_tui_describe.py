@@ -236,3 +236,61 @@ def test_r17_the_last_trick_is_narrated_with_the_engines_bonuses(bonus: int) -> 
     assert (b.last_trick, b.all_tricks) == (10, bonus)
     said = f"; last trick +10, all six last tricks +{bonus}." if bonus else "; last trick +10."
     assert line.endswith(said)
+
+
+def test_every_refusal_code_of_the_engine_has_words_in_both_languages() -> None:
+    from marjolet.engine import REFUSAL_CODES
+    from marjolet.i18n import catalogue, placeholders
+
+    for lang in ("en", "fr"):
+        words = catalogue(lang)
+        missing = [code for code in REFUSAL_CODES if f"tui.why_{code}" not in words]
+        assert not missing, (lang, missing)
+    for code in REFUSAL_CODES:  # the TUI fills what the engine's particulars give
+        texts = (catalogue("en")[f"tui.why_{code}"], catalogue("fr")[f"tui.why_{code}"])
+        allowed = {"card", "lead", "suit", "legal", "meld", "missing"}
+        assert all(isinstance(t, str) and placeholders(t) <= allowed for t in texts), code
+
+
+#: What a refusal on a player's screen never shows: a rule id, a record code
+#: (a card as ``QS``, a meld as ``KQH``), or English in French.
+RULE_OR_CODE = re.compile(r"\bR\d+\b|\b(?:KQ|JQ)[CDHS]\b|\b4[ATKQJ]\b|\b[AKQJT987][CDHS]\b")
+ENGLISH = re.compile(r"\b(?:the|you|your|not|play|meld|melds|trick|draw|hand|must|player)\b", re.I)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_refusals_in_the_terminal_are_the_engines_in_words_without_rule_ids_or_english(
+    lang: str,
+) -> None:
+    """Every action of many positions: the terminal refuses exactly what the
+    engine refuses, and words each refusal from its code."""
+    from marjolet.tui import words
+
+    codes: set[str] = set()
+    words.use(lang)
+    try:
+        for finished in random_deals(40, seed=12):
+            assert finished.deck is not None
+            d = Deal(finished.deck, finished.dealer)
+            for a in finished.moves:
+                obs = observe(d, d.to_move)
+                for action in range(DRAW + 1):
+                    reason = d.illegal_reason(action)
+                    text = describe.refusal(obs, action)
+                    assert (text is None) == (reason is None), (d, action, reason)
+                    if reason is None or text is None:
+                        continue
+                    codes.add(reason.code)
+                    assert text == describe.refusal_words(reason.code, reason.params, obs)
+                    assert not RULE_OR_CODE.search(text), text
+                    assert not text[0].islower() and text.endswith("."), text
+                    if lang == "fr":
+                        assert not ENGLISH.search(text), text
+                other = observe(d, d.to_move ^ 1)  # the other seat, waiting
+                assert describe.refusal(other, a) == words.tr("tui.not_your_turn")
+                d.push(a)
+    finally:
+        words.use("en")
+    common = {"window_open", "not_held", "must_overtake", "must_follow", "no_window",
+              "phase2_meld", "outside_window", "meld_missing", "no_seven"}  # fmt: skip
+    assert common <= codes, common - codes

@@ -280,7 +280,9 @@ def test_a_resumed_record_naming_no_bot_is_noted_in_french(tmp_path: Path, frenc
     rec = record.Record(players=("Ann", "Bob"), deals=(record.DealRecord(tuple(range(32))),))
     record.save(rec, path)
     session = GameSession.resume(path, fallback_opponent="random")
-    assert session.notes == ["«\u00a0Bob\u00a0» n’est pas un robot\u00a0; random prend sa place."]
+    # the computer takes the seat, called so: no program's name ("random")
+    note = "«\u00a0Bob\u00a0» n’est pas un robot\u00a0; Ordinateur prend sa place."
+    assert session.notes == [note]
 
 
 def _decision(**changes: object) -> Decision:
@@ -539,3 +541,66 @@ def test_a_match_the_opponent_forfeited_is_saved_as_over_and_cannot_be_resumed(
     assert [c.text for c in saved.comments] == ["forfeit: the bot timed out after 5 s"]
     with pytest.raises(RecordError, match=r"the match is over \(the opponent's program failed"):
         GameSession.resume(path)
+
+
+def test_a_failed_review_shows_a_sentence_and_logs_the_python_error(
+    tmp_path: Path, french: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The review's exception is for the log: the screen said "Pas d’analyse :
+    ValueError text" in English before."""
+    from marjolet.record import Record
+    from marjolet.tui import review as review_module
+    from marjolet.tui.review import DealReviewScreen
+
+    def broken(*args: object, **kwargs: object) -> list[str]:
+        raise ValueError("internal: no such array index")
+
+    monkeypatch.setattr(review_module, "review_lines", broken)
+    session = meld_session(tmp_path)
+    app = MarjoletApp(session, pace=0)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            screen = DealReviewScreen(Record.from_match(session.match), 0, session.names, 0.01)
+            app.push_screen(screen)
+            end = time.monotonic() + 30
+            while screen.lines is None and time.monotonic() < end:
+                await pilot.pause(0.1)
+            assert screen.lines == [words.tr("tui.review_failed")]
+            assert "internal" not in screen_text(app) and "ValueError" not in screen_text(app)
+
+    with caplog.at_level("ERROR", logger="marjolet.tui"):
+        asyncio.run(main())
+    logged = [r.exc_info[1] for r in caplog.records if r.exc_info]
+    assert any("no such array index" in str(exc) for exc in logged)
+    assert words.tr("tui.review_failed").startswith("Pas d’analyse\u00a0: ")
+
+
+def test_a_move_the_engine_refuses_is_told_in_french_from_its_code_never_in_english(
+    tmp_path: Path, french: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``session.play`` raised the engine's English ("R9: 'draw' closes a meld
+    window...") and the table showed it as it was."""
+    from marjolet.actions import DRAW
+    from marjolet.errors import MarjoletError
+
+    session = meld_session(tmp_path)
+    app = MarjoletApp(session, pace=0)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert session.human_to_move and not session.observation().in_window
+            app.play_human(DRAW)  # no window open: refused by the engine (no_window)
+            assert app.note == Note(words.tr("tui.why_no_window"), problem=True)
+            assert "R9" not in app.note.text and "draw" not in app.note.text
+
+            def broken(action: int, seat: int | None = None) -> list[str]:
+                raise MarjoletError("something went wrong in English")
+
+            monkeypatch.setattr(session, "play", broken)
+            app.play_human(session.legal()[0])
+            assert app.note == Note(words.tr("tui.move_refused"), problem=True)
+
+    asyncio.run(main())

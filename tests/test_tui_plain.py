@@ -127,9 +127,10 @@ def test_a_meld_typed_by_its_cards_is_refused_with_the_reason() -> None:
                 stdin="1\nKH-QH\nK♥-Q♥\nQH KH\nR♥-D♥\ndix\nK♠-Q♠\nquit\n")  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     replies = [ln for ln in proc.stdout.splitlines() if ln.startswith(">")]
-    assert replies[1:5] == [">    Q♥ is not in your hand"] * 4  # any order, either language
+    missing = ">    You cannot declare K♥-Q♥ (marriage): you do not hold Q♥."
+    assert replies[1:5] == [missing] * 4  # any order, either language
     assert "exchanged the seven of trumps" in replies[5]
-    assert "melds and the seven's exchange come only after winning" in replies[6]
+    assert "Melds and the exchange of the seven come only after winning" in replies[6]
 
 
 def test_resume_skips_finished_and_damaged_records_for_the_newest_unfinished() -> None:
@@ -180,20 +181,19 @@ def test_an_unknown_opponent_exits_2_before_anything_is_saved() -> None:
 
 
 @pytest.mark.parametrize(
-    ("level", "spec", "shown"),
-    [("confirmé", "best:worlds=8", "Confirmé"), ("DEBUTANT", "novice:mistakes=0.3", "Débutant"),
-     ("expert", None, "Expert"), ("skilled", "best:worlds=8", "Confirmé")],
+    ("level", "recorded", "shown"),
+    [("confirmé", "Skilled", "Confirmé"), ("DEBUTANT", "Beginner", "Débutant"),
+     ("expert", "Expert", "Expert"), ("skilled", "Skilled", "Confirmé")],
 )  # fmt: skip
 def test_level_takes_a_level_by_its_name_in_either_language(
-    tmp_path: Path, level: str, spec: str | None, shown: str
+    tmp_path: Path, level: str, recorded: str, shown: str
 ) -> None:
-    from marjolet.bots import STRONGEST
-
     save = tmp_path / "game.json"
     proc = play("--lang", "fr", "--level", level, "--save", str(save), stdin="quitter\n")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(f"Marjolet\u00a0: Vous contre {shown} (")
-    assert record.load(save).players == ("Vous", spec or STRONGEST)
+    # the record names the level as the web's do, by its English name, not its spec
+    assert record.load(save).players == ("Vous", recorded)
 
 
 def test_a_french_player_gets_errors_in_french_in_one_line(tmp_path: Path) -> None:
@@ -321,8 +321,9 @@ def test_a_record_whose_opponent_is_not_a_bot_is_played_by_the_default(tmp_path:
     rec = record.Record(players=("Ann", "Bob"), deals=(record.DealRecord(tuple(range(32))),))
     record.save(rec, save)
     session = GameSession.resume(save, fallback_opponent="random")
-    assert session.opponent_spec == "random" and session.names == ("Ann", "Bob")
-    assert any("“Bob” is not a bot" in n for n in session.notes)
+    # the seat is the computer's now, called so (not "Bob", not a program's name)
+    assert session.opponent_spec == "random" and session.names == ("Ann", "Computer")
+    assert any("“Bob” is not a bot; Computer plays" in n for n in session.notes)
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
@@ -540,3 +541,116 @@ def test_the_help_of_a_narrow_terminal_keeps_the_resume_command_whole(
     assert f"'{command}')" in said  # one piece, to copy and paste
     help_lines = said.split("> ")[1].splitlines()
     assert all(len(line) <= 49 or command in line for line in help_lines)
+
+
+#: What a player's screen never shows: a meld's record code, the parser's
+#: "meld ID", a rule id (tests/test_web_players_browser.py has the same).
+RECORD_CODES = re.compile(r"\b(?:KQ[CDHS]|JQ[CDHS]|4[ATKQJ]|meld ID|R\d+)\b")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_text_that_is_no_action_is_refused_in_the_players_words_without_record_codes(
+    lang: str,
+) -> None:
+    """The parser's English reason named the melds by their record codes
+    ("melds: 4A 4T ... KQH"); the refusal names them as the screen does."""
+    from marjolet.tui import words
+
+    match = Match(CLASSIC, seed=1)
+    match.start_deal()
+    deal = match.deal
+    assert deal is not None
+    out = io.StringIO()
+    words.use(lang)
+    try:
+        player = LineSeat(["You", "random"], io.StringIO("meld XYZ\nfoo\nmeld 4J\n1\n"), out,
+                          lambda: (0, 0))  # fmt: skip
+        player.choose(match.observation(deal.to_move), deal.legal_actions())
+    finally:
+        words.use("en")
+    replies = [ln for ln in out.getvalue().splitlines() if ln.startswith(">")][:3]
+    assert not any(RECORD_CODES.search(reply) for reply in replies), replies
+    if lang == "en":
+        assert "'meld XYZ' is not a meld" in replies[0] and "K♥-Q♥" in replies[0]
+        assert "'foo' is not an action" in replies[1]
+        assert "four jacks score nothing" in replies[2]
+    else:
+        assert "«\u00a0meld XYZ\u00a0» n’est pas une annonce" in replies[0]
+        assert "R♥-D♥" in replies[0]
+        assert "«\u00a0foo\u00a0» n’est pas une action" in replies[1]
+        assert "quatre valets" in replies[2]
+        assert not re.search(r"\b(?:unknown|expected|melds)\b", "\n".join(replies))
+
+
+def _saved_with_opponent(path: Path, name: str) -> Path:
+    """A match of one deal begun against ``name`` (player 1 of the record)."""
+    match = Match(CLASSIC, seed=4, players=("You", name))
+    match.start_deal()
+    record.save(record.Record.from_match(match), path)
+    return path
+
+
+def test_a_save_names_a_level_by_its_name_and_resumes_that_level_in_either_language(
+    tmp_path: Path,
+) -> None:
+    """A save wrote the level's bot spec as the opponent's name: once the
+    level's spec changed, resuming showed "You against pimc"."""
+    from marjolet.bots.levels import level
+    from marjolet.tui import words
+
+    skilled = level("skilled")
+    path = tmp_path / "g"
+    session = GameSession.new(CLASSIC, opponent=skilled.spec, level=skilled, save_path=path)
+    assert record.load(tmp_path / "g").players == ("You", "Skilled")  # as the web's records
+    assert session.names[1] == "Skilled"
+    words.use("fr")
+    try:
+        resumed = GameSession.resume(tmp_path / "g", fallback_opponent="random")
+    finally:
+        words.use("en")
+    assert resumed.opponent_spec == skilled.spec and resumed.names[1] == "Confirmé"
+    assert resumed.level == skilled and not resumed.notes
+    by_key = GameSession.new(CLASSIC, opponent="level:beginner", save_path=tmp_path / "k")
+    assert record.load(tmp_path / "k").players == ("You", "Beginner")
+    assert by_key.names[1] == "Beginner" and by_key.opponent_spec == level("beginner").spec
+
+
+@pytest.mark.parametrize("lang, computer", [("en", "Computer"), ("fr", "Ordinateur")])
+def test_an_old_save_whose_spec_is_no_level_now_plays_it_under_a_neutral_name(
+    tmp_path: Path, lang: str, computer: str
+) -> None:
+    from marjolet.tui import words
+
+    save = _saved_with_opponent(tmp_path / "old", "pimc")  # once a level's spec
+    words.use(lang)
+    try:
+        session = GameSession.resume(save, fallback_opponent="random")
+        welcome = session.opening_lines()[0]
+    finally:
+        words.use("en")
+    assert session.opponent_spec == "pimc"  # the same opponent as before
+    assert session.names[1] == computer and "pimc" not in welcome and computer in welcome
+    assert record.load(save).players == ("You", "pimc")  # the record is left as it was
+
+
+def test_an_old_save_whose_spec_is_a_level_now_is_called_by_the_level(tmp_path: Path) -> None:
+    from marjolet.bots.levels import level
+
+    save = _saved_with_opponent(tmp_path / "old", level("amateur").spec)
+    session = GameSession.resume(save, fallback_opponent="random")
+    assert session.opponent_spec == level("amateur").spec and session.names[1] == "Amateur"
+
+
+def test_a_researchers_opponent_spec_is_recorded_and_shown_by_its_bot_name(
+    tmp_path: Path,
+) -> None:
+    """``--opponent SPEC`` is the researcher's tool: the record keeps the
+    spec, the screen the bot's name; ``--opponent level:KEY`` is the level
+    (it was called "level" on a resumed match)."""
+    session = GameSession.new(CLASSIC, opponent="novice:mistakes=0.5", save_path=tmp_path / "r")
+    assert record.load(tmp_path / "r").players == ("You", "novice:mistakes=0.5")
+    assert session.names[1] == "novice" and session.level is None
+    again = GameSession.resume(tmp_path / "r", opponent="level:expert")
+    assert again.names[1] == "Expert"
+    research = GameSession.resume(tmp_path / "r", opponent="heuristic")
+    assert research.opponent_spec == "heuristic" and research.names[1] == "heuristic"

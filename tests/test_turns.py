@@ -89,6 +89,7 @@ def test_an_illegal_answer_is_refused_with_the_rule_as_data() -> None:
     refused = driver.refusal(draw, turn.version)
     assert isinstance(refused, IllegalTurnError) and isinstance(refused, IllegalActionError)
     assert (refused.code, refused.rule, refused.action) == ("illegal", "R9", draw)
+    assert refused.why == {"code": "no_window", "player": turn.seat}  # a front end words it
     with pytest.raises(IllegalActionError, match="R9"):
         driver.submit(draw, turn.version)
     assert driver.version == turn.version

@@ -25,6 +25,7 @@ from marjolet.errors import MarjoletError, RecordError
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, SETTING_NAMES, Rules
 
 if TYPE_CHECKING:
+    from marjolet.bots.levels import Level
     from marjolet.match import Match
     from marjolet.tui.session import GameSession
 
@@ -191,7 +192,8 @@ def _play(args: argparse.Namespace) -> int:
     if args.level is not None and args.opponent is not None:
         raise MarjoletError(tr("play.level_or_opponent"))
     if args.level is not None:
-        args.opponent, args.opponent_name = _level_by_name(args.level)
+        args.opponent_level = _level_by_name(args.level)
+        args.opponent, args.opponent_name = args.opponent_level.spec, None
     fullscreen = not args.plain and _is_terminal() and _has_textual()
     if fullscreen and args.resume is None and args.opponent is None:
         from marjolet.tui.start import choose
@@ -199,8 +201,11 @@ def _play(args: argparse.Namespace) -> int:
         picked = choose()  # the opponent, its strength and the first dealer
         if picked is None:
             return 0
+        from marjolet.tui.opponents import level_of
+
         args.opponent, args.first_dealer = picked.opponent, picked.first_dealer
         args.opponent_name = picked.name
+        args.opponent_level = level_of(picked.opponent)  # the record names the level
     session = open_session(args)
     if not args.plain and _is_terminal():
         try:
@@ -246,17 +251,15 @@ def open_session(args: argparse.Namespace) -> GameSession:
         rules = _rules_in_words(args)
         opponent = args.opponent or default_opponent()
         with _opponent_checked(opponent):
-            opponent, level_name = _level_opponent(opponent)
             session = GameSession.new(
                 rules,
-                opponent=opponent,
+                opponent=opponent,  # level:KEY plays that level
                 name=args.name,
                 seed=args.seed,
                 save_path=save_to,
                 first_dealer=getattr(args, "first_dealer", None),
-                opponent_name=getattr(args, "opponent_name", None)
-                or level_name
-                or _level_name(args.opponent),
+                opponent_name=getattr(args, "opponent_name", None),
+                level=getattr(args, "opponent_level", None) or _default_level(args.opponent),
             )
     else:
         with _opponent_checked(args.opponent or ""):
@@ -283,18 +286,17 @@ def _rules_in_words(args: argparse.Namespace) -> Rules:
     return rules_from_args(args)
 
 
-def _level_by_name(text: str) -> tuple[str, str]:
-    """``--level``: the bot spec of the level a player names (its key or
-    its name in either language) and its name in the language in use."""
+def _level_by_name(text: str) -> Level:
+    """``--level``: the level a player names (its key or its name in either
+    language)."""
     from marjolet.bots.levels import LEVELS, LevelError, find_level
     from marjolet.tui.words import lang, tr
 
     try:
-        level = find_level(text)
+        return find_level(text)
     except LevelError:
         names = ", ".join(lv.name(lang()).lower() for lv in LEVELS)
         raise MarjoletError(tr("play.unknown_level", level=text, levels=names)) from None
-    return level.spec, level.name(lang())
 
 
 @contextmanager
@@ -314,25 +316,12 @@ def _opponent_checked(spec: str) -> Iterator[None]:
         raise MarjoletError(tr("play.bad_opponent", spec=spec, detail=exc)) from None
 
 
-def _level_opponent(opponent: str) -> tuple[str, str | None]:
-    """A player level (``level:KEY``) as its bot's spec, which the record
-    keeps, and its name for the screen; any other spec as it is."""
-    from marjolet.bots.registry import resolve_spec
+def _default_level(opponent: str | None) -> Level | None:
+    """The default opponent plays a level: the record and the screen name
+    it by the level (not its program)."""
     from marjolet.tui.opponents import level_of
-    from marjolet.tui.words import lang
 
-    spec = resolve_spec(opponent)
-    level = level_of(spec) if spec != opponent else None
-    return spec, level.name(lang()) if level is not None else None
-
-
-def _level_name(opponent: str | None) -> str | None:
-    """The default opponent is called by its level's name (not its program's)."""
-    from marjolet.tui.opponents import level_of
-    from marjolet.tui.words import lang
-
-    level = level_of(default_opponent()) if opponent is None else None
-    return level.name(lang()) if level is not None else None
+    return level_of(default_opponent()) if opponent is None else None
 
 
 def _resume(args: argparse.Namespace, save_to: Path | None) -> GameSession:
@@ -363,7 +352,8 @@ def _resume(args: argparse.Namespace, save_to: Path | None) -> GameSession:
         fallback_opponent=default_opponent(),
         seed=args.seed,
         save_path=save_to,
-        opponent_name=getattr(args, "opponent_name", None),  # --level's name
+        opponent_name=getattr(args, "opponent_name", None),
+        level=getattr(args, "opponent_level", None),  # --level
     )
 
 
@@ -380,7 +370,7 @@ def run_fullscreen(session: GameSession, args: argparse.Namespace) -> int:
         players = m.players or (args.name, s.opponent_spec)
         name = s.names[1] if s.names[1] != s.opponent_spec else None
         return GameSession.new(
-            m.rules, opponent=s.opponent_spec, name=players[0], opponent_name=name
+            m.rules, opponent=s.opponent_spec, name=players[0], opponent_name=name, level=s.level
         )
 
     app = MarjoletApp(session, new_session=another_match, hint_seed=args.seed)

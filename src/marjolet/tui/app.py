@@ -12,6 +12,7 @@ responsive, and every action is saved by the
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import ClassVar, cast
@@ -26,7 +27,8 @@ from textual.widgets import OptionList
 
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots.base import BotFault
-from marjolet.errors import MarjoletError
+from marjolet.engine import REFUSAL_CODES
+from marjolet.errors import IllegalActionError, MarjoletError
 from marjolet.observation import Observation
 from marjolet.tui import board, describe, keys
 from marjolet.tui.board import Hand
@@ -48,6 +50,8 @@ from marjolet.tui.widgets import CardView, colour_cards
 from marjolet.tui.words import tr, translate_bindings
 from marjolet.tui.wrapping import keep_unbreakable_spaces
 from marjolet.turns import Turn
+
+log = logging.getLogger("marjolet.tui")
 
 #: How long the last trick of a deal stays in view before the summary, in paces.
 LAST_TRICK_PACES = 2
@@ -241,12 +245,27 @@ class MarjoletApp(App[None]):
             return
         try:
             lines = self.session.play(action)
-        except MarjoletError as exc:
-            self.flash(str(exc), problem=True)
+        except MarjoletError as exc:  # the engine's English is for the log
+            log.info("move %s refused: %s", action, exc)
+            self.flash(self.refusal_text(exc, action), problem=True)
             return
         self.note = None
         self.hint_text = None
         self.after_action(lines)
+
+    def refusal_text(self, exc: MarjoletError, action: int) -> str:
+        """A refused move in the player's words: the engine's refusal code
+        (given with the error, else asked again), else a sentence of the
+        catalogue; never the error's English text."""
+        why = exc.why if isinstance(exc, IllegalActionError) else None
+        code = why.get("code") if why else None
+        if why and isinstance(code, str) and code in REFUSAL_CODES:
+            return describe.refusal_words(code, why, self.session.observation())
+        if self.session.deal_in_progress:
+            reason = describe.refusal(self.session.observation(), action)
+            if reason is not None:
+                return reason
+        return tr("tui.move_refused")
 
     def try_card(self, index: int) -> None:
         """The human chose the card at ``index`` of the hand (key or click)."""

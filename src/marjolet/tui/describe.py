@@ -6,15 +6,17 @@ It is shared by the plain and the full-screen interface and uses the
 standard library only:
 
 * :func:`window_options`: the meld-window choices with their values;
-* :func:`follow_rule` and :func:`why_not_allowed`: the R16 duty of a
-  follower in tricks 11-16, in words, and why a card is refused;
+* :func:`follow_rule`: the R16 duty of a follower in tricks 11-16, in
+  words; :func:`refusal` (and :func:`why_not_allowed` for a card): why an
+  action is refused, the engine's refusal code in the player's words;
 * :func:`narrate`: log lines such as "pimc won trick 5 with A♠ over your
   10♠ (+20)" or "pimc declared K♥-Q♥ for 20".
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
@@ -24,18 +26,21 @@ from marjolet.cards import (
     SUIT_SYMBOLS,
     card,
     display_order,
+    parse_card,
+    suit_of,
 )
-from marjolet.engine import Breakdown, r16_duty
+from marjolet.engine import LAST_TRICK, REFUSAL_CODES, Breakdown, r16_duty
 from marjolet.history import TrickCards, tricks
 from marjolet.melds import (
     JACK_QUEEN_BASE,
     MARRIAGE_BASE,
     MELD_COUNT,
+    MELD_INDEX,
     MELD_VALUES,
     meld_card_order,
     meld_cards,
 )
-from marjolet.observation import Observation, late_tricks
+from marjolet.observation import Observation, late_tricks, sample_world
 from marjolet.rules import LAST_CARD_POINTS, LAST_TRICK_POINTS, SAME_SUIT, SEVEN_POINTS, Rules
 from marjolet.tui.words import card as card_symbol
 from marjolet.tui.words import suit, tr
@@ -53,7 +58,7 @@ def shown_trick(obs: Observation) -> int:
     """The trick a player is at (1-16): the one just won while its meld
     window is open, else the one being played."""
     trick = obs.tricks_played if obs.in_window or obs.to_move < 0 else obs.tricks_played + 1
-    return min(max(trick, 1), 16)
+    return min(max(trick, 1), LAST_TRICK)
 
 
 def cards_text(mask: int, sep: str = " ") -> str:
@@ -213,38 +218,42 @@ def follow_rule(obs: Observation) -> FollowRule | None:
 
 def why_not_allowed(obs: Observation, c: int) -> str | None:
     """Why the seat may not play card ``c`` now, or ``None`` if it may."""
-    if not obs.hand.mask >> c & 1:
-        return tr("tui.not_in_hand", card=card_symbol(c))
-    if obs.in_window:
-        return tr("tui.finish_window")
-    if not obs.is_my_turn:
+    return refusal(obs, c)
+
+
+def refusal(obs: Observation, action: int) -> str | None:
+    """Why the seat may not take ``action`` now, in the player's words, or
+    ``None`` if it may. The engine says why (its refusal code,
+    :meth:`marjolet.engine.Deal.illegal_reason`); this only words it. The
+    engine asks a deal, so the observation's own world stands in for it: a
+    refusal depends only on what the mover knows (its hand, its melds, the
+    trick, the seven), never on the hidden cards."""
+    if obs.to_move >= 0 and not obs.is_my_turn:
         return tr("tui.not_your_turn")
-    rule = follow_rule(obs)
-    if rule is None or rule.allowed >> c & 1:
-        return None
-    return tr("tui.not_allowed", card=card_symbol(c), rule=rule.explain())
+    reason = sample_world(obs, random.Random(0)).illegal_reason(action)
+    return None if reason is None else refusal_words(reason.code, reason.params, obs)
 
 
-def window_refusal(obs: Observation, action: int) -> str | None:
-    """Why a meld or the dix (``action``) cannot be taken in the seat's open
-    meld window: a card it lacks, or a meld declared already; ``None``
-    outside a window (the caller says when windows open) or for any other
-    reason (the caller's general refusal)."""
-    if not obs.in_window or not MELD_BASE <= action <= DIX:
-        return None
-    if action == DIX:
-        seven = card(SEVEN, obs.trump)
-        held = obs.hand.mask >> seven & 1
-        return None if held else tr("tui.not_in_hand", card=card_symbol(seven))
-    meld = action - MELD_BASE
-    cards = meld_cards(meld, obs.trump, obs.rules)
-    missing = cards & ~obs.hand.mask
-    for c in meld_card_order(meld, cards):
-        if missing >> c & 1:
-            return tr("tui.not_in_hand", card=card_symbol(c))
-    if obs.melds[obs.seat] >> meld & 1:
-        return tr("tui.meld_declared", meld=meld_cards_text(meld, obs.trump, obs.rules))
-    return None
+def refusal_words(code: str, params: Mapping[str, object], obs: Observation) -> str:
+    """A refusal of the engine (``code`` and its particulars, docs/engine.md
+    "Refusals") as the seat of ``obs`` reads it: cards as the screen shows
+    them, melds by their cards; never a rule id or a record code."""
+    key = f"tui.why_{code}"
+    if code not in REFUSAL_CODES:
+        return tr("tui.move_refused")
+    args: dict[str, object] = {}
+    for name in ("card", "lead"):
+        if isinstance(value := params.get(name), str):
+            args[name] = card_symbol(parse_card(value))
+    if isinstance(lead := params.get("lead"), str):
+        args["suit"] = SUIT_SYMBOLS[suit_of(parse_card(lead))]
+    if isinstance(legal := params.get("legal"), (list, tuple)):
+        args["legal"] = or_join([card_symbol(parse_card(str(c))) for c in legal])
+    if isinstance(meld := params.get("meld"), str) and meld in MELD_INDEX:
+        args["meld"] = meld_words(MELD_INDEX[meld], obs.trump, obs.rules)
+    if isinstance(missing := params.get("missing"), (list, tuple)):
+        args["missing"] = ", ".join(card_symbol(parse_card(str(c))) for c in missing)
+    return tr(key, **args)
 
 
 # -- narration -------------------------------------------------------------------
@@ -322,7 +331,7 @@ def _trick_lines(
         beaten = tr("tui.their_card", name=names[loser], card=lose)
     points = CARD_POINTS[lead] + CARD_POINTS[action]
     extra = []
-    if n == 16:  # R17: the last trick, and the all-six bonus where it is worth any
+    if n == LAST_TRICK:  # R17: the last trick, and the all-six bonus where it is worth any
         extra.append(tr("tui.last_trick_bonus", n=LAST_TRICK_POINTS))
         bonus = after.rules.all_tricks_bonus
         if late_tricks(after)[winner] == 6 and bonus:

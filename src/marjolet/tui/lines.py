@@ -25,20 +25,18 @@ from marjolet.rules import LAST_CARD_POINTS, SEVEN_POINTS
 from marjolet.tui.describe import (
     choice_label,
     follow_rule,
+    meld_short,
     meld_words,
+    refusal,
     shown_trick,
-    why_not_allowed,
     window_options,
-    window_refusal,
 )
 from marjolet.tui.hint import compute_hint
 from marjolet.tui.launch import resume_command
 from marjolet.tui.words import card as card_symbol
-from marjolet.tui.words import lang, suit_name, tr
+from marjolet.tui.words import suit_name, tr
 from marjolet.tui.wrapping import fit_to_terminal
 
-#: A rule id opening an error message ("R11: "), left out on a player's screen.
-RULE_ID = re.compile(r"^R\d+: ")
 #: The plain interface's commands, in either language (a French player
 #: types "aide" as readily as "help").
 COMMANDS = {
@@ -146,6 +144,18 @@ def _typed_cards(text: str) -> int | None:
     return mask if len(words) > 1 else None
 
 
+def _unknown_text(answer: str, text: str, obs: Observation) -> str:
+    """Why typed text is no action, in the player's words: the parser's
+    reason is English and names the melds by their record codes, so the
+    melds are listed as the screen shows them (``4×A``, ``K♥-Q♥``)."""
+    if not text.startswith("meld "):
+        return tr("tui.plain_unknown_text", answer=answer)
+    if text[5:].strip().upper() == "4J":
+        return tr("tui.plain_four_jacks")
+    melds = ", ".join(meld_short(m, obs.trump, obs.rules) for m in range(MELD_COUNT))
+    return tr("tui.plain_unknown_meld", answer=answer, melds=melds)
+
+
 class LineSeat:
     """A human player on a text stream."""
 
@@ -240,28 +250,23 @@ class LineSeat:
             return self._checked(listed, legal, obs)
         try:
             action = parse_action(text)
-        except ActionError as exc:
-            # the parser's reason is English (without its rule id: a player's
-            # screen names no rule ids); other languages name the answer
-            if lang() == "en":
-                self._say(tr("tui.plain_bad_text", reason=RULE_ID.sub("", str(exc))))
-            else:
-                self._say(tr("tui.plain_unknown_text", answer=answer))
+        except ActionError:
+            self._say(_unknown_text(answer, text, obs))
             return None
         return self._checked(action, legal, obs)
 
     def _checked(self, action: int, legal: Sequence[int], obs: Observation) -> int | None:
-        """``action`` if it is legal, else ``None`` once the player is told why."""
-        reason = why_not_allowed(obs, action) if action < MELD_BASE else window_refusal(obs, action)
-        if action not in legal and reason is not None:
-            self._say(f"   {reason}")
-            return None
-        if action not in legal:
-            window_only = action >= MELD_BASE and not obs.in_window
-            key = "tui.plain_not_window" if window_only else "tui.plain_not_legal"
-            self._say(tr(key, action=choice_label(action, obs.trump, obs.rules)))
-            return None
-        return action
+        """``action`` if it is legal, else ``None`` once the player is told
+        why (the engine's refusal, in the player's words)."""
+        if action in legal:
+            return action
+        reason = refusal(obs, action)
+        if reason is None:  # legal for the engine, not offered here
+            reason = tr("tui.plain_not_legal", action=choice_label(action, obs.trump, obs.rules))
+        else:
+            reason = f"   {reason}"
+        self._say(reason)
+        return None
 
 
 class Narrator:

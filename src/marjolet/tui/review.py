@@ -8,6 +8,7 @@ its progress; Escape, Enter or ``r`` goes back to the summary.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
@@ -27,6 +28,8 @@ from marjolet.tui.words import lang, tr, translate_bindings
 if TYPE_CHECKING:
     from marjolet.analysis.review import Decision
     from marjolet.analysis.summary import PlayerSummary
+
+log = logging.getLogger("marjolet.tui")
 
 #: Seconds per phase-1 decision in the terminal: half the command's default,
 #: so a deal is reviewed in a few seconds.
@@ -227,8 +230,10 @@ class DealReviewScreen(ModalScreen[None]):
             lines = review_lines(
                 self.record, self.deal, self.names, self.budget, self.hints, progress
             )
-        except Exception as exc:  # a review must never stop the game
-            lines = [tr("tui.review_failed", reason=exc)]
+        except Exception:  # a review must never stop the game
+            # the error is for the log; the player reads a sentence, not Python
+            log.exception("the review of deal %d failed", self.deal + 1)
+            lines = [tr("tui.review_failed")]
         try:
             self.app.call_from_thread(self._show, lines)
         except RuntimeError:  # the app closed meanwhile

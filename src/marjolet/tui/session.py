@@ -25,6 +25,7 @@ from marjolet import record
 from marjolet.actions import ACTION_NAMES, parse_action
 from marjolet.bots import Bot, make_bot
 from marjolet.bots.base import BotSpecError
+from marjolet.bots.levels import Level
 from marjolet.bots.registry import EXEC, parse_spec
 from marjolet.engine import Deal, Outcome
 from marjolet.errors import ActionError, IllegalActionError, MarjoletError, RecordError
@@ -64,10 +65,24 @@ def _over_message(path: Path, players: tuple[str, str] | None, match: Match) -> 
     score = {"a": max(match.totals), "b": min(match.totals)}
     if match.winner == HUMAN:
         return tr("play.resume_over_you", path=path, **score)
-    recorded = players[1] if players else ""
-    level = opponents.level_of(recorded)
-    name = level.name(lang()) if level is not None else display_name(recorded) or "?"
+    name = opponent_shown(players[1] if players else "") or "?"
     return tr("play.resume_over", path=path, name=name, **score)
+
+
+def opponent_shown(recorded: str) -> str:
+    """A save's opponent as a player's screen calls it: a level by its name
+    in the language in use (a save names it in English, an older save by
+    the spec that played it then), any other bot of the registry as "the
+    computer" (a spec names a program, which a player's screen never
+    shows), a program or a person by the name recorded."""
+    level = opponents.level_named(recorded) or opponents.level_of(recorded)
+    if level is not None:
+        return level.name(lang())
+    try:
+        name, _ = parse_spec(recorded)
+    except BotSpecError:
+        return record.printable_name(recorded)
+    return display_name(recorded) if name == EXEC else tr("tui.computer_name")
 
 
 #: A hint is saved in the record as a comment where it was given
@@ -147,22 +162,36 @@ class GameSession:
         seed: int | None = None,
         notes: Sequence[str] = (),
         opponent_name: str | None = None,
+        level: Level | None = None,
     ) -> None:
-        """``opponent_name``: how the screen calls the opponent (a player
-        level's name); by default the bot's name without its parameters."""
+        """``opponent``: the bot spec that plays (``level:KEY`` plays that
+        level); ``level``: the player level it plays, which a new record
+        names by its English name (:func:`opponents.recorded_name`), never
+        by the spec. ``opponent_name``: how the screen calls the opponent;
+        by default the level's name, else the bot's name without its
+        parameters (a researcher's ``--opponent SPEC``)."""
         self.match = match
         self.driver = TurnDriver(match)
         self.human = HUMAN
+        #: the player level the bot plays, if it plays one
+        self.level = level or opponents.level_named(opponent)
+        if self.level is not None and opponents.level_named(opponent) is not None:
+            opponent = self.level.spec  # level:KEY: the spec behind it
         self.opponent_spec = opponent
         self.bot: Bot = make_bot(opponent, seed=seed)
         self.save_path = save_path
         self.seed = seed
-        players = match.players or (default_name(), opponent)
+        if match.players is None:
+            bot_name = opponents.recorded_name(self.level) if self.level else opponent
+            match.players = (default_name(), bot_name)
+        players = match.players
         self.player_names = (players[0], players[1])
+        if opponent_name is None and self.level is not None:
+            opponent_name = self.level.name(lang())
         #: Short names for the screen: the human's own name and the bot's.
         self.names = (
             record.printable_name(players[0]),
-            opponent_name or record.printable_name(self._bot_name(players[1])),
+            opponent_name or record.printable_name(self._bot_name(opponent)),
         )
         #: Messages for the player about how the session was opened.
         self.notes = list(notes)
@@ -201,16 +230,26 @@ class GameSession:
         save_path: Path | None = None,
         first_dealer: int | None = None,
         opponent_name: str | None = None,
+        level: Level | None = None,
     ) -> GameSession:
         """A new match, saved to ``save_path`` (default: a new file in the
         data folder's ``games``); ``first_dealer`` None draws it (R3). The
-        human is ``name``, else :func:`default_name` in the language in use."""
+        human is ``name``, else :func:`default_name` in the language in use.
+        The record names a ``level`` (or ``level:KEY``) by its English name,
+        any other opponent by its spec."""
         if name is None:
             name = default_name()
-        match = Match(rules, seed=seed, players=(name, opponent), first_dealer=first_dealer)
+        level = level or opponents.level_named(opponent)
+        bot_name = opponents.recorded_name(level) if level is not None else opponent
+        match = Match(rules, seed=seed, players=(name, bot_name), first_dealer=first_dealer)
         path = save_path if save_path is not None else saves.new_save_path()
         session = cls(
-            match, opponent=opponent, save_path=path, seed=seed, opponent_name=opponent_name
+            match,
+            opponent=opponent,
+            save_path=path,
+            seed=seed,
+            opponent_name=opponent_name,
+            level=level,
         )
         session.save()
         return session
@@ -225,12 +264,15 @@ class GameSession:
         seed: int | None = None,
         save_path: Path | None = None,
         opponent_name: str | None = None,
+        level: Level | None = None,
     ) -> GameSession:
         """Continue the match saved in ``path``; it keeps being saved there
-        (or to ``save_path``). The opponent is ``opponent``, else the bot
-        named as player 1 in the record, else ``fallback_opponent``; the
-        screen calls it ``opponent_name`` (a level chosen now), else by its
-        level's name when the record's bot plays one."""
+        (or to ``save_path``). The opponent is ``opponent`` (or ``level``),
+        else the one named as player 1 in the record (a level by its name,
+        or a bot by its spec), else ``fallback_opponent``; the screen calls
+        it ``opponent_name`` (a level chosen now), else by its level's name,
+        else as :func:`opponent_shown` says (a spec chosen now: by the
+        bot's name, as a researcher asked for it)."""
         try:
             rec, match = saves.load_match(path)
         except RecordError as exc:  # the file's fault, framed in the player's words
@@ -246,22 +288,27 @@ class GameSession:
         match.rng = new_rng(seed)
         notes = []
         recorded = rec.players[1] if rec.players else None
-        spec = opponent
+        spec = level.spec if level is not None and opponent is None else opponent
+        shown = opponent_name
         if spec is None and recorded is not None:
-            try:
-                make_bot(recorded)
-                spec = recorded
-            except MarjoletError:
-                spec = None
-        # a bot not chosen now is called by its level's name, if it has one
-        level = opponents.level_of(spec or fallback_opponent) if opponent is None else None
-        shown = opponent_name or (level.name(lang()) if level is not None else None)
-        if spec is None and recorded is not None:
-            notes.append(tr("tui.not_a_bot", name=recorded, bot=shown or fallback_opponent))
+            level = opponents.level_named(recorded)  # a level, as saves name it
+            if level is not None:
+                spec = level.spec
+            else:  # a bot by its spec (an older save, or a researcher's)
+                try:
+                    make_bot(recorded)
+                    spec = recorded
+                    level = opponents.level_of(recorded)  # the spec a level had then
+                    shown = shown or opponent_shown(recorded)
+                except MarjoletError:
+                    spec = None
         if spec is None:
             spec = fallback_opponent
-        if match.players is None:
-            match.players = (default_name(), spec)
+            level = opponents.level_of(spec)
+            fallback = level.name(lang()) if level is not None else tr("tui.computer_name")
+            shown = shown or fallback
+            if recorded is not None:
+                notes.append(tr("tui.not_a_bot", name=recorded, bot=shown))
         if save_path is None and not saves.may_save_back(path, rec):
             save_path = _fresh_save_path()
             notes.append(tr("tui.resumed_elsewhere", path=path, new=save_path))
@@ -272,6 +319,7 @@ class GameSession:
             seed=seed,
             notes=notes,
             opponent_name=shown,
+            level=level,
         )
         session.resumed = True
         session.hints, session.comments = split_hints(rec.comments)
@@ -389,7 +437,8 @@ class GameSession:
     def _apply(self, action: int, version: int, seat: int) -> list[str]:
         d = self.match.deal
         if d is None or d.is_over:
-            raise IllegalActionError("no deal in progress", action=action)
+            why: dict[str, object] = {"code": "deal_over"}  # the screen words the code
+            raise IllegalActionError("no deal in progress", action=action, why=why)
         if d.to_move != seat:
             raise IllegalActionError(f"it is not {self.names[seat]}'s turn", action=action)
         actor = seat
@@ -442,8 +491,7 @@ class GameSession:
         deal = self.match.deal
         if deal is None or deal.is_over:
             return str(fault)
-        trick = min(deal.tricks_played + 1, 16)
-        return f"deal {len(self.match.deals)}, trick {trick}: {fault}"
+        return f"deal {len(self.match.deals)}, trick {deal.trick_number}: {fault}"
 
     # -- saving ------------------------------------------------------------------
 
