@@ -36,6 +36,7 @@ from marjolet.cards import (
 from marjolet.errors import ActionError, CardError, DealError, IllegalActionError
 from marjolet.history import LAST_TRICK as LAST_TRICK
 from marjolet.history import PHASE1_TRICKS as PHASE1_TRICKS
+from marjolet.history import PHASE2_TRICKS as PHASE2_TRICKS
 from marjolet.history import STOCK_CARDS as STOCK_CARDS
 from marjolet.history import TrickCards as TrickCards
 from marjolet.history import draw_position as draw_position
@@ -465,7 +466,7 @@ class Deal:
             s[LATE_TRICKS + w] += 1
             if t == LAST_TRICK:  # R17
                 s[POINTS + w] += LAST_TRICK_POINTS
-                if s[LATE_TRICKS + w] == LAST_TRICK - PHASE1_TRICKS:
+                if s[LATE_TRICKS + w] == PHASE2_TRICKS:
                     s[POINTS + w] += self._all_tricks_bonus
                 s[TURN] = -1
         elif action == DRAW:  # R9, R15
@@ -790,13 +791,14 @@ class Deal:
         s = self._s
         over = s[TURN] < 0
         melds = s[MELDS + player]
+        swept = over and s[LATE_TRICKS + player] == PHASE2_TRICKS  # R17
         bd = Breakdown(
             cards=sum(CARD_POINTS[c] for c in mask_cards(s[WON + player])),
             melds=sum(self._meld_values[m] for m in range(MELD_COUNT) if melds >> m & 1),
             dix=SEVEN_POINTS if s[SEVEN_BY] == player else 0,
             last_card=LAST_CARD_POINTS if s[LAST_CARD_TO] == player else 0,
             last_trick=LAST_TRICK_POINTS if over and s[LAST_WINNER] == player else 0,
-            all_tricks=self._all_tricks_bonus if over and s[LATE_TRICKS + player] == 6 else 0,
+            all_tricks=self._all_tricks_bonus if swept else 0,
         )
         assert bd.total == s[POINTS + player], "breakdown out of step with points"
         return bd

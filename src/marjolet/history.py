@@ -31,6 +31,9 @@ STOCK_CARDS = 19
 PHASE1_TRICKS = 10
 #: The number of the last trick of a deal (R17).
 LAST_TRICK = 16
+#: Strict tricks after the stock is gone, both hands known (R16); winning
+#: all of them earns the all-tricks bonus (R17).
+PHASE2_TRICKS = LAST_TRICK - PHASE1_TRICKS
 
 
 class Progress(Protocol):

@@ -29,7 +29,7 @@ from marjolet.cards import (
     parse_card,
     suit_of,
 )
-from marjolet.engine import LAST_TRICK, REFUSAL_CODES, Breakdown, r16_duty
+from marjolet.engine import LAST_TRICK, PHASE2_TRICKS, REFUSAL_CODES, Breakdown, r16_duty
 from marjolet.history import TrickCards, tricks
 from marjolet.melds import (
     JACK_QUEEN_BASE,
@@ -334,7 +334,7 @@ def _trick_lines(
     if n == LAST_TRICK:  # R17: the last trick, and the all-six bonus where it is worth any
         extra.append(tr("tui.last_trick_bonus", n=LAST_TRICK_POINTS))
         bonus = after.rules.all_tricks_bonus
-        if late_tricks(after)[winner] == 6 and bonus:
+        if late_tricks(after)[winner] == PHASE2_TRICKS and bonus:
             extra.append(tr("tui.all_six_bonus", n=bonus))
     score = f" (+{points})" if points else ""
     who = _subject(winner, human, names)
