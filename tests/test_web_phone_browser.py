@@ -21,6 +21,7 @@ from web_support import (
     live_server,
     needs_chromium,
     open_watched_page,
+    start_against_random,
 )
 
 pytestmark = needs_chromium
@@ -90,3 +91,32 @@ def test_a_move_clock_run_out_is_told_to_both_players_and_the_claim_comes_first(
         expect(late).to_be_hidden()
         close_watched_page(host)
         close_watched_page(guest)
+
+
+def test_a_touch_screen_hides_the_digit_keys_and_the_online_badge_stands_apart(
+    chromium: Browser, server: LiveServer
+) -> None:
+    keys = (
+        "[...document.querySelectorAll('.hand.mine .card-key')]"
+        ".map(k => getComputedStyle(k).display)"
+    )
+    for touch in (True, False):
+        options = {**FRENCH_PHONE, "has_touch": touch, "is_mobile": touch}
+        page = open_watched_page(chromium, **options)
+        start_against_random(page, server.base, "Camille", ready=".hand.mine .card.playable")
+        shown = page.evaluate(keys)
+        assert shown, "no digit badge drawn"
+        # a phone has no keys 1-6 to press: the badges would only hide the cards' corners
+        assert set(shown) == ({"none"} if touch else {"block"}), shown
+        close_watched_page(page)
+    page = open_watched_page(chromium, **FRENCH_PHONE)
+    page.goto(server.base + "/?lang=fr")
+    link = page.locator('nav a[href="/online"]')
+    link.locator(".badge").evaluate("(b) => { b.hidden = false; b.textContent = '1'; }")
+    gap = link.evaluate(
+        """(a) => { const range = document.createRange(); range.selectNodeContents(a.firstChild);
+                    return a.querySelector('.badge').getBoundingClientRect().left
+                           - range.getBoundingClientRect().right; }"""
+    )
+    assert gap >= 4, f"« En ligne » and its count are {gap} px apart"
+    close_watched_page(page)
