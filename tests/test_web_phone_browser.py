@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from web_support import (
     LiveServer,
@@ -120,3 +120,37 @@ def test_a_touch_screen_hides_the_digit_keys_and_the_online_badge_stands_apart(
     )
     assert gap >= 4, f"« En ligne » and its count are {gap} px apart"
     close_watched_page(page)
+
+
+def test_the_prompt_of_the_last_tricks_states_the_duty_the_server_sends(
+    page: Page, server: LiveServer
+) -> None:
+    page.goto(server.base + "/?lang=fr")
+    page.wait_for_selector("#bot-level option", state="attached")
+    said = page.evaluate(
+        """() => import("/static/board.js").then((board) => {
+             const view = (lead, duty, extra = {}) => ({
+               lead, duty, trump: "S", phase: 2, to_move: 0, players: ["Amélie", "Bastien"],
+               in_window: false, deal_over: false, legal: [], ...extra });
+             const ctx = { seat: 0 };
+             return [
+               board.promptText(view("7H", "trump"), ctx),
+               board.promptText(view("JS", "overtake"), ctx),
+               board.promptText(view("JS", "follow"), ctx),
+               board.promptText(view("7H", "any"), ctx),
+               board.promptText(view("7H", null, { phase: 1 }), ctx),
+               board.blockedReason(
+                 view("JS", "follow", { blocked: { TC: "follow" }, must_play: ["7S"] }), "TC"),
+             ];
+           })"""
+    )
+    assert said == [  # no hearts, spades trumps: the duty is to trump, not to follow
+        "À vous\u00a0: répondez à 7♥\u202f; vous n’avez pas de ♥, vous devez donc couper.",
+        "À vous\u00a0: répondez à V♠\u202f; vous devez fournir ♠ et monter sur V♠.",
+        "À vous\u00a0: répondez à V♠\u202f; vous devez fournir ♠"
+        " (vous ne pouvez pas monter sur V♠).",
+        "À vous\u00a0: répondez à 7♥\u202f; sans ♥ ni atout, jouez la carte de votre choix.",
+        "À vous\u00a0: répondez à 7♥ avec la carte de votre choix.",
+        "Impossible de jouer 10♣\u00a0: vous devez fournir ♠ (vous ne pouvez pas monter sur V♠)"
+        "\u202f; jouez 7♠.",
+    ]

@@ -258,9 +258,12 @@ export function promptText(view, ctx) {
       return view.tricks_played === 10 ? t("prompt.window_last") : t("prompt.window");
     }
     if (view.lead) {
-      return view.phase === 2
-        ? t("prompt.answer_phase2", { card: cardLabel(view.lead) })
-        : t("prompt.answer", { card: cardLabel(view.lead) });
+      // tricks 11-16: the duty the server names (marjolet.engine.r16_duty), in words
+      const card = cardLabel(view.lead);
+      const suit = SUIT_SYMBOLS[suitOf(view.lead)];
+      if (DUTIES[view.duty]) return t("prompt.answer_duty", { card, duty: t(DUTIES[view.duty], { suit, card }) });
+      if (view.duty === "any") return t("prompt.answer_free", { card, suit });
+      return t("prompt.answer", { card });
     }
     return t("prompt.lead");
   }
