@@ -154,3 +154,28 @@ def test_the_prompt_of_the_last_tricks_states_the_duty_the_server_sends(
         "Impossible de jouer 10♣\u00a0: vous devez fournir ♠ (vous ne pouvez pas monter sur V♠)"
         "\u202f; jouez 7♠.",
     ]
+
+
+def test_a_guest_is_not_offered_a_rated_game_and_is_told_why_in_a_sentence(
+    page: Page, server: LiveServer
+) -> None:
+    page.goto(server.base + "/online?lang=fr")
+    expect(page.locator("#login-name")).to_be_visible()
+    expect(page.locator("#seek-form")).to_be_visible()
+    expect(page.locator("#seek-rated")).to_be_hidden()  # rated games are between accounts
+    expect(page.locator("#now-rated")).to_be_hidden()
+    said = page.evaluate(
+        """async () => {
+             const { api, sentence } = await import("/static/common.js");
+             try {
+               await api("/api/seeks", { json: { rated: true, rules: { profile: "classic" } } });
+             } catch (err) {
+               return sentence(err.message);
+             }
+             return "accepted";
+           }"""
+    )  # as the offer form shows a refusal
+    assert said == (
+        "Il faut un compte pour cela\u00a0: connectez-vous, ou créez-en un,"
+        " sur la page «\u00a0En ligne\u00a0»."
+    )
