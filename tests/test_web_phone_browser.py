@@ -179,3 +179,34 @@ def test_a_guest_is_not_offered_a_rated_game_and_is_told_why_in_a_sentence(
         "Il faut un compte pour cela\u00a0: connectez-vous, ou créez-en un,"
         " sur la page «\u00a0En ligne\u00a0»."
     )
+
+
+def test_the_review_panel_names_what_each_part_covers(page: Page, server: LiveServer) -> None:
+    page.goto(server.base + "/replay?lang=fr")
+    page.wait_for_selector("h1")
+    panel = page.evaluate(
+        """async () => {
+             const review = await import("/static/review.js");
+             const d = { deal: 0, action: 12, seat: 0, trick: 5, exact: false, played: "AS",
+               values: { "9C": 10, "TS": 13, "AS": 12 }, best: ["TS"], loss: 1,
+               judgement: "inaccuracy",
+               match: { best: ["9C"], decides_mark: true, chance_best: 0.55, chance_played: 0.54,
+                        chances: { "9C": 0.55, "TS": 0.54, "AS": 0.54 } } };
+             const player = (seat) => ({
+               seat, accuracy: 78, inaccuracies: 1, mistakes: 0, blunders: 0 });
+             const data = { decisions: [d], players: [player(0), player(1)] };
+             const node = review.reviewPanel(data, review.byPlace(data), 0, 12,
+               ["Amélie", "Bastien"], () => {}, { trump: "H", rules: {} });
+             document.body.append(node);
+             return { heading: node.querySelector("h2").textContent,
+                      marked: node.querySelector("h3").textContent,
+                      text: node.innerText };
+           }"""
+    )
+    assert panel["heading"] == "Analyse"  # a noun, not the button's verb « Analyser »
+    assert panel["marked"] == "Décisions marquées — donne 1"
+    assert "Sur toute la partie\u00a0:" in panel["text"]
+    # 9♣ scores less than 10♠ but wins the match more often: said in words
+    assert "le meilleur coup (en gras) est celui qui donne le plus de chances de gagner" in (
+        panel["text"]
+    )
