@@ -210,3 +210,31 @@ def test_the_review_panel_names_what_each_part_covers(page: Page, server: LiveSe
     assert "le meilleur coup (en gras) est celui qui donne le plus de chances de gagner" in (
         panel["text"]
     )
+
+
+def test_the_table_names_the_opponents_seven_exchange_and_meld(
+    page: Page, server: LiveServer
+) -> None:
+    page.goto(server.base + "/?lang=fr")
+    page.wait_for_selector("#bot-level option", state="attached")
+    news = page.evaluate(
+        """() => import("/static/board.js").then((board) => {
+             const log = [
+               { player: 0, action: "9C", trick: 3 },
+               { player: 1, action: "AC", trick: 3, won_by: 1, gain: [0, 10] },
+               { player: 1, action: "dix", trick: 3, gain: [0, 10] },
+               { player: 1, action: "meld KQH", trick: 3, gain: [0, 20] },
+               { player: 1, action: "draw", trick: 3 },
+             ];
+             const view = { log, players: ["Bastien", "Amélie"], trump: "S", rules: {} };
+             const later = { ...view, log: [...log, { player: 0, action: "7H" }] };
+             return [board.opponentNews(view, 0), board.opponentNews(view, 1),
+                     board.opponentNews(later, 0)];
+           })"""
+    )
+    # the points are the server's (the log's gain), the meld named as the log names it
+    assert news[0] == [
+        "Amélie échange le sept d’atout (+10)",
+        "Amélie annonce mariage à cœur (+20)",
+    ]
+    assert news[1] == [] and news[2] == []  # not to its author; gone once Bastien moved

@@ -7,7 +7,7 @@ import {
   ratingText, sentence, serverSentence, refreshOnline, setTitle, sortHand, t, topbar,
 } from "./common.js";
 import {
-  animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, meldName, playerLabel, renderBoard,
+  animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, meldName, opponentNews, playerLabel, renderBoard,
   scorePanel, snapshotBoard,
 } from "./board.js";
 import { Rematch } from "./rematch.js";
@@ -719,6 +719,8 @@ function render() {
       render();
     },
     connected: state.connected,
+    // the other player's seven exchange or meld, said on the felt until this seat moves
+    news: opponentNews(view, seat),
   };
   if (view.status === "waiting") ctx.message = t("table.waiting_friend");
   if (view.deal_over && state.hiddenSummary === view.deal) {
