@@ -7,6 +7,7 @@ lobby's badge and the download buttons' words."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from web_support import Browser as Client
 from web_support import (
     LiveServer,
     close_watched_page,
@@ -21,6 +23,7 @@ from web_support import (
     live_server,
     needs_chromium,
     open_watched_page,
+    play_until,
     start_against_random,
 )
 
@@ -238,3 +241,23 @@ def test_the_table_names_the_opponents_seven_exchange_and_meld(
         "Amélie annonce mariage à cœur (+20)",
     ]
     assert news[1] == [] and news[2] == []  # not to its author; gone once Bastien moved
+
+
+def test_history_and_replay_name_their_downloads_and_panels(
+    page: Page, server: LiveServer
+) -> None:
+    game = server.new_game(mode="bot", bot="random", rules={"profile": "classic", "target": 100})
+    with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+        play_until(me, lambda s: bool(s["match_over"]), random.Random(3))
+    friend = server.new_game(mode="friend", name="Carole")
+    page.goto(server.base + "/history?lang=fr")
+    row = page.locator(f"tr[data-game='{game['id']}']")
+    expect(row.locator("a[href$='form=json']")).to_have_text("Télécharger la partie")
+    # a game between two players says whether it counts for the rating
+    expect(page.locator(f"tr[data-game='{friend['id']}']")).to_contain_text(
+        "deux joueurs, non classée"
+    )
+    page.goto(f"{server.base}/replay?game={game['id']}&lang=fr")
+    expect(page.locator("#downloads a[href$='form=json']")).to_have_text("Télécharger la partie")
+    titles = page.locator(".panel h2").all_inner_texts()
+    assert "Marque" in titles and "Marque par donne" in titles, titles
