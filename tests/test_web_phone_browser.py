@@ -56,6 +56,12 @@ def friend_game(server: LiveServer) -> tuple[dict[str, Any], dict[str, Any]]:
     return game, joined
 
 
+def texts_loaded(page: Page) -> None:
+    """The page's catalogue is in (a module called straight from a test
+    would otherwise race the page's own loading)."""
+    page.evaluate("async () => (await import('/static/common.js')).loadLanguage()")
+
+
 def seat_url(server: LiveServer, game_id: str, seat: int, token: str) -> str:
     return f"{server.base}/game/{game_id}?lang=fr#seat={seat}&token={token}"
 
@@ -129,7 +135,7 @@ def test_the_prompt_of_the_last_tricks_states_the_duty_the_server_sends(
     page: Page, server: LiveServer
 ) -> None:
     page.goto(server.base + "/?lang=fr")
-    page.wait_for_selector("#bot-level option", state="attached")
+    texts_loaded(page)
     said = page.evaluate(
         """() => import("/static/board.js").then((board) => {
              const view = (lead, duty, extra = {}) => ({
@@ -167,6 +173,7 @@ def test_a_guest_is_not_offered_a_rated_game_and_is_told_why_in_a_sentence(
     expect(page.locator("#seek-form")).to_be_visible()
     expect(page.locator("#seek-rated")).to_be_hidden()  # rated games are between accounts
     expect(page.locator("#now-rated")).to_be_hidden()
+    texts_loaded(page)
     said = page.evaluate(
         """async () => {
              const { api, sentence } = await import("/static/common.js");
@@ -186,7 +193,7 @@ def test_a_guest_is_not_offered_a_rated_game_and_is_told_why_in_a_sentence(
 
 def test_the_review_panel_names_what_each_part_covers(page: Page, server: LiveServer) -> None:
     page.goto(server.base + "/replay?lang=fr")
-    page.wait_for_selector("h1")
+    texts_loaded(page)
     panel = page.evaluate(
         """async () => {
              const review = await import("/static/review.js");
@@ -219,7 +226,7 @@ def test_the_table_names_the_opponents_seven_exchange_and_meld(
     page: Page, server: LiveServer
 ) -> None:
     page.goto(server.base + "/?lang=fr")
-    page.wait_for_selector("#bot-level option", state="attached")
+    texts_loaded(page)
     news = page.evaluate(
         """() => import("/static/board.js").then((board) => {
              const log = [
