@@ -88,6 +88,8 @@ def test_keys_built_at_run_time_exist_for_every_value() -> None:
         assert f"meld.{meld}" in en
     for lang in LANGS:
         assert f"top.lang_{lang}" in en
+    for did in ("dix", "meld"):  # an opponent's move, with its points or without
+        assert f"table.opponent_{did}" in en and f"table.opponent_{did}_plain" in en
 
 
 def test_cards_are_named_as_french_and_english_players_say_them() -> None:

@@ -257,6 +257,16 @@ def test_a_rated_match_through_the_lobby_rates_both_accounts_by_glicko2(
 # -- accounts and sessions ------------------------------------------------------------------
 
 
+def test_the_history_says_which_games_between_two_players_are_rated(server: LiveServer) -> None:
+    alice, bobby = sign_up(server, "alice"), sign_up(server, "bobby")
+    rated, _ = rated_game(server, alice, bobby)
+    casual = server.new_game(mode="friend", name="Carole")
+    with server.http() as client:
+        games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+    assert games[rated["id"]]["mode"] == games[casual["id"]]["mode"] == "friend"
+    assert games[rated["id"]]["rated"] is True and games[casual["id"]]["rated"] is False
+
+
 def test_an_account_is_created_logged_in_with_a_safe_cookie_and_logged_out(
     server: LiveServer,
 ) -> None:

@@ -182,7 +182,7 @@ def test_the_french_table_says_atout_and_names_cards_in_french(
              must_play: ["AS"], hands: [{ cards: ["AS", "KS", "9S", "KD"] }] }, "9S"))"""
     )  # R16 in French: follow spades and beat the ten, so only the ace
     assert why == (  # in words, no rule id (issue 22)
-        "Impossible de jouer 9♠\u00a0: fournir ♠ et monter sur 10♠ si vous pouvez\u202f; jouez A♠."
+        "Impossible de jouer 9♠\u00a0: vous devez fournir ♠ et monter sur 10♠\u202f; jouez A♠."
     )
     page.click("#rules-link")  # the rules of this table, from the table
     page.wait_for_url("**/rules?rules=*")

@@ -106,7 +106,8 @@ def test_a_jack_queen_meld_lists_the_jack_first_as_a_marriage_lists_the_king() -
 
 def _duty(view: dict[str, object]) -> str:
     """R16 worked out here from the picture alone, independently of the
-    engine: beat the card led if possible, else follow its suit, else trump."""
+    engine: beat the card led if possible, else follow its suit, else trump,
+    else any card."""
     lead = str(view["lead"])
     hand = view["hands"][view["seat"]]["cards"]  # type: ignore[index]
     ranks = "789JQKTA"
@@ -114,7 +115,7 @@ def _duty(view: dict[str, object]) -> str:
     if same:
         higher = [c for c in same if ranks.index(c[0]) > ranks.index(lead[0])]
         return "overtake" if higher else "follow"
-    return "trump"
+    return "trump" if any(c[1] == view["trump"] for c in hand) else "any"
 
 
 SEEDS = (4, 5, 6, 7, 8, 9)
@@ -144,8 +145,12 @@ def _held_back_reasons(seed: int) -> set[str]:
                 assert view["must_play"] == views.names(sum(1 << a for a in legal if a < 32))
             else:
                 assert view["must_play"] == []
+            # the duty the prompt states (tricks 11-16, following), held back or not
+            following = not view["in_window"] and not view["stock"] and view["lead"]
+            assert view["duty"] == (_duty(view) if following else None)
             other = views.seat_view(match, seat ^ 1)
             assert other["blocked"] == {} and other["must_play"] == []
+            assert other["duty"] is None
             match.play(rng.choice(legal))
         if match.is_over:
             break

@@ -444,6 +444,7 @@ class Table:
             view["winner"] = forfeit.winner
             view["legal"] = []
             view["blocked"], view["must_play"] = {}, []
+            view["duty"] = None
         view.update(extra)
         return json.dumps(view)
 

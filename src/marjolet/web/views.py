@@ -233,6 +233,15 @@ def _blocked(obs: Observation, legal: Sequence[int]) -> tuple[dict[str, str], li
     return {CARD_NAMES[c]: why for c in held_back}, names(must) if why != "now" else []
 
 
+def _duty(obs: Observation) -> str | None:
+    """The seat's duty as the follower of tricks 11-16 (R16), named by
+    :func:`~marjolet.engine.r16_duty` (``"overtake"``, ``"follow"``,
+    ``"trump"`` or ``"any"``), for the prompt; None elsewhere."""
+    if obs.in_window or not obs.stock_empty or obs.lead is None:
+        return None
+    return r16_duty(obs.hand.mask, obs.lead, obs.trump)[1]
+
+
 def deal_summaries(match: Match) -> list[dict[str, Any]]:
     """Every finished deal's score by source and the totals after it (public)."""
     out: list[dict[str, Any]] = []
@@ -324,9 +333,11 @@ def seat_view(match: Match, seat: int, steps: Sequence[Step] | None = None) -> V
         legal = deal.legal_actions()
         view["legal"] = legal_choices(deal, legal)
         view["blocked"], view["must_play"] = _blocked(obs, legal)
+        view["duty"] = _duty(obs)
     else:
         view["legal"] = []
         view["blocked"], view["must_play"] = {}, []
+        view["duty"] = None
     return view
 
 

@@ -258,9 +258,12 @@ export function promptText(view, ctx) {
       return view.tricks_played === 10 ? t("prompt.window_last") : t("prompt.window");
     }
     if (view.lead) {
-      return view.phase === 2
-        ? t("prompt.answer_phase2", { card: cardLabel(view.lead) })
-        : t("prompt.answer", { card: cardLabel(view.lead) });
+      // tricks 11-16: the duty the server names (marjolet.engine.r16_duty), in words
+      const card = cardLabel(view.lead);
+      const suit = SUIT_SYMBOLS[suitOf(view.lead)];
+      if (DUTIES[view.duty]) return t("prompt.answer_duty", { card, duty: t(DUTIES[view.duty], { suit, card }) });
+      if (view.duty === "any") return t("prompt.answer_free", { card, suit });
+      return t("prompt.answer", { card });
     }
     return t("prompt.lead");
   }
@@ -268,6 +271,26 @@ export function promptText(view, ctx) {
   if (ctx.seat === null) return t("prompt.to_play", { name });
   const away = ctx.connected && ctx.connected[who] === false;  // never thinking while away
   return away ? t("prompt.to_play_offline", { name }) : t("prompt.thinking", { name });
+}
+
+/** What the other player did since this seat last moved that the felt does not show
+ *  (the seven of trumps exchanged, a meld declared), with the points the server's log
+ *  gives it: "Amélie échange le sept d’atout (+10)". Empty for a spectator. */
+export function opponentNews(view, seat) {
+  const out = [];
+  if (seat === null || seat === undefined || !view.log) return out;
+  for (let i = view.log.length - 1; i >= 0 && view.log[i].player !== seat; i -= 1) {
+    const entry = view.log[i];
+    const name = view.players[entry.player];
+    const n = entry.gain ? entry.gain[entry.player] : 0;
+    const scored = n > 0 ? "" : "_plain";
+    if (entry.action === "dix") {
+      out.unshift(t(`table.opponent_dix${scored}`, { name, n }));
+    } else if (entry.action.startsWith("meld ")) {
+      out.unshift(t(`table.opponent_meld${scored}`, { name, n, meld: meldName(entry.action.slice(5), view) }));
+    }
+  }
+  return out;
 }
 
 /** Why `card` may not be played now, in the reader's words (never a rule id). The
@@ -304,7 +327,8 @@ export function renderBoard(parts, view, ctx) {
   ctx.legal = view.legal || [];
   clear(parts.top).append(nameplate(view, topPlayer, ctx), handRow(view, topPlayer, ctx, false));
   clear(parts.center).append(stockPile(view), trickArea(view, ctx, bottomPlayer), trumpBadge(view));
-  clear(parts.prompt).append(ctx.message || promptText(view, ctx));
+  clear(parts.prompt).append(...(ctx.news || []).map((line) => el("div", { class: "prompt-news" }, line)),
+    ctx.message || promptText(view, ctx));
   clear(parts.note);
   if (ctx.note) parts.note.append(el("p", { class: ctx.noteKind === "hint" ? "hint-text" : "why-text" }, ctx.note));
   clear(parts.actions).append(windowActions(view, ctx));

@@ -14,6 +14,13 @@ function forfeitStatus(game) {
   return el("span", { class: "forfeit" }, `${said} (${t(`history.${kind}_title`)})`);
 }
 
+/** The kind of game in words; a game between two players says whether it was rated
+ *  (when the server could tell). */
+function modeKey(game) {
+  if (game.mode !== "friend" || typeof game.rated !== "boolean") return `history.mode_${game.mode}`;
+  return game.rated ? "history.mode_friend_rated" : "history.mode_friend_casual";
+}
+
 function row(raw, held) {
   const game = { ...raw, players: raw.players.map(recordName) };
   const links = [];
@@ -41,7 +48,7 @@ function row(raw, held) {
   return el("tr", { dataset: { game: game.id } },
     el("td", {}, formatDate(game.updated)),
     el("td", {}, t("game.versus", { a: game.players[0], b: game.players[1] })),
-    el("td", {}, t(`history.mode_${game.mode}`)),
+    el("td", {}, t(modeKey(game))),
     el("td", {}, status),
     el("td", { class: "num" }, score),
     el("td", { class: "num" }, t(game.deals === 1 ? "history.deals_one" : "history.deals_many", { n: game.deals })),

@@ -256,7 +256,7 @@ async function seeks() {
         try {
           goTo(await api(`/api/seeks/${s.id}/accept`, { json: { name: guestName() } }));
         } catch (err) {
-          say("seek-status", err.message);
+          say("seek-status", sentence(err.message));
           await seeks();
         }
       });
@@ -275,7 +275,7 @@ async function postSeek(event) {
   const days = $("seek-days").value;
   const body = {
     rules: { profile: "classic", target: Number($("seek-target").value) || 500 },
-    rated: $("seek-rated").checked,
+    rated: Boolean(state.me) && $("seek-rated").checked,
     days_per_move: days ? Number(days) : null,
     name: guestName(),
   };
@@ -288,7 +288,7 @@ async function postSeek(event) {
     say("seek-status", t("online.posted"));
     await seeks();
   } catch (err) {
-    say("seek-status", err.message);
+    say("seek-status", sentence(err.message));
   }
 }
 
@@ -364,7 +364,7 @@ async function joinQueue(body) {
   try {
     place = await api("/api/play-now", { json: body });
   } catch (err) {
-    say("now-status", err.message);
+    say("now-status", sentence(err.message));
     nowButton(false);
     return;
   }
@@ -422,7 +422,11 @@ function matchedNow(game) {
 async function refresh() {
   const me = await api("/api/me");
   state.me = me.account;
-  $("now-rated").closest("label").hidden = !state.me;  // rated games are between accounts
+  // rated games are between accounts: a guest is not offered the box at all
+  for (const id of ["now-rated", "seek-rated"]) {
+    $(id).closest("label").hidden = !state.me;
+    if (!state.me) $(id).checked = false;
+  }
   document.title = (me.waiting ? `(${me.waiting}) ` : "") + t("online.page_title");
   accountPanel();
   await myGames();

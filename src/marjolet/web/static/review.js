@@ -138,7 +138,7 @@ export function markLog(logNode, places, deal, view) {
 
 /** The values of every legal action at `step` of `deal`, and the deal's marked decisions. */
 export function reviewPanel(review, places, deal, step, players, go, view) {
-  const box = el("div", { class: "panel review-panel" }, el("h2", {}, t("end.review")));
+  const box = el("div", { class: "panel review-panel" }, el("h2", {}, t("review.heading")));
   const d = places.get(`${deal}:${step}`);
   if (d) {
     const chances = d.match ? d.match.chances : null;
@@ -151,6 +151,8 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
           `${actionLabel(name, view)} ${figure(v, d.exact)}${chances ? ` (${chance(chances[name], d.exact)})` : ""}` +
           `${name === d.played ? t("review.played_mark") : ""}`))));
     if (chances) box.append(el("p", { class: "small muted review-chances-note" }, t("review.chances_note")));
+    // the best move in bold is the one that wins the match most often, not the one that scores most
+    if (byChance(d)) box.append(el("p", { class: "small review-by-chance" }, t("review.best_by_chance")));
     if (d.loss > 0 && lossPoints(d) > 0) {
       const judgement = d.judgement && !byChance(d) ? ` (${judgementName(d.judgement)})` : "";
       box.append(el("p", {}, t("review.lost", { card: actionLabel(d.played, view), loss: lossWords(d), judgement })));
@@ -161,7 +163,7 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
   }
   const marked = review.decisions.filter((x) => x.deal === deal && x.judgement);
   if (marked.length) {
-    box.append(el("h3", {}, t("review.marked")), el("ul", { class: "review-marked" }, marked.map((x) =>
+    box.append(el("h3", {}, t("review.marked", { n: deal + 1 })), el("ul", { class: "review-marked" }, marked.map((x) =>
       el("li", {}, el("a", { href: "#", onclick: (e) => { e.preventDefault(); go(x.action); } },
         markedItem(x, players, view))))));
   }
@@ -170,7 +172,8 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
       accuracy: p.accuracy === null ? "-" : t("tui.percent", { n: Math.round(p.accuracy) }),
       inaccuracies: t("review.inaccuracies", { n: p.inaccuracies }),
       mistakes: t("review.mistakes", { n: p.mistakes }), blunders: t("review.blunders", { n: p.blunders }) })));
-  box.append(el("ul", { class: "review-summary" }, summary));
+  box.append(el("p", { class: "review-summary-title" }, t("review.summary_title")),
+    el("ul", { class: "review-summary" }, summary));
   return box;
 }
 

@@ -7,7 +7,7 @@ import {
   ratingText, sentence, serverSentence, refreshOnline, setTitle, sortHand, t, topbar,
 } from "./common.js";
 import {
-  animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, meldName, playerLabel, renderBoard,
+  animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, meldName, opponentNews, playerLabel, renderBoard,
   scorePanel, snapshotBoard,
 } from "./board.js";
 import { Rematch } from "./rematch.js";
@@ -36,6 +36,8 @@ const state = {
   // no seat token in this browser: try the logged-in account's seat first
   tryAccount: true,
   awayTimer: null,
+  // the move clock ran out: "mine" (this seat is late), "theirs", else null (timeUpBox)
+  timeUp: null,
   // a spectator's own pace: positions wait in a queue while paused or slowed down
   watch: { paused: false, speed: "normal", queue: [], last: 0, timer: null },
   // a game found online, once over: its rematch offer (rematch.js)
@@ -318,6 +320,10 @@ function awayClock(away) {
   }
   const until = Date.now() + away[1 - seat] * 1000;
   const draw = () => {
+    if (state.timeUp) {  // out of time too: the time-up box offers the claim already
+      node.hidden = true;
+      return;
+    }
     const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
     if (left > 0) {
       clear(node).append(t("away.countdown", { time: duration(left) }));
@@ -367,7 +373,8 @@ function resignRow(view) {
 }
 
 // A game between two people: the time left to the player to move (days in a
-// correspondence game, minutes in a live one), counted down each second.
+// correspondence game, minutes in a live one), counted down each second; once
+// it is over, a box at the top says so to both players (timeUpBox).
 function deadlineLine(view) {
   let node = $("deadline");
   if (!node) {
@@ -375,22 +382,58 @@ function deadlineLine(view) {
     $("score").before(node);
   }
   const seated = state.seat !== null && state.seat !== undefined;  // spectators have no opponent
-  const left = view.deadline && seated ? Math.max(0, Math.floor(view.deadline - Date.now() / 1000)) : null;
-  node.hidden = left === null;
+  const open = !view.match_over && !view.forfeit;
+  // whole seconds rounded up: 0 only once the time is over (the server's claim agrees)
+  const left = view.deadline && seated && open ? Math.max(0, Math.ceil(view.deadline - Date.now() / 1000)) : null;
   if (!state.deadlineTimer && left !== null) {
     state.deadlineTimer = setInterval(() => state.view && deadlineLine(state.view), 1000);
   }
-  if (left === null) return;
-  const mine = view.legal && view.legal.length > 0;
+  const mine = Boolean(view.legal && view.legal.length > 0);
+  timeUpBox(left === 0 ? (mine ? "mine" : "theirs") : null, view);
+  node.hidden = left === null || left === 0;
+  if (node.hidden) return;
   const text = t(mine ? "table.time_left_you" : "table.time_left_them", { time: duration(left) });
-  if (node.dataset.shown === text) return;  // unchanged: the claim button stays put under a finger
+  if (node.dataset.shown === text) return;
   node.dataset.shown = text;
   clear(node).append(text);
-  if (left === 0 && !mine) {
-    const claim = el("button", { type: "button", class: "action" }, t("away.claim"));
-    claim.addEventListener("click", () => state.ws && state.ws.send(JSON.stringify({ type: "claim" })));
-    node.append(" ", claim);
+}
+
+// The move clock ran out: the late player reads that the other may now claim
+// the match (a move still goes on with it); the other reads it with the claim
+// as the main button and "keep waiting" beside it, as when a player leaves.
+// `kind`: "mine" (this seat is late), "theirs", or null (nobody is late).
+function timeUpBox(kind, view) {
+  let node = $("time-up");
+  if (!node) {
+    node = el("div", { id: "time-up", class: "panel away time-up", role: "status", "aria-live": "polite" });
+    node.hidden = true;
+    document.querySelector("main").before(node);
   }
+  const shown = kind ? `${kind}:${view.deadline}` : "";
+  if (node.dataset.shown === shown) return;  // unchanged: the buttons stay put under a finger
+  node.dataset.shown = shown;
+  state.timeUp = kind;
+  if (!kind) {
+    node.hidden = true;
+    clear(node);
+  } else if (kind === "mine") {
+    clear(node).append(el("p", {}, t("away.time_up_you")));
+  } else {
+    const name = view.players[1 - state.seat];
+    const claim = el("button", { type: "button", id: "claim-late", class: "action primary" }, t("away.claim"));
+    claim.addEventListener("click", () => state.ws && state.ws.send(JSON.stringify({ type: "claim" })));
+    const wait = el("button", { type: "button", id: "wait-late", class: "action" }, t("away.wait"));
+    wait.addEventListener("click", () => {  // keep waiting, with the claim still at hand
+      claim.classList.remove("primary");
+      clear(node).append(el("p", {}, t("away.time_up_waiting", { name })), claim);
+    });
+    clear(node).append(el("p", {}, t("away.time_up_them", { name })), claim, " ", wait);
+  }
+  if (kind) {
+    node.hidden = false;
+    awayNode().hidden = true;  // one box at a time: this claim stands whether or not they left
+  }
+  if (state.view) render();  // the prompt: "thinking" no more
 }
 
 function duration(seconds) {
@@ -676,6 +719,8 @@ function render() {
       render();
     },
     connected: state.connected,
+    // the other player's seven exchange or meld, said on the felt until this seat moves
+    news: opponentNews(view, seat),
   };
   if (view.status === "waiting") ctx.message = t("table.waiting_friend");
   if (view.deal_over && state.hiddenSummary === view.deal) {
@@ -696,6 +741,9 @@ function render() {
     });
     const text = bot ? t("table.forfeit", { name: who }) : forfeitText(view.forfeit, "table.forfeit_", "", who, view);
     ctx.message = el("span", {}, text, " ", show);
+  }
+  if (state.timeUp === "theirs" && !ctx.message) {  // out of time: no longer "thinking"
+    ctx.message = t("prompt.time_up", { name: view.players[view.to_move] });
   }
   if (view.match_over || view.forfeit) {  // nobody is waited for any more
     clearInterval(state.awayTimer);

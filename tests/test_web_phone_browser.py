@@ -1,0 +1,270 @@
+"""What a French player's trial on a phone (390x844) found, checked in
+Debian's Chromium (Playwright): the move clock running out is told to both
+players, an opponent's seven exchange and melds are shown on the table, the
+prompt of the last six tricks states the duty the server sends, the review's
+headings, a guest's offer form, the digit badges on a touch screen, the
+lobby's badge and the download buttons' words."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from web_support import Browser as Client
+from web_support import (
+    LiveServer,
+    close_watched_page,
+    fast_config,
+    live_server,
+    needs_chromium,
+    open_watched_page,
+    play_until,
+    start_against_random,
+)
+
+pytestmark = needs_chromium
+
+PHONE = {"width": 390, "height": 844}
+FRENCH_PHONE: dict[str, Any] = {"viewport": PHONE, "locale": "fr-FR"}
+
+
+@pytest.fixture
+def page_options() -> dict[str, Any]:
+    """The ``page`` fixture on a French phone."""
+    return FRENCH_PHONE
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with live_server(fast_config(tmp_path_factory.mktemp("web") / "g.sqlite3")) as srv:
+        yield srv
+
+
+def friend_game(server: LiveServer) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A friend game and the seat a second player took by its invite."""
+    game = server.new_game(mode="friend", name="Bastien")
+    invite = game["invite_url"].split("#invite=")[1]
+    with server.http() as client:
+        joined: dict[str, Any] = client.post(
+            f"/api/games/{game['id']}/join", json={"invite": invite, "name": "Amélie"}
+        ).json()
+    return game, joined
+
+
+def texts_loaded(page: Page) -> None:
+    """The page's catalogue is in (a module called straight from a test
+    would otherwise race the page's own loading)."""
+    page.evaluate("async () => (await import('/static/common.js')).loadLanguage()")
+
+
+def seat_url(server: LiveServer, game_id: str, seat: int, token: str) -> str:
+    return f"{server.base}/game/{game_id}?lang=fr#seat={seat}&token={token}"
+
+
+def test_a_move_clock_run_out_is_told_to_both_players_and_the_claim_comes_first(
+    chromium: Browser, tmp_path: Path
+) -> None:
+    config = fast_config(tmp_path / "w.sqlite3", first_dealer=0, move_limit=1.5, away_grace=60)
+    with live_server(config) as server:
+        game, joined = friend_game(server)  # Amélie (seat 1) leads first
+        host = open_watched_page(chromium, **FRENCH_PHONE)
+        guest = open_watched_page(chromium, **FRENCH_PHONE)
+        host.goto(seat_url(server, game["id"], 0, game["token"]))
+        guest.goto(seat_url(server, game["id"], 1, joined["token"]))
+        late = guest.locator("#time-up")
+        expect(late).to_contain_text("Votre temps pour jouer est écoulé", timeout=10_000)
+        expect(late).to_contain_text("votre adversaire peut maintenant réclamer la victoire")
+        assert guest.locator(".hand.mine .card.playable").count() > 0  # a move still goes on
+        box = host.locator("#time-up")
+        expect(box).to_contain_text("Amélie n’a pas joué à temps\u00a0: vous pouvez réclamer")
+        expect(box.locator("#claim-late")).to_have_class("action primary")
+        expect(box.locator("#wait-late")).to_have_text("Attendre encore")
+        expect(host.locator(".prompt")).to_have_text("Amélie n’a pas joué à temps.")
+        assert host.locator("#deadline").is_hidden()  # no « 0 s » line under the box
+        host.click("#wait-late")  # keep waiting: the claim stays, no longer the main button
+        expect(box).to_contain_text("Vous attendez encore le coup d’Amélie")
+        expect(box.locator("#claim-late")).to_have_class("action")
+        guest.reload()  # a game reopened after its clock ran out says it at once
+        expect(late).to_contain_text("Votre temps pour jouer est écoulé", timeout=10_000)
+        guest.locator(".hand.mine .card.playable").first.click()
+        expect(box).to_be_hidden()  # Amélie moved: Bastien's clock runs now
+        expect(late).to_be_hidden()
+        expect(late).to_contain_text("Bastien n’a pas joué à temps", timeout=10_000)
+        guest.click("#claim-late")
+        expect(guest.locator("#overlay")).to_contain_text("n’a pas joué à temps")
+        expect(late).to_be_hidden()
+        close_watched_page(host)
+        close_watched_page(guest)
+
+
+def test_a_touch_screen_hides_the_digit_keys_and_the_online_badge_stands_apart(
+    chromium: Browser, server: LiveServer
+) -> None:
+    keys = (
+        "[...document.querySelectorAll('.hand.mine .card-key')]"
+        ".map(k => getComputedStyle(k).display)"
+    )
+    for touch in (True, False):
+        options = {**FRENCH_PHONE, "has_touch": touch, "is_mobile": touch}
+        page = open_watched_page(chromium, **options)
+        start_against_random(page, server.base, "Camille", ready=".hand.mine .card.playable")
+        shown = page.evaluate(keys)
+        assert shown, "no digit badge drawn"
+        # a phone has no keys 1-6 to press: the badges would only hide the cards' corners
+        assert set(shown) == ({"none"} if touch else {"block"}), shown
+        close_watched_page(page)
+    page = open_watched_page(chromium, **FRENCH_PHONE)
+    page.goto(server.base + "/?lang=fr")
+    link = page.locator('nav a[href="/online"]')
+    link.locator(".badge").evaluate("(b) => { b.hidden = false; b.textContent = '1'; }")
+    gap = link.evaluate(
+        """(a) => { const range = document.createRange(); range.selectNodeContents(a.firstChild);
+                    return a.querySelector('.badge').getBoundingClientRect().left
+                           - range.getBoundingClientRect().right; }"""
+    )
+    assert gap >= 4, f"« En ligne » and its count are {gap} px apart"
+    close_watched_page(page)
+
+
+def test_the_prompt_of_the_last_tricks_states_the_duty_the_server_sends(
+    page: Page, server: LiveServer
+) -> None:
+    page.goto(server.base + "/?lang=fr")
+    texts_loaded(page)
+    said = page.evaluate(
+        """() => import("/static/board.js").then((board) => {
+             const view = (lead, duty, extra = {}) => ({
+               lead, duty, trump: "S", phase: 2, to_move: 0, players: ["Amélie", "Bastien"],
+               in_window: false, deal_over: false, legal: [], ...extra });
+             const ctx = { seat: 0 };
+             return [
+               board.promptText(view("7H", "trump"), ctx),
+               board.promptText(view("JS", "overtake"), ctx),
+               board.promptText(view("JS", "follow"), ctx),
+               board.promptText(view("7H", "any"), ctx),
+               board.promptText(view("7H", null, { phase: 1 }), ctx),
+               board.blockedReason(
+                 view("JS", "follow", { blocked: { TC: "follow" }, must_play: ["7S"] }), "TC"),
+             ];
+           })"""
+    )
+    assert said == [  # no hearts, spades trumps: the duty is to trump, not to follow
+        "À vous\u00a0: répondez à 7♥\u202f; vous n’avez pas de ♥, vous devez donc couper.",
+        "À vous\u00a0: répondez à V♠\u202f; vous devez fournir ♠ et monter sur V♠.",
+        "À vous\u00a0: répondez à V♠\u202f; vous devez fournir ♠"
+        " (vous ne pouvez pas monter sur V♠).",
+        "À vous\u00a0: répondez à 7♥\u202f; sans ♥ ni atout, jouez la carte de votre choix.",
+        "À vous\u00a0: répondez à 7♥ avec la carte de votre choix.",
+        "Impossible de jouer 10♣\u00a0: vous devez fournir ♠ (vous ne pouvez pas monter sur V♠)"
+        "\u202f; jouez 7♠.",
+    ]
+
+
+def test_a_guest_is_not_offered_a_rated_game_and_is_told_why_in_a_sentence(
+    page: Page, server: LiveServer
+) -> None:
+    page.goto(server.base + "/online?lang=fr")
+    expect(page.locator("#login-name")).to_be_visible()
+    expect(page.locator("#seek-form")).to_be_visible()
+    expect(page.locator("#seek-rated")).to_be_hidden()  # rated games are between accounts
+    expect(page.locator("#now-rated")).to_be_hidden()
+    texts_loaded(page)
+    said = page.evaluate(
+        """async () => {
+             const { api, sentence } = await import("/static/common.js");
+             try {
+               await api("/api/seeks", { json: { rated: true, rules: { profile: "classic" } } });
+             } catch (err) {
+               return sentence(err.message);
+             }
+             return "accepted";
+           }"""
+    )  # as the offer form shows a refusal
+    assert said == (
+        "Il faut un compte pour cela\u00a0: connectez-vous, ou créez-en un,"
+        " sur la page «\u00a0En ligne\u00a0»."
+    )
+
+
+def test_the_review_panel_names_what_each_part_covers(page: Page, server: LiveServer) -> None:
+    page.goto(server.base + "/replay?lang=fr")
+    texts_loaded(page)
+    panel = page.evaluate(
+        """async () => {
+             const review = await import("/static/review.js");
+             const d = { deal: 0, action: 12, seat: 0, trick: 5, exact: false, played: "AS",
+               values: { "9C": 10, "TS": 13, "AS": 12 }, best: ["TS"], loss: 1,
+               judgement: "inaccuracy",
+               match: { best: ["9C"], decides_mark: true, chance_best: 0.55, chance_played: 0.54,
+                        chances: { "9C": 0.55, "TS": 0.54, "AS": 0.54 } } };
+             const player = (seat) => ({
+               seat, accuracy: 78, inaccuracies: 1, mistakes: 0, blunders: 0 });
+             const data = { decisions: [d], players: [player(0), player(1)] };
+             const node = review.reviewPanel(data, review.byPlace(data), 0, 12,
+               ["Amélie", "Bastien"], () => {}, { trump: "H", rules: {} });
+             document.body.append(node);
+             return { heading: node.querySelector("h2").textContent,
+                      marked: node.querySelector("h3").textContent,
+                      text: node.innerText };
+           }"""
+    )
+    assert panel["heading"] == "Analyse"  # a noun, not the button's verb « Analyser »
+    assert panel["marked"] == "Décisions marquées — donne 1"
+    assert "Sur toute la partie\u00a0:" in panel["text"]
+    # 9♣ scores less than 10♠ but wins the match more often: said in words
+    assert "le meilleur coup (en gras) est celui qui donne le plus de chances de gagner" in (
+        panel["text"]
+    )
+
+
+def test_the_table_names_the_opponents_seven_exchange_and_meld(
+    page: Page, server: LiveServer
+) -> None:
+    page.goto(server.base + "/?lang=fr")
+    texts_loaded(page)
+    news = page.evaluate(
+        """() => import("/static/board.js").then((board) => {
+             const log = [
+               { player: 0, action: "9C", trick: 3 },
+               { player: 1, action: "AC", trick: 3, won_by: 1, gain: [0, 10] },
+               { player: 1, action: "dix", trick: 3, gain: [0, 10] },
+               { player: 1, action: "meld KQH", trick: 3, gain: [0, 20] },
+               { player: 1, action: "draw", trick: 3 },
+             ];
+             const view = { log, players: ["Bastien", "Amélie"], trump: "S", rules: {} };
+             const later = { ...view, log: [...log, { player: 0, action: "7H" }] };
+             return [board.opponentNews(view, 0), board.opponentNews(view, 1),
+                     board.opponentNews(later, 0)];
+           })"""
+    )
+    # the points are the server's (the log's gain), the meld named as the log names it
+    assert news[0] == [
+        "Amélie échange le sept d’atout (+10)",
+        "Amélie annonce mariage à cœur (+20)",
+    ]
+    assert news[1] == [] and news[2] == []  # not to its author; gone once Bastien moved
+
+
+def test_history_and_replay_name_their_downloads_and_panels(
+    page: Page, server: LiveServer
+) -> None:
+    game = server.new_game(mode="bot", bot="random", rules={"profile": "classic", "target": 100})
+    with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+        play_until(me, lambda s: bool(s["match_over"]), random.Random(3))
+    friend = server.new_game(mode="friend", name="Carole")
+    page.goto(server.base + "/history?lang=fr")
+    row = page.locator(f"tr[data-game='{game['id']}']")
+    expect(row.locator("a[href$='form=json']")).to_have_text("Télécharger la partie")
+    # a game between two players says whether it counts for the rating
+    expect(page.locator(f"tr[data-game='{friend['id']}']")).to_contain_text(
+        "deux joueurs, non classée"
+    )
+    page.goto(f"{server.base}/replay?game={game['id']}&lang=fr")
+    expect(page.locator("#downloads a[href$='form=json']")).to_have_text("Télécharger la partie")
+    titles = page.locator(".panel h2").all_inner_texts()
+    assert "Marque" in titles and "Marque par donne" in titles, titles
