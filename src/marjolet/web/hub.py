@@ -28,7 +28,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
 from marjolet.bots.catalogue import BotCatalogue, BotChoice
@@ -41,7 +40,6 @@ from marjolet.web.beacons import Beacons, NoBeacons, RedisBeacons
 from marjolet.web.bus import Bus, RedisBus, make_bus
 from marjolet.web.config import WebConfig
 from marjolet.web.countdowns import Countdowns
-from marjolet.web.db import game_players
 from marjolet.web.errors import WebError, storage_failure
 from marjolet.web.fairpool import FairPool, PoolBusy
 from marjolet.web.leases import Leases
@@ -612,38 +610,14 @@ class Hub:
                 "damaged_db",
                 "the list of games cannot be read: the server's database is damaged",
             ) from None
-        rated = await self._rated_among([row.id for row in rows])
         out = []
         for row in rows:
             item = row.summary()
-            if rated is not None:  # (left out when it cannot be told)
-                item["rated"] = row.id in rated
             live = self.tables.get(row.id)
             item["watchers"] = sum(1 for p in live.peers if p.seat is None) if live else 0
             item["replay"] = "full" if shareable_in_full(row) else "finished deals"
             out.append(item)
         return out
-
-    async def _rated_among(self, game_ids: Sequence[str]) -> set[str] | None:
-        """Which of these games are rated lobby games (one query), or None
-        if the database cannot tell now: the history lists the games anyway."""
-        if not game_ids:
-            return set()
-        query = (
-            select(game_players.c.game_id)
-            .where(game_players.c.game_id.in_(list(game_ids)), game_players.c.rated.is_(True))
-            .distinct()
-        )
-
-        def read() -> set[str]:
-            with self.ledger.engine.connect() as db:
-                return {str(r.game_id) for r in db.execute(query)}
-
-        try:
-            return await asyncio.to_thread(read)
-        except SQLAlchemyError as exc:
-            log.warning("the history cannot tell which games are rated: %s", exc)
-            return None
 
     async def shareable_record(self, game_id: str) -> tuple[GameRow, Record, bool]:
         """The record anyone may see (:func:`shareable_part`), worked out

@@ -28,7 +28,7 @@ import hmac
 import json
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -354,6 +354,18 @@ class Lobby:
                 )
             ).all()
         return [(str(r.game_id), int(r.seat), bool(r.rated)) for r in rows]
+
+    def rated_among(self, game_ids: Sequence[str]) -> set[str]:
+        """Which of these games are rated (one query)."""
+        if not game_ids:
+            return set()
+        query = (
+            select(game_players.c.game_id)
+            .where(game_players.c.game_id.in_(list(game_ids)), game_players.c.rated.is_(True))
+            .distinct()
+        )
+        with self.reader.connect() as db:
+            return {str(r.game_id) for r in db.execute(query)}
 
     def holders(self, game_id: str) -> dict[int, int]:
         """seat -> account id for the seats of a game held by accounts."""

@@ -138,10 +138,18 @@ async def withdraw_rematch(seated: SeatDep, online: OnlineDep) -> dict[str, Any]
 
 
 @router.get("/games")
-async def history(hub: HubDep) -> dict[str, Any]:
-    """Every stored game, newest first (up to the configured limit); the
-    games whose rows cannot be read are listed apart, as ``damaged``."""
+async def history(hub: HubDep, online: OnlineDep) -> dict[str, Any]:
+    """Every stored game, newest first (up to the configured limit), each
+    saying whether it is rated (left out when the database cannot tell now);
+    the games whose rows cannot be read are listed apart, as ``damaged``."""
     games = await hub.summaries()
+    try:
+        rated = await online.run(online.lobby.rated_among, [g["id"] for g in games])
+    except SQLAlchemyError as exc:  # the history lists the games anyway
+        log.warning("the history cannot tell which games are rated: %s", exc)
+    else:
+        for game in games:
+            game["rated"] = game["id"] in rated
     return {"games": games, "damaged": hub.damaged()}
 
 
