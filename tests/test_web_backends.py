@@ -20,7 +20,7 @@ from marjolet.web.backends import (
     hidden,
 )
 from services import Postgres, free_port
-from web_support import fast_config, live_server
+from web_support import Browser, fast_config, live_server
 
 
 def serve(*args: str) -> subprocess.CompletedProcess[str]:
@@ -154,3 +154,47 @@ def test_health_says_so_while_the_database_server_does_not_answer(
         while client.get("/api/health").status_code != 200:
             assert time.monotonic() < deadline, "health did not come back"
             time.sleep(0.2)
+
+
+def test_after_a_database_restart_the_next_new_game_and_move_are_stored(
+    postgres_server: Postgres,
+) -> None:
+    # trial-ops-run: after a PostgreSQL restart the first new game on each
+    # idle process was refused (400 'storage') and a move 5 s after the
+    # server was back was refused 'database_down'. The process's connection
+    # is dropped by the restart; the next requests reconnect.
+    url = postgres_server.new_database()
+    with live_server(fast_config(url, first_dealer=1)) as server, server.http() as client:
+        game = server.new_game(mode="bot", bot="random")
+        hello = {"type": "hello", "token": game["token"]}
+        with Browser.open(server, game["id"], hello) as me:
+            state = me.next_state()
+            assert state["legal"], state  # seat 1 deals: the person leads
+            for _ in range(2):  # twice: each restart drops every connection
+                postgres_server.pause()
+                postgres_server.resume()
+                created = client.post("/api/games", json={"mode": "bot", "bot": "random"})
+                assert created.status_code == 200, created.text
+                state = me.state or me.next_state()
+                while not state["legal"]:
+                    state = me.next_state()
+                me.act(state["legal"][0]["action"])
+                me.state = None
+                after = me.recv_until(lambda m: m["type"] in ("state", "error"))
+                assert after["type"] == "state", after
+                assert after["version"] > state["version"], after
+                me.state = None
+        assert client.get("/api/health").text == "ok"
+
+
+def test_a_change_not_saved_for_want_of_the_database_server_is_503_try_again() -> None:
+    from sqlalchemy.exc import OperationalError, ProgrammingError
+
+    from marjolet.web.errors import storage_failure
+
+    down = OperationalError("SELECT 1", {}, Exception("connection refused"))
+    error = storage_failure(down, "the new game", key="error.storage_game")
+    assert (error.code, error.status) == ("database_down", 503), error.to_json()
+    assert "try again" in error.message
+    other = storage_failure(ProgrammingError("SELECT 1", {}, Exception("bug")), "the new game")
+    assert (other.code, other.status) == ("storage", 503)  # never a 400: not the client's fault

@@ -57,6 +57,7 @@ HTTP_STATUS: dict[str, int] = {
     "bad_token": 403,
     "bot_unavailable": 409,
     "busy": 503,
+    "storage": 503,
     "disk_full": 507,
     "corrupt": 409,
     "damaged_db": 503,
@@ -143,9 +144,13 @@ def database_down() -> WebError:
 
 
 def storage_failure(exc: BaseException, what: str = "the move", key: str = "") -> WebError:
-    """The refusal of a change the store could not save: ``disk_full``
-    (507, the same text whatever the change) when the disk is full, else
-    ``storage`` (503) with the catalogue ``key`` (default ``error.storage``)."""
+    """The refusal of a change the store could not save: ``database_down``
+    (503, "try again") when the database server cannot be reached,
+    ``disk_full`` (507, the same text whatever the change) when the disk is
+    full, else ``storage`` (503) with the catalogue ``key`` (default
+    ``error.storage``)."""
+    if database_unreachable(exc):
+        return database_down()
     if disk_is_full(exc):
         return WebError(
             "disk_full",

@@ -70,6 +70,7 @@ from marjolet.web.db import (
     games,
     make_engine,
     migrate,
+    one_line_reason,
 )
 
 log = logging.getLogger("marjolet.web")
@@ -848,5 +849,4 @@ def _parse(game_id: str, where: str, value: Any, parse: Any) -> Any:
 
 def _reason(exc: SQLAlchemyError) -> str:
     """The driver's own one-line message of a database error."""
-    original = getattr(exc, "orig", None)
-    return " ".join(str(original if original is not None else exc).split())[:300]
+    return one_line_reason(exc)
