@@ -198,3 +198,36 @@ def test_a_change_not_saved_for_want_of_the_database_server_is_503_try_again() -
     assert "try again" in error.message
     other = storage_failure(ProgrammingError("SELECT 1", {}, Exception("bug")), "the new game")
     assert (other.code, other.status) == ("storage", 503)  # never a 400: not the client's fault
+
+
+def test_a_database_failure_logged_by_the_web_server_is_one_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # trial-ops-run: "database commit failed: (psycopg.errors.AdminShutdown)
+    # ..." was followed by untimed lines [SQL: ...], [parameters: ...] and
+    # SQLAlchemy's background link: the log's one line per record was broken
+    import logging
+
+    from sqlalchemy.exc import OperationalError
+
+    from marjolet.web import logguard
+
+    log = logging.getLogger("marjolet.web")
+    logguard.keep_one_line(log)
+    logguard.keep_one_line(log)  # once
+    cut = OperationalError(
+        "SELECT games.version\nFROM games\nWHERE games.id = %(id_1)s",
+        {"id_1": "g1"},
+        Exception("terminating connection due to administrator command\nSSL closed"),
+    )
+    assert "\n" in str(cut) and "[SQL" in str(cut)
+    with caplog.at_level(logging.WARNING, logger="marjolet.web"):
+        log.warning("lease %s: the database did not answer: %s", "pairing", cut)
+        log.warning("the bus failed (%s)", ValueError("two\nlines"))
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == [
+        "lease pairing: the database did not answer: terminating connection due to "
+        "administrator command SSL closed",
+        "the bus failed (two lines)",
+    ]
+    assert log.filters.count(logguard._ONE_LINE) == 1
