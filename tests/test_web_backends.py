@@ -231,3 +231,90 @@ def test_a_database_failure_logged_by_the_web_server_is_one_line(
         "the bus failed (two lines)",
     ]
     assert log.filters.count(logguard._ONE_LINE) == 1
+
+
+TROUBADOR = "postgresql://marjolet:Tr0ub@dor&3@127.0.0.1:55432/marjolet"
+
+
+def test_an_at_sign_in_a_password_is_refused_without_showing_the_password() -> None:
+    # trial-ops-run: the masking split at the last '@', the driver at the
+    # first: "--db postgresql://marjolet:***@127.0.0.1:55432/marjolet:
+    # cannot connect: failed to resolve host 'dor&3@127.0.0.1'"
+    with pytest.raises(BackendError) as refused:
+        database_target(TROUBADOR)
+    assert str(refused.value) == "the password in --db contains '@': write it as %40"
+    with pytest.raises(BackendError, match="the user name in --db contains '@'"):
+        database_target("postgresql://ann@corp@127.0.0.1/games")
+    with pytest.raises(BackendError, match="the password in --db contains '@'"):
+        database_target("postgresql://ann:a/b@c@127.0.0.1/games")  # a '/' in it too
+    with pytest.raises(BackendError) as refused:
+        broker_url("redis://:Tr0ub@dor&3@127.0.0.1:6379/0")
+    assert str(refused.value) == "the password in --broker contains '@': write it as %40"
+    from sqlalchemy.engine import make_url
+
+    written = database_target(TROUBADOR.replace("Tr0ub@dor&3", "Tr0ub%40dor%263"))
+    assert isinstance(written, str)
+    url = make_url(written)
+    assert (url.password, url.host) == ("Tr0ub@dor&3", "127.0.0.1")
+    assert broker_url("redis://:Tr0ub%40dor@127.0.0.1:6379/0")
+    # an '@' after the host is no credential's
+    assert database_target("postgresql://ann@/games?host=/run/pg@1")
+
+
+def test_serve_with_an_at_sign_in_the_password_is_one_line_without_it() -> None:
+    line = one_line(serve("--db", TROUBADOR, "--broker", "redis://127.0.0.1:6379/0"))
+    assert line.endswith(": the password in --db contains '@': write it as %40"), line
+    assert "Tr0ub" not in line and "dor" not in line
+    line = one_line(
+        serve("--db", "postgresql://a@127.0.0.1/g", "--broker", "redis://:p@ss@127.0.0.1/0")
+    )
+    assert line.endswith(": the password in --broker contains '@': write it as %40"), line
+
+
+def test_serve_with_an_empty_db_or_broker_says_which_is_empty() -> None:
+    line = one_line(serve("--db", "", "--broker", "redis://127.0.0.1:6379/0"))
+    assert "--db is empty" in line and "--broker" not in line.split("--db is empty")[0], line
+    line = one_line(serve("--db", "postgresql://a@127.0.0.1/g", "--broker", " "))
+    assert "--broker is empty" in line, line
+
+
+def test_a_redis_that_asks_a_password_or_lacks_the_database_number_says_so(
+    redis_url: str,
+) -> None:
+    import shutil
+    import socket
+
+    with pytest.raises(BackendError) as refused:
+        check_broker(redis_url.rsplit("/", 1)[0] + "/99")
+    message = str(refused.value)
+    assert "the database number 99 is out of range for that Redis server" in message, message
+    binary = shutil.which("redis-server")
+    assert binary is not None
+    port = free_port()
+    locked = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--requirepass", "s3cret"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+        with pytest.raises(BackendError) as refused:
+            check_broker(f"redis://127.0.0.1:{port}/0")
+        assert str(refused.value) == (
+            f"--broker redis://127.0.0.1:{port}/0: Redis asks for a password: "
+            "redis://:PASSWORD@HOST:PORT/N"
+        )
+        with pytest.raises(BackendError) as refused:
+            check_broker(f"redis://:wrong@127.0.0.1:{port}/0")
+        assert "refused the user name or password" in str(refused.value)
+        assert "wrong" not in str(refused.value)
+        check_broker(f"redis://:s3cret@127.0.0.1:{port}/0")
+    finally:
+        locked.terminate()
+        locked.wait(timeout=10)
