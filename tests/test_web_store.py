@@ -489,3 +489,38 @@ def test_a_batch_that_meets_a_database_server_still_down_fails_with_its_cause(
     assert failed, caplog.text
     for line in failed:  # one line: the driver's reason, not SQLAlchemy's SQL and link
         assert "\n" not in line and "[SQL" not in line and "sqlalche.me" not in line, line
+
+
+def test_a_database_server_whose_user_may_not_create_tables_says_so_in_one_line(
+    postgres_server: Postgres,
+) -> None:
+    # PostgreSQL 15 and later: only the database's owner creates tables in
+    # its schema public (trial-ops-run: "... is not a marjolet database:
+    # permission denied for schema public LINE 2: CREATE TABLE ...")
+    import os
+
+    from sqlalchemy import create_engine, text
+
+    role, name = f"player_{os.getpid()}", f"noowner_{os.getpid()}"
+    admin = create_engine(postgres_server.new_database(), isolation_level="AUTOCOMMIT")
+    with admin.connect() as db:
+        db.execute(text(f"CREATE ROLE {role} LOGIN"))
+        db.execute(text(f"CREATE DATABASE {name}"))  # owned by postgres
+    admin.dispose()
+    url = f"postgresql+psycopg://{role}@127.0.0.1:{postgres_server.port}/{name}"
+    with pytest.raises(StoreError) as refused:
+        Store(url)
+    assert str(refused.value) == (
+        f"user '{role}' may not create tables in schema public of '{name}' "
+        f"(createdb -O {role}, or GRANT CREATE ON SCHEMA public TO {role})"
+    )
+    owner = create_engine(url.replace(role, "postgres", 1), isolation_level="AUTOCOMMIT")
+    with owner.connect() as db:  # the advice works
+        db.execute(text(f"GRANT CREATE ON SCHEMA public TO {role}"))
+    owner.dispose()
+    store = Store(url)
+    try:
+        store.create_game(new_row("g1"))
+        assert store.load_game("g1") is not None
+    finally:
+        store.close()
