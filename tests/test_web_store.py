@@ -524,3 +524,17 @@ def test_a_database_server_whose_user_may_not_create_tables_says_so_in_one_line(
         assert store.load_game("g1") is not None
     finally:
         store.close()
+
+
+def test_a_new_database_s_tables_are_logged_once(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    from marjolet.web.db import HEAD_REVISION
+
+    with caplog.at_level(logging.INFO, logger="marjolet.web"):
+        Store(database_url).close()
+        Store(database_url).close()  # opened again: nothing to say
+    created = [r.getMessage() for r in caplog.records if "created the tables" in r.getMessage()]
+    assert created == [f"created the tables (revision {HEAD_REVISION})"], caplog.text

@@ -318,6 +318,8 @@ def migrate(engine: Engine) -> str:
         after = current_revision(connection)
     if before and after != before:  # an existing database was upgraded
         log.info("database schema upgraded from revision %s to %s", before, after)
+    elif not before:  # a new database
+        log.info("created the tables (revision %s)", after)
     return after
 
 
