@@ -20,7 +20,7 @@ from marjolet.web.backends import (
     hidden,
 )
 from services import Postgres, free_port
-from web_support import fast_config, live_server
+from web_support import Browser, fast_config, live_server
 
 
 def serve(*args: str) -> subprocess.CompletedProcess[str]:
@@ -154,3 +154,167 @@ def test_health_says_so_while_the_database_server_does_not_answer(
         while client.get("/api/health").status_code != 200:
             assert time.monotonic() < deadline, "health did not come back"
             time.sleep(0.2)
+
+
+def test_after_a_database_restart_the_next_new_game_and_move_are_stored(
+    postgres_server: Postgres,
+) -> None:
+    # trial-ops-run: after a PostgreSQL restart the first new game on each
+    # idle process was refused (400 'storage') and a move 5 s after the
+    # server was back was refused 'database_down'. The process's connection
+    # is dropped by the restart; the next requests reconnect.
+    url = postgres_server.new_database()
+    with live_server(fast_config(url, first_dealer=1)) as server, server.http() as client:
+        game = server.new_game(mode="bot", bot="random")
+        hello = {"type": "hello", "token": game["token"]}
+        with Browser.open(server, game["id"], hello) as me:
+            state = me.next_state()
+            assert state["legal"], state  # seat 1 deals: the person leads
+            for _ in range(2):  # twice: each restart drops every connection
+                postgres_server.pause()
+                postgres_server.resume()
+                created = client.post("/api/games", json={"mode": "bot", "bot": "random"})
+                assert created.status_code == 200, created.text
+                state = me.state or me.next_state()
+                while not state["legal"]:
+                    state = me.next_state()
+                me.act(state["legal"][0]["action"])
+                me.state = None
+                after = me.recv_until(lambda m: m["type"] in ("state", "error"))
+                assert after["type"] == "state", after
+                assert after["version"] > state["version"], after
+                me.state = None
+        assert client.get("/api/health").text == "ok"
+
+
+def test_a_change_not_saved_for_want_of_the_database_server_is_503_try_again() -> None:
+    from sqlalchemy.exc import OperationalError, ProgrammingError
+
+    from marjolet.web.errors import storage_failure
+
+    down = OperationalError("SELECT 1", {}, Exception("connection refused"))
+    error = storage_failure(down, "the new game", key="error.storage_game")
+    assert (error.code, error.status) == ("database_down", 503), error.to_json()
+    assert "try again" in error.message
+    other = storage_failure(ProgrammingError("SELECT 1", {}, Exception("bug")), "the new game")
+    assert (other.code, other.status) == ("storage", 503)  # never a 400: not the client's fault
+
+
+def test_a_database_failure_logged_by_the_web_server_is_one_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # trial-ops-run: "database commit failed: (psycopg.errors.AdminShutdown)
+    # ..." was followed by untimed lines [SQL: ...], [parameters: ...] and
+    # SQLAlchemy's background link: the log's one line per record was broken
+    import logging
+
+    from sqlalchemy.exc import OperationalError
+
+    from marjolet.web import logguard
+
+    log = logging.getLogger("marjolet.web")
+    logguard.keep_one_line(log)
+    logguard.keep_one_line(log)  # once
+    cut = OperationalError(
+        "SELECT games.version\nFROM games\nWHERE games.id = %(id_1)s",
+        {"id_1": "g1"},
+        Exception("terminating connection due to administrator command\nSSL closed"),
+    )
+    assert "\n" in str(cut) and "[SQL" in str(cut)
+    with caplog.at_level(logging.WARNING, logger="marjolet.web"):
+        log.warning("lease %s: the database did not answer: %s", "pairing", cut)
+        log.warning("the bus failed (%s)", ValueError("two\nlines"))
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == [
+        "lease pairing: the database did not answer: terminating connection due to "
+        "administrator command SSL closed",
+        "the bus failed (two lines)",
+    ]
+    assert log.filters.count(logguard._ONE_LINE) == 1
+
+
+TROUBADOR = "postgresql://marjolet:Tr0ub@dor&3@127.0.0.1:55432/marjolet"
+
+
+def test_an_at_sign_in_a_password_is_refused_without_showing_the_password() -> None:
+    # trial-ops-run: the masking split at the last '@', the driver at the
+    # first: "--db postgresql://marjolet:***@127.0.0.1:55432/marjolet:
+    # cannot connect: failed to resolve host 'dor&3@127.0.0.1'"
+    with pytest.raises(BackendError) as refused:
+        database_target(TROUBADOR)
+    assert str(refused.value) == "the password in --db contains '@': write it as %40"
+    with pytest.raises(BackendError, match="the user name in --db contains '@'"):
+        database_target("postgresql://ann@corp@127.0.0.1/games")
+    with pytest.raises(BackendError, match="the password in --db contains '@'"):
+        database_target("postgresql://ann:a/b@c@127.0.0.1/games")  # a '/' in it too
+    with pytest.raises(BackendError) as refused:
+        broker_url("redis://:Tr0ub@dor&3@127.0.0.1:6379/0")
+    assert str(refused.value) == "the password in --broker contains '@': write it as %40"
+    from sqlalchemy.engine import make_url
+
+    written = database_target(TROUBADOR.replace("Tr0ub@dor&3", "Tr0ub%40dor%263"))
+    assert isinstance(written, str)
+    url = make_url(written)
+    assert (url.password, url.host) == ("Tr0ub@dor&3", "127.0.0.1")
+    assert broker_url("redis://:Tr0ub%40dor@127.0.0.1:6379/0")
+    # an '@' after the host is no credential's
+    assert database_target("postgresql://ann@/games?host=/run/pg@1")
+
+
+def test_serve_with_an_at_sign_in_the_password_is_one_line_without_it() -> None:
+    line = one_line(serve("--db", TROUBADOR, "--broker", "redis://127.0.0.1:6379/0"))
+    assert line.endswith(": the password in --db contains '@': write it as %40"), line
+    assert "Tr0ub" not in line and "dor" not in line
+    line = one_line(
+        serve("--db", "postgresql://a@127.0.0.1/g", "--broker", "redis://:p@ss@127.0.0.1/0")
+    )
+    assert line.endswith(": the password in --broker contains '@': write it as %40"), line
+
+
+def test_serve_with_an_empty_db_or_broker_says_which_is_empty() -> None:
+    line = one_line(serve("--db", "", "--broker", "redis://127.0.0.1:6379/0"))
+    assert "--db is empty" in line and "--broker" not in line.split("--db is empty")[0], line
+    line = one_line(serve("--db", "postgresql://a@127.0.0.1/g", "--broker", " "))
+    assert "--broker is empty" in line, line
+
+
+def test_a_redis_that_asks_a_password_or_lacks_the_database_number_says_so(
+    redis_url: str,
+) -> None:
+    import shutil
+    import socket
+
+    with pytest.raises(BackendError) as refused:
+        check_broker(redis_url.rsplit("/", 1)[0] + "/99")
+    message = str(refused.value)
+    assert "the database number 99 is out of range for that Redis server" in message, message
+    binary = shutil.which("redis-server")
+    assert binary is not None
+    port = free_port()
+    locked = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--requirepass", "s3cret"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+        with pytest.raises(BackendError) as refused:
+            check_broker(f"redis://127.0.0.1:{port}/0")
+        assert str(refused.value) == (
+            f"--broker redis://127.0.0.1:{port}/0: Redis asks for a password: "
+            "redis://:PASSWORD@HOST:PORT/N"
+        )
+        with pytest.raises(BackendError) as refused:
+            check_broker(f"redis://:wrong@127.0.0.1:{port}/0")
+        assert "refused the user name or password" in str(refused.value)
+        assert "wrong" not in str(refused.value)
+        check_broker(f"redis://:s3cret@127.0.0.1:{port}/0")
+    finally:
+        locked.terminate()
+        locked.wait(timeout=10)

@@ -245,8 +245,8 @@ def checked_backends(args: argparse.Namespace) -> tuple[Path | str | None, str |
     from marjolet.errors import MarjoletError
     from marjolet.web import backends
 
-    db = backends.database_target(args.db) if args.db else None
-    broker = backends.broker_url(args.broker) if args.broker else None
+    db = backends.database_target(args.db) if args.db is not None else None
+    broker = backends.broker_url(args.broker) if args.broker is not None else None
     if broker is not None and not isinstance(db, str):
         raise MarjoletError(
             "--broker joins processes that share one database: give --db postgresql://..."

@@ -53,7 +53,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from marjolet.bots.catalogue import BotCatalogue
 from marjolet.errors import MarjoletError
 from marjolet.i18n import CATALOGUES
-from marjolet.web import security
+from marjolet.web import logguard, security
 from marjolet.web.config import WebConfig
 from marjolet.web.errors import install_handlers
 from marjolet.web.hub import Hub
@@ -104,6 +104,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     """The application. The database is opened and the bot list checked
     here, so that a bad ``--db`` or ``--allow-bot`` fails before serving."""
     config = config or WebConfig()
+    logguard.keep_one_line(log)  # a database error logged is one line
     store = Store(config.database())
     try:
         catalogue = BotCatalogue.build(config.allowed_bots, defaults=config.default_bots)

@@ -38,11 +38,39 @@ def hidden(url: str) -> str:
     return f"{scheme}://{user}{':***' if colon else ''}{at}{host}"
 
 
+def refuse_at_in_credentials(value: str, option: str) -> None:
+    """Refuse a URL whose user name or password holds a bare '@'.
+
+    The PostgreSQL URL parser ends the credentials at the first '@', the
+    Redis one (and :func:`hidden`) at the last: with two, one of them would
+    take part of the password for the host, and could show it in a message.
+    An '@' in a password is written ``%40`` (RFC 3986); the refusal never
+    shows the password."""
+    _, sep, rest = value.partition("://")
+    first = rest.find("@")
+    if not sep or first < 0:
+        return
+    stops = [i for i in (rest.find(c, first) for c in "/?#") if i >= 0]
+    host = rest[first + 1 : min(stops, default=len(rest))]
+    if "@" not in host:
+        return
+    credentials = rest[: first + 1 + host.rindex("@")]
+    user, colon, _ = credentials.partition(":")
+    which = "user name" if "@" in user or not colon else "password"
+    raise BackendError(f"the {which} in {option} contains '@': write it as %40")
+
+
 def database_target(value: str) -> Path | str:
     """A ``--db`` value as a SQLite path or a SQLAlchemy PostgreSQL URL."""
+    if not value.strip():
+        raise BackendError(
+            "--db is empty: give a SQLite file path or postgresql://USER@HOST:PORT/DB"
+        )
     if "://" not in value:
         return Path(value)
     from sqlalchemy.engine import make_url
+
+    refuse_at_in_credentials(value, "--db")
 
     scheme = value.split("://", 1)[0].lower()
     shown = hidden(value)
@@ -71,12 +99,14 @@ def check_database(url: str, given: str | None = None) -> None:
     from sqlalchemy import create_engine, text
     from sqlalchemy.exc import SQLAlchemyError
 
+    from marjolet.web.db import one_line_reason
+
     engine = create_engine(url, connect_args={"connect_timeout": int(CONNECT_TIMEOUT)})
     try:
         with engine.connect() as db:
             db.execute(text("SELECT 1"))
     except SQLAlchemyError as exc:
-        reason = " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
+        reason = one_line_reason(exc)
         raise BackendError(f"--db {hidden(given or url)}: cannot connect: {reason}") from None
     finally:
         engine.dispose()
@@ -94,6 +124,9 @@ def _url_problem(exc: BaseException) -> str:
 
 def broker_url(value: str) -> str:
     """A ``--broker`` value checked to be a Redis URL."""
+    if not value.strip():
+        raise BackendError("--broker is empty: give redis://HOST:PORT/N")
+    refuse_at_in_credentials(value, "--broker")
     scheme = value.split("://", 1)[0].lower() if "://" in value else ""
     if scheme not in REDIS_SCHEMES:
         raise BackendError(f"--broker {hidden(value)}: expected a Redis URL (redis://HOST:PORT/N)")
@@ -117,15 +150,35 @@ def broker_url(value: str) -> str:
 def check_broker(url: str) -> None:
     """Ask the Redis server of ``url`` for a PING (a short wait)."""
     from redis import Redis
-    from redis.exceptions import RedisError
+    from redis.exceptions import AuthenticationError, RedisError, ResponseError
 
     client = Redis.from_url(
         url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=CONNECT_TIMEOUT
     )
+    shown = hidden(url)
     try:
         client.ping()
+    except AuthenticationError:
+        if urlsplit(url).password is None:
+            raise BackendError(
+                f"--broker {shown}: Redis asks for a password: redis://:PASSWORD@HOST:PORT/N"
+            ) from None
+        raise BackendError(
+            f"--broker {shown}: Redis refused the user name or password given"
+        ) from None
+    except ResponseError as exc:
+        if "DB index is out of range" not in str(exc):
+            raise BackendError(f"--broker {shown}: Redis refused: {_one_line(exc)}") from None
+        number = client.connection_pool.connection_kwargs.get("db", 0)
+        raise BackendError(
+            f"--broker {shown}: the database number {number} is out of range for that Redis "
+            "server (it has 16 by default, 0-15: its 'databases' setting)"
+        ) from None
     except (RedisError, OSError) as exc:
-        reason = " ".join(str(exc).split())[:300]
-        raise BackendError(f"--broker {hidden(url)}: cannot reach Redis: {reason}") from None
+        raise BackendError(f"--broker {shown}: cannot reach Redis: {_one_line(exc)}") from None
     finally:
         client.close()
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:300]

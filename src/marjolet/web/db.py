@@ -318,6 +318,8 @@ def migrate(engine: Engine) -> str:
         after = current_revision(connection)
     if before and after != before:  # an existing database was upgraded
         log.info("database schema upgraded from revision %s to %s", before, after)
+    elif not before:  # a new database
+        log.info("created the tables (revision %s)", after)
     return after
 
 
@@ -360,6 +362,23 @@ def database_unreachable(exc: BaseException) -> bool:
     return isinstance(
         exc, (sa.OperationalError, sa.InterfaceError, sa.TimeoutError, sa.PendingRollbackError)
     )
+
+
+def one_line_reason(exc: BaseException) -> str:
+    """The driver's own message of a database error, on one line: never
+    SQLAlchemy's ``[SQL: ...]``, ``[parameters: ...]`` and background link,
+    which would break the log's one line per record (docs/deploy.md)."""
+    original = getattr(exc, "orig", None)
+    return " ".join(str(original if original is not None else exc).split())[:300]
+
+
+def connection_lost(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database server dropping the connection (a
+    restart, an administrator's ``pg_terminate_backend``): SQLAlchemy has
+    invalidated it, and its open transaction is gone, never committed."""
+    from sqlalchemy import exc as sa
+
+    return isinstance(exc, sa.DBAPIError) and bool(exc.connection_invalidated)
 
 
 class ForeignDatabase(Exception):

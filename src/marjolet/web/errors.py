@@ -57,6 +57,7 @@ HTTP_STATUS: dict[str, int] = {
     "bad_token": 403,
     "bot_unavailable": 409,
     "busy": 503,
+    "storage": 503,
     "disk_full": 507,
     "corrupt": 409,
     "damaged_db": 503,
@@ -144,14 +145,18 @@ def database_down() -> WebError:
 
 def storage_failure(exc: BaseException, what: str = "the move", key: str = "") -> WebError:
     """The refusal of a change the store could not save: ``disk_full``
-    (507, the same text whatever the change) when the disk is full, else
-    ``storage`` (503) with the catalogue ``key`` (default ``error.storage``)."""
-    if disk_is_full(exc):
+    (507, the same text whatever the change) when the disk is full,
+    ``database_down`` (503, "try again") when the database server cannot be
+    reached, else ``storage`` (503) with the catalogue ``key`` (default
+    ``error.storage``)."""
+    if disk_is_full(exc):  # first: SQLite says so with an OperationalError
         return WebError(
             "disk_full",
             f"the server's disk is full: it could not save {what}; try again later",
             key="error.disk_full",
         )
+    if database_unreachable(exc):
+        return database_down()
     done = ", so it was not played" if what == "the move" else ""
     return WebError("storage", f"the server could not save {what}{done}", key=key)
 

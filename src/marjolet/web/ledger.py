@@ -17,7 +17,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from marjolet.web.db import database_unreachable
+from marjolet.web.db import database_unreachable, one_line_reason
 from marjolet.web.errors import database_down
 from marjolet.web.store import Forfeit, GameRow, Mode, Store, StoreError
 from marjolet.web.writer import GroupWriter
@@ -65,8 +65,7 @@ class Ledger:
         except SQLAlchemyError as exc:
             if database_unreachable(exc):  # not damage: the client may try again
                 raise database_down() from None
-            reason = " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
-            raise StoreError(f"the database cannot be read: {reason}") from None
+            raise StoreError(f"the database cannot be read: {one_line_reason(exc)}") from None
 
     async def create(self, game: GameRow) -> None:
         await self._writer.call(self._store.create_game, game)

@@ -12,6 +12,13 @@ address), and the same exception type.
 ``marjolet serve`` installs one on every handler of the root logger and of
 uvicorn's loggers (:func:`install`).
 
+:class:`OneLine` keeps each record one line, with its time (docs/deploy.md):
+an exception given as an argument (``log.error("...: %s", exc)``) is
+written as its one-line reason. A database error is the driver's message,
+without the ``[SQL: ...]``, ``[parameters: ...]`` and background link that
+SQLAlchemy's text adds on lines of their own; the web server's logger has
+one from its start (:func:`keep_one_line`).
+
 >>> guard = OncePerWindow(window=60.0)
 >>> def rec(msg: str) -> logging.LogRecord:
 ...     return logging.LogRecord("marjolet.web", logging.ERROR, "x", 1, msg, None, None)
@@ -28,7 +35,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 
-__all__ = ["OncePerWindow", "install", "kind_of"]
+__all__ = ["OncePerWindow", "OneLine", "install", "keep_one_line", "kind_of", "one_line"]
 
 #: Seconds during which the same kind of record is logged once.
 DEFAULT_WINDOW_S = 60.0
@@ -80,6 +87,35 @@ class OncePerWindow(logging.Filter):
     def held_back(self) -> int:
         """Records held back in the current windows, in all."""
         return sum(count for _, count in self._seen.values())
+
+
+def one_line(exc: BaseException) -> str:
+    """``exc`` as one line: a database error (SQLAlchemy's, with the
+    driver's error in ``orig``) as the driver's message, cut to 300
+    characters; any other with its lines joined."""
+    original = getattr(exc, "orig", None)
+    if original is not None:
+        return " ".join(str(original).split())[:300]
+    return " ".join(str(exc).split())
+
+
+class OneLine(logging.Filter):
+    """Write every exception among a record's arguments as :func:`one_line`."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and any(isinstance(a, BaseException) for a in args):
+            record.args = tuple(one_line(a) if isinstance(a, BaseException) else a for a in args)
+        return True
+
+
+_ONE_LINE = OneLine()
+
+
+def keep_one_line(logger: logging.Logger) -> None:
+    """Put the :class:`OneLine` filter on ``logger`` (once)."""
+    if _ONE_LINE not in logger.filters:
+        logger.addFilter(_ONE_LINE)
 
 
 def install(

@@ -34,6 +34,7 @@ import hmac
 import json
 import logging
 import os
+import re
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager, suppress
@@ -49,6 +50,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import DatabaseError, IntegrityError, SQLAlchemyError
@@ -70,6 +72,7 @@ from marjolet.web.db import (
     games,
     make_engine,
     migrate,
+    one_line_reason,
 )
 
 log = logging.getLogger("marjolet.web")
@@ -380,8 +383,33 @@ class Store:
         except (ForeignDatabase, NewerDatabase) as exc:
             raise self._refusal(exc) from None
         except DatabaseError as exc:
+            if _sqlstate(exc) == INSUFFICIENT_PRIVILEGE:
+                raise self._not_allowed(exc) from None
             shown = self._shown()
-            raise StoreError(f"{shown} is not a marjolet database: {_reason(exc)}") from None
+            raise StoreError(f"{shown} is not a marjolet database: {_primary(exc)}") from None
+
+    def _not_allowed(self, exc: DatabaseError) -> StoreError:
+        """The one-line refusal of a database server whose user may not
+        create (or change) the tables: PostgreSQL 15 and later let only the
+        database's owner create tables in its schema ``public``."""
+        url = self.engine.url
+        user, database = url.username or "", url.database or ""
+        with suppress(SQLAlchemyError), self.engine.connect() as db:  # as the server knows them
+            row = db.execute(text("SELECT current_user, current_database()")).first()
+            if row is not None:
+                user, database = str(row[0]), str(row[1])
+        reason = _primary(exc)
+        found = re.fullmatch(r"permission denied for schema (\S+)", reason)
+        if found:
+            schema = found.group(1)
+            return StoreError(
+                f"user {user!r} may not create tables in schema {schema} of {database!r} "
+                f"(createdb -O {user}, or GRANT CREATE ON SCHEMA {schema} TO {user})"
+            )
+        return StoreError(
+            f"user {user!r} may not change the tables of {database!r}: {reason} (serve as "
+            "the user that owns them, or make it their owner)"
+        )
 
     def _refusal(self, exc: ForeignDatabase | NewerDatabase) -> StoreError:
         """The one-line refusal of a database this marjolet must not touch."""
@@ -798,7 +826,7 @@ def check_database_file(path: str | os.PathLike[str]) -> tuple[int, list[str]]:
     """Read a SQLite database file without changing it: (games read,
     problems). Problems are SQLite's integrity check and every game that
     cannot be read or replayed, one line each (``marjolet serve --check-db``)."""
-    from sqlalchemy import create_engine, text
+    from sqlalchemy import create_engine
 
     from marjolet.record import to_match
 
@@ -846,7 +874,25 @@ def _parse(game_id: str, where: str, value: Any, parse: Any) -> Any:
         raise StoreError(f"game {game_id}: {where} cannot be read ({exc})") from None
 
 
+#: PostgreSQL's SQLSTATE for "insufficient privilege" (psycopg's
+#: ``InsufficientPrivilege``, under SQLAlchemy's ``ProgrammingError``).
+INSUFFICIENT_PRIVILEGE = "42501"
+
+
+def _sqlstate(exc: SQLAlchemyError) -> str | None:
+    """The SQLSTATE of a database server's error (None: SQLite's, or none)."""
+    return getattr(getattr(exc, "orig", None), "sqlstate", None)
+
+
+def _primary(exc: SQLAlchemyError) -> str:
+    """The server's own one-line message of an error (PostgreSQL's primary
+    message, without the ``LINE 2: CREATE TABLE ...`` of the statement),
+    else :func:`_reason`."""
+    diag = getattr(getattr(exc, "orig", None), "diag", None)
+    primary = getattr(diag, "message_primary", None)
+    return " ".join(str(primary).split())[:300] if primary else _reason(exc)
+
+
 def _reason(exc: SQLAlchemyError) -> str:
     """The driver's own one-line message of a database error."""
-    original = getattr(exc, "orig", None)
-    return " ".join(str(original if original is not None else exc).split())[:300]
+    return one_line_reason(exc)

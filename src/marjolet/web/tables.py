@@ -705,7 +705,7 @@ class Table:
         except Exception as exc:
             log.error("game %s: could not store the %s: %s", self.id, what, exc)
             await self._reload_after_failure()
-            raise WebError("storage", f"the server could not save the {what}", key=key) from None
+            raise storage_failure(exc, f"the {what}", key=key) from None
 
     async def _person_forfeit(self, forfeit: Forfeit, what: str) -> None:
         """End the match as lost by ``forfeit.seat``, a person who left

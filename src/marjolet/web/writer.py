@@ -8,6 +8,15 @@ load many tables share each disk sync, yet a caller hears back only after
 the transaction holding its write is committed. That keeps
 ``synchronous=FULL`` (a move survives a power cut, not only a killed server)
 without making 50 tables wait in line for 50 syncs.
+
+A batch stopped by a connection the database server dropped (a restart, an
+administrator ending the sessions; the store's connection learns of it only
+at its next statement) is run again, once, on a new connection: its
+transaction was never committed, so nothing is applied twice, and the
+first calls after a restart are stored instead of refused. A batch that
+fails again, or fails at its commit (whose outcome is not known), is
+reported to its callers. Every call submitted must therefore change
+nothing but the database (the store's methods).
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, ParamSpec, TypeVar
 
-from marjolet.web.db import database_unreachable
+from marjolet.web.db import connection_lost, database_unreachable, one_line_reason
 from marjolet.web.store import Store
 
 log = logging.getLogger("marjolet.web")
@@ -76,6 +85,36 @@ class GroupWriter:
         batch = [item for item in batch if item[3].set_running_or_notify_cancel()]
         if not batch:
             return
+        outcomes, failure, lost = self._attempt(batch)
+        if lost is not None and connection_lost(lost):
+            # the database server dropped the store's connection (a restart,
+            # an administrator): the transaction went with it, uncommitted,
+            # so the same calls are run once more, on a new connection
+            log.warning(
+                "the database connection was lost (%s); %d call(s) run again on a new one",
+                one_line_reason(lost),
+                len(batch),
+            )
+            outcomes, failure, lost = self._attempt(batch)
+        if failure is not None:  # the commit itself failed: nothing was saved
+            log.error("database commit failed: %s", one_line_reason(failure))
+            for *_, future in batch:
+                future.set_exception(failure)
+            return
+        self.batches += 1
+        self.calls += len(batch)
+        for (ok, value), (*_, future) in zip(outcomes, batch, strict=True):
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+    def _attempt(
+        self, batch: list[_Item]
+    ) -> tuple[list[tuple[bool, Any]], Exception | None, Exception | None]:
+        """Run the batch in one transaction: (each call's outcome, the
+        failure that undid the whole batch or None, and the lost connection
+        that stopped it before its commit, if that is what happened)."""
         outcomes: list[tuple[bool, Any]] = []
         lost: Exception | None = None
         try:
@@ -88,19 +127,9 @@ class GroupWriter:
                         if database_unreachable(exc):
                             lost = exc  # the connection is gone: so is the batch
                             raise
-        except Exception as exc:  # the commit itself failed: nothing was saved
-            exc = lost or exc  # its cause, not the 'pending rollback' that follows
-            log.error("database commit failed: %s", exc)
-            for *_, future in batch:
-                future.set_exception(exc)
-            return
-        self.batches += 1
-        self.calls += len(batch)
-        for (ok, value), (*_, future) in zip(outcomes, batch, strict=True):
-            if ok:
-                future.set_result(value)
-            else:
-                future.set_exception(value)
+        except Exception as exc:
+            return outcomes, lost or exc, lost  # its cause, not the 'pending rollback'
+        return outcomes, None, None
 
     def close(self) -> None:
         """Finish the queued calls, close the store and stop the thread."""
