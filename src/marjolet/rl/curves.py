@@ -1,0 +1,202 @@
+"""The learning curves of docs/rl.md: run the baselines, then plot them.
+
+    python -m marjolet.rl.curves run --out build/rl-curves --jobs 9    # about 12 CPU-minutes
+    python -m marjolet.rl.curves plot --out build/rl-curves --img docs/img/rl-ppo-curves.png
+    python -m marjolet.rl.curves run --algo dmc --out build/rl-dmc --jobs 1 --nice 19 \
+        --steps 2000000 --eval-every 250000
+    python -m marjolet.rl.curves plot --algo dmc --out build/rl-dmc \
+        --img docs/img/rl-dmc-curves.png
+
+``run`` trains masked PPO (:mod:`marjolet.rl.train_ppo`) against ``random``,
+against ``heuristic`` and in self-play, three seeds each, every run in its
+own process (``nice``), each writing its evaluations (greedy policy,
+duplicate deals against random, heuristic and pimc) to ``RUN.jsonl`` and
+its actor to ``RUN.npz``. ``--algo dmc`` trains Deep Monte-Carlo
+(:mod:`marjolet.rl.train_dmc`, self-play) instead, three seeds, evaluated
+against random and heuristic. ``plot`` pools the three seeds at each
+evaluation point: win rate of deals with a 95% Wilson interval, mean deal
+margin with a 95% normal interval, and prints the table of the last point.
+
+A module of the package, so that it runs from the installed wheel (``run``
+needs the ``train`` extra, ``plot`` the ``plot`` extra); it imports only the
+standard library until ``plot`` loads matplotlib. ``benchmarks/rl_curves.py``
+in a clone is a wrapper of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SEEDS = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class Algo:
+    """One baseline: its training module, regimes (``--opponent`` of each
+    run, or none), evaluation opponents and the runs' file prefix."""
+
+    module: str
+    regimes: tuple[str, ...]
+    eval: tuple[str, ...]
+    eval_deals: tuple[str, ...]
+    prefix: str
+    title: str
+
+
+ALGOS = {
+    "ppo": Algo("marjolet.rl.train_ppo", ("random", "heuristic", "self"),
+                ("random", "heuristic", "pimc:worlds=16"), ("100", "100", "10"), "",
+                "Masked PPO"),
+    "dmc": Algo("marjolet.rl.train_dmc", ("self",), ("random", "heuristic"), ("100", "100"),
+                "dmc-", "Deep Monte-Carlo (self-play)"),
+}  # fmt: skip
+
+
+def run(algo: Algo, out: Path, jobs: int, steps: int, eval_every: int, nice: int) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    commands = []
+    for seed in SEEDS:  # seed-major: an interrupted run still covers every regime
+        for regime in algo.regimes:
+            name = out / f"{algo.prefix}{regime}-{seed}"
+            opponent = [] if algo.module.endswith("dmc") else ["--opponent", regime]
+            commands.append(
+                [
+                    "nice", "-n", str(nice), sys.executable, "-m", algo.module, *opponent,
+                    "--seed", str(seed), "--steps", str(steps),
+                    "--eval-every", str(eval_every), "--eval", *algo.eval,
+                    "--eval-deals", *algo.eval_deals,
+                    "--out", f"{name}.npz", "--log", f"{name}.jsonl",
+                ]
+            )
+
+    def one(cmd: list[str]) -> int:
+        with open(cmd[cmd.index("--log") + 1].replace(".jsonl", ".txt"), "w") as text:
+            return subprocess.call(cmd, stdout=text, stderr=subprocess.STDOUT)
+
+    with ThreadPoolExecutor(jobs) as pool:
+        codes = list(pool.map(one, commands))
+    if any(codes):
+        sys.exit(f"error: {sum(1 for c in codes if c)} run(s) failed (see {out}/*.txt)")
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def pooled(algo: Algo, out: Path) -> dict[tuple[str, str], list[dict[str, float]]]:
+    """(regime, opponent) -> one point per evaluation step, seeds pooled."""
+    margins: dict[tuple[str, str, int], list[float]] = {}
+    for regime in algo.regimes:
+        for seed in SEEDS:
+            path = out / f"{algo.prefix}{regime}-{seed}.jsonl"
+            if not path.exists():
+                continue
+            for line in path.read_text().splitlines():
+                record: dict[str, Any] = json.loads(line)
+                if "steps" in record:
+                    key = (regime, record["opponent"], record["steps"])
+                    margins.setdefault(key, []).extend(record["margins"])
+    # evaluation steps differ slightly between seeds only if settings differ;
+    # they are multiples of the rollout size, the same for every seed here
+    curves: dict[tuple[str, str], list[dict[str, float]]] = {}
+    for (regime, opponent, steps), values in sorted(margins.items()):
+        n = len(values)
+        wins = sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in values)
+        mean = sum(values) / n
+        sd = math.sqrt(sum((m - mean) ** 2 for m in values) / max(n - 1, 1))
+        low, high = wilson(wins, n)
+        curves.setdefault((regime, opponent), []).append(
+            {
+                "steps": steps, "n": n, "win": wins / n, "win_low": low, "win_high": high,
+                "margin": mean, "margin_half": 1.96 * sd / math.sqrt(n),
+            }
+        )
+    return curves
+
+
+def plot(algo: Algo, out: Path, img: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    curves = pooled(algo, out)
+    fig, axes = plt.subplots(2, len(algo.eval), figsize=(4.5 * len(algo.eval), 7), sharex=True)
+    colours = {"random": "tab:blue", "heuristic": "tab:red", "self": "tab:green"}
+    for col, opponent in enumerate(algo.eval):
+        for regime in algo.regimes:
+            points = curves.get((regime, opponent), [])
+            if not points:
+                continue
+            x = [p["steps"] / 1000 for p in points]
+            label = f"trained vs {regime}" if regime != "self" else "self-play"
+            c = colours[regime]
+            ax = axes[0][col]
+            ax.plot(x, [100 * p["win"] for p in points], color=c, marker="o", label=label)
+            ax.fill_between(x, [100 * p["win_low"] for p in points],
+                            [100 * p["win_high"] for p in points], color=c, alpha=0.15)
+            ax = axes[1][col]
+            ax.plot(x, [p["margin"] for p in points], color=c, marker="o", label=label)
+            ax.fill_between(x, [p["margin"] - p["margin_half"] for p in points],
+                            [p["margin"] + p["margin_half"] for p in points], color=c, alpha=0.15)
+        axes[0][col].set_title(f"against {opponent}")
+        axes[0][col].axhline(50, color="grey", lw=0.8)
+        axes[1][col].axhline(0, color="grey", lw=0.8)
+        axes[1][col].set_xlabel("training steps (thousands)")
+    axes[0][0].set_ylabel("deals won, % (95% CI)")
+    axes[1][0].set_ylabel("deal margin, points (95% CI)")
+    axes[0][0].legend(loc="lower right", fontsize=8)
+    fig.suptitle(f"{algo.title}, 3 seeds pooled, greedy policy on duplicate deals")
+    fig.tight_layout()
+    img.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(img, dpi=80)
+    print(f"wrote {img}")
+    print("| trained | steps | against | deals | won (95% CI) | deal margin (95% CI) |")
+    print("|---|---:|---|---:|---|---|")
+    for (regime, opponent), points in curves.items():
+        p = points[-1]
+        print(
+            f"| {regime} | {p['steps']:,} | {opponent} | {p['n']} | {100 * p['win']:.1f}% "
+            f"[{100 * p['win_low']:.1f}, {100 * p['win_high']:.1f}] | {p['margin']:+.1f} "
+            f"[{p['margin'] - p['margin_half']:+.1f}, {p['margin'] + p['margin_half']:+.1f}] |"
+        )
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("what", choices=("run", "plot"))
+    p.add_argument("--algo", choices=tuple(ALGOS), default="ppo")
+    p.add_argument("--out", type=Path, default=Path("build/rl-curves"))
+    p.add_argument("--img", type=Path, default=Path("docs/img/rl-ppo-curves.png"))
+    p.add_argument("--jobs", type=int, default=9)
+    p.add_argument("--nice", type=int, default=15, help="niceness of each training process")
+    p.add_argument("--steps", type=int, default=120_000)
+    p.add_argument("--eval-every", type=int, default=40_000)
+    args = p.parse_args()
+    algo = ALGOS[args.algo]
+    if args.what == "run":
+        run(algo, args.out, args.jobs, args.steps, args.eval_every, args.nice)
+    elif importlib.util.find_spec("matplotlib") is None:
+        sys.exit(
+            "python -m marjolet.rl.curves plot needs matplotlib: pip install 'marjolet[plot]'"
+        )
+    else:
+        plot(algo, args.out, args.img)
+
+
+if __name__ == "__main__":
+    main()
