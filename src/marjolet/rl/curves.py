@@ -42,7 +42,8 @@ SEEDS = (1, 2, 3)
 @dataclass(frozen=True)
 class Algo:
     """One baseline: its training module, regimes (``--opponent`` of each
-    run, or none), evaluation opponents and the runs' file prefix."""
+    run, or none), evaluation opponents, the runs' file prefix and the
+    trainer's other options (``options``)."""
 
     module: str
     regimes: tuple[str, ...]
@@ -50,12 +51,16 @@ class Algo:
     eval_deals: tuple[str, ...]
     prefix: str
     title: str
+    options: tuple[str, ...] = ()
 
 
 ALGOS = {
+    # --env python: the batch of the published curves (docs/rl.md). The C batch
+    # (--env auto, where the kernel is built) skips the rows of ended episodes,
+    # so its step counts and weights differ, and differ between seeds.
     "ppo": Algo("marjolet.rl.train_ppo", ("random", "heuristic", "self"),
                 ("random", "heuristic", "pimc:worlds=16"), ("100", "100", "10"), "",
-                "Masked PPO"),
+                "Masked PPO", ("--env", "python")),
     "dmc": Algo("marjolet.rl.train_dmc", ("self",), ("random", "heuristic"), ("100", "100"),
                 "dmc-", "Deep Monte-Carlo (self-play)"),
 }  # fmt: skip
@@ -71,6 +76,7 @@ def run(algo: Algo, out: Path, jobs: int, steps: int, eval_every: int, nice: int
             commands.append(
                 [
                     "nice", "-n", str(nice), sys.executable, "-m", algo.module, *opponent,
+                    *algo.options,
                     "--seed", str(seed), "--steps", str(steps),
                     "--eval-every", str(eval_every), "--eval", *algo.eval,
                     "--eval-deals", *algo.eval_deals,
@@ -98,31 +104,47 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def pooled(algo: Algo, out: Path) -> dict[tuple[str, str], list[dict[str, float]]]:
-    """(regime, opponent) -> one point per evaluation step, seeds pooled."""
+    """(regime, opponent) -> one point per evaluation, seeds pooled.
+
+    The k-th evaluation of each seed against an opponent pools with the k-th
+    of the others, whatever its step count: runs of one regime evaluate at
+    the same points only where every update has the same number of agent
+    steps (the Python batch), not on the C batch, whose rows of ended
+    episodes are not steps. A point's ``steps`` is the mean over its seeds,
+    ``steps_min``/``steps_max`` their range, ``seeds`` how many pooled."""
     margins: dict[tuple[str, str, int], list[float]] = {}
+    steps: dict[tuple[str, str, int], list[int]] = {}
     for regime in algo.regimes:
         for seed in SEEDS:
             path = out / f"{algo.prefix}{regime}-{seed}.jsonl"
             if not path.exists():
                 continue
+            index: dict[str, int] = {}  # evaluations against each opponent so far
             for line in path.read_text().splitlines():
                 record: dict[str, Any] = json.loads(line)
-                if "steps" in record:
-                    key = (regime, record["opponent"], record["steps"])
-                    margins.setdefault(key, []).extend(record["margins"])
-    # evaluation steps differ slightly between seeds only if settings differ;
-    # they are multiples of the rollout size, the same for every seed here
+                if "steps" not in record:
+                    continue
+                opponent = record["opponent"]
+                k = index.get(opponent, 0)
+                index[opponent] = k + 1
+                key = (regime, opponent, k)
+                margins.setdefault(key, []).extend(record["margins"])
+                steps.setdefault(key, []).append(int(record["steps"]))
     curves: dict[tuple[str, str], list[dict[str, float]]] = {}
-    for (regime, opponent, steps), values in sorted(margins.items()):
+    for key, values in sorted(margins.items()):
+        regime, opponent, _ = key
+        at = steps[key]
         n = len(values)
         wins = sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in values)
-        mean = sum(values) / n
+        mean = sum(values) / n if n else 0.0
         sd = math.sqrt(sum((m - mean) ** 2 for m in values) / max(n - 1, 1))
         low, high = wilson(wins, n)
         curves.setdefault((regime, opponent), []).append(
             {
-                "steps": steps, "n": n, "win": wins / n, "win_low": low, "win_high": high,
-                "margin": mean, "margin_half": 1.96 * sd / math.sqrt(n),
+                "steps": round(sum(at) / len(at)), "steps_min": min(at), "steps_max": max(at),
+                "seeds": len(at), "n": n, "win": wins / n if n else 0.0, "win_low": low,
+                "win_high": high, "margin": mean,
+                "margin_half": 1.96 * sd / math.sqrt(n) if n else 0.0,
             }
         )
     return curves
@@ -169,8 +191,11 @@ def plot(algo: Algo, out: Path, img: Path) -> None:
     print("|---|---:|---|---:|---|---|")
     for (regime, opponent), points in curves.items():
         p = points[-1]
+        at = f"{p['steps']:,}"
+        if p["steps_min"] != p["steps_max"]:
+            at += f" ({p['steps_min']:,}-{p['steps_max']:,})"
         print(
-            f"| {regime} | {p['steps']:,} | {opponent} | {p['n']} | {100 * p['win']:.1f}% "
+            f"| {regime} | {at} | {opponent} | {p['n']} | {100 * p['win']:.1f}% "
             f"[{100 * p['win_low']:.1f}, {100 * p['win_high']:.1f}] | {p['margin']:+.1f} "
             f"[{p['margin'] - p['margin_half']:+.1f}, {p['margin'] + p['margin_half']:+.1f}] |"
         )
