@@ -5,7 +5,9 @@
     python benchmarks/rl_curves.py plot --out build/rl-curves --img docs/img/rl-ppo-curves.png
 """
 
+import sys
+
 from marjolet.rl.curves import main
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -15,7 +15,11 @@ its actor to ``RUN.npz``. ``--algo dmc`` trains Deep Monte-Carlo
 (:mod:`marjolet.rl.train_dmc`, self-play) instead, three seeds, evaluated
 against random and heuristic. ``plot`` pools the three seeds at each
 evaluation point: win rate of deals with a 95% Wilson interval, mean deal
-margin with a 95% normal interval, and prints the table of the last point.
+margin with a 95% normal interval, and prints the table of the last point;
+the figure goes to ``--img`` (default ``OUT/rl-ALGO-curves.png``, beside
+the runs). Bad arguments are refused in one line (exit 2) before anything
+runs: ``run`` into a directory that holds runs already, ``plot`` of a
+directory without any.
 
 A module of the package, so that it runs from the installed wheel (``run``
 needs the ``train`` extra, ``plot`` the ``plot`` extra); it imports only the
@@ -66,14 +70,15 @@ ALGOS = {
 }  # fmt: skip
 
 
-def run(algo: Algo, out: Path, jobs: int, steps: int, eval_every: int, nice: int) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    commands = []
-    for seed in SEEDS:  # seed-major: an interrupted run still covers every regime
+def commands(algo: Algo, out: Path, steps: int, eval_every: int, nice: int) -> list[list[str]]:
+    """The training command of every run, seed-major (an interrupted batch
+    of runs still covers every regime)."""
+    result = []
+    for seed in SEEDS:
         for regime in algo.regimes:
             name = out / f"{algo.prefix}{regime}-{seed}"
             opponent = [] if algo.module.endswith("dmc") else ["--opponent", regime]
-            commands.append(
+            result.append(
                 [
                     "nice", "-n", str(nice), sys.executable, "-m", algo.module, *opponent,
                     *algo.options,
@@ -82,14 +87,20 @@ def run(algo: Algo, out: Path, jobs: int, steps: int, eval_every: int, nice: int
                     "--eval-deals", *algo.eval_deals,
                     "--out", f"{name}.npz", "--log", f"{name}.jsonl",
                 ]
-            )
+            )  # fmt: skip
+    return result
+
+
+def run(algo: Algo, out: Path, jobs: int, steps: int, eval_every: int, nice: int) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    commands_ = commands(algo, out, steps, eval_every, nice)
 
     def one(cmd: list[str]) -> int:
         with open(cmd[cmd.index("--log") + 1].replace(".jsonl", ".txt"), "w") as text:
             return subprocess.call(cmd, stdout=text, stderr=subprocess.STDOUT)
 
     with ThreadPoolExecutor(jobs) as pool:
-        codes = list(pool.map(one, commands))
+        codes = list(pool.map(one, commands_))
     if any(codes):
         sys.exit(f"error: {sum(1 for c in codes if c)} run(s) failed (see {out}/*.txt)")
 
@@ -201,27 +212,91 @@ def plot(algo: Algo, out: Path, img: Path) -> None:
         )
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+class UsageError(Exception):
+    """A bad argument: one line (exit 2)."""
+
+
+def check_run(algo: Algo, args: argparse.Namespace) -> None:
+    """Refuse what ``run`` cannot do before any run starts."""
+    for flag in ("jobs", "steps", "eval_every"):
+        if getattr(args, flag) < 1:
+            raise UsageError(f"--{flag.replace('_', '-')} must be >= 1, got {getattr(args, flag)}")
+    if not -20 <= args.nice <= 19:
+        raise UsageError(f"--nice must be within -20..19, got {args.nice}")
+    out: Path = args.out
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out {out}: {exc.strerror or exc}") from None
+    taken = [
+        Path(cmd[cmd.index(flag) + 1]).name
+        for cmd in commands(algo, out, args.steps, args.eval_every, args.nice)
+        for flag in ("--out", "--log")
+        if Path(cmd[cmd.index(flag) + 1]).exists()
+    ]
+    if taken:
+        raise UsageError(
+            f"--out {out}: holds runs already ({', '.join(taken[:3])}"
+            f"{', ...' if len(taken) > 3 else ''}): choose another directory or remove them"
+        )
+    if importlib.util.find_spec("torch") is None:
+        raise UsageError("run needs the train extra: pip install 'marjolet[train]'")
+
+
+def check_plot(algo: Algo, out: Path) -> None:
+    """Refuse to plot a directory that holds no evaluation of ``algo``."""
+    if not out.is_dir():
+        raise UsageError(f"--out {out}: no such directory (give the --out of run)")
+    logs = [out / f"{algo.prefix}{r}-{seed}.jsonl" for r in algo.regimes for seed in SEEDS]
+    if not any(path.exists() for path in logs):
+        raise UsageError(
+            f"--out {out}: no runs of --algo {next(k for k, a in ALGOS.items() if a is algo)} "
+            f"here (no {logs[0].name} or the like)"
+        )
+    try:
+        found = pooled(algo, out)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"--out {out}: a run's log cannot be read ({exc})") from None
+    if not found:
+        raise UsageError(f"--out {out}: the runs have no evaluation yet")
+
+
+def main(argv: list[str] | None = None) -> int:
+    from marjolet.cli import OneLineParser
+
+    p = OneLineParser(prog="python -m marjolet.rl.curves", description=__doc__.split("\n\n")[0])
     p.add_argument("what", choices=("run", "plot"))
     p.add_argument("--algo", choices=tuple(ALGOS), default="ppo")
-    p.add_argument("--out", type=Path, default=Path("build/rl-curves"))
-    p.add_argument("--img", type=Path, default=Path("docs/img/rl-ppo-curves.png"))
-    p.add_argument("--jobs", type=int, default=9)
+    p.add_argument("--out", type=Path, default=Path("build/rl-curves"),
+                   help="directory of the runs (default: %(default)s)")  # fmt: skip
+    p.add_argument("--img", type=Path, default=None,
+                   help="plot: the figure to write (default: OUT/rl-ALGO-curves.png)")  # fmt: skip
+    p.add_argument("--jobs", type=int, default=9, help="runs at a time (default: %(default)s)")
     p.add_argument("--nice", type=int, default=15, help="niceness of each training process")
     p.add_argument("--steps", type=int, default=120_000)
     p.add_argument("--eval-every", type=int, default=40_000)
-    args = p.parse_args()
+    args = p.parse_args(argv)
     algo = ALGOS[args.algo]
-    if args.what == "run":
-        run(algo, args.out, args.jobs, args.steps, args.eval_every, args.nice)
-    elif importlib.util.find_spec("matplotlib") is None:
-        sys.exit(
-            "python -m marjolet.rl.curves plot needs matplotlib: pip install 'marjolet[plot]'"
-        )
-    else:
-        plot(algo, args.out, args.img)
+    try:
+        if args.what == "run":
+            check_run(algo, args)
+            run(algo, args.out, args.jobs, args.steps, args.eval_every, args.nice)
+            return 0
+        check_plot(algo, args.out)
+        if importlib.util.find_spec("matplotlib") is None:
+            raise UsageError("plot needs matplotlib: pip install 'marjolet[plot]'")
+        img: Path = args.img or args.out / f"rl-{args.algo}-curves.png"
+        try:
+            plot(algo, args.out, img)
+        except (OSError, ValueError) as exc:  # ValueError: a format matplotlib cannot write
+            message = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise UsageError(f"--img {img}: {message}") from None
+    except UsageError as exc:
+        p.error(str(exc))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
