@@ -45,22 +45,29 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-import numpy as np
-import numpy.typing as npt
-import torch
-from torch import nn
-
 from marjolet.bots import make_bot
 from marjolet.bots.base import Bot
 from marjolet.cli import OneLineParser
 from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.outputs import OutputError, check_output, write_atomic
-from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE, POINT_SCALE
-from marjolet.rl.gym import SingleAgentEnv
-from marjolet.rl.mlp_bot import MlpPolicy, PpoBot, save_policy
+from marjolet.rl import exit_missing_extra, missing_extra
 from marjolet.rules import CLASSIC
 from marjolet.turns import play_deal
+
+try:  # the train extra: run without it, the command says so in one line
+    import numpy as np
+    import numpy.typing as npt
+    import torch
+    from torch import nn
+
+    from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE, POINT_SCALE
+    from marjolet.rl.gym import SingleAgentEnv
+    from marjolet.rl.mlp_bot import MlpPolicy, PpoBot, save_policy
+except ModuleNotFoundError as exc:
+    if __name__ != "__main__" or not missing_extra(exc):
+        raise
+    exit_missing_extra("python -m marjolet.rl.train_ppo", "train", exc)
 
 FloatArray = npt.NDArray[np.float32]
 SELF = "self"
