@@ -242,3 +242,56 @@ def test_vector_batch_reads_next_step_autoreset_masks() -> None:
         assert len(margins) == int(done.sum())
         ended += int(done.sum())
     assert ended > 0
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason=NO_TORCH)
+@pytest.mark.parametrize(
+    "failure",
+    [
+        RuntimeError(
+            "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
+            "memory: you tried to allocate 40000000000 bytes. Error code 12"
+        ),
+        MemoryError(),
+    ],
+)
+def test_a_failed_allocation_is_one_line_naming_the_flags(
+    failure: BaseException, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from marjolet.rl import train_ppo
+
+    settings, args = train_ppo.parse_args(["--eval"])
+
+    def make(log: object, checkpoint: object) -> train_ppo.Trainer:
+        raise failure
+
+    assert train_ppo.run_logged(settings, args, make) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("error: not enough memory for this run")
+    assert "--hidden, --num-envs or --rollout" in err
+    if isinstance(failure, RuntimeError):
+        assert "(it asked for 40,000,000,000 bytes)" in err
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason=NO_TORCH)
+def test_other_runtime_errors_are_not_taken_for_memory() -> None:
+    from marjolet.rl import train_ppo
+
+    settings, args = train_ppo.parse_args(["--eval"])
+
+    def make(log: object, checkpoint: object) -> train_ppo.Trainer:
+        raise RuntimeError("a bug")
+
+    with pytest.raises(RuntimeError, match="a bug"):
+        train_ppo.run_logged(settings, args, make)
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason=NO_TORCH)
+def test_the_largest_learning_rate_trains_without_overflow(tmp_path: Path) -> None:
+    from marjolet.rl import train_ppo
+
+    args = ["--env", "python", "--steps", "10", "--num-envs", "2", "--rollout", "5",
+            "--lr", "1", "--hidden", "8", "--eval", "random", "--eval-deals", "1",
+            "--eval-every", "10"]  # fmt: skip
+    assert train_ppo.main(args) == 0

@@ -70,7 +70,8 @@ KERNEL_OPPONENTS = ("random", "heuristic")
 _AUTORESET = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED)
 _OPP_NONE = 2
 _MAX_TARGET = 1_000_000_000
-_MAX_ENVS = 1 << 20
+#: The most environments a batch takes.
+MAX_ENVS = 1 << 20
 
 Seeds = int | Sequence[int | None] | npt.NDArray[np.integer[Any]] | None
 
@@ -402,8 +403,8 @@ class _Batch:
     def _setup(self, num_envs: int, width: int, autoreset_mode: AutoresetMode | str,
                copy_: bool) -> None:  # fmt: skip
         ok = isinstance(num_envs, int) and not isinstance(num_envs, bool)
-        if not ok or not 0 < num_envs <= _MAX_ENVS:
-            raise MarjoletError(f"num_envs must be an integer 1..{_MAX_ENVS}, got {num_envs!r}")
+        if not ok or not 0 < num_envs <= MAX_ENVS:
+            raise MarjoletError(f"num_envs must be an integer 1..{MAX_ENVS}, got {num_envs!r}")
         self.num_envs = num_envs
         self.autoreset_mode = autoreset_arg(autoreset_mode)
         self.copy = bool(copy_)
