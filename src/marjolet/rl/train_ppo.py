@@ -624,7 +624,7 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Settings, argparse.Namespace
     p = training_parser("python -m marjolet.rl.train_ppo", __doc__)
     p.add_argument("--opponent", default=d.opponent, help="a bot spec, or 'self' (self-play)")
     p.add_argument("--steps", type=int, default=d.steps,
-                   help="agent steps to train (rounded up to whole updates)")
+                   help="agent steps to train (whole updates: the first that reaches it ends)")
     p.add_argument("--num-envs", type=int, default=d.num_envs, help="environments in the batch")
     p.add_argument("--rollout", type=int, default=d.rollout, help="steps per env per update")
     p.add_argument("--entropy", type=float, default=d.entropy, help="entropy bonus (>= 0)")
