@@ -9,7 +9,10 @@ The wheel must hold every module and data file of ``src/marjolet`` (the web
 pages, the catalogues, the ``ppo`` bot's weights, ``py.typed``), the compiled
 kernel, the console script, and pyproject.toml's version; the sdist must hold
 what builds the kernel (``setup.py``, the C sources and headers), the
-CHANGELOG and the LICENSE. ``tests/test_packaging.py`` runs the same checks.
+CHANGELOG and the LICENSE, and what the tests need to run from the unpacked
+sdist (``tests/`` whole, with ``conftest.py``, the helpers, examples and
+playthroughs; ``docs/``, ``benchmarks/``, ``examples/``, ``scripts/``,
+``deploy/``, the Makefile). ``tests/test_packaging.py`` runs the same checks.
 """
 
 from __future__ import annotations
@@ -65,11 +68,29 @@ def check_wheel(wheel: Path) -> list[str]:
     return problems
 
 
+#: Folders of the source tree the sdist ships whole, for the tests (MANIFEST.in).
+TEST_TREES = ("tests", "docs", "benchmarks", "examples", "scripts", "deploy")
+
+
+def tree_files(folder: str) -> list[str]:
+    """The files of a source-tree folder, as the sdist names them (no caches,
+    no compiled files, no hidden folders)."""
+    files = []
+    for path in sorted((ROOT / folder).rglob("*")):
+        parts = path.relative_to(ROOT).parts
+        hidden = any(p.startswith(".") or p == "__pycache__" for p in parts)
+        if path.is_file() and not hidden and path.suffix not in NOT_SHIPPED:
+            files.append("/".join(parts))
+    return files
+
+
 def check_sdist(sdist: Path) -> list[str]:
     """What is missing in the sdist (empty: all there)."""
     with tarfile.open(sdist) as t:
         names = {n.split("/", 1)[1] for n in t.getnames() if "/" in n}
-    wanted = ["pyproject.toml", "setup.py", "README.md", "LICENSE", "CHANGELOG.md"]
+    wanted = ["pyproject.toml", "setup.py", "README.md", "LICENSE", "CHANGELOG.md", "Makefile"]
+    for folder in TEST_TREES:
+        wanted += tree_files(folder)
     wanted += [p.relative_to(ROOT).as_posix() for p in sorted((PACKAGE / "_kernel").glob("*.[ch]"))]
     wanted += [f"src/{f}" for f in package_files()]
     return [f"{sdist.name}: missing {f}" for f in wanted if f not in names]
@@ -127,10 +148,32 @@ def check_installed(python: Path, kernel: bool) -> list[str]:
     bots = run_cli(python, "bots")
     if "ppo:" not in bots:
         problems.append("marjolet bots does not list ppo")
+    problems += check_research_commands(python)
     has_kernel = "pure Python" not in bots.rsplit("Engine:", 1)[-1]
     if has_kernel != kernel:
         engine = bots.splitlines()[-1]
         problems.append(f"installed kernel: {has_kernel}, expected {kernel} ({engine})")
+    return problems
+
+
+def check_research_commands(python: Path) -> list[str]:
+    """The curves' runner and the trainers are in the wheel; without their
+    extras (a bare install) each says so in one line, exit status 2."""
+    problems = []
+    runs = python.parents[1] / "rl-curves"
+    for module, args, extra in (
+        ("marjolet.rl.curves", ["run", "--out", str(runs)], "train"),
+        ("marjolet.rl.train_ppo", ["--steps", "10"], "train"),
+        ("marjolet.rl.train_dmc", ["--help"], "train"),
+    ):
+        done = subprocess.run(
+            [str(python), "-m", module, *args], capture_output=True, text=True,
+            env=no_compiler_env(), cwd=python.parents[2], timeout=120,
+        )  # fmt: skip
+        said = f"needs the {extra} extra: pip install 'marjolet[{extra}]'"
+        if done.returncode != 2 or said not in done.stderr or done.stderr.count("\n") != 1:
+            got = done.stderr.strip()[-300:]
+            problems.append(f"python -m {module} without its extra: {done.returncode} {got!r}")
     return problems
 
 

@@ -126,3 +126,23 @@ def test_wheel_runs_in_a_bare_virtualenv(dist: Path, tmp_path: Path) -> None:
     python = check.bare_venv(tmp_path / "venv")
     check.pip_install(python, check.one(dist, "*.whl"))
     assert check.check_installed(python, kernel=True) == []
+
+
+def test_pyproject_builds_with_a_setuptools_that_reads_its_license_and_says_what_it_is() -> None:
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        pyproject = tomllib.load(f)
+    # license = "MIT" (an SPDX expression, PEP 639) needs setuptools 77 or later
+    assert pyproject["project"]["license"] == "MIT"
+    assert pyproject["build-system"]["requires"] == ["setuptools>=77"]
+    classifiers = pyproject["project"]["classifiers"]
+    for wanted in (
+        "Programming Language :: Python :: 3.11",
+        "Programming Language :: Python :: 3 :: Only",
+        "Operating System :: POSIX :: Linux",
+        "Intended Audience :: Science/Research",
+        "Topic :: Scientific/Engineering :: Artificial Intelligence",
+        "Topic :: Games/Entertainment",
+    ):
+        assert wanted in classifiers
+    assert any(c.startswith("Development Status :: ") for c in classifiers)
+    assert not any(c.startswith("License :: ") for c in classifiers)  # PEP 639: the expression

@@ -174,3 +174,17 @@ def test_the_raw_pettingzoo_env_says_when_it_is_stepped_before_reset_or_after_th
         env.step(None if over else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     with pytest.raises(MarjoletError, match=r"^the episode is over: call reset\(\)$"):
         env.step(0)
+
+
+def test_the_gym_env_names_the_call_made_before_reset_and_says_when_it_is_closed() -> None:
+    env = mg.SingleAgentEnv()
+    with pytest.raises(MarjoletError, match=r"^call reset\(\) before action_masks\(\)$"):
+        env.action_masks()
+    with pytest.raises(MarjoletError, match=r"^call reset\(\) before step\(\)$"):
+        env.step(0)
+    env.reset(seed=1)
+    env.close()
+    for call in (lambda: env.step(0), env.action_masks, lambda: env.reset(seed=2)):
+        with pytest.raises(MarjoletError, match=r"^the environment is closed: make a new one$"):
+            call()
+    env.close()  # twice is fine

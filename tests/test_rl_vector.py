@@ -503,3 +503,56 @@ def test_a_closed_batch_refuses_to_step_or_reset(make: Any) -> None:
         envs.step(np.zeros(2, np.int64))
     with pytest.raises(MarjoletError, match="the environments are closed"):
         envs.reset(seed=1)
+
+
+@pytest.mark.parametrize(
+    ("description", "words"),
+    [
+        ("pure Python (C kernel not built)", "the C kernel is not built"),
+        ("pure Python (C kernel disabled by MARJOLET_KERNEL=0)",
+         "the C kernel is disabled by MARJOLET_KERNEL=0"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("make", [MarjoletVectorEnv, MarjoletSelfPlayVectorEnv])
+def test_use_kernel_without_the_kernel_says_it_is_not_built_not_that_the_rules_are_wrong(
+    make: Any, description: str, words: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(kernel, "KERNEL", None)
+    monkeypatch.setattr(kernel, "DESCRIPTION", description)
+    with pytest.raises(MarjoletError) as refused:
+        make(4, use_kernel=True)
+    message = str(refused.value)
+    assert message.startswith(f"use_kernel=True, but {words} (") and "rules" not in message
+    make(4).close()  # use_kernel=None: the Python batch
+
+
+@needs_kernel
+def test_use_kernel_with_rules_outside_the_kernel_names_the_rules() -> None:
+    rules = CLASSIC.replace(all_tricks_bonus=kernel.MAX_BONUS + 1)
+    with pytest.raises(MarjoletError, match=r"does not cover these rules \(an all-six bonus"):
+        MarjoletSelfPlayVectorEnv(2, rules=rules, use_kernel=True)
+
+
+@needs_kernel
+@pytest.mark.parametrize("make", [MarjoletVectorEnv, MarjoletSelfPlayVectorEnv])
+def test_a_kernel_batch_refuses_pickling_and_copying_in_one_line(make: Any) -> None:
+    import copy
+    import pickle
+
+    envs = make(4)
+    for how in (pickle.dumps, copy.deepcopy):
+        with pytest.raises(TypeError) as refused:
+            how(envs)
+        message = str(refused.value)
+        assert message.startswith("a batch stepped by the C kernel cannot be pickled or copied: ")
+        assert "\n" not in message and "use_kernel=False" in message
+
+
+def test_a_python_batch_still_pickles() -> None:
+    import pickle
+
+    envs = MarjoletVectorEnv(2, use_kernel=False, seed=3)
+    envs.reset()
+    again = pickle.loads(pickle.dumps(envs))
+    assert np.array_equal(again.step(np.argmax(again.action_masks(), axis=1))[0],
+                          envs.step(np.argmax(envs.action_masks(), axis=1))[0])  # fmt: skip

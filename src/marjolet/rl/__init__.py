@@ -22,3 +22,25 @@ that submodule is imported, so ``import marjolet.rl`` costs nothing:
 
 See ``docs/rl.md``.
 """
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+
+#: The third-party libraries of the ``rl`` and ``train`` extras (top-level names).
+EXTRA_LIBRARIES = frozenset({"numpy", "torch", "gymnasium", "pettingzoo", "pyspiel", "open_spiel"})
+
+
+def missing_extra(exc: ModuleNotFoundError) -> bool:
+    """Whether ``exc`` is a library of the ``rl`` or ``train`` extra missing
+    (not a fault of marjolet's own modules)."""
+    return (exc.name or "").partition(".")[0] in EXTRA_LIBRARIES
+
+
+def exit_missing_extra(prog: str, extra: str, exc: ModuleNotFoundError) -> NoReturn:
+    """The one line of a command run without its extra (exit status 2), as
+    ``openspiel-ismcts`` reports a missing extra."""
+    print(f"{prog} needs the {extra} extra: pip install 'marjolet[{extra}]' ({exc})",
+          file=sys.stderr)  # fmt: skip
+    raise SystemExit(2)

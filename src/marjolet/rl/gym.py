@@ -148,17 +148,27 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         self._episode: Episode | None = None
         self._log: list[str] = []
         self._pending = 0.0
+        self._closed = False
 
     @property
     def episode(self) -> Episode:
         """The episode in progress (its ``match`` and ``deal``)."""
+        return self._need("using the environment")
+
+    def _need(self, call: str) -> Episode:
+        """The episode in progress, or the one line that says why ``call``
+        cannot be made (closed, or never reset)."""
+        if self._closed:
+            raise MarjoletError("the environment is closed: make a new one")
         if self._episode is None:
-            raise MarjoletError("call reset() before step()")
+            raise MarjoletError(f"call reset() before {call}")
         return self._episode
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[FloatArray, dict[str, Any]]:
+        if self._closed:
+            raise MarjoletError("the environment is closed: make a new one")
         seed = None if seed is None else seed_value(seed)  # a numpy integer as an int
         self._seeds.reseed(seed)
         super().reset(seed=seed)
@@ -176,9 +186,10 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
     def close(self) -> None:
         """Release the opponent built from a spec (an ``exec:`` program ends
         now, not when the environment is collected); a bot passed in is
-        the caller's to close."""
-        if self.owns_opponent:
+        the caller's to close. The environment steps no more."""
+        if self.owns_opponent and not self._closed:
             self.opponent.close()
+        self._closed = True
         super().close()
 
     def reseed(self, seed: int) -> None:
@@ -187,7 +198,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         self._seeds.reseed(seed)
 
     def step(self, action: Any) -> tuple[FloatArray, float, bool, bool, dict[str, Any]]:
-        episode = self.episode
+        episode = self._need("step()")
         if episode.done:
             raise MarjoletError("the episode is over: call reset()")
         a = action_id(action)
@@ -208,6 +219,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
 
     def action_masks(self) -> MaskArray:
         """The legal-action mask (for maskable learners)."""
+        self._need("action_masks()")
         return action_mask(self._legal())
 
     def render(self) -> str | None:

@@ -33,26 +33,33 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-import torch
+from marjolet.rl import exit_missing_extra, missing_extra
 
-from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE, POINT_SCALE
-from marjolet.rl.mlp_bot import MlpPolicy
-from marjolet.rl.train_ppo import (
-    DEFAULT_EVAL,
-    Checkpoint,
-    FloatArray,
-    Log,
-    add_shared_args,
-    check_shared_args,
-    evaluate,
-    mlp,
-    numpy_policy,
-    run_logged,
-    training_parser,
-)
-from marjolet.rl.vector import MarjoletSelfPlayVectorEnv
+try:  # the train extra: run without it, the command says so in one line
+    import numpy as np
+    import numpy.typing as npt
+    import torch
+
+    from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE, POINT_SCALE
+    from marjolet.rl.mlp_bot import MlpPolicy
+    from marjolet.rl.train_ppo import (
+        DEFAULT_EVAL,
+        Checkpoint,
+        FloatArray,
+        Log,
+        add_shared_args,
+        check_shared_args,
+        evaluate,
+        mlp,
+        numpy_policy,
+        run_logged,
+        training_parser,
+    )
+    from marjolet.rl.vector import MarjoletSelfPlayVectorEnv
+except ModuleNotFoundError as exc:
+    if __name__ != "__main__" or not missing_extra(exc):
+        raise
+    exit_missing_extra("python -m marjolet.rl.train_dmc", "train", exc)
 
 #: One decision of a finished deal: observations, action ids, the seat's returns.
 Sample = tuple[FloatArray, npt.NDArray[np.int64], FloatArray]

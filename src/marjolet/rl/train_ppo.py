@@ -36,8 +36,10 @@ Seeded runs are reproducible on one machine (same PyTorch build, one thread).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -45,22 +47,30 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-import numpy as np
-import numpy.typing as npt
-import torch
-from torch import nn
-
 from marjolet.bots import make_bot
 from marjolet.bots.base import Bot
 from marjolet.cli import OneLineParser
 from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.outputs import OutputError, check_output, write_atomic
-from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE, POINT_SCALE
-from marjolet.rl.gym import SingleAgentEnv
-from marjolet.rl.mlp_bot import MlpPolicy, PpoBot, save_policy
+from marjolet.rl import exit_missing_extra, missing_extra
 from marjolet.rules import CLASSIC
 from marjolet.turns import play_deal
+
+try:  # the train extra: run without it, the command says so in one line
+    import numpy as np
+    import numpy.typing as npt
+    import torch
+    from torch import nn
+
+    from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE, POINT_SCALE
+    from marjolet.rl.gym import SingleAgentEnv
+    from marjolet.rl.mlp_bot import MlpPolicy, PpoBot, save_policy
+    from marjolet.rl.vector import MAX_ENVS
+except ModuleNotFoundError as exc:
+    if __name__ != "__main__" or not missing_extra(exc):
+        raise
+    exit_missing_extra("python -m marjolet.rl.train_ppo", "train", exc)
 
 FloatArray = npt.NDArray[np.float32]
 SELF = "self"
@@ -531,6 +541,17 @@ def win_rate(margins: Sequence[float]) -> float:
 
 #: The largest seed numpy and torch both take.
 MAX_SEED = 2**63 - 1
+#: ``--lr``: Adam's step size, a float32 (1e308 overflowed in the optimizer).
+LR_RANGE = (1e-10, 1.0)
+#: ``--hidden``: the most weights a network may have (a network of two
+#: layers of 128 has about 65,000; 10,000,000 take 40 MB, and Adam keeps two more copies).
+MAX_WEIGHTS = 10_000_000
+
+
+def network_weights(hidden: Sequence[int], outputs: int = NUM_ACTIONS) -> int:
+    """Weights and biases of an :func:`mlp` from the tensor through ``hidden`` to ``outputs``."""
+    sizes = [OBSERVATION_SIZE, *hidden, outputs]
+    return sum((a + 1) * b for a, b in itertools.pairwise(sizes))
 
 
 class _DefaultsShown(argparse.HelpFormatter):
@@ -555,8 +576,10 @@ def add_shared_args(p: argparse.ArgumentParser, d: Settings | Any) -> None:
     """The options both trainers share: seed, learning rate, network,
     evaluations and output files."""
     p.add_argument("--seed", type=int, default=d.seed, help=f"0 to {MAX_SEED}")
-    p.add_argument("--lr", type=float, default=d.lr, help="Adam step size (> 0)")
-    p.add_argument("--hidden", type=int, nargs="+", default=d.hidden, help="hidden layer widths")
+    p.add_argument("--lr", type=float, default=d.lr,
+                   help=f"Adam step size ({LR_RANGE[0]:g} to {LR_RANGE[1]:g})")  # fmt: skip
+    p.add_argument("--hidden", type=int, nargs="+", default=d.hidden,
+                   help=f"hidden layer widths (at most {MAX_WEIGHTS:,} weights)")  # fmt: skip
     p.add_argument("--eval-every", type=int, default=d.eval_every, help="steps between evaluations")
     p.add_argument("--eval", nargs="*", default=d.eval,
                    help="bot specs to measure against (none: no evaluation)")  # fmt: skip
@@ -581,8 +604,18 @@ def check_shared_args(p: argparse.ArgumentParser, args: argparse.Namespace, d: A
         p.error("--eval-every, --eval-deals and --hidden must be >= 1")
     if not 0 <= args.seed <= MAX_SEED:
         p.error(f"--seed must be within 0..{MAX_SEED}, got {args.seed}")
-    if not (math.isfinite(args.lr) and args.lr > 0):
-        p.error(f"--lr must be a number above 0, got {args.lr}")
+    low, high = LR_RANGE
+    if not (math.isfinite(args.lr) and low <= args.lr <= high):
+        p.error(f"--lr must be a number within {low:g}..{high:g}, got {args.lr}")
+    weights = network_weights(args.hidden)
+    if weights > MAX_WEIGHTS:
+        widths = " ".join(map(str, args.hidden))
+        p.error(
+            f"--hidden {widths}: a network of {weights:,} weights, above the limit of "
+            f"{MAX_WEIGHTS:,}"
+        )
+    if args.num_envs > MAX_ENVS:
+        p.error(f"--num-envs must be within 1..{MAX_ENVS}, got {args.num_envs}")
     return deals
 
 
@@ -591,7 +624,7 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Settings, argparse.Namespace
     p = training_parser("python -m marjolet.rl.train_ppo", __doc__)
     p.add_argument("--opponent", default=d.opponent, help="a bot spec, or 'self' (self-play)")
     p.add_argument("--steps", type=int, default=d.steps,
-                   help="agent steps to train (rounded up to whole updates)")
+                   help="agent steps to train (whole updates: the first that reaches it ends)")
     p.add_argument("--num-envs", type=int, default=d.num_envs, help="environments in the batch")
     p.add_argument("--rollout", type=int, default=d.rollout, help="steps per env per update")
     p.add_argument("--entropy", type=float, default=d.entropy, help="entropy bonus (>= 0)")
@@ -669,7 +702,21 @@ def run_logged(
     except (MarjoletError, OutputError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except (MemoryError, RuntimeError) as exc:
+        if not (isinstance(exc, MemoryError) or "allocate" in str(exc)):
+            raise
+        print(f"error: {out_of_memory(exc)}", file=sys.stderr)
+        return 2
     return 0
+
+
+def out_of_memory(exc: BaseException) -> str:
+    """One line for an allocation that failed (PyTorch's message is a paragraph)."""
+    asked = re.search(r"allocate (\d+) bytes", str(exc))
+    size = f" (it asked for {int(asked.group(1)):,} bytes)" if asked else ""
+    return (
+        f"not enough memory for this run{size}: make --hidden, --num-envs or --rollout smaller"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

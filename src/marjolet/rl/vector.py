@@ -70,7 +70,8 @@ KERNEL_OPPONENTS = ("random", "heuristic")
 _AUTORESET = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED)
 _OPP_NONE = 2
 _MAX_TARGET = 1_000_000_000
-_MAX_ENVS = 1 << 20
+#: The most environments a batch takes.
+MAX_ENVS = 1 << 20
 
 Seeds = int | Sequence[int | None] | npt.NDArray[np.integer[Any]] | None
 
@@ -161,6 +162,15 @@ class _KernelBackend:
 
     def close(self) -> None:
         """The kernel's opponents are in C: nothing to end."""
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Refused in one line: the episodes' state (decks, generators) lives
+        in C, which has no way to write it out."""
+        raise TypeError(
+            "a batch stepped by the C kernel cannot be pickled or copied: build a new one "
+            "from the same arguments where it is needed (use_kernel=False gives a Python "
+            "batch, which pickles when its opponent does)"
+        )
 
     def seed(self, i: int, seed: int) -> None:
         self.vec.seed(i, seed_key(seed))
@@ -402,8 +412,8 @@ class _Batch:
     def _setup(self, num_envs: int, width: int, autoreset_mode: AutoresetMode | str,
                copy_: bool) -> None:  # fmt: skip
         ok = isinstance(num_envs, int) and not isinstance(num_envs, bool)
-        if not ok or not 0 < num_envs <= _MAX_ENVS:
-            raise MarjoletError(f"num_envs must be an integer 1..{_MAX_ENVS}, got {num_envs!r}")
+        if not ok or not 0 < num_envs <= MAX_ENVS:
+            raise MarjoletError(f"num_envs must be an integer 1..{MAX_ENVS}, got {num_envs!r}")
         self.num_envs = num_envs
         self.autoreset_mode = autoreset_arg(autoreset_mode)
         self.copy = bool(copy_)
@@ -561,9 +571,18 @@ def _worst(rules: Rules, reward: str) -> float:
 
 def _use_kernel(rules: Rules, use_kernel: bool | None) -> bool:
     ok = kernel.supports(rules) and rules.target <= _MAX_TARGET
+    if use_kernel and not kernel.available():
+        # "pure Python (C kernel not built)" -> "the C kernel is not built"
+        why = kernel.description().removeprefix("pure Python (").removesuffix(")")
+        raise MarjoletError(
+            f"use_kernel=True, but {why.replace('C kernel ', 'the C kernel is ', 1)} "
+            "(use_kernel=None steps the batch in Python where it must)"
+        )
     if use_kernel and not ok:
         raise MarjoletError(
-            f"the C kernel is not available for these rules ({kernel.description()})"
+            f"use_kernel=True, but the C kernel does not cover these rules (an all-six "
+            f"bonus above {kernel.MAX_BONUS} or a target above {_MAX_TARGET:,}); "
+            "use_kernel=None steps them in Python"
         )
     return ok if use_kernel is None else use_kernel
 
