@@ -38,6 +38,7 @@ or the server.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
@@ -55,6 +56,7 @@ from marjolet.errors import MarjoletError
 from marjolet.i18n import CATALOGUES
 from marjolet.web import security
 from marjolet.web.config import WebConfig
+from marjolet.web.deployment import Deployment, settings_of
 from marjolet.web.errors import install_handlers
 from marjolet.web.hub import Hub
 from marjolet.web.online import Online
@@ -105,17 +107,24 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     here, so that a bad ``--db`` or ``--allow-bot`` fails before serving."""
     config = config or WebConfig()
     store = Store(config.database())
+    member: Deployment | None = None
     try:
         catalogue = BotCatalogue.build(config.allowed_bots, defaults=config.default_bots)
+        if store.path is None:  # processes share the database: one set of settings
+            member = Deployment(store.engine, settings_of(config), seconds=config.lease_seconds)
+            member.join()
     except MarjoletError:
         store.close()
         raise
-    hub = Hub(config, store, catalogue)
+    hub = Hub(config, store, catalogue, process=member.owner if member else None)
     reviews = ReviewService(hub, budget=config.review_budget)
     online = Online(hub)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        keeper = None
+        if member is not None:  # renewed while the process runs
+            keeper = asyncio.get_running_loop().create_task(member.keep(config.sync_interval))
         await hub.startup()
         await online.startup()
         try:
@@ -124,6 +133,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         finally:
             await online.shutdown()
             await reviews.close()
+            if keeper is not None and member is not None:
+                keeper.cancel()
+                await asyncio.gather(keeper, return_exceptions=True)
+                await member.close()
             await hub.shutdown()
 
     app = FastAPI(
