@@ -104,7 +104,9 @@ def frozen_heap() -> Iterator[None]:
 
 def create_app(config: WebConfig | None = None) -> FastAPI:
     """The application. The database is opened and the bot list checked
-    here, so that a bad ``--db`` or ``--allow-bot`` fails before serving."""
+    here, so that a bad ``--db`` or ``--allow-bot`` fails before serving; on a
+    database shared by several processes, so are this process's settings
+    against theirs (:mod:`marjolet.web.deployment`)."""
     config = config or WebConfig()
     store = Store(config.database())
     member: Deployment | None = None
