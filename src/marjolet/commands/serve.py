@@ -312,6 +312,7 @@ def web_config(
         allowed_bots=parse_allow(args.allow_bot),
         default_bots=not args.only_allowed_bots,
         allowed_hosts=allowed_hosts(args.host, args.behind_proxy),
+        behind_proxy=args.behind_proxy.lower() if args.behind_proxy else None,
     )
 
 

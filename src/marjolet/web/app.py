@@ -38,6 +38,7 @@ or the server.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
@@ -55,6 +56,7 @@ from marjolet.errors import MarjoletError
 from marjolet.i18n import CATALOGUES
 from marjolet.web import logguard, security
 from marjolet.web.config import WebConfig
+from marjolet.web.deployment import Deployment, settings_of
 from marjolet.web.errors import install_handlers
 from marjolet.web.hub import Hub
 from marjolet.web.online import Online
@@ -102,21 +104,30 @@ def frozen_heap() -> Iterator[None]:
 
 def create_app(config: WebConfig | None = None) -> FastAPI:
     """The application. The database is opened and the bot list checked
-    here, so that a bad ``--db`` or ``--allow-bot`` fails before serving."""
+    here, so that a bad ``--db`` or ``--allow-bot`` fails before serving; on a
+    database shared by several processes, so are this process's settings
+    against theirs (:mod:`marjolet.web.deployment`)."""
     config = config or WebConfig()
     logguard.keep_one_line(log)  # a database error logged is one line
     store = Store(config.database())
+    member: Deployment | None = None
     try:
         catalogue = BotCatalogue.build(config.allowed_bots, defaults=config.default_bots)
+        if store.path is None:  # processes share the database: one set of settings
+            member = Deployment(store.engine, settings_of(config), seconds=config.lease_seconds)
+            member.join()
     except MarjoletError:
         store.close()
         raise
-    hub = Hub(config, store, catalogue)
+    hub = Hub(config, store, catalogue, process=member.owner if member else None)
     reviews = ReviewService(hub, budget=config.review_budget)
     online = Online(hub)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        keeper = None
+        if member is not None:  # renewed while the process runs
+            keeper = asyncio.get_running_loop().create_task(member.keep(config.sync_interval))
         await hub.startup()
         await online.startup()
         try:
@@ -125,6 +136,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         finally:
             await online.shutdown()
             await reviews.close()
+            if keeper is not None and member is not None:
+                keeper.cancel()
+                await asyncio.gather(keeper, return_exceptions=True)
+                await member.close()
             await hub.shutdown()
 
     app = FastAPI(

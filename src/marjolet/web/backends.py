@@ -13,6 +13,7 @@ a scheme of another kind is one line naming the option and what is wrong
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from marjolet.errors import MarjoletError
@@ -145,6 +146,22 @@ def broker_url(value: str) -> str:
             "(redis://HOST:PORT/N)"
         )
     return value
+
+
+def broker_identity(url: str) -> str:
+    """Which Redis server and database a ``--broker`` URL reaches, as the
+    client reads it (``redis://HOST:PORT/N``, the defaults filled in), never
+    its user or password: processes of one deployment must share it."""
+    from redis.connection import parse_url
+
+    options: dict[str, Any] = parse_url(url)  # type: ignore[no-untyped-call]
+    scheme = url.split("://", 1)[0].lower()
+    number = options.get("db") or 0
+    if scheme == "unix":
+        return f"unix://{options.get('path', '')}?db={number}"
+    host = str(options.get("host") or "localhost").lower()
+    shown = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{shown}:{options.get('port') or 6379}/{number}"
 
 
 def check_broker(url: str) -> None:

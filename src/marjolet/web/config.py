@@ -88,6 +88,10 @@ class WebConfig:
     #: on a loopback address allows only loopback names, which defeats DNS
     #: rebinding attacks from web pages.
     allowed_hosts: Sequence[str] | None = None
+    #: The public name served through a reverse proxy (``--behind-proxy``),
+    #: or ``None``; recorded so that every process of a deployment has the
+    #: same (marjolet.web.deployment).
+    behind_proxy: str | None = None
     #: Seconds a person's seat of a live two-person game may stay away before
     #: the other player may claim the match (docs/web.md, "Leaving").
     away_grace: float = 90.0

@@ -17,7 +17,8 @@ Tables: ``games``, ``deals``, ``actions`` (every game as its record, see
 ``rating_changes`` (see :mod:`marjolet.web.accounts`), ``seeks`` and
 ``game_players`` (see :mod:`marjolet.web.lobby`), ``play_now`` (see
 :mod:`marjolet.web.playnow`), ``leases`` (see
-:mod:`marjolet.web.leases`) and ``reviews`` (see :mod:`marjolet.web.reviews`).
+:mod:`marjolet.web.leases`), ``reviews`` (see :mod:`marjolet.web.reviews`) and
+``deployment`` (see :mod:`marjolet.web.deployment`).
 """
 
 from __future__ import annotations
@@ -239,6 +240,18 @@ reviews = Table(
     Column("body", Text, nullable=False),
 )
 
+deployment = Table(
+    "deployment",
+    metadata,
+    #: A setting every process sharing the database must share (revision
+    #: 0010), by its option (``--away-grace``), and the value the first
+    #: process wrote (see marjolet.web.deployment).
+    Column("setting", String(40), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("changed", Float, nullable=False),
+    Column("changed_by", String(64), nullable=False),
+)
+
 #: The hand-made schema steps of the marjolet versions before the
 #: migrations (SQLite ``user_version`` -> statements to the next version).
 LEGACY_STEPS = {1: "ALTER TABLE games ADD COLUMN forfeit TEXT"}
@@ -248,7 +261,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 #: The PostgreSQL advisory lock key that one migrating process holds at a time.
 MIGRATE_LOCK = 0x6D61726A
 #: The newest revision in ``migrations/versions`` (a test checks it).
-HEAD_REVISION = "0009"
+HEAD_REVISION = "0010"
 
 
 def database_url(target: str | os.PathLike[str]) -> str:

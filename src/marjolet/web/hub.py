@@ -105,7 +105,14 @@ class Seating:
 class Hub:
     """Live tables and everything they share (see the module docstring)."""
 
-    def __init__(self, config: WebConfig, store: Store, catalogue: BotCatalogue) -> None:
+    def __init__(
+        self,
+        config: WebConfig,
+        store: Store,
+        catalogue: BotCatalogue,
+        *,
+        process: str | None = None,
+    ) -> None:
         self.config = config
         #: When this process started: a live game's move clock starts no
         #: earlier (a restart makes nobody late at once; Table.move_deadline).
@@ -136,7 +143,8 @@ class Hub:
         #: "Game G is at version V" between processes (web/bus.py).
         self.bus: Bus = make_bus(config.broker)
         #: Which process plays each game's bots (web/leases.py).
-        self.leases = Leases(self.ledger.engine, seconds=config.lease_seconds)
+        #: ``process``: this process's id, if chosen already (web/deployment.py).
+        self.leases = Leases(self.ledger.engine, process, seconds=config.lease_seconds)
         #: The shared "opponent gone" countdowns (web/countdowns.py).
         self.countdowns = Countdowns(self.leases)
         #: Which seats other processes hold (web/beacons.py).
