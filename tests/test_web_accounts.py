@@ -8,10 +8,12 @@ import threading
 from pathlib import Path
 
 import pytest
+from alembic import command
+from alembic.config import Config
 from argon2 import PasswordHasher
-from sqlalchemy import inspect, select
+from sqlalchemy import inspect, select, text
 
-from marjolet.web.accounts import AccountError, Accounts, token_digest
+from marjolet.web.accounts import AccountError, Accounts, name_look, token_digest
 from marjolet.web.db import (
     HEAD_REVISION,
     MIGRATIONS,
@@ -319,3 +321,63 @@ def test_reads_do_not_wait_for_a_writer_on_sqlite(tmp_path: Path) -> None:
     with engine.begin() as db:
         db.execute(text("SELECT 2"))
     assert [s for s in begins if s.startswith("BEGIN")] == ["BEGIN DEFERRED", "BEGIN IMMEDIATE"]
+
+
+def test_a_name_that_looks_like_an_account_s_is_taken_whatever_its_accents_and_case(
+    database_url: str,
+) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    book = Accounts(engine, hasher=FAST)
+    first, _ = book.create("Amélie", "correct horse")
+    for lookalike in ("amelie", "AMELIE", "Amélie", "ámelie"):
+        with pytest.raises(AccountError) as caught:
+            book.create(lookalike, "correct horse")
+        assert caught.value.code == "name_taken" and "'Amélie'" in str(caught.value)
+    assert book.looking_like("AMÉLIE") == first
+    assert book.create("Amelia", "correct horse")[0].name == "Amelia"
+    engine.dispose()
+
+
+def test_revision_0011_keeps_older_lookalike_accounts_and_refuses_new_ones(
+    database_url: str,
+) -> None:
+    """Accounts made before the revision keep their names; the later of two
+    that already looked alike gets no look, and logs in as before."""
+    engine = make_engine(database_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0010")
+    old = Accounts(engine, hasher=FAST)
+    with engine.begin() as db:
+        for name in ("Amélie", "amelie", "Bob"):
+            db.execute(
+                text(
+                    "INSERT INTO accounts (name, name_key, password_hash, created, rating, "
+                    "rd, volatility) VALUES (:n, :k, :h, 0, 1500, 350, 0.06)"
+                ),
+                {"n": name, "k": name.lower(), "h": FAST.hash("correct horse")},
+            )
+    assert migrate(engine) == HEAD
+    with engine.connect() as db:
+        rows = db.execute(text("SELECT name, name_look FROM accounts")).all()
+    looks: dict[str, str | None] = {str(r[0]): r[1] for r in rows}
+    assert looks == {"Amélie": "amelie", "amelie": None, "Bob": "bob"}
+    assert old.login("amelie", "correct horse")[0].name == "amelie"
+    with pytest.raises(AccountError):
+        old.create("AMELIE", "correct horse")
+    engine.dispose()
+
+
+@pytest.mark.parametrize("name", ["Amélie", "ÉLODIE", "Straße", "ﬁlou", "Zoë-3", "Ørjan"])
+def test_the_migration_s_fold_is_the_server_s(name: str) -> None:
+    import importlib.util
+
+    path = MIGRATIONS / "versions" / "0011_name_look.py"
+    spec = importlib.util.spec_from_file_location("rev0011", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module._look(name) == name_look(name)

@@ -20,7 +20,14 @@ from sqlalchemy import inspect, select
 
 from marjolet.web.backends import broker_identity
 from marjolet.web.config import WebConfig
-from marjolet.web.db import MIGRATIONS, current_revision, deployment, make_engine, migrate
+from marjolet.web.db import (
+    HEAD_REVISION,
+    MIGRATIONS,
+    current_revision,
+    deployment,
+    make_engine,
+    migrate,
+)
 from marjolet.web.deployment import (
     SETTINGS,
     Deployment,
@@ -74,9 +81,9 @@ def test_revision_0010_adds_the_deployment_table_to_a_database_at_0009(
         config.attributes["connection"] = connection
         command.upgrade(config, "0009")
     assert "deployment" not in inspect(engine).get_table_names()
-    assert migrate(engine) == "0010"
+    assert migrate(engine) == HEAD_REVISION
     with engine.connect() as connection:
-        assert current_revision(connection) == "0010"
+        assert current_revision(connection) == HEAD_REVISION
     columns = {c["name"] for c in inspect(engine).get_columns("deployment")}
     assert columns == {"setting", "value", "changed", "changed_by"}
     with engine.begin() as connection:  # and back

@@ -383,12 +383,13 @@ def test_bad_seeks_get_one_line_400s(server: LiveServer) -> None:
 
 def test_a_guest_may_not_post_accept_or_wait_under_an_accounts_name(server: LiveServer) -> None:
     """The lobby would show a stranger as that player: the name is refused,
-    whatever its case, and the account itself still posts under it."""
+    whatever its case and accents, and the account itself still posts under it."""
     owner = sign_up(server, "Amélie")
     with server.http() as guest:
         for path, body in (
             ("/api/seeks", {"name": "amélie"}),
             ("/api/play-now", {"name": "AMÉLIE"}),
+            ("/api/seeks", {"name": "Amelie"}),  # looks the same, accents aside
         ):
             answer = guest.post(path, json=body)
             assert answer.status_code == 400, (path, answer.text)

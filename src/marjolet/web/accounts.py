@@ -91,6 +91,14 @@ def account_name(name: object) -> str | None:
     return name if NAME_PATTERN.fullmatch(name) else None
 
 
+def name_look(name: str) -> str:
+    """How a name looks to a reader, accents and case set aside: "Amélie",
+    "amelie" and "AMELIE" look alike, so no two accounts (and no guest and
+    an account) may have names that look the same."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
 def check_name(name: object) -> str:
     """The name if it is a valid account name, else :class:`AccountError`."""
     valid = account_name(name)
@@ -138,6 +146,9 @@ class Accounts:
     def create(self, name: object, password: object) -> tuple[Account, str]:
         """A new account and a session token for it."""
         name = check_name(name)
+        taken = self.looking_like(name)
+        if taken is not None:
+            raise AccountError("name_taken", f"the name {name!r} is taken (as {taken.name!r})")
         password_hash = self.hasher.hash(check_password(password))
         initial = self.system.initial
         now = self.clock()
@@ -147,6 +158,7 @@ class Accounts:
                     insert(accounts).values(
                         name=name,
                         name_key=name.lower(),
+                        name_look=name_look(name),
                         password_hash=password_hash,
                         created=now,
                         rating=initial.value,
@@ -229,6 +241,15 @@ class Accounts:
             return None
         with self.reader.connect() as db:
             row = db.execute(select(accounts).where(accounts.c.name_key == valid.lower())).first()
+        return None if row is None else self._account(row)
+
+    def looking_like(self, name: str) -> Account | None:
+        """The account whose name looks like ``name`` (:func:`name_look`),
+        or None: what a new account or a guest may not be called."""
+        with self.reader.connect() as db:
+            row = db.execute(
+                select(accounts).where(accounts.c.name_look == name_look(name))
+            ).first()
         return None if row is None else self._account(row)
 
     # -- ratings ---------------------------------------------------------------

@@ -104,6 +104,10 @@ accounts = Table(
     Column("name", String(20), nullable=False),
     #: The name folded to lower case: names are unique regardless of case.
     Column("name_key", String(20), nullable=False, unique=True),
+    #: The name as a reader sees it, accents and case set aside
+    #: (accounts.name_look; revision 0011): no two accounts look alike.
+    #: NULL for an older account that already looked like an earlier one.
+    Column("name_look", String(100)),
     Column("password_hash", Text, nullable=False),
     Column("created", Float, nullable=False),
     Column("rating", Float, nullable=False),
@@ -112,6 +116,7 @@ accounts = Table(
     Column("games", Integer, nullable=False, server_default="0"),
     Column("wins", Integer, nullable=False, server_default="0"),
     Column("losses", Integer, nullable=False, server_default="0"),
+    Index("accounts_by_look", "name_look", unique=True),
 )
 
 sessions = Table(
@@ -261,7 +266,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 #: The PostgreSQL advisory lock key that one migrating process holds at a time.
 MIGRATE_LOCK = 0x6D61726A
 #: The newest revision in ``migrations/versions`` (a test checks it).
-HEAD_REVISION = "0010"
+HEAD_REVISION = "0011"
 
 
 def database_url(target: str | os.PathLike[str]) -> str:

@@ -52,11 +52,11 @@ PROTOCOL_ERROR = WebError("malformed", "this message could not be handled", key=
 
 async def seeker_of(online: Online, account: Account | None, name: str) -> Seeker:
     """Who posts or accepts: the account under its own name, or a guest.
-    A guest may not take an account's name: the lobby would show a stranger
-    as that player."""
+    A guest may not take an account's name, nor one that looks like it
+    (accents and case aside): the lobby would show a stranger as that player."""
     if account is not None:
         return Seeker(account.name, account)
-    if await online.run(online.accounts.by_name, name) is not None:
+    if await online.run(online.accounts.looking_like, name) is not None:
         raise WebError(
             "name_of_account",
             f"{name!r} is the name of an account: log in, or play under another name",
