@@ -229,6 +229,8 @@ def test_bad_input_is_one_line_and_exit_2(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     extra = ["--quiet"] if argv[0] != "report" else []
+    missing = str(tmp_path / "nonexistent")  # a folder surely missing (/nonexistent may not be)
+    argv = [a.replace("/nonexistent", missing, 1) for a in argv]
     code, _, err = _run(capsys, *argv, *extra)
     assert code == 2
     assert message in err

@@ -207,7 +207,7 @@ def test_selfplay_to_an_unwritable_place_exits_2(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "cannot write" in proc.stderr
 
 
-def test_play_against_a_level_names_it_and_records_the_bot_behind_it(tmp_path: Path) -> None:
+def test_play_against_a_level_names_it_and_records_the_level_by_its_name(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     proc = run_cli(
         "play", "--opponent", "level:amateur", "--seed", "4", "--save", str(save),
@@ -216,7 +216,7 @@ def test_play_against_a_level_names_it_and_records_the_bot_behind_it(tmp_path: P
     assert proc.returncode == 0, proc.stderr
     assert "Amateur" in proc.stdout and "level:" not in proc.stdout
     record = load(save)
-    assert record.players is not None and record.players[1] == "heuristic"
+    assert record.players is not None and record.players[1] == "Amateur"  # as the web records it
 
 
 def test_play_through_a_pipe_finishes_a_match_and_saves_it(tmp_path: Path) -> None:
@@ -243,9 +243,9 @@ def test_play_accepts_action_text_and_rejects_nonsense(tmp_path: Path) -> None:
         stdin="zz\n99\nmeld 4J\nhelp\n1\nquit\n",
     )
     assert proc.returncode == 0
-    assert "unknown action 'ZZ'" in proc.stdout
+    assert "'zz' is not an action" in proc.stdout  # in the player's words, no record code
     assert "no action 99" in proc.stdout
-    assert "four jacks score nothing; 4J is not a meld" in proc.stdout
+    assert "four jacks score nothing: they are not a meld" in proc.stdout
     assert "R11" not in proc.stdout  # no rule id on a player's screen
     lines = proc.stdout.splitlines()
     quit_at = next(i for i, line in enumerate(lines) if line.startswith("  quit "))

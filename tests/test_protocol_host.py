@@ -134,8 +134,9 @@ for line in sys.stdin:
             meld = [a for a in legal if a.startswith("meld")][0]
             write_lines(json.dumps({{"action": meld}}))
             wait_for_unread_input()  # the host has asked for the next action
-            write_lines(json.dumps({{"action": "draw"}}))  # written before reading that act
+            # marked first: the host may stop this program as soon as it reads the line
             open(PIDFILE + ".melded", "w").close()
+            write_lines(json.dumps({{"action": "draw"}}))  # written before reading that act
             time.sleep(0.3)
         else:
             if MODE == "flood_stderr":
