@@ -386,7 +386,7 @@ def test_signing_up_on_a_phone_fields_are_easy_to_touch_and_a_mistake_reads_as_o
     page.wait_for_selector("#login-name")
     heights = page.eval_on_selector_all(
         "#account input, #seek-form input, #seek-form select, #now-form input",
-        """ns => ns.filter(n => n.getClientRects().length)  // shown (a guest: no rated boxes, a name)
+        """ns => ns.filter(n => n.getClientRects().length)  // shown (a guest: no rated box, a name)
                    .map(n => [n.id, (n.type === 'checkbox' ? n.closest('label') : n)
                                     .getBoundingClientRect().height])""",
     )  # (a checkbox is touched through its label)
