@@ -4,7 +4,7 @@
 
 import {
   cardElement, cardLabel, cardText, cardTitle, clear, el, orList, playSound, reducedMotion, sentence,
-  sortHand, suitName, suitOf, SUIT_SYMBOLS, t, tNodes,
+  sortHand, speakCards, suitName, suitOf, suitText, SUIT_SYMBOLS, t, tNodes,
 } from "./common.js";
 
 /** How long a card takes to travel, in milliseconds (none under prefers-reduced-motion). */
@@ -26,7 +26,7 @@ function subject(view, player, viewer) {
 }
 
 function suitSpan(suit) {
-  return el("span", { class: `card-text suit-${suit}`, role: "img", "aria-label": suitName(suit) }, SUIT_SYMBOLS[suit]);
+  return suitText(suit);
 }
 
 /** The board skeleton inside `root`; returns the parts render() fills. */
@@ -171,7 +171,7 @@ function trickArea(view, ctx, bottomPlayer) {
   } else {
     area.append(el("div", { class: "trick-empty" }, t("trick.empty")));
   }
-  if (caption) area.append(el("div", { class: "trick-caption" }, caption));
+  if (caption) area.append(el("div", { class: "trick-caption" }, speakCards(caption)));
   return area;
 }
 
@@ -180,8 +180,7 @@ function trumpBadge(view) {
     "div",
     { class: "trump-badge", title: t("trump.title", { suit: suitName(view.trump) }) },
     el("span", { class: "trump-word" }, t("trump.word")),
-    el("span", { class: `big-suit suit-${view.trump}`, role: "img", "aria-label": suitName(view.trump) },
-      SUIT_SYMBOLS[view.trump]),
+    el("span", { class: `big-suit suit-${view.trump}`, "aria-hidden": "true" }, SUIT_SYMBOLS[view.trump]),
     el("span", { class: "trump-name" }, suitName(view.trump)),
     el("span", { class: "small" }, view.deal_over ? t("trump.deal_over")
       : view.phase === 2 ? t("trump.trick_phase2", { n: view.trick_number })
@@ -203,7 +202,11 @@ function windowActions(view, ctx) {
           disabled: ctx.pending,
           dataset: { action: a.action },
           onclick: () => ctx.onAction(a.action),
-        }, tNodes("window.declare", { cards: a.cards.map(cardText) }), el("span", { class: "value" }, `+${a.value}`)));
+        }, tNodes("window.declare", { cards: a.cards.map(cardText) }),
+        // heard as "Annoncer roi de pique dame de pique (mariage d’atout) +40": the shown
+        // words first (a voice command says what it sees), the cards and the meld in words
+        el("span", { class: "visually-hidden" }, ` (${meldName(a.meld, view)})`),
+        el("span", { class: "value" }, `+${a.value}`)));
       } else if (a.kind === "dix") {
         box.append(el("button", {
           type: "button",
