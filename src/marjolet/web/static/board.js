@@ -421,7 +421,9 @@ export function logPanel(view, log, seat, upto) {
     list.prepend(el("li", { class: "deal-start" }, scored));
   }
   if (!n) list.append(el("li", { class: "muted" }, t("log.none")));
-  return el("div", { class: "panel log-panel" }, el("h2", {}, t("log.title")), list);
+  // scrolled by the keyboard too: a focusable region, named, read as a log
+  const scroller = el("div", { class: "log-scroll", role: "log", tabindex: "0", "aria-label": t("log.title") }, list);
+  return el("div", { class: "panel log-panel" }, el("h2", {}, t("log.title")), scroller);
 }
 
 /** The end-of-deal summary table: each source for both players, then the match. */

@@ -758,7 +758,7 @@ function render() {
   clear($("score")).append(scorePanel(view, seat));
   const log = clear($("log"));
   log.append(logPanel(view, view.log, seat));
-  const list = log.querySelector(".log-list");
+  const list = log.querySelector(".log-scroll");
   if (list) list.scrollTop = list.scrollHeight;
   if (view.rules) $("rules-link").href = `/rules?rules=${encodeURIComponent(JSON.stringify(view.rules))}`;
   invitePanel(view);
