@@ -341,7 +341,8 @@ export function renderBoard(parts, view, ctx) {
 /** The score panel: this deal by source, and the match. */
 export function scorePanel(view, seat) {
   const order = seat === null || seat === undefined ? [0, 1] : [seat, 1 - seat];
-  const head = el("tr", {}, el("th", {}, ""), order.map((p) => el("th", {}, playerLabel(view, p, seat))));
+  const head = el("tr", {}, el("th", {}, el("span", { class: "visually-hidden" }, t("score.source_col"))),
+    order.map((p) => el("th", {}, playerLabel(view, p, seat))));
   const rows = SOURCES.map((key) =>
     el("tr", {}, el("td", {}, t(`source.${key}`)), order.map((p) => el("td", { class: "num" }, view.breakdown[p][key]))));
   const total = el("tr", { class: "total" }, el("td", {}, t("score.deal", { n: view.deal + 1 })),
