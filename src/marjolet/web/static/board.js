@@ -85,21 +85,30 @@ function handRow(view, player, ctx, isBottom) {
       (ctx.legal || []).filter((a) => a.kind === "card").map((a) => a.action),
     );
     const clickable = ctx.interactive && ctx.seat === player && legalCards.size > 0 && !ctx.pending;
+    const myTurn = ctx.interactive && ctx.seat === player && (ctx.legal || []).length > 0 && !ctx.pending;
     for (const card of sortHand(hand.cards, view.trump)) {
       const classes = [];
       let onclick = null;
       let title = view.blocked && view.blocked[card] ? blockedReason(view, card) : null;
+      let disabled = false;
       if (clickable && legalCards.has(card)) {
         classes.push("playable");
         onclick = () => ctx.onAction(card);
       } else if (ctx.seat === player && legalCards.size > 0) {
         classes.push("unplayable");
       }
+      if (!onclick && myTurn && ctx.onBlocked && (legalCards.size > 0 || title)) {
+        // held back (tricks 11-16, the meld window): a button all the same, reached by
+        // the keyboard, named "(not playable)", that says why when pressed
+        const why = title || t("table.blocked_now", { card: cardLabel(card) });
+        onclick = () => ctx.onBlocked(why);
+        disabled = true;
+      }
       if (ctx.hint === card) classes.push("hinted");
       if (exposed.has(card)) classes.push("exposed");
       const key = ctx.seat === player && ctx.interactive && legalCards.size > 0 ? playableKey(card, hand.cards, view.trump, legalCards) : null;
       const node = cardElement(card, {
-        classes, onclick, title, badge: exposed.has(card) ? t("card.badge_shown") : null, key: key ? String(key) : null,
+        classes, onclick, disabled, title, badge: exposed.has(card) ? t("card.badge_shown") : null, key: key ? String(key) : null,
       });
       if (!onclick && title && ctx.onBlocked) node.addEventListener("click", () => ctx.onBlocked(title));  // a tap says why
       row.append(node);

@@ -459,7 +459,11 @@ export function cardElement(card, options = {}) {
   const attrs = { class: classes.join(" "), dataset: card ? { card } : {} };
   if (options.title) attrs.title = options.title;
   let node;
-  if (options.onclick) {
+  if (options.onclick && options.disabled) {  // a card of the hand that may not be played now
+    // (a button all the same: the keyboard reaches it, and pressing it says why)
+    node = el("button", { ...attrs, type: "button", "aria-disabled": "true", onclick: options.onclick },
+      el("span", { class: "visually-hidden" }, options.label || t("card.not_playable", { card: cardTitle(card) })));
+  } else if (options.onclick) {
     node = el("button", { ...attrs, type: "button", onclick: options.onclick },
       el("span", { class: "visually-hidden" }, options.label || t("card.play", { card: cardTitle(card) })));
   } else {
