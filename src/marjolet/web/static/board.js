@@ -42,8 +42,48 @@ export function buildBoard(root) {
     note: el("div", { class: "table-note", role: "status", "aria-live": "polite" }),
   };
   parts.felt = el("div", { class: "felt" }, parts.top, parts.center, parts.prompt, parts.actions, parts.bottom, parts.note);
+  // the live prompt in two boxes: what happened since this seat last moved (a sentence
+  // per line, added one by one) and what to do now, so that neither is said twice
+  parts.news = el("div", { class: "prompt-newsbox" });
+  parts.line = el("div", { class: "prompt-line" });
+  parts.prompt.append(parts.news, parts.line);
   root.append(parts.felt);
+  // the keyboard's place on the board, kept across redrawing (renderBoard)
+  parts.root = root;
+  parts.focus = { key: null, wanted: false };
+  document.addEventListener("focusin", (event) => {
+    const inside = root.contains(event.target);
+    parts.focus.wanted = inside;
+    if (inside) parts.focus.key = focusKey(event.target);
+  });
   return parts;
+}
+
+/** What names a control of the board across redrawing: its card or its action. */
+function focusKey(node) {
+  const control = node.closest ? node.closest("[data-card], [data-action], .action") : null;
+  if (!control) return null;
+  if (control.dataset.card) return `[data-card="${control.dataset.card}"]`;
+  if (control.dataset.action) return `[data-action="${control.dataset.action}"]`;
+  const kind = ["hint", "last-trick"].find((c) => control.classList.contains(c));
+  return kind ? `.action.${kind}` : null;
+}
+
+/** After redrawing, give the keyboard back its place: the same card or button if it is
+ *  still there, else the first card to play, else the main action (draw). Only when the
+ *  focus was on the board (or lost with it): focus elsewhere on the page is left alone. */
+function restoreFocus(parts, lost) {
+  const f = parts.focus;
+  const active = document.activeElement;
+  if (!f.wanted || !(lost || !active || active === document.body || active === parts.root)) return;
+  const usable = (node) => node && node.matches("button:not([disabled]), a[href]") && node.offsetParent !== null;
+  const same = f.key ? parts.felt.querySelector(`button${f.key}, .action${f.key}`) : null;
+  const next = [same, parts.felt.querySelector(".hand.mine .card.playable"),
+    parts.felt.querySelector(".action.draw"), parts.felt.querySelector(".action.meld, .action.dix")].find(usable);
+  if (next) {
+    next.focus({ preventScroll: true });
+    f.key = focusKey(next);
+  }
 }
 
 function nameplate(view, player, ctx) {
@@ -337,14 +377,72 @@ export function renderBoard(parts, view, ctx) {
   const bottomPlayer = ctx.seat === null || ctx.seat === undefined ? 0 : ctx.seat;
   const topPlayer = 1 - bottomPlayer;
   ctx.legal = view.legal || [];
+  const focus = parts.focus || { key: null, wanted: false };
+  parts.focus = focus;
+  const lost = parts.felt.contains(document.activeElement);  // redrawing takes it away
   clear(parts.top).append(nameplate(view, topPlayer, ctx), handRow(view, topPlayer, ctx, false));
   clear(parts.center).append(stockPile(view), trickArea(view, ctx, bottomPlayer), trumpBadge(view));
-  clear(parts.prompt).append(...(ctx.news || []).map((line) => el("div", { class: "prompt-news" }, line)),
-    ctx.message || promptText(view, ctx));
+  const news = (ctx.news || []).map((line) => (typeof line === "string" ? { text: line, shown: true } : line));
+  if (parts.news) {
+    setLines(parts.news, news.map((n) => ({ key: n.text, cls: n.shown ? "prompt-news" : "prompt-news visually-hidden",
+      content: speakCards(n.text) })));
+    const message = ctx.message || promptText(view, ctx);
+    const key = typeof message === "string" ? message : message.textContent;
+    setLines(parts.line, [{ key, cls: "prompt-text", content: typeof message === "string" ? speakCards(message) : message }]);
+  } else {
+    clear(parts.prompt).append(...news.map((n) => el("div", { class: "prompt-news" }, speakCards(n.text))),
+      ctx.message || promptText(view, ctx));
+  }
   clear(parts.note);
-  if (ctx.note) parts.note.append(el("p", { class: ctx.noteKind === "hint" ? "hint-text" : "why-text" }, ctx.note));
+  if (ctx.note) {
+    parts.note.append(el("p", { class: ctx.noteKind === "hint" ? "hint-text" : "why-text" },
+      typeof ctx.note === "string" ? speakCards(ctx.note) : ctx.note));
+  }
   clear(parts.actions).append(windowActions(view, ctx));
   clear(parts.bottom).append(handRow(view, bottomPlayer, ctx, true), nameplate(view, bottomPlayer, ctx));
+  restoreFocus(parts, lost);
+}
+
+/** Lines of a live region, each {key, cls, content}: the lines already there are kept,
+ *  only the new ones are added (a screen reader says the added ones, once each). */
+function setLines(box, lines) {
+  const kids = [...box.children];
+  let same = 0;
+  while (same < lines.length && same < kids.length && kids[same].dataset.key === lines[same].key) same += 1;
+  for (const kid of kids.slice(same)) kid.remove();
+  for (const line of lines.slice(same)) box.append(el("div", { class: line.cls, dataset: { key: line.key } }, line.content));
+}
+
+/** What happened since this seat last moved, a sentence each, in the order played: the
+ *  other player's cards, who took each trick, their melds and exchanges (shown on the
+ *  felt: {text, shown: true}) and the card this seat drew (said, not shown: the felt
+ *  shows the rest). "Débutant joue 10♣ et prend le pli.", "Vous piochez D♠." */
+export function moveNews(view, seat) {
+  const out = [];
+  if (seat === null || seat === undefined || !view.log) return out;
+  const log = view.log;
+  let start = log.length;
+  while (start > 0 && log[start - 1].player !== seat) start -= 1;
+  const melds = opponentNews(view, seat);
+  for (let i = Math.max(0, start - 1); i < log.length; i += 1) {
+    const entry = log[i];
+    const mine = entry.player === seat;
+    const name = view.players[entry.player];
+    const a = entry.action;
+    const said = (text) => out.push({ text, shown: false });
+    if (a === "draw") {
+      if (entry.you_drew) said(t("news.you_drew", { card: cardLabel(entry.you_drew) }));
+    } else if (a === "dix" || a.startsWith("meld ")) {
+      if (!mine && melds.length) out.push({ text: sentence(melds.shift(), { keepCase: true }), shown: true });
+    } else if (entry.won_by === undefined) {
+      if (!mine) said(t("news.led", { name, card: cardLabel(a) }));
+    } else if (mine) {
+      said(entry.won_by === seat ? t("news.you_take") : t("news.takes", { name: view.players[entry.won_by] }));
+    } else {
+      said(t(entry.won_by === seat ? "news.played_you_take" : "news.played_takes", { name, card: cardLabel(a) }));
+    }
+  }
+  return out;
 }
 
 /** The score panel: this deal by source, and the match. */
