@@ -68,6 +68,7 @@ function toast(text) {
   const node = $("toast");
   clear(node).append(text);
   node.hidden = false;
+  announce(text);  // said by the page's live region: the toast appears with its words in it
   clearTimeout(state.toastTimer);
   state.toastTimer = setTimeout(() => { node.hidden = true; }, 4000);
 }
@@ -327,6 +328,7 @@ function awayClock(away) {
     const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
     if (left > 0) {
       clear(node).append(t("away.countdown", { time: duration(left) }));
+      if (node.hidden) announce(node.textContent);  // once, as the box appears (not each second)
     } else {
       clearInterval(state.awayTimer);
       const claim = el("button", { type: "button", id: "claim", class: "action primary" }, t("away.claim"));
@@ -337,6 +339,7 @@ function awayClock(away) {
         clear(node).append(el("p", {}, t("away.still_gone")), claim);
       });
       clear(node).append(el("p", {}, t("away.gone")), claim, " ", wait);
+      announce(t("away.gone"));
     }
     node.hidden = false;
   };
@@ -393,9 +396,24 @@ function deadlineLine(view) {
   node.hidden = left === null || left === 0;
   if (node.hidden) return;
   const text = t(mine ? "table.time_left_you" : "table.time_left_them", { time: duration(left) });
+  sayTimeLeft(view, left, mine, text);
   if (node.dataset.shown === text) return;
   node.dataset.shown = text;
   clear(node).append(text);
+}
+
+// The player's own clock is said aloud twice, with 30 and with 10 seconds left (the
+// countdown itself is not a live region: a screen reader would read it every second).
+function sayTimeLeft(view, left, mine, text) {
+  const turn = `${view.version}:${view.deadline}`;
+  if (!state.clockSaid || state.clockSaid.turn !== turn) state.clockSaid = { turn, said: new Set() };
+  if (!mine) return;
+  for (const mark of [30, 10]) {
+    if (left <= mark && left > mark - 5 && !state.clockSaid.said.has(mark)) {
+      state.clockSaid.said.add(mark);
+      announce(text);
+    }
+  }
 }
 
 // The move clock ran out: the late player reads that the other may now claim
@@ -405,7 +423,7 @@ function deadlineLine(view) {
 function timeUpBox(kind, view) {
   let node = $("time-up");
   if (!node) {
-    node = el("div", { id: "time-up", class: "panel away time-up", role: "status", "aria-live": "polite" });
+    node = el("div", { id: "time-up", class: "panel away time-up" });  // said through announce()
     node.hidden = true;
     document.querySelector("main").before(node);
   }
@@ -431,6 +449,7 @@ function timeUpBox(kind, view) {
   }
   if (kind) {
     node.hidden = false;
+    announce(node.querySelector("p").textContent);
     awayNode().hidden = true;  // one box at a time: this claim stands whether or not they left
   }
   if (state.view) render();  // the prompt: "thinking" no more
@@ -448,7 +467,7 @@ function duration(seconds) {
 function awayNode() {
   let node = $("away");
   if (!node) {
-    node = el("div", { id: "away", class: "panel away", role: "status", "aria-live": "polite" });
+    node = el("div", { id: "away", class: "panel away" });  // said through announce()
     node.hidden = true;
     document.querySelector("main").before(node);
   }
