@@ -78,6 +78,7 @@ function restoreFocus(parts, lost) {
   if (!f.wanted || !(lost || !active || active === document.body || active === parts.root)) return;
   const usable = (node) => node && node.matches("button:not([disabled]), a[href]") && node.offsetParent !== null;
   const same = f.key ? parts.felt.querySelector(`button${f.key}, .action${f.key}`) : null;
+  if (same && same.disabled) return;  // greyed a moment (the hint being thought): back to it after
   const next = [same, parts.felt.querySelector(".hand.mine .card.playable"),
     parts.felt.querySelector(".action.draw"), parts.felt.querySelector(".action.meld, .action.dix")].find(usable);
   if (next) {
