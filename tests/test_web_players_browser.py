@@ -129,7 +129,7 @@ def test_a_table_in_the_ending_speaks_french(page: Page, server: LiveServer, sho
     assert not cut_or_tall(page), cut_or_tall(page)
     dimmed = page.locator(".hand.mine .card:not(.playable)")
     if dimmed.count():  # a dimmed card says why, in words
-        dimmed.first.click()
+        dimmed.first.click(force=True)  # aria-disabled: Playwright would wait for "enabled"
         why = page.wait_for_selector(".table-note .why-text")
         assert why is not None and "Impossible de jouer" in why.inner_text()
         seen(page, "table, a dimmed card")

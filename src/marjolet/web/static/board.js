@@ -4,7 +4,7 @@
 
 import {
   cardElement, cardLabel, cardText, cardTitle, clear, el, orList, playSound, reducedMotion, sentence,
-  sortHand, suitName, suitOf, SUIT_SYMBOLS, t, tNodes,
+  sortHand, speakCards, suitName, suitOf, suitText, SUIT_SYMBOLS, t, tNodes,
 } from "./common.js";
 
 /** How long a card takes to travel, in milliseconds (none under prefers-reduced-motion). */
@@ -26,7 +26,7 @@ function subject(view, player, viewer) {
 }
 
 function suitSpan(suit) {
-  return el("span", { class: `card-text suit-${suit}`, role: "img", "aria-label": suitName(suit) }, SUIT_SYMBOLS[suit]);
+  return suitText(suit);
 }
 
 /** The board skeleton inside `root`; returns the parts render() fills. */
@@ -42,8 +42,49 @@ export function buildBoard(root) {
     note: el("div", { class: "table-note", role: "status", "aria-live": "polite" }),
   };
   parts.felt = el("div", { class: "felt" }, parts.top, parts.center, parts.prompt, parts.actions, parts.bottom, parts.note);
+  // the live prompt in two boxes: what happened since this seat last moved (a sentence
+  // per line, added one by one) and what to do now, so that neither is said twice
+  parts.news = el("div", { class: "prompt-newsbox" });
+  parts.line = el("div", { class: "prompt-line" });
+  parts.prompt.append(parts.news, parts.line);
   root.append(parts.felt);
+  // the keyboard's place on the board, kept across redrawing (renderBoard)
+  parts.root = root;
+  parts.focus = { key: null, wanted: false };
+  document.addEventListener("focusin", (event) => {
+    const inside = root.contains(event.target);
+    parts.focus.wanted = inside;
+    if (inside) parts.focus.key = focusKey(event.target);
+  });
   return parts;
+}
+
+/** What names a control of the board across redrawing: its card or its action. */
+function focusKey(node) {
+  const control = node.closest ? node.closest("[data-card], [data-action], .action") : null;
+  if (!control) return null;
+  if (control.dataset.card) return `[data-card="${control.dataset.card}"]`;
+  if (control.dataset.action) return `[data-action="${control.dataset.action}"]`;
+  const kind = ["hint", "last-trick"].find((c) => control.classList.contains(c));
+  return kind ? `.action.${kind}` : null;
+}
+
+/** After redrawing, give the keyboard back its place: the same card or button if it is
+ *  still there, else the first card to play, else the main action (draw). Only when the
+ *  focus was on the board (or lost with it): focus elsewhere on the page is left alone. */
+function restoreFocus(parts, lost) {
+  const f = parts.focus;
+  const active = document.activeElement;
+  if (!f.wanted || !(lost || !active || active === document.body || active === parts.root)) return;
+  const usable = (node) => node && node.matches("button:not([disabled]), a[href]") && node.offsetParent !== null;
+  const same = f.key ? parts.felt.querySelector(`button${f.key}, .action${f.key}`) : null;
+  if (same && same.disabled) return;  // greyed a moment (the hint being thought): back to it after
+  const next = [same, parts.felt.querySelector(".hand.mine .card.playable"),
+    parts.felt.querySelector(".action.draw"), parts.felt.querySelector(".action.meld, .action.dix")].find(usable);
+  if (next) {
+    next.focus({ preventScroll: true });
+    f.key = focusKey(next);
+  }
 }
 
 function nameplate(view, player, ctx) {
@@ -85,21 +126,30 @@ function handRow(view, player, ctx, isBottom) {
       (ctx.legal || []).filter((a) => a.kind === "card").map((a) => a.action),
     );
     const clickable = ctx.interactive && ctx.seat === player && legalCards.size > 0 && !ctx.pending;
+    const myTurn = ctx.interactive && ctx.seat === player && (ctx.legal || []).length > 0 && !ctx.pending;
     for (const card of sortHand(hand.cards, view.trump)) {
       const classes = [];
       let onclick = null;
       let title = view.blocked && view.blocked[card] ? blockedReason(view, card) : null;
+      let disabled = false;
       if (clickable && legalCards.has(card)) {
         classes.push("playable");
         onclick = () => ctx.onAction(card);
       } else if (ctx.seat === player && legalCards.size > 0) {
         classes.push("unplayable");
       }
+      if (!onclick && myTurn && ctx.onBlocked && (legalCards.size > 0 || title)) {
+        // held back (tricks 11-16, the meld window): a button all the same, reached by
+        // the keyboard, named "(not playable)", that says why when pressed
+        const why = title || t("table.blocked_now", { card: cardLabel(card) });
+        onclick = () => ctx.onBlocked(why);
+        disabled = true;
+      }
       if (ctx.hint === card) classes.push("hinted");
       if (exposed.has(card)) classes.push("exposed");
       const key = ctx.seat === player && ctx.interactive && legalCards.size > 0 ? playableKey(card, hand.cards, view.trump, legalCards) : null;
       const node = cardElement(card, {
-        classes, onclick, title, badge: exposed.has(card) ? t("card.badge_shown") : null, key: key ? String(key) : null,
+        classes, onclick, disabled, title, badge: exposed.has(card) ? t("card.badge_shown") : null, key: key ? String(key) : null,
       });
       if (!onclick && title && ctx.onBlocked) node.addEventListener("click", () => ctx.onBlocked(title));  // a tap says why
       row.append(node);
@@ -171,7 +221,7 @@ function trickArea(view, ctx, bottomPlayer) {
   } else {
     area.append(el("div", { class: "trick-empty" }, t("trick.empty")));
   }
-  if (caption) area.append(el("div", { class: "trick-caption" }, caption));
+  if (caption) area.append(el("div", { class: "trick-caption" }, speakCards(caption)));
   return area;
 }
 
@@ -180,8 +230,7 @@ function trumpBadge(view) {
     "div",
     { class: "trump-badge", title: t("trump.title", { suit: suitName(view.trump) }) },
     el("span", { class: "trump-word" }, t("trump.word")),
-    el("span", { class: `big-suit suit-${view.trump}`, role: "img", "aria-label": suitName(view.trump) },
-      SUIT_SYMBOLS[view.trump]),
+    el("span", { class: `big-suit suit-${view.trump}`, "aria-hidden": "true" }, SUIT_SYMBOLS[view.trump]),
     el("span", { class: "trump-name" }, suitName(view.trump)),
     el("span", { class: "small" }, view.deal_over ? t("trump.deal_over")
       : view.phase === 2 ? t("trump.trick_phase2", { n: view.trick_number })
@@ -203,7 +252,11 @@ function windowActions(view, ctx) {
           disabled: ctx.pending,
           dataset: { action: a.action },
           onclick: () => ctx.onAction(a.action),
-        }, tNodes("window.declare", { cards: a.cards.map(cardText) }), el("span", { class: "value" }, `+${a.value}`)));
+        }, tNodes("window.declare", { cards: a.cards.map(cardText) }),
+        // heard as "Annoncer roi de pique dame de pique (mariage d’atout) +40": the shown
+        // words first (a voice command says what it sees), the cards and the meld in words
+        el("span", { class: "visually-hidden" }, ` (${meldName(a.meld, view)})`),
+        el("span", { class: "value" }, `+${a.value}`)));
       } else if (a.kind === "dix") {
         box.append(el("button", {
           type: "button",
@@ -325,20 +378,79 @@ export function renderBoard(parts, view, ctx) {
   const bottomPlayer = ctx.seat === null || ctx.seat === undefined ? 0 : ctx.seat;
   const topPlayer = 1 - bottomPlayer;
   ctx.legal = view.legal || [];
+  const focus = parts.focus || { key: null, wanted: false };
+  parts.focus = focus;
+  const lost = parts.felt.contains(document.activeElement);  // redrawing takes it away
   clear(parts.top).append(nameplate(view, topPlayer, ctx), handRow(view, topPlayer, ctx, false));
   clear(parts.center).append(stockPile(view), trickArea(view, ctx, bottomPlayer), trumpBadge(view));
-  clear(parts.prompt).append(...(ctx.news || []).map((line) => el("div", { class: "prompt-news" }, line)),
-    ctx.message || promptText(view, ctx));
+  const news = (ctx.news || []).map((line) => (typeof line === "string" ? { text: line, shown: true } : line));
+  if (parts.news) {
+    setLines(parts.news, news.map((n) => ({ key: n.text, cls: n.shown ? "prompt-news" : "prompt-news visually-hidden",
+      content: speakCards(n.text) })));
+    const message = ctx.message || promptText(view, ctx);
+    const key = typeof message === "string" ? message : message.textContent;
+    setLines(parts.line, [{ key, cls: "prompt-text", content: typeof message === "string" ? speakCards(message) : message }]);
+  } else {
+    clear(parts.prompt).append(...news.map((n) => el("div", { class: "prompt-news" }, speakCards(n.text))),
+      ctx.message || promptText(view, ctx));
+  }
   clear(parts.note);
-  if (ctx.note) parts.note.append(el("p", { class: ctx.noteKind === "hint" ? "hint-text" : "why-text" }, ctx.note));
+  if (ctx.note) {
+    parts.note.append(el("p", { class: ctx.noteKind === "hint" ? "hint-text" : "why-text" },
+      typeof ctx.note === "string" ? speakCards(ctx.note) : ctx.note));
+  }
   clear(parts.actions).append(windowActions(view, ctx));
   clear(parts.bottom).append(handRow(view, bottomPlayer, ctx, true), nameplate(view, bottomPlayer, ctx));
+  restoreFocus(parts, lost);
+}
+
+/** Lines of a live region, each {key, cls, content}: the lines already there are kept,
+ *  only the new ones are added (a screen reader says the added ones, once each). */
+function setLines(box, lines) {
+  const kids = [...box.children];
+  let same = 0;
+  while (same < lines.length && same < kids.length && kids[same].dataset.key === lines[same].key) same += 1;
+  for (const kid of kids.slice(same)) kid.remove();
+  for (const line of lines.slice(same)) box.append(el("div", { class: line.cls, dataset: { key: line.key } }, line.content));
+}
+
+/** What happened since this seat last moved, a sentence each, in the order played: the
+ *  other player's cards, who took each trick, their melds and exchanges (shown on the
+ *  felt: {text, shown: true}) and the card this seat drew (said, not shown: the felt
+ *  shows the rest). "Débutant joue 10♣ et prend le pli.", "Vous piochez D♠." */
+export function moveNews(view, seat) {
+  const out = [];
+  if (seat === null || seat === undefined || !view.log) return out;
+  const log = view.log;
+  let start = log.length;
+  while (start > 0 && log[start - 1].player !== seat) start -= 1;
+  const melds = opponentNews(view, seat);
+  for (let i = Math.max(0, start - 1); i < log.length; i += 1) {
+    const entry = log[i];
+    const mine = entry.player === seat;
+    const name = view.players[entry.player];
+    const a = entry.action;
+    const said = (text) => out.push({ text, shown: false });
+    if (a === "draw") {
+      if (entry.you_drew) said(t("news.you_drew", { card: cardLabel(entry.you_drew) }));
+    } else if (a === "dix" || a.startsWith("meld ")) {
+      if (!mine && melds.length) out.push({ text: sentence(melds.shift(), { keepCase: true }), shown: true });
+    } else if (entry.won_by === undefined) {
+      if (!mine) said(t("news.led", { name, card: cardLabel(a) }));
+    } else if (mine) {
+      said(entry.won_by === seat ? t("news.you_take") : t("news.takes", { name: view.players[entry.won_by] }));
+    } else {
+      said(t(entry.won_by === seat ? "news.played_you_take" : "news.played_takes", { name, card: cardLabel(a) }));
+    }
+  }
+  return out;
 }
 
 /** The score panel: this deal by source, and the match. */
 export function scorePanel(view, seat) {
   const order = seat === null || seat === undefined ? [0, 1] : [seat, 1 - seat];
-  const head = el("tr", {}, el("th", {}, ""), order.map((p) => el("th", {}, playerLabel(view, p, seat))));
+  const head = el("tr", {}, el("th", {}, el("span", { class: "visually-hidden" }, t("score.source_col"))),
+    order.map((p) => el("th", {}, playerLabel(view, p, seat))));
   const rows = SOURCES.map((key) =>
     el("tr", {}, el("td", {}, t(`source.${key}`)), order.map((p) => el("td", { class: "num" }, view.breakdown[p][key]))));
   const total = el("tr", { class: "total" }, el("td", {}, t("score.deal", { n: view.deal + 1 })),
@@ -418,7 +530,9 @@ export function logPanel(view, log, seat, upto) {
     list.prepend(el("li", { class: "deal-start" }, scored));
   }
   if (!n) list.append(el("li", { class: "muted" }, t("log.none")));
-  return el("div", { class: "panel log-panel" }, el("h2", {}, t("log.title")), list);
+  // scrolled by the keyboard too: a focusable region, named, read as a log
+  const scroller = el("div", { class: "log-scroll", role: "log", tabindex: "0", "aria-label": t("log.title") }, list);
+  return el("div", { class: "panel log-panel" }, el("h2", {}, t("log.title")), scroller);
 }
 
 /** The end-of-deal summary table: each source for both players, then the match. */

@@ -459,7 +459,11 @@ export function cardElement(card, options = {}) {
   const attrs = { class: classes.join(" "), dataset: card ? { card } : {} };
   if (options.title) attrs.title = options.title;
   let node;
-  if (options.onclick) {
+  if (options.onclick && options.disabled) {  // a card of the hand that may not be played now
+    // (a button all the same: the keyboard reaches it, and pressing it says why)
+    node = el("button", { ...attrs, type: "button", "aria-disabled": "true", onclick: options.onclick },
+      el("span", { class: "visually-hidden" }, options.label || t("card.not_playable", { card: cardTitle(card) })));
+  } else if (options.onclick) {
     node = el("button", { ...attrs, type: "button", onclick: options.onclick },
       el("span", { class: "visually-hidden" }, options.label || t("card.play", { card: cardTitle(card) })));
   } else {
@@ -481,9 +485,58 @@ export function cardElement(card, options = {}) {
   return node;
 }
 
-/** A short inline card text in its suit colour, for logs and buttons. */
+/** A short inline card text in its suit colour, for logs and buttons: "10♣" for the
+ *  eye, "dix de trèfle" for the ear (an image named in words; the symbol is not read). */
 export function cardText(card) {
-  return el("span", { class: `card-text suit-${suitOf(card)}`, title: cardTitle(card) }, cardLabel(card));
+  return el("span", { class: `card-text suit-${suitOf(card)}`, title: cardTitle(card), role: "img",
+    "aria-label": cardTitle(card) }, cardLabel(card));
+}
+
+/** A suit symbol in its colour, named in words for a screen reader ("♦" reads "carreau"). */
+export function suitText(suit) {
+  return el("span", { class: `card-text suit-${suit}`, role: "img", "aria-label": suitName(suit) }, SUIT_SYMBOLS[suit]);
+}
+
+/** A sentence written with card labels and suit symbols ("répondez à 10♣ ; fournissez ♦")
+ *  as parts for el(): every card and suit becomes cardText / suitText, shown as before
+ *  and spoken in words. The one way the pages put a card inside running text. */
+export function speakCards(text) {
+  const letters = {};
+  for (const rank of RANK_ORDER) letters[t(`rank_letter.${rank}`)] = rank;
+  const ranks = Object.keys(letters).sort((a, b) => b.length - a.length)
+    .map((r) => r.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  const pattern = new RegExp(`(?:(${ranks})?)([${Object.values(SUIT_SYMBOLS).join("")}])`, "gu");
+  const bySymbol = Object.fromEntries(Object.entries(SUIT_SYMBOLS).map(([k, v]) => [v, k]));
+  const out = [];
+  let last = 0;
+  for (const m of String(text).matchAll(pattern)) {
+    if (m.index > last) out.push(text.slice(last, m.index));
+    const suit = bySymbol[m[2]];
+    out.push(m[1] ? cardText(letters[m[1]] + suit) : suitText(suit));
+    last = m.index + m[0].length;
+  }
+  if (last < String(text).length) out.push(String(text).slice(last));
+  return out;
+}
+
+let announcer = null;
+
+/** Say `text` through one polite live region made at page load (empty until then):
+ *  a box that is shown with its text already in it is skipped by screen readers. */
+export function announce(text) {
+  if (!announcer) announcer = announcerNode();
+  clear(announcer);
+  // a tick later, so that the same words said twice are said again
+  setTimeout(() => { clear(announcer).append(...speakCards(String(text))); }, 60);
+}
+
+/** The page's live region for announce(), made once (call at load, before anything is said). */
+export function announcerNode() {
+  if (!announcer) {
+    announcer = el("div", { id: "announcer", class: "visually-hidden", role: "status", "aria-live": "polite" });
+    document.body.append(announcer);
+  }
+  return announcer;
 }
 
 /** How a forfeited match ended: "bot" (a program broke down), "resigned"

@@ -37,7 +37,7 @@ function show() {
   clear($("score")).append(scorePanel(view, null));
   const log = clear($("log"));
   log.append(logPanel(view, deal.log, null, state.step));
-  const list = log.querySelector(".log-list");
+  const list = log.querySelector(".log-scroll");
   if (list) list.scrollTop = list.scrollHeight;
   showReview(view);
   $("slider").max = String(deal.frames.length - 1);

@@ -4,7 +4,7 @@
 // the current position; near the end of a match, the chance of winning it
 // each choice leaves. See docs/review.md.
 
-import { api, cardLabel, clear, el, orList, t } from "./common.js";
+import { api, cardLabel, clear, el, orList, speakCards, t } from "./common.js";
 import { meldName } from "./board.js";
 
 export const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -132,7 +132,7 @@ export function markLog(logNode, places, deal, view) {
       title = t("review.mark_title", { judgement, best, loss: lossWords(d) });
       text = t("review.mark", { mark, best, loss: lossText(d) });
     }
-    item.append(el("span", { class: "review-mark", title }, text));
+    item.append(el("span", { class: "review-mark", title }, speakCards(text)));
   });
 }
 
@@ -147,17 +147,17 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
       chances ? chances[b[0]] - chances[a[0]] || b[1] - a[1] : b[1] - a[1]);
     box.append(el("p", {}, t("review.to_choose", { name: players[d.seat], source: source(d) })),
       el("ul", { class: "review-values" }, order.map(([name, v]) =>
-        el("li", { class: bests.includes(name) ? "best" : null },
+        el("li", { class: bests.includes(name) ? "best" : null }, speakCards(
           `${actionLabel(name, view)} ${figure(v, d.exact)}${chances ? ` (${chance(chances[name], d.exact)})` : ""}` +
-          `${name === d.played ? t("review.played_mark") : ""}`))));
+          `${name === d.played ? t("review.played_mark") : ""}`)))));
     if (chances) box.append(el("p", { class: "small muted review-chances-note" }, t("review.chances_note")));
     // the best move in bold is the one that wins the match most often, not the one that scores most
     if (byChance(d)) box.append(el("p", { class: "small review-by-chance" }, t("review.best_by_chance")));
     if (d.loss > 0 && lossPoints(d) > 0) {
       const judgement = d.judgement && !byChance(d) ? ` (${judgementName(d.judgement)})` : "";
-      box.append(el("p", {}, t("review.lost", { card: actionLabel(d.played, view), loss: lossWords(d), judgement })));
+      box.append(el("p", {}, speakCards(t("review.lost", { card: actionLabel(d.played, view), loss: lossWords(d), judgement }))));
     }
-    if (d.match) box.append(el("p", { class: "review-match" }, matchText(d, view)));
+    if (d.match) box.append(el("p", { class: "review-match" }, speakCards(matchText(d, view))));
   } else {
     box.append(el("p", { class: "muted" }, t("review.no_choice")));
   }
@@ -165,7 +165,7 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
   if (marked.length) {
     box.append(el("h3", {}, t("review.marked", { n: deal + 1 })), el("ul", { class: "review-marked" }, marked.map((x) =>
       el("li", {}, el("a", { href: "#", onclick: (e) => { e.preventDefault(); go(x.action); } },
-        markedItem(x, players, view))))));
+        speakCards(markedItem(x, players, view)))))));
   }
   const summary = review.players.map((p) =>
     el("li", {}, t("review.summary", { name: players[p.seat],

@@ -3,11 +3,11 @@
 // server may restart: every game resumes where it was).
 
 import {
-  api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, onSeatRemembered, rememberSeat, seatFor,
+  announce, announcerNode, api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, onSeatRemembered, rememberSeat, seatFor,
   ratingText, sentence, serverSentence, refreshOnline, setTitle, sortHand, t, topbar,
 } from "./common.js";
 import {
-  animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, meldName, opponentNews, playerLabel, renderBoard,
+  animateChanges, blockedReason, buildBoard, dealSummary, logPanel, matchTable, meldName, moveNews, playerLabel, renderBoard,
   scorePanel, snapshotBoard,
 } from "./board.js";
 import { Rematch } from "./rematch.js";
@@ -68,6 +68,7 @@ function toast(text) {
   const node = $("toast");
   clear(node).append(text);
   node.hidden = false;
+  announce(text);  // said by the page's live region: the toast appears with its words in it
   clearTimeout(state.toastTimer);
   state.toastTimer = setTimeout(() => { node.hidden = true; }, 4000);
 }
@@ -327,6 +328,7 @@ function awayClock(away) {
     const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
     if (left > 0) {
       clear(node).append(t("away.countdown", { time: duration(left) }));
+      if (node.hidden) announce(node.textContent);  // once, as the box appears (not each second)
     } else {
       clearInterval(state.awayTimer);
       const claim = el("button", { type: "button", id: "claim", class: "action primary" }, t("away.claim"));
@@ -337,6 +339,7 @@ function awayClock(away) {
         clear(node).append(el("p", {}, t("away.still_gone")), claim);
       });
       clear(node).append(el("p", {}, t("away.gone")), claim, " ", wait);
+      announce(t("away.gone"));
     }
     node.hidden = false;
   };
@@ -393,9 +396,24 @@ function deadlineLine(view) {
   node.hidden = left === null || left === 0;
   if (node.hidden) return;
   const text = t(mine ? "table.time_left_you" : "table.time_left_them", { time: duration(left) });
+  sayTimeLeft(view, left, mine, text);
   if (node.dataset.shown === text) return;
   node.dataset.shown = text;
   clear(node).append(text);
+}
+
+// The player's own clock is said aloud twice, with 30 and with 10 seconds left (the
+// countdown itself is not a live region: a screen reader would read it every second).
+function sayTimeLeft(view, left, mine, text) {
+  const turn = `${view.version}:${view.deadline}`;
+  if (!state.clockSaid || state.clockSaid.turn !== turn) state.clockSaid = { turn, said: new Set() };
+  if (!mine) return;
+  for (const mark of [30, 10]) {
+    if (left <= mark && left > mark - 5 && !state.clockSaid.said.has(mark)) {
+      state.clockSaid.said.add(mark);
+      announce(text);
+    }
+  }
 }
 
 // The move clock ran out: the late player reads that the other may now claim
@@ -405,7 +423,7 @@ function deadlineLine(view) {
 function timeUpBox(kind, view) {
   let node = $("time-up");
   if (!node) {
-    node = el("div", { id: "time-up", class: "panel away time-up", role: "status", "aria-live": "polite" });
+    node = el("div", { id: "time-up", class: "panel away time-up" });  // said through announce()
     node.hidden = true;
     document.querySelector("main").before(node);
   }
@@ -431,6 +449,7 @@ function timeUpBox(kind, view) {
   }
   if (kind) {
     node.hidden = false;
+    announce(node.querySelector("p").textContent);
     awayNode().hidden = true;  // one box at a time: this claim stands whether or not they left
   }
   if (state.view) render();  // the prompt: "thinking" no more
@@ -448,7 +467,7 @@ function duration(seconds) {
 function awayNode() {
   let node = $("away");
   if (!node) {
-    node = el("div", { id: "away", class: "panel away", role: "status", "aria-live": "polite" });
+    node = el("div", { id: "away", class: "panel away" });  // said through announce()
     node.hidden = true;
     document.querySelector("main").before(node);
   }
@@ -523,7 +542,7 @@ function forfeitOverlay(view) {
   const news = rematchNews();
   if (news) body.push(news);
   clear($("overlay-body")).append(...body);
-  const look = el("button", { type: "button", class: "action" }, t("end.look"));
+  const look = el("button", { type: "button", class: "action look" }, t("end.look"));
   look.addEventListener("click", () => {
     state.hiddenSummary = "forfeit";
     render();
@@ -670,7 +689,7 @@ function overlay(view) {
   const news = view.match_over ? rematchNews() : null;
   if (news) body.append(news);
   const buttons = clear($("overlay-buttons"));
-  const look = el("button", { type: "button", class: "action" }, t("end.look"));
+  const look = el("button", { type: "button", class: "action look" }, t("end.look"));
   look.addEventListener("click", () => {
     state.hiddenSummary = view.deal;
     state.owedSummary = null;
@@ -719,8 +738,9 @@ function render() {
       render();
     },
     connected: state.connected,
-    // the other player's seven exchange or meld, said on the felt until this seat moves
-    news: opponentNews(view, seat),
+    // what the other player did since this seat moved (cards, tricks taken, melds) and
+    // the card this seat drew, said in the live prompt until this seat moves
+    news: moveNews(view, seat),
   };
   if (view.status === "waiting") ctx.message = t("table.waiting_friend");
   if (view.deal_over && state.hiddenSummary === view.deal) {
@@ -758,7 +778,7 @@ function render() {
   clear($("score")).append(scorePanel(view, seat));
   const log = clear($("log"));
   log.append(logPanel(view, view.log, seat));
-  const list = log.querySelector(".log-list");
+  const list = log.querySelector(".log-scroll");
   if (list) list.scrollTop = list.scrollHeight;
   if (view.rules) $("rules-link").href = `/rules?rules=${encodeURIComponent(JSON.stringify(view.rules))}`;
   invitePanel(view);
@@ -851,10 +871,84 @@ function onKey(event) {
 
 document.addEventListener("keydown", onKey);
 
+// -- the dialog (end of a deal, of the match, a guest's name) is modal for the keyboard:
+// the page behind it is inert, Tab goes round its controls, Escape is "See the table"
+// (or "Continue"), and once it closes the keyboard is back on the board.
+
+function dialogControls() {
+  return [...document.querySelectorAll("#overlay .dialog :is(button, a[href], input, select, textarea)")]
+    .filter((n) => !n.disabled && n.offsetParent !== null);
+}
+
+function onDialogKey(event) {
+  const node = $("overlay");
+  if (node.hidden) return;
+  if (event.key === "Escape") {
+    const away = node.querySelector("#overlay-buttons .look, #continue");
+    if (away) {
+      event.preventDefault();
+      away.click();
+    }
+    return;
+  }
+  if (event.key !== "Tab") return;
+  const controls = dialogControls();
+  if (!controls.length) return;
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  const inside = node.contains(document.activeElement);
+  if (!inside || (event.shiftKey && document.activeElement === first) || (!event.shiftKey && document.activeElement === last)) {
+    event.preventDefault();
+    (event.shiftKey ? last : first).focus();
+  }
+}
+
+/** The page behind the dialog: inert while it is open (readers and Tab stay in it). */
+function behindDialog() {
+  return [...document.body.children].filter((n) => n.id !== "overlay" && n.id !== "announcer" && n.id !== "toast" && n.tagName !== "SCRIPT");
+}
+
+function watchDialog() {
+  const node = $("overlay");
+  let open = !node.hidden;
+  new MutationObserver(() => {
+    if (node.hidden === !open) return;
+    open = !node.hidden;
+    for (const part of behindDialog()) part.inert = open;
+    if (open) {
+      if (!node.contains(document.activeElement)) {
+        const primary = node.querySelector(".buttons .primary") || dialogControls()[0];
+        if (primary) primary.focus({ preventScroll: true });
+      }
+      return;
+    }
+    const active = document.activeElement;
+    if (active && active !== document.body && !node.contains(active)) return;
+    // closed: the summary's button on the felt ("show the summary"), a card, the draw, or the board
+    const back = document.querySelector("#board .prompt button")
+      || document.querySelector("#board .hand.mine .card.playable, #board .action.draw")
+      || $("board");
+    back.focus({ preventScroll: true });
+  }).observe(node, { attributes: true, attributeFilter: ["hidden"] });
+}
+
+document.addEventListener("keydown", onDialogKey);
+
 async function main() {
   await loadLanguage();
   applyPreferences();
   $("topbar").replaceWith(topbar(""));
+  announcerNode();  // the live region exists, empty, before anything is said in it
+  const skip = document.querySelector(".skip-link");
+  if (skip) {
+    skip.addEventListener("click", (event) => {  // straight to the hand (or the draw)
+      event.preventDefault();
+      const to = document.querySelector("#board .hand.mine .card.playable, #board .action.draw, #board .hand.mine button.card")
+        || $("board");
+      to.focus();
+    });
+  }
+  watchDialog();
   parts = buildBoard($("board"));
   await claimFromFragment();
   if (state.inviteUsed) return;
