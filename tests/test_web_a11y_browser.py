@@ -15,19 +15,19 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from helpers import deck_for
 from web_support import (
+    DESKTOP,
+    PHONE,
     LiveServer,
     close_watched_page,
     fast_config,
     live_server,
+    marriage_table_server,
     needs_chromium,
     open_watched_page,
     start_against_random,
 )
 
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-PHONE: ViewportSize = {"width": 390, "height": 844}
 #: a card named in words, as a screen reader says it
 CARD_WORDS = re.compile(r"^(sept|huit|neuf|dix|valet|dame|roi|as) de (trèfle|carreau|cœur|pique)$")
 
@@ -41,14 +41,7 @@ pytestmark = needs_chromium
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     # Camille leads (seat 1 deals) with the ace of trumps: she takes trick 1 and
     # may declare the trump marriage
-    deck = deck_for("AS KS QS 7H 8H 9H", "7C 8C 9C 7D 8D 9D", "JS")
-    config = fast_config(
-        tmp_path_factory.mktemp("web") / "g.sqlite3",
-        bot_delay=0.02,
-        first_dealer=1,
-        deck_for=lambda i: deck,
-    )
-    with live_server(config, seed=7) as srv:
+    with marriage_table_server(tmp_path_factory.mktemp("web"), seed=7) as srv:
         yield srv
 
 

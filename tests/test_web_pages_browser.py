@@ -23,32 +23,26 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from helpers import deck_for
 from web_support import (
+    DESKTOP,
+    PHONE,
     LiveServer,
     close_watched_page,
     fast_config,
     live_server,
+    marriage_table_server,
     needs_chromium,
     open_watched_page,
     start_against_random,
 )
 
 AXE = Path(__file__).parent / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
-PHONE: ViewportSize = {"width": 390, "height": 844}
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 
 pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    deck = deck_for("AS KS QS 7H 8H 9H", "7C 8C 9C 7D 8D 9D", "JS")
-    config = fast_config(
-        tmp_path_factory.mktemp("web") / "g.sqlite3",
-        bot_delay=0.02,
-        first_dealer=1,
-        deck_for=lambda i: deck,
-    )
-    with live_server(config) as srv:
+    with marriage_table_server(tmp_path_factory.mktemp("web")) as srv:
         yield srv
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from web_support import Browser as Client
 from web_support import (
+    PHONE,
     LiveServer,
     close_watched_page,
     fast_config,
@@ -26,10 +26,10 @@ from web_support import (
     play_until,
     start_against_random,
 )
+from web_support import Browser as Client
 
 pytestmark = needs_chromium
 
-PHONE = {"width": 390, "height": 844}
 FRENCH_PHONE: dict[str, Any] = {"viewport": PHONE, "locale": "fr-FR"}
 
 

@@ -22,8 +22,8 @@ from playwright.sync_api import Browser, Page, expect
 from marjolet.cards import CARD_NAMES, display_order
 from marjolet.match import Match
 from marjolet.record import Record
-from web_support import Browser as Client
 from web_support import (
+    PHONE,
     LiveServer,
     fast_config,
     live_server,
@@ -31,10 +31,10 @@ from web_support import (
     play_until,
     watched_page,
 )
+from web_support import Browser as Client
 
 pytestmark = needs_chromium
 
-PHONE = {"width": 390, "height": 844}
 FRENCH_PHONE: dict[str, Any] = {"viewport": PHONE, "locale": "fr-FR"}
 #: Names of the programs behind the levels and of the research bots.
 ALGORITHMS = re.compile(

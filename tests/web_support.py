@@ -37,9 +37,12 @@ from marjolet.web.store import GameRow, read_game
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser as Chromium
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, ViewportSize
 
 TIMEOUT = 20.0
+#: The two screens the browser tests look at.
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 
 
 @dataclass
@@ -93,6 +96,21 @@ def live_server(
     finally:
         server.should_exit = True
         thread.join(TIMEOUT)
+
+
+@contextmanager
+def marriage_table_server(folder: Path, seed: int | None = None) -> Iterator[LiveServer]:
+    """A server whose every deal is the same: seat 1 deals, and seat 0 leads
+    the ace of trumps, takes trick 1 and may declare the trump marriage;
+    bots answer at once."""
+    from helpers import deck_for
+
+    deck = deck_for("AS KS QS 7H 8H 9H", "7C 8C 9C 7D 8D 9D", "JS")
+    config = fast_config(
+        folder / "g.sqlite3", bot_delay=0.02, first_dealer=1, deck_for=lambda i: deck
+    )
+    with live_server(config, seed=seed) as srv:
+        yield srv
 
 
 def free_port() -> int:
