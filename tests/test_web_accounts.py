@@ -8,7 +8,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from alembic import command
 from alembic.config import Config
 from argon2 import PasswordHasher
 from sqlalchemy import inspect, select, text
@@ -23,6 +22,7 @@ from marjolet.web.db import (
     sessions,
 )
 from marjolet.web.ratings import Rating, RatingSystem
+from web_support import move_schema
 
 HEAD = HEAD_REVISION
 
@@ -83,7 +83,6 @@ def test_a_new_database_gets_every_revision(database_url: str) -> None:
 
 
 def test_the_head_revision_is_the_newest_migration() -> None:
-    from alembic.config import Config
     from alembic.script import ScriptDirectory
 
     config = Config()
@@ -345,11 +344,7 @@ def test_revision_0011_keeps_older_lookalike_accounts_and_refuses_new_ones(
     """Accounts made before the revision keep their names; the later of two
     that already looked alike gets no look, and logs in as before."""
     engine = make_engine(database_url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0010")
+    move_schema(engine, "0010")
     old = Accounts(engine, hasher=FAST)
     with engine.begin() as db:
         for name in ("Amélie", "amelie", "Bob"):

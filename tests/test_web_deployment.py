@@ -14,15 +14,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import inspect, select
 
 from marjolet.web.backends import broker_identity
 from marjolet.web.config import WebConfig
 from marjolet.web.db import (
     HEAD_REVISION,
-    MIGRATIONS,
     current_revision,
     deployment,
     make_engine,
@@ -34,7 +31,7 @@ from marjolet.web.deployment import (
     DeploymentError,
     settings_of,
 )
-from web_support import Clock, fast_config, live_server, serve_process
+from web_support import Clock, fast_config, live_server, move_schema, serve_process
 
 BROKER = "redis://127.0.0.1:6379/0"
 
@@ -75,20 +72,14 @@ def test_revision_0010_adds_the_deployment_table_to_a_database_at_0009(
     database_url: str,
 ) -> None:
     engine = make_engine(database_url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0009")
+    move_schema(engine, "0009")
     assert "deployment" not in inspect(engine).get_table_names()
     assert migrate(engine) == HEAD_REVISION
     with engine.connect() as connection:
         assert current_revision(connection) == HEAD_REVISION
     columns = {c["name"] for c in inspect(engine).get_columns("deployment")}
     assert columns == {"setting", "value", "changed", "changed_by"}
-    with engine.begin() as connection:  # and back
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0009")
+    move_schema(engine, "0009", down=True)  # and back
     assert "deployment" not in inspect(engine).get_table_names()
     engine.dispose()
 

@@ -98,6 +98,21 @@ def live_server(
         thread.join(TIMEOUT)
 
 
+def move_schema(engine: Any, revision: str, *, down: bool = False) -> None:
+    """Bring ``engine``'s database to ``revision`` with Alembic's own
+    commands (up, or ``down``), as an older marjolet would have left it."""
+    from alembic import command
+    from alembic.config import Config
+
+    from marjolet.web.db import MIGRATIONS
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(config, revision)
+
+
 @contextmanager
 def marriage_table_server(folder: Path, seed: int | None = None) -> Iterator[LiveServer]:
     """A server whose every deal is the same: seat 1 deals, and seat 0 leads
