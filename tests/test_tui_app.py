@@ -591,3 +591,28 @@ def test_r_on_the_deal_summary_reviews_that_deal_then_returns(tmp_path: Path) ->
         assert len(session.match.deals) == 1  # nothing was played meanwhile
 
     run_app(app, body)
+
+
+def test_a_stray_key_while_the_bot_thinks_gives_way_to_the_turns_prompt(tmp_path: Path) -> None:
+    """A trial: 'x' pressed while the bot thought left « The key 'x' does
+    nothing here » on screen for the whole turn, never saying what was led."""
+    bot = GatedBot()
+    deck = deck_for("7D 8D 9D JD QD KD", "AS 7S KH QH 8C 9C", "TS", "8S 9S")
+    session = session_with_deck(tmp_path, deck, first_dealer=0, bot=bot)
+    app = MarjoletApp(session, pace=0)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.waiting == "bot"
+            await pilot.press("x")
+            await pilot.pause()
+            assert "The key 'x' does nothing here" in screen_text(app)
+            bot.gate.set()
+            await settle(app, pilot)
+            assert app.waiting == "human" and app.note is None
+            text = screen_text(app)
+            assert "does nothing" not in text
+            assert "led 7♦" in text
+
+    asyncio.run(main())

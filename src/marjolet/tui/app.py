@@ -161,7 +161,7 @@ class MarjoletApp(App[None]):
     def after_action(self, lines: list[str]) -> None:
         self.say_lines(lines)
         if self.session.save_error:
-            self.flash(self.session.save_error, problem=True)
+            self.flash(self.session.save_error, problem=True, lasting=True)
         if not self._deal_finished():
             self.advance()
 
@@ -226,8 +226,8 @@ class MarjoletApp(App[None]):
         self.turn = HumanTurn(tuple(legal))
         self.waiting = Waiting.HUMAN
         self._draw_armed = False
-        if self.note is not None and not self.note.problem:
-            self.note = None  # "... is thinking" is over: the turn is yours
+        if self.note is not None and not self.note.lasting:
+            self.note = None  # "... is thinking", a stray key's answer: the turn is yours
         obs = self.session.observation()
         if obs.in_window:
             self.cursor = None
@@ -512,9 +512,10 @@ class MarjoletApp(App[None]):
         for line in lines:
             self.say(line)
 
-    def flash(self, text: str, *, problem: bool = False) -> None:
-        """Show a message above the prompt until the next action."""
-        self.note = Note(text, problem)
+    def flash(self, text: str, *, problem: bool = False, lasting: bool = False) -> None:
+        """Show a message above the prompt until the next action (a
+        ``lasting`` one until the next move, past the start of a turn)."""
+        self.note = Note(text, problem, lasting)
 
     def view(self) -> TableView | None:
         """What the table shows now (``None`` before the first deal)."""
