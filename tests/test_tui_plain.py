@@ -654,3 +654,50 @@ def test_a_researchers_opponent_spec_is_recorded_and_shown_by_its_bot_name(
     assert again.names[1] == "Expert"
     research = GameSession.resume(tmp_path / "r", opponent="heuristic")
     assert research.opponent_spec == "heuristic" and research.names[1] == "heuristic"
+
+
+def test_a_save_is_locked_while_a_session_has_it_and_freed_after(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    first = saves.lock_save(save)
+    with pytest.raises(saves.SaveInUse, match="already open in another terminal"):
+        saves.lock_save(save)
+    assert saves.lock_path(save).exists()
+    first.release()
+    assert not saves.lock_path(save).exists()
+    again = saves.lock_save(save)  # free again
+    again.release()
+
+
+def test_a_second_session_on_the_same_save_stops_in_one_line(tmp_path: Path) -> None:
+    """A trial: two terminals resuming one save overwrote each other's moves."""
+    save = tmp_path / "game.json"
+    play("--opponent", "random", "--seed", "4", "--save", str(save), stdin="1\nquit\n")
+    first = subprocess.Popen(
+        [sys.executable, "-m", "marjolet", "play", "--plain", "--resume", str(save)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert first.stdout is not None
+        for line in first.stdout:  # it holds the lock once it is playing
+            if "resumed" in line:
+                break
+        before = save.read_text(encoding="utf-8")
+        proc = play("--plain", "--resume", str(save), stdin="1\n1\nquit\n")
+        assert proc.returncode == 2
+        assert proc.stderr == "This match is already open in another terminal.\n"
+        proc = play("--lang", "fr", "--resume", str(save))
+        assert (proc.returncode, proc.stderr) == (
+            2,
+            "Cette partie est déjà ouverte dans un autre terminal.\n",
+        )
+        assert save.read_text(encoding="utf-8") == before  # nothing written by the second
+    finally:
+        assert first.stdin is not None
+        first.stdin.write("quit\n")
+        _, errors = first.communicate(timeout=60)
+        assert first.returncode == 0, errors
+    assert not saves.lock_path(save).exists()
+    assert play("--resume", str(save), stdin="1\nquit\n").returncode == 0  # free after exit

@@ -202,6 +202,14 @@ class GameSession:
         self.hints: dict[tuple[int, int], int] = {}
         #: A resumed record's own comments, saved again with the hints.
         self.comments: tuple[record.Comment, ...] = ()
+        #: The locks that keep other sessions off this match's files.
+        self.save_locks: list[saves.SaveLock] = []
+
+    def release_locks(self) -> None:
+        """Let another session open this match's files (at the end)."""
+        for lock in self.save_locks:
+            lock.release()
+        self.save_locks = []
 
     def _bot_name(self, spec: str) -> str:
         """An outside program's own name (from its answer to ``hello``), else
