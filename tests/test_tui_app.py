@@ -616,3 +616,30 @@ def test_a_stray_key_while_the_bot_thinks_gives_way_to_the_turns_prompt(tmp_path
             assert "led 7♦" in text
 
     asyncio.run(main())
+
+
+def test_sixteen_colours_draw_the_red_suits_in_the_terminals_red(
+    tmp_path: Path, monkeypatch: object
+) -> None:
+    """A trial under TERM=linux: #d03030 became yellow, like nothing red."""
+    import pytest
+    from textual import constants
+
+    from marjolet.tui import widgets
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(constants, "COLOR_SYSTEM", "standard")
+    app = MarjoletApp(meld_session(tmp_path), pace=0)
+    assert app.console.color_system == "standard"
+
+    async def body(pilot: Pilot[None]) -> None:
+        red = [v for v in app.query("#hand CardView").results(CardView) if v.has_class("red")]
+        assert red and all(v.styles.color.ansi == 1 for v in red)  # ansi_red
+        [span] = [s for s in app.cards_text("K♥").spans if s.style]
+        assert str(span.style) == "bold red"
+
+    try:
+        run_app(app, body)
+    finally:
+        widgets.use_colour_system("truecolor")

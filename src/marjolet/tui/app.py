@@ -46,7 +46,7 @@ from marjolet.tui.state import (
 )
 from marjolet.tui.summary import DealSummaryScreen
 from marjolet.tui.table import TableScreen
-from marjolet.tui.widgets import CardView, colour_cards
+from marjolet.tui.widgets import CardView, colour_cards, use_colour_system
 from marjolet.tui.words import tr, translate_bindings
 from marjolet.tui.wrapping import keep_unbreakable_spaces
 from marjolet.turns import Turn
@@ -109,6 +109,9 @@ class MarjoletApp(App[None]):
         super().__init__()
         translate_bindings(self._bindings)  # the footer in the player's language
         keep_unbreakable_spaces()  # "annoncez : ..." never wraps before its colon
+        system = self.console.color_system
+        use_colour_system(system)  # in 16 colours, the terminal's red for the red suits
+        self.set_class(system == "standard" and not self.no_color, "-sixteen")
         self.session = session
         self.pace = pace
         self.new_session = new_session
