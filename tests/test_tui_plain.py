@@ -701,3 +701,15 @@ def test_a_second_session_on_the_same_save_stops_in_one_line(tmp_path: Path) -> 
         assert first.returncode == 0, errors
     assert not saves.lock_path(save).exists()
     assert play("--resume", str(save), stdin="1\nquit\n").returncode == 0  # free after exit
+
+
+def test_with_two_unfinished_matches_the_resume_line_names_the_file() -> None:
+    """A trial: the printed bare ``--resume`` opened the newest save, not
+    the match just quit, once another one had been started."""
+    play("--opponent", "random", "--seed", "2", stdin="1\nquit\n")
+    [first] = saves.saved_games()
+    proc = play("--opponent", "random", "--seed", "3", stdin="1\nquit\n")
+    second = next(p for p in saves.saved_games() if p != first)
+    assert f"play --resume {second} --plain" in proc.stdout
+    proc = play("--resume", str(first), stdin="1\nquit\n")
+    assert f"play --resume {first} --plain" in proc.stdout

@@ -289,3 +289,50 @@ def test_the_log_wraps_its_lines_again_when_the_terminal_is_resized(tmp_path: Pa
                 await human_turn(app, pilot, rng)  # lines written at this width
 
     asyncio.run(main())
+
+
+def test_the_start_screen_offers_the_unfinished_match_help_and_marks_the_choice(
+    tmp_path: Path,
+) -> None:
+    """A trial: after quitting a match, ``play`` showed no sign of it; h did
+    nothing; with NO_COLOR the chosen line showed only by a shade."""
+    from marjolet.tui import saves
+    from marjolet.tui.help import HelpScreen
+    from marjolet.tui.start import MARK, StartApp, StartChoice, menu, unfinished
+
+    assert unfinished() is None  # no save yet
+    session = meld_session(tmp_path)
+    session.save_path = saves.new_save_path()
+    session.save()
+    found = unfinished()
+    assert found is not None and found.path == session.save_path
+    assert "An unfinished match against random, 0-0: c to continue it" in found.line
+    app = StartApp(*menu(), found)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            text = screen_text(app)  # type: ignore[arg-type]
+            assert "An unfinished match against random" in text
+            assert "h: help" in " ".join(text.split())
+            def marked() -> list[str]:
+                rows = screen_text(app).splitlines()  # type: ignore[arg-type]
+                return [r.split(MARK)[1].split()[0] for r in rows if MARK in r]
+
+            assert sorted(marked()) == sorted([str(app.chosen().name), "drawn"])
+            before = app.chosen().name
+            await pilot.press("down")
+            await pilot.pause()
+            assert app.chosen().name != before
+            assert sorted(marked()) == sorted([str(app.chosen().name), "drawn"])
+            await pilot.press("h")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            await pilot.press("c")
+            await pilot.pause()
+            assert isinstance(app.return_value, StartChoice)
+            assert app.return_value.resume == str(session.save_path)
+
+    asyncio.run(main())

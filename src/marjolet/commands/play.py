@@ -208,9 +208,12 @@ def _play(args: argparse.Namespace) -> int:
             return 0
         from marjolet.tui.opponents import level_of
 
-        args.opponent, args.first_dealer = picked.opponent, picked.first_dealer
-        args.opponent_name = picked.name
-        args.opponent_level = level_of(picked.opponent)  # the record names the level
+        if picked.resume is not None:  # the unfinished match, continued
+            args.resume = picked.resume
+        else:
+            args.opponent, args.first_dealer = picked.opponent, picked.first_dealer
+            args.opponent_name = picked.name
+            args.opponent_level = level_of(picked.opponent)  # the record names the level
     session = open_session(args)
     try:
         return _run(session, args)

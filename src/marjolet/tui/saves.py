@@ -143,6 +143,28 @@ def load_match(path: str | Path) -> tuple[record.Record, Match]:
         raise RecordError(f"{path}: {exc}") from None
 
 
+#: Whether a save is over, by its path, size and time: the resume hint asks often.
+_over: dict[tuple[Path, int, int], bool] = {}
+
+
+def is_unfinished(path: Path) -> bool:
+    """Whether the save at ``path`` holds a match not decided yet (a file
+    that cannot be read counts as finished: nothing to resume)."""
+    try:
+        st = path.stat()
+        key = (path, st.st_size, st.st_mtime_ns)
+        if key not in _over:
+            _over[key] = load_match(path)[1].is_over
+        return not _over[key]
+    except (MarjoletError, OSError):
+        return False
+
+
+def unfinished_games() -> list[Path]:
+    """The saved matches not decided yet, newest first."""
+    return [p for p in saved_games() if is_unfinished(p)]
+
+
 def last_unfinished(warn: Callable[[str], None] | None = None) -> Path | None:
     """The newest saved match that is not decided yet, or ``None``.
 

@@ -525,13 +525,16 @@ class GameSession:
 
     def resume_hint_for(self, *, plain: bool) -> str:
         """:attr:`resume_hint`, in the line interface with ``plain`` (for a
-        screen too small for the table)."""
+        screen too small for the table). ``--resume`` alone only when this
+        is the one unfinished match of the saves folder: with another one,
+        ``--resume`` would open whichever was saved last, so the file is
+        named."""
         if self.save_path is None:
             return ""
         try:
-            newest = saves.saved_games()[:1]
+            unfinished = saves.unfinished_games()
         except OSError:
-            newest = []
-        if newest and newest[0].resolve() == self.save_path.resolve():
+            unfinished = []
+        if len(unfinished) == 1 and unfinished[0].resolve() == self.save_path.resolve():
             return resume_command(plain=plain)
         return resume_command(self.save_path, plain=plain)
