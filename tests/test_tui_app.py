@@ -317,10 +317,10 @@ def test_a_whole_deal_by_keys_ends_with_the_points_by_source(tmp_path: Path) -> 
         for label in (
             "cards (A, 10)",
             "melds",
-            "dix (seven)",
+            "seven of trumps",
             "last card of the stock",
             "last trick",
-            "all six",
+            "all six last tricks",
         ):
             assert label in text
         total = re.search(r"deal total\s+(\d+)\s+(\d+)", text)
