@@ -202,6 +202,7 @@ def test_hint_text_gives_the_move_its_margin_and_the_runner_up() -> None:
         "draw instead: just as good."
     )
     assert Hint(DRAW, "pimc", 0.3, True).text() == "Hint: draw. You should end this deal level."
+    assert Hint(DRAW, "pimc", 1.2, True).text().endswith("exactly 1 point ahead.")
 
 
 def test_the_meld_window_prompt_offers_the_exchange_only_when_it_is_legal() -> None:
