@@ -51,10 +51,15 @@ def test_below_80x24_a_notice_replaces_the_table_and_keys_play_nothing(tmp_path:
             # and how to go on without a larger screen: this match, line by line
             flat = " ".join(text.split())
             assert "quit (q) and go on line by line:" in flat
-            assert "--plain" in flat and "--resume" in flat
+            command = app.session.resume_hint_for(plain=True)
+            assert "--plain" in command and "--resume" in command
             # the command to type starts a line of its own
             said = [line.strip() for line in text.splitlines() if "line by line" in line]
             assert said == ["On a small screen, quit (q) and go on line by line:"]
+            # from the left edge, on one line, unwrapped (a trial pasted a
+            # wrapped one: "--plain: command not found")
+            [row] = [r for r in text.splitlines() if r.startswith(command[:20])]
+            assert row == command[:60]  # cut at the edge if need be: printed whole on exit
             assert "A♠" not in text  # no half-covered hand
             await pilot.press("1")
             assert app.session.deal is not None and app.session.deal.moves == []
@@ -336,3 +341,12 @@ def test_the_start_screen_offers_the_unfinished_match_help_and_marks_the_choice(
             assert app.return_value.resume == str(session.save_path)
 
     asyncio.run(main())
+
+
+def test_quitting_a_screen_too_small_prints_the_line_interfaces_command(tmp_path: Path) -> None:
+    from marjolet.commands.play import _farewell
+
+    session = meld_session(tmp_path)
+    assert "--plain" not in _farewell(session)
+    said = _farewell(session, plain=True)
+    assert said.endswith(session.resume_hint_for(plain=True)) and "--plain" in said

@@ -425,11 +425,11 @@ def run_fullscreen(session: GameSession, args: argparse.Namespace) -> int:
     final = app.session
     if final is not session:
         final.release_locks()
-    print(_farewell(final))
+    print(_farewell(final, plain=app.too_small))  # quit too small: the line interface's command
     return 0
 
 
-def _farewell(session: GameSession) -> str:
+def _farewell(session: GameSession, *, plain: bool = False) -> str:
     from marjolet.tui.words import tr
 
     m = session.match
@@ -446,7 +446,8 @@ def _farewell(session: GameSession) -> str:
         return tr("tui.farewell_stopped")
     if session.save_error:
         return tr("tui.farewell_save_failed", error=session.save_error)
-    return tr("tui.farewell_saved", path=session.save_path, hint=session.resume_hint)
+    hint = session.resume_hint_for(plain=plain)
+    return tr("tui.farewell_saved", path=session.save_path, hint=hint)
 
 
 # -- the plain line interface ------------------------------------------------------------

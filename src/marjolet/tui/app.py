@@ -390,9 +390,10 @@ class MarjoletApp(App[None]):
         """Below MIN_SIZE the panels would cover the hand: say so instead."""
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         notice = tr("tui.too_small", w=width, h=height, min_w=MIN_SIZE[0], min_h=MIN_SIZE[1])
-        if plain := self.session.resume_hint_for(plain=True):
-            notice += "\n" + tr("tui.too_small_plain", command=plain)
-        self.table.show_too_small(notice if small else None)
+        command = self.session.resume_hint_for(plain=True)
+        if command:
+            notice += "\n" + tr("tui.too_small_plain")
+        self.table.show_too_small(notice if small else None, command)
         self.too_small = small
         self.refresh_table()
         # the players' lines are fitted to their own widths, which the
