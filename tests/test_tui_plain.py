@@ -124,7 +124,7 @@ def test_a_meld_typed_by_its_cards_is_refused_with_the_reason() -> None:
     window is open. Before, such a meld was "not an action", or (typed as
     listed) ended the game with the engine's error."""
     proc = play("--opponent", "random", "--seed", "7",
-                stdin="1\nKH-QH\nK♥-Q♥\nQH KH\nR♥-D♥\ndix\nK♠-Q♠\nquit\n")  # fmt: skip
+                stdin="JC\nKH-QH\nK♥-Q♥\nQH KH\nR♥-D♥\ndix\nK♠-Q♠\nquit\n")  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     replies = [ln for ln in proc.stdout.splitlines() if ln.startswith(">")]
     missing = ">    You cannot declare K♥-Q♥ (marriage): you do not hold Q♥."
@@ -714,3 +714,45 @@ def test_with_two_unfinished_matches_the_resume_line_names_the_file() -> None:
     assert f"play --resume {second} --plain" in proc.stdout
     proc = play("--resume", str(first), stdin="1\nquit\n")
     assert f"play --resume {first} --plain" in proc.stdout
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_the_line_interface_wraps_to_the_terminal_between_words(
+    columns: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A trial: at 80 columns the status line broke as '| matc' / 'h 0-0',
+    at 60 'Type 'help'' as 'T' / 'ype 'help''."""
+    from marjolet.commands.play import run_plain
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    session = GameSession.new(CLASSIC, opponent="random", seed=2, save_path=tmp_path / "g.json")
+    out = _Terminal()
+    assert run_plain(session, io.StringIO("help\n1\n1\nquit\n"), out) == 0
+    text = out.getvalue()
+    command = session.resume_hint_for(plain=True)
+    for line in text.splitlines():
+        if command not in line and " " in line.strip():  # a command, a path: kept whole
+            assert len(line) < columns, line
+    said = " ".join(text.split())
+    assert "Type 'help' for help." in said and "| match 0-0" in said
+    assert "quit   (or q) stop" in text  # a bare q quits: the help says so
+    piped = io.StringIO()  # a script reading a pipe gets every line whole
+    session = GameSession.new(CLASSIC, opponent="random", seed=2, save_path=tmp_path / "h.json")
+    run_plain(session, io.StringIO("quit\n"), piped)
+    assert "Type 'help' for help.\n" in piped.getvalue()
+
+
+def test_the_line_interface_sorts_the_hand_as_the_full_screen_does() -> None:
+    from marjolet.cards import parse_card
+    from marjolet.tui.describe import hand_order
+    from marjolet.tui.lines import menu_order
+    from marjolet.tui.words import card as card_symbol
+
+    cards = [parse_card(c) for c in ("7C", "AD", "KS", "TH", "9S", "JC")]
+    assert menu_order(cards) == hand_order(sum(1 << c for c in cards))
+    assert [card_symbol(c) for c in menu_order(cards)] == ["K♠", "9♠", "10♥", "J♣", "7♣", "A♦"]

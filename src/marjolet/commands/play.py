@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, TextIO, cast
 
 from marjolet.commands.common import RULES_HELP, add_rules_arguments, rules_from_args
 from marjolet.errors import MarjoletError, RecordError
@@ -459,13 +459,15 @@ STOP_REASONS = {"input ended": "tui.stop_input_ended", "quit": "tui.stop_quit"}
 def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     from marjolet.bots.base import BotFault
     from marjolet.tui.describe import deal_start
-    from marjolet.tui.lines import LineSeat, Narrator, QuitGame
+    from marjolet.tui.lines import LineSeat, Narrator, QuitGame, Wrapped
     from marjolet.tui.words import card, suit_name, tr
     from marjolet.turns import Seat
 
     match = session.match
     human = session.human
     names = list(session.names)
+    # wrapped to the terminal between words, the commands to paste whole
+    out = cast(TextIO, Wrapped(out, [session.resume_hint_for(plain=True)]))
 
     def save() -> None:
         session.save()
