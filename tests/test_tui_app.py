@@ -317,10 +317,10 @@ def test_a_whole_deal_by_keys_ends_with_the_points_by_source(tmp_path: Path) -> 
         for label in (
             "cards (A, 10)",
             "melds",
-            "dix (seven)",
+            "seven of trumps",
             "last card of the stock",
             "last trick",
-            "all six",
+            "all six last tricks",
         ):
             assert label in text
         total = re.search(r"deal total\s+(\d+)\s+(\d+)", text)
@@ -591,3 +591,55 @@ def test_r_on_the_deal_summary_reviews_that_deal_then_returns(tmp_path: Path) ->
         assert len(session.match.deals) == 1  # nothing was played meanwhile
 
     run_app(app, body)
+
+
+def test_a_stray_key_while_the_bot_thinks_gives_way_to_the_turns_prompt(tmp_path: Path) -> None:
+    """A trial: 'x' pressed while the bot thought left « The key 'x' does
+    nothing here » on screen for the whole turn, never saying what was led."""
+    bot = GatedBot()
+    deck = deck_for("7D 8D 9D JD QD KD", "AS 7S KH QH 8C 9C", "TS", "8S 9S")
+    session = session_with_deck(tmp_path, deck, first_dealer=0, bot=bot)
+    app = MarjoletApp(session, pace=0)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.waiting == "bot"
+            await pilot.press("x")
+            await pilot.pause()
+            assert "The key 'x' does nothing here" in screen_text(app)
+            bot.gate.set()
+            await settle(app, pilot)
+            assert app.waiting == "human" and app.note is None
+            text = screen_text(app)
+            assert "does nothing" not in text
+            assert "led 7♦" in text
+
+    asyncio.run(main())
+
+
+def test_sixteen_colours_draw_the_red_suits_in_the_terminals_red(
+    tmp_path: Path, monkeypatch: object
+) -> None:
+    """A trial under TERM=linux: #d03030 became yellow, like nothing red."""
+    import pytest
+    from textual import constants
+
+    from marjolet.tui import widgets
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(constants, "COLOR_SYSTEM", "standard")
+    app = MarjoletApp(meld_session(tmp_path), pace=0)
+    assert app.console.color_system == "standard"
+
+    async def body(pilot: Pilot[None]) -> None:
+        red = [v for v in app.query("#hand CardView").results(CardView) if v.has_class("red")]
+        assert red and all(v.styles.color.ansi == 1 for v in red)  # ansi_red
+        [span] = [s for s in app.cards_text("K♥").spans if s.style]
+        assert str(span.style) == "bold red"
+
+    try:
+        run_app(app, body)
+    finally:
+        widgets.use_colour_system("truecolor")

@@ -168,8 +168,8 @@ def test_summary_table_lists_every_source_and_the_total() -> None:
     finished = random_deals(1, seed=5)[0]
     rows = describe.summary_table((finished.breakdown(0), finished.breakdown(1)))
     labels = [r[0] for r in rows]
-    assert labels == ["cards (A, 10)", "melds", "dix (seven)", "last card of the stock",
-                      "last trick", "all six", "deal total"]  # fmt: skip
+    assert labels == ["cards (A, 10)", "melds", "seven of trumps", "last card of the stock",
+                      "last trick", "all six last tricks", "deal total"]  # fmt: skip
     assert rows[-1][1:] == finished.points
 
 
@@ -181,7 +181,7 @@ def test_melds_are_named_as_players_say_them() -> None:
     assert describe.meld_short(MELD_INDEX["KQS"], hearts, CLASSIC) == "K♠-Q♠"
     assert describe.meld_short(MELD_INDEX["4T"], hearts, CLASSIC) == "4×10"
     assert describe.melds_text(1 << MELD_INDEX["4A"] | 1 << MELD_INDEX["KQH"], hearts, CLASSIC) == (
-        "4×A, K♥-Q♥"
+        "four aces, K♥-Q♥"  # as the log says them: a newcomer could not read "4×A"
     )
 
 
@@ -189,8 +189,20 @@ def test_hint_text_gives_the_move_its_margin_and_the_runner_up() -> None:
     from marjolet.tui.hint import Hint
 
     h = Hint(parse_card("AS"), "pimc", 12.4, False, (MELD_BASE + MELD_INDEX["KQH"], 8.0))
-    assert h.text() == "Hint: play A♠ (deal margin expected +12; declare KQH: +8)."
-    assert Hint(DRAW, "pimc", -3.0, True).text() == "Hint: draw (deal margin exactly \u22123)."
+    assert h.text() == (
+        "Hint: play A♠. You should end this deal about 12 points ahead; "
+        "declare KQH instead: about 8 points ahead."
+    )
+    assert Hint(DRAW, "pimc", -3.0, True).text() == (
+        "Hint: draw. You should end this deal exactly 3 points behind."
+    )
+    tie = Hint(parse_card("AS"), "pimc", -23.2, False, (DRAW, -22.9))
+    assert tie.text() == (
+        "Hint: play A♠. You should end this deal about 23 points behind; "
+        "draw instead: just as good."
+    )
+    assert Hint(DRAW, "pimc", 0.3, True).text() == "Hint: draw. You should end this deal level."
+    assert Hint(DRAW, "pimc", 1.2, True).text().endswith("exactly 1 point ahead.")
 
 
 def test_the_meld_window_prompt_offers_the_exchange_only_when_it_is_legal() -> None:

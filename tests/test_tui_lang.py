@@ -486,13 +486,13 @@ def test_the_hint_and_its_runner_up_read_in_french(french: None) -> None:
     h = Hint(parse_action("QS"), "pimc", 12.4, False, (MELD_BASE + MELD_INDEX["KQH"], 8.0),
              trump=0, rules=CLASSIC)  # fmt: skip
     assert h.text() == (
-        "Conseil\u00a0: jouer D♠ (écart en fin de donne attendu +12\u00a0; "
-        "annoncer R♥-D♥\u00a0: +8)."
+        "Conseil\u00a0: jouer D♠. Vous devriez finir cette donne environ 12 points devant\u00a0; "
+        "annoncer R♥-D♥ à la place\u00a0: environ 8 points devant."
     )
     tie = Hint(parse_action("QS"), "pimc", -60.2, False, (parse_action("JS"), -59.9))
     assert tie.text() == (  # a runner-up as good, said so rather than "-60 ; V♠ : -60"
-        "Conseil\u00a0: jouer D♠ (écart en fin de donne attendu \u221260\u00a0; "
-        "jouer V♠\u00a0: autant)."
+        "Conseil\u00a0: jouer D♠. Vous devriez finir cette donne environ 60 points derrière\u00a0; "
+        "jouer V♠ à la place\u00a0: autant."
     )
 
 

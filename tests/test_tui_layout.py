@@ -291,8 +291,8 @@ def test_a_long_player_line_drops_its_lesser_words_before_its_melds_at_80_column
         await pilot.pause()
         [line] = [ln for ln in screen_text(app).splitlines() if "A rather long" in ln]
         assert "…" not in line and "K♥-Q♥" in line  # the melds are kept whole
-        assert "(elder)" not in line  # the role went first
+        assert "(non-dealer)" not in line  # the role went first
         full = board.my_line(app.view())  # type: ignore[arg-type]
-        assert "(elder) · melds K♥-Q♥ · • shown" in full.plain  # with room, every word
+        assert "(non-dealer) · melds K♥-Q♥ · • shown" in full.plain  # with room, every word
 
     run_app(app, body)

@@ -124,7 +124,7 @@ def test_a_meld_typed_by_its_cards_is_refused_with_the_reason() -> None:
     window is open. Before, such a meld was "not an action", or (typed as
     listed) ended the game with the engine's error."""
     proc = play("--opponent", "random", "--seed", "7",
-                stdin="1\nKH-QH\nK♥-Q♥\nQH KH\nR♥-D♥\ndix\nK♠-Q♠\nquit\n")  # fmt: skip
+                stdin="JC\nKH-QH\nK♥-Q♥\nQH KH\nR♥-D♥\ndix\nK♠-Q♠\nquit\n")  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     replies = [ln for ln in proc.stdout.splitlines() if ln.startswith(">")]
     missing = ">    You cannot declare K♥-Q♥ (marriage): you do not hold Q♥."
@@ -477,8 +477,9 @@ def test_the_plain_interface_gives_the_hint_of_the_full_screen(command: str) -> 
     assert len(advised) == 1 and advised[0] in legal  # told to the session, which saves it
     said = out.getvalue()
     # the strongest bot searches for a while: the same advice, not the same figures
-    runner_up = r"; play \S+: (?:[−+]\d+|0|just as good)"
-    advice = rf"\n>    Hint: play (\S+) \(deal margin expected (?:[−+]\d+|0){runner_up}\)\.\n"
+    outlook = r"(?:about \d+ points (?:ahead|behind)|level)"
+    runner_up = rf"; play \S+ instead: (?:{outlook}|just as good)"
+    advice = rf"\n>    Hint: play (\S+)\. You should end this deal {outlook}{runner_up}\.\n"
     hinted = re.search(advice, said)
     assert hinted is not None, said
     assert hinted[1] in {card_symbol(a) for a in legal}
@@ -654,3 +655,104 @@ def test_a_researchers_opponent_spec_is_recorded_and_shown_by_its_bot_name(
     assert again.names[1] == "Expert"
     research = GameSession.resume(tmp_path / "r", opponent="heuristic")
     assert research.opponent_spec == "heuristic" and research.names[1] == "heuristic"
+
+
+def test_a_save_is_locked_while_a_session_has_it_and_freed_after(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    first = saves.lock_save(save)
+    with pytest.raises(saves.SaveInUse, match="already open in another terminal"):
+        saves.lock_save(save)
+    assert saves.lock_path(save).exists()
+    first.release()
+    assert not saves.lock_path(save).exists()
+    again = saves.lock_save(save)  # free again
+    again.release()
+
+
+def test_a_second_session_on_the_same_save_stops_in_one_line(tmp_path: Path) -> None:
+    """A trial: two terminals resuming one save overwrote each other's moves."""
+    save = tmp_path / "game.json"
+    play("--opponent", "random", "--seed", "4", "--save", str(save), stdin="1\nquit\n")
+    first = subprocess.Popen(
+        [sys.executable, "-m", "marjolet", "play", "--plain", "--resume", str(save)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert first.stdout is not None
+        for line in first.stdout:  # it holds the lock once it is playing
+            if "resumed" in line:
+                break
+        before = save.read_text(encoding="utf-8")
+        proc = play("--plain", "--resume", str(save), stdin="1\n1\nquit\n")
+        assert proc.returncode == 2
+        assert proc.stderr == "This match is already open in another terminal.\n"
+        proc = play("--lang", "fr", "--resume", str(save))
+        assert (proc.returncode, proc.stderr) == (
+            2,
+            "Cette partie est déjà ouverte dans un autre terminal.\n",
+        )
+        assert save.read_text(encoding="utf-8") == before  # nothing written by the second
+    finally:
+        assert first.stdin is not None
+        first.stdin.write("quit\n")
+        _, errors = first.communicate(timeout=60)
+        assert first.returncode == 0, errors
+    assert not saves.lock_path(save).exists()
+    assert play("--resume", str(save), stdin="1\nquit\n").returncode == 0  # free after exit
+
+
+def test_with_two_unfinished_matches_the_resume_line_names_the_file() -> None:
+    """A trial: the printed bare ``--resume`` opened the newest save, not
+    the match just quit, once another one had been started."""
+    play("--opponent", "random", "--seed", "2", stdin="1\nquit\n")
+    [first] = saves.saved_games()
+    proc = play("--opponent", "random", "--seed", "3", stdin="1\nquit\n")
+    second = next(p for p in saves.saved_games() if p != first)
+    assert f"play --resume {second} --plain" in proc.stdout
+    proc = play("--resume", str(first), stdin="1\nquit\n")
+    assert f"play --resume {first} --plain" in proc.stdout
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_the_line_interface_wraps_to_the_terminal_between_words(
+    columns: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A trial: at 80 columns the status line broke as '| matc' / 'h 0-0',
+    at 60 'Type 'help'' as 'T' / 'ype 'help''."""
+    from marjolet.commands.play import run_plain
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    session = GameSession.new(CLASSIC, opponent="random", seed=2, save_path=tmp_path / "g.json")
+    out = _Terminal()
+    assert run_plain(session, io.StringIO("help\n1\n1\nquit\n"), out) == 0
+    text = out.getvalue()
+    command = session.resume_hint_for(plain=True)
+    for line in text.splitlines():
+        if command not in line and " " in line.strip():  # a command, a path: kept whole
+            assert len(line) < columns, line
+    said = " ".join(text.split())
+    assert "Type 'help' for help." in said and "| match 0-0" in said
+    assert "quit   (or q) stop" in text  # a bare q quits: the help says so
+    piped = io.StringIO()  # a script reading a pipe gets every line whole
+    session = GameSession.new(CLASSIC, opponent="random", seed=2, save_path=tmp_path / "h.json")
+    run_plain(session, io.StringIO("quit\n"), piped)
+    assert "Type 'help' for help.\n" in piped.getvalue()
+
+
+def test_the_line_interface_sorts_the_hand_as_the_full_screen_does() -> None:
+    from marjolet.cards import parse_card
+    from marjolet.tui.describe import hand_order
+    from marjolet.tui.lines import menu_order
+    from marjolet.tui.words import card as card_symbol
+
+    cards = [parse_card(c) for c in ("7C", "AD", "KS", "TH", "9S", "JC")]
+    assert menu_order(cards) == hand_order(sum(1 << c for c in cards))
+    assert [card_symbol(c) for c in menu_order(cards)] == ["K♠", "9♠", "10♥", "J♣", "7♣", "A♦"]

@@ -51,10 +51,15 @@ def test_below_80x24_a_notice_replaces_the_table_and_keys_play_nothing(tmp_path:
             # and how to go on without a larger screen: this match, line by line
             flat = " ".join(text.split())
             assert "quit (q) and go on line by line:" in flat
-            assert "--plain" in flat and "--resume" in flat
+            command = app.session.resume_hint_for(plain=True)
+            assert "--plain" in command and "--resume" in command
             # the command to type starts a line of its own
             said = [line.strip() for line in text.splitlines() if "line by line" in line]
             assert said == ["On a small screen, quit (q) and go on line by line:"]
+            # from the left edge, on one line, unwrapped (a trial pasted a
+            # wrapped one: "--plain: command not found")
+            [row] = [r for r in text.splitlines() if r.startswith(command[:20])]
+            assert row == command[:60]  # cut at the edge if need be: printed whole on exit
             assert "A♠" not in text  # no half-covered hand
             await pilot.press("1")
             assert app.session.deal is not None and app.session.deal.moves == []
@@ -289,3 +294,59 @@ def test_the_log_wraps_its_lines_again_when_the_terminal_is_resized(tmp_path: Pa
                 await human_turn(app, pilot, rng)  # lines written at this width
 
     asyncio.run(main())
+
+
+def test_the_start_screen_offers_the_unfinished_match_help_and_marks_the_choice(
+    tmp_path: Path,
+) -> None:
+    """A trial: after quitting a match, ``play`` showed no sign of it; h did
+    nothing; with NO_COLOR the chosen line showed only by a shade."""
+    from marjolet.tui import saves
+    from marjolet.tui.help import HelpScreen
+    from marjolet.tui.start import MARK, StartApp, StartChoice, menu, unfinished
+
+    assert unfinished() is None  # no save yet
+    session = meld_session(tmp_path)
+    session.save_path = saves.new_save_path()
+    session.save()
+    found = unfinished()
+    assert found is not None and found.path == session.save_path
+    assert "An unfinished match against random, 0-0: c to continue it" in found.line
+    app = StartApp(*menu(), found)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            text = screen_text(app)  # type: ignore[arg-type]
+            assert "An unfinished match against random" in text
+            assert "h: help" in " ".join(text.split())
+            def marked() -> list[str]:
+                rows = screen_text(app).splitlines()  # type: ignore[arg-type]
+                return [r.split(MARK)[1].split()[0] for r in rows if MARK in r]
+
+            assert sorted(marked()) == sorted([str(app.chosen().name), "drawn"])
+            before = app.chosen().name
+            await pilot.press("down")
+            await pilot.pause()
+            assert app.chosen().name != before
+            assert sorted(marked()) == sorted([str(app.chosen().name), "drawn"])
+            await pilot.press("h")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            await pilot.press("c")
+            await pilot.pause()
+            assert isinstance(app.return_value, StartChoice)
+            assert app.return_value.resume == str(session.save_path)
+
+    asyncio.run(main())
+
+
+def test_quitting_a_screen_too_small_prints_the_line_interfaces_command(tmp_path: Path) -> None:
+    from marjolet.commands.play import _farewell
+
+    session = meld_session(tmp_path)
+    assert "--plain" not in _farewell(session)
+    said = _farewell(session, plain=True)
+    assert said.endswith(session.resume_hint_for(plain=True)) and "--plain" in said

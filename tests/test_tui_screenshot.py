@@ -14,6 +14,7 @@ import os
 import random
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from marjolet.rules import CLASSIC
@@ -46,7 +47,14 @@ async def play_to_mid_game(app: MarjoletApp, pilot: Pilot[None]) -> None:
         await settle(app, pilot)
 
 
-def test_mid_game_screenshot_shows_the_whole_table(tmp_path: Path) -> None:
+def test_mid_game_screenshot_shows_the_whole_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from textual import constants
+
+    # a terminal of millions of colours, whatever TERM the tests run under
+    # (TERM=xterm alone is 16 colours, where the red suits take the terminal's red)
+    monkeypatch.setattr(constants, "COLOR_SYSTEM", "truecolor")
     session = GameSession.new(CLASSIC, opponent="random", seed=SEED, save_path=tmp_path / "g.json")
     app = MarjoletApp(session, pace=0)
     out = tmp_path / "tui-game.svg"

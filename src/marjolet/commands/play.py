@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, TextIO, cast
 
 from marjolet.commands.common import RULES_HELP, add_rules_arguments, rules_from_args
 from marjolet.errors import MarjoletError, RecordError
@@ -27,6 +27,7 @@ from marjolet.rules import CLASSIC, ENCYCLOPEDIA, SETTING_NAMES, Rules
 if TYPE_CHECKING:
     from marjolet.bots.levels import Level
     from marjolet.match import Match
+    from marjolet.tui.saves import SaveLock
     from marjolet.tui.session import GameSession
 
 #: ``--resume`` given without a file: the last unfinished match.
@@ -177,10 +178,14 @@ def run(args: argparse.Namespace) -> int:
     ends as one line in that language (``marjolet : erreur : ...``)."""
     from marjolet.i18n import from_environment
     from marjolet.tui import words
+    from marjolet.tui.saves import SaveInUse
 
     words.use(args.lang or from_environment())
     try:
         return _play(args)
+    except SaveInUse as exc:  # a plain sentence: the player did nothing wrong
+        print(exc, file=sys.stderr)
+        return 2
     except MarjoletError as exc:
         print(words.tr("play.error", message=exc), file=sys.stderr)
         return 2
@@ -203,10 +208,20 @@ def _play(args: argparse.Namespace) -> int:
             return 0
         from marjolet.tui.opponents import level_of
 
-        args.opponent, args.first_dealer = picked.opponent, picked.first_dealer
-        args.opponent_name = picked.name
-        args.opponent_level = level_of(picked.opponent)  # the record names the level
+        if picked.resume is not None:  # the unfinished match, continued
+            args.resume = picked.resume
+        else:
+            args.opponent, args.first_dealer = picked.opponent, picked.first_dealer
+            args.opponent_name = picked.name
+            args.opponent_level = level_of(picked.opponent)  # the record names the level
     session = open_session(args)
+    try:
+        return _run(session, args)
+    finally:
+        session.release_locks()
+
+
+def _run(session: GameSession, args: argparse.Namespace) -> int:
     if not args.plain and _is_terminal():
         try:
             import textual  # noqa: F401
@@ -235,7 +250,7 @@ def open_session(args: argparse.Namespace) -> GameSession:
     """A new match from the options, or the resumed one; the record is
     written once before play, so an unusable save path stops here."""
     from marjolet.outputs import OutputError, check_output
-    from marjolet.tui.session import GameSession
+    from marjolet.tui import saves
     from marjolet.tui.words import tr
 
     save_to = Path(args.save) if args.save else None
@@ -247,6 +262,26 @@ def open_session(args: argparse.Namespace) -> GameSession:
         except OutputError as exc:
             reason = tr(f"play.save.{exc.code}", detail=exc.detail, folder=exc.detail)
             raise OutputError(tr("play.cannot_save", path=args.save, reason=reason)) from None
+    locks = [saves.lock_save(save_to)] if save_to is not None else []
+    try:
+        session = _open_locked(args, save_to, locks)
+    except BaseException:
+        for lock in locks:
+            lock.release()
+        raise
+    session.save_locks = locks
+    return session
+
+
+def _open_locked(
+    args: argparse.Namespace, save_to: Path | None, locks: list[SaveLock]
+) -> GameSession:
+    """:func:`open_session` once ``save_to`` is locked: the file resumed is
+    locked before it is read, a new match's file once it is named, so two
+    sessions never write one save (the second one stops, told why)."""
+    from marjolet.tui import saves
+    from marjolet.tui.session import GameSession
+
     if args.resume is None:
         rules = _rules_in_words(args)
         opponent = args.opponent or default_opponent()
@@ -263,7 +298,10 @@ def open_session(args: argparse.Namespace) -> GameSession:
             )
     else:
         with _opponent_checked(args.opponent or ""):
-            session = _resume(args, save_to)
+            session = _resume(args, save_to, locks)
+    held = {lock.path for lock in locks}
+    if session.save_path is not None and saves.lock_path(session.save_path) not in held:
+        locks.append(saves.lock_save(session.save_path))  # a new match's file, or a fork
     if session.save_error:  # better now than after the first move
         raise RecordError(session.save_error)
     return session
@@ -324,7 +362,9 @@ def _default_level(opponent: str | None) -> Level | None:
     return level_of(default_opponent()) if opponent is None else None
 
 
-def _resume(args: argparse.Namespace, save_to: Path | None) -> GameSession:
+def _resume(
+    args: argparse.Namespace, save_to: Path | None, locks: list[SaveLock]
+) -> GameSession:
     from marjolet.tui import saves
     from marjolet.tui.session import GameSession
     from marjolet.tui.words import tr
@@ -346,6 +386,8 @@ def _resume(args: argparse.Namespace, save_to: Path | None) -> GameSession:
         path = Path(args.resume)
         if not path.is_file():
             raise RecordError(tr("play.no_save", path=path))
+    if save_to is None or path.resolve() != save_to.resolve():
+        locks.append(saves.lock_save(path))  # before reading it: no other session writes it
     return GameSession.resume(
         path,
         opponent=args.opponent,
@@ -361,6 +403,7 @@ def _resume(args: argparse.Namespace, save_to: Path | None) -> GameSession:
 
 
 def run_fullscreen(session: GameSession, args: argparse.Namespace) -> int:
+    from marjolet.tui import saves
     from marjolet.tui.app import MarjoletApp
     from marjolet.tui.session import GameSession
 
@@ -369,18 +412,24 @@ def run_fullscreen(session: GameSession, args: argparse.Namespace) -> int:
         s = app.session
         players = m.players or (args.name, s.opponent_spec)
         name = s.names[1] if s.names[1] != s.opponent_spec else None
-        return GameSession.new(
+        new = GameSession.new(
             m.rules, opponent=s.opponent_spec, name=players[0], opponent_name=name, level=s.level
         )
+        if new.save_path is not None:
+            new.save_locks = [saves.lock_save(new.save_path)]  # a fresh file: never in use
+        s.release_locks()
+        return new
 
     app = MarjoletApp(session, new_session=another_match, hint_seed=args.seed)
     app.run()
     final = app.session
-    print(_farewell(final))
+    if final is not session:
+        final.release_locks()
+    print(_farewell(final, plain=app.too_small))  # quit too small: the line interface's command
     return 0
 
 
-def _farewell(session: GameSession) -> str:
+def _farewell(session: GameSession, *, plain: bool = False) -> str:
     from marjolet.tui.words import tr
 
     m = session.match
@@ -397,7 +446,8 @@ def _farewell(session: GameSession) -> str:
         return tr("tui.farewell_stopped")
     if session.save_error:
         return tr("tui.farewell_save_failed", error=session.save_error)
-    return tr("tui.farewell_saved", path=session.save_path, hint=session.resume_hint)
+    hint = session.resume_hint_for(plain=plain)
+    return tr("tui.farewell_saved", path=session.save_path, hint=hint)
 
 
 # -- the plain line interface ------------------------------------------------------------
@@ -409,13 +459,15 @@ STOP_REASONS = {"input ended": "tui.stop_input_ended", "quit": "tui.stop_quit"}
 def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     from marjolet.bots.base import BotFault
     from marjolet.tui.describe import deal_start
-    from marjolet.tui.lines import LineSeat, Narrator, QuitGame
+    from marjolet.tui.lines import LineSeat, Narrator, QuitGame, Wrapped
     from marjolet.tui.words import card, suit_name, tr
     from marjolet.turns import Seat
 
     match = session.match
     human = session.human
     names = list(session.names)
+    # wrapped to the terminal between words, the commands to paste whole
+    out = cast(TextIO, Wrapped(out, [session.resume_hint_for(plain=True)]))
 
     def save() -> None:
         session.save()

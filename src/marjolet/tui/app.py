@@ -46,7 +46,7 @@ from marjolet.tui.state import (
 )
 from marjolet.tui.summary import DealSummaryScreen
 from marjolet.tui.table import TableScreen
-from marjolet.tui.widgets import CardView, colour_cards
+from marjolet.tui.widgets import CardView, colour_cards, use_colour_system
 from marjolet.tui.words import tr, translate_bindings
 from marjolet.tui.wrapping import keep_unbreakable_spaces
 from marjolet.turns import Turn
@@ -109,6 +109,9 @@ class MarjoletApp(App[None]):
         super().__init__()
         translate_bindings(self._bindings)  # the footer in the player's language
         keep_unbreakable_spaces()  # "annoncez : ..." never wraps before its colon
+        system = self.console.color_system
+        use_colour_system(system)  # in 16 colours, the terminal's red for the red suits
+        self.set_class(system == "standard" and not self.no_color, "-sixteen")
         self.session = session
         self.pace = pace
         self.new_session = new_session
@@ -161,7 +164,7 @@ class MarjoletApp(App[None]):
     def after_action(self, lines: list[str]) -> None:
         self.say_lines(lines)
         if self.session.save_error:
-            self.flash(self.session.save_error, problem=True)
+            self.flash(self.session.save_error, problem=True, lasting=True)
         if not self._deal_finished():
             self.advance()
 
@@ -226,8 +229,8 @@ class MarjoletApp(App[None]):
         self.turn = HumanTurn(tuple(legal))
         self.waiting = Waiting.HUMAN
         self._draw_armed = False
-        if self.note is not None and not self.note.problem:
-            self.note = None  # "... is thinking" is over: the turn is yours
+        if self.note is not None and not self.note.lasting:
+            self.note = None  # "... is thinking", a stray key's answer: the turn is yours
         obs = self.session.observation()
         if obs.in_window:
             self.cursor = None
@@ -387,9 +390,10 @@ class MarjoletApp(App[None]):
         """Below MIN_SIZE the panels would cover the hand: say so instead."""
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         notice = tr("tui.too_small", w=width, h=height, min_w=MIN_SIZE[0], min_h=MIN_SIZE[1])
-        if plain := self.session.resume_hint_for(plain=True):
-            notice += "\n" + tr("tui.too_small_plain", command=plain)
-        self.table.show_too_small(notice if small else None)
+        command = self.session.resume_hint_for(plain=True)
+        if command:
+            notice += "\n" + tr("tui.too_small_plain")
+        self.table.show_too_small(notice if small else None, command)
         self.too_small = small
         self.refresh_table()
         # the players' lines are fitted to their own widths, which the
@@ -512,9 +516,10 @@ class MarjoletApp(App[None]):
         for line in lines:
             self.say(line)
 
-    def flash(self, text: str, *, problem: bool = False) -> None:
-        """Show a message above the prompt until the next action."""
-        self.note = Note(text, problem)
+    def flash(self, text: str, *, problem: bool = False, lasting: bool = False) -> None:
+        """Show a message above the prompt until the next action (a
+        ``lasting`` one until the next move, past the start of a turn)."""
+        self.note = Note(text, problem, lasting)
 
     def view(self) -> TableView | None:
         """What the table shows now (``None`` before the first deal)."""

@@ -133,9 +133,13 @@ def meld_short(meld: int, trump: int, rules: Rules) -> str:
 
 
 def melds_text(mask: int, trump: int, rules: Rules) -> str:
-    """The melds of a meld-id mask (``Observation.melds``), short forms
-    between commas: ``4×A, K♥-Q♥``."""
-    return ", ".join(meld_short(m, trump, rules) for m in range(MELD_COUNT) if mask >> m & 1)
+    """The melds of a meld-id mask (``Observation.melds``) between commas,
+    fours in words as the log says them: ``four aces, K♥-Q♥``."""
+    return ", ".join(
+        four_kind(m) if m < MARRIAGE_BASE else meld_short(m, trump, rules)
+        for m in range(MELD_COUNT)
+        if mask >> m & 1
+    )
 
 
 def window_options(obs: Observation, legal: Sequence[int]) -> list[WindowOption]:

@@ -51,15 +51,24 @@ class Hint:
         what = action_words(self.action, self.trump, self.rules)
         if self.forced:
             return tr("tui.hint_forced", bot=self.bot, what=what)
-        how = tr("tui.hint_exactly") if self.exact else tr("tui.hint_expected")
-        line = tr("tui.hint_line", bot=self.bot, what=what, how=how, value=signed(self.value))
+        line = tr("tui.hint_line", bot=self.bot, what=what, outlook=self.outlook(self.value))
         if self.alternative is not None:
             other, value = self.alternative
-            shown = signed(value)
-            same = shown == signed(self.value)  # "−60; J♠: −60" says less than "as good"
+            same = signed(value) == signed(self.value)  # the same at the points shown
             key = "tui.hint_alternative_same" if same else "tui.hint_alternative"
-            line += tr(key, what=action_words(other, self.trump, self.rules), value=shown)
-        return line + ")."
+            line += tr(
+                key, what=action_words(other, self.trump, self.rules), outlook=self.outlook(value)
+            )
+        return line + "."
+
+    def outlook(self, value: float) -> str:
+        """Where the deal should end for the player, in words: ``about 23
+        points behind``, ``exactly 4 points ahead``, ``level``."""
+        n = round(abs(value))
+        if n == 0:
+            return tr("tui.hint_level")
+        how = tr("tui.hint_exactly") if self.exact else tr("tui.hint_expected")
+        return tr("tui.hint_ahead" if value > 0 else "tui.hint_behind", how=how, n=n)
 
 
 def signed(points: float) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from marjolet.actions import DIX, DRAW, MELD_BASE, parse_action
-from marjolet.cards import card_name, display_order, parse_card
+from marjolet.cards import card_name, parse_card
 from marjolet.errors import ActionError, CardError
 from marjolet.i18n import LANGS, card_label
 from marjolet.match import Match
@@ -25,6 +25,7 @@ from marjolet.rules import LAST_CARD_POINTS, SEVEN_POINTS
 from marjolet.tui.describe import (
     choice_label,
     follow_rule,
+    hand_order,
     meld_short,
     meld_words,
     refusal,
@@ -51,7 +52,50 @@ SHOWN_CARDS = {card_label(c, language).upper(): c for c in range(32) for languag
 
 
 def _symbols(mask: int) -> str:
-    return " ".join(card_symbol(c) for c in display_order(mask))
+    """Cards in the full screen's order (♠ ♥ ♣ ♦, highest first), so a
+    card's number is the same in both interfaces."""
+    return " ".join(card_symbol(c) for c in hand_order(mask))
+
+
+class Wrapped:
+    """The line interface's output, its long lines wrapped to the
+    terminal's width between words (:func:`fit_to_terminal`; a terminal
+    breaks them anywhere, mid-word), each text of ``keep`` (a command to
+    paste) whole. Shorter lines and the prompt go out as they are, and
+    everything in a pipe."""
+
+    def __init__(self, out: TextIO, keep: Sequence[str] = ()) -> None:
+        self.out = out
+        self.keep = [k for k in keep if k]
+
+    def width(self) -> int | None:
+        """The terminal's width less one (a line as wide as the terminal
+        wraps there on some); ``None`` in a pipe, whose reader (a script)
+        gets every line whole."""
+        import shutil
+
+        try:
+            tty = self.out.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        return shutil.get_terminal_size((80, 24)).columns - 1 if tty else None
+
+    def write(self, text: str) -> int:
+        width = self.width()
+        if width is None:
+            return self.out.write(text)
+        lines = text.split("\n")
+        fitted = [
+            fit_to_terminal(line, width, self.keep) if len(line) > width else line
+            for line in lines
+        ]
+        return self.out.write("\n".join(fitted))
+
+    def flush(self) -> None:
+        self.out.flush()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.out, name)
 
 
 class QuitGame(Exception):
@@ -102,13 +146,13 @@ def show_position(obs: Observation, match_totals: tuple[int, int]) -> str:
 
 
 def menu_order(legal: Sequence[int]) -> list[int]:
-    """Legal actions as a player reads them: cards by suit, highest first,
-    then melds, dix and draw."""
+    """Legal actions as a player reads them: cards as the full screen sorts
+    the hand (♠ ♥ ♣ ♦, highest first), then melds, dix and draw."""
     cards = 0
     for a in legal:
         if a < MELD_BASE:
             cards |= 1 << a
-    return [*display_order(cards), *(a for a in legal if a >= MELD_BASE)]
+    return [*hand_order(cards), *(a for a in legal if a >= MELD_BASE)]
 
 
 def _listed_window_action(text: str, obs: Observation, legal: Sequence[int]) -> int | None:

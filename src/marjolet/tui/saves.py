@@ -9,6 +9,7 @@ plain and the full-screen interface use it.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,67 @@ from marjolet.tui.words import tr
 
 GAMES_FOLDER = "games"
 SUFFIX = ".json"
+
+
+class SaveInUse(MarjoletError):
+    """Another session holds the lock of this save."""
+
+
+class SaveLock:
+    """An exclusive ``flock`` on ``.NAME.lock`` beside a save, held while a
+    session may write the save. The operating system drops it when the
+    process ends, even after a crash: a lock file left behind locks nothing.
+    (The save itself is replaced at every move, so its own inode cannot
+    carry the lock.)"""
+
+    def __init__(self, fd: int | None, path: Path) -> None:
+        self._fd = fd
+        self.path = path
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        try:
+            os.unlink(self.path)  # while still held: a waiting opener sees it gone
+        except OSError:
+            pass
+        os.close(self._fd)
+        self._fd = None
+
+
+def lock_path(save: str | Path) -> Path:
+    """The lock file of ``save``: ``.NAME.lock`` beside it (hidden, and no
+    save by its suffix)."""
+    save = Path(save).resolve()
+    return save.with_name(f".{save.name}.lock")
+
+
+def lock_save(save: str | Path) -> SaveLock:
+    """Lock ``save`` for this session, or raise :class:`SaveInUse` (in the
+    player's words) when another session has it. Where no lock file can be
+    made (a read-only folder: the save will fail and say so) or on a system
+    without ``flock``, nothing is locked."""
+    path = lock_path(save)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system
+        return SaveLock(None, path)
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return SaveLock(None, path)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise SaveInUse(tr("play.save_in_use")) from None
+        try:
+            if os.fstat(fd).st_ino == os.stat(path).st_ino:
+                return SaveLock(fd, path)
+        except OSError:
+            pass
+        os.close(fd)  # its holder removed it as we opened it: lock a fresh one
 
 
 def games_dir(create: bool = True) -> Path:
@@ -79,6 +141,28 @@ def load_match(path: str | Path) -> tuple[record.Record, Match]:
         if str(path) in exc.message:
             raise
         raise RecordError(f"{path}: {exc}") from None
+
+
+#: Whether a save is over, by its path, size and time: the resume hint asks often.
+_over: dict[tuple[Path, int, int], bool] = {}
+
+
+def is_unfinished(path: Path) -> bool:
+    """Whether the save at ``path`` holds a match not decided yet (a file
+    that cannot be read counts as finished: nothing to resume)."""
+    try:
+        st = path.stat()
+        key = (path, st.st_size, st.st_mtime_ns)
+        if key not in _over:
+            _over[key] = load_match(path)[1].is_over
+        return not _over[key]
+    except (MarjoletError, OSError):
+        return False
+
+
+def unfinished_games() -> list[Path]:
+    """The saved matches not decided yet, newest first."""
+    return [p for p in saved_games() if is_unfinished(p)]
 
 
 def last_unfinished(warn: Callable[[str], None] | None = None) -> Path | None:

@@ -202,6 +202,14 @@ class GameSession:
         self.hints: dict[tuple[int, int], int] = {}
         #: A resumed record's own comments, saved again with the hints.
         self.comments: tuple[record.Comment, ...] = ()
+        #: The locks that keep other sessions off this match's files.
+        self.save_locks: list[saves.SaveLock] = []
+
+    def release_locks(self) -> None:
+        """Let another session open this match's files (at the end)."""
+        for lock in self.save_locks:
+            lock.release()
+        self.save_locks = []
 
     def _bot_name(self, spec: str) -> str:
         """An outside program's own name (from its answer to ``hello``), else
@@ -517,13 +525,16 @@ class GameSession:
 
     def resume_hint_for(self, *, plain: bool) -> str:
         """:attr:`resume_hint`, in the line interface with ``plain`` (for a
-        screen too small for the table)."""
+        screen too small for the table). ``--resume`` alone only when this
+        is the one unfinished match of the saves folder: with another one,
+        ``--resume`` would open whichever was saved last, so the file is
+        named."""
         if self.save_path is None:
             return ""
         try:
-            newest = saves.saved_games()[:1]
+            unfinished = saves.unfinished_games()
         except OSError:
-            newest = []
-        if newest and newest[0].resolve() == self.save_path.resolve():
+            unfinished = []
+        if len(unfinished) == 1 and unfinished[0].resolve() == self.save_path.resolve():
             return resume_command(plain=plain)
         return resume_command(self.save_path, plain=plain)

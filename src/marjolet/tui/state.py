@@ -35,10 +35,13 @@ class Waiting(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Note:
     """A message above the prompt until the next action; ``problem`` ones
-    (a refused card, a failure) are drawn in the warning colour."""
+    (a refused card, a failure) are drawn in the warning colour. Only a
+    ``lasting`` one (a save that failed) outlives the start of the human's
+    turn: a stray key's answer must not hide what was led."""
 
     text: str
     problem: bool = False
+    lasting: bool = False
 
 
 @dataclass(frozen=True, slots=True)

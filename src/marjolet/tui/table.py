@@ -42,6 +42,7 @@ class TableScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="topbar")
         yield Static(id="too-small")
+        yield Static(id="too-small-command")
         with Horizontal(id="main"):
             with Vertical(id="table"):
                 yield Static(id="opp-line", classes="who")
@@ -100,12 +101,16 @@ class TableScreen(Screen[None]):
         """Add a line to the log."""
         self.query_one("#log", GameLog).say(line)
 
-    def show_too_small(self, notice: str | None) -> None:
+    def show_too_small(self, notice: str | None, command: str = "") -> None:
         """``notice`` instead of the table (the terminal is too small), or
-        the table again (``None``)."""
+        the table again (``None``); below it ``command`` (the line interface's),
+        on one line from the left edge, never wrapped (a wrapped command
+        pasted back runs its second line): cut at the edge if need be."""
         self.set_class(notice is not None, "too-small")
         if notice is not None:
             self.query_one("#too-small", Static).update(notice)
+            line = Text(command, no_wrap=True, overflow="crop")
+            self.query_one("#too-small-command", Static).update(line)
 
     # -- the meld window --------------------------------------------------------------
 

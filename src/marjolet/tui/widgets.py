@@ -23,11 +23,24 @@ from marjolet.tui.words import tr
 #: Textual turns every colour to grey; nothing relies on colour alone).
 RED_SUITS = (1, 2)
 _CARD_IN_TEXT = re.compile(r"(10|[789JQKARDV])([♣♦♥♠])")  # R D V: roi, dame, valet
+#: The red of the red suits, and in a terminal of 16 colours (``TERM=linux``),
+#: where ``#d03030`` would turn into the nearest of them, yellow: the
+#: terminal's own red.
+RED = "#d03030"
+RED_16 = "red"
+_red = RED
+
+
+def use_colour_system(system: str | None) -> None:
+    """Draw the red suits for the terminal's colour system (Rich's name:
+    ``"standard"`` for 16 colours); the app sets it as it starts."""
+    global _red
+    _red = RED_16 if system == "standard" else RED
 
 
 def suit_style(suit: int, colour: bool = True) -> str:
     """Bold, and red for hearts and diamonds when colours are on."""
-    return "bold #d03030" if colour and suit in RED_SUITS else "bold"
+    return f"bold {_red}" if colour and suit in RED_SUITS else "bold"
 
 
 def colour_cards(line: str, colour: bool = True) -> Text:
