@@ -163,6 +163,7 @@ def test_serve_refuses_a_missing_bot_program_in_one_line_with_status_2(tmp_path:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("marjolet: error: --allow-bot mine=exec:")
     assert "no such file" in lines[0]
+    assert not (tmp_path / "g.sqlite3").exists()  # refused before any database is made
 
 
 def test_an_allowed_program_path_is_stored_absolute_with_its_budget(

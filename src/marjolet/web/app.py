@@ -109,10 +109,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     against theirs (:mod:`marjolet.web.deployment`)."""
     config = config or WebConfig()
     logguard.keep_one_line(log)  # a database error logged is one line
+    # the bots first: a bad --allow-bot creates no database
+    catalogue = BotCatalogue.build(config.allowed_bots, defaults=config.default_bots)
     store = Store(config.database())
     member: Deployment | None = None
     try:
-        catalogue = BotCatalogue.build(config.allowed_bots, defaults=config.default_bots)
         if store.path is None:  # processes share the database: one set of settings
             member = Deployment(store.engine, settings_of(config), seconds=config.lease_seconds)
             member.join()
