@@ -329,10 +329,11 @@ def test_a_name_that_looks_like_an_account_s_is_taken_whatever_its_accents_and_c
     migrate(engine)
     book = Accounts(engine, hasher=FAST)
     first, _ = book.create("Amélie", "correct horse")
-    for lookalike in ("amelie", "AMELIE", "Amélie", "ámelie"):
+    book.create("Ørjan", "correct horse")
+    for lookalike in ("amelie", "AMELIE", "Amélie", "ámelie", "Orjan", "ØRJAN"):
         with pytest.raises(AccountError) as caught:
             book.create(lookalike, "correct horse")
-        assert caught.value.code == "name_taken" and "'Amélie'" in str(caught.value)
+        assert caught.value.code == "name_taken", lookalike
     assert book.looking_like("AMÉLIE") == first
     assert book.create("Amelia", "correct horse")[0].name == "Amelia"
     engine.dispose()
@@ -376,3 +377,13 @@ def test_the_migration_s_fold_is_the_server_s(name: str) -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module._look(name) == name_look(name)
+
+
+def test_revision_0011_goes_back_with_accounts_in_session(database_url: str) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    Accounts(engine, hasher=FAST).create("Amélie", "correct horse")  # logged in: a session
+    move_schema(engine, "0010", down=True)
+    assert "name_look" not in {c["name"] for c in inspect(engine).get_columns("accounts")}
+    assert migrate(engine) == HEAD  # and up again
+    engine.dispose()

@@ -746,7 +746,9 @@ def test_a_game_both_players_left_is_ended_on_time_by_the_server_and_rated(
     with live_server(config) as server:
         ada, bea = sign_up(server, "ada"), sign_up(server, "bea")
         mine, _ = rated_game(server, ada, bea)  # nobody ever sits down
-        time.sleep(2.0)
+        deadline = time.monotonic() + 30
+        while rating(server, "ada")["games"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.1)  # rated once the sweep ended it
         with account_seat(server, mine["id"], ada) as me:
             final = me.recv_until(lambda m: m["type"] == "state")
         assert final["match_over"] and final["forfeit"]["reason"] == "did not move in time"
@@ -755,10 +757,11 @@ def test_a_game_both_players_left_is_ended_on_time_by_the_server_and_rated(
         while rating(server, "ada")["games"] == 0 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert rating(server, "ada")["games"] == rating(server, "bea")["games"] == 1
-    with live_server(fast_config(tmp_path / "b.sqlite3", abandon_check=0.2)) as server:
+    later = fast_config(tmp_path / "b.sqlite3", move_limit=0.5, abandon_check=0.1)
+    with live_server(later) as server:  # the same, but a day past the deadline
         ada, bea = sign_up(server, "ada"), sign_up(server, "bea")
         mine, _ = rated_game(server, ada, bea)
-        time.sleep(1.0)  # a day past a 300 s deadline is far away
+        time.sleep(1.5)  # the sweep looked many times: the deadline is past, not by a day
         with account_seat(server, mine["id"], ada) as me:
             assert not me.recv_until(lambda m: m["type"] == "state")["match_over"]
 

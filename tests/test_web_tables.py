@@ -376,6 +376,49 @@ def play_deal_between(host: Browser, guest: Browser, rng: random.Random) -> dict
     return states[0]
 
 
+def wait_finished(server: LiveServer, game_id: str, limit: float = 30.0) -> dict[str, Any]:
+    """The game's row in the history once it is finished (polled)."""
+    end = time.monotonic() + limit
+    with server.http() as client:
+        while time.monotonic() < end:
+            rows = client.get("/api/games").json()["games"]
+            row: dict[str, Any] = next(g for g in rows if g["id"] == game_id)
+            if row["status"] == "finished":
+                return row
+            time.sleep(0.1)
+    raise AssertionError("the game was not ended")
+
+
+def test_a_game_both_players_left_between_deals_gets_its_next_deal_then_ends_on_time(
+    tmp_path: Path,
+) -> None:
+    """Left on the summary, nobody is to move: the server deals the next
+    deal itself once ``abandon_after`` has passed, then ends the game on
+    time when its mover does not come back either."""
+    config = fast_config(
+        tmp_path / "g.sqlite3",
+        first_dealer=0,
+        move_limit=0.3,
+        away_grace=60,
+        abandon_after=0.3,
+        abandon_check=0.1,
+    )
+    with live_server(config) as server:
+        game, joined = friend_game(server)
+        with (
+            Browser.open(server, game["id"], seat_hello(game)) as host,
+            Browser.open(server, game["id"], {"type": "hello", "token": joined["token"]}) as guest,
+        ):
+            over = play_deal_between(host, guest, random.Random(2))
+            assert over["deal_over"] and not over["match_over"]
+        row = wait_finished(server, game["id"])
+        assert row["deals"] == 2  # the second deal was dealt by the server
+        with Browser.open(server, game["id"], seat_hello(game)) as host:
+            final = host.recv_until(lambda m: m["type"] == "state")
+        assert final["forfeit"]["reason"] == "did not move in time"
+        assert final["forfeit"]["seat"] == 1 - final["dealer"]  # its first lead
+
+
 def test_a_friend_games_move_clock_starts_when_the_friend_joins_and_stops_between_deals(
     tmp_path: Path,
 ) -> None:
@@ -397,11 +440,13 @@ def test_a_friend_games_move_clock_starts_when_the_friend_joins_and_stops_betwee
             assert host.error()["code"] == "cannot_claim"
             over = play_deal_between(host, guest, random.Random(2))
             assert over["deadline"] is None  # between deals: nobody is to move
+            sent = time.time()
             host.send({"type": "next", "version": over["version"]})
             second = host.recv_until(lambda m: m["type"] == "state" and m["deadline"] is not None)
             # the first move of a later deal has twice the limit: the mover
-            # may still be reading the last deal's summary
-            assert 1.0 < second["deadline"] - time.time() <= 2.0
+            # may still be reading the last deal's summary (the clock starts
+            # between the two readings of ours)
+            assert sent + 2.0 - 0.05 <= second["deadline"] <= time.time() + 2.0 + 0.05
     with live_server(config) as server:  # a mover who lets the time run out
         game, joined = friend_game(server)
         with (

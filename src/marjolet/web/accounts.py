@@ -91,11 +91,19 @@ def account_name(name: object) -> str | None:
     return name if NAME_PATTERN.fullmatch(name) else None
 
 
+#: Latin letters that no Unicode decomposition splits into a base letter
+#: and a mark, written as they are read ("Ørjan" looks like "Orjan").
+_UNSPLIT = str.maketrans(
+    {"Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Đ": "D", "đ": "d",
+     "Ł": "L", "ł": "l", "Ð": "D", "ð": "d", "Þ": "TH", "þ": "th", "ı": "i"}
+)  # fmt: skip
+
+
 def name_look(name: str) -> str:
     """How a name looks to a reader, accents and case set aside: "Amélie",
     "amelie" and "AMELIE" look alike, so no two accounts (and no guest and
     an account) may have names that look the same."""
-    decomposed = unicodedata.normalize("NFKD", name)
+    decomposed = unicodedata.normalize("NFKD", name).translate(_UNSPLIT)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 

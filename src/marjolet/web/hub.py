@@ -293,18 +293,18 @@ class Hub:
         """Every ``abandon_check`` seconds, end the games between two people
         whose mover's deadline passed ``abandon_after`` seconds ago with
         nobody claiming them (:meth:`Table.end_abandoned`); among several
-        processes, the one holding the job's lease does it."""
+        processes, the one holding the job's lease, renewed at each game."""
         after = self.config.abandon_after
         while True:
             await asyncio.sleep(self.config.abandon_check)
             try:
-                if self.shared and not await self.own(ABANDON_JOB):
-                    continue
                 for game_id in await self.ledger.idle_people(time.time() - after):
+                    if self.shared and not await self.own(ABANDON_JOB):
+                        break  # another process looks this round (renewed at each game)
                     try:
                         table = await self.table(game_id)
                     except WebError as exc:  # damaged: the store logged it once
-                        log.info("game %s: not looked at for abandonment: %s", game_id, exc)
+                        log.debug("game %s: not looked at for abandonment: %s", game_id, exc)
                         continue
                     await table.end_abandoned(after)
                     self.release(table)

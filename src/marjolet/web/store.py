@@ -69,11 +69,13 @@ from marjolet.web.db import (
     check_revision,
     database_url,
     deals,
+    game_players,
     games,
     make_engine,
     migrate,
     one_line_reason,
 )
+from marjolet.web.presence import DAY
 
 log = logging.getLogger("marjolet.web")
 
@@ -725,13 +727,23 @@ class Store:
 
     def idle_people_ids(self, before: float) -> list[str]:
         """The unfinished games between two seated people (no invite link
-        waiting) whose last change is older than ``before`` (epoch seconds):
-        the ones that may have been abandoned (web/hub.py)."""
-        query = select(games.c.id).where(
-            games.c.status != "finished",
-            games.c.mode == "friend",
-            games.c.invite_hash.is_(None),
-            games.c.updated < before,
+        waiting) whose last change is older than ``before`` (epoch seconds),
+        a correspondence game's older by its days per move as well: the
+        ones that may have been abandoned (web/hub.py)."""
+        days = (
+            select(game_players.c.game_id, func.max(game_players.c.days_per_move).label("days"))
+            .group_by(game_players.c.game_id)
+            .subquery()
+        )
+        query = (
+            select(games.c.id)
+            .select_from(games.outerjoin(days, days.c.game_id == games.c.id))
+            .where(
+                games.c.status != "finished",
+                games.c.mode == "friend",
+                games.c.invite_hash.is_(None),
+                games.c.updated < before - func.coalesce(days.c.days, 0) * DAY,
+            )
         )
         with self._reading():
             return [str(r[0]) for r in self._conn.execute(query)]

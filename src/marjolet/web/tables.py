@@ -663,16 +663,22 @@ class Table:
         self.hub.finished(self)
 
     async def end_abandoned(self, after: float) -> bool:
-        """End the match as lost on time by the person to move when its move
-        deadline passed ``after`` seconds ago and nobody claimed it (both
-        players gone): True if it did. Stored first, like a claim; another
-        process ending or moving the game first makes this a no-op."""
+        """End the match as lost on time by the person to move once its
+        abandonment deadline (:meth:`_abandon_deadline`) is past and nobody
+        claimed it (both players gone): True if it did. Between deals,
+        where nobody is to move, the server starts the next deal itself
+        once ``after`` seconds have passed, and its mover's clock runs from
+        there. Stored first, like a claim; another process ending or moving
+        the game first makes this a no-op."""
         async with self.lock:
             await self.sync()
             if self.over or self.closed or self.game.forfeit is not None:
                 return False
-            deadline, mover = self.move_deadline(), self.driver.to_move
-            if deadline is None or mover is None or time.time() < deadline + after:
+            deadline, mover = self._abandon_deadline(), self.driver.to_move
+            if deadline is None or time.time() < deadline + after:
+                return False
+            if mover is None:  # between deals, left on the summary
+                await self._start_deal()
                 return False
             try:
                 await self._person_forfeit(Forfeit(mover, "", TIMEOUT_REASON), "claim")
@@ -682,6 +688,21 @@ class Table:
             log.info("game %s: abandoned; seat %d %s", self.id, mover, TIMEOUT_REASON)
         self.hub.finished(self)
         return True
+
+    def _abandon_deadline(self) -> float | None:
+        """When the game counts as left, before ``abandon_after``: the
+        mover's deadline, a correspondence game's too counted from no
+        earlier than this server process (players cannot move while the
+        server is down); between deals, the end of the deal. None where
+        no clock runs (no limit, not two people)."""
+        if self.over or not self._two_people:
+            return None
+        since = max(self.game.updated, self.hub.started)
+        if self.driver.to_move is None:
+            return since if self.driver.needs_deal else None
+        if self.days_per_move is not None:
+            return move_deadline(since, self.days_per_move)
+        return self.move_deadline()
 
     async def resign(self, seat: int) -> None:
         """``seat`` gives the match up: stored as its forfeit (the other seat

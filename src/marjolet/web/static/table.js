@@ -854,6 +854,7 @@ function onKey(event) {
   const target = event.target;
   if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || !state.view) return;
   if (event.ctrlKey || event.altKey || event.metaKey) return;
+  if (!$("overlay").hidden) return;  // the dialog is modal: no card is played behind it
   const view = state.view;
   if (event.key === "h" && state.welcome && state.welcome.hints) askHint();  // (none at this table)
   if (event.key === "d" && (view.legal || []).some((a) => a.kind === "draw")) act("draw");
@@ -905,7 +906,9 @@ function onDialogKey(event) {
 
 /** The page behind the dialog: inert while it is open (readers and Tab stay in it). */
 function behindDialog() {
-  return [...document.body.children].filter((n) => n.id !== "overlay" && n.id !== "announcer" && n.id !== "toast" && n.tagName !== "SCRIPT");
+  // the banner stays live: a lost connection is said even over a summary
+  const kept = new Set(["overlay", "announcer", "toast", "banner"]);
+  return [...document.body.children].filter((n) => !kept.has(n.id) && n.tagName !== "SCRIPT");
 }
 
 function watchDialog() {
