@@ -440,14 +440,20 @@ def test_quit_then_resume_continues_the_last_unfinished_match(tmp_path: Path) ->
     assert after[0][: len(moves[0])] == moves[0] and len(after[0]) > len(moves[0])
 
 
+def bot_leads_first(tmp_path: Path) -> tuple[GatedBot, MarjoletApp]:
+    """A table where the bot (seat 1, the non-dealer) thinks first, held at
+    its gate until the test lets it answer."""
+    bot = GatedBot()
+    deck = deck_for("7D 8D 9D JD QD KD", "AS 7S KH QH 8C 9C", "TS", "8S 9S")
+    session = session_with_deck(tmp_path, deck, first_dealer=0, bot=bot)
+    return bot, MarjoletApp(session, pace=0)
+
+
 def test_the_bot_thinks_on_a_worker_thread_and_the_screen_stays_responsive(
     tmp_path: Path,
 ) -> None:
-    bot = GatedBot()
-    # the bot (seat 1) is the elder: it thinks first
-    deck = deck_for("7D 8D 9D JD QD KD", "AS 7S KH QH 8C 9C", "TS", "8S 9S")
-    session = session_with_deck(tmp_path, deck, first_dealer=0, bot=bot)
-    app = MarjoletApp(session, pace=0)
+    bot, app = bot_leads_first(tmp_path)
+    session = app.session
 
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -596,10 +602,7 @@ def test_r_on_the_deal_summary_reviews_that_deal_then_returns(tmp_path: Path) ->
 def test_a_stray_key_while_the_bot_thinks_gives_way_to_the_turns_prompt(tmp_path: Path) -> None:
     """A trial: 'x' pressed while the bot thought left « The key 'x' does
     nothing here » on screen for the whole turn, never saying what was led."""
-    bot = GatedBot()
-    deck = deck_for("7D 8D 9D JD QD KD", "AS 7S KH QH 8C 9C", "TS", "8S 9S")
-    session = session_with_deck(tmp_path, deck, first_dealer=0, bot=bot)
-    app = MarjoletApp(session, pace=0)
+    bot, app = bot_leads_first(tmp_path)
 
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
