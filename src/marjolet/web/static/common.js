@@ -501,22 +501,34 @@ export function suitText(suit) {
  *  as parts for el(): every card and suit becomes cardText / suitText, shown as before
  *  and spoken in words. The one way the pages put a card inside running text. */
 export function speakCards(text) {
-  const letters = {};
-  for (const rank of RANK_ORDER) letters[t(`rank_letter.${rank}`)] = rank;
-  const ranks = Object.keys(letters).sort((a, b) => b.length - a.length)
-    .map((r) => r.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
-  const pattern = new RegExp(`(?:(${ranks})?)([${Object.values(SUIT_SYMBOLS).join("")}])`, "gu");
-  const bySymbol = Object.fromEntries(Object.entries(SUIT_SYMBOLS).map(([k, v]) => [v, k]));
+  const { pattern, letters, bySymbol } = cardPattern();
+  const source = String(text);
   const out = [];
   let last = 0;
-  for (const m of String(text).matchAll(pattern)) {
-    if (m.index > last) out.push(text.slice(last, m.index));
+  for (const m of source.matchAll(pattern)) {
+    if (m.index > last) out.push(source.slice(last, m.index));
     const suit = bySymbol[m[2]];
     out.push(m[1] ? cardText(letters[m[1]] + suit) : suitText(suit));
     last = m.index + m[0].length;
   }
-  if (last < String(text).length) out.push(String(text).slice(last));
+  if (last < source.length) out.push(source.slice(last));
   return out;
+}
+
+/** The pattern of a card or a suit in running text, in the page's language (built once
+ *  a catalogue: every redraw of the table reads its sentences through it). */
+const cardPatterns = new WeakMap();
+function cardPattern() {
+  if (!cardPatterns.has(CATALOGUE)) {
+    const letters = {};
+    for (const rank of RANK_ORDER) letters[t(`rank_letter.${rank}`)] = rank;
+    const ranks = Object.keys(letters).sort((a, b) => b.length - a.length)
+      .map((r) => r.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+    const pattern = new RegExp(`(?:(${ranks})?)([${Object.values(SUIT_SYMBOLS).join("")}])`, "gu");
+    const bySymbol = Object.fromEntries(Object.entries(SUIT_SYMBOLS).map(([k, v]) => [v, k]));
+    cardPatterns.set(CATALOGUE, { pattern, letters, bySymbol });
+  }
+  return cardPatterns.get(CATALOGUE);
 }
 
 let announcer = null;
