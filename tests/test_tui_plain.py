@@ -181,6 +181,24 @@ def test_an_unknown_opponent_exits_2_before_anything_is_saved() -> None:
 
 
 @pytest.mark.parametrize(
+    ("opponent", "recorded"), [("expert", "expert"), ("level:expert", "Expert")]
+)
+def test_opponent_takes_a_bot_spec_or_level_key_never_a_level_name(
+    tmp_path: Path, opponent: str, recorded: str
+) -> None:
+    save = tmp_path / "game.json"
+    proc = play("--opponent", opponent, "--save", str(save), stdin="quit\n")
+    assert proc.returncode == 0, proc.stderr
+    players = record.load(save).players
+    assert players is not None and players[1] == recorded
+    # "Expert" is the strongest level's name, not the rule-based bot "expert":
+    # a name only --level takes is refused rather than read by its case
+    refused = play("--opponent", "Expert", "--save", str(tmp_path / "other.json"))
+    assert refused.returncode == 2 and "no opponent 'Expert'" in refused.stderr
+    assert "--level" in refused.stderr and not (tmp_path / "other.json").exists()
+
+
+@pytest.mark.parametrize(
     ("level", "recorded", "shown"),
     [("confirmé", "Skilled", "Confirmé"), ("DEBUTANT", "Beginner", "Débutant"),
      ("expert", "Expert", "Expert"), ("skilled", "Skilled", "Confirmé")],

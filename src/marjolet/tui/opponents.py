@@ -42,6 +42,17 @@ def recorded_name(level: Level) -> str:
     return level.name("en")
 
 
+def level_in_spec(spec: str) -> Level | None:
+    """The level a bot spec plays: ``level:KEY``'s; ``None`` for any other
+    spec. A level's display name is not a spec: ``--opponent Expert``
+    would otherwise play the strongest level while ``--opponent expert``
+    plays the rule-based ``expert`` bot (``--level`` takes names)."""
+    if not spec.startswith(f"{LEVEL}:"):
+        return None
+    key = spec.removeprefix(f"{LEVEL}:").strip()
+    return next((lv for lv in levels() if lv.key == key), None)
+
+
 def level_named(name: str) -> Level | None:
     """The level a save's player name (or an ``--opponent``) stands for: a
     level's name as written in any language (``Skilled``, ``Confirmé``) or

@@ -174,8 +174,8 @@ class GameSession:
         self.driver = TurnDriver(match)
         self.human = HUMAN
         #: the player level the bot plays, if it plays one
-        self.level = level or opponents.level_named(opponent)
-        if self.level is not None and opponents.level_named(opponent) is not None:
+        self.level = level or opponents.level_in_spec(opponent)
+        if self.level is not None and opponents.level_in_spec(opponent) is not None:
             opponent = self.level.spec  # level:KEY: the spec behind it
         self.opponent_spec = opponent
         self.bot: Bot = make_bot(opponent, seed=seed)
@@ -247,7 +247,7 @@ class GameSession:
         any other opponent by its spec."""
         if name is None:
             name = default_name()
-        level = level or opponents.level_named(opponent)
+        level = level or opponents.level_in_spec(opponent)
         bot_name = opponents.recorded_name(level) if level is not None else opponent
         match = Match(rules, seed=seed, players=(name, bot_name), first_dealer=first_dealer)
         path = save_path if save_path is not None else saves.new_save_path()
