@@ -7,8 +7,9 @@ src/marjolet/): a reader never follows a reference into nothing.
 The commands and tables the documents show are checked against the code too:
 every option of a ``marjolet COMMAND ...`` line is one COMMAND takes, every
 bot parameter table (``| parameter | default | meaning |`` under a bot's
-heading) lists that bot's parameters with their defaults: a reader who
-copies a command or trusts a default is not misled."""
+heading) lists that bot's parameters with their defaults, and the table of
+``marjolet serve``'s options in docs/web.md lists each option with its
+default: a reader who copies a command or trusts a default is not misled."""
 
 from __future__ import annotations
 
@@ -196,3 +197,25 @@ def test_every_bot_parameter_table_is_the_code_s() -> None:
                 wrong.append(f"{bot}: {name} defaults to {params[name].default!r}, not {written}")
     assert not wrong, "; ".join(wrong)
 
+
+def test_the_serve_options_table_lists_every_option_with_its_default() -> None:
+    """docs/web.md's table: one row per option of ``marjolet serve``; a
+    default written as a number or a code word is the parser's."""
+    text = prose(ROOT / "docs" / "web.md")
+    start = text.index("| option | default | meaning |")
+    rows = {}
+    for row in text[start:].splitlines()[2:]:
+        if not row.startswith("|"):
+            break
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        rows[cells[0].strip("`").split()[0]] = cells[1]
+    actions = {a.option_strings[0]: a for a in subcommand("serve")._actions if a.option_strings}
+    actions.pop("-h")
+    assert set(rows) == set(actions)
+    for option, written in rows.items():
+        literal = re.fullmatch(r"`([^`]+)`", written)
+        if literal:
+            default = actions[option].default
+            value = literal.group(1)
+            same = float(value) == default if isinstance(default, float) else value == str(default)
+            assert same, f"{option}: the table says {value}, the default is {default!r}"
