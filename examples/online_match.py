@@ -17,6 +17,7 @@ Needs ``httpx`` and ``websockets`` (the ``web`` extra has both).
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import random
@@ -27,6 +28,7 @@ import time
 from typing import Any
 
 import httpx
+from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
 COOKIE = "marjolet_session"
@@ -155,5 +157,22 @@ def main(base: str) -> int:
     return 0 if ok else 1
 
 
+def run(argv: list[str] | None = None) -> int:
+    """The command line: the server's address; a server that cannot be
+    reached or answers out of the API is said in one line (status 2)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("base", nargs="?", default="http://127.0.0.1:8000",
+                        help="the server's address (default: %(default)s)")  # fmt: skip
+    base = parser.parse_args(argv).base
+    try:
+        return main(base)
+    except (httpx.HTTPError, WebSocketException, OSError, TimeoutError) as exc:
+        print(f"online_match: {base}: {type(exc).__name__}: {exc}", file=sys.stderr)
+    except (KeyError, TypeError, ValueError) as exc:  # an answer out of the documented API
+        print(f"online_match: {base}: unexpected answer ({type(exc).__name__}: {exc})",
+              file=sys.stderr)  # fmt: skip
+    return 2
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"))
+    sys.exit(run())
