@@ -131,7 +131,7 @@ def test_a_process_with_other_settings_is_refused_while_another_runs(postgres_ur
         member(postgres_url, clock, "p3", away_grace=10.0, move_limit=60.0).join()
     assert str(refused.value).startswith(
         "--away-grace 10, --move-limit 60: this database's other servers use "
-        "--away-grace 90, --move-limit 300 (2 running)"
+        "--away-grace 90, --move-limit 300 (2 running, or stopped less than 10 s ago)"
     )
     assert first.running() == ["p1", "p2"]  # the refused one is not among them
     assert stored(postgres_url)["--away-grace"] == "90"
@@ -199,7 +199,8 @@ def test_a_running_server_renews_its_lease_and_gives_it_back_when_it_stops(
         with pytest.raises(DeploymentError) as refused:
             late.join()
         assert str(refused.value).startswith(
-            "--away-grace 10: this database's other servers use --away-grace 90 (1 running)"
+            "--away-grace 10: this database's other servers use --away-grace 90 (1 running, or "
+            "stopped less than 1 s ago)"
         )
         assert stored_by(postgres_url) == {server.app.state.hub.leases.owner}
     assert running(postgres_url) == 0
@@ -246,7 +247,7 @@ def test_serve_on_another_redis_database_than_the_other_processes_is_refused(
         line = one_line(serve("--db", postgres_url, "--broker", other))
     assert line.startswith(
         f"marjolet: error: --broker {other}: this database's other servers use "
-        f"--broker {redis_url} (1 running)"
+        f"--broker {redis_url} (1 running, or stopped less than 10 s ago)"
     ), line
     assert "docs/deploy.md" in line
 

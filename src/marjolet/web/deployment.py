@@ -104,13 +104,16 @@ class Difference:
     stored: str
 
 
-def refusal(differences: list[Difference], running: int) -> str:
-    """The one line refusing a process whose settings differ."""
+def refusal(differences: list[Difference], running: int, lease: float = LEASE_SECONDS) -> str:
+    """The one line refusing a process whose settings differ. A process
+    that crashed counts as running until its lease runs out (``lease``
+    seconds): the line says so, for the operator restarting it at once."""
     ours = ", ".join(shown(d.setting, d.ours) for d in differences)
     theirs = ", ".join(shown(d.setting, d.stored) for d in differences)
     values = "value" if len(differences) == 1 else "values"
     return (
-        f"{ours}: this database's other servers use {theirs} ({running} running); every "
+        f"{ours}: this database's other servers use {theirs} ({running} running, or "
+        f"stopped less than {_number(lease)} s ago); every "
         f"process of one database must be started with the same settings: give this one "
         f"theirs, or stop every process and start them all with the new {values} "
         "(docs/deploy.md, step 3)"
@@ -183,7 +186,7 @@ class Deployment:
             db.execute(delete(leases).where(servers, leases.c.expires < now))  # the dead ones
             differences = self._differences(db)
             if differences and running:
-                raise DeploymentError(refusal(differences, len(running)))
+                raise DeploymentError(refusal(differences, len(running), self.leases.seconds))
             self._record(db, now)
             db.execute(
                 insert(leases).values(
