@@ -28,6 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "write a bot-against-bot match as a record (random bots unless --bots)",
     ),
     "serve": ("marjolet.commands.serve", "play in the browser: the web server"),
+    "db-copy": (
+        "marjolet.commands.db_copy",
+        "copy the web server's database into an empty one (SQLite <-> PostgreSQL)",
+    ),
     "arena": ("marjolet.commands.arena", "measure bots against each other (duplicate matches)"),
     "bot-serve": ("marjolet.commands.bot_serve", "run a bot as a marjolet-bot/1 program"),
     "bench": ("marjolet.commands.bench", "benchmark the rules engine"),

@@ -61,42 +61,45 @@ def refuse_at_in_credentials(value: str, option: str) -> None:
     raise BackendError(f"the {which} in {option} contains '@': write it as %40")
 
 
-def database_target(value: str) -> Path | str:
-    """A ``--db`` value as a SQLite path or a SQLAlchemy PostgreSQL URL."""
+def database_target(value: str, option: str = "--db") -> Path | str:
+    """A ``--db`` value as a SQLite path or a SQLAlchemy PostgreSQL URL;
+    ``option`` names it in a refusal (``db-copy`` says SOURCE or TARGET)."""
     if not value.strip():
         raise BackendError(
-            "--db is empty: give a SQLite file path or postgresql://USER@HOST:PORT/DB"
+            f"{option} is empty: give a SQLite file path or postgresql://USER@HOST:PORT/DB"
         )
     if "://" not in value:
         return Path(value)
     from sqlalchemy.engine import make_url
 
-    refuse_at_in_credentials(value, "--db")
+    refuse_at_in_credentials(value, option)
 
     scheme = value.split("://", 1)[0].lower()
     shown = hidden(value)
     if scheme not in POSTGRES_SCHEMES:
         raise BackendError(
-            f"--db {shown}: the scheme {scheme!r} is not served; give a SQLite file "
+            f"{option} {shown}: the scheme {scheme!r} is not served; give a SQLite file "
             "path or postgresql://USER@HOST:PORT/DB"
         )
     try:
         url = make_url(value).set(drivername="postgresql+psycopg")
         port = url.port
     except (ValueError, TypeError) as exc:
-        raise BackendError(f"--db {shown}: not a valid URL ({_url_problem(exc)})") from None
+        raise BackendError(f"{option} {shown}: not a valid URL ({_url_problem(exc)})") from None
     if not url.host and "host" not in url.query:
-        raise BackendError(f"--db {shown}: the URL names no host (postgresql://USER@HOST:PORT/DB)")
+        raise BackendError(
+            f"{option} {shown}: the URL names no host (postgresql://USER@HOST:PORT/DB)"
+        )
     if not url.database:
-        raise BackendError(f"--db {shown}: the URL names no database (.../DB at its end)")
+        raise BackendError(f"{option} {shown}: the URL names no database (.../DB at its end)")
     if port is not None and not 0 < port < 65536:
-        raise BackendError(f"--db {shown}: port {port} is not 1-65535")
+        raise BackendError(f"{option} {shown}: port {port} is not 1-65535")
     return url.render_as_string(hide_password=False)
 
 
-def check_database(url: str, given: str | None = None) -> None:
+def check_database(url: str, given: str | None = None, option: str = "--db") -> None:
     """Connect once to the PostgreSQL server of ``url`` (a short wait);
-    a refusal names the URL as ``given`` on the command line."""
+    a refusal names the URL as ``given`` on the command line, after ``option``."""
     from sqlalchemy import create_engine, text
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -108,7 +111,9 @@ def check_database(url: str, given: str | None = None) -> None:
             db.execute(text("SELECT 1"))
     except SQLAlchemyError as exc:
         reason = one_line_reason(exc)
-        raise BackendError(f"--db {hidden(given or url)}: cannot connect: {reason}") from None
+        raise BackendError(
+            f"{option} {hidden(given or url)}: cannot connect: {reason}"
+        ) from None
     finally:
         engine.dispose()
 

@@ -291,6 +291,18 @@ def make_engine(target: str | os.PathLike[str]) -> Engine:
     return engine
 
 
+def read_only_sqlite(path: Path) -> Engine:
+    """An engine that reads the SQLite file ``path`` and never changes it:
+    read only, and as an immutable file when it has no write-ahead log to
+    read, so that not even SQLite's shared-memory side files are created
+    (``serve --check-db``, the source of ``db-copy``). No marjolet server
+    may write it meanwhile (its lock file)."""
+    wal = path.with_name(path.name + "-wal").exists()
+    mode = "mode=ro" if wal else "immutable=1"
+    uri = path.resolve().as_uri().removeprefix("file://")  # percent-encoded
+    return create_engine(f"sqlite:///file:{uri}?{mode}&uri=true")
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # SQLAlchemy, not the sqlite3 module, starts transactions (so that
     # savepoints work): see _sqlite_begin.

@@ -74,6 +74,7 @@ from marjolet.web.db import (
     make_engine,
     migrate,
     one_line_reason,
+    read_only_sqlite,
 )
 from marjolet.web.presence import DAY
 
@@ -838,19 +839,12 @@ def check_database_file(path: str | os.PathLike[str]) -> tuple[int, list[str]]:
     """Read a SQLite database file without changing it: (games read,
     problems). Problems are SQLite's integrity check and every game that
     cannot be read or replayed, one line each (``marjolet serve --check-db``)."""
-    from sqlalchemy import create_engine
-
     from marjolet.record import to_match
 
     target = Path(path)
     if not target.is_file():
         return 0, [f"{str(target)!r}: no such file"]
-    # read only; without a write-ahead log to read, as an immutable file, so
-    # that not even SQLite's shared-memory side files are created
-    wal = target.with_name(target.name + "-wal").exists()
-    mode = "mode=ro" if wal else "immutable=1"
-    uri = target.resolve().as_uri().removeprefix("file://")  # percent-encoded
-    engine = create_engine(f"sqlite:///file:{uri}?{mode}&uri=true")
+    engine = read_only_sqlite(target)
     problems: list[str] = []
     count = 0
     try:
