@@ -260,3 +260,21 @@ def test_live_seeks_left_by_their_owner_do_not_count_against_the_three_open_ones
         lobby.post(Seeker("Guest"), CLASSIC, rated=False)
     clock.now += 91.0  # the page was closed, then opened again
     assert lobby.post(Seeker("Guest"), CLASSIC, rated=False)[0].status == "open"
+
+
+def test_a_taken_live_seek_withdraws_the_other_live_seeks_of_both_players(
+    setup: tuple[Lobby, Accounts],
+) -> None:
+    lobby, accounts = setup
+    alice, bob, carol = (member(accounts, name) for name in ("Alice", "Bob", "Carol"))
+    first, _ = lobby.post(alice, CLASSIC, rated=True)
+    second, _ = lobby.post(alice, CLASSIC, rated=False)
+    slow, _ = lobby.post(alice, CLASSIC, rated=True, days_per_move=3)
+    bobs, _ = lobby.post(bob, CLASSIC, rated=True)
+    carols, _ = lobby.post(carol, CLASSIC, rated=True)
+    lobby.accept(first.id, bob)
+    assert {s.id for s in lobby.open_seeks()} == {slow.id, carols.id}
+    for gone in (second, bobs):
+        with pytest.raises(LobbyError) as error:
+            lobby.accept(gone.id, carol)
+        assert error.value.code == "seek_gone"

@@ -9,7 +9,9 @@ conditional update, and only the request whose update changed the row goes
 on to create the game (:meth:`Lobby.accept`, then :meth:`Lobby.attach`).
 
 Rated seeks need an account on both sides; nobody can accept their own
-seek. A live seek stays in the lobby only while its owner is there: each
+seek. Once a live seek is taken, the other open live seeks of its two
+accounts are withdrawn: nobody is seated in two live games at once. A
+live seek stays in the lobby only while its owner is there: each
 sign of life (its owner's lobby socket following it, or the owner asking
 its status) is stored in ``seeks.alive``, and a live seek without one for
 ``timeout`` seconds is neither listed, nor accepted, nor counted among
@@ -259,11 +261,34 @@ class Lobby:
                     acceptor_id=None if acceptor.account is None else acceptor.account.id,
                 )
             ).rowcount
+            if taken == 1 and seek.days_per_move is None:
+                self._withdraw_other_live_seeks(db, seek, acceptor)
         if taken != 1:
             raise LobbyError("seek_gone", "this offer was taken or withdrawn", 409)
         matched = self.get(seek_id)
         assert matched is not None
         return matched
+
+    @staticmethod
+    def _withdraw_other_live_seeks(db: Any, seek: Seek, acceptor: Seeker) -> None:
+        """A live game starts: the other open live seeks of both its accounts
+        are withdrawn, so that nobody is seated in two live games at once
+        (the one not looked at would be lost on time)."""
+        held = [seek.account_id, None if acceptor.account is None else acceptor.account.id]
+        players = [account_id for account_id in held if account_id is not None]
+        if not players:
+            return
+        db.execute(
+            update(seeks)
+            .where(
+                seeks.c.account_id.in_(players),
+                seeks.c.id != seek.id,
+                seeks.c.status == "open",
+                seeks.c.days_per_move.is_(None),
+                seeks.c.rematch_of.is_(None),
+            )
+            .values(status="cancelled")
+        )
 
     def attach(self, seek_id: str, game_id: str, seeker_seat: int, acceptor: Seeker) -> None:
         """Record the game made from a matched seek, and which accounts
