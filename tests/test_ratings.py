@@ -26,6 +26,18 @@ def test_a_period_without_games_only_widens_the_deviation() -> None:
     assert idle.volatility == player.volatility
 
 
+def test_a_year_without_games_grows_a_settled_deviation_back_towards_provisional() -> None:
+    system = RatingSystem()
+    settled = Rating(1720, 50, 0.06)
+    assert system.idle(settled, 0) == settled
+    a_year = system.idle(settled, 365)
+    assert a_year.value == 1720 and a_year.volatility == 0.06
+    # 365 days are 78.2 rating periods of lichess's 0.21436 a day
+    assert a_year.rd == pytest.approx((50**2 + 365 * 0.21436 * (0.06 * 173.7178) ** 2) ** 0.5)
+    assert 100 < a_year.rd < 110 and system.idle(settled, 2 * 365).provisional
+    assert system.idle(settled, 1e6).rd == system.max_rd
+
+
 def test_the_deviation_never_grows_past_its_cap() -> None:
     system = RatingSystem()
     assert system.rate(system.initial, []).rd == system.max_rd

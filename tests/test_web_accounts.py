@@ -22,7 +22,7 @@ from marjolet.web.db import (
     sessions,
 )
 from marjolet.web.ratings import Rating, RatingSystem
-from web_support import move_schema
+from web_support import Clock, move_schema
 
 HEAD = HEAD_REVISION
 
@@ -72,7 +72,7 @@ FAST = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 def accounts(database_url: str) -> Accounts:
     engine = make_engine(database_url)
     migrate(engine)
-    return Accounts(engine, hasher=FAST)
+    return Accounts(engine, hasher=FAST, clock=Clock())
 
 
 def test_a_new_database_gets_every_revision(database_url: str) -> None:
@@ -233,6 +233,32 @@ def test_a_rated_game_moves_both_ratings_as_glicko2_says(accounts: Accounts) -> 
     assert (after_a.games, after_a.wins, after_a.losses) == (1, 1, 0)
     assert (after_b.games, after_b.wins, after_b.losses) == (1, 0, 1)
     assert [h["game"] for h in accounts.history(a.id)] == ["game-1"]
+
+
+def test_a_player_back_after_a_year_is_shown_and_rated_with_a_grown_deviation(
+    database_url: str,
+) -> None:
+    clock = Clock()
+    accounts = Accounts(make_engine(database_url), hasher=FAST, clock=clock)
+    migrate(accounts.engine)
+    a, _ = accounts.create("Alice", "long enough")
+    b, _ = accounts.create("Bruno", "long enough")
+    for game in range(20):  # a settled rating: no longer provisional
+        accounts.record_result(f"g{game}", a.id, b.id, float(game % 2))
+    settled = accounts.by_id(a.id)
+    assert settled is not None and not settled.rating.provisional
+    clock.now += 365 * 86_400.0
+    back = accounts.by_id(a.id)
+    assert back is not None and back.rating.value == settled.rating.value
+    assert back.rating.rd == pytest.approx(RatingSystem().idle(settled.rating, 365).rd)
+    assert back.rating.rd > settled.rating.rd + 20
+    other = accounts.by_id(b.id)
+    assert other is not None
+    expected, _ = RatingSystem().rate_game(back.rating, other.rating, 1.0)
+    assert accounts.record_result("back", a.id, b.id, 1.0)
+    after = accounts.by_id(a.id)
+    assert after is not None and after.rating.value == pytest.approx(expected.value)
+    assert after.rating.rd == pytest.approx(expected.rd)
 
 
 def test_a_result_counts_once_even_when_it_arrives_twice(accounts: Accounts) -> None:

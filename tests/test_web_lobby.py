@@ -11,6 +11,7 @@ from argon2 import PasswordHasher
 from marjolet.web.accounts import Account, Accounts
 from marjolet.web.db import make_engine, migrate
 from marjolet.web.lobby import Lobby, LobbyError, Pairing, Seeker, Waiting
+from web_support import Clock
 
 FAST = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 CLASSIC = {"profile": "classic"}
@@ -212,3 +213,68 @@ def test_a_reopened_seek_is_back_in_the_lobby(setup: tuple[Lobby, Accounts]) -> 
     lobby.accept(seek.id, Seeker("guest"))
     lobby.reopen(seek.id)
     assert [s.id for s in lobby.open_seeks()] == [seek.id]
+
+
+def test_a_live_seek_whose_owner_gave_no_sign_of_life_leaves_the_lobby_and_cannot_be_accepted(
+    database_url: str,
+) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    clock = Clock()
+    lobby, accounts = Lobby(engine, clock=clock, timeout=90.0), Accounts(engine, hasher=FAST)
+    alice = member(accounts, "Alice")
+    seek, _ = lobby.post(alice, CLASSIC, rated=True)
+    clock.now += 91.0  # the tab was closed: no follow since
+    assert lobby.open_seeks() == []
+    with pytest.raises(LobbyError) as error:
+        lobby.accept(seek.id, member(accounts, "Bob"))
+    assert error.value.code == "seek_gone"
+    assert lobby.cancel(seek.id)  # its owner may still withdraw it
+
+
+def test_each_sign_of_life_keeps_a_live_seek_listed_and_a_correspondence_seek_needs_none(
+    database_url: str,
+) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    clock = Clock()
+    lobby, accounts = Lobby(engine, clock=clock, timeout=90.0), Accounts(engine, hasher=FAST)
+    alice = member(accounts, "Alice")
+    live, _ = lobby.post(alice, CLASSIC, rated=False)
+    slow, _ = lobby.post(alice, CLASSIC, rated=False, days_per_move=3)
+    for _ in range(5):
+        clock.now += 60.0
+        assert lobby.touch([live.id]) == 1
+    assert {s.id for s in lobby.open_seeks()} == {live.id, slow.id}
+    assert lobby.accept(live.id, Seeker("guest")).status == "matched"
+
+
+def test_live_seeks_left_by_their_owner_do_not_count_against_the_three_open_ones(
+    database_url: str,
+) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    clock = Clock()
+    lobby = Lobby(engine, clock=clock, timeout=90.0)
+    for _ in range(3):
+        lobby.post(Seeker("Guest"), CLASSIC, rated=False)
+    clock.now += 91.0  # the page was closed, then opened again
+    assert lobby.post(Seeker("Guest"), CLASSIC, rated=False)[0].status == "open"
+
+
+def test_a_taken_live_seek_withdraws_the_other_live_seeks_of_both_players(
+    setup: tuple[Lobby, Accounts],
+) -> None:
+    lobby, accounts = setup
+    alice, bob, carol = (member(accounts, name) for name in ("Alice", "Bob", "Carol"))
+    first, _ = lobby.post(alice, CLASSIC, rated=True)
+    second, _ = lobby.post(alice, CLASSIC, rated=False)
+    slow, _ = lobby.post(alice, CLASSIC, rated=True, days_per_move=3)
+    bobs, _ = lobby.post(bob, CLASSIC, rated=True)
+    carols, _ = lobby.post(carol, CLASSIC, rated=True)
+    lobby.accept(first.id, bob)
+    assert {s.id for s in lobby.open_seeks()} == {slow.id, carols.id}
+    for gone in (second, bobs):
+        with pytest.raises(LobbyError) as error:
+            lobby.accept(gone.id, carol)
+        assert error.value.code == "seek_gone"

@@ -1003,3 +1003,22 @@ def test_play_now_never_pairs_two_places_of_one_browser(tmp_path: Path) -> None:
             headers={"Content-Type": "application/json"},
         )
         assert bad.status_code == 400 and "browser" in bad.json()["error"]["message"]
+
+
+def test_a_live_seek_stays_listed_while_its_page_follows_it_and_leaves_once_the_page_is_gone(
+    tmp_path: Path,
+) -> None:
+    config = fast_config(tmp_path / "w.sqlite3", seek_timeout=2.0)
+    with live_server(config) as server, connect(f"{server.ws_base}/ws/lobby") as lobby:
+        http = server.http()
+        kept = http.post("/api/seeks", json={"name": "Ida", "rules": SHORT}).json()
+        left = http.post("/api/seeks", json={"name": "Ida", "rules": SHORT}).json()
+        slow = http.post("/api/seeks", json={"name": "Ida", "rules": SHORT, "days_per_move": 2})
+        for _ in range(6):  # the page of the first follows it again and again
+            lobby.send(json.dumps({"type": "follow", "seek": kept["id"], "token": kept["token"]}))
+            time.sleep(0.5)
+        listed = {s["id"] for s in http.get("/api/lobby").json()["seeks"]}
+        assert listed == {kept["id"], slow.json()["id"]}
+        taken = http.post(f"/api/seeks/{left['id']}/accept", json={"name": "Joe"})
+        assert taken.status_code == 409 and taken.json()["error"]["code"] == "seek_gone"
+        assert http.post(f"/api/seeks/{kept['id']}/accept", json={"name": "Joe"}).status_code == 200

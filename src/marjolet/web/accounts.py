@@ -16,7 +16,10 @@ which names exist.
 Rated results go through :meth:`Accounts.record_result`: a (game, account)
 key in ``rating_changes`` makes a result count once, even when it arrives
 twice or after a restart, and each rated game is one Glicko-2 rating
-period for each player (:mod:`marjolet.web.ratings`).
+period for each player (:mod:`marjolet.web.ratings`). The stored deviation
+is the one after the player's last rated game; the account shows it grown
+by the time since (:meth:`~marjolet.web.ratings.RatingSystem.idle`), and
+the next game is rated from that grown one.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Connection, Engine, Row, delete, func, insert, select, update
+from sqlalchemy import Connection, Engine, Row, Select, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from marjolet.errors import MarjoletError
@@ -51,6 +54,19 @@ MAX_PASSWORD = 256
 TOKEN_BYTES = 32
 #: A session unused for this long (seconds) is over: log in again.
 SESSION_MAX_AGE = 30 * 86_400.0
+#: Seconds in a day: a deviation grows by the days since the last rated game.
+DAY = 86_400.0
+
+
+def _with_last_rated() -> Select[Any]:
+    """An account's row with ``rated_at``: when its last rated game was rated
+    (None: never), from which its deviation grows."""
+    last = (
+        select(func.max(rating_changes.c.at))
+        .where(rating_changes.c.account_id == accounts.c.id)
+        .scalar_subquery()
+    )
+    return select(accounts, last.label("rated_at"))
 
 
 class AccountError(MarjoletError):
@@ -239,7 +255,7 @@ class Accounts:
 
     def by_id(self, account_id: int) -> Account | None:
         with self.reader.connect() as db:
-            row = db.execute(select(accounts).where(accounts.c.id == account_id)).first()
+            row = db.execute(_with_last_rated().where(accounts.c.id == account_id)).first()
         return None if row is None else self._account(row)
 
     def by_name(self, name: str) -> Account | None:
@@ -248,7 +264,7 @@ class Accounts:
         if valid is None:
             return None
         with self.reader.connect() as db:
-            row = db.execute(select(accounts).where(accounts.c.name_key == valid.lower())).first()
+            row = db.execute(_with_last_rated().where(accounts.c.name_key == valid.lower())).first()
         return None if row is None else self._account(row)
 
     def looking_like(self, name: str) -> Account | None:
@@ -256,7 +272,7 @@ class Accounts:
         or None: what a new account or a guest may not be called."""
         with self.reader.connect() as db:
             row = db.execute(
-                select(accounts).where(accounts.c.name_look == name_look(name))
+                _with_last_rated().where(accounts.c.name_look == name_look(name))
             ).first()
         return None if row is None else self._account(row)
 
@@ -266,7 +282,8 @@ class Accounts:
         """Rate a finished rated game between two accounts, once.
 
         Returns False (and changes nothing) if the game was already rated.
-        Both players' new ratings come from their ratings before the game.
+        Both players' new ratings come from their ratings before the game,
+        each deviation grown by the time since that player's last rated game.
         """
         if first == second:
             raise AccountError("same_account", "a rated game needs two different accounts")
@@ -327,7 +344,10 @@ class Accounts:
         row = db.execute(query).first()
         if row is None:
             raise AccountError("no_account", f"no account with id {account_id}")
-        return self._account(row)
+        rated_at = db.execute(
+            select(func.max(rating_changes.c.at)).where(rating_changes.c.account_id == account_id)
+        ).scalar()
+        return self._account(row, rated_at)
 
     def _apply(
         self, db: Connection, game_id: str, me: Account, other: Account, new: Rating, score: float
@@ -358,6 +378,12 @@ class Accounts:
             )
         )
 
-    def _account(self, row: Row[Any]) -> Account:
+    def _account(self, row: Row[Any], rated_at: float | None = None) -> Account:
+        """The account of a row; its deviation grown by the days since its
+        last rated game (``rated_at``, or the row's own ``rated_at``)."""
         rating = Rating(row.rating, row.rd, row.volatility, self.system.provisional_rd)
+        if rated_at is None:
+            rated_at = getattr(row, "rated_at", None)
+        if rated_at is not None:
+            rating = self.system.idle(rating, (self.clock() - rated_at) / DAY)
         return Account(row.id, row.name, rating, row.games, row.wins, row.losses)

@@ -125,6 +125,9 @@ class WebConfig:
     #: Seconds a "Play now" place may go unasked (the page asks every
     #: second) before it is given up and never paired.
     play_now_timeout: float = 10.0
+    #: Seconds a live seek stays in the lobby with no sign of life from its
+    #: owner (its page following it on a lobby socket, or asking its status).
+    seek_timeout: float = 90.0
     #: Tests only: the deck of deal ``i`` of every new game.
     deck_for: Callable[[int], Sequence[int]] | None = None
     #: Tests only: the first dealer of every new game.

@@ -174,6 +174,11 @@ seeks = Table(
     #: lists it. None for an ordinary seek.
     Column("rematch_of", Text),
     Column("rematch_seat", Integer),
+    #: A live seek's last sign of life (revision 0012): its owner's lobby
+    #: socket following it, or the owner asking its status. A live seek
+    #: without one for ``seek_timeout`` seconds is neither listed nor
+    #: accepted (its owner is gone); None: none since (a seek of before).
+    Column("alive", Float),
     Index("seeks_by_status", "status", "created"),
     Index("seeks_by_rematch", "rematch_of", "created"),
 )
@@ -266,7 +271,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 #: The PostgreSQL advisory lock key that one migrating process holds at a time.
 MIGRATE_LOCK = 0x6D61726A
 #: The newest revision in ``migrations/versions`` (a test checks it).
-HEAD_REVISION = "0011"
+HEAD_REVISION = "0012"
 
 
 def database_url(target: str | os.PathLike[str]) -> str:

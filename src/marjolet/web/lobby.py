@@ -9,7 +9,15 @@ conditional update, and only the request whose update changed the row goes
 on to create the game (:meth:`Lobby.accept`, then :meth:`Lobby.attach`).
 
 Rated seeks need an account on both sides; nobody can accept their own
-seek. Which account holds which seat of a game is kept in
+seek. Once a live seek is taken, the other open live seeks of its two
+accounts are withdrawn: nobody is seated in two live games at once. A
+live seek stays in the lobby only while its owner is there: each
+sign of life (its owner's lobby socket following it, or the owner asking
+its status) is stored in ``seeks.alive``, and a live seek without one for
+``timeout`` seconds is neither listed, nor accepted, nor counted among
+its owner's open offers, so nobody is seated in a live game against a
+player who closed the page long ago. A correspondence seek waits for days
+anyway and needs no sign of life. Which account holds which seat of a game is kept in
 ``game_players``: that is how a logged-in player finds their games from
 any browser (:meth:`Lobby.games_of`).
 
@@ -32,7 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from sqlalchemy import Engine, Row, case, func, insert, select, update
+from sqlalchemy import ColumnElement, Engine, Row, case, func, insert, or_, select, update
 
 from marjolet.errors import MarjoletError
 from marjolet.web.accounts import Account, token_digest
@@ -47,6 +55,8 @@ MAX_OPEN_PER_OWNER = 3
 MAX_DAYS_PER_MOVE = 14
 #: Open seeks listed at most.
 LOBBY_SIZE = 100
+#: Seconds a live seek stays in the lobby with no sign of life from its owner.
+SEEK_TIMEOUT = 90.0
 
 
 class LobbyError(MarjoletError):
@@ -119,10 +129,27 @@ def check_days_per_move(value: object) -> int | None:
 class Lobby:
     """Seeks and seat ownership in the server's database."""
 
-    def __init__(self, engine: Engine, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        clock: Callable[[], float] = time.time,
+        timeout: float = SEEK_TIMEOUT,
+    ) -> None:
         self.engine = engine
         self.reader = reader(engine)
         self.clock = clock
+        self.timeout = timeout
+
+    def _present(self) -> ColumnElement[bool]:
+        """The seeks whose owner is still there: a correspondence seek or a
+        rematch offer (they wait anyway), or a live seek with a recent sign
+        of life."""
+        return or_(
+            seeks.c.days_per_move.is_not(None),
+            seeks.c.rematch_of.is_not(None),
+            seeks.c.alive >= self.clock() - self.timeout,
+        )
 
     def post(
         self,
@@ -147,7 +174,7 @@ class Lobby:
         token = secrets.token_urlsafe(18)
         seek_id = secrets.token_urlsafe(9)
         with self.engine.begin() as db:
-            if self._open_count(db, seeker, owner_key) >= MAX_OPEN_PER_OWNER:
+            if self._open_count(db, seeker, self._present()) >= MAX_OPEN_PER_OWNER:
                 raise LobbyError(
                     "too_many_seeks", f"at most {MAX_OPEN_PER_OWNER} open offers at once", 429
                 )
@@ -155,6 +182,7 @@ class Lobby:
                 insert(seeks).values(
                     id=seek_id,
                     created=self.clock(),
+                    alive=self.clock(),
                     account_id=None if seeker.account is None else seeker.account.id,
                     owner_hash=token_digest(token + "|" + _owner_tag(seeker, owner_key)),
                     name=seeker.name,
@@ -177,7 +205,7 @@ class Lobby:
         with self.reader.connect() as db:
             rows = db.execute(
                 select(seeks)
-                .where(seeks.c.status == "open", seeks.c.rematch_of.is_(None))
+                .where(seeks.c.status == "open", seeks.c.rematch_of.is_(None), self._present())
                 .order_by(seeks.c.created)
                 .limit(LOBBY_SIZE)
             ).all()
@@ -227,17 +255,40 @@ class Lobby:
         with self.engine.begin() as db:
             taken = db.execute(
                 update(seeks)
-                .where(seeks.c.id == seek_id, seeks.c.status == "open")
+                .where(seeks.c.id == seek_id, seeks.c.status == "open", self._present())
                 .values(
                     status="matched",
                     acceptor_id=None if acceptor.account is None else acceptor.account.id,
                 )
             ).rowcount
+            if taken == 1 and seek.days_per_move is None:
+                self._withdraw_other_live_seeks(db, seek, acceptor)
         if taken != 1:
             raise LobbyError("seek_gone", "this offer was taken or withdrawn", 409)
         matched = self.get(seek_id)
         assert matched is not None
         return matched
+
+    @staticmethod
+    def _withdraw_other_live_seeks(db: Any, seek: Seek, acceptor: Seeker) -> None:
+        """A live game starts: the other open live seeks of both its accounts
+        are withdrawn, so that nobody is seated in two live games at once
+        (the one not looked at would be lost on time)."""
+        held = [seek.account_id, None if acceptor.account is None else acceptor.account.id]
+        players = [account_id for account_id in held if account_id is not None]
+        if not players:
+            return
+        db.execute(
+            update(seeks)
+            .where(
+                seeks.c.account_id.in_(players),
+                seeks.c.id != seek.id,
+                seeks.c.status == "open",
+                seeks.c.days_per_move.is_(None),
+                seeks.c.rematch_of.is_(None),
+            )
+            .values(status="cancelled")
+        )
 
     def attach(self, seek_id: str, game_id: str, seeker_seat: int, acceptor: Seeker) -> None:
         """Record the game made from a matched seek, and which accounts
@@ -315,13 +366,28 @@ class Lobby:
             ).all()
         return [_seek(row) for row in rows]
 
+    def touch(self, seek_ids: Sequence[str]) -> int:
+        """A sign of life from the owner of each of these open seeks (the
+        caller checked ownership): they stay in the lobby. How many were open."""
+        if not seek_ids:
+            return 0
+        with self.engine.begin() as db:
+            done = db.execute(
+                update(seeks)
+                .where(seeks.c.id.in_(list(seek_ids)), seeks.c.status == "open")
+                .values(alive=self.clock())
+            ).rowcount
+        return int(done or 0)
+
     def reopen(self, seek_id: str) -> None:
         """Put a matched seek back in the lobby (its game could not be made)."""
         with self.engine.begin() as db:
             db.execute(
                 update(seeks)
                 .where(seeks.c.id == seek_id, seeks.c.status == "matched")
-                .values(status="open", acceptor_id=None, game_id=None, seat=None)
+                .values(
+                    status="open", acceptor_id=None, game_id=None, seat=None, alive=self.clock()
+                )
             )
 
     def cancel(self, seek_id: str, status: SeekStatus = "cancelled") -> bool:
@@ -378,8 +444,8 @@ class Lobby:
         return {int(r.seat): int(r.account_id) for r in rows}
 
     @staticmethod
-    def _open_count(db: Any, seeker: Seeker, owner_key: str) -> int:
-        query = select(func.count()).where(seeks.c.status == "open")
+    def _open_count(db: Any, seeker: Seeker, present: ColumnElement[bool]) -> int:
+        query = select(func.count()).where(seeks.c.status == "open", present)
         if seeker.account is not None:
             query = query.where(seeks.c.account_id == seeker.account.id)
         else:

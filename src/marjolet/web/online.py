@@ -95,7 +95,7 @@ class Online:
         self.hub = hub
         self.clock = clock
         self.accounts = Accounts(engine)
-        self.lobby = Lobby(engine)
+        self.lobby = Lobby(engine, timeout=config.seek_timeout)
         self.limits = RateLimits(
             {**DEFAULT_LIMITS, **(config.rate_limits or {})}, config.rate_limit_storage
         )

@@ -7,7 +7,12 @@ whole rating system of the online server and nothing else: pure
 arithmetic on frozen values, the standard library only.
 
 As lichess does, every finished rated game is one rating period of one
-game for each player, so a rating moves after every game:
+game for each player, so a rating moves after every game; and time away
+counts too, as lichess counts it (0.21436 rating periods a day): the
+deviation of a player who has not played for a while grows back
+(:meth:`RatingSystem.idle`, step 6 of Glickman's procedure for the
+periods elapsed), so a player back after a year is provisional again and
+their first results move their rating more:
 
 >>> system = RatingSystem()
 >>> a = b = system.initial
@@ -75,7 +80,8 @@ class RatingSystem:
     """The system's constants: a new player's rating and tau.
 
     ``tau`` limits how fast volatility changes (Glickman suggests 0.3 to
-    1.2); ``max_rd`` caps a deviation that grows while a player is away.
+    1.2); ``max_rd`` caps a deviation that grows while a player is away,
+    by ``periods_per_day`` rating periods a day (lichess's figure).
     """
 
     initial_value: float = CENTRE
@@ -84,6 +90,7 @@ class RatingSystem:
     tau: float = 0.5
     provisional_rd: float = 110.0
     max_rd: float = 350.0
+    periods_per_day: float = 0.21436
 
     @property
     def initial(self) -> Rating:
@@ -102,7 +109,22 @@ class RatingSystem:
             },
             "tau": self.tau,
             "provisional_rd": self.provisional_rd,
+            "periods_per_day": self.periods_per_day,
         }
+
+    def idle(self, player: Rating, days: float) -> Rating:
+        """The player's rating after ``days`` without a rated game: the
+        same value, its deviation grown by as many rating periods (step 6
+        of Glickman's procedure, for a fraction of a period too), capped."""
+        if days <= 0:
+            return player
+        _, phi = _to_glicko2(player)
+        periods = days * self.periods_per_day
+        grown = math.sqrt(phi * phi + periods * player.volatility**2) * SCALE
+        return Rating(
+            player.value, min(max(grown, player.rd), self.max_rd), player.volatility,
+            self.provisional_rd,
+        )
 
     def rate(self, player: Rating, games: Sequence[tuple[Rating, float]]) -> Rating:
         """The player's rating after one rating period of ``games``.

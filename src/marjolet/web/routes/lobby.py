@@ -110,8 +110,11 @@ async def _owned(online: Online, seek_id: str, token: str | None, account: Accou
 async def seek_status(
     seek_id: str, online: OnlineDep, account: OptionalAccount, token: str | None = None
 ) -> dict[str, Any]:
-    """Its owner learns whether it was taken, and their seat."""
+    """Its owner learns whether it was taken, and their seat (each asking
+    is the owner's sign of life: a live seek stays in the lobby)."""
     seek = await _owned(online, seek_id, token, account)
+    if seek.status == "open":
+        await online.run(online.lobby.touch, [seek.id])
     return online.seek_status(seek, token)
 
 
@@ -236,10 +239,12 @@ async def _follow(online: Online, listener: Listener, account: Account | None, t
         raise WebError(
             "malformed", 'send {"type": "follow", "seek": ID, "token": ...}', key="error.protocol"
         )
-    if listener.followed >= MAX_FOLLOWED:
+    if seek_id not in listener.seeks and listener.followed >= MAX_FOLLOWED:
         raise WebError("too_many_seeks", "this page follows too many offers")
     seek = await _owned(online, seek_id, token, account)
     listener.seeks[seek.id] = token
+    if seek.status == "open":  # its owner is here (again): kept in the lobby
+        await online.run(online.lobby.touch, [seek.id])
     # matched but its game still being made: tell_seeker sends it in a moment
     if seek.status == "cancelled" or seek.game_id is not None:
         online.tell_seeker(seek)

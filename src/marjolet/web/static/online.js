@@ -16,6 +16,10 @@ const state = { me: null, socket: null, place: null, rejoining: false };
 // Milliseconds between two `wait` messages on the lobby socket: each is the
 // place's sign of life (the server gives a place up after 10 s without one).
 const WAIT_EVERY = 3000;
+/** How often the page follows its own offers again: each follow is the
+ *  offer's sign of life, without which a live offer leaves the lobby (90 s: a hidden
+ *  page's timers may run once a minute). */
+const FOLLOW_EVERY = 10000;
 
 function $(id) {
   return document.getElementById(id);
@@ -297,12 +301,17 @@ function follow(id, token) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "follow", seek: id, token }));
 }
 
+/** Follow each offer this browser posted (again): it is still here. */
+function followMine() {
+  for (const [id, seek] of Object.entries(ownSeeks())) follow(id, seek.token);
+}
+
 function lobbySocket() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws/lobby`);
   state.socket = ws;
   ws.addEventListener("open", () => {
-    for (const [id, seek] of Object.entries(ownSeeks())) follow(id, seek.token);
+    followMine();
     if (state.place) waitOn(state.place.key);
   });
   ws.addEventListener("message", (event) => {
@@ -446,6 +455,7 @@ async function main() {
   await refresh();
   lobbySocket();
   setInterval(() => followOffers().catch(() => {}), OFFERS_EVERY);  // (asked again soon)
+  setInterval(followMine, FOLLOW_EVERY);
 }
 
 // The forms answer from the first moment (a click while the page is still
