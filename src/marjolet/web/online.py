@@ -277,12 +277,19 @@ class Online:
     # -- the lobby --------------------------------------------------------------------------
 
     async def accept(
-        self, seek_id: str, acceptor: Seeker, *, rematch: bool = False
+        self,
+        seek_id: str,
+        acceptor: Seeker,
+        *,
+        rematch: bool = False,
+        seeker_deals: bool | None = None,
     ) -> dict[str, Any]:
         """Take an open seek (one acceptor wins) and seat both players; the
         acceptor's seat is returned, the seeker's is kept for them and told
         to their lobby sockets at once. A rematch offer is taken only with
-        ``rematch`` (:mod:`marjolet.web.rematches` checked the seat)."""
+        ``rematch`` (:mod:`marjolet.web.rematches` checked the seat), and
+        ``seeker_deals`` says whether the seek's player deals first (a
+        rematch: whoever did not deal first last time; else at random)."""
         seek = await self.run(lambda: self.lobby.accept(seek_id, acceptor, rematch=rematch))
         rules = Rules.from_json(seek.rules)
         seeker_seat = self.hub.rng.randrange(2)
@@ -293,8 +300,11 @@ class Online:
         if seek.account_id is None:  # a guest's seat token: derived from their owner token
             hashes[seeker_seat] = seek.seat_hash  # (an account's session proves its seat)
         try:
+            first_dealer = None
+            if seeker_deals is not None:
+                first_dealer = seeker_seat if seeker_deals else 1 - seeker_seat
             game_id, token0, token1 = await self.hub.create_pair(
-                rules, (names[0], names[1]), (hashes[0], hashes[1])
+                rules, (names[0], names[1]), (hashes[0], hashes[1]), first_dealer=first_dealer
             )
             await self.run(self.lobby.attach, seek_id, game_id, seeker_seat, acceptor)
         except BaseException:
