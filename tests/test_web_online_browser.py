@@ -204,6 +204,29 @@ def test_a_game_found_online_ends_with_a_rematch_offer_the_other_player_accepts(
         close_watched_page(page)
 
 
+def test_a_finished_game_opened_after_its_rematch_began_stays_on_screen_with_a_link(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """Opened again later (say from the list of one's games), the first
+    match's end is shown, not the rematch's table: a link leads there."""
+    claire, dmitri, first = resigned_online_game(chromium, server)
+    claire.click("#rematch")
+    dmitri.locator("#rematch-accept").click(timeout=15_000)
+    dmitri.wait_for_url(lambda url: url != first)
+    rematch = dmitri.url.split("#")[0]
+    dmitri.goto(first)
+    expect(dmitri.locator("#rematch-news")).to_have_text("A rematch followed this game.")
+    link = dmitri.locator("#rematch-open")
+    expect(link).to_have_attribute("href", "/game/" + rematch.rsplit("/", 1)[1])
+    dmitri.wait_for_timeout(3500)  # a poll later, still there
+    assert dmitri.url == first
+    dmitri.click("#rematch-open")
+    dmitri.wait_for_url(rematch)
+    expect(dmitri.locator(".nameplate", has_text="claire")).to_be_visible()
+    for page in (claire, dmitri):
+        close_watched_page(page)
+
+
 def test_a_rematch_offer_is_accepted_from_the_list_of_games(
     chromium: Browser, server: LiveServer
 ) -> None:
