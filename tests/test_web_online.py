@@ -522,6 +522,24 @@ def test_a_rated_rematch_between_accounts_may_be_declined_then_offered_back_and_
             assert welcome["rated"] is True and welcome["paired"] is True
 
 
+def test_a_rated_game_opened_later_tells_the_rating_it_left_beside_its_change(
+    server: LiveServer,
+) -> None:
+    """The end of the first match read "rating 1567 (-162)" once a second
+    game had moved the rating on: now the rating after that match, 1338."""
+    kim, lou = sign_up(server, "kim"), sign_up(server, "lou")
+    first = rated_game(server, kim, lou)[0]
+    resign(server, first["id"], kim)
+    second = rated_game(server, kim, lou)[0]
+    resign(server, second["id"], lou)  # kim wins this one: her rating goes back up
+    with seat_socket(server, first["id"], kim, {"type": "hello", "account": True}) as seat:
+        told = seat.recv_until(lambda m: m["type"] == "welcome")["accounts"]
+    hers = told[first["seat"]]
+    assert hers["change"] < 0 and hers["after"] == 1500 + hers["change"], hers
+    assert hers["provisional_after"] is True
+    assert hers["rating"] > hers["after"]  # the rating now, after the second game
+
+
 def test_in_a_rematch_of_a_game_found_online_the_other_player_deals_first(
     server: LiveServer,
 ) -> None:

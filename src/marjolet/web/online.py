@@ -203,10 +203,17 @@ class Online:
         self, rows: Sequence[tuple[int, int, bool, int | None]], game_id: str
     ) -> list[dict[str, Any] | None]:
         """Each seat's account as a table shows it; once the game is rated,
-        with ``change``: the rating points it won or lost by this game."""
+        with ``change``, the rating points it won or lost by this game, and
+        ``after``, the rating this game left (``provisional_after``): the
+        rating now may have moved since, by later games."""
+        provisional_rd = self.accounts.system.provisional_rd
         with self.hub.ledger.engine.connect() as db:
             changes = {
-                int(r.account_id): r.rating_after - r.rating_before
+                int(r.account_id): {
+                    "change": round(r.rating_after - r.rating_before),
+                    "after": round(r.rating_after),
+                    "provisional_after": r.rd_after > provisional_rd,
+                }
                 for r in db.execute(
                     select(rating_changes).where(rating_changes.c.game_id == game_id)
                 ).all()
@@ -217,7 +224,7 @@ class Online:
             if account is not None:
                 seats[seat] = public_rating(account)
                 if account_id in changes:
-                    seats[seat] = {**public_rating(account), "change": round(changes[account_id])}
+                    seats[seat] = {**public_rating(account), **changes[account_id]}
         return seats
 
     async def rate(self, game_id: str) -> bool:

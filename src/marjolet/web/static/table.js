@@ -296,7 +296,9 @@ function ratingsLine(view) {
     return el("p", { class: "muted ratings" }, t("end.ratings_soon"));
   }
   const parts = seatsMineFirst().filter((s) => accounts[s]).map((s) => t("end.rating_change", {
-    name: view.players[s], rating: ratingOf(s),
+    // the rating this match left, beside its change (the rating now may have moved on since)
+    name: view.players[s],
+    rating: accounts[s].after === undefined ? ratingOf(s) : ratingText(accounts[s].after, accounts[s].provisional_after),
     change: accounts[s].change < 0 ? `\u2212${-accounts[s].change}` : `+${accounts[s].change}`,
   }));
   return el("p", { class: "ratings" }, parts.join(" · "));
