@@ -522,6 +522,47 @@ def test_a_rated_rematch_between_accounts_may_be_declined_then_offered_back_and_
             assert welcome["rated"] is True and welcome["paired"] is True
 
 
+def test_a_rated_game_opened_later_tells_the_rating_it_left_beside_its_change(
+    server: LiveServer,
+) -> None:
+    """The end of the first match read "rating 1567 (-162)" once a second
+    game had moved the rating on: now the rating after that match, 1338."""
+    kim, lou = sign_up(server, "kim"), sign_up(server, "lou")
+    first = rated_game(server, kim, lou)[0]
+    resign(server, first["id"], kim)
+    second = rated_game(server, kim, lou)[0]
+    resign(server, second["id"], lou)  # kim wins this one: her rating goes back up
+    with seat_socket(server, first["id"], kim, {"type": "hello", "account": True}) as seat:
+        told = seat.recv_until(lambda m: m["type"] == "welcome")["accounts"]
+    hers = told[first["seat"]]
+    assert hers["change"] < 0 and hers["after"] == 1500 + hers["change"], hers
+    assert hers["provisional_after"] is True
+    assert hers["rating"] > hers["after"]  # the rating now, after the second game
+
+
+def test_in_a_rematch_of_a_game_found_online_the_other_player_deals_first(
+    server: LiveServer,
+) -> None:
+    """As a friend's rematch: seats are drawn again, the first dealer is not
+    (drawn at random, the same player dealt first again one rematch in two)."""
+    kim, lou = sign_up(server, "kim"), sign_up(server, "lou")
+    game_id = rated_game(server, kim, lou)[0]["id"]
+    dealers = []
+    for offerer, taker in ((kim, lou), (lou, kim), (kim, lou), (lou, kim), (kim, lou)):
+        resign(server, game_id, offerer)
+        url = f"/api/games/{game_id}/rematch"
+        assert offerer.post(url, json={}).json()["status"] == "offered"
+        took = taker.post(url, json={"take": True}).json()
+        assert took["status"] == "matched", took
+        for held in (game_id, took["game"]["id"]):
+            row = read_stored(server, held)
+            assert row is not None
+            dealers.append(row.players[row.first_dealer])
+        game_id = took["game"]["id"]
+    pairs = list(zip(dealers[::2], dealers[1::2], strict=True))
+    assert all(before != after for before, after in pairs), pairs
+
+
 def test_an_accept_pressed_after_the_offer_was_withdrawn_never_offers_the_other_way(
     server: LiveServer,
 ) -> None:

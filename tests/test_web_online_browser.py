@@ -89,13 +89,12 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     overlay = alice.locator("#overlay")
     expect(overlay).to_contain_text("bobby a quitté la partie sans revenir")
     won = r"alice\u00a0: classement \d+(, provisoire)? \(\+\d+\)"  # pushed once the claim is rated
-    lost = r"bobby\u00a0: classement \d+(, provisoire)? \(\u2212\d+\)"  # (seat order)
-    either = re.compile(f"^({won} · {lost}|{lost} · {won})$")
-    expect(overlay.locator(".ratings")).to_have_text(either)
+    lost = r"bobby\u00a0: classement \d+(, provisoire)? \(\u2212\d+\)"  # her own first,
+    expect(overlay.locator(".ratings")).to_have_text(re.compile(f"^{won} · {lost}$"))  # any seat
     expect(plate.locator(".chip.rating")).not_to_have_text("classement 1500, provisoire")
     score = alice.locator("#overlay").inner_text()
     alice_, bobby_ = r"alice \(vous\)", r"bobby"
-    whose = rf"({alice_} \d+\u00a0–\u00a0\d+ {bobby_}|{bobby_} \d+\u00a0–\u00a0\d+ {alice_})"
+    whose = rf"{alice_} \d+\u00a0–\u00a0\d+ {bobby_}"  # hers first, as in the score table
     assert re.search("Marque à l’arrêt\u00a0: " + whose, score), score
     expect(alice.locator("#away")).to_be_hidden()  # no claim box left after the claim
     for hint in alice.locator(".action.hint").all():
@@ -200,6 +199,29 @@ def test_a_game_found_online_ends_with_a_rematch_offer_the_other_player_accepts(
     expect(dmitri.locator(".nameplate", has_text="claire")).to_be_visible()
     expect(claire.locator(".nameplate", has_text="dmitri")).to_be_visible()
     assert dmitri.locator(".action.hint").count() == 0  # rated again: no advice
+    for page in (claire, dmitri):
+        close_watched_page(page)
+
+
+def test_a_finished_game_opened_after_its_rematch_began_stays_on_screen_with_a_link(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """Opened again later (say from the list of one's games), the first
+    match's end is shown, not the rematch's table: a link leads there."""
+    claire, dmitri, first = resigned_online_game(chromium, server)
+    claire.click("#rematch")
+    dmitri.locator("#rematch-accept").click(timeout=15_000)
+    dmitri.wait_for_url(lambda url: url != first)
+    rematch = dmitri.url.split("#")[0]
+    dmitri.goto(first)
+    expect(dmitri.locator("#rematch-news")).to_have_text("A rematch followed this game.")
+    link = dmitri.locator("#rematch-open")
+    expect(link).to_have_attribute("href", "/game/" + rematch.rsplit("/", 1)[1])
+    dmitri.wait_for_timeout(3500)  # a poll later, still there
+    assert dmitri.url == first
+    dmitri.click("#rematch-open")
+    dmitri.wait_for_url(rematch)
+    expect(dmitri.locator(".nameplate", has_text="claire")).to_be_visible()
     for page in (claire, dmitri):
         close_watched_page(page)
 

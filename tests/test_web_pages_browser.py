@@ -324,6 +324,11 @@ def test_the_match_end_shows_every_deal_and_offers_a_rematch(
     assert "win" in page.inner_text("#overlay-title").lower()
     deals = page.locator("#overlay .every-deal tbody tr").count()
     assert deals >= 1
+    aligned = page.evaluate(  # each heading over its column, as its figures
+        "() => [...document.querySelectorAll('#overlay .every-deal tr')].slice(0, 2)"
+        ".map((row) => [...row.children].map((cell) => getComputedStyle(cell).textAlign))"
+    )
+    assert aligned[0] == aligned[1], aligned
     no_sideways_scroll(page)
     page.screenshot(path=str(shots / "match-end-390x844-en.png"))
     page.click("#rematch")

@@ -457,11 +457,13 @@ class Hub:
         hashes: tuple[str | None, str | None] = (None, None),
         *,
         game_id: str | None = None,
+        first_dealer: int | None = None,
     ) -> tuple[str, str, str]:
         """A game between two persons who are both known already (a lobby
         game): a friend game whose invite was claimed at once. Returns the
         game id and the two seats' tokens (each shown only once); a seat
-        given its token's hash in ``hashes`` gets it, and its token is ''."""
+        given its token's hash in ``hashes`` gets it, and its token is ''.
+        ``first_dealer``: as :meth:`create_game` (a rematch names it)."""
         tokens = tuple("" if h else secrets.token_urlsafe(24) for h in hashes)
         seating = Seating(
             (SeatInfo("human"), SeatInfo("human")),
@@ -472,7 +474,12 @@ class Hub:
             hashes,
         )
         new = await self.create_game(
-            "friend", rules, name=players[0], seating=seating, game_id=game_id
+            "friend",
+            rules,
+            name=players[0],
+            seating=seating,
+            game_id=game_id,
+            first_dealer=first_dealer,
         )
         return new.id, tokens[0], tokens[1]
 

@@ -203,10 +203,17 @@ class Online:
         self, rows: Sequence[tuple[int, int, bool, int | None]], game_id: str
     ) -> list[dict[str, Any] | None]:
         """Each seat's account as a table shows it; once the game is rated,
-        with ``change``: the rating points it won or lost by this game."""
+        with ``change``, the rating points it won or lost by this game, and
+        ``after``, the rating this game left (``provisional_after``): the
+        rating now may have moved since, by later games."""
+        provisional_rd = self.accounts.system.provisional_rd
         with self.hub.ledger.engine.connect() as db:
             changes = {
-                int(r.account_id): r.rating_after - r.rating_before
+                int(r.account_id): {
+                    "change": round(r.rating_after - r.rating_before),
+                    "after": round(r.rating_after),
+                    "provisional_after": r.rd_after > provisional_rd,
+                }
                 for r in db.execute(
                     select(rating_changes).where(rating_changes.c.game_id == game_id)
                 ).all()
@@ -217,7 +224,7 @@ class Online:
             if account is not None:
                 seats[seat] = public_rating(account)
                 if account_id in changes:
-                    seats[seat] = {**public_rating(account), "change": round(changes[account_id])}
+                    seats[seat] = {**public_rating(account), **changes[account_id]}
         return seats
 
     async def rate(self, game_id: str) -> bool:
@@ -277,12 +284,19 @@ class Online:
     # -- the lobby --------------------------------------------------------------------------
 
     async def accept(
-        self, seek_id: str, acceptor: Seeker, *, rematch: bool = False
+        self,
+        seek_id: str,
+        acceptor: Seeker,
+        *,
+        rematch: bool = False,
+        seeker_deals: bool | None = None,
     ) -> dict[str, Any]:
         """Take an open seek (one acceptor wins) and seat both players; the
         acceptor's seat is returned, the seeker's is kept for them and told
         to their lobby sockets at once. A rematch offer is taken only with
-        ``rematch`` (:mod:`marjolet.web.rematches` checked the seat)."""
+        ``rematch`` (:mod:`marjolet.web.rematches` checked the seat), and
+        ``seeker_deals`` says whether the seek's player deals first (a
+        rematch: whoever did not deal first last time; else at random)."""
         seek = await self.run(lambda: self.lobby.accept(seek_id, acceptor, rematch=rematch))
         rules = Rules.from_json(seek.rules)
         seeker_seat = self.hub.rng.randrange(2)
@@ -293,8 +307,11 @@ class Online:
         if seek.account_id is None:  # a guest's seat token: derived from their owner token
             hashes[seeker_seat] = seek.seat_hash  # (an account's session proves its seat)
         try:
+            first_dealer = None
+            if seeker_deals is not None:
+                first_dealer = seeker_seat if seeker_deals else 1 - seeker_seat
             game_id, token0, token1 = await self.hub.create_pair(
-                rules, (names[0], names[1]), (hashes[0], hashes[1])
+                rules, (names[0], names[1]), (hashes[0], hashes[1]), first_dealer=first_dealer
             )
             await self.run(self.lobby.attach, seek_id, game_id, seeker_seat, acceptor)
         except BaseException:

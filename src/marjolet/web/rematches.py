@@ -95,9 +95,11 @@ async def offer(online: Online, table: Table, seat: int, *, take: bool = False) 
 
 
 async def _take(online: Online, table: Table, seat: int, other: Seek) -> dict[str, Any]:
-    """``seat`` takes the other seat's open offer: both are seated anew."""
+    """``seat`` takes the other seat's open offer: both are seated anew, and
+    whoever did not deal first in the finished game deals first now."""
     taker = await seeker(online, table, seat)
-    game = await online.accept(other.id, taker, rematch=True)
+    offerer_dealt = table.game.first_dealer == other.rematch_seat
+    game = await online.accept(other.id, taker, rematch=True, seeker_deals=not offerer_dealt)
     return {"status": "matched", "game": game}
 
 

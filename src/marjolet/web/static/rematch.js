@@ -23,6 +23,10 @@ export class Rematch {
     this.offer = null;
     this.busy = false;
     this.timer = null;
+    // the news heard while this page was open: only an offer taken since
+    // then moves the page (opened later, the finished match stays on screen)
+    this.heard = false;
+    this.followed = null;  // the rematch, taken before this page was opened
     this.ownerKey = `marjolet.rematch.${gameId}`;
   }
 
@@ -59,9 +63,14 @@ export class Rematch {
 
   update(news) {
     if (news.game && news.game.id) {
-      this.go(news.game);
+      if (this.heard) {
+        this.go(news.game);
+        return;
+      }
+      this.settled(news.game);
       return;
     }
+    this.heard = true;
     const before = this.offer;
     const offer = news.offer;
     const wasOpen = Boolean(before && offer && before.id === offer.id && before.status === "open");
@@ -96,6 +105,18 @@ export class Rematch {
     if (game.token) rememberSeat(game.id, game.seat, game.token);
     localStorage.removeItem(this.ownerKey);
     location.href = game.url;
+  }
+
+  /** The rematch was taken before this page was opened: the page stays on
+   *  the finished match and links to the rematch (a player who came back to
+   *  look at this match, say from the list of their games, is not carried off). */
+  settled(game) {
+    clearInterval(this.timer);
+    if (game.token) rememberSeat(game.id, game.seat, game.token);
+    localStorage.removeItem(this.ownerKey);
+    if (this.followed && this.followed.id === game.id) return;
+    this.followed = game;
+    this.changed();
   }
 
   /** Offer a rematch, or take the other player's offer. */
@@ -175,6 +196,7 @@ export class Rematch {
 
   /** The sentence that says where the rematch stands (or nothing). */
   news() {
+    if (this.followed) return el("p", { class: "rematch-news", id: "rematch-news", role: "status" }, t("rematch.followed"));
     const offer = this.offer;
     if (!offer) return null;
     let text = this.ending(offer);
@@ -195,6 +217,9 @@ export class Rematch {
       });
       return node;
     };
+    if (this.followed) {
+      return [el("a", { class: "action primary", id: "rematch-open", href: this.followed.url }, t("rematch.open"))];
+    }
     if (offer && offer.status === "open" && offer.mine) {
       return [button("rematch-withdraw", "rematch.withdraw", false, () => this.cancel())];
     }

@@ -295,11 +295,18 @@ function ratingsLine(view) {
   if (!accounts.some((a) => a && a.change !== undefined)) {
     return el("p", { class: "muted ratings" }, t("end.ratings_soon"));
   }
-  const parts = [0, 1].filter((s) => accounts[s]).map((s) => t("end.rating_change", {
-    name: view.players[s], rating: ratingOf(s),
+  const parts = seatsMineFirst().filter((s) => accounts[s]).map((s) => t("end.rating_change", {
+    // the rating this match left, beside its change (the rating now may have moved on since)
+    name: view.players[s],
+    rating: accounts[s].after === undefined ? ratingOf(s) : ratingText(accounts[s].after, accounts[s].provisional_after),
     change: accounts[s].change < 0 ? `\u2212${-accounts[s].change}` : `+${accounts[s].change}`,
   }));
   return el("p", { class: "ratings" }, parts.join(" · "));
+}
+
+// The two seats, this player's first (as the score tables show them).
+function seatsMineFirst() {
+  return state.seat === 1 ? [1, 0] : [0, 1];
 }
 
 // A player with an account is shown with their rating (spectators too):
@@ -529,10 +536,12 @@ function forfeitOverlay(view) {
   if (f.winner === seat) title = t("forfeit.you_win");
   else title = t("forfeit.wins", { name: view.players[f.winner] });
   clear($("overlay-title")).append(title);
+  const [mine, theirs] = seatsMineFirst();
   const body = [
     el("p", {}, forfeitText(f, "forfeit.", "_text", loser, view)),
     el("p", { class: "muted" }, t("forfeit.score", {
-      a: view.running[0], b: view.running[1], first: playerLabel(view, 0, seat), second: playerLabel(view, 1, seat),
+      a: view.running[mine], b: view.running[theirs],
+      first: playerLabel(view, mine, seat), second: playerLabel(view, theirs, seat),
     })),
   ];
   if (f.stderr.length) {
