@@ -4,6 +4,7 @@ flooding connection can make it do."""
 from __future__ import annotations
 
 import json
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -201,3 +202,16 @@ def test_a_binary_or_surrogate_message_is_answered_on_both_sockets(
         error = me.error()
         assert error["code"] == "malformed" and "'token' is not valid text" in error["message"]
     assert "Traceback" not in caplog.text and "KeyError" not in caplog.text
+
+
+def test_a_line_break_in_a_socket_address_cannot_forge_a_line_of_the_log(
+    server: LiveServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    forged = "%0a2026-01-01%2000:00:00,000%20ERROR%20marjolet.web:%20forged%0a"
+    with caplog.at_level(logging.INFO, logger="marjolet.web"), Browser.open(
+        server, forged, {"type": "hello", "watch": True}
+    ) as me:
+        assert me.error()["code"] == "not_found"
+    lines = [r.getMessage() for r in caplog.records if "2026-01-01" in r.getMessage()]
+    assert lines and all("\n" not in line for line in lines)
+    assert "game \\n2026-01-01" in lines[0]
