@@ -212,3 +212,15 @@ def test_a_reopened_seek_is_back_in_the_lobby(setup: tuple[Lobby, Accounts]) -> 
     lobby.accept(seek.id, Seeker("guest"))
     lobby.reopen(seek.id)
     assert [s.id for s in lobby.open_seeks()] == [seek.id]
+
+
+def test_two_guests_of_one_name_at_two_addresses_do_not_share_their_limit(
+    setup: tuple[Lobby, Accounts],
+) -> None:
+    lobby, _ = setup
+    for address in ("address:a", "address:b"):
+        for _ in range(3):
+            lobby.post(Seeker("Invité 371"), CLASSIC, rated=False, guest_key=address)
+    with pytest.raises(LobbyError) as error:
+        lobby.post(Seeker("another name"), CLASSIC, rated=False, guest_key="address:a")
+    assert error.value.status == 429

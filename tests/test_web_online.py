@@ -1003,3 +1003,19 @@ def test_play_now_never_pairs_two_places_of_one_browser(tmp_path: Path) -> None:
             headers={"Content-Type": "application/json"},
         )
         assert bad.status_code == 400 and "browser" in bad.json()["error"]["message"]
+
+
+def test_a_guest_address_has_three_open_seeks_whatever_names_it_gives(
+    server: LiveServer,
+) -> None:
+    with server.http() as guest:
+        made = [guest.post("/api/seeks", json={"name": f"Spam {i}"}) for i in range(4)]
+        assert [a.status_code for a in made] == [200, 200, 200, 429]
+        assert made[3].json()["error"]["code"] == "too_many_seeks"
+        assert len(guest.get("/api/lobby").json()["seeks"]) == 3
+        first = made[0].json()
+        withdrawn = guest.request(
+            "DELETE", f"/api/seeks/{first['id']}", json={"token": first["token"]}
+        )
+        assert withdrawn.is_success  # one withdrawn: room for one more
+        assert guest.post("/api/seeks", json={"name": "Spam 4"}).status_code == 200

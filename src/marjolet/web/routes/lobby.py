@@ -79,7 +79,11 @@ async def post_seek(
     seeker = await seeker_of(online, account, body.name)
     seek, token = await online.run(
         lambda: online.lobby.post(
-            seeker, body.rules.to_json(), rated=body.rated, days_per_move=body.days_per_move
+            seeker,
+            body.rules.to_json(),
+            rated=body.rated,
+            days_per_move=body.days_per_move,
+            guest_key=f"address:{client}",
         )
     )
     online.lobby_changed()
