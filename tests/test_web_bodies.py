@@ -4,6 +4,7 @@ line naming the field (issue 21, "Bodies"; web/schemas.py)."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -129,3 +130,57 @@ def test_rules_nested_too_deeply_in_the_address_show_the_classic_rules(
     with server.http() as client:
         page = client.get("/rules", params={"rules": "[" * 3000})
     assert page.status_code == 200 and "<html" in page.text
+
+
+#: A JSON escape that Python decodes into a lone surrogate: no UTF-8 text.
+SURROGATE = "\\ud800"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/games/ID/join", '{"invite": "S"}', "'invite'"),
+        ("/api/games/ID/rematch", '{"token": "S"}', "'token'"),
+        ("/api/games/ID/rematch/status", '{"owner": "xS"}', "'owner'"),
+        ("/api/accounts", '{"name": "amelie", "password": "passwordS"}', "'password'"),
+        ("/api/session", '{"name": "amelie", "password": "passwordS"}', "'password'"),
+        ("/api/seeks", '{"rules": {"profile": "S"}}', "'rules.profile'"),
+        ("/api/play-now", '{"browser": null, "unknown": ["ok", "S"]}', "'unknown.1'"),
+    ],
+)
+def test_a_lone_surrogate_anywhere_in_a_body_is_refused_naming_the_field(
+    server: LiveServer, path: str, body: str, field: str
+) -> None:
+    game = server.new_game(mode="friend", name="Host")
+    with server.http() as client:
+        answer = client.post(
+            path.replace("ID", game["id"]), content=body.replace("S", SURROGATE), headers=JSON
+        )
+        assert answer.status_code == 400, answer.text
+        error = answer.json()["error"]
+        assert error["code"] == "bad_request"
+        assert error["message"].startswith(f"{field} is not valid text")
+        # the connection was answered, not dropped: the next request goes through
+        assert client.get("/api/health").status_code == 200
+
+
+def test_an_uploaded_record_with_a_surrogate_or_a_huge_number_is_a_bad_record(
+    server: LiveServer,
+) -> None:
+    with server.http() as client:
+        quoted = client.post("/api/replay", content='{"first_dealer": "' + SURROGATE + '"}')
+        huge = client.post("/api/replay", content='{"first_dealer": ' + "1" * 5000 + "}")
+    assert quoted.status_code == 400, quoted.text
+    assert "'first_dealer' must be 0 or 1" in quoted.json()["error"]["message"]
+    assert huge.status_code == 400, huge.text
+    assert "a number of more than 4300 digits" in huge.json()["error"]["message"]
+
+
+def test_a_refusal_quoting_a_client_is_one_bounded_line_that_can_be_written() -> None:
+    from marjolet.web.errors import WebError
+    from marjolet.web.text import MAX_LINE
+
+    error = WebError("bad_request", "got 'a\nb\ud800" + "x" * 5000, params={"name": "\udfff"})
+    assert "\n" not in error.message and len(error.message) == MAX_LINE
+    assert error.message.startswith("got 'a b\\ud800x")
+    assert json.dumps(error.to_json(), ensure_ascii=False).encode("utf-8")

@@ -249,17 +249,21 @@ def test_each_sign_of_life_keeps_a_live_seek_listed_and_a_correspondence_seek_ne
     assert lobby.accept(live.id, Seeker("guest")).status == "matched"
 
 
+@pytest.mark.parametrize("address", ["", "address:a"])  # counted by name, or by address
 def test_live_seeks_left_by_their_owner_do_not_count_against_the_three_open_ones(
-    database_url: str,
+    database_url: str, address: str
 ) -> None:
     engine = make_engine(database_url)
     migrate(engine)
     clock = Clock()
     lobby = Lobby(engine, clock=clock, timeout=90.0)
     for _ in range(3):
-        lobby.post(Seeker("Guest"), CLASSIC, rated=False)
+        lobby.post(Seeker("Guest"), CLASSIC, rated=False, guest_key=address)
+    with pytest.raises(LobbyError):
+        lobby.post(Seeker("Guest"), CLASSIC, rated=False, guest_key=address)
     clock.now += 91.0  # the page was closed, then opened again
-    assert lobby.post(Seeker("Guest"), CLASSIC, rated=False)[0].status == "open"
+    again = lobby.post(Seeker("Guest"), CLASSIC, rated=False, guest_key=address)[0]
+    assert again.status == "open"
 
 
 def test_a_taken_live_seek_withdraws_the_other_live_seeks_of_both_players(
@@ -278,3 +282,15 @@ def test_a_taken_live_seek_withdraws_the_other_live_seeks_of_both_players(
         with pytest.raises(LobbyError) as error:
             lobby.accept(gone.id, carol)
         assert error.value.code == "seek_gone"
+
+
+def test_two_guests_of_one_name_at_two_addresses_do_not_share_their_limit(
+    setup: tuple[Lobby, Accounts],
+) -> None:
+    lobby, _ = setup
+    for address in ("address:a", "address:b"):
+        for _ in range(3):
+            lobby.post(Seeker("Invité 371"), CLASSIC, rated=False, guest_key=address)
+    with pytest.raises(LobbyError) as error:
+        lobby.post(Seeker("another name"), CLASSIC, rated=False, guest_key="address:a")
+    assert error.value.status == 429

@@ -1063,3 +1063,19 @@ def test_a_live_seek_stays_listed_while_its_page_follows_it_and_leaves_once_the_
         taken = http.post(f"/api/seeks/{left['id']}/accept", json={"name": "Joe"})
         assert taken.status_code == 409 and taken.json()["error"]["code"] == "seek_gone"
         assert http.post(f"/api/seeks/{kept['id']}/accept", json={"name": "Joe"}).status_code == 200
+
+
+def test_a_guest_address_has_three_open_seeks_whatever_names_it_gives(
+    server: LiveServer,
+) -> None:
+    with server.http() as guest:
+        made = [guest.post("/api/seeks", json={"name": f"Spam {i}"}) for i in range(4)]
+        assert [a.status_code for a in made] == [200, 200, 200, 429]
+        assert made[3].json()["error"]["code"] == "too_many_seeks"
+        assert len(guest.get("/api/lobby").json()["seeks"]) == 3
+        first = made[0].json()
+        withdrawn = guest.request(
+            "DELETE", f"/api/seeks/{first['id']}", json={"token": first["token"]}
+        )
+        assert withdrawn.is_success  # one withdrawn: room for one more
+        assert guest.post("/api/seeks", json={"name": "Spam 4"}).status_code == 200

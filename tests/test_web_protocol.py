@@ -58,3 +58,20 @@ def test_a_bad_message_is_refused_with_its_code_and_one_line(
 def test_a_binary_frame_is_refused() -> None:
     with pytest.raises(ProtocolError, match="not binary frames"):
         parse_message(b'{"type": "ping"}', 2048)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"type": "hello", "token": "\\ud800"}', "'token' is not valid text"),
+        ('{"type": "act", "action": "Q\\udc00S", "version": 3}', "'action' is not valid text"),
+        ('{"type": "ping", "pad": {"\\ud800": 1}}', "'pad.\\ud800' is not valid text"),
+        ('{"type": "ping", "pad": ' + "1" * 5000 + "}", "a number of more than 4300 digits"),
+    ],
+)
+def test_text_that_is_not_text_or_a_number_too_long_to_read_is_malformed(
+    text: str, message: str
+) -> None:
+    with pytest.raises(ProtocolError) as refused:
+        parse_message(text, 1_000_000)
+    assert refused.value.code == "malformed" and message in str(refused.value)

@@ -4,6 +4,7 @@ flooding connection can make it do."""
 from __future__ import annotations
 
 import json
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -180,3 +181,37 @@ def test_over_64_kib_messages_get_the_too_large_error_before_the_1009_close(
             while True:
                 me.recv()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_a_binary_or_surrogate_message_is_answered_on_both_sockets(
+    server: LiveServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    from websockets.sync.client import connect
+
+    game = server.new_game(mode="bot", bot="random")
+    with connect(f"{server.ws_base}/ws/lobby") as lobby:
+        lobby.send(b"\x00\x01")
+        error = json.loads(lobby.recv(timeout=10))
+        assert error["code"] == "malformed" and "not binary frames" in error["message"]
+        lobby.send('{"type": "follow", "seek": "abc", "token": "\\ud800"}')
+        error = json.loads(lobby.recv(timeout=10))
+        assert error["code"] == "malformed" and "'token' is not valid text" in error["message"]
+        lobby.send(json.dumps({"type": "follow", "seek": "abc"}))  # the socket stays open
+        assert json.loads(lobby.recv(timeout=10))["code"] == "no_seek"
+    with Browser.open(server, game["id"], {"type": "hello", "token": "\ud800"}) as me:
+        error = me.error()
+        assert error["code"] == "malformed" and "'token' is not valid text" in error["message"]
+    assert "Traceback" not in caplog.text and "KeyError" not in caplog.text
+
+
+def test_a_line_break_in_a_socket_address_cannot_forge_a_line_of_the_log(
+    server: LiveServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    forged = "%0a2026-01-01%2000:00:00,000%20ERROR%20marjolet.web:%20forged%0a"
+    with caplog.at_level(logging.INFO, logger="marjolet.web"), Browser.open(
+        server, forged, {"type": "hello", "watch": True}
+    ) as me:
+        assert me.error()["code"] == "not_found"
+    lines = [r.getMessage() for r in caplog.records if "2026-01-01" in r.getMessage()]
+    assert lines and all("\n" not in line for line in lines)
+    assert "game \\n2026-01-01" in lines[0]

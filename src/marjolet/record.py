@@ -384,6 +384,13 @@ def parse_json(text: str, *, what: str = "JSON") -> Any:
             f"malformed {what} at line {exc.lineno} column {exc.colno}: {exc.msg}",
             readable=False,
         ) from None
+    except RecordError:  # a key given twice
+        raise
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        raise RecordError(
+            f"{what} holds a number of more than {sys.get_int_max_str_digits()} digits",
+            readable=False,
+        ) from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise RecordError(f"{what} nested too deeply", readable=False) from None
 

@@ -144,7 +144,7 @@ def check_password(password: object) -> str:
 
 def token_digest(token: str) -> str:
     """The stored form of a session token."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Accounts:

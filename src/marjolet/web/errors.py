@@ -35,6 +35,7 @@ from starlette.middleware.body_limit import MAX_BODY_SIZE_SCOPE_KEY
 
 from marjolet.errors import MarjoletError, TurnError
 from marjolet.web.db import database_unreachable
+from marjolet.web.text import printable_line
 
 log = logging.getLogger("marjolet.web")
 
@@ -97,12 +98,15 @@ class WebError(MarjoletError):
         params: dict[str, Any] | None = None,
         extra: dict[str, Any] | None = None,
     ) -> None:
+        # what it quotes of a client's input must not break the answer or
+        # the log: one line, no lone surrogate, a bounded length
+        message = printable_line(message)
         super().__init__(message)
         self.code = code
         self.message = message
         self.key = key or f"error.{code}"
-        self.params = params or {}
-        self.extra = extra or {}
+        self.params = _encodable(params or {})
+        self.extra = _encodable(extra or {})
 
     @property
     def status(self) -> int:
@@ -117,6 +121,18 @@ class WebError(MarjoletError):
             "params": self.params,
             **self.extra,
         }
+
+
+def _encodable(value: Any) -> Any:
+    """``value`` (a refusal's ``params`` or ``extra``: JSON of our own
+    making, which may quote a client) with every string UTF-8 can encode."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_encodable(k): _encodable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_encodable(v) for v in value]
+    return value
 
 
 def disk_is_full(exc: BaseException) -> bool:

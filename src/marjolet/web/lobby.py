@@ -32,9 +32,11 @@ in the database and takes its pairs.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hmac
 import json
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -51,6 +53,9 @@ from marjolet.web.db import game_players, reader, seeks
 SeekStatus = Literal["open", "matched", "cancelled", "declined", "expired"]
 #: Open seeks one owner (account or address) may have at once.
 MAX_OPEN_PER_OWNER = 3
+#: Client addresses whose guests' open seeks are remembered at most (more,
+#: and the memory is cleared: a flood of addresses cannot grow it for ever).
+MOST_GUEST_ADDRESSES = 10_000
 #: Correspondence: the longest time a move may take, in days.
 MAX_DAYS_PER_MOVE = 14
 #: Open seeks listed at most.
@@ -140,6 +145,10 @@ class Lobby:
         self.reader = reader(engine)
         self.clock = clock
         self.timeout = timeout
+        #: The seeks each guest address posted (``guest_key`` of :meth:`post`),
+        #: in this process: its open ones count against MAX_OPEN_PER_OWNER.
+        self._guest_seeks: dict[str, list[str]] = {}
+        self._guest_lock = threading.Lock()
 
     def _present(self) -> ColumnElement[bool]:
         """The seeks whose owner is still there: a correspondence seek or a
@@ -159,12 +168,16 @@ class Lobby:
         rated: bool,
         days_per_move: int | None = None,
         owner_key: str = "",
+        guest_key: str = "",
         rematch: tuple[str, int] | None = None,
     ) -> tuple[Seek, str]:
         """Open a seek; returns it and its owner token (shown only once).
 
-        ``owner_key`` identifies a guest (their address) for the limit on
-        open seeks; an account is its own key. ``rematch`` (game id, seat)
+        ``owner_key`` is mixed into a guest's owner token. ``guest_key``
+        identifies a guest (their address) for the limit on open seeks: a
+        guest who changes names has no more of them, two guests of one name
+        elsewhere do not share theirs (without it, a guest's name is the
+        key); an account is its own key. ``rematch`` (game id, seat)
         makes it the offer of a rematch of that game by that seat: never
         listed, taken only through :meth:`accept` with ``rematch=True``.
         """
@@ -173,8 +186,9 @@ class Lobby:
         days = check_days_per_move(days_per_move)
         token = secrets.token_urlsafe(18)
         seek_id = secrets.token_urlsafe(9)
-        with self.engine.begin() as db:
-            if self._open_count(db, seeker, self._present()) >= MAX_OPEN_PER_OWNER:
+        guest = guest_key if seeker.account is None else ""
+        with self._guest_lock if guest else contextlib.nullcontext(), self.engine.begin() as db:
+            if self._open_count(db, seeker, guest) >= MAX_OPEN_PER_OWNER:
                 raise LobbyError(
                     "too_many_seeks", f"at most {MAX_OPEN_PER_OWNER} open offers at once", 429
                 )
@@ -196,6 +210,10 @@ class Lobby:
                     rematch_seat=None if rematch is None else rematch[1],
                 )
             )
+            if guest:
+                if len(self._guest_seeks) >= MOST_GUEST_ADDRESSES:
+                    self._guest_seeks.clear()
+                self._guest_seeks.setdefault(guest, []).append(seek_id)
         seek = self.get(seek_id)
         assert seek is not None
         return seek, token
@@ -443,8 +461,20 @@ class Lobby:
             ).all()
         return {int(r.seat): int(r.account_id) for r in rows}
 
-    @staticmethod
-    def _open_count(db: Any, seeker: Seeker, present: ColumnElement[bool]) -> int:
+    def _open_count(self, db: Any, seeker: Seeker, guest_key: str) -> int:
+        """The open seeks still present (:meth:`_present`) of an account, of a
+        guest address (``guest_key``; the ones still open are kept, the
+        others forgotten) or, without one, of a guest name."""
+        present = self._present()
+        if guest_key:
+            mine = self._guest_seeks.get(guest_key, [])
+            if mine:
+                query = select(seeks.c.id).where(
+                    seeks.c.id.in_(mine), seeks.c.status == "open", present
+                )
+                mine = [row.id for row in db.execute(query)]
+                self._guest_seeks[guest_key] = mine
+            return len(mine)
         query = select(func.count()).where(seeks.c.status == "open", present)
         if seeker.account is not None:
             query = query.where(seeks.c.account_id == seeker.account.id)

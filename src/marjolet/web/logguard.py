@@ -14,7 +14,8 @@ uvicorn's loggers (:func:`install`).
 
 :class:`OneLine` keeps each record one line, with its time (docs/deploy.md):
 an exception given as an argument (``log.error("...: %s", exc)``) is
-written as its one-line reason. A database error is the driver's message,
+written as its one-line reason, and a text argument that holds a line break
+(a client's) as its escape. A database error is the driver's message,
 without the ``[SQL: ...]``, ``[parameters: ...]`` and background link that
 SQLAlchemy's text adds on lines of their own; the web server's logger has
 one from its start (:func:`keep_one_line`).
@@ -99,13 +100,33 @@ def one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
+#: Line breaks and other control characters, which a client can put in what
+#: a record quotes (a WebSocket's path is logged decoded: ``/ws/%0a...``).
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
+def flat(text: str) -> str:
+    """``text`` on one line: each control character as its escape (a client
+    cannot start a forged line of the log), and a lone surrogate too (the
+    log file is UTF-8)."""
+    text = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class OneLine(logging.Filter):
-    """Write every exception among a record's arguments as :func:`one_line`."""
+    """Write every exception among a record's arguments as :func:`one_line`,
+    and every text argument as :func:`flat` (see the module docstring)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         args = record.args
-        if isinstance(args, tuple) and any(isinstance(a, BaseException) for a in args):
-            record.args = tuple(one_line(a) if isinstance(a, BaseException) else a for a in args)
+        if isinstance(args, tuple):
+            record.args = tuple(
+                one_line(a) if isinstance(a, BaseException) else flat(a) if isinstance(a, str)
+                else a
+                for a in args
+            )
+        if isinstance(record.msg, str):
+            record.msg = flat(record.msg)
         return True
 
 

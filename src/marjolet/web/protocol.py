@@ -24,6 +24,7 @@ the size and the JSON itself are checked first.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -39,6 +40,7 @@ from pydantic_core import PydanticCustomError
 
 from marjolet.actions import parse_action
 from marjolet.errors import ActionError, MarjoletError
+from marjolet.web.text import surrogate_refusal
 
 
 class ProtocolError(MarjoletError):
@@ -175,8 +177,15 @@ def parse_message(data: str | bytes | None, max_size: int) -> ClientMessage:
     except (json.JSONDecodeError, RecursionError) as exc:
         where = f" at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
         raise ProtocolError("malformed", f"malformed JSON{where}") from None
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        raise ProtocolError(
+            "malformed", f"a number of more than {sys.get_int_max_str_digits()} digits"
+        ) from None
     if not isinstance(obj, dict):
         raise ProtocolError("malformed", "a message must be a JSON object with a 'type'")
+    refusal = surrogate_refusal(obj)
+    if refusal is not None:
+        raise ProtocolError("malformed", refusal)
     try:
         return _MESSAGES.validate_python(obj)
     except ValidationError as exc:

@@ -20,6 +20,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_valida
 
 from marjolet.errors import MarjoletError
 from marjolet.rules import CLASSIC, Rules, check_new_match
+from marjolet.web.text import surrogate_refusal
 
 #: Longest display name, in characters (longer ones are cut).
 MAX_NAME = 24
@@ -100,9 +101,20 @@ def _secret(what: str, *, optional: bool = False) -> BeforeValidator:
 
 
 class Body(BaseModel):
-    """A request body: a JSON object; unknown keys are ignored."""
+    """A request body: a JSON object; unknown keys are ignored. No string
+    in it, known key or not, may hold a lone surrogate (web/text.py): it is
+    refused first, naming the field, before a name is hashed or a secret
+    compared."""
 
     model_config = ConfigDict(extra="ignore", frozen=True, arbitrary_types_allowed=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _only_text(cls, data: object) -> object:
+        refusal = surrogate_refusal(data) if isinstance(data, dict) else None
+        if refusal is not None:
+            raise ValueError(refusal)
+        return data
 
 
 class NewGame(Body):

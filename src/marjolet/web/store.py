@@ -115,7 +115,7 @@ class StoreConflict(StoreError):
 
 def token_hash(token: str) -> str:
     """The stored form of a secret token: the server never keeps tokens."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,7 @@ from marjolet.web.lobby import Seek, Seeker
 from marjolet.web.online import SESSION_COOKIE, Listener, Online, play_now_message
 from marjolet.web.playnow import well_formed_key
 from marjolet.web.schemas import AcceptSeek, NewSeek, OwnerToken, PlayNow
+from marjolet.web.text import surrogate_refusal
 
 log = logging.getLogger("marjolet.web")
 
@@ -78,7 +79,11 @@ async def post_seek(
     seeker = await seeker_of(online, account, body.name)
     seek, token = await online.run(
         lambda: online.lobby.post(
-            seeker, body.rules.to_json(), rated=body.rated, days_per_move=body.days_per_move
+            seeker,
+            body.rules.to_json(),
+            rated=body.rated,
+            days_per_move=body.days_per_move,
+            guest_key=f"address:{client}",
         )
     )
     online.lobby_changed()
@@ -190,11 +195,19 @@ async def lobby_socket(ws: WebSocket) -> None:
     bucket = security.TokenBucket(FOLLOWS_PER_SECOND, FOLLOWS_PER_SECOND * 2)
     try:
         while True:
-            text = await ws.receive_text()
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
             if not bucket.take():
                 await ws.close(code=1008, reason="too many messages")
                 return
             try:
+                text = frame.get("text")
+                if text is None:
+                    raise WebError(
+                        "malformed", "messages must be JSON text, not binary frames",
+                        key="error.protocol",
+                    )
                 await _follow(online, listener, account, text)
             except WebError as exc:
                 listener.send(error_message(exc))
@@ -225,6 +238,9 @@ async def _follow(online: Online, listener: Listener, account: Account | None, t
         msg = json.loads(text)
     except ValueError:
         msg = None
+    refusal = surrogate_refusal(msg)
+    if refusal is not None:
+        raise WebError("malformed", refusal, key="error.protocol")
     if isinstance(msg, dict) and msg.get("type") == "wait":
         await _wait(online, listener, msg.get("key"))
         return
