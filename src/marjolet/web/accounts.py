@@ -25,6 +25,7 @@ the next game is rated from that grown one.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import secrets
 import time
@@ -39,7 +40,16 @@ from sqlalchemy import Connection, Engine, Row, Select, delete, func, insert, se
 from sqlalchemy.exc import IntegrityError
 
 from marjolet.errors import MarjoletError
-from marjolet.web.db import accounts, rating_changes, reader, sessions
+from marjolet.web.db import (
+    accounts,
+    game_players,
+    games,
+    play_now,
+    rating_changes,
+    reader,
+    seeks,
+    sessions,
+)
 from marjolet.web.ratings import Rating, RatingSystem
 
 #: An account name: Latin letters (with their accents: French, and the other
@@ -56,6 +66,11 @@ TOKEN_BYTES = 32
 SESSION_MAX_AGE = 30 * 86_400.0
 #: Seconds in a day: a deviation grows by the days since the last rated game.
 DAY = 86_400.0
+#: The name a deleted account's seat has in the games it played (the pages
+#: show it in their language, as they show the default names "you" and
+#: "friend"); the ``opponent_id`` of its opponents' rating changes becomes 0.
+DELETED_NAME = "deleted player"
+DELETED_ID = 0
 
 
 def _with_last_rated() -> Select[Any]:
@@ -229,6 +244,65 @@ class Accounts:
             result = db.execute(delete(sessions).where(sessions.c.account_id == account_id))
             return int(result.rowcount or 0)
 
+    def end_other_sessions(self, account_id: int, token: str) -> int:
+        """End every session of the account but the one of ``token`` (the
+        device asking); returns how many ended."""
+        with self.engine.begin() as db:
+            result = db.execute(
+                delete(sessions).where(
+                    sessions.c.account_id == account_id,
+                    sessions.c.token_hash != token_digest(token),
+                )
+            )
+            return int(result.rowcount or 0)
+
+    def change_password(self, account_id: int, current: object, new: object) -> str:
+        """Replace the password after checking the current one; every session
+        of the account ends and the one returned (a fresh token, so that a
+        token planted before the change is worth nothing) is the asking
+        device's. ``bad_password`` for a wrong current password."""
+        new = check_password(new)
+        self._check_password_of(account_id, current)
+        password_hash = self.hasher.hash(new)
+        with self.engine.begin() as db:
+            db.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id)
+                .values(password_hash=password_hash)
+            )
+            db.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            return self._open_session(db, account_id, self.clock())
+
+    def delete(self, account_id: int, password: object) -> list[tuple[str, int]]:
+        """Delete the account after checking its password (docs/web.md,
+        "Deleting an account"): refused (``games_in_progress``) while it
+        sits at an unfinished game; else its sessions, rating history and
+        open offers go, and in its finished games its seat is called
+        :data:`DELETED_NAME`. Its opponents' ratings and histories stay as
+        they are, and the name is free again. Returns the (game id, seat) of
+        the seats renamed (so that copies held in memory are renamed too)."""
+        self._check_password_of(account_id, password)
+        with self.engine.begin() as db:
+            held = db.execute(
+                select(game_players.c.game_id, game_players.c.seat, games.c.status, games.c.players)
+                .join(games, games.c.id == game_players.c.game_id)
+                .where(game_players.c.account_id == account_id)
+            ).all()
+            playing = sum(1 for r in held if r.status != "finished")
+            if playing:
+                raise AccountError(
+                    "games_in_progress",
+                    "you still have games in progress: finish or resign them first",
+                )
+            for r in held:
+                names = json.loads(r.players)
+                names[int(r.seat)] = DELETED_NAME
+                db.execute(
+                    update(games).where(games.c.id == r.game_id).values(players=json.dumps(names))
+                )
+            _erase(db, account_id)
+        return [(str(r.game_id), int(r.seat)) for r in held]
+
     def for_token(self, token: str | None) -> Account | None:
         """The account a session token belongs to, or None."""
         if not token or len(token) > 200:
@@ -320,6 +394,15 @@ class Accounts:
 
     # -- internals ---------------------------------------------------------------
 
+    def _check_password_of(self, account_id: int, password: object) -> None:
+        """Nothing if ``password`` is the account's, else ``bad_password``."""
+        with self.reader.connect() as db:
+            stored = db.execute(
+                select(accounts.c.password_hash).where(accounts.c.id == account_id)
+            ).scalar()
+        if not self._verify(stored or self._dummy_hash, password) or stored is None:
+            raise AccountError("bad_password", "wrong password")
+
     def _verify(self, stored: str, password: object) -> bool:
         if not isinstance(password, str) or len(password) > MAX_PASSWORD:
             password = ""
@@ -387,3 +470,24 @@ class Accounts:
         if rated_at is not None:
             rating = self.system.idle(rating, (self.clock() - rated_at) / DAY)
         return Account(row.id, row.name, rating, row.games, row.wins, row.losses)
+
+
+def _erase(db: Connection, account_id: int) -> None:
+    """Remove an account and every row that names it (in ``db``'s
+    transaction): its sessions, seats, rating history and "Play now"
+    places go; its offers are withdrawn and kept under
+    :data:`DELETED_NAME` (a matched one tells which game it made)."""
+    db.execute(delete(sessions).where(sessions.c.account_id == account_id))
+    db.execute(delete(game_players).where(game_players.c.account_id == account_id))
+    db.execute(delete(rating_changes).where(rating_changes.c.account_id == account_id))
+    db.execute(
+        update(rating_changes)
+        .where(rating_changes.c.opponent_id == account_id)
+        .values(opponent_id=DELETED_ID)
+    )
+    db.execute(delete(play_now).where(play_now.c.account_id == account_id))
+    mine = seeks.c.account_id == account_id
+    db.execute(update(seeks).where(mine, seeks.c.status == "open").values(status="cancelled"))
+    db.execute(update(seeks).where(mine).values(account_id=None, name=DELETED_NAME))
+    db.execute(update(seeks).where(seeks.c.acceptor_id == account_id).values(acceptor_id=None))
+    db.execute(delete(accounts).where(accounts.c.id == account_id))

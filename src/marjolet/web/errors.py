@@ -42,6 +42,8 @@ log = logging.getLogger("marjolet.web")
 #: The HTTP status of each code that is not a plain 400.
 HTTP_STATUS: dict[str, int] = {
     "bad_credentials": 401,
+    "bad_password": 403,
+    "games_in_progress": 409,
     "login_required": 401,
     "name_taken": 409,
     "no_seek": 404,

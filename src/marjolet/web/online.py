@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Engine, Row, and_, select
 
 from marjolet.rules import Rules
-from marjolet.web.accounts import Account, AccountError, Accounts
+from marjolet.web.accounts import DELETED_NAME, Account, AccountError, Accounts
 from marjolet.web.db import game_players, games, play_now, rating_changes, seeks
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
@@ -170,6 +170,23 @@ class Online:
                 key="error.too_many_requests_minutes",
                 params={"n": minutes},
             )
+
+    def account_deleted(self, renamed: Sequence[tuple[str, int]]) -> None:
+        """An account is gone (:meth:`Accounts.delete`): its seats at the
+        tables this process holds in memory take the deleted player's name,
+        as they have in the database, and the lobby drops its offers."""
+        for game_id, seat in renamed:
+            table = self.hub.tables.get(game_id)
+            if table is None:
+                continue
+            names = list(table.game.players)
+            names[seat] = DELETED_NAME
+            table.game.players = (names[0], names[1])
+            if table.match.players is not None:
+                table.match.players = table.game.players
+            if table.accounts[seat] is not None:
+                table.accounts[seat] = None
+        self.lobby_changed()
 
     # -- tables -----------------------------------------------------------------------------
 

@@ -184,6 +184,24 @@ class Credentials(Body):
     )
 
 
+class PasswordChange(Body):
+    """``POST /api/me/password``: the current password and the new one (the
+    new one held to the sign-up's rule by web/accounts.py)."""
+
+    current: Annotated[
+        str, _text("'current' must be your current password (text)", MAX_CREDENTIAL)
+    ] = REQUIRED
+    new: Annotated[str, _text("'new' must be the new password (text)", MAX_CREDENTIAL)] = REQUIRED
+
+
+class PasswordCheck(Body):
+    """``DELETE /api/me``: the account's password, asked again."""
+
+    password: Annotated[str, _text("'password' must be your password (text)", MAX_CREDENTIAL)] = (
+        REQUIRED
+    )
+
+
 def _rated(value: object) -> object:
     if not isinstance(value, bool):
         raise ValueError("'rated' must be true or false")
@@ -276,6 +294,8 @@ __all__ = [
     "NewSeek",
     "NoOptions",
     "OwnerToken",
+    "PasswordChange",
+    "PasswordCheck",
     "PlayNow",
     "SeatToken",
     "clean_name",

@@ -1,11 +1,16 @@
 """``/api/accounts``, ``/api/session``, ``/api/me``, ``/api/players/NAME``,
-``/api/rating-system``: accounts, logging in and out, profiles.
+``/api/rating-system``: accounts, logging in and out, profiles; and the
+account holder's own settings: ``/api/me/password`` (change it),
+``/api/me/sessions`` (log out on every other device), ``DELETE /api/me``
+(delete the account).
 
 The session is a cookie (:data:`~marjolet.web.online.SESSION_COOKIE`):
 HttpOnly (no script reads it), SameSite=Lax (another site's page cannot
 post with it), Secure when the request came over HTTPS; the server keeps
 only its hash, and logging out deletes it. Logins are limited per address
-and per name, sign-ups per address (web/ratelimits.py).
+and per name, sign-ups per address (web/ratelimits.py); a password asked
+again (to change it, to delete the account) counts against the login limit,
+so that a borrowed session cannot guess the password faster than a login.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from marjolet.web.online import (
     account_game_rows,
     refused,
 )
-from marjolet.web.schemas import Credentials, NoOptions
+from marjolet.web.schemas import Credentials, NoOptions, PasswordChange, PasswordCheck
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -103,6 +108,61 @@ async def me(account: OptionalAccount, online: OnlineDep) -> dict[str, Any]:
         return {"account": None, "waiting": 0}
     mine = await online.my_games(account)
     return {"account": account.to_json(), "waiting": sum(1 for g in mine if g["my_turn"])}
+
+
+def count_password_try(online: Online, client: str, account: Account) -> None:
+    """A password asked again counts as a login, by address and by name."""
+    online.allow("login", f"address:{client}", f"name:{account.name.lower()}")
+
+
+@router.post("/me/password")
+async def change_password(
+    body: PasswordChange,
+    request: Request,
+    response: Response,
+    online: OnlineDep,
+    client: ClientDep,
+    account: CurrentAccount,
+) -> dict[str, Any]:
+    """Change the password: every other session ends, and this device gets
+    a fresh session (a token known before the change opens nothing). A new
+    password that breaks the sign-up's rule is refused before anything is
+    counted or checked."""
+    try:
+        check_password(body.new)
+    except AccountError as exc:
+        raise refused(exc) from None
+    count_password_try(online, client, account)
+    token = await online.run(online.accounts.change_password, account.id, body.current, body.new)
+    set_session(response, request, token)
+    return {"account": account.to_json()}
+
+
+@router.delete("/me/sessions")
+async def log_out_elsewhere(
+    _body: NoOptions, request: Request, online: OnlineDep, account: CurrentAccount
+) -> dict[str, Any]:
+    """End every session of the account but this device's; ``ended``: how many."""
+    token = request.cookies.get(SESSION_COOKIE) or ""
+    ended = await online.run(online.accounts.end_other_sessions, account.id, token)
+    return {"ended": ended}
+
+
+@router.delete("/me")
+async def delete_account(
+    body: PasswordCheck,
+    response: Response,
+    online: OnlineDep,
+    client: ClientDep,
+    account: CurrentAccount,
+) -> dict[str, Any]:
+    """Delete the account, its password asked again (docs/web.md, "Deleting
+    an account"): refused while it has games in progress."""
+    count_password_try(online, client, account)
+    renamed = await online.run(online.accounts.delete, account.id, body.password)
+    online.account_deleted(renamed)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    return {"account": None, "forget": []}
 
 
 @router.get("/me/offers")

@@ -1,0 +1,146 @@
+"""An account holder's own settings over HTTP, on SQLite and PostgreSQL:
+changing the password, logging out on every other device, deleting the
+account (docs/web.md, "Your account")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from marjolet.web.accounts import DELETED_NAME
+from marjolet.web.online import SESSION_COOKIE
+from test_web_online import SHORT, rated_game, resign, sign_up
+from web_support import LiveServer, fast_config, live_server
+
+PASSWORD = "correct horse"
+
+
+@pytest.fixture
+def server(database_url: str) -> Iterator[LiveServer]:
+    config = fast_config(database_url, rate_limits={"login": "4/minute"})
+    with live_server(config) as live:
+        yield live
+
+
+def second_device(server: LiveServer, name: str, password: str = PASSWORD) -> httpx.Client:
+    client = server.http()
+    answer = client.post("/api/session", json={"name": name, "password": password})
+    assert answer.status_code == 200, answer.text
+    return client
+
+
+def logged_in(client: httpx.Client) -> bool:
+    return client.get("/api/me").json()["account"] is not None
+
+
+def error_of(answer: httpx.Response) -> dict[str, Any]:
+    error: dict[str, Any] = answer.json()["error"]
+    assert "\n" not in error["message"]
+    return error
+
+
+def test_a_new_password_ends_every_other_session_and_renews_this_one(server: LiveServer) -> None:
+    phone = sign_up(server, "alice")
+    laptop = second_device(server, "alice")
+    before = phone.cookies[SESSION_COOKIE]
+    answer = phone.post("/api/me/password", json={"current": PASSWORD, "new": "battery staple"})
+    assert answer.status_code == 200, answer.text
+    assert phone.cookies[SESSION_COOKIE] != before and logged_in(phone)
+    assert not logged_in(laptop)
+    with server.http() as old:  # the token of before the change opens nothing
+        old.cookies.set(SESSION_COOKIE, before)
+        assert not logged_in(old)
+    with server.http() as other:
+        old_password = {"name": "alice", "password": PASSWORD}
+        assert other.post("/api/session", json=old_password).status_code == 401
+        new_password = {"name": "alice", "password": "battery staple"}
+        assert other.post("/api/session", json=new_password).status_code == 200
+
+
+def test_a_wrong_current_password_is_refused_and_limited_like_a_login(server: LiveServer) -> None:
+    phone = sign_up(server, "bruno")
+    codes = []
+    for _ in range(5):
+        answer = phone.post("/api/me/password", json={"current": "not it!!", "new": "new enough"})
+        codes.append((answer.status_code, error_of(answer)["code"]))
+    assert codes == [(403, "bad_password")] * 4 + [(429, "too_many_requests")]
+    assert logged_in(phone)  # still logged in, password unchanged
+    login = phone.post("/api/session", json={"name": "bruno", "password": PASSWORD})
+    assert login.status_code == 429
+
+
+def test_a_new_password_too_short_is_refused_before_anything_is_counted(
+    server: LiveServer,
+) -> None:
+    phone = sign_up(server, "chloe")
+    for _ in range(6):
+        answer = phone.post("/api/me/password", json={"current": PASSWORD, "new": "short"})
+        assert answer.status_code == 400 and error_of(answer)["code"] == "weak_password"
+    missing = phone.post("/api/me/password", json={"current": PASSWORD})
+    assert missing.status_code == 400 and error_of(missing)["code"] == "weak_password"
+    good = phone.post("/api/me/password", json={"current": PASSWORD, "new": "long enough"})
+    assert good.status_code == 200
+
+
+def test_the_account_settings_need_a_login(server: LiveServer) -> None:
+    with server.http() as guest:
+        for method, path, body in (
+            ("POST", "/api/me/password", {"current": PASSWORD, "new": "long enough"}),
+            ("DELETE", "/api/me/sessions", {}),
+            ("DELETE", "/api/me", {"password": PASSWORD}),
+        ):
+            answer = guest.request(method, path, json=body)
+            assert answer.status_code == 401 and error_of(answer)["code"] == "login_required"
+
+
+def test_logging_out_everywhere_else_keeps_only_this_device(server: LiveServer) -> None:
+    phone = sign_up(server, "denis")
+    laptop, tablet = second_device(server, "denis"), second_device(server, "denis")
+    answer = phone.request("DELETE", "/api/me/sessions", json={})
+    assert answer.status_code == 200 and answer.json() == {"ended": 2}
+    assert logged_in(phone) and not logged_in(laptop) and not logged_in(tablet)
+
+
+def test_an_account_with_a_game_in_progress_is_not_deleted(server: LiveServer) -> None:
+    emma, fanny = sign_up(server, "emma"), sign_up(server, "fanny")
+    rated_game(server, emma, fanny)
+    answer = emma.request("DELETE", "/api/me", json={"password": PASSWORD})
+    assert answer.status_code == 409 and error_of(answer)["code"] == "games_in_progress"
+    assert logged_in(emma) and server.http().get("/api/players/emma").status_code == 200
+
+
+def test_a_wrong_password_deletes_nothing(server: LiveServer) -> None:
+    gilles = sign_up(server, "gilles")
+    answer = gilles.request("DELETE", "/api/me", json={"password": "not it!!"})
+    assert answer.status_code == 403 and error_of(answer)["code"] == "bad_password"
+    assert logged_in(gilles)
+
+
+def test_a_deleted_account_leaves_its_games_to_a_deleted_player_and_others_ratings_alone(
+    server: LiveServer,
+) -> None:
+    hugo, ines = sign_up(server, "hugo"), sign_up(server, "ines")
+    laptop = second_device(server, "hugo")
+    mine, _ = rated_game(server, hugo, ines)
+    resign(server, mine["id"], hugo)
+    offer = hugo.post("/api/seeks", json={"rules": SHORT, "rated": True}).json()
+    with server.http() as reader:
+        before = reader.get("/api/players/ines").json()
+    answer = hugo.request("DELETE", "/api/me", json={"password": PASSWORD})
+    assert answer.status_code == 200, answer.text
+    assert not logged_in(hugo) and not logged_in(laptop)
+    with server.http() as reader:
+        assert reader.get("/api/players/hugo").status_code == 404
+        after = reader.get("/api/players/ines").json()
+        assert after["rating"] == before["rating"] and after["history"] == before["history"]
+        assert [g["opponent"] for g in after["recent_games"]] == [DELETED_NAME]
+        assert offer["id"] not in {s["id"] for s in reader.get("/api/lobby").json()["seeks"]}
+        record = reader.get(f"/api/games/{mine['id']}/record").json()
+        assert DELETED_NAME in record["players"] and "hugo" not in record["players"]
+    assert [g["opponent"] for g in ines.get("/api/me/games").json()["games"]] == [DELETED_NAME]
+    again = server.http().post("/api/accounts", json={"name": "Hugo", "password": PASSWORD})
+    assert again.status_code == 201  # the name is free again, with none of the old games
+    assert again.json()["account"]["games"] == 0
