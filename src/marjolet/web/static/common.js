@@ -150,7 +150,8 @@ export function translateDocument(root) {
 }
 
 /** A player's name as stored, with a bot's strength in the page's language:
- *  "pimc (strongest)" reads "pimc (le plus fort)"; "you", the default, reads "You"/"Vous". */
+ *  "pimc (strongest)" reads "pimc (le plus fort)"; "you", the default, reads "You"/"Vous";
+ *  "deleted player", the seat of an account deleted since, reads "joueur supprimé". */
 /** The English names a level's player has in a record (marjolet.web.levels), by level key. */
 const LEVEL_KEYS = { Beginner: "beginner", Amateur: "amateur", Skilled: "skilled", Expert: "expert" };
 
@@ -159,6 +160,7 @@ export function localName(name) {
   const level = /^(Beginner|Amateur|Skilled|Expert)( #\d)?$/.exec(text);
   if (level) return `${t(`player_level.${LEVEL_KEYS[level[1]]}`)}${level[2] || ""}`;
   if (text === "friend") return t("lobby.friend_default");  // the guest before they sit down
+  if (text === "deleted player") return t("player.deleted");  // an account deleted since
   const bot = /^(\S+) \((quick|normal|strong|strongest)\)( #\d)?$/.exec(text);
   if (bot) return `${bot[1]} (${t(`level.${bot[2]}`)})${bot[3] || ""}`;
   return text;

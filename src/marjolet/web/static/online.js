@@ -4,7 +4,7 @@
 // of an offer the moment it is taken.
 
 import {
-  answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, playerName, rememberSeat, ratingText, resultText,
+  answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, localName, playerName, rememberSeat, ratingText, resultText,
   scoreText, sentence, setPlayerName, t, topbar, translateDocument,
 } from "./common.js";
 import { Rematch } from "./rematch.js";
@@ -188,7 +188,7 @@ async function myGames() {
 
 /** One game of the list: its link, and the answer to a rematch it waits for. */
 function gameLine(g) {
-  const bits = [t("online.against", { name: g.opponent })];
+  const bits = [t("online.against", { name: localName(g.opponent) })];
   if (g.rated) bits.push(t("online.rated"));
   bits.push(scoreText(g.totals[g.seat], g.totals[1 - g.seat]));
   if (g.finished) bits.push(resultText(g.winner === g.seat, g.forfeit), formatDate(g.updated));

@@ -1,8 +1,11 @@
 // A player's profile: rating, results, the rating after each rated game
-// (an SVG line drawn here) and recent games with replay and review links.
+// (an SVG line drawn here) and recent games with replay and review links;
+// on the player's own profile, their account: change the password, log out
+// on the other devices, delete the account.
 
 import {
-  api, applyPreferences, clear, el, formatDate, loadLanguage, resultText, sentence, svg, t, topbar, translateDocument,
+  api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, localName, resultText, sentence, svg, t, topbar,
+  translateDocument,
 } from "./common.js";
 
 function $(id) {
@@ -58,13 +61,93 @@ function plot(history) {
 function recent(games) {
   if (!games.length) return el("p", { class: "muted" }, t("profile.no_games"));
   return el("ul", { class: "recent" }, games.map((g) => {
-    const bits = [formatDate(g.updated), t("online.against", { name: g.opponent })];
+    const bits = [formatDate(g.updated), t("online.against", { name: localName(g.opponent) })];
     if (g.rated) bits.push(t("online.rated"));
     bits.push(g.result ? resultText(g.result === "win", g.forfeit) : t("profile.in_progress"));
     const links = [el("a", { href: g.replay, class: "action" }, t("history.replay"))];
     if (g.finished) links.push(el("a", { href: g.review, class: "action" }, t("profile.review")));
     return el("li", {}, el("span", {}, bits.join(" · ")), ...links);
   }));
+}
+
+// -- the player's own account ------------------------------------------------------------
+
+/** Say `text` under a form: an error (role=alert, the field at fault marked and
+ *  focused) or a success (role=status); the other message is cleared. */
+function tell(form, { error = "", done = "", field = null } = {}) {
+  clear($(`${form}-error`)).append(error ? sentence(error) : "");
+  if ($(`${form}-done`)) clear($(`${form}-done`)).append(done);
+  for (const input of document.querySelectorAll(`#${form}-form input`)) input.removeAttribute("aria-invalid");
+  if (field) {
+    field.setAttribute("aria-invalid", "true");
+    field.focus();
+  }
+}
+
+/** The field a refusal is about: the password asked again, or the new one. */
+function fieldAt(err, asked, fresh) {
+  const code = err.details && err.details.code;
+  if (code === "weak_password") return fresh;
+  return code === "bad_password" ? asked : null;
+}
+
+async function changePassword(event) {
+  event.preventDefault();
+  const current = $("current-password");
+  const fresh = $("new-password");
+  tell("password");
+  try {
+    await api("/api/me/password", { json: { current: current.value, new: fresh.value } });
+  } catch (err) {
+    tell("password", { error: err.message, field: fieldAt(err, current, fresh) });
+    return;
+  }
+  current.value = "";
+  fresh.value = "";
+  tell("password", { done: t("profile.password_changed") });
+}
+
+async function logOutOthers() {
+  tell("others");
+  try {
+    const { ended } = await api("/api/me/sessions", { method: "DELETE", json: {} });
+    tell("others", { done: ended ? t("profile.logged_out_others", { n: ended }) : t("profile.no_other_devices") });
+  } catch (err) {
+    tell("others", { error: err.message });
+  }
+}
+
+async function deleteAccount(event) {
+  event.preventDefault();
+  const password = $("delete-password");
+  tell("delete");
+  let done;
+  try {
+    done = await api("/api/me", { method: "DELETE", json: { password: password.value } });
+  } catch (err) {
+    tell("delete", { error: err.message, field: fieldAt(err, password, null) });
+    return;
+  }
+  forgetSeats(done.forget || []);
+  const main = clear(document.querySelector("main"));
+  const said = el("h1", { tabindex: "-1" }, t("profile.deleted"));
+  main.append(said);
+  said.focus();
+}
+
+/** Show the account section when the page is the logged-in player's own. */
+async function ownAccount(name) {
+  let me = null;
+  try {
+    me = (await api("/api/me")).account;
+  } catch (err) {
+    return;  // nobody logged in can be told apart from a failure: no section
+  }
+  if (!me || me.name.toLowerCase() !== name.toLowerCase()) return;
+  $("account").hidden = false;
+  $("password-form").addEventListener("submit", changePassword);
+  $("log-out-others").addEventListener("click", logOutOthers);
+  $("delete-form").addEventListener("submit", deleteAccount);
 }
 
 async function main() {
@@ -98,6 +181,7 @@ async function main() {
   }));
   clear($("plot")).append(plot(data.history));
   clear($("recent")).append(recent(data.recent_games));
+  await ownAccount(data.name);
 }
 
 main();

@@ -1,0 +1,92 @@
+"""The account section of the player's own profile, on a phone in French:
+change the password (a wrong one said and its field focused), log out on the
+other devices, delete the account; axe-core finds nothing serious, nothing
+is too small to touch and nothing scrolls sideways. Playwright driving
+Debian's Chromium."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from test_web_pages_browser import AXE, axe_problems, no_sideways_scroll, small_targets
+from web_support import (
+    PHONE,
+    LiveServer,
+    close_watched_page,
+    fast_config,
+    live_server,
+    needs_chromium,
+    open_watched_page,
+)
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    with live_server(fast_config(tmp_path / "web.sqlite3")) as live:
+        yield live
+
+
+def sign_up_on_the_page(page: Page, base: str, name: str, password: str) -> None:
+    page.goto(base + "/online?lang=fr")
+    page.fill("#login-name", name)
+    page.fill("#login-password", password)
+    page.click("#signup")
+    page.wait_for_selector("#my-profile")
+
+
+@pytest.mark.skipif(not AXE.exists(), reason=f"axe-core is missing ({AXE})")
+def test_the_own_profile_changes_the_password_logs_out_elsewhere_and_deletes_the_account(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR", bypass_csp=True)
+    sign_up_on_the_page(page, server.base, "Amélie", "premier secret")
+    with server.http() as laptop:
+        login = {"name": "AMÉLIE", "password": "premier secret"}
+        assert laptop.post("/api/session", json=login).status_code == 200
+        page.click("#my-profile")
+        expect(page.locator("#account h2")).to_have_text("Votre compte")
+        assert axe_problems(page) == [] and small_targets(page) == []
+        no_sideways_scroll(page)
+
+        page.fill("#current-password", "pas le bon")
+        page.fill("#new-password", "second secret")
+        page.click("#password-form button")
+        expect(page.locator("#password-error")).to_have_text("Mot de passe incorrect.")
+        expect(page.locator("#current-password")).to_be_focused()
+        page.fill("#current-password", "premier secret")
+        page.click("#password-form button")
+        expect(page.locator("#password-done")).to_contain_text("Votre mot de passe est changé")
+        assert laptop.get("/api/me").json()["account"] is None  # the other device is out
+
+        assert laptop.post("/api/session", json={**login, "password": "second secret"}).is_success
+        page.click("#log-out-others")
+        expect(page.locator("#others-done")).to_have_text("Déconnexion faite sur 1 autre appareil.")
+        assert laptop.get("/api/me").json()["account"] is None
+
+    page.fill("#delete-password", "second secret")
+    page.click("#delete-form button")
+    expect(page.locator("main h1")).to_have_text("Votre compte est supprimé. Merci d’avoir joué.")
+    expect(page.locator("main h1")).to_be_focused()
+    with server.http() as anyone:
+        assert anyone.get("/api/players/Amélie").status_code == 404
+    close_watched_page(page)
+
+
+def test_another_player_s_profile_has_no_account_section(
+    chromium: Browser, server: LiveServer
+) -> None:
+    with server.http() as other:
+        assert other.post("/api/accounts", json={"name": "Bruno", "password": "x" * 8}).is_success
+    page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")
+    sign_up_on_the_page(page, server.base, "Chloé", "premier secret")
+    page.goto(server.base + "/players/Bruno")
+    expect(page.locator("#name")).to_have_text("Bruno")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#account").is_hidden()
+    close_watched_page(page)
