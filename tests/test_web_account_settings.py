@@ -9,10 +9,11 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from marjolet.web.accounts import DELETED_NAME
 from marjolet.web.online import SESSION_COOKIE
-from test_web_online import SHORT, rated_game, resign, sign_up
+from test_web_online import SHORT, account_seat, rated_game, resign, sign_up
 from web_support import LiveServer, fast_config, live_server
 
 PASSWORD = "correct horse"
@@ -144,3 +145,20 @@ def test_a_deleted_account_leaves_its_games_to_a_deleted_player_and_others_ratin
     again = server.http().post("/api/accounts", json={"name": "Hugo", "password": PASSWORD})
     assert again.status_code == 201  # the name is free again, with none of the old games
     assert again.json()["account"]["games"] == 0
+
+
+def test_a_table_open_on_a_device_logged_out_elsewhere_is_closed(server: LiveServer) -> None:
+    """The other device loses the game it had open, not only its next request."""
+    julie, karim = sign_up(server, "julie"), sign_up(server, "karim")
+    laptop = second_device(server, "julie")
+    mine, _ = rated_game(server, julie, karim)
+    with account_seat(server, mine["id"], laptop) as away, account_seat(
+        server, mine["id"], julie
+    ) as here:
+        assert julie.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                away.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        here.send({"type": "ping"})  # this device's table stays open
+        assert here.recv_until(lambda m: m["type"] == "pong")

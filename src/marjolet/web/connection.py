@@ -33,6 +33,11 @@ class Connection:
         self.dropped = 0
         self.last_warning = 0.0
         self.where = "?"
+        #: A seat taken as an account's (``hello`` with ``account``): the
+        #: account and the digest of the session that proved it, so that the
+        #: socket is closed when that session ends (Online.sessions_ended).
+        self.account_id: int | None = None
+        self.session: str | None = None
 
     def send(self, text: str) -> None:
         """Queue a message; never blocks (a full queue lets the browser go)."""

@@ -38,7 +38,8 @@ from typing import Any, TypeVar
 from sqlalchemy import Engine, Row, and_, select
 
 from marjolet.rules import Rules
-from marjolet.web.accounts import DELETED_NAME, Account, AccountError, Accounts
+from marjolet.web.accounts import DELETED_NAME, Account, AccountError, Accounts, token_digest
+from marjolet.web.connection import Connection
 from marjolet.web.db import game_players, games, play_now, rating_changes, seeks
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
@@ -57,6 +58,8 @@ SESSION_COOKIE = "marjolet_session"
 SESSION_MAX_AGE = 30 * 86_400
 #: Games listed in "my games" at most (the latest first).
 MY_GAMES = 200
+#: The close code of a table socket whose session ended (a policy's).
+CLOSE_SESSION_ENDED = 1008
 
 
 def refused(exc: AccountError | LobbyError) -> WebError:
@@ -170,6 +173,25 @@ class Online:
                 key="error.too_many_requests_minutes",
                 params={"n": minutes},
             )
+
+    async def sessions_ended(self, account_id: int, keep: str | None = None) -> int:
+        """Close this process's table sockets whose account seat was proved
+        by a session of ``account_id`` other than the one of the token
+        ``keep``: a device logged out plays no more, even on a table it
+        had open (reconnecting, it is asked to log in). Returns how many."""
+        kept = None if keep is None else token_digest(keep)
+        doomed = [
+            peer
+            for table in list(self.hub.tables.values())
+            for peer in list(table.peers)
+            if isinstance(peer, Connection)
+            and peer.account_id == account_id
+            and peer.session != kept
+        ]
+        for conn in doomed:
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=CLOSE_SESSION_ENDED, reason="logged out")
+        return len(doomed)
 
     def account_deleted(self, renamed: Sequence[tuple[str, int]]) -> None:
         """An account is gone (:meth:`Accounts.delete`): its seats at the

@@ -134,6 +134,7 @@ async def change_password(
         raise refused(exc) from None
     count_password_try(online, client, account)
     token = await online.run(online.accounts.change_password, account.id, body.current, body.new)
+    await online.sessions_ended(account.id, keep=request.cookies.get(SESSION_COOKIE))
     set_session(response, request, token)
     return {"account": account.to_json()}
 
@@ -145,6 +146,7 @@ async def log_out_elsewhere(
     """End every session of the account but this device's; ``ended``: how many."""
     token = request.cookies.get(SESSION_COOKIE) or ""
     ended = await online.run(online.accounts.end_other_sessions, account.id, token)
+    await online.sessions_ended(account.id, keep=token)
     return {"ended": ended}
 
 
@@ -160,6 +162,7 @@ async def delete_account(
     an account"): refused while it has games in progress."""
     count_password_try(online, client, account)
     renamed = await online.run(online.accounts.delete, account.id, body.password)
+    await online.sessions_ended(account.id)
     online.account_deleted(renamed)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
     return {"account": None, "forget": []}

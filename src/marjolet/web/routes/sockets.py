@@ -20,6 +20,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from marjolet.web import protocol, security
+from marjolet.web.accounts import token_digest
 from marjolet.web.config import WebConfig
 from marjolet.web.connection import Connection
 from marjolet.web.deps import ConfigDep, HubDep, within_limit
@@ -104,7 +105,7 @@ async def _hello(conn: Connection, hub: Hub, config: WebConfig, game_id: str) ->
             )
         table = await hub.table(game_id)
         if msg.account:
-            conn.seat = await _account_seat(conn.ws, table)
+            conn.seat = await _account_seat(conn, table)
         else:
             conn.seat = _seat(table, msg)
     except WebError as exc:
@@ -129,15 +130,18 @@ async def _hello(conn: Connection, hub: Hub, config: WebConfig, game_id: str) ->
     return None
 
 
-async def _account_seat(ws: WebSocket, table: Table) -> int:
-    """The seat the logged-in account (the session cookie) holds here."""
-    online: Online = ws.app.state.online
-    account = await online.account_of(ws.cookies.get(SESSION_COOKIE))
-    if account is None:
+async def _account_seat(conn: Connection, table: Table) -> int:
+    """The seat the logged-in account (the session cookie) holds here; the
+    connection remembers the session, whose end closes it."""
+    online: Online = conn.ws.app.state.online
+    token = conn.ws.cookies.get(SESSION_COOKIE)
+    account = await online.account_of(token)
+    if account is None or token is None:
         raise WebError("login_required", "log in to take your account's seat")
     seat = await asyncio.to_thread(online.lobby.seat_of, table.id, account.id)
     if seat is None:
         raise WebError("bad_token", "your account does not hold a seat at this table")
+    conn.account_id, conn.session = account.id, token_digest(token)
     return seat
 
 
