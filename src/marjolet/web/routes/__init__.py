@@ -9,7 +9,8 @@ module-level :class:`fastapi.APIRouter`:
 :mod:`.pages`           ``/``, ``/game/ID``, ``/history``, ``/replay``, ``/rules``
 :mod:`.sockets`         ``WS /ws/ID``
 :mod:`.accounts`        ``/api/accounts``, ``/api/session``, ``/api/me``,
-                        ``/api/me/games``, ``/api/players/NAME``,
+                        ``/api/me/games``, ``/api/me/password``,
+                        ``/api/me/sessions``, ``/api/players/NAME``,
                         ``/api/rating-system``
 :mod:`.lobby`           ``/api/seeks``, ``/api/lobby``, ``/api/play-now``,
                         ``WS /ws/lobby``
