@@ -11,7 +11,8 @@ owner its seat the moment someone accepts it (``{"type": "matched",
 "Play now" place it waits on (``{"type": "wait", "key"}``, sent again every
 few seconds: each is the place's sign of life; a new key replaces the
 place), telling its game once matched (``{"type": "play_now", "key",
-"status", "game"}``). A message the server cannot handle is answered with
+"status", "game"}``); a logged-in player's socket is told ``{"type":
+"turn"}`` when one of their games changes. A message the server cannot handle is answered with
 an ``error`` message; the socket stays open.
 """
 
@@ -189,7 +190,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     online: Online = ws.app.state.online
     await ws.accept()
     account = await online.account_of(ws.cookies.get(SESSION_COOKIE))
-    listener = Listener()
+    listener = Listener(account_id=account.id if account is not None else None)
     online.listeners.add(listener)
     pump = asyncio.create_task(_pump(ws, listener))
     bucket = security.TokenBucket(FOLLOWS_PER_SECOND, FOLLOWS_PER_SECOND * 2)
