@@ -401,6 +401,24 @@ def test_a_guest_may_not_post_accept_or_wait_under_an_accounts_name(server: Live
         assert guest.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Amélie 2"}).is_success
 
 
+def test_a_guest_may_not_pass_for_an_account_with_another_alphabet_s_letters(
+    server: LiveServer,
+) -> None:
+    """"аlice" with a Cyrillic а is refused beside the account "alice", as
+    any name mixing Latin and Cyrillic letters is (a refusal with its
+    catalogue key, said in the player's language); a name in one alphabet
+    that looks like no account is welcome."""
+    sign_up(server, "alice"), sign_up(server, "Marc")
+    with server.http() as guest:
+        taken = guest.post("/api/seeks", json={"name": "Магс"})  # all Cyrillic
+        assert taken.json()["error"]["code"] == "name_of_account"
+        mixed = guest.post("/api/play-now", json={"name": "аlice"})
+        error = mixed.json()["error"]
+        assert (mixed.status_code, error["code"]) == (400, "mixed_scripts")
+        assert error["params"] == {"name": "аlice"} and "alphabet" in error["message"]
+        assert guest.post("/api/seeks", json={"name": "Иван"}).is_success
+
+
 def test_a_guest_seek_is_listed_accepted_once_and_its_owner_learns_its_seat(
     server: LiveServer,
 ) -> None:

@@ -29,7 +29,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 from marjolet.web import security
-from marjolet.web.accounts import Account
+from marjolet.web.accounts import Account, mixed_scripts
 from marjolet.web.deps import ClientDep, OnlineDep, OptionalAccount
 from marjolet.web.errors import WebError, error_message
 from marjolet.web.lobby import Seek, Seeker
@@ -55,9 +55,16 @@ PROTOCOL_ERROR = WebError("malformed", "this message could not be handled", key=
 async def seeker_of(online: Online, account: Account | None, name: str) -> Seeker:
     """Who posts or accepts: the account under its own name, or a guest.
     A guest may not take an account's name, nor one that looks like it
-    (accents and case aside): the lobby would show a stranger as that player."""
+    (accents, case and look-alike letters aside: the lobby would show a
+    stranger as that player), nor mix Latin, Greek and Cyrillic letters."""
     if account is not None:
         return Seeker(account.name, account)
+    if mixed_scripts(name):
+        raise WebError(
+            "mixed_scripts",
+            f"{name!r} mixes Latin, Greek or Cyrillic letters: write a name in one alphabet",
+            params={"name": name},
+        )
     if await online.run(online.accounts.looking_like, name) is not None:
         raise WebError(
             "name_of_account",
