@@ -6,13 +6,14 @@ from __future__ import annotations
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic.config import Config
 from argon2 import PasswordHasher
 from sqlalchemy import inspect, select, text
 
-from marjolet.web.accounts import AccountError, Accounts, name_look, token_digest
+from marjolet.web.accounts import AccountError, Accounts, mixed_scripts, name_look, token_digest
 from marjolet.web.db import (
     HEAD_REVISION,
     MIGRATIONS,
@@ -393,16 +394,83 @@ def test_revision_0011_keeps_older_lookalike_accounts_and_refuses_new_ones(
     engine.dispose()
 
 
-@pytest.mark.parametrize("name", ["Amélie", "ÉLODIE", "Straße", "ﬁlou", "Zoë-3", "Ørjan"])
-def test_the_migration_s_fold_is_the_server_s(name: str) -> None:
+def revision_module(file: str) -> Any:
+    """A revision's file as a module (its frozen fold)."""
     import importlib.util
 
-    path = MIGRATIONS / "versions" / "0011_name_look.py"
-    spec = importlib.util.spec_from_file_location("rev0011", path)
+    spec = importlib.util.spec_from_file_location(file, MIGRATIONS / "versions" / file)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module._look(name) == name_look(name)
+    return module
+
+
+@pytest.mark.parametrize(
+    "name", ["Amélie", "ÉLODIE", "Straße", "ﬁlou", "Zoë-3", "Ørjan", "аlice", "ΑLΙCΕ", "aIice",
+             "b0b", "Arnaud", "ВОВ"]
+)  # fmt: skip
+def test_the_migration_s_fold_is_the_server_s(name: str) -> None:
+    assert revision_module("0013_name_skeleton.py")._look(name) == name_look(name)
+
+
+@pytest.mark.parametrize(
+    ("name", "lookalike"),
+    [("alice", "аlice"), ("alice", "АLICE"), ("alice", "ΑLΙCΕ"), ("alice", "aIice"),
+     ("alice", "a1ice"), ("bob", "ВОВ"), ("bob", "b0b"), ("Amaury", "Arnaury"),
+     ("Hélène", "НЕLЕNЕ"), ("Paco", "Расо")],
+)  # fmt: skip
+def test_a_name_with_look_alike_letters_of_another_alphabet_looks_like_the_latin_one(
+    name: str, lookalike: str
+) -> None:
+    assert name_look(lookalike) == name_look(name)
+
+
+@pytest.mark.parametrize(
+    ("name", "other"), [("Bill", "Bili"), ("Ilona", "Lona"), ("Marc", "Mare"), ("Léa", "Lee")]
+)
+def test_names_that_only_share_letters_do_not_look_alike(name: str, other: str) -> None:
+    assert name_look(name) != name_look(other)
+
+
+def test_only_a_name_mixing_latin_greek_or_cyrillic_letters_is_mixed() -> None:
+    assert mixed_scripts("аlice") and mixed_scripts("Alicε")
+    assert not any(map(mixed_scripts, ["Amélie", "Иван", "Ελένη", "Invité 371", "李-3"]))
+
+
+def test_revision_0013_recomputes_the_looks_and_keeps_older_lookalike_accounts(
+    database_url: str,
+) -> None:
+    """Two accounts that look alike only by the new fold ("Arnaud" and
+    "Amaud") keep their names: the later one gets no look, logs in as
+    before, and no new account may look like either; going back gives
+    both their looks of revision 0011."""
+    engine = make_engine(database_url)
+    move_schema(engine, "0012")
+    book = Accounts(engine, hasher=FAST)
+    with engine.begin() as db:  # as a server of revision 0012 made them
+        for name in ("Amaud", "Bob", "Arnaud"):
+            db.execute(
+                text(
+                    "INSERT INTO accounts (name, name_key, name_look, password_hash, created, "
+                    "rating, rd, volatility) VALUES (:n, :k, :k, :h, 0, 1500, 350, 0.06)"
+                ),
+                {"n": name, "k": name.lower(), "h": FAST.hash("correct horse")},
+            )
+    assert migrate(engine) == HEAD
+    with engine.connect() as db:
+        rows = db.execute(text("SELECT name, name_look FROM accounts")).all()
+    assert {str(r[0]): r[1] for r in rows} == {"Amaud": "amaud", "Bob": "bob", "Arnaud": None}
+    assert book.login("arnaud", "correct horse")[0].name == "Arnaud"
+    for lookalike in ("ARNAUD", "Arnaüd", "B0b"):
+        with pytest.raises(AccountError) as caught:
+            book.create(lookalike, "correct horse")
+        assert caught.value.code == "name_taken", lookalike
+    move_schema(engine, "0012", down=True)
+    with engine.connect() as db:
+        rows = db.execute(text("SELECT name, name_look FROM accounts")).all()
+    assert {str(r[0]): r[1] for r in rows} == {"Amaud": "amaud", "Bob": "bob", "Arnaud": "arnaud"}
+    assert migrate(engine) == HEAD
+    engine.dispose()
 
 
 def test_revision_0011_goes_back_with_accounts_in_session(database_url: str) -> None:

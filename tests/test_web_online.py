@@ -401,6 +401,24 @@ def test_a_guest_may_not_post_accept_or_wait_under_an_accounts_name(server: Live
         assert guest.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Amélie 2"}).is_success
 
 
+def test_a_guest_may_not_pass_for_an_account_with_another_alphabet_s_letters(
+    server: LiveServer,
+) -> None:
+    """"аlice" with a Cyrillic а is refused beside the account "alice", as
+    any name mixing Latin and Cyrillic letters is (a refusal with its
+    catalogue key, said in the player's language); a name in one alphabet
+    that looks like no account is welcome."""
+    sign_up(server, "alice"), sign_up(server, "Marc")
+    with server.http() as guest:
+        taken = guest.post("/api/seeks", json={"name": "Магс"})  # all Cyrillic
+        assert taken.json()["error"]["code"] == "name_of_account"
+        mixed = guest.post("/api/play-now", json={"name": "аlice"})
+        error = mixed.json()["error"]
+        assert (mixed.status_code, error["code"]) == (400, "mixed_scripts")
+        assert error["params"] == {"name": "аlice"} and "alphabet" in error["message"]
+        assert guest.post("/api/seeks", json={"name": "Иван"}).is_success
+
+
 def test_a_guest_seek_is_listed_accepted_once_and_its_owner_learns_its_seat(
     server: LiveServer,
 ) -> None:
@@ -684,6 +702,37 @@ def test_my_games_say_whose_turn_it_is_and_the_account_opens_its_seat_anywhere(
         assert guest.get("/api/me/games").status_code == 401
         with seat_socket(server, mine["id"], None, {"type": "hello", "account": True}) as me:
             assert me.error()["code"] == "login_required"
+
+
+def pass_the_turn(server: LiveServer, game_id: str, mover: httpx.Client) -> None:
+    """The mover's account plays until it is no longer its turn."""
+    with account_seat(server, game_id, mover) as me:
+        me.next_state()
+        assert me.my_turn() and me.state is not None
+        while me.my_turn() and me.state is not None:
+            me.act(me.state["legal"][0]["action"])
+            me.next_state()
+
+
+def test_the_count_of_games_waiting_follows_the_turn_and_the_player_s_lobby_socket_hears_it(
+    server: LiveServer,
+) -> None:
+    kim, lee = sign_up(server, "kim"), sign_up(server, "lee")
+    game, _ = rated_game(server, kim, lee, days_per_move=3)
+    waiting = {name: c.get("/api/me").json()["waiting"] for name, c in (("kim", kim), ("lee", lee))}
+    assert sorted(waiting.values()) == [0, 1]
+    mover, other = (kim, lee) if waiting["kim"] else (lee, kim)
+    cookie = {"Cookie": f"{SESSION_COOKIE}={other.cookies[SESSION_COOKIE]}"}
+    with connect(f"{server.ws_base}/ws/lobby", additional_headers=cookie) as theirs, connect(
+        f"{server.ws_base}/ws/lobby"
+    ) as visitor:
+        pass_the_turn(server, game["id"], mover)
+        assert json.loads(theirs.recv(timeout=TIMEOUT)) == {"type": "turn"}
+        visitor.send("not json")  # a visitor's socket hears no game's turn: the answer comes first
+        assert json.loads(visitor.recv(timeout=TIMEOUT))["type"] == "error"
+    assert mover.get("/api/me").json()["waiting"] == 0
+    assert other.get("/api/me").json()["waiting"] == 1
+    assert other.get("/api/me/games").json()["waiting"] == 1  # the list says the same
 
 
 def test_after_a_correspondence_move_the_table_shows_the_stored_deadline(

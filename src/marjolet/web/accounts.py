@@ -2,7 +2,8 @@
 
 An account is a unique name (3-20 letters, digits, ``_`` or ``-``, unique
 regardless of case; the letters are Latin ones, accented too, so that
-"Amélie" and "Françoise" are names, written in one Unicode form) and a
+"Amélie" and "Françoise" are names, written in one Unicode form; no two
+look alike, see :func:`name_look`) and a
 password of at least 8 characters, kept only as an Argon2id hash
 (argon2-cffi). Logging in creates a session: a random token that the
 browser keeps in a cookie and the server keeps only as its SHA-256, so a
@@ -130,12 +131,55 @@ _UNSPLIT = str.maketrans(
 )  # fmt: skip
 
 
+#: Greek and Cyrillic letters that look like a Latin one, as that letter
+#: (case kept): the Unicode confusables (TR39's confusables.txt, 2020) of the
+#: Greek and Cyrillic letters whose prototype is one ASCII letter, except
+#: that the capital letters shaped like I are I, as a Latin capital I is
+#: read (case is set aside after). So "аlice" with a Cyrillic а, and "АLICE",
+#: look like "alice".
+_PROTOTYPES = str.maketrans(
+    "ͿΑΒΕΖΗΘΙΚΜΝΟΡΤΥΧαγηθινορσυϜϳϺЅІЈАБВЕКМНОРСТУХЬагеорсухѕіјћѡѢѣѲѳѴѵѽҌҍғҚҞҢҪҫҬҮүҰұҲһҽҿ"
+    "ӀӇӉӍӏӨөԁԌԛԜԝᴦꙇꚕ",
+    "JABEZHOIKMNOPTYXaynOivopouFjMSIJAbBEKMHOPCTYXbareopcyxsijhwbbOoVvwbbrKKHCcTYyYyXhee"
+    "IHHMiOodGqWwrih",
+)
+#: A capital I after a small letter reads as an l ("aIice" looks like "alice").
+_CAPITAL_I_AS_L = re.compile(r"(?<=[a-z])I")
+#: After case is set aside: the ASCII look-alikes of TR39 ("0" is "o", "1"
+#: and "|" are "l", "rn" is "m").
+_ASCII_LOOKALIKES = (("0", "o"), ("1", "l"), ("|", "l"), ("rn", "m"))
+
+
 def name_look(name: str) -> str:
-    """How a name looks to a reader, accents and case set aside: "Amélie",
-    "amelie" and "AMELIE" look alike, so no two accounts (and no guest and
-    an account) may have names that look the same."""
+    """How a name looks to a reader, accents, case and look-alike letters
+    set aside: "Amélie", "amelie" and "AMELIE" look alike, and so do
+    "alice", "аlice" (a Cyrillic а), "aIice" and "a1ice"; so no two
+    accounts (and no guest and an account) may have names that look the
+    same. A skeleton in the manner of Unicode TR39, for the letters of
+    Latin, Greek and Cyrillic (:data:`_PROTOTYPES`)."""
     decomposed = unicodedata.normalize("NFKD", name).translate(_UNSPLIT)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    look = _CAPITAL_I_AS_L.sub("l", bare.translate(_PROTOTYPES)).casefold()
+    for lookalike, letter in _ASCII_LOOKALIKES:
+        look = look.replace(lookalike, letter)
+    return look
+
+
+#: The scripts whose letters pass for one another.
+_CONFUSABLE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
+
+
+def mixed_scripts(name: str) -> bool:
+    """Whether a name mixes letters of Latin, Greek and Cyrillic (a Latin
+    name with a Cyrillic "а" in it): a name nobody writes but to pass for
+    another."""
+    scripts = set()
+    for char in name:
+        if char.isalpha():
+            word = unicodedata.name(char, "").split(" ", 1)[0]
+            if word in _CONFUSABLE_SCRIPTS:
+                scripts.add(word)
+    return len(scripts) > 1
 
 
 def check_name(name: object) -> str:

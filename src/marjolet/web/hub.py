@@ -138,6 +138,9 @@ class Hub:
         #: Called when a table is loaded or created: the online service adds
         #: the accounts and ratings of its seats.
         self.on_open: list[Callable[[Table], Awaitable[None]]] = []
+        #: Called after each change a table stores (a move, a deal, a seat
+        #: taken): the online service tells its players' lobby sockets.
+        self.on_change: list[Callable[[Table], None]] = []
         #: The address that created each game (its tables' share of the bot pool).
         self.owners: dict[str, str] = {}
         #: "Game G is at version V" between processes (web/bus.py).
@@ -242,8 +245,11 @@ class Hub:
             log.warning("lease %s: could not give it back: %s", job, exc)
 
     def changed(self, table: Table) -> None:
-        """A table stored a change: tell the other processes its new
-        version (in a task: the table never waits for the bus)."""
+        """A table stored a change: run the ``on_change`` hooks and tell
+        the other processes its new version (in a task: the table never
+        waits for the bus)."""
+        for hook in self.on_change:
+            hook(table)
         if self.shared:  # (one process: its tables are the only copies)
             self.spawn(self._publish(table.id, table.game.version))
 

@@ -60,6 +60,9 @@ SESSION_MAX_AGE = 30 * 86_400
 MY_GAMES = 200
 #: The close code of a table socket whose session ended (a policy's).
 CLOSE_SESSION_ENDED = 1008
+#: Games whose movers (the seats whose turn it is) are remembered, by
+#: version, for the count of games waiting for a player: past that, forgotten.
+MOVERS_KEPT = 10_000
 
 
 def refused(exc: AccountError | LobbyError) -> WebError:
@@ -79,6 +82,9 @@ class Listener:
     #: page re-sends it every few seconds), not by the open socket, which
     #: may be dead without anyone knowing for a while.
     place: str | None = None
+    #: The account logged in on this socket's page (None: a visitor): told
+    #: ``{"type": "turn"}`` when one of its games changes.
+    account_id: int | None = None
 
     @property
     def followed(self) -> int:
@@ -108,12 +114,17 @@ class Online:
         #: kept in memory: a token is never stored (see docs/web.md).
         self.seat_replies: dict[str, dict[str, Any]] = {}
         self.listeners: set[Listener] = set()
+        #: game id -> (its version, the seats whose turn it is then): the
+        #: count of games waiting for a player opens a table only when its
+        #: game changed since (the version says so, whichever process moved).
+        self._movers: dict[str, tuple[int, frozenset[int]]] = {}
         #: The pairing rounds and, among several processes, the lobby's
         #: bus listener; and the lobby changes being published.
         self._tasks: list[asyncio.Task[None]] = []
         self._publishing: set[asyncio.Task[None]] = set()
         hub.on_finish.append(self.finished)
         hub.on_open.append(self.opened)
+        hub.on_change.append(self.turn_changed)
 
     @staticmethod
     async def run(fn: Callable[..., T], *args: Any) -> T:
@@ -224,6 +235,7 @@ class Online:
             return
         table.public = True  # a lobby game: spectators see names, never hidden cards
         table.accounts = await asyncio.to_thread(self._seat_accounts, rows, table.id)
+        table.account_ids = frozenset(account_id for _, account_id, _, _ in rows)
         for _, _, rated, days in rows:
             table.rated = table.rated or rated
             table.days_per_move = days
@@ -516,6 +528,59 @@ class Online:
         out.sort(key=lambda g: (-int(g["my_turn"]), g["finished"], -g["updated"]))
         return out
 
+    async def waiting_count(self, account: Account) -> int:
+        """How many games wait for the account: its turn, or a rematch offer
+        to answer (the ``my_turn`` of :meth:`my_games`, counted). Each page
+        of a logged-in player asks for it every minute, so a game's movers
+        are remembered by its version and its table is opened again only
+        once it changed."""
+        answers, playing = await asyncio.to_thread(self._turn_rows, account.id)
+        waiting = answers
+        for game_id, seat, version in playing:
+            movers = self._movers.get(game_id)
+            if movers is None or movers[0] != version:
+                movers = await self._movers_now(game_id)
+            waiting += movers is not None and seat in movers[1]
+        return waiting
+
+    async def _movers_now(self, game_id: str) -> tuple[int, frozenset[int]] | None:
+        """A game's version and the seats whose turn it is (None: no table)."""
+        try:
+            table = await self.hub.table(game_id)
+        except WebError:
+            return None
+        try:
+            seats = (s for s in (0, 1) if game_entry(table, s, False)["my_turn"])
+            movers = (table.game.version, frozenset(seats))
+        finally:
+            self.hub.release(table)
+        if len(self._movers) >= MOVERS_KEPT:
+            self._movers.clear()
+        self._movers[game_id] = movers
+        return movers
+
+    def _turn_rows(self, account_id: int) -> tuple[int, list[tuple[str, int, int]]]:
+        """The account's rematch offers awaiting its answer, and its
+        unfinished games as (id, seat, version) (blocking)."""
+        rows = account_game_rows(self.hub.ledger.engine, account_id, MY_GAMES)
+        since = self.lobby.clock() - self.hub.config.rematch_wait
+        offers = self.lobby.open_rematches([r.id for r in rows if r.status == "finished"], since)
+        answers = sum(1 for r in rows if offers.get(r.id) == 1 - int(r.seat))
+        playing = [(r.id, int(r.seat), int(r.version)) for r in rows if r.status != "finished"]
+        return answers, playing
+
+    def turn_changed(self, table: Table) -> None:
+        """A lobby game changed (a move, a deal): its players' lobby sockets
+        are told ``{"type": "turn"}`` and ask their count again. (Among
+        several processes only the sockets of this one hear it; the others'
+        pages see it at their next minute's asking.)"""
+        if not table.account_ids:
+            return
+        text = json.dumps({"type": "turn"})
+        for listener in list(self.listeners):
+            if listener.account_id in table.account_ids:
+                listener.send(text)
+
     def game_ids(self, account: Account) -> list[str]:
         """The ids of the unfinished games the account sits at (blocking):
         those whose seat key a browser must forget when the account logs out."""
@@ -583,6 +648,7 @@ def account_game_rows(
             games.c.forfeit,
             games.c.players,
             games.c.totals,
+            games.c.version,
             game_players.c.seat,
             game_players.c.rated,
             game_players.c.days_per_move,

@@ -132,6 +132,8 @@ class Table:
         #: lobby game, whether it is rated, and its days per move (None:
         #: live); set by the online service when the table opens.
         self.accounts: list[dict[str, Any] | None] = [None, None]
+        #: The ids of those accounts: whose lobby sockets hear of a change.
+        self.account_ids: frozenset[int] = frozenset()
         #: Seats connected to another server process (web/beacons.py).
         self.elsewhere: set[int] = set()
         #: With several processes: the stored deadline (epoch seconds) of

@@ -106,8 +106,7 @@ async def me(account: OptionalAccount, online: OnlineDep) -> dict[str, Any]:
     """Who is logged in (``null``: nobody), and how many games wait for them."""
     if account is None:
         return {"account": None, "waiting": 0}
-    mine = await online.my_games(account)
-    return {"account": account.to_json(), "waiting": sum(1 for g in mine if g["my_turn"])}
+    return {"account": account.to_json(), "waiting": await online.waiting_count(account)}
 
 
 def count_password_try(online: Online, client: str, account: Account) -> None:

@@ -11,7 +11,8 @@ owner its seat the moment someone accepts it (``{"type": "matched",
 "Play now" place it waits on (``{"type": "wait", "key"}``, sent again every
 few seconds: each is the place's sign of life; a new key replaces the
 place), telling its game once matched (``{"type": "play_now", "key",
-"status", "game"}``). A message the server cannot handle is answered with
+"status", "game"}``); a logged-in player's socket is told ``{"type":
+"turn"}`` when one of their games changes. A message the server cannot handle is answered with
 an ``error`` message; the socket stays open.
 """
 
@@ -28,7 +29,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 from marjolet.web import security
-from marjolet.web.accounts import Account
+from marjolet.web.accounts import Account, mixed_scripts
 from marjolet.web.deps import ClientDep, OnlineDep, OptionalAccount
 from marjolet.web.errors import WebError, error_message
 from marjolet.web.lobby import Seek, Seeker
@@ -54,9 +55,16 @@ PROTOCOL_ERROR = WebError("malformed", "this message could not be handled", key=
 async def seeker_of(online: Online, account: Account | None, name: str) -> Seeker:
     """Who posts or accepts: the account under its own name, or a guest.
     A guest may not take an account's name, nor one that looks like it
-    (accents and case aside): the lobby would show a stranger as that player."""
+    (accents, case and look-alike letters aside: the lobby would show a
+    stranger as that player), nor mix Latin, Greek and Cyrillic letters."""
     if account is not None:
         return Seeker(account.name, account)
+    if mixed_scripts(name):
+        raise WebError(
+            "mixed_scripts",
+            f"{name!r} mixes Latin, Greek or Cyrillic letters: write a name in one alphabet",
+            params={"name": name},
+        )
     if await online.run(online.accounts.looking_like, name) is not None:
         raise WebError(
             "name_of_account",
@@ -189,7 +197,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     online: Online = ws.app.state.online
     await ws.accept()
     account = await online.account_of(ws.cookies.get(SESSION_COOKIE))
-    listener = Listener()
+    listener = Listener(account_id=account.id if account is not None else None)
     online.listeners.add(listener)
     pump = asyncio.create_task(_pump(ws, listener))
     bucket = security.TokenBucket(FOLLOWS_PER_SECOND, FOLLOWS_PER_SECOND * 2)

@@ -583,32 +583,106 @@ export function formatDate(seconds) {
   return date.toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" });
 }
 
-// The "Online" link shows how many games wait for the logged-in player, and so
-// does the page title (nothing for a visitor without an account): asked when
-// the page opens, again when a table's turn changes (refreshOnline) and every
-// minute, so the count follows the games.
-const online = { badge: null, waiting: 0 };
+// The "Online" link shows how many games wait for the logged-in player (their
+// turn, or a rematch offer to answer), and so does the page title, "(2) …",
+// which a background tab shows too; nothing for a visitor without an account.
+// Asked when the page opens, when a table's turn changes or the lobby socket
+// says a game changed (refreshOnline), when the page is shown again, and every
+// minute while an account is logged in (a visitor's page does not keep asking).
+// A rise is said once, politely, and shown as a browser notification if the
+// player asked for them here (Settings: "Tell me when it is my turn").
+const online = { badge: null, words: null, status: null, notify: null, waiting: 0,
+  known: false, signedIn: false, timer: 0, asked: 0 };
+const ASK_EVERY = 60_000;
+const NOTIFY_KEY = "marjolet.notify_turn";
 
 function onlineLink(node) {
-  online.badge = el("span", { class: "badge", hidden: true });
-  node.append(" ", online.badge);
+  online.badge = el("span", { class: "badge", "aria-hidden": "true", hidden: true });
+  online.words = el("span", { class: "visually-hidden" });
+  node.append(" ", online.badge, online.words);
   refreshOnline();
-  setInterval(refreshOnline, 60_000);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && online.signedIn && Date.now() - online.asked > 10_000) refreshOnline();
+  });
   return node;
 }
 
 /** Ask the server again how many games wait for the player. */
 export function refreshOnline() {
+  online.asked = Date.now();
   fetch("/api/me").then((r) => (r.ok ? r.json() : null)).then((me) => {
-    online.waiting = me && me.account ? me.waiting || 0 : 0;
-    const badge = online.badge;
-    if (badge) {
-      badge.hidden = !online.waiting;
-      badge.textContent = String(online.waiting);
-      badge.title = t("online.waiting_title", { n: online.waiting });
+    if (me) showWaiting(me);
+    else askAgain();
+  }).catch(askAgain);
+}
+
+function askAgain() {
+  clearTimeout(online.timer);
+  if (online.signedIn) online.timer = setTimeout(refreshOnline, ASK_EVERY);
+}
+
+/** Show the count of an answer of /api/me (a page that asked for it itself
+ *  passes it on here). */
+export function showWaiting(me) {
+  const before = online.known ? online.waiting : null;
+  online.signedIn = Boolean(me.account);
+  online.waiting = online.signedIn ? me.waiting || 0 : 0;
+  online.known = true;
+  askAgain();
+  const n = online.waiting;
+  if (online.badge) {
+    online.badge.hidden = !n;
+    online.badge.textContent = String(n);
+    online.badge.title = n ? t("online.waiting_title", { n }) : "";
+    online.words.textContent = n ? ` (${t("online.waiting_title", { n })})` : "";
+  }
+  if (online.notify) online.notify.hidden = !(online.signedIn && notificationsHere());
+  setTitle(document.title);
+  if (before !== null && n > before) turnCame(n);
+}
+
+/** More games wait than before: said politely, once; and a notification
+ *  when the player asked for them and is looking elsewhere. */
+function turnCame(n) {
+  const words = t("online.waiting_title", { n });
+  if (online.status) {
+    online.status.textContent = "";
+    setTimeout(() => { online.status.textContent = words; }, 60);
+  }
+  if (!document.hidden || !notifyOn() || Notification.permission !== "granted") return;
+  try {
+    const note = new Notification("Marjolet", { body: words, tag: "marjolet-turn", icon: "/static/favicon.svg" });
+    note.addEventListener("click", () => { window.focus(); location.href = "/online"; });
+  } catch (err) { /* a browser that only notifies from a service worker */ }
+}
+
+function notificationsHere() {
+  return window.isSecureContext && "Notification" in window;
+}
+
+function notifyOn() {
+  try { return notificationsHere() && localStorage.getItem(NOTIFY_KEY) === "1"; } catch (err) { return false; }
+}
+
+/** The settings' "Tell me when it is my turn": permission is asked for only
+ *  on this click, never when a page opens; the choice is kept per browser. */
+function notifyPref() {
+  const box = el("input", { type: "checkbox", id: "notify-turn",
+    checked: notifyOn() && Notification.permission === "granted" });
+  const blocked = el("span", { class: "pref-note", hidden: true }, t("top.notify_blocked"));
+  box.addEventListener("change", async () => {
+    blocked.hidden = true;
+    let on = box.checked;
+    if (on && Notification.permission !== "granted") {
+      on = (await Notification.requestPermission()) === "granted";
+      blocked.hidden = on;
     }
-    setTitle(document.title);
-  }).catch(() => {});
+    box.checked = on;
+    try { localStorage.setItem(NOTIFY_KEY, on ? "1" : "0"); } catch (err) { /* private mode */ }
+  });
+  online.notify = el("div", { hidden: true },
+    el("label", { class: "pref" }, box, " ", t("top.notify_turn")), blocked);
+  return online.notify;
 }
 
 /** The page title, after the count of waiting games if there are any: "(2) Your turn · Marjolet". */
@@ -646,8 +720,10 @@ export function topbar(active) {
       el("div", { class: "prefs" },
         el("label", { class: "pref", title: t("top.four_colour_title") }, toggle, " ", t("top.four_colour")),
         el("label", { class: "pref" }, sound, " ", t("top.sound")),
-        el("label", { class: "pref", title: t("top.research_title") }, research, " ", t("top.research")))),
+        el("label", { class: "pref", title: t("top.research_title") }, research, " ", t("top.research")),
+        notifyPref())),
     languages,
+    online.status = el("span", { class: "visually-hidden", role: "status", "aria-live": "polite" }),
   );
 }
 

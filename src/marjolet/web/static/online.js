@@ -4,8 +4,8 @@
 // of an offer the moment it is taken.
 
 import {
-  answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, localName, playerName, rememberSeat, ratingText, resultText,
-  scoreText, sentence, setPlayerName, t, topbar, translateDocument,
+  answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, localName, playerName, refreshOnline, rememberSeat, ratingText,
+  resultText, scoreText, sentence, setPlayerName, setTitle, showWaiting, t, topbar, translateDocument,
 } from "./common.js";
 import { Rematch } from "./rematch.js";
 
@@ -317,6 +317,10 @@ function lobbySocket() {
   ws.addEventListener("message", (event) => {
     const msg = JSON.parse(event.data);
     if (msg.type === "lobby") seeks();
+    if (msg.type === "turn") {  // one of the player's games changed
+      refreshOnline();
+      myGames().catch(() => {});
+    }
     if (msg.type === "play_now" && state.place && msg.key === state.place.key) {
       if (msg.status === "matched") matchedNow(msg.game);
       else rejoin(msg.key);
@@ -436,7 +440,8 @@ async function refresh() {
     $(id).closest("label").hidden = !state.me;
     if (!state.me) $(id).checked = false;
   }
-  document.title = (me.waiting ? `(${me.waiting}) ` : "") + t("online.page_title");
+  showWaiting(me);
+  setTitle(t("online.page_title"));
   accountPanel();
   await myGames();
   await seeks();
