@@ -82,6 +82,10 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     expect(mover.locator(badge)).to_be_hidden()
     expect(waiting.locator(badge)).to_have_text("1")
     expect(waiting).to_have_title(re.compile(r"^\(1\) "))
+    if mover is alice:  # bobby plays his first card (before it, leaving cancels the game)
+        before = bobby.locator("#board").get_attribute("data-version") or ""
+        bobby.locator(playable).first.click()
+        expect(bobby.locator("#board")).not_to_have_attribute("data-version", before)
     bobby.context.close()  # bobby leaves for good
     expect(alice.locator("#away")).to_contain_text("Votre adversaire")
     expect(alice.locator(".prompt")).not_to_contain_text("réfléchit")  # away, not thinking
