@@ -613,6 +613,30 @@ def race_rematch(url: str, *clients: httpx.Client) -> list[dict[str, Any]]:
     return at_once(*asks)
 
 
+def test_a_match_ended_by_a_forfeit_against_a_bot_or_a_friend_is_rematched_at_once(
+    server: LiveServer,
+) -> None:
+    """A resignation ends the match as surely as its last deal: the rematch
+    opens the new table (it said "the match is not over yet")."""
+    for mode in ("bot", "friend"):
+        game = server.new_game(mode=mode, name="Ann", rules=SHORT)
+        with seat_socket(server, game["id"], None, {"type": "hello", "token": game["token"]}) as me:
+            me.recv_until(lambda m: m["type"] == "welcome")
+            if mode == "bot":  # (a friend game waiting for its friend is resigned as well)
+                me.next_state()
+            me.send({"type": "resign"})
+            me.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+        url = f"/api/games/{game['id']}/rematch"
+        again = server.http().post(url, json={"token": game["token"]})
+        assert again.status_code == 200, (mode, again.text)
+        assert again.json()["id"] != game["id"] and again.json()["token"]
+    unfinished = server.new_game(mode="bot", name="Ann", rules=SHORT)
+    early = server.http().post(
+        f"/api/games/{unfinished['id']}/rematch", json={"token": unfinished["token"]}
+    )
+    assert early.status_code == 409 and early.json()["error"]["code"] == "not_over"
+
+
 def test_a_friend_game_has_no_rematch_offer_to_follow(server: LiveServer) -> None:
     """Its rematch is made at once, with an invite link (hub.rematch)."""
     game = server.new_game(mode="friend", name="Ann", rules=SHORT)

@@ -570,8 +570,9 @@ function forfeitOverlay(view) {
     state.hiddenSummary = "forfeit";
     render();
   });
-  // a game found online may be rematched after a forfeit too (an offer the other takes)
-  clear($("overlay-buttons")).append(look, ...endLinks(state.seat !== null && foundOnline()));
+  // a match ended by a forfeit is rematched as one played out (a game found
+  // online: an offer the other takes; against a bot or a friend: a new table)
+  clear($("overlay-buttons")).append(look, ...endLinks(state.seat !== null));
   node.hidden = false;
 }
 
