@@ -436,7 +436,7 @@ function timeUpBox(kind, view) {
   if (!node) {
     node = el("div", { id: "time-up", class: "panel away time-up" });  // said through announce()
     node.hidden = true;
-    document.querySelector("main").before(node);
+    $("board").before(node);  // where: see awayNode()
   }
   const shown = kind ? `${kind}:${view.deadline}` : "";
   if (node.dataset.shown === shown) return;  // unchanged: the buttons stay put under a finger
@@ -482,14 +482,16 @@ function duration(seconds) {
   return t("away.seconds", { n: seconds });
 }
 
-// Above the table, kept in sight while the page scrolls: on a phone the side
-// panels come after the board, and on a wide screen a side panel is easily missed.
+// Above the board on a phone, kept in sight while the page scrolls (the side
+// panels come after the board there); on a wide screen laid over the opponent's
+// side of the board (style.css): a side panel is easily missed, and a box above
+// the board pushed the player's own hand below the fold. Said through announce().
 function awayNode() {
   let node = $("away");
   if (!node) {
-    node = el("div", { id: "away", class: "panel away" });  // said through announce()
+    node = el("div", { id: "away", class: "panel away" });
     node.hidden = true;
-    document.querySelector("main").before(node);
+    $("board").before(node);
   }
   return node;
 }
