@@ -26,7 +26,7 @@ from marjolet.web.config import WebConfig
 from marjolet.web.db import games, make_engine
 from marjolet.web.leases import LEASE_SECONDS
 from marjolet.web.store import GameRow, read_game
-from web_support import Browser, LiveServer, at_once, serve_process, wait_matched
+from web_support import Browser, LiveServer, at_once, first_moves, serve_process, wait_matched
 
 RULES = {"profile": "classic", "target": 200}
 #: The acknowledged actions after which the first process dies (mid-deal).
@@ -283,6 +283,7 @@ def test_a_countdown_whose_owner_is_killed_is_taken_over_with_its_stored_deadlin
         with Browser.open(b, game_id, {"type": "hello", "token": token1}) as bo:
             bo.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [True, True])
             ann.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [True, True])
+            first_moves(ann, bo)  # Bo took part: his leaving loses the game
             time.sleep(2.5)  # a sweep of a stopped the countdown of Bo's first absence
         left = time.time()  # Bo closed his page: only a shows the game, a counts
         while True:

@@ -32,6 +32,7 @@ from web_support import (
     LiveServer,
     at_once,
     fast_config,
+    first_moves,
     live_server,
     play_until,
     read_stored,
@@ -630,6 +631,30 @@ def race_rematch(url: str, *clients: httpx.Client) -> list[dict[str, Any]]:
     return at_once(*asks)
 
 
+def test_a_match_ended_by_a_forfeit_against_a_bot_or_a_friend_is_rematched_at_once(
+    server: LiveServer,
+) -> None:
+    """A resignation ends the match as surely as its last deal: the rematch
+    opens the new table (it said "the match is not over yet")."""
+    for mode in ("bot", "friend"):
+        game = server.new_game(mode=mode, name="Ann", rules=SHORT)
+        with seat_socket(server, game["id"], None, {"type": "hello", "token": game["token"]}) as me:
+            me.recv_until(lambda m: m["type"] == "welcome")
+            if mode == "bot":  # (a friend game waiting for its friend is resigned as well)
+                me.next_state()
+            me.send({"type": "resign"})
+            me.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+        url = f"/api/games/{game['id']}/rematch"
+        again = server.http().post(url, json={"token": game["token"]})
+        assert again.status_code == 200, (mode, again.text)
+        assert again.json()["id"] != game["id"] and again.json()["token"]
+    unfinished = server.new_game(mode="bot", name="Ann", rules=SHORT)
+    early = server.http().post(
+        f"/api/games/{unfinished['id']}/rematch", json={"token": unfinished["token"]}
+    )
+    assert early.status_code == 409 and early.json()["error"]["code"] == "not_over"
+
+
 def test_a_friend_game_has_no_rematch_offer_to_follow(server: LiveServer) -> None:
     """Its rematch is made at once, with an invite link (hub.rematch)."""
     game = server.new_game(mode="friend", name="Ann", rules=SHORT)
@@ -762,7 +787,8 @@ def test_a_player_who_leaves_can_be_claimed_after_the_grace_and_the_claim_is_rat
     mia, ned = sign_up(server, "mia"), sign_up(server, "ned")
     mine, theirs = rated_game(server, mia, ned)
     with account_seat(server, mine["id"], mia) as me:
-        with account_seat(server, mine["id"], ned):
+        with account_seat(server, mine["id"], ned) as other:
+            first_moves(me, other)  # ned took part: leaving now loses the game
             me.send({"type": "claim"})
             assert me.error()["code"] == "cannot_claim"  # the opponent is here
         away = me.recv_until(
@@ -807,6 +833,7 @@ def test_a_live_player_who_stays_but_never_moves_can_be_claimed_after_the_move_l
             state = me.next_state()
             other.next_state()
             assert 0 < state["deadline"] - time.time() <= 1.5
+            state = first_moves(me, other)  # late after a first move: a loss, not an abort
             mover, waiter = (me, other) if me.my_turn() else (other, me)
             waiter.send({"type": "claim"})  # the mover is here and in time
             assert waiter.error()["code"] == "cannot_claim"
@@ -814,6 +841,7 @@ def test_a_live_player_who_stays_but_never_moves_can_be_claimed_after_the_move_l
             mover.act(mover.state["legal"][0]["action"])  # the clock restarts
             mover.state = waiter.state = None
             after = waiter.next_state()
+            mover.next_state()  # (after a trick, its winner may be to move again)
             assert after["deadline"] > state["deadline"]
             mover, waiter = (me, other) if me.my_turn() else (other, me)
             time.sleep(max(0.0, after["deadline"] - time.time()) + 0.2)
@@ -835,17 +863,19 @@ def test_a_game_both_players_left_is_ended_on_time_by_the_server_and_rated(
     )
     with live_server(config) as server:
         ada, bea = sign_up(server, "ada"), sign_up(server, "bea")
-        mine, _ = rated_game(server, ada, bea)  # nobody ever sits down
+        mine, _ = rated_game(server, ada, bea)
+        with (
+            account_seat(server, mine["id"], ada) as me,
+            account_seat(server, mine["id"], bea) as it,
+        ):
+            moved = first_moves(me, it)  # both took part, then both leave
         deadline = time.monotonic() + 30
         while rating(server, "ada")["games"] == 0 and time.monotonic() < deadline:
             time.sleep(0.1)  # rated once the sweep ended it
         with account_seat(server, mine["id"], ada) as me:
             final = me.recv_until(lambda m: m["type"] == "state")
         assert final["match_over"] and final["forfeit"]["reason"] == "did not move in time"
-        assert final["forfeit"]["seat"] == 1 - final["dealer"]  # the first lead was never played
-        deadline = time.monotonic() + 10
-        while rating(server, "ada")["games"] == 0 and time.monotonic() < deadline:
-            time.sleep(0.1)
+        assert final["forfeit"]["seat"] == moved["to_move"]
         assert rating(server, "ada")["games"] == rating(server, "bea")["games"] == 1
     later = fast_config(tmp_path / "b.sqlite3", move_limit=0.5, abandon_check=0.1)
     with live_server(later) as server:  # the same, but a day past the deadline
@@ -854,6 +884,120 @@ def test_a_game_both_players_left_is_ended_on_time_by_the_server_and_rated(
         time.sleep(1.5)  # the sweep looked many times: the deadline is past, not by a day
         with account_seat(server, mine["id"], ada) as me:
             assert not me.recv_until(lambda m: m["type"] == "state")["match_over"]
+
+
+def test_a_rated_game_nobody_ever_came_to_is_aborted_by_the_server_and_never_rated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Accepted, then neither player came: the server ends it once the
+    first mover's deadline is past, as a game with no result (no winner,
+    no rating change, counted in neither player's games)."""
+    seen = spy_on_ratings(monkeypatch)
+    config = fast_config(
+        tmp_path / "a.sqlite3", move_limit=0.5, abandon_after=0.5, abandon_check=0.2
+    )
+    with live_server(config) as server:
+        ada, bea = sign_up(server, "ada"), sign_up(server, "bea")
+        mine, _ = rated_game(server, ada, bea)  # nobody ever sits down
+        deadline = time.monotonic() + 30
+        while not ended(server, mine["id"]) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        with account_seat(server, mine["id"], ada) as me:
+            final = me.recv_until(lambda m: m["type"] == "state")
+        assert final["match_over"] and final["winner"] is None
+        assert final["forfeit"]["winner"] is None
+        assert final["forfeit"]["seat"] == 1 - final["dealer"]  # the first lead was never played
+        time.sleep(0.5)  # (a rating would have come by now)
+        for name in ("ada", "bea"):
+            profile = rating(server, name)
+            assert (profile["games"], profile["wins"], profile["losses"]) == (0, 0, 0)
+            assert profile["rating"]["value"] == 1500 and profile["history"] == []
+            assert [g["aborted"] for g in profile["recent_games"]] == [True]
+        assert [g["aborted"] for g in ada.get("/api/me/games").json()["games"]] == [True]
+    assert seen == []
+
+
+def spy_on_ratings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The games :meth:`Accounts.record_result` is asked to rate, from now on."""
+    from marjolet.web.accounts import Accounts
+
+    seen: list[str] = []
+    record = Accounts.record_result
+
+    def spied(self: Accounts, game_id: str, *args: Any) -> bool:
+        seen.append(game_id)
+        return record(self, game_id, *args)
+
+    monkeypatch.setattr(Accounts, "record_result", spied)
+    return seen
+
+
+def ended(server: LiveServer, game_id: str) -> bool:
+    stored = read_stored(server, game_id)
+    return stored is not None and stored.status == "finished"
+
+
+def test_a_claim_against_a_player_who_never_moved_cancels_the_game_unrated(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bea accepted and never came: Ada's claim aborts the game. Both
+    pages hear it has no result, it is stored finished with no winner,
+    and no rating, count or history of either account changes."""
+    seen = spy_on_ratings(monkeypatch)
+    with live_server(fast_config(database_url, away_grace=0.3)) as server:
+        ada, bea = sign_up(server, "ada"), sign_up(server, "bea")
+        mine, theirs = rated_game(server, ada, bea)
+        with account_seat(server, mine["id"], ada) as me:
+            with account_seat(server, mine["id"], bea) as other:
+                state = other.next_state()  # Bea sat down a moment, then closed the tab
+                assert state["moved"] == [False, False]
+            me.recv_until(
+                lambda m: m["type"] == "presence" and m["away"][theirs["seat"]] is not None
+            )
+            time.sleep(0.4)
+            me.send({"type": "claim"})
+            final = me.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+            notice = next(json.loads(t) for t in me.received if '"notice"' in t)
+        assert final["winner"] is None and final["forfeit"]["seat"] == theirs["seat"]
+        assert final["forfeit"]["winner"] is None
+        assert (notice["key"], notice["params"]) == (
+            "notice.aborted", {"name": "bea", "seat": theirs["seat"]}
+        )
+        stored = read_stored(server, mine["id"])
+        assert stored is not None and stored.status == "finished" and stored.winner is None
+        assert stored.forfeit is not None and stored.forfeit.aborted
+        with account_seat(server, mine["id"], bea) as back:  # too late: nothing to play
+            assert back.next_state()["forfeit"]["winner"] is None
+            back.send({"type": "resign"})
+            assert back.error()["key"] == "error.match_aborted"
+        time.sleep(0.5)  # (a rating would have come by now)
+        for name in ("ada", "bea"):
+            profile = rating(server, name)
+            assert (profile["games"], profile["wins"], profile["losses"]) == (0, 0, 0)
+            assert profile["recent_games"][0]["result"] is None
+            assert profile["recent_games"][0]["aborted"] is True
+    assert seen == []
+    with live_server(fast_config(database_url)) as server:  # nor at the next start
+        assert rating(server, "ada")["games"] == 0
+    assert seen == []
+
+
+def test_a_player_who_leaves_before_their_first_move_and_comes_back_in_time_plays_on(
+    server: LiveServer,
+) -> None:
+    kit, lou = sign_up(server, "kit"), sign_up(server, "lou")
+    mine, theirs = rated_game(server, kit, lou)
+    with account_seat(server, mine["id"], kit) as me:
+        with account_seat(server, mine["id"], lou):
+            pass  # lou opens the table and closes it at once
+        me.recv_until(lambda m: m["type"] == "presence" and m["away"][theirs["seat"]] is not None)
+        with account_seat(server, mine["id"], lou) as back:  # back within the grace
+            me.recv_until(lambda m: m["type"] == "presence" and m["away"][theirs["seat"]] is None)
+            time.sleep(0.6)  # the grace would be over by now
+            me.send({"type": "claim"})
+            assert me.error()["code"] == "cannot_claim"
+            moved = first_moves(me, back)  # and the game goes on as if nothing happened
+            assert moved["moved"] == [True, True] and not moved["match_over"]
 
 
 def test_a_player_who_resigns_loses_the_match_and_it_is_rated(server: LiveServer) -> None:
@@ -925,6 +1069,9 @@ def test_a_result_not_rated_before_a_restart_is_rated_once_at_start(
             oz, pat = sign_up(server, "ozzy"), sign_up(server, "pat")
             mine, _ = rated_game(server, oz, pat)
             with seat_socket(server, mine["id"], oz, {"type": "hello", "account": True}) as me:
+                with account_seat(server, mine["id"], pat) as other:
+                    me.recv_until(lambda m: m["type"] == "welcome")
+                    first_moves(me, other)  # pat took part, then leaves
                 me.recv_until(
                     lambda m: m["type"] == "presence" and any(v is not None for v in m["away"])
                 )

@@ -16,6 +16,8 @@ import pytest
 from playwright.sync_api import Browser, Page, Request, Route, expect
 
 from web_support import (
+    DESKTOP,
+    PHONE,
     LiveServer,
     close_watched_page,
     fast_config,
@@ -82,6 +84,10 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     expect(mover.locator(badge)).to_be_hidden()
     expect(waiting.locator(badge)).to_have_text("1")
     expect(waiting).to_have_title(re.compile(r"^\(1\) "))
+    if mover is alice:  # bobby plays his first card (before it, leaving cancels the game)
+        before = bobby.locator("#board").get_attribute("data-version") or ""
+        bobby.locator(playable).first.click()
+        expect(bobby.locator("#board")).not_to_have_attribute("data-version", before)
     bobby.context.close()  # bobby leaves for good
     expect(alice.locator("#away")).to_contain_text("Votre adversaire")
     expect(alice.locator(".prompt")).not_to_contain_text("réfléchit")  # away, not thinking
@@ -417,4 +423,38 @@ def test_the_page_of_a_player_who_does_not_exist_says_so_without_empty_sections(
     expect(page.locator("h1")).to_have_text("Joueur introuvable")
     expect(page.locator("#summary")).to_have_text("Aucun joueur de ce nom.")
     assert page.locator("main section:visible").count() == 0
+    close_watched_page(page)
+
+
+@pytest.mark.parametrize(
+    "size", [DESKTOP, {"width": 1920, "height": 1080}, PHONE], ids=["1280", "1920", "phone"]
+)
+def test_the_opponent_left_box_is_in_sight_and_leaves_the_player_s_hand_in_sight(
+    chromium: Browser, server: LiveServer, size: Any
+) -> None:
+    """On a wide screen the box lies over the opponent's side of the board
+    (at 1280x800 a box above the board pushed the hand below the fold); on
+    a phone above the board. Either way the box and the whole hand show
+    without scrolling."""
+    from test_web_phone_browser import friend_game, seat_url
+    from web_support import Browser as Socket
+
+    game, joined = friend_game(server)
+    phone = size == PHONE
+    page = open_watched_page(chromium, viewport=size, is_mobile=phone, has_touch=phone)
+    page.goto(seat_url(server, game["id"], 0, game["token"]))
+    with Socket.open(server, game["id"], {"type": "hello", "token": joined["token"]}) as friend:
+        friend.next_state()  # Amélie sits down, then closes her page
+    expect(page.locator("#claim")).to_be_visible(timeout=15_000)
+    box, hand = page.locator("#away").bounding_box(), page.locator(".hand.mine").bounding_box()
+    board = page.locator("#board").bounding_box()
+    assert box and hand and board
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], box
+    assert hand["y"] >= 0 and hand["y"] + hand["height"] <= size["height"], (hand, size)
+    assert box["y"] + box["height"] <= hand["y"]  # the box covers none of the hand
+    if not phone:  # over the board, on the opponent's side
+        assert board["y"] < box["y"] and box["x"] >= board["x"], (box, board)
+        assert box["x"] + box["width"] <= board["x"] + board["width"]
+    else:
+        assert box["y"] + box["height"] <= board["y"]
     close_watched_page(page)

@@ -78,25 +78,31 @@ def test_a_move_clock_run_out_is_told_to_both_players_and_the_claim_comes_first(
         guest.goto(seat_url(server, game["id"], 1, joined["token"]))
         late = guest.locator("#time-up")
         expect(late).to_contain_text("Votre temps pour jouer est écoulé", timeout=10_000)
-        expect(late).to_contain_text("votre adversaire peut maintenant réclamer la victoire")
+        # before a player's first move, the claim cancels the game: no result
+        expect(late).to_contain_text("votre adversaire peut maintenant annuler la partie")
         assert guest.locator(".hand.mine .card.playable").count() > 0  # a move still goes on
         box = host.locator("#time-up")
-        expect(box).to_contain_text("Amélie n’a pas joué à temps\u00a0: vous pouvez réclamer")
+        expect(box).to_contain_text(
+            "Amélie n’a pas joué son premier coup à temps\u00a0: vous pouvez annuler la partie"
+        )
         expect(box.locator("#claim-late")).to_have_class("action primary")
+        expect(box.locator("#claim-late")).to_have_text("Annuler la partie")
         expect(box.locator("#wait-late")).to_have_text("Attendre encore")
         expect(host.locator(".prompt")).to_have_text("Amélie n’a pas joué à temps.")
         assert host.locator("#deadline").is_hidden()  # no « 0 s » line under the box
         host.click("#wait-late")  # keep waiting: the claim stays, no longer the main button
-        expect(box).to_contain_text("Vous attendez encore le coup d’Amélie")
+        expect(box).to_contain_text("Vous attendez encore le premier coup d’Amélie")
         expect(box.locator("#claim-late")).to_have_class("action")
         guest.reload()  # a game reopened after its clock ran out says it at once
         expect(late).to_contain_text("Votre temps pour jouer est écoulé", timeout=10_000)
         guest.locator(".hand.mine .card.playable").first.click()
         expect(box).to_be_hidden()  # Amélie moved: Bastien's clock runs now
         expect(late).to_be_hidden()
-        expect(late).to_contain_text("Bastien n’a pas joué à temps", timeout=10_000)
-        guest.click("#claim-late")
-        expect(guest.locator("#overlay")).to_contain_text("n’a pas joué à temps")
+        expect(late).to_contain_text("Bastien n’a pas joué son premier coup", timeout=10_000)
+        guest.click("#claim-late")  # Bastien never moved: the game is cancelled
+        expect(guest.locator("#overlay")).to_contain_text("Partie annulée")
+        expect(guest.locator("#overlay")).to_contain_text("Bastien n’a jamais joué")
+        expect(host.locator("#overlay")).to_contain_text("Vous n’avez jamais joué")
         expect(late).to_be_hidden()
         close_watched_page(host)
         close_watched_page(guest)

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from marjolet.web.bus import LOBBY_CHANNEL
 from marjolet.web.db import actions, games, make_engine, rating_changes
-from web_support import Browser, LiveServer, fast_config, live_server, wait_matched
+from web_support import Browser, LiveServer, fast_config, first_moves, live_server, wait_matched
 
 RULES = {"profile": "classic", "target": 200}
 
@@ -288,6 +288,7 @@ def test_a_seat_connected_to_another_process_is_not_away_and_cannot_be_claimed(
                     lambda m: m["type"] == "presence" and m["connected"] == [True, True]
                 )
                 assert seen["away"] == [None, None]
+                first_moves(ann, bo)  # (a claim before Ann's first move would cancel the game)
                 time.sleep(1.0)  # twice the grace: Ann never left, she is on a
                 bo.send({"type": "claim"})
                 assert bo.error()["code"] == "cannot_claim"
@@ -535,6 +536,7 @@ def test_a_claim_sent_to_two_processes_at_once_ends_the_game_once_with_one_ratin
             tabs = [stack.enter_context(seat_socket(s, game_id, mia, hello)) for s in (a, b)]
             with seat_socket(b, game_id, ned, hello) as other:
                 other.recv_until(lambda m: m["type"] == "welcome")
+                first_moves(tabs[0], other)  # ned took part: his leaving loses the game
             for tab in tabs:  # ned left on b: both of mia's processes count him away
                 tab.recv_until(
                     lambda m: m["type"] == "presence" and m["away"][theirs["seat"]] is not None
@@ -628,6 +630,7 @@ def test_every_process_shows_and_claims_against_one_stored_deadline(
             with Browser.open(b, game_id, {"type": "hello", "token": token1}) as bo:
                 bo.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [True, True])
                 ann.recv_until(lambda m: m["type"] == "presence" and m["connected"] == [True, True])
+                first_moves(ann, bo)  # Bo took part: his leaving loses the game
                 # a's sweeps have stopped the countdown of Bo's first absence, whose
                 # deadline now lies 2 s and more before the one checked below
                 time.sleep(2.0)

@@ -19,7 +19,7 @@ from marjolet import record
 from marjolet.bots import register
 from marjolet.bots.base import Bot
 from marjolet.observation import Observation
-from web_support import Browser, LiveServer, fast_config, live_server, play_until
+from web_support import Browser, LiveServer, fast_config, first_moves, live_server, play_until
 
 
 @pytest.fixture
@@ -451,11 +451,36 @@ def test_a_friend_games_move_clock_starts_when_the_friend_joins_and_stops_betwee
         game, joined = friend_game(server)
         with (
             Browser.open(server, game["id"], seat_hello(game)) as host,
-            Browser.open(server, game["id"], {"type": "hello", "token": joined["token"]}),
+            Browser.open(server, game["id"], {"type": "hello", "token": joined["token"]}) as guest,
         ):
-            host.next_state()
+            state = first_moves(host, guest)  # (before the guest's first move: an abort)
+            while state["to_move"] == 0:  # the guest to move
+                host.act(state["legal"][0]["action"])
+                host.state = guest.state = None
+                state, _ = host.next_state(), guest.next_state()
             time.sleep(1.2)
             host.send({"type": "claim"})
             final = host.recv_until(lambda m: m["type"] == "state" and m["match_over"])
             assert final["forfeit"]["reason"] == "did not move in time"
             assert final["winner"] == 0
+
+
+def test_a_seat_has_moved_after_its_first_action_and_the_dealer_only_after_the_lead() -> None:
+    """What a claim against a seat that never moved (an abort) goes by: the
+    elder's first move is the first lead; the dealer's comes only after it;
+    starting a deal is nobody's move."""
+    from marjolet.match import Match
+    from marjolet.web.tables import seats_moved
+
+    match = Match(first_dealer=1, seed=3)
+    assert seats_moved(match) == (False, False)
+    deal = match.start_deal()
+    assert seats_moved(match) == (False, False)
+    assert deal.to_move == 0  # the elder (seat 0) leads
+    match.play(deal.legal[0])
+    assert seats_moved(match) == (True, False)
+    match.play(deal.legal[0])  # the dealer follows: both have moved
+    assert seats_moved(match) == (True, True)
+    other = Match(first_dealer=0, seed=3)  # seat 1 is the elder
+    other.play(other.start_deal().legal[0])
+    assert seats_moved(other) == (False, True)

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -341,6 +342,30 @@ def play_until(
         browser.state = None
         browser.next_state()
     raise AssertionError("the game did not reach the expected point")
+
+
+def newer_state(version: int, message: dict[str, Any]) -> bool:
+    """A state message past ``version``."""
+    return bool(message["type"] == "state" and message["version"] > version)
+
+
+def first_moves(*seats: Browser) -> dict[str, Any]:
+    """Both seats of a two-person game, each a welcomed socket, play legal
+    moves until each has made a move of its own (``moved`` of the state):
+    from then on a claim against either one is a win, not an abort.
+    Returns the last state the first socket saw."""
+    for _ in range(20):
+        states = [seat.state or seat.next_state() for seat in seats]
+        if all(states[0]["moved"]):
+            return states[0]
+        mover = next((seat for seat in seats if seat.my_turn()), None)
+        assert mover is not None, "nobody is to move"
+        mover.act(mover.state["legal"][0]["action"])  # type: ignore[index]
+        before: int = states[0]["version"]
+        for seat in seats:
+            seat.state = None
+            seat.recv_until(partial(newer_state, before))
+    raise AssertionError("the seats did not both move")
 
 
 CHROMIUM = "/usr/bin/chromium"

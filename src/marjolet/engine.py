@@ -169,10 +169,10 @@ class Outcome:
     """How a finished deal or match ended (python-chess's ``Outcome``).
 
     ``termination`` is ``"deal"`` (trick 16 was played: R17), ``"target"``
-    (R22 decided the match) or ``"forfeit"`` (a seat broke down and lost the
-    match; ``reason`` says how). ``winner`` is 0 or 1, or ``None`` for a
-    deal whose two scores are equal; ``points`` are the deal points or the
-    match totals.
+    (R22 decided the match), ``"forfeit"`` (a seat broke down and lost the
+    match; ``reason`` says how) or ``"aborted"`` (stopped with no result).
+    ``winner`` is 0 or 1, or ``None`` for a deal whose two scores are equal
+    and an aborted match; ``points`` are the deal points or the match totals.
     """
 
     termination: str

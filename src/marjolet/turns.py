@@ -246,6 +246,14 @@ class TurnDriver:
         self.version += 1
         return self._forfeit
 
+    def abort(self, reason: str) -> Outcome:
+        """The match stops with no result at all (``"aborted"``, no winner):
+        the web's game that ended before a player's first move."""
+        self._refuse_if_over()
+        self._forfeit = Outcome("aborted", None, self.match.running_totals, reason)
+        self.version += 1
+        return self._forfeit
+
     # -- the synchronous loop ------------------------------------------------------------
 
     def play_turn(self, seats: Sequence[Seat]) -> Played:

@@ -495,7 +495,7 @@ class Hub:
     async def rematch(self, table: Table, seat: int, owner: str = "") -> NewGame:
         """A new match for ``seat`` of the finished match at ``table``: the
         same opponent and rules, the other player dealing first."""
-        if not table.match.is_over:  # played to its end (a forfeited one is not offered)
+        if not table.over:  # played to its end, or ended by a forfeit (a resignation...)
             raise WebError("not_over", "the match is not over yet")
         if table.paired:  # a table waiting for a friend's link that nobody would bring
             raise WebError(

@@ -242,8 +242,10 @@ class Online:
 
     async def finished(self, table: Table) -> None:
         """A table's match is over: rate it if it was a rated lobby game, and
-        tell the table's pages the players' new ratings and their change."""
-        if not table.rated:
+        tell the table's pages the players' new ratings and their change.
+        An aborted game (one player never moved) has no result: not rated."""
+        forfeit = table.game.forfeit
+        if not table.rated or (forfeit is not None and forfeit.aborted):
             return
         await self.rate(table.id)
         rows = await asyncio.to_thread(self.players_of, table.id)
@@ -287,6 +289,8 @@ class Online:
             return False
 
     def _rate(self, game_id: str) -> bool:
+        """Rate the game if it is finished with a winner (an aborted game has
+        none: :meth:`Accounts.record_result` never sees it)."""
         with self.hub.ledger.engine.connect() as db:
             row = db.execute(
                 select(games.c.status, games.c.winner).where(games.c.id == game_id)
@@ -312,6 +316,7 @@ class Online:
             select(games.c.id)
             .join(game_players, and_(game_players.c.game_id == games.c.id))
             .where(games.c.status == "finished", game_players.c.rated.is_(True))
+            .where(games.c.winner.is_not(None))  # an aborted game is never rated
             .where(~rated.exists())
             .distinct()
         )
@@ -626,6 +631,7 @@ class Online:
                     "finished": r.status == "finished",
                     "winner": r.winner,
                     "forfeit": r.forfeit is not None,
+                    "aborted": ended_without_result(r),
                     "totals": json.loads(r.totals),
                     "updated": r.updated,
                     "deadline": None,
@@ -660,6 +666,12 @@ def account_game_rows(
     )
     with engine.connect() as db:
         return db.execute(query).all()
+
+
+def ended_without_result(row: Row[*tuple[Any, ...]]) -> bool:
+    """A row of :func:`account_game_rows` of an aborted game: finished
+    early with no winner (one player never moved)."""
+    return bool(row.status == "finished" and row.forfeit is not None and row.winner is None)
 
 
 def play_now_message(key: str, answer: dict[str, Any] | None) -> str:
@@ -704,6 +716,7 @@ def game_entry(table: Table, seat: int, rated: bool) -> dict[str, Any]:
         "finished": over,
         "winner": game.winner if over else None,
         "forfeit": game.forfeit is not None,
+        "aborted": game.forfeit is not None and game.forfeit.aborted,
         "totals": list(table.match.running_totals),
         "updated": game.updated,
         "deadline": table.move_deadline() if table.days_per_move is not None else None,

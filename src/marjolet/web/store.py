@@ -144,12 +144,21 @@ class SeatInfo:
         return cls("bot", str(value["bot"]), str(value["spec"]), int(value["seed"]))
 
 
+#: The reason of a game *aborted*: it ended (claimed, or abandoned) before
+#: ``seat`` ever made a move of its own, so it has no result at all (no
+#: winner, never rated; docs/web.md, "A game nobody started").
+ABORTED_REASON = "aborted before their first move"
+
+
 @dataclass(frozen=True, slots=True)
 class Forfeit:
-    """A game lost by a bot that broke down (a :class:`~marjolet.bots.BotFault`:
-    an external program's garbled or illegal answer, time-out or exit).
+    """A game ended before its last deal: lost by a bot that broke down (a
+    :class:`~marjolet.bots.BotFault`: an external program's garbled or
+    illegal answer, time-out or exit) or by a person who left, ran out of
+    time or resigned; or aborted (:data:`ABORTED_REASON`).
 
-    ``seat`` lost; the other seat is the winner. ``bot`` is the server's
+    ``seat`` lost (an aborted game: the seat that never moved); the other
+    seat is the winner, an aborted game has none. ``bot`` is the server's
     name of the bot choice, ``reason`` one line, ``stderr`` the last lines
     the bot's program wrote to its standard error (trimmed).
     """
@@ -176,8 +185,13 @@ class Forfeit:
         return cls(seat, bot, one_line, kept, time.time() if at is None else at)
 
     @property
-    def winner(self) -> int:
-        return 1 - self.seat
+    def aborted(self) -> bool:
+        """Ended before ``seat``'s first move: no result."""
+        return self.reason == ABORTED_REASON
+
+    @property
+    def winner(self) -> int | None:
+        return None if self.aborted else 1 - self.seat
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -203,7 +217,7 @@ class Forfeit:
         """The one-line notice: who broke down, why, and who wins."""
         return (
             f"{players[self.seat]} broke down and forfeits the match "
-            f"({self.reason}); {players[self.winner]} wins"
+            f"({self.reason}); {players[1 - self.seat]} wins"
         )
 
 
@@ -226,7 +240,8 @@ class GameRow:
     winner: int | None = None
     deal_count: int = 0
     action_count: int = 0
-    #: Set when a bot broke down and lost the game (status ``finished``).
+    #: Set when the game ended before its last deal (status ``finished``):
+    #: a forfeit, or an abort (no winner).
     forfeit: Forfeit | None = None
     #: Bumped by every stored change of the game (see :meth:`Store.version_of`).
     version: int = 0
@@ -610,7 +625,8 @@ class Store:
         expected: int | None = None,
     ) -> bool:
         """End an unfinished game as lost by ``forfeit.seat``: status
-        ``finished``, the other seat the winner, the forfeit kept with it.
+        ``finished``, the other seat the winner (none when it is aborted),
+        the forfeit kept with it.
         Returns False (and changes nothing) if the game is already finished,
         or, given ``expected``, no longer at that version (a move or another
         ending was stored since it was checked): one conditional write, so

@@ -59,14 +59,21 @@ from marjolet.bots import make_bot
 from marjolet.bots.base import Bot, BotFault
 from marjolet.bots.catalogue import starts_program
 from marjolet.bots.hint import hint as advise
-from marjolet.engine import Outcome
+from marjolet.engine import Deal, Outcome
 from marjolet.errors import MarjoletError, TurnError
 from marjolet.match import Match
 from marjolet.turns import Move, Turn, TurnDriver
 from marjolet.web import views
 from marjolet.web.errors import WebError, from_turn, storage_failure
 from marjolet.web.presence import move_deadline
-from marjolet.web.store import Forfeit, GameRow, Status, StoreConflict, token_hash
+from marjolet.web.store import (
+    ABORTED_REASON,
+    Forfeit,
+    GameRow,
+    Status,
+    StoreConflict,
+    token_hash,
+)
 
 if TYPE_CHECKING:
     from marjolet.web.hub import Hub
@@ -84,6 +91,7 @@ NOTICE_KEYS = {
     LEFT_REASON: "notice.claimed",
     TIMEOUT_REASON: "notice.timed_out",
     RESIGNED_REASON: "notice.resigned",
+    ABORTED_REASON: "notice.aborted",
 }
 #: Refusals of a change the store could not save, or of a database that does
 #: not answer (the bot loop retries them).
@@ -439,6 +447,8 @@ class Table:
         view["connected"] = self._connected_seats()
         # when the player to move runs out of time (epoch seconds)
         view["deadline"] = self.move_deadline()
+        # who has made a move of their own yet: before it, a claim cancels the game
+        view["moved"] = list(seats_moved(self.match))
         forfeit = self.game.forfeit
         view["forfeit"] = forfeit.to_json() if forfeit is not None else None
         if forfeit is not None:  # the match ended here, whatever the cards say
@@ -544,6 +554,8 @@ class Table:
         if self.closed:
             raise WebError("closed", "this table is closing; reconnect in a moment")
         forfeit = self.game.forfeit
+        if forfeit is not None and forfeit.aborted:
+            raise WebError("match_over", "the game was cancelled", key="error.match_aborted")
         if forfeit is not None:
             name = self.game.players[forfeit.seat]
             raise WebError(
@@ -627,12 +639,12 @@ class Table:
             params={
                 "name": game.players[seat],
                 "reason": forfeit.reason,
-                "winner": game.players[forfeit.winner],
+                "winner": game.players[1 - seat],
             },
             forfeit=forfeit.to_json(),
         )
         self.broadcast()
-        self.retire_bots((totals, forfeit.winner))
+        self.retire_bots((totals, 1 - seat))
         self.hub.finished(self)
 
     async def claim(self, seat: int) -> None:
@@ -659,8 +671,9 @@ class Table:
                 await self.sync()
                 self._check_open()
                 raise WebError("cannot_claim", "your opponent is here or may still come back: wait")
-            await self._person_forfeit(Forfeit(other, "", reason), "claim")
-            said = f"seat {other} {reason}"
+            ending = self._ending(other, reason)
+            await self._person_forfeit(ending, "claim")
+            said = f"seat {other} {ending.reason}"
             log.info("game %s: seat %d claimed the match (%s)", self.id, seat, said)
         self.hub.finished(self)
 
@@ -682,12 +695,13 @@ class Table:
             if mover is None:  # between deals, left on the summary
                 await self._start_deal()
                 return False
+            ending = self._ending(mover, TIMEOUT_REASON)
             try:
-                await self._person_forfeit(Forfeit(mover, "", TIMEOUT_REASON), "claim")
+                await self._person_forfeit(ending, "claim")
             except WebError as exc:  # moved or ended elsewhere meanwhile
                 log.info("game %s: not ended as abandoned: %s", self.id, exc)
                 return False
-            log.info("game %s: abandoned; seat %d %s", self.id, mover, TIMEOUT_REASON)
+            log.info("game %s: abandoned; seat %d %s", self.id, mover, ending.reason)
         self.hub.finished(self)
         return True
 
@@ -705,6 +719,15 @@ class Table:
         if self.days_per_move is not None:
             return move_deadline(since, self.days_per_move)
         return self.move_deadline()
+
+    def _ending(self, seat: int, reason: str) -> Forfeit:
+        """How a claim or an abandonment ends the game against ``seat``:
+        lost for ``reason``, or *aborted* when ``seat`` never made a move of
+        its own in the match (it never took part: no result, never rated,
+        as lichess aborts a game before both players moved)."""
+        if not seats_moved(self.match)[seat]:
+            return Forfeit(seat, "", ABORTED_REASON)
+        return Forfeit(seat, "", reason)
 
     async def resign(self, seat: int) -> None:
         """``seat`` gives the match up: stored as its forfeit (the other seat
@@ -744,10 +767,13 @@ class Table:
         game = self.game
         game.version += 1
         self.hub.changed(self)
-        loser, winner = game.players[forfeit.seat], game.players[forfeit.winner]
         game.forfeit, game.status, game.winner, game.totals = (
             forfeit, "finished", forfeit.winner, totals
         )
+        if forfeit.winner is None:
+            self._told_aborted(forfeit.seat)
+            return
+        loser, winner = game.players[forfeit.seat], game.players[forfeit.winner]
         said = f"{loser} {forfeit.reason}; {winner} wins"
         self.driver.forfeit(forfeit.seat, said)
         self._notice(
@@ -757,6 +783,16 @@ class Table:
         )
         self.broadcast()
         self.retire_bots((totals, forfeit.winner))  # resigned against a bot: it hears the end
+
+    def _told_aborted(self, seat: int) -> None:
+        """The game was aborted (``seat`` never moved): every page hears it
+        has no result (the caller stored it and holds the lock)."""
+        name = self.game.players[seat]
+        said = f"the game is cancelled: {name} never made a move; no result"
+        self.driver.abort(said)
+        self._notice(said, key=NOTICE_KEYS[ABORTED_REASON], params={"name": name, "seat": seat})
+        self.broadcast()
+        self.retire_bots()
 
     def move_deadline(self) -> float | None:
         """When the person to move runs out of time (epoch seconds): days
@@ -1128,8 +1164,29 @@ DeckSource = Callable[[int], Sequence[int]]
 
 
 def _forfeit_outcome(game: GameRow) -> Outcome | None:
-    """The driver's outcome of a game stored as forfeited, if it was."""
+    """The driver's outcome of a game stored as forfeited (or aborted), if it was."""
     forfeit = game.forfeit
     if forfeit is None:
         return None
+    if forfeit.aborted:
+        return Outcome("aborted", None, game.totals, forfeit.reason)
     return Outcome("forfeit", forfeit.winner, game.totals, forfeit.message(game.players))
+
+
+def seats_moved(match: Match) -> tuple[bool, bool]:
+    """Whether each seat has made a move of its own in the match (a card,
+    an exchange, a declaration: any action of its record). Starting a deal
+    is nobody's move. The elder's first move is the first lead; the dealer's
+    comes only once the elder led. Replays the deals from their decks until
+    both seats are seen, so in practice two moves at most."""
+    moved = [False, False]
+    for deal in match.deals:
+        if deal.deck is None:
+            continue
+        replay = Deal(deal.deck, deal.dealer, deal.rules)
+        for action in deal.moves:
+            moved[replay.to_move] = True
+            if moved[0] and moved[1]:
+                return (True, True)
+            replay.push(action)
+    return (moved[0], moved[1])

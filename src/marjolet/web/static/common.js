@@ -557,6 +557,7 @@ export function announcerNode() {
  *  (a person gave it up), "timeout" (a person did not move in time) or
  *  "left" (a person left and did not come back). */
 export function forfeitKind(forfeit) {
+  if (forfeit.winner === null) return "aborted";  // a player never moved: no result
   if (forfeit.bot !== "") return "bot";
   return { resigned: "resigned", "did not move in time": "timeout" }[forfeit.reason] || "left";
 }

@@ -9,7 +9,9 @@ import {
  *  program's technical reason stays in the tooltip). */
 function forfeitStatus(game) {
   const kind = forfeitKind(game.forfeit);
-  const said = t("history.forfeited", { name: game.players[game.forfeit.seat] });
+  const name = game.players[game.forfeit.seat];
+  if (kind === "aborted") return el("span", { class: "forfeit" }, t("history.aborted", { name }));
+  const said = t("history.forfeited", { name });
   if (kind === "bot") return el("span", { class: "forfeit", title: game.forfeit.reason }, said);
   return el("span", { class: "forfeit" }, `${said} (${t(`history.${kind}_title`)})`);
 }

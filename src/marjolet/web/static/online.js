@@ -191,7 +191,7 @@ function gameLine(g) {
   const bits = [t("online.against", { name: localName(g.opponent) })];
   if (g.rated) bits.push(t("online.rated"));
   bits.push(scoreText(g.totals[g.seat], g.totals[1 - g.seat]));
-  if (g.finished) bits.push(resultText(g.winner === g.seat, g.forfeit), formatDate(g.updated));
+  if (g.finished) bits.push(g.aborted ? t("online.aborted") : resultText(g.winner === g.seat, g.forfeit), formatDate(g.updated));
   else if (g.my_turn) bits.push(t("online.your_turn"));
   if (g.rematch_offered) bits.push(t("online.rematch_offered", { name: g.opponent }));
   if (g.rematch_mine) bits.push(t("online.rematch_waiting", { name: g.opponent }));

@@ -63,7 +63,8 @@ function recent(games) {
   return el("ul", { class: "recent" }, games.map((g) => {
     const bits = [formatDate(g.updated), t("online.against", { name: localName(g.opponent) })];
     if (g.rated) bits.push(t("online.rated"));
-    bits.push(g.result ? resultText(g.result === "win", g.forfeit) : t("profile.in_progress"));
+    if (g.aborted) bits.push(t("online.aborted"));  // a player never moved: no result
+    else bits.push(g.result ? resultText(g.result === "win", g.forfeit) : t("profile.in_progress"));
     const links = [el("a", { href: g.replay, class: "action" }, t("history.replay"))];
     if (g.finished) links.push(el("a", { href: g.review, class: "action" }, t("profile.review")));
     return el("li", {}, el("span", {}, bits.join(" · ")), ...links);

@@ -127,7 +127,9 @@ function resultTable() {
     if (!d.complete) box.append(el("p", { class: "muted" }, t(forfeit ? "replay.stopped" : "replay.in_progress")));
   });
   let winner = result.winner === null ? t("replay.undecided") : t("replay.wins", { name: names[result.winner] });
-  if (forfeit) winner = t("replay.wins_forfeit", { name: names[forfeit.winner] });
+  if (forfeit) {
+    winner = forfeit.winner === null ? t("replay.no_result") : t("replay.wins_forfeit", { name: names[forfeit.winner] });
+  }
   box.append(el("p", { class: "final" }, t("replay.totals", { a: result.totals[0], b: result.totals[1], winner })));
 }
 
@@ -162,7 +164,7 @@ function load(data, title, downloads) {
     partial.hidden = false;
     const key = {
       bot: "replay.forfeit", left: "replay.forfeit_left", resigned: "replay.forfeit_resigned",
-      timeout: "replay.forfeit_timeout",
+      timeout: "replay.forfeit_timeout", aborted: "replay.forfeit_aborted",
     };
     clear(partial).append(t(key[forfeitKind(f)], {
       name: data.game.players[f.seat], reason: f.reason, winner: data.game.players[f.winner] }));

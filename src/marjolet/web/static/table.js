@@ -292,6 +292,7 @@ function handleOther(msg) {
 function ratingsLine(view) {
   const accounts = (state.welcome && state.welcome.accounts) || [];
   if (!state.welcome || !state.welcome.rated) return "";
+  if (view.forfeit && view.forfeit.winner === null) return "";  // cancelled: never rated
   if (!accounts.some((a) => a && a.change !== undefined)) {
     return el("p", { class: "muted ratings" }, t("end.ratings_soon"));
   }
@@ -338,15 +339,18 @@ function awayClock(away) {
       if (node.hidden) announce(node.textContent);  // once, as the box appears (not each second)
     } else {
       clearInterval(state.awayTimer);
-      const claim = el("button", { type: "button", id: "claim", class: "action primary" }, t("away.claim"));
+      const first = neverMoved(1 - seat);  // then the claim cancels the game instead
+      const claim = el("button", { type: "button", id: "claim", class: "action primary" },
+        t(first ? "away.abort" : "away.claim"));
       claim.addEventListener("click", () => state.ws && state.ws.send(JSON.stringify({ type: "claim" })));
       const wait = el("button", { type: "button", class: "action" }, t("away.wait"));
       wait.addEventListener("click", () => {  // keep waiting, with the claim still at hand
         claim.classList.remove("primary");
         clear(node).append(el("p", {}, t("away.still_gone")), claim);
       });
-      clear(node).append(el("p", {}, t("away.gone")), claim, " ", wait);
-      announce(t("away.gone"));
+      const gone = t(first ? "away.gone_abort" : "away.gone");
+      clear(node).append(el("p", {}, gone), claim, " ", wait);
+      announce(gone);
     }
     node.hidden = false;
   };
@@ -432,7 +436,7 @@ function timeUpBox(kind, view) {
   if (!node) {
     node = el("div", { id: "time-up", class: "panel away time-up" });  // said through announce()
     node.hidden = true;
-    document.querySelector("main").before(node);
+    $("board").before(node);  // where: see awayNode()
   }
   const shown = kind ? `${kind}:${view.deadline}` : "";
   if (node.dataset.shown === shown) return;  // unchanged: the buttons stay put under a finger
@@ -442,17 +446,19 @@ function timeUpBox(kind, view) {
     node.hidden = true;
     clear(node);
   } else if (kind === "mine") {
-    clear(node).append(el("p", {}, t("away.time_up_you")));
+    clear(node).append(el("p", {}, t(neverMoved(state.seat) ? "away.time_up_you_abort" : "away.time_up_you")));
   } else {
     const name = view.players[1 - state.seat];
-    const claim = el("button", { type: "button", id: "claim-late", class: "action primary" }, t("away.claim"));
+    const end = neverMoved(1 - state.seat) ? "_abort" : "";  // before their first move: no result
+    const claim = el("button", { type: "button", id: "claim-late", class: "action primary" },
+      t(end ? "away.abort" : "away.claim"));
     claim.addEventListener("click", () => state.ws && state.ws.send(JSON.stringify({ type: "claim" })));
     const wait = el("button", { type: "button", id: "wait-late", class: "action" }, t("away.wait"));
     wait.addEventListener("click", () => {  // keep waiting, with the claim still at hand
       claim.classList.remove("primary");
-      clear(node).append(el("p", {}, t("away.time_up_waiting", { name })), claim);
+      clear(node).append(el("p", {}, t(`away.time_up_waiting${end}`, { name })), claim);
     });
-    clear(node).append(el("p", {}, t("away.time_up_them", { name })), claim, " ", wait);
+    clear(node).append(el("p", {}, t(`away.time_up_them${end}`, { name })), claim, " ", wait);
   }
   if (kind) {
     node.hidden = false;
@@ -462,6 +468,13 @@ function timeUpBox(kind, view) {
   if (state.view) render();  // the prompt: "thinking" no more
 }
 
+/** Whether `seat` has yet to make a move of its own in this match: a claim
+ *  against it then cancels the game (no result) instead of winning it. */
+function neverMoved(seat) {
+  const moved = state.view && state.view.moved;
+  return Boolean(moved) && !moved[seat];
+}
+
 function duration(seconds) {
   if (seconds >= 86400) return t("away.days", { n: Math.floor(seconds / 86400), h: Math.floor((seconds % 86400) / 3600) });
   if (seconds >= 3600) return t("away.hours", { n: Math.floor(seconds / 3600), m: Math.floor((seconds % 3600) / 60) });
@@ -469,14 +482,16 @@ function duration(seconds) {
   return t("away.seconds", { n: seconds });
 }
 
-// Above the table, kept in sight while the page scrolls: on a phone the side
-// panels come after the board, and on a wide screen a side panel is easily missed.
+// Above the board on a phone, kept in sight while the page scrolls (the side
+// panels come after the board there); on a wide screen laid over the opponent's
+// side of the board (style.css): a side panel is easily missed, and a box above
+// the board pushed the player's own hand below the fold. Said through announce().
 function awayNode() {
   let node = $("away");
   if (!node) {
-    node = el("div", { id: "away", class: "panel away" });  // said through announce()
+    node = el("div", { id: "away", class: "panel away" });
     node.hidden = true;
-    document.querySelector("main").before(node);
+    $("board").before(node);
   }
   return node;
 }
@@ -533,7 +548,8 @@ function forfeitOverlay(view) {
   const seat = state.seat;
   const loser = playerLabel(view, f.seat, seat);
   let title;
-  if (f.winner === seat) title = t("forfeit.you_win");
+  if (f.winner === null) title = t("forfeit.aborted_title");  // a player never moved: no result
+  else if (f.winner === seat) title = t("forfeit.you_win");
   else title = t("forfeit.wins", { name: view.players[f.winner] });
   clear($("overlay-title")).append(title);
   const [mine, theirs] = seatsMineFirst();
@@ -556,8 +572,9 @@ function forfeitOverlay(view) {
     state.hiddenSummary = "forfeit";
     render();
   });
-  // a game found online may be rematched after a forfeit too (an offer the other takes)
-  clear($("overlay-buttons")).append(look, ...endLinks(state.seat !== null && foundOnline()));
+  // a match ended by a forfeit is rematched as one played out (a game found
+  // online: an offer the other takes; against a bot or a friend: a new table)
+  clear($("overlay-buttons")).append(look, ...endLinks(state.seat !== null));
   node.hidden = false;
 }
 
@@ -633,7 +650,7 @@ function fatalText(msg) {
  *  them ("You resigned; bobby wins"); spectators read it in the third person. */
 function toPlayer(msg) {
   const seat = msg.params && msg.params.seat;
-  const personal = ["notice.resigned", "notice.claimed", "notice.timed_out"].includes(msg.key);
+  const personal = ["notice.resigned", "notice.claimed", "notice.timed_out", "notice.aborted"].includes(msg.key);
   if (!personal || state.seat === null || typeof seat !== "number") return msg;
   return { ...msg, key: `${msg.key}_you_${seat === state.seat ? "lost" : "won"}` };
 }
