@@ -294,3 +294,24 @@ def test_two_guests_of_one_name_at_two_addresses_do_not_share_their_limit(
     with pytest.raises(LobbyError) as error:
         lobby.post(Seeker("another name"), CLASSIC, rated=False, guest_key="address:a")
     assert error.value.status == 429
+
+
+@pytest.mark.parametrize("address", ["", "address:a", "account"])
+def test_live_seeks_left_silent_cannot_be_revived_past_the_three_open_ones(
+    database_url: str, address: str
+) -> None:
+    """Three live seeks left without a sign of life, three new ones posted
+    (the silent ones do not count): following the old ones again must not
+    put six in the lobby. A new offer withdraws its owner's silent ones."""
+    engine = make_engine(database_url)
+    migrate(engine)
+    clock = Clock()
+    lobby = Lobby(engine, clock=clock, timeout=90.0)
+    who = member(Accounts(engine, hasher=FAST), "Alice") if address == "account" else Seeker("G")
+    key = "" if address == "account" else address
+    old = [lobby.post(who, CLASSIC, rated=False, guest_key=key)[0].id for _ in range(3)]
+    clock.now += 91.0
+    new = [lobby.post(who, CLASSIC, rated=False, guest_key=key)[0].id for _ in range(3)]
+    lobby.touch(old + new)  # the owner's page follows all six
+    assert {s.id for s in lobby.open_seeks()} == set(new)
+    assert {lobby.get(i).status for i in old} == {"cancelled"}  # type: ignore[union-attr]
