@@ -7,9 +7,10 @@ import threading
 
 import pytest
 from argon2 import PasswordHasher
+from sqlalchemy import insert
 
-from marjolet.web.accounts import Account, Accounts
-from marjolet.web.db import make_engine, migrate
+from marjolet.web.accounts import Account, AccountError, Accounts
+from marjolet.web.db import game_players, make_engine, migrate
 from marjolet.web.lobby import Lobby, LobbyError, Pairing, Seeker, Waiting
 from web_support import Clock
 
@@ -315,3 +316,41 @@ def test_live_seeks_left_silent_cannot_be_revived_past_the_three_open_ones(
     lobby.touch(old + new)  # the owner's page follows all six
     assert {s.id for s in lobby.open_seeks()} == set(new)
     assert {lobby.get(i).status for i in old} == {"cancelled"}  # type: ignore[union-attr]
+
+
+def test_an_account_whose_offer_was_just_taken_is_not_deleted_before_its_game_is_made(
+    setup: tuple[Lobby, Accounts],
+) -> None:
+    """Between the accept (the offer matched) and the game made from it
+    (its seats attached) the poster is being seated: deleting the account
+    then would seat the acceptor against nobody, under the erased name."""
+    lobby, accounts = setup
+    alice, bob = member(accounts, "Alice"), member(accounts, "Bob")
+    seek, _ = lobby.post(alice, CLASSIC, rated=True)
+    lobby.accept(seek.id, bob)
+    for who in (alice, bob):
+        assert who.account is not None
+        with pytest.raises(AccountError) as error:
+            accounts.delete(who.account.id, "long enough")
+        assert error.value.code == "games_in_progress"
+    lobby.attach(seek.id, "G1", 0, bob)
+    assert lobby.seat_of("G1", alice.account.id) == 0  # type: ignore[union-attr]
+
+
+def test_an_account_seated_by_play_now_is_not_deleted_before_its_game_is_made(
+    setup: tuple[Lobby, Accounts],
+) -> None:
+    """A "Play now" pair holds its seats (game_players) before its game
+    row exists: that is a game in progress too."""
+    lobby, accounts = setup
+    alice = member(accounts, "Alice")
+    assert alice.account is not None
+    with lobby.engine.begin() as db:
+        db.execute(
+            insert(game_players).values(
+                game_id="being-made", seat=0, account_id=alice.account.id, rated=False
+            )
+        )
+    with pytest.raises(AccountError) as error:
+        accounts.delete(alice.account.id, "long enough")
+    assert error.value.code == "games_in_progress"

@@ -37,7 +37,18 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Connection, Engine, Row, Select, delete, func, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Row,
+    Select,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from marjolet.errors import MarjoletError
@@ -327,13 +338,28 @@ class Accounts:
         the seats renamed (so that copies held in memory are renamed too)."""
         self._check_password_of(account_id, password)
         with self.engine.begin() as db:
+            # its open offers first: an accept under way waits for this
+            # (PostgreSQL's row lock), and one that won is seen below
+            mine = seeks.c.account_id == account_id
+            db.execute(
+                update(seeks).where(mine, seeks.c.status == "open").values(status="cancelled")
+            )
+            being_seated = db.execute(
+                select(func.count()).where(
+                    or_(mine, seeks.c.acceptor_id == account_id),
+                    seeks.c.status == "matched",
+                    seeks.c.game_id.is_(None),
+                )
+            ).scalar_one()
+            # a seat whose game is not stored yet ("Play now" seats its
+            # players first) is a game in progress too
             held = db.execute(
                 select(game_players.c.game_id, game_players.c.seat, games.c.status, games.c.players)
-                .join(games, games.c.id == game_players.c.game_id)
+                .outerjoin(games, games.c.id == game_players.c.game_id)
                 .where(game_players.c.account_id == account_id)
             ).all()
             playing = sum(1 for r in held if r.status != "finished")
-            if playing:
+            if playing or being_seated:
                 raise AccountError(
                     "games_in_progress",
                     "you still have games in progress: finish or resign them first",
