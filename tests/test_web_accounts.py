@@ -481,3 +481,31 @@ def test_revision_0011_goes_back_with_accounts_in_session(database_url: str) -> 
     assert "name_look" not in {c["name"] for c in inspect(engine).get_columns("accounts")}
     assert migrate(engine) == HEAD  # and up again
     engine.dispose()
+
+
+def test_a_deleted_account_hands_its_look_to_the_account_that_looked_like_it(
+    database_url: str,
+) -> None:
+    """Two accounts that came to look alike by a revision ("Amaud", then
+    "Arnaud", whose look is left empty): once "Amaud" is deleted, "Arnaud"
+    holds the look, so no guest may play as "Arnaud" and no new account
+    may be called "Arnaüd"."""
+    engine = make_engine(database_url)
+    migrate(engine)
+    book = Accounts(engine, hasher=FAST)
+    amaud = book.create("Amaud", "correct horse")[0]
+    with engine.begin() as db:  # as revision 0013 leaves the later one
+        db.execute(
+            text(
+                "INSERT INTO accounts (name, name_key, name_look, password_hash, created, "
+                "rating, rd, volatility) VALUES ('Arnaud', 'arnaud', NULL, :h, 0, 1500, 350, 0.06)"
+            ),
+            {"h": FAST.hash("correct horse")},
+        )
+    book.delete(amaud.id, "correct horse")
+    held = book.looking_like("Arnaud")
+    assert held is not None and held.name == "Arnaud"
+    with pytest.raises(AccountError) as caught:
+        book.create("Arnaüd", "correct horse")
+    assert caught.value.code == "name_taken"
+    engine.dispose()

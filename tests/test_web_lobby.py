@@ -7,9 +7,10 @@ import threading
 
 import pytest
 from argon2 import PasswordHasher
+from sqlalchemy import insert
 
-from marjolet.web.accounts import Account, Accounts
-from marjolet.web.db import make_engine, migrate
+from marjolet.web.accounts import Account, AccountError, Accounts
+from marjolet.web.db import game_players, make_engine, migrate
 from marjolet.web.lobby import Lobby, LobbyError, Pairing, Seeker, Waiting
 from web_support import Clock
 
@@ -294,3 +295,62 @@ def test_two_guests_of_one_name_at_two_addresses_do_not_share_their_limit(
     with pytest.raises(LobbyError) as error:
         lobby.post(Seeker("another name"), CLASSIC, rated=False, guest_key="address:a")
     assert error.value.status == 429
+
+
+@pytest.mark.parametrize("address", ["", "address:a", "account"])
+def test_live_seeks_left_silent_cannot_be_revived_past_the_three_open_ones(
+    database_url: str, address: str
+) -> None:
+    """Three live seeks left without a sign of life, three new ones posted
+    (the silent ones do not count): following the old ones again must not
+    put six in the lobby. A new offer withdraws its owner's silent ones."""
+    engine = make_engine(database_url)
+    migrate(engine)
+    clock = Clock()
+    lobby = Lobby(engine, clock=clock, timeout=90.0)
+    who = member(Accounts(engine, hasher=FAST), "Alice") if address == "account" else Seeker("G")
+    key = "" if address == "account" else address
+    old = [lobby.post(who, CLASSIC, rated=False, guest_key=key)[0].id for _ in range(3)]
+    clock.now += 91.0
+    new = [lobby.post(who, CLASSIC, rated=False, guest_key=key)[0].id for _ in range(3)]
+    lobby.touch(old + new)  # the owner's page follows all six
+    assert {s.id for s in lobby.open_seeks()} == set(new)
+    assert {lobby.get(i).status for i in old} == {"cancelled"}  # type: ignore[union-attr]
+
+
+def test_an_account_whose_offer_was_just_taken_is_not_deleted_before_its_game_is_made(
+    setup: tuple[Lobby, Accounts],
+) -> None:
+    """Between the accept (the offer matched) and the game made from it
+    (its seats attached) the poster is being seated: deleting the account
+    then would seat the acceptor against nobody, under the erased name."""
+    lobby, accounts = setup
+    alice, bob = member(accounts, "Alice"), member(accounts, "Bob")
+    seek, _ = lobby.post(alice, CLASSIC, rated=True)
+    lobby.accept(seek.id, bob)
+    for who in (alice, bob):
+        assert who.account is not None
+        with pytest.raises(AccountError) as error:
+            accounts.delete(who.account.id, "long enough")
+        assert error.value.code == "games_in_progress"
+    lobby.attach(seek.id, "G1", 0, bob)
+    assert lobby.seat_of("G1", alice.account.id) == 0  # type: ignore[union-attr]
+
+
+def test_an_account_seated_by_play_now_is_not_deleted_before_its_game_is_made(
+    setup: tuple[Lobby, Accounts],
+) -> None:
+    """A "Play now" pair holds its seats (game_players) before its game
+    row exists: that is a game in progress too."""
+    lobby, accounts = setup
+    alice = member(accounts, "Alice")
+    assert alice.account is not None
+    with lobby.engine.begin() as db:
+        db.execute(
+            insert(game_players).values(
+                game_id="being-made", seat=0, account_id=alice.account.id, rated=False
+            )
+        )
+    with pytest.raises(AccountError) as error:
+        accounts.delete(alice.account.id, "long enough")
+    assert error.value.code == "games_in_progress"

@@ -42,7 +42,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, Engine, Row, case, func, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Engine,
+    Row,
+    and_,
+    case,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 
 from marjolet.errors import MarjoletError
 from marjolet.web.accounts import Account, token_digest
@@ -464,23 +475,42 @@ class Lobby:
     def _open_count(self, db: Any, seeker: Seeker, guest_key: str) -> int:
         """The open seeks still present (:meth:`_present`) of an account, of a
         guest address (``guest_key``; the ones still open are kept, the
-        others forgotten) or, without one, of a guest name."""
+        others forgotten) or, without one, of a guest name. The owner's
+        open seeks that are no longer present are withdrawn first: not
+        counted, they must not come back with a sign of life either (three
+        left silent, three new, all six followed again: six in the lobby)."""
         present = self._present()
         if guest_key:
             mine = self._guest_seeks.get(guest_key, [])
             if mine:
+                self._withdraw_silent(db, seeks.c.id.in_(mine))
                 query = select(seeks.c.id).where(
                     seeks.c.id.in_(mine), seeks.c.status == "open", present
                 )
                 mine = [row.id for row in db.execute(query)]
                 self._guest_seeks[guest_key] = mine
             return len(mine)
-        query = select(func.count()).where(seeks.c.status == "open", present)
         if seeker.account is not None:
-            query = query.where(seeks.c.account_id == seeker.account.id)
+            owner = seeks.c.account_id == seeker.account.id
         else:
-            query = query.where(seeks.c.account_id.is_(None), seeks.c.name == seeker.name)
+            owner = and_(seeks.c.account_id.is_(None), seeks.c.name == seeker.name)
+        self._withdraw_silent(db, owner)
+        query = select(func.count()).where(seeks.c.status == "open", present, owner)
         return int(db.execute(query).scalar_one())
+
+    def _withdraw_silent(self, db: Any, owner: ColumnElement[bool]) -> None:
+        """Withdraw the owner's open seeks that are no longer present."""
+        db.execute(
+            update(seeks)
+            .where(
+                owner,
+                seeks.c.status == "open",
+                seeks.c.days_per_move.is_(None),
+                seeks.c.rematch_of.is_(None),
+                or_(seeks.c.alive.is_(None), seeks.c.alive < self.clock() - self.timeout),
+            )
+            .values(status="cancelled")
+        )
 
 
 def seat_token(owner_token: str, seek_id: str) -> str:
