@@ -402,6 +402,19 @@ def test_a_guest_may_not_post_accept_or_wait_under_an_accounts_name(server: Live
         assert guest.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Amélie 2"}).is_success
 
 
+def test_a_guest_may_not_take_a_name_the_pages_show_as_a_computer_or_a_deleted_player(
+    server: LiveServer,
+) -> None:
+    """The pages translate these names ("deleted player" reads « joueur
+    supprimé », "Expert" the level): a guest under one would pass for it."""
+    with server.http() as guest:
+        for name in ("deleted player", "Expert", "Skilled #2", "best (strong)", "friend"):
+            answer = guest.post("/api/seeks", json={"name": name})
+            assert answer.status_code == 400, (name, answer.text)
+            assert answer.json()["error"]["code"] == "name_read_as_other"
+        assert guest.post("/api/seeks", json={"name": "Expert Jo"}).is_success
+
+
 def test_a_guest_may_not_pass_for_an_account_with_another_alphabet_s_letters(
     server: LiveServer,
 ) -> None:

@@ -180,6 +180,27 @@ def name_look(name: str) -> str:
 _CONFUSABLE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
 
 
+#: The names the pages read as something else than a person (common.js,
+#: ``localName``/``recordName``): a level's player (``Expert``, ``Skilled #2``),
+#: a bot's (``best (strong)``), the guest not yet seated (``friend``), a
+#: player who gave no name (``you``) or a deleted account's seat.
+_READ_AS_OTHER = re.compile(
+    rf"(?:(?:Beginner|Amateur|Skilled|Expert)(?: #\d)?|friend|you|{DELETED_NAME}"
+    r"|\S+ \((?:quick|normal|strong|strongest)\)(?: #\d)?)"
+)
+
+
+def read_as_other(name: str) -> bool:
+    """Whether the pages would show ``name`` as a level, a bot, a deleted
+    player or the default names, in the reader's language: a guest under it
+    would pass for one of them.
+
+    >>> [read_as_other(n) for n in ("Expert", "deleted player", "Expert Jo", "Rémi")]
+    [True, True, False, False]
+    """
+    return _READ_AS_OTHER.fullmatch(name.strip()) is not None
+
+
 def mixed_scripts(name: str) -> bool:
     """Whether a name mixes letters of Latin, Greek and Cyrillic (a Latin
     name with a Cyrillic "а" in it): a name nobody writes but to pass for

@@ -10,7 +10,9 @@ on to create the game (:meth:`Lobby.accept`, then :meth:`Lobby.attach`).
 
 Rated seeks need an account on both sides; nobody can accept their own
 seek. Once a live seek is taken, the other open live seeks of its two
-accounts are withdrawn: nobody is seated in two live games at once. A
+accounts are withdrawn: a player waiting on several offers gets one game
+from them, not several at once (a player may still start another live
+game while one is open, e.g. one whose opponent left). A
 live seek stays in the lobby only while its owner is there: each
 sign of life (its owner's lobby socket following it, or the owner asking
 its status) is stored in ``seeks.alive``, and a live seek without one for
@@ -301,8 +303,9 @@ class Lobby:
     @staticmethod
     def _withdraw_other_live_seeks(db: Any, seek: Seek, acceptor: Seeker) -> None:
         """A live game starts: the other open live seeks of both its accounts
-        are withdrawn, so that nobody is seated in two live games at once
-        (the one not looked at would be lost on time)."""
+        are withdrawn, so that several offers taken together do not seat a
+        player in two live games at once (the one not looked at would be
+        lost on time)."""
         held = [seek.account_id, None if acceptor.account is None else acceptor.account.id]
         players = [account_id for account_id in held if account_id is not None]
         if not players:

@@ -29,7 +29,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 from marjolet.web import security
-from marjolet.web.accounts import Account, mixed_scripts
+from marjolet.web.accounts import Account, mixed_scripts, read_as_other
 from marjolet.web.deps import ClientDep, OnlineDep, OptionalAccount
 from marjolet.web.errors import WebError, error_message
 from marjolet.web.lobby import Seek, Seeker
@@ -59,6 +59,13 @@ async def seeker_of(online: Online, account: Account | None, name: str) -> Seeke
     stranger as that player), nor mix Latin, Greek and Cyrillic letters."""
     if account is not None:
         return Seeker(account.name, account)
+    if read_as_other(name):
+        raise WebError(
+            "name_read_as_other",
+            f"{name!r} is how the pages show a computer player or a deleted account: "
+            "play under another name",
+            params={"name": name},
+        )
     if mixed_scripts(name):
         raise WebError(
             "mixed_scripts",
