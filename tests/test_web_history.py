@@ -40,7 +40,7 @@ def test_options_name_bots_without_their_specs(server: LiveServer) -> None:
         ({"mode": "bot", "bot": "exec:/bin/sh"}, "unknown bot"),
         ({"mode": "bot", "bot": "random:seed=1"}, "unknown bot"),
         ({"mode": "watch", "bots": ["random"]}, "two bot choices"),
-        ({"mode": "watch", "bots": ["beginner", "random"]}, "or a level: level:beginner"),
+        ({"mode": "watch", "bots": ["beginner", "random"]}, "a level: level:beginner, "),
         ({"mode": "chess"}, "'mode' must be"),
         ({"mode": "bot", "rules": {"profile": "classic", "target": -5}}, "target"),
         ({"mode": "bot", "rules": "poker"}, "unknown profile"),

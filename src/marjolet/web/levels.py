@@ -28,13 +28,13 @@ def resolve_choice(catalogue: BotCatalogue, name: object) -> BotChoice:
         return level_choice(level(name.removeprefix(PREFIX)))
     try:
         return catalogue.resolve(name)
-    except BotChoiceError:  # name the levels too, in the form they take
+    except BotChoiceError:  # name the levels too, in the form they take, first:
+        # a long list of bots is cut at the end of a refusal's line (web/text.py)
         known = ", ".join(catalogue.choices)
         levels = ", ".join(f"{PREFIX}{lv.key}" for lv in LEVELS)
         shown = repr(name)[:40]
-        raise BotChoiceError(
-            f"unknown bot {shown} (choices: {known}, or a level: {levels})"
-        ) from None
+        message = f"unknown bot {shown} (a level: {levels}; or a bot: {known})"
+        raise BotChoiceError(message) from None
 
 
 def public_levels(lang: str) -> list[dict[str, str]]:
