@@ -398,6 +398,11 @@ def test_the_players_clock_is_said_once_at_10_seconds_left(
                           { childList: true, subtree: true, characterData: true }); }"""
         )
         expect(page.locator("#time-up")).to_contain_text("Votre temps", timeout=20_000)
+        # the box's words reach the announcer a moment after the box shows
+        page.wait_for_function(
+            "() => window.said.some(t => t.startsWith('Votre temps pour jouer est écoulé'))",
+            timeout=10_000,
+        )
         said: list[str] = page.evaluate("window.said")
         clock = [line for line in said if line.startswith("Il vous reste")]
         # once, at 10 s: not every second, not at 14 s (said at 30 and at 10 only)
