@@ -162,3 +162,27 @@ def test_a_table_open_on_a_device_logged_out_elsewhere_is_closed(server: LiveSer
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
         here.send({"type": "ping"})  # this device's table stays open
         assert here.recv_until(lambda m: m["type"] == "pong")
+
+
+def test_a_table_open_while_the_password_changes_stays_open_when_logging_out_elsewhere(
+    server: LiveServer,
+) -> None:
+    """The new session the password change gives this device proves its
+    open table too: a later "log out everywhere else" closes only the
+    other devices' tables."""
+    lena, marc = sign_up(server, "lena"), sign_up(server, "marc")
+    mine, _ = rated_game(server, lena, marc)
+    with account_seat(server, mine["id"], lena) as here:
+        answer = lena.post("/api/me/password", json={"current": PASSWORD, "new": "battery staple"})
+        assert answer.status_code == 200, answer.text
+        here.send({"type": "ping"})  # the change itself closes no table of this device
+        assert here.recv_until(lambda m: m["type"] == "pong")
+        laptop = second_device(server, "lena", "battery staple")
+        with account_seat(server, mine["id"], laptop) as away:
+            assert lena.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    away.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        here.send({"type": "ping"})  # this device's table stays open
+        assert here.recv_until(lambda m: m["type"] == "pong")
