@@ -9,12 +9,18 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 from websockets.exceptions import ConnectionClosed
 
+from marjolet import record
+from marjolet.record import Record
 from marjolet.web.accounts import DELETED_NAME
+from marjolet.web.db import reviews
 from marjolet.web.online import SESSION_COOKIE
+from marjolet.web.reviews import record_digest
 from test_web_online import SHORT, account_seat, rated_game, resign, sign_up
-from web_support import LiveServer, fast_config, live_server
+from test_web_review import count_judgements, wait_done
+from web_support import LiveServer, fast_config, first_moves, live_server
 
 PASSWORD = "correct horse"
 
@@ -162,3 +168,70 @@ def test_a_table_open_on_a_device_logged_out_elsewhere_is_closed(server: LiveSer
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
         here.send({"type": "ping"})  # this device's table stays open
         assert here.recv_until(lambda m: m["type"] == "pong")
+
+
+def test_a_table_open_while_the_password_changes_stays_open_when_logging_out_elsewhere(
+    server: LiveServer,
+) -> None:
+    """The new session the password change gives this device proves its
+    open table too: a later "log out everywhere else" closes only the
+    other devices' tables."""
+    lena, marc = sign_up(server, "lena"), sign_up(server, "marc")
+    mine, _ = rated_game(server, lena, marc)
+    with account_seat(server, mine["id"], lena) as here:
+        answer = lena.post("/api/me/password", json={"current": PASSWORD, "new": "battery staple"})
+        assert answer.status_code == 200, answer.text
+        here.send({"type": "ping"})  # the change itself closes no table of this device
+        assert here.recv_until(lambda m: m["type"] == "pong")
+        laptop = second_device(server, "lena", "battery staple")
+        with account_seat(server, mine["id"], laptop) as away:
+            assert lena.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    away.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        here.send({"type": "ping"})  # this device's table stays open
+        assert here.recv_until(lambda m: m["type"] == "pong")
+
+
+def stored_reviews(server: LiveServer, game_id: str) -> list[str]:
+    """The digests of the reviews stored for a game."""
+    with server.app.state.hub.ledger.engine.connect() as db:
+        query = select(reviews.c.digest).where(reviews.c.game_id == game_id)
+        return list(db.execute(query).scalars())
+
+
+def game_record(server: LiveServer, game_id: str) -> Record:
+    with server.http() as reader:
+        return record.loads(reader.get(f"/api/games/{game_id}/record").text)
+
+
+def test_a_deleted_account_leaves_its_opponent_s_review_of_their_game_valid(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The review is re-keyed with the seat's new name, not computed again;
+    no row is left under a key nobody asks for."""
+    server.app.state.reviews.budget = 0.0
+    judged = count_judgements(monkeypatch)
+    nina, oscar = sign_up(server, "nina"), sign_up(server, "oscar")
+    mine, _ = rated_game(server, nina, oscar)
+    with account_seat(server, mine["id"], nina) as a, account_seat(server, mine["id"], oscar) as b:
+        first_moves(a, b)
+    resign(server, mine["id"], nina)
+    url = f"/api/games/{mine['id']}/review"
+    assert oscar.post(url, json={}).json()["status"] in ("running", "done")
+    reviewed = wait_done(server, mine["id"])
+    assert reviewed["status"] == "done" and judged
+    book, before = server.app.state.reviews.book, game_record(server, mine["id"])
+    no_deal = Record(before.rules, before.first_dealer, before.players, ())
+    book.put(mine["id"], no_deal, "seat", 0.0, {})  # one made while it was played
+    assert nina.request("DELETE", "/api/me", json={"password": PASSWORD}).status_code == 200
+    computed = len(judged)
+    assert oscar.get(url).json() == reviewed
+    assert oscar.post(url, json={}).json() == reviewed and len(judged) == computed
+    after = game_record(server, mine["id"])
+    assert DELETED_NAME in (after.players or ())
+    assert stored_reviews(server, mine["id"]) == [record_digest(after)]
+    # one being computed as the account went is stored under the new names
+    book.put(mine["id"], before, "seat", 0.0, reviewed["review"])
+    assert stored_reviews(server, mine["id"]) == [record_digest(after)]

@@ -63,6 +63,7 @@ from marjolet.web.db import (
     sessions,
 )
 from marjolet.web.ratings import Rating, RatingSystem
+from marjolet.web.reviews import rename_reviews
 
 #: An account name: Latin letters (with their accents: French, and the other
 #: languages written in Latin-1, and the ligatures Œ œ), digits, ``_``, ``-``.
@@ -354,9 +355,10 @@ class Accounts:
         "Deleting an account"): refused (``games_in_progress``) while it
         sits at an unfinished game; else its sessions, rating history and
         open offers go, and in its finished games its seat is called
-        :data:`DELETED_NAME`. Its opponents' ratings and histories stay as
-        they are, and the name is free again. Returns the (game id, seat) of
-        the seats renamed (so that copies held in memory are renamed too)."""
+        :data:`DELETED_NAME` (their stored reviews kept valid). Its
+        opponents' ratings and histories stay as they are, and the name is
+        free again. Returns the (game id, seat) of the seats renamed (so
+        that copies held in memory are renamed too)."""
         self._check_password_of(account_id, password)
         with self.engine.begin() as db:
             # its open offers first: an accept under way waits for this
@@ -386,11 +388,7 @@ class Accounts:
                     "you still have games in progress: finish or resign them first",
                 )
             for r in held:
-                names = json.loads(r.players)
-                names[int(r.seat)] = DELETED_NAME
-                db.execute(
-                    update(games).where(games.c.id == r.game_id).values(players=json.dumps(names))
-                )
+                _rename_seat(db, str(r.game_id), int(r.seat), json.loads(r.players))
             _erase(db, account_id)
         return [(str(r.game_id), int(r.seat)) for r in held]
 
@@ -561,6 +559,16 @@ class Accounts:
         if rated_at is not None:
             rating = self.system.idle(rating, (self.clock() - rated_at) / DAY)
         return Account(row.id, row.name, rating, row.games, row.wins, row.losses)
+
+
+def _rename_seat(db: Connection, game_id: str, seat: int, names: list[str]) -> None:
+    """Call a deleted account's seat in a finished game :data:`DELETED_NAME`
+    (in ``db``'s transaction); the game's stored reviews follow, still
+    valid (:func:`~marjolet.web.reviews.rename_reviews`)."""
+    was = (str(names[0]), str(names[1]))
+    now = (DELETED_NAME, was[1]) if seat == 0 else (was[0], DELETED_NAME)
+    db.execute(update(games).where(games.c.id == game_id).values(players=json.dumps(list(now))))
+    rename_reviews(db, game_id, was, now)
 
 
 def _erase(db: Connection, account_id: int) -> None:

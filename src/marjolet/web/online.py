@@ -204,6 +204,27 @@ class Online:
                 await conn.ws.close(code=CLOSE_SESSION_ENDED, reason="logged out")
         return len(doomed)
 
+    def session_renewed(self, account_id: int, old: str | None, new: str) -> int:
+        """This process's table sockets of ``account_id`` proved by the
+        session of the token ``old`` are from now on proved by the one of
+        ``new`` (a password change gives the asking device a new session):
+        so that a later "log out everywhere else" from this device keeps
+        them, and closes only the other devices'. Returns how many."""
+        if old is None:
+            return 0
+        was = token_digest(old)
+        moved = [
+            peer
+            for table in list(self.hub.tables.values())
+            for peer in list(table.peers)
+            if isinstance(peer, Connection)
+            and peer.account_id == account_id
+            and peer.session == was
+        ]
+        for conn in moved:
+            conn.session = token_digest(new)
+        return len(moved)
+
     def account_deleted(self, renamed: Sequence[tuple[str, int]]) -> None:
         """An account is gone (:meth:`Accounts.delete`): its seats at the
         tables this process holds in memory take the deleted player's name,

@@ -9,7 +9,8 @@ review goes decision by decision, each one a separate job in the bot thread
 pool, so a bot's move at a live table waits for at most one decision's
 budget. Reviews live in a ``reviews`` table of the server's database
 (declared in :mod:`marjolet.web.db`), keyed by the game and a digest of its
-record.
+record; a seat renamed (an account deleted) re-keys them
+(:func:`rename_reviews`), so that they stay valid.
 """
 
 from __future__ import annotations
@@ -20,18 +21,19 @@ import hashlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import Connection, Engine, delete, insert, select, update
 
 from marjolet.analysis import DEFAULT_BUDGET, Review, Reviewer, default_estimator
 from marjolet.analysis.review import count_decisions, decision_points
 from marjolet.match import Match
 from marjolet.record import Record
-from marjolet.web.db import game_players, reader, reviews
+from marjolet.web.db import game_players, games, reader, reviews
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub, finished_deals
+from marjolet.web.store import StoreError, read_game
 
 log = logging.getLogger("marjolet.web")
 
@@ -43,7 +45,38 @@ REVIEW_FAILED = "the review could not be made; the server's log says why"
 
 
 def record_digest(record: Record) -> str:
+    """The key of a record's review: the SHA-256 of its text (the players'
+    names too, which :func:`rename_reviews` follows when they change)."""
     return hashlib.sha256(record.dumps().encode("utf-8")).hexdigest()
+
+
+def rename_reviews(
+    db: Connection, game_id: str, was: tuple[str, str], now: tuple[str, str]
+) -> None:
+    """Re-key the stored reviews of a finished game whose players' names
+    went from ``was`` to ``now`` (an account deleted: its seat is renamed;
+    in the renaming's transaction ``db``, after the ``games`` row is
+    updated, which a review being stored waits for, see
+    :meth:`ReviewBook.put`): its review is still valid (it judges the cards
+    and moves, not the names) and is shown without computing it again.
+    Every other review of the game goes: one of its finished deals, made
+    while it was played, is never shown once it is over, and its key
+    hashes the old name."""
+    mine = reviews.c.game_id == game_id
+    if db.execute(select(reviews.c.game_id).where(mine).limit(1)).first() is None:
+        return
+    try:
+        game = read_game(db, game_id)
+    except StoreError:
+        game = None  # a damaged game shows no review: nothing to keep
+    if game is None:
+        db.execute(delete(reviews).where(mine))
+        return
+    record = game.record()
+    old = record_digest(replace(record, players=was))
+    new = record_digest(replace(record, players=now))
+    db.execute(delete(reviews).where(mine, reviews.c.digest != old))
+    db.execute(update(reviews).where(mine, reviews.c.digest == old).values(digest=new))
 
 
 class ReviewBook:
@@ -63,10 +96,16 @@ class ReviewBook:
         return None if body is None else dict(json.loads(body))
 
     def put(
-        self, game_id: str, digest: str, view: str, budget: float, body: dict[str, Any]
+        self, game_id: str, record: Record, view: str, budget: float, body: dict[str, Any]
     ) -> None:
-        key = (reviews.c.game_id == game_id, reviews.c.digest == digest, reviews.c.view == view)
+        """Store the review of ``record``, keyed by its digest under the
+        game's players' names as they are now: a seat renamed while it was
+        computed (an account deleted, :func:`rename_reviews`) does not
+        leave it under a key nobody asks for. The game's row is read
+        locked, so a renaming waits for this or this for it."""
         with self.engine.begin() as db:
+            digest = record_digest(replace(record, players=_current_players(db, game_id, record)))
+            key = (reviews.c.game_id == game_id, reviews.c.digest == digest, reviews.c.view == view)
             db.execute(delete(reviews).where(*key))
             db.execute(
                 insert(reviews).values(
@@ -76,6 +115,19 @@ class ReviewBook:
 
     def close(self) -> None:
         """Nothing to release: the store owns the engine."""
+
+
+def _current_players(db: Connection, game_id: str, record: Record) -> tuple[str, str] | None:
+    """The game's players' names as stored now (the record's own if the
+    game is not stored), its row locked on PostgreSQL until ``db`` ends."""
+    query = select(games.c.players).where(games.c.id == game_id)
+    if db.dialect.name == "postgresql":
+        query = query.with_for_update()
+    stored = db.execute(query).scalar()
+    if stored is None:
+        return record.players
+    names = json.loads(stored)
+    return (str(names[0]), str(names[1]))
 
 
 @dataclass
@@ -261,7 +313,7 @@ class ReviewService:
             body = await self._compute(record, job, key)
             if job.lost:
                 return
-            await asyncio.to_thread(self.book.put, game_id, job.digest, "seat", self.budget, body)
+            await asyncio.to_thread(self.book.put, game_id, record, "seat", self.budget, body)
             log.info("review of game %s: stored", game_id)
         except asyncio.CancelledError:
             if not job.lost:  # this process stops (close): another is to go on

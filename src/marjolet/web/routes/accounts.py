@@ -125,7 +125,9 @@ async def change_password(
     account: CurrentAccount,
 ) -> dict[str, Any]:
     """Change the password: every other session ends, and this device gets
-    a fresh session (a token known before the change opens nothing). A new
+    a fresh session (a token known before the change opens nothing), which
+    its open table sockets now count as theirs (only other devices' close,
+    now and at a later "log out everywhere else"). A new
     password that breaks the sign-up's rule is refused before anything is
     counted or checked."""
     try:
@@ -134,7 +136,8 @@ async def change_password(
         raise refused(exc) from None
     count_password_try(online, client, account)
     token = await online.run(online.accounts.change_password, account.id, body.current, body.new)
-    await online.sessions_ended(account.id, keep=request.cookies.get(SESSION_COOKIE))
+    online.session_renewed(account.id, request.cookies.get(SESSION_COOKIE), token)
+    await online.sessions_ended(account.id, keep=token)
     set_session(response, request, token)
     return {"account": account.to_json()}
 
