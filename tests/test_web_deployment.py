@@ -14,14 +14,16 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect, select
+from sqlalchemy import insert, inspect, select
 
 from marjolet.web.backends import broker_identity
 from marjolet.web.config import WebConfig
 from marjolet.web.db import (
     HEAD_REVISION,
+    ServersRunning,
     current_revision,
     deployment,
+    leases,
     make_engine,
     migrate,
 )
@@ -286,3 +288,80 @@ def test_a_setting_changes_when_every_process_is_stopped_and_started_with_it(
         "the database's settings are now this process's: --away-grace 90 -> --away-grace 30"
         in x for x in out
     ), out
+
+
+# -- upgrading ----------------------------------------------------------------------------
+
+
+def serving_lease(url: str, expires: float) -> None:
+    """An older marjolet process's ``server:`` lease (revision 0010 on)."""
+    engine = make_engine(url)
+    try:
+        with engine.begin() as db:
+            db.execute(insert(leases).values(job="server:oldprocess", owner="oldprocess",
+                                             expires=expires))
+    finally:
+        engine.dispose()
+
+
+def revision_of(url: str) -> str:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as db:
+            return current_revision(db)
+    finally:
+        engine.dispose()
+
+
+def test_a_database_is_not_upgraded_while_an_older_process_serves_it(database_url: str) -> None:
+    # the operator's trial: a rolling upgrade's new process upgraded the schema
+    # under the old one, which went on storing names' looks by the old fold
+    # and live offers without their sign of life
+    engine = make_engine(database_url)
+    move_schema(engine, "0011")
+    serving_lease(database_url, time.time() + 10)
+    with pytest.raises(ServersRunning) as refused:
+        migrate(engine)
+    assert str(refused.value).startswith(
+        f"it is at schema revision 0011 and 1 older marjolet server(s) still run on it "
+        f"(or stopped less than 10 s ago): stop every process before upgrading it to "
+        f"revision {HEAD_REVISION}"
+    )
+    engine.dispose()
+    assert revision_of(database_url) == "0011"  # untouched
+
+
+def test_a_database_is_upgraded_once_the_older_processes_lease_ran_out(database_url: str) -> None:
+    engine = make_engine(database_url)
+    move_schema(engine, "0011")
+    serving_lease(database_url, time.time() - 1)  # it crashed more than 10 s ago
+    assert migrate(engine) == HEAD_REVISION
+    engine.dispose()
+
+
+def test_serve_refuses_to_upgrade_under_an_older_process_in_one_line(
+    postgres_url: str, redis_url: str
+) -> None:
+    engine = make_engine(postgres_url)
+    move_schema(engine, "0011")
+    engine.dispose()
+    serving_lease(postgres_url, time.time() + 60)
+    line = one_line(serve("--db", postgres_url, "--broker", redis_url))
+    assert line.startswith("marjolet: error: database ") and line.endswith(
+        "it is at schema revision 0011 and 1 older marjolet server(s) still run on it "
+        f"(or stopped less than 10 s ago): stop every process before upgrading it to revision "
+        f"{HEAD_REVISION}, then start them all with the new marjolet (docs/deploy.md, step 6)"
+    ), line
+    assert revision_of(postgres_url) == "0011"
+
+
+def test_a_process_of_the_newest_revision_joins_the_running_ones(
+    postgres_url: str, redis_url: str
+) -> None:
+    # a rolling restart of one version: nothing to upgrade, nothing refused
+    with (
+        serve_process(postgres_url, "--broker", redis_url),
+        serve_process(postgres_url, "--broker", redis_url) as (second, _),
+    ):
+        assert second.poll() is None
+        assert running(postgres_url) == 2

@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,9 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     inspect,
+    select,
     text,
 )
 
@@ -268,6 +271,8 @@ LEGACY_STEPS = {1: "ALTER TABLE games ADD COLUMN forfeit TEXT"}
 #: The last hand-made schema version; revision 0001 is that schema.
 LEGACY_VERSION = 2
 MIGRATIONS = Path(__file__).with_name("migrations")
+#: The lease of a running server process (``server:`` and its id; web/deployment.py).
+SERVER_JOB_PREFIX = "server:"
 #: The PostgreSQL advisory lock key that one migrating process holds at a time.
 MIGRATE_LOCK = 0x6D61726A
 #: The newest revision in ``migrations/versions`` (a test checks it).
@@ -346,6 +351,7 @@ def migrate(engine: Engine) -> str:
         _adopt_legacy(connection)
         before = current_revision(connection)
         check_revision(before)
+        refuse_upgrade_while_served(connection, before)
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         config.attributes["connection"] = connection
@@ -376,6 +382,34 @@ def check_revision(revision: str) -> None:
     raise ForeignDatabase(
         f"its 'alembic_version' table holds revision {revision!r}, which is not one of marjolet's"
     )
+
+
+class ServersRunning(Exception):
+    """A database to upgrade while older marjolet processes still serve it."""
+
+
+def refuse_upgrade_while_served(connection: Connection, revision: str) -> None:
+    """Refuse to upgrade a database at ``revision`` while a process holds a
+    live ``server:`` lease on it (revision 0010 on): that process is an
+    older marjolet, which never reads the revision again and would go on
+    writing the old schema's rows into the new one (a name's look by the
+    old fold, a live offer without its sign of life), unseen. A rolling
+    restart cannot upgrade; every process must stop first (docs/deploy.md)."""
+    if not revision or revision >= HEAD_REVISION or not inspect(connection).has_table("leases"):
+        return
+    from marjolet.web.leases import LEASE_SECONDS  # leases.py imports this module
+
+    servers = leases.c.job.startswith(SERVER_JOB_PREFIX, autoescape=True)
+    live = leases.c.expires >= time.time()
+    count = select(func.count()).select_from(leases).where(servers, live)
+    found = connection.execute(count).scalar_one()
+    if found:
+        raise ServersRunning(
+            f"it is at schema revision {revision} and {found} older marjolet server(s) "
+            f"still run on it (or stopped less than {LEASE_SECONDS:g} s ago): stop every "
+            f"process before upgrading it to revision {HEAD_REVISION}, then start them all "
+            "with the new marjolet (docs/deploy.md, step 6)"
+        )
 
 
 def current_revision(connection: Connection) -> str:

@@ -39,7 +39,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from marjolet.errors import MarjoletError
 from marjolet.web.config import WebConfig
-from marjolet.web.db import MIGRATE_LOCK, deployment, leases
+from marjolet.web.db import MIGRATE_LOCK, SERVER_JOB_PREFIX, deployment, leases
 from marjolet.web.leases import LEASE_SECONDS, Leases
 
 log = logging.getLogger("marjolet.web")
@@ -56,7 +56,7 @@ SETTINGS = (
     "--behind-proxy",
 )
 #: The lease of a running process (``server:`` and its id).
-JOB_PREFIX = "server:"
+JOB_PREFIX = SERVER_JOB_PREFIX
 #: The PostgreSQL advisory lock held while a process checks and joins.
 DEPLOYMENT_LOCK = MIGRATE_LOCK + 1
 #: Seconds between two error lines of a process that finds the stored

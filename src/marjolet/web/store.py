@@ -65,6 +65,7 @@ from marjolet.web.db import (
     LEGACY_VERSION,
     ForeignDatabase,
     NewerDatabase,
+    ServersRunning,
     actions,
     check_revision,
     database_url,
@@ -400,6 +401,8 @@ class Store:
             migrate(self.engine)
         except (ForeignDatabase, NewerDatabase) as exc:
             raise self._refusal(exc) from None
+        except ServersRunning as exc:
+            raise StoreError(f"database {self._shown()}: {exc}") from None
         except DatabaseError as exc:
             if _sqlstate(exc) == INSUFFICIENT_PRIVILEGE:
                 raise self._not_allowed(exc) from None
