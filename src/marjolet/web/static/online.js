@@ -459,6 +459,7 @@ async function main() {
   await ready;
   await refresh();
   lobbySocket();
+  window.addEventListener("marjolet:signed-out", () => refresh().catch(() => {}));  // no longer "logged in as"
   setInterval(() => followOffers().catch(() => {}), OFFERS_EVERY);  // (asked again soon)
   setInterval(followMine, FOLLOW_EVERY);
 }

@@ -267,6 +267,11 @@ function handleOther(msg) {
     case "error":
       state.pending = false;
       state.hintPending = false;
+      if (state.tryAccount && !seatFor(gameId) && msg.code === "login_required" && state.welcome
+          && state.seat !== null) {
+        loggedOutHere();  // this device's session ended while it held the account's seat
+        break;
+      }
       if (state.tryAccount && !seatFor(gameId) && ["login_required", "bad_token"].includes(msg.code)) {
         state.tryAccount = false; // not this account's game: watch it instead
         if (state.ws) state.ws.close();
@@ -637,6 +642,16 @@ async function startRematch(event) {
 }
 
 /** A refusal that ends this page's connection, in words a player understands. */
+/** The account's seat was this device's, and its session ended (the password
+ *  changed, or "log out on my other devices" elsewhere): said, with the way
+ *  back, instead of quietly turning the player into a spectator of their game. */
+function loggedOutHere() {
+  state.stopped = true;
+  const again = el("a", { href: "/online" }, t("table.log_in_again"));
+  banner(el("span", {}, t("table.logged_out"), " ", again), "error");
+  if (state.ws) state.ws.close();
+}
+
 function fatalText(msg) {
   if (msg.code === "no_spectators") {
     return state.inviteUsed ? t("table.invite_used") : t("table.private");
