@@ -119,3 +119,17 @@ def test_a_device_logged_out_by_a_new_password_says_so_at_its_table_and_online(
     lobby.clock.run_for(61_000)
     expect(lobby.locator("#login-name")).to_be_visible()  # no longer « Connecté : Amélie »
     close_watched_page(page)
+
+
+def test_a_deleted_account_s_name_leaves_the_page_title(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")
+    sign_up_on_the_page(page, server.base, "Chloé", "premier secret")
+    page.click("#my-profile")
+    expect(page).to_have_title("Chloé · Marjolet")
+    page.fill("#delete-password", "premier secret")
+    page.click("#delete-form button")
+    expect(page.locator("main h1")).to_have_text("Votre compte est supprimé. Merci d’avoir joué.")
+    expect(page).to_have_title("Marjolet")  # the erased name is not left in the tab
+    close_watched_page(page)
