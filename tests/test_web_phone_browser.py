@@ -274,3 +274,24 @@ def test_history_and_replay_name_their_downloads_and_panels(
     expect(page.locator("#downloads a[href$='form=json']")).to_have_text("Télécharger la partie")
     titles = page.locator(".panel h2").all_inner_texts()
     assert "Marque" in titles and "Marque par donne" in titles, titles
+
+
+def test_a_live_offer_left_by_its_closed_page_is_withdrawn_when_the_page_opens_again(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_watched_page(chromium, **FRENCH_PHONE)
+    page.goto(server.base + "/online")
+    page.fill("#guest-name", "Odile")
+    page.click("#seek-form button[type=submit]")
+    expect(page.locator("#seeks")).to_contain_text("Odile")
+    page.close()  # the phone put away; two minutes later, the online page again:
+    later = page.context.new_page()
+    later.on("pageerror", lambda exc: page.errors.append(str(exc)))  # type: ignore[attr-defined]
+    later.clock.install(time=later.evaluate("Date.now()") + 120_000)
+    later.goto(server.base + "/online")
+    expect(later.locator("#seek-status")).to_have_text(
+        "Votre proposition en direct a été retirée\u00a0: vous aviez quitté la page."
+    )
+    with server.http() as anyone:  # not followed back into the lobby
+        assert all(s["player"] != "Odile" for s in anyone.get("/api/lobby").json()["seeks"])
+    close_watched_page(page)
