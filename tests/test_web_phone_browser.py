@@ -92,6 +92,7 @@ def test_a_move_clock_run_out_is_told_to_both_players_and_the_claim_comes_first(
         assert host.locator("#deadline").is_hidden()  # no « 0 s » line under the box
         host.click("#wait-late")  # keep waiting: the claim stays, no longer the main button
         expect(box).to_contain_text("Vous attendez encore le premier coup d’Amélie")
+        expect(box.locator("p")).to_be_focused()  # not lost with the pressed button
         expect(box.locator("#claim-late")).to_have_class("action")
         guest.reload()  # a game reopened after its clock ran out says it at once
         expect(late).to_contain_text("Votre temps pour jouer est écoulé", timeout=10_000)

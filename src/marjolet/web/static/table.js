@@ -351,7 +351,8 @@ function awayClock(away) {
       const wait = el("button", { type: "button", class: "action" }, t("away.wait"));
       wait.addEventListener("click", () => {  // keep waiting, with the claim still at hand
         claim.classList.remove("primary");
-        clear(node).append(el("p", {}, t("away.still_gone")), claim);
+        clear(node).append(el("p", { tabindex: "-1" }, t("away.still_gone")), claim);
+        keepFocusIn(node);
       });
       const gone = t(first ? "away.gone_abort" : "away.gone");
       clear(node).append(el("p", {}, gone), claim, " ", wait);
@@ -461,7 +462,8 @@ function timeUpBox(kind, view) {
     const wait = el("button", { type: "button", id: "wait-late", class: "action" }, t("away.wait"));
     wait.addEventListener("click", () => {  // keep waiting, with the claim still at hand
       claim.classList.remove("primary");
-      clear(node).append(el("p", {}, t(`away.time_up_waiting${end}`, { name })), claim);
+      clear(node).append(el("p", { tabindex: "-1" }, t(`away.time_up_waiting${end}`, { name })), claim);
+      keepFocusIn(node);
     });
     clear(node).append(el("p", {}, t(`away.time_up_them${end}`, { name })), claim, " ", wait);
   }
@@ -471,6 +473,12 @@ function timeUpBox(kind, view) {
     awayNode().hidden = true;  // one box at a time: this claim stands whether or not they left
   }
   if (state.view) render();  // the prompt: "thinking" no more
+}
+
+/** The pressed "Keep waiting" is gone from its box: the focus goes to the box's
+ *  new sentence (read out; the claim next), not lost to the top of the page. */
+function keepFocusIn(node) {
+  node.querySelector("p").focus();
 }
 
 /** Whether `seat` has yet to make a move of its own in this match: a claim
