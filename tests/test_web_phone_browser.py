@@ -287,7 +287,8 @@ def test_a_live_offer_left_by_its_closed_page_is_withdrawn_when_the_page_opens_a
     expect(page.locator("#seeks")).to_contain_text("Odile")
     page.close()  # the phone put away; two minutes later, the online page again:
     later = page.context.new_page()
-    later.on("pageerror", lambda exc: page.errors.append(str(exc)))  # type: ignore[attr-defined]
+    errors: list[str] = page.errors  # type: ignore[attr-defined]
+    later.on("pageerror", lambda exc: errors.append(str(exc)))  # checked with the first tab's
     later.clock.install(time=later.evaluate("Date.now()") + 120_000)
     later.goto(server.base + "/online")
     expect(later.locator("#seek-status")).to_have_text(
