@@ -90,3 +90,46 @@ def test_another_player_s_profile_has_no_account_section(
     page.wait_for_load_state("networkidle")
     assert page.locator("#account").is_hidden()
     close_watched_page(page)
+
+
+def test_a_device_logged_out_by_a_new_password_says_so_at_its_table_and_online(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")
+    sign_up_on_the_page(page, server.base, "Amélie", "premier secret")
+    with server.http() as laptop, server.http() as bruno:
+        assert laptop.post("/api/session", json={"name": "Amélie", "password": "premier secret"})
+        seek = laptop.post("/api/seeks", json={"name": "Amélie", "days_per_move": 3}).json()
+        assert bruno.post("/api/accounts", json={"name": "Bruno", "password": "x" * 8}).is_success
+        game = bruno.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Bruno"}).json()
+        lobby = page.context.new_page()
+        lobby.clock.install()  # its minute between two questions of /api/me, at will
+        lobby.goto(server.base + "/online")
+        expect(lobby.locator("#my-profile")).to_be_visible()
+        page.goto(server.base + f"/game/{game['id']}")
+        page.wait_for_selector(".hand.mine .card")
+        changed = laptop.post(
+            "/api/me/password", json={"current": "premier secret", "new": "second secret"}
+        )
+        assert changed.is_success
+    banner = page.locator("#banner")
+    expect(banner).to_contain_text("Cet appareil n’est plus connecté à votre compte")
+    expect(banner.get_by_role("link")).to_have_attribute("href", "/online")
+    assert page.locator("body.spectator").count() == 0  # not quietly watching its own game
+    lobby.clock.run_for(61_000)
+    expect(lobby.locator("#login-name")).to_be_visible()  # no longer « Connecté : Amélie »
+    close_watched_page(page)
+
+
+def test_a_deleted_account_s_name_leaves_the_page_title(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")
+    sign_up_on_the_page(page, server.base, "Chloé", "premier secret")
+    page.click("#my-profile")
+    expect(page).to_have_title("Chloé · Marjolet")
+    page.fill("#delete-password", "premier secret")
+    page.click("#delete-form button")
+    expect(page.locator("main h1")).to_have_text("Votre compte est supprimé. Merci d’avoir joué.")
+    expect(page).to_have_title("Marjolet")  # the erased name is not left in the tab
+    close_watched_page(page)

@@ -1274,6 +1274,20 @@ def test_a_live_seek_stays_listed_while_its_page_follows_it_and_leaves_once_the_
         assert http.post(f"/api/seeks/{kept['id']}/accept", json={"name": "Joe"}).status_code == 200
 
 
+def test_the_lobby_pages_are_told_when_a_live_seek_leaves_because_its_page_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("marjolet.web.online.LAPSE_CHECK_EVERY", 0.1)
+    config = fast_config(tmp_path / "w.sqlite3", seek_timeout=1.0, pairing_interval=0.1)
+    with live_server(config) as server, connect(f"{server.ws_base}/ws/lobby") as other:
+        http = server.http()
+        http.post("/api/seeks", json={"name": "Ida", "rules": SHORT}).raise_for_status()
+        assert json.loads(other.recv(timeout=TIMEOUT)) == {"type": "lobby"}  # posted
+        # nobody follows it: once it lapses, the other page is told to fetch again
+        assert json.loads(other.recv(timeout=TIMEOUT)) == {"type": "lobby"}
+        assert http.get("/api/lobby").json()["seeks"] == []
+
+
 def test_a_guest_address_has_three_open_seeks_whatever_names_it_gives(
     server: LiveServer,
 ) -> None:

@@ -92,6 +92,7 @@ def test_a_move_clock_run_out_is_told_to_both_players_and_the_claim_comes_first(
         assert host.locator("#deadline").is_hidden()  # no « 0 s » line under the box
         host.click("#wait-late")  # keep waiting: the claim stays, no longer the main button
         expect(box).to_contain_text("Vous attendez encore le premier coup d’Amélie")
+        expect(box.locator("p")).to_be_focused()  # not lost with the pressed button
         expect(box.locator("#claim-late")).to_have_class("action")
         guest.reload()  # a game reopened after its clock ran out says it at once
         expect(late).to_contain_text("Votre temps pour jouer est écoulé", timeout=10_000)
@@ -274,3 +275,25 @@ def test_history_and_replay_name_their_downloads_and_panels(
     expect(page.locator("#downloads a[href$='form=json']")).to_have_text("Télécharger la partie")
     titles = page.locator(".panel h2").all_inner_texts()
     assert "Marque" in titles and "Marque par donne" in titles, titles
+
+
+def test_a_live_offer_left_by_its_closed_page_is_withdrawn_when_the_page_opens_again(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_watched_page(chromium, **FRENCH_PHONE)
+    page.goto(server.base + "/online")
+    page.fill("#guest-name", "Odile")
+    page.click("#seek-form button[type=submit]")
+    expect(page.locator("#seeks")).to_contain_text("Odile")
+    page.close()  # the phone put away; two minutes later, the online page again:
+    later = page.context.new_page()
+    errors: list[str] = page.errors  # type: ignore[attr-defined]
+    later.on("pageerror", lambda exc: errors.append(str(exc)))  # checked with the first tab's
+    later.clock.install(time=later.evaluate("Date.now()") + 120_000)
+    later.goto(server.base + "/online")
+    expect(later.locator("#seek-status")).to_have_text(
+        "Votre proposition en direct a été retirée\u00a0: vous aviez quitté la page."
+    )
+    with server.http() as anyone:  # not followed back into the lobby
+        assert all(s["player"] != "Odile" for s in anyone.get("/api/lobby").json()["seeks"])
+    close_watched_page(page)

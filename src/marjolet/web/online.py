@@ -63,6 +63,9 @@ CLOSE_SESSION_ENDED = 1008
 #: Games whose movers (the seats whose turn it is) are remembered, by
 #: version, for the count of games waiting for a player: past that, forgotten.
 MOVERS_KEPT = 10_000
+#: Least seconds between two readings of the listed seeks by
+#: :meth:`Online.tell_lapsed` (a lapse is told within about that).
+LAPSE_CHECK_EVERY = 5.0
 
 
 def refused(exc: AccountError | LobbyError) -> WebError:
@@ -122,6 +125,10 @@ class Online:
         #: bus listener; and the lobby changes being published.
         self._tasks: list[asyncio.Task[None]] = []
         self._publishing: set[asyncio.Task[None]] = set()
+        #: The seeks listed when the lobby sockets here were last told (None:
+        #: just told, so read again before comparing) and when that was read.
+        self._listed: frozenset[str] | None = None
+        self._listed_at = 0.0
         hub.on_finish.append(self.finished)
         hub.on_open.append(self.opened)
         hub.on_change.append(self.turn_changed)
@@ -437,6 +444,7 @@ class Online:
             task.add_done_callback(self._publishing.discard)
 
     def _tell_lobby(self) -> None:
+        self._listed, self._listed_at = None, 0.0  # what they fetch now: the new baseline
         text = json.dumps({"type": "lobby"})
         for listener in list(self.listeners):
             listener.send(text)
@@ -466,6 +474,22 @@ class Online:
                 log.warning("the lobby's bus failed (%s); subscribing again", exc)
             lost = True
             await asyncio.sleep(1.0)
+
+    async def tell_lapsed(self) -> None:
+        """Tell the lobby sockets here when the listed seeks changed with
+        nobody posting, taking or withdrawing one: a live seek whose page
+        was closed leaves the lobby after ``seek_timeout`` (and one followed
+        again comes back) by the clock alone, and a page that was never told
+        would offer to accept it long after (``seek_gone``). Read at most
+        every LAPSE_CHECK_EVERY seconds, and only while a socket listens."""
+        now = self.clock()
+        if not self.listeners or now - self._listed_at < LAPSE_CHECK_EVERY:
+            return
+        self._listed_at = now
+        listed = frozenset(seek.id for seek in await self.run(self.lobby.open_seeks))
+        if self._listed is not None and listed != self._listed:
+            self._tell_lobby()
+        self._listed = listed
 
     def tell_seeker(self, seek: Seek) -> None:
         """Tell the lobby sockets following ``seek`` (matched: the owner's
@@ -522,6 +546,7 @@ class Online:
         steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [
             ("the pairing round", self.play_now.round),
             ("telling the waiting players", self.tell_waiting),
+            ("telling the lobby of lapsed offers", self.tell_lapsed),
         ]
         if self.hub.shared:
             steps.append(("telling the followed offers", self.tell_elsewhere_matched))

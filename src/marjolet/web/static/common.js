@@ -612,8 +612,12 @@ function onlineLink(node) {
 export function refreshOnline() {
   online.asked = Date.now();
   fetch("/api/me").then((r) => (r.ok ? r.json() : null)).then((me) => {
-    if (me) showWaiting(me);
-    else askAgain();
+    if (!me) return askAgain();
+    const wasIn = online.signedIn;
+    showWaiting(me);
+    // this device's session ended elsewhere (a new password, "log out on my
+    // other devices"): a page that shows the account draws itself again
+    if (wasIn && !online.signedIn) window.dispatchEvent(new Event("marjolet:signed-out"));
   }).catch(askAgain);
 }
 

@@ -20,6 +20,10 @@ const WAIT_EVERY = 3000;
  *  offer's sign of life, without which a live offer leaves the lobby (90 s: a hidden
  *  page's timers may run once a minute). */
 const FOLLOW_EVERY = 10000;
+/** How long the server keeps a live offer with no sign of life in the lobby
+ *  (its seek_timeout): a page opening later withdraws this browser's offers
+ *  last followed before that, instead of bringing them back. */
+const LAPSE_AFTER = 90000;
 
 function $(id) {
   return document.getElementById(id);
@@ -35,6 +39,23 @@ function ownSeeks() {
   } catch (err) {
     return {};
   }
+}
+
+function keepOwnSeeks(mine) {
+  try { localStorage.setItem(OWN_SEEKS, JSON.stringify(mine)); } catch (err) { /* storage blocked */ }
+}
+
+/** This browser's live offers whose page was closed long enough for them to
+ *  leave the lobby: withdrawn, and said. Followed again, they would come back
+ *  and seat the player, who came to do something else, in a live game. */
+async function withdrawLapsed() {
+  const mine = ownSeeks();
+  const lapsed = Object.entries(mine).filter(([, s]) => s.live && Date.now() - s.seen > LAPSE_AFTER);
+  const gone = await Promise.all(lapsed.map(([id, s]) => withdraw(id, s.token)));
+  lapsed.forEach(([id], i) => { if (gone[i]) delete mine[id]; });  // a matched one: still followed
+  if (!gone.some(Boolean)) return;
+  keepOwnSeeks(mine);
+  say("seek-status", t("online.lapsed_withdrawn"));
 }
 
 // This browser's id in "Play now": its places are never paired together.
@@ -286,8 +307,8 @@ async function postSeek(event) {
   try {
     const seek = await api("/api/seeks", { json: body });
     const mine = ownSeeks();
-    mine[seek.id] = { token: seek.token };
-    localStorage.setItem(OWN_SEEKS, JSON.stringify(mine));
+    mine[seek.id] = { token: seek.token, live: !body.days_per_move, seen: Date.now() };
+    keepOwnSeeks(mine);
     follow(seek.id, seek.token);
     say("seek-status", t("online.posted"));
     await seeks();
@@ -298,12 +319,18 @@ async function postSeek(event) {
 
 function follow(id, token) {
   const ws = state.socket;
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "follow", seek: id, token }));
+  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+  ws.send(JSON.stringify({ type: "follow", seek: id, token }));
+  return true;
 }
 
 /** Follow each offer this browser posted (again): it is still here. */
 function followMine() {
-  for (const [id, seek] of Object.entries(ownSeeks())) follow(id, seek.token);
+  const mine = ownSeeks();
+  for (const [id, seek] of Object.entries(mine)) {
+    if (follow(id, seek.token)) seek.seen = Date.now();
+  }
+  keepOwnSeeks(mine);
 }
 
 function lobbySocket() {
@@ -457,8 +484,10 @@ async function setUp() {
 
 async function main() {
   await ready;
+  await withdrawLapsed();
   await refresh();
   lobbySocket();
+  window.addEventListener("marjolet:signed-out", () => refresh().catch(() => {}));  // no longer "logged in as"
   setInterval(() => followOffers().catch(() => {}), OFFERS_EVERY);  // (asked again soon)
   setInterval(followMine, FOLLOW_EVERY);
 }

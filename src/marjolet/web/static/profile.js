@@ -4,8 +4,8 @@
 // on the other devices, delete the account.
 
 import {
-  api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, localName, resultText, sentence, svg, t, topbar,
-  translateDocument,
+  api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, localName, refreshOnline, resultText, sentence,
+  svg, t, topbar, translateDocument,
 } from "./common.js";
 
 function $(id) {
@@ -134,6 +134,8 @@ async function deleteAccount(event) {
   const said = el("h1", { tabindex: "-1" }, t("profile.deleted"));
   main.append(said);
   said.focus();
+  document.title = "Marjolet";  // no longer the erased name, in the tab and the history
+  refreshOnline();  // nor its count of waiting games
 }
 
 /** Show the account section when the page is the logged-in player's own. */

@@ -267,6 +267,11 @@ function handleOther(msg) {
     case "error":
       state.pending = false;
       state.hintPending = false;
+      if (state.tryAccount && !seatFor(gameId) && msg.code === "login_required" && state.welcome
+          && state.seat !== null) {
+        loggedOutHere();  // this device's session ended while it held the account's seat
+        break;
+      }
       if (state.tryAccount && !seatFor(gameId) && ["login_required", "bad_token"].includes(msg.code)) {
         state.tryAccount = false; // not this account's game: watch it instead
         if (state.ws) state.ws.close();
@@ -346,7 +351,8 @@ function awayClock(away) {
       const wait = el("button", { type: "button", class: "action" }, t("away.wait"));
       wait.addEventListener("click", () => {  // keep waiting, with the claim still at hand
         claim.classList.remove("primary");
-        clear(node).append(el("p", {}, t("away.still_gone")), claim);
+        clear(node).append(el("p", { tabindex: "-1" }, t("away.still_gone")), claim);
+        keepFocusIn(node);
       });
       const gone = t(first ? "away.gone_abort" : "away.gone");
       clear(node).append(el("p", {}, gone), claim, " ", wait);
@@ -456,7 +462,8 @@ function timeUpBox(kind, view) {
     const wait = el("button", { type: "button", id: "wait-late", class: "action" }, t("away.wait"));
     wait.addEventListener("click", () => {  // keep waiting, with the claim still at hand
       claim.classList.remove("primary");
-      clear(node).append(el("p", {}, t(`away.time_up_waiting${end}`, { name })), claim);
+      clear(node).append(el("p", { tabindex: "-1" }, t(`away.time_up_waiting${end}`, { name })), claim);
+      keepFocusIn(node);
     });
     clear(node).append(el("p", {}, t(`away.time_up_them${end}`, { name })), claim, " ", wait);
   }
@@ -466,6 +473,12 @@ function timeUpBox(kind, view) {
     awayNode().hidden = true;  // one box at a time: this claim stands whether or not they left
   }
   if (state.view) render();  // the prompt: "thinking" no more
+}
+
+/** The pressed "Keep waiting" is gone from its box: the focus goes to the box's
+ *  new sentence (read out; the claim next), not lost to the top of the page. */
+function keepFocusIn(node) {
+  node.querySelector("p").focus();
 }
 
 /** Whether `seat` has yet to make a move of its own in this match: a claim
@@ -637,6 +650,16 @@ async function startRematch(event) {
 }
 
 /** A refusal that ends this page's connection, in words a player understands. */
+/** The account's seat was this device's, and its session ended (the password
+ *  changed, or "log out on my other devices" elsewhere): said, with the way
+ *  back, instead of quietly turning the player into a spectator of their game. */
+function loggedOutHere() {
+  state.stopped = true;
+  const again = el("a", { href: "/online" }, t("table.log_in_again"));
+  banner(el("span", {}, t("table.logged_out"), " ", again), "error");
+  if (state.ws) state.ws.close();
+}
+
 function fatalText(msg) {
   if (msg.code === "no_spectators") {
     return state.inviteUsed ? t("table.invite_used") : t("table.private");
