@@ -411,3 +411,57 @@ def test_the_players_clock_is_said_once_at_10_seconds_left(
         assert said[-1].startswith("Votre temps pour jouer est écoulé")  # then the time-up box
         close_watched_page(host)
         close_watched_page(page)
+
+
+#: what the page's live regions say, each time it changes (aria-hidden words are not said)
+RECORD_LIVE_REGIONS = """
+window.said = [];
+const last = {};
+const spoken = (node) => {
+  const copy = node.cloneNode(true);
+  copy.querySelectorAll('[aria-hidden=true]').forEach((n) => n.remove());
+  return copy.textContent.trim();
+};
+new MutationObserver(() => {
+  for (const where of ['#announcer', '.prompt']) {
+    const node = document.querySelector(where);
+    const text = node ? spoken(node) : '';
+    if (text && text !== last[where]) window.said.push(text);
+    last[where] = text;
+  }
+}).observe(document, { childList: true, subtree: true, characterData: true });
+"""
+
+
+def test_the_opponents_time_up_is_said_once_with_the_claim(
+    chromium: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    config = fast_config(
+        tmp_path_factory.mktemp("late") / "l.sqlite3", first_dealer=0, move_limit=1.5,
+        away_grace=60,
+    )
+    with live_server(config) as late_server:
+        game = late_server.new_game(mode="friend", name="Bastien")
+        invite = game["invite_url"].split("#invite=")[1]
+        with late_server.http() as client:
+            joined = client.post(
+                f"/api/games/{game['id']}/join", json={"invite": invite, "name": "Amélie"}
+            ).json()
+        base = f"{late_server.base}/game/{game['id']}?lang=fr"
+        guest = open_page(chromium)  # Amélie leads and does not move
+        guest.goto(f"{base}#seat=1&token={joined['token']}")
+        host = open_page(chromium)
+        host.add_init_script(RECORD_LIVE_REGIONS)
+        host.goto(f"{base}#seat=0&token={game['token']}")
+        expect(host.locator("#time-up")).to_contain_text("Amélie n’a pas joué", timeout=10_000)
+        expect(host.locator(".prompt")).to_have_text("Amélie n’a pas joué à temps.")  # shown
+        host.wait_for_function(
+            "() => window.said.some(t => t.includes('vous pouvez annuler la partie'))",
+            timeout=10_000,
+        )
+        said: list[str] = host.evaluate("window.said")
+        late = [line for line in said if "Amélie n’a pas joué" in line]
+        # one sentence for one event: the box's, which says what may be done
+        assert len(late) == 1 and "vous pouvez annuler la partie" in late[0], said
+        close_watched_page(host)
+        close_watched_page(guest)

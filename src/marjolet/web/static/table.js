@@ -812,7 +812,8 @@ function render() {
     ctx.message = el("span", {}, text, " ", show);
   }
   if (state.timeUp === "theirs" && !ctx.message) {  // out of time: no longer "thinking"
-    ctx.message = t("prompt.time_up", { name: view.players[view.to_move] });
+    // shown, not said: the time-up box's fuller sentence (with the claim) is said instead
+    ctx.message = el("span", { "aria-hidden": "true" }, t("prompt.time_up", { name: view.players[view.to_move] }));
   }
   if (view.match_over || view.forfeit) {  // nobody is waited for any more
     clearInterval(state.awayTimer);
