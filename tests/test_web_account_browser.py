@@ -133,3 +133,33 @@ def test_a_deleted_account_s_name_leaves_the_page_title(
     expect(page.locator("main h1")).to_have_text("Votre compte est supprimé. Merci d’avoir joué.")
     expect(page).to_have_title("Marjolet")  # the erased name is not left in the tab
     close_watched_page(page)
+
+
+def test_a_refused_sign_up_or_log_in_marks_and_focuses_the_field_at_fault(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")
+    page.goto(server.base + "/online?lang=fr")
+    name, password = page.locator("#login-name"), page.locator("#login-password")
+    error = page.locator("#account .form-error")
+    page.fill("#login-name", "jean pierre")  # a space: not a name
+    page.fill("#login-password", "assez long")
+    page.click("#signup")
+    expect(error).to_contain_text("Le nom doit faire de 3 à 20 caractères")
+    expect(name).to_be_focused()
+    expect(name).to_have_attribute("aria-invalid", "true")
+    expect(password).not_to_have_attribute("aria-invalid", "true")
+    page.fill("#login-name", "Amélie")
+    page.fill("#login-password", "court")  # too short
+    page.click("#signup")
+    expect(password).to_be_focused()
+    expect(password).to_have_attribute("aria-invalid", "true")
+    expect(name).not_to_have_attribute("aria-invalid", "true")  # the name is right now
+    page.fill("#login-password", "pas le bon")
+    page.click("#login")  # no such account: either may be wrong, the password typed again
+    expect(error).to_have_text("Nom ou mot de passe incorrect.")
+    expect(password).to_be_focused()
+    expect(name).to_have_attribute("aria-invalid", "true")
+    expect(password).to_have_attribute("aria-invalid", "true")
+    assert name.get_attribute("aria-describedby") == "login-error"  # the error read with it
+    close_watched_page(page)

@@ -100,16 +100,21 @@ function accountPanel() {
       el("div", { class: "action-row start" }, profile, out));
     return;
   }
-  const name = el("input", { id: "login-name", autocomplete: "username", maxlength: "20", required: "" });
-  const password = el("input", { id: "login-password", type: "password", autocomplete: "current-password", required: "" });
-  const status = el("p", { class: "form-error", role: "alert" });
+  const described = { required: "", "aria-describedby": "login-error" };
+  const name = el("input", { id: "login-name", autocomplete: "username", maxlength: "20", ...described });
+  const password = el("input", { id: "login-password", type: "password", autocomplete: "current-password", ...described });
+  const status = el("p", { id: "login-error", class: "form-error", role: "alert" });
   const send = (path) => async (event) => {
     event.preventDefault();
+    for (const input of [name, password]) input.removeAttribute("aria-invalid");
     try {
       await api(path, { json: { name: name.value, password: password.value } });
       await refresh();
     } catch (err) {
       clear(status).append(sentence(err.message));
+      const fields = loginFieldsAt(err, name, password);
+      for (const field of fields) field.setAttribute("aria-invalid", "true");
+      if (fields.length) fields[fields.length - 1].focus();
     }
   };
   const login = el("button", { type: "submit", id: "login", class: "action primary" }, t("online.login"));
@@ -120,6 +125,16 @@ function accountPanel() {
     el("label", { for: "login-password" }, t("online.password")), password, login, signup);
   form.addEventListener("submit", send("/api/session"));
   box.append(el("p", {}, t("online.why_account")), form, status, guestNameField());
+}
+
+/** The fields a refusal of the log-in form is about, marked (the last one focused,
+ *  as on the profile page): the name, the password, or both for "wrong name or
+ *  password" (either may be wrong; the password is the one to type again). */
+function loginFieldsAt(err, name, password) {
+  const code = err.details && err.details.code;
+  if (code === "bad_name" || code === "name_taken") return [name];
+  if (code === "weak_password") return [password];
+  return code === "bad_credentials" ? [name, password] : [];
 }
 
 /** A guest's name for the others, in the reader's words: the name the player
