@@ -80,16 +80,18 @@ def in_view(page: Page, selector: str, viewport: ViewportSize) -> None:
         )
 
 
-def small_targets(page: Page) -> list[str]:
-    """Visible buttons, selects, inputs and menu links under 44 px (phones)."""
+def small_targets(page: Page, minimum: float = 44) -> list[str]:
+    """Visible buttons, selects, inputs and menu links under ``minimum`` px: 44 on
+    phones (the phone layout's own rule), 24 elsewhere (WCAG 2.2 AA, 2.5.8)."""
     found: list[str] = page.evaluate(
-        """() => [...document.querySelectorAll(
+        """(minimum) => [...document.querySelectorAll(
              'button, select, input:not([type=checkbox]):not([type=radio]), .topbar a, '
              + 'a.action, summary')]
            .filter(n => n.offsetParent !== null && !n.closest('[hidden]'))
            .filter(n => { const r = n.getBoundingClientRect();
-                          return r.height < 44 || r.width < 44; })
-           .map(n => n.outerHTML.slice(0, 90))"""
+                          return r.height < minimum || r.width < minimum; })
+           .map(n => `${n.outerHTML.slice(0, 90)} ${n.getBoundingClientRect().height} px`)""",
+        minimum,
     )
     return found
 
@@ -499,6 +501,25 @@ def test_the_narrowest_and_widest_phones_fit_too(
     page.goto(server.base + "/")
     page.wait_for_load_state("networkidle")
     no_sideways_scroll(page)
+    close(page)
+
+
+#: a phone turned sideways: wider than the phone layout (700 px), so laid out as a
+#: small desktop, whose targets must still be 24 px at least
+LANDSCAPE_PHONE: ViewportSize = {"width": 844, "height": 390}
+
+
+def test_a_phone_turned_sideways_has_no_target_under_24_px(
+    chromium: Browser, server: LiveServer
+) -> None:
+    page = open_page(chromium, LANDSCAPE_PHONE, "fr-FR")
+    start_game(page, server.base)
+    small = {"table": small_targets(page, minimum=24)}
+    for name, path in [*PAGES, ("online", "/online")]:
+        page.goto(server.base + path)
+        page.wait_for_load_state("networkidle")
+        small[name] = small_targets(page, minimum=24)
+    assert {name: found for name, found in small.items() if found} == {}, small
     close(page)
 
 
