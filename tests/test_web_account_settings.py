@@ -86,10 +86,29 @@ def test_a_new_password_too_short_is_refused_before_anything_is_counted(
     for _ in range(6):
         answer = phone.post("/api/me/password", json={"current": PASSWORD, "new": "short"})
         assert answer.status_code == 400 and error_of(answer)["code"] == "weak_password"
-    missing = phone.post("/api/me/password", json={"current": PASSWORD})
-    assert missing.status_code == 400 and error_of(missing)["code"] == "weak_password"
     good = phone.post("/api/me/password", json={"current": PASSWORD, "new": "long enough"})
     assert good.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"current": PASSWORD}, "'new' is missing: the new password"),
+        # the wrong keys: not read as an empty password ("at least 8 characters")
+        ({"password": PASSWORD, "new_password": "long enough"},
+         "'current' is missing: your current password"),
+    ],
+)  # fmt: skip
+def test_a_missing_password_field_is_named_not_read_as_empty(
+    server: LiveServer, body: dict[str, str], message: str
+) -> None:
+    phone = sign_up(server, "chloe")
+    answer = phone.post("/api/me/password", json=body)
+    assert answer.status_code == 400
+    assert error_of(answer)["code"] == "bad_request" and error_of(answer)["message"] == message
+    assert phone.post("/api/me/password", json={"current": PASSWORD, "new": "long"}).json()[
+        "error"
+    ]["message"] == "a password has at least 8 characters"  # a present one: its own check
 
 
 def test_the_account_settings_need_a_login(server: LiveServer) -> None:

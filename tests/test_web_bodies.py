@@ -103,6 +103,11 @@ def test_deeply_nested_json_is_a_clean_refusal_never_a_500(server: LiveServer, d
         ("/api/games/ID/join", {"invite": 7}, "'invite' must be the code"),
         ("/api/games/ID/rematch", {"owner": 7}, "'owner' must be the owner token of your offer"),
         ("/api/games/ID/rematch", {"token": ["x"]}, "'token' must be the token of your seat"),
+        # a required field absent is named as missing, not read as empty
+        ("/api/games/ID/join", {"name": "Ann"}, "'invite' is missing: the code of the invite link"),
+        ("/api/games/ID/invite", {}, "'invite' is missing: the code of the invite link"),
+        ("/api/accounts", {"name": "ann_b"}, "'password' is missing: your password"),
+        ("/api/session", {"pass": "correct horse"}, "'name' is missing: your account's name"),
     ],
 )
 def test_a_body_of_the_wrong_shape_is_refused_naming_the_field(

@@ -296,7 +296,7 @@ def test_a_name_is_unique_regardless_of_case_and_bad_names_and_passwords_are_ref
             ({"name": "a b", "password": "y" * 8}, 400, "bad_name"),
             ({"name": "erin", "password": "short"}, 400, "weak_password"),
             ({"name": 5, "password": "y" * 8}, 400, "bad_request"),
-            ({"password": "y" * 8}, 400, "bad_name"),
+            ({"password": "y" * 8}, 400, "bad_request"),  # "'name' is missing: ..."
         ):
             answer = client.post("/api/accounts", json=body)
             assert answer.status_code == status, answer.text

@@ -14,7 +14,7 @@ What a model cannot know (the bots this server offers: the operator's
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
@@ -35,9 +35,13 @@ MAX_BOT_NAME = 200
 
 Mode = Literal["bot", "friend", "watch"]
 
-#: The default of a required field: absent, it is refused by the field's own
-#: check, with the field's own sentence (not Pydantic's "Field required").
-REQUIRED: str = Field(default="", validate_default=True)
+
+def required(meaning: str) -> Any:
+    """The default of a required text field: absent, the body is refused in one
+    line naming it and what it is ("'new' is missing: the new password"), not
+    read as empty (a missing password would be "too short") nor refused with
+    Pydantic's "Field required". ``meaning``: what the field holds."""
+    return Field(default="", json_schema_extra={"missing": meaning})
 
 
 def clean_name(value: object, default: str) -> str:
@@ -116,6 +120,18 @@ class Body(BaseModel):
             raise ValueError(refusal)
         return data
 
+    @model_validator(mode="before")
+    @classmethod
+    def _nothing_missing(cls, data: object) -> object:
+        """A field made with :func:`required` absent: refused, named (a present
+        one of the wrong kind gets its own check's sentence)."""
+        if isinstance(data, dict):
+            for name, field in cls.model_fields.items():
+                extra = field.json_schema_extra
+                if isinstance(extra, dict) and "missing" in extra and name not in data:
+                    raise ValueError(f"{name!r} is missing: {extra['missing']}")
+        return data
+
 
 class NewGame(Body):
     """``POST /api/games``: a game against a bot, with a friend, or a
@@ -142,13 +158,17 @@ class NewGame(Body):
 class InviteCode(Body):
     """``POST /api/games/ID/invite``: an invite link's code, to be checked."""
 
-    invite: Annotated[str, _secret("'invite' must be the code of the invite link")] = REQUIRED
+    invite: Annotated[str, _secret("'invite' must be the code of the invite link")] = required(
+        "the code of the invite link"
+    )
 
 
 class Join(Body):
     """``POST /api/games/ID/join``: take seat 1 of a friend game."""
 
-    invite: Annotated[str, _secret("'invite' must be the code of the invite link")] = REQUIRED
+    invite: Annotated[str, _secret("'invite' must be the code of the invite link")] = required(
+        "the code of the invite link"
+    )
     name: Annotated[str, BeforeValidator(lambda v: clean_name(v, "friend"))] = "friend"
 
 
@@ -178,9 +198,11 @@ class Credentials(Body):
     """``POST /api/accounts`` and ``POST /api/session``: a name and a password
     (their rules are checked by web/accounts.py, with one message each)."""
 
-    name: Annotated[str, _text("'name' must be your account's name", MAX_CREDENTIAL)] = REQUIRED
+    name: Annotated[str, _text("'name' must be your account's name", MAX_CREDENTIAL)] = required(
+        "your account's name"
+    )
     password: Annotated[str, _text("'password' must be your password (text)", MAX_CREDENTIAL)] = (
-        REQUIRED
+        required("your password")
     )
 
 
@@ -190,15 +212,17 @@ class PasswordChange(Body):
 
     current: Annotated[
         str, _text("'current' must be your current password (text)", MAX_CREDENTIAL)
-    ] = REQUIRED
-    new: Annotated[str, _text("'new' must be the new password (text)", MAX_CREDENTIAL)] = REQUIRED
+    ] = required("your current password")
+    new: Annotated[str, _text("'new' must be the new password (text)", MAX_CREDENTIAL)] = required(
+        "the new password"
+    )
 
 
 class PasswordCheck(Body):
     """``DELETE /api/me``: the account's password, asked again."""
 
     password: Annotated[str, _text("'password' must be your password (text)", MAX_CREDENTIAL)] = (
-        REQUIRED
+        required("your password")
     )
 
 
