@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -370,25 +371,35 @@ def test_text_at_200_percent_on_a_phone_covers_neither_the_pile_nor_the_trick(
     close_watched_page(page)
 
 
-def test_the_players_clock_is_said_once_at_10_seconds_left(
-    chromium: Browser, tmp_path_factory: pytest.TempPathFactory
-) -> None:
+@contextmanager
+def clocked_friend_table(
+    tmp_path_factory: pytest.TempPathFactory, move_limit: float
+) -> Iterator[tuple[str, str, str]]:
+    """A live friend game between Bastien (seat 0, the dealer) and Amélie
+    (seat 1, who leads) under a move clock of ``move_limit`` seconds: its
+    French page's address and each seat's token."""
     config = fast_config(
-        tmp_path_factory.mktemp("clock") / "c.sqlite3", first_dealer=0, move_limit=14,
+        tmp_path_factory.mktemp("clock") / "c.sqlite3", first_dealer=0, move_limit=move_limit,
         away_grace=60,
     )
-    with live_server(config) as clock_server:
-        game = clock_server.new_game(mode="friend", name="Bastien")
+    with live_server(config) as server:
+        game = server.new_game(mode="friend", name="Bastien")
         invite = game["invite_url"].split("#invite=")[1]
-        with clock_server.http() as client:
+        with server.http() as client:
             joined = client.post(
                 f"/api/games/{game['id']}/join", json={"invite": invite, "name": "Amélie"}
             ).json()
-        base = f"{clock_server.base}/game/{game['id']}?lang=fr"
+        yield f"{server.base}/game/{game['id']}?lang=fr", game["token"], joined["token"]
+
+
+def test_the_players_clock_is_said_once_at_10_seconds_left(
+    chromium: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    with clocked_friend_table(tmp_path_factory, move_limit=14) as (base, host_token, guest_token):
         host = open_page(chromium)
-        host.goto(f"{base}#seat=0&token={game['token']}")
+        host.goto(f"{base}#seat=0&token={host_token}")
         page = open_page(chromium)  # Amélie leads: her clock runs
-        page.goto(f"{base}#seat=1&token={joined['token']}")
+        page.goto(f"{base}#seat=1&token={guest_token}")
         page.wait_for_selector("#deadline:not([hidden])")
         page.evaluate(
             """() => { window.said = [];
@@ -436,23 +447,12 @@ new MutationObserver(() => {
 def test_the_opponents_time_up_is_said_once_with_the_claim(
     chromium: Browser, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    config = fast_config(
-        tmp_path_factory.mktemp("late") / "l.sqlite3", first_dealer=0, move_limit=1.5,
-        away_grace=60,
-    )
-    with live_server(config) as late_server:
-        game = late_server.new_game(mode="friend", name="Bastien")
-        invite = game["invite_url"].split("#invite=")[1]
-        with late_server.http() as client:
-            joined = client.post(
-                f"/api/games/{game['id']}/join", json={"invite": invite, "name": "Amélie"}
-            ).json()
-        base = f"{late_server.base}/game/{game['id']}?lang=fr"
+    with clocked_friend_table(tmp_path_factory, move_limit=1.5) as (base, host_token, guest_token):
         guest = open_page(chromium)  # Amélie leads and does not move
-        guest.goto(f"{base}#seat=1&token={joined['token']}")
+        guest.goto(f"{base}#seat=1&token={guest_token}")
         host = open_page(chromium)
         host.add_init_script(RECORD_LIVE_REGIONS)
-        host.goto(f"{base}#seat=0&token={game['token']}")
+        host.goto(f"{base}#seat=0&token={host_token}")
         expect(host.locator("#time-up")).to_contain_text("Amélie n’a pas joué", timeout=10_000)
         expect(host.locator(".prompt")).to_have_text("Amélie n’a pas joué à temps.")  # shown
         host.wait_for_function(
