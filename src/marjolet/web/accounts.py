@@ -185,10 +185,18 @@ _CONFUSABLE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
 #: ``localName``/``recordName``): a level's player (``Expert``, ``Skilled #2``),
 #: a bot's (``best (strong)``), the guest not yet seated (``friend``), a
 #: player who gave no name (``you``) or a deleted account's seat.
-_READ_AS_OTHER = re.compile(
-    rf"(?:(?:Beginner|Amateur|Skilled|Expert)(?: #\d)?|friend|you|{DELETED_NAME}"
-    r"|\S+ \((?:quick|normal|strong|strongest)\)(?: #\d)?)"
-)
+def _read_as_other() -> re.Pattern[str]:
+    from marjolet.bots import catalogue, levels
+
+    names = "|".join(re.escape(lv.name("en")) for lv in levels.LEVELS)
+    strengths = "|".join((*catalogue.LEVELS, catalogue.STRONGEST_LEVEL))
+    return re.compile(
+        rf"(?:(?:{names})(?: #\d)?|friend|you|{re.escape(DELETED_NAME)}"
+        rf"|\S+ \((?:{strengths})\)(?: #\d)?)"
+    )
+
+
+_READ_AS_OTHER = _read_as_other()
 
 
 def read_as_other(name: str) -> bool:
