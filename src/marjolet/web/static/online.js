@@ -355,6 +355,11 @@ function lobbySocket() {
   ws.addEventListener("open", () => {
     followMine();
     if (state.place) waitOn(state.place.key);
+    // a game that changed before this socket (re)opened was told to no socket here
+    if (state.me) {
+      refreshOnline();
+      myGames().catch(() => {});
+    }
   });
   ws.addEventListener("message", (event) => {
     const msg = JSON.parse(event.data);
