@@ -536,6 +536,10 @@ def test_a_claim_sent_to_two_processes_at_once_ends_the_game_once_with_one_ratin
             tabs = [stack.enter_context(seat_socket(s, game_id, mia, hello)) for s in (a, b)]
             with seat_socket(b, game_id, ned, hello) as other:
                 other.recv_until(lambda m: m["type"] == "welcome")
+                for tab in tabs:  # ned seen by both of mia's processes (a's sweep)
+                    tab.recv_until(
+                        lambda m: m["type"] == "presence" and m["connected"] == [True, True]
+                    )
                 first_moves(tabs[0], other)  # ned took part: his leaving loses the game
             for tab in tabs:  # ned left on b: both of mia's processes count him away
                 tab.recv_until(
