@@ -7,7 +7,18 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from marjolet.web.bus import LocalBus, RedisBus, decode, encode, make_bus
+from marjolet.web.bus import (
+    AccountEvent,
+    LocalBus,
+    RedisBus,
+    decode,
+    decode_account_event,
+    encode,
+    encode_account_event,
+    make_bus,
+)
+
+DIGEST = "ab" * 32
 
 
 async def first(stream: AsyncIterator[tuple[str, int]], count: int) -> list[tuple[str, int]]:
@@ -173,3 +184,101 @@ def test_two_deployments_on_one_redis_server_do_not_hear_each_other(redis_url: s
         return got[0], got[1]
 
     assert asyncio.run(run()) == ([("g1", 3)], [("g2", 7)])
+
+
+def test_an_account_event_carries_ids_digests_and_a_process_name_and_nothing_else() -> None:
+    events = [
+        AccountEvent("ended", "0a1b", (7,), DIGEST, "cd" * 32),
+        AccountEvent("ended", "0a1b", (7,), DIGEST),
+        AccountEvent("ended", "0a1b", (7,)),
+        AccountEvent("turn", "ff", (3, 12)),
+        AccountEvent("turn", "ff", (3,)),
+        AccountEvent("deleted", "ff", (9,)),
+    ]
+    for event in events:
+        assert decode_account_event(encode_account_event(event)) == event
+        assert decode_account_event(encode_account_event(event).encode()) == event
+    assert encode_account_event(events[0]) == f"ended 0a1b 7 {DIGEST} {'cd' * 32}"
+    for bad in [
+        AccountEvent("ended", "0a1b", (7,), "a session token, not its digest"),
+        AccountEvent("ended", "0a1b", (7,), None, DIGEST),  # renewed into no session
+        AccountEvent("ended", "no such process", (7,)),
+        AccountEvent("turn", "ff", (1, 2, 3)),
+        AccountEvent("turn", "ff", ()),
+        AccountEvent("deleted", "ff", (-1,)),
+    ]:
+        with pytest.raises(ValueError):
+            encode_account_event(bad)
+
+
+def test_a_malformed_account_event_is_ignored() -> None:
+    for junk in [
+        "",
+        "ended",
+        "ended 0a1b 7",
+        "ended 0a1b 7 - ",
+        f"ended 0a1b 7 - {DIGEST}",
+        f"ended 0a1b 7 {DIGEST.upper()} -",
+        f"ended 0a1b 7 {DIGEST} - extra",
+        "ended 0a1b \u0663 - -",  # a digit, but not an ASCII one
+        "turn ff",
+        "turn ff 1 2 3",
+        "turn ff 1\n",
+        "deleted ff x",
+        "logout 0a1b 7",
+        "\x00\xff",
+        b"deleted ff \xff",
+    ]:
+        assert decode_account_event(junk) is None, junk
+
+
+def test_an_account_event_published_on_one_process_reaches_another_and_junk_is_skipped(
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def run() -> list[AccountEvent]:
+        sender, receiver = RedisBus(redis_url), RedisBus(redis_url)
+        await sender.ready()
+        got: list[AccountEvent] = []
+
+        async def hear() -> None:
+            async for event in receiver.subscribe_accounts():
+                got.append(event)
+                return
+
+        task = asyncio.ensure_future(hear())
+        channel = receiver.accounts_channel
+        for _ in range(100):  # until the subscription is in place
+            await asyncio.sleep(0.02)
+            if await sender._redis.pubsub_numsub(channel) != [(channel.encode(), 0)]:
+                break
+        await sender._redis.publish(channel, "ended 0a1b 7 a-stolen-token -")
+        await sender.publish_account(AccountEvent("deleted", "0a1b", (7,)))
+        await asyncio.wait_for(task, 10)
+        await sender.close()
+        await receiver.close()
+        return got
+
+    assert asyncio.run(run()) == [AccountEvent("deleted", "0a1b", (7,))]
+    warnings = [r.getMessage() for r in caplog.records if "malformed" in r.getMessage()]
+    assert warnings == ["ignored a malformed message on marjolet:accounts"]
+
+
+def test_every_local_subscriber_hears_every_account_event() -> None:
+    async def run() -> list[AccountEvent]:
+        bus = LocalBus()
+        got: list[AccountEvent] = []
+
+        async def hear() -> None:
+            async for event in bus.subscribe_accounts():
+                got.append(event)
+                return
+
+        task = asyncio.ensure_future(hear())
+        await asyncio.sleep(0)
+        await bus.publish_account(AccountEvent("turn", "ff", (1, 2)))
+        await asyncio.wait_for(task, 5)
+        with pytest.raises(ValueError):
+            await bus.publish_account(AccountEvent("turn", "ff", ()))
+        return got
+
+    assert asyncio.run(run()) == [AccountEvent("turn", "ff", (1, 2))]
