@@ -16,7 +16,7 @@ from marjolet import record
 from marjolet.record import Record
 from marjolet.web.accounts import DELETED_NAME
 from marjolet.web.db import reviews
-from marjolet.web.online import SESSION_COOKIE
+from marjolet.web.online import CLOSE_SESSION_ENDED, SESSION_COOKIE
 from marjolet.web.reviews import record_digest
 from test_web_online import SHORT, account_seat, rated_game, resign, sign_up
 from test_web_review import count_judgements, wait_done
@@ -211,6 +211,25 @@ def test_a_table_open_while_the_password_changes_stays_open_when_logging_out_els
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
         here.send({"type": "ping"})  # this device's table stays open
         assert here.recv_until(lambda m: m["type"] == "pong")
+
+
+def test_a_table_whose_session_ended_unheard_is_closed_at_its_next_move_which_is_not_played(
+    server: LiveServer,
+) -> None:
+    """The word that a session ended may be lost between processes: a
+    table socket proves its session again before each move."""
+    from test_web_online import ended
+
+    olga, piet = sign_up(server, "olga"), sign_up(server, "piet")
+    mine, _ = rated_game(server, olga, piet)
+    with account_seat(server, mine["id"], olga) as here:
+        server.app.state.online.accounts.logout(olga.cookies[SESSION_COOKIE])  # nobody told
+        here.send({"type": "resign"})
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                here.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_SESSION_ENDED
+    assert not ended(server, mine["id"])
 
 
 def stored_reviews(server: LiveServer, game_id: str) -> list[str]:

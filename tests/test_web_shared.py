@@ -14,7 +14,7 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from marjolet.web.bus import LOBBY_CHANNEL
+from marjolet.web.bus import ACCOUNTS_CHANNEL, LOBBY_CHANNEL
 from marjolet.web.db import actions, games, make_engine, rating_changes
 from web_support import Browser, LiveServer, fast_config, first_moves, live_server, wait_matched
 
@@ -500,6 +500,159 @@ def test_a_player_waiting_on_a_lobby_socket_is_kept_alive_by_it_and_told_the_gam
         while (refused := json.loads(lobby.recv(timeout=10)))["type"] != "error":
             pass
         assert refused["code"] == "not_in_queue"
+
+
+# -- account events: sessions, turns and deletions heard by every process ------------------------
+
+
+@pytest.fixture
+def no_session_sweep(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The periodic check of the table sockets' sessions waits an hour, so
+    that what a test sees came over the bus, not from that backstop."""
+    monkeypatch.setattr("marjolet.web.online.SESSION_CHECK_EVERY", 3600.0)
+
+
+def close_code(browser: Browser) -> int | None:
+    """The code the server closed the socket with (reading until then)."""
+    from websockets.exceptions import ConnectionClosed
+
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            browser.recv()
+    return None if closed.value.rcvd is None else closed.value.rcvd.code
+
+
+def welcome_of(browser: Browser) -> dict[str, Any]:
+    welcome: dict[str, Any] = next(
+        json.loads(text) for text in browser.received if json.loads(text)["type"] == "welcome"
+    )
+    return welcome
+
+
+def still_open(browser: Browser) -> None:
+    """The socket answers a ping: it was not closed."""
+    browser.send({"type": "ping"})
+    browser.recv_until(lambda m: m["type"] == "pong")
+
+
+@pytest.mark.usefixtures("no_session_sweep")
+def test_a_device_seated_on_another_process_is_closed_when_its_account_logs_out_elsewhere(
+    postgres_url: str, redis_url: str
+) -> None:
+    from marjolet.web.online import CLOSE_SESSION_ENDED
+    from test_web_account_settings import second_device
+    from test_web_online import account_seat, rated_game, sign_up
+
+    with two_servers(postgres_url, redis_url) as (a, b):
+        julie, karim = sign_up(a, "julie"), sign_up(a, "karim")
+        laptop = second_device(b, "julie")
+        mine, _ = rated_game(a, julie, karim)
+        wait_subscribed(redis_url, ACCOUNTS_CHANNEL, 2)
+        with (
+            account_seat(b, mine["id"], laptop) as away,
+            account_seat(a, mine["id"], julie) as here,
+        ):
+            assert julie.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+            assert close_code(away) == CLOSE_SESSION_ENDED  # on b, told by a
+            still_open(here)
+
+
+def test_a_device_on_another_process_whose_logout_went_unheard_is_closed_by_the_session_check(
+    postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from marjolet.web.bus import RedisBus
+    from marjolet.web.online import CLOSE_SESSION_ENDED
+    from test_web_account_settings import second_device
+    from test_web_online import account_seat, rated_game, sign_up
+
+    async def lost(*_: Any) -> None:
+        raise ConnectionError("the broker went away")
+
+    monkeypatch.setattr(RedisBus, "publish_account", lost)
+    monkeypatch.setattr("marjolet.web.online.SESSION_CHECK_EVERY", 0.5)
+    with two_servers(postgres_url, redis_url) as (a, b):
+        julie, karim = sign_up(a, "julie"), sign_up(a, "karim")
+        laptop = second_device(b, "julie")
+        mine, _ = rated_game(a, julie, karim)
+        with account_seat(b, mine["id"], laptop) as away:
+            assert julie.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+            assert close_code(away) == CLOSE_SESSION_ENDED  # b's check, within a second
+
+
+@pytest.mark.usefixtures("no_session_sweep")
+def test_a_password_change_keeps_the_device_s_table_on_another_process_open_when_logging_out(
+    postgres_url: str, redis_url: str
+) -> None:
+    from marjolet.web.online import CLOSE_SESSION_ENDED
+    from test_web_account_settings import PASSWORD, second_device
+    from test_web_online import account_seat, rated_game, sign_up
+
+    with two_servers(postgres_url, redis_url) as (a, b):
+        lena, marc = sign_up(a, "lena"), sign_up(a, "marc")
+        mine, _ = rated_game(a, lena, marc)
+        wait_subscribed(redis_url, ACCOUNTS_CHANNEL, 2)
+        with account_seat(b, mine["id"], lena) as here:  # this device's table, on b
+            change = {"current": PASSWORD, "new": "battery staple"}
+            answer = lena.post("/api/me/password", json=change)
+            assert answer.status_code == 200, answer.text  # on a
+            laptop = second_device(b, "lena", "battery staple")
+            with account_seat(b, mine["id"], laptop) as away:
+                assert lena.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+                assert close_code(away) == CLOSE_SESSION_ENDED
+            still_open(here)
+            here.send({"type": "claim"})  # proved by the new session: refused, not closed
+            assert here.error()["code"] != "internal"
+            still_open(here)
+
+
+def test_a_lobby_socket_on_another_process_hears_at_once_that_its_turn_came(
+    postgres_url: str, redis_url: str
+) -> None:
+    from websockets.sync.client import connect
+
+    from marjolet.web.online import SESSION_COOKIE
+    from test_web_online import TIMEOUT, pass_the_turn, rated_game, sign_up
+
+    with two_servers(postgres_url, redis_url) as (a, b):
+        kim, lee = sign_up(a, "kim"), sign_up(a, "lee")
+        game, _ = rated_game(a, kim, lee, days_per_move=3)
+        mover, other = (kim, lee) if kim.get("/api/me").json()["waiting"] else (lee, kim)
+        wait_subscribed(redis_url, ACCOUNTS_CHANNEL, 2)
+        cookie = {"Cookie": f"{SESSION_COOKIE}={other.cookies[SESSION_COOKIE]}"}
+        with connect(f"{b.ws_base}/ws/lobby", additional_headers=cookie) as theirs:
+            theirs.send("not json")  # answered once the socket listens as the account's
+            assert json.loads(theirs.recv(timeout=TIMEOUT))["type"] == "error"
+            pass_the_turn(a, game["id"], mover)  # on a
+            while (told := json.loads(theirs.recv(timeout=TIMEOUT)))["type"] != "turn":
+                pass
+            assert told == {"type": "turn"}
+
+
+def test_a_finished_game_held_by_another_process_renames_a_deleted_player_at_once(
+    postgres_url: str, redis_url: str
+) -> None:
+    import time
+
+    from marjolet.web.accounts import DELETED_NAME
+    from test_web_account_settings import PASSWORD
+    from test_web_online import account_seat, rated_game, resign, sign_up
+
+    with two_servers(postgres_url, redis_url) as (a, b):
+        hugo, ines = sign_up(a, "hugo"), sign_up(a, "ines")
+        mine, _ = rated_game(a, hugo, ines)
+        resign(a, mine["id"], hugo)
+        wait_subscribed(redis_url, ACCOUNTS_CHANNEL, 2)
+        with account_seat(b, mine["id"], ines) as kept:  # b holds the finished game
+            assert "hugo" in welcome_of(kept)["players"]
+            assert hugo.request("DELETE", "/api/me", json={"password": PASSWORD}).status_code == 200
+            held = b.app.state.hub.tables[mine["id"]]
+            deadline = time.monotonic() + 10
+            while DELETED_NAME not in held.game.players:
+                assert time.monotonic() < deadline, held.game.players
+                time.sleep(0.02)
+            with account_seat(b, mine["id"], ines) as again:
+                names = welcome_of(again)["players"]
+            assert DELETED_NAME in names and "hugo" not in names
 
 
 # -- countdowns and claims: one ending, one deadline (issue 24) --------------------------------

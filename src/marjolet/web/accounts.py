@@ -31,7 +31,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -423,6 +423,17 @@ class Accounts:
                 .values(last_seen=now)
             )
         return self.by_id(int(row.account_id))
+
+    def live_sessions(self, digests: Collection[str]) -> set[str]:
+        """Which of these session digests still open a session (blocking; one
+        query): a table socket proves its seat again with it before each
+        move, so that a session ended while it was open (on any process)
+        plays no more."""
+        if not digests:
+            return set()
+        query = select(sessions.c.token_hash).where(sessions.c.token_hash.in_(sorted(digests)))
+        with self.reader.connect() as db:
+            return {str(row.token_hash) for row in db.execute(query)}
 
     def by_id(self, account_id: int) -> Account | None:
         with self.reader.connect() as db:

@@ -31,7 +31,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -39,6 +39,7 @@ from sqlalchemy import Engine, Row, and_, select
 
 from marjolet.rules import Rules
 from marjolet.web.accounts import DELETED_NAME, Account, AccountError, Accounts, token_digest
+from marjolet.web.bus import AccountEvent
 from marjolet.web.connection import Connection
 from marjolet.web.db import game_players, games, play_now, rating_changes, seeks
 from marjolet.web.errors import WebError
@@ -66,6 +67,10 @@ MOVERS_KEPT = 10_000
 #: Least seconds between two readings of the listed seeks by
 #: :meth:`Online.tell_lapsed` (a lapse is told within about that).
 LAPSE_CHECK_EVERY = 5.0
+#: Seconds between two checks, among several processes, that the sessions
+#: proving the table sockets' seats still exist (a lost account event's
+#: backstop, besides the check before each move).
+SESSION_CHECK_EVERY = 10.0
 
 
 def refused(exc: AccountError | LobbyError) -> WebError:
@@ -129,6 +134,9 @@ class Online:
         #: just told, so read again before comparing) and when that was read.
         self._listed: frozenset[str] | None = None
         self._listed_at = 0.0
+        #: When the table sockets' sessions were last checked (recheck_sessions;
+        #: at start there is no socket to check).
+        self._sessions_checked_at = clock()
         hub.on_finish.append(self.finished)
         hub.on_open.append(self.opened)
         hub.on_change.append(self.turn_changed)
@@ -152,6 +160,7 @@ class Online:
         self._tasks.append(loop.create_task(self._pair_forever()))
         if self.hub.shared:
             self._tasks.append(loop.create_task(self._hear_lobby()))
+            self._tasks.append(loop.create_task(self._hear_accounts()))
 
     async def shutdown(self) -> None:
         for task in self._tasks:
@@ -192,62 +201,178 @@ class Online:
                 params={"n": minutes},
             )
 
-    async def sessions_ended(self, account_id: int, keep: str | None = None) -> int:
-        """Close this process's table sockets whose account seat was proved
-        by a session of ``account_id`` other than the one of the token
-        ``keep``: a device logged out plays no more, even on a table it
-        had open (reconnecting, it is asked to log in). Returns how many."""
+    async def sessions_ended(
+        self, account_id: int, keep: str | None = None, *, renewed: str | None = None
+    ) -> int:
+        """Close the table sockets whose account seat was proved by a session
+        of ``account_id`` other than the one of the token ``keep``: a device
+        logged out plays no more, even on a table it had open (reconnecting,
+        it is asked to log in). ``renewed``: the token ``keep`` replaces on
+        the asking device (a password change gives it a new session): its
+        sockets are proved by ``keep``'s session from now on, so that this
+        and a later "log out everywhere else" keep them. Done here and,
+        through the bus, on every other process (:meth:`hear_account_event`).
+        Returns how many sockets this process closed."""
         kept = None if keep is None else token_digest(keep)
-        doomed = [
-            peer
-            for table in list(self.hub.tables.values())
-            for peer in list(table.peers)
-            if isinstance(peer, Connection)
-            and peer.account_id == account_id
-            and peer.session != kept
-        ]
-        for conn in doomed:
-            with contextlib.suppress(Exception):
-                await conn.ws.close(code=CLOSE_SESSION_ENDED, reason="logged out")
+        was = None if renewed is None or kept is None else token_digest(renewed)
+        self._announce(AccountEvent("ended", self.hub.leases.owner, (account_id,), kept, was))
+        return await self._end_sessions(account_id, kept, was)
+
+    async def _end_sessions(self, account_id: int, kept: str | None, was: str | None) -> int:
+        """:meth:`sessions_ended` on this process's sockets, by digests."""
+        if was is not None and kept is not None:
+            self._renew(account_id, was, kept)
+        doomed = [conn for conn in self._account_sockets(account_id) if conn.session != kept]
+        await close_for_session(doomed)
         return len(doomed)
 
-    def session_renewed(self, account_id: int, old: str | None, new: str) -> int:
+    def _renew(self, account_id: int, was: str, now: str) -> int:
         """This process's table sockets of ``account_id`` proved by the
-        session of the token ``old`` are from now on proved by the one of
-        ``new`` (a password change gives the asking device a new session):
-        so that a later "log out everywhere else" from this device keeps
-        them, and closes only the other devices'. Returns how many."""
-        if old is None:
-            return 0
-        was = token_digest(old)
-        moved = [
+        session digest ``was`` are proved by ``now`` instead. Returns how many."""
+        moved = [conn for conn in self._account_sockets(account_id) if conn.session == was]
+        for conn in moved:
+            conn.session = now
+        return len(moved)
+
+    def _account_sockets(self, account_id: int | None) -> list[Connection]:
+        """The table sockets here whose seat an account's session proved
+        (``None``: every account's)."""
+        return [
             peer
             for table in list(self.hub.tables.values())
             for peer in list(table.peers)
             if isinstance(peer, Connection)
-            and peer.account_id == account_id
-            and peer.session == was
+            and peer.session is not None
+            and (account_id is None or peer.account_id == account_id)
         ]
-        for conn in moved:
-            conn.session = token_digest(new)
-        return len(moved)
 
-    def account_deleted(self, renamed: Sequence[tuple[str, int]]) -> None:
+    async def close_ended_sessions(self) -> int:
+        """Close the table sockets here whose session no longer exists in
+        the database (one query): the backstop of a lost account event, run
+        after the bus is back and every SESSION_CHECK_EVERY seconds."""
+        sockets = self._account_sockets(None)
+        digests = {conn.session for conn in sockets if conn.session is not None}
+        if not digests:
+            return 0
+        live = await asyncio.to_thread(self.accounts.live_sessions, digests)
+        doomed = [conn for conn in sockets if conn.session not in live]
+        await close_for_session(doomed)
+        return len(doomed)
+
+    def account_deleted(self, account_id: int, renamed: Sequence[tuple[str, int]]) -> None:
         """An account is gone (:meth:`Accounts.delete`): its seats at the
         tables this process holds in memory take the deleted player's name,
-        as they have in the database, and the lobby drops its offers."""
+        as they have in the database, and the lobby drops its offers; the
+        other processes hear both (:meth:`hear_account_event`, and the
+        lobby's channel)."""
         for game_id, seat in renamed:
-            table = self.hub.tables.get(game_id)
-            if table is None:
-                continue
-            names = list(table.game.players)
-            names[seat] = DELETED_NAME
-            table.game.players = (names[0], names[1])
-            if table.match.players is not None:
-                table.match.players = table.game.players
-            if table.accounts[seat] is not None:
-                table.accounts[seat] = None
+            self._rename_seat(game_id, seat)
         self.lobby_changed()
+        self._announce(AccountEvent("deleted", self.hub.leases.owner, (account_id,)))
+
+    def _rename_seat(self, game_id: str, seat: int) -> None:
+        """A seat of a table in memory takes the deleted player's name."""
+        table = self.hub.tables.get(game_id)
+        if table is None:
+            return
+        names = list(table.game.players)
+        names[seat] = DELETED_NAME
+        table.game.players = (names[0], names[1])
+        if table.match.players is not None:
+            table.match.players = table.game.players
+        if table.accounts[seat] is not None:
+            table.accounts[seat] = None
+
+    async def _rename_deleted(self, account_id: int) -> None:
+        """Another process deleted ``account_id``: the tables here it sat
+        at take the names the database now gives their seats."""
+        held = [t.id for t in self.hub.tables.values() if account_id in t.account_ids]
+        if not held:
+            return
+        stored = await asyncio.to_thread(self._stored_players, held)
+        for game_id, names in stored.items():
+            table = self.hub.tables.get(game_id)
+            shown = () if table is None else table.game.players
+            for seat, name in enumerate(shown):
+                if names[seat] == DELETED_NAME != name:
+                    self._rename_seat(game_id, seat)
+
+    def _stored_players(self, game_ids: list[str]) -> dict[str, list[str]]:
+        """The players' names the database gives these games (blocking)."""
+        query = select(games.c.id, games.c.players).where(games.c.id.in_(game_ids))
+        with self.hub.ledger.engine.connect() as db:
+            return {str(r.id): json.loads(r.players) for r in db.execute(query)}
+
+    # -- account events between processes ---------------------------------------------------
+
+    def _announce(self, event: AccountEvent) -> None:
+        """Publish an account event for the other processes (in a task: the
+        request never waits for the bus; one process publishes nothing)."""
+        if not self.hub.shared:
+            return
+        task = asyncio.get_running_loop().create_task(self._publish_account(event))
+        self._publishing.add(task)
+        task.add_done_callback(self._publishing.discard)
+
+    async def _publish_account(self, event: AccountEvent) -> None:
+        try:
+            await self.hub.bus.publish_account(event)
+        except Exception as exc:  # the sockets' own checks catch up (hear_account_event)
+            log.warning(
+                "could not tell the other processes of an account's %s: %s", event.kind, exc
+            )
+
+    async def hear_account_event(self, event: AccountEvent) -> None:
+        """Apply to this process's sockets an account event another process
+        published (its origin applied it already, and ignores its own).
+
+        A lost event (pub/sub is not a queue; a process may be deaf to
+        Redis for a while) is caught up by the sockets' own checks: a table
+        socket whose session ended proves it again before each move and is
+        closed then, and every SESSION_CHECK_EVERY seconds and once the bus
+        is back all of them are checked (:meth:`close_ended_sessions`); a
+        device whose renewal was lost is closed at its next move as if its
+        session had ended, and its page reconnects with its new cookie; a
+        lost turn is seen at the page's minute's asking (and every lobby
+        socket here asks again once the bus is back); a deleted player's
+        name shows until its table leaves memory here."""
+        if event.origin == self.hub.leases.owner:
+            return
+        if event.kind == "ended":
+            await self._end_sessions(event.accounts[0], event.keep, event.renewed)
+        elif event.kind == "turn":
+            self._tell_turn(frozenset(event.accounts))
+        else:
+            await self._rename_deleted(event.accounts[0])
+
+    async def _hear_accounts(self) -> None:
+        """Hear the other processes' account events, subscribing again after
+        a lost connection to the broker (then catching up what was missed)."""
+        bus = self.hub.bus
+
+        async def heard(event: AccountEvent) -> None:
+            try:
+                await self.hear_account_event(event)
+            except Exception as exc:  # one event failing never deafens the rest
+                log.warning("could not apply an account's %s from the bus: %s", event.kind, exc)
+
+        await hear_forever(
+            "the accounts'", bus.ready, bus.subscribe_accounts, heard, self._deaf_ended
+        )
+
+    async def recheck_sessions(self) -> None:
+        """Every SESSION_CHECK_EVERY seconds (a step of the pairing rounds
+        among several processes): :meth:`close_ended_sessions`."""
+        now = self.clock()
+        if now - self._sessions_checked_at < SESSION_CHECK_EVERY:
+            return
+        self._sessions_checked_at = now
+        await self.close_ended_sessions()
+
+    async def _deaf_ended(self) -> None:
+        """Back on the bus: catch up what its lost events said."""
+        self._tell_turn(None)
+        await self.close_ended_sessions()
 
     # -- tables -----------------------------------------------------------------------------
 
@@ -457,23 +582,18 @@ class Online:
 
     async def _hear_lobby(self) -> None:
         """Tell the lobby sockets here of the changes made on the other
-        processes, subscribing again after a lost connection to the broker."""
-        lost = False
-        while True:
-            try:
-                if lost:  # once the broker answers again (never while it is down),
-                    await self.hub.bus.ready()
-                    self._tell_lobby()  # every socket fetches the offers changed while deaf
-                    lost = False
-                async for origin in self.hub.bus.subscribe_lobby():
-                    if origin != self.hub.leases.owner:
-                        self._tell_lobby()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("the lobby's bus failed (%s); subscribing again", exc)
-            lost = True
-            await asyncio.sleep(1.0)
+        processes, subscribing again after a lost connection to the broker
+        (then every socket fetches the offers changed while deaf)."""
+        bus, owner = self.hub.bus, self.hub.leases.owner
+
+        async def heard(origin: str) -> None:
+            if origin != owner:
+                self._tell_lobby()
+
+        async def back() -> None:
+            self._tell_lobby()
+
+        await hear_forever("the lobby's", bus.ready, bus.subscribe_lobby, heard, back)
 
     async def tell_lapsed(self) -> None:
         """Tell the lobby sockets here when the listed seeks changed with
@@ -550,6 +670,7 @@ class Online:
         ]
         if self.hub.shared:
             steps.append(("telling the followed offers", self.tell_elsewhere_matched))
+            steps.append(("closing the tables of ended sessions", self.recheck_sessions))
         while True:
             await asyncio.sleep(self.hub.config.pairing_interval)
             for name, step in steps:
@@ -622,14 +743,23 @@ class Online:
 
     def turn_changed(self, table: Table) -> None:
         """A lobby game changed (a move, a deal): its players' lobby sockets
-        are told ``{"type": "turn"}`` and ask their count again. (Among
-        several processes only the sockets of this one hear it; the others'
-        pages see it at their next minute's asking.)"""
+        are told ``{"type": "turn"}`` and ask their count again, here and,
+        through the bus, on the other processes (a lost message: their
+        pages see it at their next minute's asking)."""
         if not table.account_ids:
             return
+        self._tell_turn(table.account_ids)
+        ids = tuple(sorted(table.account_ids))[:2]
+        self._announce(AccountEvent("turn", self.hub.leases.owner, ids))
+
+    def _tell_turn(self, account_ids: frozenset[int] | None) -> None:
+        """Tell the lobby sockets here of these accounts (None: of every
+        account) that one of their games changed."""
         text = json.dumps({"type": "turn"})
         for listener in list(self.listeners):
-            if listener.account_id in table.account_ids:
+            if listener.account_id is None:
+                continue
+            if account_ids is None or listener.account_id in account_ids:
                 listener.send(text)
 
     def game_ids(self, account: Account) -> list[str]:
@@ -684,6 +814,41 @@ class Online:
                 }
             )
         return out
+
+
+async def hear_forever(
+    what: str,
+    ready: Callable[[], Awaitable[None]],
+    subscribe: Callable[[], AsyncIterator[T]],
+    heard: Callable[[T], Awaitable[None]],
+    back: Callable[[], Awaitable[None]],
+) -> None:
+    """Give each message of a bus channel to ``heard``, subscribing again a
+    second after a lost connection to the broker; once it answers again
+    (never while it is down), ``back`` catches up what was missed."""
+    lost = False
+    while True:
+        try:
+            if lost:
+                await ready()
+                await back()
+                lost = False
+            async for message in subscribe():
+                await heard(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("%s bus failed (%s); subscribing again", what, exc)
+        lost = True
+        await asyncio.sleep(1.0)
+
+
+async def close_for_session(sockets: Sequence[Connection]) -> None:
+    """Close table sockets whose session ended (CLOSE_SESSION_ENDED: their
+    page says the device is no longer logged in)."""
+    for conn in sockets:
+        with contextlib.suppress(Exception):
+            await conn.ws.close(code=CLOSE_SESSION_ENDED, reason="logged out")
 
 
 def account_game_rows(

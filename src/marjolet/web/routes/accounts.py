@@ -126,8 +126,8 @@ async def change_password(
 ) -> dict[str, Any]:
     """Change the password: every other session ends, and this device gets
     a fresh session (a token known before the change opens nothing), which
-    its open table sockets now count as theirs (only other devices' close,
-    now and at a later "log out everywhere else"). A new
+    its open table sockets now count as theirs, on every process (only
+    other devices' close, now and at a later "log out everywhere else"). A new
     password that breaks the sign-up's rule is refused before anything is
     counted or checked."""
     try:
@@ -136,8 +136,8 @@ async def change_password(
         raise refused(exc) from None
     count_password_try(online, client, account)
     token = await online.run(online.accounts.change_password, account.id, body.current, body.new)
-    online.session_renewed(account.id, request.cookies.get(SESSION_COOKIE), token)
-    await online.sessions_ended(account.id, keep=token)
+    renewed = request.cookies.get(SESSION_COOKIE)
+    await online.sessions_ended(account.id, keep=token, renewed=renewed)
     set_session(response, request, token)
     return {"account": account.to_json()}
 
@@ -166,7 +166,7 @@ async def delete_account(
     count_password_try(online, client, account)
     renamed = await online.run(online.accounts.delete, account.id, body.password)
     await online.sessions_ended(account.id)
-    online.account_deleted(renamed)
+    online.account_deleted(account.id, renamed)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
     return {"account": None, "forget": []}
 

@@ -26,7 +26,7 @@ from marjolet.web.connection import Connection
 from marjolet.web.deps import ConfigDep, HubDep, within_limit
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
-from marjolet.web.online import SESSION_COOKIE, Online
+from marjolet.web.online import SESSION_COOKIE, Online, close_for_session
 from marjolet.web.tables import Table
 
 log = logging.getLogger("marjolet.web")
@@ -219,6 +219,20 @@ async def _flooded(conn: Connection, config: WebConfig) -> bool:
     return True
 
 
+async def _still_logged_in(conn: Connection) -> bool:
+    """Whether the session that proved the connection's account seat still
+    exists (one query): else the connection is closed, as every process
+    closes it when it hears that the session ended; this check is what
+    holds when that word was lost on the bus."""
+    online: Online = conn.ws.app.state.online
+    assert conn.session is not None
+    if conn.session in await asyncio.to_thread(online.accounts.live_sessions, {conn.session}):
+        return True
+    log.info("%s: closed: its session ended", conn.where)
+    await close_for_session([conn])
+    return False
+
+
 async def _handle(conn: Connection, table: Table, msg: protocol.ClientMessage) -> None:
     if isinstance(msg, protocol.Ping):
         conn.send('{"type": "pong"}')
@@ -227,6 +241,8 @@ async def _handle(conn: Connection, table: Table, msg: protocol.ClientMessage) -
         raise WebError("hello_twice", "already seated: 'hello' is only the first message")
     if conn.seat is None:
         raise WebError("spectator", "spectators cannot play")
+    if conn.session is not None and not await _still_logged_in(conn):
+        return
     if isinstance(msg, protocol.Act):
         await table.act(conn.seat, msg.action, msg.version)
     elif isinstance(msg, protocol.Claim):
