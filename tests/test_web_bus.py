@@ -212,7 +212,7 @@ def test_an_account_event_carries_ids_digests_and_a_process_name_and_nothing_els
 
 
 def test_a_malformed_account_event_is_ignored() -> None:
-    for junk in [
+    texts: list[bytes | str] = [
         "",
         "ended",
         "ended 0a1b 7",
@@ -228,7 +228,9 @@ def test_a_malformed_account_event_is_ignored() -> None:
         "logout 0a1b 7",
         "\x00\xff",
         b"deleted ff \xff",
-    ]:
+        b"deleted ff 7 \n",
+    ]
+    for junk in texts:
         assert decode_account_event(junk) is None, junk
 
 

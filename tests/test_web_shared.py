@@ -611,7 +611,8 @@ def test_a_lobby_socket_on_another_process_hears_at_once_that_its_turn_came(
     from websockets.sync.client import connect
 
     from marjolet.web.online import SESSION_COOKIE
-    from test_web_online import TIMEOUT, pass_the_turn, rated_game, sign_up
+    from test_web_online import pass_the_turn, rated_game, sign_up
+    from web_support import TIMEOUT
 
     with two_servers(postgres_url, redis_url) as (a, b):
         kim, lee = sign_up(a, "kim"), sign_up(a, "lee")
