@@ -35,7 +35,8 @@ class Connection:
         self.where = "?"
         #: A seat taken as an account's (``hello`` with ``account``): the
         #: account and the digest of the session that proved it, so that the
-        #: socket is closed when that session ends (Online.sessions_ended).
+        #: socket is closed when that session ends, on any process
+        #: (Online.sessions_ended), and proves it again before each move.
         self.account_id: int | None = None
         self.session: str | None = None
 
