@@ -27,7 +27,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -224,14 +224,8 @@ class RedisBus:
     async def publish(self, game_id: str, version: int) -> None:
         await self._redis.publish(self.channel, encode(game_id, version))
 
-    async def subscribe(self) -> AsyncIterator[tuple[str, int]]:
-        async with contextlib.aclosing(self._listen(self.channel)) as messages:
-            async for data in messages:
-                decoded = decode(data)
-                if decoded is None:
-                    log.warning("ignored a malformed message on %s", self.channel)
-                    continue
-                yield decoded
+    def subscribe(self) -> AsyncIterator[tuple[str, int]]:
+        return self._decoded(self.channel, decode)
 
     async def publish_lobby(self, origin: str) -> None:
         if not _ORIGIN.fullmatch(origin):
@@ -248,14 +242,21 @@ class RedisBus:
     async def publish_account(self, event: AccountEvent) -> None:
         await self._redis.publish(self.accounts_channel, encode_account_event(event))
 
-    async def subscribe_accounts(self) -> AsyncIterator[AccountEvent]:
-        async with contextlib.aclosing(self._listen(self.accounts_channel)) as messages:
+    def subscribe_accounts(self) -> AsyncIterator[AccountEvent]:
+        return self._decoded(self.accounts_channel, decode_account_event)
+
+    async def _decoded(
+        self, channel: str, decoder: Callable[[Any], T | None]
+    ) -> AsyncGenerator[T, None]:
+        """The messages of ``channel`` that ``decoder`` reads; any other is
+        logged and skipped (a malformed message never stops the listening)."""
+        async with contextlib.aclosing(self._listen(channel)) as messages:
             async for data in messages:
-                event = decode_account_event(data)
-                if event is None:
-                    log.warning("ignored a malformed message on %s", self.accounts_channel)
+                decoded = decoder(data)
+                if decoded is None:
+                    log.warning("ignored a malformed message on %s", channel)
                     continue
-                yield event
+                yield decoded
 
     async def _listen(self, channel: str) -> AsyncGenerator[Any, None]:
         """The data of every message on ``channel``."""
