@@ -22,12 +22,15 @@ file it replaces. Standard library only.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import stat
+import sys
 import tempfile
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from pathlib import Path
+from typing import Any, TextIO
 
 from marjolet.errors import MarjoletError
 
@@ -235,3 +238,63 @@ def sqlite_tables(path: Path) -> set[str] | None:
         if not_a_database:  # no database, or a damaged one: nobody is writing it
             for made in absent:
                 made.unlink(missing_ok=True)
+
+
+class GuardedStdout:
+    """Standard output for the length of one command: a write or flush that
+    fails (a full disk, a device error) raises one :class:`OutputError`
+    naming standard output instead of a bare :class:`OSError` whose
+    traceback would reach the user. A closed pipe stays
+    :class:`BrokenPipeError` (the reader left: not an error to report).
+    Everything else is the wrapped stream's."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+    def _failed(self, exc: OSError) -> OutputError:
+        """The error to raise; the output still buffered is dropped (the
+        file descriptor now points at the null device), so that Python's
+        own flush at exit does not fail a second time with a traceback."""
+        reason = str(exc.strerror or exc)
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._stream.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):  # not a file (a test's capture)
+            pass
+        return OutputError(
+            f"standard output: cannot write: {reason}", code="cannot_write", detail=reason
+        )
+
+
+@contextlib.contextmanager
+def guarded_stdout() -> Iterator[GuardedStdout]:
+    """``sys.stdout`` wrapped in :class:`GuardedStdout` until the block
+    ends; then flushed (still guarded) and put back."""
+    stream = sys.stdout
+    guard = GuardedStdout(stream)
+    sys.stdout = guard
+    try:
+        yield guard
+        guard.flush()
+    finally:
+        sys.stdout = stream
