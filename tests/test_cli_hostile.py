@@ -66,3 +66,44 @@ def test_a_kernel_lib_that_cannot_be_loaded_is_named_in_one_line(
         line = one_error_line(result.stderr)
         assert result.returncode == 2
         assert line.startswith(f"marjolet: error: MARJOLET_KERNEL_LIB={str(lib)!r}: ")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["convert", "--to", "text", "--out", "", "{record}"],
+        ["review", "--budget", "0", "--out", "", "{record}"],
+        ["selfplay", "--seed", "1", "--out", ""],
+        ["replay", ""],
+        ["arena", "report", "--db", ""],
+        ["db-copy", "{record}", ""],
+    ],
+    ids=["convert-out", "review-out", "selfplay-out", "replay-file", "arena-db", "db-copy"],
+)
+def test_an_empty_file_name_is_refused_not_taken_for_no_file(
+    args: list[str], record_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [a.replace("{record}", str(record_file)) for a in args]
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # convert and review wrote nothing to standard output instead
+    assert "an empty file name" in one_error_line(err)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "marjolet: error: --save needs the name of a file, not an empty one"),
+        ("fr", "marjolet\u00a0: erreur\u00a0: --save attend un nom de fichier, pas un nom vide"),
+    ],
+)
+def test_play_refuses_an_empty_save_name_in_the_player_s_language(
+    tmp_path: Path, lang: str, expected: str
+) -> None:
+    env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    result = run_cli("play", "--plain", "--lang", lang, "--save", "", env=env)
+    assert result.returncode == 2
+    assert one_error_line(result.stderr) == expected
+    assert not (tmp_path / "data").exists()  # no game saved to the default place

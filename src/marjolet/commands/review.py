@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 
+from marjolet.commands.common import file_name
 from marjolet.errors import MarjoletError, RecordError
 
 
@@ -14,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from marjolet.analysis.review import DEFAULT_BUDGET
 
     parser.add_argument(
-        "file", metavar="RECORD", help="a record, JSON or text form ('-' for stdin)"
+        "file", metavar="RECORD", type=file_name, help="a record, JSON or text form ('-' for stdin)"
     )
     parser.add_argument(
         "--json", action="store_true", help='print {"decisions": [...], "players": [...]}'
@@ -31,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out",
         metavar="FILE",
+        type=file_name,
         help="write the record annotated with comments (text form; JSON form with a "
         "'comments' list if FILE ends in .json)",
     )
