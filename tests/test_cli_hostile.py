@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from marjolet.bots.catalogue import BotCatalogue, BotChoiceError
 from marjolet.cli import main
 
 
@@ -107,3 +108,14 @@ def test_play_refuses_an_empty_save_name_in_the_player_s_language(
     assert result.returncode == 2
     assert one_error_line(result.stderr) == expected
     assert not (tmp_path / "data").exists()  # no game saved to the default place
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [("best:time=-1", "time must be 0-3600"), ("pimc:clock=moon", "clock must be wall or cpu")],
+)
+def test_serve_refuses_an_allowed_bot_whose_values_the_bot_refuses(spec: str, message: str) -> None:
+    with pytest.raises(BotChoiceError) as caught:
+        BotCatalogue.build({"mine": spec})
+    assert str(caught.value).startswith(f"--allow-bot mine={spec}: ")
+    assert message in str(caught.value)
