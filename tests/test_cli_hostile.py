@@ -119,3 +119,23 @@ def test_serve_refuses_an_allowed_bot_whose_values_the_bot_refuses(spec: str, me
         BotCatalogue.build({"mine": spec})
     assert str(caught.value).startswith(f"--allow-bot mine={spec}: ")
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["convert", "--to", "text", "--out", "{dir}/new.txt/", "{record}"],
+        ["selfplay", "--seed", "1", "--out", "{dir}/new.txt/"],
+        ["arena", "random", "random", "--matches", "2", "--quiet", "--db", "{dir}/new.txt/"],
+    ],
+    ids=["convert", "selfplay", "arena-db"],
+)
+def test_an_output_name_ending_with_a_slash_writes_no_file_named_like_the_folder(
+    args: list[str], tmp_path: Path, record_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [a.replace("{dir}", str(tmp_path)).replace("{record}", str(record_file)) for a in args]
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert "names a folder" in one_error_line(capsys.readouterr().err)
+    assert not (tmp_path / "new.txt").exists()

@@ -66,6 +66,16 @@ def _kind(mode: int) -> str | None:
     return None
 
 
+def _refuse_folder_name(shown: str, lead: str) -> None:
+    """A name ending with a slash names a folder: refused, where resolving
+    it would quietly drop the slash and write a file called like the folder."""
+    if shown.endswith(("/", os.sep)) and shown.strip("/" + os.sep):
+        raise OutputError(
+            f"{lead}: ends with '/', so it names a folder; give the name of a file",
+            code="folder",
+        )
+
+
 def real_target(path: str | os.PathLike[str]) -> Path:
     """Where writing ``path`` lands: symlinks followed (even a dangling one)."""
     return Path(os.path.realpath(path))
@@ -89,6 +99,7 @@ def check_output(
     """
     shown = os.fspath(path)
     lead = prefix if prefix is not None else f"{flag} {shown}"
+    _refuse_folder_name(shown, lead)
     target = real_target(path)
     try:
         info = os.stat(target)
@@ -176,6 +187,7 @@ def check_database(
     starts with ``prefix`` (default ``--db PATH``)."""
     shown = os.fspath(path)
     lead = prefix if prefix is not None else f"--db {shown}"
+    _refuse_folder_name(shown, lead)
     target = real_target(path)
     try:
         info = os.stat(target)
