@@ -12,6 +12,11 @@ everywhere:
   target's own folder; the link itself is never replaced by a regular file;
 - the folder of the file must exist: no command creates missing folders for
   a file the user named (a typo in a path is an error, not a new tree);
+- a name ending with ``/`` names a folder and is refused (resolving it
+  would drop the slash); an empty name is refused where it is given, by
+  the commands' argparse type ``commands.common.file_name``;
+- standard output is one more output: a command that cannot write it (a
+  full disk) ends as one line naming it (:class:`GuardedStdout`);
 - a database (``--db``) that exists must be a marjolet database of that kind
   (or an empty file); any other file is refused, never turned into one.
 
