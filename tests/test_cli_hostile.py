@@ -139,3 +139,13 @@ def test_an_output_name_ending_with_a_slash_writes_no_file_named_like_the_folder
     assert stop.value.code == 2
     assert "names a folder" in one_error_line(capsys.readouterr().err)
     assert not (tmp_path / "new.txt").exists()
+
+
+@pytest.mark.parametrize("budget", ["inf", "1e30", "nan", "-1"])
+def test_review_names_budget_when_its_value_is_out_of_range(
+    budget: str, record_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["review", "--budget", budget, str(record_file)])
+    assert stop.value.code == 2
+    assert "--budget must be 0-3600 seconds" in one_error_line(capsys.readouterr().err)
