@@ -149,3 +149,26 @@ def test_review_names_budget_when_its_value_is_out_of_range(
         main(["review", "--budget", budget, str(record_file)])
     assert stop.value.code == 2
     assert "--budget must be 0-3600 seconds" in one_error_line(capsys.readouterr().err)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "marjolet: error: cannot write to the screen (standard output): "),
+        (
+            "fr",
+            "marjolet\u00a0: erreur\u00a0: impossible d’écrire à l’écran (sortie standard)\u00a0: ",
+        ),
+    ],
+)
+def test_play_says_standard_output_failed_in_the_player_s_language(
+    tmp_path: Path, lang: str, expected: str
+) -> None:
+    env = {"MARJOLET_DATA_DIR": str(tmp_path)}
+    with open("/dev/full", "w") as full:
+        result = run_cli(
+            "play", "--plain", "--lang", lang, "--seed", "1", env=env, stdout=full.fileno()
+        )
+    assert result.returncode == 2
+    assert one_error_line(result.stderr).startswith(expected)

@@ -49,7 +49,8 @@ class OutputError(MarjoletError):
     ``code`` says why in one word, for a program that words the error
     itself (``marjolet play`` in the player's language): ``exists``,
     ``folder``, ``special`` (a device, FIFO or socket), ``no_folder``,
-    ``cannot_write`` (``detail``: the system's reason), or ``""``.
+    ``cannot_write`` (``detail``: the system's reason), ``stdout`` (standard
+    output failed; ``detail``: the system's reason), or ``""``.
     """
 
     def __init__(self, message: str, *, code: str = "", detail: str = "") -> None:
@@ -299,7 +300,7 @@ class GuardedStdout:
         except (OSError, ValueError, AttributeError):  # not a file (a test's capture)
             pass
         return OutputError(
-            f"standard output: cannot write: {reason}", code="cannot_write", detail=reason
+            f"standard output: cannot write: {reason}", code="stdout", detail=reason
         )
 
 

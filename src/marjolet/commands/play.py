@@ -188,8 +188,19 @@ def run(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     except MarjoletError as exc:
-        print(words.tr("play.error", message=exc), file=sys.stderr)
+        print(words.tr("play.error", message=_worded(exc)), file=sys.stderr)
         return 2
+
+
+def _worded(exc: MarjoletError) -> str:
+    """An error's sentence for the player: standard output's failure in
+    the player's words (the rest is worded where it is raised)."""
+    from marjolet.outputs import OutputError
+    from marjolet.tui.words import tr
+
+    if isinstance(exc, OutputError) and exc.code == "stdout":
+        return tr("play.stdout_failed", detail=exc.detail)
+    return str(exc)
 
 
 def _play(args: argparse.Namespace) -> int:
