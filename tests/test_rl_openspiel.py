@@ -224,6 +224,12 @@ def test_ismcts_bot_spec_errors_are_clear() -> None:
         make_bot("openspiel-ismcts:final=best")
 
 
+@pytest.mark.parametrize("uct_c", ["1e22", "1e300", "-1"])
+def test_ismcts_bot_refuses_an_exploration_constant_out_of_range(uct_c: str) -> None:
+    with pytest.raises(BotSpecError, match="uct_c must be 0-1000000 "):
+        make_bot(f"openspiel-ismcts:uct_c={uct_c}")
+
+
 def test_state_from_observation_puts_the_bot_in_its_information_state() -> None:
     rng = random.Random(10)
     game = mo.load(dealer=0)

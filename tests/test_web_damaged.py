@@ -129,3 +129,20 @@ def test_a_damaged_page_is_found_by_the_check(tmp_path: Path) -> None:
     assert problems, "a garbled page must be reported"
     result = check_db(path)
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("revision", "said"),
+    [("0999", "schema revision 0999"), ("9999_future", "not one of marjolet's")],
+)
+def test_check_db_does_not_call_sound_a_database_the_server_refuses(
+    tmp_path: Path, revision: str, said: str
+) -> None:
+    path = tmp_path / "g.sqlite3"
+    two_games(path)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE alembic_version SET version_num = ?", (revision,))
+    _, problems = check_database_file(path)
+    assert len(problems) == 1 and said in problems[0]
+    result = check_db(path)
+    assert result.returncode == 2 and "sound" not in result.stdout

@@ -91,14 +91,34 @@ def fail(message: str) -> NoReturn:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; a failure to write its output (standard output on a
+    full disk) is reported like any input error: one line, status 2."""
+    from marjolet.outputs import OutputError, guarded_stdout
+
+    try:
+        with guarded_stdout():
+            try:
+                return _dispatch(argv)
+            except SystemExit as stop:  # help, --version, fail(): the output flushed first
+                try:
+                    sys.stdout.flush()
+                except OutputError:
+                    if stop.code in (0, None):
+                        raise
+                raise
+    except OutputError as exc:
+        fail(str(exc))
+
+
+def _dispatch(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
-    parser = build_parser(command if command in COMMANDS else None, argv)
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 2
-    try:
+    try:  # building the parser imports the command's module (and what it imports)
+        parser = build_parser(command if command in COMMANDS else None, argv)
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 2
         result: int = args._module.run(args)
         return result
     except MarjoletError as exc:

@@ -25,6 +25,7 @@ import os
 from types import ModuleType
 from typing import Any
 
+from marjolet.errors import MarjoletError
 from marjolet.rules import SAME_SUIT, Rules
 from marjolet.solution import Solution, cheapness, check_ending
 
@@ -46,13 +47,24 @@ def _load() -> tuple[ModuleType | None, str]:
     return _kernel, f"C kernel (marjolet._kernel, API {_kernel.API_VERSION})"
 
 
+class KernelLoadError(MarjoletError, ImportError):
+    """``MARJOLET_KERNEL_LIB`` names no loadable extension: an input error
+    (one line naming the variable), and still an :class:`ImportError`."""
+
+
 def _load_file(path: str) -> ModuleType:
     """Load the extension from a file (``MARJOLET_KERNEL_LIB``)."""
+    where = f"MARJOLET_KERNEL_LIB={path!r}"
+    if not os.path.isfile(path):
+        raise KernelLoadError(f"{where}: no such file (give a built kernel's path, or unset it)")
     spec = importlib.util.spec_from_file_location("marjolet._kernel", path)
     if spec is None or spec.loader is None:
-        raise ImportError(f"MARJOLET_KERNEL_LIB={path!r} is not a loadable extension")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+        raise KernelLoadError(f"{where}: not a loadable extension (a .so file is expected)")
+    try:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except ImportError as exc:
+        raise KernelLoadError(f"{where}: cannot be loaded: {exc}") from None
     return module
 
 

@@ -12,6 +12,11 @@ everywhere:
   target's own folder; the link itself is never replaced by a regular file;
 - the folder of the file must exist: no command creates missing folders for
   a file the user named (a typo in a path is an error, not a new tree);
+- a name ending with ``/`` names a folder and is refused (resolving it
+  would drop the slash); an empty name is refused where it is given, by
+  the commands' argparse type ``commands.common.file_name``;
+- standard output is one more output: a command that cannot write it (a
+  full disk) ends as one line naming it (:class:`GuardedStdout`);
 - a database (``--db``) that exists must be a marjolet database of that kind
   (or an empty file); any other file is refused, never turned into one.
 
@@ -22,12 +27,15 @@ file it replaces. Standard library only.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import stat
+import sys
 import tempfile
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from pathlib import Path
+from typing import Any, TextIO
 
 from marjolet.errors import MarjoletError
 
@@ -41,7 +49,8 @@ class OutputError(MarjoletError):
     ``code`` says why in one word, for a program that words the error
     itself (``marjolet play`` in the player's language): ``exists``,
     ``folder``, ``special`` (a device, FIFO or socket), ``no_folder``,
-    ``cannot_write`` (``detail``: the system's reason), or ``""``.
+    ``cannot_write`` (``detail``: the system's reason), ``stdout`` (standard
+    output failed; ``detail``: the system's reason), or ``""``.
     """
 
     def __init__(self, message: str, *, code: str = "", detail: str = "") -> None:
@@ -61,6 +70,16 @@ def _kind(mode: int) -> str | None:
     if stat.S_ISDIR(mode):
         return "a folder (directory)"
     return None
+
+
+def _refuse_folder_name(shown: str, lead: str) -> None:
+    """A name ending with a slash names a folder: refused, where resolving
+    it would quietly drop the slash and write a file called like the folder."""
+    if shown.endswith(("/", os.sep)) and shown.strip("/" + os.sep):
+        raise OutputError(
+            f"{lead}: ends with '/', so it names a folder; give the name of a file",
+            code="folder",
+        )
 
 
 def real_target(path: str | os.PathLike[str]) -> Path:
@@ -86,6 +105,7 @@ def check_output(
     """
     shown = os.fspath(path)
     lead = prefix if prefix is not None else f"{flag} {shown}"
+    _refuse_folder_name(shown, lead)
     target = real_target(path)
     try:
         info = os.stat(target)
@@ -173,6 +193,7 @@ def check_database(
     starts with ``prefix`` (default ``--db PATH``)."""
     shown = os.fspath(path)
     lead = prefix if prefix is not None else f"--db {shown}"
+    _refuse_folder_name(shown, lead)
     target = real_target(path)
     try:
         info = os.stat(target)
@@ -235,3 +256,63 @@ def sqlite_tables(path: Path) -> set[str] | None:
         if not_a_database:  # no database, or a damaged one: nobody is writing it
             for made in absent:
                 made.unlink(missing_ok=True)
+
+
+class GuardedStdout:
+    """Standard output for the length of one command: a write or flush that
+    fails (a full disk, a device error) raises one :class:`OutputError`
+    naming standard output instead of a bare :class:`OSError` whose
+    traceback would reach the user. A closed pipe stays
+    :class:`BrokenPipeError` (the reader left: not an error to report).
+    Everything else is the wrapped stream's."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+    def _failed(self, exc: OSError) -> OutputError:
+        """The error to raise; the output still buffered is dropped (the
+        file descriptor now points at the null device), so that Python's
+        own flush at exit does not fail a second time with a traceback."""
+        reason = str(exc.strerror or exc)
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._stream.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):  # not a file (a test's capture)
+            pass
+        return OutputError(
+            f"standard output: cannot write: {reason}", code="stdout", detail=reason
+        )
+
+
+@contextlib.contextmanager
+def guarded_stdout() -> Iterator[GuardedStdout]:
+    """``sys.stdout`` wrapped in :class:`GuardedStdout` until the block
+    ends; then flushed (still guarded) and put back."""
+    stream = sys.stdout
+    guard = GuardedStdout(stream)
+    sys.stdout = guard
+    try:
+        yield guard
+        guard.flush()
+    finally:
+        sys.stdout = stream

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from marjolet.commands.common import add_rules_arguments, rules_from_args
+from marjolet.commands.common import add_rules_arguments, file_name, rules_from_args
 from marjolet.errors import MarjoletError
 
 if TYPE_CHECKING:
@@ -56,7 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="sequential test of Elo <= ELO0 against Elo >= ELO1 (two bots)")
     parser.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate")
     parser.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate")
-    parser.add_argument("--db", metavar="FILE", help="SQLite database (default marjolet-arena.db)")
+    parser.add_argument("--db", metavar="FILE", type=file_name,
+                        help="SQLite database (default marjolet-arena.db)")
     parser.add_argument("--no-db", action="store_true", help="store nothing")
     parser.add_argument("--backend", choices=["local", "ray"], default="local",
                         help="local process pool (default) or Ray")
@@ -64,7 +65,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", type=int, metavar="RUN_ID",
                         help="continue an interrupted run stored in the database")
     parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
-    parser.add_argument("--plot", metavar="FILE", help="draw ratings and margins (.png or .svg)")
+    parser.add_argument("--plot", metavar="FILE", type=file_name,
+                        help="draw ratings and margins (.png or .svg)")
     parser.add_argument("--force", action="store_true", help="let --plot replace an existing file")
     parser.add_argument("--run", type=int, metavar="ID", help="report: the run to show")
     add_rules_arguments(parser)

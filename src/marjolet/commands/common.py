@@ -20,6 +20,16 @@ RULES_HELP = {
     "one_meld_per_window": "at most one declaration per trick won",
 }
 
+def file_name(text: str) -> str:
+    """The ``type`` of every argument that names a file: the text as given,
+    refused when empty. An empty name is a slip (an unset shell variable):
+    read as "not given" it sent an output to standard output or to the
+    default place, and read as a path it was taken for the current folder."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name; give the name of a file")
+    return text
+
+
 #: ``--deal-pattern``'s choices: the deal patterns of the rules (R4), as ``3-3``.
 PATTERN_TEXTS = tuple("-".join(str(n) for n in pattern) for pattern in DEAL_PATTERNS)
 

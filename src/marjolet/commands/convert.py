@@ -10,11 +10,17 @@ from __future__ import annotations
 import argparse
 import sys
 
+from marjolet.commands.common import file_name
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a record, JSON or text form ('-' for stdin)")
+    parser.add_argument(
+        "file", metavar="FILE", type=file_name, help="a record, JSON or text form ('-' for stdin)"
+    )
     parser.add_argument("--to", choices=["json", "text"], required=True, help="the form to write")
-    parser.add_argument("--out", metavar="FILE", help="write there (atomically) instead of stdout")
+    parser.add_argument(
+        "--out", metavar="FILE", type=file_name, help="write there (atomically) instead of stdout"
+    )
     parser.add_argument("--force", action="store_true", help="replace --out if it exists")
 
 

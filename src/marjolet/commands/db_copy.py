@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import argparse
 
+from marjolet.commands.common import file_name
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "source",
         metavar="SOURCE",
+        type=file_name,
         help="the database to copy, as serve --db takes it: a SQLite file or "
         "postgresql://USER@HOST:PORT/DB; at this marjolet's schema revision, no server "
         "running on it; only read",
@@ -18,6 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "target",
         metavar="TARGET",
+        type=file_name,
         help="an empty database: a new (or empty) SQLite file, or an empty PostgreSQL "
         "database; its tables are created, then every row is copied in one transaction",
     )

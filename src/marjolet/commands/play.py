@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, cast
 
-from marjolet.commands.common import RULES_HELP, add_rules_arguments, rules_from_args
+from marjolet.commands.common import RULES_HELP, add_rules_arguments, file_name, rules_from_args
 from marjolet.errors import MarjoletError, RecordError
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, SETTING_NAMES, Rules
 
@@ -102,7 +102,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--name", type=player_name, metavar=tr("play.help.metavar_name"), help=tr("play.help.name")
     )
     file = tr("play.help.metavar_file")
-    parser.add_argument("--save", metavar=file, help=tr("play.help.save"))
+    parser.add_argument("--save", metavar=file, type=file_name, help=tr("play.help.save"))
     parser.add_argument("--force", action="store_true", help=tr("play.help.force"))
     parser.add_argument(
         "--resume", metavar=file, nargs="?", const=LAST, help=tr("play.help.resume")
@@ -151,6 +151,7 @@ _USAGE_ERRORS = (
     ),
     (r"argument (?P<option>[^:]+): invalid int value: '(?P<value>.*)'", "integer"),
     (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)", "ambiguous"),
+    (r"argument (?P<option>[^:]+): an empty file name.*", "empty_name"),
     (r"argument (?P<option>[^:]+): (?P<detail>.*)", "option"),
 )
 
@@ -187,8 +188,19 @@ def run(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     except MarjoletError as exc:
-        print(words.tr("play.error", message=exc), file=sys.stderr)
+        print(words.tr("play.error", message=_worded(exc)), file=sys.stderr)
         return 2
+
+
+def _worded(exc: MarjoletError) -> str:
+    """An error's sentence for the player: standard output's failure in
+    the player's words (the rest is worded where it is raised)."""
+    from marjolet.outputs import OutputError
+    from marjolet.tui.words import tr
+
+    if isinstance(exc, OutputError) and exc.code == "stdout":
+        return tr("play.stdout_failed", detail=exc.detail)
+    return str(exc)
 
 
 def _play(args: argparse.Namespace) -> int:

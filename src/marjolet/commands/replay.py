@@ -7,6 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from marjolet.commands.common import file_name
 from marjolet.errors import RecordError
 
 if TYPE_CHECKING:
@@ -14,7 +15,9 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a record, JSON or text form ('-' for stdin)")
+    parser.add_argument(
+        "file", metavar="FILE", type=file_name, help="a record, JSON or text form ('-' for stdin)"
+    )
     parser.add_argument("--json", action="store_true", help="print the result object of record.md")
 
 

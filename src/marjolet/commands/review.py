@@ -7,14 +7,18 @@ import argparse
 import json
 import sys
 
+from marjolet.commands.common import file_name
 from marjolet.errors import MarjoletError, RecordError
+
+#: The longest search per decision (the bots' ``time`` limit).
+MAX_BUDGET = 3600
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from marjolet.analysis.review import DEFAULT_BUDGET
 
     parser.add_argument(
-        "file", metavar="RECORD", help="a record, JSON or text form ('-' for stdin)"
+        "file", metavar="RECORD", type=file_name, help="a record, JSON or text form ('-' for stdin)"
     )
     parser.add_argument(
         "--json", action="store_true", help='print {"decisions": [...], "players": [...]}'
@@ -31,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out",
         metavar="FILE",
+        type=file_name,
         help="write the record annotated with comments (text form; JSON form with a "
         "'comments' list if FILE ends in .json)",
     )
@@ -54,8 +59,8 @@ def run(args: argparse.Namespace) -> int:
     from marjolet.arena.progress import NullProgress, Progress, TerminalProgress
     from marjolet.commands.replay import load_checked, report_error
 
-    if not args.budget >= 0:
-        raise MarjoletError(f"--budget must be >= 0 seconds, got {args.budget}")
+    if not 0 <= args.budget <= MAX_BUDGET:  # NaN too; the search's own limit, named here
+        raise MarjoletError(f"--budget must be 0-{MAX_BUDGET} seconds, got {args.budget:g}")
     if args.out:
         outputs.check_output(args.out, force=args.force, flag="--out")  # before the work
     try:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from marjolet.commands.common import add_rules_arguments, rules_from_args
+from marjolet.commands.common import add_rules_arguments, file_name, rules_from_args
 
 if TYPE_CHECKING:
     from marjolet.match import Match
@@ -17,6 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out",
         metavar="FILE",
+        type=file_name,
         required=True,
         help="record file (.json for JSON, anything else for the text form)",
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from marjolet.commands.common import file_name
 from marjolet.errors import MarjoletError
 
 
@@ -15,7 +16,7 @@ class NotSolvableError(MarjoletError):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "file", metavar="RECORD", help="a record, JSON or text form ('-' for stdin)"
+        "file", metavar="RECORD", type=file_name, help="a record, JSON or text form ('-' for stdin)"
     )
     parser.add_argument(
         "--json",

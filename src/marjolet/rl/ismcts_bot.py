@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 _FINAL_POLICIES = ("visits", "value")
 
 
+#: The largest exploration constant: beyond it OpenSpiel's UCT values lose
+#: the precision to find the best child (1e22 ended in its AssertionError).
+MAX_UCT_C = 1e6
+
+
 class OpenSpielISMCTSBot(Bot):
     name = "openspiel-ismcts"
     description = (
@@ -68,8 +73,8 @@ class OpenSpielISMCTSBot(Bot):
             problem = f"worlds must be -1 or at least 1, got {opts['worlds']}"
         elif opts["final"] not in _FINAL_POLICIES:
             problem = f"final must be 'visits' or 'value', got {opts['final']!r}"
-        elif opts["uct_c"] < 0:
-            problem = f"uct_c must be >= 0, got {opts['uct_c']}"
+        elif not 0 <= opts["uct_c"] <= MAX_UCT_C:
+            problem = f"uct_c must be 0-{MAX_UCT_C:.0f} (deal points), got {opts['uct_c']:g}"
         if problem is not None:
             raise BotSpecError(f"openspiel-ismcts: {problem}")
         self._reseed()

@@ -49,6 +49,7 @@ from sqlalchemy import (
     case,
     func,
     insert,
+    inspect,
     select,
     text,
     update,
@@ -871,6 +872,9 @@ def check_database_file(path: str | os.PathLike[str]) -> tuple[int, list[str]]:
             verdict = [str(r[0]) for r in db.execute(text("PRAGMA integrity_check")).all()]
             if verdict != ["ok"]:
                 problems.extend(f"integrity: {line}" for line in verdict[:20])
+            revision = _revision_problem(db)
+            if revision:
+                return 0, [f"{str(target)!r}: {revision}"]
             ids = [str(r[0]) for r in db.execute(select(games.c.id)).all()]
             for game_id in ids:
                 try:
@@ -885,6 +889,20 @@ def check_database_file(path: str | os.PathLike[str]) -> tuple[int, list[str]]:
     finally:
         engine.dispose()
     return count, problems
+
+
+def _revision_problem(db: Connection) -> str:
+    """Why the schema revision stored in ``db`` is not one this marjolet
+    serves (a newer marjolet's, another program's), or ``""``: the server
+    refuses such a file, so the check must not call it sound."""
+    if not inspect(db).has_table("alembic_version"):
+        return ""
+    row = db.execute(text("SELECT version_num FROM alembic_version")).first()
+    try:
+        check_revision(str(row[0]) if row else "")
+    except (NewerDatabase, ForeignDatabase) as exc:
+        return f"not a database this marjolet serves: {exc}"
+    return ""
 
 
 def _deck(text_value: str) -> tuple[int, ...]:

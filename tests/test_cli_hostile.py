@@ -1,0 +1,174 @@
+"""Careless and hostile input to the ``marjolet`` command that a fuzzing
+pass found ending in a traceback, a wrong exit status or a silent
+surprise: each ends as one line naming what is wrong and where, status 2."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from marjolet.bots.catalogue import BotCatalogue, BotChoiceError
+from marjolet.cli import main
+
+
+def run_cli(
+    *args: str, env: dict[str, str] | None = None, stdout: int | None = subprocess.PIPE
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "marjolet", *args],
+        input="",
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def one_error_line(stderr: str) -> str:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    return lines[0]
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> Path:
+    path = tmp_path / "game.json"
+    assert main(["selfplay", "--seed", "3", "--out", str(path)]) == 0
+    return path
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["rules"], ["bots", "--json"], ["--help"], ["--version"]])
+def test_standard_output_on_a_full_disk_is_one_line_with_status_2(args: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        result = run_cli(*args, stdout=full.fileno())
+    line = one_error_line(result.stderr)
+    assert result.returncode == 2
+    assert line == "marjolet: error: standard output: cannot write: No space left on device"
+
+
+@pytest.mark.parametrize("kind", ["missing", "not-an-extension"])
+def test_a_kernel_lib_that_cannot_be_loaded_is_named_in_one_line(
+    tmp_path: Path, record_file: Path, kind: str
+) -> None:
+    lib = tmp_path / "kernel.so"
+    if kind == "not-an-extension":
+        lib.write_text("not a shared object\n")
+    env = {"MARJOLET_KERNEL_LIB": str(lib)}
+    for args in (["bench", "--rounds", "1", "--deals", "1"], ["review", str(record_file)]):
+        result = run_cli(*args, env=env)
+        line = one_error_line(result.stderr)
+        assert result.returncode == 2
+        assert line.startswith(f"marjolet: error: MARJOLET_KERNEL_LIB={str(lib)!r}: ")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["convert", "--to", "text", "--out", "", "{record}"],
+        ["review", "--budget", "0", "--out", "", "{record}"],
+        ["selfplay", "--seed", "1", "--out", ""],
+        ["replay", ""],
+        ["arena", "report", "--db", ""],
+        ["db-copy", "{record}", ""],
+    ],
+    ids=["convert-out", "review-out", "selfplay-out", "replay-file", "arena-db", "db-copy"],
+)
+def test_an_empty_file_name_is_refused_not_taken_for_no_file(
+    args: list[str], record_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [a.replace("{record}", str(record_file)) for a in args]
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # convert and review wrote nothing to standard output instead
+    assert "an empty file name" in one_error_line(err)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "marjolet: error: --save needs the name of a file, not an empty one"),
+        ("fr", "marjolet\u00a0: erreur\u00a0: --save attend un nom de fichier, pas un nom vide"),
+    ],
+)
+def test_play_refuses_an_empty_save_name_in_the_player_s_language(
+    tmp_path: Path, lang: str, expected: str
+) -> None:
+    env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    result = run_cli("play", "--plain", "--lang", lang, "--save", "", env=env)
+    assert result.returncode == 2
+    assert one_error_line(result.stderr) == expected
+    assert not (tmp_path / "data").exists()  # no game saved to the default place
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [("best:time=-1", "time must be 0-3600"), ("pimc:clock=moon", "clock must be wall or cpu")],
+)
+def test_serve_refuses_an_allowed_bot_whose_values_the_bot_refuses(spec: str, message: str) -> None:
+    with pytest.raises(BotChoiceError) as caught:
+        BotCatalogue.build({"mine": spec})
+    assert str(caught.value).startswith(f"--allow-bot mine={spec}: ")
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["convert", "--to", "text", "--out", "{dir}/new.txt/", "{record}"],
+        ["selfplay", "--seed", "1", "--out", "{dir}/new.txt/"],
+        ["arena", "random", "random", "--matches", "2", "--quiet", "--db", "{dir}/new.txt/"],
+    ],
+    ids=["convert", "selfplay", "arena-db"],
+)
+def test_an_output_name_ending_with_a_slash_writes_no_file_named_like_the_folder(
+    args: list[str], tmp_path: Path, record_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [a.replace("{dir}", str(tmp_path)).replace("{record}", str(record_file)) for a in args]
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert "names a folder" in one_error_line(capsys.readouterr().err)
+    assert not (tmp_path / "new.txt").exists()
+
+
+@pytest.mark.parametrize("budget", ["inf", "1e30", "nan", "-1"])
+def test_review_names_budget_when_its_value_is_out_of_range(
+    budget: str, record_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["review", "--budget", budget, str(record_file)])
+    assert stop.value.code == 2
+    assert "--budget must be 0-3600 seconds" in one_error_line(capsys.readouterr().err)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "marjolet: error: cannot write to the screen (standard output): "),
+        (
+            "fr",
+            "marjolet\u00a0: erreur\u00a0: impossible d’écrire à l’écran (sortie standard)\u00a0: ",
+        ),
+    ],
+)
+def test_play_says_standard_output_failed_in_the_player_s_language(
+    tmp_path: Path, lang: str, expected: str
+) -> None:
+    env = {"MARJOLET_DATA_DIR": str(tmp_path)}
+    with open("/dev/full", "w") as full:
+        result = run_cli(
+            "play", "--plain", "--lang", lang, "--seed", "1", env=env, stdout=full.fileno()
+        )
+    assert result.returncode == 2
+    assert one_error_line(result.stderr).startswith(expected)
