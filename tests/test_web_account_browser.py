@@ -121,6 +121,32 @@ def test_a_device_logged_out_by_a_new_password_says_so_at_its_table_and_online(
     close_watched_page(page)
 
 
+def test_a_logged_out_device_s_table_keeps_no_control_clock_or_thinking_player(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """Logged out from another device, a table is a still picture under its
+    banner: no resign button that would do nothing, no move clock or
+    "X réfléchit" about a position the game has left behind."""
+    page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")
+    sign_up_on_the_page(page, server.base, "Amélie", "premier secret")
+    with server.http() as laptop, server.http() as bruno:
+        assert laptop.post("/api/session", json={"name": "Amélie", "password": "premier secret"})
+        seek = laptop.post("/api/seeks", json={"name": "Amélie"}).json()  # a live game
+        assert bruno.post("/api/accounts", json={"name": "Bruno", "password": "x" * 8}).is_success
+        game = bruno.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Bruno"}).json()
+        page.goto(server.base + f"/game/{game['id']}")
+        page.wait_for_selector(".hand.mine .card")
+        expect(page.locator("#resign")).to_be_visible()
+        expect(page.locator("#deadline")).to_be_visible()  # the move clock of a live game
+        assert laptop.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+    expect(page.locator("#banner")).to_contain_text("Cet appareil n’est plus connecté")
+    expect(page.locator("#resign")).to_be_hidden()
+    expect(page.locator("#deadline")).to_be_hidden()
+    expect(page.locator(".hand.mine .card.playable")).to_have_count(0)
+    expect(page.locator(".prompt")).to_have_text("Cette page ne suit plus la partie.")
+    close_watched_page(page)
+
+
 def test_a_deleted_account_s_name_leaves_the_page_title(
     chromium: Browser, server: LiveServer
 ) -> None:
