@@ -742,6 +742,23 @@ def test_my_games_say_whose_turn_it_is_and_the_account_opens_its_seat_anywhere(
             assert me.error()["code"] == "login_required"
 
 
+def test_an_ended_session_s_cookie_is_told_so_at_the_account_s_table_not_just_to_log_in(
+    server: LiveServer,
+) -> None:
+    """A device whose session ended (logged out from another one) is told
+    ``session_ended``, so that its page says it is no longer logged in; a
+    browser that never was is told ``login_required``."""
+    kim, lee = sign_up(server, "kim"), sign_up(server, "lee")
+    mine, _ = rated_game(server, kim, lee, days_per_move=3)
+    with server.http() as elsewhere:
+        elsewhere.post("/api/session", json={"name": "kim", "password": "correct horse"})
+        assert kim.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+        with seat_socket(server, mine["id"], elsewhere, {"type": "hello", "account": True}) as me:
+            assert me.error()["code"] == "session_ended"
+    with seat_socket(server, mine["id"], None, {"type": "hello", "account": True}) as me:
+        assert me.error()["code"] == "login_required"
+
+
 def pass_the_turn(server: LiveServer, game_id: str, mover: httpx.Client) -> None:
     """The mover's account plays until it is no longer its turn."""
     with account_seat(server, game_id, mover) as me:

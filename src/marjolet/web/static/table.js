@@ -13,6 +13,9 @@ import {
 import { Rematch } from "./rematch.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+// Why an account's seat was not this page's: no session cookie, or the cookie
+// of a session that ended (this device was logged out, elsewhere or by a new password).
+const LOGGED_OUT = new Set(["login_required", "session_ended"]);
 const FATAL = new Set(["bad_token", "not_found", "no_spectators", "corrupt", "hello_first", "bot_unavailable"]);
 
 const state = {
@@ -243,7 +246,10 @@ function spectatorPanel() {
       w.speed = speed.value;
       pumpWatch();
     });
-    node.append(el("h2", {}, t("spectator.title")), el("p", { class: "small" }, t("spectator.text")),
+    // a device logged out meanwhile may be looking at its own game: how to play it again
+    const loggedOut = state.sessionEnded ? el("p", { class: "small", id: "watch-logged-out" },
+      t("spectator.logged_out"), " ", el("a", { href: "/online" }, t("table.log_in_again"))) : "";
+    node.append(el("h2", {}, t("spectator.title")), loggedOut, el("p", { class: "small" }, t("spectator.text")),
       el("div", { class: "spectator-row" }, pause, el("label", {}, t("spectator.speed"), " ", speed),
         el("span", { class: "muted small", id: "watch-waiting" })));
   }
@@ -267,13 +273,14 @@ function handleOther(msg) {
     case "error":
       state.pending = false;
       state.hintPending = false;
-      if (state.tryAccount && !seatFor(gameId) && msg.code === "login_required" && state.welcome
+      if (state.tryAccount && !seatFor(gameId) && LOGGED_OUT.has(msg.code) && state.welcome
           && state.seat !== null) {
         loggedOutHere();  // this device's session ended while it held the account's seat
         break;
       }
-      if (state.tryAccount && !seatFor(gameId) && ["login_required", "bad_token"].includes(msg.code)) {
+      if (state.tryAccount && !seatFor(gameId) && [...LOGGED_OUT, "bad_token"].includes(msg.code)) {
         state.tryAccount = false; // not this account's game: watch it instead
+        state.sessionEnded = msg.code === "session_ended";  // ... said, it may be this device's
         if (state.ws) state.ws.close();
         break;
       }
