@@ -572,6 +572,21 @@ def test_a_rated_game_opened_later_tells_the_rating_it_left_beside_its_change(
     assert hers["rating"] > hers["after"]  # the rating now, after the second game
 
 
+def test_no_rematch_is_offered_to_a_player_who_deleted_their_account(
+    server: LiveServer,
+) -> None:
+    """The offer would wait for nobody until it expired: refused, in words."""
+    kim, lou = sign_up(server, "kim"), sign_up(server, "lou")
+    mine, _ = rated_game(server, kim, lou)
+    resign(server, mine["id"], kim)
+    assert lou.request("DELETE", "/api/me", json={"password": "correct horse"}).is_success
+    refused = kim.post(f"/api/games/{mine['id']}/rematch", json={})
+    assert refused.status_code == 409, refused.text
+    error = refused.json()["error"]
+    assert (error["code"], error["key"]) == ("no_rematch", "error.rematch_deleted")
+    assert "deleted their account" in error["message"]
+
+
 def test_in_a_rematch_of_a_game_found_online_the_other_player_deals_first(
     server: LiveServer,
 ) -> None:

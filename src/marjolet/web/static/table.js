@@ -194,6 +194,8 @@ function handle(msg) {
 /** A new position on the board. */
 function showState(msg) {
   if (state.view && msg.deal !== state.view.deal) state.hiddenSummary = -1;
+  // the other seat's account was deleted since (its stored name, not a player's choice)
+  state.opponentDeleted = state.seat !== null && msg.players[1 - state.seat] === "deleted player";
   msg.players = msg.players.map(localName);
   msg.ratings = [0, 1].map(ratingOf);  // on the nameplates only, not in every sentence
   state.view = msg;
@@ -604,7 +606,7 @@ function foundOnline() {
 function onlineRematch() {
   if (!state.rematch) {
     const opponent = () => (state.view ? state.view.players[1 - state.seat] : "");
-    state.rematch = new Rematch(gameId, opponent, render, toast);
+    state.rematch = new Rematch(gameId, opponent, render, toast, () => state.opponentDeleted);
   }
   state.rematch.follow();
   return state.rematch;
