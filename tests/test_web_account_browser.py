@@ -121,6 +121,62 @@ def test_a_device_logged_out_by_a_new_password_says_so_at_its_table_and_online(
     close_watched_page(page)
 
 
+def test_a_logged_out_device_s_table_keeps_no_control_clock_or_thinking_player(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """Logged out from another device, a table is a still picture under its
+    banner: no resign button that would do nothing, no move clock or
+    "X réfléchit" about a position the game has left behind."""
+    page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")
+    sign_up_on_the_page(page, server.base, "Amélie", "premier secret")
+    with server.http() as laptop, server.http() as bruno:
+        assert laptop.post("/api/session", json={"name": "Amélie", "password": "premier secret"})
+        seek = laptop.post("/api/seeks", json={"name": "Amélie"}).json()  # a live game
+        assert bruno.post("/api/accounts", json={"name": "Bruno", "password": "x" * 8}).is_success
+        game = bruno.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Bruno"}).json()
+        page.goto(server.base + f"/game/{game['id']}")
+        page.wait_for_selector(".hand.mine .card")
+        expect(page.locator("#resign")).to_be_visible()
+        expect(page.locator("#deadline")).to_be_visible()  # the move clock of a live game
+        assert laptop.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+    expect(page.locator("#banner")).to_contain_text("Cet appareil n’est plus connecté")
+    expect(page.locator("#resign")).to_be_hidden()
+    expect(page.locator("#deadline")).to_be_hidden()
+    expect(page.locator(".hand.mine .card.playable")).to_have_count(0)
+    expect(page.locator(".prompt")).to_have_text("Cette page ne suit plus la partie.")
+    close_watched_page(page)
+
+
+def test_a_logged_out_device_opening_its_table_again_is_told_why_it_only_watches(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """Reloaded after a log-out from another device, the table is watched
+    (the device holds no seat any more), and the page says why and how to
+    play it again, instead of quietly making the player a spectator."""
+    page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")
+    sign_up_on_the_page(page, server.base, "Amélie", "premier secret")
+    with server.http() as laptop, server.http() as bruno:
+        assert laptop.post("/api/session", json={"name": "Amélie", "password": "premier secret"})
+        seek = laptop.post("/api/seeks", json={"name": "Amélie"}).json()
+        assert bruno.post("/api/accounts", json={"name": "Bruno", "password": "x" * 8}).is_success
+        game = bruno.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Bruno"}).json()
+        page.goto(server.base + f"/game/{game['id']}")
+        page.wait_for_selector(".hand.mine .card")
+        assert laptop.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+        expect(page.locator("#banner")).to_contain_text("Cet appareil n’est plus connecté")
+    page.reload()
+    expect(page.locator("#spectator")).to_be_visible()
+    note = page.locator("#watch-logged-out")
+    expect(note).to_contain_text("Cet appareil n’est plus connecté à votre compte")
+    expect(note.get_by_role("link")).to_have_attribute("href", "/online")
+    close_watched_page(page)
+    stranger = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")  # never logged in:
+    stranger.goto(server.base + f"/game/{game['id']}")  # watching, without that note
+    expect(stranger.locator("#spectator")).to_be_visible()
+    expect(stranger.locator("#watch-logged-out")).to_have_count(0)
+    close_watched_page(stranger)
+
+
 def test_a_deleted_account_s_name_leaves_the_page_title(
     chromium: Browser, server: LiveServer
 ) -> None:

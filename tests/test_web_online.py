@@ -572,6 +572,21 @@ def test_a_rated_game_opened_later_tells_the_rating_it_left_beside_its_change(
     assert hers["rating"] > hers["after"]  # the rating now, after the second game
 
 
+def test_no_rematch_is_offered_to_a_player_who_deleted_their_account(
+    server: LiveServer,
+) -> None:
+    """The offer would wait for nobody until it expired: refused, in words."""
+    kim, lou = sign_up(server, "kim"), sign_up(server, "lou")
+    mine, _ = rated_game(server, kim, lou)
+    resign(server, mine["id"], kim)
+    assert lou.request("DELETE", "/api/me", json={"password": "correct horse"}).is_success
+    refused = kim.post(f"/api/games/{mine['id']}/rematch", json={})
+    assert refused.status_code == 409, refused.text
+    error = refused.json()["error"]
+    assert (error["code"], error["key"]) == ("no_rematch", "error.rematch_deleted")
+    assert "deleted their account" in error["message"]
+
+
 def test_in_a_rematch_of_a_game_found_online_the_other_player_deals_first(
     server: LiveServer,
 ) -> None:
@@ -740,6 +755,23 @@ def test_my_games_say_whose_turn_it_is_and_the_account_opens_its_seat_anywhere(
         assert guest.get("/api/me/games").status_code == 401
         with seat_socket(server, mine["id"], None, {"type": "hello", "account": True}) as me:
             assert me.error()["code"] == "login_required"
+
+
+def test_an_ended_session_s_cookie_is_told_so_at_the_account_s_table_not_just_to_log_in(
+    server: LiveServer,
+) -> None:
+    """A device whose session ended (logged out from another one) is told
+    ``session_ended``, so that its page says it is no longer logged in; a
+    browser that never was is told ``login_required``."""
+    kim, lee = sign_up(server, "kim"), sign_up(server, "lee")
+    mine, _ = rated_game(server, kim, lee, days_per_move=3)
+    with server.http() as elsewhere:
+        elsewhere.post("/api/session", json={"name": "kim", "password": "correct horse"})
+        assert kim.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+        with seat_socket(server, mine["id"], elsewhere, {"type": "hello", "account": True}) as me:
+            assert me.error()["code"] == "session_ended"
+    with seat_socket(server, mine["id"], None, {"type": "hello", "account": True}) as me:
+        assert me.error()["code"] == "login_required"
 
 
 def pass_the_turn(server: LiveServer, game_id: str, mover: httpx.Client) -> None:

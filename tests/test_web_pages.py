@@ -195,3 +195,20 @@ def test_an_address_that_leads_nowhere_is_a_page_in_the_readers_words_for_a_brow
         # a program (fetch, an HTTP library) keeps the JSON form
         answer = client.get(path, headers={"Accept": "*/*"})
         assert answer.status_code == 404 and "error" in answer.json()
+
+
+def test_pages_scripts_and_catalogues_are_asked_again_each_time_and_answered_304_unchanged(
+    server: LiveServer,
+) -> None:
+    """After an upgrade a browser must not run a new script beside an old
+    module it kept by guesswork: every page, script and catalogue says
+    ``no-cache`` (asked again each time), and one unchanged is a 304."""
+    with server.http() as client:
+        for path in ("/", "/online", "/static/table.js", "/static/rematch.js", "/i18n/fr.json"):
+            answer = client.get(path)
+            assert answer.status_code == 200, path
+            assert answer.headers["cache-control"] == "no-cache", path
+        script = client.get("/static/common.js")
+        again = client.get("/static/common.js", headers={"If-None-Match": script.headers["etag"]})
+        assert again.status_code == 304
+        assert client.get("/api/options").headers["cache-control"] == "no-store"

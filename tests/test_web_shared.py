@@ -646,6 +646,12 @@ def test_a_finished_game_held_by_another_process_renames_a_deleted_player_at_onc
         with account_seat(b, mine["id"], ines) as kept:  # b holds the finished game
             assert "hugo" in welcome_of(kept)["players"]
             assert hugo.request("DELETE", "/api/me", json={"password": PASSWORD}).status_code == 200
+            # the page open there is shown the new name at once, and no rating for it
+            shown = kept.recv_until(lambda m: m["type"] == "state" and DELETED_NAME in m["players"])
+            assert "hugo" not in shown["players"]
+            gone = shown["players"].index(DELETED_NAME)
+            told = [json.loads(text) for text in kept.received]
+            assert [m for m in told if m["type"] == "accounts"][-1]["accounts"][gone] is None
             held = b.app.state.hub.tables[mine["id"]]
             deadline = time.monotonic() + 10
             while DELETED_NAME not in held.game.players:

@@ -179,7 +179,12 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
 
 def _add_security_headers(app: FastAPI) -> None:
-    """The security headers of every response; API answers are not cached."""
+    """The security headers of every response; API answers are not cached,
+    and pages, scripts and catalogues are asked again each time (a 304 when
+    unchanged): without a word, a browser keeps a file it was not told
+    about for a tenth of its age, days for a file unchanged for months, and
+    after an upgrade would run the new ``table.js`` with an old module it
+    imports (seen: an old ``rematch.js`` beside a new ``table.js``)."""
 
     @app.middleware("http")
     async def security_headers(
@@ -190,6 +195,8 @@ def _add_security_headers(app: FastAPI) -> None:
             response.headers.setdefault(key, value)
         if request.url.path.startswith("/api/"):
             response.headers.setdefault("Cache-Control", "no-store")
+        else:
+            response.headers.setdefault("Cache-Control", "no-cache")
         return response
 
 

@@ -45,6 +45,7 @@ HTTP_STATUS: dict[str, int] = {
     "bad_password": 403,
     "games_in_progress": 409,
     "login_required": 401,
+    "session_ended": 401,
     "name_taken": 409,
     "no_seek": 404,
     "no_player": 404,

@@ -271,7 +271,9 @@ class Online:
         self._announce(AccountEvent("deleted", self.hub.leases.owner, (account_id,)))
 
     def _rename_seat(self, game_id: str, seat: int) -> None:
-        """A seat of a table in memory takes the deleted player's name."""
+        """A seat of a table in memory takes the deleted player's name, and
+        the pages that have it open are shown it at once (the name on the
+        plate, the result and the log; the rating gone), not at a reload."""
         table = self.hub.tables.get(game_id)
         if table is None:
             return
@@ -282,6 +284,8 @@ class Online:
             table.match.players = table.game.players
         if table.accounts[seat] is not None:
             table.accounts[seat] = None
+        table.tell_all({"type": "accounts", "accounts": table.accounts})
+        table.broadcast()
 
     async def _rename_deleted(self, account_id: int) -> None:
         """Another process deleted ``account_id``: the tables here it sat

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from marjolet.web.accounts import DELETED_NAME
 from marjolet.web.errors import WebError
 from marjolet.web.lobby import Seek, Seeker
 
@@ -59,6 +60,16 @@ def _check(table: Table) -> None:
         raise WebError("not_over", "the match is not over yet")
 
 
+def _opponent_here(table: Table, seat: int) -> None:
+    """A rematch is offered to a player who can answer: not to a deleted
+    account's seat (the offer would wait for nobody until it expired)."""
+    if table.game.players[1 - seat] == DELETED_NAME:
+        raise WebError(
+            "no_rematch", "the other player deleted their account: no rematch",
+            key="error.rematch_deleted",
+        )
+
+
 async def offer(online: Online, table: Table, seat: int, *, take: bool = False) -> dict[str, Any]:
     """``seat`` asks for a rematch. If the other seat's offer is open, this
     takes it: the answer is the seat at the new game (``status``
@@ -77,6 +88,7 @@ async def offer(online: Online, table: Table, seat: int, *, take: bool = False) 
         raise WebError("seek_gone", "the other player's rematch offer is no longer open")
     if latest is not None and latest.status == "open":
         return {"status": "offered", "offer": describe(latest, seat), "token": None}
+    _opponent_here(table, seat)
     mine = await seeker(online, table, seat)
     rules = table.game.rules.to_json()
     new, token = await online.run(

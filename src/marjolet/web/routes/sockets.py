@@ -87,6 +87,10 @@ async def _receive(ws: WebSocket) -> str | bytes | None:
     return data
 
 
+#: Why an account's hello holds no seat: the visitor is no player here.
+NOT_THIS_ACCOUNT_S = ("login_required", "session_ended", "bad_token")
+
+
 async def _hello(conn: Connection, hub: Hub, config: WebConfig, game_id: str) -> Table | None:
     """The table the first message seats this connection at (``None``:
     refused, and told why)."""
@@ -112,7 +116,7 @@ async def _hello(conn: Connection, hub: Hub, config: WebConfig, game_id: str) ->
         # a page asks first whether the visitor's account holds a seat here;
         # "no" is the usual answer of a spectator, not worth a warning
         asked = isinstance(msg, protocol.Hello) and msg.account
-        conn.refuse(exc, quiet=asked and exc.code in ("login_required", "bad_token"))
+        conn.refuse(exc, quiet=asked and exc.code in NOT_THIS_ACCOUNT_S)
         return None
     if conn.seat is not None and table.owner.startswith("game:") and conn.ws.client:
         table.owner = conn.ws.client.host  # a resumed table: its player's share
@@ -135,9 +139,11 @@ async def _account_seat(conn: Connection, table: Table) -> int:
     connection remembers the session, whose end closes it."""
     online: Online = conn.ws.app.state.online
     token = conn.ws.cookies.get(SESSION_COOKIE)
-    account = await online.account_of(token)
-    if account is None or token is None:
+    if not token:
         raise WebError("login_required", "log in to take your account's seat")
+    account = await online.account_of(token)
+    if account is None:  # the cookie of a session that ended: this device was logged out
+        raise WebError("session_ended", "this device is no longer logged in: log in again")
     seat = await asyncio.to_thread(online.lobby.seat_of, table.id, account.id)
     if seat is None:
         raise WebError("bad_token", "your account does not hold a seat at this table")

@@ -14,10 +14,12 @@ export class Rematch {
    * @param {() => string} opponent the other player's name as the page shows it
    * @param {() => void} changed called when there is news to show (the page re-renders)
    * @param {(text: string) => void} say shows a passing message
+   * @param {() => boolean} gone whether the other player's account was deleted (no rematch then)
    */
-  constructor(gameId, opponent, changed, say) {
+  constructor(gameId, opponent, changed, say, gone = () => false) {
     this.gameId = gameId;
     this.opponent = opponent;
+    this.gone = gone;
     this.changed = changed;
     this.say = say;
     this.offer = null;
@@ -223,6 +225,7 @@ export class Rematch {
     if (offer && offer.status === "open" && offer.mine) {
       return [button("rematch-withdraw", "rematch.withdraw", false, () => this.cancel())];
     }
+    if (this.gone()) return [];  // nobody to answer an offer: the server refuses it too
     if (offer && offer.status === "open") {
       return [
         button("rematch-accept", "rematch.accept", true, () => this.take()),

@@ -13,6 +13,9 @@ import {
 import { Rematch } from "./rematch.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+// Why an account's seat was not this page's: no session cookie, or the cookie
+// of a session that ended (this device was logged out, elsewhere or by a new password).
+const LOGGED_OUT = new Set(["login_required", "session_ended"]);
 const FATAL = new Set(["bad_token", "not_found", "no_spectators", "corrupt", "hello_first", "bot_unavailable"]);
 
 const state = {
@@ -191,6 +194,8 @@ function handle(msg) {
 /** A new position on the board. */
 function showState(msg) {
   if (state.view && msg.deal !== state.view.deal) state.hiddenSummary = -1;
+  // the other seat's account was deleted since (its stored name, not a player's choice)
+  state.opponentDeleted = state.seat !== null && msg.players[1 - state.seat] === "deleted player";
   msg.players = msg.players.map(localName);
   msg.ratings = [0, 1].map(ratingOf);  // on the nameplates only, not in every sentence
   state.view = msg;
@@ -243,7 +248,10 @@ function spectatorPanel() {
       w.speed = speed.value;
       pumpWatch();
     });
-    node.append(el("h2", {}, t("spectator.title")), el("p", { class: "small" }, t("spectator.text")),
+    // a device logged out meanwhile may be looking at its own game: how to play it again
+    const loggedOut = state.sessionEnded ? el("p", { class: "small", id: "watch-logged-out" },
+      t("spectator.logged_out"), " ", el("a", { href: "/online" }, t("table.log_in_again"))) : "";
+    node.append(el("h2", {}, t("spectator.title")), loggedOut, el("p", { class: "small" }, t("spectator.text")),
       el("div", { class: "spectator-row" }, pause, el("label", {}, t("spectator.speed"), " ", speed),
         el("span", { class: "muted small", id: "watch-waiting" })));
   }
@@ -267,20 +275,19 @@ function handleOther(msg) {
     case "error":
       state.pending = false;
       state.hintPending = false;
-      if (state.tryAccount && !seatFor(gameId) && msg.code === "login_required" && state.welcome
+      if (state.tryAccount && !seatFor(gameId) && LOGGED_OUT.has(msg.code) && state.welcome
           && state.seat !== null) {
         loggedOutHere();  // this device's session ended while it held the account's seat
         break;
       }
-      if (state.tryAccount && !seatFor(gameId) && ["login_required", "bad_token"].includes(msg.code)) {
+      if (state.tryAccount && !seatFor(gameId) && [...LOGGED_OUT, "bad_token"].includes(msg.code)) {
         state.tryAccount = false; // not this account's game: watch it instead
+        state.sessionEnded = msg.code === "session_ended";  // ... said, it may be this device's
         if (state.ws) state.ws.close();
         break;
       }
       if (FATAL.has(msg.code)) {
-        state.stopped = true;
-        banner(fatalText(msg), "error");
-        if (state.ws) state.ws.close();
+        stopFollowing(fatalText(msg));
       } else {
         toast(serverSentence(msg));
         render();
@@ -347,7 +354,7 @@ function awayClock(away) {
       const first = neverMoved(1 - seat);  // then the claim cancels the game instead
       const claim = el("button", { type: "button", id: "claim", class: "action primary" },
         t(first ? "away.abort" : "away.claim"));
-      claim.addEventListener("click", () => state.ws && state.ws.send(JSON.stringify({ type: "claim" })));
+      claim.addEventListener("click", () => send({ type: "claim" }));
       const wait = el("button", { type: "button", class: "action" }, t("away.wait"));
       wait.addEventListener("click", () => {  // keep waiting, with the claim still at hand
         claim.classList.remove("primary");
@@ -372,7 +379,7 @@ function resignRow(view) {
     node = el("p", { id: "resign-row", class: "resign-row" });
     $("rules-link").parentElement.after(node);
   }
-  const open = state.seat !== null && !view.match_over && !view.forfeit;
+  const open = state.seat !== null && !view.match_over && !view.forfeit && !state.stopped;
   node.hidden = !open;
   if (!open || node.firstChild) return;
   const button = el("button", { type: "button", class: "action", id: "resign", title: t("table.resign_title") },
@@ -387,7 +394,7 @@ function resignRow(view) {
     clearTimeout(armed);
     armed = null;
     button.textContent = t("table.resign");
-    if (state.ws) state.ws.send(JSON.stringify({ type: "resign" }));
+    send({ type: "resign" });  // a lost connection is said, not a press that does nothing
   });
   node.append(button);
 }
@@ -402,7 +409,7 @@ function deadlineLine(view) {
     $("score").before(node);
   }
   const seated = state.seat !== null && state.seat !== undefined;  // spectators have no opponent
-  const open = !view.match_over && !view.forfeit;
+  const open = !view.match_over && !view.forfeit && !state.stopped;
   // whole seconds rounded up: 0 only once the time is over (the server's claim agrees)
   const left = view.deadline && seated && open ? Math.max(0, Math.ceil(view.deadline - Date.now() / 1000)) : null;
   if (!state.deadlineTimer && left !== null) {
@@ -458,7 +465,7 @@ function timeUpBox(kind, view) {
     const end = neverMoved(1 - state.seat) ? "_abort" : "";  // before their first move: no result
     const claim = el("button", { type: "button", id: "claim-late", class: "action primary" },
       t(end ? "away.abort" : "away.claim"));
-    claim.addEventListener("click", () => state.ws && state.ws.send(JSON.stringify({ type: "claim" })));
+    claim.addEventListener("click", () => send({ type: "claim" }));
     const wait = el("button", { type: "button", id: "wait-late", class: "action" }, t("away.wait"));
     wait.addEventListener("click", () => {  // keep waiting, with the claim still at hand
       claim.classList.remove("primary");
@@ -599,7 +606,7 @@ function foundOnline() {
 function onlineRematch() {
   if (!state.rematch) {
     const opponent = () => (state.view ? state.view.players[1 - state.seat] : "");
-    state.rematch = new Rematch(gameId, opponent, render, toast);
+    state.rematch = new Rematch(gameId, opponent, render, toast, () => state.opponentDeleted);
   }
   state.rematch.follow();
   return state.rematch;
@@ -654,10 +661,25 @@ async function startRematch(event) {
  *  changed, or "log out on my other devices" elsewhere): said, with the way
  *  back, instead of quietly turning the player into a spectator of their game. */
 function loggedOutHere() {
-  state.stopped = true;
   const again = el("a", { href: "/online" }, t("table.log_in_again"));
-  banner(el("span", {}, t("table.logged_out"), " ", again), "error");
+  stopFollowing(el("span", {}, t("table.logged_out"), " ", again));
+}
+
+/** This page no longer follows the game (its session ended, or a refusal
+ *  that ends its connection): said in the banner, and the table left as a
+ *  still picture, without a control that would do nothing there (a card,
+ *  resigning, a claim), a clock that would go on counting, or "X is
+ *  thinking" about a position that has moved on. */
+function stopFollowing(text) {
+  state.stopped = true;
+  banner(text, "error");
   if (state.ws) state.ws.close();
+  clearInterval(state.awayTimer);
+  clearInterval(state.deadlineTimer);
+  state.deadlineTimer = null;
+  awayNode().hidden = true;
+  if (state.view) deadlineLine(state.view);  // hidden now, and the time-up box with it
+  render();
 }
 
 function fatalText(msg) {
@@ -765,7 +787,7 @@ function render() {
   const seat = state.seat;
   const ctx = {
     seat,
-    interactive: seat !== null,
+    interactive: seat !== null && !state.stopped,  // a page that stopped following: a still picture
     pending: state.pending,
     hint: state.hint ? state.hint.action : null,
     note: state.hint ? hintText(state.hint) : state.why,
@@ -811,6 +833,7 @@ function render() {
     const text = bot ? t("table.forfeit", { name: who }) : forfeitText(view.forfeit, "table.forfeit_", "", who, view);
     ctx.message = el("span", {}, text, " ", show);
   }
+  if (state.stopped && !ctx.message) ctx.message = t("table.stopped");
   if (state.timeUp === "theirs" && !ctx.message) {  // out of time: no longer "thinking"
     // shown, not said: the time-up box's fuller sentence (with the claim) is said instead
     ctx.message = el("span", { "aria-hidden": "true" }, t("prompt.time_up", { name: view.players[view.to_move] }));
