@@ -11,8 +11,6 @@ import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from marjolet.commands.common import file_name
-
 if TYPE_CHECKING:
     import uvicorn
     from fastapi import FastAPI
@@ -39,8 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--db",
-        metavar="FILE|URL",
-        type=file_name,
+        metavar="FILE|URL",  # an empty one is refused by backends.database_target, in its words
         help="the games' database: a SQLite file (default: web.sqlite3 in the per-user "
         "data folder) or postgresql://USER@HOST:PORT/DB, shared by several processes",
     )
