@@ -5,6 +5,8 @@ surprise: each ends as one line naming what is wrong and where, status 2."""
 from __future__ import annotations
 
 import os
+import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -172,3 +174,101 @@ def test_play_says_standard_output_failed_in_the_player_s_language(
         )
     assert result.returncode == 2
     assert one_error_line(result.stderr).startswith(expected)
+
+
+def without_root_s_reach(argv: list[str]) -> list[str]:
+    """``argv`` run so that file permissions hold: as root, without the
+    capabilities that read and write past them (``setpriv``)."""
+    if os.geteuid() != 0:
+        return argv
+    if shutil.which("setpriv") is None:
+        pytest.skip("as root, needs setpriv to let file permissions hold")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--", *argv]
+
+
+@pytest.fixture
+def arena_db(tmp_path: Path) -> Path:
+    path = tmp_path / "runs.db"
+    argv = ["arena", "random", "random", "--matches", "2", "--seed", "1", "--quiet"]
+    assert main([*argv, "--db", str(path)]) == 0
+    return path
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["arena", "report", "--db", "{db}"],
+        ["arena", "random", "random", "--matches", "2", "--quiet", "--db", "{db}"],
+        ["arena", "--resume", "1", "--quiet", "--db", "{db}"],
+    ],
+    ids=["report", "run", "resume"],
+)
+def test_an_arena_database_that_cannot_be_read_is_said_so_not_called_no_database(
+    args: list[str], arena_db: Path
+) -> None:
+    arena_db.chmod(0)
+    argv = [a.replace("{db}", str(arena_db)) for a in args]
+    result = subprocess.run(
+        without_root_s_reach([sys.executable, "-m", "marjolet", *argv]),
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert one_error_line(result.stderr) == (
+        f"marjolet: error: cannot read the arena database {str(arena_db)!r}: "
+        "Permission denied; left untouched"
+    )
+
+
+def _damaged(whole: bytes) -> bytes:
+    """An arena database whose tables are listed but whose pages are garbage."""
+    page = int.from_bytes(whole[16:18], "big")
+    return whole[: 2 * page] + b"\xa5" * (len(whole) - 2 * page)
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("random bytes", "not a database"),
+        ("text", "not a database"),
+        ("damaged", "is a damaged database (SQLite finds: "),
+    ],
+)
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["arena", "report", "--db", "{db}"],
+        ["arena", "report", "--run", "1", "--db", "{db}"],
+        ["arena", "random", "random", "--matches", "2", "--quiet", "--db", "{db}"],
+        ["arena", "--resume", "1", "--quiet", "--db", "{db}"],
+    ],
+    ids=["report", "report-run", "run", "resume"],
+)
+def test_a_refused_arena_database_is_left_byte_for_byte_with_its_time_and_no_side_files(
+    args: list[str],
+    kind: str,
+    message: str,
+    arena_db: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = arena_db.parent
+    given = folder / "given.db"
+    contents = {
+        "random bytes": random.Random(5).randbytes(9000),
+        "text": b"run 1: random against random, 2 matches\n" * 50,
+        "damaged": _damaged(arena_db.read_bytes()),
+    }[kind]
+    given.write_bytes(contents)
+    os.utime(given, ns=(1_500_000_000_000_000_000, 1_500_000_000_000_000_000))
+    before = sorted(p.name for p in folder.iterdir())
+    with pytest.raises(SystemExit) as stop:
+        main([a.replace("{db}", str(given)) for a in args])
+    assert stop.value.code == 2
+    line = one_error_line(capsys.readouterr().err)
+    assert line.startswith("marjolet: error: ") and repr(str(given)) in line and message in line
+    assert given.read_bytes() == contents
+    assert given.stat().st_mtime_ns == 1_500_000_000_000_000_000
+    assert sorted(p.name for p in folder.iterdir()) == before  # no -journal, -wal, -shm
