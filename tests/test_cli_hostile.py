@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from marjolet.bots.base import BotSpecError
 from marjolet.bots.catalogue import BotCatalogue, BotChoiceError
+from marjolet.bots.registry import make_bot
 from marjolet.cli import main
 
 
@@ -272,3 +274,40 @@ def test_a_refused_arena_database_is_left_byte_for_byte_with_its_time_and_no_sid
     assert given.read_bytes() == contents
     assert given.stat().st_mtime_ns == 1_500_000_000_000_000_000
     assert sorted(p.name for p in folder.iterdir()) == before  # no -journal, -wal, -shm
+
+
+@pytest.mark.parametrize(
+    ("spec", "parameter"),
+    [
+        ("best:time=0.025,worlds=1_000", "worlds='1_000'"),
+        ("pimc:worlds=\u0661\u0660\u0660", "worlds='\u0661\u0660\u0660'"),  # Arabic-Indic 100
+        ("pimc:time=\uff10.\uff15", "time='\uff10.\uff15'"),  # fullwidth 0.5
+        ("ismcts:c=0_7", "c='0_7'"),
+        ("sampler:worlds=\u096b", "worlds='\u096b'"),  # Devanagari 5
+    ],
+)
+def test_a_bot_number_that_is_not_plain_ascii_is_refused_quoting_the_parameter(
+    spec: str, parameter: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(BotSpecError) as refused:
+        make_bot(spec)
+    assert str(refused.value) == (
+        f"bot spec {spec!r}: parameter {parameter} is not a plain number "
+        "(write it with the digits 0-9, no '_')"
+    )
+    with pytest.raises(SystemExit) as stop:
+        main(["arena", spec, "random", "--matches", "2", "--no-db", "--quiet"])
+    assert stop.value.code == 2
+    assert one_error_line(capsys.readouterr().err) == f"marjolet: error: {refused.value}"
+
+
+@pytest.mark.parametrize(
+    ("spec", "option", "value"),
+    [
+        ("pimc:worlds=+50,time=.5e-1", "worlds", 50),
+        ("best:time=0.025,worlds=1000", "worlds", 1000),
+        ("ismcts:c=1.,scale=2E2", "scale", 200.0),
+    ],
+)
+def test_plain_ascii_bot_numbers_are_still_taken(spec: str, option: str, value: float) -> None:
+    assert make_bot(spec).options[option] == value
