@@ -311,3 +311,32 @@ def test_a_bot_number_that_is_not_plain_ascii_is_refused_quoting_the_parameter(
 )
 def test_plain_ascii_bot_numbers_are_still_taken(spec: str, option: str, value: float) -> None:
     assert make_bot(spec).options[option] == value
+
+
+@pytest.mark.parametrize("spec", ["", "  "])
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "en",
+            "marjolet: error: --opponent: an empty opponent; name a bot that 'marjolet bots' "
+            "lists, or choose a level with --level",
+        ),
+        (
+            "fr",
+            # (the catalogue's U+202F before ';' reaches a terminal as U+00A0: tui/words.py)
+            "marjolet\u00a0: erreur\u00a0: --opponent\u00a0: adversaire vide\u00a0; nommez un "
+            "robot de la liste de «\u00a0marjolet bots\u00a0», ou choisissez un niveau avec "
+            "--level",
+        ),
+    ],
+)
+def test_play_refuses_an_empty_opponent_not_taken_for_no_opponent(
+    tmp_path: Path, spec: str, lang: str, expected: str
+) -> None:
+    env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    result = run_cli("play", "--plain", "--lang", lang, "--opponent", spec, env=env)
+    assert result.returncode == 2
+    assert result.stdout == ""  # no match against the default opponent began
+    assert one_error_line(result.stderr) == expected
+    assert not (tmp_path / "data").exists()
