@@ -20,11 +20,14 @@ from marjolet.cli import main
 
 
 def run_cli(
-    *args: str, env: dict[str, str] | None = None, stdout: int | None = subprocess.PIPE
+    *args: str,
+    env: dict[str, str] | None = None,
+    stdout: int | None = subprocess.PIPE,
+    stdin: str = "",
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "marjolet", *args],
-        input="",
+        input=stdin,
         stdout=stdout,
         stderr=subprocess.PIPE,
         text=True,
@@ -340,3 +343,26 @@ def test_play_refuses_an_empty_opponent_not_taken_for_no_opponent(
     assert result.stdout == ""  # no match against the default opponent began
     assert one_error_line(result.stderr) == expected
     assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["solve", "-"], ["replay", "-"], ["convert", "--to", "text", "-"], ["review", "-"]],
+    ids=["solve", "replay", "convert", "review"],
+)
+@pytest.mark.parametrize(
+    ("given", "problem"),
+    [
+        ("{\n", "malformed JSON at line 2 column 1"),
+        ("", "empty file: there is no record in it"),
+    ],
+    ids=["malformed", "empty"],
+)
+def test_every_command_reading_a_record_calls_it_standard_input(
+    args: list[str], given: str, problem: str
+) -> None:
+    result = run_cli(*args, stdin=given)
+    assert result.returncode == 2
+    assert one_error_line(result.stderr).startswith(
+        f"marjolet: error: standard input: {problem}"
+    )
