@@ -395,6 +395,6 @@ def test_a_cut_short_database_is_left_as_it_was_with_no_files_beside_it(
     cut.write_bytes(db.read_bytes()[:5000])
     before = cut.read_bytes()
     code, _, err = _run(capsys, "report", "--db", str(cut))
-    assert code == 2 and "not a database" in err and "left untouched" in err
+    assert code == 2 and "is a damaged database" in err and "left untouched" in err
     assert cut.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cut.db", "whole.db"]

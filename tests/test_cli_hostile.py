@@ -5,22 +5,29 @@ surprise: each ends as one line naming what is wrong and where, status 2."""
 from __future__ import annotations
 
 import os
+import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from marjolet.bots.base import BotSpecError
 from marjolet.bots.catalogue import BotCatalogue, BotChoiceError
+from marjolet.bots.registry import make_bot
 from marjolet.cli import main
 
 
 def run_cli(
-    *args: str, env: dict[str, str] | None = None, stdout: int | None = subprocess.PIPE
+    *args: str,
+    env: dict[str, str] | None = None,
+    stdout: int | None = subprocess.PIPE,
+    stdin: str = "",
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "marjolet", *args],
-        input="",
+        input=stdin,
         stdout=stdout,
         stderr=subprocess.PIPE,
         text=True,
@@ -172,3 +179,190 @@ def test_play_says_standard_output_failed_in_the_player_s_language(
         )
     assert result.returncode == 2
     assert one_error_line(result.stderr).startswith(expected)
+
+
+def without_root_s_reach(argv: list[str]) -> list[str]:
+    """``argv`` run so that file permissions hold: as root, without the
+    capabilities that read and write past them (``setpriv``)."""
+    if os.geteuid() != 0:
+        return argv
+    if shutil.which("setpriv") is None:
+        pytest.skip("as root, needs setpriv to let file permissions hold")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--", *argv]
+
+
+@pytest.fixture
+def arena_db(tmp_path: Path) -> Path:
+    path = tmp_path / "runs.db"
+    argv = ["arena", "random", "random", "--matches", "2", "--seed", "1", "--quiet"]
+    assert main([*argv, "--db", str(path)]) == 0
+    return path
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["arena", "report", "--db", "{db}"],
+        ["arena", "random", "random", "--matches", "2", "--quiet", "--db", "{db}"],
+        ["arena", "--resume", "1", "--quiet", "--db", "{db}"],
+    ],
+    ids=["report", "run", "resume"],
+)
+def test_an_arena_database_that_cannot_be_read_is_said_so_not_called_no_database(
+    args: list[str], arena_db: Path
+) -> None:
+    arena_db.chmod(0)
+    argv = [a.replace("{db}", str(arena_db)) for a in args]
+    result = subprocess.run(
+        without_root_s_reach([sys.executable, "-m", "marjolet", *argv]),
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert one_error_line(result.stderr) == (
+        f"marjolet: error: cannot read the arena database {str(arena_db)!r}: "
+        "Permission denied; left untouched"
+    )
+
+
+def _damaged(whole: bytes) -> bytes:
+    """An arena database whose tables are listed but whose pages are garbage."""
+    page = int.from_bytes(whole[16:18], "big")
+    return whole[: 2 * page] + b"\xa5" * (len(whole) - 2 * page)
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("random bytes", "not a database"),
+        ("text", "not a database"),
+        ("damaged", "is a damaged database (SQLite finds: "),
+    ],
+)
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["arena", "report", "--db", "{db}"],
+        ["arena", "report", "--run", "1", "--db", "{db}"],
+        ["arena", "random", "random", "--matches", "2", "--quiet", "--db", "{db}"],
+        ["arena", "--resume", "1", "--quiet", "--db", "{db}"],
+    ],
+    ids=["report", "report-run", "run", "resume"],
+)
+def test_a_refused_arena_database_is_left_byte_for_byte_with_its_time_and_no_side_files(
+    args: list[str],
+    kind: str,
+    message: str,
+    arena_db: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = arena_db.parent
+    given = folder / "given.db"
+    contents = {
+        "random bytes": random.Random(5).randbytes(9000),
+        "text": b"run 1: random against random, 2 matches\n" * 50,
+        "damaged": _damaged(arena_db.read_bytes()),
+    }[kind]
+    given.write_bytes(contents)
+    os.utime(given, ns=(1_500_000_000_000_000_000, 1_500_000_000_000_000_000))
+    before = sorted(p.name for p in folder.iterdir())
+    with pytest.raises(SystemExit) as stop:
+        main([a.replace("{db}", str(given)) for a in args])
+    assert stop.value.code == 2
+    line = one_error_line(capsys.readouterr().err)
+    assert line.startswith("marjolet: error: ") and repr(str(given)) in line and message in line
+    assert given.read_bytes() == contents
+    assert given.stat().st_mtime_ns == 1_500_000_000_000_000_000
+    assert sorted(p.name for p in folder.iterdir()) == before  # no -journal, -wal, -shm
+
+
+@pytest.mark.parametrize(
+    ("spec", "parameter"),
+    [
+        ("best:time=0.025,worlds=1_000", "worlds='1_000'"),
+        ("pimc:worlds=\u0661\u0660\u0660", "worlds='\u0661\u0660\u0660'"),  # Arabic-Indic 100
+        ("pimc:time=\uff10.\uff15", "time='\uff10.\uff15'"),  # fullwidth 0.5
+        ("ismcts:c=0_7", "c='0_7'"),
+        ("sampler:worlds=\u096b", "worlds='\u096b'"),  # Devanagari 5
+    ],
+)
+def test_a_bot_number_that_is_not_plain_ascii_is_refused_quoting_the_parameter(
+    spec: str, parameter: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(BotSpecError) as refused:
+        make_bot(spec)
+    assert str(refused.value) == (
+        f"bot spec {spec!r}: parameter {parameter} is not a plain number "
+        "(write it with the digits 0-9, no '_')"
+    )
+    with pytest.raises(SystemExit) as stop:
+        main(["arena", spec, "random", "--matches", "2", "--no-db", "--quiet"])
+    assert stop.value.code == 2
+    assert one_error_line(capsys.readouterr().err) == f"marjolet: error: {refused.value}"
+
+
+@pytest.mark.parametrize(
+    ("spec", "option", "value"),
+    [
+        ("pimc:worlds=+50,time=.5e-1", "worlds", 50),
+        ("best:time=0.025,worlds=1000", "worlds", 1000),
+        ("ismcts:c=1.,scale=2E2", "scale", 200.0),
+    ],
+)
+def test_plain_ascii_bot_numbers_are_still_taken(spec: str, option: str, value: float) -> None:
+    assert make_bot(spec).options[option] == value
+
+
+@pytest.mark.parametrize("spec", ["", "  "])
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "en",
+            "marjolet: error: --opponent: an empty opponent; name a bot that 'marjolet bots' "
+            "lists, or choose a level with --level",
+        ),
+        (
+            "fr",
+            # (the catalogue's U+202F before ';' reaches a terminal as U+00A0: tui/words.py)
+            "marjolet\u00a0: erreur\u00a0: --opponent\u00a0: adversaire vide\u00a0; nommez un "
+            "robot de la liste de «\u00a0marjolet bots\u00a0», ou choisissez un niveau avec "
+            "--level",
+        ),
+    ],
+)
+def test_play_refuses_an_empty_opponent_not_taken_for_no_opponent(
+    tmp_path: Path, spec: str, lang: str, expected: str
+) -> None:
+    env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    result = run_cli("play", "--plain", "--lang", lang, "--opponent", spec, env=env)
+    assert result.returncode == 2
+    assert result.stdout == ""  # no match against the default opponent began
+    assert one_error_line(result.stderr) == expected
+    assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["solve", "-"], ["replay", "-"], ["convert", "--to", "text", "-"], ["review", "-"]],
+    ids=["solve", "replay", "convert", "review"],
+)
+@pytest.mark.parametrize(
+    ("given", "problem"),
+    [
+        ("{\n", "malformed JSON at line 2 column 1"),
+        ("", "empty file: there is no record in it"),
+    ],
+    ids=["malformed", "empty"],
+)
+def test_every_command_reading_a_record_calls_it_standard_input(
+    args: list[str], given: str, problem: str
+) -> None:
+    result = run_cli(*args, stdin=given)
+    assert result.returncode == 2
+    assert one_error_line(result.stderr).startswith(
+        f"marjolet: error: standard input: {problem}"
+    )

@@ -33,7 +33,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -232,25 +232,56 @@ def check_database(
 def sqlite_tables(path: Path) -> set[str] | None:
     """The table names of a SQLite file, opened read-only (``None`` if it
     cannot be read as a database)."""
+    rows = _query_read_only(path, "SELECT name FROM sqlite_master WHERE type='table'")
+    return None if isinstance(rows, Exception) else {str(r[0]) for r in rows}
+
+
+def sqlite_damage(path: Path) -> str | None:
+    """What SQLite's quick check finds wrong in a database file, opened
+    read-only, on one line; ``None`` when the file is sound, when it is no
+    database at all (:func:`sqlite_tables` says so) or when it is busy (then
+    opening it for use says so). A damaged file is refused before anything
+    opens it for writing: a first write would change it (its header, a
+    page) before the damage showed."""
     import sqlite3
 
-    # A damaged file whose header asks for a write-ahead log makes SQLite
-    # create its -wal and -shm files even read-only: those it made are
-    # removed again when the file proves not to be a database.
+    rows = _query_read_only(path, "PRAGMA quick_check(1)", sound=lambda rows: rows == [("ok",)])
+    if isinstance(rows, Exception):
+        damaged = getattr(rows, "sqlite_errorcode", None) == sqlite3.SQLITE_CORRUPT
+        return " ".join(str(rows).split()) if damaged else None
+    first = str(rows[0][0]) if rows else "ok"
+    if first == "ok":
+        return None
+    return " ".join(first.removeprefix("*** in database main ***").split())
+
+
+def _query_read_only(
+    path: Path, sql: str, *, sound: Callable[[list[Any]], bool] = lambda rows: True
+) -> list[Any] | Exception:
+    """The rows of ``sql`` on the SQLite file ``path`` opened read-only, or
+    the :class:`sqlite3.Error` that stopped it.
+
+    A damaged file whose header asks for a write-ahead log makes SQLite
+    create its -wal and -shm files even read-only: those it made are
+    removed again when the file proves not to be a database, or damaged
+    (an error saying so, or rows that ``sound`` does not accept)."""
+    import sqlite3
+
     companions = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
     absent = [p for p in companions if not p.exists()]
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
-    except sqlite3.Error:
-        return None
+    except sqlite3.Error as exc:
+        return exc
     not_a_database = False
     try:
-        rows = conn.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
-        return {str(r[0]) for r in rows}
+        rows = conn.execute(sql).fetchall()
+        not_a_database = not sound(rows)
+        return rows
     except sqlite3.Error as exc:  # (busy or locked: someone's database, left as it is)
         code = getattr(exc, "sqlite_errorcode", None)
         not_a_database = code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
-        return None
+        return exc
     finally:
         conn.close()
         if not_a_database:  # no database, or a damaged one: nobody is writing it

@@ -38,7 +38,13 @@ from typing import Any
 
 from marjolet.arena.tasks import MatchOutcome
 from marjolet.errors import MarjoletError
-from marjolet.outputs import OutputError, check_database, sqlite_tables
+from marjolet.outputs import (
+    SQLITE_HEADER,
+    OutputError,
+    check_database,
+    sqlite_damage,
+    sqlite_tables,
+)
 from marjolet.rules import Rules
 
 SCHEMA_VERSION = 1
@@ -120,6 +126,31 @@ def _reason(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
+def _check_readable(target: Path, shown: str) -> bool:
+    """Whether an existing file starts as a SQLite database does; one that
+    cannot be read (no permission) is named for what it is, not taken for a
+    file that is no database."""
+    try:
+        with open(target, "rb") as f:
+            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError as exc:
+        raise StoreError(
+            f"cannot read the arena database {shown!r}: {exc.strerror or exc}; left untouched"
+        ) from None
+
+
+def _check_intact(target: Path, shown: str) -> None:
+    """A damaged database is refused before it is opened for writing: the
+    first write (even setting the journal mode) would change the file
+    before the damage showed. Checked before anything else opens it, so
+    that the -wal and -shm files a look at it makes are removed again."""
+    damage = sqlite_damage(target)
+    if damage is not None:
+        raise StoreError(
+            f"{shown!r} is a damaged database (SQLite finds: {damage}); left untouched"
+        )
+
+
 def _check_existing(target: Path, shown: str) -> None:
     """Reading needs an arena database already there: an empty file or an
     empty SQLite database is refused before anything opens it for writing
@@ -144,6 +175,9 @@ class ArenaStore:
             raise StoreError(
                 f"no arena database at {self.path!r} (run `marjolet arena` first, or pass --db)"
             )
+        given = Path(self.path)
+        if given.is_file() and _check_readable(given, self.path):  # (a FIFO is not opened)
+            _check_intact(given, self.path)
         if not create:  # reading: an arena database must already be there
             _check_existing(Path(self.path), self.path)
         try:

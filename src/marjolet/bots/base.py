@@ -51,6 +51,14 @@ class Param:
     help: str
 
     def parse(self, text: str, spec: str) -> Any:
+        if self.type in (int, float) and (not text.isascii() or "_" in text):
+            # Python's int() and float() also take 1_000 and other scripts'
+            # digits (١٠٠): a spec is written, logged and compared as typed,
+            # so a number in it is plain ASCII, one spelling per value.
+            raise BotSpecError(
+                f"bot spec {spec!r}: parameter {self.name}={text!r} is not a plain number "
+                "(write it with the digits 0-9, no '_')"
+            )
         try:
             if self.type is bool:
                 if text.lower() in ("1", "true", "yes", "on"):

@@ -45,6 +45,17 @@ def player_name(text: str) -> str:
     return text
 
 
+def opponent_spec(text: str) -> str:
+    """``--opponent``: a bot spec or a level; an empty one (an unset shell
+    variable) is refused, where read as "not given" it played the default
+    opponent."""
+    from marjolet.tui.words import tr
+
+    if not text.strip():
+        raise argparse.ArgumentTypeError(tr("play.usage.empty_opponent"))
+    return text
+
+
 def default_opponent() -> str:
     """The default opponent: the strongest bot that answers within about a
     second (:data:`marjolet.bots.STRONGEST`, also the hint bot)."""
@@ -94,7 +105,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--level", metavar=tr("play.help.metavar_level"), help=tr("play.help.level")
     )
-    parser.add_argument("--opponent", metavar="SPEC", help=tr("play.help.opponent"))
+    parser.add_argument(
+        "--opponent", metavar="SPEC", type=opponent_spec, help=tr("play.help.opponent")
+    )
     parser.add_argument(
         "--seed", type=int, metavar=tr("play.help.metavar_seed"), help=tr("play.help.seed")
     )

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from marjolet.bots.solver import EndingSolver
     from marjolet.cards import CardSet
 
-    where = "<stdin>" if args.file == "-" else args.file
+    where = record.source_name(args.file)  # "standard input" for '-', as replay says
     try:
         rec = record.loads(record.read_text(args.file), check=False)
         match = record.to_match(rec)
