@@ -19,7 +19,7 @@ from marjolet.i18n import (
     placeholders,
     translate,
 )
-from marjolet.rules import CLASSIC
+from marjolet.rules import CLASSIC, Rules
 from marjolet.tui import words
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "marjolet" / "web" / "static"
@@ -307,3 +307,82 @@ def test_every_sentence_of_a_catalogue_text_starts_with_a_capital() -> None:
             for text in value.values() if isinstance(value, dict) else [value]:
                 found = re.search(r"[.!?]\s+[a-zà-ÿ]", text)
                 assert found is None, (lang, key, text[max(0, found.start() - 30) : found.end()])
+
+
+def _every_rule_set() -> list[Rules]:
+    from itertools import product
+
+    from marjolet.rules import PROFILES
+
+    return [
+        PROFILES[profile].replace(
+            jack_queen=jack_queen,
+            one_meld_per_window=one_meld,
+            deal_pattern=pattern,
+            dix_on_play=dix,
+            target=target,
+        )
+        for profile, jack_queen, one_meld, pattern, dix, target in product(
+            PROFILES, ("trump-jack", "same-suit"), (False, True), ((3, 3), (2, 2, 2)),
+            (False, True), (500, 1000),
+        )
+    ]
+
+
+#: What a player must never read in the rule book: rule ids (R16), record
+#: notation (cards AS TD, meld ids KQS 4A, setting keys) and the names of
+#: the bots' algorithms.
+RECORD_CODES = re.compile(
+    r"\bR\d{1,2}\b|\b[789TJQKA][CDHS]\b|\b(?:4[ATKQJ]|KQ[CDHSs]|JQ[CDHSs])\b"
+    r"|(?i:dix_on_play|jack_queen|trump-jack|same-suit|one_meld|all_tricks|deal_pattern"
+    r"|MCTS|PIMC|minimax|alpha-beta|expectimax|heuristic)"
+)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rule_book_shows_players_no_rule_ids_record_codes_or_algorithms(lang: str) -> None:
+    from marjolet.i18n.rulebook import rulebook, to_text
+
+    for rules in _every_rule_set():
+        text = to_text(rulebook(rules, lang), translate("rules.title", lang))
+        found = RECORD_CODES.search(text)
+        assert found is None, (lang, rules, text[max(0, found.start() - 40) : found.end() + 40])
+
+
+@pytest.mark.parametrize(
+    ("lang", "declare", "exchange", "draw"),
+    [
+        ("en", "may still declare melds", "exchange the seven of trumps", "draw the last"),
+        ("fr", "peut encore annoncer", "échanger le sept d’atout", "pioche la dernière"),
+    ],
+)
+def test_the_rule_book_lets_the_winner_of_trick_10_declare_before_the_last_draws(
+    lang: str, declare: str, exchange: str, draw: str
+) -> None:
+    """R14: the window after trick 10 is still a phase-1 window; the rule
+    book says so where it tells of the last two cards, before the draws."""
+    from marjolet.i18n.rulebook import rulebook
+
+    blocks = rulebook(CLASSIC, lang)
+    heading = next(i for i, b in enumerate(blocks) if b.text == translate("rules.last_h", lang))
+    last = blocks[heading + 1].text
+    assert "10" in last and declare in last and exchange in last
+    assert last.index(declare) < last.index(draw)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_lobby_says_a_turned_up_seven_is_not_scored_again_when_played(lang: str) -> None:
+    """R19/R20: the played seven scores only if it was neither turned up
+    nor exchanged; the lobby's check box must not say "unexchanged" alone."""
+    label = translate("lobby.dix_on_play", lang)
+    assert {"en": "turned up", "fr": "retourné"}[lang] in label
+    assert {"en": "exchanged", "fr": "échangé"}[lang] in label
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_lobby_does_not_promise_the_match_to_the_first_to_the_target(lang: str) -> None:
+    """R22: the higher total after the deal that reaches the target wins,
+    not whoever gets there first."""
+    hero = translate("lobby.hero", lang)
+    assert not re.search(r"target first|but le premier", hero), hero
+    assert {"en": "end of the deal", "fr": "fin de la donne"}[lang] in hero
