@@ -5,28 +5,17 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from cli_support import run_cli
 from marjolet import kernel
 from marjolet.cli import main
 from marjolet.record import load
 from marjolet.rules import DEAL_PATTERNS, JACK_QUEEN_MODES
 from test_records import EXAMPLE_FILES
-
-
-def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "marjolet", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)

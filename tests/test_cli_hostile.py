@@ -13,42 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from cli_support import error_line, run_cli, selfplay_record
 from marjolet.bots.base import BotSpecError
 from marjolet.bots.catalogue import BotCatalogue, BotChoiceError
 from marjolet.bots.registry import make_bot
 from marjolet.cli import main
 
 
-def run_cli(
-    *args: str,
-    env: dict[str, str] | None = None,
-    stdout: int | None = subprocess.PIPE,
-    stdin: str = "",
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "marjolet", *args],
-        input=stdin,
-        stdout=stdout,
-        stderr=subprocess.PIPE,
-        text=True,
-        timeout=120,
-        check=False,
-        env={**os.environ, **(env or {})},
-    )
-
-
-def one_error_line(stderr: str) -> str:
-    lines = [line for line in stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, stderr
-    assert "Traceback" not in stderr
-    return lines[0]
-
-
 @pytest.fixture
 def record_file(tmp_path: Path) -> Path:
-    path = tmp_path / "game.json"
-    assert main(["selfplay", "--seed", "3", "--out", str(path)]) == 0
-    return path
+    return selfplay_record(tmp_path / "game.json")
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
@@ -56,7 +30,7 @@ def record_file(tmp_path: Path) -> Path:
 def test_standard_output_on_a_full_disk_is_one_line_with_status_2(args: list[str]) -> None:
     with open("/dev/full", "w") as full:
         result = run_cli(*args, stdout=full.fileno())
-    line = one_error_line(result.stderr)
+    line = error_line(result.stderr)
     assert result.returncode == 2
     assert line == "marjolet: error: standard output: cannot write: No space left on device"
 
@@ -71,7 +45,7 @@ def test_a_kernel_lib_that_cannot_be_loaded_is_named_in_one_line(
     env = {"MARJOLET_KERNEL_LIB": str(lib)}
     for args in (["bench", "--rounds", "1", "--deals", "1"], ["review", str(record_file)]):
         result = run_cli(*args, env=env)
-        line = one_error_line(result.stderr)
+        line = error_line(result.stderr)
         assert result.returncode == 2
         assert line.startswith(f"marjolet: error: MARJOLET_KERNEL_LIB={str(lib)!r}: ")
 
@@ -97,7 +71,7 @@ def test_an_empty_file_name_is_refused_not_taken_for_no_file(
     assert stop.value.code == 2
     out, err = capsys.readouterr()
     assert out == ""  # convert and review wrote nothing to standard output instead
-    assert "an empty file name" in one_error_line(err)
+    assert "an empty file name" in error_line(err)
 
 
 @pytest.mark.parametrize(
@@ -113,7 +87,7 @@ def test_play_refuses_an_empty_save_name_in_the_player_s_language(
     env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
     result = run_cli("play", "--plain", "--lang", lang, "--save", "", env=env)
     assert result.returncode == 2
-    assert one_error_line(result.stderr) == expected
+    assert error_line(result.stderr) == expected
     assert not (tmp_path / "data").exists()  # no game saved to the default place
 
 
@@ -144,7 +118,7 @@ def test_an_output_name_ending_with_a_slash_writes_no_file_named_like_the_folder
     with pytest.raises(SystemExit) as stop:
         main(argv)
     assert stop.value.code == 2
-    assert "names a folder" in one_error_line(capsys.readouterr().err)
+    assert "names a folder" in error_line(capsys.readouterr().err)
     assert not (tmp_path / "new.txt").exists()
 
 
@@ -155,7 +129,7 @@ def test_review_names_budget_when_its_value_is_out_of_range(
     with pytest.raises(SystemExit) as stop:
         main(["review", "--budget", budget, str(record_file)])
     assert stop.value.code == 2
-    assert "--budget must be 0-3600 seconds" in one_error_line(capsys.readouterr().err)
+    assert "--budget must be 0-3600 seconds" in error_line(capsys.readouterr().err)
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
@@ -178,7 +152,7 @@ def test_play_says_standard_output_failed_in_the_player_s_language(
             "play", "--plain", "--lang", lang, "--seed", "1", env=env, stdout=full.fileno()
         )
     assert result.returncode == 2
-    assert one_error_line(result.stderr).startswith(expected)
+    assert error_line(result.stderr).startswith(expected)
 
 
 def without_root_s_reach(argv: list[str]) -> list[str]:
@@ -222,7 +196,7 @@ def test_an_arena_database_that_cannot_be_read_is_said_so_not_called_no_database
         check=False,
     )
     assert result.returncode == 2
-    assert one_error_line(result.stderr) == (
+    assert error_line(result.stderr) == (
         f"marjolet: error: cannot read the arena database {str(arena_db)!r}: "
         "Permission denied; left untouched"
     )
@@ -272,7 +246,7 @@ def test_a_refused_arena_database_is_left_byte_for_byte_with_its_time_and_no_sid
     with pytest.raises(SystemExit) as stop:
         main([a.replace("{db}", str(given)) for a in args])
     assert stop.value.code == 2
-    line = one_error_line(capsys.readouterr().err)
+    line = error_line(capsys.readouterr().err)
     assert line.startswith("marjolet: error: ") and repr(str(given)) in line and message in line
     assert given.read_bytes() == contents
     assert given.stat().st_mtime_ns == 1_500_000_000_000_000_000
@@ -301,7 +275,7 @@ def test_a_bot_number_that_is_not_plain_ascii_is_refused_quoting_the_parameter(
     with pytest.raises(SystemExit) as stop:
         main(["arena", spec, "random", "--matches", "2", "--no-db", "--quiet"])
     assert stop.value.code == 2
-    assert one_error_line(capsys.readouterr().err) == f"marjolet: error: {refused.value}"
+    assert error_line(capsys.readouterr().err) == f"marjolet: error: {refused.value}"
 
 
 @pytest.mark.parametrize(
@@ -341,7 +315,7 @@ def test_play_refuses_an_empty_opponent_not_taken_for_no_opponent(
     result = run_cli("play", "--plain", "--lang", lang, "--opponent", spec, env=env)
     assert result.returncode == 2
     assert result.stdout == ""  # no match against the default opponent began
-    assert one_error_line(result.stderr) == expected
+    assert error_line(result.stderr) == expected
     assert not (tmp_path / "data").exists()
 
 
@@ -363,6 +337,6 @@ def test_every_command_reading_a_record_calls_it_standard_input(
 ) -> None:
     result = run_cli(*args, stdin=given)
     assert result.returncode == 2
-    assert one_error_line(result.stderr).startswith(
+    assert error_line(result.stderr).startswith(
         f"marjolet: error: standard input: {problem}"
     )

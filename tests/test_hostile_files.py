@@ -8,13 +8,12 @@ import os
 import socket
 import sqlite3
 import stat
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from cli_support import refusal, run_cli, selfplay_record
 from marjolet import outputs, record
 from marjolet.arena.store import ArenaStore
 from marjolet.arena.store import StoreError as ArenaStoreError
@@ -23,38 +22,10 @@ from marjolet.errors import RecordError
 from marjolet.outputs import OutputError
 
 
-def run_cli(
-    *args: str, stdin: str | bytes = "", env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    data = stdin.encode() if isinstance(stdin, str) else stdin
-    proc = subprocess.run(
-        [sys.executable, "-m", "marjolet", *args],
-        input=data,
-        capture_output=True,
-        timeout=120,
-        check=False,
-        env={**os.environ, **(env or {})},
-    )
-    return subprocess.CompletedProcess(
-        proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()
-    )
-
-
-def one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
-    """The single stderr line of a refused command (exit 2, no traceback)."""
-    assert proc.returncode == 2, (proc.returncode, proc.stderr)
-    assert "Traceback" not in proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1, proc.stderr
-    return lines[0]
-
-
 @pytest.fixture
 def match_file(tmp_path: Path) -> Path:
     """A finished match, as a JSON record."""
-    path = tmp_path / "match.json"
-    assert main(["selfplay", "--seed", "3", "--out", str(path)]) == 0
-    return path
+    return selfplay_record(tmp_path / "match.json")
 
 
 # -- the file-writing rule -------------------------------------------------------------
@@ -72,7 +43,7 @@ def test_an_existing_file_is_never_overwritten_without_force(
         "selfplay": ["selfplay", "--seed", "1", "--out", str(kept)],
         "play": ["play", "--plain", "--opponent", "random", "--seed", "1", "--save", str(kept)],
     }[command]
-    line = one_error_line(run_cli(*args, stdin="quit\n"))
+    line = refusal(run_cli(*args, stdin="quit\n"))
     named = f"cannot save to {kept}" if command == "play" else f"{flag} {kept}"
     assert named in line and "--force" in line
     assert kept.read_text() == "precious\n"
@@ -119,7 +90,7 @@ def test_devices_fifos_and_sockets_are_refused_even_with_force(
 ) -> None:
     for kind, path in _special_files(tmp_path):
         mode = os.stat(path).st_mode
-        line = one_error_line(
+        line = refusal(
             run_cli("convert", str(match_file), "--to", "text", "--out", str(path), "--force")
         )
         assert str(path) in line and kind in line
@@ -154,7 +125,7 @@ def test_no_command_creates_a_missing_folder(tmp_path: Path, match_file: Path) -
         ["play", "--plain", "--opponent", "random", "--save", str(missing / "c.json")],
         ["arena", "random", "random", "--matches", "2", "--db", str(missing / "d.db")],
     ):
-        line = one_error_line(run_cli(*args, stdin="quit\n"))
+        line = refusal(run_cli(*args, stdin="quit\n"))
         assert "no such folder" in line, line
     assert not (tmp_path / "no").exists()
 
@@ -175,7 +146,7 @@ def test_every_db_refuses_an_existing_file_that_is_not_a_marjolet_database(
             Store(path)
         with pytest.raises(ArenaStoreError, match="is not a marjolet arena database"):
             ArenaStore(path)
-        line = one_error_line(
+        line = refusal(
             run_cli("arena", "random", "random", "--matches", "2", "--db", str(path))
         )
         assert str(path) in line
@@ -200,9 +171,9 @@ def test_convert_checks_the_record_first(tmp_path: Path, match_file: Path) -> No
     for name, obj in (("truncated", truncated), ("extra", extra)):
         bad = tmp_path / f"{name}.json"
         bad.write_text(json.dumps(obj))
-        assert one_error_line(run_cli("replay", str(bad)))
+        assert refusal(run_cli("replay", str(bad)))
         out = tmp_path / f"{name}.txt"
-        line = one_error_line(run_cli("convert", str(bad), "--to", "text", "--out", str(out)))
+        line = refusal(run_cli("convert", str(bad), "--to", "text", "--out", str(out)))
         assert "deal 0" in line
         assert not out.exists()
 
@@ -220,10 +191,10 @@ def test_deeply_nested_json_is_one_line_and_exit_2(command: str, tmp_path: Path)
         "solve": ["solve", str(bad)],
         "play": ["play", "--plain", "--resume", str(bad)],
     }[command]
-    line = one_error_line(run_cli(*args))
+    line = refusal(run_cli(*args))
     assert "nested 100000 levels deep" in line and f"limit is {record.MAX_JSON_DEPTH}" in line
     # standard input too, and the text form's quoted player names
-    assert "nested" in one_error_line(run_cli("replay", "-", stdin=NESTED))
+    assert "nested" in refusal(run_cli("replay", "-", stdin=NESTED))
     with pytest.raises(RecordError, match="players"):
         record.loads("first_dealer 0\nplayers " + "[" * 10_000)
 
@@ -234,7 +205,7 @@ def test_a_deeply_nested_bot_protocol_line_is_a_protocol_error() -> None:
     nested = "[" * 30_000  # within bot-serve's 64 KiB line limit
     with pytest.raises(ProtocolError, match="not JSON"):
         decode(nested.encode())
-    line = one_error_line(run_cli("bot-serve", "random", stdin=nested + "\n"))
+    line = refusal(run_cli("bot-serve", "random", stdin=nested + "\n"))
     assert "line 1 is not JSON" in line
 
 
@@ -272,9 +243,9 @@ def test_a_byte_order_mark_or_non_utf8_file_is_named_in_the_message(
     for name, data in cases.items():
         path = tmp_path / name
         path.write_bytes(data)
-        line = one_error_line(run_cli("replay", str(path)))
+        line = refusal(run_cli("replay", str(path)))
         assert expected[name] in line and "first_dealer" not in line, line
-        assert expected[name] in one_error_line(run_cli("replay", "-", stdin=data))
+        assert expected[name] in refusal(run_cli("replay", "-", stdin=data))
 
 
 def test_target_0_names_the_flag_given() -> None:
@@ -284,7 +255,7 @@ def test_target_0_names_the_flag_given() -> None:
         (["rules", "--all-tricks-bonus", "-3"], "--all-tricks-bonus:"),
         (["rules", "--rules", "nope"], "--rules:"),
     ):
-        line = one_error_line(run_cli(*args))
+        line = refusal(run_cli(*args))
         assert flag in line, line
         assert "--rules:" not in line or flag == "--rules:"
 
@@ -314,7 +285,7 @@ def test_serve_with_its_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> No
     busy.listen()
     port = busy.getsockname()[1]
     try:
-        line = one_error_line(
+        line = refusal(
             run_cli("serve", "--port", str(port), "--db", str(tmp_path / "w.sqlite3"))
         )
     finally:
@@ -334,6 +305,6 @@ def test_a_failed_serve_start_leaves_no_lock(tmp_path: Path) -> None:
         Store(newer)  # fails after taking the lock
     notdb = tmp_path / "notes.sqlite3"
     notdb.write_text("hello\n")
-    line = one_error_line(run_cli("serve", "--port", "0", "--db", str(notdb)))
+    line = refusal(run_cli("serve", "--port", "0", "--db", str(notdb)))
     assert str(notdb) in line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["newer.sqlite3", "notes.sqlite3"]
