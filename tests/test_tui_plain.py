@@ -23,7 +23,7 @@ from marjolet.commands.play import _deal_summary
 from marjolet.match import Match, seeded_deck
 from marjolet.rules import CLASSIC
 from marjolet.tui import saves
-from marjolet.tui.lines import LineSeat, QuitGame
+from marjolet.tui.lines import LineSeat, QuitGame, menu_order
 from marjolet.tui.session import GameSession
 
 
@@ -475,6 +475,43 @@ def test_a_french_player_types_cards_as_shown_and_commands_in_french() -> None:
     quitter = LineSeat(["Vous", "random"], io.StringIO("quitter\n"), io.StringIO(), lambda: (0, 0))
     with pytest.raises(QuitGame):
         quitter.choose(match.observation(seat), deal.legal_actions())
+
+
+@pytest.mark.parametrize(
+    ("language", "command"), [("fr", "règles"), ("fr", "rules"), ("en", "Rules")]
+)
+def test_the_plain_interface_tells_the_rules_of_its_own_match_in_the_players_language(
+    language: str, command: str
+) -> None:
+    """The rule book the full screen's help and the web show, for the rules
+    of this match (here the encyclopedia's: 40 for the six last tricks),
+    then the same choice again; no rule ids."""
+    from marjolet.rules import ENCYCLOPEDIA
+    from marjolet.tui import words
+
+    match = Match(ENCYCLOPEDIA, seed=5)
+    match.start_deal()
+    deal = match.deal
+    assert deal is not None
+    seat, legal = deal.to_move, deal.legal_actions()
+    out = io.StringIO()
+    words.use(language)
+    try:
+        player = LineSeat(["Vous", "random"], io.StringIO(f"{command}\n1\n"), out, lambda: (0, 0))
+        assert player.choose(match.observation(seat), legal) == menu_order(legal)[0]
+    finally:
+        words.use("en")
+    told = out.getvalue()
+    expected = {
+        "fr": ("Les règles du marjolet", "règle encyclopédie",
+               "gagner les six derniers plis : 40 de plus"),
+        "en": ("The rules of Marjolet", "encyclopedia profile",
+               "winning all six last tricks: a further 40"),
+    }[language]
+    for text in expected:
+        assert text in " ".join(told.split()), (text, told)
+    assert not re.search(r"\bR\d+\b", told)
+    assert told.count("> ") == 2  # asked again after the rules
 
 
 @pytest.mark.parametrize("command", ["hint", "conseil"])

@@ -35,7 +35,7 @@ from marjolet.tui.describe import (
 from marjolet.tui.hint import compute_hint
 from marjolet.tui.launch import resume_command
 from marjolet.tui.words import card as card_symbol
-from marjolet.tui.words import suit_name, tr
+from marjolet.tui.words import lang, suit_name, tr
 from marjolet.tui.wrapping import fit_to_terminal
 
 #: The plain interface's commands, in either language (a French player
@@ -45,6 +45,7 @@ COMMANDS = {
     "help": "help", "?": "help", "aide": "help",
     "hand": "hand", "main": "hand",
     "hint": "hint", "conseil": "hint",
+    "rules": "rules", "règles": "rules", "regles": "rules",
 }
 #: Every card as a screen in any language shows it (``D♥`` roi, dame, valet
 #: in French; ``Q♥``), so that a player may type what they see.
@@ -247,22 +248,30 @@ class LineSeat:
             command = COMMANDS.get(answer.lower())
             if command == "quit":
                 raise QuitGame("quit")
-            if command == "help":
-                help_text = tr("tui.plain_help", resume=self.resume)
-                self._say(fit_to_terminal(help_text, keep=[self.resume]))  # pastes whole
-                continue
-            if command == "hand":
-                self._show_choices(obs, legal)
-                continue
-            if command == "hint":
-                advice = compute_hint(obs, legal, self.hint_seed)
-                self._say("   " + advice.text())
-                if self.on_hint is not None:
-                    self.on_hint(advice.action)
+            if command is not None:
+                self._run_command(command, obs, legal)
                 continue
             choice = self._parse_choice(answer, legal, obs)
             if choice is not None:
                 return choice
+
+    def _run_command(self, command: str, obs: Observation, legal: Sequence[int]) -> None:
+        """Answers a command that is no action (``help``, ``rules``,
+        ``hand``, ``hint``); the same choice is asked again after it."""
+        if command == "help":
+            help_text = tr("tui.plain_help", resume=self.resume)
+            self._say(fit_to_terminal(help_text, keep=[self.resume]))  # pastes whole
+        elif command == "rules":  # the full screen's and the web's rule book, this match's rules
+            from marjolet.i18n.rulebook import rulebook, to_text
+
+            self._say(to_text(rulebook(obs.rules, lang()), tr("rules.title")))
+        elif command == "hand":
+            self._show_choices(obs, legal)
+        elif command == "hint":
+            advice = compute_hint(obs, legal, self.hint_seed)
+            self._say("   " + advice.text())
+            if self.on_hint is not None:
+                self.on_hint(advice.action)
 
     def _show_choices(self, obs: Observation, legal: Sequence[int]) -> None:
         """The position, then the numbered actions (``hand`` shows them again)."""
