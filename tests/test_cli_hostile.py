@@ -340,3 +340,83 @@ def test_every_command_reading_a_record_calls_it_standard_input(
     assert error_line(result.stderr).startswith(
         f"marjolet: error: standard input: {problem}"
     )
+
+
+@pytest.mark.parametrize("value", ["1_000", "\u0661\u0660\u0660", "\uff15", "\u096b0"])
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["selfplay", "--out", "-", "--seed", "{n}"], "--seed"),
+        (["arena", "random", "random", "--no-db", "--quiet", "--matches", "{n}"], "--matches"),
+        (["arena", "random", "random", "--no-db", "--quiet", "--seed", "{n}"], "--seed"),
+        (["arena", "random", "random", "--no-db", "--quiet", "--workers", "{n}"], "--workers"),
+        (["arena", "report", "--run", "{n}"], "--run"),
+        (["bench", "--rounds", "1", "--deals", "{n}"], "--deals"),
+        (["bench", "--rounds", "1", "--deals", "1", "--target", "{n}"], "--target"),
+        (["selfplay", "--seed", "1", "--out", "-", "--all-tricks-bonus", "{n}"],
+         "--all-tricks-bonus"),
+        (["serve", "--port", "{n}"], "--port"),
+        (["bot-serve", "random", "--seed", "{n}"], "--seed"),
+    ],
+    ids=["selfplay-seed", "arena-matches", "arena-seed", "arena-workers", "report-run",
+         "bench-deals", "bench-target", "all-tricks-bonus", "serve-port", "bot-serve-seed"],
+)
+def test_a_whole_number_option_that_is_not_plain_ascii_is_refused_quoting_it(
+    args: list[str], option: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([a.replace("{n}", value) for a in args])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # nothing was played, benched or served with the number int() made of it
+    assert error_line(err).endswith(
+        f": error: argument {option}: {value!r} is not a plain number "
+        "(write it with the digits 0-9, no '_')"
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "option", "value", "expected"),
+    [
+        (
+            "fr",
+            "--seed",
+            "1_000",
+            "marjolet\u00a0: erreur\u00a0: --seed attend un nombre entier écrit avec les "
+            "chiffres de 0 à 9, sans «\u00a0_\u00a0», pas «\u00a01_000\u00a0»",
+        ),
+        (
+            "fr",
+            "--target",
+            "\u0665\u0660\u0660",
+            "marjolet\u00a0: erreur\u00a0: --target attend un nombre entier écrit avec les "
+            "chiffres de 0 à 9, sans «\u00a0_\u00a0», pas «\u00a0\u0665\u0660\u0660\u00a0»",
+        ),
+        (
+            "en",
+            "--all-tricks-bonus",
+            "1_0",
+            "marjolet: error: --all-tricks-bonus needs a whole number written with the "
+            "digits 0-9, no '_', not '1_0'",
+        ),
+    ],
+)
+def test_play_refuses_a_whole_number_that_is_not_plain_ascii_in_the_player_s_language(
+    tmp_path: Path, lang: str, option: str, value: str, expected: str
+) -> None:
+    env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    result = run_cli("play", "--plain", "--lang", lang, option, value, env=env)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert error_line(result.stderr) == expected
+    assert not (tmp_path / "data").exists()  # no match began
+
+
+def test_signed_plain_whole_numbers_are_still_taken(tmp_path: Path) -> None:
+    def played(seed: str) -> str:
+        out = tmp_path / f"game{seed}.json"
+        assert main(["selfplay", "--seed", seed, "--out", str(out)]) == 0
+        return out.read_text()
+
+    assert played("+12") == played(" 12 ") == played("12")
+    assert played("-7") != played("7")  # a negative seed is its own, as before

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from marjolet.commands.common import add_rules_arguments, file_name, rules_from_args
+from marjolet.commands.common import add_rules_arguments, file_name, plain_int, rules_from_args
 from marjolet.errors import MarjoletError
 
 if TYPE_CHECKING:
@@ -45,11 +45,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("bots", nargs="*", metavar="BOT",
                         help="bot specs (name or name:key=value,...), or 'report'")
-    parser.add_argument("--matches", type=int, metavar="N",
+    parser.add_argument("--matches", type=plain_int, metavar="N",
                         help="matches per pairing, even (default 100; the budget with --sprt)")
-    parser.add_argument("--seed", type=int, metavar="S",
+    parser.add_argument("--seed", type=plain_int, metavar="S",
                         help="run seed (default: drawn at random and printed)")
-    parser.add_argument("--workers", type=int, metavar="K",
+    parser.add_argument("--workers", type=plain_int, metavar="K",
                         help="parallel workers (default: the CPUs available)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
@@ -62,13 +62,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=["local", "ray"], default="local",
                         help="local process pool (default) or Ray")
     parser.add_argument("--address", metavar="ADDR", help="Ray cluster address (--backend ray)")
-    parser.add_argument("--resume", type=int, metavar="RUN_ID",
+    parser.add_argument("--resume", type=plain_int, metavar="RUN_ID",
                         help="continue an interrupted run stored in the database")
     parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
     parser.add_argument("--plot", metavar="FILE", type=file_name,
                         help="draw ratings and margins (.png or .svg)")
     parser.add_argument("--force", action="store_true", help="let --plot replace an existing file")
-    parser.add_argument("--run", type=int, metavar="ID", help="report: the run to show")
+    parser.add_argument("--run", type=plain_int, metavar="ID", help="report: the run to show")
     add_rules_arguments(parser)
 
 

@@ -5,18 +5,20 @@ from __future__ import annotations
 import argparse
 import json
 
-from marjolet.commands.common import add_rules_arguments, rules_from_args
+from marjolet.commands.common import add_rules_arguments, plain_int, rules_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument(
-        "--rounds", type=int, default=5, help="rounds; figures are medians (default 5)"
+        "--rounds", type=plain_int, default=5, help="rounds; figures are medians (default 5)"
     )
     parser.add_argument(
-        "--deals", type=int, default=2000, help="random deals per round (default 2000)"
+        "--deals", type=plain_int, default=2000, help="random deals per round (default 2000)"
     )
-    parser.add_argument("--seed", type=int, default=1, help="seed of the decks and the random play")
+    parser.add_argument(
+        "--seed", type=plain_int, default=1, help="seed of the decks and the random play"
+    )
     add_rules_arguments(parser)
 
 

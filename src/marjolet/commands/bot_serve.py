@@ -30,6 +30,7 @@ import os
 import sys
 
 from marjolet.bots.serve import BotServer
+from marjolet.commands.common import plain_int
 from marjolet.errors import MarjoletError
 
 __all__ = ["BotServer", "add_arguments", "run"]
@@ -39,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("spec", metavar="SPEC", help="the bot to serve, e.g. 'pimc:worlds=64'")
     parser.add_argument(
         "--seed",
-        type=int,
+        type=plain_int,
         help="the bot's seed (default: $MARJOLET_BOT_SEED from the host, else random)",
     )
     parser.add_argument(

@@ -20,6 +20,25 @@ RULES_HELP = {
     "one_meld_per_window": "at most one declaration per trick won",
 }
 
+def plain_int(text: str) -> int:
+    """The ``type`` of every option that takes a whole number (``--seed``,
+    ``--matches``, ``--target``...). Python's ``int()`` also takes ``1_000``
+    and other scripts' digits (``١٠٠``): an option is written, logged and
+    compared as typed, so its number is plain ASCII, one spelling per value,
+    as in a bot spec (:meth:`marjolet.bots.base.Param.parse`). A sign and
+    surrounding blanks are taken as ``int()`` takes them (``--seed -1``).
+    Any other text is refused in argparse's own words (``invalid int
+    value``), which ``marjolet play`` says in the player's language."""
+    if not text.isascii() or "_" in text:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a plain number (write it with the digits 0-9, no '_')"
+        )
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+
+
 def file_name(text: str) -> str:
     """The ``type`` of every argument that names a file: the text as given,
     refused when empty. An empty name is a slip (an unset shell variable):
@@ -50,10 +69,12 @@ def add_rules_arguments(
         help=say["profile"],
     )
     group.add_argument("--deal-pattern", choices=PATTERN_TEXTS, help=say["deal_pattern"])
-    group.add_argument("--all-tricks-bonus", type=int, metavar="N", help=say["all_tricks_bonus"])
+    group.add_argument(
+        "--all-tricks-bonus", type=plain_int, metavar="N", help=say["all_tricks_bonus"]
+    )
     group.add_argument("--dix-on-play", choices=["yes", "no"], help=say["dix_on_play"])
     group.add_argument("--jack-queen", choices=JACK_QUEEN_MODES, help=say["jack_queen"])
-    group.add_argument("--target", type=int, metavar="N", help=say["target"])
+    group.add_argument("--target", type=plain_int, metavar="N", help=say["target"])
     group.add_argument(
         "--one-meld-per-window",
         action="store_true",

@@ -20,7 +20,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, cast
 
-from marjolet.commands.common import RULES_HELP, add_rules_arguments, file_name, rules_from_args
+from marjolet.commands.common import (
+    RULES_HELP,
+    add_rules_arguments,
+    file_name,
+    plain_int,
+    rules_from_args,
+)
 from marjolet.errors import MarjoletError, RecordError
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, SETTING_NAMES, Rules
 
@@ -109,7 +115,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--opponent", metavar="SPEC", type=opponent_spec, help=tr("play.help.opponent")
     )
     parser.add_argument(
-        "--seed", type=int, metavar=tr("play.help.metavar_seed"), help=tr("play.help.seed")
+        "--seed", type=plain_int, metavar=tr("play.help.metavar_seed"), help=tr("play.help.seed")
     )
     parser.add_argument(
         "--name", type=player_name, metavar=tr("play.help.metavar_name"), help=tr("play.help.name")
@@ -163,6 +169,7 @@ _USAGE_ERRORS = (
         "choice",
     ),
     (r"argument (?P<option>[^:]+): invalid int value: '(?P<value>.*)'", "integer"),
+    (r"argument (?P<option>[^:]+): '(?P<value>.*)' is not a plain number \(.*\)", "plain_integer"),
     (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)", "ambiguous"),
     (r"argument (?P<option>[^:]+): an empty file name.*", "empty_name"),
     (r"argument (?P<option>[^:]+): (?P<detail>.*)", "option"),

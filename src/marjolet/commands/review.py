@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from marjolet.commands.common import file_name
+from marjolet.commands.common import file_name, plain_int
 from marjolet.errors import MarjoletError, RecordError
 
 #: The longest search per decision (the bots' ``time`` limit).
@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"search seconds per phase-1 decision (default {DEFAULT_BUDGET:g}: a match to "
         "500 in about a minute)",
     )
-    parser.add_argument("--seat", type=int, choices=[0, 1], help="review one player only")
+    parser.add_argument("--seat", type=plain_int, choices=[0, 1], help="review one player only")
     parser.add_argument(
         "--out",
         metavar="FILE",

@@ -6,14 +6,16 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from marjolet.commands.common import add_rules_arguments, file_name, rules_from_args
+from marjolet.commands.common import add_rules_arguments, file_name, plain_int, rules_from_args
 
 if TYPE_CHECKING:
     from marjolet.match import Match
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=int, required=True, help="seed of the shuffles and the bots")
+    parser.add_argument(
+        "--seed", type=plain_int, required=True, help="seed of the shuffles and the bots"
+    )
     parser.add_argument(
         "--out",
         metavar="FILE",

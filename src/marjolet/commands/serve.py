@@ -11,6 +11,8 @@ import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from marjolet.commands.common import plain_int
+
 if TYPE_CHECKING:
     import uvicorn
     from fastapi import FastAPI
@@ -33,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="address to listen on (default 127.0.0.1: this computer only)",
     )
     parser.add_argument(
-        "--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)"
+        "--port", type=plain_int, default=8000, help="port (default 8000; 0 picks a free one)"
     )
     parser.add_argument(
         "--db",
@@ -85,7 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--bot-threads",
-        type=int,
+        type=plain_int,
         default=2,
         metavar="N",
         help="threads where bots think, off the event loop (default 2)",
