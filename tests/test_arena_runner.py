@@ -500,6 +500,21 @@ def test_database_from_before_forfeits_gains_the_column(tmp_path: Path) -> None:
     assert resume_arena(1, db).matches == 2
 
 
+def test_a_database_from_before_forfeits_is_read_as_it_is_when_read_only(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    run_arena(["random", "random"], matches=2, seed=1, db=db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("ALTER TABLE matches DROP COLUMN forfeit")
+        conn.execute("ALTER TABLE runs DROP COLUMN folder")
+    conn.close()
+    contents = db.read_bytes()
+    with ArenaStore(db, read_only=True) as store:
+        assert [o.forfeit for o in store.outcomes(1)] == [None, None]
+        assert store.run(1).folder is None
+    assert db.read_bytes() == contents  # no column added
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.db"]
+
+
 def test_a_worker_process_that_dies_is_one_error_naming_it(tmp_path: Path) -> None:
     db = tmp_path / "d.db"
     died = r"arena worker process \(pid [0-9]+\) died with exit code 3"

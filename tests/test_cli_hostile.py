@@ -202,6 +202,39 @@ def test_an_arena_database_that_cannot_be_read_is_said_so_not_called_no_database
     )
 
 
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (["arena", "report", "--db", "{db}"], "random random"),
+        (["arena", "report", "--run", "1", "--db", "{db}"], "arena run 1: 2/2 matches"),
+        (["arena", "report", "--json", "--db", "{db}"], '"runs": [{"id": 1'),
+    ],
+    ids=["report", "report-run", "report-json"],
+)
+def test_a_read_only_arena_database_is_reported_leaving_no_side_files(
+    args: list[str], shown: str, arena_db: Path
+) -> None:
+    arena_db.chmod(0o444)
+    os.utime(arena_db, ns=(1_500_000_000_000_000_000, 1_500_000_000_000_000_000))
+    contents = arena_db.read_bytes()
+    before = sorted(p.name for p in arena_db.parent.iterdir())
+    result = subprocess.run(
+        without_root_s_reach(
+            [sys.executable, "-m", "marjolet", *[a.replace("{db}", str(arena_db)) for a in args]]
+        ),
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert shown in result.stdout
+    assert arena_db.read_bytes() == contents
+    assert arena_db.stat().st_mtime_ns == 1_500_000_000_000_000_000
+    assert sorted(p.name for p in arena_db.parent.iterdir()) == before  # no -wal, no -shm
+
+
 def _damaged(whole: bytes) -> bytes:
     """An arena database whose tables are listed but whose pages are garbage."""
     page = int.from_bytes(whole[16:18], "big")

@@ -255,6 +255,31 @@ def sqlite_damage(path: Path) -> str | None:
     return " ".join(first.removeprefix("*** in database main ***").split())
 
 
+def sqlite_read_only_uri(path: Path) -> str:
+    """The SQLite URI that opens ``path`` read-only (``mode=ro``) without
+    leaving files beside it.
+
+    Opened read-only, a database in write-ahead-log mode still gets its
+    -wal and -shm files made, and left, when the folder is writable. When
+    neither is there no connection has it open and its log is empty, so it
+    is read as ``immutable`` (no locks, no side files); a writer starting
+    during the look would only change the file itself when it checkpoints,
+    a risk a read of a fraction of a second takes. A database in another
+    journal mode, or one already open (its side files there), is read with
+    SQLite's usual locks, which make no file."""
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return uri  # (connecting says what is wrong)
+    wal = head.startswith(SQLITE_HEADER) and head[18:20] == b"\x02\x02"
+    side = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
+    if wal and not any(os.path.lexists(p) for p in side):
+        uri += "&immutable=1"
+    return uri
+
+
 def _query_read_only(
     path: Path, sql: str, *, sound: Callable[[list[Any]], bool] = lambda rows: True
 ) -> list[Any] | Exception:
@@ -270,7 +295,7 @@ def _query_read_only(
     companions = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
     absent = [p for p in companions if not p.exists()]
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
+        conn = sqlite3.connect(sqlite_read_only_uri(path), uri=True, timeout=5.0)
     except sqlite3.Error as exc:
         return exc
     not_a_database = False

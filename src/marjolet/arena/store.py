@@ -43,6 +43,7 @@ from marjolet.outputs import (
     OutputError,
     check_database,
     sqlite_damage,
+    sqlite_read_only_uri,
     sqlite_tables,
 )
 from marjolet.rules import Rules
@@ -167,10 +168,21 @@ def _check_existing(target: Path, shown: str) -> None:
 
 
 class ArenaStore:
-    """An open arena database. Use as a context manager."""
+    """An open arena database. Use as a context manager.
 
-    def __init__(self, path: str | os.PathLike[str], *, create: bool = True) -> None:
+    ``create=False`` needs an arena database already there; ``read_only``
+    (which implies it) opens it read-only, for reading commands (``arena
+    report``): a database the user may not write is read, and no -wal or
+    -shm file is left beside it (:func:`marjolet.outputs.sqlite_read_only_uri`);
+    nothing is written, not even the columns older databases lack."""
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, create: bool = True, read_only: bool = False
+    ) -> None:
         self.path = str(path)
+        self.read_only = read_only
+        create = create and not read_only
+        self._missing: set[str] = set()  # columns an older database lacks, read as NULL
         if not create and not Path(self.path).is_file():
             raise StoreError(
                 f"no arena database at {self.path!r} (run `marjolet arena` first, or pass --db)"
@@ -190,9 +202,13 @@ class ArenaStore:
         except OutputError as exc:
             raise StoreError(str(exc)) from None
         try:
-            self.conn = sqlite3.connect(self.path, timeout=30.0)
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=NORMAL")
+            if read_only:
+                uri = sqlite_read_only_uri(Path(self.path))
+                self.conn = sqlite3.connect(uri, uri=True, timeout=30.0)
+            else:
+                self.conn = sqlite3.connect(self.path, timeout=30.0)
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                self.conn.execute("PRAGMA synchronous=NORMAL")
             version = self.conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise StoreError(
@@ -219,11 +235,18 @@ class ArenaStore:
         self._pending: list[tuple[Any, ...]] = []
 
     def _add_column(self, table: str, column: str) -> None:
-        """Add a nullable text column that older databases lack."""
+        """Add a nullable text column that older databases lack (read
+        as NULL when the database is open read-only)."""
         columns = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
-        if column not in columns:
+        if column not in columns and self.read_only:
+            self._missing.add(column)
+        elif column not in columns:
             self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
             self.conn.commit()
+
+    def _column(self, name: str) -> str:
+        """``name`` in a query, or NULL where the database lacks it."""
+        return "NULL" if name.rpartition(".")[2] in self._missing else name
 
     def _error(self, verb: str, exc: BaseException) -> StoreError:
         return StoreError(f"cannot {verb} the arena database {self.path!r}: {_reason(exc)}")
@@ -318,7 +341,8 @@ class ArenaStore:
         sql = (
             "SELECT r.id, r.started, r.finished, r.status, r.bots, r.matches, r.seed, r.rules, "
             "r.sprt, r.backend, r.workers, r.version, r.command, r.summary, "
-            "(SELECT COUNT(*) FROM matches m WHERE m.run_id = r.id), r.folder FROM runs r "
+            "(SELECT COUNT(*) FROM matches m WHERE m.run_id = r.id), "
+            f"{self._column('r.folder')} FROM runs r "
         )
         if not where.startswith("ORDER"):
             where = where + " ORDER BY r.id" if where else "ORDER BY r.id"
@@ -389,7 +413,8 @@ class ArenaStore:
         try:
             rows = self.conn.execute(
                 "SELECT pairing, pair, game, bot0, bot1, seed0, seed1, winner, total0, total1, "
-                "deal_points, record, seconds, forfeit FROM matches WHERE run_id = ? "
+                f"deal_points, record, seconds, {self._column('forfeit')} FROM matches "
+                "WHERE run_id = ? "
                 "ORDER BY pairing, pair, game",
                 (run_id,),
             ).fetchall()

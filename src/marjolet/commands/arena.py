@@ -251,7 +251,7 @@ def _plot(result: ArenaResult, db: str | None, path: str) -> None:
         raise ArenaUsageError(NO_DB_PLOT)
     from marjolet.arena.store import ArenaStore
 
-    with ArenaStore(db, create=False) as store:
+    with ArenaStore(db, read_only=True) as store:
         plot_result(result, store.outcomes(result.run_id), path)
     print(f"wrote {path}", file=sys.stderr)
 
@@ -279,7 +279,7 @@ def _report(args: argparse.Namespace) -> int:
         check_plot_path(args.plot, force=args.force)
     db = _db_path(args)
     assert db is not None
-    with ArenaStore(db, create=False) as store:
+    with ArenaStore(db, read_only=True) as store:
         if args.run is None and args.plot is None:
             runs = store.runs()
             if args.json:
