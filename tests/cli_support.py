@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 from marjolet.cli import main
+from marjolet.outputs import sqlite_read_only_uri
 
 
 def run_cli(
@@ -53,3 +55,23 @@ def selfplay_record(path: Path) -> Path:
     """A finished match written by ``marjolet selfplay --seed 3`` at ``path``."""
     assert main(["selfplay", "--seed", "3", "--out", str(path)]) == 0
     return path
+
+
+def damaged_database(path: Path, table: str) -> bytes:
+    """The bytes of the SQLite database at ``path`` with the root pages of
+    ``table`` and of its indexes garbled: its table list still reads (so a
+    look at the tables finds nothing wrong), SQLite's quick check finds the
+    bad pages. ``path`` itself is only read."""
+    whole = path.read_bytes()
+    page = int.from_bytes(whole[16:18], "big")
+    conn = sqlite3.connect(sqlite_read_only_uri(path), uri=True)
+    try:
+        rows = conn.execute("SELECT rootpage FROM sqlite_master WHERE tbl_name = ?", (table,))
+        roots = [int(row[0]) for row in rows]
+    finally:
+        conn.close()
+    assert roots, f"no table {table!r} in {path}"
+    data = bytearray(whole)
+    for root in roots:
+        data[(root - 1) * page : root * page] = b"\xa5" * page
+    return bytes(data)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_support import error_line, run_cli, selfplay_record
+from cli_support import damaged_database, error_line, run_cli, selfplay_record
 from marjolet.bots.base import BotSpecError
 from marjolet.bots.catalogue import BotCatalogue, BotChoiceError
 from marjolet.bots.registry import make_bot
@@ -235,12 +235,6 @@ def test_a_read_only_arena_database_is_reported_leaving_no_side_files(
     assert sorted(p.name for p in arena_db.parent.iterdir()) == before  # no -wal, no -shm
 
 
-def _damaged(whole: bytes) -> bytes:
-    """An arena database whose tables are listed but whose pages are garbage."""
-    page = int.from_bytes(whole[16:18], "big")
-    return whole[: 2 * page] + b"\xa5" * (len(whole) - 2 * page)
-
-
 @pytest.mark.parametrize(
     ("kind", "message"),
     [
@@ -271,7 +265,7 @@ def test_a_refused_arena_database_is_left_byte_for_byte_with_its_time_and_no_sid
     contents = {
         "random bytes": random.Random(5).randbytes(9000),
         "text": b"run 1: random against random, 2 matches\n" * 50,
-        "damaged": _damaged(arena_db.read_bytes()),
+        "damaged": damaged_database(arena_db, "matches"),
     }[kind]
     given.write_bytes(contents)
     os.utime(given, ns=(1_500_000_000_000_000_000, 1_500_000_000_000_000_000))

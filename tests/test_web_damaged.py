@@ -3,6 +3,7 @@ error only, and ``marjolet serve --check-db`` says what is wrong."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_support import damaged_database, error_line, run_cli
 from marjolet.web.store import Store, StoreError, check_database_file
 from test_web_store import new_row
 
@@ -146,3 +148,26 @@ def test_check_db_does_not_call_sound_a_database_the_server_refuses(
     assert len(problems) == 1 and said in problems[0]
     result = check_db(path)
     assert result.returncode == 2 and "sound" not in result.stdout
+
+
+
+@pytest.mark.parametrize("table", ["games", "sessions"])
+def test_check_db_names_a_damaged_page_under_a_table_list_that_still_reads(
+    tmp_path: Path, table: str
+) -> None:
+    sound = tmp_path / "sound" / "g.sqlite3"
+    sound.parent.mkdir()
+    two_games(sound)
+    given = tmp_path / "g.sqlite3"
+    contents = damaged_database(sound, table)
+    given.write_bytes(contents)
+    os.utime(given, ns=(1_500_000_000_000_000_000, 1_500_000_000_000_000_000))
+    result = run_cli("serve", "--check-db", "--db", str(given))
+    assert result.returncode == 2
+    assert error_line(result.stderr).startswith(
+        f"marjolet: {str(given)!r} is a damaged database (SQLite finds: Page "
+    )
+    assert result.stdout == f"{given}: 0 game(s) read, 1 problem(s)\n"
+    assert given.read_bytes() == contents
+    assert given.stat().st_mtime_ns == 1_500_000_000_000_000_000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.sqlite3", "sound"]  # no lock, -wal

@@ -59,7 +59,7 @@ from sqlalchemy.exc import DatabaseError, IntegrityError, SQLAlchemyError
 from marjolet.actions import ACTION_NAMES, parse_action
 from marjolet.cards import CARD_NAMES, parse_card
 from marjolet.errors import MarjoletError
-from marjolet.outputs import OutputError, check_database
+from marjolet.outputs import OutputError, check_database, sqlite_damage
 from marjolet.record import DealRecord, Record
 from marjolet.rules import Rules
 from marjolet.web.db import (
@@ -864,6 +864,9 @@ def check_database_file(path: str | os.PathLike[str]) -> tuple[int, list[str]]:
     target = Path(path)
     if not target.is_file():
         return 0, [f"{str(target)!r}: no such file"]
+    damage = sqlite_damage(target)  # (before anything reads a table of it)
+    if damage is not None:
+        return 0, [f"{str(target)!r} is a damaged database (SQLite finds: {damage})"]
     engine = read_only_sqlite(target)
     problems: list[str] = []
     count = 0
