@@ -175,6 +175,32 @@ def test_a_budget_that_would_never_run_out_is_refused(spec: str, message: str) -
 
 
 @pytest.mark.parametrize(
+    ("bot", "count", "low", "high"),
+    [
+        ("pimc", "worlds", 1, 10**6),
+        ("ismcts", "iterations", 1, 10**7),
+        ("sampler", "worlds", 1, 10**7),
+        ("best", "worlds", 0, 10**7),
+        ("cheater", "worlds", 0, 10**8),
+    ],
+)
+def test_a_count_of_work_a_move_beyond_about_an_hour_is_refused_naming_its_bound(
+    bot: str, count: str, low: int, high: int
+) -> None:
+    """With time=0 the count alone ends a move: worlds=999999999999999
+    would never end one, so each count has a bound (docs/bots.md)."""
+    for value in (high + 1, 999999999999999, low - 1):
+        spec = f"{bot}:{count}={value},time=0"
+        with pytest.raises(BotSpecError) as refused:
+            make_bot(spec)
+        assert str(refused.value) == (
+            f"bot spec {spec!r}: {count} must be {low}-{high} (about an hour a move at most), "
+            f"got {value}"
+        )
+    assert make_bot(f"{bot}:{count}={high},time=0").options[count] == high
+
+
+@pytest.mark.parametrize(
     "spec",
     ["exec:path=./no-such-bot,budget_s=2", "pimc:worlds=0", "best:time=1e300", "exec:it's"],
 )

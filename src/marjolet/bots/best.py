@@ -61,6 +61,7 @@ from marjolet.bots.search import (
     Budget,
     WorldEvaluator,
     check_budget,
+    check_count,
 )
 from marjolet.bots.solver import EndingSolver, ending_move
 from marjolet.cards import SEVEN, card
@@ -295,6 +296,9 @@ _TIME = dataclasses.replace(TIME_PARAM, default=0.5)
 
 class BestBot(Bot):
     name = "best"
+    #: The most ``worlds=`` a decision: about an hour at the slowest
+    #: measured rate, some 1,600-2,700 worlds a second (docs/bots.md).
+    max_worlds = 10**7
     description = (
         "the strongest: sampled-world search in C (exact late phase 1 and ending, noisy "
         "playouts of a learned policy before, inference from the opponent's windows, plays "
@@ -367,8 +371,7 @@ class BestBot(Bot):
     def __init__(self, *, seed: int | None = None, **options: object) -> None:
         super().__init__(seed=seed, **options)
         check_budget(self.name, self.options)
-        if self.options["worlds"] < 0:
-            raise BotSpecError(f"bot {self.name!r}: worlds must be >= 0")
+        check_count(self.name, self.options, "worlds", 0, self.max_worlds)
         if self.options["time"] == 0 and self.options["worlds"] == 0:
             raise BotSpecError(f"bot {self.name!r}: give time > 0 or worlds > 0 (or both)")
         if not -1 <= self.options["exact"] <= 10:

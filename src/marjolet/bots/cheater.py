@@ -100,6 +100,9 @@ class CheaterBot(BestBot):
         "budget allows): not for play, a ceiling showing what hidden information costs"
     )
     sees_hidden_cards = True
+    #: The most ``worlds=`` (playouts of the true deal) a decision: about an
+    #: hour at the slowest measured rate, some 29,000 a second (docs/bots.md).
+    max_worlds = 10**8
     params = _cheater_params()
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:

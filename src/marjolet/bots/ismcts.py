@@ -32,7 +32,14 @@ from collections.abc import Sequence
 
 from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.bots.heuristic import public_deal
-from marjolet.bots.search import CLOCK_PARAM, TIME_PARAM, Budget, WorldEvaluator, check_budget
+from marjolet.bots.search import (
+    CLOCK_PARAM,
+    TIME_PARAM,
+    Budget,
+    WorldEvaluator,
+    check_budget,
+    check_count,
+)
 from marjolet.bots.solver import EndingSolver, ending_move
 from marjolet.engine import Deal
 from marjolet.observation import Observation, sample_world
@@ -52,6 +59,10 @@ class Node:
         self.available = 0
         self.reward = 0.0
 
+#: The most ``iterations=`` a decision: about an hour at the slowest
+#: measured rate, some 1,500-2,000 iterations a second (docs/bots.md).
+MAX_ITERATIONS = 10**7
+
 
 class IsmctsBot(Bot):
     name = "ismcts"
@@ -70,8 +81,7 @@ class IsmctsBot(Bot):
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:
         super().__init__(seed=seed, **options)
-        if self.options["iterations"] < 1:
-            raise BotSpecError("bot 'ismcts': iterations must be at least 1")
+        check_count(self.name, self.options, "iterations", 1, MAX_ITERATIONS)
         check_budget(self.name, self.options)
         if self.options["c"] < 0:
             raise BotSpecError("bot 'ismcts': c must be >= 0")

@@ -23,10 +23,21 @@ from collections.abc import Sequence
 
 from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.bots.heuristic import POLICY, public_deal
-from marjolet.bots.search import CLOCK_PARAM, TIME_PARAM, Budget, WorldEvaluator, check_budget
+from marjolet.bots.search import (
+    CLOCK_PARAM,
+    TIME_PARAM,
+    Budget,
+    WorldEvaluator,
+    check_budget,
+    check_count,
+)
 from marjolet.bots.solver import EndingSolver, ending_move
 from marjolet.engine import Deal
 from marjolet.observation import Observation, sample_world
+
+#: The most ``worlds=`` a decision: about an hour at the slowest measured
+#: rate, some 275 worlds a second (docs/bots.md).
+MAX_WORLDS = 10**6
 
 
 class PimcBot(Bot):
@@ -44,8 +55,7 @@ class PimcBot(Bot):
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:
         super().__init__(seed=seed, **options)
-        if self.options["worlds"] < 1:
-            raise BotSpecError(f"bot {self.name!r}: worlds must be at least 1")
+        check_count(self.name, self.options, "worlds", 1, MAX_WORLDS)
         check_budget(self.name, self.options)
         if not 0 <= self.options["exact"] <= 10:
             raise BotSpecError(f"bot {self.name!r}: exact must be 0-10")

@@ -37,7 +37,7 @@ from typing import Any
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots.base import Bot, BotSpecError, Param
 from marjolet.bots.heuristic import public_deal
-from marjolet.bots.search import CLOCK_PARAM, Budget, WorldEvaluator, check_budget
+from marjolet.bots.search import CLOCK_PARAM, Budget, WorldEvaluator, check_budget, check_count
 from marjolet.bots.solver import EndingSolver, ending_move
 from marjolet.cards import ACES, CARD_POINTS, POINT_CARDS, SUIT_MASKS, mask_cards
 from marjolet.engine import HAND, LEAD, POINTS, STOCK_CARDS, TURN, WINDOW, Deal
@@ -209,6 +209,10 @@ def every_world(obs: Observation) -> Iterator[Deal] | None:
 
     return worlds()
 
+#: The most ``worlds=`` a decision: about an hour at the slowest measured
+#: rate, some 900-1,100 worlds a second (docs/bots.md).
+MAX_WORLDS = 10**7
+
 
 class SamplerBot(Bot):
     name = "sampler"
@@ -225,8 +229,7 @@ class SamplerBot(Bot):
 
     def __init__(self, *, seed: int | None = None, **options: object) -> None:
         super().__init__(seed=seed, **options)
-        if self.options["worlds"] < 1:
-            raise BotSpecError(f"bot {self.name!r}: worlds must be at least 1")
+        check_count(self.name, self.options, "worlds", 1, MAX_WORLDS)
         check_budget(self.name, self.options)
         if not 1 <= self.options["endings"] <= 11:
             raise BotSpecError(f"bot {self.name!r}: endings must be 1-11")

@@ -47,6 +47,20 @@ CLOCK_PARAM = Param(
 )
 
 
+def check_count(bot: str, options: Mapping[str, Any], name: str, low: int, high: int) -> None:
+    """Reject a count of work a decision (``worlds=``, ``iterations=``)
+    outside [low, high] in one line. ``high`` is the power of ten nearest
+    to an hour a move at the bot's measured rate (docs/bots.md): with the
+    default ``time=0`` the count alone ends a move, and a count without
+    bound would hang the host as an endless ``time=`` would."""
+    value = options[name]
+    if not low <= value <= high:
+        raise BotSpecError(
+            f"bot {bot!r}: {name} must be {low}-{high} (about an hour a move at most), "
+            f"got {value!r}"
+        )
+
+
 def check_budget(bot: str, options: Mapping[str, Any]) -> None:
     """Reject a ``time=`` outside [0, MAX_TIME] (NaN included) or an unknown
     ``clock=`` in one line: a budget that never runs out would hang the host."""
