@@ -109,30 +109,19 @@ def test_check_db_on_random_bytes_is_one_line_and_leaves_no_lock(tmp_path: Path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.sqlite3"]
 
 
-def forty_games(path: Path) -> None:
-    """A database of 40 games (``game00`` to ``game39``)."""
+def garbled_database(path: Path) -> None:
+    """A database of 40 games (``game00`` to ``game39``) whose last 4 KiB
+    page is garbage."""
     store = Store(path)
     for i in range(40):
         store.create_game(new_row(f"game{i:02d}"))
     store.close()
-
-
-def garble_last_page(path: Path) -> None:
-    """Make the last 4 KiB page of the database file at ``path`` garbage,
-    in place (as a disk would, under whoever has it open)."""
+    data = bytearray(path.read_bytes())
     page = 4096
-    size = path.stat().st_size
-    assert size > 4 * page
-    with open(path, "r+b") as f:
-        f.seek((size // page - 1) * page)
-        f.write(b"\xff" * page)  # one page of garbage
-
-
-def garbled_database(path: Path) -> None:
-    """A database of 40 games (``game00`` to ``game39``) whose last 4 KiB
-    page is garbage."""
-    forty_games(path)
-    garble_last_page(path)
+    assert len(data) > 4 * page
+    last = len(data) // page - 1
+    data[last * page : (last + 1) * page] = b"\xff" * page  # one page of garbage
+    path.write_bytes(bytes(data))
 
 
 def test_a_damaged_page_is_found_by_the_check(tmp_path: Path) -> None:

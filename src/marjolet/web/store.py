@@ -293,7 +293,6 @@ class Store:
                 check_database(self.path, tables=TABLES, what="a marjolet database")
             except OutputError as exc:
                 raise StoreError(str(exc)) from None
-            self._refuse_damaged()
             self._take_lock()
         try:
             self._refuse_newer()
@@ -372,22 +371,6 @@ class Store:
                     os.unlink(self.path.with_name(self.path.name + ".lock"))
             os.close(self._lock_fd)  # closing the descriptor drops the flock
             self._lock_fd = None
-
-    def _refuse_damaged(self) -> None:
-        """Refuse a damaged SQLite file (SQLite's quick check, read-only,
-        finds a bad page) before anything opens it for writing: its table
-        list may still read, and the server's first write would change the
-        file before the damage showed. The file is left byte for byte, its
-        modification time too, with no side file (no lock file either)."""
-        assert self.path is not None
-        if not self.path.is_file():
-            return
-        damage = sqlite_damage(self.path)
-        if damage is not None:
-            raise StoreError(
-                f"{str(self.path)!r} is a damaged database (SQLite finds: {damage}); "
-                "left untouched"
-            )
 
     def _refuse_newer(self) -> None:
         """Refuse a SQLite file of a newer hand-made schema, read only (a
