@@ -403,6 +403,41 @@ def test_a_whole_number_option_that_is_not_plain_ascii_is_refused_quoting_it(
     )
 
 
+@pytest.mark.parametrize("value", ["1_0.5", "\u0661\u066b\u0665", "\uff10.5"])
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["review", "--budget", "{n}", "{record}"], "--budget"),
+        (["arena", "random", "random", "--no-db", "--quiet", "--alpha", "{n}"], "--alpha"),
+        (["arena", "random", "random", "--no-db", "--quiet", "--sprt", "0", "{n}"], "--sprt"),
+        (["serve", "--away-grace", "{n}"], "--away-grace"),
+        (["serve", "--bot-delay", "{n}"], "--bot-delay"),
+    ],
+    ids=["review-budget", "arena-alpha", "arena-sprt", "serve-away-grace", "serve-bot-delay"],
+)
+def test_a_decimal_option_that_is_not_plain_ascii_is_refused_quoting_it(
+    args: list[str], option: str, value: str, record_file: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``float()`` takes ``1_0.5`` and other scripts' digits; an option's
+    number is plain ASCII, as a whole number's and a bot spec's are."""
+    given = [a.replace("{n}", value).replace("{record}", str(record_file)) for a in args]
+    with pytest.raises(SystemExit) as stop:
+        main(given)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert error_line(err).endswith(
+        f": error: argument {option}: {value!r} is not a plain number "
+        "(write it with the digits 0-9, no '_')"
+    )
+    with pytest.raises(SystemExit):  # what float() refuses keeps argparse's words
+        main([a.replace("{n}", "soon").replace("{record}", str(record_file)) for a in args])
+    assert error_line(capsys.readouterr().err).endswith(
+        f": error: argument {option}: invalid float value: 'soon'"
+    )
+
+
 @pytest.mark.parametrize(
     ("lang", "option", "value", "expected"),
     [

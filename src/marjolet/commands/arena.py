@@ -17,7 +17,13 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from marjolet.commands.common import add_rules_arguments, file_name, plain_int, rules_from_args
+from marjolet.commands.common import (
+    add_rules_arguments,
+    file_name,
+    plain_float,
+    plain_int,
+    rules_from_args,
+)
 from marjolet.errors import MarjoletError
 
 if TYPE_CHECKING:
@@ -52,10 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=plain_int, metavar="K",
                         help="parallel workers (default: the CPUs available)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+    parser.add_argument("--sprt", nargs=2, type=plain_float, metavar=("ELO0", "ELO1"),
                         help="sequential test of Elo <= ELO0 against Elo >= ELO1 (two bots)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate")
-    parser.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate")
+    parser.add_argument("--alpha", type=plain_float, default=0.05, help="SPRT false-positive rate")
+    parser.add_argument("--beta", type=plain_float, default=0.05, help="SPRT false-negative rate")
     parser.add_argument("--db", metavar="FILE", type=file_name,
                         help="SQLite database (default marjolet-arena.db)")
     parser.add_argument("--no-db", action="store_true", help="store nothing")

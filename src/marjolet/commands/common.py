@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from typing import TypeVar
 
 from marjolet.errors import RulesError
 from marjolet.rules import DEAL_PATTERNS, JACK_QUEEN_MODES, Rules, check_new_match
+
+N = TypeVar("N", int, float)
 
 #: The rules options' help for the research commands, rule ids included
 #: (``marjolet play`` gives its players the same in their words).
@@ -29,14 +33,27 @@ def plain_int(text: str) -> int:
     surrounding blanks are taken as ``int()`` takes them (``--seed -1``).
     Any other text is refused in argparse's own words (``invalid int
     value``), which ``marjolet play`` says in the player's language."""
+    return _plain_number(text, int, "int")
+
+
+def plain_float(text: str) -> float:
+    """The ``type`` of every option that takes a number of seconds, a rate
+    or an Elo (``--budget``, ``--alpha``, ``--sprt``...): as
+    :func:`plain_int`, plain ASCII with no ``_`` (``float()`` takes
+    ``1_0.5`` and ``١٫٥``); what ``float()`` refuses is refused in
+    argparse's words (``invalid float value``)."""
+    return _plain_number(text, float, "float")
+
+
+def _plain_number(text: str, kind: Callable[[str], N], name: str) -> N:
     if not text.isascii() or "_" in text:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a plain number (write it with the digits 0-9, no '_')"
         )
     try:
-        return int(text)
+        return kind(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"invalid {name} value: {text!r}") from None
 
 
 def file_name(text: str) -> str:

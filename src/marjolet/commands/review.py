@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from marjolet.commands.common import file_name, plain_int
+from marjolet.commands.common import file_name, plain_float, plain_int
 from marjolet.errors import MarjoletError, RecordError
 
 #: The longest search per decision (the bots' ``time`` limit).
@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--budget",
-        type=float,
+        type=plain_float,
         default=DEFAULT_BUDGET,
         metavar="S",
         help=f"search seconds per phase-1 decision (default {DEFAULT_BUDGET:g}: a match to "

@@ -11,7 +11,7 @@ import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from marjolet.commands.common import plain_int
+from marjolet.commands.common import plain_float, plain_int
 
 if TYPE_CHECKING:
     import uvicorn
@@ -73,14 +73,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--bot-delay",
-        type=float,
+        type=plain_float,
         default=0.7,
         metavar="SECONDS",
         help="least time between two moves of a bot facing a person (default 0.7)",
     )
     parser.add_argument(
         "--watch-delay",
-        type=float,
+        type=plain_float,
         default=1.0,
         metavar="SECONDS",
         help="least time between two moves of a watched bot-vs-bot match (default 1.0)",
@@ -94,7 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--review-budget",
-        type=float,
+        type=plain_float,
         default=0.3,
         metavar="SECONDS",
         help="thinking time per decision of a game review (default 0.3; 0: the fastest, "
@@ -102,7 +102,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--away-grace",
-        type=float,
+        type=plain_float,
         default=90.0,
         metavar="SECONDS",
         help="how long a player of a live game between two people may be away before "
@@ -110,7 +110,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--move-limit",
-        type=float,
+        type=plain_float,
         default=300.0,
         metavar="SECONDS",
         help="how long a player of a live game between two people has for each move "
@@ -118,7 +118,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--abandon-after",
-        type=float,
+        type=plain_float,
         default=86_400.0,
         metavar="SECONDS",
         help="how long after a move's deadline, unclaimed, the server ends a game between "
@@ -127,7 +127,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--rate-limit",
-        type=float,
+        type=plain_float,
         default=20.0,
         metavar="N",
         help="messages a browser connection may send per second, bursts of 2N (default 20)",
