@@ -515,6 +515,21 @@ def test_a_database_from_before_forfeits_is_read_as_it_is_when_read_only(tmp_pat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.db"]
 
 
+def test_a_read_only_report_reads_what_an_arena_run_started_beside_it_wrote(
+    tmp_path: Path,
+) -> None:
+    # No one had the file open, so the report's connection is immutable (no
+    # -wal or -shm left): it must not keep reading the pages it cached once
+    # another arena run wrote and checkpointed the file beside it.
+    db = tmp_path / "d.db"
+    run_arena(["random", "random"], matches=2, seed=1, db=db)
+    with ArenaStore(db, read_only=True) as report:
+        assert [r.played for r in report.runs()] == [2]
+        run_arena(["random", "random"], matches=4, seed=2, db=db)
+        assert [r.played for r in report.runs()] == [2, 4]
+        assert len(list(report.outcomes(2))) == 4
+
+
 def test_a_worker_process_that_dies_is_one_error_naming_it(tmp_path: Path) -> None:
     db = tmp_path / "d.db"
     died = r"arena worker process \(pid [0-9]+\) died with exit code 3"

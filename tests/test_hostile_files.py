@@ -308,3 +308,39 @@ def test_a_failed_serve_start_leaves_no_lock(tmp_path: Path) -> None:
     line = refusal(run_cli("serve", "--port", "0", "--db", str(notdb)))
     assert str(notdb) in line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["newer.sqlite3", "notes.sqlite3"]
+
+
+def test_a_look_at_a_database_a_writer_changes_meanwhile_reads_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No one has the file open, so the look is immutable (no -wal or -shm
+    # left); a writer that starts and checkpoints during it must not leave
+    # it with the pages it read before (here the table list, so 'extra'
+    # would be missing).
+    db = tmp_path / "w.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("CREATE TABLE runs (id INTEGER)")
+    conn.close()
+    connect = sqlite3.connect
+    crossed: list[str] = []
+
+    def write_meanwhile() -> int:
+        if not crossed:
+            crossed.append("written")
+            writer = connect(db)
+            with writer:
+                writer.execute("CREATE TABLE extra (id INTEGER)")
+            writer.close()
+        return 0
+
+    def connecting(target: str, *, uri: bool = False, timeout: float = 5.0) -> sqlite3.Connection:
+        conn = connect(target, uri=uri, timeout=timeout)
+        if "immutable=1" in str(target):
+            conn.set_progress_handler(write_meanwhile, 1)
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", connecting)
+    assert outputs.sqlite_tables(db) == {"runs", "extra"}
+    assert crossed == ["written"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.db"]

@@ -255,7 +255,7 @@ def sqlite_damage(path: Path) -> str | None:
     return " ".join(first.removeprefix("*** in database main ***").split())
 
 
-def sqlite_read_only_uri(path: Path) -> str:
+def sqlite_read_only_uri(path: Path, *, locked: bool = False) -> str:
     """The SQLite URI that opens ``path`` read-only (``mode=ro``) without
     leaving files beside it.
 
@@ -263,11 +263,20 @@ def sqlite_read_only_uri(path: Path) -> str:
     -wal and -shm files made, and left, when the folder is writable. When
     neither is there no connection has it open and its log is empty, so it
     is read as ``immutable`` (no locks, no side files); a writer starting
-    during the look would only change the file itself when it checkpoints,
-    a risk a read of a fraction of a second takes. A database in another
-    journal mode, or one already open (its side files there), is read with
-    SQLite's usual locks, which make no file."""
+    during the look changes the file itself when it checkpoints (see
+    below). A database in another journal mode, or one already open (its
+    side files there), is read with SQLite's usual locks, which make no
+    file; ``locked`` asks for those.
+
+    An ``immutable`` connection never looks for changes: pages it cached
+    before a writer changed the file are read beside pages written after
+    (a count of rows neither before nor after). A read through it is only
+    kept when :func:`sqlite_files_state` is the same after it as before
+    the connection was made; else it is read again (:func:`_query_read_only`,
+    :class:`marjolet.arena.store.ArenaStore`)."""
     uri = f"{path.resolve().as_uri()}?mode=ro"
+    if locked:
+        return uri
     try:
         with open(path, "rb") as f:
             head = f.read(20)
@@ -289,13 +298,49 @@ def _query_read_only(
     A damaged file whose header asks for a write-ahead log makes SQLite
     create its -wal and -shm files even read-only: those it made are
     removed again when the file proves not to be a database, or damaged
-    (an error saying so, or rows that ``sound`` does not accept)."""
+    (an error saying so, or rows that ``sound`` does not accept). An
+    immutable read that a writer may have crossed is read again
+    (:func:`sqlite_read_only_uri`)."""
+    for attempt in range(IMMUTABLE_TRIES + 1):
+        before = sqlite_files_state(path)
+        uri = sqlite_read_only_uri(path, locked=attempt == IMMUTABLE_TRIES)
+        rows = _query_once(path, uri, sql, sound)
+        if "immutable=1" not in uri or sqlite_files_state(path) == before:
+            return rows
+        # a writer opened or changed the file during an immutable read: again
+    raise AssertionError("unreachable: the last try is locked")  # pragma: no cover
+
+
+#: How many immutable reads of a file a writer may change under them
+#: before it is read under SQLite's locks (which may leave -wal and -shm).
+IMMUTABLE_TRIES = 2
+
+
+def sqlite_files_state(path: Path) -> tuple[object, ...]:
+    """What another connection changes by opening or writing a SQLite file:
+    the file's identity, size and modification time, and which of its
+    -wal, -shm and -journal files exist (``None`` for a file not there)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return (None,)
+    side = tuple(
+        os.path.lexists(path.with_name(path.name + suffix))
+        for suffix in ("-wal", "-shm", "-journal")
+    )
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, *side)
+
+
+def _query_once(
+    path: Path, uri: str, sql: str, sound: Callable[[list[Any]], bool]
+) -> list[Any] | Exception:
+    """:func:`_query_read_only` through the connection ``uri`` opens."""
     import sqlite3
 
     companions = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
     absent = [p for p in companions if not p.exists()]
     try:
-        conn = sqlite3.connect(sqlite_read_only_uri(path), uri=True, timeout=5.0)
+        conn = sqlite3.connect(uri, uri=True, timeout=5.0)
     except sqlite3.Error as exc:
         return exc
     not_a_database = False

@@ -43,6 +43,7 @@ from marjolet.outputs import (
     OutputError,
     check_database,
     sqlite_damage,
+    sqlite_files_state,
     sqlite_read_only_uri,
     sqlite_tables,
 )
@@ -183,6 +184,8 @@ class ArenaStore:
         self.read_only = read_only
         create = create and not read_only
         self._missing: set[str] = set()  # columns an older database lacks, read as NULL
+        #: The file's state when an immutable connection was made (_select), or None.
+        self._opened_state: tuple[object, ...] | None = None
         if not create and not Path(self.path).is_file():
             raise StoreError(
                 f"no arena database at {self.path!r} (run `marjolet arena` first, or pass --db)"
@@ -203,13 +206,12 @@ class ArenaStore:
             raise StoreError(str(exc)) from None
         try:
             if read_only:
-                uri = sqlite_read_only_uri(Path(self.path))
-                self.conn = sqlite3.connect(uri, uri=True, timeout=30.0)
+                self._connect_read_only()
             else:
                 self.conn = sqlite3.connect(self.path, timeout=30.0)
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
-            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+            version = self._select("PRAGMA user_version")[0][0]
             if version > SCHEMA_VERSION:
                 raise StoreError(
                     f"the arena database {self.path!r} has schema version {version}, newer than "
@@ -220,12 +222,8 @@ class ArenaStore:
                 self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 self.conn.commit()
             else:
-                tables = {
-                    row[0]
-                    for row in self.conn.execute(
-                        "SELECT name FROM sqlite_master WHERE type='table'"
-                    )
-                }
+                listed = self._select("SELECT name FROM sqlite_master WHERE type='table'")
+                tables = {row[0] for row in listed}
                 if not {"runs", "matches"} <= tables:
                     raise StoreError(f"{self.path!r} is not an arena database (no runs table)")
             self._add_column("matches", "forfeit")  # databases from before forfeits
@@ -234,10 +232,41 @@ class ArenaStore:
             raise self._error("use", exc) from None
         self._pending: list[tuple[Any, ...]] = []
 
+    def _connect_read_only(self, *, locked: bool = False) -> None:
+        """Open the database read-only (immutable when no one has it open,
+        :func:`marjolet.outputs.sqlite_read_only_uri`), noting the file's
+        state first, which :meth:`_select` compares after each read."""
+        path = Path(self.path)
+        self._opened_state = sqlite_files_state(path)
+        uri = sqlite_read_only_uri(path, locked=locked)
+        if "immutable=1" not in uri:
+            self._opened_state = None  # SQLite's locks see every change
+        self.conn = sqlite3.connect(uri, uri=True, timeout=30.0)
+
+    def _select(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows of a query. Through an immutable connection they are
+        kept only if no one opened or changed the file since it was made
+        (an arena run started beside a report): else the connection is made
+        again, under SQLite's locks, and the query asked again, where the
+        immutable one would read the pages it cached beside new ones."""
+        try:
+            rows: list[Any] = self.conn.execute(sql, params).fetchall()
+            failure: sqlite3.Error | None = None
+        except sqlite3.Error as exc:  # (perhaps a page the writer moved)
+            rows, failure = [], exc
+        state = self._opened_state
+        if state is not None and sqlite_files_state(Path(self.path)) != state:
+            self.conn.close()
+            self._connect_read_only(locked=True)
+            return self.conn.execute(sql, params).fetchall()
+        if failure is not None:
+            raise failure
+        return rows
+
     def _add_column(self, table: str, column: str) -> None:
         """Add a nullable text column that older databases lack (read
         as NULL when the database is open read-only)."""
-        columns = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
+        columns = {row[1] for row in self._select(f"PRAGMA table_info({table})")}
         if column not in columns and self.read_only:
             self._missing.add(column)
         elif column not in columns:
@@ -347,7 +376,7 @@ class ArenaStore:
         if not where.startswith("ORDER"):
             where = where + " ORDER BY r.id" if where else "ORDER BY r.id"
         try:
-            rows = self.conn.execute(sql + where, params).fetchall()
+            rows = self._select(sql + where, params)
         except sqlite3.Error as exc:
             raise self._error("read", exc) from None
         out = []
@@ -411,13 +440,13 @@ class ArenaStore:
     def outcomes(self, run_id: int) -> Iterator[MatchOutcome]:
         """The finished matches of a run, in task order."""
         try:
-            rows = self.conn.execute(
+            rows = self._select(
                 "SELECT pairing, pair, game, bot0, bot1, seed0, seed1, winner, total0, total1, "
                 f"deal_points, record, seconds, {self._column('forfeit')} FROM matches "
                 "WHERE run_id = ? "
                 "ORDER BY pairing, pair, game",
                 (run_id,),
-            ).fetchall()
+            )
         except sqlite3.Error as exc:
             raise self._error("read", exc) from None
         for r in rows:
@@ -437,10 +466,11 @@ class ArenaStore:
 
     def record(self, run_id: int, pairing: int, pair: int, game: int) -> str:
         """The record.md JSON of one match."""
-        row = self.conn.execute(
+        found = self._select(
             "SELECT record FROM matches WHERE run_id=? AND pairing=? AND pair=? AND game=?",
             (run_id, pairing, pair, game),
-        ).fetchone()
+        )
+        row = found[0] if found else None
         if row is None:
             raise StoreError(
                 f"no match pairing {pairing} pair {pair} game {game} "
