@@ -189,6 +189,25 @@ def test_a_table_open_on_a_device_logged_out_elsewhere_is_closed(server: LiveSer
         assert here.recv_until(lambda m: m["type"] == "pong")
 
 
+def test_a_table_open_on_a_device_that_logs_out_is_closed_at_once(server: LiveServer) -> None:
+    """Logging out ends this device's session: the table it has open in
+    another tab is closed then, as one logged out elsewhere is, not left
+    showing cards it can no longer play; the other device's stays open."""
+    rosa, sven = sign_up(server, "rosa"), sign_up(server, "sven")
+    laptop = second_device(server, "rosa")
+    mine, _ = rated_game(server, rosa, sven)
+    with account_seat(server, mine["id"], rosa) as here, account_seat(
+        server, mine["id"], laptop
+    ) as other:
+        assert rosa.request("DELETE", "/api/session", json={}).status_code == 200
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                here.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_SESSION_ENDED
+        other.send({"type": "ping"})  # the laptop's session goes on
+        assert other.recv_until(lambda m: m["type"] == "pong")
+
+
 def test_a_table_open_while_the_password_changes_stays_open_when_logging_out_elsewhere(
     server: LiveServer,
 ) -> None:

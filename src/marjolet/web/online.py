@@ -218,6 +218,17 @@ class Online:
         self._announce(AccountEvent("ended", self.hub.leases.owner, (account_id,), kept, was))
         return await self._end_sessions(account_id, kept, was)
 
+    async def session_logged_out(self, token: str) -> int:
+        """This device logged out (its session of the token ``token`` is
+        deleted): close this process's table sockets that session proved,
+        as :meth:`sessions_ended` closes the other devices'. The other
+        processes' close at their next move or within SESSION_CHECK_EVERY
+        (:meth:`close_ended_sessions`). Returns how many here."""
+        digest = token_digest(token)
+        doomed = [conn for conn in self._account_sockets(None) if conn.session == digest]
+        await close_for_session(doomed)
+        return len(doomed)
+
     async def _end_sessions(self, account_id: int, kept: str | None, was: str | None) -> int:
         """:meth:`sessions_ended` on this process's sockets, by digests."""
         if was is not None and kept is not None:

@@ -91,13 +91,15 @@ async def log_out(
     account: OptionalAccount,
 ) -> dict[str, Any]:
     """Log out: the session is deleted on the server, the cookie in the
-    browser; ``forget`` lists the account's games, whose seat keys the page
-    then deletes from the browser (on a shared phone, the next person must
-    not find them playable)."""
+    browser, and the table sockets it proved are closed; ``forget`` lists
+    the account's games, whose seat keys the page then deletes from the
+    browser (on a shared phone, the next person must not find them
+    playable)."""
     token = request.cookies.get(SESSION_COOKIE)
     held = [] if account is None else await online.run(online.game_ids, account)
     if token:
         await online.run(online.accounts.logout, token)
+        await online.session_logged_out(token)  # this device's open tables too
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
     return {"account": None, "forget": held}
 
