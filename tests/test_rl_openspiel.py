@@ -230,6 +230,24 @@ def test_ismcts_bot_refuses_an_exploration_constant_out_of_range(uct_c: str) -> 
         make_bot(f"openspiel-ismcts:uct_c={uct_c}")
 
 
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("sims=1000001", "sims must be 1-1000000 (about an hour a move at most), got 1000001"),
+        ("sims=999999999999999", "sims must be 1-1000000 (about an hour a move at most)"),
+        ("rollouts=999999999999999", "sims x rollouts must be at most 1000000 (about an hour"),
+        ("sims=1000,rollouts=1001", "sims x rollouts must be at most 1000000 (about an hour"),
+    ],
+)
+def test_ismcts_bot_refuses_a_move_of_more_than_about_an_hour(spec: str, words: str) -> None:
+    # some 600 simulations a second with one rollout each (docs/bots.md):
+    # without a bound, sims=999999999999999 never ended a move
+    with pytest.raises(BotSpecError) as refused:
+        make_bot(f"openspiel-ismcts:{spec}")
+    assert words in str(refused.value)
+    assert make_bot("openspiel-ismcts:sims=1000,rollouts=1000").options["rollouts"] == 1000
+
+
 def test_state_from_observation_puts_the_bot_in_its_information_state() -> None:
     rng = random.Random(10)
     game = mo.load(dealer=0)

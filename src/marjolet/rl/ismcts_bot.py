@@ -32,6 +32,10 @@ _FINAL_POLICIES = ("visits", "value")
 #: The largest exploration constant: beyond it OpenSpiel's UCT values lose
 #: the precision to find the best child (1e22 ended in its AssertionError).
 MAX_UCT_C = 1e6
+#: The most simulations, and rollouts in all (sims x rollouts), a decision:
+#: about an hour at the rate measured here, some 600 simulations of one
+#: rollout a second (docs/bots.md); without it sims= alone never ended a move.
+MAX_SIMS = 10**6
 
 
 class OpenSpielISMCTSBot(Bot):
@@ -65,10 +69,16 @@ class OpenSpielISMCTSBot(Bot):
         self._modules = (np, ismcts, mcts, openspiel)
         opts = self.options
         problem = None
-        if opts["sims"] < 1:
-            problem = f"sims must be at least 1, got {opts['sims']}"
+        hour = "(about an hour a move at most)"
+        if not 1 <= opts["sims"] <= MAX_SIMS:
+            problem = f"sims must be 1-{MAX_SIMS} {hour}, got {opts['sims']}"
         elif opts["rollouts"] < 1:
             problem = f"rollouts must be at least 1, got {opts['rollouts']}"
+        elif opts["sims"] * opts["rollouts"] > MAX_SIMS:
+            problem = (
+                f"sims x rollouts must be at most {MAX_SIMS} {hour}, "
+                f"got {opts['sims']} x {opts['rollouts']}"
+            )
         elif opts["worlds"] == 0 or opts["worlds"] < -1:
             problem = f"worlds must be -1 or at least 1, got {opts['worlds']}"
         elif opts["final"] not in _FINAL_POLICIES:
