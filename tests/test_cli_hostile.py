@@ -92,6 +92,20 @@ def test_play_refuses_an_empty_save_name_in_the_player_s_language(
     assert not (tmp_path / "data").exists()  # no game saved to the default place
 
 
+def test_play_refuses_an_empty_resume_name_not_taken_for_the_last_match(tmp_path: Path) -> None:
+    # --resume alone resumes the last unfinished match; --resume "$UNSET"
+    # is a slip, as an empty --save is, not a request for that match
+    env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    result = run_cli("play", "--plain", "--lang", "en", "--resume", "", env=env)
+    assert result.returncode == 2
+    assert error_line(result.stderr) == (
+        "marjolet: error: --resume needs the name of a file, not an empty one"
+    )
+    alone = run_cli("play", "--plain", "--lang", "en", "--resume", env=env)
+    assert alone.returncode == 2  # (there is no last match to resume here)
+    assert "no unfinished match in" in error_line(alone.stderr)
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [("best:time=-1", "time must be 0-3600"), ("pimc:clock=moon", "clock must be wall or cpu")],

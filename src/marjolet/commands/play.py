@@ -36,8 +36,20 @@ if TYPE_CHECKING:
     from marjolet.tui.saves import SaveLock
     from marjolet.tui.session import GameSession
 
+class _Alone(str):
+    """The text of ``--resume`` given alone: argparse passes an option's
+    ``const`` through its ``type`` too, which must tell it from an empty
+    FILE typed (``--resume "$UNSET"``)."""
+
+
 #: ``--resume`` given without a file: the last unfinished match.
-LAST = ""
+LAST: str = _Alone("")
+
+
+def resume_file(text: str) -> str:
+    """``--resume``'s type: alone (:data:`LAST`), or a file name, never an
+    empty one (:func:`file_name`), which resumed the last match instead."""
+    return text if isinstance(text, _Alone) else file_name(text)
 
 
 def player_name(text: str) -> str:
@@ -124,7 +136,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--save", metavar=file, type=file_name, help=tr("play.help.save"))
     parser.add_argument("--force", action="store_true", help=tr("play.help.force"))
     parser.add_argument(
-        "--resume", metavar=file, nargs="?", const=LAST, help=tr("play.help.resume")
+        "--resume",
+        metavar=file,
+        nargs="?",
+        const=LAST,
+        type=resume_file,
+        help=tr("play.help.resume"),
     )
     parser.add_argument("--plain", action="store_true", help=tr("play.help.plain"))
     parser.add_argument("--lang", choices=("fr", "en"), help=tr("play.help.lang"))
