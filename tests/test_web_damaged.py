@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -171,3 +172,36 @@ def test_check_db_names_a_damaged_page_under_a_table_list_that_still_reads(
     assert given.read_bytes() == contents
     assert given.stat().st_mtime_ns == 1_500_000_000_000_000_000
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.sqlite3", "sound"]  # no lock, -wal
+
+
+def test_a_check_that_a_writer_crosses_reads_the_database_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No one has the file open, so --check-db reads it as immutable: a
+    writer (a server starting) that changes it meanwhile must not leave the
+    check with the pages it read before (here 'bad' still sound)."""
+    path = tmp_path / "g.sqlite3"
+    two_games(path)
+    connect = sqlite3.connect
+    crossed: list[str] = []
+
+    def damage_meanwhile(statement: str) -> None:
+        # once the integrity check has read every page
+        if not crossed and "FROM games" in statement:
+            crossed.append("written")
+            writer = connect(path)
+            with writer:
+                writer.execute("UPDATE games SET seats = 'not json' WHERE id = 'bad'")
+            writer.close()
+
+    def connecting(target: str, **kwargs: Any) -> sqlite3.Connection:
+        conn: sqlite3.Connection = connect(target, **kwargs)
+        if "immutable=1" in str(target):
+            conn.set_trace_callback(damage_meanwhile)
+        return conn
+
+    # (SQLAlchemy connects through sqlite3.dbapi2, the quick check before through sqlite3)
+    monkeypatch.setattr(sqlite3.dbapi2, "connect", connecting)
+    count, problems = check_database_file(path)
+    assert crossed == ["written"]
+    assert count == 1 and len(problems) == 1 and problems[0].startswith("game bad:")

@@ -306,7 +306,9 @@ def read_only_sqlite(path: Path) -> Engine:
     read only, and as an immutable file when it has no write-ahead log to
     read, so that not even SQLite's shared-memory side files are created
     (``serve --check-db``, the source of ``db-copy``). No marjolet server
-    may write it meanwhile (its lock file)."""
+    may write it meanwhile: ``db-copy`` holds its lock file, and
+    ``--check-db`` reads it again when it changed during the read
+    (:func:`marjolet.web.store.check_database_file`)."""
     wal = path.with_name(path.name + "-wal").exists()
     mode = "mode=ro" if wal else "immutable=1"
     uri = path.resolve().as_uri().removeprefix("file://")  # percent-encoded
