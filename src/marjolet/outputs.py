@@ -35,9 +35,11 @@ import sys
 import tempfile
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from marjolet.errors import MarjoletError
+
+R = TypeVar("R")
 
 #: The first 16 bytes of every SQLite database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -272,7 +274,7 @@ def sqlite_read_only_uri(path: Path, *, locked: bool = False) -> str:
     before a writer changed the file are read beside pages written after
     (a count of rows neither before nor after). A read through it is only
     kept when :func:`sqlite_files_state` is the same after it as before
-    the connection was made; else it is read again (:func:`_query_read_only`,
+    the connection was made; else it is read again (:func:`read_unchanged`,
     :class:`marjolet.arena.store.ArenaStore`)."""
     uri = f"{path.resolve().as_uri()}?mode=ro"
     if locked:
@@ -300,14 +302,22 @@ def _query_read_only(
     removed again when the file proves not to be a database, or damaged
     (an error saying so, or rows that ``sound`` does not accept). An
     immutable read that a writer may have crossed is read again
-    (:func:`sqlite_read_only_uri`)."""
+    (:func:`read_unchanged`)."""
+    return read_unchanged(path, lambda uri: _query_once(path, uri, sql, sound))
+
+
+def read_unchanged(path: Path, read: Callable[[str], R]) -> R:
+    """What ``read(uri)`` reads of the SQLite file ``path`` through
+    :func:`sqlite_read_only_uri`'s URI. An immutable read is kept only if
+    :func:`sqlite_files_state` is the same after it as before (no writer
+    opened or changed the file meanwhile); else it is read again, the last
+    time under SQLite's locks, which see every change."""
     for attempt in range(IMMUTABLE_TRIES + 1):
         before = sqlite_files_state(path)
         uri = sqlite_read_only_uri(path, locked=attempt == IMMUTABLE_TRIES)
-        rows = _query_once(path, uri, sql, sound)
+        result = read(uri)
         if "immutable=1" not in uri or sqlite_files_state(path) == before:
-            return rows
-        # a writer opened or changed the file during an immutable read: again
+            return result
     raise AssertionError("unreachable: the last try is locked")  # pragma: no cover
 
 

@@ -301,18 +301,19 @@ def make_engine(target: str | os.PathLike[str]) -> Engine:
     return engine
 
 
-def read_only_sqlite(path: Path) -> Engine:
-    """An engine that reads the SQLite file ``path`` and never changes it:
-    read only, and as an immutable file when it has no write-ahead log to
-    read, so that not even SQLite's shared-memory side files are created
-    (``serve --check-db``, the source of ``db-copy``). No marjolet server
-    may write it meanwhile: ``db-copy`` holds its lock file, and
-    ``--check-db`` reads it again when it changed during the read
-    (:func:`marjolet.web.store.check_database_file`)."""
-    wal = path.with_name(path.name + "-wal").exists()
-    mode = "mode=ro" if wal else "immutable=1"
-    uri = path.resolve().as_uri().removeprefix("file://")  # percent-encoded
-    return create_engine(f"sqlite:///file:{uri}?{mode}&uri=true")
+def read_only_sqlite(path: Path, uri: str | None = None) -> Engine:
+    """An engine that reads the SQLite file ``path`` and never changes it,
+    through ``uri`` or :func:`marjolet.outputs.sqlite_read_only_uri`'s:
+    read only, and as an immutable file when no one has it open, so that
+    not even SQLite's shared-memory side files are created (``serve
+    --check-db``, the source of ``db-copy``). No marjolet server may write
+    it meanwhile: ``db-copy`` holds its lock file, and ``--check-db`` reads
+    it again when it changed during the read
+    (:func:`marjolet.outputs.read_unchanged`)."""
+    from marjolet.outputs import sqlite_read_only_uri
+
+    given = uri or sqlite_read_only_uri(path)  # file:///PATH?mode=ro..., percent-encoded
+    return create_engine(f"sqlite:///{given.replace('file://', 'file:', 1)}&uri=true")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

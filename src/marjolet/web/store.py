@@ -59,13 +59,7 @@ from sqlalchemy.exc import DatabaseError, IntegrityError, SQLAlchemyError
 from marjolet.actions import ACTION_NAMES, parse_action
 from marjolet.cards import CARD_NAMES, parse_card
 from marjolet.errors import MarjoletError
-from marjolet.outputs import (
-    IMMUTABLE_TRIES,
-    OutputError,
-    check_database,
-    sqlite_damage,
-    sqlite_files_state,
-)
+from marjolet.outputs import OutputError, check_database, read_unchanged, sqlite_damage
 from marjolet.record import DealRecord, Record
 from marjolet.rules import Rules
 from marjolet.web.db import (
@@ -866,30 +860,23 @@ def check_database_file(path: str | os.PathLike[str]) -> tuple[int, list[str]]:
     problems). Problems are SQLite's integrity check and every game that
     cannot be read or replayed, one line each (``marjolet serve --check-db``).
     A file no one has open is read as immutable, blind to a writer (a
-    server starting) that changes it meanwhile: then it is read again."""
+    server starting) that changes it meanwhile: then it is read again, at
+    last under SQLite's locks (:func:`marjolet.outputs.read_unchanged`)."""
     target = Path(path)
     if not target.is_file():
         return 0, [f"{str(target)!r}: no such file"]
     damage = sqlite_damage(target)  # (before anything reads a table of it)
     if damage is not None:
         return 0, [f"{str(target)!r} is a damaged database (SQLite finds: {damage})"]
-    for _ in range(IMMUTABLE_TRIES):
-        before = sqlite_files_state(target)
-        locked = target.with_name(target.name + "-wal").exists()  # read_only_sqlite's choice
-        count, problems = _check_rows(target)
-        if locked or sqlite_files_state(target) == before:
-            return count, problems
-    return 0, [
-        f"{str(target)!r} changed each time it was read: a server or another program "
-        "writes it; check it when none does"
-    ]
+    return read_unchanged(target, lambda uri: _check_rows(target, uri))
 
 
-def _check_rows(target: Path) -> tuple[int, list[str]]:
-    """:func:`check_database_file` once the quick check found no damage."""
+def _check_rows(target: Path, uri: str) -> tuple[int, list[str]]:
+    """:func:`check_database_file` once the quick check found no damage,
+    reading through the SQLite ``uri``."""
     from marjolet.record import to_match
 
-    engine = read_only_sqlite(target)
+    engine = read_only_sqlite(target, uri)
     problems: list[str] = []
     count = 0
     try:
