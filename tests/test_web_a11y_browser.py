@@ -392,6 +392,30 @@ def clocked_friend_table(
         yield f"{server.base}/game/{game['id']}?lang=fr", game["token"], joined["token"]
 
 
+#: what the page's live regions say, each time it changes (aria-hidden words are not said);
+#: an init script, so that it hears the page from its first words
+RECORD_LIVE_REGIONS = """
+window.said = [];
+const last = {};
+const spoken = (node) => {
+  const copy = node.cloneNode(true);
+  copy.querySelectorAll('[aria-hidden=true]').forEach((n) => n.remove());
+  return copy.textContent.trim();
+};
+new MutationObserver(() => {
+  for (const where of REGIONS) {
+    const node = document.querySelector(where);
+    const text = node ? spoken(node) : '';
+    if (text && text !== last[where]) window.said.push(text);
+    last[where] = text;
+  }
+}).observe(document, { childList: true, subtree: true, characterData: true });
+""".replace("REGIONS", "['#announcer', '.prompt']")
+
+#: the same for the announcer alone
+RECORD_ANNOUNCER = RECORD_LIVE_REGIONS.replace("['#announcer', '.prompt']", "['#announcer']")
+
+
 def test_the_players_clock_is_said_once_at_10_seconds_left(
     chromium: Browser, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -399,15 +423,10 @@ def test_the_players_clock_is_said_once_at_10_seconds_left(
         host = open_page(chromium)
         host.goto(f"{base}#seat=0&token={host_token}")
         page = open_page(chromium)  # Amélie leads: her clock runs
+        # heard from the page's start: on a loaded machine the page may open with 10 s left
+        page.add_init_script(RECORD_ANNOUNCER)
         page.goto(f"{base}#seat=1&token={guest_token}")
         page.wait_for_selector("#deadline:not([hidden])")
-        page.evaluate(
-            """() => { window.said = [];
-                 new MutationObserver(() => { const t = document.querySelector('#announcer')
-                   .textContent; if (t) window.said.push(t); })
-                 .observe(document.querySelector('#announcer'),
-                          { childList: true, subtree: true, characterData: true }); }"""
-        )
         expect(page.locator("#time-up")).to_contain_text("Votre temps", timeout=20_000)
         # the box's words reach the announcer a moment after the box shows
         page.wait_for_function(
@@ -422,26 +441,6 @@ def test_the_players_clock_is_said_once_at_10_seconds_left(
         assert said[-1].startswith("Votre temps pour jouer est écoulé")  # then the time-up box
         close_watched_page(host)
         close_watched_page(page)
-
-
-#: what the page's live regions say, each time it changes (aria-hidden words are not said)
-RECORD_LIVE_REGIONS = """
-window.said = [];
-const last = {};
-const spoken = (node) => {
-  const copy = node.cloneNode(true);
-  copy.querySelectorAll('[aria-hidden=true]').forEach((n) => n.remove());
-  return copy.textContent.trim();
-};
-new MutationObserver(() => {
-  for (const where of ['#announcer', '.prompt']) {
-    const node = document.querySelector(where);
-    const text = node ? spoken(node) : '';
-    if (text && text !== last[where]) window.said.push(text);
-    last[where] = text;
-  }
-}).observe(document, { childList: true, subtree: true, characterData: true });
-"""
 
 
 def test_the_opponents_time_up_is_said_once_with_the_claim(
