@@ -366,6 +366,62 @@ def test_ctrl_c_or_kill_keeps_finished_matches_and_resume_finishes_the_run(
     assert _count_matches(db) == 200
 
 
+def _descendants(pid: int) -> set[int]:
+    """The processes started by ``pid`` and by its children (Linux /proc)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for child in map(int, children):
+            found |= {child, *_descendants(child)}
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie waiting for init does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text()
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads Linux /proc")
+def test_a_sigkilled_arena_leaves_no_worker_or_bot_playing_on(tmp_path: Path) -> None:
+    """SIGKILL reaches the arena alone; its workers, and the ``exec:`` bots
+    they started, end within seconds instead of playing on for nobody."""
+    program = tmp_path / "rand.sh"
+    program.write_text(f"#!/bin/sh\nexec {sys.executable} -m marjolet bot-serve random\n")
+    program.chmod(0o755)
+    db = tmp_path / "k.db"
+    argv = [sys.executable, "-m", "marjolet.cli", "arena", f"exec:{program}", "random",
+            "--matches", "200", "--seed", "9", "--target", "3000", "--workers", "2",
+            "--db", str(db)]  # fmt: skip
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while _count_matches(db) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = _descendants(proc.pid)
+        bots = [pid for pid in started if "bot-serve" in _command_line(pid)]
+        assert len(started) >= 4 and len(bots) >= 2, started  # two workers, a bot each
+    finally:
+        proc.kill()
+        proc.wait(10)
+    deadline = time.monotonic() + 15
+    while (left := [pid for pid in started if _running(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not left, f"still running after the arena's SIGKILL: {left}"
+
+
 def test_a_run_and_its_report_take_a_database_path_relative_to_the_current_directory(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

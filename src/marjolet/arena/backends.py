@@ -26,6 +26,8 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
+import time
 import traceback
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -81,6 +83,28 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+#: Seconds between a worker's looks at whether the arena that started it still runs.
+PARENT_CHECK_EVERY = 0.5
+
+
+def _end_with_parent(parent: int) -> None:
+    """End this worker as soon as the arena process ``parent`` is gone.
+
+    A SIGKILL of the arena reaches none of its workers, and an orphan
+    would play its batch to the end for nobody, on the cores of whatever
+    runs next. A daemon thread watches the parent id (``prctl`` would be
+    Linux only); the worker's ``exec:`` bots then read the end of their
+    input and end too.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_EVERY)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="arena-parent-watch", daemon=True).start()
+
+
 class RemoteTraceback(Exception):
     """The traceback of an exception raised in a worker, as text (the
     ``__cause__`` of the exception re-raised in the parent)."""
@@ -89,11 +113,12 @@ class RemoteTraceback(Exception):
         return str(self.args[0]) if self.args else ""
 
 
-def _serve(conn: Connection) -> None:
+def _serve(conn: Connection, parent: int) -> None:
     """A worker's loop: play each batch received, send back ``(True,
-    outcomes)`` or ``(False, (exception, traceback))``; end on ``None`` or
-    when the parent's end of the pipe is gone."""
+    outcomes)`` or ``(False, (exception, traceback))``; end on ``None``,
+    when the parent's end of the pipe is gone, or when the parent is."""
     _ignore_sigint()
+    _end_with_parent(parent)
     while True:
         try:
             batch = conn.recv()
@@ -144,7 +169,7 @@ class ProcessPoolBackend:
         self._workers: list[_Worker] = []
         for _ in range(workers):
             ours, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(theirs,), daemon=True)
+            process = context.Process(target=_serve, args=(theirs, os.getpid()), daemon=True)
             process.start()
             theirs.close()  # so that a dead worker reads as end of file here
             self._workers.append(_Worker(process, ours))
