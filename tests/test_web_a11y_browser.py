@@ -46,6 +46,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield srv
 
 
+#: true once no finite animation or transition runs: a card still on its way
+#: overlaps what it passes, and a lift half done is half as high
+STILL = """() => document.getAnimations().every(
+  (a) => a.playState !== 'running' || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
 def open_page(chromium: Browser, viewport: ViewportSize = DESKTOP, locale: str = "fr-FR",
               **extra: Any) -> Page:  # fmt: skip
     return open_watched_page(chromium, viewport=viewport, locale=locale, **extra)
@@ -206,7 +212,7 @@ def test_the_focused_card_has_a_visible_ring_and_is_lifted_higher(
     page.focus(".hand.mine .card.playable >> nth=0")
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Tab")  # focus-visible: the keyboard's focus
-    page.wait_for_timeout(400)  # the lift's transition
+    page.wait_for_function(STILL)  # the lift's transition
     style = page.evaluate(
         """() => { const a = document.activeElement, s = getComputedStyle(a);
              const other = document.querySelectorAll('.hand.mine .card.playable')[1];
@@ -350,7 +356,7 @@ def test_text_at_200_percent_on_a_phone_covers_neither_the_pile_nor_the_trick(
     press_on(page, '.hand.mine .card.playable[data-card="7H"]')  # a trick on the felt
     page.wait_for_selector(".trick-caption")
     page.evaluate("document.documentElement.style.fontSize = '200%'")
-    page.wait_for_timeout(300)
+    page.wait_for_function(STILL)  # the card played has reached the felt
     overlaps = page.evaluate(
         """() => {
              const box = (n) => n.getBoundingClientRect();
