@@ -6,6 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --quiet
 
+# pytest spreads the test files over this many processes (pytest-xdist; auto:
+# one a CPU): the suite waits on servers, browsers and clocks as much as it
+# computes. make test TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
+PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
+
 PLAY_EXTRAS := tui
 TEST_EXTRAS := dev,tui,web,rl,train,plot,ray,dist
 
@@ -63,7 +69,7 @@ test: $(VENV)/.test-installed
 	sh scripts/install-services.sh
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check src tests benchmarks examples
@@ -72,7 +78,7 @@ typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy
 
 unit: $(VENV)/.test-installed
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
 
 bench: $(VENV)/.play-installed
 	$(BIN)/marjolet bench
