@@ -4,23 +4,27 @@ account (docs/web.md, "Your account")."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
 import pytest
 from sqlalchemy import select
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from marjolet import record
 from marjolet.record import Record
 from marjolet.web.accounts import DELETED_NAME
 from marjolet.web.db import reviews
-from marjolet.web.online import CLOSE_SESSION_ENDED, SESSION_COOKIE
+from marjolet.web.online import CLOSE_SESSION_ENDED, SESSION_COOKIE, SESSION_ENDED_REASON
 from marjolet.web.reviews import record_digest
-from test_web_online import SHORT, account_seat, rated_game, resign, sign_up
+from test_web_online import SHORT, account_seat, pass_the_turn, rated_game, resign, sign_up
 from test_web_review import count_judgements, wait_done
-from web_support import LiveServer, fast_config, first_moves, live_server
+from web_support import TIMEOUT, LiveServer, fast_config, first_moves, live_server
 
 PASSWORD = "correct horse"
 
@@ -249,6 +253,123 @@ def test_a_table_whose_session_ended_unheard_is_closed_at_its_next_move_which_is
                 here.recv()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_SESSION_ENDED
     assert not ended(server, mine["id"])
+
+
+@contextmanager
+def lobby_socket(server: LiveServer, client: httpx.Client | None) -> Iterator[ClientConnection]:
+    """The lobby socket of a device (its session cookie; ``None``: a visitor's)."""
+    headers = {} if client is None else {
+        "Cookie": f"{SESSION_COOKIE}={client.cookies[SESSION_COOKIE]}"
+    }
+    with connect(f"{server.ws_base}/ws/lobby", additional_headers=headers) as lobby:
+        answers(lobby)  # listening (as the account's) once it answers
+        yield lobby
+
+
+def answers(lobby: ClientConnection) -> None:
+    """The lobby socket is open and serves: a bad message is answered."""
+    lobby.send("not json")
+    while json.loads(lobby.recv(timeout=TIMEOUT))["type"] != "error":
+        pass
+
+
+def closed_for_session(lobby: ClientConnection) -> bool:
+    """The server closed the socket saying its session ended (reading until then)."""
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            lobby.recv(timeout=TIMEOUT)
+    told = closed.value.rcvd
+    return told is not None and (told.code, told.reason) == (
+        CLOSE_SESSION_ENDED,
+        SESSION_ENDED_REASON,
+    )
+
+
+def test_a_lobby_socket_of_a_device_that_logs_out_is_closed_and_told_why(
+    server: LiveServer,
+) -> None:
+    """A device logged out is no longer told of the account's offers, turns
+    or "Play now" game: its lobby socket is closed as its tables are; the
+    other device's stays."""
+    rosa = sign_up(server, "rosa")
+    laptop = second_device(server, "rosa")
+    with lobby_socket(server, rosa) as here, lobby_socket(server, laptop) as other:
+        assert rosa.request("DELETE", "/api/session", json={}).status_code == 200
+        assert closed_for_session(here)
+        answers(other)
+    assert server.app.state.online.listeners == set()  # none left to tell
+
+
+def test_logging_out_everywhere_else_closes_the_other_devices_lobby_sockets_not_this_one(
+    server: LiveServer,
+) -> None:
+    denis = sign_up(server, "denis")
+    laptop, tablet = second_device(server, "denis"), second_device(server, "denis")
+    with (
+        lobby_socket(server, denis) as here,
+        lobby_socket(server, laptop) as away,
+        lobby_socket(server, tablet) as also_away,
+    ):
+        assert denis.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 2}
+        assert closed_for_session(away) and closed_for_session(also_away)
+        answers(here)
+
+
+def test_a_lobby_socket_open_while_the_password_changes_stays_open_when_logging_out_elsewhere(
+    server: LiveServer,
+) -> None:
+    """The new session the password change gives this device proves its
+    lobby socket too: it hears the account's turns afterwards, and a later
+    "log out everywhere else" closes only the other devices' sockets."""
+    lena, marc = sign_up(server, "lena"), sign_up(server, "marc")
+    game, _ = rated_game(server, lena, marc, days_per_move=3)
+    with lobby_socket(server, lena) as here:
+        answer = lena.post("/api/me/password", json={"current": PASSWORD, "new": "battery staple"})
+        assert answer.status_code == 200, answer.text
+        answers(here)  # the change itself closes no socket of this device
+        laptop = second_device(server, "lena", "battery staple")
+        with lobby_socket(server, laptop) as away:
+            assert lena.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+            assert closed_for_session(away)
+        answers(here)
+        mover = lena if lena.get("/api/me").json()["waiting"] else marc
+        pass_the_turn(server, game["id"], mover)
+        while json.loads(here.recv(timeout=TIMEOUT))["type"] != "turn":
+            pass  # still the account's socket
+
+
+def test_a_visitor_s_lobby_socket_stays_open_when_an_account_s_sessions_end(
+    server: LiveServer,
+) -> None:
+    """A visitor's socket proves no session, nor does one opened with the
+    cookie of a session that ended: no logout closes them."""
+    olga = sign_up(server, "olga")
+    laptop = second_device(server, "olga")
+    stale = laptop.cookies[SESSION_COOKIE]
+    assert olga.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+    with lobby_socket(server, None) as visitor, lobby_socket(server, laptop) as was_logged_in:
+        assert laptop.cookies[SESSION_COOKIE] == stale
+        assert olga.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 0}
+        assert olga.request("DELETE", "/api/session", json={}).status_code == 200
+        answers(visitor)
+        answers(was_logged_in)
+
+
+def test_a_lobby_socket_whose_session_ended_unheard_is_closed_by_the_session_check(
+    server: LiveServer,
+) -> None:
+    """The word that a session ended may be lost between processes: the
+    periodic check closes the lobby sockets it proved, as the tables'."""
+    piet = sign_up(server, "piet")
+    with lobby_socket(server, piet) as here, lobby_socket(server, None) as visitor:
+        server.app.state.online.accounts.logout(piet.cookies[SESSION_COOKIE])  # nobody told
+        answers(here)
+        online = server.app.state.online
+        loop = online._tasks[0].get_loop()  # the server's (its pairing rounds run there)
+        checked = asyncio.run_coroutine_threadsafe(online.close_ended_sessions(), loop)
+        assert checked.result(TIMEOUT) == 1
+        assert closed_for_session(here)
+        answers(visitor)
 
 
 def stored_reviews(server: LiveServer, game_id: str) -> list[str]:

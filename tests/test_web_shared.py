@@ -557,6 +557,28 @@ def test_a_device_seated_on_another_process_is_closed_when_its_account_logs_out_
             still_open(here)
 
 
+@pytest.mark.usefixtures("no_session_sweep")
+def test_a_lobby_socket_on_another_process_is_closed_when_its_account_logs_out_elsewhere(
+    postgres_url: str, redis_url: str
+) -> None:
+    from test_web_account_settings import (
+        answers,
+        closed_for_session,
+        lobby_socket,
+        second_device,
+    )
+    from test_web_online import sign_up
+
+    with two_servers(postgres_url, redis_url) as (a, b):
+        julie = sign_up(a, "julie")
+        laptop = second_device(b, "julie")
+        wait_subscribed(redis_url, ACCOUNTS_CHANNEL, 2)
+        with lobby_socket(b, laptop) as away, lobby_socket(b, julie) as here:
+            assert julie.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+            assert closed_for_session(away)  # on b, told by a
+            answers(here)
+
+
 def test_a_device_on_another_process_whose_logout_went_unheard_is_closed_by_the_session_check(
     postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

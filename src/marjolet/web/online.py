@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, Row, and_, select
+from starlette.websockets import WebSocket
 
 from marjolet.rules import Rules
 from marjolet.web.accounts import DELETED_NAME, Account, AccountError, Accounts, token_digest
@@ -59,8 +60,10 @@ SESSION_COOKIE = "marjolet_session"
 SESSION_MAX_AGE = 30 * 86_400
 #: Games listed in "my games" at most (the latest first).
 MY_GAMES = 200
-#: The close code of a table socket whose session ended (a policy's).
+#: The close code of a table or lobby socket whose session ended (a policy's).
 CLOSE_SESSION_ENDED = 1008
+#: The close reason that goes with it (the pages tell it from a flood's 1008).
+SESSION_ENDED_REASON = "logged out"
 #: Games whose movers (the seats whose turn it is) are remembered, by
 #: version, for the count of games waiting for a player: past that, forgotten.
 MOVERS_KEPT = 10_000
@@ -68,8 +71,9 @@ MOVERS_KEPT = 10_000
 #: :meth:`Online.tell_lapsed` (a lapse is told within about that).
 LAPSE_CHECK_EVERY = 5.0
 #: Seconds between two checks, among several processes, that the sessions
-#: proving the table sockets' seats still exist (a lost account event's
-#: backstop, besides the check before each move).
+#: proving the table sockets' seats and the lobby sockets' accounts still
+#: exist (a lost account event's backstop, besides a table's check before
+#: each move).
 SESSION_CHECK_EVERY = 10.0
 
 
@@ -93,6 +97,11 @@ class Listener:
     #: The account logged in on this socket's page (None: a visitor): told
     #: ``{"type": "turn"}`` when one of its games changes.
     account_id: int | None = None
+    #: The digest of the session that proved ``account_id`` (None: a
+    #: visitor): its end closes the socket, as it closes the table sockets.
+    session: str | None = None
+    #: The socket itself, closed when its session ends (None: no socket to close).
+    ws: WebSocket | None = None
 
     @property
     def followed(self) -> int:
@@ -134,7 +143,7 @@ class Online:
         #: just told, so read again before comparing) and when that was read.
         self._listed: frozenset[str] | None = None
         self._listed_at = 0.0
-        #: When the table sockets' sessions were last checked (recheck_sessions;
+        #: When the table and lobby sockets' sessions were last checked (recheck_sessions;
         #: at start there is no socket to check).
         self._sessions_checked_at = clock()
         hub.on_finish.append(self.finished)
@@ -204,10 +213,11 @@ class Online:
     async def sessions_ended(
         self, account_id: int, keep: str | None = None, *, renewed: str | None = None
     ) -> int:
-        """Close the table sockets whose account seat was proved by a session
-        of ``account_id`` other than the one of the token ``keep``: a device
-        logged out plays no more, even on a table it had open (reconnecting,
-        it is asked to log in). ``renewed``: the token ``keep`` replaces on
+        """Close the table and lobby sockets whose account a session of
+        ``account_id`` other than the one of the token ``keep`` proved: a
+        device logged out plays no more, even on a table it had open
+        (reconnecting, it is asked to log in), and is no longer told of the
+        account's offers, games and "Play now" place. ``renewed``: the token ``keep`` replaces on
         the asking device (a password change gives it a new session): its
         sockets are proved by ``keep``'s session from now on, so that this
         and a later "log out everywhere else" keep them. Done here and,
@@ -220,35 +230,37 @@ class Online:
 
     async def session_logged_out(self, token: str) -> int:
         """This device logged out (its session of the token ``token`` is
-        deleted): close this process's table sockets that session proved,
+        deleted): close this process's table and lobby sockets that session proved,
         as :meth:`sessions_ended` closes the other devices'. The other
         processes' close at their next move or within SESSION_CHECK_EVERY
         (:meth:`close_ended_sessions`). Returns how many here."""
         digest = token_digest(token)
-        doomed = [conn for conn in self._account_sockets(None) if conn.session == digest]
-        await close_for_session(doomed)
+        doomed = [sock for sock in self._account_sockets(None) if sock.session == digest]
+        await self._close_sockets(doomed)
         return len(doomed)
 
     async def _end_sessions(self, account_id: int, kept: str | None, was: str | None) -> int:
         """:meth:`sessions_ended` on this process's sockets, by digests."""
         if was is not None and kept is not None:
             self._renew(account_id, was, kept)
-        doomed = [conn for conn in self._account_sockets(account_id) if conn.session != kept]
-        await close_for_session(doomed)
+        doomed = [sock for sock in self._account_sockets(account_id) if sock.session != kept]
+        await self._close_sockets(doomed)
         return len(doomed)
 
     def _renew(self, account_id: int, was: str, now: str) -> int:
-        """This process's table sockets of ``account_id`` proved by the
-        session digest ``was`` are proved by ``now`` instead. Returns how many."""
-        moved = [conn for conn in self._account_sockets(account_id) if conn.session == was]
-        for conn in moved:
-            conn.session = now
+        """This process's table and lobby sockets of ``account_id`` proved
+        by the session digest ``was`` are proved by ``now`` instead. Returns
+        how many."""
+        moved = [sock for sock in self._account_sockets(account_id) if sock.session == was]
+        for sock in moved:
+            sock.session = now
         return len(moved)
 
-    def _account_sockets(self, account_id: int | None) -> list[Connection]:
-        """The table sockets here whose seat an account's session proved
-        (``None``: every account's)."""
-        return [
+    def _account_sockets(self, account_id: int | None) -> list[Connection | Listener]:
+        """The table sockets here whose seat an account's session proved,
+        and the lobby sockets whose account it proved (``None``: every
+        account's; a visitor's lobby socket is none of them)."""
+        tables: list[Connection | Listener] = [
             peer
             for table in list(self.hub.tables.values())
             for peer in list(table.peers)
@@ -256,18 +268,33 @@ class Online:
             and peer.session is not None
             and (account_id is None or peer.account_id == account_id)
         ]
+        lobby = [
+            listener
+            for listener in list(self.listeners)
+            if listener.session is not None
+            and (account_id is None or listener.account_id == account_id)
+        ]
+        return tables + lobby
+
+    async def _close_sockets(self, doomed: Sequence[Connection | Listener]) -> None:
+        """Close sockets whose session ended; a lobby socket is told nothing
+        more from now on (its offers matched, its turns, its place found)."""
+        for sock in doomed:
+            if isinstance(sock, Listener):
+                self.listeners.discard(sock)
+        await close_for_session(doomed)
 
     async def close_ended_sessions(self) -> int:
-        """Close the table sockets here whose session no longer exists in
-        the database (one query): the backstop of a lost account event, run
-        after the bus is back and every SESSION_CHECK_EVERY seconds."""
+        """Close the table and lobby sockets here whose session no longer
+        exists in the database (one query): the backstop of a lost account
+        event, run after the bus is back and every SESSION_CHECK_EVERY seconds."""
         sockets = self._account_sockets(None)
-        digests = {conn.session for conn in sockets if conn.session is not None}
+        digests = {sock.session for sock in sockets if sock.session is not None}
         if not digests:
             return 0
         live = await asyncio.to_thread(self.accounts.live_sessions, digests)
-        doomed = [conn for conn in sockets if conn.session not in live]
-        await close_for_session(doomed)
+        doomed = [sock for sock in sockets if sock.session not in live]
+        await self._close_sockets(doomed)
         return len(doomed)
 
     def account_deleted(self, account_id: int, renamed: Sequence[tuple[str, int]]) -> None:
@@ -345,8 +372,9 @@ class Online:
         Redis for a while) is caught up by the sockets' own checks: a table
         socket whose session ended proves it again before each move and is
         closed then, and every SESSION_CHECK_EVERY seconds and once the bus
-        is back all of them are checked (:meth:`close_ended_sessions`); a
-        device whose renewal was lost is closed at its next move as if its
+        is back all of them, and the lobby sockets, are checked
+        (:meth:`close_ended_sessions`); a device whose renewal was lost is
+        closed at its next move (its lobby socket at that check) as if its
         session had ended, and its page reconnects with its new cookie; a
         lost turn is seen at the page's minute's asking (and every lobby
         socket here asks again once the bus is back); a deleted player's
@@ -858,12 +886,14 @@ async def hear_forever(
         await asyncio.sleep(1.0)
 
 
-async def close_for_session(sockets: Sequence[Connection]) -> None:
-    """Close table sockets whose session ended (CLOSE_SESSION_ENDED: their
-    page says the device is no longer logged in)."""
-    for conn in sockets:
+async def close_for_session(sockets: Sequence[Connection | Listener]) -> None:
+    """Close table or lobby sockets whose session ended (CLOSE_SESSION_ENDED:
+    their page says the device is no longer logged in)."""
+    for sock in sockets:
+        if sock.ws is None:
+            continue
         with contextlib.suppress(Exception):
-            await conn.ws.close(code=CLOSE_SESSION_ENDED, reason="logged out")
+            await sock.ws.close(code=CLOSE_SESSION_ENDED, reason=SESSION_ENDED_REASON)
 
 
 def account_game_rows(

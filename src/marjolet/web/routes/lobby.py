@@ -13,7 +13,9 @@ few seconds: each is the place's sign of life; a new key replaces the
 place), telling its game once matched (``{"type": "play_now", "key",
 "status", "game"}``); a logged-in player's socket is told ``{"type":
 "turn"}`` when one of their games changes. A message the server cannot handle is answered with
-an ``error`` message; the socket stays open.
+an ``error`` message; the socket stays open. A logged-in player's socket
+is closed when the session that proved its account ends (code 1008,
+reason ``logged out``, as a table socket is: :meth:`Online.sessions_ended`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 from marjolet.web import security
-from marjolet.web.accounts import Account, mixed_scripts, read_as_other
+from marjolet.web.accounts import Account, mixed_scripts, read_as_other, token_digest
 from marjolet.web.deps import ClientDep, OnlineDep, OptionalAccount
 from marjolet.web.errors import WebError, error_message
 from marjolet.web.lobby import Seek, Seeker
@@ -203,8 +205,11 @@ async def lobby_socket(ws: WebSocket) -> None:
         return
     online: Online = ws.app.state.online
     await ws.accept()
-    account = await online.account_of(ws.cookies.get(SESSION_COOKIE))
-    listener = Listener(account_id=account.id if account is not None else None)
+    token = ws.cookies.get(SESSION_COOKIE)
+    account = await online.account_of(token)
+    listener = Listener(ws=ws)
+    if account is not None and token:  # its session's end closes this socket
+        listener.account_id, listener.session = account.id, token_digest(token)
     online.listeners.add(listener)
     pump = asyncio.create_task(_pump(ws, listener))
     bucket = security.TokenBucket(FOLLOWS_PER_SECOND, FOLLOWS_PER_SECOND * 2)
