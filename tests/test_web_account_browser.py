@@ -6,6 +6,7 @@ Debian's Chromium."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -118,6 +119,42 @@ def test_a_device_logged_out_by_a_new_password_says_so_at_its_table_and_online(
     assert page.locator("body.spectator").count() == 0  # not quietly watching its own game
     lobby.clock.run_for(61_000)
     expect(lobby.locator("#login-name")).to_be_visible()  # no longer « Connecté : Amélie »
+    close_watched_page(page)
+
+
+def test_an_online_page_logged_out_elsewhere_says_so_at_once_and_listens_as_a_visitor(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """Its lobby socket closed by the session's end, the online page asks
+    who is logged in at once (not at its next minute's asking: the clock is
+    stopped), says why it shows the login form, and opens its socket again
+    as a visitor's, which nothing closes (no reconnecting loop). Logging
+    out on the page itself says nothing of the kind."""
+    page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")
+    page.clock.install()
+    sign_up_on_the_page(page, server.base, "Amélie", "premier secret")
+    page.reload()  # its lobby socket opened logged in: the account's
+    page.wait_for_selector("#my-profile")
+    online = server.app.state.online
+    with server.http() as laptop:
+        assert laptop.post("/api/session", json={"name": "Amélie", "password": "premier secret"})
+        assert laptop.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+    expect(page.locator("#login-name")).to_be_visible()
+    expect(page.locator("#login-error")).to_contain_text("Cet appareil n’est plus connecté")
+    deadline = time.monotonic() + 10
+    while not (len(online.listeners) == 1 and next(iter(online.listeners)).session is None):
+        assert time.monotonic() < deadline, "the page's socket did not open again"
+        time.sleep(0.05)
+    page.fill("#login-name", "Amélie")
+    page.fill("#login-password", "premier secret")
+    page.click("#login")
+    page.wait_for_selector("#logout")
+    page.reload()  # its socket the account's again
+    page.wait_for_selector("#logout")
+    page.click("#logout")
+    expect(page.locator("#login-name")).to_be_visible()
+    page.wait_for_timeout(500)  # (the close's own asking, if it came after)
+    expect(page.locator("#login-error")).to_have_text("")
     close_watched_page(page)
 
 

@@ -12,7 +12,10 @@ import { Rematch } from "./rematch.js";
 const OWN_SEEKS = "marjolet.own_seeks";
 const GUEST_NUMBER = "marjolet.guest_number";
 const BROWSER = "marjolet.browser";
-const state = { me: null, socket: null, place: null, rejoining: false };
+const state = { me: null, socket: null, place: null, rejoining: false, loggingOut: false };
+/** The close of a lobby socket whose session ended (the server's
+ *  CLOSE_SESSION_ENDED and its reason; a flood's 1008 has another reason). */
+const SESSION_ENDED = { code: 1008, reason: "logged out" };
 // Milliseconds between two `wait` messages on the lobby socket: each is the
 // place's sign of life (the server gives a place up after 10 s without one).
 const WAIT_EVERY = 3000;
@@ -86,12 +89,17 @@ function accountPanel() {
   if (me) {
     const out = el("button", { type: "button", id: "logout", class: "action" }, t("online.logout"));
     out.addEventListener("click", async () => {
-      await stopLooking();  // the place and the offers are this person's, not the next one's
-      await Promise.all(Object.entries(ownSeeks()).map(([id, seek]) => withdraw(id, seek.token)));
-      localStorage.removeItem(OWN_SEEKS);
-      const done = await api("/api/session", { method: "DELETE", json: {} });
-      forgetSeats(done.forget || []);
-      await refresh();
+      state.loggingOut = true;  // its lobby socket's close is no news to say
+      try {
+        await stopLooking();  // the place and the offers are this person's, not the next one's
+        await Promise.all(Object.entries(ownSeeks()).map(([id, seek]) => withdraw(id, seek.token)));
+        localStorage.removeItem(OWN_SEEKS);
+        const done = await api("/api/session", { method: "DELETE", json: {} });
+        forgetSeats(done.forget || []);
+        await refresh();
+      } finally {
+        state.loggingOut = false;
+      }
     });
     const profile = el("a", { class: "action", id: "my-profile", href: `/players/${encodeURIComponent(me.name)}` },
       t("online.profile"));
@@ -379,7 +387,30 @@ function lobbySocket() {
       if (msg.type === "matched" && msg.game) goTo(msg.game);
     }
   });
-  ws.addEventListener("close", () => setTimeout(lobbySocket, 3000));
+  ws.addEventListener("close", (event) => {
+    if (event.code === SESSION_ENDED.code && event.reason === SESSION_ENDED.reason) {
+      sessionEnded();
+      return;
+    }
+    setTimeout(lobbySocket, 3000);
+  });
+}
+
+/** The server closed the lobby socket: the session that proved its account
+ *  ended. Logged out from another device (or by a password changed there),
+ *  the page says so and shows the login form; logged out here, it says
+ *  nothing more. Either way the socket opens again, a visitor's now, which
+ *  no session's end closes (no reconnecting loop); a device whose session
+ *  was renewed (its own password change) is still logged in, and its new
+ *  socket is the account's again. */
+async function sessionEnded() {
+  // logged out here: the close comes while the page is logging out, or once it has
+  const elsewhere = Boolean(state.me) && !state.loggingOut;
+  try {
+    await refresh();
+  } catch (err) { /* asked again within a minute */ }
+  if (elsewhere && !state.me) say("login-error", t("online.logged_out_here"));
+  lobbySocket();
 }
 
 // -- Play now ------------------------------------------------------------------------------
