@@ -398,8 +398,8 @@ function lobbySocket() {
 
 /** The server closed the lobby socket: the session that proved its account
  *  ended. Logged out from another device (or by a password changed there),
- *  the page says so and shows the login form; logged out here, it says
- *  nothing more. Either way the socket opens again, a visitor's now, which
+ *  the page says so, shows the login form and no longer waits in "Play
+ *  now" for the account; logged out here, it says nothing more. Either way the socket opens again, a visitor's now, which
  *  no session's end closes (no reconnecting loop); a device whose session
  *  was renewed (its own password change) is still logged in, and its new
  *  socket is the account's again. */
@@ -409,7 +409,16 @@ async function sessionEnded() {
   try {
     await refresh();
   } catch (err) { /* asked again within a minute */ }
-  if (elsewhere && !state.me) say("login-error", t("online.logged_out_here"));
+  if (elsewhere && !state.me) {
+    say("login-error", t("online.logged_out_here"));
+    // its "Play now" place was the account's: no longer waited on from here
+    // (without its sign of life the server gives it up within seconds)
+    if (state.place) {
+      state.place = null;
+      nowButton(false);
+      say("now-status", "");
+    }
+  }
   lobbySocket();
 }
 
