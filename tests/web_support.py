@@ -387,6 +387,14 @@ needs_chromium = pytest.mark.skipif(
 """The browser tests' mark: Debian's Chromium, never ``playwright install``."""
 
 
+#: A page's test (``page.wait_for_function(STILL)``): true once no finite
+#: animation or transition runs. A card still on its way overlaps what it
+#: passes and a lift half done is half as high, so a test measures a page
+#: after it, never after a fixed wait (which a loaded machine outlasts).
+STILL = """() => document.getAnimations().every(
+  (a) => a.playState !== 'running' || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
 @contextmanager
 def launch_chromium() -> Iterator[Chromium]:
     """Debian's headless Chromium driven by Playwright, closed at the end."""
