@@ -48,6 +48,20 @@ def refused_port() -> Iterator[int]:
         yield int(s.getsockname()[1])
 
 
+
+@contextmanager
+def held_port() -> Iterator[int]:
+    """A loopback port for servers started one after another on the same
+    port (a restart), kept from every other process for the block: it is
+    bound with ``SO_REUSEADDR`` and never listened on, so on Linux a server
+    that binds it with ``SO_REUSEADDR`` too (uvicorn, ``marjolet serve``,
+    nginx) may listen there, while nobody else's ``bind(0)`` or connection
+    picks it in between, as they could a port of :func:`free_port`."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 0))
+        yield int(s.getsockname()[1])
+
 def _pg_bin() -> Path | None:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     return Path(found[-1]).parent if found else None

@@ -11,7 +11,6 @@ import json
 import queue
 import random
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -127,14 +126,6 @@ def marriage_table_server(folder: Path, seed: int | None = None) -> Iterator[Liv
     )
     with live_server(config, seed=seed) as srv:
         yield srv
-
-
-def free_port() -> int:
-    """A port free on 127.0.0.1 right now (for a server started twice)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def fast_config(db: Any, **changes: Any) -> WebConfig:
