@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from marjolet.cli import build_parser
-from services import free_port
+from services import held_port
 from web_support import Browser, LiveServer, serve_process
 
 CONF = Path(__file__).parent.parent / "deploy" / "nginx.conf"
@@ -76,7 +76,7 @@ def test_a_game_is_played_through_nginx_over_two_processes(
                 serve_process(postgres_url, "--broker", redis_url, "--behind-proxy", "localhost")
             )
             ports.append(int(base.rsplit(":", 1)[1]))
-        public = free_port()
+        public = stack.enter_context(held_port())  # nginx's, nobody else's meanwhile
         text = CONF.read_text().replace("listen 80;", f"listen 127.0.0.1:{public};")
         text = text.replace("server_name marjolet.example;", "server_name localhost;")
         upstreams = iter([*ports, *ports])

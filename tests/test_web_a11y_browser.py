@@ -19,6 +19,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from web_support import (
     DESKTOP,
     PHONE,
+    STILL,
     LiveServer,
     close_watched_page,
     fast_config,
@@ -44,12 +45,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     # may declare the trump marriage
     with marriage_table_server(tmp_path_factory.mktemp("web"), seed=7) as srv:
         yield srv
-
-
-#: true once no finite animation or transition runs: a card still on its way
-#: overlaps what it passes, and a lift half done is half as high
-STILL = """() => document.getAnimations().every(
-  (a) => a.playState !== 'running' || a.effect.getComputedTiming().iterations === Infinity)"""
 
 
 def open_page(chromium: Browser, viewport: ViewportSize = DESKTOP, locale: str = "fr-FR",
@@ -196,10 +191,13 @@ def test_the_focus_stays_on_the_board_after_a_move_and_the_skip_link_goes_to_the
     )
     # focus elsewhere on the page is not taken away by a new position
     page.focus("#rules-link")
+    mine = int(page.get_attribute("#board", "data-version") or "")
     page.click(".hand.mine .card.playable >> nth=0")
-    page.wait_for_timeout(600)
+    drawn = "v => Number(document.querySelector('#board').dataset.version) >= v"
+    page.wait_for_function(drawn, arg=mine + 1)  # the card played is on the felt
     page.focus("#rules-link")
-    page.wait_for_timeout(600)  # the bot answers, the board is drawn again
+    page.wait_for_function(drawn, arg=mine + 2)  # the bot answers, the board is drawn again
+    page.wait_for_function(STILL)
     assert focused(page) == "rules-link"
     close_watched_page(page)
 

@@ -19,7 +19,7 @@ from marjolet.web.backends import (
     database_target,
     hidden,
 )
-from services import Postgres, free_port
+from services import Postgres, redis_server, refused_port
 from web_support import Browser, fast_config, live_server
 
 
@@ -70,8 +70,8 @@ def test_a_password_never_appears_in_a_message() -> None:
     with pytest.raises(BackendError) as refused:
         database_target("mysql://ann:s3cret@h/g")
     assert "s3cret" not in str(refused.value)
-    with pytest.raises(BackendError) as refused:
-        check_database(f"postgresql+psycopg://ann:s3cret@127.0.0.1:{free_port()}/g")
+    with refused_port() as port, pytest.raises(BackendError) as refused:
+        check_database(f"postgresql+psycopg://ann:s3cret@127.0.0.1:{port}/g")
     assert "s3cret" not in str(refused.value) and "cannot connect" in str(refused.value)
 
 
@@ -81,15 +81,16 @@ def test_the_broker_must_be_a_reachable_redis() -> None:
     with pytest.raises(BackendError, match="the database number 'abc' is not a number"):
         broker_url("redis://:pw@127.0.0.1:6379/abc")  # redis-py would take database 0
     assert broker_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
-    with pytest.raises(BackendError, match="cannot reach Redis"):
-        check_broker(f"redis://127.0.0.1:{free_port()}/0")
+    with refused_port() as port, pytest.raises(BackendError, match="cannot reach Redis"):
+        check_broker(f"redis://127.0.0.1:{port}/0")
 
 
 def test_serve_on_an_unreachable_database_server_is_one_line_and_exit_2() -> None:
-    broker = f"redis://127.0.0.1:{free_port()}/0"  # the database is checked first
-    line = one_line(
-        serve("--db", f"postgresql://ann:pw@127.0.0.1:{free_port()}/games", "--broker", broker)
-    )
+    with refused_port() as db_port, refused_port() as broker_port:
+        broker = f"redis://127.0.0.1:{broker_port}/0"  # the database is checked first
+        line = one_line(
+            serve("--db", f"postgresql://ann:pw@127.0.0.1:{db_port}/games", "--broker", broker)
+        )
     assert "--db postgresql://ann:***@127.0.0.1:" in line and "cannot connect" in line
 
 
@@ -112,7 +113,8 @@ def test_serve_with_a_broker_that_is_not_redis_is_one_line_and_exit_2() -> None:
 
 
 def test_serve_with_an_unreachable_broker_is_one_line_and_exit_2(postgres_url: str) -> None:
-    line = one_line(serve("--db", postgres_url, "--broker", f"redis://127.0.0.1:{free_port()}/0"))
+    with refused_port() as port:
+        line = one_line(serve("--db", postgres_url, "--broker", f"redis://127.0.0.1:{port}/0"))
     assert "--broker redis://127.0.0.1:" in line and "cannot reach Redis" in line
 
 
@@ -281,29 +283,12 @@ def test_serve_with_an_empty_db_or_broker_says_which_is_empty() -> None:
 def test_a_redis_that_asks_a_password_or_lacks_the_database_number_says_so(
     redis_url: str,
 ) -> None:
-    import shutil
-    import socket
-
     with pytest.raises(BackendError) as refused:
         check_broker(redis_url.rsplit("/", 1)[0] + "/99")
     message = str(refused.value)
     assert "the database number 99 is out of range for that Redis server" in message, message
-    binary = shutil.which("redis-server")
-    assert binary is not None
-    port = free_port()
-    locked = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--requirepass", "s3cret"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.05)
+    with redis_server(password="s3cret") as (url, _):
+        port = int(url.rsplit(":", 1)[1].split("/")[0])
         with pytest.raises(BackendError) as refused:
             check_broker(f"redis://127.0.0.1:{port}/0")
         assert str(refused.value) == (
@@ -315,6 +300,3 @@ def test_a_redis_that_asks_a_password_or_lacks_the_database_number_says_so(
         assert "refused the user name or password" in str(refused.value)
         assert "wrong" not in str(refused.value)
         check_broker(f"redis://:s3cret@127.0.0.1:{port}/0")
-    finally:
-        locked.terminate()
-        locked.wait(timeout=10)

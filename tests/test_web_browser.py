@@ -16,9 +16,9 @@ from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from helpers import deck_for
+from services import held_port
 from web_support import (
     fast_config,
-    free_port,
     live_server,
     needs_chromium,
     serve_process,
@@ -147,35 +147,35 @@ def test_a_game_resumes_in_the_browser_after_the_server_is_killed(
     page: Page, tmp_path: Path
 ) -> None:
     db = tmp_path / "g.sqlite3"
-    port = free_port()
-    with serve_process(db, "--port", str(port)) as (proc, base):
-        start_against_random(page, base)
-        for _ in range(3):
+    with held_port() as port:  # the same port for the restart, nobody else's meanwhile
+        with serve_process(db, "--port", str(port)) as (proc, base):
+            start_against_random(page, base)
+            for _ in range(3):
+                selector = my_move(page)
+                assert selector is not None
+                act_and_wait(page, selector)
+            hand = page.get_attribute(".hand.mine", "class")
+            cards_before = page.eval_on_selector_all(
+                ".hand.mine .card", "cs => cs.map(c => c.dataset.card)"
+            )
+            seen = version(page)
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+            page.wait_for_selector("#banner:not([hidden])")
+            assert "reconnecting" in page.inner_text("#banner")
+        assert hand
+        with serve_process(db, "--port", str(port)) as (_proc, _base):
+            page.wait_for_selector("#banner", state="hidden", timeout=20000)
+            page.wait_for_function(
+                "v => Number(document.querySelector('#board').dataset.version) >= v", arg=seen
+            )
+            cards_after = page.eval_on_selector_all(
+                ".hand.mine .card", "cs => cs.map(c => c.dataset.card)"
+            )
+            assert set(cards_after) & set(cards_before)
             selector = my_move(page)
             assert selector is not None
             act_and_wait(page, selector)
-        hand = page.get_attribute(".hand.mine", "class")
-        cards_before = page.eval_on_selector_all(
-            ".hand.mine .card", "cs => cs.map(c => c.dataset.card)"
-        )
-        seen = version(page)
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(10)
-        page.wait_for_selector("#banner:not([hidden])")
-        assert "reconnecting" in page.inner_text("#banner")
-    assert hand
-    with serve_process(db, "--port", str(port)) as (_proc, _base):
-        page.wait_for_selector("#banner", state="hidden", timeout=20000)
-        page.wait_for_function(
-            "v => Number(document.querySelector('#board').dataset.version) >= v", arg=seen
-        )
-        cards_after = page.eval_on_selector_all(
-            ".hand.mine .card", "cs => cs.map(c => c.dataset.card)"
-        )
-        assert set(cards_after) & set(cards_before)
-        selector = my_move(page)
-        assert selector is not None
-        act_and_wait(page, selector)
 
 
 def test_an_invite_link_opened_in_a_second_browser_plays_a_card(

@@ -29,7 +29,7 @@ from marjolet.web.accounts import Accounts
 from marjolet.web.db import HEAD_REVISION, leases, make_engine, metadata
 from marjolet.web.lobby import Lobby, Seeker
 from marjolet.web.store import GameRow, SeatInfo, Store, token_hash
-from services import free_port
+from services import refused_port
 from web_support import move_schema
 
 FAST = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
@@ -248,9 +248,10 @@ def test_bad_input_is_one_line_and_exit_status_2(
     (tmp_path / "empty.sqlite3").touch()
     with sqlite3.connect(tmp_path / "foreign.sqlite3") as db:
         db.execute("CREATE TABLE contacts (name TEXT)")
-    names = {"filled": filled, "empty": "empty.sqlite3", "foreign": "foreign.sqlite3",
-             "port": free_port()}
-    line = refused(capsys, source.format(**names), target.format(**names))
+    with refused_port() as port:
+        names = {"filled": filled, "empty": "empty.sqlite3", "foreign": "foreign.sqlite3",
+                 "port": port}
+        line = refused(capsys, source.format(**names), target.format(**names))
     assert says in line and "s3cret" not in line
     assert not (tmp_path / "new.sqlite3").exists()
 

@@ -192,9 +192,11 @@ def test_processes_starting_together_on_an_empty_database_agree_on_one_set(
 def test_a_running_server_renews_its_lease_and_gives_it_back_when_it_stops(
     postgres_url: str, redis_url: str
 ) -> None:
-    config = fast_config(postgres_url, broker=redis_url, sync_interval=0.2, lease_seconds=1.0)
+    # renewed every 0.2 s, a lease of 2 s outlives a loaded machine's pauses
+    # (with 1 s, a renewal 0.8 s late let it run out)
+    config = fast_config(postgres_url, broker=redis_url, sync_interval=0.2, lease_seconds=2.0)
     with live_server(config) as server:
-        time.sleep(2.5)  # past two lease times: renewed meanwhile
+        time.sleep(4.5)  # past two lease times: renewed meanwhile
         assert running(postgres_url) == 1
         engine = make_engine(postgres_url)
         late = Deployment(engine, settings_of(replace(config, away_grace=10.0)), seconds=1.0)

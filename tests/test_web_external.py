@@ -26,8 +26,8 @@ from marjolet.web.store import Store
 from web_support import Browser, LiveServer, fast_config, live_server, serve_process
 
 #: A bot program; ``MODE`` picks how it behaves at its third move. Every
-#: start appends the program's pid to PIDFILE, every ``result`` message is
-#: appended to PIDFILE.results.
+#: start appends the program's pid to PIDFILE, every ``act`` it is sent a
+#: line to PIDFILE.acts, every ``result`` message is appended to PIDFILE.results.
 BOT_TEMPLATE = r"""
 import json, os, sys, time
 
@@ -44,6 +44,8 @@ for line in sys.stdin:
         print(json.dumps({{"name": "test-" + MODE, "protocol": "marjolet-bot/1"}}), flush=True)
     elif cmd == "act":
         acts += 1
+        with open(PIDFILE + ".acts", "a") as f:
+            f.write("%d\n" % acts)
         if MODE == "garbage" and acts == 3:
             print("looking for the queen of spades", file=sys.stderr, flush=True)
             print("I play the queen", flush=True)
@@ -84,6 +86,12 @@ def started(program: Path) -> list[int]:
     if not pidfile.exists():
         return []
     return [int(line) for line in pidfile.read_text().split()]
+
+
+def asked(program: Path) -> int:
+    """How many moves ``program`` was asked for, over all its starts."""
+    acts = program.with_name(program.stem.removeprefix("bot_") + ".pids.acts")
+    return len(acts.read_text().split()) if acts.exists() else 0
 
 
 def results(program: Path) -> list[dict[str, Any]]:
@@ -377,8 +385,8 @@ def test_shutdown_reaps_every_bot_program_even_one_thinking_and_it_is_no_forfeit
         # seat 1 leads: the slow program thinks for ever, the good one plays on
         thinking = server.new_game(mode="watch", bots=["random", "slow"])
         playing = server.new_game(mode="watch", bots=["random", "good"])
-        wait_for(lambda: bool(started(slow)) and bool(started(good)), "both programs to start")
-        time.sleep(0.5)  # the slow one is inside its move, the good one has played
+        # the slow one is inside its move, the good one has played (it was asked again)
+        wait_for(lambda: asked(slow) >= 1 and asked(good) >= 2, "both programs to be asked")
         assert not gone(started(slow)[0]) and not gone(started(good)[0])
     for pid in started(slow) + started(good):
         assert gone(pid), f"bot program {pid} outlived the server"

@@ -54,6 +54,14 @@ def long_record(deals: int = 60, seed: int = 3) -> str:
     return Record.from_match(match).dumps()
 
 
+def wait_started(pool: FairPool, key: str, left: int) -> None:
+    """Until the pool's threads have taken ``key``'s jobs but ``left``."""
+    deadline = time.monotonic() + TIMEOUT
+    while pool.waiting(key) != left:
+        assert time.monotonic() < deadline, f"{pool.waiting(key)} of {key}'s jobs wait, not {left}"
+        time.sleep(0.01)
+
+
 # -- the pool -----------------------------------------------------------------------
 
 
@@ -62,7 +70,8 @@ def test_a_client_s_extras_leave_a_thread_for_other_clients() -> None:
     gate = threading.Event()
     try:
         flood = [pool.submit("flooder", gate.wait, 10, refusable=True) for _ in range(20)]
-        time.sleep(0.1)  # the flooder's first extra holds one thread, no more
+        wait_started(pool, "flooder", 19)  # the flooder's first extra holds one thread
+        time.sleep(0.1)  # and no more: a second would have started by now
         assert pool.submit("person", sum, [1, 2]).result(timeout=10) == 3
         person = [j for j in pool.finished if j.key == "person"]
         assert len(person) == 1 and person[0].overtaken == 0
@@ -80,9 +89,8 @@ def test_a_move_starts_before_another_client_s_backlog() -> None:
     gate = threading.Event()
     try:
         flood = [pool.submit("flooder", gate.wait, 10) for _ in range(20)]
-        time.sleep(0.1)  # two of the flooder's moves hold both threads
+        wait_started(pool, "flooder", 18)  # two of the flooder's moves hold both threads
         person = pool.submit("person", sum, [1, 2])
-        time.sleep(0.1)
         gate.set()  # both threads free up: the person's move goes first
         assert person.result(timeout=10) == 3
         for f in flood:
@@ -101,7 +109,7 @@ def test_a_client_with_too_many_waiting_requests_is_told_busy() -> None:
     gate = threading.Event()
     try:
         pool.submit("a", gate.wait, 10)
-        time.sleep(0.1)
+        wait_started(pool, "a", 0)
         pool.submit("a", sum, [1], refusable=True)
         pool.submit("a", sum, [1], refusable=True)
         with pytest.raises(PoolBusy):

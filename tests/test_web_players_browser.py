@@ -24,6 +24,7 @@ from marjolet.match import Match
 from marjolet.record import Record
 from web_support import (
     PHONE,
+    STILL,
     LiveServer,
     fast_config,
     live_server,
@@ -158,7 +159,7 @@ def test_a_finished_games_review_speaks_french(page: Page, server: LiveServer, s
     for step in range(8):
         page.keyboard.press("ArrowRight")
         seen(page, f"review, step {step}")
-    page.wait_for_timeout(800)  # the cards settle
+    page.wait_for_function(STILL)  # the cards settle
     page.locator(".review-panel").scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "review-fr-390.png"))
     controls = page.locator(".controls").bounding_box()  # stepping at hand by the analysis
@@ -227,7 +228,8 @@ def test_the_badges_of_the_opponent_s_shown_cards_are_whole_and_apart(
     with table_on_a_fixed_deck(page, tmp_path, deck, first_dealer=0, bot="heuristic"):
         page.click(".hand.mine .card.playable >> nth=0", timeout=20_000)
         page.wait_for_selector(".hand.theirs .card-badge", timeout=20_000)
-        page.wait_for_timeout(500)  # the cards settle
+        page.wait_for_selector(".hand.mine .card.playable", timeout=20_000)  # the bot led
+        page.wait_for_function(STILL)  # the cards settle
         page.screenshot(path=str(shots / "shown-badges-fr-390.png"))
         badges = page.eval_on_selector_all(
             ".hand.theirs .card-badge",
@@ -363,7 +365,7 @@ def test_a_meld_window_of_four_choices_stays_inside_a_phone_s_table(
     with table_on_a_fixed_deck(page, tmp_path, deck, first_dealer=1, bot="level:beginner"):
         page.click('.hand.mine .card[data-card="AH"].playable', timeout=20_000)
         page.wait_for_selector(".window-actions button.meld >> nth=1", timeout=20_000)
-        page.wait_for_timeout(300)
+        page.wait_for_function(STILL)  # the cards settle
         page.screenshot(path=str(shots / "meld-window-fr-390.png"))
         seen(page, "the meld window")
         felt, buttons, table = page.evaluate(

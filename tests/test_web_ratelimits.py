@@ -44,9 +44,10 @@ def test_an_unknown_limit_name_is_a_programming_error() -> None:
 
 
 def test_limits_still_hold_in_each_process_while_redis_is_unreachable() -> None:
-    from services import free_port
+    from services import refused_port
 
-    limits = RateLimits({"login": "2/minute"}, storage_uri=f"redis://127.0.0.1:{free_port()}/0")
-    assert limits.hit("login", "a") and limits.hit("login", "a")  # no error, no 500
-    assert not limits.hit("login", "a")
-    assert limits.retry_after("login", "a") > 0
+    with refused_port() as port:
+        limits = RateLimits({"login": "2/minute"}, storage_uri=f"redis://127.0.0.1:{port}/0")
+        assert limits.hit("login", "a") and limits.hit("login", "a")  # no error, no 500
+        assert not limits.hit("login", "a")
+        assert limits.retry_after("login", "a") > 0

@@ -11,7 +11,6 @@ import json
 import queue
 import random
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -127,14 +126,6 @@ def marriage_table_server(folder: Path, seed: int | None = None) -> Iterator[Liv
     )
     with live_server(config, seed=seed) as srv:
         yield srv
-
-
-def free_port() -> int:
-    """A port free on 127.0.0.1 right now (for a server started twice)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def fast_config(db: Any, **changes: Any) -> WebConfig:
@@ -385,6 +376,14 @@ needs_chromium = pytest.mark.skipif(
     "(run scripts/install-chromium.sh as root)",
 )
 """The browser tests' mark: Debian's Chromium, never ``playwright install``."""
+
+
+#: A page's test (``page.wait_for_function(STILL)``): true once no finite
+#: animation or transition runs. A card still on its way overlaps what it
+#: passes and a lift half done is half as high, so a test measures a page
+#: after it, never after a fixed wait (which a loaded machine outlasts).
+STILL = """() => document.getAnimations().every(
+  (a) => a.playState !== 'running' || a.effect.getComputedTiming().iterations === Infinity)"""
 
 
 @contextmanager
