@@ -1,4 +1,5 @@
-"""Running the ``marjolet`` command in tests, and reading its refusals."""
+"""Running the ``marjolet`` command in tests, reading its refusals, and
+seeing that the processes it started are gone."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from marjolet.cli import main
@@ -75,3 +77,22 @@ def damaged_database(path: Path, table: str) -> bytes:
     for root in roots:
         data[(root - 1) * page : root * page] = b"\xa5" * page
     return bytes(data)
+
+
+def gone(pid: int, wait: float = 5.0) -> bool:
+    """Whether process ``pid`` has ended (a zombie left to init counts)."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, IndexError):
+            return True
+        if state == "Z":
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)

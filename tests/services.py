@@ -48,7 +48,6 @@ def refused_port() -> Iterator[int]:
         yield int(s.getsockname()[1])
 
 
-
 @contextmanager
 def held_port() -> Iterator[int]:
     """A loopback port for servers started one after another on the same
@@ -61,6 +60,7 @@ def held_port() -> Iterator[int]:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(("127.0.0.1", 0))
         yield int(s.getsockname()[1])
+
 
 def _pg_bin() -> Path | None:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))

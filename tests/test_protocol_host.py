@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import marjolet.bots.external as external
+from cli_support import gone
 from marjolet import record
 from marjolet.actions import ACTION_NAMES
 from marjolet.bots import BotSpecError, make_bot
@@ -180,25 +181,6 @@ def bot_program(tmp_path: Path) -> Iterator[BotFactory]:
     yield build
     for bot in made:
         bot.close()
-
-
-def gone(pid: int, wait: float = 5.0) -> bool:
-    """Whether process ``pid`` has ended (a zombie left to init counts)."""
-    deadline = time.monotonic() + wait
-    while True:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (FileNotFoundError, IndexError):
-            return True
-        if state == "Z":
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
 
 
 def reaped(pid: int) -> bool:

@@ -399,10 +399,11 @@ function lobbySocket() {
 /** The server closed the lobby socket: the session that proved its account
  *  ended. Logged out from another device (or by a password changed there),
  *  the page says so, shows the login form and no longer waits in "Play
- *  now" for the account; logged out here, it says nothing more. Either way the socket opens again, a visitor's now, which
- *  no session's end closes (no reconnecting loop); a device whose session
- *  was renewed (its own password change) is still logged in, and its new
- *  socket is the account's again. */
+ *  now" for the account; logged out here, it says nothing more. Either way
+ *  the socket opens again, a visitor's now, which no session's end closes
+ *  (no reconnecting loop); a device whose session was renewed (its own
+ *  password change) is still logged in, and its new socket is the
+ *  account's again. */
 async function sessionEnded() {
   // logged out here: the close comes while the page is logging out, or once it has
   const elsewhere = Boolean(state.me) && !state.loggingOut;
