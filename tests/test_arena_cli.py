@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_support import gone
 from marjolet.arena import run_arena
 from marjolet.arena.progress import PlainProgress, TerminalProgress, auto_progress
 from marjolet.arena.results import PairingResult, Rating
@@ -379,14 +380,6 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
-def _running(pid: int) -> bool:
-    """Whether ``pid`` still runs (a zombie waiting for init does not)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
-
-
 def _command_line(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_text()
@@ -408,17 +401,17 @@ def test_a_sigkilled_arena_leaves_no_worker_or_bot_playing_on(tmp_path: Path) ->
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
-        while _count_matches(db) < 2 and time.monotonic() < deadline:
+        while True:  # matches played, and both workers inside one with their bot
+            started = _descendants(proc.pid)
+            bots = [pid for pid in started if "bot-serve" in _command_line(pid)]
+            if (_count_matches(db) >= 2 and len(bots) >= 2) or time.monotonic() > deadline:
+                break
             time.sleep(0.05)
-        started = _descendants(proc.pid)
-        bots = [pid for pid in started if "bot-serve" in _command_line(pid)]
         assert len(started) >= 4 and len(bots) >= 2, started  # two workers, a bot each
     finally:
         proc.kill()
         proc.wait(10)
-    deadline = time.monotonic() + 15
-    while (left := [pid for pid in started if _running(pid)]) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    left = [pid for pid in started if not gone(pid, wait=15)]
     assert not left, f"still running after the arena's SIGKILL: {left}"
 
 
