@@ -158,6 +158,45 @@ def test_an_online_page_logged_out_elsewhere_says_so_at_once_and_listens_as_a_vi
     close_watched_page(page)
 
 
+def wait_for_lobby_sockets(server: LiveServer, logged_in: bool) -> None:
+    """Until the server holds one lobby socket, the account's or a visitor's."""
+    online = server.app.state.online
+    deadline = time.monotonic() + 10
+    while True:
+        sockets = list(online.listeners)
+        if len(sockets) == 1 and (sockets[0].session is not None) == logged_in:
+            return
+        assert time.monotonic() < deadline, f"lobby sockets: {sockets}"
+        time.sleep(0.05)
+
+
+def test_an_online_page_logging_in_opens_its_lobby_socket_again_as_the_account_s(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """A page opened as a visitor and logged in (or signed up) on the page,
+    with no reload, listens as the account: its games' turns are told to it,
+    and a log-out on another device reaches it at once."""
+    page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")
+    page.goto(server.base + "/online?lang=fr")
+    wait_for_lobby_sockets(server, logged_in=False)
+    page.fill("#login-name", "Amélie")
+    page.fill("#login-password", "premier secret")
+    page.click("#signup")
+    page.wait_for_selector("#my-profile")
+    wait_for_lobby_sockets(server, logged_in=True)
+    with server.http() as laptop:
+        assert laptop.post("/api/session", json={"name": "Amélie", "password": "premier secret"})
+        assert laptop.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
+    expect(page.locator("#login-error")).to_contain_text("Cet appareil n’est plus connecté")
+    wait_for_lobby_sockets(server, logged_in=False)
+    page.fill("#login-name", "Amélie")
+    page.fill("#login-password", "premier secret")
+    page.click("#login")
+    page.wait_for_selector("#logout")
+    wait_for_lobby_sockets(server, logged_in=True)
+    close_watched_page(page)
+
+
 def test_a_logged_out_device_s_table_keeps_no_control_clock_or_thinking_player(
     chromium: Browser, server: LiveServer
 ) -> None:

@@ -276,6 +276,8 @@ def check_new_match(rules: Rules) -> Rules:
         key, low, high, value = beyond
         raise RulesError(f"{key} must be {low}-{high} for a new match, got {value}")
     return rules
+
+
 CLASSIC = Rules()
 ENCYCLOPEDIA = Rules(profile="encyclopedia", all_tricks_bonus=40, dix_on_play=False)
 PROFILES = {"classic": CLASSIC, "encyclopedia": ENCYCLOPEDIA}

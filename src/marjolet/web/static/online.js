@@ -356,9 +356,22 @@ function followMine() {
   keepOwnSeeks(mine);
 }
 
+/** Open the lobby socket as whoever is logged in now. The server knows a
+ *  socket's account by the session it was opened with, so a socket opened
+ *  before this page logged in would stay a visitor's, told of none of the
+ *  account's games: a socket open (or opening) for someone else is closed
+ *  and replaced, and not reconnected. */
 function lobbySocket() {
+  const owner = state.me ? state.me.name : null;
+  const old = state.socket;
+  if (old && old.readyState <= WebSocket.OPEN) {  // CONNECTING or OPEN
+    if (old.owner === owner) return;
+    old.replaced = true;
+    old.close();
+  }
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws/lobby`);
+  ws.owner = owner;
   state.socket = ws;
   ws.addEventListener("open", () => {
     followMine();
@@ -388,6 +401,7 @@ function lobbySocket() {
     }
   });
   ws.addEventListener("close", (event) => {
+    if (ws.replaced) return;
     if (event.code === SESSION_ENDED.code && event.reason === SESSION_ENDED.reason) {
       sessionEnded();
       return;
@@ -531,6 +545,7 @@ async function refresh() {
   showWaiting(me);
   setTitle(t("online.page_title"));
   accountPanel();
+  if (state.socket) lobbySocket();  // logged in or out since it opened: the new account's
   await myGames();
   await seeks();
 }
