@@ -22,6 +22,7 @@ from marjolet.arena.progress import PlainProgress, TerminalProgress, auto_progre
 from marjolet.arena.results import PairingResult, Rating
 from marjolet.cli import main
 from marjolet.rules import CLASSIC, Rules
+from services import refused_port
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -257,6 +258,32 @@ def test_ray_backend_without_ray_is_one_clear_error(
     code, _, err = _run(capsys, "random", "random", "--backend", "ray", "--no-db", "--quiet")
     assert code == 2
     assert err == "marjolet: error: --backend ray needs Ray: pip install 'marjolet[ray]'\n"
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("127.0.0.1:{refused}", "cannot reach the Ray cluster at '127.0.0.1:{refused}': Conn"),
+        ("ray://127.0.0.1:{refused}", "cannot reach the Ray cluster at 'ray://127.0.0.1:{refused}'"),
+        ("head", "--address 'head' is not HOST:PORT, ray://HOST:PORT or auto"),
+        ("head:99999", "--address 'head:99999' is not HOST:PORT"),
+    ],
+)
+def test_a_ray_address_that_cannot_be_reached_is_refused_at_once_before_any_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, address: str, message: str
+) -> None:
+    """Ray would retry such an address for minutes, printing its own log
+    lines; the arena says what is wrong in one line and writes nothing."""
+    db = tmp_path / "a.db"
+    with refused_port() as refused:
+        address, message = address.format(refused=refused), message.format(refused=refused)
+        started = time.monotonic()
+        code, _, err = _run(capsys, "random", "random", "--backend", "ray", "--address", address,
+                            "--db", str(db), "--quiet")
+    assert code == 2
+    assert err.startswith(f"marjolet: error: {message}") and err.count("\n") == 1
+    assert time.monotonic() - started < 30  # REACH_TIMEOUT_S, not Ray's minutes
+    assert not db.exists()
 
 
 def test_help_describes_both_forms(capsys: pytest.CaptureFixture[str]) -> None:

@@ -25,6 +25,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -241,12 +242,36 @@ class ProcessPoolBackend:
         self._workers = []
 
 
+#: Seconds a Ray cluster's address has to accept a connection.
+REACH_TIMEOUT_S = 5.0
+
+
+def check_reachable(address: str, timeout: float = REACH_TIMEOUT_S) -> None:
+    """Refuse at once a cluster address that accepts no connection: Ray
+    itself retries such an address for minutes, printing its own log lines.
+    ``auto``, ``local`` and the other schemes are Ray's to resolve."""
+    host_port = address.removeprefix("ray://")
+    if address in ("auto", "local") or "://" in host_port:
+        return
+    host, colon, port = host_port.rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise BackendError(f"--address {address!r} is not HOST:PORT, ray://HOST:PORT or auto")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise BackendError(f"cannot reach the Ray cluster at {address!r}: {reason}") from None
+
+
 class RayBackend:
     """Ray tasks on a local Ray or on a cluster at ``address``."""
 
     name = "ray"
 
     def __init__(self, workers: int, address: str | None = None) -> None:
+        if address is not None:
+            check_reachable(address)
         try:
             # Imported by name so that type checking works without the extra.
             ray: Any = importlib.import_module("ray")

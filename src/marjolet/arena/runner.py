@@ -19,7 +19,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from marjolet.arena import stats
-from marjolet.arena.backends import BACKENDS, Backend, default_workers, make_backend, max_workers
+from marjolet.arena.backends import (
+    BACKENDS,
+    Backend,
+    check_reachable,
+    default_workers,
+    make_backend,
+    max_workers,
+)
 from marjolet.arena.progress import NullProgress, Progress
 from marjolet.arena.results import ArenaResult, aggregate, pairings_of
 from marjolet.arena.store import ArenaStore, RunInfo
@@ -104,6 +111,8 @@ def _check_workers(workers: int, backend: str, address: str | None) -> None:
         raise ArenaError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ArenaError(f"--workers must be a positive integer, got {workers!r}")
+    if backend == "ray" and address is not None:
+        check_reachable(address)  # before any database row: Ray would retry for minutes
     most = max_workers(backend, address)
     if most is not None and workers > most:
         raise ArenaError(
