@@ -51,6 +51,25 @@ def test_a_kernel_lib_that_cannot_be_loaded_is_named_in_one_line(
         assert line.startswith(f"marjolet: error: MARJOLET_KERNEL_LIB={str(lib)!r}: ")
 
 
+@pytest.mark.parametrize("value", ["false", "off", "no", "2"])
+def test_a_marjolet_kernel_value_other_than_0_or_1_is_named_in_one_line(value: str) -> None:
+    # MARJOLET_KERNEL=false used to leave the kernel on, silently
+    result = run_cli("bench", "--rounds", "1", "--deals", "1", env={"MARJOLET_KERNEL": value})
+    assert result.returncode == 2
+    assert error_line(result.stderr) == (
+        f"marjolet: error: MARJOLET_KERNEL={value!r}: give 0 (pure Python) or 1 "
+        "(the C kernel where it is built, the default), or unset it"
+    )
+
+
+@pytest.mark.parametrize("value", ["0", " 0 ", "1", ""])
+def test_marjolet_kernel_0_1_or_empty_are_taken(value: str) -> None:
+    result = run_cli("bench", "--rounds", "1", "--deals", "1", env={"MARJOLET_KERNEL": value})
+    assert result.returncode == 0, result.stderr
+    off = value.strip() == "0"
+    assert ("disabled by MARJOLET_KERNEL=0" in result.stdout) == off
+
+
 @pytest.mark.parametrize(
     "args",
     [
