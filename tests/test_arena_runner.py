@@ -32,6 +32,7 @@ from marjolet.arena.runner import thinks
 from marjolet.arena.tasks import MatchTask, derive_seed, plan_tasks, play_task
 from marjolet.bots import Bot, BotSpecError, register
 from marjolet.bots.base import BotFault
+from marjolet.errors import RulesError
 from marjolet.observation import Observation
 from marjolet.record import loads, replay
 from marjolet.rules import CLASSIC
@@ -246,6 +247,18 @@ def test_unknown_bot_and_bad_parameter_are_refused() -> None:
         run_arena(["nobody", "random"], matches=2, seed=1)
     with pytest.raises(BotSpecError, match="no parameter"):
         run_arena(["random:depth=3", "random"], matches=2, seed=1)
+
+
+def test_rules_given_as_a_profile_name_are_refused_before_any_worker_starts(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "arena.db"
+    says = r"rules must be a Rules such as Rules\.profile_named\('classic'\)"
+    with pytest.raises(RulesError, match=says):
+        run_arena(
+            ["random", "random"], matches=2, seed=1, workers=2, rules="classic", db=db  # type: ignore[arg-type]
+        )
+    assert not db.exists()  # no run was stored
 
 
 def test_unusable_database_is_one_clear_error(tmp_path: Path) -> None:

@@ -51,6 +51,44 @@ def test_a_kernel_lib_that_cannot_be_loaded_is_named_in_one_line(
         assert line.startswith(f"marjolet: error: MARJOLET_KERNEL_LIB={str(lib)!r}: ")
 
 
+@pytest.mark.parametrize("value", ["false", "off", "no", "2"])
+def test_a_marjolet_kernel_value_other_than_0_or_1_is_named_in_one_line(value: str) -> None:
+    # MARJOLET_KERNEL=false used to leave the kernel on, silently
+    result = run_cli("bench", "--rounds", "1", "--deals", "1", env={"MARJOLET_KERNEL": value})
+    assert result.returncode == 2
+    assert error_line(result.stderr) == (
+        f"marjolet: error: MARJOLET_KERNEL={value!r}: give 0 (pure Python) or 1 "
+        "(the C kernel where it is built, the default), or unset it"
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"MARJOLET_KERNEL": "false"}, "MARJOLET_KERNEL"),
+        ({"MARJOLET_KERNEL": "1", "MARJOLET_KERNEL_LIB": "/nonexistent"}, "MARJOLET_KERNEL_LIB"),
+    ],
+    ids=["kernel-false", "kernel-lib-missing"],
+)
+def test_serve_names_a_kernel_setting_it_refuses_not_a_missing_web_extra(
+    env: dict[str, str], named: str
+) -> None:
+    pytest.importorskip("uvicorn")
+    result = run_cli("serve", "--port", "0", env=env)
+    assert result.returncode == 2
+    line = error_line(result.stderr)
+    assert line.startswith(f"marjolet: error: {named}="), line
+    assert "web extra" not in line
+
+
+@pytest.mark.parametrize("value", ["0", " 0 ", "1", ""])
+def test_marjolet_kernel_0_1_or_empty_are_taken(value: str) -> None:
+    result = run_cli("bench", "--rounds", "1", "--deals", "1", env={"MARJOLET_KERNEL": value})
+    assert result.returncode == 0, result.stderr
+    off = value.strip() == "0"
+    assert ("disabled by MARJOLET_KERNEL=0" in result.stdout) == off
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -3,6 +3,7 @@ they read, tried the way a careless user or an attacker would."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import socket
@@ -344,3 +345,25 @@ def test_a_look_at_a_database_a_writer_changes_meanwhile_reads_it_again(
     assert outputs.sqlite_tables(db) == {"runs", "extra"}
     assert crossed == ["written"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["w.db"]
+
+
+def test_saving_a_record_into_a_missing_folder_names_that_folder_not_a_temporary_file(
+    tmp_path: Path, match_file: Path
+) -> None:
+    target = tmp_path / "nowhere" / "game.json"
+    with pytest.raises(FileNotFoundError) as caught:
+        record.save(record.load(match_file), target)
+    message = str(caught.value)
+    assert caught.value.filename == str(target)
+    assert f"no such folder {str(target.parent)!r}" in message
+    assert ".tmp" not in message
+    assert not target.parent.exists()
+
+
+def test_saving_a_record_over_a_folder_says_so_with_a_real_error_number(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    with pytest.raises(IsADirectoryError) as caught:
+        outputs.write_atomic(folder, "x")
+    assert caught.value.errno == errno.EISDIR and "[Errno 0]" not in str(caught.value)
+    assert "is a folder" in str(caught.value) and caught.value.filename == str(folder)

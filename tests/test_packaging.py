@@ -61,6 +61,27 @@ def test_version_is_pyprojects() -> None:
     assert checkout_version(ROOT / "src") is None  # no pyproject.toml there
 
 
+def test_importing_the_core_leaves_the_version_metadata_until_asked() -> None:
+    code = (
+        "import sys, marjolet\n"
+        "assert 'importlib.metadata' not in sys.modules, 'read at import'\n"
+        "from marjolet import __version__\n"
+        "assert 'importlib.metadata' in sys.modules\n"
+        "print(__version__, marjolet.__version__)\n"
+        "try:\n"
+        "    marjolet.no_such_name\n"
+        "except AttributeError as exc:\n"
+        "    print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    version = _pyproject_version()
+    assert done.stdout.splitlines() == [
+        f"{version} {version}",
+        "module 'marjolet' has no attribute 'no_such_name'",
+    ]
+
+
 def test_cli_prints_the_version(capsys: pytest.CaptureFixture[str]) -> None:
     from marjolet.cli import main
 

@@ -18,6 +18,7 @@ from marjolet.bots import make_bot
 from marjolet.cards import ALL_CARDS, mask_cards
 from marjolet.decks import STOCK_START, dealt_positions
 from marjolet.engine import MELDS, Deal
+from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.observation import observe, sample_world
 from marjolet.rl.encoder import (
@@ -108,6 +109,21 @@ def test_rules_fields_describe_the_variations() -> None:
     assert "rule_dix_on_play" not in d
     assert d["rule_same_suit"] == [1.0]
     assert d["rule_all_tricks_bonus"] == [pytest.approx(40 / 50)]
+
+
+def test_describe_reads_any_one_tensor_and_refuses_other_shapes() -> None:
+    tensor = encode(observe(Deal(list(range(32)), 0), 1))
+    expected = describe(tensor)
+    assert describe(tensor.tolist()) == expected  # a list, as from JSON
+    assert describe(tensor[np.newaxis, :]) == expected  # a batch of one row
+    for bad, shape in [
+        (tensor[:10], "(10,)"),
+        (np.stack([tensor, tensor]), "(2, 335)"),
+        ({"observation": tensor}, "dict"),
+    ]:
+        says = rf"one observation tensor of 335 .*{re.escape(shape)}"
+        with pytest.raises(MarjoletError, match=says):
+            describe(bad)  # type: ignore[arg-type]
 
 
 def _swap_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal | None:

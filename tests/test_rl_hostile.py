@@ -162,6 +162,23 @@ def test_an_opponent_that_breaks_the_rules_is_named_and_the_agent_is_not_blamed(
         env.reset(seed=2)
 
 
+@pytest.mark.parametrize("answer", ["KS", None, 3.7, True, [3]])
+def test_an_opponent_answering_no_action_id_is_named_and_nothing_is_rounded(answer: Any) -> None:
+    def stubborn(obs: Observation, legal: Sequence[int]) -> Any:
+        return answer
+
+    env = mg.SingleAgentEnv(opponent=stubborn, seat=1)
+    with pytest.raises(MarjoletError, match=r"^the opponent \(callable stubborn\) broke the rules: "
+                       r"an action is an integer id \(0-45\), got "):
+        env.reset(seed=2)
+
+
+def test_an_opponent_may_answer_a_numpy_integer() -> None:
+    env = mg.SingleAgentEnv(opponent=lambda obs, legal: np.int64(legal[0]), seat=1)
+    _, info = env.reset(seed=2)
+    assert info["legal_actions"] and env.episode.deal.moves
+
+
 def test_the_raw_pettingzoo_env_says_when_it_is_stepped_before_reset_or_after_the_end() -> None:
     env = marjolet_v0.raw_env()
     with pytest.raises(MarjoletError, match=r"^call reset\(\) before using the environment$"):

@@ -90,3 +90,17 @@ def test_curves_run_without_torch_names_the_train_extra(tmp_path: Path) -> None:
         "python -m marjolet.rl.curves: error: run needs the train extra: "
         "pip install 'marjolet[train]'\n"
     )
+
+
+@pytest.mark.parametrize("module", ["marjolet.rl.train_ppo", "marjolet.rl.train_dmc"])
+def test_a_trainer_names_a_refused_kernel_setting_in_one_line(module: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", module, "--help"],
+        capture_output=True, text=True, timeout=120,
+        env={**os.environ, "MARJOLET_KERNEL": "false"},
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "error: MARJOLET_KERNEL='false': give 0 (pure Python) or 1 (the C kernel where it "
+        "is built, the default), or unset it"
+    ]

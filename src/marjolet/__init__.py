@@ -24,10 +24,22 @@ from marjolet.match import Match
 from marjolet.observation import Observation, observe, sample_world
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
 from marjolet.turns import Seat, Turn, TurnDriver, play_deal, play_match
-from marjolet.version import version as _version
 
-#: pyproject.toml's version, through the installed metadata (:mod:`marjolet.version`)
-__version__ = _version()
+#: pyproject.toml's version, through the installed metadata (:mod:`marjolet.version`).
+#: Read on first use: the metadata machinery (importlib.metadata, email, zipfile)
+#: costs about a third of the package's import time, which most uses never need.
+__version__: str
+
+
+def __getattr__(name: str) -> str:
+    if name == "__version__":
+        from marjolet.version import version
+
+        value = version()
+        globals()["__version__"] = value
+        return value
+    raise AttributeError(f"module 'marjolet' has no attribute {name!r}")
+
 
 __all__ = [
     "CLASSIC",

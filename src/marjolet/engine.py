@@ -50,6 +50,7 @@ from marjolet.rules import (
     SAME_SUIT,
     SEVEN_POINTS,
     Rules,
+    require_rules,
 )
 from marjolet.trick import BEATS, beats, follow_mask
 
@@ -322,6 +323,7 @@ class Deal:
         """Deal from a deck order (R4, R5); ``dealer`` is 0 or 1."""
         if dealer not in (0, 1):
             raise DealError(f"dealer must be 0 or 1, got {dealer!r}")
+        require_rules(rules)
         cards = validate_deck(deck)
         elder_hand, dealer_hand = deal_hands(cards, rules.deal_pattern)
         hands = [0, 0]

@@ -2,7 +2,8 @@
 
 At import this module decides whether the kernel is used: it is when the
 extension was built (``pip install`` with a C compiler) and the environment
-variable ``MARJOLET_KERNEL`` is not ``0``. :data:`KERNEL` is then the
+variable ``MARJOLET_KERNEL`` is not ``0`` (``1``, empty or unset; any other
+value is refused). :data:`KERNEL` is then the
 extension module, else ``None``, and everything falls back to pure Python.
 ``MARJOLET_KERNEL_LIB=path`` loads the extension from a file instead (the
 sanitizer build of ``make kernel-asan``).
@@ -31,8 +32,14 @@ from marjolet.solution import Solution, cheapness, check_ending
 
 
 def _load() -> tuple[ModuleType | None, str]:
-    if os.environ.get("MARJOLET_KERNEL", "1").strip() == "0":
+    wanted = os.environ.get("MARJOLET_KERNEL", "1")
+    if wanted.strip() == "0":
         return None, "pure Python (C kernel disabled by MARJOLET_KERNEL=0)"
+    if wanted.strip() not in ("1", ""):  # "false" or "off" must not leave it on, silently
+        raise KernelLoadError(
+            f"MARJOLET_KERNEL={wanted!r}: give 0 (pure Python) or 1 "
+            "(the C kernel where it is built, the default), or unset it"
+        )
     lib = os.environ.get("MARJOLET_KERNEL_LIB")
     if lib:  # a debug build (make kernel-asan) instead of the installed one
         return _load_file(lib), f"C kernel (debug build {lib})"
@@ -48,8 +55,9 @@ def _load() -> tuple[ModuleType | None, str]:
 
 
 class KernelLoadError(MarjoletError, ImportError):
-    """``MARJOLET_KERNEL_LIB`` names no loadable extension: an input error
-    (one line naming the variable), and still an :class:`ImportError`."""
+    """``MARJOLET_KERNEL_LIB`` names no loadable extension, or
+    ``MARJOLET_KERNEL`` is neither 0 nor 1: an input error (one line naming
+    the variable), and still an :class:`ImportError`."""
 
 
 def _load_file(path: str) -> ModuleType:

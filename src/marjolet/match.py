@@ -14,7 +14,7 @@ from marjolet.cards import shuffled_deck
 from marjolet.engine import Deal, Outcome
 from marjolet.errors import DealError, MarjoletError, MatchOverError
 from marjolet.observation import Observation, observe
-from marjolet.rules import CLASSIC, Rules, match_decided
+from marjolet.rules import CLASSIC, Rules, match_decided, require_rules
 
 __all__ = ["Match", "MatchOverError", "new_rng", "seeded_deck", "shuffled_deck"]
 
@@ -56,7 +56,7 @@ class Match:
         seed: int | None = None,
         players: Sequence[str] | None = None,
     ) -> None:
-        self.rules = rules
+        self.rules = require_rules(rules)
         self.seed = seed
         self.rng = new_rng(seed)
         if first_dealer is None:

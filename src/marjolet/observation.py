@@ -144,6 +144,10 @@ def observe(
     deal: Deal, seat: int, *, deal_index: int = 0, totals: tuple[int, int] = (0, 0)
 ) -> Observation:
     """The observation of ``seat`` in ``deal`` (R23)."""
+    if seat not in (0, 1) or isinstance(seat, float):
+        # A negative seat would index the state list from its end and give
+        # another player's cards as this seat's, silently.
+        raise DealError(f"seat must be 0 or 1, got {seat!r}")
     s = deal.state
     opp = seat ^ 1
     known = opponent_known_mask(deal, seat)

@@ -28,6 +28,7 @@ file it replaces. Standard library only.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import os
 import stat
@@ -151,8 +152,17 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     except FileNotFoundError:
         old = None
     if old is not None and _kind(old.st_mode) is not None:
-        raise IsADirectoryError(0, f"is {_kind(old.st_mode)}, not a regular file", str(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        # OSError picks the subclass: IsADirectoryError for a folder,
+        # FileExistsError for a device, FIFO or socket (never replaced).
+        number = errno.EISDIR if stat.S_ISDIR(old.st_mode) else errno.EEXIST
+        raise OSError(number, f"is {_kind(old.st_mode)}, not a regular file", str(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:  # name the file asked for, not the temporary one
+        reason = exc.strerror or str(exc)
+        if isinstance(exc, FileNotFoundError) and not target.parent.is_dir():
+            reason = f"no such folder {str(target.parent)!r}"
+        raise type(exc)(exc.errno, reason, str(path)) from None
     try:
         if hasattr(os, "fchmod"):  # POSIX: the mode of the file replaced, else the usual one
             os.fchmod(fd, stat.S_IMODE(old.st_mode) if old is not None else _default_mode())

@@ -182,6 +182,21 @@ LAST_CARD_POINTS = 10
 LAST_TRICK_POINTS = 10
 
 
+def require_rules(rules: object) -> Rules:
+    """``rules`` itself when it is a :class:`Rules`, else a :class:`RulesError`
+    saying how to make one (a profile name or a record's rules object is
+    read by ``Rules.profile_named`` and ``Rules.from_json``, not taken as is)."""
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        how = f"Rules.profile_named({rules!r})"
+    elif isinstance(rules, dict):
+        how = "Rules.from_json(...) for a rules object"
+    else:
+        how = "Rules.profile_named('classic')"
+    raise RulesError(f"rules must be a Rules such as {how}, got {rules!r}")
+
+
 def match_decided(totals: tuple[int, int], target: int) -> bool:
     """Whether a match with these totals after a deal is over (R22): a
     total has reached the target and the two differ (level totals at or

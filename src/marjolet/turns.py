@@ -50,7 +50,7 @@ from typing import Protocol
 
 from marjolet.actions import ACTION_NAMES
 from marjolet.engine import Deal, LegalActions, Outcome
-from marjolet.errors import IllegalTurnError, TurnError
+from marjolet.errors import IllegalTurnError, MarjoletError, TurnError
 from marjolet.match import Match
 from marjolet.observation import Observation
 
@@ -293,9 +293,19 @@ def _stale(sent: int, now: int) -> TurnError:
     )
 
 
+def _check_seats(seats: Sequence[Seat]) -> None:
+    """Refuse, before anything is dealt or played, a list that is not one
+    seat for each player (it would fail at the missing seat's first turn)."""
+    if len(seats) != 2:
+        raise MarjoletError(
+            f"play_deal and play_match take two seats (player 0's, player 1's), got {len(seats)}"
+        )
+
+
 def play_deal(match: Match, seats: Sequence[Seat], on_action: ActionHook | None = None) -> None:
     """Play the current deal to its end: ask the seat to act for each
     action, check it, apply it (the one data path of every front end)."""
+    _check_seats(seats)
     if match.deal is None:
         raise TurnError("no deal in progress", code="no_turn")
     driver = TurnDriver(match)
@@ -334,6 +344,7 @@ def play_match(
 ) -> Match:
     """Play deals until R22 decides the match (resuming an unfinished deal
     first). ``decks`` supplies deck orders; by default the match shuffles."""
+    _check_seats(seats)
     if match.deal is not None and not match.deal.is_over:
         play_deal(match, seats, on_action)
     while not match.is_over:

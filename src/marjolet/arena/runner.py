@@ -34,7 +34,7 @@ from marjolet.arena.tasks import MatchOutcome, MatchTask, plan_tasks
 from marjolet.bots import BotSpecError, make_bot
 from marjolet.bots.registry import EXEC, bot_class, parse_spec
 from marjolet.errors import MarjoletError
-from marjolet.rules import CLASSIC, Rules
+from marjolet.rules import CLASSIC, Rules, require_rules
 
 
 class ArenaError(MarjoletError):
@@ -160,6 +160,7 @@ def run_arena(
             f"sequence twice, seats swapped), got {matches!r}"
         )
     _check_workers(workers, backend, address)
+    require_rules(rules)  # a profile name would fail in every worker
     if seed is None:
         seed = secrets.randbelow(2**31)
     if isinstance(seed, bool) or not isinstance(seed, int):

@@ -197,6 +197,8 @@ def run(args: argparse.Namespace) -> int:
         from marjolet.web import backends, logguard
         from marjolet.web.app import create_app
     except ImportError as exc:
+        if isinstance(exc, MarjoletError):  # a kernel setting refused (MARJOLET_KERNEL...)
+            raise
         raise MarjoletError(
             f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
         ) from None

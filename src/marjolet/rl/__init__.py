@@ -38,6 +38,14 @@ def missing_extra(exc: ModuleNotFoundError) -> bool:
     return (exc.name or "").partition(".")[0] in EXTRA_LIBRARIES
 
 
+def exit_refused(exc: Exception) -> NoReturn:
+    """The one line of a trainer whose import was refused by a setting of
+    marjolet's own (``MARJOLET_KERNEL=false``, a missing
+    ``MARJOLET_KERNEL_LIB``), as its ``main`` words any other refusal."""
+    print(f"error: {exc}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def exit_missing_extra(prog: str, extra: str, exc: ModuleNotFoundError) -> NoReturn:
     """The one line of a command run without its extra (exit status 2), as
     ``openspiel-ismcts`` reports a missing extra."""

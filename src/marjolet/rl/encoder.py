@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from marjolet.actions import ACTION_COUNT
 from marjolet.engine import LATE_TRICKS
+from marjolet.errors import MarjoletError
 from marjolet.observation import Observation
 from marjolet.rules import SAME_SUIT, Rules
 
@@ -239,11 +240,29 @@ def action_mask(legal: Sequence[int]) -> MaskArray:
     return mask
 
 
-def describe(tensor: FloatArray) -> dict[str, list[float]]:
-    """The tensor split by field name (non-zero fields only), for debugging."""
+def describe(tensor: npt.ArrayLike) -> dict[str, list[float]]:
+    """The tensor split by field name (non-zero fields only), for debugging.
+
+    ``tensor`` is one observation (an array or a list of its numbers; a
+    batch of one row will do); anything else is a one-line
+    :class:`~marjolet.errors.MarjoletError` naming its shape.
+    """
+    wanted = f"describe takes one observation tensor of {OBSERVATION_SIZE} numbers"
+    if isinstance(tensor, dict):
+        raise MarjoletError(f"{wanted}, got a dict (PettingZoo's: pass its 'observation')")
+    try:
+        array = np.asarray(tensor, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise MarjoletError(f"{wanted}, got {type(tensor).__name__}: {exc}") from None
+    if array.shape not in ((OBSERVATION_SIZE,), (1, OBSERVATION_SIZE)):
+        raise MarjoletError(
+            f"{wanted} (shape ({OBSERVATION_SIZE},)), got shape {array.shape}"
+            " (describe a batch's rows one at a time)"
+        )
+    flat = array.reshape(OBSERVATION_SIZE)
     out: dict[str, list[float]] = {}
     for f in FIELDS:
-        values = tensor[f.offset : f.offset + f.size]
+        values = flat[f.offset : f.offset + f.size]
         if values.any():
             out[f.name] = [float(v) for v in values]
     return out

@@ -36,7 +36,7 @@ registers in one go.)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, SupportsIndex
 
 import gymnasium
 import numpy as np
@@ -70,7 +70,8 @@ from marjolet.rules import Rules
 ENV_ID = "marjolet/SingleAgent-v0"
 ILLEGAL_MODES = ("lose", "raise")
 #: What ``opponent=`` takes: a bot spec, a bot, or ``f(observation, legal) -> action``.
-Opponent = str | Bot | Callable[[Observation, Sequence[int]], int]
+#: The callable may answer any integer type (an int, a numpy integer).
+Opponent = str | Bot | Callable[[Observation, Sequence[int]], SupportsIndex]
 
 
 class CallableBot(Bot):
@@ -79,12 +80,17 @@ class CallableBot(Bot):
     name = "callable"
     description = "a function of the observation and the legal actions"
 
-    def __init__(self, fn: Callable[[Observation, Sequence[int]], int]) -> None:
+    def __init__(self, fn: Callable[[Observation, Sequence[int]], SupportsIndex]) -> None:
         super().__init__(seed=0)
         self.fn = fn
 
     def choose(self, obs: Observation, legal: Sequence[int]) -> int:
-        return int(self.fn(obs, legal))
+        # An answer that is no action id (a card's name, None, a float, which
+        # int() would round) is the opponent's fault, named as such.
+        try:
+            return action_id(self.fn(obs, legal))
+        except MarjoletError as exc:
+            raise MarjoletError(f"the opponent ({self.spec}) broke the rules: {exc}") from None
 
     @property
     def spec(self) -> str:

@@ -33,7 +33,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from marjolet.rl import exit_missing_extra, missing_extra
+from marjolet.errors import MarjoletError
+from marjolet.rl import exit_missing_extra, exit_refused, missing_extra
 
 try:  # the train extra: run without it, the command says so in one line
     import numpy as np
@@ -60,6 +61,10 @@ except ModuleNotFoundError as exc:
     if __name__ != "__main__" or not missing_extra(exc):
         raise
     exit_missing_extra("python -m marjolet.rl.train_dmc", "train", exc)
+except MarjoletError as exc:  # the kernel module refused its settings
+    if __name__ != "__main__":
+        raise
+    exit_refused(exc)
 
 #: One decision of a finished deal: observations, action ids, the seat's returns.
 Sample = tuple[FloatArray, npt.NDArray[np.int64], FloatArray]

@@ -53,7 +53,7 @@ from marjolet.cli import OneLineParser
 from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.outputs import OutputError, check_output, write_atomic
-from marjolet.rl import exit_missing_extra, missing_extra
+from marjolet.rl import exit_missing_extra, exit_refused, missing_extra
 from marjolet.rules import CLASSIC
 from marjolet.turns import play_deal
 
@@ -71,6 +71,10 @@ except ModuleNotFoundError as exc:
     if __name__ != "__main__" or not missing_extra(exc):
         raise
     exit_missing_extra("python -m marjolet.rl.train_ppo", "train", exc)
+except MarjoletError as exc:  # the kernel module refused its settings
+    if __name__ != "__main__":
+        raise
+    exit_refused(exc)
 
 FloatArray = npt.NDArray[np.float32]
 SELF = "self"
