@@ -343,6 +343,46 @@ def test_the_start_screen_offers_the_unfinished_match_help_and_marks_the_choice(
     asyncio.run(main())
 
 
+def test_the_start_screen_does_not_offer_a_match_open_in_another_terminal(
+    tmp_path: Path,
+) -> None:
+    """A trial: `c` on the start screen continued a match open in another
+    terminal, and the program ended at once ("This match is already open in
+    another terminal") instead of letting the player choose a new one."""
+    from marjolet.tui import saves
+    from marjolet.tui.start import StartApp, StartChoice, menu, unfinished
+
+    session = meld_session(tmp_path)
+    session.save_path = saves.new_save_path()
+    session.save()
+    lock = saves.lock_save(session.save_path)  # the other terminal's session
+    try:
+        found = unfinished()
+        assert found is not None and found.path == session.save_path
+        assert "is open in another terminal" in found.line and "c to continue" not in found.line
+        app = StartApp(*menu(), found)
+
+        async def main() -> None:
+            async with app.run_test(size=SIZE) as pilot:
+                await pilot.pause()
+                text = " ".join(screen_text(app).split())  # type: ignore[arg-type]
+                assert "An unfinished match against random, 0-0, is open in another" in text
+                assert "Continue" not in text  # not in the key bar
+                await pilot.press("c")
+                await pilot.pause()
+                assert app.is_running and app.return_value is None
+                await pilot.press("enter")
+                await pilot.pause()
+                assert isinstance(app.return_value, StartChoice)
+                assert app.return_value.resume is None
+
+        asyncio.run(main())
+    finally:
+        lock.release()
+    again = unfinished()  # the other terminal has left: offered again
+    assert again is not None and "c to continue it" in again.line
+
+
 def test_quitting_a_screen_too_small_prints_the_line_interfaces_command(tmp_path: Path) -> None:
     from marjolet.commands.play import _farewell
 

@@ -85,6 +85,26 @@ def lock_save(save: str | Path) -> SaveLock:
         os.close(fd)  # its holder removed it as we opened it: lock a fresh one
 
 
+def in_use(save: str | Path) -> bool:
+    """Whether another session holds the lock of ``save`` now (it is open in
+    another terminal). Takes no lock and makes no file."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system
+        return False
+    try:
+        fd = os.open(lock_path(save), os.O_RDONLY)
+    except OSError:  # no lock file: no session has it
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # drops the shared lock, if taken
+    return False
+
+
 def games_dir(create: bool = True) -> Path:
     """The folder of saved games, ``data_dir()/games``."""
     folder = data_dir(create) / GAMES_FOLDER

@@ -53,6 +53,8 @@ class Unfinished:
 
     path: Path
     line: str
+    #: Open in another terminal (its lock is held): not offered with ``c``.
+    open_elsewhere: bool = False
 
 
 class StartApp(App[StartChoice | None]):
@@ -85,7 +87,7 @@ class StartApp(App[StartChoice | None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "continue_match":
-            return self.unfinished is not None
+            return self.unfinished is not None and not self.unfinished.open_elsewhere
         return True
 
     def compose(self) -> ComposeResult:
@@ -162,7 +164,7 @@ def menu() -> tuple[list[PlayerLevel], int]:
 
 def unfinished() -> Unfinished | None:
     """The newest unfinished saved match, with a line saying against whom
-    and the score, or ``None``."""
+    and the score (or that it is open in another terminal), or ``None``."""
     from marjolet import record
     from marjolet.tui import saves
 
@@ -177,8 +179,9 @@ def unfinished() -> Unfinished | None:
     level = level_named(recorded)
     name = level.name(lang()) if level is not None else record.printable_name(recorded)
     you, them = match.totals
-    line = tr("tui.start_unfinished", name=name, a=you, b=them)
-    return Unfinished(path, line)
+    if saves.in_use(path):
+        return Unfinished(path, tr("tui.start_unfinished_open", name=name, a=you, b=them), True)
+    return Unfinished(path, tr("tui.start_unfinished", name=name, a=you, b=them))
 
 
 def choose() -> StartChoice | None:
