@@ -383,6 +383,45 @@ def test_the_start_screen_does_not_offer_a_match_open_in_another_terminal(
     assert again is not None and "c to continue it" in again.line
 
 
+def test_the_start_screen_says_a_damaged_save_was_left_aside(tmp_path: Path) -> None:
+    """A trial: the newest save, damaged, was skipped without a word by the
+    start screen (``--resume`` warns of it), which offered an older match."""
+    from marjolet.tui import saves
+    from marjolet.tui.start import StartApp, menu, unfinished
+
+    session = meld_session(tmp_path)
+    session.save_path = saves.new_save_path(now=1_000_000_000)
+    session.save()
+    damaged = saves.games_dir() / "2099-01-01_00-00-00.json"
+    damaged.write_text('{"format": "marjolet-record/1"', encoding="utf-8")
+    warnings: list[str] = []
+    found = unfinished(warn=warnings.append)
+    assert found is not None and found.path == session.save_path
+    assert len(warnings) == 1 and str(damaged) in warnings[0]
+    app = StartApp(*menu(), found, skipped=[damaged])
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            text = " ".join(screen_text(app).split())  # type: ignore[arg-type]
+            assert "A damaged save was left aside: 2099-01-01_00-00-00.json" in text
+            assert "An unfinished match against random" in text
+            assert "Continue" in text  # the older match is still offered
+
+    asyncio.run(main())
+    app = StartApp(*menu(), found, skipped=[damaged, damaged.with_name("b.json")])
+
+    async def several() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            text = " ".join(screen_text(app).split())  # type: ignore[arg-type]
+            assert "2 damaged saves were left aside: 2099-01-01_00-00-00.json, b.json" in text
+            assert "An unfinished match against random" in text
+
+    asyncio.run(several())
+    assert damaged.read_text(encoding="utf-8") == '{"format": "marjolet-record/1"'  # untouched
+
+
 def test_quitting_a_screen_too_small_prints_the_line_interfaces_command(tmp_path: Path) -> None:
     from marjolet.commands.play import _farewell
 

@@ -185,12 +185,14 @@ def unfinished_games() -> list[Path]:
     return [p for p in saved_games() if is_unfinished(p)]
 
 
-def last_unfinished(warn: Callable[[str], None] | None = None) -> Path | None:
+def last_unfinished(
+    warn: Callable[[str], None] | None = None, skipped: list[Path] | None = None
+) -> Path | None:
     """The newest saved match that is not decided yet, or ``None``.
 
     Files that cannot be read or replayed are skipped, each reported through
-    ``warn`` (one line naming the file and the fault): one damaged file must
-    not hide the others.
+    ``warn`` (one line naming the file and the fault) and added to
+    ``skipped``: one damaged file must not hide the others.
     """
     for path in saved_games():
         try:
@@ -198,6 +200,8 @@ def last_unfinished(warn: Callable[[str], None] | None = None) -> Path | None:
         except (MarjoletError, OSError) as exc:
             if warn is not None:
                 warn(tr("play.skipped_save", detail=str(exc)))
+            if skipped is not None:
+                skipped.append(path)
             continue
         if not match.is_over:
             return path
