@@ -429,3 +429,25 @@ def test_quitting_a_screen_too_small_prints_the_line_interfaces_command(tmp_path
     assert "--plain" not in _farewell(session)
     said = _farewell(session, plain=True)
     assert said.endswith(session.resume_hint_for(plain=True)) and "--plain" in said
+
+
+def test_a_key_pressed_while_the_last_trick_is_shown_says_the_deal_is_over(
+    tmp_path: Path,
+) -> None:
+    """A trial: a card key pressed while the deal's last trick stays in view,
+    before its summary, said only "Not now." without saying why."""
+    from marjolet.tui.state import Waiting
+
+    app = MarjoletApp(meld_session(tmp_path), pace=0)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            app.waiting = Waiting.SUMMARY  # the pause between the last trick and the summary
+            await pilot.press("1")
+            await pilot.pause()
+            text = " ".join(screen_text(app).split())
+            assert "The deal is over: its summary comes next." in text
+            assert "Not now." not in text
+
+    asyncio.run(main())
