@@ -11,6 +11,7 @@ import pytest
 from helpers import minimax_action_values, new_deal, play
 from marjolet.actions import DIX, DRAW, MELD_BASE, parse_action
 from marjolet.bots import STRONGEST, BotSpecError, Hint, hint, make_bot
+from marjolet.bots.best import BestBot
 from marjolet.bots.catalogue import check_spec
 from marjolet.bots.heuristic import POLICY, public_deal
 from marjolet.bots.levels import LEVELS
@@ -317,6 +318,24 @@ def test_hint_in_phase_one_estimates_every_legal_action() -> None:
     h = hint(observe(deal, 1), legal, spec="pimc:worlds=3")
     assert not h.exact and h.action in legal
     assert set(h.values) == set(legal) and h.value == max(h.values.values())
+
+
+def test_hint_for_a_meld_declared_at_once_gives_the_searched_margin_not_level() -> None:
+    # The strongest bot declares a meld without searching (declare=now): the
+    # hint must still give the deal margin the search expects after the
+    # declaration, not a made-up 0 ("you should finish this deal level").
+    deal = new_deal("KH QH AS 7C 8C 9C", "7D 8D 9D JD QD KD", "8H")
+    play(deal, "AS 7D")
+    obs = observe(deal, 1)
+    legal = deal.legal_actions()
+    spec = "best:time=0,worlds=40"
+    h = hint(obs, legal, spec=spec, seed=0)
+    assert h.action == parse_action("meld KQH") and not h.forced
+    bot = make_bot(spec, seed=0)
+    assert isinstance(bot, BestBot)
+    estimated = bot.estimate(obs, [h.action])[h.action][0]
+    assert h.values == {h.action: pytest.approx(estimated)}
+    assert h.value == pytest.approx(estimated) and h.value > 40
 
 
 def test_strongest_spec_builds_a_bot() -> None:

@@ -296,3 +296,36 @@ def test_a_long_player_line_drops_its_lesser_words_before_its_melds_at_80_column
         assert "(non-dealer) · melds K♥-Q♥ · • shown" in full.plain  # with room, every word
 
     run_app(app, body)
+
+
+@pytest.mark.parametrize(
+    ("names", "shown"),
+    [
+        (("Françoise", "Expert"), ("Françoise", "Expert")),  # fits: both whole
+        (("Stéphanie", "Débutant"), ("Stéphan…", "Débutant")),  # the level's name whole
+        (("Jean-Baptiste-Poquelin", "Confirmé"), ("Jean-Ba…", "Confirmé")),
+    ],
+)
+def test_the_score_board_keeps_the_opponents_name_and_marks_a_cut_name(
+    tmp_path: Path, names: tuple[str, str], shown: tuple[str, str]
+) -> None:
+    """A trial: at 80x24 in French a player's name of nine letters cut both
+    names on the score board ("Stéphan…  Débuta…"), and a longer one was cut
+    without a mark ("Jean-Bapt")."""
+    session = meld_session(tmp_path)
+    session.names = names
+    words.use("fr")
+    app = MarjoletApp(session, pace=0)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            rows = screen_text(app).splitlines()
+            tricks = next(i for i, r in enumerate(rows) if "│  plis" in r or "│ plis" in r)
+            row = rows[tricks - 1].split("│")[-2]  # the names, above "plis"
+            assert row.split() == list(shown), row
+
+    try:
+        asyncio.run(main())
+    finally:
+        words.use("en")

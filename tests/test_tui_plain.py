@@ -22,7 +22,7 @@ from marjolet.cards import rank_of, suit_of
 from marjolet.commands.play import _deal_summary
 from marjolet.match import Match, seeded_deck
 from marjolet.rules import CLASSIC
-from marjolet.tui import saves
+from marjolet.tui import launch, saves
 from marjolet.tui.lines import LineSeat, QuitGame, menu_order
 from marjolet.tui.session import GameSession
 
@@ -283,8 +283,9 @@ def test_a_french_player_gets_usage_errors_in_french_in_one_line(
         proc = play(*lang, *args)
         assert proc.returncode == 2
         said_here = said.replace("\u202f", "\u00a0")  # as the terminal writes it
-        if "inconnu" in said:
-            said_here += " («\u00a0marjolet play --help\u00a0» liste les options)"
+        if "inconnu" in said:  # the help as it is asked where the game was started
+            main = str(Path(launch.__file__).resolve().parent.parent / "__main__.py")
+            said_here += f" («\u00a0{launch.program(main)} play --help\u00a0» liste les options)"
         assert proc.stderr == f"marjolet\u00a0: erreur\u00a0: {said_here}\n"
 
 

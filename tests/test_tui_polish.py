@@ -343,6 +343,85 @@ def test_the_start_screen_offers_the_unfinished_match_help_and_marks_the_choice(
     asyncio.run(main())
 
 
+def test_the_start_screen_does_not_offer_a_match_open_in_another_terminal(
+    tmp_path: Path,
+) -> None:
+    """A trial: `c` on the start screen continued a match open in another
+    terminal, and the program ended at once ("This match is already open in
+    another terminal") instead of letting the player choose a new one."""
+    from marjolet.tui import saves
+    from marjolet.tui.start import StartApp, StartChoice, menu, unfinished
+
+    session = meld_session(tmp_path)
+    session.save_path = saves.new_save_path()
+    session.save()
+    lock = saves.lock_save(session.save_path)  # the other terminal's session
+    try:
+        found = unfinished()
+        assert found is not None and found.path == session.save_path
+        assert "is open in another terminal" in found.line and "c to continue" not in found.line
+        app = StartApp(*menu(), found)
+
+        async def main() -> None:
+            async with app.run_test(size=SIZE) as pilot:
+                await pilot.pause()
+                text = " ".join(screen_text(app).split())  # type: ignore[arg-type]
+                assert "An unfinished match against random, 0-0, is open in another" in text
+                assert "Continue" not in text  # not in the key bar
+                await pilot.press("c")
+                await pilot.pause()
+                assert app.is_running and app.return_value is None
+                await pilot.press("enter")
+                await pilot.pause()
+                assert isinstance(app.return_value, StartChoice)
+                assert app.return_value.resume is None
+
+        asyncio.run(main())
+    finally:
+        lock.release()
+    again = unfinished()  # the other terminal has left: offered again
+    assert again is not None and "c to continue it" in again.line
+
+
+def test_the_start_screen_says_a_damaged_save_was_left_aside(tmp_path: Path) -> None:
+    """A trial: the newest save, damaged, was skipped without a word by the
+    start screen (``--resume`` warns of it), which offered an older match."""
+    from marjolet.tui import saves
+    from marjolet.tui.start import StartApp, menu, unfinished
+
+    session = meld_session(tmp_path)
+    session.save_path = saves.new_save_path(now=1_000_000_000)
+    session.save()
+    damaged = saves.games_dir() / "2099-01-01_00-00-00.json"
+    damaged.write_text('{"format": "marjolet-record/1"', encoding="utf-8")
+    warnings: list[str] = []
+    found = unfinished(warn=warnings.append)
+    assert found is not None and found.path == session.save_path
+    assert len(warnings) == 1 and str(damaged) in warnings[0]
+    app = StartApp(*menu(), found, skipped=[damaged])
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            text = " ".join(screen_text(app).split())  # type: ignore[arg-type]
+            assert "A damaged save was left aside: 2099-01-01_00-00-00.json" in text
+            assert "An unfinished match against random" in text
+            assert "Continue" in text  # the older match is still offered
+
+    asyncio.run(main())
+    app = StartApp(*menu(), found, skipped=[damaged, damaged.with_name("b.json")])
+
+    async def several() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            text = " ".join(screen_text(app).split())  # type: ignore[arg-type]
+            assert "2 damaged saves were left aside: 2099-01-01_00-00-00.json, b.json" in text
+            assert "An unfinished match against random" in text
+
+    asyncio.run(several())
+    assert damaged.read_text(encoding="utf-8") == '{"format": "marjolet-record/1"'  # untouched
+
+
 def test_quitting_a_screen_too_small_prints_the_line_interfaces_command(tmp_path: Path) -> None:
     from marjolet.commands.play import _farewell
 
@@ -350,3 +429,25 @@ def test_quitting_a_screen_too_small_prints_the_line_interfaces_command(tmp_path
     assert "--plain" not in _farewell(session)
     said = _farewell(session, plain=True)
     assert said.endswith(session.resume_hint_for(plain=True)) and "--plain" in said
+
+
+def test_a_key_pressed_while_the_last_trick_is_shown_says_the_deal_is_over(
+    tmp_path: Path,
+) -> None:
+    """A trial: a card key pressed while the deal's last trick stays in view,
+    before its summary, said only "Not now." without saying why."""
+    from marjolet.tui.state import Waiting
+
+    app = MarjoletApp(meld_session(tmp_path), pace=0)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            app.waiting = Waiting.SUMMARY  # the pause between the last trick and the summary
+            await pilot.press("1")
+            await pilot.pause()
+            text = " ".join(screen_text(app).split())
+            assert "The deal is over: its summary comes next." in text
+            assert "Not now." not in text
+
+    asyncio.run(main())

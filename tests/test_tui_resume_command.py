@@ -78,3 +78,37 @@ def test_python_dash_m_keeps_its_pythonpath(monkeypatch: pytest.MonkeyPatch) -> 
     assert launch.program(main).endswith(" -m marjolet")
     monkeypatch.delenv("PYTHONPATH")
     assert not launch.program(main).startswith("PYTHONPATH")
+
+
+def play_error(args: list[str], env: dict[str, str]) -> str:
+    command = [sys.executable, "-m", "marjolet", "play", *args]
+    proc = subprocess.run(
+        command, input="", capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+    assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
+    return proc.stderr
+
+
+def test_the_errors_of_make_play_name_commands_of_make_play(tmp_path: Path) -> None:
+    # marjolet is not on the PATH of a player who only ran make play: the
+    # commands an error suggests are make play's, as the resume line is
+    env = {**os.environ, "MARJOLET_DATA_DIR": str(tmp_path), "LANG": "C.UTF-8",
+           launch.MAKE_VARIABLE: "1"}  # fmt: skip
+    nothing = play_error(["--resume"], env)
+    assert "no unfinished match in" in nothing
+    assert "start one with 'make play'" in nothing and "make play ARGS='--resume FILE'" in nothing
+    assert "marjolet play" not in nothing
+    unknown = play_error(["--frob"], env)
+    assert "make play ARGS=--help lists the options" in unknown, unknown
+    assert "marjolet play" not in unknown
+    french = play_error(["--resume"], {**env, "LANG": "fr_FR.UTF-8"})
+    assert "«\u00a0make play\u00a0»" in french and "make play ARGS='--resume FICHIER'" in french
+
+
+def test_the_errors_name_the_program_as_it_was_started(tmp_path: Path) -> None:
+    env = {**os.environ, "MARJOLET_DATA_DIR": str(tmp_path), "LANG": "C.UTF-8"}
+    env.pop(launch.MAKE_VARIABLE, None)
+    nothing = play_error(["--resume"], env)
+    assert re.search(r"start one with '\S* -m marjolet play' ", nothing), nothing
+    assert re.search(r"-m marjolet play --resume FILE$", nothing.strip()), nothing
+    assert re.search(r"\S* -m marjolet play --help lists the options", play_error(["--x"], env))

@@ -435,7 +435,7 @@ class BestBot(Bot):
             # tricks it wins, so holding a meld back looks free (strategy fusion)
             legal = [a for a in legal if a != DRAW]
             if not obs.rules.one_meld_per_window or len(legal) == 1:
-                self.last_values = {preferred: 0.0}
+                self.last_values = {}  # nothing searched: no value to give
                 return preferred
         est = self._search(obs, legal)
         return max(legal, key=lambda a: (est.key(a), a == preferred))

@@ -22,7 +22,9 @@ class Hint:
     its opponent, points already scored included) if the advised action is
     played; ``exact`` is true when it is exact (tricks 11-16 are solved)
     rather than an average over sampled worlds. ``values`` holds the same
-    estimate for every legal action the bot scored. A *forced* action (the
+    estimate for every legal action the bot scored (only the advised one
+    when the bot chose without searching, as the strongest declares its
+    melds at once: that one is then searched alone). A *forced* action (the
     only legal one) is not searched: ``forced`` is true, ``value`` is only
     the current difference and ``exact`` is false, so that no front end
     presents it as the outcome of the deal.
@@ -56,5 +58,12 @@ def hint(
     base = float(obs.points[obs.seat] - obs.points[obs.seat ^ 1])
     forced = len(legal) == 1
     values = {legal[0]: base} if forced else {int(a): float(v) for a, v in raw.items()}
+    estimate = getattr(bot, "estimate", None)
+    if action not in values and estimate is not None:
+        # chosen without a search (the strongest bot declares its melds at
+        # once): search the advised action alone for its margin; the others'
+        # estimates would be biased (a sampled world knows which later
+        # tricks a meld held back could still be declared after)
+        values = {int(a): float(mean) for a, (mean, _) in estimate(obs, [action]).items()}
     exact = obs.stock_empty and not forced
     return Hint(action, values.get(action, base), exact, values, forced)

@@ -199,6 +199,7 @@ def usage_error(message: str) -> str:
     pas « x »``); a message not foreseen is given as argparse wrote it."""
     import re
 
+    from marjolet.tui.launch import play_command
     from marjolet.tui.words import tr
 
     for pattern, key in _USAGE_ERRORS:
@@ -207,6 +208,8 @@ def usage_error(message: str) -> str:
             parts = found.groupdict()
             if "choices" in parts:  # 'fr', 'en' -> fr, en
                 parts["choices"] = parts["choices"].replace("'", "")
+            if key == "unknown":  # the help as this player can ask it
+                parts["help"] = play_command("--help")
             return tr("play.error", message=tr(f"play.usage.{key}", **parts))
     return tr("play.error", message=message)
 
@@ -415,6 +418,7 @@ def _resume(
     args: argparse.Namespace, save_to: Path | None, locks: list[SaveLock]
 ) -> GameSession:
     from marjolet.tui import saves
+    from marjolet.tui.launch import play_command
     from marjolet.tui.session import GameSession
     from marjolet.tui.words import tr
 
@@ -430,7 +434,14 @@ def _resume(
             warn=lambda line: print(tr("play.warning", message=line), file=sys.stderr)
         )
         if path is None:
-            raise RecordError(tr("play.no_unfinished", folder=saves.games_dir(create=False)))
+            raise RecordError(
+                tr(
+                    "play.no_unfinished",
+                    folder=saves.games_dir(create=False),
+                    start=play_command(),
+                    resume=play_command(f"--resume {tr('play.help.metavar_file')}"),
+                )
+            )
     else:
         path = Path(args.resume)
         if not path.is_file():

@@ -360,6 +360,8 @@ class MarjoletApp(App[None]):
             self.flash(tr("tui.hint_not_now"))
         elif self.waiting == Waiting.BOT:
             self.flash(tr("tui.bot_thinking_next", name=self.session.names[1]))
+        elif self.waiting == Waiting.SUMMARY:  # the last trick in view, then the summary
+            self.flash(tr("tui.deal_over_summary_next"))
         elif self.waiting != Waiting.HUMAN:
             self.flash(tr("tui.not_now"))
 

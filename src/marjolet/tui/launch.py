@@ -67,6 +67,13 @@ def resume_command(path: Path | None = None, *, plain: bool = False) -> str:
     if plain:
         args += " --plain"
     args += _language_flag()
+    return play_command(args)
+
+
+def play_command(args: str = "") -> str:
+    """``marjolet play ARGS`` as it works from here: ``make play
+    ARGS=...`` under make, else :func:`program`'s ``play ARGS``. For the
+    commands a message suggests (``start one with 'make play'``)."""
     if os.environ.get(MAKE_VARIABLE):
-        return f"make play ARGS={shlex.quote(args)}"
-    return f"{program()} play {args}"
+        return f"make play ARGS={shlex.quote(args)}" if args else "make play"
+    return f"{program()} play {args}".rstrip()

@@ -85,6 +85,26 @@ def lock_save(save: str | Path) -> SaveLock:
         os.close(fd)  # its holder removed it as we opened it: lock a fresh one
 
 
+def in_use(save: str | Path) -> bool:
+    """Whether another session holds the lock of ``save`` now (it is open in
+    another terminal). Takes no lock and makes no file."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system
+        return False
+    try:
+        fd = os.open(lock_path(save), os.O_RDONLY)
+    except OSError:  # no lock file: no session has it
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # drops the shared lock, if taken
+    return False
+
+
 def games_dir(create: bool = True) -> Path:
     """The folder of saved games, ``data_dir()/games``."""
     folder = data_dir(create) / GAMES_FOLDER
@@ -165,12 +185,14 @@ def unfinished_games() -> list[Path]:
     return [p for p in saved_games() if is_unfinished(p)]
 
 
-def last_unfinished(warn: Callable[[str], None] | None = None) -> Path | None:
+def last_unfinished(
+    warn: Callable[[str], None] | None = None, skipped: list[Path] | None = None
+) -> Path | None:
     """The newest saved match that is not decided yet, or ``None``.
 
     Files that cannot be read or replayed are skipped, each reported through
-    ``warn`` (one line naming the file and the fault): one damaged file must
-    not hide the others.
+    ``warn`` (one line naming the file and the fault) and added to
+    ``skipped``: one damaged file must not hide the others.
     """
     for path in saved_games():
         try:
@@ -178,6 +200,8 @@ def last_unfinished(warn: Callable[[str], None] | None = None) -> Path | None:
         except (MarjoletError, OSError) as exc:
             if warn is not None:
                 warn(tr("play.skipped_save", detail=str(exc)))
+            if skipped is not None:
+                skipped.append(path)
             continue
         if not match.is_over:
             return path

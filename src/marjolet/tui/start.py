@@ -12,7 +12,8 @@ line offers to continue it (``c``); ``h`` or F1 opens the rules.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -53,6 +54,8 @@ class Unfinished:
 
     path: Path
     line: str
+    #: Open in another terminal (its lock is held): not offered with ``c``.
+    open_elsewhere: bool = False
 
 
 class StartApp(App[StartChoice | None]):
@@ -70,7 +73,11 @@ class StartApp(App[StartChoice | None]):
     ]
 
     def __init__(
-        self, choices: Sequence[PlayerLevel], default: int, unfinished: Unfinished | None = None
+        self,
+        choices: Sequence[PlayerLevel],
+        default: int,
+        unfinished: Unfinished | None = None,
+        skipped: Sequence[Path] = (),
     ) -> None:
         super().__init__()
         translate_bindings(self._bindings)
@@ -78,6 +85,8 @@ class StartApp(App[StartChoice | None]):
         self.choices = list(choices)
         self.default = default
         self.unfinished = unfinished
+        #: Damaged saves left aside (the warnings name their faults).
+        self.skipped = list(skipped)
         self._labels = {
             "level": [c.name(lang()) for c in self.choices],
             "dealer": [tr(f"tui.start_dealer_{k}") for k in ("random", "you", "them")],
@@ -85,13 +94,17 @@ class StartApp(App[StartChoice | None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "continue_match":
-            return self.unfinished is not None
+            return self.unfinished is not None and not self.unfinished.open_elsewhere
         return True
 
     def compose(self) -> ComposeResult:
         yield Static(tr("tui.start_title"), id="start-title")
         if self.unfinished is not None:
             yield Static(self.unfinished.line, id="start-unfinished")
+        if self.skipped:  # one line for them all: the lists keep their room
+            files = ", ".join(path.name for path in self.skipped)
+            line = tr("tui.start_skipped", n=len(self.skipped), files=files)
+            yield Static(line, id="start-skipped")
         with Horizontal(id="lists"):
             with Vertical(classes="column"):
                 yield Static(tr("lobby.opponent"))
@@ -160,14 +173,18 @@ def menu() -> tuple[list[PlayerLevel], int]:
     return choices, next(i for i, c in enumerate(choices) if c.key == DEFAULT)
 
 
-def unfinished() -> Unfinished | None:
+def unfinished(
+    warn: Callable[[str], None] | None = None, skipped: list[Path] | None = None
+) -> Unfinished | None:
     """The newest unfinished saved match, with a line saying against whom
-    and the score, or ``None``."""
+    and the score (or that it is open in another terminal), or ``None``;
+    damaged saves are skipped, told to ``warn`` and added to ``skipped``
+    (:func:`marjolet.tui.saves.last_unfinished`)."""
     from marjolet import record
     from marjolet.tui import saves
 
     try:
-        path = saves.last_unfinished()
+        path = saves.last_unfinished(warn, skipped)
         if path is None:
             return None
         rec, match = saves.load_match(path)
@@ -177,13 +194,21 @@ def unfinished() -> Unfinished | None:
     level = level_named(recorded)
     name = level.name(lang()) if level is not None else record.printable_name(recorded)
     you, them = match.totals
-    line = tr("tui.start_unfinished", name=name, a=you, b=them)
-    return Unfinished(path, line)
+    if saves.in_use(path):
+        return Unfinished(path, tr("tui.start_unfinished_open", name=name, a=you, b=them), True)
+    return Unfinished(path, tr("tui.start_unfinished", name=name, a=you, b=them))
 
 
 def choose() -> StartChoice | None:
-    """Run the start screen; ``None`` if the player quit."""
-    return StartApp(*menu(), unfinished()).run()
+    """Run the start screen; ``None`` if the player quit. A damaged save
+    skipped is named on it, and warned of on standard error (which stays
+    in the terminal once the screen is gone) as ``--resume`` does."""
+    warnings: list[str] = []
+    skipped: list[Path] = []
+    found = unfinished(warnings.append, skipped)
+    for line in warnings:
+        print(tr("play.warning", message=line), file=sys.stderr)
+    return StartApp(*menu(), found, skipped).run()
 
 
 __all__ = ["DEALERS", "StartApp", "StartChoice", "Unfinished", "choose", "menu", "unfinished"]

@@ -27,7 +27,7 @@ from textual.widgets.option_list import Option
 
 from marjolet.tui import board
 from marjolet.tui.state import TableView
-from marjolet.tui.widgets import GameLog, MeldMenu, score_table
+from marjolet.tui.widgets import GameLog, MeldMenu, ScoreBoard
 from marjolet.tui.words import tr
 
 #: From this width the screen gets the class ``-wide``: larger, centred cards.
@@ -88,7 +88,7 @@ class TableScreen(Screen[None]):
         obs = view.obs
         tricks = (len(obs.won[0]) // 2, len(obs.won[1]) // 2)
         scores = self.query_one("#scores", Static)
-        scores.update(score_table(view.names, tricks, obs.points, view.totals))
+        scores.update(ScoreBoard(view.names, tricks, obs.points, view.totals))
         scores.border_subtitle = tr("tui.match_to", n=view.target)
 
     def show_status(self, text: Text, problem: bool) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
 from textual import events
@@ -159,21 +161,65 @@ class MeldMenu(OptionList):
         super().action_cursor_up()
 
 
+#: The names' room on a score board of unknown width: nine cells each.
+NAMES_ROOM = 18
+
+
+def fit_names(names: Sequence[str], room: int) -> tuple[str, str]:
+    """The two names in ``room`` cells together: whole when they fit, else
+    the opponent's (the level's, which the table calls it) whole as long as
+    the player's keeps four cells, and a cut name ends with ``…``."""
+    mine, theirs = cell_len(names[0]), cell_len(names[1])
+    if mine + theirs <= room:
+        return names[0], names[1]
+    their_room = max(min(theirs, room - min(mine, 4)), 1)
+    return _cut(names[0], max(room - their_room, 1)), _cut(names[1], their_room)
+
+
+def _cut(name: str, cells: int) -> str:
+    text = Text(name)
+    text.truncate(cells, overflow="ellipsis")
+    return text.plain
+
+
+class ScoreBoard:
+    """The score board as a Rich renderable: :func:`score_table` at the
+    width it is drawn at, so that the names fit it."""
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        tricks: Sequence[int],
+        deal: Sequence[int],
+        match: Sequence[int],
+    ) -> None:
+        self.rows = (names, tricks, deal, match)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield score_table(*self.rows, width=options.max_width)
+
+
 def score_table(
     names: Sequence[str],
     tricks: Sequence[int],
     deal: Sequence[int],
     match: Sequence[int],
+    width: int | None = None,
 ) -> Table:
-    """The score board: tricks and points of the deal and of the match."""
-    table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
+    """The score board: tricks and points of the deal and of the match; the
+    names fitted to ``width`` cells (:func:`fit_names`), if given."""
+    labels = (tr("tui.tricks"), tr("tui.deal_row"), tr("tui.match"))
+    # between the columns two spaces, none at the edges
+    room = NAMES_ROOM if width is None else width - max(map(cell_len, labels)) - 4
+    shown = fit_names(names, room)
+    table = Table(box=None, padding=(0, 1), expand=True, show_edge=False, pad_edge=False)
     table.add_column("", style="dim", no_wrap=True)
-    table.add_column(Text(names[0][:9], style="bold"), justify="right", no_wrap=True)
-    table.add_column(Text(names[1][:9], style="bold"), justify="right", no_wrap=True)
-    table.add_row(tr("tui.tricks"), str(tricks[0]), str(tricks[1]))
-    table.add_row(tr("tui.deal_row"), str(deal[0]), str(deal[1]))
+    table.add_column(Text(shown[0], style="bold"), justify="right", no_wrap=True)
+    table.add_column(Text(shown[1], style="bold"), justify="right", no_wrap=True)
+    table.add_row(labels[0], str(tricks[0]), str(tricks[1]))
+    table.add_row(labels[1], str(deal[0]), str(deal[1]))
     table.add_row(
-        tr("tui.match"), Text(str(match[0]), style="bold"), Text(str(match[1]), style="bold")
+        labels[2], Text(str(match[0]), style="bold"), Text(str(match[1]), style="bold")
     )
     return table
 
