@@ -433,3 +433,29 @@ def test_a_deal_ending_level_at_the_target_says_one_more_deal_will_decide(
         tie = page.wait_for_selector("#overlay .tie", state="attached", timeout=60_000)
         assert tie is not None
         assert tie.inner_text() == "Level at 100 or more: one more deal will decide."
+
+
+def test_a_host_who_gave_no_name_reads_joueur_to_the_friend_at_the_table(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """The host of a friend's table who left the name empty is "you" in the
+    record; the guest's French table called them « you » on the nameplate,
+    in the score and in every sentence ("you joue A♠"). They read as the
+    history reads them, « Joueur », and the host still reads « Vous »."""
+    with watched_page(chromium, **FRENCH_PHONE) as host:
+        host.goto(server.base + "/")
+        host.click("#vs-friend button[type=submit]")  # no name
+        host.wait_for_selector(".invite-url")
+        link = host.input_value(".invite-url")
+        with watched_page(chromium, **FRENCH_PHONE) as guest:
+            guest.goto(link)
+            guest.wait_for_selector("#join-name")
+            guest.fill("#join-name", "Léa")
+            guest.click("#join-button")
+            guest.wait_for_selector(".hand.mine .card")
+            host.wait_for_selector(".player-name:has-text('Léa')")
+            names = guest.locator(".player-name").all_inner_texts()
+            assert "Joueur" in names and "Léa (vous)" in names, names
+            words = seen(guest, "guest")
+            assert not re.search(r"\byou\b", words, re.IGNORECASE), words
+            assert "Vous" in host.locator(".player-name").all_inner_texts()
