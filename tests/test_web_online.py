@@ -415,6 +415,22 @@ def test_a_guest_may_not_take_a_name_the_pages_show_as_a_computer_or_a_deleted_p
         assert guest.post("/api/seeks", json={"name": "Expert Jo"}).is_success
 
 
+def test_a_guest_may_not_take_the_french_reading_of_a_computer_or_a_deleted_player(
+    server: LiveServer,
+) -> None:
+    """A French page shows the level "Skilled #2" as « Confirmé #2 » and a
+    deleted account as « joueur supprimé »: a guest under one of those
+    names passed for it on every French screen. A name that only starts
+    like one is welcome."""
+    with server.http() as guest:
+        for name in ("Débutant", "Confirmé #2", "best (fort)", "pimc (le plus fort)",
+                     "joueur supprimé", "ami", "vous", "Joueur"):
+            answer = guest.post("/api/seeks", json={"name": name})
+            assert answer.status_code == 400, (name, answer.text)
+            assert answer.json()["error"]["code"] == "name_read_as_other"
+        assert guest.post("/api/seeks", json={"name": "Débutant Jo"}).is_success
+
+
 def test_a_guest_may_not_pass_for_an_account_with_another_alphabet_s_letters(
     server: LiveServer,
 ) -> None:

@@ -182,18 +182,31 @@ _CONFUSABLE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
 
 
 #: The names the pages read as something else than a person (common.js,
-#: ``localName``/``recordName``): a level's player (``Expert``, ``Skilled #2``),
-#: a bot's (``best (strong)``), the guest not yet seated (``friend``), a
-#: player who gave no name (``you``) or a deleted account's seat.
+#: ``localName``/``recordName``), as they read them in every language: a
+#: level's player (``Expert``, ``Skilled #2``, « Confirmé #2 »), a bot's
+#: (``best (strong)``, « best (fort) »), the guest not yet seated
+#: (``friend``, « ami »), a player who gave no name (``you``, read « vous »
+#: by themselves and « Joueur » by the others) or a deleted account's seat
+#: (« joueur supprimé »).
 def _read_as_other() -> re.Pattern[str]:
     from marjolet.bots import catalogue, levels
+    from marjolet.i18n import LANGS, translate
 
-    names = "|".join(re.escape(lv.name("en")) for lv in levels.LEVELS)
-    strengths = "|".join((*catalogue.LEVELS, catalogue.STRONGEST_LEVEL))
-    return re.compile(
-        rf"(?:(?:{names})(?: #\d)?|friend|you|{re.escape(DELETED_NAME)}"
-        rf"|\S+ \((?:{strengths})\)(?: #\d)?)"
+    def any_of(words: Collection[str]) -> str:
+        return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+
+    names = any_of([lv.name(lang) for lv in levels.LEVELS for lang in LANGS])
+    strengths = any_of(
+        [s for level in (*catalogue.LEVELS, catalogue.STRONGEST_LEVEL)
+         for s in (level, *(translate(f"level.{level}", lang) for lang in LANGS))]
     )
+    people = any_of(
+        [DELETED_NAME, "friend", "you"]
+        + [translate(key, lang) for lang in LANGS
+           for key in ("player.deleted", "lobby.friend_default", "lobby.you_default",
+                       "player.default_name")]
+    )
+    return re.compile(rf"(?:(?:{names})(?: #\d)?|{people}|\S+ \((?:{strengths})\)(?: #\d)?)")
 
 
 _READ_AS_OTHER = _read_as_other()
@@ -206,6 +219,8 @@ def read_as_other(name: str) -> bool:
 
     >>> [read_as_other(n) for n in ("Expert", "deleted player", "Expert Jo", "Rémi")]
     [True, True, False, False]
+    >>> [read_as_other(n) for n in ("Confirmé #2", "joueur supprimé", "best (fort)")]
+    [True, True, True]
     """
     return _READ_AS_OTHER.fullmatch(name.strip()) is not None
 

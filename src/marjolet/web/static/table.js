@@ -3,7 +3,7 @@
 // server may restart: every game resumes where it was).
 
 import {
-  announce, announcerNode, api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, onSeatRemembered, rememberSeat, seatFor,
+  announce, announcerNode, api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, onSeatRemembered, recordName, rememberSeat, seatFor,
   ratingText, sentence, serverSentence, refreshOnline, setTitle, sortHand, t, topbar,
 } from "./common.js";
 import {
@@ -196,7 +196,8 @@ function showState(msg) {
   if (state.view && msg.deal !== state.view.deal) state.hiddenSummary = -1;
   // the other seat's account was deleted since (its stored name, not a player's choice)
   state.opponentDeleted = state.seat !== null && msg.players[1 - state.seat] === "deleted player";
-  msg.players = msg.players.map(localName);
+  // a player who gave no name ("you") reads "Vous" to themselves and "Joueur" to the others
+  msg.players = msg.players.map((name, seat) => (seat === state.seat ? localName : recordName)(name));
   msg.ratings = [0, 1].map(ratingOf);  // on the nameplates only, not in every sentence
   state.view = msg;
   state.connected = msg.connected;
@@ -704,7 +705,7 @@ function toPlayer(msg) {
 function localNames(msg) {
   const params = { ...(msg.params || {}) };
   for (const key of ["name", "winner"]) {
-    if (typeof params[key] === "string") params[key] = localName(params[key]);
+    if (typeof params[key] === "string") params[key] = recordName(params[key]);
   }
   return { ...msg, params };
 }
