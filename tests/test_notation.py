@@ -87,3 +87,27 @@ def test_core_imports_only_the_standard_library() -> None:
         "'marjolet.rl','marjolet.tui')) for m in sys.modules)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_deal_notation_refusal_names_the_move_and_keeps_the_rule() -> None:
+    from marjolet import Deal
+    from marjolet.errors import IllegalActionError
+    from marjolet.match import seeded_deck
+
+    written = Deal(seeded_deck(7, 0), dealer=0).notation()
+    refused = r"move 2 \('QS'\): R7: player 0 does not hold QS"
+    with pytest.raises(IllegalActionError, match=refused) as held:
+        Deal.from_notation(f"{written} KS QS")
+    assert held.value.rule == "R7" and held.value.action is not None
+    with pytest.raises(ActionError, match=r"move 3 \('XX'\): unknown action 'XX'"):
+        Deal.from_notation(f"{written} KS AC XX")
+
+
+def test_play_given_an_action_s_name_points_to_play_text() -> None:
+    from marjolet import Deal
+    from marjolet.errors import IllegalActionError
+    from marjolet.match import seeded_deck
+
+    deal = Deal(seeded_deck(7, 0), dealer=0)
+    with pytest.raises(IllegalActionError, match=r"unknown action id 'KS' \(.*play_text\('KS'\)"):
+        deal.play("KS")  # type: ignore[arg-type]

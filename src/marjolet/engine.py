@@ -278,6 +278,19 @@ def public_turns(actions: Sequence[int], dealer: int, trump: int) -> Iterator[tu
         yield player, done
 
 
+def _play_move(deal: Deal, number: int, token: str) -> None:
+    """Move ``number`` of a deal notation, a refusal naming the move."""
+    where = f"deal notation, move {number} ({token!r})"
+    try:
+        deal.play_text(token)
+    except IllegalActionError as exc:
+        raise IllegalActionError(
+            f"{where}: {exc}", action=exc.action, rule=exc.rule, why=exc.why
+        ) from None
+    except ActionError as exc:
+        raise ActionError(f"{where}: {exc}") from None
+
+
 class Deal:
     """The state of one deal, from the first lead to the end of trick 16.
 
@@ -550,6 +563,8 @@ class Deal:
         p = s[TURN]
         if not isinstance(action, int) or not 0 <= action <= DRAW:
             message = f"unknown action id {action!r}"
+            if isinstance(action, str):  # an action's name, not its id
+                message += f" (play() takes an id; play_text({action!r}) takes a name)"
             return Reason("", message, "unknown_action", action=repr(action))
         name = ACTION_NAMES[action]
         if p < 0:
@@ -963,13 +978,14 @@ class Deal:
             raise DealError(f"deal notation {text!r}: expected 'moves' and the actions")
         deal = cls([parse_card(t) for t in cards.split()], int(dealer), Rules.parse(rules_text))
         tokens = moves_text[len("moves") :].split()
-        i = 0
+        i = number = 0
         while i < len(tokens):
             token = tokens[i]
             if token == "meld" and i + 1 < len(tokens):
                 token = f"meld {tokens[i + 1]}"
                 i += 1
-            deal.play_text(token)
+            number += 1
+            _play_move(deal, number, token)
             i += 1
         return deal
 
