@@ -540,12 +540,27 @@ def test_a_kernel_batch_refuses_pickling_and_copying_in_one_line(make: Any) -> N
     import pickle
 
     envs = make(4)
-    for how in (pickle.dumps, copy.deepcopy):
+    for how in (pickle.dumps, copy.deepcopy, copy.copy):  # copy.copy shared the C state
         with pytest.raises(TypeError) as refused:
             how(envs)
         message = str(refused.value)
         assert message.startswith("a batch stepped by the C kernel cannot be pickled or copied: ")
         assert "\n" not in message and "use_kernel=False" in message
+
+
+def test_a_shallow_copy_of_a_python_batch_steps_apart_from_it() -> None:
+    import copy
+
+    envs, alone = (MarjoletVectorEnv(2, use_kernel=False, seed=3) for _ in range(2))
+    envs.reset()
+    alone.reset()
+    twin = copy.copy(envs)
+    first = np.argmax(envs.action_masks(), axis=1)
+    twin.step(first)  # moves the twin's episodes only
+    (obs, reward, ended, _, _), (obs_alone, reward_alone, ended_alone, _, _) = (
+        envs.step(first), alone.step(first))  # fmt: skip
+    assert np.array_equal(obs, obs_alone) and np.array_equal(reward, reward_alone)
+    assert np.array_equal(ended, ended_alone)
 
 
 def test_a_python_batch_still_pickles() -> None:

@@ -39,7 +39,7 @@ import copy
 import operator
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 import gymnasium
 import numpy as np
@@ -408,6 +408,12 @@ class _Batch:
     single_action_space: gymnasium.Space[Any]
     observation_space: gymnasium.Space[Any]
     action_space: gymnasium.Space[Any]
+
+    def __copy__(self) -> Self:
+        """A whole copy, as :func:`copy.deepcopy` gives: a shallow one would
+        share the buffers and the episodes, so stepping either would move
+        both. A batch stepped in C refuses in one line, as for deepcopy."""
+        return copy.deepcopy(self)
 
     def _setup(self, num_envs: int, width: int, autoreset_mode: AutoresetMode | str,
                copy_: bool) -> None:  # fmt: skip
