@@ -398,27 +398,24 @@ def test_the_start_screen_says_a_damaged_save_was_left_aside(tmp_path: Path) -> 
     found = unfinished(warn=warnings.append)
     assert found is not None and found.path == session.save_path
     assert len(warnings) == 1 and str(damaged) in warnings[0]
-    app = StartApp(*menu(), found, skipped=[damaged])
 
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            text = " ".join(screen_text(app).split())  # type: ignore[arg-type]
-            assert "A damaged save was left aside: 2099-01-01_00-00-00.json" in text
-            assert "An unfinished match against random" in text
-            assert "Continue" in text  # the older match is still offered
+    def start_screen(skipped: list[Path]) -> str:
+        app = StartApp(*menu(), found, skipped=skipped)
 
-    asyncio.run(main())
-    app = StartApp(*menu(), found, skipped=[damaged, damaged.with_name("b.json")])
+        async def main() -> str:
+            async with app.run_test(size=SIZE) as pilot:
+                await pilot.pause()
+                return " ".join(screen_text(app).split())  # type: ignore[arg-type]
 
-    async def several() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            text = " ".join(screen_text(app).split())  # type: ignore[arg-type]
-            assert "2 damaged saves were left aside: 2099-01-01_00-00-00.json, b.json" in text
-            assert "An unfinished match against random" in text
+        return asyncio.run(main())
 
-    asyncio.run(several())
+    text = start_screen([damaged])
+    assert "A damaged save was left aside: 2099-01-01_00-00-00.json" in text
+    assert "An unfinished match against random" in text
+    assert "Continue" in text  # the older match is still offered
+    text = start_screen([damaged, damaged.with_name("b.json")])
+    assert "2 damaged saves were left aside: 2099-01-01_00-00-00.json, b.json" in text
+    assert "An unfinished match against random" in text
     assert damaged.read_text(encoding="utf-8") == '{"format": "marjolet-record/1"'  # untouched
 
 

@@ -179,21 +179,21 @@ def test_an_online_page_logging_in_opens_its_lobby_socket_again_as_the_account_s
     page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")
     page.goto(server.base + "/online?lang=fr")
     wait_for_lobby_sockets(server, logged_in=False)
-    page.fill("#login-name", "Amélie")
-    page.fill("#login-password", "premier secret")
-    page.click("#signup")
-    page.wait_for_selector("#my-profile")
-    wait_for_lobby_sockets(server, logged_in=True)
+
+    def log_in_on_the_page(button: str) -> None:
+        page.fill("#login-name", "Amélie")
+        page.fill("#login-password", "premier secret")
+        page.click(button)
+        page.wait_for_selector("#logout")
+        wait_for_lobby_sockets(server, logged_in=True)
+
+    log_in_on_the_page("#signup")
     with server.http() as laptop:
         assert laptop.post("/api/session", json={"name": "Amélie", "password": "premier secret"})
         assert laptop.request("DELETE", "/api/me/sessions", json={}).json() == {"ended": 1}
     expect(page.locator("#login-error")).to_contain_text("Cet appareil n’est plus connecté")
     wait_for_lobby_sockets(server, logged_in=False)
-    page.fill("#login-name", "Amélie")
-    page.fill("#login-password", "premier secret")
-    page.click("#login")
-    page.wait_for_selector("#logout")
-    wait_for_lobby_sockets(server, logged_in=True)
+    log_in_on_the_page("#login")
     close_watched_page(page)
 
 

@@ -442,23 +442,34 @@ def test_a_host_who_gave_no_name_reads_joueur_to_the_friend_at_the_table(
     record; the guest's French table called them « you » on the nameplate,
     in the score and in every sentence ("you joue A♠"). They read as the
     history reads them, « Joueur », and the host still reads « Vous »."""
-    with watched_page(chromium, **FRENCH_PHONE) as host:
+    with friends_table(chromium, server, FRENCH_PHONE, "", "Léa") as (host, guest):  # no name
+        names = guest.locator(".player-name").all_inner_texts()
+        assert "Joueur" in names and "Léa (vous)" in names, names
+        words = seen(guest, "guest")
+        assert not re.search(r"\byou\b", words, re.IGNORECASE), words
+        assert "Vous" in host.locator(".player-name").all_inner_texts()
+
+
+@contextmanager
+def friends_table(
+    chromium: Browser, server: LiveServer, phone: dict[str, Any], host_name: str, guest_name: str
+) -> Iterator[tuple[Page, Page]]:
+    """A friend's table on two phones, host and guest seated and dealt."""
+    with watched_page(chromium, **phone) as host:
         host.goto(server.base + "/")
-        host.click("#vs-friend button[type=submit]")  # no name
+        if host_name:
+            host.fill("#vs-friend input[name=name]", host_name)
+        host.click("#vs-friend button[type=submit]")
         host.wait_for_selector(".invite-url")
         link = host.input_value(".invite-url")
-        with watched_page(chromium, **FRENCH_PHONE) as guest:
+        with watched_page(chromium, **phone) as guest:
             guest.goto(link)
             guest.wait_for_selector("#join-name")
-            guest.fill("#join-name", "Léa")
+            guest.fill("#join-name", guest_name)
             guest.click("#join-button")
             guest.wait_for_selector(".hand.mine .card")
-            host.wait_for_selector(".player-name:has-text('Léa')")
-            names = guest.locator(".player-name").all_inner_texts()
-            assert "Joueur" in names and "Léa (vous)" in names, names
-            words = seen(guest, "guest")
-            assert not re.search(r"\byou\b", words, re.IGNORECASE), words
-            assert "Vous" in host.locator(".player-name").all_inner_texts()
+            host.wait_for_selector(f".player-name:has-text('{guest_name}')")
+            yield host, guest
 
 
 @pytest.mark.parametrize("width", [360, 390])
@@ -472,32 +483,21 @@ def test_the_score_tables_of_two_long_names_stay_inside_a_phone(
     cut the winner's name in its title, and the replay's heading of the
     two names stretched its page too."""
     phone = {"viewport": {"width": width, "height": 740}, "locale": "fr-FR"}
-    with watched_page(chromium, **phone) as host:
-        host.goto(server.base + "/")
-        host.fill("#vs-friend input[name=name]", "Wwwwwwwwwwwwwwwwwwwwwwww")
-        host.click("#vs-friend button[type=submit]")
-        host.wait_for_selector(".invite-url")
-        link = host.input_value(".invite-url")
-        with watched_page(chromium, **phone) as guest:
-            guest.goto(link)
-            guest.wait_for_selector("#join-name")
-            guest.fill("#join-name", "Marie-Françoise_Dupontel")
-            guest.click("#join-button")
-            guest.wait_for_selector(".hand.mine .card")
-            host.wait_for_selector(".player-name:has-text('Marie-Françoise_Dupontel')")
-            for page in (host, guest):
-                page.wait_for_selector(".breakdown th")
-                seen(page, f"a table of two long names at {width} px")
-            game = host.url.split("/game/")[1].split("#")[0]
-            guest.once("dialog", lambda dialog: dialog.accept())
-            guest.click("#resign")
-            guest.click("#resign")  # the second press confirms
-            guest.wait_for_selector("#overlay-title:has-text('Wwwwwwwwwwwwwwwwwwwwwwww')")
-            assert guest.evaluate(CUT, "#overlay-title") is False, "the dialog's title is cut"
-            seen(guest, f"the end of a match of two long names at {width} px")
-            guest.goto(f"{server.base}/replay?game={game}")
-            guest.wait_for_selector("#replay-title:has-text('Wwww')")
-            seen(guest, f"the replay of two long names at {width} px")
+    long_names = ("Wwwwwwwwwwwwwwwwwwwwwwww", "Marie-Françoise_Dupontel")
+    with friends_table(chromium, server, phone, *long_names) as (host, guest):
+        for page in (host, guest):
+            page.wait_for_selector(".breakdown th")
+            seen(page, f"a table of two long names at {width} px")
+        game = host.url.split("/game/")[1].split("#")[0]
+        guest.once("dialog", lambda dialog: dialog.accept())
+        guest.click("#resign")
+        guest.click("#resign")  # the second press confirms
+        guest.wait_for_selector("#overlay-title:has-text('Wwwwwwwwwwwwwwwwwwwwwwww')")
+        assert guest.evaluate(CUT, "#overlay-title") is False, "the dialog's title is cut"
+        seen(guest, f"the end of a match of two long names at {width} px")
+        guest.goto(f"{server.base}/replay?game={game}")
+        guest.wait_for_selector("#replay-title:has-text('Wwww')")
+        seen(guest, f"the replay of two long names at {width} px")
 
 
 #: Whether the element of a selector is wider than its box (its text cut).
