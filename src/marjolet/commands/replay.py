@@ -36,9 +36,9 @@ def report_error(file: str, exc: RecordError, as_json: bool) -> int:
     output; returns 2."""
     if as_json:  # the object for programs, the line for whoever reads the terminal
         print(json.dumps({"error": exc.to_json()}))
-    from marjolet.record import source_name
+    from marjolet.record import located
 
-    print(f"marjolet: error: {source_name(file)}: {exc}", file=sys.stderr)
+    print(f"marjolet: error: {located(file, exc)}", file=sys.stderr)
     return 2
 
 
