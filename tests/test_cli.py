@@ -88,9 +88,29 @@ def test_rules_prints_the_profile_and_overrides(capsys: pytest.CaptureFixture[st
     assert main(["rules", "--profile", "encyclopedia", "--json"]) == 0
     rules = json.loads(capsys.readouterr().out)
     assert rules["all_tricks_bonus"] == 40 and rules["dix_on_play"] is False
-    assert main(["rules", "--target", "1000", "--jack-queen", "same-suit"]) == 0
+    assert main(["rules", "--target", "1000", "--jack-queen", "same-suit", "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert "1000" in out and "same-suit" in out
+    assert "match target — 1000" in out and "jack and queen of the same suit" in out
+
+
+def test_rules_prints_the_settings_in_the_players_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A French LANG (or --lang fr) gets the settings table in French, as
+    the rule book is: no English setting names such as ``profile classic``."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert main(["rules", "--jack-queen", "same-suit"]) == 0
+    out = capsys.readouterr().out
+    assert "règle — classique" in out and "valet et dame de la même couleur" in out
+    assert not re.search(r"profile|classic|deal_pattern|same-suit|true|false", out)
+    monkeypatch.setenv("LANG", "C")
+    assert main(["rules", "--lang", "fr"]) == 0
+    assert "partie en — 500" in capsys.readouterr().out
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    assert "match target — 500" in out and "deal_pattern" not in out
 
 
 @pytest.mark.parametrize("pattern", DEAL_PATTERNS)
@@ -308,9 +328,10 @@ def test_bench_and_bots_say_which_engine_is_in_use(capsys: pytest.CaptureFixture
     assert json.loads(capsys.readouterr().out)["kernel"] is kernel.available()
 
 
-def test_rules_lang_without_book_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+def test_rules_lang_with_json_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
-        main(["rules", "--lang", "fr"])
+        main(["rules", "--lang", "fr", "--json"])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert err.strip().endswith("--lang chooses the rule book's language: use it with --book")
+    wanted = "--lang chooses the words of the text: --json has none to translate"
+    assert err.strip().endswith(wanted)

@@ -219,6 +219,12 @@ def to_text(blocks: Sequence[Block], title: str, width: int = 78) -> str:
     return "\n".join(out)
 
 
+def settings_text(rules: Rules, lang: str, width: int = 78) -> str:
+    """The settings of ``rules`` in ``lang`` as a plain-text table, the
+    rule book's own (``marjolet rules``): a setting and its value a line."""
+    return "\n".join(_text_table(_settings_rows(rules, lang), width))
+
+
 def _text_table(rows: Sequence[tuple[str, ...]], width: int) -> list[str]:
     """A table in aligned columns; one wrapped item a row when the columns
     would not fit in ``width``."""
@@ -233,4 +239,4 @@ def _text_table(rows: Sequence[tuple[str, ...]], width: int) -> list[str]:
     return [lines[0], "  ".join("-" * n for n in sizes), *lines[1:]]
 
 
-__all__ = ["Block", "rulebook", "to_html", "to_markdown", "to_text"]
+__all__ = ["Block", "rulebook", "settings_text", "to_html", "to_markdown", "to_text"]
