@@ -51,9 +51,11 @@ def test_a_record_read_from_standard_input_is_named_so() -> None:
 
 def test_replay_table_shows_each_deal_and_the_winner(capsys: pytest.CaptureFixture[str]) -> None:
     path = next(p for p in EXAMPLE_FILES if p.name.startswith("L004"))
-    assert main(["replay", str(path)]) == 0
+    assert main(["replay", str(path), "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert "winner: player 0" in out and "640 - 520" in out
+    assert out.rstrip().endswith("won the match. 640\u00a0–\u00a0520")
+    assert "\nDeal 1. Player 1 deals; trumps are ♥ hearts (indicator 7♥).\n" in out
+    assert out.count("\nDeal ") == 6 and "\nDeal 6. " in out  # each deal, from 1
 
 
 def test_replay_names_the_winner_by_seat_when_both_players_bear_one_name(
@@ -62,9 +64,50 @@ def test_replay_names_the_winner_by_seat_when_both_players_bear_one_name(
     out = tmp_path / "m.json"
     assert main(["selfplay", "--seed", "3", "--out", str(out)]) == 0  # random against random
     capsys.readouterr()
-    assert main(["replay", str(out)]) == 0
+    assert main(["replay", str(out), "--lang", "en"]) == 0
     winner = record_winner(out)
-    assert f"winner: player {winner} (random)" in capsys.readouterr().out
+    assert f"random (player {winner + 1}) won the match." in capsys.readouterr().out
+
+
+def test_replay_speaks_the_players_words_in_their_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deals counted from 1 and trumps by name, as the game announces a
+    deal (``Donne 1. ... l’atout est ♣ trèfle``), not ``deal 0`` and ``C``;
+    a French LANG or --lang fr speaks French; --json is unchanged."""
+    from marjolet.match import Match
+    from marjolet.record import Record, save
+    from marjolet.rules import CLASSIC
+    from marjolet.tui import words
+
+    match = Match(CLASSIC, seed=4, players=("Vous", "Skilled"), first_dealer=0)
+    match.start_deal()
+    assert match.deal is not None
+    while not match.deal.is_over:
+        match.play(match.deal.legal_actions()[0])
+    path = tmp_path / "game.json"
+    save(Record.from_match(match), path)
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "Règle\u00a0: classique, partie en 500"
+    assert lines[2].startswith("Donne 1. Vous donnez\u00a0; l’atout est ")
+    assert lines[3].split() == ["points", "Vous", "Confirmé"]  # the level in French
+    assert lines[-1].startswith("La partie n’est pas finie\u00a0: ")
+    assert not re.search(r"\bdeal\b|\bdonne 0\b|\btrump\b|\bplayer\b|Skilled", out)
+    assert words.lang() == "en"  # the command leaves the language as it was
+    monkeypatch.setenv("LANG", "C")
+    assert main(["replay", str(path), "--lang", "fr"]) == 0
+    assert capsys.readouterr().out == out
+    assert main(["replay", str(path)]) == 0
+    english = capsys.readouterr().out.splitlines()
+    assert english[2].startswith("Deal 1. You deal; trumps are ")
+    assert main(["replay", str(path), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["deals"][0]["trump"] in "CDHS" and result["deals"][0]["dealer"] == 0
 
 
 def record_winner(path: Path) -> int:
