@@ -371,10 +371,8 @@ def test_bench_and_bots_say_which_engine_is_in_use(capsys: pytest.CaptureFixture
     assert json.loads(capsys.readouterr().out)["kernel"] is kernel.available()
 
 
-def test_rules_lang_with_json_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        main(["rules", "--lang", "fr", "--json"])
-    assert exit_.value.code == 2
-    err = capsys.readouterr().err
-    wanted = "--lang chooses the words of the text: --json has none to translate"
-    assert err.strip().endswith(wanted)
+def test_rules_json_is_the_same_in_every_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--json"]) == 0
+    english = capsys.readouterr().out
+    assert main(["rules", "--lang", "fr", "--json"]) == 0
+    assert capsys.readouterr().out == english and json.loads(english)["profile"] == "classic"

@@ -7,7 +7,6 @@ import argparse
 import json
 
 from marjolet.commands.common import add_rules_arguments, rules_from_args
-from marjolet.errors import MarjoletError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,13 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--lang",
         choices=("fr", "en"),
         help="the language of the settings table and the rule book "
-        "(default: from LANG, else English)",
+        "(default: from LANG, else English; --json is the same in any)",
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.lang is not None and args.json:
-        raise MarjoletError("--lang chooses the words of the text: --json has none to translate")
     rules = rules_from_args(args)
     if args.json:
         print(json.dumps(rules.to_json()))
