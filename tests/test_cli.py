@@ -51,9 +51,11 @@ def test_a_record_read_from_standard_input_is_named_so() -> None:
 
 def test_replay_table_shows_each_deal_and_the_winner(capsys: pytest.CaptureFixture[str]) -> None:
     path = next(p for p in EXAMPLE_FILES if p.name.startswith("L004"))
-    assert main(["replay", str(path)]) == 0
+    assert main(["replay", str(path), "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert "winner: player 0" in out and "640 - 520" in out
+    assert out.rstrip().endswith("won the match. 640\u00a0–\u00a0520")
+    assert "\nDeal 1. Player 1 deals; trumps are ♥ hearts (indicator 7♥).\n" in out
+    assert out.count("\nDeal ") == 6 and "\nDeal 6. " in out  # each deal, from 1
 
 
 def test_replay_names_the_winner_by_seat_when_both_players_bear_one_name(
@@ -62,9 +64,50 @@ def test_replay_names_the_winner_by_seat_when_both_players_bear_one_name(
     out = tmp_path / "m.json"
     assert main(["selfplay", "--seed", "3", "--out", str(out)]) == 0  # random against random
     capsys.readouterr()
-    assert main(["replay", str(out)]) == 0
+    assert main(["replay", str(out), "--lang", "en"]) == 0
     winner = record_winner(out)
-    assert f"winner: player {winner} (random)" in capsys.readouterr().out
+    assert f"random (player {winner + 1}) won the match." in capsys.readouterr().out
+
+
+def test_replay_speaks_the_players_words_in_their_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deals counted from 1 and trumps by name, as the game announces a
+    deal (``Donne 1. ... l’atout est ♣ trèfle``), not ``deal 0`` and ``C``;
+    a French LANG or --lang fr speaks French; --json is unchanged."""
+    from marjolet.match import Match
+    from marjolet.record import Record, save
+    from marjolet.rules import CLASSIC
+    from marjolet.tui import words
+
+    match = Match(CLASSIC, seed=4, players=("Vous", "Skilled"), first_dealer=0)
+    match.start_deal()
+    assert match.deal is not None
+    while not match.deal.is_over:
+        match.play(match.deal.legal_actions()[0])
+    path = tmp_path / "game.json"
+    save(Record.from_match(match), path)
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "Règle\u00a0: classique, partie en 500"
+    assert lines[2].startswith("Donne 1. Vous donnez\u00a0; l’atout est ")
+    assert lines[3].split() == ["points", "Vous", "Confirmé"]  # the level in French
+    assert lines[-1].startswith("La partie n’est pas finie\u00a0: ")
+    assert not re.search(r"\bdeal\b|\bdonne 0\b|\btrump\b|\bplayer\b|Skilled", out)
+    assert words.lang() == "en"  # the command leaves the language as it was
+    monkeypatch.setenv("LANG", "C")
+    assert main(["replay", str(path), "--lang", "fr"]) == 0
+    assert capsys.readouterr().out == out
+    assert main(["replay", str(path)]) == 0
+    english = capsys.readouterr().out.splitlines()
+    assert english[2].startswith("Deal 1. You deal; trumps are ")
+    assert main(["replay", str(path), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["deals"][0]["trump"] in "CDHS" and result["deals"][0]["dealer"] == 0
 
 
 def record_winner(path: Path) -> int:
@@ -88,9 +131,29 @@ def test_rules_prints_the_profile_and_overrides(capsys: pytest.CaptureFixture[st
     assert main(["rules", "--profile", "encyclopedia", "--json"]) == 0
     rules = json.loads(capsys.readouterr().out)
     assert rules["all_tricks_bonus"] == 40 and rules["dix_on_play"] is False
-    assert main(["rules", "--target", "1000", "--jack-queen", "same-suit"]) == 0
+    assert main(["rules", "--target", "1000", "--jack-queen", "same-suit", "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert "1000" in out and "same-suit" in out
+    assert "match target — 1000" in out and "jack and queen of the same suit" in out
+
+
+def test_rules_prints_the_settings_in_the_players_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A French LANG (or --lang fr) gets the settings table in French, as
+    the rule book is: no English setting names such as ``profile classic``."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert main(["rules", "--jack-queen", "same-suit"]) == 0
+    out = capsys.readouterr().out
+    assert "règle — classique" in out and "valet et dame de la même couleur" in out
+    assert not re.search(r"profile|classic|deal_pattern|same-suit|true|false", out)
+    monkeypatch.setenv("LANG", "C")
+    assert main(["rules", "--lang", "fr"]) == 0
+    assert "partie en — 500" in capsys.readouterr().out
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    assert "match target — 500" in out and "deal_pattern" not in out
 
 
 @pytest.mark.parametrize("pattern", DEAL_PATTERNS)
@@ -308,9 +371,8 @@ def test_bench_and_bots_say_which_engine_is_in_use(capsys: pytest.CaptureFixture
     assert json.loads(capsys.readouterr().out)["kernel"] is kernel.available()
 
 
-def test_rules_lang_without_book_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        main(["rules", "--lang", "fr"])
-    assert exit_.value.code == 2
-    err = capsys.readouterr().err
-    assert err.strip().endswith("--lang chooses the rule book's language: use it with --book")
+def test_rules_json_is_the_same_in_every_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--json"]) == 0
+    english = capsys.readouterr().out
+    assert main(["rules", "--lang", "fr", "--json"]) == 0
+    assert capsys.readouterr().out == english and json.loads(english)["profile"] == "classic"

@@ -116,3 +116,18 @@ def test_bot_serve_never_echoes_raw_binary_input() -> None:
     assert "binary data" in err and len(err.splitlines()) == 1
     assert "\x1b" not in err and "\x07" not in err and "\ufffd" not in err
     assert "\\x1b" not in err and "red" not in err  # not even escaped
+
+
+@pytest.mark.parametrize(
+    "command", [["replay"], ["review"], ["convert", "--to", "text"], ["solve"]]
+)
+def test_a_record_that_cannot_be_read_is_named_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    missing = tmp_path / "nonexist.json"
+    status, _, err = run([*command, str(missing)], capsys)
+    assert status == 2
+    assert err == (
+        f"marjolet: error: cannot read record {str(missing)!r}: No such file or directory\n"
+    )
+    assert err.count(str(missing)) == 1

@@ -6,6 +6,7 @@ import itertools
 import json
 import math
 import random
+import re
 import sys
 import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -43,6 +44,7 @@ from marjolet.match import Match
 from marjolet.observation import Observation, observe
 from marjolet.record import Record, loads
 from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
+from marjolet.tui import words
 from marjolet.turns import play_deal
 
 RULE_SETS = {
@@ -230,15 +232,85 @@ def loads_action(text: str) -> int:
     return parse_action(text)
 
 
-def test_text_output_names_the_view_of_each_figure(
+#: What a player's screen never shows: a record's ``deal:action`` place, a
+#: card or meld by its record code, the deal counted from 0, an estimator's
+#: or a view's name.
+RECORD_WORDS = re.compile(
+    r"\b\d+:\d+\b|\b[7-9TJQKA][CDHS]\b|\bmeld\b|\bdeal 0\b|\bdonne 0\b|\[|"
+    r"seat's view|\bending\b|\bsampling\b|\bpimc\b|±"
+)
+
+
+def test_text_output_says_where_each_figure_comes_from_in_words(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Each decision says "(exact count)" or "(estimate)" as the terminal's
+    review does, not ``[exact, ending]`` or ``[estimate, best, seat's
+    view]``; ``--open`` says once, in words, that every card was known."""
     path = write_record(tmp_path, one_deal_record(6))
-    code, out, _ = run_cli(capsys, "review", path, "--budget", "0", "--seat", "0")
-    assert code == 0
-    assert "[exact, ending]" in out and "seat's view" in out
-    code, out, _ = run_cli(capsys, "review", path, "--budget", "0", "--open")
-    assert code == 0 and "open cards" in out and "seat's view" not in out
+    code, out, _ = run_cli(capsys, "review", path, "--budget", "0", "--seat", "1", "--lang", "en")
+    assert code == 0 and not RECORD_WORDS.search(out), out
+    played = [line for line in out.splitlines() if line.startswith("Trick ")]
+    assert played and all("(exact count)" in x or "(estimate)" in x for x in played)
+    code, out, _ = run_cli(capsys, "review", path, "--budget", "0", "--open", "--lang", "en")
+    assert code == 0 and not RECORD_WORDS.search(out), out
+    assert out.startswith("Tricks 1-10 are judged with every card known")
+
+
+def french_record() -> Record:
+    """A deal as ``marjolet play`` saves it in French: "Vous" against a
+    level recorded by its English name, with a meld declared."""
+    match = Match(CLASSIC, seed=6, players=["Vous", "Skilled"], first_dealer=1)
+    match.start_deal()
+    play_deal(match, [make_bot("random", seed=6), make_bot("heuristic", seed=7)])
+    return Record.from_match(match)
+
+
+def test_review_text_speaks_the_players_words_in_french(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A French LANG: ``Analyse de la donne 1``, ``Pli 4, vous avez joué
+    D♠``, the level by its French name; no record code (``0:2 trick 1 Vous
+    meld JQH``), no estimator's name; --json unchanged by the language."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    rec = french_record()
+    path = write_record(tmp_path, rec)
+    code, out, _ = run_cli(capsys, "review", path, "--budget", "0")
+    assert code == 0 and not RECORD_WORDS.search(out), out
+    lines = out.splitlines()
+    assert lines[0] == "Analyse de la donne 1" and "Sur toute la partie\u00a0:" in lines
+    assert any(x.startswith("Pli ") and "vous avez " in x for x in lines), out
+    assert any(x.startswith("Confirmé\u00a0: ") for x in lines)  # the level Skilled
+    assert "Skilled" not in out and "trick" not in out
+    assert words.lang() == "en"  # the command leaves the language as it was
+    code, french, _ = run_cli(capsys, "review", path, "--budget", "0", "--json")
+    monkeypatch.setenv("LANG", "C")
+    code, english, _ = run_cli(capsys, "review", path, "--budget", "0", "--json")
+    assert json.loads(french).keys() == json.loads(english).keys() >= {"decisions", "players"}
+    first = json.loads(english)["decisions"][0]
+    assert first["deal"] == 0 and first["played"] in ACTION_NAMES  # record codes, from 0
+
+
+def test_review_text_names_melds_by_their_cards() -> None:
+    """A meld is named as the table names it (``V♥-D♥``), not ``meld JQH``."""
+    from marjolet.actions import MELD_BASE
+    from marjolet.tui.reports import decision_line
+
+    meld = next(a for a in range(MELD_BASE, len(ACTION_NAMES)) if ACTION_NAMES[a] == "meld JQH")
+    d = Decision(
+        deal=0, action=2, seat=0, trick=1, played=meld, best=(meld + 1,), value_played=0.0,
+        value_best=20.0, loss=20.0, exact=True, view="ending", method="solver",
+    )  # fmt: skip
+    previous = words.lang()
+    words.use("fr")
+    try:
+        line = decision_line(d, "Vous", trump=2, rules=CLASSIC)
+    finally:
+        words.use(previous)
+    assert line.startswith("Pli 1, vous avez annoncé V♥-D♥"), line
+    assert "JQH" not in line and "meld" not in line
 
 
 def ending_decision(seat: int, action: int) -> Decision:

@@ -742,13 +742,22 @@ def test_a_second_session_on_the_same_save_stops_in_one_line(tmp_path: Path) -> 
             if "resumed" in line:
                 break
         before = save.read_text(encoding="utf-8")
+        main = str(Path(launch.__file__).resolve().parent.parent / "__main__.py")
+        program_run = launch.program(main)  # as the child was started: python -m marjolet
         proc = play("--plain", "--resume", str(save), stdin="1\n1\nquit\n")
         assert proc.returncode == 2
-        assert proc.stderr == "This match is already open in another terminal.\n"
+        # one error line that names the file and says what to do instead
+        assert proc.stderr == (
+            f"marjolet: error: the match in {save} is already open in another terminal: "
+            "go on with it there, or close it there and resume it here; "
+            f"or start a new match with '{program_run} play'\n"
+        )
         proc = play("--lang", "fr", "--resume", str(save))
         assert (proc.returncode, proc.stderr) == (
             2,
-            "Cette partie est déjà ouverte dans un autre terminal.\n",
+            f"marjolet\u00a0: erreur\u00a0: la partie de {save} est déjà ouverte dans un autre "
+            "terminal\u00a0: continuez-la là-bas, ou fermez-la là-bas et reprenez-la ici\u00a0; "
+            f"ou commencez-en une nouvelle avec «\u00a0{program_run} play\u00a0»\n",
         )
         assert save.read_text(encoding="utf-8") == before  # nothing written by the second
     finally:

@@ -101,7 +101,9 @@ class RecordError(MarjoletError):
     at all (not JSON, not the text notation, or neither's fields): a
     front end says "no game in this file" rather than what is wrong in one.
     ``why``, for an action the rules refuse, is the engine's refusal for
-    programs (:attr:`IllegalActionError.why`), else ``None``.
+    programs (:attr:`IllegalActionError.why`), else ``None``. ``source``
+    is the file the message already names (a file that cannot be read), so
+    a command does not name it twice; ``None`` when the message names none.
     """
 
     def __init__(
@@ -113,9 +115,11 @@ class RecordError(MarjoletError):
         trick: int | None = None,
         readable: bool = True,
         why: dict[str, object] | None = None,
+        source: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
+        self.source = source
         self.deal = deal
         self.action = action
         self.trick = trick

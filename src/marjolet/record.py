@@ -308,7 +308,9 @@ def read_text(path: str | os.PathLike[str]) -> str:
         else:
             data = Path(path).read_bytes()
     except OSError as exc:
-        raise RecordError(f"cannot read record {source_name(name)!r}: {_os_reason(exc)}") from None
+        where = source_name(name)
+        reason = _os_reason(exc)
+        raise RecordError(f"cannot read record {where!r}: {reason}", source=where) from None
     return decode(data)
 
 
@@ -317,6 +319,15 @@ def source_name(path: str | os.PathLike[str]) -> str:
     for ``-``."""
     name = os.fspath(path)
     return "standard input" if name == "-" else name
+
+
+def located(path: str | os.PathLike[str], exc: Exception) -> str:
+    """A record's error as a command reports it: ``FILE: message``, the
+    source named once (a :class:`RecordError` whose message names it
+    already, such as a file that cannot be read, is left as it is)."""
+    if isinstance(exc, RecordError) and exc.source is not None:
+        return str(exc)
+    return f"{source_name(path)}: {exc}"
 
 
 def decode(data: bytes) -> str:

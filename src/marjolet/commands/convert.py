@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         rec = record.loads(record.read_text(args.file), check=False)
         record.replay(rec)  # the same check as `marjolet replay`
     except RecordError as exc:
-        raise RecordError(f"{record.source_name(args.file)}: {exc}") from None
+        raise RecordError(record.located(args.file, exc)) from None
     text = rec.dumps() if args.to == "json" else rec.to_text()
     if args.out:
         try:

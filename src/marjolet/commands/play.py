@@ -219,15 +219,11 @@ def run(args: argparse.Namespace) -> int:
     ends as one line in that language (``marjolet : erreur : ...``)."""
     from marjolet.i18n import from_environment
     from marjolet.tui import words
-    from marjolet.tui.saves import SaveInUse
 
     words.use(args.lang or from_environment())
     try:
         return _play(args)
-    except SaveInUse as exc:  # a plain sentence: the player did nothing wrong
-        print(exc, file=sys.stderr)
-        return 2
-    except MarjoletError as exc:
+    except MarjoletError as exc:  # a save open in another terminal too: it says what to do
         print(words.tr("play.error", message=_worded(exc)), file=sys.stderr)
         return 2
 

@@ -1,4 +1,5 @@
-"""``marjolet replay FILE [--json]``: validate and score a record (record.md)."""
+"""``marjolet replay FILE [--json] [--lang fr|en]``: validate and score a
+record (record.md), in the player's words and language."""
 
 from __future__ import annotations
 
@@ -19,6 +20,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "file", metavar="FILE", type=file_name, help="a record, JSON or text form ('-' for stdin)"
     )
     parser.add_argument("--json", action="store_true", help="print the result object of record.md")
+    add_lang_argument(parser)
+
+
+def add_lang_argument(parser: argparse.ArgumentParser) -> None:
+    """``--lang fr|en``: the language of a player's text (``replay``,
+    ``review``); ``--json`` is the same in any language."""
+    parser.add_argument(
+        "--lang",
+        choices=("fr", "en"),
+        help="the language of the text (default: from LANG, else English)",
+    )
 
 
 def load_checked(file: str) -> tuple[Record, ReplayResult]:
@@ -36,21 +48,23 @@ def report_error(file: str, exc: RecordError, as_json: bool) -> int:
     output; returns 2."""
     if as_json:  # the object for programs, the line for whoever reads the terminal
         print(json.dumps({"error": exc.to_json()}))
-    from marjolet.record import source_name
+    from marjolet.record import located
 
-    print(f"marjolet: error: {source_name(file)}: {exc}", file=sys.stderr)
+    print(f"marjolet: error: {located(file, exc)}", file=sys.stderr)
     return 2
 
 
 def run(args: argparse.Namespace) -> int:
-    from marjolet import record
-
     try:
         rec, result = load_checked(args.file)
     except RecordError as exc:
         return report_error(args.file, exc, args.json)
     if args.json:
         print(json.dumps(result.to_json()))
-    else:
-        print(record.format_result_table(rec, result))
+    else:  # the player's words: deals from 1, trumps by name, as the game says them
+        from marjolet.tui.reports import replay_text
+        from marjolet.tui.words import speaking
+
+        with speaking(args.lang):
+            print(replay_text(rec, result))
     return 0

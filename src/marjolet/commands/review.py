@@ -1,5 +1,6 @@
 """``marjolet review RECORD [--json] [--budget S] [--seat 0|1] [--out FILE]
-[--open]``: the points lost on every decision of a record (docs/review.md)."""
+[--open] [--lang fr|en]``: the points lost on every decision of a record
+(docs/review.md); the text in the player's words and language."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ MAX_BUDGET = 3600
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from marjolet.analysis.review import DEFAULT_BUDGET
+    from marjolet.commands.replay import add_lang_argument
 
     parser.add_argument(
         "file", metavar="RECORD", type=file_name, help="a record, JSON or text form ('-' for stdin)"
@@ -51,11 +53,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="auto",
         help="phase-1 estimator: best bot if installed (auto), or sampled worlds",
     )
+    add_lang_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from marjolet import outputs
-    from marjolet.analysis import annotate, default_estimator, format_review, review_record
+    from marjolet.analysis import annotate, default_estimator, review_record
     from marjolet.arena.progress import NullProgress, Progress, TerminalProgress
     from marjolet.commands.replay import load_checked, report_error
 
@@ -101,6 +104,10 @@ def run(args: argparse.Namespace) -> int:
             raise MarjoletError(f"--out {args.out!r}: cannot write: {reason}") from None
     if args.json:
         print(json.dumps(review.to_json()))
-    else:
-        print(format_review(review, rec.players))
+    else:  # the player's words, as the terminal's review (key r) says them
+        from marjolet.tui.reports import review_text
+        from marjolet.tui.words import speaking
+
+        with speaking(args.lang):
+            print(review_text(rec, review))
     return 0

@@ -1,4 +1,5 @@
-"""``marjolet rules``: print the rule set in force, or its rule book."""
+"""``marjolet rules``: print the rule set in force, or its rule book, in the
+player's language (``--lang``, else ``LANG``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import argparse
 import json
 
 from marjolet.commands.common import add_rules_arguments, rules_from_args
-from marjolet.errors import MarjoletError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,22 +21,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang",
         choices=("fr", "en"),
-        help="the rule book's language (default: from LANG, else English)",
+        help="the language of the settings table and the rule book "
+        "(default: from LANG, else English; --json is the same in any)",
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.lang is not None and not args.book:
-        raise MarjoletError("--lang chooses the rule book's language: use it with --book")
     rules = rules_from_args(args)
     if args.json:
         print(json.dumps(rules.to_json()))
-    elif args.book:
-        from marjolet.i18n import from_environment, translate
-        from marjolet.i18n.rulebook import rulebook, to_text
+        return 0
+    from marjolet.i18n import from_environment, translate
+    from marjolet.i18n.rulebook import rulebook, settings_text, to_text
 
-        lang = args.lang or from_environment()
+    lang = args.lang or from_environment()
+    if args.book:
         print(to_text(rulebook(rules, lang), translate("rules.title", lang)), end="")
-    else:
-        print(rules.describe())
+    else:  # the settings in the player's words, as the rule book's table gives them
+        print(settings_text(rules, lang))
     return 0

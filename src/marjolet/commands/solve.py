@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         rec = record.loads(record.read_text(args.file), check=False)
         match = record.to_match(rec)
     except MarjoletError as exc:
-        raise type(exc)(f"{where}: {exc}") from None
+        raise type(exc)(record.located(args.file, exc)) from None
     deal = match.deal
     if deal is None:
         raise NotSolvableError(f"{where}: the record has no deal to solve")

@@ -72,7 +72,10 @@ def _meld_rows(rules: Rules, lang: str) -> list[tuple[str, ...]]:
     return rows + [(tr(key), str(value[m])) for key, m in named]
 
 
-def _settings_rows(rules: Rules, lang: str) -> list[tuple[str, ...]]:
+def settings_rows(rules: Rules, lang: str) -> list[tuple[str, ...]]:
+    """The settings table of ``rules`` in ``lang``: a header row, then the
+    profile, the target and each variation, a setting and its value a row."""
+
     def tr(key: str, **args: object) -> str:
         return translate(f"rules.{key}", lang, **args)
 
@@ -150,7 +153,7 @@ def rulebook(rules: Rules, lang: str) -> list[Block]:
         Block("h2", tr("example_h")),
         Block("p", example),
         Block("h2", tr("settings_h")),
-        Block("table", rows=tuple(_settings_rows(rules, lang))),
+        Block("table", rows=tuple(settings_rows(rules, lang))),
         Block("h2", tr("profiles_h")),
         Block("p", tr("profiles_p", **profile_values())),
     ]
@@ -219,6 +222,12 @@ def to_text(blocks: Sequence[Block], title: str, width: int = 78) -> str:
     return "\n".join(out)
 
 
+def settings_text(rules: Rules, lang: str, width: int = 78) -> str:
+    """The settings of ``rules`` in ``lang`` as a plain-text table, the
+    rule book's own (``marjolet rules``): a setting and its value a line."""
+    return "\n".join(_text_table(settings_rows(rules, lang), width))
+
+
 def _text_table(rows: Sequence[tuple[str, ...]], width: int) -> list[str]:
     """A table in aligned columns; one wrapped item a row when the columns
     would not fit in ``width``."""
@@ -233,4 +242,12 @@ def _text_table(rows: Sequence[tuple[str, ...]], width: int) -> list[str]:
     return [lines[0], "  ".join("-" * n for n in sizes), *lines[1:]]
 
 
-__all__ = ["Block", "rulebook", "to_html", "to_markdown", "to_text"]
+__all__ = [
+    "Block",
+    "rulebook",
+    "settings_rows",
+    "settings_text",
+    "to_html",
+    "to_markdown",
+    "to_text",
+]

@@ -272,18 +272,24 @@ def _says(key: str, player: int, human: int, **args: object) -> str:
     return tr(f"tui.you_{key}" if player == human else f"tui.{key}", **args)
 
 
+def deal_heading(
+    deal_index: int, dealer: int, turned_up: int, names: Sequence[str], human: int = -1
+) -> str:
+    """A deal's opening line as the log says it: ``Deal 1. You deal; trumps
+    are ♥ hearts (turned up: 9♥).`` (``human``: the seat spoken to as "you",
+    -1 for none; ``deal_index`` counts from 0, the line from 1)."""
+    return tr(
+        "tui.deal_start",
+        n=deal_index + 1,
+        dealer=_says("deal", dealer, human, name=names[dealer]),
+        trump=suit(suit_of(turned_up)),
+        card=card_symbol(turned_up),
+    )
+
+
 def deal_start(obs: Observation, names: Sequence[str]) -> list[str]:
     """Lines announcing a new deal (from ``obs.seat``'s side)."""
-    dealer = _says("deal", obs.dealer, obs.seat, name=names[obs.dealer])
-    lines = [
-        tr(
-            "tui.deal_start",
-            n=obs.deal_index + 1,
-            dealer=dealer,
-            trump=suit(obs.trump),
-            card=card_symbol(obs.turned_up),
-        )
-    ]
+    lines = [deal_heading(obs.deal_index, obs.dealer, obs.turned_up, names, obs.seat)]
     if obs.turned_up == card(SEVEN, obs.trump):
         dealer_name = names[obs.dealer]
         lines.append(_says("seven_turned", obs.dealer, obs.seat, name=dealer_name, n=SEVEN_POINTS))

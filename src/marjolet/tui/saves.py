@@ -18,6 +18,7 @@ from marjolet import record
 from marjolet.errors import MarjoletError, RecordError
 from marjolet.match import Match
 from marjolet.paths import data_dir
+from marjolet.tui.launch import play_command
 from marjolet.tui.words import tr
 
 GAMES_FOLDER = "games"
@@ -59,7 +60,8 @@ def lock_path(save: str | Path) -> Path:
 
 def lock_save(save: str | Path) -> SaveLock:
     """Lock ``save`` for this session, or raise :class:`SaveInUse` (in the
-    player's words) when another session has it. Where no lock file can be
+    player's words: the file, and what to do instead) when another session
+    has it. Where no lock file can be
     made (a read-only folder: the save will fail and say so) or on a system
     without ``flock``, nothing is locked."""
     path = lock_path(save)
@@ -76,7 +78,7 @@ def lock_save(save: str | Path) -> SaveLock:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise SaveInUse(tr("play.save_in_use")) from None
+            raise SaveInUse(tr("play.save_in_use", path=save, start=play_command())) from None
         try:
             if os.fstat(fd).st_ino == os.stat(path).st_ino:
                 return SaveLock(fd, path)

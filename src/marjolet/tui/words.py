@@ -10,6 +10,8 @@ its environment says.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -34,6 +36,21 @@ def use(lang: str) -> None:
 def lang() -> str:
     """The language in use."""
     return _current[0]
+
+
+@contextmanager
+def speaking(language: str | None) -> Iterator[None]:
+    """Speak ``language`` (``None``: the environment's, ``LANG``...) inside
+    the block, then the language spoken before: a command that prints a
+    player's text (``marjolet review``, ``replay``) leaves no trace."""
+    from marjolet.i18n import from_environment
+
+    previous = lang()
+    use(language or from_environment())
+    try:
+        yield
+    finally:
+        use(previous)
 
 
 def tr(key: str, /, **args: Any) -> str:
@@ -72,4 +89,4 @@ def suit_name(s: int) -> str:
     return tr(f"suit.{'CDHS'[s]}")
 
 
-__all__ = ["card", "lang", "suit", "suit_name", "tr", "translate_bindings", "use"]
+__all__ = ["card", "lang", "speaking", "suit", "suit_name", "tr", "translate_bindings", "use"]
