@@ -607,7 +607,9 @@ function foundOnline() {
 function onlineRematch() {
   if (!state.rematch) {
     const opponent = () => (state.view ? state.view.players[1 - state.seat] : "");
-    state.rematch = new Rematch(gameId, opponent, render, toast, () => state.opponentDeleted);
+    // the end-of-match box, when open, says the offer's news (role="status"): no toast under it too
+    state.rematch = new Rematch(gameId, opponent, render, toast, () => state.opponentDeleted,
+      () => !$("overlay").hidden);
   }
   state.rematch.follow();
   return state.rematch;
