@@ -463,6 +463,20 @@ def test_the_page_of_a_player_who_does_not_exist_says_so_without_empty_sections(
     close_watched_page(page)
 
 
+def test_the_page_of_a_player_who_does_not_exist_leads_back_home(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """As the page not found does: a way on, in the reader's words."""
+    page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")
+    page.goto(f"{server.base}/players/nobody_here?lang=fr")
+    expect(page.locator("h1")).to_have_text("Joueur introuvable")
+    home = page.locator("main a.action[href='/']")
+    expect(home).to_have_text("Retour à l’accueil")
+    home.click()
+    page.wait_for_url(server.base + "/")
+    close_watched_page(page)
+
+
 @pytest.mark.parametrize(
     "size", [DESKTOP, {"width": 1920, "height": 1080}, PHONE], ids=["1280", "1920", "phone"]
 )
