@@ -209,6 +209,43 @@ def test_a_game_found_online_ends_with_a_rematch_offer_the_other_player_accepts(
         close_watched_page(page)
 
 
+def test_a_rematch_offer_is_said_once_in_the_match_end_box_and_by_a_toast_once_it_is_closed(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """The box at the end of the match says the offer (a live region: read
+    and seen), and no toast repeats it under the box; with the box closed
+    ("See the table") the toast is what tells it."""
+    claire, dmitri, _ = resigned_online_game(chromium, server)
+    dmitri.evaluate("() => window.toasts = []")
+    dmitri.evaluate(
+        """() => new MutationObserver(() => {
+             const node = document.getElementById('toast');
+             if (!node.hidden) window.toasts.push(node.textContent);
+           }).observe(document.getElementById('toast'),
+                      {childList: true, attributes: true, characterData: true, subtree: true})"""
+    )
+    claire.click("#rematch")
+    news = dmitri.locator("#rematch-news")
+    expect(news).to_have_text("claire offers you a rated rematch.", timeout=15_000)
+    expect(news).to_have_attribute("role", "status")
+    dmitri.wait_for_timeout(500)
+    said = dmitri.evaluate("() => window.toasts")
+    assert not [text for text in said if "rematch" in text], said
+    claire.click("#rematch-withdraw")  # the end of the offer: said in the box alone too
+    expect(news).to_have_text("claire withdrew the rematch offer.", timeout=15_000)
+    dmitri.wait_for_timeout(500)
+    said = dmitri.evaluate("() => window.toasts")
+    assert not [text for text in said if "rematch" in text], said
+    dmitri.click("#overlay-buttons .look")  # the box closed: the table alone on screen
+    expect(dmitri.locator("#overlay")).to_be_hidden()
+    claire.click("#rematch")
+    expect(dmitri.locator("#toast")).to_have_text(
+        "claire offers you a rated rematch.", timeout=15_000
+    )
+    for page in (claire, dmitri):
+        close_watched_page(page)
+
+
 def test_a_finished_game_opened_after_its_rematch_began_stays_on_screen_with_a_link(
     chromium: Browser, server: LiveServer
 ) -> None:
@@ -423,6 +460,20 @@ def test_the_page_of_a_player_who_does_not_exist_says_so_without_empty_sections(
     expect(page.locator("h1")).to_have_text("Joueur introuvable")
     expect(page.locator("#summary")).to_have_text("Aucun joueur de ce nom.")
     assert page.locator("main section:visible").count() == 0
+    close_watched_page(page)
+
+
+def test_the_page_of_a_player_who_does_not_exist_leads_back_home(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """As the page not found does: a way on, in the reader's words."""
+    page = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")
+    page.goto(f"{server.base}/players/nobody_here?lang=fr")
+    expect(page.locator("h1")).to_have_text("Joueur introuvable")
+    home = page.locator("main a.action[href='/']")
+    expect(home).to_have_text("Retour à l’accueil")
+    home.click()
+    page.wait_for_url(server.base + "/")
     close_watched_page(page)
 
 

@@ -350,11 +350,35 @@ def test_a_used_invite_link_says_it_was_used(chromium: Browser, server: LiveServ
     first.wait_for_selector(".hand.mine .card")
     second = open_page(chromium, DESKTOP, "en-US")
     second.goto(link)
-    second.wait_for_selector("#banner:not([hidden])")  # said at once: no name is asked
-    assert "already used" in second.inner_text("#banner")
+    said = second.get_by_role("alert")  # said at once: no name is asked
+    expect(said).to_contain_text("already used")
     assert second.locator("#join-button").count() == 0
     close(first)
     close(second)
+
+
+def test_a_used_invite_link_on_a_phone_leads_home_instead_of_an_empty_table(
+    chromium: Browser, server: LiveServer
+) -> None:
+    game = server.new_game(mode="friend", name="Hôte")
+    link = server.base + game["invite_url"]
+    first = open_page(chromium, PHONE, "fr-FR")
+    first.goto(link)
+    first.click("#join-button")
+    first.wait_for_selector(".hand.mine .card")
+    third = open_page(chromium, {"width": 360, "height": 740}, "fr-FR")
+    third.goto(link)
+    expect(third.get_by_role("alert")).to_have_text(
+        "Ce lien d’invitation a déjà servi : quelqu’un a pris la place. Demandez un nouveau lien."
+    )
+    home = third.locator("main a.action[href='/']")
+    expect(home).to_have_text("Retour à l’accueil")
+    expect(third.locator("#board")).to_have_count(0)  # no empty green table
+    assert third.locator(".seat-area, .score-panel").count() == 0
+    home.click()
+    third.wait_for_url(server.base + "/")
+    close(first)
+    close(third)
 
 
 @pytest.mark.parametrize(

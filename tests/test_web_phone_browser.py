@@ -297,3 +297,30 @@ def test_a_live_offer_left_by_its_closed_page_is_withdrawn_when_the_page_opens_a
     with server.http() as anyone:  # not followed back into the lobby
         assert all(s["player"] != "Odile" for s in anyone.get("/api/lobby").json()["seeks"])
     close_watched_page(page)
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_replay_controls_keep_one_row_of_buttons_at_a_phone_s_width(
+    chromium: Browser, server: LiveServer, width: int
+) -> None:
+    """|◀ ◀ Lecture ▶ ▶| side by side (at 360 px ▶| went onto a row of its
+    own), each a target of at least 24 px, and nothing wider than the screen."""
+    game = server.new_game(mode="bot", bot="random", rules={"profile": "classic", "target": 100})
+    with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+        play_until(me, lambda s: bool(s["match_over"]), random.Random(3))
+    page = open_watched_page(
+        chromium, viewport={"width": width, "height": 740}, locale="fr-FR"
+    )
+    page.goto(f"{server.base}/replay?game={game['id']}&lang=fr")
+    expect(page.locator("#play")).to_have_text("Lecture")
+    boxes = []
+    for name in ("first", "prev", "play", "next", "last"):
+        box = page.locator(f"#{name}").bounding_box()
+        assert box is not None, name
+        assert box["width"] >= 24 and box["height"] >= 24, (name, box)
+        assert box["x"] + box["width"] <= width, (name, box)
+        boxes.append(box)
+    tops = {round(box["y"]) for box in boxes}
+    assert len(tops) == 1, boxes  # one row
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    close_watched_page(page)

@@ -167,6 +167,8 @@ async function main() {
     if (err.details && err.details.code === "no_player") {  // say so, without empty sections
       clear($("name")).append(t("profile.unknown_title"));
       for (const section of document.querySelectorAll("main section")) section.hidden = true;
+      // a way on, as the page not found has
+      $("summary").after(el("p", {}, el("a", { class: "action primary", href: "/" }, t("notfound.home"))));
     }
     return;
   }

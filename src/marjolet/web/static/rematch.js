@@ -15,11 +15,14 @@ export class Rematch {
    * @param {() => void} changed called when there is news to show (the page re-renders)
    * @param {(text: string) => void} say shows a passing message
    * @param {() => boolean} gone whether the other player's account was deleted (no rematch then)
+   * @param {() => boolean} shown whether the page shows `news()` now: then the
+   *   offer and its end are said there alone (a live region), not by `say` too
    */
-  constructor(gameId, opponent, changed, say, gone = () => false) {
+  constructor(gameId, opponent, changed, say, gone = () => false, shown = () => false) {
     this.gameId = gameId;
     this.opponent = opponent;
     this.gone = gone;
+    this.shown = shown;
     this.changed = changed;
     this.say = say;
     this.offer = null;
@@ -76,16 +79,21 @@ export class Rematch {
     const before = this.offer;
     const offer = news.offer;
     const wasOpen = Boolean(before && offer && before.id === offer.id && before.status === "open");
-    if (offer && offer.status === "open" && !offer.mine && !wasOpen) this.say(this.invitation(offer));
+    if (offer && offer.status === "open" && !offer.mine && !wasOpen) this.tell(this.invitation(offer));
     if (wasOpen && offer.status !== "open") {
       const ending = this.ending(offer);
-      if (ending) this.say(ending);
+      if (ending) this.tell(ending);
     }
     if (JSON.stringify(before) !== JSON.stringify(offer)) {
       this.offer = offer;
       refreshOnline();  // an offer to answer counts among the games waiting for the player
       this.changed();
     }
+  }
+
+  /** News of the offer: said, unless the page shows it in `news()` already. */
+  tell(text) {
+    if (!this.shown()) this.say(text);
   }
 
   /** What became of an offer no longer open, for this player (null: taken). */
@@ -170,7 +178,8 @@ export class Rematch {
       this.offer = null;
     }
     const ending = this.offer && this.offer.status !== "open" ? this.ending(this.offer) : null;
-    if (ending || otherwise) this.say(ending || otherwise);
+    if (ending) this.tell(ending);
+    else if (otherwise) this.say(otherwise);
     return false;
   }
 

@@ -607,7 +607,9 @@ function foundOnline() {
 function onlineRematch() {
   if (!state.rematch) {
     const opponent = () => (state.view ? state.view.players[1 - state.seat] : "");
-    state.rematch = new Rematch(gameId, opponent, render, toast, () => state.opponentDeleted);
+    // the end-of-match box, when open, says the offer's news (role="status"): no toast under it too
+    state.rematch = new Rematch(gameId, opponent, render, toast, () => state.opponentDeleted,
+      () => !$("overlay").hidden);
   }
   state.rematch.follow();
   return state.rematch;
@@ -882,8 +884,12 @@ async function claimFromFragment() {
     // a link already used, or not this game's, is said before any name is asked
     const check = await api(`/api/games/${encodeURIComponent(gameId)}/invite`, { json: { invite } });
     if (check.status !== "open") {
-      if (check.status === "used") state.inviteUsed = true;
-      banner(check.status === "used" ? t("table.invite_used") : t("table.cannot_join", { reason: t("error.bad_invite") }), "error");
+      if (check.status === "used") {
+        state.inviteUsed = true;
+        deadEnd(t("table.invite_used"));
+        return;
+      }
+      banner(t("table.cannot_join", { reason: t("error.bad_invite") }), "error");
       return;
     }
     const name = await askName(check.host);
@@ -891,9 +897,27 @@ async function claimFromFragment() {
     rememberSeat(gameId, joined.seat, joined.token);
   } catch (err) {
     const code = err.details && err.details.code;
-    if (code === "invite_used") state.inviteUsed = true;
-    banner(code === "invite_used" ? t("table.invite_used") : t("table.cannot_join", { reason: err.message }), "error");
+    if (code === "invite_used") {
+      state.inviteUsed = true;
+      deadEnd(t("table.invite_used"));
+      return;
+    }
+    banner(t("table.cannot_join", { reason: err.message }), "error");
   }
+}
+
+/** A page with no table to show (an invite link someone else already used):
+ *  the sentence that says why and a way home, where an empty table would be. */
+function deadEnd(text) {
+  banner(null);
+  const skip = document.querySelector(".skip-link");
+  if (skip) skip.remove();
+  const heading = document.querySelector("main h1");
+  document.querySelector("main").replaceWith(el("main", { class: "page", id: "dead-end" },
+    heading || "",
+    el("section", { class: "panel" },
+      el("p", { role: "alert" }, text),
+      el("p", {}, el("a", { class: "action primary", href: "/" }, t("notfound.home"))))));
 }
 
 /** The guest's name, asked once in a small dialog (the last name used is offered);
