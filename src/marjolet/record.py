@@ -44,7 +44,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -605,86 +605,144 @@ def _json_kind(obj: object) -> str:
 
 
 def _loads_text(text: str, check: bool) -> Record:
-    header: dict[str, Any] = {"format": None, "rules": None, "players": None, "first_dealer": None}
-    builder: _Builder | None = None
-    d = -1
-    a = 0
-    in_deal = False
+    """Read the text form line by line, so that the first fault in reading
+    order is the one reported, with its line number."""
+    reader = _TextReader(check)
     for lineno, raw in enumerate(text.splitlines(), 1):
+        reader.read_line(raw, f"line {lineno}")
+    return reader.finish()
+
+
+class _TextReader:
+    """Where a text record's reading is: the header lines seen so far, then
+    (from the first line that is not a header) the builder, the current
+    deal's number and action count, and whether its ``deck`` line was read."""
+
+    def __init__(self, check: bool) -> None:
+        self.check = check
+        self.header: dict[str, Any] = {
+            "format": None,
+            "rules": None,
+            "players": None,
+            "first_dealer": None,
+        }
+        self.builder: _Builder | None = None
+        self.deal = -1
+        self.actions_read = 0
+        self.in_deal = False
+
+    def read_line(self, raw: str, where: str) -> None:
+        """One line: a header, a ``deal`` or ``deck`` line, or actions; a
+        line with only a comment is kept as the current deal's comment."""
         line, note = _split_comment(raw)
         line = line.strip()
         if not line:
-            if note is not None and in_deal and builder is not None:
-                builder.comment(d, note)
-            continue
+            if note is not None and self.in_deal and self.builder is not None:
+                self.builder.comment(self.deal, note)
+            return
         key, _, rest = _KEY_SPACE.sub(" ", line, count=1).partition(" ")
         rest = rest.strip()
-        where = f"line {lineno}"
-        if key in header and builder is None:
-            if header[key] is not None:
-                raise RecordError(f"{where}: {key!r} given twice")
-            header[key] = rest
-            if key == "format" and rest != FORMAT:
-                raise RecordError(f"{where}: unknown format {rest!r} (expected {FORMAT!r})")
-            continue
-        if builder is None:
-            if key != "deal" and all(v is None for v in header.values()):
-                raise RecordError(
-                    f"not a marjolet record: {where} starts with {key[:40]!r}", readable=False
-                )
-            if header["first_dealer"] is None:
-                raise RecordError(f"{where}: 'first_dealer' is required before the deals")
-            builder = _header(
-                _rules_from_text(header["rules"]),
-                _int_or_text(header["first_dealer"]),
-                _players_from_text(header["players"]),
-                check,
-            )
+        if key in self.header and self.builder is None:
+            self._header_line(key, rest, where)
+            return
+        builder = self.builder if self.builder is not None else self._end_header(key, where)
         if key == "deal":
-            if rest != str(d + 1):
-                raise RecordError(f"{where}: expected 'deal {d + 1}', got {line!r}", deal=d + 1)
-            d += 1
-            in_deal = False
-            continue
-        if key == "deck":
-            if d < 0 or in_deal:
-                raise RecordError(
-                    f"{where}: a 'deck' line must follow a 'deal' line", deal=max(d, 0)
-                )
-            builder.start_deal(rest.split(), d)
-            in_deal, a = True, 0
-            if note is not None:
-                builder.comment(d, note)
-            continue
-        if not in_deal:
-            raise _out_of_place(where, line, d)
-        tokens = line.split()
-        i = 0
-        while i < len(tokens):
-            tok = tokens[i]
-            if tok[:-1].isdigit() and tok.endswith("."):
-                i += 1
-                continue
-            if tok == "meld":
-                tok = "meld " + (tokens[i + 1] if i + 1 < len(tokens) else "")
-                i += 1
-            builder.action(tok, d, a)
-            a += 1
-            i += 1
-        if note is not None:
-            builder.comment(d, note)
-    if builder is None:
-        if header["first_dealer"] is None:
-            raise RecordError("'first_dealer' is required")
-        builder = _header(
-            _rules_from_text(header["rules"]),
-            _int_or_text(header["first_dealer"]),
-            _players_from_text(header["players"]),
-            check,
+            self._deal_line(rest, line, where)
+        elif key == "deck":
+            self._deck_line(builder, rest, note, where)
+        else:
+            self._actions_line(builder, line, note, where)
+
+    def _header_line(self, key: str, value: str, where: str) -> None:
+        """A header line (``format``, ``rules``, ``players``,
+        ``first_dealer``): each at most once, the format only ours."""
+        if self.header[key] is not None:
+            raise RecordError(f"{where}: {key!r} given twice")
+        self.header[key] = value
+        if key == "format" and value != FORMAT:
+            raise RecordError(f"{where}: unknown format {value!r} (expected {FORMAT!r})")
+
+    def _end_header(self, key: str, where: str) -> _Builder:
+        """The first line past the header: refuse a text that is no record
+        at all, or a header without its ``first_dealer``; then start the
+        builder from the header."""
+        if key != "deal" and all(v is None for v in self.header.values()):
+            raise RecordError(
+                f"not a marjolet record: {where} starts with {key[:40]!r}", readable=False
+            )
+        if self.header["first_dealer"] is None:
+            raise RecordError(f"{where}: 'first_dealer' is required before the deals")
+        self.builder = self._builder_from_header()
+        return self.builder
+
+    def _builder_from_header(self) -> _Builder:
+        """The builder for the header's rules, first dealer and players."""
+        return _header(
+            _rules_from_text(self.header["rules"]),
+            _int_or_text(self.header["first_dealer"]),
+            _players_from_text(self.header["players"]),
+            self.check,
         )
-    if d >= 0 and not in_deal:
-        raise RecordError(f"deal {d} has no 'deck' line", deal=d)
-    return builder.finish()
+
+    def _deal_line(self, number: str, line: str, where: str) -> None:
+        """A ``deal N`` line: the deals are numbered in order from 0."""
+        if number != str(self.deal + 1):
+            raise RecordError(
+                f"{where}: expected 'deal {self.deal + 1}', got {line!r}", deal=self.deal + 1
+            )
+        self.deal += 1
+        self.in_deal = False
+
+    def _deck_line(self, builder: _Builder, cards: str, note: str | None, where: str) -> None:
+        """A ``deck`` line: one right after each ``deal`` line; it starts
+        the deal."""
+        if self.deal < 0 or self.in_deal:
+            raise RecordError(
+                f"{where}: a 'deck' line must follow a 'deal' line", deal=max(self.deal, 0)
+            )
+        builder.start_deal(cards.split(), self.deal)
+        self.in_deal, self.actions_read = True, 0
+        if note is not None:
+            builder.comment(self.deal, note)
+
+    def _actions_line(self, builder: _Builder, line: str, note: str | None, where: str) -> None:
+        """A line of actions, which only a deal's ``deck`` line may come
+        before; its comment follows its last action."""
+        if not self.in_deal:
+            raise _out_of_place(where, line, self.deal)
+        for action in _action_texts(line):
+            builder.action(action, self.deal, self.actions_read)
+            self.actions_read += 1
+        if note is not None:
+            builder.comment(self.deal, note)
+
+    def finish(self) -> Record:
+        """The record read: a header alone is a record with no deals, but
+        a ``deal`` line without its ``deck`` is unfinished."""
+        if self.builder is None:
+            if self.header["first_dealer"] is None:
+                raise RecordError("'first_dealer' is required")
+            self.builder = self._builder_from_header()
+        if self.deal >= 0 and not self.in_deal:
+            raise RecordError(f"deal {self.deal} has no 'deck' line", deal=self.deal)
+        return self.builder.finish()
+
+
+def _action_texts(line: str) -> Iterator[str]:
+    """An actions line's actions, in order: move numbers (``12.``) are
+    skipped, and ``meld`` is joined to the word after it (``meld tierce``)."""
+    tokens = line.split()
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok[:-1].isdigit() and tok.endswith("."):
+            i += 1
+            continue
+        if tok == "meld":
+            tok = "meld " + (tokens[i + 1] if i + 1 < len(tokens) else "")
+            i += 1
+        yield tok
+        i += 1
 
 
 def _rules_from_text(text: str | None) -> object:

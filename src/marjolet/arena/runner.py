@@ -381,75 +381,141 @@ def _execute(
     address: str | None,
     progress: Progress | None,
 ) -> ArenaResult:
-    tasks = plan_tasks(plan.specs, plan.matches, plan.seed, plan.rules)
-    outcomes = dict(played)
-    tracker = _SprtTracker(plan.sprt) if plan.sprt is not None else None
-    running = _Running(plan.labels, tracker)
-    for key in sorted(outcomes):
-        running.add(outcomes[key])
-        if tracker is not None:
-            tracker.add(outcomes[key])
-    todo = [t for t in tasks if t.key not in outcomes]
+    """Play the plan's matches not played yet, and return the run's figures:
+    stop early once the SPRT decides; on Ctrl-C or a failure, close the
+    workers and mark the stored run interrupted or failed."""
+    run = _RunState(plan, store, run_id, played, backend_name, workers)
+    todo = run.todo()
     reporter: Progress = progress if progress is not None else NullProgress()
-    status = "done"
-    settings = {**plan.settings, "backend": backend_name, "workers": workers}
-
-    def result(status: str) -> ArenaResult:
-        return aggregate(
-            list(plan.labels),
-            outcomes.values(),
-            sprt=plan.sprt,
-            run_id=run_id,
-            status=status,
-            planned=len(tasks),
-            seed=plan.seed,
-            settings=settings,
-        )
-
-    if tracker is not None and tracker.decision is not None:
-        todo = []
-        status = "sprt"
-    title = f"arena run {run_id}" if run_id is not None else "arena"
+    status = "sprt" if run.decided() else "done"
     backend: Backend | None = None
     try:
         if todo:
             backend = make_backend(backend_name, workers, address)
-        reporter.start(len(tasks), len(outcomes), title)
+        reporter.start(len(run.tasks), len(run.outcomes), run.title())
         if backend is not None:
-            cap = 2 if any(thinks(s) for s in plan.specs) else 4 if tracker is not None else 16
-            for finished in backend.run(_batches(todo, backend.workers, cap)):
-                for o in finished:
-                    outcomes[o.key] = o
-                    if store is not None and run_id is not None:
-                        store.add_match(run_id, o)
-                    running.add(o)
-                    if tracker is not None:
-                        tracker.add(o)
-                if store is not None:
-                    store.flush()  # a stopped run keeps every finished batch
-                reporter.update(len(outcomes), running.figures)
-                if tracker is not None and tracker.decision is not None:
-                    status = "sprt"
-                    break
+            status = run.play(todo, backend, reporter)
     except KeyboardInterrupt:
-        partial = result("interrupted")
+        partial = run.result("interrupted")
         _close(backend, reporter)
-        if store is not None and run_id is not None:
-            store.finish_run(run_id, "interrupted", partial.to_json())
-        raise ArenaInterrupted(partial, store.path if store is not None else None) from None
+        raise run.interrupted(partial) from None
     except BaseException:
         _close(backend, reporter)
-        if store is not None and run_id is not None:
-            try:
-                store.finish_run(run_id, "failed", result("failed").to_json())
-            except MarjoletError:
-                pass
+        run.mark_failed()
         raise
     _close(backend, reporter, done=status != "sprt")
-    final = result(status)
-    if store is not None and run_id is not None:
-        store.finish_run(run_id, status, final.to_json())
-    return final
+    return run.finish(status)
+
+
+class _RunState:
+    """A run as it plays: its planned matches, the outcomes so far (those
+    of an earlier session first), the running counts and the SPRT, and the
+    store that keeps each finished match."""
+
+    def __init__(
+        self,
+        plan: _Plan,
+        store: ArenaStore | None,
+        run_id: int | None,
+        played: dict[tuple[int, int, int], MatchOutcome],
+        backend_name: str,
+        workers: int,
+    ) -> None:
+        self.plan = plan
+        self.store = store
+        self.run_id = run_id
+        self.tasks = plan_tasks(plan.specs, plan.matches, plan.seed, plan.rules)
+        self.outcomes = dict(played)
+        self.tracker = _SprtTracker(plan.sprt) if plan.sprt is not None else None
+        self.running = _Running(plan.labels, self.tracker)
+        for key in sorted(self.outcomes):
+            self._count(self.outcomes[key])
+        self.settings = {**plan.settings, "backend": backend_name, "workers": workers}
+
+    def _count(self, outcome: MatchOutcome) -> None:
+        """Add a finished match to the running counts and the SPRT."""
+        self.running.add(outcome)
+        if self.tracker is not None:
+            self.tracker.add(outcome)
+
+    def decided(self) -> bool:
+        """Whether the SPRT has decided, so that no further match is needed."""
+        return self.tracker is not None and self.tracker.decision is not None
+
+    def todo(self) -> list[MatchTask]:
+        """The matches still to play: none once the SPRT has decided."""
+        if self.decided():
+            return []
+        return [t for t in self.tasks if t.key not in self.outcomes]
+
+    def title(self) -> str:
+        """The progress line's title."""
+        return f"arena run {self.run_id}" if self.run_id is not None else "arena"
+
+    def play(self, todo: list[MatchTask], backend: Backend, reporter: Progress) -> str:
+        """Play the matches to do, a batch at a time, keeping and counting
+        each batch as it finishes: ``"sprt"`` when the SPRT decided before
+        the end, else ``"done"``."""
+        for finished in backend.run(_batches(todo, backend.workers, self._batch_cap())):
+            self._keep(finished)
+            reporter.update(len(self.outcomes), self.running.figures)
+            if self.decided():
+                return "sprt"
+        return "done"
+
+    def _batch_cap(self) -> int:
+        """The most matches a batch holds: one pair for bots that search,
+        four pairs' worth for an SPRT that may stop any time, else 16."""
+        if any(thinks(s) for s in self.plan.specs):
+            return 2
+        return 4 if self.tracker is not None else 16
+
+    def _keep(self, finished: list[MatchOutcome]) -> None:
+        """Keep a finished batch: stored at once, so that a stopped run
+        keeps it, and counted."""
+        for o in finished:
+            self.outcomes[o.key] = o
+            if self.store is not None and self.run_id is not None:
+                self.store.add_match(self.run_id, o)
+            self._count(o)
+        if self.store is not None:
+            self.store.flush()
+
+    def result(self, status: str) -> ArenaResult:
+        """The figures of the matches played so far, with the run's status."""
+        return aggregate(
+            list(self.plan.labels),
+            self.outcomes.values(),
+            sprt=self.plan.sprt,
+            run_id=self.run_id,
+            status=status,
+            planned=len(self.tasks),
+            seed=self.plan.seed,
+            settings=self.settings,
+        )
+
+    def interrupted(self, partial: ArenaResult) -> ArenaInterrupted:
+        """Ctrl-C's exception, the stored run marked interrupted (ready for
+        ``--resume``) with the figures so far."""
+        if self.store is not None and self.run_id is not None:
+            self.store.finish_run(self.run_id, "interrupted", partial.to_json())
+        return ArenaInterrupted(partial, self.store.path if self.store is not None else None)
+
+    def mark_failed(self) -> None:
+        """Mark the stored run failed, as well as the store still can: the
+        failure itself is what the caller reports."""
+        if self.store is not None and self.run_id is not None:
+            try:
+                self.store.finish_run(self.run_id, "failed", self.result("failed").to_json())
+            except MarjoletError:
+                pass
+
+    def finish(self, status: str) -> ArenaResult:
+        """The run's final figures, stored with its status."""
+        final = self.result(status)
+        if self.store is not None and self.run_id is not None:
+            self.store.finish_run(self.run_id, status, final.to_json())
+        return final
 
 
 def _close(backend: Backend | None, reporter: Progress, done: bool = False) -> None:

@@ -310,7 +310,34 @@ def parse_act(message: Mapping[str, Any]) -> ActRequest:
     first_dealer = _int(message, "first_dealer", where, range(2))
     deal_index = _int(message, "deal_index", where, range(1 << 31))
     rules = _rules(_get(message, "rules", where))
-    totals = _list(message, "totals", where)
+    totals = _totals(message, deal_index, rules)
+    deal = _deal_object(message)
+    dealer = _dealer(deal, first_dealer, deal_index)
+    hand, indicator = _hand_and_indicator(deal)
+    actions = _actions(_list(deal, "actions", "act deal"), "actions")
+    # a seven drawn, exchanged (R18), then drawn again as the last card
+    # appears twice
+    draws = _cards(_list(deal, "draws", "act deal"), "draws", distinct=False)
+    return ActRequest(
+        seat=seat,
+        first_dealer=first_dealer,
+        deal_index=deal_index,
+        rules=rules,
+        totals=totals,
+        dealer=dealer,
+        hand=hand,
+        indicator=indicator,
+        actions=actions,
+        draws=draws,
+        legal=_legal(message),
+        budget_s=_budget(message),
+    )
+
+
+def _totals(message: Mapping[str, Any], deal_index: int, rules: Rules) -> tuple[int, int]:
+    """An ``act``'s match totals: two scores of at least 0, both 0 before
+    the first deal, and not yet deciding the match (R22)."""
+    totals = _list(message, "totals", "act")
     if len(totals) != 2 or not all(
         isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in totals
     ):
@@ -321,15 +348,32 @@ def parse_act(message: Mapping[str, Any]) -> ActRequest:
         raise ProtocolError(
             f"act: 'totals' {totals!r} already decided a match to {rules.target} (R22)"
         )
-    deal = _get(message, "deal", where)
+    return (totals[0], totals[1])
+
+
+def _deal_object(message: Mapping[str, Any]) -> dict[str, Any]:
+    """An ``act``'s ``deal``, which must be an object."""
+    deal = _get(message, "deal", "act")
     if not isinstance(deal, dict):
         raise ProtocolError(f"act: 'deal' must be an object, got {deal!r}")
+    return deal
+
+
+def _dealer(deal: Mapping[str, Any], first_dealer: int, deal_index: int) -> int:
+    """The deal's dealer: the one the first dealer and the deal's number
+    give (R3)."""
     dealer = _int(deal, "dealer", "act deal", range(2))
     if dealer != dealer_of(first_dealer, deal_index):
         raise ProtocolError(
             f"act: deal {deal_index} of a match whose first dealer is {first_dealer} is dealt "
             f"by {dealer_of(first_dealer, deal_index)}, not {dealer} (R3)"
         )
+    return dealer
+
+
+def _hand_and_indicator(deal: Mapping[str, Any]) -> tuple[tuple[int, ...], int]:
+    """The seat's six dealt cards and the card turned up, which is not one
+    of them."""
     hand = _cards(_list(deal, "hand", "act deal"), "hand")
     if len(hand) != 6:
         raise ProtocolError(f"act: 'hand' must hold the six dealt cards, got {len(hand)}")
@@ -337,16 +381,22 @@ def parse_act(message: Mapping[str, Any]) -> ActRequest:
     (indicator,) = _cards([indicator_text], "indicator")
     if indicator in hand:
         raise ProtocolError(f"act: the indicator {CARD_NAMES[indicator]} is also in 'hand'")
-    actions = _actions(_list(deal, "actions", "act deal"), "actions")
-    # a seven drawn, exchanged (R18), then drawn again as the last card
-    # appears twice
-    draws = _cards(_list(deal, "draws", "act deal"), "draws", distinct=False)
-    legal = _actions(_list(message, "legal", where), "legal")
+    return hand, indicator
+
+
+def _legal(message: Mapping[str, Any]) -> tuple[int, ...]:
+    """The actions the seat may take: at least one, none twice."""
+    legal = _actions(_list(message, "legal", "act"), "legal")
     if not legal:
         raise ProtocolError("act: 'legal' is empty")
     if len(set(legal)) != len(legal):
         raise ProtocolError("act: 'legal' lists an action twice")
-    budget = _get(message, "budget_s", where)
+    return legal
+
+
+def _budget(message: Mapping[str, Any]) -> float:
+    """The seconds the bot may think: a finite number of at least 0."""
+    budget = _get(message, "budget_s", "act")
     if (
         not isinstance(budget, int | float)
         or isinstance(budget, bool)
@@ -354,20 +404,7 @@ def parse_act(message: Mapping[str, Any]) -> ActRequest:
         or budget < 0
     ):
         raise ProtocolError(f"act: 'budget_s' must be a number of seconds, got {budget!r}")
-    return ActRequest(
-        seat=seat,
-        first_dealer=first_dealer,
-        deal_index=deal_index,
-        rules=rules,
-        totals=(totals[0], totals[1]),
-        dealer=dealer,
-        hand=hand,
-        indicator=indicator,
-        actions=actions,
-        draws=draws,
-        legal=legal,
-        budget_s=float(budget),
-    )
+    return float(budget)
 
 
 # -- bot side: the world behind an act -----------------------------------------

@@ -27,6 +27,7 @@ from marjolet.commands.common import (
 from marjolet.errors import MarjoletError
 
 if TYPE_CHECKING:
+    from marjolet.arena.progress import Progress
     from marjolet.arena.results import ArenaResult
     from marjolet.arena.store import RunInfo
     from marjolet.rules import Rules
@@ -160,71 +161,22 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _play_run(args: argparse.Namespace) -> int:
+    """Play a new run, or resume a stored one, and print its results: a run
+    stopped by Ctrl-C prints what it played and returns 130."""
     from marjolet.arena.backends import default_workers
-    from marjolet.arena.plotting import check_plot_path
-    from marjolet.arena.progress import NullProgress, Progress, auto_progress
-    from marjolet.arena.runner import ArenaInterrupted, resume_arena, run_arena
+    from marjolet.arena.progress import NullProgress, auto_progress
+    from marjolet.arena.runner import ArenaInterrupted
 
-    if args.run is not None:
-        raise ArenaUsageError("--run is for 'marjolet arena report'")
-    if args.address is not None and args.backend != "ray":
-        raise ArenaUsageError("--address needs --backend ray")
+    _check_run_options(args)
     db = _db_path(args)
-    if args.plot is not None:
-        if db is None:
-            raise ArenaUsageError(NO_DB_PLOT)
-        check_plot_path(args.plot, force=args.force)
+    _check_plot_option(args, db)
     workers = args.workers if args.workers is not None else default_workers()
     progress: Progress = NullProgress() if args.quiet else auto_progress(sys.stderr)
     try:
         if args.resume is not None:
-            if args.bots:
-                raise ArenaUsageError("--resume takes its bots from the database: give no BOT")
-            if db is None:
-                raise ArenaUsageError("--resume needs the database (not --no-db)")
-            others = [
-                name for name, given in (
-                    ("--matches", args.matches is not None), ("--seed", args.seed is not None),
-                    ("--sprt", args.sprt is not None), ("--rules", _rules_given(args)),
-                ) if given
-            ]
-            if others:
-                raise ArenaUsageError(
-                    f"--resume continues a run with its stored settings: drop {', '.join(others)}"
-                )
-            result = resume_arena(args.resume, db, workers=workers, backend=args.backend,
-                                  address=args.address, progress=progress)
+            result = _resume_run(args, db, workers, progress)
         else:
-            if len(args.bots) < 2:
-                raise ArenaUsageError(
-                    f"give at least two bots (got {len(args.bots)}), e.g. "
-                    "marjolet arena heuristic random --matches 100"
-                )
-            for name, value in (("--alpha", args.alpha), ("--beta", args.beta)):
-                if args.sprt is None and value != 0.05:
-                    raise ArenaUsageError(f"{name} is for --sprt")
-            rules = rules_from_args(args)
-            matches = args.matches if args.matches is not None else 100
-            seed = args.seed
-            if seed is None:
-                import secrets
-
-                seed = secrets.randbelow(2**31)
-            sprt = tuple(args.sprt) if args.sprt is not None else None
-            from marjolet.arena.runner import canonical_specs
-
-            specs = canonical_specs(args.bots)
-            sprt_json = (
-                {"elo0": sprt[0], "elo1": sprt[1], "alpha": args.alpha, "beta": args.beta}
-                if sprt is not None else None
-            )
-            result = run_arena(
-                specs, matches=matches, seed=seed, workers=workers, rules=rules, db=db,
-                backend=args.backend, address=args.address,
-                sprt=(sprt[0], sprt[1]) if sprt is not None else None,
-                alpha=args.alpha, beta=args.beta, progress=progress,
-                command=reproduce_command(specs, matches, seed, rules, sprt_json),
-            )
+            result = _new_run(args, db, workers, progress)
     except ArenaInterrupted as stop:
         _print_result(stop.result, args.json)
         print(f"marjolet: {stop.hint()}", file=sys.stderr)
@@ -233,12 +185,115 @@ def _play_run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         _plot(result, db, args.plot)
     if not args.json and db is not None and result.run_id is not None:
-        from marjolet.arena.store import DEFAULT_DB
-
-        where = "" if db == DEFAULT_DB else f" --db {shlex.quote(db)}"
-        print(f"saved as run {result.run_id} in {db} "
-              f"(see: marjolet arena report --run {result.run_id}{where})")
+        _print_saved_as(result.run_id, db)
     return 0
+
+
+def _check_run_options(args: argparse.Namespace) -> None:
+    """Refuse the options a run cannot use: ``--run`` is the report's,
+    ``--address`` Ray's."""
+    if args.run is not None:
+        raise ArenaUsageError("--run is for 'marjolet arena report'")
+    if args.address is not None and args.backend != "ray":
+        raise ArenaUsageError("--address needs --backend ray")
+
+
+def _check_plot_option(args: argparse.Namespace, db: str | None) -> None:
+    """Before anything plays: ``--plot`` needs the database, and a path it
+    may write."""
+    from marjolet.arena.plotting import check_plot_path
+
+    if args.plot is not None:
+        if db is None:
+            raise ArenaUsageError(NO_DB_PLOT)
+        check_plot_path(args.plot, force=args.force)
+
+
+def _resume_run(
+    args: argparse.Namespace, db: str | None, workers: int, progress: Progress
+) -> ArenaResult:
+    """Continue the stored run ``--resume`` names, with its stored bots and
+    settings: refuse any given anew."""
+    from marjolet.arena.runner import resume_arena
+
+    if args.bots:
+        raise ArenaUsageError("--resume takes its bots from the database: give no BOT")
+    if db is None:
+        raise ArenaUsageError("--resume needs the database (not --no-db)")
+    others = _settings_given(args)
+    if others:
+        raise ArenaUsageError(
+            f"--resume continues a run with its stored settings: drop {', '.join(others)}"
+        )
+    return resume_arena(args.resume, db, workers=workers, backend=args.backend,
+                        address=args.address, progress=progress)
+
+
+def _settings_given(args: argparse.Namespace) -> list[str]:
+    """The options of a run's settings given on the command line, which a
+    resumed run takes from the database instead."""
+    return [
+        name for name, given in (
+            ("--matches", args.matches is not None), ("--seed", args.seed is not None),
+            ("--sprt", args.sprt is not None), ("--rules", _rules_given(args)),
+        ) if given
+    ]
+
+
+def _new_run(
+    args: argparse.Namespace, db: str | None, workers: int, progress: Progress
+) -> ArenaResult:
+    """Play a new run of the bots given, recording the command line that
+    plays it again."""
+    from marjolet.arena.runner import canonical_specs, run_arena
+
+    _check_new_run_options(args)
+    rules = rules_from_args(args)
+    matches = args.matches if args.matches is not None else 100
+    seed = args.seed if args.seed is not None else _random_seed()
+    sprt = tuple(args.sprt) if args.sprt is not None else None
+    specs = canonical_specs(args.bots)
+    sprt_json = (
+        {"elo0": sprt[0], "elo1": sprt[1], "alpha": args.alpha, "beta": args.beta}
+        if sprt is not None else None
+    )
+    return run_arena(
+        specs, matches=matches, seed=seed, workers=workers, rules=rules, db=db,
+        backend=args.backend, address=args.address,
+        sprt=(sprt[0], sprt[1]) if sprt is not None else None,
+        alpha=args.alpha, beta=args.beta, progress=progress,
+        command=reproduce_command(specs, matches, seed, rules, sprt_json),
+    )
+
+
+def _check_new_run_options(args: argparse.Namespace) -> None:
+    """A new run needs two bots at least; ``--alpha`` and ``--beta`` only
+    go with ``--sprt``."""
+    if len(args.bots) < 2:
+        raise ArenaUsageError(
+            f"give at least two bots (got {len(args.bots)}), e.g. "
+            "marjolet arena heuristic random --matches 100"
+        )
+    for name, value in (("--alpha", args.alpha), ("--beta", args.beta)):
+        if args.sprt is None and value != 0.05:
+            raise ArenaUsageError(f"{name} is for --sprt")
+
+
+def _random_seed() -> int:
+    """A run seed drawn at random, when none is given (the report prints
+    it, so the run can be played again)."""
+    import secrets
+
+    return secrets.randbelow(2**31)
+
+
+def _print_saved_as(run_id: int, db: str) -> None:
+    """Where the run was saved, and the command that shows it again."""
+    from marjolet.arena.store import DEFAULT_DB
+
+    where = "" if db == DEFAULT_DB else f" --db {shlex.quote(db)}"
+    print(f"saved as run {run_id} in {db} "
+          f"(see: marjolet arena report --run {run_id}{where})")
 
 
 def _print_result(result: ArenaResult, as_json: bool) -> None:

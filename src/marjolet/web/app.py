@@ -112,6 +112,32 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     # the bots first: a bad --allow-bot creates no database
     catalogue = BotCatalogue.build(config.allowed_bots, defaults=config.default_bots)
     store = Store(config.database())
+    member = _join_deployment(config, store)
+    hub = Hub(config, store, catalogue, process=member.owner if member else None)
+    reviews = ReviewService(hub, budget=config.review_budget)
+    online = Online(hub)
+    app = FastAPI(
+        title="Marjolet",
+        debug=False,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        lifespan=_lifespan(config, member, hub, reviews, online),
+    )
+    _set_state(app, config, hub, reviews, online)
+    _add_middleware(app, config)
+    install_handlers(app)
+    _add_security_headers(app)
+    include_routes(app, config)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/i18n", StaticFiles(directory=CATALOGUES), name="i18n")
+    return app
+
+
+def _join_deployment(config: WebConfig, store: Store) -> Deployment | None:
+    """On a database shared by several processes, this process's place
+    among them (refused when its settings differ from theirs: the database
+    is then closed); ``None`` on a database of its own."""
     member: Deployment | None = None
     try:
         if store.path is None:  # processes share the database: one set of settings
@@ -120,9 +146,19 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     except MarjoletError:
         store.close()
         raise
-    hub = Hub(config, store, catalogue, process=member.owner if member else None)
-    reviews = ReviewService(hub, budget=config.review_budget)
-    online = Online(hub)
+    return member
+
+
+def _lifespan(
+    config: WebConfig,
+    member: Deployment | None,
+    hub: Hub,
+    reviews: ReviewService,
+    online: Online,
+) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
+    """What the server does when it starts and stops: start the tables and
+    the lobby, renew the deployment's lease while it runs; on shutdown,
+    stop them in the reverse order."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -143,14 +179,15 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                 await member.close()
             await hub.shutdown()
 
-    app = FastAPI(
-        title="Marjolet",
-        debug=False,
-        docs_url=None,
-        redoc_url=None,
-        openapi_url=None,
-        lifespan=lifespan,
-    )
+    return lifespan
+
+
+def _set_state(
+    app: FastAPI, config: WebConfig, hub: Hub, reviews: ReviewService, online: Online
+) -> None:
+    """What the routes reach through ``app.state`` (:mod:`marjolet.web.deps`):
+    the hub, the reviews, the online service, the rate limits and the
+    per-address guards."""
     app.state.hub = hub
     app.state.reviews = reviews
     app.state.online = online
@@ -160,6 +197,12 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.state.guards = security.Guards(
         config.games_per_minute, config.max_watched_per_address, config.max_watched
     )
+
+
+def _add_middleware(app: FastAPI, config: WebConfig) -> None:
+    """gzip, the body time limit, the cross-site guard, the size limits and
+    (when the hosts are restricted) the host check, in this order: the last
+    added is the first to see a request."""
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(BodyTimeout, timeout=config.body_timeout)
     app.add_middleware(security.CrossSiteGuard)
@@ -170,12 +213,6 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     )
     if config.allowed_hosts is not None:
         app.add_middleware(HostCheck, allowed=config.allowed_hosts)
-    install_handlers(app)
-    _add_security_headers(app)
-    include_routes(app, config)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.mount("/i18n", StaticFiles(directory=CATALOGUES), name="i18n")
-    return app
 
 
 def _add_security_headers(app: FastAPI) -> None:
