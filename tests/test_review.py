@@ -286,11 +286,37 @@ def test_review_text_speaks_the_players_words_in_french(
     assert "Skilled" not in out and "trick" not in out
     assert words.lang() == "en"  # the command leaves the language as it was
     code, french, _ = run_cli(capsys, "review", path, "--budget", "0", "--json")
+    assert code == 0
     monkeypatch.setenv("LANG", "C")
     code, english, _ = run_cli(capsys, "review", path, "--budget", "0", "--json")
-    assert json.loads(french).keys() == json.loads(english).keys() >= {"decisions", "players"}
+    assert code == 0 and json.loads(french) == json.loads(english)
+    assert json.loads(english).keys() >= {"decisions", "players"}
     first = json.loads(english)["decisions"][0]
     assert first["deal"] == 0 and first["played"] in ACTION_NAMES  # record codes, from 0
+
+
+@pytest.mark.parametrize(
+    ("language", "players", "shown"),
+    [
+        ("fr", ["you", "Skilled #2"], ["Joueur", "Confirmé #2"]),
+        ("fr", ["best (strong)", "deleted player"], ["best (fort)", "joueur supprimé"]),
+        ("fr", ["Amélie", "friend"], ["Amélie", "ami"]),
+        ("fr", ["You", "Expert"], ["Vous", "Expert"]),
+        ("en", ["you", "pimc (strongest) #2"], ["Player", "pimc (strongest) #2"]),
+        ("en", ["Jo #2", "Confirmé"], ["Jo #2", "Skilled"]),
+    ],
+)
+def test_names_the_web_wrote_read_as_the_web_reads_them(
+    language: str, players: list[str], shown: list[str]
+) -> None:
+    """A web record names a player who gave none "you", a watched game's
+    bots "best (strong)" and a level's second player "Skilled #2": review
+    and replay read them as the web's history does (« Joueur »,
+    « best (fort) », « Confirmé #2 »), not as raw English."""
+    from marjolet.tui.reports import record_names
+
+    with words.speaking(language):
+        assert record_names(players) == shown
 
 
 def test_review_text_names_melds_by_their_cards() -> None:

@@ -424,7 +424,8 @@ def test_a_guest_may_not_take_the_french_reading_of_a_computer_or_a_deleted_play
     like one is welcome."""
     with server.http() as guest:
         for name in ("Débutant", "Confirmé #2", "best (fort)", "pimc (le plus fort)",
-                     "joueur supprimé", "ami", "vous", "Joueur"):
+                     "joueur supprimé", "ami", "vous", "Joueur",
+                     "Vous", "You", "JOUEUR"):
             answer = guest.post("/api/seeks", json={"name": name})
             assert answer.status_code == 400, (name, answer.text)
             assert answer.json()["error"]["code"] == "name_read_as_other"

@@ -315,6 +315,7 @@ def test_the_replay_controls_keep_one_row_of_buttons_at_a_phone_s_width(
     expect(page.locator("#play")).to_have_text("Lecture")
     boxes = []
     for name in ("first", "prev", "play", "next", "last"):
+        expect(page.locator(f"#{name}")).to_be_visible()  # drawn (a busy machine is slow)
         box = page.locator(f"#{name}").bounding_box()
         assert box is not None, name
         assert box["width"] >= 24 and box["height"] >= 24, (name, box)

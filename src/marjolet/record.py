@@ -195,6 +195,16 @@ class Record:
         return Record(self.rules, self.first_dealer, self.players, self.deals, tuple(ordered))
 
 
+#: The names the web server writes in a record's ``players`` for what is
+#: not a name a person chose: a player who gave none, the guest of a
+#: friend's table not seated yet, the seat of an account deleted since.
+#: The pages and ``marjolet review``/``replay`` read them in the player's
+#: language.
+UNNAMED_PLAYER = "you"
+UNSEATED_FRIEND = "friend"
+DELETED_PLAYER = "deleted player"
+
+
 def printable_name(name: object, limit: int = 100) -> str:
     """A player's or a program's name as a screen shows it: its printable
     characters only (no control character or escape sequence reaches a

@@ -247,9 +247,10 @@ REACH_TIMEOUT_S = 5.0
 
 
 def check_reachable(address: str, timeout: float = REACH_TIMEOUT_S) -> None:
-    """Refuse at once a cluster address that accepts no connection: Ray
-    itself retries such an address for minutes, printing its own log lines.
-    ``auto``, ``local`` and the other schemes are Ray's to resolve."""
+    """Refuse at once a cluster address that accepts no connection within
+    ``timeout`` seconds of its host name being resolved: Ray itself retries
+    such an address for minutes, printing its own log lines. ``auto``,
+    ``local`` and the other schemes are Ray's to resolve."""
     host_port = address.removeprefix("ray://")
     if address in ("auto", "local") or "://" in host_port:
         return

@@ -11,10 +11,20 @@ the same text without the ``tui`` extra.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from marjolet.record import Record, ReplayResult, printable_name, to_match
+from marjolet.bots import catalogue
+from marjolet.record import (
+    DELETED_PLAYER,
+    UNNAMED_PLAYER,
+    UNSEATED_FRIEND,
+    Record,
+    ReplayResult,
+    printable_name,
+    to_match,
+)
 from marjolet.rules import Rules
 from marjolet.tui import describe, opponents
 from marjolet.tui.session import DEFAULT_NAMES
@@ -165,12 +175,42 @@ def player_line(p: PlayerSummary, name: str) -> str:
     )
 
 
+#: A name with the number that tells two of one level apart ("Skilled #2").
+_NUMBERED = re.compile(r"(.+) (#\d)")
+#: A bot and its strength, as the web names a watched game's players.
+_BOT = re.compile(rf"(\S+) \(({'|'.join((*catalogue.LEVELS, catalogue.STRONGEST_LEVEL))})\)")
+#: The web's names for what is not a name a person chose, and their keys.
+_WEB_NAMES = {
+    UNNAMED_PLAYER: "player.default_name",  # read in the third person, as the web's history
+    UNSEATED_FRIEND: "lobby.friend_default",
+    DELETED_PLAYER: "player.deleted",
+}
+
+
+def program_name(recorded: str) -> str | None:
+    """How a screen shows a player's name that the program wrote, in the
+    language in use: a level (a save names it in English), with its number
+    when two play; a bot with its strength; the web's names for a player
+    who gave none, a guest not seated yet and a deleted account (as the
+    web's ``recordName`` reads them); ``None`` for a person's own name."""
+    numbered = _NUMBERED.fullmatch(recorded)
+    base, number = (numbered[1], f" {numbered[2]}") if numbered else (recorded, "")
+    level = opponents.level_named(base)
+    if level is not None:
+        return level.name(lang()) + number
+    bot = _BOT.fullmatch(base)
+    if bot is not None:
+        return f"{bot[1]} ({tr(f'level.{bot[2]}')}){number}"
+    key = _WEB_NAMES.get(recorded)
+    return tr(key) if key is not None else None
+
+
 def record_names(players: Sequence[str] | None) -> list[str]:
-    """A record's two players as a player's screen calls them: a level by
-    its name in the language in use (a save names it in English), the
-    default name ("You", "Vous") in the language in use, any other name as
-    recorded (printable characters only); a seat without a name, or two
-    seats of one name, are told apart by their number counted from 1."""
+    """A record's two players as a player's screen calls them: a name the
+    program wrote as :func:`program_name` reads it, the default name
+    ("You", "Vous") in the language in use, any other name as recorded
+    (printable characters only); a seat without a name, or two seats of one
+    name, are told apart by their number counted from 1."""
     def numbered(seat: int) -> str:  # "Player 1", "Joueur 1"
         return f"{tr('player.default_name')} {seat + 1}"
 
@@ -178,13 +218,10 @@ def record_names(players: Sequence[str] | None) -> list[str]:
         return [numbered(seat) for seat in (0, 1)]
     shown = []
     for seat, recorded in enumerate(players):
-        level = opponents.level_named(recorded)
-        if level is not None:
-            shown.append(level.name(lang()))
-        elif recorded in DEFAULT_NAMES:
+        if recorded in DEFAULT_NAMES:
             shown.append(tr("player.you"))
         else:
-            shown.append(printable_name(recorded) or numbered(seat))
+            shown.append(program_name(recorded) or printable_name(recorded) or numbered(seat))
     if shown[0] == shown[1]:
         shown = [f"{name} ({tr('player.n', n=seat + 1)})" for seat, name in enumerate(shown)]
     return shown

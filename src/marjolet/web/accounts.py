@@ -52,6 +52,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from marjolet.errors import MarjoletError
+from marjolet.record import DELETED_PLAYER, UNNAMED_PLAYER, UNSEATED_FRIEND
 from marjolet.web.db import (
     accounts,
     game_players,
@@ -82,7 +83,7 @@ DAY = 86_400.0
 #: The name a deleted account's seat has in the games it played (the pages
 #: show it in their language, as they show the default names "you" and
 #: "friend"); the ``opponent_id`` of its opponents' rating changes becomes 0.
-DELETED_NAME = "deleted player"
+DELETED_NAME = DELETED_PLAYER
 DELETED_ID = 0
 
 
@@ -201,12 +202,15 @@ def _read_as_other() -> re.Pattern[str]:
          for s in (level, *(translate(f"level.{level}", lang) for lang in LANGS))]
     )
     people = any_of(
-        [DELETED_NAME, "friend", "you"]
+        [DELETED_NAME, UNSEATED_FRIEND, UNNAMED_PLAYER]
         + [translate(key, lang) for lang in LANGS
            for key in ("player.deleted", "lobby.friend_default", "lobby.you_default",
-                       "player.default_name")]
+                       "player.you", "player.default_name")]
     )
-    return re.compile(rf"(?:(?:{names})(?: #\d)?|{people}|\S+ \((?:{strengths})\)(?: #\d)?)")
+    # in any case: "Vous" reads as the default name as "vous" does (board.js lowercases)
+    return re.compile(
+        rf"(?:(?:{names})(?: #\d)?|{people}|\S+ \((?:{strengths})\)(?: #\d)?)", re.IGNORECASE
+    )
 
 
 _READ_AS_OTHER = _read_as_other()
@@ -219,8 +223,8 @@ def read_as_other(name: str) -> bool:
 
     >>> [read_as_other(n) for n in ("Expert", "deleted player", "Expert Jo", "Rémi")]
     [True, True, False, False]
-    >>> [read_as_other(n) for n in ("Confirmé #2", "joueur supprimé", "best (fort)")]
-    [True, True, True]
+    >>> [read_as_other(n) for n in ("Confirmé #2", "joueur supprimé", "best (fort)", "Vous")]
+    [True, True, True, True]
     """
     return _READ_AS_OTHER.fullmatch(name.strip()) is not None
 

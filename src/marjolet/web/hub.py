@@ -34,7 +34,7 @@ from marjolet.bots.catalogue import BotCatalogue, BotChoice
 from marjolet.cards import shuffled_deck
 from marjolet.errors import MarjoletError
 from marjolet.match import Match
-from marjolet.record import Record, to_match
+from marjolet.record import UNSEATED_FRIEND, Record, to_match
 from marjolet.rules import Rules
 from marjolet.web.beacons import Beacons, NoBeacons, RedisBeacons
 from marjolet.web.bus import Bus, RedisBus, make_bus
@@ -454,7 +454,8 @@ class Hub:
                 (SeatInfo("human"), self._bot_seat(bots[0])), (name, bots[0].label), token
             )
         invite = secrets.token_urlsafe(18)
-        return Seating((SeatInfo("human"), SeatInfo("human")), (name, "friend"), token, invite)
+        seats = (SeatInfo("human"), SeatInfo("human"))
+        return Seating(seats, (name, UNSEATED_FRIEND), token, invite)
 
     async def create_pair(
         self,

@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from marjolet.errors import MarjoletError
+from marjolet.record import UNNAMED_PLAYER
 from marjolet.rules import CLASSIC, Rules, check_new_match
 from marjolet.web.text import surrogate_refusal
 
@@ -146,7 +147,7 @@ class NewGame(Body):
     bot: Annotated[str | None, BeforeValidator(_bot_name)] = None
     #: ``watch`` mode: the two bot choices (a level is ``level:KEY``).
     bots: Annotated[tuple[str, str] | None, BeforeValidator(_bot_pair)] = None
-    name: Annotated[str, BeforeValidator(lambda v: clean_name(v, "you"))] = "you"
+    name: Annotated[str, BeforeValidator(lambda v: clean_name(v, UNNAMED_PLAYER))] = UNNAMED_PLAYER
 
     @model_validator(mode="after")
     def _watch_needs_bots(self) -> NewGame:

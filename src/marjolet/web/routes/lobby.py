@@ -64,8 +64,8 @@ async def seeker_of(online: Online, account: Account | None, name: str) -> Seeke
     if read_as_other(name):
         raise WebError(
             "name_read_as_other",
-            f"{name!r} is how the pages show a computer player or a deleted account: "
-            "play under another name",
+            f"{name!r} is how the pages show a computer player, a deleted account or a "
+            "player who gave no name: play under another name",
             params={"name": name},
         )
     if mixed_scripts(name):
