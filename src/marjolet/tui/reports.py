@@ -279,7 +279,6 @@ def replay_text(record: Record, result: ReplayResult) -> str:
     match = to_match(record)
     names = record_names(record.players)
     human = _human(names)
-    label = [tr("tui.points")]
     width = [0, *(max(len(n), 5) for n in names)]
     lines = [rules_line(record.rules)]
     totals = [0, 0]
@@ -288,7 +287,7 @@ def replay_text(record: Record, result: ReplayResult) -> str:
         rows = describe.summary_table(deal.breakdown)
         for p in (0, 1):
             totals[p] += deal.score[p]
-        table = [(label[0], *names)]
+        table = [(tr("tui.points"), *names)]
         table += [(text, _points(a), _points(b)) for text, a, b in rows]
         table.append((tr("tui.match"), str(totals[0]), str(totals[1])))
         width[0] = max(len(row[0]) for row in table)

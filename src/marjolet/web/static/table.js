@@ -884,12 +884,8 @@ async function claimFromFragment() {
     // a link already used, or not this game's, is said before any name is asked
     const check = await api(`/api/games/${encodeURIComponent(gameId)}/invite`, { json: { invite } });
     if (check.status !== "open") {
-      if (check.status === "used") {
-        state.inviteUsed = true;
-        deadEnd(t("table.invite_used"));
-        return;
-      }
-      banner(t("table.cannot_join", { reason: t("error.bad_invite") }), "error");
+      if (check.status === "used") inviteUsed();
+      else banner(t("table.cannot_join", { reason: t("error.bad_invite") }), "error");
       return;
     }
     const name = await askName(check.host);
@@ -897,13 +893,15 @@ async function claimFromFragment() {
     rememberSeat(gameId, joined.seat, joined.token);
   } catch (err) {
     const code = err.details && err.details.code;
-    if (code === "invite_used") {
-      state.inviteUsed = true;
-      deadEnd(t("table.invite_used"));
-      return;
-    }
-    banner(t("table.cannot_join", { reason: err.message }), "error");
+    if (code === "invite_used") inviteUsed();
+    else banner(t("table.cannot_join", { reason: err.message }), "error");
   }
+}
+
+/** The invite link was used by someone else: no seat to take here. */
+function inviteUsed() {
+  state.inviteUsed = true;
+  deadEnd(t("table.invite_used"));
 }
 
 /** A page with no table to show (an invite link someone else already used):
