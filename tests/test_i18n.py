@@ -443,6 +443,26 @@ def test_the_lobby_says_a_turned_up_seven_is_not_scored_again_when_played(lang: 
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_the_play_help_does_not_say_the_target_wins_the_match(lang: str) -> None:
+    """R22: reaching the target does not win by itself; after the deal that
+    takes a total there, the higher total wins. `marjolet play --help`
+    said "--target N: points that win the match"."""
+    text = translate("play.help.target", lang, target=500)
+    assert not re.search(r"points that win|points qui gagnent", text), text
+    assert {"en": "the higher total wins", "fr": "le plus haut total gagne"}[lang] in text
+    assert text.endswith("500)")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_online_offer_names_the_target_as_the_lobby_does(lang: str) -> None:
+    """R22: the target is not "points to win" (the higher total after the
+    deal that reaches it wins); the online page's offer form calls it what
+    the lobby and the rule book call it."""
+    assert translate("online.target", lang) == translate("lobby.target", lang)
+    assert not re.search(r"(?i)points (to|pour) win|pour gagner", translate("online.target", lang))
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_lobby_does_not_promise_the_match_to_the_first_to_the_target(lang: str) -> None:
     """R22: the higher total after the deal that reaches the target wins,
     not whoever gets there first."""
