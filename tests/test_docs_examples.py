@@ -110,6 +110,24 @@ def test_the_rules_page_follow_table_says_what_the_engine_allows() -> None:
         assert allowed == expected, (row, str(allowed))
 
 
+@pytest.mark.parametrize("card", ["R♣", "D♥", "V♠", "qs"])
+def test_the_record_page_is_right_that_french_letters_are_not_record_notation(card: str) -> None:
+    """record.md tells French players that the screens' R D V (and small
+    letters) are not card notation in a record: such a record is refused
+    naming the card, as an action and in a deck."""
+    page = (ROOT / "docs" / "record.md").read_text(encoding="utf-8")
+    assert "are not record notation" in page and f"`{card}`" in page
+    deck = (
+        "KS QS JD 9S 8S 7S QD 7C 8C KH QH 7H 9D 9C 8D AC "
+        "7D TC KD AS JS TS AH JH TH 9H 8H AD TD KC QC JC"
+    )
+    head = "first_dealer 0\ndeal 0\n"
+    with pytest.raises(RecordError, match=re.escape(f"'{card}'")):
+        replay(loads(f"{head}deck {deck}\n1. 7C {card}\n", check=False))
+    with pytest.raises(RecordError, match=re.escape(f"'{card}'")):
+        replay(loads(f"{head}deck {deck.replace('KS', card)}\n", check=False))
+
+
 def test_readme_library_example_runs_as_written() -> None:
     """The README's python block is a doctest: its outputs are checked."""
     blocks = [body for info, body in fenced_blocks(ROOT / "README.md") if info == "python"]
