@@ -379,6 +379,25 @@ def _paragraph_after(blocks: Sequence[Block], heading_key: str, lang: str) -> st
 
 
 @pytest.mark.parametrize(
+    ("lang", "window", "then"),
+    [
+        ("en", "declare melds and exchange the seven of trumps", "; then the winner draws"),
+        ("fr", "annoncer ses combinaisons et échanger le sept d’atout", "\u202f; puis il pioche"),
+    ],
+)
+def test_the_rule_book_puts_the_draws_after_the_window_in_its_own_clause(
+    lang: str, window: str, then: str
+) -> None:
+    """R9: what the winner *may* do (declare, exchange) and what then
+    happens (the draws, the next lead) were one run-on list ("may declare
+    ..., draws the top card" / "... le sept d'atout, il pioche")."""
+    from marjolet.i18n.rulebook import rulebook
+
+    phase1 = _paragraph_after(rulebook(CLASSIC, lang), "rules.phase1_h", lang)
+    assert window + then in phase1, phase1
+
+
+@pytest.mark.parametrize(
     ("lang", "draw", "no_exchange"),
     [
         ("en", "draw the last", "no exchange of the seven"),
