@@ -88,6 +88,46 @@ def test_documented_record_example_converts_losslessly() -> None:
         assert loads(record.dumps(), check=False) == record
 
 
+def test_the_rules_page_follow_table_says_what_the_engine_allows() -> None:
+    """rules.md's R16 table ("Examples with hearts trumps": led card,
+    follower's hand, what may be played) is what the engine lets a
+    follower play in tricks 11-16; "either" is any card of the hand."""
+    from marjolet.cards import CardSet, parse_card
+    from marjolet.trick import follow_mask
+
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    section = text[text.index("**R16.") : text.index("**R17.")]
+    assert "Examples with hearts trumps" in section
+    hearts = 2  # suits C D H S
+    card = re.compile(r"\b([789TJQKA][CDHS])\b")
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    assert len(rows) >= 5
+    for row in rows:
+        led, holds, may, _why = (cell.strip() for cell in row.strip("|").split("|"))
+        hand = CardSet.parse(" ".join(card.findall(holds)))
+        allowed = CardSet(follow_mask(parse_card(card.findall(led)[0]), hand.mask, hearts))
+        expected = hand if may == "either" else CardSet.parse(" ".join(card.findall(may)))
+        assert allowed == expected, (row, str(allowed))
+
+
+@pytest.mark.parametrize("card", ["R♣", "D♥", "V♠", "qs"])
+def test_the_record_page_is_right_that_french_letters_are_not_record_notation(card: str) -> None:
+    """record.md tells French players that the screens' R D V (and small
+    letters) are not card notation in a record: such a record is refused
+    naming the card, as an action and in a deck."""
+    page = (ROOT / "docs" / "record.md").read_text(encoding="utf-8")
+    assert "are not record notation" in page and f"`{card}`" in page
+    deck = (
+        "KS QS JD 9S 8S 7S QD 7C 8C KH QH 7H 9D 9C 8D AC "
+        "7D TC KD AS JS TS AH JH TH 9H 8H AD TD KC QC JC"
+    )
+    head = "first_dealer 0\ndeal 0\n"
+    with pytest.raises(RecordError, match=re.escape(f"'{card}'")):
+        replay(loads(f"{head}deck {deck}\n1. 7C {card}\n", check=False))
+    with pytest.raises(RecordError, match=re.escape(f"'{card}'")):
+        replay(loads(f"{head}deck {deck.replace('KS', card)}\n", check=False))
+
+
 def test_readme_library_example_runs_as_written() -> None:
     """The README's python block is a doctest: its outputs are checked."""
     blocks = [body for info, body in fenced_blocks(ROOT / "README.md") if info == "python"]

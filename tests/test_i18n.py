@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from marjolet.i18n import (
     placeholders,
     translate,
 )
+from marjolet.i18n.rulebook import Block
 from marjolet.rules import CLASSIC, Rules
 from marjolet.tui import words
 
@@ -266,6 +268,7 @@ RULE_NUMBER_KEYS = (
     "rules.points_last_card",
     "rules.points_last_trick",
     "rules.points_all_six",
+    "rules.points_all_six_none",
     "rules.points_match",
     "rules.profiles_p",
     "play.help.all_tricks_bonus",
@@ -370,6 +373,85 @@ def test_the_rule_book_lets_the_winner_of_trick_10_declare_before_the_last_draws
     assert last.index(declare) < last.index(draw)
 
 
+def _paragraph_after(blocks: Sequence[Block], heading_key: str, lang: str) -> str:
+    heading = next(i for i, b in enumerate(blocks) if b.text == translate(heading_key, lang))
+    return str(blocks[heading + 1].text)
+
+
+@pytest.mark.parametrize(
+    ("lang", "window", "then"),
+    [
+        ("en", "declare melds and exchange the seven of trumps", "; then the winner draws"),
+        ("fr", "annoncer ses combinaisons et échanger le sept d’atout", "\u202f; puis il pioche"),
+    ],
+)
+def test_the_rule_book_puts_the_draws_after_the_window_in_its_own_clause(
+    lang: str, window: str, then: str
+) -> None:
+    """R9: what the winner *may* do (declare, exchange) and what then
+    happens (the draws, the next lead) were one run-on list ("may declare
+    ..., draws the top card" / "... le sept d'atout, il pioche")."""
+    from marjolet.i18n.rulebook import rulebook
+
+    phase1 = _paragraph_after(rulebook(CLASSIC, lang), "rules.phase1_h", lang)
+    assert window + then in phase1, phase1
+
+
+@pytest.mark.parametrize(
+    ("lang", "draw", "no_exchange"),
+    [
+        ("en", "draw the last", "no exchange of the seven"),
+        ("fr", "pioche la dernière", "ni d’échange du sept"),
+    ],
+)
+def test_the_rule_book_allows_no_exchange_of_the_seven_after_the_last_draws(
+    lang: str, draw: str, no_exchange: str
+) -> None:
+    """R14, R18: no window follows the last draws, so a seven of trumps
+    drawn with the last hidden card cannot be exchanged; the rule book
+    says so after the draws, not only "no more melds"."""
+    from marjolet.i18n.rulebook import rulebook
+
+    last = _paragraph_after(rulebook(CLASSIC, lang), "rules.last_h", lang)
+    assert no_exchange in last and last.index(draw) < last.index(no_exchange)
+
+
+@pytest.mark.parametrize(
+    ("lang", "until", "wrong"),
+    [
+        ("en", "until the stock runs out", "all along"),
+        ("fr", "jusqu’à l’épuisement du talon", "tout du long"),
+    ],
+)
+def test_the_rule_book_example_shows_the_jack_only_until_the_stock_runs_out(
+    lang: str, until: str, wrong: str
+) -> None:
+    """R15: after trick 10 the shown cards go back into the hands; the
+    worked example must not say the jack stays shown for the whole deal."""
+    from marjolet.i18n.rulebook import rulebook
+
+    example = _paragraph_after(rulebook(CLASSIC, lang), "rules.example_h", lang)
+    assert until in example and wrong not in example
+
+
+@pytest.mark.parametrize(
+    ("lang", "nothing", "zero"),
+    [("en", "nothing more", "a further 0"), ("fr", "rien de plus", "0 de plus")],
+)
+def test_the_rule_book_says_nothing_more_for_all_six_tricks_when_the_bonus_is_zero(
+    lang: str, nothing: str, zero: str
+) -> None:
+    """R17 with --all-tricks-bonus 0: "a further 0" is no sentence; the
+    points list says the sweep earns nothing more (the last trick's 10
+    has its own line)."""
+    from marjolet.i18n.rulebook import rulebook
+
+    items = [i for b in rulebook(CLASSIC.replace(all_tricks_bonus=0), lang) for i in b.items]
+    assert any(nothing in i for i in items)
+    assert not any(zero in i for i in items), items
+    assert any(zero.replace("0", "50") in i for b in rulebook(CLASSIC, lang) for i in b.items)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_lobby_says_a_turned_up_seven_is_not_scored_again_when_played(lang: str) -> None:
     """R19/R20: the played seven scores only if it was neither turned up
@@ -377,6 +459,26 @@ def test_the_lobby_says_a_turned_up_seven_is_not_scored_again_when_played(lang: 
     label = translate("lobby.dix_on_play", lang)
     assert {"en": "turned up", "fr": "retourné"}[lang] in label
     assert {"en": "exchanged", "fr": "échangé"}[lang] in label
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_play_help_does_not_say_the_target_wins_the_match(lang: str) -> None:
+    """R22: reaching the target does not win by itself; after the deal that
+    takes a total there, the higher total wins. `marjolet play --help`
+    said "--target N: points that win the match"."""
+    text = translate("play.help.target", lang, target=500)
+    assert not re.search(r"points that win|points qui gagnent", text), text
+    assert {"en": "the higher total wins", "fr": "le plus haut total gagne"}[lang] in text
+    assert text.endswith("500)")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_online_offer_names_the_target_as_the_lobby_does(lang: str) -> None:
+    """R22: the target is not "points to win" (the higher total after the
+    deal that reaches it wins); the online page's offer form calls it what
+    the lobby and the rule book call it."""
+    assert translate("online.target", lang) == translate("lobby.target", lang)
+    assert not re.search(r"(?i)points (to|pour) win|pour gagner", translate("online.target", lang))
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -146,7 +146,11 @@ def rulebook(rules: Rules, lang: str) -> list[Block]:
                 tr("points_dix", n=SEVEN_POINTS),
                 tr("points_last_card", n=LAST_CARD_POINTS),
                 tr("points_last_trick", n=LAST_TRICK_POINTS),
-                tr("points_all_six", n=rules.all_tricks_bonus),
+                (
+                    tr("points_all_six", n=rules.all_tricks_bonus)
+                    if rules.all_tricks_bonus
+                    else tr("points_all_six_none")
+                ),
             ),
         ),
         Block("p", tr("points_match", target=rules.target)),
