@@ -279,6 +279,17 @@ def test_a_source_a_server_runs_on_is_refused(
     assert not (tmp_path / "copy.sqlite3").exists()
 
 
+def test_a_copy_leaves_no_lock_file_beside_either_file(
+    filled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "copy.sqlite3"
+    assert copy(capsys, filled, target)[0] == 0
+    assert not filled.with_name(filled.name + ".lock").exists()
+    assert not target.with_name(target.name + ".lock").exists()
+    Store(filled).close()  # a server's normal stop leaves none either
+    assert not filled.with_name(filled.name + ".lock").exists()
+
+
 def test_a_live_server_lease_on_either_side_refuses_the_copy(
     filled: Path, postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -133,6 +133,25 @@ def test_a_used_invite_link_says_so(server: LiveServer) -> None:
     assert used.json()["error"]["code"] == "invite_used"
 
 
+def test_an_invite_code_that_never_existed_is_a_clear_refusal(server: LiveServer) -> None:
+    """A mistyped link: the check says ``bad``, and a join anyway (on a
+    friend game, on a game that never had an invite link, on no game at
+    all) is a named refusal, never a 500."""
+    game = server.new_game(mode="friend", name="Host")
+    bot_game = server.new_game(mode="bot", bot="random")
+    with server.http() as client:
+        for game_id in (game["id"], bot_game["id"]):
+            check = client.post(f"/api/games/{game_id}/invite", json={"invite": "never-a-code"})
+            assert (check.status_code, check.json()["status"]) == (200, "bad")
+            join = client.post(
+                f"/api/games/{game_id}/join", json={"invite": "never-a-code", "name": "Bo"}
+            )
+            assert (join.status_code, join.json()["error"]["code"]) == (403, "bad_invite")
+        for path in ("invite", "join"):
+            lost = client.post(f"/api/games/no-such-game/{path}", json={"invite": "never-a-code"})
+            assert (lost.status_code, lost.json()["error"]["code"]) == (404, "not_found")
+
+
 @pytest.mark.parametrize(
     ("content", "code", "message"),
     [

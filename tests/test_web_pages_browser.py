@@ -382,6 +382,46 @@ def test_a_used_invite_link_on_a_phone_leads_home_instead_of_an_empty_table(
 
 
 @pytest.mark.parametrize(
+    ("lang", "wanted", "home_text"),
+    [
+        (
+            "fr-FR",
+            "Ce lien d’invitation n’est pas valable : il a peut-être été mal recopié ou coupé. "
+            "Demandez à votre ami de vous le renvoyer.",
+            "Retour à l’accueil",
+        ),
+        (
+            "en-US",
+            "This invite link is not valid: it may have been mistyped or cut short. "
+            "Ask your friend to send it again.",
+            "Back to the home page",
+        ),
+    ],
+)
+def test_a_bad_invite_link_on_a_phone_says_so_and_leads_home_instead_of_an_empty_table(
+    chromium: Browser, server: LiveServer, lang: str, wanted: str, home_text: str
+) -> None:
+    """A code that never existed (mistyped, cut short): no « table privée »
+    over an empty table. (A link to a game that is not on this server is
+    the server's own "no such game" page.)"""
+    game = server.new_game(mode="friend", name="Hôte")
+    path, _, code = game["invite_url"].partition("#invite=")
+    page = open_page(chromium, {"width": 360, "height": 740}, lang)
+    page.goto(f"{server.base}{path}#invite=x{code[1:]}")
+    expect(page.get_by_role("alert")).to_have_text(wanted)
+    home = page.locator("main a.action[href='/']")
+    expect(home).to_have_text(home_text)
+    expect(page.locator("#board")).to_have_count(0)  # no empty green table
+    assert page.locator(".seat-area, .score-panel, #join-button").count() == 0
+    home.click()
+    page.wait_for_url(server.base + "/")
+    close(page)
+    with server.http() as client:  # the seat is still free for the right code
+        check = client.post(f"/api/games/{game['id']}/invite", json={"invite": code})
+    assert check.json()["status"] == "open"
+
+
+@pytest.mark.parametrize(
     ("lang", "wanted"),
     [
         ("fr", "Un conseil ne se demande que lorsque c’est à vous de jouer."),

@@ -325,3 +325,30 @@ def test_the_replay_controls_keep_one_row_of_buttons_at_a_phone_s_width(
     assert len(tops) == 1, boxes  # one row
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     close_watched_page(page)
+
+
+def test_the_lobby_checkboxes_are_big_enough_to_see_and_tap_on_a_small_phone(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """The variations' checkboxes were the browser's 13 px inside 44 px
+    labels: now at least 20 px, in the house colour, inside the screen at
+    360 px, and a tap on the box itself ticks or unticks it."""
+    width = 360
+    page = open_watched_page(chromium, viewport={"width": width, "height": 740}, locale="fr-FR")
+    page.goto(f"{server.base}/?lang=fr")
+    page.locator(".rules summary").click()
+    for name in ("dix_on_play", "one_meld_per_window"):
+        box = page.locator(f"input[type=checkbox][name={name}]")
+        expect(box).to_be_visible()
+        size = box.bounding_box()
+        label = box.locator("xpath=..").bounding_box()
+        assert size is not None and label is not None, name
+        assert 20 <= size["width"] <= 28 and 20 <= size["height"] <= 28, (name, size)
+        assert size["x"] >= 0 and size["x"] + size["width"] <= width, (name, size)
+        assert label["height"] >= 44 and label["x"] + label["width"] <= width, (name, label)
+        assert box.evaluate("(node) => getComputedStyle(node).accentColor") == "rgb(156, 112, 23)"
+        before = box.is_checked()
+        page.mouse.click(size["x"] + size["width"] / 2, size["y"] + size["height"] / 2)
+        expect(box).to_be_checked(checked=not before)  # the tap on the box ticks it
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    close_watched_page(page)

@@ -103,6 +103,35 @@ def test_a_second_server_on_the_same_database_is_refused(tmp_path: Path) -> None
     Store(tmp_path / "g.sqlite3").close()  # free again once the first one is closed
 
 
+def test_a_closed_store_leaves_no_lock_file(tmp_path: Path) -> None:
+    lock = tmp_path / "g.sqlite3.lock"
+    store = Store(tmp_path / "g.sqlite3")
+    assert lock.exists()  # held while the store is open
+    with pytest.raises(StoreError, match="in use by another marjolet server"):
+        Store(tmp_path / "g.sqlite3")
+    assert lock.exists()  # the refused second store leaves the first one's lock
+    store.close()
+    assert not lock.exists()
+    assert (tmp_path / "g.sqlite3").exists()  # the database stays
+
+
+def test_a_store_never_removes_a_lock_file_another_holder_made(tmp_path: Path) -> None:
+    """The lock file was deleted by hand while the store held it, and a
+    second server started (a new lock file): closing the first leaves it."""
+    lock = tmp_path / "g.sqlite3.lock"
+    first = Store(tmp_path / "g.sqlite3")
+    lock.unlink()
+    second = Store(tmp_path / "g.sqlite3")
+    try:
+        first.close()
+        assert lock.exists()
+        with pytest.raises(StoreError, match="in use by another marjolet server"):
+            Store(tmp_path / "g.sqlite3")  # the second one's lock still holds
+    finally:
+        second.close()
+    assert not lock.exists()
+
+
 def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "notes.txt"
     bad.write_text("shopping list: eggs, milk, a new deck of cards\n" * 20)

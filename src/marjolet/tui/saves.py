@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from marjolet import record
+from marjolet import lockfile, record
 from marjolet.errors import MarjoletError, RecordError
 from marjolet.match import Match
 from marjolet.paths import data_dir
@@ -31,23 +31,17 @@ class SaveInUse(MarjoletError):
 
 class SaveLock:
     """An exclusive ``flock`` on ``.NAME.lock`` beside a save, held while a
-    session may write the save. The operating system drops it when the
-    process ends, even after a crash: a lock file left behind locks nothing.
-    (The save itself is replaced at every move, so its own inode cannot
-    carry the lock.)"""
+    session may write the save (:mod:`marjolet.lockfile`: dropped when the
+    process ends, even after a crash; its file removed on a normal
+    release). (The save itself is replaced at every move, so its own inode
+    cannot carry the lock.)"""
 
     def __init__(self, fd: int | None, path: Path) -> None:
         self._fd = fd
         self.path = path
 
     def release(self) -> None:
-        if self._fd is None:
-            return
-        try:
-            os.unlink(self.path)  # while still held: a waiting opener sees it gone
-        except OSError:
-            pass
-        os.close(self._fd)
+        lockfile.release(self._fd, self.path)
         self._fd = None
 
 
@@ -66,25 +60,11 @@ def lock_save(save: str | Path) -> SaveLock:
     without ``flock``, nothing is locked."""
     path = lock_path(save)
     try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not a POSIX system
+        return SaveLock(lockfile.take(path), path)
+    except lockfile.LockHeld:
+        raise SaveInUse(tr("play.save_in_use", path=save, start=play_command())) from None
+    except OSError:
         return SaveLock(None, path)
-    while True:
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError:
-            return SaveLock(None, path)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise SaveInUse(tr("play.save_in_use", path=save, start=play_command())) from None
-        try:
-            if os.fstat(fd).st_ino == os.stat(path).st_ino:
-                return SaveLock(fd, path)
-        except OSError:
-            pass
-        os.close(fd)  # its holder removed it as we opened it: lock a fresh one
 
 
 def in_use(save: str | Path) -> bool:

@@ -49,6 +49,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import SQLAlchemyError
 
+from marjolet import lockfile
 from marjolet.errors import MarjoletError
 from marjolet.outputs import OutputError, check_database, real_target
 from marjolet.web import backends
@@ -206,35 +207,25 @@ def server_engine(side: Side, url: str) -> Engine:
 
 @contextmanager
 def server_lock(side: Side, path: Path) -> Iterator[None]:
-    """Hold the lock file a server holds beside its SQLite file, so that no
-    server starts on it during the copy; refuse if a server holds it. A lock
-    file made here is removed again."""
-    import fcntl
-
+    """Hold the lock file a server holds beside its SQLite file
+    (:mod:`marjolet.lockfile`), so that no server starts on it during the
+    copy; refuse if a server holds it. The lock file is removed again."""
     lock = path.with_name(path.name + ".lock")
-    made = not lock.exists()
     try:
-        fd = os.open(lock, os.O_RDONLY | os.O_CREAT, 0o600)
+        fd = lockfile.take(lock)
+    except lockfile.LockHeld:
+        raise CopyError(
+            f"{side.shown} is in use by a running marjolet server (it holds "
+            f"{lock.name!r}): stop the server first"
+        ) from None
     except OSError:
-        if not made:
+        if lock.exists():
             raise
-        fd = -1  # a folder nobody may write in: no server can lock the file either
+        fd = None  # a folder nobody may write in: no server can lock the file either
     try:
-        if fd >= 0:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                made = False
-                raise CopyError(
-                    f"{side.shown} is in use by a running marjolet server (it holds "
-                    f"{lock.name!r}): stop the server first"
-                ) from None
         yield
     finally:
-        if fd >= 0:
-            if made:
-                lock.unlink(missing_ok=True)
-            os.close(fd)
+        lockfile.release(fd, lock)
 
 
 def check_source(db: Connection, src: Side) -> None:
@@ -305,10 +296,10 @@ def open_target(dst: Side) -> Iterator[Store]:
     try:
         yield store
     except BaseException:
-        store.close(remove_lock=True)
+        store.close()
         remove_made(made)
         raise
-    store.close(remove_lock=True)  # the server's lock file goes, the database stays
+    store.close()  # the server's lock file goes, the database stays
 
 
 def remove_made(path: Path | None) -> None:

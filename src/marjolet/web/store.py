@@ -56,6 +56,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DatabaseError, IntegrityError, SQLAlchemyError
 
+from marjolet import lockfile
 from marjolet.actions import ACTION_NAMES, parse_action
 from marjolet.cards import CARD_NAMES, parse_card
 from marjolet.errors import MarjoletError
@@ -298,18 +299,18 @@ class Store:
             self._refuse_newer()
             self.engine = make_engine(url)
         except StoreError:
-            self._release_lock(remove=True)
+            self._release_lock()
             raise
         try:
             self._setup()
             self._live: Connection = self.engine.connect()
         except StoreError:
             self.engine.dispose()
-            self._release_lock(remove=True)
+            self._release_lock()
             raise
         except SQLAlchemyError as exc:
             self.engine.dispose()
-            self._release_lock(remove=True)
+            self._release_lock()
             raise StoreError(f"cannot open database {self._shown()}: {_reason(exc)}") from None
 
     # -- opening and closing -----------------------------------------------------
@@ -340,36 +341,31 @@ class Store:
         url = self.engine.url  # as the user wrote it: without the driver's name
         return repr(url.set(drivername=url.get_backend_name()).render_as_string(hide_password=True))
 
+    def _lock_path(self) -> Path:
+        assert self.path is not None
+        return self.path.with_name(self.path.name + ".lock")
+
     def _take_lock(self) -> None:
+        """Hold the database's lock file (:mod:`marjolet.lockfile`): a second
+        server on the same file is refused."""
         assert self.path is not None
         try:
-            import fcntl
-        except ImportError:  # not POSIX: no cross-process guard
-            return
-        lock_path = self.path.with_name(self.path.name + ".lock")
-        try:
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+            self._lock_fd = lockfile.take(self._lock_path())
+        except lockfile.LockHeld:
+            raise StoreError(
+                f"database {str(self.path)!r} is in use by another marjolet server"
+            ) from None
         except OSError as exc:
             raise StoreError(
                 f"cannot open database {str(self.path)!r}: {exc.strerror or exc}"
             ) from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise StoreError(
-                f"database {str(self.path)!r} is in use by another marjolet server"
-            ) from None
-        self._lock_fd = fd
 
-    def _release_lock(self, remove: bool = False) -> None:
-        """Drop the lock; ``remove`` (a failed start) also deletes the lock
-        file, while it is still held, so that no ``.lock`` is left behind."""
-        if self._lock_fd is not None and self.path is not None:
-            if remove:
-                with suppress(OSError):
-                    os.unlink(self.path.with_name(self.path.name + ".lock"))
-            os.close(self._lock_fd)  # closing the descriptor drops the flock
+    def _release_lock(self) -> None:
+        """Drop the lock and remove its file, unless another process has
+        made and taken a new one since (so that no ``.lock`` is left behind
+        by a failed start or a normal close)."""
+        if self._lock_fd is not None:
+            lockfile.release(self._lock_fd, self._lock_path())
             self._lock_fd = None
 
     def _refuse_newer(self) -> None:
@@ -442,12 +438,13 @@ class Store:
             )
         return StoreError(f"{self._shown()} is not a marjolet database: {exc}")
 
-    def close(self, *, remove_lock: bool = False) -> None:
+    def close(self) -> None:
+        """Close the database and give back its lock file (removed)."""
         try:
             self._live.close()
             self.engine.dispose()
         finally:
-            self._release_lock(remove_lock)
+            self._release_lock()
 
     @property
     def journal_mode(self) -> str:

@@ -498,6 +498,8 @@ class Table:
         returns the seat and its new secret token (shown only once)."""
         async with self.lock:
             game = self.game
+            if game.mode != "friend":  # never had an invite link
+                raise WebError("bad_invite", "this invite link is not valid")
             if game.invite_hash is None:
                 raise WebError("invite_used", "this invite link was already used")
             token = secrets.token_urlsafe(24)

@@ -686,9 +686,7 @@ function stopFollowing(text) {
 }
 
 function fatalText(msg) {
-  if (msg.code === "no_spectators") {
-    return state.inviteUsed ? t("table.invite_used") : t("table.private");
-  }
+  if (msg.code === "no_spectators") return t("table.private");
   if (msg.code === "not_found") return t("table.not_found");
   if (msg.code === "bad_token") return t("table.bad_token");
   return serverSentence(msg);
@@ -884,8 +882,7 @@ async function claimFromFragment() {
     // a link already used, or not this game's, is said before any name is asked
     const check = await api(`/api/games/${encodeURIComponent(gameId)}/invite`, { json: { invite } });
     if (check.status !== "open") {
-      if (check.status === "used") inviteUsed();
-      else banner(t("table.cannot_join", { reason: t("error.bad_invite") }), "error");
+      deadEnd(t(check.status === "used" ? "table.invite_used" : "table.invite_bad"));
       return;
     }
     const name = await askName(check.host);
@@ -893,20 +890,17 @@ async function claimFromFragment() {
     rememberSeat(gameId, joined.seat, joined.token);
   } catch (err) {
     const code = err.details && err.details.code;
-    if (code === "invite_used") inviteUsed();
+    if (code === "invite_used") deadEnd(t("table.invite_used"));
+    else if (code === "bad_invite") deadEnd(t("table.invite_bad"));  // a mistyped link
     else banner(t("table.cannot_join", { reason: err.message }), "error");
   }
 }
 
-/** The invite link was used by someone else: no seat to take here. */
-function inviteUsed() {
-  state.inviteUsed = true;
-  deadEnd(t("table.invite_used"));
-}
-
-/** A page with no table to show (an invite link someone else already used):
- *  the sentence that says why and a way home, where an empty table would be. */
+/** A page with no table to show (an invite link someone else already used,
+ *  or one that is not valid): the sentence that says why and a way home,
+ *  where an empty table would be. */
 function deadEnd(text) {
+  state.deadEnd = true;
   banner(null);
   const skip = document.querySelector(".skip-link");
   if (skip) skip.remove();
@@ -1050,7 +1044,7 @@ async function main() {
   watchDialog();
   parts = buildBoard($("board"));
   await claimFromFragment();
-  if (state.inviteUsed) return;
+  if (state.deadEnd) return;  // an invite link that leads nowhere: no table to follow
   // Two tabs of one guest follow a rematch to its new table: the one that
   // took it stores the seat's key, maybe after the other began watching.
   onSeatRemembered(gameId, () => {

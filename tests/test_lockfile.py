@@ -1,0 +1,84 @@
+"""Lock files (marjolet.lockfile), shared by the terminal's saves and the
+web's SQLite store: one holder at a time, the file removed on a normal
+release, and never a lock file another process has made and taken since."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from marjolet import lockfile
+
+
+def test_a_released_lock_leaves_no_file_and_can_be_taken_again(tmp_path: Path) -> None:
+    path = tmp_path / "x.lock"
+    fd = lockfile.take(path)
+    assert path.exists()
+    lockfile.release(fd, path)
+    assert not path.exists()
+    lockfile.release(lockfile.take(path), path)
+    assert not path.exists()
+
+
+def test_a_held_lock_refuses_another_process(tmp_path: Path) -> None:
+    path = tmp_path / "x.lock"
+    fd = lockfile.take(path)
+    try:
+        other = subprocess.run(
+            [sys.executable, "-c",
+             "import sys; from pathlib import Path; from marjolet import lockfile\n"
+             "try: lockfile.take(Path(sys.argv[1]))\n"
+             "except lockfile.LockHeld: sys.exit(3)",
+             str(path)],
+            capture_output=True, text=True, timeout=60,
+        )
+        assert other.returncode == 3, other.stderr
+    finally:
+        lockfile.release(fd, path)
+
+
+def test_a_lock_file_replaced_by_another_holder_is_not_removed(tmp_path: Path) -> None:
+    """Someone deleted the lock file while it was held, and another holder
+    made and took a new one: releasing the old lock leaves the new file."""
+    path = tmp_path / "x.lock"
+    fd = lockfile.take(path)
+    path.unlink()
+    newer = lockfile.take(path)  # a fresh file: nobody holds its lock
+    try:
+        lockfile.release(fd, path)
+        assert path.exists()
+        assert newer is not None and os.fstat(newer).st_ino == os.stat(path).st_ino
+    finally:
+        lockfile.release(newer, path)
+    assert not path.exists()
+
+
+def test_a_lock_file_removed_while_a_taker_opened_it_is_taken_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The taker opened the old file just before its holder removed it: it
+    locks a new one, not the unlinked one (which would lock nothing)."""
+    path = tmp_path / "x.lock"
+    path.write_text("")
+    real_open = os.open
+    opened: list[int] = []
+
+    def open_then_removed(name: str | os.PathLike[str], flags: int, *args: int) -> int:
+        fd = real_open(name, flags, *args)
+        if not opened:  # the first open: its holder removes it just after
+            os.unlink(name)
+        opened.append(fd)
+        return fd
+
+    monkeypatch.setattr(os, "open", open_then_removed)
+    fd = lockfile.take(path)
+    monkeypatch.undo()
+    try:
+        assert len(opened) == 2 and fd == opened[1]
+        assert fd is not None and os.fstat(fd).st_ino == os.stat(path).st_ino
+    finally:
+        lockfile.release(fd, path)
