@@ -376,3 +376,22 @@ def test_rules_json_is_the_same_in_every_language(capsys: pytest.CaptureFixture[
     english = capsys.readouterr().out
     assert main(["rules", "--lang", "fr", "--json"]) == 0
     assert capsys.readouterr().out == english and json.loads(english)["profile"] == "classic"
+
+
+def test_replay_says_equal_totals_past_the_target_play_another_deal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """R22: 510-510 after a finished deal is not "not over" like 300-200:
+    another deal is played until the totals differ."""
+    examples = Path(__file__).parent / "examples"
+    assert main(["replay", str(examples / "L005-hand-tie-510-open.json"), "--lang", "fr"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "Égalité à 510–510, le but de 500 atteint\u00a0: une autre donne se joue pour départager."
+    )
+    assert main(["replay", str(examples / "L005-hand-tie-510-open.json"), "--lang", "en"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "Tied at 510–510 with the target of 500 reached: "
+        "another deal is played to decide the match."
+    )
+    assert main(["replay", str(examples / "L006-hand-seed05-partial.json"), "--lang", "en"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("The match is not over: ")

@@ -525,6 +525,25 @@ def test_an_upload_error_counts_deals_and_actions_from_one(
     close(page)
 
 
+def test_the_viewer_says_equal_totals_past_the_target_play_on_not_just_undecided(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """R22: at 510-510 after a finished deal another deal is played; the
+    viewer said only « partie non décidée », as for a match below 500."""
+    examples = Path(__file__).parent / "examples"
+    page = open_page(chromium, PHONE, "fr-FR")
+    page.goto(server.base + "/replay?lang=fr")
+    page.set_input_files("#record-file", str(examples / "L005-hand-tie-510-open.json"))
+    page.click("#upload-form button[type=submit]")
+    expect(page.locator(".final")).to_have_text(
+        "Totaux 510 – 510\u00a0: égalité, le but atteint\u00a0: une autre donne départage."
+    )
+    page.set_input_files("#record-file", str(examples / "L006-hand-seed05-partial.json"))
+    page.click("#upload-form button[type=submit]")
+    expect(page.locator(".final")).to_contain_text("partie non décidée")
+    close(page)
+
+
 def test_a_file_that_is_no_record_is_said_so_in_french_not_as_a_move_against_the_rules(
     chromium: Browser, server: LiveServer, tmp_path: Path
 ) -> None:

@@ -301,12 +301,22 @@ def replay_text(record: Record, result: ReplayResult) -> str:
     a, b = result.totals
     score = f"{max(a, b)}\u00a0–\u00a0{min(a, b)}"
     if result.winner is None:
-        outcome = tr("report.not_over", a=a, b=b)
+        key = "report.tie_plays_on" if tied_past_target(result, record.rules) else "report.not_over"
+        outcome = tr(key, a=a, b=b, target=record.rules.target)
     elif result.winner == human:
         outcome = f"{tr('tui.you_won')} {score}"
     else:
         outcome = f"{tr('tui.won', name=names[result.winner])} {score}"
     return "\n".join([*lines, "", outcome])
+
+
+def tied_past_target(result: ReplayResult, rules: Rules) -> bool:
+    """Whether the match goes on only because the totals are equal at or
+    past the target after a finished deal (R22: deals go on until they
+    differ), rather than because no total has reached it yet."""
+    a, b = result.totals
+    finished = all(deal.complete for deal in result.deals)
+    return result.winner is None and finished and a == b >= rules.target
 
 
 def _points(n: int) -> str:

@@ -126,7 +126,11 @@ function resultTable() {
     box.append(dealSummary(summary, view, null));
     if (!d.complete) box.append(el("p", { class: "muted" }, t(forfeit ? "replay.stopped" : "replay.in_progress")));
   });
-  let winner = result.winner === null ? t("replay.undecided") : t("replay.wins", { name: names[result.winner] });
+  // R22: equal totals at or past the target after a finished deal play on
+  const [a, b] = result.totals;
+  const tied = a === b && a >= state.data.target && result.deals.every((d) => d.complete);
+  const undecided = t(tied ? "replay.tie_plays_on" : "replay.undecided");
+  let winner = result.winner === null ? undecided : t("replay.wins", { name: names[result.winner] });
   if (forfeit) {
     winner = forfeit.winner === null ? t("replay.no_result") : t("replay.wins_forfeit", { name: names[forfeit.winner] });
   }
