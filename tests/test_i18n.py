@@ -268,8 +268,8 @@ RULE_NUMBER_KEYS = (
     "rules.points_all_six",
     "rules.points_match",
     "rules.profiles_p",
-    "play.help.all_tricks_bonus",
-    "play.help.target",
+    "cli.help.all_tricks_bonus",
+    "cli.help.target",
 )
 
 
