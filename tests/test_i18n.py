@@ -271,8 +271,8 @@ RULE_NUMBER_KEYS = (
     "rules.points_all_six_none",
     "rules.points_match",
     "rules.profiles_p",
-    "play.help.all_tricks_bonus",
-    "play.help.target",
+    "cli.help.all_tricks_bonus",
+    "cli.help.target",
 )
 
 
@@ -466,7 +466,7 @@ def test_the_play_help_does_not_say_the_target_wins_the_match(lang: str) -> None
     """R22: reaching the target does not win by itself; after the deal that
     takes a total there, the higher total wins. `marjolet play --help`
     said "--target N: points that win the match"."""
-    text = translate("play.help.target", lang, target=500)
+    text = translate("cli.help.target", lang, target=500)
     assert not re.search(r"points that win|points qui gagnent", text), text
     assert {"en": "the higher total wins", "fr": "le plus haut total gagne"}[lang] in text
     assert text.endswith("500)")

@@ -13,39 +13,37 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import NoReturn, cast
 
+from marjolet.commands import words
+from marjolet.commands.words import PLAYER_COMMANDS
 from marjolet.errors import MarjoletError
 
-#: name -> (module, one-line help). Modules are imported lazily.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("marjolet.commands.play", "play a match against the computer"),
-    "replay": ("marjolet.commands.replay", "validate and score a game record"),
-    "convert": ("marjolet.commands.convert", "convert a record between JSON and text"),
-    "rules": ("marjolet.commands.rules", "print the rule set in force"),
-    "selfplay": (
-        "marjolet.commands.selfplay",
-        "write a bot-against-bot match as a record (random bots unless --bots)",
-    ),
-    "serve": ("marjolet.commands.serve", "play in the browser: the web server"),
-    "db-copy": (
-        "marjolet.commands.db_copy",
-        "copy the web server's database into an empty one (SQLite <-> PostgreSQL)",
-    ),
-    "arena": ("marjolet.commands.arena", "measure bots against each other (duplicate matches)"),
-    "bot-serve": ("marjolet.commands.bot_serve", "run a bot as a marjolet-bot/1 program"),
-    "bench": ("marjolet.commands.bench", "benchmark the rules engine"),
-    "bots": ("marjolet.commands.bots", "list the bots, their parameters and defaults"),
-    "solve": ("marjolet.commands.solve", "exact value and best cards of an ending (tricks 11-16)"),
-    "review": ("marjolet.commands.review", "the points lost on every decision of a record"),
+#: name -> module, imported lazily. Each command's one-line help is
+#: ``cli.command.<name>`` in the catalogues (``-`` read as ``_``), said in
+#: the player's language in ``marjolet --help``.
+COMMANDS: dict[str, str] = {
+    "play": "marjolet.commands.play",
+    "replay": "marjolet.commands.replay",
+    "convert": "marjolet.commands.convert",
+    "rules": "marjolet.commands.rules",
+    "selfplay": "marjolet.commands.selfplay",
+    "serve": "marjolet.commands.serve",
+    "db-copy": "marjolet.commands.db_copy",
+    "arena": "marjolet.commands.arena",
+    "bot-serve": "marjolet.commands.bot_serve",
+    "bench": "marjolet.commands.bench",
+    "bots": "marjolet.commands.bots",
+    "solve": "marjolet.commands.solve",
+    "review": "marjolet.commands.review",
 }
 
 
 class OneLineParser(argparse.ArgumentParser):
     """argparse that reports usage errors in one line with exit status 2.
 
-    ``word_error``, when set, words that line itself: ``marjolet play``
-    says it in the player's language."""
+    ``word_error``, when set, words that line itself: ``marjolet`` and the
+    player's commands say it in the player's language."""
 
     word_error: Callable[[str], str] | None = None
 
@@ -59,29 +57,66 @@ def build_parser(command: str | None = None, argv: Sequence[str] = ()) -> argpar
     """The argument parser. Only ``command``'s module is imported (the others
     are listed by name and help text), so start-up stays fast.
 
-    A command module may also provide ``prepare(argv)``, called with the raw
-    arguments before its options are added (``play`` picks its language
-    there), and ``usage_error(message) -> str``, the line that reports a
-    usage error of that command."""
+    ``marjolet`` alone and the player's commands (``play``, ``review``,
+    ``replay``, ``rules``: :data:`marjolet.commands.words.PLAYER_COMMANDS`)
+    speak the player's language: the last ``--lang`` among the raw
+    arguments, else ``LANG``, chosen before the parser is built, for the
+    help and the usage errors (:mod:`marjolet.commands.words`). A command
+    module may also provide ``usage_error(message) -> str``, the line that
+    reports a usage error of that command (``play`` words its English too)."""
     from marjolet import __version__
+    from marjolet.i18n import translate
 
-    parser = OneLineParser(
-        prog="marjolet",
-        description="Marjolet, the French two-player trick-and-draw card game.",
+    def english(key: str) -> str:
+        return translate(key, "en")
+
+    if command is None or command in PLAYER_COMMANDS:
+        words.prepare(argv)  # else English: a developer command's own help stays English
+    tr = words.tr
+    parser = OneLineParser(prog="marjolet", description=tr("cli.help.description"))
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"marjolet {__version__}",
+        help=tr("cli.help.version"),
     )
-    parser.add_argument("--version", action="version", version=f"marjolet {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
-    for name, (module, help_text) in COMMANDS.items():
-        cmd = sub.add_parser(name, help=help_text, description=help_text)
+    parser.add_argument(  # dest apart: a command's own --lang (default None) would hide it
+        "--lang", dest="top_lang", choices=("fr", "en"), help=tr("cli.help.lang")
+    )
+    words.translate_parser(parser)
+    sub = parser.add_subparsers(
+        dest="command", metavar=tr("cli.help.metavar_command"), parser_class=OneLineParser
+    )
+    parser._positionals.title = tr("cli.help.commands")
+    for name, module in COMMANDS.items():
+        key = f"cli.command.{name.replace('-', '_')}"
+        mine = name in PLAYER_COMMANDS  # a developer command's own help stays English
+        cmd = sub.add_parser(name, help=tr(key), description=tr(key) if mine else english(key))
         if name == command:
             mod = importlib.import_module(module)
-            if hasattr(mod, "prepare"):
-                mod.prepare(argv)
             mod.add_arguments(cmd)
             cmd.set_defaults(_module=mod)
-            if hasattr(mod, "usage_error"):  # the top parser reports unknown arguments
-                parser.word_error = cmd.word_error = mod.usage_error
+            if mine:
+                words.translate_parser(cmd)
+                parser.word_error = cmd.word_error = _usage_error(mod, name, cmd)
+    if command is None:
+        parser.word_error = _usage_error(None, None, parser)
     return parser
+
+
+def _usage_error(
+    module: object, name: str | None, parser: argparse.ArgumentParser
+) -> Callable[[str], str]:
+    """The function that words a usage error of ``marjolet [name]``: the
+    module's ``usage_error`` if it has one, else the shared one, which
+    leaves English in argparse's words."""
+    own = getattr(module, "usage_error", None)
+    if own is not None:
+        return cast("Callable[[str], str]", own)
+    options = parser._option_string_actions
+    return lambda message: words.worded_usage_error(
+        message, words.help_command(name), options, english=False
+    )
 
 
 def fail(message: str) -> NoReturn:
@@ -98,7 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with guarded_stdout():
             try:
-                return _dispatch(argv)
+                with words.kept():  # the player's language, for this command only
+                    return _dispatch(argv)
             except SystemExit as stop:  # help, --version, fail(): the output flushed first
                 try:
                     sys.stdout.flush()
@@ -110,15 +146,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         fail(str(exc))
 
 
+def _command_word(argv: Sequence[str]) -> str | None:
+    """The command's name: the first argument that is no option, nor the
+    value of a ``--lang`` given before it (``marjolet --lang fr play``)."""
+    value = False
+    for arg in argv:
+        if value:
+            value = False
+        elif arg in ("--la", "--lan", "--lang"):
+            value = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
 def _dispatch(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    command = next((a for a in argv if not a.startswith("-")), None)
+    command = _command_word(argv)
     try:  # building the parser imports the command's module (and what it imports)
         parser = build_parser(command if command in COMMANDS else None, argv)
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help()
             return 2
+        if args.top_lang is not None:  # marjolet --lang fr play: the command's --lang
+            if args.command not in PLAYER_COMMANDS:
+                fail(f"--lang: {args.command} speaks English only; give --lang after "
+                     f"{', '.join(PLAYER_COMMANDS[:-1])} or {PLAYER_COMMANDS[-1]}")
+            if args.lang is None:
+                args.lang = args.top_lang
         result: int = args._module.run(args)
         return result
     except MarjoletError as exc:

@@ -15,20 +15,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, cast
 
-from marjolet.commands.common import (
-    RULES_HELP,
-    add_rules_arguments,
-    file_name,
-    plain_int,
-    rules_from_args,
-)
+from marjolet.commands.common import add_rules_arguments, file_name, plain_int, rules_from_args
+from marjolet.commands.words import rules_words, translate_parser, worded_usage_error
 from marjolet.errors import MarjoletError, RecordError
-from marjolet.rules import CLASSIC, ENCYCLOPEDIA, SETTING_NAMES, Rules
+from marjolet.rules import SETTING_NAMES, Rules
 
 if TYPE_CHECKING:
     from marjolet.bots.levels import Level
@@ -82,44 +77,12 @@ def default_opponent() -> str:
     return STRONGEST
 
 
-def prepare(argv: Sequence[str]) -> None:
-    """Speak the player's language before the options are read, so that
-    ``--help`` and a usage error come in it: the last ``--lang`` among the
-    raw arguments, else the environment's language."""
-    from marjolet.i18n import from_environment
-    from marjolet.tui import words
-
-    words.use(_lang_argument(argv) or from_environment())
-
-
-def _lang_argument(argv: Sequence[str]) -> str | None:
-    """The value of the last usable ``--lang X`` or ``--lang=X`` (or an
-    abbreviation argparse accepts) before any ``--``."""
-    from marjolet.i18n import LANGS
-
-    found = None
-    for i, arg in enumerate(argv):
-        if arg == "--":
-            break
-        name, equals, value = arg.partition("=")
-        if name not in ("--la", "--lan", "--lang"):
-            continue
-        if not equals:
-            value = argv[i + 1] if i + 1 < len(argv) else ""
-        found = value if value in LANGS else found
-    return found
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options, described in the language chosen by :func:`prepare`."""
+    """The options, described in the language chosen by
+    :func:`marjolet.commands.words.prepare`."""
     from marjolet.tui.words import tr
 
-    parser.description = tr("play.help.description")
-    parser.formatter_class = _Help
-    parser._optionals.title = tr("play.help.options")
-    for action in parser._actions:
-        if action.dest == "help":
-            action.help = tr("play.help.help")
+    translate_parser(parser, tr("play.help.description"))
     parser.add_argument(
         "--level", metavar=tr("play.help.metavar_level"), help=tr("play.help.level")
     )
@@ -132,7 +95,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--name", type=player_name, metavar=tr("play.help.metavar_name"), help=tr("play.help.name")
     )
-    file = tr("play.help.metavar_file")
+    file = tr("cli.help.metavar_file")
     parser.add_argument("--save", metavar=file, type=file_name, help=tr("play.help.save"))
     parser.add_argument("--force", action="store_true", help=tr("play.help.force"))
     parser.add_argument(
@@ -145,73 +108,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--plain", action="store_true", help=tr("play.help.plain"))
     parser.add_argument("--lang", choices=("fr", "en"), help=tr("play.help.lang"))
-    values = {  # the defaults the help quotes, from the rules' home
-        "classic": CLASSIC.all_tricks_bonus,
-        "encyclopedia": ENCYCLOPEDIA.all_tricks_bonus,
-        "target": CLASSIC.target,
-    }
-    rules_words = {key: tr(f"play.help.{key}", **values) for key in RULES_HELP}
-    add_rules_arguments(parser, rules_words | {"metavar_profile": tr("play.help.metavar_profile")})
-
-
-class _Help(argparse.HelpFormatter):
-    """argparse's help with its "usage:" and its headings' colons in the
-    player's language (French sets a space before a colon)."""
-
-    def start_section(self, heading: str | None) -> None:
-        from marjolet.tui.words import tr
-
-        super().start_section(None if heading is None else tr("play.help.section", title=heading))
-
-    def add_usage(
-        self,
-        usage: str | None,
-        actions: Iterable[argparse.Action],
-        groups: Iterable[argparse._MutuallyExclusiveGroup],
-        prefix: str | None = None,
-    ) -> None:
-        from marjolet.tui.words import tr
-
-        words = tr("play.help.usage") if prefix is None else prefix
-        super().add_usage(usage, actions, groups, words)
-
-
-#: argparse's usage errors, read to be said in the player's words (``play.usage.*``).
-_USAGE_ERRORS = (
-    (r"unrecognized arguments: (?P<args>.*)", "unknown"),
-    (r"argument (?P<option>[^:]+): expected one argument", "no_value"),
-    (
-        r"argument (?P<option>[^:]+): invalid choice: '(?P<value>.*)' "
-        r"\(choose from (?P<choices>.*)\)",
-        "choice",
-    ),
-    (r"argument (?P<option>[^:]+): invalid int value: '(?P<value>.*)'", "integer"),
-    (r"argument (?P<option>[^:]+): '(?P<value>.*)' is not a plain number \(.*\)", "plain_integer"),
-    (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)", "ambiguous"),
-    (r"argument (?P<option>[^:]+): an empty file name.*", "empty_name"),
-    (r"argument (?P<option>[^:]+): (?P<detail>.*)", "option"),
-)
+    add_rules_arguments(parser, rules_words())
 
 
 def usage_error(message: str) -> str:
     """The line that reports argparse's usage error ``message``, in the
-    player's language (``marjolet : erreur : --seed attend un nombre entier,
-    pas « x »``); a message not foreseen is given as argparse wrote it."""
-    import re
-
+    player's language, English worded too (:func:`marjolet.commands.words.usage_error`)."""
     from marjolet.tui.launch import play_command
-    from marjolet.tui.words import tr
 
-    for pattern, key in _USAGE_ERRORS:
-        found = re.fullmatch(pattern, message, flags=re.DOTALL)
-        if found is not None:
-            parts = found.groupdict()
-            if "choices" in parts:  # 'fr', 'en' -> fr, en
-                parts["choices"] = parts["choices"].replace("'", "")
-            if key == "unknown":  # the help as this player can ask it
-                parts["help"] = play_command("--help")
-            return tr("play.error", message=tr(f"play.usage.{key}", **parts))
-    return tr("play.error", message=message)
+    return worded_usage_error(message, play_command("--help"), english=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -224,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _play(args)
     except MarjoletError as exc:  # a save open in another terminal too: it says what to do
-        print(words.tr("play.error", message=_worded(exc)), file=sys.stderr)
+        print(words.tr("cli.error", message=_worded(exc)), file=sys.stderr)
         return 2
 
 
@@ -435,7 +340,7 @@ def _resume(
                     "play.no_unfinished",
                     folder=saves.games_dir(create=False),
                     start=play_command(),
-                    resume=play_command(f"--resume {tr('play.help.metavar_file')}"),
+                    resume=play_command(f"--resume {tr('cli.help.metavar_file')}"),
                 )
             )
     else:

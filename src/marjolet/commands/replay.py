@@ -9,6 +9,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from marjolet.commands.common import file_name
+from marjolet.commands.words import tr
 from marjolet.errors import RecordError
 
 if TYPE_CHECKING:
@@ -16,21 +17,19 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options, described in the player's language
+    (:func:`marjolet.commands.words.prepare`)."""
     parser.add_argument(
-        "file", metavar="FILE", type=file_name, help="a record, JSON or text form ('-' for stdin)"
+        "file", metavar=tr("cli.help.metavar_file"), type=file_name, help=tr("replay.help.file")
     )
-    parser.add_argument("--json", action="store_true", help="print the result object of record.md")
+    parser.add_argument("--json", action="store_true", help=tr("replay.help.json"))
     add_lang_argument(parser)
 
 
 def add_lang_argument(parser: argparse.ArgumentParser) -> None:
     """``--lang fr|en``: the language of a player's text (``replay``,
     ``review``); ``--json`` is the same in any language."""
-    parser.add_argument(
-        "--lang",
-        choices=("fr", "en"),
-        help="the language of the text (default: from LANG, else English)",
-    )
+    parser.add_argument("--lang", choices=("fr", "en"), help=tr("replay.help.lang"))
 
 
 def load_checked(file: str) -> tuple[Record, ReplayResult]:

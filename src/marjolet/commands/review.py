@@ -9,6 +9,7 @@ import json
 import sys
 
 from marjolet.commands.common import file_name, plain_float, plain_int
+from marjolet.commands.words import tr
 from marjolet.errors import MarjoletError, RecordError
 
 #: The longest search per decision (the bots' ``time`` limit).
@@ -16,42 +17,38 @@ MAX_BUDGET = 3600
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options, described in the player's language
+    (:func:`marjolet.commands.words.prepare`)."""
     from marjolet.analysis.review import DEFAULT_BUDGET
     from marjolet.commands.replay import add_lang_argument
 
     parser.add_argument(
-        "file", metavar="RECORD", type=file_name, help="a record, JSON or text form ('-' for stdin)"
+        "file",
+        metavar=tr("review.help.metavar_record"),
+        type=file_name,
+        help=tr("replay.help.file"),
     )
-    parser.add_argument(
-        "--json", action="store_true", help='print {"decisions": [...], "players": [...]}'
-    )
+    parser.add_argument("--json", action="store_true", help=tr("review.help.json"))
     parser.add_argument(
         "--budget",
         type=plain_float,
         default=DEFAULT_BUDGET,
         metavar="S",
-        help=f"search seconds per phase-1 decision (default {DEFAULT_BUDGET:g}: a match to "
-        "500 in about a minute)",
+        help=tr("review.help.budget", default=f"{DEFAULT_BUDGET:g}"),
     )
-    parser.add_argument("--seat", type=plain_int, choices=[0, 1], help="review one player only")
     parser.add_argument(
-        "--out",
-        metavar="FILE",
-        type=file_name,
-        help="write the record annotated with comments (text form; JSON form with a "
-        "'comments' list if FILE ends in .json)",
+        "--seat", type=plain_int, choices=[0, 1], help=tr("review.help.seat")
     )
-    parser.add_argument("--force", action="store_true", help="let --out replace an existing file")
     parser.add_argument(
-        "--open",
-        action="store_true",
-        help="judge phase 1 with every card known (the true deal), like double-dummy analysis",
+        "--out", metavar=tr("cli.help.metavar_file"), type=file_name, help=tr("review.help.out")
     )
+    parser.add_argument("--force", action="store_true", help=tr("review.help.force"))
+    parser.add_argument("--open", action="store_true", help=tr("review.help.open"))
     parser.add_argument(
         "--estimator",
         choices=["auto", "best", "sampling"],
         default="auto",
-        help="phase-1 estimator: best bot if installed (auto), or sampled worlds",
+        help=tr("review.help.estimator"),
     )
     add_lang_argument(parser)
 

@@ -7,23 +7,17 @@ import argparse
 import json
 
 from marjolet.commands.common import add_rules_arguments, rules_from_args
+from marjolet.commands.words import rules_words, tr
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_rules_arguments(parser)
+    """The options, described in the player's language
+    (:func:`marjolet.commands.words.prepare`), the rules' as ``play``'s."""
+    add_rules_arguments(parser, rules_words())
     output = parser.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="print the rules object of record.md")
-    output.add_argument(
-        "--book",
-        action="store_true",
-        help="print the rules of the game in words, for these settings (as the web's rules page)",
-    )
-    parser.add_argument(
-        "--lang",
-        choices=("fr", "en"),
-        help="the language of the settings table and the rule book "
-        "(default: from LANG, else English; --json is the same in any)",
-    )
+    output.add_argument("--json", action="store_true", help=tr("rules.help.json"))
+    output.add_argument("--book", action="store_true", help=tr("rules.help.book"))
+    parser.add_argument("--lang", choices=("fr", "en"), help=tr("rules.help.lang"))
 
 
 def run(args: argparse.Namespace) -> int:
