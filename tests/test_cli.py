@@ -46,7 +46,9 @@ def test_replay_exits_2_with_one_line_for_a_missing_file() -> None:
 def test_a_record_read_from_standard_input_is_named_so() -> None:
     proc = run_cli("replay", "-", stdin="first_dealer 0\ndeal 0\n1. TC 7D\n")
     assert proc.returncode == 2
-    assert proc.stderr.startswith("marjolet: error: standard input: deal 0: line 3: ")
+    assert proc.stderr.startswith(
+        "marjolet: error: standard input: This file is not a valid game (deal 1): line 3: "
+    )
 
 
 def test_replay_table_shows_each_deal_and_the_winner(capsys: pytest.CaptureFixture[str]) -> None:

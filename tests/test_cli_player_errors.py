@@ -42,13 +42,13 @@ def test_a_json_error_is_also_one_line_on_standard_error(
 @pytest.mark.parametrize(
     ("content", "said"),
     [
-        ("", "empty file"),
-        ("  \n\n", "empty file"),
-        ("null\n", "not a marjolet record"),
-        ("42", "not a marjolet record"),
-        ("[1, 2]", "not a marjolet record"),
-        ('{"name": "my shopping list"}', "not a marjolet record"),
-        ("hello world\n", "not a marjolet record"),
+        ("", "the file is empty"),
+        ("  \n\n", "the file is empty"),
+        ("null\n", "no marjolet game can be read in it"),
+        ("42", "no marjolet game can be read in it"),
+        ("[1, 2]", "no marjolet game can be read in it"),
+        ('{"name": "my shopping list"}', "no marjolet game can be read in it"),
+        ("hello world\n", "no marjolet game can be read in it"),
     ],
 )
 def test_an_empty_null_or_foreign_file_is_named_as_such(
@@ -127,7 +127,10 @@ def test_a_record_that_cannot_be_read_is_named_once(
     missing = tmp_path / "nonexist.json"
     status, _, err = run([*command, str(missing)], capsys)
     assert status == 2
-    assert err == (
-        f"marjolet: error: cannot read record {str(missing)!r}: No such file or directory\n"
-    )
+    if command[0] in ("replay", "review"):  # a player's words (docs/replay.md)
+        assert err == f"marjolet: error: Cannot read {missing}: there is no such file.\n"
+    else:
+        assert err == (
+            f"marjolet: error: cannot read record {str(missing)!r}: No such file or directory\n"
+        )
     assert err.count(str(missing)) == 1

@@ -122,7 +122,7 @@ def test_every_refusal_a_record_can_meet_has_words_in_each_language(code: str) -
     assert placeholders(texts["en"]) == placeholders(texts["fr"])
     names = {"card", "lead", "legal", "missing", "meld"} & documented_particulars(code)
     assert names <= placeholders(texts["en"])
-    assert ("n" in placeholders(texts["en"])) == ("player" in documented_particulars(code))
+    assert ("name" in placeholders(texts["en"])) == ("player" in documented_particulars(code))
 
 
 def test_the_engine_docs_list_every_refusal_code() -> None:

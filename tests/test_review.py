@@ -436,7 +436,8 @@ def test_an_illegal_record_gets_the_error_of_replay(
     assert replay[0] == review[0] == 2
     assert replay[1:] == review[1:]
     assert len((review[2] or review[1]).strip().splitlines()) == 1
-    assert "action 1" in review[2] or '"action": 1' in review[1]
+    assert "(deal 1, trick 1)" in review[2]  # the player's count: from 1, by tricks
+    assert not as_json or json.loads(review[1])["error"]["action"] == 1
 
 
 def test_unreadable_record_is_one_error_line(
@@ -447,7 +448,7 @@ def test_unreadable_record_is_one_error_line(
     code, out, err = run_cli(capsys, "review", str(path))
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     code, _, err = run_cli(capsys, "review", str(tmp_path / "missing.json"))
-    assert code == 2 and "cannot read" in err
+    assert code == 2 and "Cannot read" in err and "there is no such file" in err
 
 
 def test_best_bot_is_plugged_in_when_importable(monkeypatch: pytest.MonkeyPatch) -> None:

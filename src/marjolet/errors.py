@@ -104,6 +104,14 @@ class RecordError(MarjoletError):
     programs (:attr:`IllegalActionError.why`), else ``None``. ``source``
     is the file the message already names (a file that cannot be read), so
     a command does not name it twice; ``None`` when the message names none.
+    ``kind``, for a front end that words the error for a player, says what
+    kind of fault it is where the message alone would have to be parsed
+    (``missing_file``, ``no_permission``, ``folder``, ``unreadable``,
+    ``bom``, ``utf16``, ``not_utf8``, ``empty``, ``not_record``,
+    ``bad_action``, ``bad_deck``), else
+    ``None``; ``detail`` is its particular (the action's text, the system's
+    reason a file cannot be read), else ``None``. Neither is in
+    :meth:`to_json`.
     """
 
     def __init__(
@@ -116,10 +124,14 @@ class RecordError(MarjoletError):
         readable: bool = True,
         why: dict[str, object] | None = None,
         source: str | None = None,
+        kind: str | None = None,
+        detail: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.source = source
+        self.kind = kind
+        self.detail = detail
         self.deal = deal
         self.action = action
         self.trick = trick

@@ -290,10 +290,11 @@ def loads(text: str, *, check: bool = True) -> Record:
     if text[:1] == "\ufeff":
         raise RecordError(
             "the record starts with a byte-order mark (U+FEFF); marjolet records are "
-            "UTF-8 without one: save the file again without the mark"
+            "UTF-8 without one: save the file again without the mark",
+            kind="bom",
         )
     if not text.strip():
-        raise RecordError("empty file: there is no record in it", readable=False)
+        raise RecordError("empty file: there is no record in it", readable=False, kind="empty")
     if text.lstrip()[:1] in ("{", "["):
         return _loads_json(text, check)
     return _loads_text(text, check)
@@ -320,7 +321,12 @@ def read_text(path: str | os.PathLike[str]) -> str:
     except OSError as exc:
         where = source_name(name)
         reason = _os_reason(exc)
-        raise RecordError(f"cannot read record {where!r}: {reason}", source=where) from None
+        raise RecordError(
+            f"cannot read record {where!r}: {reason}",
+            source=where,
+            kind=_os_kind(exc),
+            detail=reason,
+        ) from None
     return decode(data)
 
 
@@ -346,14 +352,16 @@ def decode(data: bytes) -> str:
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise RecordError(
             "the record is UTF-16 text (it starts with a UTF-16 byte-order mark); "
-            "marjolet records are UTF-8: save the file as UTF-8"
+            "marjolet records are UTF-8: save the file as UTF-8",
+            kind="utf16",
         )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RecordError(
             f"the record is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
-            f"{exc.start}); marjolet records are UTF-8: save the file as UTF-8"
+            f"{exc.start}); marjolet records are UTF-8: save the file as UTF-8",
+            kind="not_utf8",
         ) from None
 
 
@@ -416,6 +424,17 @@ def parse_json(text: str, *, what: str = "JSON") -> Any:
         raise RecordError(f"{what} nested too deeply", readable=False) from None
 
 
+def _os_kind(exc: OSError) -> str:
+    """The :attr:`RecordError.kind` of a file that cannot be read."""
+    if isinstance(exc, FileNotFoundError):
+        return "missing_file"
+    if isinstance(exc, PermissionError):
+        return "no_permission"
+    if isinstance(exc, IsADirectoryError):
+        return "folder"
+    return "unreadable"
+
+
 def _os_reason(exc: Exception) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
@@ -464,7 +483,10 @@ class _Builder:
         try:
             action = parse_action(text)  # type: ignore[arg-type]
         except ActionError as exc:
-            raise RecordError(str(exc), deal=d, action=a) from None
+            shown = text if isinstance(text, str) else json.dumps(text, default=str)
+            raise RecordError(
+                str(exc), deal=d, action=a, kind="bad_action", detail=shown
+            ) from None
         if self.deal is not None:
             try:
                 self.match.play(action)
@@ -491,16 +513,18 @@ class _Builder:
 
 def _parse_deck(value: object, d: int) -> tuple[int, ...]:
     if not isinstance(value, list | tuple):
-        raise RecordError("R4: 'deck' must be a list of 32 cards", deal=d)
+        raise RecordError("R4: 'deck' must be a list of 32 cards", deal=d, kind="bad_deck")
     deck: list[int] = []
     seen = 0
     for text in value:
         try:
             c = parse_card(text)
         except CardError as exc:
-            raise RecordError(f"R1: {exc}", deal=d) from None
+            raise RecordError(f"R1: {exc}", deal=d, kind="bad_deck") from None
         if seen >> c & 1:
-            raise RecordError(f"R4: card {CARD_NAMES[c]} appears twice in the deck", deal=d)
+            raise RecordError(
+                f"R4: card {CARD_NAMES[c]} appears twice in the deck", deal=d, kind="bad_deck"
+            )
         seen |= 1 << c
         deck.append(c)
     if len(deck) != 32:
@@ -509,6 +533,7 @@ def _parse_deck(value: object, d: int) -> tuple[int, ...]:
             f"R4: the deck has {len(deck)} card{'' if len(deck) == 1 else 's'}, not 32 "
             f"(missing: {missing})",
             deal=d,
+            kind="bad_deck",
         )
     return tuple(deck)
 
@@ -554,12 +579,15 @@ def _loads_json(text: str, check: bool) -> Record:
     if not isinstance(obj, dict):
         kind = _json_kind(obj)
         raise RecordError(
-            f"not a marjolet record: a record is a JSON object, not a {kind}", readable=False
+            f"not a marjolet record: a record is a JSON object, not a {kind}",
+            readable=False,
+            kind="not_record",
         )
     if not RECORD_KEYS & obj.keys():
         raise RecordError(
             "not a marjolet record: a JSON object without any of a record's fields",
             readable=False,
+            kind="not_record",
         )
     if "format" in obj and obj["format"] != FORMAT:
         raise RecordError(f"unknown format {obj['format']!r} (expected {FORMAT!r})")
@@ -678,7 +706,9 @@ class _TextReader:
         builder from the header."""
         if key != "deal" and all(v is None for v in self.header.values()):
             raise RecordError(
-                f"not a marjolet record: {where} starts with {key[:40]!r}", readable=False
+                f"not a marjolet record: {where} starts with {key[:40]!r}",
+                readable=False,
+                kind="not_record",
             )
         if self.header["first_dealer"] is None:
             raise RecordError(f"{where}: 'first_dealer' is required before the deals")
@@ -902,7 +932,8 @@ def to_match(record: Record) -> Match:
             try:
                 match.play(action)
             except IllegalActionError as exc:
-                raise RecordError(str(exc), deal=d, action=a, trick=_trick(match)) from None
+                trick = _trick(match)
+                raise RecordError(str(exc), deal=d, action=a, trick=trick, why=exc.why) from None
     return match
 
 

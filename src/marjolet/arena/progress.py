@@ -69,11 +69,16 @@ class NullProgress:
 
 
 class TerminalProgress:
-    """One line redrawn in place: bar, count, rate, ETA, running figures."""
+    """One line redrawn in place: bar, count, rate, ETA, running figures.
+    ``eta`` is the word before the time left (``marjolet review`` says it
+    in the player's language)."""
 
-    def __init__(self, stream: TextIO | None = None, interval: float = 0.1) -> None:
+    def __init__(
+        self, stream: TextIO | None = None, interval: float = 0.1, *, eta: str = "ETA"
+    ) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.interval = interval
+        self.eta = eta
         self.clock = _Clock()
         self._last = 0.0
         self._done = 0
@@ -101,7 +106,7 @@ class TerminalProgress:
         rate = self.clock.rate(done)
         head = (
             f"{self._title} [{bar}] {done}/{self.clock.total} "
-            f"{rate:.1f}/s ETA {self.clock.eta(done)}"
+            f"{rate:.1f}/s {self.eta} {self.clock.eta(done)}"
         )
         line = f"{head}  {figures}" if figures else head
         self.stream.write("\r" + line[: width - 1] + "\x1b[K")

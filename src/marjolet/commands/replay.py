@@ -34,30 +34,57 @@ def add_lang_argument(parser: argparse.ArgumentParser) -> None:
 
 def load_checked(file: str) -> tuple[Record, ReplayResult]:
     """Read a record (a path or ``-`` for stdin) and check it against the
-    rules; raises :class:`RecordError`. Shared with ``marjolet review``."""
+    rules; raises :class:`RecordError`."""
     from marjolet import record
 
     rec = record.loads(record.read_text(file), check=False)
     return rec, record.replay(rec)
 
 
-def report_error(file: str, exc: RecordError, as_json: bool) -> int:
+def load_or_report(
+    file: str, as_json: bool, lang: str | None
+) -> tuple[Record, ReplayResult] | int:
+    """:func:`load_checked`, or the bad record's error reported by
+    :func:`report_error` and its exit status (2). Shared with ``marjolet
+    review``."""
+    from marjolet import record
+
+    rec = None
+    try:
+        rec = record.loads(record.read_text(file), check=False)
+        return rec, record.replay(rec)
+    except RecordError as exc:
+        return report_error(file, exc, as_json, lang=lang, rec=rec)
+
+
+def report_error(
+    file: str,
+    exc: RecordError,
+    as_json: bool,
+    *,
+    lang: str | None = None,
+    rec: Record | None = None,
+) -> int:
     """Print a bad record's error the way ``replay`` does: one line on
-    standard error, and with ``--json`` also the error object on standard
-    output; returns 2."""
+    standard error in the player's words and language (``lang``, else the
+    environment's; ``rec``, the record read without its check, names the
+    players of a refused move), and with ``--json`` also the error object,
+    unchanged, on standard output; returns 2."""
     if as_json:  # the object for programs, the line for whoever reads the terminal
         print(json.dumps({"error": exc.to_json()}))
-    from marjolet.record import located
+    from marjolet.tui.record_errors import record_error_line
+    from marjolet.tui.words import speaking
 
-    print(f"marjolet: error: {located(file, exc)}", file=sys.stderr)
+    with speaking(lang):
+        print(record_error_line(file, exc, rec), file=sys.stderr)
     return 2
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        rec, result = load_checked(args.file)
-    except RecordError as exc:
-        return report_error(args.file, exc, args.json)
+    loaded = load_or_report(args.file, args.json, args.lang)
+    if isinstance(loaded, int):
+        return loaded
+    rec, result = loaded
     if args.json:
         print(json.dumps(result.to_json()))
     else:  # the player's words: deals from 1, trumps by name, as the game says them

@@ -10,7 +10,7 @@ import sys
 
 from marjolet.commands.common import file_name, plain_float, plain_int
 from marjolet.commands.words import tr
-from marjolet.errors import MarjoletError, RecordError
+from marjolet.errors import MarjoletError
 
 #: The longest search per decision (the bots' ``time`` limit).
 MAX_BUDGET = 3600
@@ -57,26 +57,31 @@ def run(args: argparse.Namespace) -> int:
     from marjolet import outputs
     from marjolet.analysis import annotate, default_estimator, review_record
     from marjolet.arena.progress import NullProgress, Progress, TerminalProgress
-    from marjolet.commands.replay import load_checked, report_error
+    from marjolet.commands.replay import load_or_report
+    from marjolet.tui.words import speaking, tr
 
     if not 0 <= args.budget <= MAX_BUDGET:  # NaN too; the search's own limit, named here
         raise MarjoletError(f"--budget must be 0-{MAX_BUDGET} seconds, got {args.budget:g}")
     if args.out:
         outputs.check_output(args.out, force=args.force, flag="--out")  # before the work
-    try:
-        rec, _ = load_checked(args.file)
-    except RecordError as exc:
-        return report_error(args.file, exc, args.json)
+    loaded = load_or_report(args.file, args.json, args.lang)
+    if isinstance(loaded, int):
+        return loaded
+    rec, _ = loaded
     isatty = getattr(sys.stderr, "isatty", None)
-    bar: Progress = TerminalProgress(sys.stderr) if isatty and isatty() else NullProgress()
+    with speaking(args.lang):  # the bar's words, in the player's language
+        title, unit, left = (tr(f"review.progress_{w}") for w in ("title", "unit", "left"))
+    bar: Progress = (
+        TerminalProgress(sys.stderr, eta=left) if isatty and isatty() else NullProgress()
+    )
     started = False
 
     def progress(done: int, total: int) -> None:
         nonlocal started
         if not started:
-            bar.start(total, 0, "review")
+            bar.start(total, 0, title)
             started = True
-        bar.update(done, lambda: "decisions")
+        bar.update(done, lambda: unit)
 
     seats = (args.seat,) if args.seat is not None else (0, 1)
     estimator = default_estimator(args.budget, kind=args.estimator)
@@ -103,7 +108,6 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(review.to_json()))
     else:  # the player's words, as the terminal's review (key r) says them
         from marjolet.tui.reports import review_text
-        from marjolet.tui.words import speaking
 
         with speaking(args.lang):
             print(review_text(rec, review))

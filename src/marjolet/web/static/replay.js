@@ -249,13 +249,14 @@ function uploadError(err) {
 }
 
 /** A move the rules refuse, in the reader's words, from the engine's refusal code and
- *  its particulars (`why`: docs/engine.md, "Refusals"): players counted from 1, cards
+ *  its particulars (`why`: docs/engine.md, "Refusals"): players counted from 1 (the
+ *  record's names are not known here; `marjolet replay` gives the same words its names), cards
  *  and melds as the table shows them, no rule id. Null for a code without a text. */
 function refusalText(why) {
   const key = `replay.why_${why.code}`;
   if (!hasText(key)) return null;
   const args = {};
-  if (Number.isInteger(why.player)) args.n = why.player + 1;
+  if (Number.isInteger(why.player)) args.name = t("player.n", { n: why.player + 1 });
   for (const field of ["card", "lead"]) if (why[field]) args[field] = cardLabel(why[field]);
   for (const field of ["legal", "missing"]) if (why[field]) args[field] = orList(why[field].map(cardLabel));
   if (why.meld) args.meld = meldName(why.meld, { trump: why.trump, rules: { jack_queen: why.jack_queen } });

@@ -1,0 +1,148 @@
+"""A bad record as ``marjolet replay`` and ``marjolet review`` tell a player:
+one line in the player's language naming what is wrong and where (the
+file, the deal and trick counted from 1, the player by the record's name);
+never a rule id, a record code or the library's English (docs/replay.md).
+
+The sentences are the replay page's (``replay.*`` of the catalogues): a
+move the rules refuse is worded from the engine's refusal
+(:attr:`marjolet.errors.RecordError.why`), a file that is no record, not
+UTF-8 or unreadable from the error's :attr:`~marjolet.errors.RecordError.kind`;
+a rarer fault keeps the library's English detail, without its rule id,
+inside the sentence of the player's language.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from marjolet.cards import SUITS, parse_card, suit_of
+from marjolet.engine import REFUSAL_CODES
+from marjolet.errors import RecordError
+from marjolet.i18n import DEFAULT
+from marjolet.melds import MELD_INDEX
+from marjolet.record import Record
+from marjolet.rules import Rules
+from marjolet.tui import describe
+from marjolet.tui.words import card, lang, tr
+
+#: A rule id at the head of a library message (``R16: ``, ``R9/R10: ``).
+_RULE_ID = re.compile(r"\bR\d+(?:/R\d+)*(?:, \w+)?:\s*")
+
+#: What a file that cannot be read is, by :attr:`RecordError.kind`.
+_UNREADABLE = {
+    "missing_file": "replay.no_such_file",
+    "no_permission": "replay.no_permission",
+    "folder": "replay.is_folder",
+}
+
+
+def record_error_line(file: str, exc: RecordError, record: Record | None = None) -> str:
+    """The line ``marjolet replay``/``review`` print for a bad record
+    (``marjolet: error: FILE: ...``), in the language in use; ``record``
+    is the record as read, without its check, when it could be read (its
+    players' names and rules word a refused move)."""
+    return tr("replay.error_line", message=record_error_text(file, exc, record))
+
+
+def record_error_text(file: str, exc: RecordError, record: Record | None = None) -> str:
+    """The error of :func:`record_error_line` without its ``marjolet: error:``."""
+    shown = tr("replay.stdin") if file == "-" else file
+    if exc.kind in _UNREADABLE or exc.kind == "unreadable":
+        key = _UNREADABLE.get(exc.kind or "")
+        reason = tr(key) if key else tr("replay.reason_english", detail=exc.detail or exc.message)
+        return tr("replay.cannot_read", file=shown, reason=reason)
+    if exc.kind == "bom":
+        sentence = tr("replay.bom")
+    elif exc.kind in ("not_utf8", "utf16"):
+        sentence = tr(f"replay.{exc.kind}")
+    else:
+        sentence = _bad_record(exc, record)
+    return tr("replay.file_error", file=shown, error=sentence)
+
+
+def _bad_record(exc: RecordError, record: Record | None) -> str:
+    where = []
+    if exc.deal is not None:
+        where.append(tr("replay.at_deal", n=exc.deal + 1))
+        if exc.trick is not None:
+            where.append(tr("replay.at_trick", n=exc.trick))
+        elif exc.action is not None:
+            where.append(tr("replay.at_action", n=exc.action + 1))
+    reason = _reason(exc, record)
+    if where:
+        return tr("replay.bad_record", where=", ".join(where), reason=reason)
+    return tr("replay.bad_record_nowhere", reason=reason)
+
+
+def _reason(exc: RecordError, record: Record | None) -> str:
+    refused = refusal_reason(exc.why, record) if exc.why else None
+    if refused is not None:
+        return refused
+    if exc.kind == "empty":
+        return tr("error.empty_file")
+    if exc.kind == "not_record":
+        return tr("replay.reason_not_record")
+    if exc.kind == "bad_action":
+        return tr("replay.reason_bad_action", text=exc.detail or "")
+    if exc.kind == "bad_deck":
+        return tr("replay.reason_bad_deck")
+    detail = _RULE_ID.sub("", exc.message).rstrip(".")
+    return detail if lang() == DEFAULT else tr("replay.reason_english", detail=detail)
+
+
+def refusal_reason(why: dict[str, object], record: Record | None) -> str | None:
+    """A move the rules refuse (the engine's code and particulars,
+    docs/engine.md "Refusals") as the replay page words it, the player
+    named as the record names them; ``None`` for a code without words."""
+    code = why.get("code")
+    if not isinstance(code, str) or code not in REFUSAL_CODES or code == "unknown_action":
+        return None
+    args: dict[str, object] = {}
+    player = why.get("player")
+    if isinstance(player, int) and player in (0, 1):
+        args["name"] = refusal_names(record.players if record else None)[player]
+    for field in ("card", "lead"):
+        if isinstance(value := why.get(field), str):
+            args[field] = card(parse_card(value))
+    for field in ("legal", "missing"):
+        if isinstance(value := why.get(field), (list, tuple)):
+            args[field] = describe.or_join([card(parse_card(str(c))) for c in value])
+    meld, trump = why.get("meld"), why.get("trump")
+    if isinstance(meld, str) and meld in MELD_INDEX:
+        rules = record.rules if record else Rules()
+        args["meld"] = describe.meld_words(MELD_INDEX[meld], _suit(trump), rules)
+    return tr(f"replay.why_{code}", **args)
+
+
+def _suit(trump: object) -> int:
+    """A suit given as its letter (``"H"``) or a card of it, else spades."""
+    if isinstance(trump, int) and 0 <= trump < 4:
+        return trump
+    if isinstance(trump, str) and trump in SUITS:
+        return SUITS.index(trump)
+    if isinstance(trump, str):
+        try:
+            return suit_of(parse_card(trump))
+        except ValueError:
+            pass
+    return 3
+
+
+def refusal_names(players: Sequence[str] | None) -> list[str]:
+    """The record's players as a refusal names them: as the replay's text
+    names them (:func:`marjolet.tui.reports.record_names`), but a seat of
+    the default name ("You") by its number, which a sentence in the third
+    person can say ("Player 1 plays...")."""
+    from marjolet.tui.reports import record_names
+    from marjolet.tui.session import DEFAULT_NAMES
+
+    names = record_names(players)
+    if players is not None:
+        for seat, recorded in enumerate(players):
+            if recorded in DEFAULT_NAMES:
+                names[seat] = f"{tr('player.default_name')} {seat + 1}"
+    return names
+
+
+__all__ = ["record_error_line", "record_error_text", "refusal_names", "refusal_reason"]

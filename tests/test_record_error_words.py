@@ -1,0 +1,215 @@
+"""``marjolet replay`` and ``marjolet review`` tell a player what is wrong in
+a bad record in the player's words and language: one line naming the file,
+the deal and trick counted from 1 and the player by the record's name; no
+rule id, no record code; ``--json`` keeps the object for programs as it was
+(docs/replay.md, "A bad record")."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from marjolet.bots import make_bot
+from marjolet.cli import main
+from marjolet.match import Match
+from marjolet.record import Record
+from marjolet.turns import play_deal
+
+NB = "\u00a0"
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        status = main(argv)
+    except SystemExit as stop:
+        status = int(stop.code or 0)
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+@pytest.fixture
+def selfplay_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """The record of ``marjolet selfplay --seed 3``, in the text form."""
+    path = tmp_path / "g.txt"
+    assert run(["selfplay", "--seed", "3", "--out", str(path)], capsys)[0] == 0
+    return path.read_text()
+
+
+def edited(tmp_path: Path, text: str, old: str, new: str, name: str) -> str:
+    assert old in text, "the self-play record changed: pick another line"
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1))
+    return str(path)
+
+
+def not_held(tmp_path: Path, selfplay_text: str) -> str:
+    """Trick 2's second card replaced by a card the player does not hold."""
+    return edited(tmp_path, selfplay_text, "\n   2. 7H 9C draw", "\n   2. 7H KD draw", "g2.txt")
+
+
+def no_rule_words(line: str, path: str) -> None:
+    line = line.replace(path, "FILE")
+    for code in ("R7", "R16", "KD", "JH", "7C", "not_held", "must_overtake", "action 4"):
+        assert code not in line, line
+
+
+@pytest.mark.parametrize("how", ["--lang", "LANG"])
+def test_replay_of_a_card_not_held_is_told_in_french_with_deal_trick_and_name(
+    tmp_path: Path,
+    selfplay_text: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    how: str,
+) -> None:
+    path = not_held(tmp_path, selfplay_text)
+    flags = ["--lang", "fr"] if how == "--lang" else []
+    if how == "LANG":
+        monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+        monkeypatch.delenv("LC_ALL", raising=False)
+        monkeypatch.delenv("LC_MESSAGES", raising=False)
+        monkeypatch.delenv("LANGUAGE", raising=False)
+    status, out, err = run(["replay", path, *flags], capsys)
+    assert status == 2 and out == ""
+    assert err == (
+        f"marjolet{NB}: erreur{NB}: {path}{NB}: Ce fichier n’est pas une partie valable "
+        f"(donne 1, pli 2){NB}: random (joueur 1) joue R♦, qu’il n’a pas en main.\n"
+    )
+
+
+def test_replay_of_a_card_not_held_is_told_in_english_without_rule_id(
+    tmp_path: Path, selfplay_text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = not_held(tmp_path, selfplay_text)
+    status, _, err = run(["replay", path, "--lang", "en"], capsys)
+    assert status == 2
+    assert err == (
+        f"marjolet: error: {path}: This file is not a valid game (deal 1, trick 2): "
+        "random (player 1) plays K♦, which is not in their hand.\n"
+    )
+    no_rule_words(err, path)
+
+
+def test_the_json_error_of_a_bad_record_keeps_its_codes_for_programs(
+    tmp_path: Path, selfplay_text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = not_held(tmp_path, selfplay_text)
+    for command in ("replay", "review"):
+        status, out, err = run([command, path, "--json", "--lang", "fr"], capsys)
+        assert status == 2
+        assert json.loads(out) == {
+            "error": {"deal": 0, "action": 4, "message": "R7: player 0 does not hold KD"}
+        }
+        assert err.startswith(f"marjolet{NB}: erreur{NB}: ") and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("fr", f"(donne 1, pli 12){NB}: random (joueur 2) joue 7♣ sur V♥ alors qu’il doit "
+               f"fournir et monter{NB}; il pouvait jouer A♥."),
+        ("en", "(deal 1, trick 12): random (player 2) plays 7♣ on J♥ but must follow suit "
+               "with a higher card; they could play A♥."),
+    ],
+)  # fmt: skip
+def test_review_of_a_card_the_rules_forbid_names_the_card_the_rule_wants(
+    tmp_path: Path, selfplay_text: str, capsys: pytest.CaptureFixture[str], lang: str, said: str
+) -> None:
+    path = edited(tmp_path, selfplay_text, "\n  12. JH AH", "\n  12. JH 7C", "g3.txt")
+    status, out, err = run(["review", path, "--lang", lang], capsys)
+    assert status == 2 and out == ""
+    assert err.endswith(said + "\n") and len(err.splitlines()) == 1, err
+    no_rule_words(err, path)
+
+
+def test_a_refused_move_names_the_player_as_the_record_names_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for players, named in ((["Alice", "Bob"], "Alice joue"), (["You", "Bob"], "Joueur 1 joue")):
+        match = Match(seed=4, players=players)
+        match.start_deal()
+        record = Record.from_match(match)
+        deal = record.deals[0]
+        first = match.deal.legal_actions()[0] if match.deal else 0
+        # the leader plays a card, the follower "plays" it again: not in their hand
+        bad = Record(record.rules, record.first_dealer, record.players,
+                     (type(deal)(deal.deck, (first, first)),), ())  # fmt: skip
+        path = tmp_path / "named.json"
+        path.write_text(bad.dumps())
+        status, _, err = run(["replay", str(path), "--lang", "fr"], capsys)
+        assert status == 2 and f"(donne 1, pli 1){NB}: {named} " in err, err
+        assert "Vous" not in err and "joueur 0" not in err
+
+
+@pytest.mark.parametrize(
+    ("command", "lang", "said"),
+    [
+        ("review", "fr", f"Ce fichier n’est pas une partie valable{NB}: on n’y lit aucune partie "
+                         "de marjolet (ni en JSON, ni en notation texte)."),
+        ("replay", "en", "This file is not a valid game: no marjolet game can be read in it "
+                         "(neither JSON nor the text notation)."),
+    ],
+)  # fmt: skip
+def test_a_file_that_is_no_record_is_said_so_in_the_players_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, lang: str, said: str
+) -> None:
+    path = tmp_path / "bad.rec"
+    path.write_text("garbage\n")
+    status, _, err = run([command, str(path), "--lang", lang], capsys)
+    assert status == 2 and err.endswith(f"{path}{NB if lang == 'fr' else ''}: {said}\n"), err
+    assert "garbage" not in err and "not a marjolet record" not in err
+
+
+@pytest.mark.parametrize("command", ["replay", "review"])
+def test_a_missing_file_or_a_folder_cannot_be_read_in_french(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    missing = tmp_path / "absent.txt"
+    status, _, err = run([command, str(missing), "--lang", "fr"], capsys)
+    assert status == 2
+    assert err == f"marjolet{NB}: erreur{NB}: Impossible de lire {missing}{NB}: ce fichier " \
+        "n’existe pas.\n"
+    status, _, err = run([command, str(tmp_path), "--lang", "fr"], capsys)
+    assert status == 2 and err.endswith("c’est un dossier, pas un fichier.\n"), err
+
+
+def test_not_utf8_a_bad_action_and_a_short_deck_are_told_in_french(
+    tmp_path: Path, selfplay_text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(selfplay_text.replace('"random"', '"Zoé"', 1).encode("latin-1"))
+    bad_action = edited(tmp_path, selfplay_text, "\n   2. 7H 9C", "\n   2. 7H ZZ", "a.txt")
+    deck_line = next(line for line in selfplay_text.splitlines() if line.startswith("deck "))
+    short = edited(tmp_path, selfplay_text, deck_line, deck_line.rsplit(" ", 1)[0], "d.txt")
+    said = {
+        str(latin): f"Ce fichier n’est pas du texte UTF-8{NB}: enregistrez la partie en UTF-8",
+        bad_action: f"(donne 1, coup 5){NB}: «{NB}ZZ{NB}» n’est ni une carte ni un coup du jeu.",
+        short: f"(donne 1){NB}: son paquet n’est pas fait des 32 cartes du jeu, chacune une fois.",
+    }
+    for path, words in said.items():
+        status, _, err = run(["replay", path, "--lang", "fr"], capsys)
+        assert status == 2 and words in err and len(err.splitlines()) == 1, err
+        assert "R1" not in err and "R4" not in err and "offset" not in err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_review_progress_bar_speaks_french(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = Match(seed=6, players=["random", "random"])
+    match.start_deal()
+    play_deal(match, [make_bot("random", seed=1), make_bot("random", seed=2)])
+    path = tmp_path / "one.json"
+    path.write_text(Record.from_match(match).dumps())
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(["review", str(path), "--budget", "0", "--lang", "fr"]) == 0
+    drawn = terminal.getvalue()
+    assert "analyse [" in drawn and " reste " in drawn and "décisions" in drawn, drawn
+    assert "ETA" not in drawn and "review [" not in drawn and "decisions" not in drawn
