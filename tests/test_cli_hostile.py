@@ -26,13 +26,25 @@ def record_file(tmp_path: Path) -> Path:
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-@pytest.mark.parametrize("args", [["rules"], ["bots", "--json"], ["--help"], ["--version"]])
-def test_standard_output_on_a_full_disk_is_one_line_with_status_2(args: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["bots", "--json"], "standard output: cannot write"),
+        # marjolet alone and a player's command, in the player's words
+        (["rules"], "cannot write to the screen (standard output)"),
+        (["--help"], "cannot write to the screen (standard output)"),
+        (["--version"], "cannot write to the screen (standard output)"),
+    ],
+)
+def test_standard_output_on_a_full_disk_is_one_line_with_status_2(
+    args: list[str], said: str
+) -> None:
+    env = {"LANG": "C", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""}
     with open("/dev/full", "w") as full:
-        result = run_cli(*args, stdout=full.fileno())
+        result = run_cli(*args, stdout=full.fileno(), env=env)
     line = error_line(result.stderr)
     assert result.returncode == 2
-    assert line == "marjolet: error: standard output: cannot write: No space left on device"
+    assert line == f"marjolet: error: {said}: No space left on device"
 
 
 @pytest.mark.parametrize("kind", ["missing", "not-an-extension"])
@@ -182,7 +194,7 @@ def test_review_names_budget_when_its_value_is_out_of_range(
     with pytest.raises(SystemExit) as stop:
         main(["review", "--budget", budget, str(record_file)])
     assert stop.value.code == 2
-    assert "--budget must be 0-3600 seconds" in error_line(capsys.readouterr().err)
+    assert "--budget must be between 0 and 3600 seconds" in error_line(capsys.readouterr().err)
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")

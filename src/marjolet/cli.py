@@ -125,25 +125,43 @@ def fail(message: str) -> NoReturn:
     raise SystemExit(2)
 
 
+def fail_worded(exc: Exception, command: str | None) -> NoReturn:
+    """Print the error that ends ``marjolet [command]`` in one line and exit
+    with status 2: in the player's language and words for ``marjolet``
+    alone and the player's commands (``cli.error``), whose ``run`` words
+    its errors in the language in use; a developer command's in English."""
+    if _speaks_player_language(command):
+        print(words.tr("cli.error", message=words.worded_error(exc)), file=sys.stderr)
+        raise SystemExit(2)
+    fail(str(exc))
+
+
+def _speaks_player_language(command: str | None) -> bool:
+    """``marjolet`` alone (or with a command not known) and the player's
+    commands speak the player's language (:func:`build_parser`)."""
+    return command not in COMMANDS or command in PLAYER_COMMANDS
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; a failure to write its output (standard output on a
     full disk) is reported like any input error: one line, status 2."""
     from marjolet.outputs import OutputError, guarded_stdout
 
-    try:
-        with guarded_stdout():
-            try:
-                with words.kept():  # the player's language, for this command only
-                    return _dispatch(argv)
-            except SystemExit as stop:  # help, --version, fail(): the output flushed first
+    argv = list(sys.argv[1:] if argv is None else argv)
+    with words.kept():  # the player's language, for this command only
+        try:
+            with guarded_stdout():
                 try:
-                    sys.stdout.flush()
-                except OutputError:
-                    if stop.code in (0, None):
-                        raise
-                raise
-    except OutputError as exc:
-        fail(str(exc))
+                    return _dispatch(argv)
+                except SystemExit as stop:  # help, --version, fail(): the output flushed first
+                    try:
+                        sys.stdout.flush()
+                    except OutputError:
+                        if stop.code in (0, None):
+                            raise
+                    raise
+        except OutputError as exc:
+            fail_worded(exc, _command_word(argv))
 
 
 def _command_word(argv: Sequence[str]) -> str | None:
@@ -160,8 +178,7 @@ def _command_word(argv: Sequence[str]) -> str | None:
     return None
 
 
-def _dispatch(argv: Sequence[str] | None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+def _dispatch(argv: Sequence[str]) -> int:
     command = _command_word(argv)
     try:  # building the parser imports the command's module (and what it imports)
         parser = build_parser(command if command in COMMANDS else None, argv)
@@ -178,9 +195,12 @@ def _dispatch(argv: Sequence[str] | None) -> int:
         result: int = args._module.run(args)
         return result
     except MarjoletError as exc:
-        fail(str(exc))
+        fail_worded(exc, command)
     except KeyboardInterrupt:
-        print("marjolet: interrupted", file=sys.stderr)
+        interrupted = "marjolet: interrupted"
+        if _speaks_player_language(command):
+            interrupted = words.tr("cli.interrupted")
+        print(interrupted, file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 1

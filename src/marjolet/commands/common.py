@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import TypeVar
 
-from marjolet.errors import RulesError
+from marjolet.errors import MarjoletError, RulesError
 from marjolet.rules import DEAL_PATTERNS, JACK_QUEEN_MODES, Rules, check_new_match
 
 N = TypeVar("N", int, float)
@@ -138,3 +138,22 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         except RulesError as exc:
             raise RulesError(f"{FLAGS[key]}: {exc}") from None
     return rules
+
+
+def rules_in_words(args: argparse.Namespace) -> Rules:
+    """:func:`rules_from_args` for a player (``marjolet play``, ``rules``):
+    a rule set not known or a setting out of its limits refused in the
+    player's language (``cli.unknown_rules``, ``cli.setting_range``), from
+    the rules' own data, not their English."""
+    from marjolet.rules import NEW_MATCH_LIMITS, PROFILES, beyond_new_match_limits
+    from marjolet.tui.words import tr
+
+    if args.profile not in PROFILES:
+        known = ", ".join(PROFILES)
+        raise MarjoletError(tr("cli.unknown_rules", flag="--rules", name=args.profile, known=known))
+    beyond = beyond_new_match_limits({key: getattr(args, key, None) for key in NEW_MATCH_LIMITS})
+    if beyond is not None:
+        key, low, high, value = beyond
+        words = {"flag": FLAGS[key], "low": low, "high": high, "value": value}
+        raise MarjoletError(tr("cli.setting_range", **words))
+    return rules_from_args(args)

@@ -20,10 +20,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, cast
 
-from marjolet.commands.common import add_rules_arguments, file_name, plain_int, rules_from_args
-from marjolet.commands.words import rules_words, translate_parser, worded_usage_error
+from marjolet.commands.common import add_rules_arguments, file_name, plain_int, rules_in_words
+from marjolet.commands.words import (
+    output_reason,
+    rules_words,
+    translate_parser,
+    worded_error,
+    worded_usage_error,
+)
 from marjolet.errors import MarjoletError, RecordError
-from marjolet.rules import SETTING_NAMES, Rules
+from marjolet.rules import SETTING_NAMES
 
 if TYPE_CHECKING:
     from marjolet.bots.levels import Level
@@ -129,19 +135,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _play(args)
     except MarjoletError as exc:  # a save open in another terminal too: it says what to do
-        print(words.tr("cli.error", message=_worded(exc)), file=sys.stderr)
+        print(words.tr("cli.error", message=worded_error(exc)), file=sys.stderr)
         return 2
-
-
-def _worded(exc: MarjoletError) -> str:
-    """An error's sentence for the player: standard output's failure in
-    the player's words (the rest is worded where it is raised)."""
-    from marjolet.outputs import OutputError
-    from marjolet.tui.words import tr
-
-    if isinstance(exc, OutputError) and exc.code == "stdout":
-        return tr("play.stdout_failed", detail=exc.detail)
-    return str(exc)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -213,7 +208,7 @@ def open_session(args: argparse.Namespace) -> GameSession:
         try:
             check_output(save_to, force=args.force, flag="--save", may_replace=own)
         except OutputError as exc:
-            reason = tr(f"play.save.{exc.code}", detail=exc.detail, folder=exc.detail)
+            reason = output_reason(exc)
             raise OutputError(tr("play.cannot_save", path=args.save, reason=reason)) from None
     locks = [saves.lock_save(save_to)] if save_to is not None else []
     try:
@@ -236,7 +231,7 @@ def _open_locked(
     from marjolet.tui.session import GameSession
 
     if args.resume is None:
-        rules = _rules_in_words(args)
+        rules = rules_in_words(args)
         opponent = args.opponent or default_opponent()
         with _opponent_checked(opponent):
             session = GameSession.new(
@@ -258,23 +253,6 @@ def _open_locked(
     if session.save_error:  # better now than after the first move
         raise RecordError(session.save_error)
     return session
-
-
-def _rules_in_words(args: argparse.Namespace) -> Rules:
-    """The rules of a new match (:func:`rules_from_args`), a rule set not
-    known or a setting out of its limits refused in the player's language."""
-    from marjolet.commands.common import FLAGS
-    from marjolet.rules import NEW_MATCH_LIMITS, PROFILES, beyond_new_match_limits
-    from marjolet.tui.words import tr
-
-    if args.profile not in PROFILES:
-        raise MarjoletError(tr("play.unknown_rules", name=args.profile, known=", ".join(PROFILES)))
-    beyond = beyond_new_match_limits({key: getattr(args, key, None) for key in NEW_MATCH_LIMITS})
-    if beyond is not None:
-        key, low, high, value = beyond
-        words = {"flag": FLAGS[key], "low": low, "high": high, "value": value}
-        raise MarjoletError(tr("play.setting_range", **words))
-    return rules_from_args(args)
 
 
 def _level_by_name(text: str) -> Level:

@@ -7,10 +7,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from marjolet.commands.common import file_name, plain_float, plain_int
 from marjolet.commands.words import tr
 from marjolet.errors import MarjoletError
+
+if TYPE_CHECKING:
+    from marjolet.outputs import OutputError
 
 #: The longest search per decision (the bots' ``time`` limit).
 MAX_BUDGET = 3600
@@ -61,9 +65,13 @@ def run(args: argparse.Namespace) -> int:
     from marjolet.tui.words import speaking, tr
 
     if not 0 <= args.budget <= MAX_BUDGET:  # NaN too; the search's own limit, named here
-        raise MarjoletError(f"--budget must be 0-{MAX_BUDGET} seconds, got {args.budget:g}")
+        words = {"flag": "--budget", "low": 0, "high": MAX_BUDGET, "value": f"{args.budget:g}"}
+        raise MarjoletError(tr("cli.seconds_range", **words))
     if args.out:
-        outputs.check_output(args.out, force=args.force, flag="--out")  # before the work
+        try:  # before the work
+            outputs.check_output(args.out, force=args.force, flag="--out")
+        except outputs.OutputError as exc:
+            raise _cannot_write(args.out, exc) from None
     loaded = load_or_report(args.file, args.json, args.lang)
     if isinstance(loaded, int):
         return loaded
@@ -102,8 +110,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             outputs.write_atomic(args.out, text)
         except OSError as exc:
-            reason = exc.strerror or exc
-            raise MarjoletError(f"--out {args.out!r}: cannot write: {reason}") from None
+            raise _cannot_write(args.out, exc) from None
     if args.json:
         print(json.dumps(review.to_json()))
     else:  # the player's words, as the terminal's review (key r) says them
@@ -112,3 +119,11 @@ def run(args: argparse.Namespace) -> int:
         with speaking(args.lang):
             print(review_text(rec, review))
     return 0
+
+
+def _cannot_write(path: str, exc: OutputError | OSError) -> MarjoletError:
+    """``--out``'s file refused, or its writing failed, in the player's
+    words (``review.cannot_write``, ``cli.output.*``)."""
+    from marjolet.commands.words import output_reason
+
+    return MarjoletError(tr("review.cannot_write", path=path, reason=output_reason(exc)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from marjolet.commands.common import add_rules_arguments, rules_from_args
+from marjolet.commands.common import add_rules_arguments, rules_in_words
 from marjolet.commands.words import rules_words, tr
 
 
@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = rules_from_args(args)
+    rules = rules_in_words(args)  # refused in the player's words, as play refuses them
     if args.json:
         print(json.dumps(rules.to_json()))
         return 0

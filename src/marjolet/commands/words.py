@@ -15,9 +15,14 @@ Standard library and the catalogues only, so ``marjolet --help`` stays fast.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from marjolet.outputs import OutputError
 
 #: The commands a player types: their help and usage errors are translated.
 PLAYER_COMMANDS = ("play", "replay", "review", "rules")
@@ -186,6 +191,40 @@ def _decimal(options: Mapping[str, argparse.Action] | None, option: str) -> bool
 
     action = None if options is None else options.get(option.split("/")[0])
     return action is not None and action.type is plain_float
+
+
+def worded_error(exc: Exception) -> str:
+    """The sentence of an error that ends a player's command, for
+    ``cli.error``: standard output's failure in the player's words
+    (``cli.stdout_failed``); any other error is worded where it is raised."""
+    from marjolet.outputs import OutputError
+    from marjolet.tui.words import tr
+
+    if isinstance(exc, OutputError) and exc.code == "stdout":
+        return tr("cli.stdout_failed", detail=exc.detail)
+    return str(exc)
+
+
+def output_reason(exc: OutputError | OSError) -> str:
+    """Why a file the player named may not, or cannot, be written, in the
+    player's words (``cli.output.*``): from the refusal's ``code``
+    (:func:`marjolet.outputs.check_output`), or from the system's error
+    while writing (:func:`marjolet.outputs.write_atomic`)."""
+    from marjolet.outputs import OutputError
+    from marjolet.tui.words import tr
+
+    if isinstance(exc, OutputError):
+        if exc.code in ("exists", "folder", "special", "no_folder", "cannot_write"):
+            return tr(f"cli.output.{exc.code}", detail=exc.detail, folder=exc.detail)
+        return str(exc)  # pragma: no cover - every refusal of check_output has a code
+    if isinstance(exc, IsADirectoryError):
+        return tr("cli.output.folder")
+    if isinstance(exc, FileExistsError):  # a device, pipe or socket, never replaced
+        return tr("cli.output.special")
+    folder = os.path.dirname(os.path.abspath(exc.filename)) if exc.filename else ""
+    if isinstance(exc, FileNotFoundError) and folder and not os.path.isdir(folder):
+        return tr("cli.output.no_folder", folder=folder)
+    return tr("cli.output.cannot_write", detail=exc.strerror or exc)
 
 
 def help_command(command: str | None) -> str:
