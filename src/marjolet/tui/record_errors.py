@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from marjolet.cards import SUITS, parse_card, suit_of
+from marjolet.cards import SUITS, card_fix, parse_card, suit_of
 from marjolet.engine import REFUSAL_CODES
 from marjolet.errors import RecordError
 from marjolet.i18n import DEFAULT
@@ -62,7 +62,7 @@ def record_error_text(file: str, exc: RecordError, record: Record | None = None)
 
 
 def _bad_record(exc: RecordError, record: Record | None) -> str:
-    where = []
+    where = [] if exc.line is None else [tr("replay.at_line", n=exc.line)]
     if exc.deal is not None:
         where.append(tr("replay.at_deal", n=exc.deal + 1))
         if exc.trick is not None:
@@ -83,12 +83,29 @@ def _reason(exc: RecordError, record: Record | None) -> str:
         return tr("error.empty_file")
     if exc.kind == "not_record":
         return tr("replay.reason_not_record")
+    if exc.kind == "trick_number":
+        return tr("replay.reason_trick_number", text=exc.detail or "")
+    if exc.kind == "meld_alone":
+        return tr("replay.reason_meld_alone")
+    if exc.kind in ("bad_action", "bad_deck") and (fix := card_fix(exc.detail)) is not None:
+        return _mistyped_card(exc.detail or "", fix)
     if exc.kind == "bad_action":
         return tr("replay.reason_bad_action", text=exc.detail or "")
     if exc.kind == "bad_deck":
         return tr("replay.reason_bad_deck")
     detail = _RULE_ID.sub("", exc.message).rstrip(".")
     return detail if lang() == DEFAULT else tr("replay.reason_english", detail=detail)
+
+
+def _mistyped_card(text: str, fix: tuple[str, str]) -> str:
+    """A card typed in lower case or with a French rank letter
+    (:func:`marjolet.cards.card_fix`), and how the notation writes it."""
+    how, written = fix
+    if how == "capitals":
+        return tr("replay.reason_card_capitals", text=text, card=written)
+    letter = text.strip()[:-1].upper()
+    rank = tr(f"rank.{written}")
+    return tr("replay.reason_card_french", text=text, fix=written, letter=letter, rank=rank)
 
 
 def refusal_reason(why: dict[str, object], record: Record | None) -> str | None:
