@@ -113,6 +113,7 @@ def _read_record(raw: bytes) -> Record:
             extra={
                 "deal": exc.deal,
                 "action": exc.action,
+                "line": exc.line,  # of a text record, from 1; else null
                 "reason": exc.message,
                 "readable": exc.readable,
                 "why": exc.why,

@@ -242,6 +242,7 @@ function uploadError(err) {
   if (d.code === "bom") return t("replay.bom");
   if (d.code !== "bad_record") return err.message;
   const where = [];
+  if (Number.isInteger(d.line)) where.push(t("replay.at_line", { n: d.line }));
   if (Number.isInteger(d.deal)) where.push(t("replay.at_deal", { n: d.deal + 1 }));
   if (Number.isInteger(d.action)) where.push(t("replay.at_action", { n: d.action + 1 }));
   const reason = (d.why && refusalText(d.why)) || recordReason(d.reason || "", where.length > 0, d.readable !== false);
