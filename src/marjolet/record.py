@@ -51,7 +51,7 @@ from typing import Any
 
 from marjolet import outputs
 from marjolet.actions import ACTION_NAMES, MELD_BASE, parse_action
-from marjolet.cards import CARD_NAMES, SUITS, parse_card
+from marjolet.cards import CARD_NAMES, SUITS, card_fix, parse_card
 from marjolet.engine import Breakdown, Deal
 from marjolet.errors import (
     ActionError,
@@ -844,6 +844,26 @@ def _check_notation(text: str, d: int, a: int) -> None:
             action=a,
             kind="meld_alone",
         )
+
+
+def notation_mistake(exc: RecordError) -> dict[str, str] | None:
+    """A mistake of a record typed by hand, for a front end to word it
+    (``replay.reason_`` and the ``mistake``, its other keys the sentence's
+    particulars): ``{"mistake": "trick_number", "text": "1"}``,
+    ``{"mistake": "meld_alone"}``, ``{"mistake": "card_capitals", "text":
+    "qs", "card": "QS"}``, ``{"mistake": "card_french", "text": "RC",
+    "fix": "K", "letter": "R"}``; ``None`` for any other error."""
+    if exc.kind == "trick_number":
+        return {"mistake": "trick_number", "text": exc.detail or ""}
+    if exc.kind == "meld_alone":
+        return {"mistake": "meld_alone"}
+    fix = card_fix(exc.detail) if exc.kind in ("bad_action", "bad_deck") else None
+    if fix is None or exc.detail is None:
+        return None
+    if fix[0] == "capitals":
+        return {"mistake": "card_capitals", "text": exc.detail, "card": fix[1]}
+    letter = exc.detail.strip()[:-1].upper()
+    return {"mistake": "card_french", "text": exc.detail, "fix": fix[1], "letter": letter}
 
 
 def _out_of_place(line: str, deal: int) -> RecordError:

@@ -16,12 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from marjolet.cards import SUITS, card_fix, parse_card, suit_of
+from marjolet.cards import SUITS, parse_card, suit_of
 from marjolet.engine import REFUSAL_CODES
 from marjolet.errors import RecordError
 from marjolet.i18n import DEFAULT
 from marjolet.melds import MELD_INDEX
-from marjolet.record import Record
+from marjolet.record import Record, notation_mistake
 from marjolet.rules import Rules
 from marjolet.tui import describe
 from marjolet.tui.words import card, lang, tr
@@ -83,12 +83,8 @@ def _reason(exc: RecordError, record: Record | None) -> str:
         return tr("error.empty_file")
     if exc.kind == "not_record":
         return tr("replay.reason_not_record")
-    if exc.kind == "trick_number":
-        return tr("replay.reason_trick_number", text=exc.detail or "")
-    if exc.kind == "meld_alone":
-        return tr("replay.reason_meld_alone")
-    if exc.kind in ("bad_action", "bad_deck") and (fix := card_fix(exc.detail)) is not None:
-        return _mistyped_card(exc.detail or "", fix)
+    if (mistake := notation_mistake(exc)) is not None:
+        return _hand_typed(mistake)
     if exc.kind == "bad_action":
         return tr("replay.reason_bad_action", text=exc.detail or "")
     if exc.kind == "bad_deck":
@@ -97,15 +93,13 @@ def _reason(exc: RecordError, record: Record | None) -> str:
     return detail if lang() == DEFAULT else tr("replay.reason_english", detail=detail)
 
 
-def _mistyped_card(text: str, fix: tuple[str, str]) -> str:
-    """A card typed in lower case or with a French rank letter
-    (:func:`marjolet.cards.card_fix`), and how the notation writes it."""
-    how, written = fix
-    if how == "capitals":
-        return tr("replay.reason_card_capitals", text=text, card=written)
-    letter = text.strip()[:-1].upper()
-    rank = tr(f"rank.{written}")
-    return tr("replay.reason_card_french", text=text, fix=written, letter=letter, rank=rank)
+def _hand_typed(mistake: dict[str, str]) -> str:
+    """A mistake of a record typed by hand (:func:`marjolet.record.notation_mistake`)
+    and how the notation writes it, as the replay page says it."""
+    args: dict[str, object] = {k: v for k, v in mistake.items() if k != "mistake"}
+    if "fix" in mistake:
+        args["rank"] = tr(f"rank.{mistake['fix']}")
+    return tr(f"replay.reason_{mistake['mistake']}", **args)
 
 
 def refusal_reason(why: dict[str, object], record: Record | None) -> str | None:
