@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from marjolet.bots import make_bot
+from marjolet.cards import CARD_NAMES
 from marjolet.cli import main
 from marjolet.match import Match
 from marjolet.record import Record
@@ -75,7 +76,7 @@ def test_replay_of_a_card_not_held_is_told_in_french_with_deal_trick_and_name(
     assert status == 2 and out == ""
     assert err == (
         f"marjolet{NB}: erreur{NB}: {path}{NB}: Ce fichier n’est pas une partie valable "
-        f"(donne 1, pli 2){NB}: random (joueur 1) joue R♦, qu’il n’a pas en main.\n"
+        f"(ligne 8, donne 1, pli 2){NB}: random (joueur 1) joue R♦, qu’il n’a pas en main.\n"
     )
 
 
@@ -86,7 +87,7 @@ def test_replay_of_a_card_not_held_is_told_in_english_without_rule_id(
     status, _, err = run(["replay", path, "--lang", "en"], capsys)
     assert status == 2
     assert err == (
-        f"marjolet: error: {path}: This file is not a valid game (deal 1, trick 2): "
+        f"marjolet: error: {path}: This file is not a valid game (line 8, deal 1, trick 2): "
         "random (player 1) plays K♦, which is not in their hand.\n"
     )
     no_rule_words(err, path)
@@ -108,10 +109,10 @@ def test_the_json_error_of_a_bad_record_keeps_its_codes_for_programs(
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
-        ("fr", f"(donne 1, pli 12){NB}: random (joueur 2) joue 7♣ sur V♥ alors qu’il doit "
-               f"fournir et monter{NB}; il pouvait jouer A♥."),
-        ("en", "(deal 1, trick 12): random (player 2) plays 7♣ on J♥ but must follow suit "
-               "with a higher card; they could play A♥."),
+        ("fr", f"(ligne 18, donne 1, pli 12){NB}: random (joueur 2) joue 7♣ sur V♥ alors "
+               f"qu’il doit fournir et monter{NB}; il pouvait jouer A♥."),
+        ("en", "(line 18, deal 1, trick 12): random (player 2) plays 7♣ on J♥ but must follow "
+               "suit with a higher card; they could play A♥."),
     ],
 )  # fmt: skip
 def test_review_of_a_card_the_rules_forbid_names_the_card_the_rule_wants(
@@ -185,13 +186,86 @@ def test_not_utf8_a_bad_action_and_a_short_deck_are_told_in_french(
     short = edited(tmp_path, selfplay_text, deck_line, deck_line.rsplit(" ", 1)[0], "d.txt")
     said = {
         str(latin): f"Ce fichier n’est pas du texte UTF-8{NB}: enregistrez la partie en UTF-8",
-        bad_action: f"(donne 1, coup 5){NB}: «{NB}ZZ{NB}» n’est ni une carte ni un coup du jeu.",
-        short: f"(donne 1){NB}: son paquet n’est pas fait des 32 cartes du jeu, chacune une fois.",
+        bad_action: f"(ligne 8, donne 1, coup 5){NB}: «{NB}ZZ{NB}» n’est ni une carte ni un "
+        "coup du jeu.",
+        short: f"(ligne 6, donne 1){NB}: son paquet n’est pas fait des 32 cartes du jeu, "
+        "chacune une fois.",
     }
     for path, words in said.items():
         status, _, err = run(["replay", path, "--lang", "fr"], capsys)
         assert status == 2 and words in err and len(err.splitlines()) == 1, err
         assert "R1" not in err and "R4" not in err and "offset" not in err
+
+
+HAND_TYPED = (
+    "format marjolet-record/1\nrules classic\nfirst_dealer 0\ndeal 0\n"
+    "deck " + " ".join(CARD_NAMES) + "\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("actions", "fr", "en"),
+    [
+        ("  1. 7C JC draw\n2 QC 8C draw\n",
+         f"(ligne 7, donne 1, coup 4){NB}: «{NB}2{NB}» n’est pas un coup{NB}: le numéro d’un "
+         f"pli s’écrit suivi d’un point («{NB}2.{NB}»).",
+         "(line 7, deal 1, action 4): “2” is not a move: a trick's number is written with a "
+         "dot after it (“2.”)."),
+        ("  1. 7C JC meld\n  KQC\n",
+         f"(ligne 6, donne 1, coup 3){NB}: «{NB}meld{NB}» n’est suivi d’aucune annonce{NB}: son "
+         f"identifiant s’écrit sur la même ligne, comme «{NB}meld KQS{NB}».",
+         "(line 6, deal 1, action 3): “meld” has no declaration after it: its id goes on the "
+         "same line, like “meld KQS”."),
+        ("  1. qs\n",
+         f"(ligne 6, donne 1, coup 1){NB}: «{NB}qs{NB}» n’est pas une carte{NB}: les cartes "
+         f"s’écrivent en majuscules, «{NB}QS{NB}».",
+         "(line 6, deal 1, action 1): “qs” is not a card: cards are written in capitals, “QS”."),
+        ("  1. RC\n",
+         f"(ligne 6, donne 1, coup 1){NB}: «{NB}RC{NB}» n’est pas une carte{NB}: les rangs "
+         "s’écrivent en lettres anglaises, K pour R (roi), et les couleurs C D H S (trèfle, "
+         "carreau, cœur, pique).",
+         "(line 6, deal 1, action 1): “RC” is not a card: ranks are written in English "
+         "letters, K for R (king), and suits C D H S (clubs, diamonds, hearts, spades)."),
+        ("  1. 7C D♥\n",
+         f"(ligne 6, donne 1, coup 2){NB}: «{NB}D♥{NB}» n’est pas une carte{NB}: les rangs "
+         "s’écrivent en lettres anglaises, Q pour D (dame), et les couleurs C D H S (trèfle, "
+         "carreau, cœur, pique).",
+         "(line 6, deal 1, action 2): “D♥” is not a card: ranks are written in English "
+         "letters, Q for D (queen), and suits C D H S (clubs, diamonds, hearts, spades)."),
+        ("  1. 7C JC draw\n  2. V♠\n",
+         f"(ligne 7, donne 1, coup 4){NB}: «{NB}V♠{NB}» n’est pas une carte{NB}: les rangs "
+         "s’écrivent en lettres anglaises, J pour V (valet), et les couleurs C D H S (trèfle, "
+         "carreau, cœur, pique).",
+         "(line 7, deal 1, action 4): “V♠” is not a card: ranks are written in English "
+         "letters, J for V (jack), and suits C D H S (clubs, diamonds, hearts, spades)."),
+        ("  1. 7C JC draw\n  2. 8C\n",
+         f"(ligne 7, donne 1, pli 2){NB}: Joueur 1 joue 8♣, qu’il n’a pas en main.",
+         "(line 7, deal 1, trick 2): Player 1 plays 8♣, which is not in their hand."),
+    ],
+    ids=["trick-number-no-dot", "meld-id-next-line", "lower-case", "french-R", "french-D",
+         "french-V", "card-not-held"],
+)  # fmt: skip
+def test_a_hand_typed_records_mistake_is_told_with_its_line_and_how_to_write_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], actions: str, fr: str, en: str
+) -> None:
+    path = tmp_path / "table.txt"
+    path.write_text(HAND_TYPED + actions)
+    for command, lang, said in (("replay", "fr", fr), ("review", "en", en)):
+        status, _, err = run([command, str(path), "--lang", lang], capsys)
+        assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
+        assert "(en anglais)" not in err and "(in English)" not in err
+
+
+def test_a_lower_case_card_in_the_deck_line_is_told_with_its_line_in_french(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "deck.txt"
+    path.write_text(HAND_TYPED.replace("deck 7C ", "deck 7c ", 1))
+    status, _, err = run(["replay", str(path), "--lang", "fr"], capsys)
+    assert status == 2 and err.endswith(
+        f"(ligne 5, donne 1){NB}: «{NB}7c{NB}» n’est pas une carte{NB}: les cartes "
+        f"s’écrivent en majuscules, «{NB}7C{NB}».\n"
+    ), err
 
 
 class _Terminal(io.StringIO):

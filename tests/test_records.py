@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from marjolet.bots import make_bot
+from marjolet.cards import CARD_NAMES
 from marjolet.errors import RecordError
 from marjolet.match import Match
 from marjolet.record import (
@@ -216,15 +217,95 @@ def test_text_form_reports_line_numbers() -> None:
 
 
 def test_text_form_names_a_deal_whose_deck_line_is_missing() -> None:
-    with pytest.raises(RecordError, match=r"line 4: the deal's 'deck' line must come before") as e:
+    deck_first = r"line 4, deal 0: the deal's 'deck' line must come before"
+    with pytest.raises(RecordError, match=deck_first) as e:
         loads("format marjolet-record/1\nfirst_dealer 0\ndeal 0\n1. TC 7D draw\n")
-    assert e.value.deal == 0
+    assert (e.value.line, e.value.deal) == (4, 0)
 
 
 def test_text_form_names_a_line_before_the_first_deal() -> None:
     before = r"line 2: unexpected '1. TC' before the first 'deal' line"
     with pytest.raises(RecordError, match=before):
         loads("first_dealer 0\n1. TC\n")
+
+
+#: A text record's first five lines: its header, ``deal 0`` and a deck in
+#: card order (player 1 leads with 7C 8C 9C TC AC 7D against JC QC KC 8D 9D
+#: JD: ``1. 7C JC draw``); line 6 is next.
+HAND_TYPED = (
+    "format marjolet-record/1\nrules classic\nfirst_dealer 0\ndeal 0\n"
+    "deck " + " ".join(CARD_NAMES) + "\n"
+)
+
+
+def text_error(actions: str, *, check: bool = True) -> RecordError:
+    with pytest.raises(RecordError) as e:
+        record = loads(HAND_TYPED + actions, check=check)
+        replay(record)
+    return e.value
+
+
+def test_a_trick_number_without_its_dot_is_told_to_take_one_on_its_line() -> None:
+    error = text_error("  1. 7C JC draw\n2 QC 8C draw\n")
+    assert str(error) == (
+        "line 7, deal 0, action 3: unknown action '2': a trick's number is written "
+        "with a dot, like '2.'"
+    )
+    assert (error.line, error.kind, error.detail) == (7, "trick_number", "2")
+
+
+def test_meld_with_its_id_on_the_next_line_is_told_to_keep_it_on_the_line() -> None:
+    error = text_error("  1. 7C meld\n  KQS\n")
+    assert str(error) == (
+        "line 6, deal 0, action 1: 'meld' without its id: the id goes on the same line, "
+        "like 'meld KQS'"
+    )
+    assert error.kind == "meld_alone"
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("qs", "unknown card 'qs': cards are written in capitals, 'QS' (expected rank"),
+        ("10c", "unknown card '10c': cards are written in capitals, '10C' (expected rank"),
+        ("RC", "unknown card 'RC': R is the French king, written K (expected rank"),
+        ("D♥", "unknown card 'D♥': D is the French queen, written Q (expected rank"),
+        ("V♠", "unknown card 'V♠': V is the French jack, written J (expected rank"),
+    ],
+)
+def test_a_lower_case_or_french_card_is_told_how_the_notation_writes_it(
+    typed: str, said: str
+) -> None:
+    as_action = text_error(f"  1. {typed}\n")
+    with pytest.raises(RecordError) as in_deck:  # the same mistake in the deck line
+        loads(HAND_TYPED.replace("deck 7C ", f"deck {typed} ", 1))
+    for error, line in ((as_action, 6), (in_deck.value, 5)):
+        assert said in str(error)
+        assert "7 8 9 T J Q K A and suit C D H S" in str(error)
+        assert (error.line, error.detail) == (line, typed)
+
+
+@pytest.mark.parametrize("check", [True, False])
+def test_a_text_records_rule_error_names_its_line_but_not_in_the_json(check: bool) -> None:
+    """Read with its check, or read then replayed (as ``marjolet replay`` does)."""
+    error = text_error("  1. 7C JC draw\n  2. 8C\n", check=check)
+    assert (error.line, error.deal, error.action, error.trick) == (7, 0, 3, 2)
+    assert str(error).startswith("line 7, deal 0, action 3 (trick 2): R7: ")
+    assert error.to_json() == {"deal": 0, "action": 3, "message": error.message}
+    assert "line" not in error.message
+
+
+def test_a_bad_header_line_is_placed_on_its_own_line() -> None:
+    with pytest.raises(RecordError, match=r"^line 2: rules: unknown profile 'bogus'") as e:
+        loads("format marjolet-record/1\nrules bogus\nfirst_dealer 0\ndeal 0\n")
+    assert (e.value.line, e.value.to_json()["deal"]) == (2, None)
+
+
+def test_a_json_records_error_has_no_line() -> None:
+    path = next(p for p in EXAMPLE_FILES if p.stem == "I003-hand-phase2-no-trump")
+    with pytest.raises(RecordError) as e:
+        replay(loads(path.read_text()))
+    assert e.value.line is None and not str(e.value).startswith("line")
 
 
 def test_an_illegal_action_names_its_trick_on_the_line_not_in_the_json() -> None:
@@ -335,7 +416,7 @@ def test_the_players_line_reads_quoted_names_apart_by_spaces_or_a_comma(
 ) -> None:
     text = f"format marjolet-record/1\nplayers {line}\nfirst_dealer 0\n"
     if names is None:
-        with pytest.raises(RecordError, match=r"^players: expected two quoted names"):
+        with pytest.raises(RecordError, match=r"^line 2: players: expected two quoted names"):
             loads(text)
     else:
         assert loads(text).players == names

@@ -172,6 +172,23 @@ def test_an_illegal_uploaded_record_names_the_deal_and_action(server: LiveServer
     assert "R12" in error["message"]
 
 
+def test_an_uploaded_text_records_error_names_its_line(server: LiveServer) -> None:
+    """The replay page shows the line of a hand-typed record's fault; a JSON
+    record's fault has none."""
+    as_json = (EXAMPLES / "I000-hand-seed05-repeat-JQS.json").read_text()
+    lines = record.loads(as_json, check=False).to_text().splitlines()
+    first_trick = next(i for i, line in enumerate(lines) if line.strip().startswith("1."))
+    lines[first_trick] = lines[first_trick].replace("1.", "1", 1)  # no dot after the number
+    with server.http() as client:
+        typed = client.post("/api/replay", content="\n".join(lines).encode()).json()["error"]
+        from_json = client.post("/api/replay", content=as_json.encode()).json()["error"]
+    assert (typed["line"], typed["deal"], typed["action"]) == (first_trick + 1, 0, 0)
+    assert "written with a dot" in typed["reason"] and "line" not in typed["reason"]
+    assert typed["mistake"] == {"mistake": "trick_number", "text": "1"}
+    assert from_json["line"] is None and from_json["deal"] is not None
+    assert from_json["mistake"] is None
+
+
 def test_an_oversized_upload_is_refused(tmp_path: Path) -> None:
     with (
         live_server(fast_config(tmp_path / "g.sqlite3", max_upload=1000)) as server,

@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from helpers import deck_for
+from marjolet.cards import CARD_NAMES
 from web_support import (
     DESKTOP,
     PHONE,
@@ -521,6 +522,27 @@ def test_an_upload_error_counts_deals_and_actions_from_one(
     page.click("#upload-form button[type=submit]")
     page.wait_for_function(
         "() => document.querySelector('#upload-error').textContent.includes('BOM')"
+    )
+    close(page)
+
+
+def test_an_upload_error_of_a_text_record_names_its_line(
+    chromium: Browser, server: LiveServer, tmp_path: Path
+) -> None:
+    """A record typed by hand: the page names the line to edit, first, and
+    says how to write what is mistyped, as ``marjolet replay`` does."""
+    deck = " ".join(CARD_NAMES)
+    typed = tmp_path / "table.txt"
+    typed.write_text(f"first_dealer 0\ndeal 0\ndeck {deck}\n  1. 7C JC draw\n2 QC 8C\n")
+    page = open_page(chromium, DESKTOP, "fr-FR")
+    page.goto(server.base + "/replay?lang=fr")
+    page.set_input_files("#record-file", str(typed))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#upload-error:not([hidden])")
+    assert page.inner_text("#upload-error") == (
+        "table.txt\u00a0: Ce fichier n’est pas une partie valable (ligne 5, donne 1, coup 4)"
+        "\u00a0: «\u00a02\u00a0» n’est pas un coup\u00a0: le numéro d’un pli s’écrit suivi "
+        "d’un point («\u00a02.\u00a0»)."
     )
     close(page)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from marjolet.cards import CARD_NAMES, parse_card
+from marjolet.cards import CARD_NAMES, card_fix, parse_card
 from marjolet.errors import ActionError, CardError
 from marjolet.melds import MELD_COUNT, MELD_INDEX, MELD_NAMES
 
@@ -61,7 +61,9 @@ def parse_action(text: str) -> int:
         raise ActionError(f"R11: unknown meld {meld!r} in {text!r} (melds: {' '.join(MELD_NAMES)})")
     try:
         return parse_card(body)
-    except CardError:
+    except CardError as exc:
+        if card_fix(body) is not None:  # a card mistyped: say how to write it
+            raise ActionError(str(exc)) from None
         raise ActionError(
             f"unknown action {text!r} (expected a card like 'QS', 'meld ID', 'dix' or 'draw')"
         ) from None

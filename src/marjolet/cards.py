@@ -100,9 +100,53 @@ def parse_card(text: str) -> int:
         suit = _SUIT_OF_CHAR.get(body[-1])
         if rank is not None and suit is not None:
             return suit * 8 + rank
+    fix = card_fix(text)
+    if fix is not None and fix[0] == "capitals":
+        raise CardError(
+            f"unknown card {text!r}: cards are written in capitals, {fix[1]!r} "
+            "(expected rank 7 8 9 T J Q K A and suit C D H S)"
+        )
+    if fix is not None:
+        letter = body[:-1].upper()
+        raise CardError(
+            f"unknown card {text!r}: {letter} is the French {FRENCH_RANKS[letter][1]}, "
+            f"written {fix[1]} (expected rank 7 8 9 T J Q K A and suit C D H S: "
+            "clubs, diamonds, hearts, spades)"
+        )
     raise CardError(
         f"unknown card {text!r} (expected rank 7 8 9 T J Q K A and suit C D H S, like 'QS')"
     )
+
+
+#: The French rank letters a card may be typed with (roi, dame, valet): the
+#: notation's letter for each and the rank's English name.
+FRENCH_RANKS = {"R": ("K", "king"), "D": ("Q", "queen"), "V": ("J", "jack")}
+
+
+def card_fix(text: object) -> tuple[str, str] | None:
+    """How to write a card typed in a common wrong way, else ``None``:
+    ``("capitals", "QS")`` for ``qs`` (or ``q♠``, written ``Q♠``), and
+    ``("french", "K")`` for a French rank letter (``RC``, ``D♥``, ``V♠``:
+    R, D, V are the king, queen and jack), the notation's letter for it.
+    The suit of ``RC`` is not guessed: C is clubs in the notation, while a
+    French player may mean *cœur*.
+
+    >>> card_fix("qs"), card_fix("D♥"), card_fix("QS"), card_fix("XZ")
+    (('capitals', 'QS'), ('french', 'Q'), None, None)
+    """
+    if not isinstance(text, str):
+        return None
+    body = text.strip()
+    if len(body) < 2 or (body[:-1] in _RANK_OF_TEXT and body[-1] in _SUIT_OF_CHAR):
+        return None
+    rank, suit = body[:-1].upper(), body[-1].upper()
+    if suit not in _SUIT_OF_CHAR:
+        return None
+    if rank in _RANK_OF_TEXT:
+        return ("capitals", rank + suit)
+    if rank in FRENCH_RANKS:
+        return ("french", FRENCH_RANKS[rank][0])
+    return None
 
 
 def card_name(c: int) -> str:

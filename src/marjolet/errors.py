@@ -95,11 +95,13 @@ class RecordError(MarjoletError):
 
     ``deal`` and ``action`` are the 0-based position of the fault, or ``None``
     where they do not apply (record.md, "Error positions"). ``trick``, the
-    trick being played then (1-16), only helps a reader find the place: it
-    is shown by ``str()`` and left out of :meth:`to_json`, whose keys the
-    record format fixes. ``readable`` is false when no record could be read
-    at all (not JSON, not the text notation, or neither's fields): a
-    front end says "no game in this file" rather than what is wrong in one.
+    trick being played then (1-16), and ``line``, the line of a text record
+    the fault is on (from 1; ``None`` for a JSON record or a fault of no one
+    line), only help a reader find the place: they are shown by ``str()``
+    and left out of :meth:`to_json`, whose keys the record format fixes.
+    ``readable`` is false when no record could be read at all (not JSON,
+    not the text notation, or neither's fields): a front end says "no game
+    in this file" rather than what is wrong in one.
     ``why``, for an action the rules refuse, is the engine's refusal for
     programs (:attr:`IllegalActionError.why`), else ``None``. ``source``
     is the file the message already names (a file that cannot be read), so
@@ -108,8 +110,11 @@ class RecordError(MarjoletError):
     kind of fault it is where the message alone would have to be parsed
     (``missing_file``, ``no_permission``, ``folder``, ``unreadable``,
     ``bom``, ``utf16``, ``not_utf8``, ``empty``, ``not_record``,
-    ``bad_action``, ``bad_deck``), else
-    ``None``; ``detail`` is its particular (the action's text, the system's
+    ``bad_action``, ``bad_deck``; in a text record ``trick_number``, a
+    trick's number without its dot, and ``meld_alone``, ``meld`` with no
+    id after it on its line), else
+    ``None``; ``detail`` is its particular (the text of the action or of the
+    deck's card, the system's
     reason a file cannot be read), else ``None``. Neither is in
     :meth:`to_json`.
     """
@@ -121,6 +126,7 @@ class RecordError(MarjoletError):
         deal: int | None = None,
         action: int | None = None,
         trick: int | None = None,
+        line: int | None = None,
         readable: bool = True,
         why: dict[str, object] | None = None,
         source: str | None = None,
@@ -135,6 +141,7 @@ class RecordError(MarjoletError):
         self.deal = deal
         self.action = action
         self.trick = trick
+        self.line = line
         self.readable = readable
         self.why = why
 
@@ -142,11 +149,11 @@ class RecordError(MarjoletError):
         return {"deal": self.deal, "action": self.action, "message": self.message}
 
     def __str__(self) -> str:
-        where = []
+        where = [] if self.line is None else [f"line {self.line}"]
         if self.deal is not None:
             where.append(f"deal {self.deal}")
         if self.action is not None:
             where.append(f"action {self.action}")
-        if self.trick is not None and where:
+        if self.trick is not None and (self.deal is not None or self.action is not None):
             where[-1] += f" (trick {self.trick})"
         return f"{', '.join(where)}: {self.message}" if where else self.message

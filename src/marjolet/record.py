@@ -45,13 +45,13 @@ import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from marjolet import outputs
 from marjolet.actions import ACTION_NAMES, MELD_BASE, parse_action
-from marjolet.cards import CARD_NAMES, SUITS, parse_card
+from marjolet.cards import CARD_NAMES, SUITS, card_fix, parse_card
 from marjolet.engine import Breakdown, Deal
 from marjolet.errors import (
     ActionError,
@@ -122,6 +122,12 @@ class Record:
     deals: tuple[DealRecord, ...] = ()
     #: comments inside deals, in reading order (see the module docstring)
     comments: tuple[Comment, ...] = ()
+    #: where a text record's deals were read, for its errors: per deal, the
+    #: line of its ``deck`` and the line of each action (from 1); ``None``
+    #: for a record not read from text. Neither compared nor written.
+    source_lines: tuple[tuple[int, tuple[int, ...]], ...] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     @classmethod
     def from_match(cls, match: Match) -> Record:
@@ -520,7 +526,8 @@ def _parse_deck(value: object, d: int) -> tuple[int, ...]:
         try:
             c = parse_card(text)
         except CardError as exc:
-            raise RecordError(f"R1: {exc}", deal=d, kind="bad_deck") from None
+            shown = text if isinstance(text, str) else None
+            raise RecordError(f"R1: {exc}", deal=d, kind="bad_deck", detail=shown) from None
         if seen >> c & 1:
             raise RecordError(
                 f"R4: card {CARD_NAMES[c]} appears twice in the deck", deal=d, kind="bad_deck"
@@ -539,29 +546,37 @@ def _parse_deck(value: object, d: int) -> tuple[int, ...]:
 
 
 def _header(rules_value: object, first_dealer: object, players: object, check: bool) -> _Builder:
+    rules = _header_rules(rules_value)
+    dealer = _header_first_dealer(first_dealer)
+    return _Builder(rules, dealer, _header_players(players), check)
+
+
+def _header_rules(value: object) -> Rules:
     try:
-        rules = Rules.from_json(rules_value)
+        return Rules.from_json(value)
     except RulesError as exc:
         raise RecordError(f"rules: {exc}") from None
-    if (
-        not isinstance(first_dealer, int)
-        or isinstance(first_dealer, bool)
-        or first_dealer not in (0, 1)
-    ):
-        shown = json.dumps(first_dealer, ensure_ascii=False, default=str)  # true, as written
+
+
+def _header_first_dealer(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):
+        shown = json.dumps(value, ensure_ascii=False, default=str)  # true, as written
         raise RecordError(f"'first_dealer' must be 0 or 1, got {shown}")
-    names: tuple[str, str] | None = None
-    if players is not None:
-        if (
-            not isinstance(players, list | tuple)
-            or len(players) != 2
-            or not all(isinstance(n, str) for n in players)
-        ):
-            raise RecordError(f"'players' must be a list of two names, got {players!r}")
-        for i, name in enumerate(players):
-            _check_unicode(name, f"players: name {i}")
-        names = (players[0], players[1])
-    return _Builder(rules, first_dealer, names, check)
+    return value
+
+
+def _header_players(players: object) -> tuple[str, str] | None:
+    if players is None:
+        return None
+    if (
+        not isinstance(players, list | tuple)
+        or len(players) != 2
+        or not all(isinstance(n, str) for n in players)
+    ):
+        raise RecordError(f"'players' must be a list of two names, got {players!r}")
+    for i, name in enumerate(players):
+        _check_unicode(name, f"players: name {i}")
+    return (players[0], players[1])
 
 
 def _check_unicode(text: str, where: str) -> None:
@@ -644,10 +659,16 @@ def _json_kind(obj: object) -> str:
 
 def _loads_text(text: str, check: bool) -> Record:
     """Read the text form line by line, so that the first fault in reading
-    order is the one reported, with its line number."""
+    order is the one reported, with its line number
+    (:attr:`RecordError.line`)."""
     reader = _TextReader(check)
     for lineno, raw in enumerate(text.splitlines(), 1):
-        reader.read_line(raw, f"line {lineno}")
+        try:
+            reader.read_line(raw, lineno)
+        except RecordError as exc:
+            if exc.line is None and exc.readable:  # no record at all: no line is at fault
+                exc.line = lineno
+            raise
     return reader.finish()
 
 
@@ -668,8 +689,10 @@ class _TextReader:
         self.deal = -1
         self.actions_read = 0
         self.in_deal = False
+        #: the line of each deal's deck and of each of its actions
+        self.lines: list[tuple[int, list[int]]] = []
 
-    def read_line(self, raw: str, where: str) -> None:
+    def read_line(self, raw: str, lineno: int) -> None:
         """One line: a header, a ``deal`` or ``deck`` line, or actions; a
         line with only a comment is kept as the current deal's comment."""
         line, note = _split_comment(raw)
@@ -681,37 +704,45 @@ class _TextReader:
         key, _, rest = _KEY_SPACE.sub(" ", line, count=1).partition(" ")
         rest = rest.strip()
         if key in self.header and self.builder is None:
-            self._header_line(key, rest, where)
+            self._header_line(key, rest)
             return
-        builder = self.builder if self.builder is not None else self._end_header(key, where)
+        builder = self.builder if self.builder is not None else self._end_header(key)
         if key == "deal":
-            self._deal_line(rest, line, where)
+            self._deal_line(rest, line)
         elif key == "deck":
-            self._deck_line(builder, rest, note, where)
+            self._deck_line(builder, rest, note)
+            self.lines.append((lineno, []))
         else:
-            self._actions_line(builder, line, note, where)
+            self._actions_line(builder, line, note, lineno)
 
-    def _header_line(self, key: str, value: str, where: str) -> None:
+    def _header_line(self, key: str, value: str) -> None:
         """A header line (``format``, ``rules``, ``players``,
-        ``first_dealer``): each at most once, the format only ours."""
+        ``first_dealer``): each at most once, the format only ours, each
+        value checked on its own line."""
         if self.header[key] is not None:
-            raise RecordError(f"{where}: {key!r} given twice")
+            raise RecordError(f"{key!r} given twice")
         self.header[key] = value
         if key == "format" and value != FORMAT:
-            raise RecordError(f"{where}: unknown format {value!r} (expected {FORMAT!r})")
+            raise RecordError(f"unknown format {value!r} (expected {FORMAT!r})")
+        if key == "rules":
+            _header_rules(_rules_from_text(value))
+        elif key == "first_dealer":
+            _header_first_dealer(_int_or_text(value))
+        elif key == "players":
+            _header_players(_players_from_text(value))
 
-    def _end_header(self, key: str, where: str) -> _Builder:
+    def _end_header(self, key: str) -> _Builder:
         """The first line past the header: refuse a text that is no record
         at all, or a header without its ``first_dealer``; then start the
         builder from the header."""
         if key != "deal" and all(v is None for v in self.header.values()):
             raise RecordError(
-                f"not a marjolet record: {where} starts with {key[:40]!r}",
+                f"not a marjolet record: the line starts with {key[:40]!r}",
                 readable=False,
                 kind="not_record",
             )
         if self.header["first_dealer"] is None:
-            raise RecordError(f"{where}: 'first_dealer' is required before the deals")
+            raise RecordError("'first_dealer' is required before the deals")
         self.builder = self._builder_from_header()
         return self.builder
 
@@ -724,34 +755,33 @@ class _TextReader:
             self.check,
         )
 
-    def _deal_line(self, number: str, line: str, where: str) -> None:
+    def _deal_line(self, number: str, line: str) -> None:
         """A ``deal N`` line: the deals are numbered in order from 0."""
         if number != str(self.deal + 1):
-            raise RecordError(
-                f"{where}: expected 'deal {self.deal + 1}', got {line!r}", deal=self.deal + 1
-            )
+            raise RecordError(f"expected 'deal {self.deal + 1}', got {line!r}", deal=self.deal + 1)
         self.deal += 1
         self.in_deal = False
 
-    def _deck_line(self, builder: _Builder, cards: str, note: str | None, where: str) -> None:
+    def _deck_line(self, builder: _Builder, cards: str, note: str | None) -> None:
         """A ``deck`` line: one right after each ``deal`` line; it starts
         the deal."""
         if self.deal < 0 or self.in_deal:
-            raise RecordError(
-                f"{where}: a 'deck' line must follow a 'deal' line", deal=max(self.deal, 0)
-            )
+            raise RecordError("a 'deck' line must follow a 'deal' line", deal=max(self.deal, 0))
         builder.start_deal(cards.split(), self.deal)
         self.in_deal, self.actions_read = True, 0
         if note is not None:
             builder.comment(self.deal, note)
 
-    def _actions_line(self, builder: _Builder, line: str, note: str | None, where: str) -> None:
+    def _actions_line(self, builder: _Builder, line: str, note: str | None, lineno: int) -> None:
         """A line of actions, which only a deal's ``deck`` line may come
-        before; its comment follows its last action."""
+        before; its comment follows its last action. A trick's number
+        without its dot and a ``meld`` without its id are told as such."""
         if not self.in_deal:
-            raise _out_of_place(where, line, self.deal)
+            raise _out_of_place(line, self.deal)
         for action in _action_texts(line):
+            _check_notation(action, self.deal, self.actions_read)
             builder.action(action, self.deal, self.actions_read)
+            self.lines[-1][1].append(lineno)
             self.actions_read += 1
         if note is not None:
             builder.comment(self.deal, note)
@@ -765,7 +795,8 @@ class _TextReader:
             self.builder = self._builder_from_header()
         if self.deal >= 0 and not self.in_deal:
             raise RecordError(f"deal {self.deal} has no 'deck' line", deal=self.deal)
-        return self.builder.finish()
+        lines = tuple((deck, tuple(actions)) for deck, actions in self.lines)
+        return replace(self.builder.finish(), source_lines=lines)
 
 
 def _action_texts(line: str) -> Iterator[str]:
@@ -794,14 +825,54 @@ def _rules_from_text(text: str | None) -> object:
         raise RecordError("rules: empty 'rules' line" if not text.split() else str(exc)) from None
 
 
-def _out_of_place(where: str, line: str, deal: int) -> RecordError:
+def _check_notation(text: str, d: int, a: int) -> None:
+    """Refuse, saying how to write it, what a person typing the text
+    notation often writes for an action: a trick's number without its dot
+    (``1 9C AC``), ``meld`` with its id on the next line."""
+    if text.isdigit():
+        raise RecordError(
+            f"unknown action {text!r}: a trick's number is written with a dot, like '{text}.'",
+            deal=d,
+            action=a,
+            kind="trick_number",
+            detail=text,
+        )
+    if text == "meld ":
+        raise RecordError(
+            "'meld' without its id: the id goes on the same line, like 'meld KQS'",
+            deal=d,
+            action=a,
+            kind="meld_alone",
+        )
+
+
+def notation_mistake(exc: RecordError) -> dict[str, str] | None:
+    """A mistake of a record typed by hand, for a front end to word it
+    (``replay.reason_`` and the ``mistake``, its other keys the sentence's
+    particulars): ``{"mistake": "trick_number", "text": "1"}``,
+    ``{"mistake": "meld_alone"}``, ``{"mistake": "card_capitals", "text":
+    "qs", "card": "QS"}``, ``{"mistake": "card_french", "text": "RC",
+    "fix": "K", "letter": "R"}``; ``None`` for any other error."""
+    if exc.kind == "trick_number":
+        return {"mistake": "trick_number", "text": exc.detail or ""}
+    if exc.kind == "meld_alone":
+        return {"mistake": "meld_alone"}
+    fix = card_fix(exc.detail) if exc.kind in ("bad_action", "bad_deck") else None
+    if fix is None or exc.detail is None:
+        return None
+    if fix[0] == "capitals":
+        return {"mistake": "card_capitals", "text": exc.detail, "card": fix[1]}
+    letter = exc.detail.strip()[:-1].upper()
+    return {"mistake": "card_french", "text": exc.detail, "fix": fix[1], "letter": letter}
+
+
+def _out_of_place(line: str, deal: int) -> RecordError:
     """A text record's line that is neither a header nor in a deal: before
     the first ``deal`` line, or between a ``deal`` line and its ``deck``."""
     if deal < 0:
-        return RecordError(f"{where}: unexpected {line!r} before the first 'deal' line")
+        return RecordError(f"unexpected {line!r} before the first 'deal' line")
     return RecordError(
-        f"{where}: the deal's 'deck' line must come before its actions, got {line!r}",
-        deal=deal,
+        f"the deal's 'deck' line must come before its actions, got {line!r}", deal=deal
     )
 
 
@@ -917,24 +988,45 @@ class ReplayResult:
 
 
 def to_match(record: Record) -> Match:
-    """Replay a record into a :class:`Match` (raises :class:`RecordError`)."""
+    """Replay a record into a :class:`Match` (raises :class:`RecordError`,
+    with the line of a text record's fault)."""
     match = Match(record.rules, first_dealer=record.first_dealer, players=record.players)
     for d, deal_record in enumerate(record.deals):
         if match.deal is not None and not match.deal.is_over:
             raise RecordError(
-                f"R22: deal {d - 1} is unfinished but is not the last deal", deal=d - 1
+                f"R22: deal {d - 1} is unfinished but is not the last deal",
+                deal=d - 1,
+                line=_source_line(record, d),  # where the next deal starts, as read
             )
         try:
             match.start_deal(deal_record.deck)
         except MarjoletError as exc:
-            raise RecordError(str(exc), deal=d) from None
+            raise RecordError(str(exc), deal=d, line=_source_line(record, d)) from None
         for a, action in enumerate(deal_record.actions):
             try:
                 match.play(action)
             except IllegalActionError as exc:
-                trick = _trick(match)
-                raise RecordError(str(exc), deal=d, action=a, trick=trick, why=exc.why) from None
+                raise RecordError(
+                    str(exc),
+                    deal=d,
+                    action=a,
+                    trick=_trick(match),
+                    line=_source_line(record, d, a),
+                    why=exc.why,
+                ) from None
     return match
+
+
+def _source_line(record: Record, d: int, a: int | None = None) -> int | None:
+    """The line of a text record's deal ``d`` (its ``deck``) or of its
+    action ``a``; ``None`` when the record was not read from text."""
+    lines = record.source_lines
+    if lines is None or not 0 <= d < len(lines):
+        return None
+    deck, actions = lines[d]
+    if a is None:
+        return deck
+    return actions[a] if 0 <= a < len(actions) else None
 
 
 def _trick(match: Match) -> int | None:

@@ -21,7 +21,7 @@ from marjolet.engine import REFUSAL_CODES
 from marjolet.errors import RecordError
 from marjolet.i18n import DEFAULT
 from marjolet.melds import MELD_INDEX
-from marjolet.record import Record
+from marjolet.record import Record, notation_mistake
 from marjolet.rules import Rules
 from marjolet.tui import describe
 from marjolet.tui.words import card, lang, tr
@@ -62,7 +62,7 @@ def record_error_text(file: str, exc: RecordError, record: Record | None = None)
 
 
 def _bad_record(exc: RecordError, record: Record | None) -> str:
-    where = []
+    where = [] if exc.line is None else [tr("replay.at_line", n=exc.line)]
     if exc.deal is not None:
         where.append(tr("replay.at_deal", n=exc.deal + 1))
         if exc.trick is not None:
@@ -83,12 +83,23 @@ def _reason(exc: RecordError, record: Record | None) -> str:
         return tr("error.empty_file")
     if exc.kind == "not_record":
         return tr("replay.reason_not_record")
+    if (mistake := notation_mistake(exc)) is not None:
+        return _hand_typed(mistake)
     if exc.kind == "bad_action":
         return tr("replay.reason_bad_action", text=exc.detail or "")
     if exc.kind == "bad_deck":
         return tr("replay.reason_bad_deck")
     detail = _RULE_ID.sub("", exc.message).rstrip(".")
     return detail if lang() == DEFAULT else tr("replay.reason_english", detail=detail)
+
+
+def _hand_typed(mistake: dict[str, str]) -> str:
+    """A mistake of a record typed by hand (:func:`marjolet.record.notation_mistake`)
+    and how the notation writes it, as the replay page says it."""
+    args: dict[str, object] = {k: v for k, v in mistake.items() if k != "mistake"}
+    if "fix" in mistake:
+        args["rank"] = tr(f"rank.{mistake['fix']}")
+    return tr(f"replay.reason_{mistake['mistake']}", **args)
 
 
 def refusal_reason(why: dict[str, object], record: Record | None) -> str | None:

@@ -242,9 +242,11 @@ function uploadError(err) {
   if (d.code === "bom") return t("replay.bom");
   if (d.code !== "bad_record") return err.message;
   const where = [];
+  if (Number.isInteger(d.line)) where.push(t("replay.at_line", { n: d.line }));
   if (Number.isInteger(d.deal)) where.push(t("replay.at_deal", { n: d.deal + 1 }));
   if (Number.isInteger(d.action)) where.push(t("replay.at_action", { n: d.action + 1 }));
-  const reason = (d.why && refusalText(d.why)) || recordReason(d.reason || "", where.length > 0, d.readable !== false);
+  const reason = (d.why && refusalText(d.why)) || (d.mistake && mistakeText(d.mistake))
+    || recordReason(d.reason || "", where.length > 0, d.readable !== false);
   return where.length ? t("replay.bad_record", { where: where.join(", "), reason }) : t("replay.bad_record_nowhere", { reason });
 }
 
@@ -261,6 +263,14 @@ function refusalText(why) {
   for (const field of ["legal", "missing"]) if (why[field]) args[field] = orList(why[field].map(cardLabel));
   if (why.meld) args.meld = meldName(why.meld, { trump: why.trump, rules: { jack_queen: why.jack_queen } });
   return t(key, args);
+}
+
+/** A mistake of a record typed by hand (a trick's number without its dot, a card in lower
+ *  case...: `marjolet.record.notation_mistake`) and how to write it, as `marjolet replay` says it. */
+function mistakeText(mistake) {
+  const args = { ...mistake };
+  if (mistake.fix) args.rank = t(`rank.${mistake.fix}`);
+  return t(`replay.reason_${mistake.mistake}`, args);
 }
 
 /** What else is wrong in a refused record: no game in the file, or a heading or a
