@@ -301,6 +301,18 @@ def test_a_bad_header_line_is_placed_on_its_own_line() -> None:
     assert (e.value.line, e.value.to_json()["deal"]) == (2, None)
 
 
+def test_a_header_errors_json_message_keeps_its_line_the_only_position_it_has() -> None:
+    """Both positions are null for a header fault (record.md), so the line
+    in the message is all a program has to point at it."""
+    with pytest.raises(RecordError) as e:
+        loads("format marjolet-record/1\nrules classic\nrules classic\nfirst_dealer 0\n")
+    assert e.value.to_json() == {
+        "deal": None,
+        "action": None,
+        "message": "line 3: 'rules' given twice",
+    }
+
+
 def test_a_json_records_error_has_no_line() -> None:
     path = next(p for p in EXAMPLE_FILES if p.stem == "I003-hand-phase2-no-trump")
     with pytest.raises(RecordError) as e:

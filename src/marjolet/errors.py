@@ -146,7 +146,14 @@ class RecordError(MarjoletError):
         self.why = why
 
     def to_json(self) -> dict[str, object]:
-        return {"deal": self.deal, "action": self.action, "message": self.message}
+        """The record format's error object: ``deal``, ``action`` and
+        ``message``. A text record's line stays in the message where it is
+        the only position there is (a header line: both positions null),
+        so that a program can still point at it."""
+        message = self.message
+        if self.line is not None and self.deal is None and self.action is None:
+            message = f"line {self.line}: {message}"
+        return {"deal": self.deal, "action": self.action, "message": message}
 
     def __str__(self) -> str:
         where = [] if self.line is None else [f"line {self.line}"]
