@@ -82,3 +82,20 @@ def test_a_lock_file_removed_while_a_taker_opened_it_is_taken_afresh(
         assert fd is not None and os.fstat(fd).st_ino == os.stat(path).st_ino
     finally:
         lockfile.release(fd, path)
+
+
+def test_a_look_at_whether_a_file_is_in_use_does_not_pass_for_a_holder(tmp_path: Path) -> None:
+    """``saves.in_use`` holds a shared lock for an instant; a take at that
+    instant waited for nothing and said "open elsewhere"."""
+    import fcntl
+    import threading
+
+    path = tmp_path / "x.lock"
+    path.touch()
+    look = os.open(path, os.O_RDONLY)
+    fcntl.flock(look, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    threading.Timer(0.02, os.close, (look,)).start()  # the look ends 20 ms later
+    fd = lockfile.take(path)
+    assert fd is not None
+    lockfile.release(fd, path)
+    assert not path.exists()

@@ -16,7 +16,9 @@ library only.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
+from typing import Any
 
 
 class LockHeld(Exception):
@@ -38,14 +40,33 @@ def take(path: Path) -> int | None:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         except PermissionError:
             fd = os.open(path, os.O_RDONLY)  # a lock file we may not write still locks
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        if not _flock_soon(fd, fcntl):
             os.close(fd)
-            raise LockHeld(str(path)) from None
+            raise LockHeld(str(path))
         if _same_file(fd, path):
             return fd
         os.close(fd)  # its holder removed it as we opened it: lock a fresh one
+
+
+#: How long :func:`take` keeps trying before it says the lock is held: a
+#: look that only asks whether a file is in use (``saves.in_use`` holds a
+#: shared lock for an instant) must not pass for a holder; a real holder
+#: keeps its lock for the whole game or server.
+PATIENCE_S = 0.1
+
+
+def _flock_soon(fd: int, fcntl: Any) -> bool:
+    """Take the exclusive ``flock`` of ``fd``, trying again for up to
+    :data:`PATIENCE_S`; whether it was taken."""
+    deadline = time.monotonic() + PATIENCE_S
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except OSError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
 
 
 def release(fd: int | None, path: Path) -> None:
