@@ -360,6 +360,19 @@ def test_an_unknown_player_is_a_404_in_one_line(server: LiveServer) -> None:
         assert "\n" not in answer.json()["error"]["message"]
 
 
+def test_a_player_s_page_typed_without_accents_or_in_capitals_finds_the_player(
+    server: LiveServer,
+) -> None:
+    """/players/amelie was "no such player" for Amélie: names that look
+    alike belong to one account at most, so the look finds it."""
+    sign_up(server, "Amélie")
+    for typed in ("Amélie", "amélie", "amelie", "AMELIE"):
+        answer = server.http().get(f"/api/players/{typed}")
+        assert answer.status_code == 200 and answer.json()["name"] == "Amélie", typed
+        assert server.http().get(f"/players/{typed}").status_code == 200, typed
+    assert server.http().get("/api/players/amelia").status_code == 404
+
+
 # -- the lobby -------------------------------------------------------------------------------
 
 

@@ -460,13 +460,16 @@ class Accounts:
         return None if row is None else self._account(row)
 
     def by_name(self, name: str) -> Account | None:
-        """The account of a name, whatever its case (None: no such account)."""
+        """The account a player's page names: its name in any case, else
+        the one account whose name looks like it (:func:`name_look`: no two
+        may), so that ``/players/amelie`` typed without its accent finds
+        Amélie (None: no such account)."""
         valid = account_name(name)
         if valid is None:
             return None
         with self.reader.connect() as db:
             row = db.execute(_with_last_rated().where(accounts.c.name_key == valid.lower())).first()
-        return None if row is None else self._account(row)
+        return self.looking_like(valid) if row is None else self._account(row)
 
     def looking_like(self, name: str) -> Account | None:
         """The account whose name looks like ``name`` (:func:`name_look`),
