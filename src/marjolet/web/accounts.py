@@ -460,16 +460,23 @@ class Accounts:
         return None if row is None else self._account(row)
 
     def by_name(self, name: str) -> Account | None:
-        """The account a player's page names: its name in any case, else
-        the one account whose name looks like it (:func:`name_look`: no two
-        may), so that ``/players/amelie`` typed without its accent finds
-        Amélie (None: no such account)."""
+        """The account of a name, whatever its case (None: no such account)."""
         valid = account_name(name)
         if valid is None:
             return None
         with self.reader.connect() as db:
             row = db.execute(_with_last_rated().where(accounts.c.name_key == valid.lower())).first()
-        return self.looking_like(valid) if row is None else self._account(row)
+        return None if row is None else self._account(row)
+
+    def for_page(self, name: str) -> Account | None:
+        """The account a player's page address names: the account of that
+        name, else the one whose name looks like it (:func:`name_look`: no
+        two may), so that ``/players/amelie`` typed without its accent
+        finds Amélie (None: no such account)."""
+        found = self.by_name(name)
+        if found is None and account_name(name) is not None:
+            found = self.looking_like(name)
+        return found
 
     def looking_like(self, name: str) -> Account | None:
         """The account whose name looks like ``name`` (:func:`name_look`),

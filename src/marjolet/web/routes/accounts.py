@@ -197,7 +197,7 @@ async def rating_system(online: OnlineDep) -> dict[str, Any]:
 @router.get("/players/{name}")
 async def player(name: str, online: OnlineDep) -> dict[str, Any]:
     """A public profile: rating, counts, rating history, recent games."""
-    account = await online.run(online.accounts.by_name, name)
+    account = await online.run(online.accounts.for_page, name)
     if account is None:
         raise WebError("no_player", "no player of that name")
     history = await online.run(online.accounts.history, account.id)

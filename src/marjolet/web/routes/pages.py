@@ -132,7 +132,7 @@ async def profile_page(name: str, request: Request, online: OnlineDep) -> HTMLRe
     introuvable", from the API's answer) with the status 404, as an unknown
     game's address has."""
     answer = page("profile.html", request)
-    if await online.run(online.accounts.by_name, name) is None:
+    if await online.run(online.accounts.for_page, name) is None:
         answer.status_code = 404
     return answer
 
