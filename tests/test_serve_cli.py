@@ -42,3 +42,30 @@ def test_every_numeric_serve_setting_outside_its_limits_is_one_line_naming_the_f
         with pytest.raises(MarjoletError) as caught:
             serve.check_ranges(args)
         assert str(caught.value).startswith(f"{flag} must be between {low} and {high}{unit}, got ")
+
+
+def test_the_lease_length_is_ten_seconds_unless_its_variable_gives_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    monkeypatch.delenv("MARJOLET_LEASE_SECONDS", raising=False)
+    assert serve.web_config(parser.parse_args([]), None, None).lease_seconds == 10.0
+    for text, seconds in (("1", 1.0), ("2.5", 2.5), ("3600", 3600.0)):
+        monkeypatch.setenv("MARJOLET_LEASE_SECONDS", text)
+        assert serve.web_config(parser.parse_args([]), None, None).lease_seconds == seconds
+
+
+@pytest.mark.parametrize("text", ["", "0", "0.5", "3601", "ten", "nan", "inf", "-4"])
+def test_a_lease_length_that_is_not_1_to_3600_seconds_is_one_line_naming_the_variable(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    monkeypatch.setenv("MARJOLET_LEASE_SECONDS", text)
+    with pytest.raises(MarjoletError) as caught:
+        serve.web_config(parser.parse_args([]), None, None)
+    assert str(caught.value) == (
+        f"MARJOLET_LEASE_SECONDS={text!r}: give the seconds of a lease, from 1 to 3600 "
+        "(unset: 10), or unset it"
+    )

@@ -293,6 +293,36 @@ def check_ranges(args: argparse.Namespace) -> None:
             raise MarjoletError(f"{flag} must be between {low} and {high}{unit}, got {value}")
 
 
+#: The environment variable that shortens the leases of ``marjolet serve``
+#: (docs/deploy.md): for the test suite, whose take-over tests need not wait
+#: a production lease out. Unset (production): ``WebConfig.lease_seconds``,
+#: 10 s.
+LEASE_VARIABLE = "MARJOLET_LEASE_SECONDS"
+
+
+def lease_seconds(default: float) -> float:
+    """The lease length ``MARJOLET_LEASE_SECONDS`` gives, ``default`` if
+    unset; a value that is not seconds from 1 to 3600 is refused in one line."""
+    import math
+    import os
+
+    from marjolet.errors import MarjoletError
+
+    text = os.environ.get(LEASE_VARIABLE)
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 1 <= value <= 3600:
+        raise MarjoletError(
+            f"{LEASE_VARIABLE}={text!r}: give the seconds of a lease, from 1 to 3600 "
+            f"(unset: {default:g}), or unset it"
+        )
+    return value
+
+
 def web_config(
     args: argparse.Namespace, db: Path | str | None, broker: str | None
 ) -> WebConfig:
@@ -311,6 +341,7 @@ def web_config(
         away_grace=args.away_grace,
         move_limit=args.move_limit,
         abandon_after=args.abandon_after,
+        lease_seconds=lease_seconds(WebConfig().lease_seconds),
         rate_per_second=args.rate_limit,
         rate_burst=max(1, round(2 * args.rate_limit)),
         allowed_bots=parse_allow(args.allow_bot),
