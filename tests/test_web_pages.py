@@ -72,6 +72,16 @@ def test_the_rules_page_follows_the_table_profile_and_language(server: LiveServe
     assert bad.status_code == 200  # a bad ?rules= shows the classic rules
 
 
+def test_the_rules_page_title_is_in_the_readers_language_before_any_script(
+    server: LiveServer,
+) -> None:
+    with server.http() as client:
+        fr = client.get("/rules", params={"lang": "fr"}).text
+        en = client.get("/rules", params={"lang": "en"}).text
+    assert '<title data-i18n="rules.page_title">Marjolet · règles</title>' in fr
+    assert '<title data-i18n="rules.page_title">Marjolet · rules</title>' in en
+
+
 def test_the_default_opponent_is_the_strongest_bot(server: LiveServer) -> None:
     with server.http() as client:
         options = client.get("/api/options").json()
