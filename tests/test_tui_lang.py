@@ -81,6 +81,13 @@ def test_the_help_tells_the_same_rules_as_the_web_page(french: None) -> None:
         assert words_ in text.lower().replace("**", ""), words_
 
 
+def test_the_help_ends_with_the_questions_players_ask(french: None) -> None:
+    text = rules_text(CLASSIC)
+    assert "### Questions fréquentes" in text
+    assert "**Faut-il fournir pendant les dix premiers plis\u202f?**" in text
+    assert text.index("Questions fréquentes") > text.index("Les réglages de cette table")
+
+
 @pytest.mark.parametrize(("env_lang", "flag", "wanted"), [
     ("fr_FR.UTF-8", None, "Donne 1"),
     ("en_US.UTF-8", "fr", "Donne 1"),

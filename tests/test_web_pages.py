@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,35 @@ def test_the_rules_page_follows_the_table_profile_and_language(server: LiveServe
     assert "the same queen, two opportunities" in en and "<td>100</td>" in en
     assert "a further 50" in en and "<td>500</td>" in en  # classic by default
     assert bad.status_code == 200  # a bad ?rules= shows the classic rules
+
+
+def test_the_rules_page_ends_with_the_questions_players_ask_for_its_table(
+    server: LiveServer,
+) -> None:
+    same_suit = json.dumps({"profile": "classic", "jack_queen": "same-suit", "dix_on_play": False})
+    with server.http() as client:
+        fr = client.get("/rules", params={"lang": "fr"}).text
+        en = client.get("/rules", params={"lang": "en", "rules": same_suit}).text
+    for page, heading in ((fr, "Questions fréquentes"), (en, "Questions players ask")):
+        assert f"<h2>{heading}</h2>" in page and '<dl class="faq">' in page
+        faq = page[page.index(f"<h2>{heading}</h2>") :]
+        assert faq.count("<dt>") >= 15
+        assert not re.search(r"\bR\d+\b|\bmeld [0-9A-Z]|\bJQ[CDHS]\b", faq)  # no rule ids, codes
+    assert "Faut-il fournir pendant les dix premiers plis\u202f?" in fr
+    assert "le marjolet (le valet d’atout) s’annonce une fois avec chaque dame" in fr
+    # this table's variations: a jack pairs with its own queen; a played seven scores nothing
+    assert "a jack pairs only with the queen of its own suit" in en
+    assert "it scores nothing when you play it either" in en
+
+
+def test_the_rules_page_title_is_in_the_readers_language_before_any_script(
+    server: LiveServer,
+) -> None:
+    with server.http() as client:
+        fr = client.get("/rules", params={"lang": "fr"}).text
+        en = client.get("/rules", params={"lang": "en"}).text
+    assert '<title data-i18n="rules.page_title">Marjolet · règles</title>' in fr
+    assert '<title data-i18n="rules.page_title">Marjolet · rules</title>' in en
 
 
 def test_the_default_opponent_is_the_strongest_bot(server: LiveServer) -> None:

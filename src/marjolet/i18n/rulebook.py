@@ -42,8 +42,9 @@ from marjolet.rules import (
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """One piece of the rule book: ``kind`` is ``h2``, ``p``, ``ul`` or
-    ``table`` (``rows[0]`` is the header row)."""
+    """One piece of the rule book: ``kind`` is ``h2``, ``p``, ``ul``,
+    ``table`` (``rows[0]`` is the header row) or ``qa`` (``rows`` are
+    question and answer pairs)."""
 
     kind: str
     text: str = ""
@@ -89,6 +90,42 @@ def settings_rows(rules: Rules, lang: str) -> list[tuple[str, ...]]:
         (tr("s_dix_on_play"), yes_no[rules.dix_on_play]),
         (tr("s_jack_queen"), tr("jq_same" if rules.jack_queen == SAME_SUIT else "jq_trump")),
         (tr("s_one_meld_per_window"), yes_no[rules.one_meld_per_window]),
+    ]
+
+
+def questions(rules: Rules, lang: str) -> list[tuple[str, str]]:
+    """The questions players ask at the table, answered for ``rules`` in
+    ``lang`` (docs/rules.md's "Questions players ask" in players' words):
+    an answer that a variation changes is the variation's, so the book
+    never promises a point or a meld that this table does not give."""
+
+    def tr(key: str, **args: object) -> str:
+        return translate(f"rules.faq_{key}", lang, **args)
+
+    n = SEVEN_POINTS
+    several = "several_a_one" if rules.one_meld_per_window else "several_a"
+    seven = "last_seven_played" if rules.dix_on_play else "last_seven_not_played"
+    jack = "jack_twice_a_same" if rules.jack_queen == SAME_SUIT else "jack_twice_a"
+    last = {"last_trick": LAST_TRICK_POINTS, "last_card": LAST_CARD_POINTS}
+    bonus = rules.all_tricks_bonus
+    all_six = tr("all_six", n=bonus) if bonus else tr("all_six_none")
+    target = {"target": rules.target}
+    return [
+        (tr("follow_q"), tr("follow_a")),
+        (tr("lost_q"), tr("lost_a")),
+        (tr("several_q"), tr(several)),
+        (tr("trick10_q"), tr("trick10_a")),
+        (tr("phase2_q"), tr("phase2_a")),
+        (tr("last_seven_q"), tr("last_seven_a") + " " + tr(seven, n=n)),
+        (tr("shown_q"), tr("shown_a")),
+        (tr("four_jacks_q"), tr("four_jacks_a")),
+        (tr("jack_twice_q"), tr(jack)),
+        (tr("exchanged_q"), tr("exchanged_a", n=n)),
+        (tr("turned_q"), tr("turned_a", n=n)),
+        (tr("trump_q"), tr("trump_a")),
+        (tr("last_points_q", **last), tr("last_points_a", **last) + " " + all_six),
+        (tr("both_target_q", **target), tr("both_target_a")),
+        (tr("mid_deal_q", **target), tr("mid_deal_a")),
     ]
 
 
@@ -160,6 +197,8 @@ def rulebook(rules: Rules, lang: str) -> list[Block]:
         Block("table", rows=tuple(settings_rows(rules, lang))),
         Block("h2", tr("profiles_h")),
         Block("p", tr("profiles_p", **profile_values())),
+        Block("h2", tr("faq_h")),
+        Block("qa", rows=tuple(questions(rules, lang))),
     ]
 
 
@@ -177,6 +216,9 @@ def to_html(blocks: Sequence[Block], title: str) -> str:
                 f'<div class="scroll-x"><table class="summary rules-table"><thead><tr>{cells}'
                 f"</tr></thead><tbody>{rows}</tbody></table></div>"
             )
+        elif b.kind == "qa":
+            pairs = "".join(f"<dt>{escape(q)}</dt><dd>{escape(a)}</dd>" for q, a in b.rows)
+            out.append(f'<dl class="faq">{pairs}</dl>')
         elif b.kind == "ul":
             out.append("<ul>" + "".join(f"<li>{escape(i)}</li>" for i in b.items) + "</ul>")
         else:
@@ -198,6 +240,9 @@ def to_markdown(blocks: Sequence[Block], title: str) -> str:
             out += [_md_escape(b.text), ""]
         elif b.kind == "ul":
             out += [f"- {_md_escape(i)}" for i in b.items] + [""]
+        elif b.kind == "qa":
+            for q, a in b.rows:
+                out += [f"**{_md_escape(q)}**", "", _md_escape(a), ""]
         elif b.kind == "table":
             head, *body = b.rows
             out.append("| " + " | ".join(head) + " |")
@@ -221,6 +266,10 @@ def to_text(blocks: Sequence[Block], title: str, width: int = 78) -> str:
             for item in b.items:
                 out += textwrap.wrap(item, width, initial_indent="- ", subsequent_indent="  ")
             out.append("")
+        elif b.kind == "qa":
+            for q, a in b.rows:
+                out += textwrap.wrap(q, width)
+                out += [*textwrap.wrap(a, width, initial_indent="  ", subsequent_indent="  "), ""]
         elif b.kind == "table":
             out += [*_text_table(b.rows, width), ""]
     return "\n".join(out)
@@ -248,6 +297,7 @@ def _text_table(rows: Sequence[tuple[str, ...]], width: int) -> list[str]:
 
 __all__ = [
     "Block",
+    "questions",
     "rulebook",
     "settings_rows",
     "settings_text",

@@ -9,7 +9,7 @@ games list, ``/replay`` viewer, and ``/rules`` the rule book. (The
   script then fills its words from the same catalogue.
 - ``GET /rules`` is the rule book (:mod:`marjolet.i18n.rulebook`) of a rule
   set (``?rules=`` a record's ``rules`` value, JSON; default ``classic``),
-  written by the server in the reader's language.
+  written by the server in the reader's language, its ``<title>`` too.
 - ``/i18n/fr.json`` and ``/i18n/en.json`` are the catalogues the terminal
   reads too (:mod:`marjolet.i18n`).
 """
@@ -76,6 +76,7 @@ def rules_page(request: Request) -> HTMLResponse:
     rules = rules_of(request.query_params.get("rules"))
     body = to_html(rulebook(rules, lang), translate("rules.title", lang))
     html = (STATIC / "rules.html").read_text(encoding="utf-8").replace("<!--RULES-->", body, 1)
+    html = html.replace("<!--TITLE-->", escape(translate("rules.page_title", lang)), 1)
     return HTMLResponse(_with_lang(html, lang), headers={"Vary": "Cookie, Accept-Language"})
 
 
