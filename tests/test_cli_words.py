@@ -178,6 +178,21 @@ def test_a_lang_before_the_command_is_the_command_s_language(
     assert "règle" in out and "profile" not in out
 
 
+@pytest.mark.parametrize("spelling", ["--l", "--la", "--lan", "--lang", "--lang="])
+def test_lang_cut_short_before_the_command_is_still_the_language_not_the_command(
+    spelling: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse takes ``--l`` for ``--lang`` before the command; ``en``
+    was then read as the command's name and ``marjolet --l en rules``
+    ended in a traceback."""
+    given = [spelling + "fr"] if spelling.endswith("=") else [spelling, "fr"]
+    status, out, err = run([*given, "rules", "--target", "5"], capsys)
+    assert (status, out) == (2, "")
+    assert err == "marjolet\u00a0: erreur\u00a0: --target doit être entre 100 et 10000, pas 5\n"
+    status, out, err = run([*given[:-1], "en"] if len(given) == 2 else ["--lang=en"], capsys)
+    assert status == 2 and "Traceback" not in err
+
+
 def test_the_french_help_of_marjolet_imports_no_command_nor_heavy_library() -> None:
     code = (
         "import os, sys\n"

@@ -99,3 +99,27 @@ def test_a_look_at_whether_a_file_is_in_use_does_not_pass_for_a_holder(tmp_path:
     assert fd is not None
     lockfile.release(fd, path)
     assert not path.exists()
+
+
+def test_a_lock_file_on_a_read_only_file_system_is_locked_for_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """db-copy reads a database on a read-only file system where an old
+    lock file stays: opening it to write fails with EROFS, not
+    PermissionError, and the copy failed."""
+    import errno
+
+    path = tmp_path / "x.lock"
+    path.touch()
+    real_open = os.open
+
+    def read_only(name: object, flags: int, *args: object) -> int:
+        if flags & (os.O_RDWR | os.O_WRONLY | os.O_CREAT):
+            raise OSError(errno.EROFS, "Read-only file system", str(name))
+        return real_open(name, flags, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", read_only)
+    fd = lockfile.take(path)
+    assert fd is not None
+    monkeypatch.setattr(os, "open", real_open)
+    lockfile.release(fd, path)

@@ -313,6 +313,34 @@ def test_a_header_errors_json_message_keeps_its_line_the_only_position_it_has() 
     }
 
 
+HEAD = "format marjolet-record/1\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (HEAD + "first_dealer 0\ndeal 1\n", "line 3: expected 'deal 0', got 'deal 1'"),
+        (HEAD + "first_dealer 0\ndeck 7C\n", "line 3: a 'deck' line must follow a 'deal' line"),
+        (HEAD + "deal 0\n", "line 2: 'first_dealer' is required before the deals"),
+        ("hello there\n", "not a marjolet record: line 1 starts with 'hello'"),
+        (HEAD + "rules bogus\nfirst_dealer 0\n", None),  # the rules' own message, no line
+    ],
+)
+def test_a_text_records_layout_fault_keeps_its_line_in_the_json_message(
+    text: str, message: str | None
+) -> None:
+    """``replay --json`` has always given these faults' line in the message,
+    their one exact place; the move of the line to ``RecordError.line``
+    must not take it away from programs, nor add it where it never was."""
+    with pytest.raises(RecordError) as e:
+        loads(text)
+    said = e.value.to_json()["message"]
+    if message is None:
+        assert isinstance(said, str) and not said.startswith("line "), said
+    else:
+        assert said == message
+
+
 def test_a_json_records_error_has_no_line() -> None:
     path = next(p for p in EXAMPLE_FILES if p.stem == "I003-hand-phase2-no-trump")
     with pytest.raises(RecordError) as e:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn, cast
 
 from marjolet.commands import words
-from marjolet.commands.words import PLAYER_COMMANDS
+from marjolet.commands.words import LANG_SPELLINGS, PLAYER_COMMANDS
 from marjolet.errors import MarjoletError
 
 #: name -> module, imported lazily. Each command's one-line help is
@@ -171,7 +171,7 @@ def _command_word(argv: Sequence[str]) -> str | None:
     for arg in argv:
         if value:
             value = False
-        elif arg in ("--la", "--lan", "--lang"):
+        elif arg in LANG_SPELLINGS:
             value = True
         elif not arg.startswith("-"):
             return arg

@@ -98,7 +98,8 @@ class RecordError(MarjoletError):
     trick being played then (1-16), and ``line``, the line of a text record
     the fault is on (from 1; ``None`` for a JSON record or a fault of no one
     line), only help a reader find the place: they are shown by ``str()``
-    and left out of :meth:`to_json`, whose keys the record format fixes.
+    and left out of :meth:`to_json`'s keys, which the record format fixes
+    (``line_in_json``: see :meth:`to_json`).
     ``readable`` is false when no record could be read at all (not JSON,
     not the text notation, or neither's fields): a front end says "no game
     in this file" rather than what is wrong in one.
@@ -132,6 +133,7 @@ class RecordError(MarjoletError):
         source: str | None = None,
         kind: str | None = None,
         detail: str | None = None,
+        line_in_json: bool = False,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -142,16 +144,22 @@ class RecordError(MarjoletError):
         self.action = action
         self.trick = trick
         self.line = line
+        #: Whether :meth:`to_json`'s message starts with the line: a fault
+        #: of a text record's layout (a header line given twice, a ``deal``
+        #: or ``deck`` line out of place), whose message has always named
+        #: it, the one exact place it has.
+        self.line_in_json = line_in_json
         self.readable = readable
         self.why = why
 
     def to_json(self) -> dict[str, object]:
         """The record format's error object: ``deal``, ``action`` and
-        ``message``. A text record's line stays in the message where it is
-        the only position there is (a header line: both positions null),
-        so that a program can still point at it."""
+        ``message``. The message of a fault in a text record's layout
+        starts with its line (``line 3: 'rules' given twice``), the one
+        exact place a program has for it, as it always has
+        (:attr:`line_in_json`)."""
         message = self.message
-        if self.line is not None and self.deal is None and self.action is None:
+        if self.line is not None and self.line_in_json:
             message = f"line {self.line}: {message}"
         return {"deal": self.deal, "action": self.action, "message": message}
 

@@ -15,10 +15,15 @@ library only.
 
 from __future__ import annotations
 
+import errno
 import os
 import time
 from pathlib import Path
 from typing import Any
+
+#: Why a lock file may be opened for reading only: not ours to write, or
+#: on a read-only file system (``db-copy`` reading a database there).
+_READ_ONLY = (errno.EACCES, errno.EPERM, errno.EROFS)
 
 
 class LockHeld(Exception):
@@ -38,7 +43,9 @@ def take(path: Path) -> int | None:
     while True:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        except PermissionError:
+        except OSError as exc:
+            if exc.errno not in _READ_ONLY:
+                raise
             fd = os.open(path, os.O_RDONLY)  # a lock file we may not write still locks
         if not _flock_soon(fd, fcntl):
             os.close(fd)

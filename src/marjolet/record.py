@@ -706,7 +706,7 @@ class _TextReader:
         if key in self.header and self.builder is None:
             self._header_line(key, rest)
             return
-        builder = self.builder if self.builder is not None else self._end_header(key)
+        builder = self.builder if self.builder is not None else self._end_header(key, lineno)
         if key == "deal":
             self._deal_line(rest, line)
         elif key == "deck":
@@ -720,10 +720,12 @@ class _TextReader:
         ``first_dealer``): each at most once, the format only ours, each
         value checked on its own line."""
         if self.header[key] is not None:
-            raise RecordError(f"{key!r} given twice")
+            raise RecordError(f"{key!r} given twice", line_in_json=True)
         self.header[key] = value
         if key == "format" and value != FORMAT:
-            raise RecordError(f"unknown format {value!r} (expected {FORMAT!r})")
+            raise RecordError(
+                f"unknown format {value!r} (expected {FORMAT!r})", line_in_json=True
+            )
         if key == "rules":
             _header_rules(_rules_from_text(value))
         elif key == "first_dealer":
@@ -731,18 +733,18 @@ class _TextReader:
         elif key == "players":
             _header_players(_players_from_text(value))
 
-    def _end_header(self, key: str) -> _Builder:
+    def _end_header(self, key: str, lineno: int) -> _Builder:
         """The first line past the header: refuse a text that is no record
         at all, or a header without its ``first_dealer``; then start the
         builder from the header."""
         if key != "deal" and all(v is None for v in self.header.values()):
             raise RecordError(
-                f"not a marjolet record: the line starts with {key[:40]!r}",
+                f"not a marjolet record: line {lineno} starts with {key[:40]!r}",
                 readable=False,
                 kind="not_record",
             )
         if self.header["first_dealer"] is None:
-            raise RecordError("'first_dealer' is required before the deals")
+            raise RecordError("'first_dealer' is required before the deals", line_in_json=True)
         self.builder = self._builder_from_header()
         return self.builder
 
@@ -758,7 +760,11 @@ class _TextReader:
     def _deal_line(self, number: str, line: str) -> None:
         """A ``deal N`` line: the deals are numbered in order from 0."""
         if number != str(self.deal + 1):
-            raise RecordError(f"expected 'deal {self.deal + 1}', got {line!r}", deal=self.deal + 1)
+            raise RecordError(
+                f"expected 'deal {self.deal + 1}', got {line!r}",
+                deal=self.deal + 1,
+                line_in_json=True,
+            )
         self.deal += 1
         self.in_deal = False
 
@@ -766,7 +772,9 @@ class _TextReader:
         """A ``deck`` line: one right after each ``deal`` line; it starts
         the deal."""
         if self.deal < 0 or self.in_deal:
-            raise RecordError("a 'deck' line must follow a 'deal' line", deal=max(self.deal, 0))
+            raise RecordError(
+                "a 'deck' line must follow a 'deal' line", deal=max(self.deal, 0), line_in_json=True
+            )
         builder.start_deal(cards.split(), self.deal)
         self.in_deal, self.actions_read = True, 0
         if note is not None:
@@ -870,9 +878,11 @@ def _out_of_place(line: str, deal: int) -> RecordError:
     """A text record's line that is neither a header nor in a deal: before
     the first ``deal`` line, or between a ``deal`` line and its ``deck``."""
     if deal < 0:
-        return RecordError(f"unexpected {line!r} before the first 'deal' line")
+        return RecordError(f"unexpected {line!r} before the first 'deal' line", line_in_json=True)
     return RecordError(
-        f"the deal's 'deck' line must come before its actions, got {line!r}", deal=deal
+        f"the deal's 'deck' line must come before its actions, got {line!r}",
+        deal=deal,
+        line_in_json=True,
     )
 
 

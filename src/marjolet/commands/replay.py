@@ -32,21 +32,13 @@ def add_lang_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", choices=("fr", "en"), help=tr("replay.help.lang"))
 
 
-def load_checked(file: str) -> tuple[Record, ReplayResult]:
-    """Read a record (a path or ``-`` for stdin) and check it against the
-    rules; raises :class:`RecordError`."""
-    from marjolet import record
-
-    rec = record.loads(record.read_text(file), check=False)
-    return rec, record.replay(rec)
-
-
 def load_or_report(
     file: str, as_json: bool, lang: str | None
 ) -> tuple[Record, ReplayResult] | int:
-    """:func:`load_checked`, or the bad record's error reported by
-    :func:`report_error` and its exit status (2). Shared with ``marjolet
-    review``."""
+    """Read a record (a path or ``-`` for stdin) and check it against the
+    rules: the record and its result, or the bad record's error reported
+    by :func:`report_error` and its exit status (2). Shared with
+    ``marjolet review``."""
     from marjolet import record
 
     rec = None

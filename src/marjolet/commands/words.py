@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 #: The commands a player types: their help and usage errors are translated.
 PLAYER_COMMANDS = ("play", "replay", "review", "rules")
 
+#: ``--lang`` as argparse takes it: whole, or cut short where no other
+#: option starts the same (``--l`` before the command and after ``rules``
+#: or ``review``; after ``play`` it is ambiguous with ``--level``).
+LANG_SPELLINGS = ("--l", "--la", "--lan", "--lang")
+
 
 def lang_argument(argv: Sequence[str]) -> str | None:
     """The value of the last usable ``--lang X`` or ``--lang=X`` (or an
@@ -38,7 +43,7 @@ def lang_argument(argv: Sequence[str]) -> str | None:
         if arg == "--":
             break
         name, equals, value = arg.partition("=")
-        if name not in ("--la", "--lan", "--lang"):
+        if name not in LANG_SPELLINGS:
             continue
         if not equals:
             value = argv[i + 1] if i + 1 < len(argv) else ""
