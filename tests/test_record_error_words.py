@@ -76,7 +76,7 @@ def test_replay_of_a_card_not_held_is_told_in_french_with_deal_trick_and_name(
     assert status == 2 and out == ""
     assert err == (
         f"marjolet{NB}: erreur{NB}: {path}{NB}: Ce fichier n’est pas une partie valable "
-        f"(ligne 8, donne 1, pli 2){NB}: random (joueur 1) joue R♦, qu’il n’a pas en main.\n"
+        f"(ligne 8, donne 1, pli 2){NB}: random (joueur 1) joue R♦ sans l’avoir en main.\n"
     )
 
 
@@ -110,7 +110,7 @@ def test_the_json_error_of_a_bad_record_keeps_its_codes_for_programs(
     ("lang", "said"),
     [
         ("fr", f"(ligne 18, donne 1, pli 12){NB}: random (joueur 2) joue 7♣ sur V♥ alors "
-               f"qu’il doit fournir et monter{NB}; il pouvait jouer A♥."),
+               f"qu’il faut fournir et monter{NB}; il fallait jouer A♥."),
         ("en", "(line 18, deal 1, trick 12): random (player 2) plays 7♣ on J♥ but must follow "
                "suit with a higher card; they could play A♥."),
     ],
@@ -239,7 +239,7 @@ HAND_TYPED = (
          "(line 7, deal 1, action 4): “V♠” is not a card: ranks are written in English "
          "letters, J for V (jack), and suits C D H S (clubs, diamonds, hearts, spades)."),
         ("  1. 7C JC draw\n  2. 8C\n",
-         f"(ligne 7, donne 1, pli 2){NB}: Joueur 1 joue 8♣, qu’il n’a pas en main.",
+         f"(ligne 7, donne 1, pli 2){NB}: Joueur 1 joue 8♣ sans l’avoir en main.",
          "(line 7, deal 1, trick 2): Player 1 plays 8♣, which is not in their hand."),
     ],
     ids=["trick-number-no-dot", "meld-id-next-line", "lower-case", "french-R", "french-D",

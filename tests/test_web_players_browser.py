@@ -340,7 +340,7 @@ def test_an_upload_breaking_the_last_tricks_duty_names_the_allowed_cards_in_fren
     page.wait_for_selector("#upload-error:not([hidden])")
     text = page.inner_text("#upload-error")
     assert re.search(r"le joueur [12] joue \S+ sur \S+ alors qu", text), text
-    assert "il pouvait jouer" in text and not RECORD_CODE.search(text) and not RULE_ID.search(text)
+    assert "il fallait jouer" in text and not RECORD_CODE.search(text) and not RULE_ID.search(text)
     seen(page, "a refused upload in the last six tricks")
 
 

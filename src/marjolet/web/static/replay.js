@@ -258,7 +258,7 @@ function refusalText(why) {
   const key = `replay.why_${why.code}`;
   if (!hasText(key)) return null;
   const args = {};
-  if (Number.isInteger(why.player)) args.name = t("player.n", { n: why.player + 1 });
+  if (Number.isInteger(why.player)) args.name = t("replay.refused_player", { n: why.player + 1 });
   for (const field of ["card", "lead"]) if (why[field]) args[field] = cardLabel(why[field]);
   for (const field of ["legal", "missing"]) if (why[field]) args[field] = orList(why[field].map(cardLabel));
   if (why.meld) args.meld = meldName(why.meld, { trump: why.trump, rules: { jack_queen: why.jack_queen } });
