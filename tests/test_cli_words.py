@@ -116,8 +116,8 @@ def test_an_unknown_option_of_review_replay_or_rules_is_refused_in_french(
         (["rules", "--lang"], "--lang attend une valeur"),
         (
             ["bogus"],
-            "COMMANDE\u00a0: «\u00a0bogus\u00a0» n’est pas un choix possible\u00a0; "
-            "au choix\u00a0: play, replay, convert, rules,",
+            "la commande «\u00a0bogus\u00a0» n’existe pas\u00a0; "
+            "les commandes\u00a0: play, replay, convert, rules,",
         ),
     ],
 )

@@ -183,6 +183,8 @@ def worded_usage_error(
                 value = parts["value"]
                 quoted = len(value) > 1 and value[0] == value[-1] == "'"
                 parts["value"] = value[1:-1] if quoted else value
+            if key == "choice" and parts["option"] == tr("cli.help.metavar_command"):
+                key = "unknown_command"  # marjolet bogus: no such command
             if key == "unknown":  # the help as this player can ask it
                 parts["help"] = help_command
             if key == "plain_integer" and _decimal(options, parts["option"]):
