@@ -188,13 +188,58 @@ def test_not_utf8_a_bad_action_and_a_short_deck_are_told_in_french(
         str(latin): f"Ce fichier n’est pas du texte UTF-8{NB}: enregistrez la partie en UTF-8",
         bad_action: f"(ligne 8, donne 1, coup 5){NB}: «{NB}ZZ{NB}» n’est ni une carte ni un "
         "coup du jeu.",
-        short: f"(ligne 6, donne 1){NB}: son paquet n’est pas fait des 32 cartes du jeu, "
-        "chacune une fois.",
+        short: f"(ligne 6, donne 1){NB}: son paquet a 31 cartes et non 32{NB}; il manque 8♥.",
     }
     for path, words in said.items():
         status, _, err = run(["replay", path, "--lang", "fr"], capsys)
         assert status == 2 and words in err and len(err.splitlines()) == 1, err
         assert "R1" not in err and "R4" not in err and "offset" not in err
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "fr",
+            [
+                f"(ligne 6, donne 1){NB}: son paquet contient deux fois 10♣.",
+                f"(ligne 23, donne 1){NB}: la donne 1 n’est pas finie, alors qu’une autre "
+                "donne la suit.",
+                f"(ligne 23, donne 2){NB}: les donnes sont numérotées dans l’ordre à partir de "
+                f"0{NB}: cette ligne devrait être «{NB}deal 1{NB}», pas «{NB}deal 2{NB}».",
+            ],
+        ),
+        (
+            "en",
+            [
+                "(line 6, deal 1): its deck holds 10♣ twice.",
+                "(line 23, deal 1): deal 1 is not finished, yet another deal follows it.",
+                "(line 23, deal 2): the deals are numbered in order from 0: this line should "
+                "be “deal 1”, not “deal 2”.",
+            ],
+        ),
+    ],
+)
+def test_a_repeated_card_an_unfinished_deal_and_a_misnumbered_deal_are_told_in_words(
+    tmp_path: Path,
+    selfplay_text: str,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    said: list[str],
+) -> None:
+    """They were the library's English in the player's frame, a deal
+    counted from 0 inside a sentence that counts from 1, and a repeated
+    card not named at all."""
+    deck_line = next(line for line in selfplay_text.splitlines() if line.startswith("deck "))
+    paths = [
+        edited(tmp_path, selfplay_text, deck_line, deck_line.replace(" KD ", " TC ", 1), "t.txt"),
+        edited(tmp_path, selfplay_text, "\n  16. 8H TD\n", "\n", "u.txt"),
+        edited(tmp_path, selfplay_text, "\ndeal 1\n", "\ndeal 2\n", "n.txt"),
+    ]
+    for path, words in zip(paths, said, strict=True):
+        status, _, err = run(["replay", path, "--lang", lang], capsys)
+        assert status == 2 and words in err and len(err.splitlines()) == 1, err
+        assert "R4" not in err and "R22" not in err and "(in English)" not in err, err
 
 
 HAND_TYPED = (

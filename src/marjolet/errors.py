@@ -111,7 +111,9 @@ class RecordError(MarjoletError):
     kind of fault it is where the message alone would have to be parsed
     (``missing_file``, ``no_permission``, ``folder``, ``unreadable``,
     ``bom``, ``utf16``, ``not_utf8``, ``empty``, ``not_record``,
-    ``bad_action``, ``bad_deck``; in a text record ``trick_number``, a
+    ``bad_action``, ``bad_deck``, ``deck_repeats`` (``detail``: the card),
+    ``deck_missing`` (``detail``: the cards missing), ``unfinished_deal``;
+    in a text record ``deal_number`` (``detail``: the line), ``trick_number``, a
     trick's number without its dot, and ``meld_alone``, ``meld`` with no
     id after it on its line), else
     ``None``; ``detail`` is its particular (the text of the action or of the

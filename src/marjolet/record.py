@@ -530,7 +530,10 @@ def _parse_deck(value: object, d: int) -> tuple[int, ...]:
             raise RecordError(f"R1: {exc}", deal=d, kind="bad_deck", detail=shown) from None
         if seen >> c & 1:
             raise RecordError(
-                f"R4: card {CARD_NAMES[c]} appears twice in the deck", deal=d, kind="bad_deck"
+                f"R4: card {CARD_NAMES[c]} appears twice in the deck",
+                deal=d,
+                kind="deck_repeats",
+                detail=CARD_NAMES[c],
             )
         seen |= 1 << c
         deck.append(c)
@@ -540,7 +543,8 @@ def _parse_deck(value: object, d: int) -> tuple[int, ...]:
             f"R4: the deck has {len(deck)} card{'' if len(deck) == 1 else 's'}, not 32 "
             f"(missing: {missing})",
             deal=d,
-            kind="bad_deck",
+            kind="deck_missing",
+            detail=missing,
         )
     return tuple(deck)
 
@@ -764,6 +768,8 @@ class _TextReader:
                 f"expected 'deal {self.deal + 1}', got {line!r}",
                 deal=self.deal + 1,
                 line_in_json=True,
+                kind="deal_number",
+                detail=line,
             )
         self.deal += 1
         self.in_deal = False
@@ -1007,6 +1013,7 @@ def to_match(record: Record) -> Match:
                 f"R22: deal {d - 1} is unfinished but is not the last deal",
                 deal=d - 1,
                 line=_source_line(record, d),  # where the next deal starts, as read
+                kind="unfinished_deal",
             )
         try:
             match.start_deal(deal_record.deck)

@@ -89,8 +89,30 @@ def _reason(exc: RecordError, record: Record | None) -> str:
         return tr("replay.reason_bad_action", text=exc.detail or "")
     if exc.kind == "bad_deck":
         return tr("replay.reason_bad_deck")
+    if exc.kind is not None and exc.kind in _LAYOUT:
+        return _LAYOUT[exc.kind](exc)
     detail = _RULE_ID.sub("", exc.message).rstrip(".")
     return detail if lang() == DEFAULT else tr("replay.reason_english", detail=detail)
+
+
+def _cards(names: str) -> str:
+    """Card names of the notation (``"QS TD"``) as the table shows them."""
+    return ", ".join(card(parse_card(name)) for name in names.split())
+
+
+#: The faults of a record's deals told with their particulars, by kind.
+_LAYOUT = {
+    "deck_repeats": lambda exc: tr("replay.reason_deck_repeats", card=_cards(exc.detail or "")),
+    "deck_missing": lambda exc: tr(
+        "replay.reason_deck_missing",
+        n=32 - len((exc.detail or "").split()),
+        cards=_cards(exc.detail or ""),
+    ),
+    "deal_number": lambda exc: tr(
+        "replay.reason_deal_number", expected=f"deal {exc.deal}", got=exc.detail or ""
+    ),
+    "unfinished_deal": lambda exc: tr("replay.reason_unfinished_deal", n=(exc.deal or 0) + 1),
+}
 
 
 def _hand_typed(mistake: dict[str, str]) -> str:
