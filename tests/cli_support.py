@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from marjolet.cli import main
 from marjolet.outputs import sqlite_read_only_uri
 
@@ -37,6 +39,18 @@ def run_cli(
     return subprocess.CompletedProcess(
         proc.args, proc.returncode, out, proc.stderr.decode(errors="replace")
     )
+
+
+def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """``marjolet ARGV`` in this process (``main``): its exit status (a
+    ``SystemExit`` of argparse or ``fail`` read as one), standard output
+    and standard error."""
+    try:
+        status = main(argv)
+    except SystemExit as stop:
+        status = int(stop.code or 0)
+    out = capsys.readouterr()
+    return status, out.out, out.err
 
 
 def error_line(stderr: str) -> str:

@@ -14,16 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from marjolet.cli import main
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        status = main(argv)
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    out = capsys.readouterr()
-    return status, out.out, out.err
+from cli_support import run_main as run
 
 
 @pytest.mark.parametrize("command", ["replay", "review"])

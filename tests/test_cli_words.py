@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from marjolet.cli import main
+from cli_support import run_main as run
 from marjolet.i18n import catalogue
 from marjolet.tui import words
 
@@ -20,15 +20,6 @@ PLAYER_COMMANDS = ("review", "replay", "rules")
 def bogus(command: str) -> list[str]:
     """``command`` with an unknown option, and its record if it needs one."""
     return [command, "--bogus"] + (["r.json"] if command != "rules" else [])
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        status = main(argv)
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 def french(how: str, monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> list[str]:

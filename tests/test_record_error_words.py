@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_support import run_main as run
 from marjolet.bots import make_bot
 from marjolet.cards import CARD_NAMES
 from marjolet.cli import main
@@ -20,15 +21,6 @@ from marjolet.record import Record
 from marjolet.turns import play_deal
 
 NB = "\u00a0"
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        status = main(argv)
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 @pytest.fixture
