@@ -123,3 +123,22 @@ def test_a_lock_file_on_a_read_only_file_system_is_locked_for_reading(
     assert fd is not None
     monkeypatch.setattr(os, "open", real_open)
     lockfile.release(fd, path)
+
+
+def test_in_use_says_whether_a_holder_has_the_lock_and_makes_no_file(tmp_path: Path) -> None:
+    path = tmp_path / "x.lock"
+    assert not lockfile.in_use(path) and not path.exists()
+    fd = lockfile.take(path)
+    try:
+        other = subprocess.run(
+            [sys.executable, "-c",
+             "import sys; from pathlib import Path; from marjolet import lockfile\n"
+             "sys.exit(3 if lockfile.in_use(Path(sys.argv[1])) else 0)",
+             str(path)],
+            capture_output=True, text=True, timeout=60,
+        )
+        assert other.returncode == 3, other.stderr
+    finally:
+        lockfile.release(fd, path)
+    path.touch()  # a lock file left behind locks nothing
+    assert not lockfile.in_use(path)

@@ -9,7 +9,6 @@ plain and the full-screen interface use it.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -70,21 +69,7 @@ def lock_save(save: str | Path) -> SaveLock:
 def in_use(save: str | Path) -> bool:
     """Whether another session holds the lock of ``save`` now (it is open in
     another terminal). Takes no lock and makes no file."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not a POSIX system
-        return False
-    try:
-        fd = os.open(lock_path(save), os.O_RDONLY)
-    except OSError:  # no lock file: no session has it
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    finally:
-        os.close(fd)  # drops the shared lock, if taken
-    return False
+    return lockfile.in_use(lock_path(save))
 
 
 def games_dir(create: bool = True) -> Path:
