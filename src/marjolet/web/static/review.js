@@ -66,9 +66,11 @@ function lossPoints(d) {
   return top - Math.round(d.values[d.played]);
 }
 
+/** The points lost as a signed figure, the "≈" of an estimate before the sign: "−20", "≈−21"
+ *  (never "−≈21", which reads as "minus about"). */
 function lossText(d) {
-  const n = lossPoints(d);
-  return d.exact ? `${n}` : `\u2248${n}`;
+  const n = `\u2212${lossPoints(d)}`;
+  return d.exact ? n : `\u2248${n}`;
 }
 
 /** The same loss with its unit, where a sentence says it: "≈23 points". */
@@ -195,7 +197,7 @@ function svg(tag, attrs) {
 }
 
 function svgText(x, y, text, anchor) {
-  const node = svg("text", { x, y, "text-anchor": anchor, "font-size": 11, fill: "currentColor", "fill-opacity": 0.75 });
+  const node = svg("text", { x, y, "text-anchor": anchor, "font-size": 12, fill: "currentColor", "fill-opacity": 0.75 });
   node.textContent = text;
   return node;
 }
@@ -204,7 +206,9 @@ function svgText(x, y, text, anchor) {
  *  with its axes (points up and down, the deals along) and a legend; a tap on the graph
  *  steps to the decision under it (`goTo(deal, action)`). */
 export function evaluationGraph(review, current, players, goTo) {
-  const width = 600;
+  // drawn in about the screen's own units up to 600, so that on a phone its labels are not
+  // shrunk to a 6-pixel print (a 600-wide drawing on a 330-pixel panel)
+  const width = Math.round(Math.max(320, Math.min(600, window.innerWidth || 600)));
   const height = 150;
   const left = 34;
   const top = 6;

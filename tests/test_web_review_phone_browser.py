@@ -1,0 +1,127 @@
+"""The review of a game on a French phone (360x740, fr-FR), in Debian's
+Chromium: the marks of the log read as a player reads a figure, the
+evaluation graph's labels are readable, and the score's names keep their
+line. The review itself is a fixed one (the page's request for it is
+answered by the test), so the marks are the same on every run."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Route
+
+from web_support import Browser as Client
+from web_support import LiveServer, fast_config, live_server, needs_chromium, play_until
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def page_options() -> dict[str, Any]:
+    return {"viewport": {"width": 360, "height": 740}, "locale": "fr-FR",
+            "is_mobile": True, "has_touch": True}
+
+
+def _decision(deal: dict[str, Any], action: int, seat: int, *, exact: bool) -> dict[str, Any]:
+    """A marked decision at ``action`` of ``deal`` (a lead: a card of the
+    leader's hand other than the one played is "best")."""
+    played = deal["actions"][action]
+    best = "TS" if played != "TS" else "TC"
+    values = {best: 13.8, played: -7.4} if not exact else {best: 10, played: -10}
+    loss = values[best] - values[played]
+    out = {"deal": 0, "action": action, "seat": seat, "trick": 1 + action // 4,
+           "played": played, "best": [best], "value_played": values[played],
+           "value_best": values[best], "loss": loss, "exact": exact,
+           "view": "ending" if exact else "seat", "method": "solver" if exact else "best",
+           "values": values, "judgement": "mistake"}
+    if not exact:
+        out["stderr"] = {"played": 2.0, "best": 2.0, "loss": 0.5}
+        out["worlds"] = 500
+    return out
+
+
+@pytest.fixture
+def reviewed(page: Page, tmp_path: Path) -> Iterator[tuple[LiveServer, str]]:
+    """A server with a game whose first deal is over, and the page's
+    request for its review answered with two marked decisions of that deal:
+    an estimate (lost 21.2) and an exact count (lost 20)."""
+    with live_server(fast_config(tmp_path / "games.sqlite3")) as server:
+        server.app.state.hub.rng = random.Random(2)
+        game = server.new_game(
+            mode="bot", bot="random", rules={"profile": "classic", "target": 1000}
+        )
+        with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+            play_until(me, lambda s: bool(s["deal_over"]), random.Random(3))
+        with server.http() as client:
+            record = client.get(f"/api/games/{game['id']}/record?form=json").json()
+        deal = record["deals"][0]
+        leader = 1 - record["first_dealer"]
+        review = {
+            "decisions": [
+                _decision(deal, 0, leader, exact=False),
+                _decision(deal, len(deal["actions"]) - 2, leader, exact=True),
+            ],
+            "players": [
+                {"seat": s, "decisions": 2, "accuracy": 50.0, "inaccuracies": 0,
+                 "mistakes": 2 if s == leader else 0, "blunders": 0}
+                for s in (0, 1)
+            ],
+            "view": "seat", "budget": 0.3, "estimator": "best",
+            "thresholds": {"inaccuracy": 10, "mistake": 20, "blunder": 40},
+        }
+
+        def answer(route: Route) -> None:
+            route.fulfill(content_type="application/json",
+                          body=json.dumps({"status": "done", "review": review}))
+
+        page.route(re.compile(r".*/api/games/[^/]+/review$"), answer)
+        page.goto(f"{server.base}/replay?game={game['id']}&review=1")
+        page.wait_for_selector(".review-panel", timeout=60_000)
+        yield server, game["id"]
+
+
+def test_a_marks_estimated_loss_puts_the_approx_sign_before_the_minus(
+    page: Page, reviewed: tuple[LiveServer, str]
+) -> None:
+    page.keyboard.press("End")
+    marks = page.locator(".log-list .review-mark").all_inner_texts()
+    assert len(marks) == 2, marks
+    # "(≈−21)" for about 21 points lost, "(−20)" for exactly 20: never "(−≈21)",
+    # "minus about", which no player writes
+    assert any(m.endswith("(\u2248\u221221)") for m in marks), marks
+    assert any(m.endswith("(\u221220)") for m in marks), marks
+    assert not any("\u2212\u2248" in m for m in marks), marks
+
+
+def test_the_evaluation_graph_labels_are_readable_on_a_phone(
+    page: Page, reviewed: tuple[LiveServer, str]
+) -> None:
+    heights = page.evaluate(
+        "() => [...document.querySelectorAll('svg.review-graph text')]"
+        ".map(t => t.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 9, heights  # 6 pixels when drawn 600 wide
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_the_score_keeps_each_players_name_on_one_line_on_a_phone(
+    page: Page, reviewed: tuple[LiveServer, str]
+) -> None:
+    # "Joueur" and "Débutant" in the replay's score, cut as "Joueu|r" before
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll('#score .breakdown th:not(:first-child)')]
+          .map(th => {
+            const range = document.createRange();
+            range.selectNodeContents(th);
+            const tops = [...range.getClientRects()].map(r => Math.round(r.top));
+            return [th.innerText, new Set(tops).size];
+          })"""
+    )
+    assert lines and all(n == 1 for _, n in lines), lines
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
