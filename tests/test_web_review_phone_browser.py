@@ -125,3 +125,12 @@ def test_the_score_keeps_each_players_name_on_one_line_on_a_phone(
     )
     assert lines and all(n == 1 for _, n in lines), lines
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_the_review_of_the_finished_deals_sums_up_those_deals_not_the_match(
+    page: Page, reviewed: tuple[LiveServer, str]
+) -> None:
+    # the game goes on (a match to 1000, one deal over): its review's summary
+    # is over the one deal reviewed, never « Sur toute la partie »
+    title = page.locator(".review-summary-title").inner_text()
+    assert title == "Sur la donne finie\u00a0:", title

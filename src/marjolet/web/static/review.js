@@ -138,8 +138,10 @@ export function markLog(logNode, places, deal, view) {
   });
 }
 
-/** The values of every legal action at `step` of `deal`, and the deal's marked decisions. */
-export function reviewPanel(review, places, deal, step, players, go, view) {
+/** The values of every legal action at `step` of `deal`, and the deal's marked decisions;
+ *  `partial`: the review is of the finished deals of a game still being played, and its
+ *  summary says over how many deals, not "over the whole match". */
+export function reviewPanel(review, places, deal, step, players, go, view, partial = false) {
   const box = el("div", { class: "panel review-panel" }, el("h2", {}, t("review.heading")));
   const d = places.get(`${deal}:${step}`);
   if (d) {
@@ -174,7 +176,10 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
       accuracy: p.accuracy === null ? "-" : t("tui.percent", { n: Math.round(p.accuracy) }),
       inaccuracies: t("review.inaccuracies", { n: p.inaccuracies }),
       mistakes: t("review.mistakes", { n: p.mistakes }), blunders: t("review.blunders", { n: p.blunders }) })));
-  box.append(el("p", { class: "review-summary-title" }, t("review.summary_title")),
+  const title = partial
+    ? t("review.summary_title_deals", { n: new Set(review.decisions.map((x) => x.deal)).size })
+    : t("review.summary_title");
+  box.append(el("p", { class: "review-summary-title" }, title),
     el("ul", { class: "review-summary" }, summary));
   return box;
 }
