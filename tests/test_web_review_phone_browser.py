@@ -134,3 +134,14 @@ def test_the_review_of_the_finished_deals_sums_up_those_deals_not_the_match(
     # is over the one deal reviewed, never « Sur toute la partie »
     title = page.locator(".review-summary-title").inner_text()
     assert title == "Sur la donne finie\u00a0:", title
+
+
+def test_the_values_of_a_choice_say_what_their_figures_are(
+    page: Page, reviewed: tuple[LiveServer, str]
+) -> None:
+    # « 10♠ ≈+14 », « R♥ ≈−7 »: points ahead or behind at the end of the deal,
+    # which the panel now says in a line under the list
+    page.keyboard.press("Home")  # before the first lead: a choice with its values
+    assert page.locator(".review-values li").count() >= 2
+    note = page.locator(".review-values-note").inner_text()
+    assert "à la fin de la donne" in note and "(+)" in note and "(\u2212)" in note, note

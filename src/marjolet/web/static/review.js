@@ -154,6 +154,8 @@ export function reviewPanel(review, places, deal, step, players, go, view, parti
         el("li", { class: bests.includes(name) ? "best" : null }, speakCards(
           `${actionLabel(name, view)} ${figure(v, d.exact)}${chances ? ` (${chance(chances[name], d.exact)})` : ""}` +
           `${name === d.played ? t("review.played_mark") : ""}`)))));
+    // what "≈−6" beside a card means: a deal-score difference, from the chooser's side
+    box.append(el("p", { class: "small muted review-values-note" }, t("review.values_note", { name: players[d.seat] })));
     if (chances) box.append(el("p", { class: "small muted review-chances-note" }, t("review.chances_note")));
     // the best move in bold is the one that wins the match most often, not the one that scores most
     if (byChance(d)) box.append(el("p", { class: "small review-by-chance" }, t("review.best_by_chance")));
