@@ -685,3 +685,28 @@ def test_the_review_values_worlds_with_the_playouts_its_stability_was_measured_w
     # its inference stays the one the stability was measured with
     assert REVIEW_INFER == 0.3
     assert estimator.bot.options["infer"] == REVIEW_INFER  # type: ignore[attr-defined]
+
+
+def test_the_terminal_says_the_points_lost_the_web_shows_for_the_same_decision() -> None:
+    """The web lists each choice's value in whole points (``≈+14``, ``≈−11``)
+    and says the loss as their difference (25); the terminal's line for the
+    same decision said ``round(24.5)``, 24. Both now say 25, and an accuracy
+    of 72.5 is 73% in both (the web's ``Math.round``)."""
+    from marjolet.analysis.summary import PlayerSummary
+    from marjolet.tui.reports import decision_line, player_line
+
+    lead, other = 0, 1
+    d = Decision(
+        deal=0, action=0, seat=0, trick=1, played=other, best=(lead,), value_played=-10.9,
+        value_best=13.6, loss=24.5, exact=False, view="seat", method="best",
+        values={lead: 13.6, other: -10.9}, stderr_played=1.0, stderr_best=1.0,
+        stderr_loss=1.0, worlds=500,
+    )  # fmt: skip
+    with words.speaking("en"):
+        line = decision_line(d, "Ann")
+        assert "about 25 more points" in line, line
+        summary = PlayerSummary(
+            seat=0, decisions=2, exact_decisions=0, exact_loss=0, estimated_loss=24.5,
+            inaccuracies=0, mistakes=1, blunders=0, accuracy=72.5,
+        )  # fmt: skip
+        assert "accuracy 73%" in player_line(summary, "Ann"), player_line(summary, "Ann")

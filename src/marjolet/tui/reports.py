@@ -11,6 +11,7 @@ the same text without the ``tui`` extra.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -82,9 +83,23 @@ def _within_noise(d: Decision) -> bool:
     return not d.exact and d.stderr_loss is not None and d.loss < 2 * d.stderr_loss
 
 
+def _whole(x: float) -> int:
+    """``x`` in whole points as the web's review rounds it (JavaScript's
+    ``Math.round``: halves up, ``-11.5`` to ``-11``), from the figure its JSON
+    carries (two decimals), so that one review says one figure everywhere."""
+    return math.floor(round(x, 2) + 0.5)
+
+
 def _whole_loss(d: Decision) -> int:
-    """The points a decision lost, in whole points (at least 1)."""
-    return max(1, round(d.loss))
+    """The points a decision lost, in whole points (at least 1): the best
+    value less the one played, each in whole points, as the web's review
+    shows them beside each choice: values of +13.6 and -10.9 are shown
+    ``≈+14`` and ``≈−11``, so 25 lost on the page and here (``round(24.5)``
+    said 24)."""
+    if d.played in d.values:
+        top = max(_whole(v) for v in d.values.values())
+        return max(1, top - _whole(d.values[d.played]))
+    return max(1, _whole(d.loss))
 
 
 def _loss_words(d: Decision) -> str:
@@ -167,7 +182,7 @@ def player_line(p: PlayerSummary, name: str) -> str:
         "tui.review_player",
         name=name,
         decisions=tr("tui.review_decisions", n=p.decisions),
-        accuracy="-" if p.accuracy is None else tr("tui.percent", n=f"{p.accuracy:.0f}"),
+        accuracy="-" if p.accuracy is None else tr("tui.percent", n=_whole(p.accuracy)),
         lost=tr("tui.review_points_lost", n=lost),
         inaccuracies=inaccuracies,
         mistakes=mistakes,
