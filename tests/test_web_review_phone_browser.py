@@ -145,3 +145,14 @@ def test_the_values_of_a_choice_say_what_their_figures_are(
     assert page.locator(".review-values li").count() >= 2
     note = page.locator(".review-values-note").inner_text()
     assert "à la fin de la donne" in note and "(+)" in note and "(\u2212)" in note, note
+
+
+def test_the_marks_thresholds_and_their_caution_are_told(
+    page: Page, reviewed: tuple[LiveServer, str]
+) -> None:
+    # « ?! … perte ≈21 points »: a player who knows a ?! is 10-19 points needs
+    # to be told that an estimate is marked only for what the review is sure of
+    note = page.locator(".review-marks-note").inner_text()
+    assert "imprécision (?!) dès 10" in note and "gaffe (??) dès 40" in note, note
+    assert "\u224821 points perdus peuvent n\u2019être qu\u2019une imprécision" in note, note
+    assert "fin de la partie" not in note  # no decision here is marked by the match chance

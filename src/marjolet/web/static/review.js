@@ -264,8 +264,12 @@ export function evaluationGraph(review, current, players, goTo) {
   const legend = el("p", { class: "review-legend small" },
     t("review.graph_legend", { a: players[0], b: players[1] }), " ",
     ...Object.keys(MARKS).map((j) => el("span", { class: `review-key review-${j}` }, "\u25CF ", `${MARKS[j]} `, judgementName(j))));
+  // what the marks mean, and why an estimated loss of 21 points can be only a "?!"
+  const byMatch = ds.some((d) => byChance(d));
+  const marksNote = el("p", { class: "review-marks-note small muted" },
+    t("review.marks_note") + (byMatch ? ` ${t("review.marks_note_match")}` : ""));
   return el("div", { class: "panel review-graph-panel" },
-    el("h2", {}, t("review.graph_title_plain")), graph, legend);
+    el("h2", {}, t("review.graph_title_plain")), graph, legend, marksNote);
 }
 
 /** The button that starts (or shows) the review of a game (its finished deals if it goes on). */
