@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from marjolet.analysis.report import Review
     from marjolet.analysis.review import Decision
     from marjolet.analysis.summary import PlayerSummary
+    from marjolet.match import Match
 
 
 def deal_lines(
@@ -263,9 +264,20 @@ def review_text(record: Record, review: Review) -> str:
         lines += deal_lines(decisions, review.seats, names, played.trump, played.rules)
     if not review.decisions:
         lines.append(tr("report.no_decision"))
-    lines += ["", tr("review.summary_title")]
+    lines += ["", _summary_title(match, {d.deal for d in review.decisions})]
     lines += [player_line(p, names[p.seat]) for p in review.players]
     return "\n".join(lines).strip("\n")
+
+
+def _summary_title(match: Match, deals: set[int]) -> str:
+    """The title of the players' summaries: "Over the whole match" when it
+    is over, else over the deals reviewed ("Over the 2 finished deals", as
+    the web says of a game still being played)."""
+    if match.is_over or not deals:
+        return tr("review.summary_title")
+    finished = all(match.deals[deal].is_over for deal in deals)
+    key = "review.summary_title_deals" if finished else "review.summary_title_played"
+    return tr(key, n=len(deals))
 
 
 def rules_line(rules: Rules) -> str:
