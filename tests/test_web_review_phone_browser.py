@@ -69,7 +69,9 @@ def reviewed(page: Page, tmp_path: Path) -> Iterator[tuple[LiveServer, str]]:
             ],
             "players": [
                 {"seat": s, "decisions": 2, "accuracy": 50.0, "inaccuracies": 0,
-                 "mistakes": 2 if s == leader else 0, "blunders": 0}
+                 "mistakes": 2 if s == leader else 0, "blunders": 0,
+                 "exact_loss": 20 if s == leader else 0,
+                 "estimated_loss": 21.2 if s == leader else 0.0}
                 for s in (0, 1)
             ],
             "view": "seat", "budget": 0.3, "estimator": "best",
@@ -156,3 +158,13 @@ def test_the_marks_thresholds_and_their_caution_are_told(
     assert "imprécision (?!) dès 10" in note and "gaffe (??) dès 40" in note, note
     assert "\u224821 points perdus peuvent n\u2019être qu\u2019une imprécision" in note, note
     assert "fin de la partie" not in note  # no decision here is marked by the match chance
+
+
+def test_the_summary_says_the_points_each_player_lost(
+    page: Page, reviewed: tuple[LiveServer, str]
+) -> None:
+    # the terminal's summary says « 41 points perdus »; the web's said only marks
+    lines = page.locator(".review-summary li").all_inner_texts()
+    lost = "précision 50\u202f%, 41 points perdus\u202f; 0 imprécision"
+    assert any(lost in x for x in lines), lines
+    assert any(", 0 point perdu\u202f;" in x for x in lines), lines

@@ -177,7 +177,7 @@ def player_line(p: PlayerSummary, name: str) -> str:
     """A player's summary of the deal in the player's words (whole points)."""
     from marjolet.analysis.summary import marks_counted
 
-    lost = p.exact_loss + round(p.estimated_loss)
+    lost = p.exact_loss + _whole(p.estimated_loss)  # as the web's summary says it
     inaccuracies, mistakes, blunders = marks_counted(p, lang())
     return tr(
         "tui.review_player",

@@ -176,6 +176,8 @@ export function reviewPanel(review, places, deal, step, players, go, view, parti
   const summary = review.players.map((p) =>
     el("li", {}, t("review.summary", { name: players[p.seat],
       accuracy: p.accuracy === null ? "-" : t("tui.percent", { n: Math.round(p.accuracy) }),
+      // the points lost, as the terminal's summary says them (exact ones, and the estimates in whole points)
+      lost: t("tui.review_points_lost", { n: (p.exact_loss || 0) + Math.round(p.estimated_loss || 0) }),
       inaccuracies: t("review.inaccuracies", { n: p.inaccuracies }),
       mistakes: t("review.mistakes", { n: p.mistakes }), blunders: t("review.blunders", { n: p.blunders }) })));
   const title = partial
