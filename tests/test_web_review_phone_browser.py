@@ -54,7 +54,7 @@ def reviewed(page: Page, tmp_path: Path) -> Iterator[tuple[LiveServer, str]]:
     with live_server(fast_config(tmp_path / "games.sqlite3")) as server:
         server.app.state.hub.rng = random.Random(2)
         game = server.new_game(
-            mode="bot", bot="random", rules={"profile": "classic", "target": 1000}
+            mode="bot", level="beginner", rules={"profile": "classic", "target": 1000}
         )
         with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
             play_until(me, lambda s: bool(s["deal_over"]), random.Random(3))
