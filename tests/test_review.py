@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -280,7 +281,8 @@ def test_review_text_speaks_the_players_words_in_french(
     code, out, _ = run_cli(capsys, "review", path, "--budget", "0")
     assert code == 0 and not RECORD_WORDS.search(out), out
     lines = out.splitlines()
-    assert lines[0] == "Analyse de la donne 1" and "Sur toute la partie\u00a0:" in lines
+    # one deal of a match to 500: its summary is over that deal, not the match
+    assert lines[0] == "Analyse de la donne 1" and "Sur la donne finie\u00a0:" in lines
     assert any(x.startswith("Pli ") and "vous avez " in x for x in lines), out
     assert any(x.startswith("Confirmé\u00a0: ") for x in lines)  # the level Skilled
     assert "Skilled" not in out and "trick" not in out
@@ -685,3 +687,47 @@ def test_the_review_values_worlds_with_the_playouts_its_stability_was_measured_w
     # its inference stays the one the stability was measured with
     assert REVIEW_INFER == 0.3
     assert estimator.bot.options["infer"] == REVIEW_INFER  # type: ignore[attr-defined]
+
+
+def test_the_terminal_says_the_points_lost_the_web_shows_for_the_same_decision() -> None:
+    """The web lists each choice's value in whole points (``≈+14``, ``≈−11``)
+    and says the loss as their difference (25); the terminal's line for the
+    same decision said ``round(24.5)``, 24. Both now say 25, and an accuracy
+    of 72.5 is 73% in both (the web's ``Math.round``)."""
+    from marjolet.analysis.summary import PlayerSummary
+    from marjolet.tui.reports import decision_line, player_line
+
+    lead, other = 0, 1
+    d = Decision(
+        deal=0, action=0, seat=0, trick=1, played=other, best=(lead,), value_played=-10.9,
+        value_best=13.6, loss=24.5, exact=False, view="seat", method="best",
+        values={lead: 13.6, other: -10.9}, stderr_played=1.0, stderr_best=1.0,
+        stderr_loss=1.0, worlds=500,
+    )  # fmt: skip
+    with words.speaking("en"):
+        line = decision_line(d, "Ann")
+        assert "about 25 more points" in line, line
+        summary = PlayerSummary(
+            seat=0, decisions=2, exact_decisions=0, exact_loss=0, estimated_loss=24.5,
+            inaccuracies=0, mistakes=1, blunders=0, accuracy=72.5,
+        )  # fmt: skip
+        assert "accuracy 73%" in player_line(summary, "Ann"), player_line(summary, "Ann")
+
+
+def test_the_summary_is_over_the_whole_match_only_when_it_is_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record of a match still going was summed up « Sur toute la
+    partie » (over the whole match) after its one finished deal."""
+    short = dataclasses.replace(CLASSIC, target=100)
+    match = Match(short, seed=3, players=["heuristic", "random"])
+    while not match.is_over:
+        match.start_deal()
+        play_deal(match, [make_bot("heuristic", seed=3), make_bot("random", seed=4)])
+    whole = write_record(tmp_path, Record.from_match(match), "whole.json")
+    code, out, _ = run_cli(capsys, "review", whole, "--budget", "0", "--lang", "fr")
+    assert code == 0 and "Sur toute la partie\u00a0:" in out.splitlines(), out
+    one = write_record(tmp_path, one_deal_record(5), "one.json")
+    code, out, _ = run_cli(capsys, "review", one, "--budget", "0", "--lang", "fr")
+    assert code == 0 and "Sur la donne finie\u00a0:" in out.splitlines(), out
+    assert "toute la partie" not in out

@@ -72,12 +72,13 @@ def test_review_from_the_history_marks_the_log_and_shows_values(
         # the legend gives each mark's sign with its meaning
         legend = page.locator(".review-legend").inner_text()
         assert "?! inaccuracy" in legend and "? mistake" in legend and "?? blunder" in legend
-        # the summary counts in words, as the terminal does ("1 mistake", never "mistakes 1")
+        # the summary counts in words, as the terminal does ("1 mistake", never "mistakes 1"),
+        # with the points lost
         summary = page.locator(".review-summary li").all_inner_texts()
         assert len(summary) == 2
         for line in summary:
             counts = re.fullmatch(
-                r".+: accuracy (?:\d+%|-), (\d+) inaccurac(y|ies),"
+                r".+: accuracy (?:\d+%|-), \d+ points? lost; (\d+) inaccurac(y|ies),"
                 r" (\d+) mistake(s?), (\d+) blunder(s?)",
                 line,
             )

@@ -11,6 +11,7 @@ the same text without the ``tui`` extra.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from marjolet.analysis.report import Review
     from marjolet.analysis.review import Decision
     from marjolet.analysis.summary import PlayerSummary
+    from marjolet.match import Match
 
 
 def deal_lines(
@@ -82,9 +84,23 @@ def _within_noise(d: Decision) -> bool:
     return not d.exact and d.stderr_loss is not None and d.loss < 2 * d.stderr_loss
 
 
+def _whole(x: float) -> int:
+    """``x`` in whole points as the web's review rounds it (JavaScript's
+    ``Math.round``: halves up, ``-11.5`` to ``-11``), from the figure its JSON
+    carries (two decimals), so that one review says one figure everywhere."""
+    return math.floor(round(x, 2) + 0.5)
+
+
 def _whole_loss(d: Decision) -> int:
-    """The points a decision lost, in whole points (at least 1)."""
-    return max(1, round(d.loss))
+    """The points a decision lost, in whole points (at least 1): the best
+    value less the one played, each in whole points, as the web's review
+    shows them beside each choice: values of +13.6 and -10.9 are shown
+    ``≈+14`` and ``≈−11``, so 25 lost on the page and here (``round(24.5)``
+    said 24)."""
+    if d.played in d.values:
+        top = max(_whole(v) for v in d.values.values())
+        return max(1, top - _whole(d.values[d.played]))
+    return max(1, _whole(d.loss))
 
 
 def _loss_words(d: Decision) -> str:
@@ -161,13 +177,13 @@ def player_line(p: PlayerSummary, name: str) -> str:
     """A player's summary of the deal in the player's words (whole points)."""
     from marjolet.analysis.summary import marks_counted
 
-    lost = p.exact_loss + round(p.estimated_loss)
+    lost = p.exact_loss + _whole(p.estimated_loss)  # as the web's summary says it
     inaccuracies, mistakes, blunders = marks_counted(p, lang())
     return tr(
         "tui.review_player",
         name=name,
         decisions=tr("tui.review_decisions", n=p.decisions),
-        accuracy="-" if p.accuracy is None else tr("tui.percent", n=f"{p.accuracy:.0f}"),
+        accuracy="-" if p.accuracy is None else tr("tui.percent", n=_whole(p.accuracy)),
         lost=tr("tui.review_points_lost", n=lost),
         inaccuracies=inaccuracies,
         mistakes=mistakes,
@@ -248,9 +264,20 @@ def review_text(record: Record, review: Review) -> str:
         lines += deal_lines(decisions, review.seats, names, played.trump, played.rules)
     if not review.decisions:
         lines.append(tr("report.no_decision"))
-    lines += ["", tr("review.summary_title")]
+    lines += ["", _summary_title(match, {d.deal for d in review.decisions})]
     lines += [player_line(p, names[p.seat]) for p in review.players]
     return "\n".join(lines).strip("\n")
+
+
+def _summary_title(match: Match, deals: set[int]) -> str:
+    """The title of the players' summaries: "Over the whole match" when it
+    is over, else over the deals reviewed ("Over the 2 finished deals", as
+    the web says of a game still being played)."""
+    if match.is_over or not deals:
+        return tr("review.summary_title")
+    finished = all(match.deals[deal].is_over for deal in deals)
+    key = "review.summary_title_deals" if finished else "review.summary_title_played"
+    return tr(key, n=len(deals))
 
 
 def rules_line(rules: Rules) -> str:

@@ -10,7 +10,7 @@ import {
 } from "./board.js";
 import { byPlace, evaluationGraph, markLog, reviewButton, reviewPanel } from "./review.js";
 
-const state = { data: null, deal: 0, step: 0, timer: null, review: null, places: null };
+const state = { data: null, deal: 0, step: 0, timer: null, review: null, places: null, partial: false };
 let parts = null;
 
 function $(id) {
@@ -52,7 +52,7 @@ function showReview(view) {
   clear(box);
   if (!state.review) return;
   markLog($("log"), state.places, state.deal, view);
-  box.append(reviewPanel(state.review, state.places, state.deal, state.step, players, go, view),
+  box.append(reviewPanel(state.review, state.places, state.deal, state.step, players, go, view, state.partial),
     evaluationGraph(state.review, { deal: state.deal, step: state.step }, players, goTo));
 }
 
@@ -195,6 +195,7 @@ async function loadGame(id) {
     ];
     // a finished game is reviewed whole; one still played, its finished deals (all their cards were shown)
     const over = g.status === "finished";
+    state.partial = !over;  // its review is of the finished deals only
     const someDealOver = data.result.deals.some((d) => d.complete);
     const button = (over ? data.complete : someDealOver)
       ? reviewButton(g.id, reviewReady, over ? t("end.review") : t("replay.review_deals")) : null;

@@ -66,9 +66,11 @@ function lossPoints(d) {
   return top - Math.round(d.values[d.played]);
 }
 
+/** The points lost as a signed figure, the "≈" of an estimate before the sign: "−20", "≈−21"
+ *  (never "−≈21", which reads as "minus about"). */
 function lossText(d) {
-  const n = lossPoints(d);
-  return d.exact ? `${n}` : `\u2248${n}`;
+  const n = `\u2212${lossPoints(d)}`;
+  return d.exact ? n : `\u2248${n}`;
 }
 
 /** The same loss with its unit, where a sentence says it: "≈23 points". */
@@ -136,8 +138,10 @@ export function markLog(logNode, places, deal, view) {
   });
 }
 
-/** The values of every legal action at `step` of `deal`, and the deal's marked decisions. */
-export function reviewPanel(review, places, deal, step, players, go, view) {
+/** The values of every legal action at `step` of `deal`, and the deal's marked decisions;
+ *  `partial`: the review is of the finished deals of a game still being played, and its
+ *  summary says over how many deals, not "over the whole match". */
+export function reviewPanel(review, places, deal, step, players, go, view, partial = false) {
   const box = el("div", { class: "panel review-panel" }, el("h2", {}, t("review.heading")));
   const d = places.get(`${deal}:${step}`);
   if (d) {
@@ -150,6 +154,8 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
         el("li", { class: bests.includes(name) ? "best" : null }, speakCards(
           `${actionLabel(name, view)} ${figure(v, d.exact)}${chances ? ` (${chance(chances[name], d.exact)})` : ""}` +
           `${name === d.played ? t("review.played_mark") : ""}`)))));
+    // what "≈−6" beside a card means: a deal-score difference, from the chooser's side
+    box.append(el("p", { class: "small muted review-values-note" }, t("review.values_note", { name: players[d.seat] })));
     if (chances) box.append(el("p", { class: "small muted review-chances-note" }, t("review.chances_note")));
     // the best move in bold is the one that wins the match most often, not the one that scores most
     if (byChance(d)) box.append(el("p", { class: "small review-by-chance" }, t("review.best_by_chance")));
@@ -170,9 +176,14 @@ export function reviewPanel(review, places, deal, step, players, go, view) {
   const summary = review.players.map((p) =>
     el("li", {}, t("review.summary", { name: players[p.seat],
       accuracy: p.accuracy === null ? "-" : t("tui.percent", { n: Math.round(p.accuracy) }),
+      // the points lost, as the terminal's summary says them (exact ones, and the estimates in whole points)
+      lost: t("tui.review_points_lost", { n: (p.exact_loss || 0) + Math.round(p.estimated_loss || 0) }),
       inaccuracies: t("review.inaccuracies", { n: p.inaccuracies }),
       mistakes: t("review.mistakes", { n: p.mistakes }), blunders: t("review.blunders", { n: p.blunders }) })));
-  box.append(el("p", { class: "review-summary-title" }, t("review.summary_title")),
+  const title = partial
+    ? t("review.summary_title_deals", { n: new Set(review.decisions.map((x) => x.deal)).size })
+    : t("review.summary_title");
+  box.append(el("p", { class: "review-summary-title" }, title),
     el("ul", { class: "review-summary" }, summary));
   return box;
 }
@@ -195,7 +206,7 @@ function svg(tag, attrs) {
 }
 
 function svgText(x, y, text, anchor) {
-  const node = svg("text", { x, y, "text-anchor": anchor, "font-size": 11, fill: "currentColor", "fill-opacity": 0.75 });
+  const node = svg("text", { x, y, "text-anchor": anchor, "font-size": 12, fill: "currentColor", "fill-opacity": 0.75 });
   node.textContent = text;
   return node;
 }
@@ -204,7 +215,9 @@ function svgText(x, y, text, anchor) {
  *  with its axes (points up and down, the deals along) and a legend; a tap on the graph
  *  steps to the decision under it (`goTo(deal, action)`). */
 export function evaluationGraph(review, current, players, goTo) {
-  const width = 600;
+  // drawn in about the screen's own units up to 600, so that on a phone its labels are not
+  // shrunk to a 6-pixel print (a 600-wide drawing on a 330-pixel panel)
+  const width = Math.round(Math.max(320, Math.min(600, window.innerWidth || 600)));
   const height = 150;
   const left = 34;
   const top = 6;
@@ -253,8 +266,12 @@ export function evaluationGraph(review, current, players, goTo) {
   const legend = el("p", { class: "review-legend small" },
     t("review.graph_legend", { a: players[0], b: players[1] }), " ",
     ...Object.keys(MARKS).map((j) => el("span", { class: `review-key review-${j}` }, "\u25CF ", `${MARKS[j]} `, judgementName(j))));
+  // what the marks mean, and why an estimated loss of 21 points can be only a "?!"
+  const byMatch = ds.some((d) => byChance(d));
+  const marksNote = el("p", { class: "review-marks-note small muted" },
+    t("review.marks_note") + (byMatch ? ` ${t("review.marks_note_match")}` : ""));
   return el("div", { class: "panel review-graph-panel" },
-    el("h2", {}, t("review.graph_title_plain")), graph, legend);
+    el("h2", {}, t("review.graph_title_plain")), graph, legend, marksNote);
 }
 
 /** The button that starts (or shows) the review of a game (its finished deals if it goes on). */
