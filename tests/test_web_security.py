@@ -13,6 +13,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from marjolet.cli import main
+from marjolet.rules import NEW_MATCH_LIMITS
 from marjolet.web.security import CLOSE_ABOVE, WatchCaps
 from web_support import Browser, LiveServer, fast_config, live_server
 
@@ -70,9 +71,12 @@ def test_a_cross_site_origin_is_refused_and_the_servers_own_is_accepted(
 def test_the_web_api_has_the_command_lines_rules_limits(
     server: LiveServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    low, high = NEW_MATCH_LIMITS["target"]
     with pytest.raises(SystemExit):
-        main(["rules", "--target", "1"])
-    cli = capsys.readouterr().err.strip().split("--target: ", 1)[1]
+        main(["rules", "--target", "1", "--lang", "en"])
+    assert capsys.readouterr().err.strip() == (  # the player's words, the same limits
+        f"marjolet: error: --target must be between {low} and {high}, not 1"
+    )
     with server.http() as client:
         for target, ok in ((1, False), (99, False), (100, True), (10_000, True), (10_001, False)):
             rules = {"profile": "classic", "target": target}
@@ -80,7 +84,9 @@ def test_the_web_api_has_the_command_lines_rules_limits(
                                                      "rules": rules})
             assert (answer.status_code == 200) is ok, (target, answer.text)
             if target == 1:
-                assert answer.json()["error"]["message"] == f"rules: {cli}"
+                assert answer.json()["error"]["message"] == (  # the library's words, for programs
+                    f"rules: target must be {low}-{high} for a new match, got 1"
+                )
             assert (main(["rules", "--target", str(target)]) == 0) if ok else True
     capsys.readouterr()
 
