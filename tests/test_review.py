@@ -731,3 +731,24 @@ def test_the_summary_is_over_the_whole_match_only_when_it_is_over(
     code, out, _ = run_cli(capsys, "review", one, "--budget", "0", "--lang", "fr")
     assert code == 0 and "Sur la donne finie\u00a0:" in out.splitlines(), out
     assert "toute la partie" not in out
+
+
+def test_a_stored_review_reads_back_as_the_review_it_was() -> None:
+    """``Review.from_json`` reads what ``to_json`` wrote (the web's stored
+    reviews): the same decisions and marks, so the same comment on each
+    decision (a summary's sums come from the stored, rounded, figures)."""
+    from marjolet.analysis import annotate
+
+    rec = one_deal_record(6)
+    review = review_record(rec, budget=0.0)
+    again = Review.from_json(json.loads(json.dumps(review.to_json())))
+    assert again.to_json()["decisions"] == review.to_json()["decisions"]
+    assert again.seats == review.seats == (0, 1)
+    marks = ("seat", "decisions", "inaccuracies", "mistakes", "blunders", "exact_loss")
+    assert [{k: p[k] for k in marks} for p in again.to_json()["players"]] == [
+        {k: p[k] for k in marks} for p in review.to_json()["players"]]
+
+    def decisions(r: Review) -> list[str]:
+        return [c.text for c in annotate(rec, r).comments if not c.text.startswith("review: ")]
+
+    assert decisions(again) == decisions(review) and decisions(review)

@@ -179,3 +179,35 @@ def test_two_requests_at_once_for_one_review_judge_each_decision_once(
     assert len({reviewer for reviewer, _, _ in judged}) == 1  # one computation
     places = [(d, x) for _, d, x in judged]
     assert len(places) == len(set(places)) == len(done["review"]["decisions"])
+
+
+def test_the_download_of_a_reviewed_game_carries_its_marks_as_comments(
+    tmp_path: Path,
+) -> None:
+    """Once reviewed, a game's record downloads (JSON and text) carry the
+    review's comments, the very ones ``marjolet review --out`` writes
+    (:func:`marjolet.analysis.annotate`), read back by the replay; before
+    the review, the record has none."""
+    from marjolet.analysis import Review, annotate
+
+    with live_server(fast_config(tmp_path / "games.sqlite3")) as server:
+        server.app.state.reviews.budget = 0.0
+        game = finished_game(server)
+        base = f"/api/games/{game['id']}"
+        with server.http() as client:
+            plain = record.loads(client.get(f"{base}/record?form=json").text)
+            assert plain.comments == ()
+            client.post(f"{base}/review", json={})
+        status = wait_done(server, game["id"])
+        assert status["status"] == "done", status
+        wanted = annotate(plain, Review.from_json(status["review"])).comments
+        assert any(c.text.startswith("review: player 0: ") for c in wanted)
+        assert any("best was" in c.text for c in wanted)  # a decision that lost points
+        with server.http() as client:
+            as_json = client.get(f"{base}/record?form=json")
+            as_text = client.get(f"{base}/record?form=text")
+        assert as_json.status_code == as_text.status_code == 200
+        assert record.loads(as_json.text).comments == wanted
+        assert record.loads(as_text.text).comments == wanted
+        # the moves are the game's own: only comments were added
+        assert record.loads(as_json.text).with_comments(()) == plain

@@ -3,7 +3,7 @@ player reads, and the annotations written into a record as comments."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +56,18 @@ class Review:
             "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
             "match_thresholds": dict(zip(JUDGEMENTS, CHANCE.thresholds, strict=True)),
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Review:
+        """The review as :meth:`to_json` wrote it (a stored review, such as
+        the web's): its decisions, and the seats its summaries are of."""
+        return cls(
+            decisions=tuple(Decision.from_json(d) for d in data["decisions"]),
+            seats=tuple(int(p["seat"]) for p in data["players"]),
+            view=str(data["view"]),
+            budget=float(data["budget"]),
+            estimator=str(data["estimator"]),
+        )
 
 
 def _names(d: Sequence[int]) -> str:

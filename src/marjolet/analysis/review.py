@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from marjolet.actions import ACTION_NAMES
+from marjolet.actions import ACTION_NAMES, parse_action
 from marjolet.analysis.estimators import (
     Estimates,
     Estimator,
@@ -112,6 +112,19 @@ class MatchChance:
             "decides_mark": self.decides,
         }
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchChance:
+        """The chance as :meth:`to_json` wrote it (its figures rounded)."""
+        return cls(
+            values={parse_action(a): float(v) for a, v in data["chances"].items()},
+            best=tuple(parse_action(a) for a in data["best"]),
+            played=float(data["chance_played"]),
+            top=float(data["chance_best"]),
+            loss=float(data["loss"]),
+            stderr_loss=float(data["stderr"]),
+            decides=bool(data["decides_mark"]),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -174,6 +187,34 @@ class Decision:
         if self.match is not None:
             out["match"] = self.match.to_json()
         return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Decision:
+        """The decision as :meth:`to_json` wrote it (a stored review: its
+        estimates rounded to two decimals; keys it does not know, such as
+        the report's ``judgement``, are left)."""
+        stderr = data.get("stderr")
+        match = data.get("match")
+        return cls(
+            deal=int(data["deal"]),
+            action=int(data["action"]),
+            seat=int(data["seat"]),
+            trick=int(data["trick"]),
+            played=parse_action(data["played"]),
+            best=tuple(parse_action(a) for a in data["best"]),
+            value_played=float(data["value_played"]),
+            value_best=float(data["value_best"]),
+            loss=float(data["loss"]),
+            exact=bool(data["exact"]),
+            view=str(data["view"]),
+            method=str(data["method"]),
+            values={parse_action(a): float(v) for a, v in data["values"].items()},
+            stderr_played=None if stderr is None else float(stderr["played"]),
+            stderr_best=None if stderr is None else float(stderr["best"]),
+            stderr_loss=None if stderr is None else float(stderr["loss"]),
+            worlds=None if data.get("worlds") is None else int(data["worlds"]),
+            match=None if match is None else MatchChance.from_json(match),
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -200,7 +200,13 @@ class ReviewService:
         its finished deals, whose every card has been shown (a new review
         once another deal is over: reviews are kept per record digest)."""
         game, record, complete = await self.hub.shareable_record(game_id)
-        if game.status == "finished" and complete:
+        return await self._judged_part(game_id, game.status, record, complete)
+
+    async def _judged_part(
+        self, game_id: str, status: str, record: Record, complete: bool
+    ) -> Record:
+        """The part of ``record`` (the shareable one) a review judges."""
+        if status == "finished" and complete:
             return record
         if await self._rated(game_id):  # no engine help while a rated match is played
             raise WebError(
@@ -210,6 +216,21 @@ class ReviewService:
         if not finished.deals:
             raise WebError("not_finished", "a game is reviewed once one of its deals is over")
         return finished
+
+    async def stored_review(
+        self, game_id: str, status: str, record: Record, complete: bool
+    ) -> Review | None:
+        """The review stored for this game as it stands (``record``: its
+        shareable record), if one was made; ``None`` otherwise, and for a
+        game no review may judge yet (a rated match still played). A record
+        download carries it as comments (:func:`marjolet.analysis.annotate`,
+        as ``marjolet review --out`` writes them)."""
+        try:
+            judged = await self._judged_part(game_id, status, record, complete)
+        except WebError:
+            return None
+        stored = await asyncio.to_thread(self.book.get, game_id, record_digest(judged))
+        return None if stored is None else Review.from_json(stored)
 
     async def _rated(self, game_id: str) -> bool:
         """Whether the game is a rated one (its seats' accounts say so)."""

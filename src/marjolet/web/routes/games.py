@@ -27,6 +27,7 @@ from marjolet.web.deps import (
     HubDep,
     LimitsDep,
     OnlineDep,
+    ReviewsDep,
     SeatDep,
     TableDep,
     new_game_allowance,
@@ -154,11 +155,20 @@ async def history(hub: HubDep, online: OnlineDep) -> dict[str, Any]:
 
 
 @router.get("/games/{game_id}/record")
-async def download(game_id: str, hub: HubDep, form: str = "json") -> Response:
-    """The record anyone may see, as a file (``json`` or ``text``)."""
+async def download(
+    game_id: str, hub: HubDep, reviews: ReviewsDep, form: str = "json"
+) -> Response:
+    """The record anyone may see, as a file (``json`` or ``text``); once
+    the game was reviewed, with the review's marks as comments, as
+    ``marjolet review --out`` writes them (docs/record.md, Comments)."""
     if form not in ("json", "text"):
         raise WebError("bad_request", "'form' must be 'json' or 'text'")
     game, record, complete = await hub.shareable_record(game_id)
+    review = await reviews.stored_review(game_id, game.status, record, complete)
+    if review is not None:
+        from marjolet.analysis import annotate
+
+        record = annotate(record, review)
     suffix = "" if complete else "-finished-deals"
     if form == "json":
         body, ext, media = record.dumps(), "json", "application/json"
