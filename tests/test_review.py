@@ -752,3 +752,32 @@ def test_a_stored_review_reads_back_as_the_review_it_was() -> None:
         return [c.text for c in annotate(rec, r).comments if not c.text.startswith("review: ")]
 
     assert decisions(again) == decisions(review) and decisions(review)
+
+
+def test_the_review_text_says_the_marks_thresholds_from_the_one_place_they_are_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``marjolet review`` and the terminal's review (key r) end on the note
+    the web's review gives under its graph: what points lost make each mark
+    (from :mod:`marjolet.analysis.marks`), and why an estimated loss past a
+    mistake's can be an inaccuracy."""
+    from marjolet.analysis import marks
+    from marjolet.tui.reports import review_text
+    from marjolet.tui.review import review_lines
+
+    monkeypatch.setattr(marks, "POINTS", marks.Scale((11, 23, 47), marks.TOLERANCE))
+    rec = one_deal_record(6)
+    review = review_record(rec, budget=0.0)
+    with words.speaking("fr"):
+        text = review_text(rec, review)
+        lines = review_lines(rec, 0, ["Ann", "Bob"], 0.0)
+    note = ("Les marques comptent les points perdus\u00a0: imprécision (?!) dès 11, "
+            "erreur (?) dès 23, gaffe (??) dès 47. Sur une estimation, seule la perte dont "
+            "l’analyse est sûre compte\u00a0: environ 24 points perdus peuvent n’être qu’une "
+            "imprécision.")
+    assert text.splitlines()[-1] == note, text
+    assert lines[-1] == note, lines
+    with words.speaking("en"):
+        assert review_text(rec, review).splitlines()[-1].startswith(
+            "Marks count the points lost: inaccuracy (?!) from 11, mistake (?) from 23, "
+            "blunder (??) from 47. On an estimate only")

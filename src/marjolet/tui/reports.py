@@ -67,6 +67,25 @@ def deal_lines(
     return lines
 
 
+def marks_note(decisions: Sequence[Decision]) -> str:
+    """What the marks mean, as the web's review says it under its graph
+    (the same catalogue keys): the thresholds of
+    :mod:`marjolet.analysis.marks`, the one place they are set, and why an
+    estimated loss past a mistake's can be only an inaccuracy; near the end
+    of a match (a decision marked by the chance lost), the chance's
+    thresholds in percentage points."""
+    from marjolet.analysis.marks import CHANCE, POINTS
+    from marjolet.analysis.summary import JUDGEMENTS, judged_by_chance
+
+    points = dict(zip(JUDGEMENTS, (_whole(t) for t in POINTS.thresholds), strict=True))
+    about = tr("tui.review_about", n=points["mistake"] + 1)
+    parts = [tr("review.marks_note", **points), tr("review.marks_note_estimate", about=about)]
+    if any(judged_by_chance(d) for d in decisions):
+        chance = (_whole(100 * t) for t in CHANCE.thresholds)
+        parts.append(tr("review.marks_note_match", **dict(zip(JUDGEMENTS, chance, strict=True))))
+    return " ".join(parts)
+
+
 def listed(decisions: Sequence[Decision]) -> tuple[list[Decision], int]:
     """The decisions the review lists, one line each (those that lost
     points or match chances, marked or beyond the review's own noise), and
@@ -266,6 +285,8 @@ def review_text(record: Record, review: Review) -> str:
         lines.append(tr("report.no_decision"))
     lines += ["", _summary_title(match, {d.deal for d in review.decisions})]
     lines += [player_line(p, names[p.seat]) for p in review.players]
+    if review.decisions:
+        lines += ["", marks_note(review.decisions)]
     return "\n".join(lines).strip("\n")
 
 

@@ -21,7 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from marjolet.record import Record
-from marjolet.tui.reports import deal_lines, decision_line, listed, player_line
+from marjolet.tui.reports import deal_lines, decision_line, listed, marks_note, player_line
 from marjolet.tui.words import tr, translate_bindings
 
 log = logging.getLogger("marjolet.tui")
@@ -47,7 +47,8 @@ def review_lines(
 
     review = review_record(record, budget=budget, deals=[deal], progress=progress)
     played = to_match(record).deals[deal]
-    return deal_lines(review.decisions, review.seats, names, played.trump, played.rules, hints)
+    lines = deal_lines(review.decisions, review.seats, names, played.trump, played.rules, hints)
+    return [*lines, "", marks_note(review.decisions)]
 
 
 class DealReviewScreen(ModalScreen[None]):

@@ -2,7 +2,7 @@
 // by the server and shown position by position with both hands open.
 
 import {
-  answerSubmit, api, applyPreferences, cardLabel, clear, el, forfeitKind, hasText, lang, loadLanguage, orList, recordName, t,
+  answerSubmit, api, applyPreferences, cardLabel, clear, el, forfeitKind, hasText, lang, loadLanguage, orList, recordName, seatFor, t,
   topbar,
 } from "./common.js";
 import {
@@ -10,7 +10,9 @@ import {
 } from "./board.js";
 import { byPlace, evaluationGraph, markLog, reviewButton, reviewPanel } from "./review.js";
 
-const state = { data: null, deal: 0, step: 0, timer: null, review: null, places: null, partial: false };
+// you: the seat this browser played in a stored game, when its player gave no name (the
+// table called them "You"): the replay and its review speak to them so, not of "Player"
+const state = { data: null, deal: 0, step: 0, timer: null, review: null, places: null, partial: false, you: null };
 let parts = null;
 
 function $(id) {
@@ -36,7 +38,7 @@ function show() {
   animateChanges(snap, parts, view, null);
   clear($("score")).append(scorePanel(view, null));
   const log = clear($("log"));
-  log.append(logPanel(view, deal.log, null, state.step));
+  log.append(logPanel(view, deal.log, state.you, state.step));
   const list = log.querySelector(".log-scroll");
   if (list) list.scrollTop = list.scrollHeight;
   showReview(view);
@@ -49,11 +51,15 @@ function showReview(view) {
   const players = view.players;
   const box = $("review");
   if (!box) return;
+  // the graph stepped by the keyboard is drawn anew: the keys go on working on the new one
+  const graphFocused = Boolean(document.activeElement && document.activeElement.closest
+    && document.activeElement.closest("#review .review-graph"));
   clear(box);
   if (!state.review) return;
   markLog($("log"), state.places, state.deal, view);
-  box.append(reviewPanel(state.review, state.places, state.deal, state.step, players, go, view, state.partial),
-    evaluationGraph(state.review, { deal: state.deal, step: state.step }, players, goTo));
+  box.append(reviewPanel(state.review, state.places, state.deal, state.step, players, go, view, state.partial, state.you),
+    evaluationGraph(state.review, { deal: state.deal, step: state.step }, players, goTo, state.you));
+  if (graphFocused) box.querySelector(".review-graph").focus();
 }
 
 function reviewReady(review) {
@@ -68,12 +74,13 @@ function stepText(deal, step) {
   const frame = deal.frames[step];
   if (frame.deal_over) return t("replay.end");
   const name = players()[entry.player];
+  const yours = entry.player === state.you ? "_you" : "";  // "Vous jouez", not "Vous joue"
   const a = entry.action;
   let what;
   if (a === "draw") what = t("replay.draw", { name });
-  else if (a === "dix") what = t("replay.dix", { name });
-  else if (a.startsWith("meld ")) what = t("replay.meld", { name, meld: a.slice(5) });
-  else what = t("replay.card", { name, card: cardLabel(a) });
+  else if (a === "dix") what = t(`replay.dix${yours}`, { name });
+  else if (a.startsWith("meld ")) what = t(`replay.meld${yours}`, { name, meld: a.slice(5) });
+  else what = t(`replay.card${yours}`, { name, card: cardLabel(a) });
   return t("replay.step", { n: entry.trick, what });
 }
 
@@ -130,9 +137,11 @@ function resultTable() {
   const [a, b] = result.totals;
   const tied = a === b && a >= state.data.target && result.deals.every((d) => d.complete);
   const undecided = t(tied ? "replay.tie_plays_on" : "replay.undecided");
-  let winner = result.winner === null ? undecided : t("replay.wins", { name: names[result.winner] });
+  const yours = (seat) => (seat === state.you ? "_you" : "");
+  let winner = result.winner === null ? undecided : t(`replay.wins${yours(result.winner)}`, { name: names[result.winner] });
   if (forfeit) {
-    winner = forfeit.winner === null ? t("replay.no_result") : t("replay.wins_forfeit", { name: names[forfeit.winner] });
+    winner = forfeit.winner === null ? t("replay.no_result")
+      : t(`replay.wins_forfeit${yours(forfeit.winner)}`, { name: names[forfeit.winner] });
   }
   box.append(el("p", { class: "final" }, t("replay.totals", { a: result.totals[0], b: result.totals[1], winner })));
 }
@@ -171,7 +180,7 @@ function load(data, title, downloads) {
       timeout: "replay.forfeit_timeout", aborted: "replay.forfeit_aborted",
     };
     clear(partial).append(t(key[forfeitKind(f)], {
-      name: data.game.players[f.seat], reason: f.reason, winner: data.game.players[f.winner] }));
+      name: recordName(data.game.players[f.seat]), reason: f.reason, winner: recordName(data.game.players[f.winner]) }));
   }
   if (!data.deals.length) {
     clear($("board")).append(el("p", { class: "muted" }, t("replay.no_deal")));
@@ -189,6 +198,8 @@ async function loadGame(id) {
   try {
     const data = await api(`/api/games/${encodeURIComponent(id)}/replay`);
     const g = data.game;
+    const held = seatFor(g.id);
+    state.you = held && String(g.players[held.seat]) === "you" ? held.seat : null;
     const links = [
       el("a", { class: "action", href: `/api/games/${g.id}/record?form=json`, download: "" }, t("replay.download_json")),
       el("a", { class: "action", href: `/api/games/${g.id}/record?form=text`, download: "" }, t("replay.download_text")),
@@ -200,7 +211,8 @@ async function loadGame(id) {
     const button = (over ? data.complete : someDealOver)
       ? reviewButton(g.id, reviewReady, over ? t("end.review") : t("replay.review_deals")) : null;
     if (button) links.push(button);
-    load(data, t("game.versus", { a: recordName(g.players[0]), b: recordName(g.players[1]) }), links);
+    const names = g.players.map((name, seat) => (seat === state.you ? t("player.you") : recordName(name)));
+    load(data, t("game.versus", { a: names[0], b: names[1] }), links);
     const wanted = new URLSearchParams(location.search).get("review");
     if (button && wanted) button.click();
     else if (wanted && !over) $("partial").append(" ", t("replay.review_at_end"));
@@ -223,6 +235,7 @@ async function upload(event) {
     return;
   }
   const bytes = await file.arrayBuffer();
+  state.you = null;  // a file's players are nobody's seat in this browser
   try {
     const data = await api("/api/replay", { body: bytes });
     const blob = new Blob([data.text], { type: "text/plain" });
@@ -284,7 +297,8 @@ function recordReason(reason, placed, readable) {
 
 function players() {
   const names = state.data && state.data.record.players;
-  return names ? names.map(recordName) : [t("player.n", { n: 0 }), t("player.n", { n: 1 })];
+  if (!names) return [t("player.n", { n: 0 }), t("player.n", { n: 1 })];
+  return names.map((name, seat) => (seat === state.you ? t("player.you") : recordName(name)));
 }
 
 async function main() {

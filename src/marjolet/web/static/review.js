@@ -138,10 +138,17 @@ export function markLog(logNode, places, deal, view) {
   });
 }
 
+/** The players' names inside a sentence: the seat `you` (this browser's, a player who gave
+ *  no name: "You" at the table) as "you"/"vous", the others as given. */
+function namesIn(players, you) {
+  return players.map((name, seat) => (seat === you ? t("player.you_in") : name));
+}
+
 /** The values of every legal action at `step` of `deal`, and the deal's marked decisions;
  *  `partial`: the review is of the finished deals of a game still being played, and its
- *  summary says over how many deals, not "over the whole match". */
-export function reviewPanel(review, places, deal, step, players, go, view, partial = false) {
+ *  summary says over how many deals, not "over the whole match"; `you`: the seat the
+ *  table called "You" (a player who gave no name, in this browser), spoken to so here too. */
+export function reviewPanel(review, places, deal, step, players, go, view, partial = false, you = null) {
   const box = el("div", { class: "panel review-panel" }, el("h2", {}, t("review.heading")));
   const d = places.get(`${deal}:${step}`);
   if (d) {
@@ -149,13 +156,14 @@ export function reviewPanel(review, places, deal, step, players, go, view, parti
     const bests = byChance(d) ? d.match.best : d.best;
     const order = Object.entries(d.values).sort((a, b) =>
       chances ? chances[b[0]] - chances[a[0]] || b[1] - a[1] : b[1] - a[1]);
-    box.append(el("p", {}, t("review.to_choose", { name: players[d.seat], source: source(d) })),
+    const yours = d.seat === you ? "_you" : "";  // "À vous de choisir", not "À Vous"
+    box.append(el("p", {}, t(`review.to_choose${yours}`, { name: players[d.seat], source: source(d) })),
       el("ul", { class: "review-values" }, order.map(([name, v]) =>
         el("li", { class: bests.includes(name) ? "best" : null }, speakCards(
           `${actionLabel(name, view)} ${figure(v, d.exact)}${chances ? ` (${chance(chances[name], d.exact)})` : ""}` +
           `${name === d.played ? t("review.played_mark") : ""}`)))));
     // what "≈−6" beside a card means: a deal-score difference, from the chooser's side
-    box.append(el("p", { class: "small muted review-values-note" }, t("review.values_note", { name: players[d.seat] })));
+    box.append(el("p", { class: "small muted review-values-note" }, t(`review.values_note${yours}`, { name: players[d.seat] })));
     if (chances) box.append(el("p", { class: "small muted review-chances-note" }, t("review.chances_note")));
     // the best move in bold is the one that wins the match most often, not the one that scores most
     if (byChance(d)) box.append(el("p", { class: "small review-by-chance" }, t("review.best_by_chance")));
@@ -171,7 +179,7 @@ export function reviewPanel(review, places, deal, step, players, go, view, parti
   if (marked.length) {
     box.append(el("h3", {}, t("review.marked", { n: deal + 1 })), el("ul", { class: "review-marked" }, marked.map((x) =>
       el("li", {}, el("a", { href: "#", onclick: (e) => { e.preventDefault(); go(x.action); } },
-        speakCards(markedItem(x, players, view)))))));
+        speakCards(markedItem(x, namesIn(players, you), view)))))));
   }
   const summary = review.players.map((p) =>
     el("li", {}, t("review.summary", { name: players[p.seat],
@@ -211,10 +219,71 @@ function svgText(x, y, text, anchor) {
   return node;
 }
 
+/** Each mark's shape on the graph, and in its legend: never told by colour alone. */
+const SHAPES = { inaccuracy: "\u25CF", mistake: "\u25A0", blunder: "\u25B2" };
+
+/** A marked decision on the graph: a circle (?!), a square (?) or a triangle (??). */
+function dot(judgement, cx, cy) {
+  const attrs = { class: `review-dot review-${judgement}`, "data-mark": judgement };
+  if (judgement === "mistake") return svg("rect", { ...attrs, x: cx - 3.5, y: cy - 3.5, width: 7, height: 7 });
+  if (judgement === "blunder") {
+    return svg("polygon", { ...attrs, points: `${cx},${cy - 5} ${cx - 4.5},${cy + 3.5} ${cx + 4.5},${cy + 3.5}` });
+  }
+  return svg("circle", { ...attrs, cx, cy, r: 3.5 });
+}
+
+/** What the marks mean, their thresholds as the review JSON gives them (its thresholds,
+ *  from marjolet.analysis.marks: the one place they are set), as the terminal says it. */
+export function marksNoteText(review, byMatch) {
+  const points = review.thresholds;
+  // an estimated loss past a mistake's threshold that may still be only an inaccuracy
+  const parts = [t("review.marks_note", points),
+    t("review.marks_note_estimate", { about: `\u2248${points.mistake + 1}` })];
+  const chance = review.match_thresholds;
+  if (byMatch && chance) {
+    parts.push(t("review.marks_note_match",
+      Object.fromEntries(Object.entries(chance).map(([k, v]) => [k, Math.round(100 * v)]))));
+  }
+  return parts.join(" ");
+}
+
+/** The graph as a slider for the keyboard: Tab reaches it, the arrows step to the
+ *  previous or next decision (as a tap there does), Home and End to the first and last;
+ *  it says which decision it stands on. `here`: the first decision at or after the
+ *  position shown (-1: after them all). */
+function keyboardGraph(graph, ds, here, current, players, goTo) {
+  if (!ds.length) return;
+  const on = here >= 0 && ds[here].deal === current.deal && ds[here].action === current.step;
+  const at = here < 0 ? ds.length - 1 : here;  // the decision the graph speaks of
+  const d = ds[at];
+  const words = { deal: d.deal + 1, trick: d.trick, name: players[d.seat], played: actionLabel(d.played),
+    mark: d.judgement ? ` ${MARKS[d.judgement]} (${judgementName(d.judgement)})` : "" };
+  graph.setAttribute("role", "slider");
+  graph.setAttribute("tabindex", "0");
+  graph.setAttribute("aria-valuemin", "1");
+  graph.setAttribute("aria-valuemax", String(ds.length));
+  graph.setAttribute("aria-valuenow", String(at + 1));
+  graph.setAttribute("aria-valuetext", t("review.graph_point", words));
+  graph.addEventListener("keydown", (event) => {
+    let to = null;
+    if (event.key === "ArrowRight" || event.key === "ArrowUp") to = here < 0 ? null : on ? here + 1 : here;
+    else if (event.key === "ArrowLeft" || event.key === "ArrowDown") to = here < 0 ? ds.length - 1 : here - 1;
+    else if (event.key === "Home") to = 0;
+    else if (event.key === "End") to = ds.length - 1;
+    else return;
+    // the page's own arrows step through the deal's actions: not these
+    event.preventDefault();
+    event.stopPropagation();
+    if (to === null || to < 0 || to >= ds.length) return;
+    goTo(ds[to].deal, ds[to].action);
+  });
+}
+
 /** The evaluation across the match: the best value at each decision, player 0's side up,
  *  with its axes (points up and down, the deals along) and a legend; a tap on the graph
  *  steps to the decision under it (`goTo(deal, action)`). */
-export function evaluationGraph(review, current, players, goTo) {
+export function evaluationGraph(review, current, shown, goTo, you = null) {
+  const players = namesIn(shown, you);  // inside sentences: "vous en haut"
   // drawn in about the screen's own units up to 600, so that on a phone its labels are not
   // shrunk to a 6-pixel print (a 600-wide drawing on a 330-pixel panel)
   const width = Math.round(Math.max(320, Math.min(600, window.innerWidth || 600)));
@@ -249,7 +318,7 @@ export function evaluationGraph(review, current, players, goTo) {
   graph.append(svg("polyline", { points: ds.map((d, i) => `${x(i)},${y(d)}`).join(" "), fill: "none",
     stroke: "currentColor", "stroke-width": 1.5 }));
   ds.forEach((d, i) => {
-    if (d.judgement) graph.append(svg("circle", { cx: x(i), cy: y(d), r: 3.5, class: `review-dot review-${d.judgement}` }));
+    if (d.judgement) graph.append(dot(d.judgement, x(i), y(d)));
   });
   const here = ds.findIndex((d) => d.deal > current.deal || (d.deal === current.deal && d.action >= current.step));
   if (here >= 0) graph.append(svg("line", { x1: x(here), y1: top, x2: x(here), y2: top + plot, stroke: "currentColor", "stroke-dasharray": "3 3" }));
@@ -262,14 +331,14 @@ export function evaluationGraph(review, current, players, goTo) {
       ds.forEach((d, i) => { if (Math.abs(x(i) - at) < Math.abs(x(nearest) - at)) nearest = i; });
       goTo(ds[nearest].deal, ds[nearest].action);
     });
+    keyboardGraph(graph, ds, here, current, players, goTo);
   }
   const legend = el("p", { class: "review-legend small" },
     t("review.graph_legend", { a: players[0], b: players[1] }), " ",
-    ...Object.keys(MARKS).map((j) => el("span", { class: `review-key review-${j}` }, "\u25CF ", `${MARKS[j]} `, judgementName(j))));
+    ...Object.keys(MARKS).map((j) => el("span", { class: `review-key review-${j}` }, `${SHAPES[j]} `, `${MARKS[j]} `, judgementName(j))));
   // what the marks mean, and why an estimated loss of 21 points can be only a "?!"
   const byMatch = ds.some((d) => byChance(d));
-  const marksNote = el("p", { class: "review-marks-note small muted" },
-    t("review.marks_note") + (byMatch ? ` ${t("review.marks_note_match")}` : ""));
+  const marksNote = el("p", { class: "review-marks-note small muted" }, marksNoteText(review, byMatch));
   return el("div", { class: "panel review-graph-panel" },
     el("h2", {}, t("review.graph_title_plain")), graph, legend, marksNote);
 }
