@@ -2,7 +2,8 @@
 (the runner moved into the package so that it runs from the installed wheel).
 
     python benchmarks/rl_curves.py run --out build/rl-curves --jobs 9
-    python benchmarks/rl_curves.py plot --out build/rl-curves --img docs/img/rl-ppo-curves.png
+    python benchmarks/rl_curves.py plot --out build/rl-curves \
+        --img docs/img/rl-ppo-curves.png --force
 """
 
 import sys

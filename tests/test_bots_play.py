@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Sequence
 
 import pytest
 
 from helpers import minimax_action_values, new_deal, play
 from marjolet.actions import DIX, DRAW, MELD_BASE, parse_action
-from marjolet.bots import STRONGEST, BotSpecError, Hint, hint, make_bot
+from marjolet.bots import STRONGEST, Bot, BotSpecError, Hint, hint, make_bot, registry
 from marjolet.bots.best import BestBot
 from marjolet.bots.catalogue import check_spec
 from marjolet.bots.heuristic import POLICY, public_deal
@@ -395,3 +396,45 @@ def test_a_player_level_is_a_bot_spec_built_as_the_bot_behind_it() -> None:
 
 def test_parse_action_round_trip_for_window_actions() -> None:
     assert parse_action("dix") == DIX and parse_action("draw") == DRAW
+
+
+class _Named(Bot):
+    name = "test-named"
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        return legal[0]
+
+
+class _Misnamed(Bot):
+    name = "test-other"
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        return legal[0]
+
+
+def test_register_refuses_what_no_spec_could_rebuild(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a class named otherwise built bots whose spec named an unknown bot (the
+    # arena then failed with "unknown bot 'test-other'"), a spec-breaking name
+    # was taken, and 'random', the arena's anchor, could be replaced unseen
+    monkeypatch.setattr(registry, "_BOTS", dict(registry._BOTS))
+    monkeypatch.setattr(registry, "_LOADED", dict(registry._LOADED))
+    refused = {
+        ("mine", _Misnamed): "the class's name is 'test-other'; set name = 'mine'",
+        ("random", _Named): "the name is taken by marjolet.bots.random_bot:RandomBot",
+        ("a:b", _Named): "a bot's name is letters, digits",
+        ("", _Named): "a bot's name is letters, digits",
+        ("x,y", _Named): "a bot's name is letters, digits",
+        ("exec", _Named): "not 'exec' or 'level'",
+        ("test-named", object): "give a Bot subclass",
+    }
+    for (name, target), message in refused.items():
+        with pytest.raises(BotSpecError, match=re.escape(message)):
+            registry.register(name, target)  # type: ignore[arg-type]
+    assert "mine" not in registry.bot_names() and "a:b" not in registry.bot_names()
+    assert registry.bot_class("random").__name__ == "RandomBot"
+    registry.register("test-named", _Named)
+    registry.register("test-named", _Named)  # again: nothing changes
+    assert make_bot("test-named", seed=1).spec == "test-named"
+    registry.register("test-lazy", f"{__name__}:_Misnamed")
+    with pytest.raises(BotSpecError, match="whose name is 'test-other'"):
+        make_bot("test-lazy")

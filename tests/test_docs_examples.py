@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import doctest
 import json
+import math
 import re
 from pathlib import Path
 
@@ -153,3 +154,29 @@ def test_the_python_examples_of_the_research_page_run_in_order(
     for i, body in enumerate(blocks):
         exec(compile(body, f"docs/rl.md python block {i}", "exec"), namespace)
     capsys.readouterr()
+
+
+def test_the_python_bot_of_bots_md_registers_plays_and_is_measured(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/bots.md, "A bot of your own, in Python": the example runs as
+    written, its bot builds from a spec and the arena measures it."""
+    from marjolet.bots import registry
+
+    monkeypatch.setattr(registry, "_BOTS", dict(registry._BOTS))
+    monkeypatch.setattr(registry, "_LOADED", dict(registry._LOADED))
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    section = text.split("### A bot of your own, in Python", 1)[1].split("\n## ", 1)[0]
+    code = [body for info, body in FENCE.findall(section) if info.strip() == "python"]
+    assert len(code) == 1, "the section shows one Python example"
+    namespace: dict[str, object] = {"__name__": "bots_md_example"}
+    exec(compile(code[0], "docs/bots.md", "exec"), namespace)
+    win_rate, elo = (float(x) for x in capsys.readouterr().out.split())
+    assert 0.0 <= win_rate <= 1.0 and math.isfinite(elo)
+    assert "lowcard" in registry.bot_names()
+    bot = registry.make_bot("lowcard", seed=3)
+    assert bot.spec == "lowcard" and bot.options == {"spare_trumps": True}
+    from marjolet.bots.base import BotSpecError
+
+    with pytest.raises(BotSpecError):
+        registry.make_bot("lowcard:spare=1")

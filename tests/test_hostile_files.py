@@ -53,6 +53,43 @@ def test_an_existing_file_is_never_overwritten_without_force(
     assert record.load(kept, check=False).deals  # replaced by a record
 
 
+def test_arena_plot_naming_its_own_database_is_refused_and_the_database_kept(
+    tmp_path: Path,
+) -> None:
+    # --db x.png --plot x.png drew the figure over the run just stored
+    pytest.importorskip("matplotlib")
+    db = tmp_path / "x.png"
+    run = ["arena", "random", "random", "--matches", "2", "--seed", "1", "--workers", "1",
+           "--quiet", "--db", str(db)]
+    line = refusal(run_cli(*run, "--plot", str(db)))
+    assert f"--db {db} and --plot {db} name the same file" in line
+    assert not db.exists()
+    assert main(run) == 0
+    stored = db.read_bytes()
+    for plot in (str(db), str(tmp_path / "." / "x.png")):
+        line = refusal(run_cli("arena", "report", "--db", str(db), "--plot", plot, "--force"))
+        assert "name the same file" in line
+        line = refusal(run_cli(*run, "--plot", plot, "--force"))
+        assert "name the same file" in line
+    assert db.read_bytes() == stored
+    with ArenaStore(str(db), read_only=True) as store:
+        assert len(store.runs()) == 1
+
+
+def test_two_outputs_are_compared_where_writing_lands(tmp_path: Path) -> None:
+    target = tmp_path / "a.txt"
+    link = tmp_path / "b.txt"
+    link.symlink_to(target)
+    outputs.check_distinct((target, "--out"), (tmp_path / "c.txt", "--log"), (None, "--x"))
+    for other in (link, tmp_path / "sub" / ".." / "a.txt", str(target)):
+        with pytest.raises(OutputError) as err:
+            outputs.check_distinct((target, "--out"), (None, "--x"), (other, "--log"))
+        assert err.value.code == "same_file"
+        assert str(err.value) == (
+            f"--out {target} and --log {other} name the same file; give each its own"
+        )
+
+
 def test_play_save_on_its_own_match_file_goes_on(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     first = run_cli(

@@ -148,3 +148,32 @@ def test_plot_writes_each_algos_own_figure_by_default(
     bad = usage_error(["plot", "--algo", "dmc", "--out", str(tmp_path), "--img",
                        str(tmp_path / "afile" / "x.png")], capsys)  # fmt: skip
     assert "--img " in bad
+
+
+@pytest.mark.skipif(
+    __import__("importlib").util.find_spec("matplotlib") is None, reason="needs matplotlib"
+)
+def test_plot_replaces_an_existing_figure_only_with_force_and_makes_no_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # plot --img keep.png wrote over the user's file, and a missing folder was created
+    for seed in curves.SEEDS:
+        write_log(tmp_path / f"dmc-self-{seed}.jsonl",
+                  [(0, "random", [1.0, -2.0]), (0, "heuristic", [-3.0, 0.0])])  # fmt: skip
+    kept = tmp_path / "keep.png"
+    kept.write_text("mine")
+    base = ["plot", "--algo", "dmc", "--out", str(tmp_path)]
+    bad = usage_error([*base, "--img", str(kept)], capsys)
+    assert f"--img {kept}: the file exists; add --force to replace it" in bad
+    assert kept.read_text() == "mine"
+    (tmp_path / "rl-dmc-curves.png").write_text("an earlier figure")
+    assert "add --force" in usage_error(base, capsys)
+    assert (tmp_path / "rl-dmc-curves.png").read_text() == "an earlier figure"
+    missing = tmp_path / "no" / "such" / "x.png"
+    assert "no such folder" in usage_error([*base, "--img", str(missing)], capsys)
+    assert not (tmp_path / "no").exists()
+    assert curves.main([*base, "--img", str(kept), "--force"]) == 0
+    assert kept.read_bytes().startswith(b"\x89PNG")
+    svg = tmp_path / "c.svg"
+    assert curves.main([*base, "--img", str(svg)]) == 0
+    assert b"<svg" in svg.read_bytes()[:500]

@@ -145,3 +145,25 @@ def test_bad_arguments_of_both_trainers_are_one_line_errors(
     err = capsys.readouterr().err
     assert message in err
     assert err.count("\n") == 1  # one line, no usage block
+
+
+@needs_torch
+@pytest.mark.parametrize("trainer", ["train_ppo", "train_dmc"])
+def test_out_and_log_naming_one_file_are_refused_before_training(
+    trainer: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --out run.npz --log run.npz kept the weights and silently lost the log
+    module = importlib.import_module(f"marjolet.rl.{trainer}")
+    run = tmp_path / "run.npz"
+    args = ["--steps", "40", "--num-envs", "2", "--rollout", "20", "--eval", "--hidden", "8"]
+    for log in (run, tmp_path / "." / "run.npz"):
+        assert module.main([*args, "--out", str(run), "--log", str(log), "--force"]) == 2
+        err = capsys.readouterr().err
+        assert "name the same file" in err and "--out" in err and "--log" in err
+        assert err.count("\n") == 1
+        assert not run.exists()
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(run)
+    assert module.main([*args, "--out", str(run), "--log", str(link)]) == 2
+    assert "name the same file" in capsys.readouterr().err
+    assert not run.exists()

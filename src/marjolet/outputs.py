@@ -12,6 +12,8 @@ everywhere:
   target's own folder; the link itself is never replaced by a regular file;
 - the folder of the file must exist: no command creates missing folders for
   a file the user named (a typo in a path is an error, not a new tree);
+- two outputs of one command may not name the same file
+  (:func:`check_distinct`), even with ``--force``;
 - a name ending with ``/`` names a folder and is refused (resolving it
   would drop the slash); an empty name is refused where it is given, by
   the commands' argparse type ``commands.common.file_name``;
@@ -53,7 +55,8 @@ class OutputError(MarjoletError):
     itself (``marjolet play`` in the player's language): ``exists``,
     ``folder``, ``special`` (a device, FIFO or socket), ``no_folder``,
     ``cannot_write`` (``detail``: the system's reason), ``stdout`` (standard
-    output failed; ``detail``: the system's reason), or ``""``.
+    output failed; ``detail``: the system's reason), ``same_file`` (two
+    outputs of one command name one file), or ``""``.
     """
 
     def __init__(self, message: str, *, code: str = "", detail: str = "") -> None:
@@ -138,6 +141,31 @@ def check_output(
             detail=str(folder),
         )
     return target
+
+
+def check_distinct(*named: tuple[str | os.PathLike[str] | None, str]) -> None:
+    """Refuse two outputs of one command that land on the same file.
+
+    ``named`` holds ``(path, flag)`` pairs (a ``None`` path is an output not
+    asked for). Each would replace the other's content: ``--out run.npz
+    --log run.npz`` kept the weights and lost the log, ``arena --db x.png
+    --plot x.png`` drew over the run's database. Compared where writing
+    lands (symlinks followed, ``./`` and ``..`` resolved), with or without
+    ``--force``, before anything is written.
+    """
+    seen: dict[Path, tuple[str, str]] = {}
+    for path, flag in named:
+        if path is None:
+            continue
+        target = real_target(path)
+        if target in seen:
+            first_flag, first_path = seen[target]
+            raise OutputError(
+                f"{first_flag} {first_path} and {flag} {os.fspath(path)} name the same file; "
+                "give each its own",
+                code="same_file",
+            )
+        seen[target] = (flag, os.fspath(path))
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:

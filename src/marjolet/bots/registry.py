@@ -39,13 +39,49 @@ EXEC = "exec"
 LEVEL = "level"
 
 
+#: What a registered name may be: it starts a spec string (``NAME:key=value``).
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
 def register(name: str, target: str | type[Bot]) -> None:
-    """Register a bot class (or a lazy ``"module:Class"`` path) under ``name``."""
+    """Register a bot class (or a lazy ``"module:Class"`` path) under ``name``.
+
+    The name must be one a spec can start with, must not be taken by another
+    bot (``random`` is the arena's anchor: replacing it would quietly change
+    every rating), and must be the class's own ``name``, which its
+    :attr:`Bot.spec` starts with: a bot whose spec named another bot could
+    not be rebuilt from it (the arena rebuilds every bot from its spec).
+    Registering the same class again under its name changes nothing.
+    Refusals are :class:`BotSpecError`, one line.
+    """
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or name in (EXEC, LEVEL):
+        raise BotSpecError(
+            f"register({name!r}): a bot's name is letters, digits, '-', '_' and '.', "
+            f"starting with a letter or a digit, and not {EXEC!r} or {LEVEL!r}"
+        )
     if isinstance(target, str):
-        _BOTS[name] = target
+        path = target
+    elif isinstance(target, type) and issubclass(target, Bot):
+        path = f"{target.__module__}:{target.__qualname__}"
+    else:
+        raise BotSpecError(
+            f"register({name!r}, {target!r}): give a Bot subclass or a 'module:Class' path"
+        )
+    taken = _BOTS.get(name)
+    if taken is not None and taken != path:
+        raise BotSpecError(
+            f"register({name!r}): the name is taken by {taken}; choose another name"
+        )
+    if not isinstance(target, str) and target.name != name:
+        raise BotSpecError(
+            f"register({name!r}, {target.__qualname__}): the class's name is "
+            f"{target.name!r}; set name = {name!r} in the class (a bot's spec starts "
+            "with its name, and the arena rebuilds bots from their specs)"
+        )
+    _BOTS[name] = path
+    if isinstance(target, str):
         _LOADED.pop(name, None)
     else:
-        _BOTS[name] = f"{target.__module__}:{target.__qualname__}"
         _LOADED[name] = target
 
 
@@ -65,7 +101,13 @@ def bot_class(name: str) -> type[Bot]:
         )
     if name not in _LOADED:
         module, _, cls = _BOTS[name].partition(":")
-        _LOADED[name] = getattr(importlib.import_module(module), cls)
+        loaded: type[Bot] = getattr(importlib.import_module(module), cls)
+        if loaded.name != name:
+            raise BotSpecError(
+                f"bot {name!r} is registered as {_BOTS[name]}, whose name is {loaded.name!r}; "
+                "a bot's class must carry the name it is registered under"
+            )
+        _LOADED[name] = loaded
     return _LOADED[name]
 
 

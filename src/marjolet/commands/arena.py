@@ -202,11 +202,13 @@ def _check_plot_option(args: argparse.Namespace, db: str | None) -> None:
     """Before anything plays: ``--plot`` needs the database, and a path it
     may write."""
     from marjolet.arena.plotting import check_plot_path
+    from marjolet.outputs import check_distinct
 
     if args.plot is not None:
         if db is None:
             raise ArenaUsageError(NO_DB_PLOT)
         check_plot_path(args.plot, force=args.force)
+        check_distinct((db, "--db"), (args.plot, "--plot"))
 
 
 def _resume_run(
@@ -322,6 +324,7 @@ def _report(args: argparse.Namespace) -> int:
     from marjolet.arena.report import format_result, format_runs
     from marjolet.arena.runner import stored_result
     from marjolet.arena.store import ArenaStore
+    from marjolet.outputs import check_distinct
 
     if len(args.bots) > 1:
         raise ArenaUsageError(f"'report' takes no BOT, got {' '.join(args.bots[1:])}")
@@ -336,10 +339,11 @@ def _report(args: argparse.Namespace) -> int:
     ]
     if misplaced:
         raise ArenaUsageError(f"'report' does not take {', '.join(misplaced)}")
-    if args.plot is not None:
-        check_plot_path(args.plot, force=args.force)
     db = _db_path(args)
     assert db is not None
+    if args.plot is not None:
+        check_plot_path(args.plot, force=args.force)
+        check_distinct((db, "--db"), (args.plot, "--plot"))
     with ArenaStore(db, read_only=True) as store:
         if args.run is None and args.plot is None:
             runs = store.runs()

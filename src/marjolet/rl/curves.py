@@ -1,11 +1,11 @@
 """The learning curves of docs/rl.md: run the baselines, then plot them.
 
     python -m marjolet.rl.curves run --out build/rl-curves --jobs 9    # about 12 CPU-minutes
-    python -m marjolet.rl.curves plot --out build/rl-curves --img docs/img/rl-ppo-curves.png
+    python -m marjolet.rl.curves plot --out build/rl-curves --img docs/img/rl-ppo-curves.png --force
     python -m marjolet.rl.curves run --algo dmc --out build/rl-dmc --jobs 1 --nice 19 \
         --steps 2000000 --eval-every 250000
     python -m marjolet.rl.curves plot --algo dmc --out build/rl-dmc \
-        --img docs/img/rl-dmc-curves.png
+        --img docs/img/rl-dmc-curves.png --force
 
 ``run`` trains masked PPO (:mod:`marjolet.rl.train_ppo`) against ``random``,
 against ``heuristic`` and in self-play, three seeds each, every run in its
@@ -17,9 +17,10 @@ against random and heuristic. ``plot`` pools the three seeds at each
 evaluation point: win rate of deals with a 95% Wilson interval, mean deal
 margin with a 95% normal interval, and prints the table of the last point;
 the figure goes to ``--img`` (default ``OUT/rl-ALGO-curves.png``, beside
-the runs). Bad arguments are refused in one line (exit 2) before anything
-runs: ``run`` into a directory that holds runs already, ``plot`` of a
-directory without any.
+the runs); an existing figure is replaced only with ``--force``, and its
+folder must exist. Bad arguments are refused in one line (exit 2) before
+anything runs: ``run`` into a directory that holds runs already, ``plot``
+of a directory without any.
 
 A module of the package, so that it runs from the installed wheel (``run``
 needs the ``train`` extra, ``plot`` the ``plot`` extra); it imports only the
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import io
 import json
 import math
 import subprocess
@@ -39,6 +41,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from marjolet.outputs import OutputError, check_output, write_atomic
 
 SEEDS = (1, 2, 3)
 
@@ -195,8 +199,10 @@ def plot(algo: Algo, out: Path, img: Path) -> None:
     axes[0][0].legend(loc="lower right", fontsize=8)
     fig.suptitle(f"{algo.title}, 3 seeds pooled, greedy policy on duplicate deals")
     fig.tight_layout()
-    img.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(img, dpi=80)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, dpi=80, format=img.suffix.lstrip(".").lower() or None)
+    plt.close(fig)
+    write_atomic(img, buffer.getvalue())
     print(f"wrote {img}")
     print("| trained | steps | against | deals | won (95% CI) | deal margin (95% CI) |")
     print("|---|---:|---|---:|---|---|")
@@ -273,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="directory of the runs (default: %(default)s)")  # fmt: skip
     p.add_argument("--img", type=Path, default=None,
                    help="plot: the figure to write (default: OUT/rl-ALGO-curves.png)")  # fmt: skip
+    p.add_argument("--force", action="store_true", help="plot: replace an existing --img")
     p.add_argument("--jobs", type=int, default=9, help="runs at a time (default: %(default)s)")
     p.add_argument("--nice", type=int, default=15, help="niceness of each training process")
     p.add_argument("--steps", type=int, default=120_000)
@@ -288,6 +295,10 @@ def main(argv: list[str] | None = None) -> int:
         if importlib.util.find_spec("matplotlib") is None:
             raise UsageError("plot needs matplotlib: pip install 'marjolet[plot]'")
         img: Path = args.img or args.out / f"rl-{args.algo}-curves.png"
+        try:
+            check_output(img, force=args.force, flag="--img")
+        except OutputError as exc:
+            raise UsageError(str(exc)) from None
         try:
             plot(algo, args.out, img)
         except (OSError, ValueError) as exc:  # ValueError: a format matplotlib cannot write

@@ -52,7 +52,7 @@ from marjolet.bots.base import Bot
 from marjolet.cli import OneLineParser
 from marjolet.errors import MarjoletError
 from marjolet.match import Match
-from marjolet.outputs import OutputError, check_output, write_atomic
+from marjolet.outputs import OutputError, check_distinct, check_output, write_atomic
 from marjolet.rl import exit_missing_extra, exit_refused, missing_extra
 from marjolet.rules import CLASSIC
 from marjolet.turns import play_deal
@@ -668,7 +668,8 @@ def run_logged(
     """Run ``make(log, checkpoint)`` with the evaluations printed and written
     to ``args.log`` (JSON lines, the settings first) and the policy to
     ``args.out`` at every evaluation and at the end; an existing file is
-    replaced only with ``args.force``; errors are one line (exit 2)."""
+    replaced only with ``args.force``, and ``--out`` and ``--log`` naming one
+    file are refused; errors are one line (exit 2)."""
     out: Path | None = args.out
     log_path: Path | None = args.log
     records: list[dict[str, Any]] = []
@@ -676,6 +677,7 @@ def run_logged(
         for path, flag in ((out, "--out"), (log_path, "--log")):
             if path is not None:
                 check_output(path, force=args.force, flag=flag)
+        check_distinct((out, "--out"), (log_path, "--log"))
         torch.set_num_threads(1)
 
         def write_log() -> None:
