@@ -278,9 +278,35 @@ HAND_TYPED = (
         ("  1. 7C JC draw\n  2. 8C\n",
          f"(ligne 7, donne 1, pli 2){NB}: Joueur 1 joue 8♣ sans l’avoir en main.",
          "(line 7, deal 1, trick 2): Player 1 plays 8♣, which is not in their hand."),
+        ("  1. 7C JC draw\n2) QC 8C draw\n",
+         f"(ligne 7, donne 1, coup 4){NB}: «{NB}2){NB}» n’est pas un coup{NB}: le numéro d’un "
+         f"pli s’écrit suivi d’un point («{NB}2.{NB}»).",
+         "(line 7, deal 1, action 4): “2)” is not a move: a trick's number is written with a "
+         "dot after it (“2.”)."),
+        ("12: 7C JC draw\n",
+         f"(ligne 6, donne 1, coup 1){NB}: «{NB}12:{NB}» n’est pas un coup{NB}: le numéro d’un "
+         f"pli s’écrit suivi d’un point («{NB}12.{NB}»).",
+         "(line 6, deal 1, action 1): “12:” is not a move: a trick's number is written with a "
+         "dot after it (“12.”)."),
+        ("  1. 7C JC Draw\n",
+         f"(ligne 6, donne 1, coup 3){NB}: «{NB}Draw{NB}» n’est pas un mot de la notation{NB}: "
+         f"ses mots s’écrivent en minuscules, «{NB}draw{NB}».",
+         "(line 6, deal 1, action 3): “Draw” is not a word of the notation: its words are "
+         "written in small letters, “draw”."),
+        ("  1. 7C JC MELD KQC\n",
+         f"(ligne 6, donne 1, coup 3){NB}: «{NB}MELD{NB}» n’est pas un mot de la notation{NB}: "
+         f"ses mots s’écrivent en minuscules, «{NB}meld{NB}».",
+         "(line 6, deal 1, action 3): “MELD” is not a word of the notation: its words are "
+         "written in small letters, “meld”."),
+        ("  1. 7C JC draw\nDeal 1\n",
+         f"(ligne 7, donne 2){NB}: «{NB}Deal{NB}» n’est pas un mot de la notation{NB}: "
+         f"ses mots s’écrivent en minuscules, «{NB}deal{NB}».",
+         "(line 7, deal 2): “Deal” is not a word of the notation: its words are "
+         "written in small letters, “deal”."),
     ],
     ids=["trick-number-no-dot", "meld-id-next-line", "lower-case", "french-R", "french-D",
-         "french-V", "card-not-held"],
+         "french-V", "card-not-held", "trick-number-parenthesis", "trick-number-colon",
+         "draw-capitalised", "meld-in-capitals", "deal-capitalised"],
 )  # fmt: skip
 def test_a_hand_typed_records_mistake_is_told_with_its_line_and_how_to_write_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], actions: str, fr: str, en: str
@@ -291,6 +317,18 @@ def test_a_hand_typed_records_mistake_is_told_with_its_line_and_how_to_write_it(
         status, _, err = run([command, str(path), "--lang", lang], capsys)
         assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
         assert "(en anglais)" not in err and "(in English)" not in err
+
+
+def test_a_header_keyword_in_capitals_is_told_with_its_line_in_french(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "head.txt"
+    path.write_text(HAND_TYPED.replace("first_dealer 0", "First_Dealer 0", 1))
+    status, _, err = run(["replay", str(path), "--lang", "fr"], capsys)
+    assert status == 2 and err.endswith(
+        f"(ligne 3){NB}: «{NB}First_Dealer{NB}» n’est pas un mot de la notation{NB}: ses mots "
+        f"s’écrivent en minuscules, «{NB}first_dealer{NB}».\n"
+    ), err
 
 
 def test_a_lower_case_card_in_the_deck_line_is_told_with_its_line_in_french(

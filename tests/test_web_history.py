@@ -184,7 +184,7 @@ def test_an_uploaded_text_records_error_names_its_line(server: LiveServer) -> No
         from_json = client.post("/api/replay", content=as_json.encode()).json()["error"]
     assert (typed["line"], typed["deal"], typed["action"]) == (first_trick + 1, 0, 0)
     assert "written with a dot" in typed["reason"] and "line" not in typed["reason"]
-    assert typed["mistake"] == {"mistake": "trick_number", "text": "1"}
+    assert typed["mistake"] == {"mistake": "trick_number", "text": "1", "number": "1"}
     assert from_json["line"] is None and from_json["deal"] is not None
     assert from_json["mistake"] is None
 
