@@ -503,9 +503,10 @@ def test_a_review_asked_for_a_game_still_played_says_when_it_comes(
     close(page)
 
 
-def test_an_upload_error_counts_deals_and_actions_from_one(
+def test_an_upload_error_counts_deals_from_one_and_places_a_refused_move_by_its_trick(
     chromium: Browser, server: LiveServer, tmp_path: Path
 ) -> None:
+    """As ``marjolet replay`` places it: « deal 1, trick 4 », not « action 15 »."""
     bad = Path(__file__).parent / "examples" / "I000-hand-seed05-repeat-JQS.json"
     bom = tmp_path / "bom.json"
     bom.write_bytes(b"\xef\xbb\xbf" + bad.read_bytes())
@@ -515,7 +516,7 @@ def test_an_upload_error_counts_deals_and_actions_from_one(
     page.click("#upload-form button[type=submit]")
     page.wait_for_selector("#upload-error:not([hidden])")
     text = page.inner_text("#upload-error")
-    assert "(deal 1, action 15)" in text  # the record's deal 0, action 14
+    assert "(deal 1, trick 4)" in text  # the record's deal 0, action 14
     assert "player 2 declares the marjolet and the queen of spades a second time" in text
     assert "R12" not in text
     page.set_input_files("#record-file", str(bom))

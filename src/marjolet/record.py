@@ -913,6 +913,22 @@ def notation_mistake(exc: RecordError) -> dict[str, str] | None:
     return {"mistake": "card_french", "text": exc.detail, "fix": fix[1], "letter": letter}
 
 
+def error_place(exc: RecordError) -> list[tuple[str, int]]:
+    """Where a record's fault is, as a player counts and a front end words
+    it (``replay.at_`` and the first item): the line of a text record, the
+    deal counted from 1, then the trick being played (1-16) for a move the
+    rules refuse, else the action counted from 1; ``[("line", 7), ("deal",
+    1), ("trick", 2)]``, ``[]`` for a fault of the whole file."""
+    where = [] if exc.line is None else [("line", exc.line)]
+    if exc.deal is not None:
+        where.append(("deal", exc.deal + 1))
+        if exc.trick is not None:
+            where.append(("trick", exc.trick))
+        elif exc.action is not None:
+            where.append(("action", exc.action + 1))
+    return where
+
+
 def _out_of_place(line: str, deal: int) -> RecordError:
     """A text record's line that is neither a header nor in a deal: before
     the first ``deal`` line, or between a ``deal`` line and its ``deck``."""
