@@ -47,7 +47,7 @@ def test_a_record_read_from_standard_input_is_named_so() -> None:
     proc = run_cli("replay", "-", stdin="first_dealer 0\ndeal 0\n1. TC 7D\n")
     assert proc.returncode == 2
     assert proc.stderr.startswith(
-        "marjolet: error: standard input: This file is not a valid game (line 3, deal 1): "
+        "marjolet: error: standard input: this file is not a valid game (line 3, deal 1): "
         "the deal's 'deck' line must come before its actions"
     )
 

@@ -431,9 +431,9 @@ def test_every_command_reading_a_record_calls_it_standard_input(
     assert result.returncode == 2
     if args[0] in ("replay", "review"):  # a player's words (docs/replay.md)
         problem = {
-            "malformed JSON at line 2 column 1": "This file is not a valid game: malformed JSON "
+            "malformed JSON at line 2 column 1": "this file is not a valid game: malformed JSON "
             "at line 2 column 1",
-            "empty file: there is no record in it": "This file is not a valid game: the file "
+            "empty file: there is no record in it": "this file is not a valid game: the file "
             "is empty",
         }[problem]
     assert error_line(result.stderr).startswith(

@@ -119,7 +119,7 @@ def test_a_record_that_cannot_be_read_is_named_once(
     status, _, err = run([*command, str(missing)], capsys)
     assert status == 2
     if command[0] in ("replay", "review"):  # a player's words (docs/replay.md)
-        assert err == f"marjolet: error: Cannot read {missing}: there is no such file.\n"
+        assert err == f"marjolet: error: cannot read {missing}: there is no such file.\n"
     else:
         assert err == (
             f"marjolet: error: cannot read record {str(missing)!r}: No such file or directory\n"

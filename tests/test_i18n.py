@@ -17,6 +17,7 @@ from marjolet.i18n import (
     catalogue,
     from_environment,
     negotiate,
+    number,
     placeholders,
     translate,
 )
@@ -296,6 +297,31 @@ def test_the_rule_book_quotes_the_points_of_the_rules_homes(
     assert "the last trick: 12" in items  # no French in the English rules
     assert "the seven of trumps: 13" in items
     assert "every ace and every ten won in tricks: 10 (80 in the pack)" in items
+
+
+def test_the_french_rule_book_writes_1000_and_more_with_a_thousands_space() -> None:
+    """« partie en 1 000 », as French writes it (U+202F, the catalogue's
+    narrow space), in every text and table of the book; English keeps 1000."""
+    from marjolet.i18n.rulebook import rulebook, to_html, to_text
+
+    rules = CLASSIC.replace(target=10_000, all_tricks_bonus=1_000)
+    book = to_text(rulebook(rules, "fr"), translate("rules.title", "fr"))
+    fr = re.sub(r"[ \n]+", " ", book)  # the lines joined again
+    assert not re.search(r"\d{4}", fr), re.findall(r".{30}\d{4}.{10}", fr)
+    assert "(règle classique, partie en 10\u202f000)" in fr
+    assert "atteint 10\u202f000" in fr  # the questions players ask
+    assert "partie en 1\u202f000, une seule annonce" in fr  # the profiles
+    page = to_html(rulebook(rules, "fr"), translate("rules.title", "fr"))
+    assert "<td>10\u202f000</td>" in page and "<td>1\u202f000</td>" in page
+    en = to_text(rulebook(rules, "en"), translate("rules.title", "en"))
+    assert "10000" in en and "\u202f" not in en
+
+
+def test_a_number_is_written_as_each_language_writes_it() -> None:
+    assert [number(n, "fr") for n in (0, 500, 999, 1000, 10_000, 1_234_567, -2500)] == [
+        "0", "500", "999", "1\u202f000", "10\u202f000", "1\u202f234\u202f567", "-2\u202f500"
+    ]
+    assert number(10_000, "en") == "10000"
 
 
 def test_every_sentence_of_a_catalogue_text_starts_with_a_capital() -> None:

@@ -67,7 +67,7 @@ def test_replay_of_a_card_not_held_is_told_in_french_with_deal_trick_and_name(
     status, out, err = run(["replay", path, *flags], capsys)
     assert status == 2 and out == ""
     assert err == (
-        f"marjolet{NB}: erreur{NB}: {path}{NB}: Ce fichier n’est pas une partie valable "
+        f"marjolet{NB}: erreur{NB}: {path}{NB}: ce fichier n’est pas une partie valable "
         f"(ligne 8, donne 1, pli 2){NB}: random (joueur 1) joue R♦ sans l’avoir en main.\n"
     )
 
@@ -79,7 +79,7 @@ def test_replay_of_a_card_not_held_is_told_in_english_without_rule_id(
     status, _, err = run(["replay", path, "--lang", "en"], capsys)
     assert status == 2
     assert err == (
-        f"marjolet: error: {path}: This file is not a valid game (line 8, deal 1, trick 2): "
+        f"marjolet: error: {path}: this file is not a valid game (line 8, deal 1, trick 2): "
         "random (player 1) plays K♦, which is not in their hand.\n"
     )
     no_rule_words(err, path)
@@ -139,9 +139,9 @@ def test_a_refused_move_names_the_player_as_the_record_names_them(
 @pytest.mark.parametrize(
     ("command", "lang", "said"),
     [
-        ("review", "fr", f"Ce fichier n’est pas une partie valable{NB}: on n’y lit aucune partie "
+        ("review", "fr", f"ce fichier n’est pas une partie valable{NB}: on n’y lit aucune partie "
                          "de marjolet (ni en JSON, ni en notation texte)."),
-        ("replay", "en", "This file is not a valid game: no marjolet game can be read in it "
+        ("replay", "en", "this file is not a valid game: no marjolet game can be read in it "
                          "(neither JSON nor the text notation)."),
     ],
 )  # fmt: skip
@@ -162,10 +162,37 @@ def test_a_missing_file_or_a_folder_cannot_be_read_in_french(
     missing = tmp_path / "absent.txt"
     status, _, err = run([command, str(missing), "--lang", "fr"], capsys)
     assert status == 2
-    assert err == f"marjolet{NB}: erreur{NB}: Impossible de lire {missing}{NB}: ce fichier " \
+    assert err == f"marjolet{NB}: erreur{NB}: impossible de lire {missing}{NB}: ce fichier " \
         "n’existe pas.\n"
     status, _, err = run([command, str(tmp_path), "--lang", "fr"], capsys)
     assert status == 2 and err.endswith("c’est un dossier, pas un fichier.\n"), err
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_error_line_goes_on_in_small_letters_after_each_colon(
+    tmp_path: Path, selfplay_text: str, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """As every other error of the commands (``marjolet: error: cannot
+    listen on ...``): « marjolet : erreur : g.txt : ce fichier n’est pas une
+    partie valable », not « : Ce fichier »."""
+    files = {
+        "missing": tmp_path / "absent.txt",
+        "not-a-record": tmp_path / "garbage.txt",
+        "bom": tmp_path / "bom.txt",
+        "utf16": tmp_path / "utf16.txt",
+        "refused": Path(not_held(tmp_path, selfplay_text)),
+    }
+    files["not-a-record"].write_text("garbage\n")
+    files["bom"].write_bytes(b"\xef\xbb\xbf" + selfplay_text.encode())
+    files["utf16"].write_bytes(selfplay_text.encode("utf-16"))
+    for path in files.values():
+        status, _, err = run(["replay", str(path), "--lang", lang], capsys)
+        line = err.replace(str(path), "file")
+        assert status == 2 and len(line.splitlines()) == 1, err
+        after_colons = [after for after in line.split(":")[1:] if after.strip()]
+        assert len(after_colons) >= 3, line
+        for after in after_colons:
+            assert not after.lstrip(f" {NB}")[:1].isupper(), line
 
 
 def test_not_utf8_a_bad_action_and_a_short_deck_are_told_in_french(
@@ -177,7 +204,7 @@ def test_not_utf8_a_bad_action_and_a_short_deck_are_told_in_french(
     deck_line = next(line for line in selfplay_text.splitlines() if line.startswith("deck "))
     short = edited(tmp_path, selfplay_text, deck_line, deck_line.rsplit(" ", 1)[0], "d.txt")
     said = {
-        str(latin): f"Ce fichier n’est pas du texte UTF-8{NB}: enregistrez la partie en UTF-8",
+        str(latin): f"ce fichier n’est pas du texte UTF-8{NB}: enregistrez la partie en UTF-8",
         bad_action: f"(ligne 8, donne 1, coup 5){NB}: «{NB}ZZ{NB}» n’est ni une carte ni un "
         "coup du jeu.",
         short: f"(ligne 6, donne 1){NB}: son paquet a 31 cartes et non 32{NB}; il manque 8♥.",
@@ -278,9 +305,35 @@ HAND_TYPED = (
         ("  1. 7C JC draw\n  2. 8C\n",
          f"(ligne 7, donne 1, pli 2){NB}: Joueur 1 joue 8♣ sans l’avoir en main.",
          "(line 7, deal 1, trick 2): Player 1 plays 8♣, which is not in their hand."),
+        ("  1. 7C JC draw\n2) QC 8C draw\n",
+         f"(ligne 7, donne 1, coup 4){NB}: «{NB}2){NB}» n’est pas un coup{NB}: le numéro d’un "
+         f"pli s’écrit suivi d’un point («{NB}2.{NB}»).",
+         "(line 7, deal 1, action 4): “2)” is not a move: a trick's number is written with a "
+         "dot after it (“2.”)."),
+        ("12: 7C JC draw\n",
+         f"(ligne 6, donne 1, coup 1){NB}: «{NB}12:{NB}» n’est pas un coup{NB}: le numéro d’un "
+         f"pli s’écrit suivi d’un point («{NB}12.{NB}»).",
+         "(line 6, deal 1, action 1): “12:” is not a move: a trick's number is written with a "
+         "dot after it (“12.”)."),
+        ("  1. 7C JC Draw\n",
+         f"(ligne 6, donne 1, coup 3){NB}: «{NB}Draw{NB}» n’est pas un mot de la notation{NB}: "
+         f"ses mots s’écrivent en minuscules, «{NB}draw{NB}».",
+         "(line 6, deal 1, action 3): “Draw” is not a word of the notation: its words are "
+         "written in small letters, “draw”."),
+        ("  1. 7C JC MELD KQC\n",
+         f"(ligne 6, donne 1, coup 3){NB}: «{NB}MELD{NB}» n’est pas un mot de la notation{NB}: "
+         f"ses mots s’écrivent en minuscules, «{NB}meld{NB}».",
+         "(line 6, deal 1, action 3): “MELD” is not a word of the notation: its words are "
+         "written in small letters, “meld”."),
+        ("  1. 7C JC draw\nDeal 1\n",
+         f"(ligne 7, donne 2){NB}: «{NB}Deal{NB}» n’est pas un mot de la notation{NB}: "
+         f"ses mots s’écrivent en minuscules, «{NB}deal{NB}».",
+         "(line 7, deal 2): “Deal” is not a word of the notation: its words are "
+         "written in small letters, “deal”."),
     ],
     ids=["trick-number-no-dot", "meld-id-next-line", "lower-case", "french-R", "french-D",
-         "french-V", "card-not-held"],
+         "french-V", "card-not-held", "trick-number-parenthesis", "trick-number-colon",
+         "draw-capitalised", "meld-in-capitals", "deal-capitalised"],
 )  # fmt: skip
 def test_a_hand_typed_records_mistake_is_told_with_its_line_and_how_to_write_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], actions: str, fr: str, en: str
@@ -291,6 +344,18 @@ def test_a_hand_typed_records_mistake_is_told_with_its_line_and_how_to_write_it(
         status, _, err = run([command, str(path), "--lang", lang], capsys)
         assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
         assert "(en anglais)" not in err and "(in English)" not in err
+
+
+def test_a_header_keyword_in_capitals_is_told_with_its_line_in_french(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "head.txt"
+    path.write_text(HAND_TYPED.replace("first_dealer 0", "First_Dealer 0", 1))
+    status, _, err = run(["replay", str(path), "--lang", "fr"], capsys)
+    assert status == 2 and err.endswith(
+        f"(ligne 3){NB}: «{NB}First_Dealer{NB}» n’est pas un mot de la notation{NB}: ses mots "
+        f"s’écrivent en minuscules, «{NB}first_dealer{NB}».\n"
+    ), err
 
 
 def test_a_lower_case_card_in_the_deck_line_is_told_with_its_line_in_french(

@@ -18,6 +18,7 @@ from marjolet.record import (
     format_result_table,
     load,
     loads,
+    notation_mistake,
     replay,
     save,
     to_match,
@@ -252,6 +253,68 @@ def test_a_trick_number_without_its_dot_is_told_to_take_one_on_its_line() -> Non
         "with a dot, like '2.'"
     )
     assert (error.line, error.kind, error.detail) == (7, "trick_number", "2")
+
+
+@pytest.mark.parametrize("typed", ["2)", "2:"])
+def test_a_trick_number_with_another_mark_than_its_dot_is_told_to_take_the_dot(
+    typed: str,
+) -> None:
+    error = text_error(f"  1. 7C JC draw\n{typed} QC 8C draw\n")
+    assert str(error) == (
+        f"line 7, deal 0, action 3: unknown action '{typed}': a trick's number is written "
+        "with a dot, like '2.'"
+    )
+    assert (error.line, error.kind, error.detail) == (7, "trick_number", typed)
+    assert notation_mistake(error) == {"mistake": "trick_number", "text": typed, "number": "2"}
+
+
+@pytest.mark.parametrize("typed", ["DRAW", "Draw", "Dix", "DIX", "Meld KQC", "MELD KQC"])
+def test_an_actions_keyword_in_capitals_is_told_to_be_written_in_small_letters(
+    typed: str,
+) -> None:
+    error = text_error(f"  1. 7C JC {typed}\n")
+    word = typed.split()[0]
+    assert str(error) == (
+        f"line 6, deal 0, action 2: unknown word {word!r}: the notation's words are written "
+        f"in small letters, like {word.lower()!r}"
+    )
+    assert (error.kind, error.detail) == ("keyword_case", word)
+    assert notation_mistake(error) == {
+        "mistake": "keyword_case",
+        "text": word,
+        "keyword": word.lower(),
+    }
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "deal"),
+    [
+        ("format marjolet", "FORMAT marjolet", 1, None),
+        ("rules classic", "Rules classic", 2, None),
+        ("first_dealer 0", "FIRST_DEALER 0", 3, None),
+        ("deal 0", "Deal 0", 4, 0),
+        ("deck 7C", "DECK 7C", 5, 0),
+    ],
+)
+def test_a_line_keyword_in_capitals_is_told_to_be_written_in_small_letters(
+    old: str, new: str, line: int, deal: int | None
+) -> None:
+    with pytest.raises(RecordError) as e:
+        loads(HAND_TYPED.replace(old, new, 1))
+    word = new.split()[0]
+    assert (e.value.line, e.value.deal, e.value.kind, e.value.detail) == (
+        line, deal, "keyword_case", word
+    )
+    assert e.value.to_json()["message"] == (
+        f"line {line}: unknown word {word!r}: the notation's words are written in small "
+        f"letters, like {word.lower()!r}"
+    )
+
+
+def test_a_players_line_in_capitals_is_told_to_be_written_in_small_letters() -> None:
+    with pytest.raises(RecordError) as e:
+        loads('Players "A" "B"\n' + HAND_TYPED)
+    assert (e.value.line, e.value.kind, e.value.detail) == (1, "keyword_case", "Players")
 
 
 def test_meld_with_its_id_on_the_next_line_is_told_to_keep_it_on_the_line() -> None:

@@ -450,7 +450,7 @@ def test_unreadable_record_is_one_error_line(
     code, out, err = run_cli(capsys, "review", str(path))
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     code, _, err = run_cli(capsys, "review", str(tmp_path / "missing.json"))
-    assert code == 2 and "Cannot read" in err and "there is no such file" in err
+    assert code == 2 and "cannot read" in err and "there is no such file" in err
 
 
 def test_best_bot_is_plugged_in_when_importable(monkeypatch: pytest.MonkeyPatch) -> None:

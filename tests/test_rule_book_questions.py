@@ -15,7 +15,7 @@ from marjolet.actions import DIX, is_meld, parse_action
 from marjolet.cli import main
 from marjolet.engine import Deal
 from marjolet.errors import ActionError
-from marjolet.i18n import LANGS, catalogue, translate
+from marjolet.i18n import LANGS, catalogue, number, translate
 from marjolet.i18n.rulebook import rulebook, to_html, to_markdown, to_text
 from marjolet.rules import CLASSIC, LAST_CARD_POINTS, LAST_TRICK_POINTS, PROFILES, Rules
 
@@ -148,7 +148,7 @@ def test_the_several_melds_answer_follows_one_declaration_per_trick(lang: str) -
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_questions_quote_the_tables_target_and_all_six_bonus(lang: str) -> None:
     rules = PROFILES["encyclopedia"].replace(target=1000)
-    both = translate("rules.faq_both_target_q", lang, target=1000)
+    both = translate("rules.faq_both_target_q", lang, target=number(1000, lang))  # 1 000
     assert both in dict(_questions(rules, lang)) and "500" not in both
     last = _answer(rules, lang, "last_points_q")
     assert translate("rules.faq_all_six", lang, n=rules.all_tricks_bonus) in last

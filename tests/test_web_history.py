@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from cli_support import run_main
 from marjolet import record
 from marjolet.web import views
 from web_support import Browser, LiveServer, fast_config, live_server, play_until
@@ -184,9 +185,24 @@ def test_an_uploaded_text_records_error_names_its_line(server: LiveServer) -> No
         from_json = client.post("/api/replay", content=as_json.encode()).json()["error"]
     assert (typed["line"], typed["deal"], typed["action"]) == (first_trick + 1, 0, 0)
     assert "written with a dot" in typed["reason"] and "line" not in typed["reason"]
-    assert typed["mistake"] == {"mistake": "trick_number", "text": "1"}
+    assert typed["mistake"] == {"mistake": "trick_number", "text": "1", "number": "1"}
     assert from_json["line"] is None and from_json["deal"] is not None
     assert from_json["mistake"] is None
+
+
+def test_an_uploaded_records_refused_move_is_placed_by_its_trick_as_the_command_line_does(
+    server: LiveServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The replay page said « donne 1, coup 15 » where ``marjolet replay``
+    says « donne 1, pli 8 »: the upload's ``place`` is the command's."""
+    bad = EXAMPLES / "I000-hand-seed05-repeat-JQS.json"
+    with server.http() as client:
+        error = client.post("/api/replay", content=bad.read_bytes()).json()["error"]
+    status, _, err = run_main(["replay", str(bad), "--lang", "en"], capsys)
+    assert status == 2
+    assert [what for what, _ in error["place"]] == ["deal", "trick"]
+    where = ", ".join(f"{what} {n}" for what, n in error["place"])
+    assert f" is not a valid game ({where}): " in err, (where, err)
 
 
 def test_an_oversized_upload_is_refused(tmp_path: Path) -> None:

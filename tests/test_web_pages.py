@@ -66,7 +66,7 @@ def test_the_rules_page_follows_the_table_profile_and_language(server: LiveServe
         en = client.get("/rules", params={"lang": "en"}).text
         bad = client.get("/rules", params={"rules": "{not json"})
     assert "Les règles du marjolet" in fr and "encyclopédie" in fr
-    assert "<td>1000</td>" in fr and "les six derniers plis\u00a0: 40 de plus" in fr
+    assert "<td>1\u202f000</td>" in fr and "les six derniers plis\u00a0: 40 de plus" in fr
     assert "mariage d’atout" in fr and "la même dame, deux occasions" in fr
     assert "the same queen, two opportunities" in en and "<td>100</td>" in en
     assert "a further 50" in en and "<td>500</td>" in en  # classic by default

@@ -503,9 +503,10 @@ def test_a_review_asked_for_a_game_still_played_says_when_it_comes(
     close(page)
 
 
-def test_an_upload_error_counts_deals_and_actions_from_one(
+def test_an_upload_error_counts_deals_from_one_and_places_a_refused_move_by_its_trick(
     chromium: Browser, server: LiveServer, tmp_path: Path
 ) -> None:
+    """As ``marjolet replay`` places it: « deal 1, trick 4 », not « action 15 »."""
     bad = Path(__file__).parent / "examples" / "I000-hand-seed05-repeat-JQS.json"
     bom = tmp_path / "bom.json"
     bom.write_bytes(b"\xef\xbb\xbf" + bad.read_bytes())
@@ -515,7 +516,7 @@ def test_an_upload_error_counts_deals_and_actions_from_one(
     page.click("#upload-form button[type=submit]")
     page.wait_for_selector("#upload-error:not([hidden])")
     text = page.inner_text("#upload-error")
-    assert "(deal 1, action 15)" in text  # the record's deal 0, action 14
+    assert "(deal 1, trick 4)" in text  # the record's deal 0, action 14
     assert "player 2 declares the marjolet and the queen of spades a second time" in text
     assert "R12" not in text
     page.set_input_files("#record-file", str(bom))
@@ -540,7 +541,7 @@ def test_an_upload_error_of_a_text_record_names_its_line(
     page.click("#upload-form button[type=submit]")
     page.wait_for_selector("#upload-error:not([hidden])")
     assert page.inner_text("#upload-error") == (
-        "table.txt\u00a0: Ce fichier n’est pas une partie valable (ligne 5, donne 1, coup 4)"
+        "table.txt\u00a0: ce fichier n’est pas une partie valable (ligne 5, donne 1, coup 4)"
         "\u00a0: «\u00a02\u00a0» n’est pas un coup\u00a0: le numéro d’un pli s’écrit suivi "
         "d’un point («\u00a02.\u00a0»)."
     )
@@ -576,7 +577,7 @@ def test_a_file_that_is_no_record_is_said_so_in_french_not_as_a_move_against_the
     page.set_input_files("#record-file", str(letter))
     page.click("#upload-form button[type=submit]")
     expect(page.locator("#upload-error")).to_have_text(
-        "lettre.txt\u00a0: Ce fichier n’est pas une partie valable\u00a0: on n’y lit aucune "
+        "lettre.txt\u00a0: ce fichier n’est pas une partie valable\u00a0: on n’y lit aucune "
         "partie de marjolet (ni en JSON, ni en notation texte)."
     )
     newer = tmp_path / "plus-recent.json"  # a record, of a format this version cannot read

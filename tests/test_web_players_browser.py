@@ -306,7 +306,7 @@ def test_an_uploaded_record_is_refused_in_french(page: Page, server: LiveServer)
     page.click("#upload-form button[type=submit]")
     page.wait_for_selector("#upload-error:not([hidden])")
     text = page.inner_text("#upload-error")
-    assert "n’est pas une partie valable (donne 1, coup 15)" in text
+    assert "n’est pas une partie valable (donne 1, pli 4)" in text
     assert "le joueur 2 annonce le marjolet et la dame de pique une deuxième fois" in text
     seen(page, "a refused upload")
 

@@ -114,8 +114,9 @@ class RecordError(MarjoletError):
     ``bad_action``, ``bad_deck``, ``deck_repeats`` (``detail``: the card),
     ``deck_missing`` (``detail``: the cards missing), ``unfinished_deal``;
     in a text record ``deal_number`` (``detail``: the line), ``trick_number``, a
-    trick's number without its dot, and ``meld_alone``, ``meld`` with no
-    id after it on its line), else
+    trick's number without its dot or with another mark (``1)``, ``1:``),
+    ``meld_alone``, ``meld`` with no id after it on its line, and
+    ``keyword_case``, a keyword typed with capitals (``Draw``)), else
     ``None``; ``detail`` is its particular (the text of the action or of the
     deck's card, the system's
     reason a file cannot be read), else ``None``. Neither is in

@@ -707,6 +707,9 @@ class _TextReader:
             return
         key, _, rest = _KEY_SPACE.sub(" ", line, count=1).partition(" ")
         rest = rest.strip()
+        if key != key.lower() and key.lower() in (*self.header, "deal", "deck"):
+            deal = {"deal": self.deal + 1, "deck": max(self.deal, 0)}.get(key.lower())
+            raise _keyword_case(key, deal, None)
         if key in self.header and self.builder is None:
             self._header_line(key, rest)
             return
@@ -839,13 +842,22 @@ def _rules_from_text(text: str | None) -> object:
         raise RecordError("rules: empty 'rules' line" if not text.split() else str(exc)) from None
 
 
+#: The words of the text form's lines of actions, written in small letters.
+_ACTION_WORDS = ("meld", "dix", "draw")
+
+#: A trick's number followed by another mark than its dot: ``1)``, ``1:``.
+_NUMBER_MARK = re.compile(r"\d+[):]")
+
+
 def _check_notation(text: str, d: int, a: int) -> None:
     """Refuse, saying how to write it, what a person typing the text
     notation often writes for an action: a trick's number without its dot
-    (``1 9C AC``), ``meld`` with its id on the next line."""
-    if text.isdigit():
+    (``1 9C AC``) or with another mark (``1)``, ``1:``), ``meld`` with its
+    id on the next line, a keyword in capitals (``Draw``, ``MELD``)."""
+    if text.isdigit() or _NUMBER_MARK.fullmatch(text):
         raise RecordError(
-            f"unknown action {text!r}: a trick's number is written with a dot, like '{text}.'",
+            f"unknown action {text!r}: a trick's number is written with a dot, "
+            f"like '{text.rstrip('):')}.'",
             deal=d,
             action=a,
             kind="trick_number",
@@ -858,17 +870,38 @@ def _check_notation(text: str, d: int, a: int) -> None:
             action=a,
             kind="meld_alone",
         )
+    if text != text.lower() and text.lower() in _ACTION_WORDS:
+        raise _keyword_case(text, d, a)
+
+
+def _keyword_case(text: str, deal: int | None, action: int | None) -> RecordError:
+    """A keyword of the text form typed with capitals (``Draw``, ``DECK``):
+    the notation's words are written in small letters, as the spec has them."""
+    return RecordError(
+        f"unknown word {text!r}: the notation's words are written in small letters, "
+        f"like {text.lower()!r}",
+        deal=deal,
+        action=action,
+        line_in_json=action is None,
+        kind="keyword_case",
+        detail=text,
+    )
 
 
 def notation_mistake(exc: RecordError) -> dict[str, str] | None:
     """A mistake of a record typed by hand, for a front end to word it
     (``replay.reason_`` and the ``mistake``, its other keys the sentence's
-    particulars): ``{"mistake": "trick_number", "text": "1"}``,
-    ``{"mistake": "meld_alone"}``, ``{"mistake": "card_capitals", "text":
+    particulars): ``{"mistake": "trick_number", "text": "1)", "number": "1"}``,
+    ``{"mistake": "meld_alone"}``, ``{"mistake": "keyword_case", "text":
+    "Draw", "keyword": "draw"}``, ``{"mistake": "card_capitals", "text":
     "qs", "card": "QS"}``, ``{"mistake": "card_french", "text": "RC",
     "fix": "K", "letter": "R"}``; ``None`` for any other error."""
     if exc.kind == "trick_number":
-        return {"mistake": "trick_number", "text": exc.detail or ""}
+        text = exc.detail or ""
+        return {"mistake": "trick_number", "text": text, "number": text.rstrip("):")}
+    if exc.kind == "keyword_case":
+        text = exc.detail or ""
+        return {"mistake": "keyword_case", "text": text, "keyword": text.lower()}
     if exc.kind == "meld_alone":
         return {"mistake": "meld_alone"}
     fix = card_fix(exc.detail) if exc.kind in ("bad_action", "bad_deck") else None
@@ -878,6 +911,22 @@ def notation_mistake(exc: RecordError) -> dict[str, str] | None:
         return {"mistake": "card_capitals", "text": exc.detail, "card": fix[1]}
     letter = exc.detail.strip()[:-1].upper()
     return {"mistake": "card_french", "text": exc.detail, "fix": fix[1], "letter": letter}
+
+
+def error_place(exc: RecordError) -> list[tuple[str, int]]:
+    """Where a record's fault is, as a player counts and a front end words
+    it (``replay.at_`` and the first item): the line of a text record, the
+    deal counted from 1, then the trick being played (1-16) for a move the
+    rules refuse, else the action counted from 1; ``[("line", 7), ("deal",
+    1), ("trick", 2)]``, ``[]`` for a fault of the whole file."""
+    where = [] if exc.line is None else [("line", exc.line)]
+    if exc.deal is not None:
+        where.append(("deal", exc.deal + 1))
+        if exc.trick is not None:
+            where.append(("trick", exc.trick))
+        elif exc.action is not None:
+            where.append(("action", exc.action + 1))
+    return where
 
 
 def _out_of_place(line: str, deal: int) -> RecordError:

@@ -92,6 +92,21 @@ def elide(text: str, args: Mapping[str, Any]) -> str:
     return _ELIDED.sub(one, text)
 
 
+#: French groups a number's digits by three with a narrow no-break space
+#: (U+202F, as before ; ? ! %): « 1 000 ».
+_THOUSANDS = {"fr": "\u202f"}
+
+
+def number(value: int, lang: str) -> str:
+    """An integer as ``lang`` writes it in a sentence: French groups the
+    digits of 1000 and more by three (« 1\u202f000 », « 10\u202f000 »);
+    English writes the digits alone, as the rest of its texts do (``1000``)."""
+    sep = _THOUSANDS.get(lang)
+    if sep is None or abs(value) < 1000:
+        return str(value)
+    return f"{value:,}".replace(",", sep)
+
+
 def placeholders(text: str) -> set[str]:
     """The ``{names}`` a catalogue text expects."""
     return set(_PLACEHOLDER.findall(text))
@@ -181,6 +196,7 @@ __all__ = [
     "catalogue",
     "from_environment",
     "negotiate",
+    "number",
     "pick",
     "placeholders",
     "plural_form",

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from html import escape
 
 from marjolet.cards import CARD_POINTS
-from marjolet.i18n import translate
+from marjolet.i18n import number, translate
 from marjolet.melds import (
     FOUR_ACES,
     FOUR_KINGS,
@@ -52,6 +52,14 @@ class Block:
     rows: tuple[tuple[str, ...], ...] = ()
 
 
+def _filled(lang: str, args: dict[str, object]) -> dict[str, object]:
+    """A text's values as ``lang`` writes numbers (« 1\u202f000 » in French)."""
+    return {
+        k: number(v, lang) if isinstance(v, int) and not isinstance(v, bool) else v
+        for k, v in args.items()
+    }
+
+
 def _meld_rows(rules: Rules, lang: str) -> list[tuple[str, ...]]:
     def tr(key: str) -> str:
         return translate(f"rules.{key}", lang)
@@ -70,7 +78,7 @@ def _meld_rows(rules: Rules, lang: str) -> list[tuple[str, ...]]:
         (jq[1], JACK_QUEEN_BASE),
     ]
     rows: list[tuple[str, ...]] = [(tr("meld_col"), tr("value_col"))]
-    return rows + [(tr(key), str(value[m])) for key, m in named]
+    return rows + [(tr(key), number(value[m], lang)) for key, m in named]
 
 
 def settings_rows(rules: Rules, lang: str) -> list[tuple[str, ...]]:
@@ -78,15 +86,15 @@ def settings_rows(rules: Rules, lang: str) -> list[tuple[str, ...]]:
     profile, the target and each variation, a setting and its value a row."""
 
     def tr(key: str, **args: object) -> str:
-        return translate(f"rules.{key}", lang, **args)
+        return translate(f"rules.{key}", lang, **_filled(lang, args))
 
     yes_no = {True: tr("yes"), False: tr("no")}
     return [
         (tr("setting_col"), tr("value_col")),
         (tr("s_profile"), translate(f"lobby.profile_{rules.profile}", lang)),
-        (tr("s_target"), str(rules.target)),
+        (tr("s_target"), number(rules.target, lang)),
         (tr("s_deal_pattern"), "-".join(map(str, rules.deal_pattern))),
-        (tr("s_all_tricks_bonus"), str(rules.all_tricks_bonus)),
+        (tr("s_all_tricks_bonus"), number(rules.all_tricks_bonus, lang)),
         (tr("s_dix_on_play"), yes_no[rules.dix_on_play]),
         (tr("s_jack_queen"), tr("jq_same" if rules.jack_queen == SAME_SUIT else "jq_trump")),
         (tr("s_one_meld_per_window"), yes_no[rules.one_meld_per_window]),
@@ -100,7 +108,7 @@ def questions(rules: Rules, lang: str) -> list[tuple[str, str]]:
     never promises a point or a meld that this table does not give."""
 
     def tr(key: str, **args: object) -> str:
-        return translate(f"rules.faq_{key}", lang, **args)
+        return translate(f"rules.faq_{key}", lang, **_filled(lang, args))
 
     n = SEVEN_POINTS
     several = "several_a_one" if rules.one_meld_per_window else "several_a"
@@ -147,7 +155,7 @@ def rulebook(rules: Rules, lang: str) -> list[Block]:
     """The rules of ``rules`` in ``lang``, as blocks."""
 
     def tr(key: str, **args: object) -> str:
-        return translate(f"rules.{key}", lang, **args)
+        return translate(f"rules.{key}", lang, **_filled(lang, args))
 
     profile = translate(f"lobby.profile_{rules.profile}", lang)
     pattern = "-".join(map(str, rules.deal_pattern))

@@ -21,7 +21,7 @@ from marjolet.engine import REFUSAL_CODES
 from marjolet.errors import RecordError
 from marjolet.i18n import DEFAULT
 from marjolet.melds import MELD_INDEX
-from marjolet.record import Record, notation_mistake
+from marjolet.record import Record, error_place, notation_mistake
 from marjolet.rules import Rules
 from marjolet.tui import describe
 from marjolet.tui.words import card, lang, tr
@@ -62,13 +62,7 @@ def record_error_text(file: str, exc: RecordError, record: Record | None = None)
 
 
 def _bad_record(exc: RecordError, record: Record | None) -> str:
-    where = [] if exc.line is None else [tr("replay.at_line", n=exc.line)]
-    if exc.deal is not None:
-        where.append(tr("replay.at_deal", n=exc.deal + 1))
-        if exc.trick is not None:
-            where.append(tr("replay.at_trick", n=exc.trick))
-        elif exc.action is not None:
-            where.append(tr("replay.at_action", n=exc.action + 1))
+    where = [tr(f"replay.at_{what}", n=n) for what, n in error_place(exc)]
     reason = _reason(exc, record)
     if where:
         return tr("replay.bad_record", where=", ".join(where), reason=reason)

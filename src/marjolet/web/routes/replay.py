@@ -22,7 +22,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from marjolet.errors import MarjoletError, RecordError
-from marjolet.record import FORMAT, Record, loads, notation_mistake, replay
+from marjolet.record import FORMAT, Record, error_place, loads, notation_mistake, replay
 from marjolet.web import views
 from marjolet.web.deps import ClientDep, HubDep, LimitsDep, within_limit
 from marjolet.web.errors import WebError
@@ -114,6 +114,8 @@ def _read_record(raw: bytes) -> Record:
                 "deal": exc.deal,
                 "action": exc.action,
                 "line": exc.line,  # of a text record, from 1; else null
+                # where a player reads it, as `marjolet replay` says it: [["deal", 1], ["trick", 2]]
+                "place": error_place(exc),
                 "mistake": notation_mistake(exc),  # of a record typed by hand, or null
                 "reason": exc.message,
                 "readable": exc.readable,

@@ -249,16 +249,16 @@ async function upload(event) {
   }
 }
 
-/** The server's refusal of an upload; its places are counted from 1, as the viewer shows them. */
+/** The server's refusal of an upload; its places are counted from 1, as the viewer shows them
+ *  and `marjolet replay` says them. */
 function uploadError(err) {
   const d = err.details || {};
   if (d.code === "not_utf8") return t("replay.not_utf8");
   if (d.code === "bom") return t("replay.bom");
   if (d.code !== "bad_record") return err.message;
-  const where = [];
-  if (Number.isInteger(d.line)) where.push(t("replay.at_line", { n: d.line }));
-  if (Number.isInteger(d.deal)) where.push(t("replay.at_deal", { n: d.deal + 1 }));
-  if (Number.isInteger(d.action)) where.push(t("replay.at_action", { n: d.action + 1 }));
+  // the place as `marjolet replay` says it (marjolet.record.error_place): the line, the deal,
+  // then the trick of a move the rules refuse, else the action
+  const where = (d.place || []).map(([what, n]) => t(`replay.at_${what}`, { n }));
   const reason = (d.why && refusalText(d.why)) || (d.mistake && mistakeText(d.mistake))
     || recordReason(d.reason || "", where.length > 0, d.readable !== false);
   return where.length ? t("replay.bad_record", { where: where.join(", "), reason }) : t("replay.bad_record_nowhere", { reason });
