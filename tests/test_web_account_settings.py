@@ -5,6 +5,7 @@ account (docs/web.md, "Your account")."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -380,8 +381,12 @@ def stored_reviews(server: LiveServer, game_id: str) -> list[str]:
 
 
 def game_record(server: LiveServer, game_id: str) -> Record:
+    """The game's record as downloaded, without the review's marks a
+    reviewed game's download carries as comments (a review is keyed by the
+    record alone)."""
     with server.http() as reader:
-        return record.loads(reader.get(f"/api/games/{game_id}/record").text)
+        downloaded = record.loads(reader.get(f"/api/games/{game_id}/record").text)
+    return dataclasses.replace(downloaded, comments=())
 
 
 def test_a_deleted_account_leaves_its_opponent_s_review_of_their_game_valid(
