@@ -367,13 +367,30 @@ def newer_than(version: int) -> Any:
 def play_deal_between(host: Browser, guest: Browser, rng: random.Random) -> dict[str, Any]:
     """Two people play random legal actions to the end of the deal; the
     host's state then."""
-    states = [host.state or host.next_state(), guest.state or guest.next_state()]
+    players = (host, guest)
+    first = [who.state or who.next_state() for who in players]
+    states = same_version(first, players)
     while not states[0]["deal_over"]:
-        mover = 0 if states[0]["legal"] else 1
-        (host, guest)[mover].act(rng.choice(states[mover]["legal"])["action"])
-        newer = newer_than(states[mover]["version"])
-        states = [who.recv_until(newer) for who in (host, guest)]
+        movers = [seat for seat in (0, 1) if states[seat]["legal"]]
+        if movers:
+            players[movers[0]].act(rng.choice(states[movers[0]]["legal"])["action"])
+        newer = newer_than(states[0]["version"])  # (with no mover: the state that has one)
+        states = same_version([who.recv_until(newer) for who in players], players)
     return states[0]
+
+
+def same_version(
+    states: list[dict[str, Any]], who: tuple[Browser, Browser]
+) -> list[dict[str, Any]]:
+    """The two players' states brought to one version: a loaded server may
+    send one of them a later state first (the other's turn in both)."""
+    while states[0]["version"] != states[1]["version"]:
+        top = max(state["version"] for state in states)
+        states = [
+            state if state["version"] >= top else player.recv_until(newer_than(top - 1))
+            for state, player in zip(states, who, strict=True)
+        ]
+    return states
 
 
 def wait_finished(server: LiveServer, game_id: str, limit: float = 30.0) -> dict[str, Any]:
@@ -428,6 +445,7 @@ def test_a_friend_games_move_clock_starts_when_the_friend_joins_and_stops_betwee
     limit; a claim after the limit is stored as a timeout."""
     config = fast_config(tmp_path / "g.sqlite3", first_dealer=0, move_limit=1.0, away_grace=60)
     with live_server(config) as server:
+        made = time.time()
         game, joined = friend_game(server, wait=1.3)  # longer than a move may take
         with (
             Browser.open(server, game["id"], seat_hello(game)) as host,
@@ -435,7 +453,10 @@ def test_a_friend_games_move_clock_starts_when_the_friend_joins_and_stops_betwee
         ):
             state = host.next_state()
             guest.next_state()
-            assert state["to_move"] == 1 and 0 < state["deadline"] - time.time() <= 1.0
+            # the clock started at the join, after the wait (one started with
+            # the link would end before made + 2.3), bounded by our own readings
+            assert state["to_move"] == 1
+            assert made + 1.3 + 1.0 - 0.05 <= state["deadline"] <= time.time() + 1.0 + 0.05
             host.send({"type": "claim"})  # the friend has just sat down
             assert host.error()["code"] == "cannot_claim"
             over = play_deal_between(host, guest, random.Random(2))
