@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pickle
 import random
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found,unused-ignore]
@@ -108,6 +111,32 @@ def test_a_bad_parameter_given_to_the_game_class_is_a_rules_error_naming_it(
 ) -> None:
     with pytest.raises(RulesError, match=f"^python_marjolet: {named}"):
         mo.MarjoletGame(params)
+
+
+def test_a_refused_game_can_be_shown_without_crashing_the_process() -> None:
+    """A game whose parameters are refused is never built; its ``self``, in
+    the traceback, is shown by test runners and debuggers: OpenSpiel's repr
+    of it crashed Python (a segmentation fault), so it is run apart."""
+    code = textwrap.dedent(
+        """
+        import marjolet.rl.openspiel as mo
+        from marjolet.errors import RulesError
+        try:
+            mo.MarjoletGame({"dealer": 5})
+        except RulesError as exc:
+            frame = exc.__traceback__.tb_next.tb_frame
+            print(repr(frame.f_locals["self"]), str(frame.f_locals["self"]))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr[-500:]
+    refused = "<python_marjolet: parameters refused, no game>"
+    assert done.stdout.strip() == f"{refused} {refused}"
+    built = mo.load(dealer=1)
+    assert repr(built) == str(built) and str(built).startswith("python_marjolet(")
+    assert "dealer=1" in str(built)
 
 
 def test_a_string_switch_parameter_means_what_it_says() -> None:

@@ -194,13 +194,22 @@ class MarjoletGame(pyspiel.Game):  # type: ignore[misc]
     """One deal of Marjolet as an OpenSpiel game (see the module docstring)."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        full = dict(_DEFAULTS)
-        full.update(params or {})
-        self.rules = rules_from_params(full)
-        must = "0, 1 or -1 (drawn by chance)"
-        self.dealer = _int_param(full, "dealer", 0, must)
-        if self.dealer not in (0, 1, CHANCE_DEALER):
-            raise RulesError(f"{GAME_NAME}: dealer must be {must}, got {self.dealer}")
+        try:
+            if params is not None and not isinstance(params, Mapping):
+                raise RulesError(f"{GAME_NAME}: the parameters must be a mapping, got {params!r}")
+            full = dict(_DEFAULTS)
+            full.update(params or {})
+            self.rules = rules_from_params(full)
+            must = "0, 1 or -1 (drawn by chance)"
+            self.dealer = _int_param(full, "dealer", 0, must)
+            if self.dealer not in (0, 1, CHANCE_DEALER):
+                raise RulesError(f"{GAME_NAME}: dealer must be {must}, got {self.dealer}")
+        except RulesError:
+            # The game is never built: OpenSpiel's repr of it would crash
+            # the process, and a debugger or a test runner showing the
+            # traceback's ``self`` calls it (see __repr__).
+            self._refused = True
+            raise
         bound = float(max_deal_score(self.rules))
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_COUNT,
@@ -212,6 +221,16 @@ class MarjoletGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=MAX_MOVES,
         )
         super().__init__(_GAME_TYPE, info, full)
+
+    def __repr__(self) -> str:
+        if getattr(self, "_refused", False):
+            return f"<{GAME_NAME}: parameters refused, no game>"
+        return str(super().__repr__())
+
+    def __str__(self) -> str:
+        if getattr(self, "_refused", False):
+            return f"<{GAME_NAME}: parameters refused, no game>"
+        return str(super().__str__())
 
     def new_initial_state(self) -> MarjoletState:
         return MarjoletState(self)
