@@ -141,19 +141,63 @@ def test_readme_library_example_runs_as_written() -> None:
     assert results.failed == 0
 
 
-def test_the_python_examples_of_the_research_page_run_in_order(
-    capsys: pytest.CaptureFixture[str],
+RL_PAGE = ROOT / "docs" / "rl.md"
+#: How docs/rl.md marks its fenced blocks: ``python``, an example the tests
+#: run as written; ``sh``, command lines, not run here (the training runs
+#: among them take minutes to hours, far past a test's budget; the options
+#: of its ``marjolet`` commands are checked by test_docs_links.py). No
+#: ``python`` block is left out: one that needed a long training run would
+#: have to be marked apart, and say why.
+RL_BLOCK_KINDS = ("python", "sh")
+#: The ``##`` sections of docs/rl.md that show Python examples, by test id.
+RL_SECTIONS = {
+    "pettingzoo": "PettingZoo",
+    "openspiel": "OpenSpiel",
+    "gymnasium": "Gymnasium",
+    "vector": "Batched environments",
+}
+
+
+def rl_examples(section: str) -> list[str]:
+    """The ``python`` blocks of docs/rl.md's ``## section...``, in order."""
+    text = RL_PAGE.read_text(encoding="utf-8")
+    parts = re.split(r"^## ", text, flags=re.M)
+    chosen = [part for part in parts if part.startswith(section)]
+    assert len(chosen) == 1, f"docs/rl.md has no one section '## {section}...'"
+    return [body for info, body in FENCE.findall(chosen[0]) if info.strip() == "python"]
+
+
+def test_every_block_of_the_research_page_is_marked_python_or_sh() -> None:
+    """An example not marked ``python`` would not be run by the test below."""
+    kinds = [info for info, _ in fenced_blocks(RL_PAGE)]
+    assert kinds and all(kind in RL_BLOCK_KINDS for kind in kinds), kinds
+    python = sum(len(rl_examples(section)) for section in RL_SECTIONS.values())
+    assert python == kinds.count("python"), "a python block outside the sections tested"
+
+
+@pytest.mark.parametrize("section", list(RL_SECTIONS.values()), ids=list(RL_SECTIONS))
+def test_the_research_page_python_examples_run_as_written(
+    section: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """docs/rl.md's ``python`` blocks, one namespace for the page (a block
-    may go on from the one before), as a reader pasting them would."""
+    """docs/rl.md's ``python`` blocks of one section, run in order in one
+    namespace (a block may go on from the one before), as a reader pasting
+    them would: an example that breaks fails here, naming its section."""
     for module in ("gymnasium", "pettingzoo", "pyspiel"):
         pytest.importorskip(module)
-    namespace: dict[str, object] = {}
-    blocks = [body for info, body in fenced_blocks(ROOT / "docs" / "rl.md") if info == "python"]
-    assert len(blocks) >= 5
+    blocks = rl_examples(section)
+    assert blocks, f"docs/rl.md's {section} section shows no python example"
+    namespace: dict[str, object] = {"__name__": "rl_md_example"}
     for i, body in enumerate(blocks):
-        exec(compile(body, f"docs/rl.md python block {i}", "exec"), namespace)
+        exec(compile(body, f"docs/rl.md, {section}, python block {i + 1}", "exec"), namespace)
     capsys.readouterr()
+    if section == "OpenSpiel":
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
+
+        # The IS-MCTS example chose a move: at a chance node the bot gives
+        # INVALID_ACTION and no choice.
+        assert namespace["action"] != pyspiel.INVALID_ACTION
+        state = namespace["state"]
+        assert state.history()[-1] == namespace["action"]  # type: ignore[attr-defined]
 
 
 def test_the_python_bot_of_bots_md_registers_plays_and_is_measured(

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pickle
 import random
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found,unused-ignore]
@@ -15,7 +18,7 @@ from marjolet.actions import ACTION_NAMES
 from marjolet.bots import make_bot
 from marjolet.bots.base import BotSpecError
 from marjolet.engine import Deal
-from marjolet.errors import MarjoletError, RulesError
+from marjolet.errors import IllegalActionError, MarjoletError, RulesError
 from marjolet.match import Match
 from marjolet.observation import observe
 from marjolet.rl import openspiel as mo
@@ -68,6 +71,97 @@ def test_bad_game_parameters_name_the_parameter() -> None:
     with pytest.raises(MarjoletError, match="rules must be a Rules or a profile name"):
         mo.load(3)  # type: ignore[arg-type]
     assert mo.load("encyclopedia").get_parameters()["profile"] == "encyclopedia"
+
+
+@pytest.mark.parametrize(
+    ("game_string", "named"),
+    [
+        ("python_marjolet(dealer=5)", r"dealer must be 0, 1 or -1 \(drawn by chance\), got 5"),
+        ("python_marjolet(dealer=-2)", r"dealer must be 0, 1 or -1 \(drawn by chance\), got -2"),
+        ("python_marjolet(profile=nope)", "unknown profile 'nope'"),
+        ("python_marjolet(deal_pattern=4x4)", "deal_pattern must be 3x3 or 2x2x2, got '4x4'"),
+        ("python_marjolet(all_tricks_bonus=-5)", "all_tricks_bonus must be -1 .* got -5"),
+        ("python_marjolet(dix_on_play=maybe)", "dix_on_play must be yes or no, got 'maybe'"),
+        ("python_marjolet(jack_queen=king)", "jack_queen must be .* got 'king'"),
+    ],
+)
+def test_every_bad_game_parameter_is_a_rules_error_naming_it(game_string: str, named: str) -> None:
+    with pytest.raises(RulesError, match=f"^python_marjolet: {named}") as caught:
+        pyspiel.load_game(game_string)
+    assert isinstance(caught.value, MarjoletError) and isinstance(caught.value, ValueError)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("params", "named"),
+    [
+        ({"dealer": "east"}, r"dealer must be 0, 1 or -1 \(drawn by chance\), got 'east'"),
+        ({"dealer": 1.5}, r"dealer must be 0, 1 or -1 \(drawn by chance\), got 1.5"),
+        ({"all_tricks_bonus": "lots"}, "all_tricks_bonus must be -1 .* got 'lots'"),
+        ({"profile": 3}, "profile must be classic or encyclopedia, got 3"),
+        ({"deal_pattern": 33}, "deal_pattern must be 3x3 or 2x2x2, got 33"),
+        ({"deal_pattern": "2-2"}, "deal_pattern must be 3x3 or 2x2x2, got '2-2'"),
+        ({"dix_on_play": 1}, "dix_on_play must be yes or no, got 1"),
+        ({"one_meld_per_window": "maybe"}, "one_meld_per_window must be true or false"),
+        ({"jack_queen": 7}, "jack_queen must be .* got 7"),
+    ],
+)
+def test_a_bad_parameter_given_to_the_game_class_is_a_rules_error_naming_it(
+    params: dict[str, object], named: str
+) -> None:
+    with pytest.raises(RulesError, match=f"^python_marjolet: {named}"):
+        mo.MarjoletGame(params)
+
+
+def test_a_refused_game_can_be_shown_without_crashing_the_process() -> None:
+    """A game whose parameters are refused is never built; its ``self``, in
+    the traceback, is shown by test runners and debuggers: OpenSpiel's repr
+    of it crashed Python (a segmentation fault), so it is run apart."""
+    code = textwrap.dedent(
+        """
+        import marjolet.rl.openspiel as mo
+        from marjolet.errors import RulesError
+        try:
+            mo.MarjoletGame({"dealer": 5})
+        except RulesError as exc:
+            frame = exc.__traceback__.tb_next.tb_frame
+            print(repr(frame.f_locals["self"]), str(frame.f_locals["self"]))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr[-500:]
+    refused = "<python_marjolet: parameters refused, no game>"
+    assert done.stdout.strip() == f"{refused} {refused}"
+    built = mo.load(dealer=1)
+    assert repr(built) == str(built) and str(built).startswith("python_marjolet(")
+    assert "dealer=1" in str(built)
+
+
+def test_a_string_switch_parameter_means_what_it_says() -> None:
+    """``one_meld_per_window`` given as text ("no") is not read as true."""
+    assert not mo.MarjoletGame({"one_meld_per_window": "no"}).rules.one_meld_per_window
+    assert mo.MarjoletGame({"one_meld_per_window": "true"}).rules.one_meld_per_window
+    assert not mo.MarjoletGame({"dix_on_play": False}).rules.dix_on_play
+
+
+def test_a_bad_chance_outcome_is_an_illegal_action_naming_the_state() -> None:
+    state = mo.load(dealer=mo.CHANCE_DEALER).new_initial_state()
+    with pytest.raises(IllegalActionError, match=r"^python_marjolet: drawing the dealer \(R3\): "
+                       r"chance outcome 5 is not a dealer \(0 or 1\)$") as caught:
+        state.apply_action(5)
+    assert caught.value.rule == "R3" and caught.value.action == 5
+    state.apply_action(1)
+    state.apply_action(0)
+    with pytest.raises(IllegalActionError, match=r"^python_marjolet: dealing deck position 1 "
+                       r"\(R4\): chance outcome 0 \(7C\) is dealt already$") as caught:
+        state.apply_action(0)
+    assert caught.value.rule == "R4" and caught.value.action == 0
+    with pytest.raises(IllegalActionError, match=r"deck position 1 \(R4\): chance outcome 40 "
+                       r"is not a card id \(0-31\)$"):
+        state._core.apply(40)
+    assert state.history() == [1, 0]
 
 
 def test_an_action_id_out_of_range_is_named_not_an_index_error() -> None:

@@ -22,7 +22,10 @@ score minus the opponent's (R21), given at the end (terminal reward model).
   ``jack_queen`` (``trump-jack``/``same-suit``, empty: the profile's),
   ``one_meld_per_window``, and ``dealer`` (0 or 1; the other player leads
   trick 1; -1: a first chance node draws the dealer, 0 or 1 with equal
-  chances, R3). A whole match is left to the PettingZoo and Gymnasium adapters:
+  chances, R3). A bad value is a :class:`~marjolet.errors.RulesError` naming
+  the parameter and the value; a chance outcome not offered is an
+  :class:`~marjolet.errors.IllegalActionError` naming the chance node. A
+  whole match is left to the PettingZoo and Gymnasium adapters:
   its length has no bound (R22 plays on while totals tie), which OpenSpiel's
   fixed-size tensors cannot hold.
 - **Observations.** The observation tensor is the shared encoder's
@@ -56,7 +59,7 @@ from marjolet.cards import CARD_NAMES, CardSet
 from marjolet.decks import STOCK_START, dealt_positions
 from marjolet.decks import deck_for as consistent_deck
 from marjolet.engine import Deal
-from marjolet.errors import MarjoletError, RulesError
+from marjolet.errors import IllegalActionError, MarjoletError, RulesError
 from marjolet.history import STOCK_CARDS, draw_position
 from marjolet.observation import Observation, observe
 from marjolet.rl.encoder import FIELD, OBSERVATION_SIZE, FloatArray, encode, encode_dealing
@@ -106,7 +109,8 @@ CHANCE_DEALER = -1
 
 def rules_from_params(params: Mapping[str, Any]) -> Rules:
     """The rule set named by the game parameters (see the module docstring);
-    :class:`~marjolet.errors.RulesError` naming the game for a bad one."""
+    :class:`~marjolet.errors.RulesError` naming the game, the parameter and
+    the value given for a bad one."""
     try:
         return _rules_from_params(params)
     except RulesError as exc:
@@ -116,28 +120,58 @@ def rules_from_params(params: Mapping[str, Any]) -> Rules:
         raise RulesError(message) from None
 
 
+def _int_param(params: Mapping[str, Any], name: str, default: int, must: str) -> int:
+    """The integer parameter ``name``; :class:`RulesError` saying it ``must``
+    be ... for a value that is not an integer."""
+    value = params.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            return int(value)
+        raise RulesError(f"{GAME_NAME}: {name} must be {must}, got {value!r}")
+    return int(value)
+
+
+def _bool_param(params: Mapping[str, Any], name: str) -> bool:
+    """The true/false parameter ``name`` (``true``/``false``, ``yes``/``no``
+    in a string); :class:`RulesError` for anything else."""
+    value = params.get(name, False)
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "false", "no"):
+        return value.strip().lower() in ("true", "yes")
+    raise RulesError(f"{GAME_NAME}: {name} must be true or false, got {value!r}")
+
+
 def _rules_from_params(params: Mapping[str, Any]) -> Rules:
-    rules = Rules.profile_named(str(params.get("profile", "classic")))
+    profile = params.get("profile", "classic")
+    if not isinstance(profile, str):
+        raise RulesError(f"{GAME_NAME}: profile must be classic or encyclopedia, got {profile!r}")
+    rules = Rules.profile_named(profile)
     changes: dict[str, Any] = {}
-    pattern = str(params.get("deal_pattern", "")).replace("-", "x")
-    if pattern:
+    given = params.get("deal_pattern", "")
+    pattern = given.replace("-", "x") if isinstance(given, str) else None
+    if pattern != "":
         if pattern not in ("3x3", "2x2x2"):
-            raise RulesError(f"{GAME_NAME}: deal_pattern must be 3x3 or 2x2x2, got {pattern!r}")
+            raise RulesError(f"{GAME_NAME}: deal_pattern must be 3x3 or 2x2x2, got {given!r}")
         changes["deal_pattern"] = tuple(int(x) for x in pattern.split("x"))
-    bonus = int(params.get("all_tricks_bonus", -1))
+    must = "-1 (the profile's) or 0 or more"
+    bonus = _int_param(params, "all_tricks_bonus", -1, must)
     if bonus < -1:
-        raise RulesError(f"all_tricks_bonus must be -1 (the profile's) or 0 or more, got {bonus}")
+        raise RulesError(f"{GAME_NAME}: all_tricks_bonus must be {must}, got {bonus}")
     if bonus >= 0:
         changes["all_tricks_bonus"] = bonus
-    dix = str(params.get("dix_on_play", ""))
-    if dix:
-        if dix not in ("yes", "no", "true", "false"):
+    dix = params.get("dix_on_play", "")
+    if dix != "":
+        if isinstance(dix, (bool, np.bool_)):
+            changes["dix_on_play"] = bool(dix)
+        elif isinstance(dix, str) and dix in ("yes", "no", "true", "false"):
+            changes["dix_on_play"] = dix in ("yes", "true")
+        else:
             raise RulesError(f"{GAME_NAME}: dix_on_play must be yes or no, got {dix!r}")
-        changes["dix_on_play"] = dix in ("yes", "true")
-    jack_queen = str(params.get("jack_queen", ""))
-    if jack_queen:
+    jack_queen = params.get("jack_queen", "")
+    if jack_queen != "":
         changes["jack_queen"] = jack_queen
-    if params.get("one_meld_per_window", False):
+    if _bool_param(params, "one_meld_per_window"):
         changes["one_meld_per_window"] = True
     return rules.replace(**changes) if changes else rules
 
@@ -160,14 +194,22 @@ class MarjoletGame(pyspiel.Game):  # type: ignore[misc]
     """One deal of Marjolet as an OpenSpiel game (see the module docstring)."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        full = dict(_DEFAULTS)
-        full.update(params or {})
-        self.rules = rules_from_params(full)
-        self.dealer = int(full["dealer"])
-        if self.dealer not in (0, 1, CHANCE_DEALER):
-            raise ValueError(
-                f"{GAME_NAME}: dealer must be 0, 1 or -1 (drawn by chance), got {self.dealer}"
-            )
+        try:
+            if params is not None and not isinstance(params, Mapping):
+                raise RulesError(f"{GAME_NAME}: the parameters must be a mapping, got {params!r}")
+            full = dict(_DEFAULTS)
+            full.update(params or {})
+            self.rules = rules_from_params(full)
+            must = "0, 1 or -1 (drawn by chance)"
+            self.dealer = _int_param(full, "dealer", 0, must)
+            if self.dealer not in (0, 1, CHANCE_DEALER):
+                raise RulesError(f"{GAME_NAME}: dealer must be {must}, got {self.dealer}")
+        except RulesError:
+            # The game is never built: OpenSpiel's repr of it would crash
+            # the process, and a debugger or a test runner showing the
+            # traceback's ``self`` calls it (see __repr__).
+            self._refused = True
+            raise
         bound = float(max_deal_score(self.rules))
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_COUNT,
@@ -179,6 +221,16 @@ class MarjoletGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=MAX_MOVES,
         )
         super().__init__(_GAME_TYPE, info, full)
+
+    def __repr__(self) -> str:
+        if getattr(self, "_refused", False):
+            return f"<{GAME_NAME}: parameters refused, no game>"
+        return str(super().__repr__())
+
+    def __str__(self) -> str:
+        if getattr(self, "_refused", False):
+            return f"<{GAME_NAME}: parameters refused, no game>"
+        return str(super().__str__())
 
     def new_initial_state(self) -> MarjoletState:
         return MarjoletState(self)
@@ -214,12 +266,27 @@ class _Core:
         deal = self.deal
         if self.dealer is None:
             if action not in (0, 1):
-                raise ValueError(f"{GAME_NAME}: chance outcome {action} is not a dealer (0, 1)")
+                raise IllegalActionError(
+                    f"{GAME_NAME}: drawing the dealer (R3): chance outcome {action} "
+                    "is not a dealer (0 or 1)",
+                    action=action,
+                    rule="R3",
+                )
             self.dealer = action
             return
         if deal is None:
             if not 0 <= action < 32 or action in self.deck:
-                raise ValueError(f"{GAME_NAME}: chance outcome {action} is not an undealt card")
+                why = (
+                    f"({CARD_NAMES[action]}) is dealt already"
+                    if 0 <= action < 32
+                    else "is not a card id (0-31)"
+                )
+                raise IllegalActionError(
+                    f"{GAME_NAME}: dealing deck position {len(self.deck)} (R4): "
+                    f"chance outcome {action} {why}",
+                    action=action,
+                    rule="R4",
+                )
             self.deck.append(action)
             if len(self.deck) == 32:
                 self.deal = Deal(self.deck, self.dealer, self.rules)
