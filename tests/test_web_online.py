@@ -1350,6 +1350,42 @@ def test_the_lobby_pages_are_told_when_a_live_seek_leaves_because_its_page_close
         assert http.get("/api/lobby").json()["seeks"] == []
 
 
+def test_a_lobby_reading_overtaken_by_a_new_seek_tells_the_pages_once_it_lapses_not_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The round's reading of the listed seeks starts before a seek is
+    posted and ends after the pages were told of it: that older reading
+    is no baseline (compared with the next, the new seek would be told
+    again as a change while it is still listed)."""
+    from marjolet.web.lobby import Lobby
+
+    monkeypatch.setattr("marjolet.web.online.LAPSE_CHECK_EVERY", 0.1)
+    reading, told = threading.Event(), threading.Event()
+    real_open, real_tell = Lobby.open_seeks, Online._tell_lobby
+
+    def open_seeks(self: Lobby, at: float | None = None) -> list[Any]:
+        found = real_open(self, at)
+        if not reading.is_set():  # the first reading (a round's) ends after the tell
+            reading.set()
+            told.wait(TIMEOUT)
+        return found
+
+    def tell_lobby(self: Online) -> None:
+        real_tell(self)
+        told.set()
+
+    monkeypatch.setattr(Lobby, "open_seeks", open_seeks)
+    monkeypatch.setattr(Online, "_tell_lobby", tell_lobby)
+    config = fast_config(tmp_path / "w.sqlite3", seek_timeout=1.0, pairing_interval=0.1)
+    with live_server(config) as server, connect(f"{server.ws_base}/ws/lobby") as other:
+        assert reading.wait(TIMEOUT)
+        http = server.http()
+        http.post("/api/seeks", json={"name": "Ida", "rules": SHORT}).raise_for_status()
+        assert json.loads(other.recv(timeout=TIMEOUT)) == {"type": "lobby"}  # posted
+        assert json.loads(other.recv(timeout=TIMEOUT)) == {"type": "lobby"}  # lapsed
+        assert http.get("/api/lobby").json()["seeks"] == []
+
+
 def test_a_guest_address_has_three_open_seeks_whatever_names_it_gives(
     server: LiveServer,
 ) -> None:

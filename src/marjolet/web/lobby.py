@@ -163,14 +163,14 @@ class Lobby:
         self._guest_seeks: dict[str, list[str]] = {}
         self._guest_lock = threading.Lock()
 
-    def _present(self) -> ColumnElement[bool]:
-        """The seeks whose owner is still there: a correspondence seek or a
-        rematch offer (they wait anyway), or a live seek with a recent sign
-        of life."""
+    def _present(self, at: float | None = None) -> ColumnElement[bool]:
+        """The seeks whose owner is still there (at the moment ``at``, by
+        default now): a correspondence seek or a rematch offer (they wait
+        anyway), or a live seek with a recent sign of life."""
         return or_(
             seeks.c.days_per_move.is_not(None),
             seeks.c.rematch_of.is_not(None),
-            seeks.c.alive >= self.clock() - self.timeout,
+            seeks.c.alive >= (self.clock() if at is None else at) - self.timeout,
         )
 
     def post(
@@ -231,12 +231,14 @@ class Lobby:
         assert seek is not None
         return seek, token
 
-    def open_seeks(self) -> list[Seek]:
-        """The open seeks, oldest first."""
+    def open_seeks(self, at: float | None = None) -> list[Seek]:
+        """The open seeks, oldest first; with ``at`` (a moment past), those
+        open now that were still listed then (a live seek that lapsed since
+        is one of them)."""
         with self.reader.connect() as db:
             rows = db.execute(
                 select(seeks)
-                .where(seeks.c.status == "open", seeks.c.rematch_of.is_(None), self._present())
+                .where(seeks.c.status == "open", seeks.c.rematch_of.is_(None), self._present(at))
                 .order_by(seeks.c.created)
                 .limit(LOBBY_SIZE)
             ).all()

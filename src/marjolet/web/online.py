@@ -140,9 +140,12 @@ class Online:
         self._tasks: list[asyncio.Task[None]] = []
         self._publishing: set[asyncio.Task[None]] = set()
         #: The seeks listed when the lobby sockets here were last told (None:
-        #: just told, so read again before comparing) and when that was read.
+        #: just told, so read again before comparing) and when that was read;
+        #: how many times they were told, and when last (the lobby's clock).
         self._listed: frozenset[str] | None = None
         self._listed_at = 0.0
+        self._tells = 0
+        self._told_at = 0.0
         #: When the table and lobby sockets' sessions were last checked (recheck_sessions;
         #: at start there is no socket to check).
         self._sessions_checked_at = clock()
@@ -613,6 +616,8 @@ class Online:
 
     def _tell_lobby(self) -> None:
         self._listed, self._listed_at = None, 0.0  # what they fetch now: the new baseline
+        self._tells += 1
+        self._told_at = self.lobby.clock()
         text = json.dumps({"type": "lobby"})
         for listener in list(self.listeners):
             listener.send(text)
@@ -644,13 +649,29 @@ class Online:
         was closed leaves the lobby after ``seek_timeout`` (and one followed
         again comes back) by the clock alone, and a page that was never told
         would offer to accept it long after (``seek_gone``). Read at most
-        every LAPSE_CHECK_EVERY seconds, and only while a socket listens."""
+        every LAPSE_CHECK_EVERY seconds, and only while a socket listens.
+
+        Just after a tell, what the pages fetch is compared as of the tell
+        (a seek that lapsed before this first reading is told too), and a
+        reading that a tell overtook is dropped: it may predate the change
+        told (its seeks compared later would tell a change that is none,
+        or hide one)."""
         now = self.clock()
         if not self.listeners or now - self._listed_at < LAPSE_CHECK_EVERY:
             return
         self._listed_at = now
-        listed = frozenset(seek.id for seek in await self.run(self.lobby.open_seeks))
-        if self._listed is not None and listed != self._listed:
+        tells, told_at, before = self._tells, self._told_at, self._listed
+
+        def read() -> tuple[frozenset[str], frozenset[str]]:
+            listed = frozenset(seek.id for seek in self.lobby.open_seeks())
+            if before is not None or not tells:  # (never told: the first reading is it)
+                return listed, listed if before is None else before
+            return listed, frozenset(seek.id for seek in self.lobby.open_seeks(told_at))
+
+        listed, baseline = await self.run(read)
+        if self._tells != tells:  # told meanwhile: the next round reads again
+            return
+        if listed != baseline:
             self._tell_lobby()
         self._listed = listed
 
