@@ -62,12 +62,12 @@ LANGS = [("fr", "LANG"), ("fr", "after"), ("fr", "before"), ("en", "LANG"), ("en
         (
             ["--target", "50"],
             "--target must be between 100 and 10000, not 50",
-            "--target doit être entre 100 et 10000, pas 50",
+            "--target doit être entre 100 et 10\u00a0000, pas 50",
         ),
         (
             ["--all-tricks-bonus", "5000"],
             "--all-tricks-bonus must be between 0 and 1000, not 5000",
-            "--all-tricks-bonus doit être entre 0 et 1000, pas 5000",
+            "--all-tricks-bonus doit être entre 0 et 1\u00a0000, pas 5\u00a0000",
         ),
         (
             ["--rules", "nosuch"],
@@ -100,15 +100,17 @@ def test_play_and_rules_say_a_setting_out_of_range_in_one_same_sentence(
 
 
 @pytest.mark.parametrize(("lang", "how"), LANGS)
-@pytest.mark.parametrize("budget", ["9999", "-1", "nan"])
+@pytest.mark.parametrize(("budget", "fr"), [("9999", "9\u00a0999"), ("-1", "-1"), ("nan", "nan")])
 def test_review_refuses_a_budget_out_of_range_in_the_player_s_language(
-    lang: str, how: str, budget: str, record_file: Path,
+    lang: str, how: str, budget: str, fr: str, record_file: Path,
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
+    """French writes « entre 0 et 3 600 secondes, pas 9 999 »
+    (marjolet.i18n.number, the terminal's unbreakable space); English 3600."""
     argv = ["review", "--budget", budget, str(record_file)]
     line = refused(in_language(lang, how, argv, monkeypatch), capsys)
     if lang == "fr":
-        assert line == f"{FR}--budget doit être entre 0 et 3600 secondes, pas {budget}"
+        assert line == f"{FR}--budget doit être entre 0 et 3\u00a0600 secondes, pas {fr}"
     else:
         assert line == f"{EN}--budget must be between 0 and 3600 seconds, not {budget}"
 

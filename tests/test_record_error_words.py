@@ -325,6 +325,11 @@ HAND_TYPED = (
          f"ses mots s’écrivent en minuscules, «{NB}meld{NB}».",
          "(line 6, deal 1, action 3): “MELD” is not a word of the notation: its words are "
          "written in small letters, “meld”."),
+        ("  1. 7C JC meld kqc\n",
+         f"(ligne 6, donne 1, coup 3){NB}: «{NB}kqc{NB}» n’est pas un identifiant d’annonce{NB}: "
+         f"il s’écrit en majuscules, «{NB}meld KQC{NB}».",
+         "(line 6, deal 1, action 3): “kqc” is not a meld id: it is written in capitals, "
+         "“meld KQC”."),
         ("  1. 7C JC draw\nDeal 1\n",
          f"(ligne 7, donne 2){NB}: «{NB}Deal{NB}» n’est pas un mot de la notation{NB}: "
          f"ses mots s’écrivent en minuscules, «{NB}deal{NB}».",
@@ -333,7 +338,7 @@ HAND_TYPED = (
     ],
     ids=["trick-number-no-dot", "meld-id-next-line", "lower-case", "french-R", "french-D",
          "french-V", "card-not-held", "trick-number-parenthesis", "trick-number-colon",
-         "draw-capitalised", "meld-in-capitals", "deal-capitalised"],
+         "draw-capitalised", "meld-in-capitals", "meld-id-lower-case", "deal-capitalised"],
 )  # fmt: skip
 def test_a_hand_typed_records_mistake_is_told_with_its_line_and_how_to_write_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], actions: str, fr: str, en: str
@@ -344,6 +349,35 @@ def test_a_hand_typed_records_mistake_is_told_with_its_line_and_how_to_write_it(
         status, _, err = run([command, str(path), "--lang", lang], capsys)
         assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
         assert "(en anglais)" not in err and "(in English)" not in err
+
+
+@pytest.mark.parametrize(
+    ("action", "fr", "en"),
+    [
+        ("Draw",
+         f"(donne 1, coup 3){NB}: «{NB}Draw{NB}» n’est pas un mot de la notation{NB}: "
+         f"ses mots s’écrivent en minuscules, «{NB}draw{NB}».",
+         "(deal 1, action 3): “Draw” is not a word of the notation: its words are "
+         "written in small letters, “draw”."),
+        ("meld kqc",
+         f"(donne 1, coup 3){NB}: «{NB}kqc{NB}» n’est pas un identifiant d’annonce{NB}: "
+         f"il s’écrit en majuscules, «{NB}meld KQC{NB}».",
+         "(deal 1, action 3): “kqc” is not a meld id: it is written in capitals, "
+         "“meld KQC”."),
+    ],
+)  # fmt: skip
+def test_a_json_records_action_in_the_wrong_letters_is_told_how_to_write_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], action: str, fr: str, en: str
+) -> None:
+    """The JSON form's ``"Draw"`` is told as the text form's, not as an
+    unknown move."""
+    path = tmp_path / "table.json"
+    deck = list(CARD_NAMES)
+    deal = {"deck": deck, "actions": ["7C", "JC", action]}
+    path.write_text(json.dumps({"first_dealer": 0, "deals": [deal]}))
+    for command, lang, said in (("replay", "fr", fr), ("review", "en", en)):
+        status, _, err = run([command, str(path), "--lang", lang], capsys)
+        assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
 
 
 def test_a_header_keyword_in_capitals_is_told_with_its_line_in_french(

@@ -287,6 +287,45 @@ def test_an_actions_keyword_in_capitals_is_told_to_be_written_in_small_letters(
 
 
 @pytest.mark.parametrize(
+    ("typed", "meld"), [("kqc", "KQC"), ("Kqc", "KQC"), ("jQs", "JQS"), ("4a", "4A")]
+)
+def test_a_meld_id_in_small_letters_is_told_to_be_written_in_capitals(
+    typed: str, meld: str
+) -> None:
+    """``meld kqc`` is refused (meld ids use capital suit letters), but
+    with the way to write it rather than as an unknown action."""
+    error = text_error(f"  1. 7C JC meld {typed}\n")
+    assert str(error) == (
+        f"line 6, deal 0, action 2: unknown meld id {typed!r}: meld ids are written in "
+        f"capitals, like 'meld {meld}'"
+    )
+    assert (error.kind, error.detail) == ("meld_case", typed)
+    assert notation_mistake(error) == {"mistake": "meld_case", "text": typed, "meld": meld}
+
+
+@pytest.mark.parametrize("typed", ["meld xyz", "meld kq", "meld 4x"])
+def test_a_meld_id_that_is_no_meld_in_any_letters_stays_an_unknown_action(typed: str) -> None:
+    error = text_error(f"  1. 7C JC {typed}\n")
+    assert (error.kind, notation_mistake(error)) == ("bad_action", None)
+
+
+@pytest.mark.parametrize(
+    ("typed", "word", "kind"),
+    [("Draw", "Draw", "keyword_case"), ("DIX", "DIX", "keyword_case"),
+     ("Meld KQC", "Meld", "keyword_case"), ("meld kqc", "kqc", "meld_case")],
+)  # fmt: skip
+def test_a_json_records_action_in_the_wrong_letters_is_told_as_the_text_form_tells_it(
+    typed: str, word: str, kind: str
+) -> None:
+    with pytest.raises(RecordError) as e:
+        loads(record_text(["7C", "JC", typed]))
+    assert (e.value.deal, e.value.action, e.value.kind, e.value.detail) == (0, 2, kind, word)
+    assert e.value.line is None and notation_mistake(e.value) is not None
+    text = text_error(f"  1. 7C JC {typed}\n")
+    assert e.value.message == text.message  # the same sentence, the text form's line apart
+
+
+@pytest.mark.parametrize(
     ("old", "new", "line", "deal"),
     [
         ("format marjolet", "FORMAT marjolet", 1, None),

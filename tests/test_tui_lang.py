@@ -134,8 +134,11 @@ def test_the_plain_interface_ends_a_deal_and_stops_in_french(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("option", "said"),
     [
-        (["--target", "50"], "--target doit être entre 100 et 10000, pas 50"),
-        (["--all-tricks-bonus", "5000"], "--all-tricks-bonus doit être entre 0 et 1000, pas 5000"),
+        (["--target", "50"], "--target doit être entre 100 et 10\u00a0000, pas 50"),
+        (
+            ["--all-tricks-bonus", "5000"],
+            "--all-tricks-bonus doit être entre 0 et 1\u00a0000, pas 5\u00a0000",
+        ),
         (["--rules", "fancy"], "il n’y a pas de règle «\u00a0fancy\u00a0»"),
     ],
 )
@@ -483,6 +486,36 @@ def test_a_tie_at_the_target_says_that_another_deal_decides(french: None) -> Non
     )
     assert standing((490, 490), 500, "Ann") == "Partie en 500\u00a0: égalité."
     assert standing((300, 420), 500, "Ann") == "Partie en 500\u00a0: Ann mène de 120."
+
+
+def test_the_terminal_writes_scores_and_targets_of_1000_and_more_with_a_thousands_space(
+    french: None,
+) -> None:
+    """« partie en 1 000 », « 1 040 » on the score board and the deal's end,
+    as the rule book writes them (the terminal's unbreakable space)."""
+    from rich.console import Console
+
+    from marjolet.tui.reports import replay_text
+    from marjolet.tui.summary import standing
+    from marjolet.tui.widgets import score_table
+
+    assert standing((1040, 1040), 1000, "Ann") == (
+        "Partie en 1\u00a0000\u00a0: égalité à 1\u00a0000 points ou plus\u00a0: "
+        "une donne de plus vous départagera."
+    )
+    lead = standing((980, 2100), 2000, "Ann")
+    assert lead == "Partie en 2\u00a0000\u00a0: Ann mène de 1\u00a0120."
+    console = Console(width=60, record=True)
+    console.print(score_table(["Ann", "Bob"], (3, 2), (1200, 20), (1040, 980)))
+    board = console.export_text()
+    assert "1\u00a0200" in board and "1\u00a0040" in board and "980" in board
+    assert "1200" not in board and "1040" not in board
+    played = record.loads("format marjolet-record/1\nrules classic target=1000\nfirst_dealer 0\n")
+    told = replay_text(played, record.replay(played))  # marjolet replay's rules line
+    assert told.startswith("Règle\u00a0: classique, partie en 1\u00a0000\n")
+    words.use("en")  # English keeps its digits together, as its rule book does
+    assert standing((980, 2100), 2000, "Ann") == "Match to 2000: Ann leads by 1120."
+    assert "1000" in replay_text(played, record.replay(played))
 
 
 def test_the_hint_and_its_runner_up_read_in_french(french: None) -> None:

@@ -115,8 +115,9 @@ class RecordError(MarjoletError):
     ``deck_missing`` (``detail``: the cards missing), ``unfinished_deal``;
     in a text record ``deal_number`` (``detail``: the line), ``trick_number``, a
     trick's number without its dot or with another mark (``1)``, ``1:``),
-    ``meld_alone``, ``meld`` with no id after it on its line, and
-    ``keyword_case``, a keyword typed with capitals (``Draw``)), else
+    ``meld_alone``, ``meld`` with no id after it on its line; in either
+    form ``keyword_case``, a keyword typed with capitals (``Draw``), and
+    ``meld_case``, a meld id in small letters (``meld kqs``)), else
     ``None``; ``detail`` is its particular (the text of the action or of the
     deck's card, the system's
     reason a file cannot be read), else ``None``. Neither is in

@@ -62,6 +62,7 @@ from marjolet.errors import (
     RulesError,
 )
 from marjolet.match import Match
+from marjolet.melds import MELD_INDEX
 from marjolet.rules import CLASSIC, Rules, text_settings
 
 FORMAT = "marjolet-record/1"
@@ -490,7 +491,8 @@ class _Builder:
             action = parse_action(text)  # type: ignore[arg-type]
         except ActionError as exc:
             shown = text if isinstance(text, str) else json.dumps(text, default=str)
-            raise RecordError(
+            mistake = _case_mistake(shown, d, a) if isinstance(text, str) else None
+            raise mistake or RecordError(
                 str(exc), deal=d, action=a, kind="bad_action", detail=shown
             ) from None
         if self.deal is not None:
@@ -853,7 +855,8 @@ def _check_notation(text: str, d: int, a: int) -> None:
     """Refuse, saying how to write it, what a person typing the text
     notation often writes for an action: a trick's number without its dot
     (``1 9C AC``) or with another mark (``1)``, ``1:``), ``meld`` with its
-    id on the next line, a keyword in capitals (``Draw``, ``MELD``)."""
+    id on the next line. A keyword in capitals and a meld id in small
+    letters are told by :func:`_case_mistake`, for the JSON form too."""
     if text.isdigit() or _NUMBER_MARK.fullmatch(text):
         raise RecordError(
             f"unknown action {text!r}: a trick's number is written with a dot, "
@@ -870,8 +873,28 @@ def _check_notation(text: str, d: int, a: int) -> None:
             action=a,
             kind="meld_alone",
         )
-    if text != text.lower() and text.lower() in _ACTION_WORDS:
-        raise _keyword_case(text, d, a)
+
+
+def _case_mistake(text: str, d: int, a: int) -> RecordError | None:
+    """An action the notation refused, typed in the wrong letters, with how
+    to write it: a keyword in capitals (``Draw``, ``MELD KQS``:
+    ``keyword_case``), a meld id in small letters (``meld kqs``:
+    ``meld_case``); else ``None``. Only asked of an action already refused,
+    so it never narrows what is read."""
+    word, space, rest = text.partition(" ")
+    if word != word.lower() and word.lower() in _ACTION_WORDS:
+        return _keyword_case(word, d, a)
+    ident = rest.strip()
+    if word == "meld" and space and ident != ident.upper() and ident.upper() in MELD_INDEX:
+        return RecordError(
+            f"unknown meld id {ident!r}: meld ids are written in capitals, "
+            f"like 'meld {ident.upper()}'",
+            deal=d,
+            action=a,
+            kind="meld_case",
+            detail=ident,
+        )
+    return None
 
 
 def _keyword_case(text: str, deal: int | None, action: int | None) -> RecordError:
@@ -893,7 +916,8 @@ def notation_mistake(exc: RecordError) -> dict[str, str] | None:
     (``replay.reason_`` and the ``mistake``, its other keys the sentence's
     particulars): ``{"mistake": "trick_number", "text": "1)", "number": "1"}``,
     ``{"mistake": "meld_alone"}``, ``{"mistake": "keyword_case", "text":
-    "Draw", "keyword": "draw"}``, ``{"mistake": "card_capitals", "text":
+    "Draw", "keyword": "draw"}``, ``{"mistake": "meld_case", "text": "kqs",
+    "meld": "KQS"}``, ``{"mistake": "card_capitals", "text":
     "qs", "card": "QS"}``, ``{"mistake": "card_french", "text": "RC",
     "fix": "K", "letter": "R"}``; ``None`` for any other error."""
     if exc.kind == "trick_number":
@@ -904,6 +928,9 @@ def notation_mistake(exc: RecordError) -> dict[str, str] | None:
         return {"mistake": "keyword_case", "text": text, "keyword": text.lower()}
     if exc.kind == "meld_alone":
         return {"mistake": "meld_alone"}
+    if exc.kind == "meld_case":
+        text = exc.detail or ""
+        return {"mistake": "meld_case", "text": text, "meld": text.upper()}
     fix = card_fix(exc.detail) if exc.kind in ("bad_action", "bad_deck") else None
     if fix is None or exc.detail is None:
         return None

@@ -145,8 +145,9 @@ def rules_in_words(args: argparse.Namespace) -> Rules:
     a rule set not known or a setting out of its limits refused in the
     player's language (``cli.unknown_rules``, ``cli.setting_range``), from
     the rules' own data, not their English."""
+    from marjolet.i18n import number
     from marjolet.rules import NEW_MATCH_LIMITS, PROFILES, beyond_new_match_limits
-    from marjolet.tui.words import tr
+    from marjolet.tui.words import lang, tr
 
     if args.profile not in PROFILES:
         known = ", ".join(PROFILES)
@@ -154,6 +155,7 @@ def rules_in_words(args: argparse.Namespace) -> Rules:
     beyond = beyond_new_match_limits({key: getattr(args, key, None) for key in NEW_MATCH_LIMITS})
     if beyond is not None:
         key, low, high, value = beyond
-        words = {"flag": FLAGS[key], "low": low, "high": high, "value": value}
+        said = {"low": low, "high": high, "value": value}  # « entre 100 et 10 000 »
+        words = {"flag": FLAGS[key], **{k: number(v, lang()) for k, v in said.items()}}
         raise MarjoletError(tr("cli.setting_range", **words))
     return rules_from_args(args)

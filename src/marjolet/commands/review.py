@@ -62,10 +62,13 @@ def run(args: argparse.Namespace) -> int:
     from marjolet.analysis import annotate, default_estimator, review_record
     from marjolet.arena.progress import NullProgress, Progress, TerminalProgress
     from marjolet.commands.replay import load_or_report
-    from marjolet.tui.words import speaking, tr
+    from marjolet.i18n import number
+    from marjolet.tui.words import lang, speaking, tr
 
     if not 0 <= args.budget <= MAX_BUDGET:  # NaN too; the search's own limit, named here
-        words = {"flag": "--budget", "low": 0, "high": MAX_BUDGET, "value": f"{args.budget:g}"}
+        given = args.budget  # « entre 0 et 3 600 secondes, pas 9 999 »
+        value = number(int(given), lang()) if given.is_integer() else f"{given:g}"
+        words = {"flag": "--budget", "low": 0, "high": number(MAX_BUDGET, lang()), "value": value}
         raise MarjoletError(tr("cli.seconds_range", **words))
     if args.out:
         try:  # before the work

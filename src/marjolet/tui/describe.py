@@ -43,7 +43,7 @@ from marjolet.melds import (
 from marjolet.observation import Observation, late_tricks, sample_world
 from marjolet.rules import LAST_CARD_POINTS, LAST_TRICK_POINTS, SAME_SUIT, SEVEN_POINTS, Rules
 from marjolet.tui.words import card as card_symbol
-from marjolet.tui.words import suit, tr
+from marjolet.tui.words import number, suit, tr
 
 FOUR_KINDS = ("four aces", "four tens", "four kings", "four queens")
 _FOUR_KEYS = ("meld.4A", "meld.4T", "meld.4K", "meld.4Q")
@@ -386,11 +386,11 @@ def deal_end(after: Observation, match_totals: tuple[int, int], names: Sequence[
         tr(
             "tui.deal_end",
             n=after.deal_index + 1,
-            you=after.points[me],
+            you=number(after.points[me]),
             name=names[opp],
-            them=after.points[opp],
-            you_total=match_totals[me],
-            them_total=match_totals[opp],
+            them=number(after.points[opp]),
+            you_total=number(match_totals[me]),
+            them_total=number(match_totals[opp]),
         )
     ]
 

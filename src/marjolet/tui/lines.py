@@ -35,7 +35,7 @@ from marjolet.tui.describe import (
 from marjolet.tui.hint import compute_hint
 from marjolet.tui.launch import resume_command
 from marjolet.tui.words import card as card_symbol
-from marjolet.tui.words import lang, suit_name, tr
+from marjolet.tui.words import lang, number, suit_name, tr
 from marjolet.tui.wrapping import fit_to_terminal
 
 #: The plain interface's commands, in either language (a French player
@@ -128,10 +128,10 @@ def show_position(obs: Observation, match_totals: tuple[int, int]) -> str:
             trump=suit_name(obs.trump),
             card=ind,
             stock=max(0, obs.stock_size - 1),  # the hidden cards, as the full screen counts them
-            a=obs.points[me],
-            b=obs.points[opp],
-            ta=match_totals[me],
-            tb=match_totals[opp],
+            a=number(obs.points[me]),
+            b=number(obs.points[opp]),
+            ta=number(match_totals[me]),
+            tb=number(match_totals[opp]),
         ),
         tr("tui.plain_hand", cards=_symbols(obs.hand.mask)),
     ]

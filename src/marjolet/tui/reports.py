@@ -29,7 +29,7 @@ from marjolet.record import (
 from marjolet.rules import Rules
 from marjolet.tui import describe, opponents
 from marjolet.tui.session import DEFAULT_NAMES
-from marjolet.tui.words import lang, tr
+from marjolet.tui.words import lang, number, tr
 
 if TYPE_CHECKING:
     from marjolet.analysis.report import Review
@@ -315,7 +315,7 @@ def rules_line(rules: Rules) -> str:
         if value != usual
     ]
     profile = tr(f"lobby.profile_{rules.profile}")
-    return tr("report.rules", profile=profile, target=rules.target) + "".join(
+    return tr("report.rules", profile=profile, target=number(rules.target)) + "".join(
         "; " + text for text in changed
     )
 
@@ -337,7 +337,7 @@ def replay_text(record: Record, result: ReplayResult) -> str:
             totals[p] += deal.score[p]
         table = [(tr("tui.points"), *names)]
         table += [(text, _points(a), _points(b)) for text, a, b in rows]
-        table.append((tr("tui.match"), str(totals[0]), str(totals[1])))
+        table.append((tr("tui.match"), number(totals[0]), number(totals[1])))
         width[0] = max(len(row[0]) for row in table)
         lines += ["", describe.deal_heading(index, played.dealer, played.turned_up, names, human)]
         for row in table:
@@ -347,10 +347,10 @@ def replay_text(record: Record, result: ReplayResult) -> str:
         if not deal.complete:
             lines.append(tr("replay.in_progress"))
     a, b = result.totals
-    score = f"{max(a, b)}\u00a0–\u00a0{min(a, b)}"
+    score = f"{number(max(a, b))}\u00a0–\u00a0{number(min(a, b))}"
     if result.winner is None:
         key = "report.tie_plays_on" if tied_past_target(result, record.rules) else "report.not_over"
-        outcome = tr(key, a=a, b=b, target=record.rules.target)
+        outcome = tr(key, a=number(a), b=number(b), target=number(record.rules.target))
     elif result.winner == human:
         outcome = f"{tr('tui.you_won')} {score}"
     else:

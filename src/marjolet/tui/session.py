@@ -35,7 +35,7 @@ from marjolet.observation import Observation, observe
 from marjolet.rules import Rules
 from marjolet.tui import describe, opponents, saves
 from marjolet.tui.launch import resume_command
-from marjolet.tui.words import lang, tr
+from marjolet.tui.words import lang, number, tr
 from marjolet.turns import Turn, TurnDriver, checked_choice
 
 HUMAN = 0
@@ -62,7 +62,7 @@ def shown_name(recorded: str) -> str:
 def _over_message(path: Path, players: tuple[str, str] | None, match: Match) -> str:
     """Why a finished match cannot be resumed, in the player's words: who
     won, the bot by its level's name ("Confirmé won", not its spec)."""
-    score = {"a": max(match.totals), "b": min(match.totals)}
+    score = {"a": number(max(match.totals)), "b": number(min(match.totals))}
     if match.winner == HUMAN:
         return tr("play.resume_over_you", path=path, **score)
     name = opponent_shown(players[1] if players else "") or "?"

@@ -18,7 +18,7 @@ from textual.widgets import Footer, Static
 from marjolet.engine import Breakdown
 from marjolet.rules import Rules
 from marjolet.tui.describe import summary_table
-from marjolet.tui.words import tr, translate_bindings
+from marjolet.tui.words import number, tr, translate_bindings
 
 
 def standing(totals: tuple[int, int], target: int, opponent: str) -> str:
@@ -27,14 +27,14 @@ def standing(totals: tuple[int, int], target: int, opponent: str) -> str:
     another deal decides)."""
     t0, t1 = totals
     if t0 == t1 >= target:
-        lead = tr("tui.level_at_target", n=target)
+        lead = tr("tui.level_at_target", n=number(target))
     elif t0 == t1:
         lead = tr("tui.level")
     elif t0 > t1:
-        lead = tr("tui.you_lead_by", n=t0 - t1)
+        lead = tr("tui.you_lead_by", n=number(t0 - t1))
     else:
-        lead = tr("tui.leads_by", name=opponent, n=t1 - t0)
-    return tr("tui.match_lead", n=target, lead=lead)
+        lead = tr("tui.leads_by", name=opponent, n=number(t1 - t0))
+    return tr("tui.match_lead", n=number(target), lead=lead)
 
 
 class DealSummaryScreen(ModalScreen[str]):
@@ -91,14 +91,14 @@ class DealSummaryScreen(ModalScreen[str]):
         label, a, b = rows[-1]
         table.add_row(
             Text(label, style="bold"),
-            Text(str(a), style="bold"),
-            Text(str(b), style="bold"),
+            Text(number(a), style="bold"),
+            Text(number(b), style="bold"),
             end_section=True,
         )
         table.add_row(
             Text(tr("tui.match"), style="bold"),
-            Text(str(self.totals[0]), style="bold reverse"),
-            Text(str(self.totals[1]), style="bold reverse"),
+            Text(number(self.totals[0]), style="bold reverse"),
+            Text(number(self.totals[1]), style="bold reverse"),
         )
         if self.winner is None:
             outcome = standing(self.totals, self.target, self.names[1])
@@ -106,7 +106,7 @@ class DealSummaryScreen(ModalScreen[str]):
             title = tr("tui.summary_title", n=self.deal_number)
         else:
             won = tr("tui.you_won") if self.winner == 0 else tr("tui.won", name=self.names[1])
-            outcome = f"{won} {max(self.totals)}\u00a0–\u00a0{min(self.totals)}"
+            outcome = f"{won} {number(max(self.totals))}\u00a0–\u00a0{number(min(self.totals))}"
             keys = tr("tui.summary_keys_over")
             title = tr("tui.summary_title_over", n=self.deal_number)
         with Vertical() as box:

@@ -28,7 +28,7 @@ from textual.widgets.option_list import Option
 from marjolet.tui import board
 from marjolet.tui.state import TableView
 from marjolet.tui.widgets import GameLog, MeldMenu, ScoreBoard
-from marjolet.tui.words import tr
+from marjolet.tui.words import number, tr
 
 #: From this width the screen gets the class ``-wide``: larger, centred cards.
 WIDE = 140
@@ -89,7 +89,7 @@ class TableScreen(Screen[None]):
         tricks = (len(obs.won[0]) // 2, len(obs.won[1]) // 2)
         scores = self.query_one("#scores", Static)
         scores.update(ScoreBoard(view.names, tricks, obs.points, view.totals))
-        scores.border_subtitle = tr("tui.match_to", n=view.target)
+        scores.border_subtitle = tr("tui.match_to", n=number(view.target))
 
     def show_status(self, text: Text, problem: bool) -> None:
         """The prompt, or a message, above the footer."""

@@ -19,7 +19,7 @@ from textual.widgets import OptionList, RichLog, Static
 
 from marjolet.cards import SUIT_SYMBOLS
 from marjolet.tui.words import card as card_symbol
-from marjolet.tui.words import tr
+from marjolet.tui.words import number, tr
 
 #: Hearts and diamonds are red, clubs and spades black (with ``NO_COLOR``
 #: Textual turns every colour to grey; nothing relies on colour alone).
@@ -217,9 +217,9 @@ def score_table(
     table.add_column(Text(shown[0], style="bold"), justify="right", no_wrap=True)
     table.add_column(Text(shown[1], style="bold"), justify="right", no_wrap=True)
     table.add_row(labels[0], str(tricks[0]), str(tricks[1]))
-    table.add_row(labels[1], str(deal[0]), str(deal[1]))
+    table.add_row(labels[1], number(deal[0]), number(deal[1]))
     table.add_row(
-        labels[2], Text(str(match[0]), style="bold"), Text(str(match[1]), style="bold")
+        labels[2], Text(number(match[0]), style="bold"), Text(number(match[1]), style="bold")
     )
     return table
 

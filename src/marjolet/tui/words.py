@@ -17,6 +17,7 @@ from typing import Any
 
 from marjolet.cards import SUIT_SYMBOLS, card_symbol
 from marjolet.i18n import DEFAULT, LANGS, card_label, translate
+from marjolet.i18n import number as written_number
 
 _current = [DEFAULT]
 
@@ -57,6 +58,13 @@ def tr(key: str, /, **args: Any) -> str:
     """The catalogue text of ``key`` in the language in use, spaced for a
     terminal (:mod:`marjolet.tui.wrapping` keeps its unbreakable spaces)."""
     return translate(key, _current[0], **args).translate(_TERMINAL_SPACES)
+
+
+def number(value: int) -> str:
+    """A score or a target as the language in use writes it
+    (:func:`marjolet.i18n.number`: « 1 000 » in French, 1000 in English),
+    spaced for a terminal as :func:`tr` is."""
+    return written_number(value, _current[0]).translate(_TERMINAL_SPACES)
 
 
 def card(c: int) -> str:

@@ -3,7 +3,7 @@
 // Used by the live table (one seat's view) and the replay viewer (open hands).
 
 import {
-  cardElement, cardLabel, cardText, cardTitle, clear, el, orList, playSound, reducedMotion, sentence,
+  cardElement, cardLabel, cardText, cardTitle, clear, el, number, orList, playSound, reducedMotion, sentence,
   sortHand, speakCards, suitName, suitOf, suitText, SUIT_SYMBOLS, t, tNodes,
 } from "./common.js";
 
@@ -102,10 +102,10 @@ function nameplate(view, player, ctx) {
       ? el("span", { class: "chip rating", title: t("seat.rating_title") }, t("seat.rating", { rating: view.ratings[player] }))
       : null,
     view.dealer === player ? el("span", { class: "chip dealer", title: t("seat.dealer_title") }, t("seat.dealer")) : null,
-    el("span", { class: "chip points", title: t("seat.points_title") }, t("seat.points", { n: view.points[player] })),
+    el("span", { class: "chip points", title: t("seat.points_title") }, t("seat.points", { n: number(view.points[player]) })),
     el("span", { class: "chip", title: t("seat.tricks_title") }, t("seat.tricks", { n: view.won[player] / 2 })),
     el("span", { class: "chip match", title: t("seat.match_title") },
-      t("seat.match", { n: view.running[player], target: view.target })),
+      t("seat.match", { n: number(view.running[player]), target: number(view.target) })),
     melds.length
       ? el(
         "span",
@@ -452,9 +452,9 @@ export function scorePanel(view, seat) {
   const head = el("tr", {}, el("th", {}, el("span", { class: "visually-hidden" }, t("score.source_col"))),
     order.map((p) => el("th", {}, playerLabel(view, p, seat))));
   const rows = SOURCES.map((key) =>
-    el("tr", {}, el("td", {}, t(`source.${key}`)), order.map((p) => el("td", { class: "num" }, view.breakdown[p][key]))));
+    el("tr", {}, el("td", {}, t(`source.${key}`)), order.map((p) => el("td", { class: "num" }, number(view.breakdown[p][key])))));
   const total = el("tr", { class: "total" }, el("td", {}, t("score.deal", { n: view.deal + 1 })),
-    order.map((p) => el("td", { class: "num" }, view.points[p])));
+    order.map((p) => el("td", { class: "num" }, number(view.points[p]))));
   const bars = order.map((p) => {
     const value = view.running[p];
     const pct = Math.min(100, (100 * value) / view.target);
@@ -463,14 +463,14 @@ export function scorePanel(view, seat) {
     return el("div", { class: "match-line" },
       el("span", { class: "who" }, playerLabel(view, p, seat)),
       bar,
-      el("span", { class: "num" }, `${value}`));
+      el("span", { class: "num" }, number(value)));
   });
   return el("div", { class: "panel score-panel" },
     el("h2", {}, t("score.title")),
     el("table", { class: "breakdown" }, el("thead", {}, head), el("tbody", {}, rows, total)),
-    el("h3", {}, t("score.match_to", { n: view.target })),
+    el("h3", {}, t("score.match_to", { n: number(view.target) })),
     bars,
-    el("p", { class: "muted small" }, t("score.completed", { a: view.totals[order[0]], b: view.totals[order[1]] })));
+    el("p", { class: "muted small" }, t("score.completed", { a: number(view.totals[order[0]]), b: number(view.totals[order[1]]) })));
 }
 
 /** Why a player scored by an action, in words: ": aces and tens 10, last card 10". */
@@ -541,11 +541,11 @@ export function dealSummary(summary, view, seat) {
   const head = el("tr", {}, el("th", {}, t("summary.head", { n: summary.index + 1 }), " ", suitSpan(summary.trump)),
     order.map((p) => el("th", {}, playerLabel(view, p, seat))));
   const rows = SOURCES.map((key) =>
-    el("tr", {}, el("td", {}, t(`source.${key}`)), order.map((p) => el("td", { class: "num" }, summary.breakdown[p][key]))));
+    el("tr", {}, el("td", {}, t(`source.${key}`)), order.map((p) => el("td", { class: "num" }, number(summary.breakdown[p][key])))));
   const score = el("tr", { class: "total" }, el("td", {}, t("summary.deal_score")),
-    order.map((p) => el("td", { class: "num" }, summary.score[p])));
-  const totals = el("tr", { class: "grand" }, el("td", {}, t("summary.match", { n: view.target })),
-    order.map((p) => el("td", { class: "num" }, summary.totals[p])));
+    order.map((p) => el("td", { class: "num" }, number(summary.score[p]))));
+  const totals = el("tr", { class: "grand" }, el("td", {}, t("summary.match", { n: number(view.target) })),
+    order.map((p) => el("td", { class: "num" }, number(summary.totals[p]))));
   return el("table", { class: "summary" }, el("thead", {}, head), el("tbody", {}, rows, score, totals));
 }
 
@@ -557,7 +557,7 @@ export function matchTable(view, seat) {
   const rows = view.deals.map((d) => el("tr", {},
     el("td", { class: "num" }, String(d.index + 1)),
     el("td", {}, suitSpan(d.trump)),
-    order.map((p) => el("td", { class: "num" }, String(d.score[p]), el("span", { class: "cumul" }, ` (${d.totals[p]})`)))));
+    order.map((p) => el("td", { class: "num" }, number(d.score[p]), el("span", { class: "cumul" }, ` (${number(d.totals[p])})`)))));
   return el("div", {}, el("table", { class: "summary every-deal" }, el("thead", {}, head), el("tbody", {}, rows)),
     el("p", { class: "muted small" }, t("summary.cumul_note")));
 }

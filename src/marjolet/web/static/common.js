@@ -57,6 +57,17 @@ export async function loadLanguage() {
   translateDocument(document);
 }
 
+/** An integer as the page's language writes it in a sentence, as the server's
+ *  marjolet.i18n.number does: French groups the digits of 1000 and more by three with
+ *  the narrow no-break space ("1\u202f000"); English writes the digits alone ("1000"),
+ *  as its texts and the rule book do. Scores, targets: every number a player reads. */
+export function number(n) {
+  const value = Number(n);
+  if (LANG !== "fr" || !Number.isInteger(value) || Math.abs(value) < 1000) return String(n);
+  const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+$)/g, "\u202f");
+  return value < 0 ? `-${digits}` : digits;
+}
+
 function pluralForm(n) {
   if (LANG === "fr") return Math.abs(n) < 2 ? "one" : "other";
   return Math.abs(n) === 1 ? "one" : "other";
@@ -145,6 +156,8 @@ export function translateDocument(root) {
   for (const node of root.querySelectorAll("[data-i18n-placeholder]")) {
     node.placeholder = t(node.dataset.i18nPlaceholder);
   }
+  // a number written in the page (the lobby's targets): its value, as the language writes it
+  for (const node of root.querySelectorAll("[data-number]")) node.textContent = number(node.dataset.number);
   const title = document.querySelector("title[data-i18n]");
   if (title) document.title = title.textContent;
 }
@@ -576,7 +589,7 @@ export function ratingText(rating, provisional) {
 
 /** A score, "520 – 310" (the player's first, or seat 0's), never broken at the dash. */
 export function scoreText(mine, theirs) {
-  return `${mine}\u00a0–\u00a0${theirs}`;
+  return `${number(mine)}\u00a0–\u00a0${number(theirs)}`;
 }
 
 export function formatDate(seconds) {

@@ -4,7 +4,7 @@
 // of an offer the moment it is taken.
 
 import {
-  answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, localName, playerName, refreshOnline, rememberSeat, ratingText,
+  answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, localName, number, playerName, refreshOnline, rememberSeat, ratingText,
   resultText, scoreText, sentence, setPlayerName, setTitle, showWaiting, t, topbar, translateDocument,
 } from "./common.js";
 import { Rematch } from "./rematch.js";
@@ -286,7 +286,7 @@ async function seeks() {
     else bits.push(t("online.guest_mark"));  // no account: no rating, and no one's name
     bits.push(t(s.rated ? "online.rated" : "online.casual"));
     bits.push(s.days_per_move ? t("online.days", { n: s.days_per_move }) : t("online.live"));
-    bits.push(t("online.to_points", { n: s.rules.target }));
+    bits.push(t("online.to_points", { n: number(s.rules.target) }));
     let button;
     if (mine[s.id]) {
       button = el("button", { type: "button", class: "action" }, t("online.withdraw"));

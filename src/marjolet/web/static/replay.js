@@ -2,7 +2,7 @@
 // by the server and shown position by position with both hands open.
 
 import {
-  answerSubmit, api, applyPreferences, cardLabel, clear, el, forfeitKind, hasText, lang, loadLanguage, orList, recordName, seatFor, t,
+  answerSubmit, api, applyPreferences, cardLabel, clear, el, forfeitKind, hasText, lang, loadLanguage, number, orList, recordName, seatFor, t,
   topbar,
 } from "./common.js";
 import {
@@ -143,7 +143,7 @@ function resultTable() {
     winner = forfeit.winner === null ? t("replay.no_result")
       : t(`replay.wins_forfeit${yours(forfeit.winner)}`, { name: names[forfeit.winner] });
   }
-  box.append(el("p", { class: "final" }, t("replay.totals", { a: result.totals[0], b: result.totals[1], winner })));
+  box.append(el("p", { class: "final" }, t("replay.totals", { a: number(result.totals[0]), b: number(result.totals[1]), winner })));
 }
 
 // The server sends each deal's positions as diffs: the first one whole,

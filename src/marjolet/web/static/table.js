@@ -3,7 +3,7 @@
 // server may restart: every game resumes where it was).
 
 import {
-  announce, announcerNode, api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, onSeatRemembered, recordName, rememberSeat, seatFor,
+  announce, announcerNode, api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, number, onSeatRemembered, recordName, rememberSeat, seatFor,
   ratingText, sentence, serverSentence, refreshOnline, setTitle, sortHand, t, topbar,
 } from "./common.js";
 import {
@@ -577,7 +577,7 @@ function forfeitOverlay(view) {
   const body = [
     el("p", {}, forfeitText(f, "forfeit.", "_text", loser, view)),
     el("p", { class: "muted" }, t("forfeit.score", {
-      a: view.running[mine], b: view.running[theirs],
+      a: number(view.running[mine]), b: number(view.running[theirs]),
       first: playerLabel(view, mine, seat), second: playerLabel(view, theirs, seat),
     })),
   ];
@@ -755,7 +755,7 @@ function overlay(view) {
   body.append(dealSummary(last, view, seat));
   const [a, b] = last.totals;
   if (!view.match_over && a === b && a >= view.target) {  // R22: a tie at the target plays on
-    body.append(el("p", { class: "tie" }, sentence(t("tui.level_at_target", { n: view.target }))));
+    body.append(el("p", { class: "tie" }, sentence(t("tui.level_at_target", { n: number(view.target) }))));
   }
   if (view.match_over) body.append(el("h3", {}, t("end.every_deal")), matchTable(view, seat), ratingsLine(view));
   const news = view.match_over ? rematchNews() : null;
