@@ -181,7 +181,10 @@ function load(data, title, downloads) {
       bot: "replay.forfeit", left: "replay.forfeit_left", resigned: "replay.forfeit_resigned",
       timeout: "replay.forfeit_timeout", aborted: "replay.forfeit_aborted",
     };
-    clear(partial).append(t(key[forfeitKind(f)], {
+    // to the browser that played a seat, in the second person as the rest of the page
+    // (« Vous avez quitté la partie », « vous avez gagné »), else of both in the third
+    const yours = f.seat === state.you ? "_you" : f.winner !== null && f.winner === state.you ? "_you_won" : "";
+    clear(partial).append(t(`${key[forfeitKind(f)]}${yours}`, {
       name: recordName(data.game.players[f.seat]), reason: f.reason, winner: recordName(data.game.players[f.winner]) }));
   }
   if (!data.deals.length) {
