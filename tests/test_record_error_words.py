@@ -423,3 +423,42 @@ def test_the_review_progress_bar_speaks_french(
     drawn = terminal.getvalue()
     assert "analyse [" in drawn and " reste " in drawn and "décisions" in drawn, drawn
     assert "ETA" not in drawn and "review [" not in drawn and "decisions" not in drawn
+
+
+REPEATED_JQ = Path(__file__).parent / "examples" / "I000-hand-seed05-repeat-JQS.json"
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Player 2 declares the marjolet and the queen of spades a second time"),
+        ("fr", "Joueur 2 annonce le marjolet et la dame de pique une deuxième fois"),
+    ],
+)
+def test_a_refused_meld_is_named_in_words_as_the_table_names_it(
+    capsys: pytest.CaptureFixture[str], lang: str, said: str
+) -> None:
+    # the web's words (meld.* of the catalogues), not "J♦-Q♠ (jack-queen)"
+    status, _, err = run(["replay", str(REPEATED_JQ), "--lang", lang], capsys)
+    assert status == 2 and said in err, err
+    assert "J♦" not in err and "V♦" not in err
+
+
+def test_meld_name_says_each_meld_as_the_catalogue_words_it() -> None:
+    from marjolet.melds import MELD_INDEX
+    from marjolet.rules import Rules
+    from marjolet.tui.describe import meld_name
+    from marjolet.tui.words import speaking
+
+    classic, same = Rules(), Rules(jack_queen="same-suit")
+    hearts = 2
+    with speaking("en"):
+        assert meld_name(MELD_INDEX["4A"], hearts, classic) == "four aces"
+        assert meld_name(MELD_INDEX["KQH"], hearts, classic) == "marriage in trumps"
+        assert meld_name(MELD_INDEX["KQC"], hearts, classic) == "marriage in clubs"
+        jq_trump, jq_spades = (meld_name(MELD_INDEX[m], hearts, classic) for m in ("JQH", "JQS"))
+        assert jq_trump == "the marjolet and the queen of trumps"
+        assert jq_spades == "the marjolet and the queen of spades"
+        assert meld_name(MELD_INDEX["JQD"], hearts, same) == "jack and queen of diamonds"
+    with speaking("fr"):
+        assert meld_name(MELD_INDEX["KQH"], hearts, classic) == "mariage d’atout"

@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from marjolet.cards import CARD_NAMES, display_order
+from marjolet.cli import main
 from marjolet.match import Match
 from marjolet.record import Record
 from web_support import (
@@ -48,12 +49,14 @@ EXPERT_BOT = re.compile(r"\bexpert\b")
 #: A card as the record writes it (7C, TH, QS), never as the table shows it.
 RECORD_CODE = re.compile(r"\b[2-9TJQKA][CDHS]\b")
 RULE_ID = re.compile(r"\bR(?:[1-9]|1\d|2[0-3])\b")
+#: A meld as the record writes it (KQS, JQD, 4A), never as the table names it.
+MELD_ID = re.compile(r"\b(?:KQ|JQ)[CDHS]\b|\b4[ATKQ]\b")
 
 
 def jargon(text: str) -> list[str]:
     """Every word of ``text`` a player should not see."""
     found: list[str] = []
-    for pattern in (ALGORITHMS, EXPERT_BOT, RECORD_CODE, RULE_ID):
+    for pattern in (ALGORITHMS, EXPERT_BOT, RECORD_CODE, RULE_ID, MELD_ID):
         found += [m.group(0) for m in pattern.finditer(text)]
     if "±" in text:
         found.append("±")
@@ -62,6 +65,7 @@ def jargon(text: str) -> list[str]:
 
 def test_jargon_finds_what_a_player_should_not_see() -> None:
     assert jargon("Conseil (pimc) : jouer TH ±1.2 selon R16") == ["pimc", "TH", "R16", "±"]
+    assert jargon("Joueur annonce KQS, puis 4A") == ["KQS", "4A"]
     assert jargon("Expert · Confirmé · 10♣ R♥ · Donne 1") == []
 
 
@@ -299,16 +303,69 @@ def test_a_friend_is_asked_a_name_and_the_host_can_share(
             host.wait_for_selector(".player-name:has-text('Léa')")
 
 
-def test_an_uploaded_record_is_refused_in_french(page: Page, server: LiveServer) -> None:
-    bad = Path(__file__).parent / "examples" / "I000-hand-seed05-repeat-JQS.json"
+def test_an_uploaded_record_is_refused_in_french(
+    page: Page, server: LiveServer, tmp_path: Path
+) -> None:
+    bad = tmp_path / "repeat.json"  # the example's name holds a meld id: not the page's words
+    bad.write_text(REPEATED_JQ.read_text())
     page.goto(server.base + "/replay")
     page.set_input_files("#record-file", str(bad))
     page.click("#upload-form button[type=submit]")
     page.wait_for_selector("#upload-error:not([hidden])")
     text = page.inner_text("#upload-error")
     assert "n’est pas une partie valable (donne 1, pli 4)" in text
-    assert "le joueur 2 annonce le marjolet et la dame de pique une deuxième fois" in text
+    assert "Joueur 2 annonce le marjolet et la dame de pique une deuxième fois" in text
     seen(page, "a refused upload")
+
+
+def named_repeat(tmp_path: Path) -> Path:
+    """The record of a meld declared twice, its players named."""
+    bad = json.loads(REPEATED_JQ.read_text())
+    path = tmp_path / "named.json"
+    path.write_text(json.dumps({**bad, "players": ["Camille", "Hugo"]}))
+    return path
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_refused_meld_is_told_on_the_web_as_marjolet_replay_tells_it(
+    page: Page, server: LiveServer, tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    # the web said « le joueur 2 annonce le marjolet... », the command line
+    # « Player 2 declares J♦-Q♠ (jack-queen)... »: one wording, the record's names
+    path = named_repeat(tmp_path)
+    assert main(["replay", str(path), "--lang", lang]) == 2
+    said = capsys.readouterr().err.strip().split(f"{path}", 1)[1]
+    page.goto(f"{server.base}/replay?lang={lang}")
+    page.set_input_files("#record-file", str(path))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#upload-error:not([hidden])")
+    text = page.inner_text("#upload-error")
+    assert text == f"{path.name}{said}", text
+    assert "Hugo" in text
+    seen(page, "a refused upload with names")
+
+
+def test_the_replay_s_step_line_names_a_meld_in_words(
+    page: Page, server: LiveServer, tmp_path: Path
+) -> None:
+    # « Joueur annonce KQS »: the record's id of the meld on the board
+    record = json.loads(REPEATED_JQ.read_text())
+    record["deals"][0]["actions"] = record["deals"][0]["actions"][:4]  # ..., "meld KQS", "draw"
+    path = tmp_path / "meld.json"
+    path.write_text(json.dumps(record))
+    page.goto(server.base + "/replay")
+    page.set_input_files("#record-file", str(path))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#viewer:not([hidden])")
+    page.keyboard.press("Home")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    board = page.locator("#board").inner_text()
+    assert re.search(r"Joueur [12] annonce (le )?mariage (à pique|d’atout)", board), board
+    seen(page, "the step of a meld")
+
+
+REPEATED_JQ = Path(__file__).parent / "examples" / "I000-hand-seed05-repeat-JQS.json"
 
 
 def record_breaking_r16(tmp_path: Path) -> Path:
@@ -339,7 +396,7 @@ def test_an_upload_breaking_the_last_tricks_duty_names_the_allowed_cards_in_fren
     page.click("#upload-form button[type=submit]")
     page.wait_for_selector("#upload-error:not([hidden])")
     text = page.inner_text("#upload-error")
-    assert re.search(r"le joueur [12] joue \S+ sur \S+ alors qu", text), text
+    assert re.search(r"Joueur [12] joue \S+ sur \S+ alors qu", text), text  # as marjolet replay
     assert "il fallait jouer" in text and not RECORD_CODE.search(text) and not RULE_ID.search(text)
     seen(page, "a refused upload in the last six tricks")
 

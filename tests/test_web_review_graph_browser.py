@@ -189,3 +189,33 @@ def test_the_graph_is_reached_by_tab_and_stepped_with_the_arrow_keys(
     assert "?! (imprécision)" in (graph.get_attribute("aria-valuetext") or "")
     if AXE.exists():
         assert axe_problems(page) == []
+
+
+@pytest.mark.parametrize("held", [True, False])
+def test_the_forfeit_banner_speaks_to_the_player_who_resigned_in_their_browser(
+    page: Page, tmp_path: Path, held: bool
+) -> None:
+    # the banner said « Joueur a abandonné » in the very browser that resigned,
+    # where the rest of the page says « Vous »
+    with live_server(fast_config(tmp_path / "games.sqlite3")) as server:
+        server.app.state.hub.rng = random.Random(2)
+        game = server.new_game(
+            mode="bot", level="beginner", rules={"profile": "classic", "target": 1000}
+        )
+        with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+            play_until(me, lambda s: bool(s["deal_over"]), random.Random(3))
+            me.send({"type": "resign"})
+            me.recv_until(lambda m: m["type"] == "state" and m["match_over"])
+        if held:
+            seats = {game["id"]: {"seat": game["seat"], "token": game["token"]}}
+            stored = json.dumps(json.dumps(seats))
+            page.add_init_script(f"localStorage.setItem('marjolet.seats', {stored})")
+        page.goto(f"{server.base}/replay?game={game['id']}")
+        page.wait_for_selector("#partial:not([hidden])")
+        banner = page.locator("#partial").inner_text()
+    if held:
+        assert banner.startswith("Vous avez abandonné\u00a0: "), banner
+        assert "Joueur" not in banner, banner
+    else:
+        assert banner.startswith("Joueur a abandonné\u00a0: "), banner
+        assert "vous" not in banner.lower(), banner

@@ -124,6 +124,22 @@ def meld_words(meld: int, trump: int, rules: Rules) -> str:
     return f"{meld_cards_text(meld, trump, rules)} ({meld_kind(meld, trump, rules)})"
 
 
+def meld_name(meld: int, trump: int, rules: Rules) -> str:
+    """A meld named in words as the web's table names it (``meldName`` of
+    board.js, from the same ``meld.*`` keys): ``four aces``, ``marriage in
+    trumps``, ``the marjolet and the queen of spades``, ``jack and queen of
+    hearts`` (``same-suit``); a bad record's refusal names a meld so, on the
+    command line as on the replay page."""
+    if meld < MARRIAGE_BASE:
+        return four_kind(meld)
+    which = "KQ" if meld < JACK_QUEEN_BASE else "JQ"
+    if which == "JQ" and rules.jack_queen == SAME_SUIT:
+        which = "JQ_same"
+    if meld & 3 == trump:
+        return tr(f"meld.{which}_trump")
+    return tr(f"meld.{which}", suit=tr(f"suit.{'CDHS'[meld & 3]}"))
+
+
 def meld_short(meld: int, trump: int, rules: Rules) -> str:
     """A meld in a few characters: ``4×A``, ``K♥-Q♥``, ``J♦-Q♠`` (its cards
     joined as the log and the meld window join them)."""

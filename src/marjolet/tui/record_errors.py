@@ -138,7 +138,7 @@ def refusal_reason(why: dict[str, object], record: Record | None) -> str | None:
     meld, trump = why.get("meld"), why.get("trump")
     if isinstance(meld, str) and meld in MELD_INDEX:
         rules = record.rules if record else Rules()
-        args["meld"] = describe.meld_words(MELD_INDEX[meld], _suit(trump), rules)
+        args["meld"] = describe.meld_name(MELD_INDEX[meld], _suit(trump), rules)
     return tr(f"replay.why_{code}", **args)
 
 

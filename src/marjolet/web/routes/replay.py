@@ -120,8 +120,20 @@ def _read_record(raw: bytes) -> Record:
                 "reason": exc.message,
                 "readable": exc.readable,
                 "why": exc.why,
+                # the record's players, as written, that a refused move names as
+                # `marjolet replay` does ("Camille declares..."); null if unread
+                "players": _players(text) if exc.why else None,
             },
         ) from None
+
+
+def _players(text: str) -> list[str] | None:
+    """The players' names of a record the rules refuse, read without its check."""
+    try:
+        players = loads(text, check=False).players
+    except RecordError:
+        return None
+    return None if players is None else [str(name) for name in players]
 
 
 def replay_payload(record: Record) -> dict[str, Any]:

@@ -34,7 +34,7 @@ function show() {
   const frame = deal.frames[state.step];
   const view = { ...frame, players: players(), rules: state.data.record.rules };
   const snap = snapshotBoard(parts);
-  renderBoard(parts, view, { seat: null, interactive: false, message: stepText(deal, state.step) });
+  renderBoard(parts, view, { seat: null, interactive: false, message: stepText(deal, state.step, view) });
   animateChanges(snap, parts, view, null);
   clear($("score")).append(scorePanel(view, null));
   const log = clear($("log"));
@@ -68,7 +68,9 @@ function reviewReady(review) {
   show();
 }
 
-function stepText(deal, step) {
+/** What the step before position `step` did, in words: a meld named as the table names it
+ *  (meldName: "the marjolet and the queen of spades", never its record id "JQS"). */
+function stepText(deal, step, view) {
   if (step === 0) return t("replay.start");
   const entry = deal.log[step - 1];
   const frame = deal.frames[step];
@@ -79,7 +81,7 @@ function stepText(deal, step) {
   let what;
   if (a === "draw") what = t("replay.draw", { name });
   else if (a === "dix") what = t(`replay.dix${yours}`, { name });
-  else if (a.startsWith("meld ")) what = t(`replay.meld${yours}`, { name, meld: a.slice(5) });
+  else if (a.startsWith("meld ")) what = t(`replay.meld${yours}`, { name, meld: meldName(a.slice(5), view) });
   else what = t(`replay.card${yours}`, { name, card: cardLabel(a) });
   return t("replay.step", { n: entry.trick, what });
 }
@@ -179,7 +181,10 @@ function load(data, title, downloads) {
       bot: "replay.forfeit", left: "replay.forfeit_left", resigned: "replay.forfeit_resigned",
       timeout: "replay.forfeit_timeout", aborted: "replay.forfeit_aborted",
     };
-    clear(partial).append(t(key[forfeitKind(f)], {
+    // to the browser that played a seat, in the second person as the rest of the page
+    // (« Vous avez quitté la partie », « vous avez gagné »), else of both in the third
+    const yours = f.seat === state.you ? "_you" : f.winner !== null && f.winner === state.you ? "_you_won" : "";
+    clear(partial).append(t(`${key[forfeitKind(f)]}${yours}`, {
       name: recordName(data.game.players[f.seat]), reason: f.reason, winner: recordName(data.game.players[f.winner]) }));
   }
   if (!data.deals.length) {
@@ -259,24 +264,43 @@ function uploadError(err) {
   // the place as `marjolet replay` says it (marjolet.record.error_place): the line, the deal,
   // then the trick of a move the rules refuse, else the action
   const where = (d.place || []).map(([what, n]) => t(`replay.at_${what}`, { n }));
-  const reason = (d.why && refusalText(d.why)) || (d.mistake && mistakeText(d.mistake))
+  const reason = (d.why && refusalText(d.why, refusalNames(d.players))) || (d.mistake && mistakeText(d.mistake))
     || recordReason(d.reason || "", where.length > 0, d.readable !== false);
   return where.length ? t("replay.bad_record", { where: where.join(", "), reason }) : t("replay.bad_record_nowhere", { reason });
 }
 
 /** A move the rules refuse, in the reader's words, from the engine's refusal code and
- *  its particulars (`why`: docs/engine.md, "Refusals"): players counted from 1 (the
- *  record's names are not known here; `marjolet replay` gives the same words its names), cards
- *  and melds as the table shows them, no rule id. Null for a code without a text. */
-function refusalText(why) {
+ *  its particulars (`why`: docs/engine.md, "Refusals"): the player by the record's name
+ *  (`names`), cards and melds as the table shows them, no rule id; the words of `marjolet
+ *  replay` (marjolet.tui.record_errors.refusal_reason). Null for a code without a text. */
+function refusalText(why, names) {
   const key = `replay.why_${why.code}`;
   if (!hasText(key)) return null;
   const args = {};
-  if (Number.isInteger(why.player)) args.name = t("replay.refused_player", { n: why.player + 1 });
+  if (Number.isInteger(why.player)) args.name = names[why.player];
   for (const field of ["card", "lead"]) if (why[field]) args[field] = cardLabel(why[field]);
   for (const field of ["legal", "missing"]) if (why[field]) args[field] = orList(why[field].map(cardLabel));
   if (why.meld) args.meld = meldName(why.meld, { trump: why.trump, rules: { jack_queen: why.jack_queen } });
   return t(key, args);
+}
+
+/** The terminal's default names ("You", "Vous"): a record of `marjolet play` whose player
+ *  gave none (marjolet.tui.session.DEFAULT_NAMES). */
+const TERMINAL_DEFAULT_NAMES = new Set(["You", "Vous"]);
+
+/** A refused record's players as its refusal names them, as `marjolet replay` does
+ *  (marjolet.tui.record_errors.refusal_names): a name the program wrote in the reader's
+ *  words (recordName), a seat without a name, or the terminal's "You", by its number
+ *  ("Player 2": a sentence in the third person), two of one name told apart. */
+function refusalNames(players) {
+  const numbered = (seat) => `${t("player.default_name")} ${seat + 1}`;
+  if (!Array.isArray(players) || players.length !== 2) return [numbered(0), numbered(1)];
+  const names = players.map((name, seat) => {
+    const text = String(name).trim();
+    return !text || TERMINAL_DEFAULT_NAMES.has(text) ? numbered(seat) : recordName(text);
+  });
+  if (names[0] !== names[1]) return names;
+  return names.map((name, seat) => `${name} (${t("player.n", { n: seat + 1 })})`);
 }
 
 /** A mistake of a record typed by hand (a trick's number without its dot, a card in lower
@@ -297,7 +321,8 @@ function recordReason(reason, placed, readable) {
 
 function players() {
   const names = state.data && state.data.record.players;
-  if (!names) return [t("player.n", { n: 0 }), t("player.n", { n: 1 })];
+  // a record without names: its seats counted from 1, as `marjolet replay` counts them
+  if (!names) return [1, 2].map((n) => `${t("player.default_name")} ${n}`);
   return names.map((name, seat) => (seat === state.you ? t("player.you") : recordName(name)));
 }
 
