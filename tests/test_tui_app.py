@@ -110,6 +110,27 @@ def session_with_deck(
     return session
 
 
+def session_at_last_trick(
+    tmp_path: Path, *, seed: int, rules: Rules = CLASSIC, name: str = "g.json"
+) -> GameSession:
+    """A match whose first deal was played with the library (the human's
+    cards and the random bot's drawn from ``seed``) up to the human's last
+    card, saved, then opened again as ``play --resume`` opens it: for the
+    tests about the end of a deal, which drive only its last trick by keys."""
+    path = tmp_path / name
+    session = GameSession.new(rules, opponent="random", seed=seed, save_path=path)
+    session.start_deal()
+    deal = session.deal
+    assert deal is not None
+    rng = random.Random(seed)
+    while deal.to_move != session.human or deal.in_window or deal.hand_mask(0).bit_count() > 1:
+        session.play(rng.choice(deal.legal_actions()), seat=deal.to_move)
+    session.release_locks()
+    resumed = GameSession.resume(path, seed=seed)
+    assert resumed.deal is not None and resumed.deal.moves == deal.moves
+    return resumed
+
+
 def run_app(app: MarjoletApp, body: Callable[[Pilot[None]], Awaitable[None]]) -> None:
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -360,7 +381,7 @@ def test_the_match_ends_with_the_winner_and_q_leaves(tmp_path: Path) -> None:
 
 def test_after_the_match_n_starts_a_new_one_in_a_new_file(tmp_path: Path) -> None:
     rules = Rules.profile_named("classic").replace(target=1)
-    session = GameSession.new(rules, opponent="random", seed=4, save_path=tmp_path / "g.json")
+    session = session_at_last_trick(tmp_path, seed=4, rules=rules)
     fresh = GameSession.new(rules, opponent="random", seed=5, save_path=tmp_path / "h.json")
     app = MarjoletApp(session, pace=0, new_session=lambda: fresh)
     rng = random.Random(2)
@@ -564,7 +585,7 @@ def test_r_on_the_deal_summary_reviews_that_deal_then_returns(tmp_path: Path) ->
 
     from marjolet.tui.review import DealReviewScreen
 
-    session = GameSession.new(CLASSIC, opponent="random", seed=21, save_path=tmp_path / "g.json")
+    session = session_at_last_trick(tmp_path, seed=21)
     app = MarjoletApp(session, pace=0)
     rng = random.Random(5)
 

@@ -31,6 +31,7 @@ from test_tui_app import (
     phase2_follow_match,
     run_app,
     screen_text,
+    session_at_last_trick,
     session_with_deck,
     settle,
 )
@@ -119,8 +120,7 @@ def test_the_key_bar_hides_the_game_keys_while_the_computer_thinks(tmp_path: Pat
 
 
 def test_the_key_bar_at_the_end_of_a_deal_shows_the_summary_keys(tmp_path: Path) -> None:
-    session = GameSession.new(CLASSIC, opponent="random", seed=21, save_path=tmp_path / "g.json")
-    app = MarjoletApp(session, pace=0)
+    app = MarjoletApp(session_at_last_trick(tmp_path, seed=21), pace=0)
     rng = random.Random(5)
 
     async def body(pilot: Pilot[None]) -> None:

@@ -24,7 +24,6 @@ from marjolet.rules import CLASSIC
 from marjolet.tui.app import MarjoletApp
 from marjolet.tui.help import HelpScreen
 from marjolet.tui.hint import Hint
-from marjolet.tui.session import GameSession
 from marjolet.tui.summary import DealSummaryScreen
 from marjolet.tui.widgets import GameLog
 from test_tui_app import (
@@ -35,6 +34,7 @@ from test_tui_app import (
     run_app,
     saved_actions,
     screen_text,
+    session_at_last_trick,
     session_with_deck,
     settle,
 )
@@ -108,7 +108,7 @@ def test_the_thinking_notice_goes_when_the_bot_has_played(tmp_path: Path) -> Non
 
 
 def test_in_the_deal_summary_esc_goes_on_and_h_opens_the_help(tmp_path: Path) -> None:
-    session = GameSession.new(CLASSIC, opponent="random", seed=4, save_path=tmp_path / "g.json")
+    session = session_at_last_trick(tmp_path, seed=4)
     app = MarjoletApp(session, pace=0)
     rng = random.Random(2)
 
