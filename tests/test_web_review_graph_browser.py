@@ -19,7 +19,14 @@ from playwright.sync_api import Page, Route
 
 from test_web_pages_browser import AXE, axe_problems
 from web_support import Browser as Client
-from web_support import LiveServer, fast_config, live_server, needs_chromium, play_until
+from web_support import (
+    LiveServer,
+    fast_config,
+    first_deal_reviewable,
+    live_server,
+    needs_chromium,
+    play_until,
+)
 
 pytestmark = needs_chromium
 
@@ -50,15 +57,8 @@ def game(tmp_path: Path) -> Iterator[tuple[LiveServer, dict[str, Any], list[dict
     """A game whose first deal is over, its player having given no name
     (« you »), and a review of four of that player's decisions: a ?!, a ?,
     a ?? and one unmarked."""
-    with live_server(fast_config(tmp_path / "games.sqlite3")) as server:
-        server.app.state.hub.rng = random.Random(2)
-        game = server.new_game(
-            mode="bot", level="beginner", rules={"profile": "classic", "target": 1000}
-        )
-        with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
-            play_until(me, lambda s: bool(s["deal_over"]), random.Random(3))
+    with first_deal_reviewable(tmp_path) as (server, game, record):
         with server.http() as client:
-            record = client.get(f"/api/games/{game['id']}/record?form=json").json()
             log = client.get(f"/api/games/{game['id']}/replay").json()["deals"][0]["log"]
         assert record["players"][game["seat"]] == "you"
         deal = record["deals"][0]

@@ -7,7 +7,6 @@ answered by the test), so the marks are the same on every run."""
 from __future__ import annotations
 
 import json
-import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,8 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route
 
-from web_support import Browser as Client
-from web_support import LiveServer, fast_config, live_server, needs_chromium, play_until
+from web_support import LiveServer, first_deal_reviewable, needs_chromium
 
 pytestmark = needs_chromium
 
@@ -51,15 +49,7 @@ def reviewed(page: Page, tmp_path: Path) -> Iterator[tuple[LiveServer, str]]:
     """A server with a game whose first deal is over, and the page's
     request for its review answered with two marked decisions of that deal:
     an estimate (lost 21.2) and an exact count (lost 20)."""
-    with live_server(fast_config(tmp_path / "games.sqlite3")) as server:
-        server.app.state.hub.rng = random.Random(2)
-        game = server.new_game(
-            mode="bot", level="beginner", rules={"profile": "classic", "target": 1000}
-        )
-        with Client.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
-            play_until(me, lambda s: bool(s["deal_over"]), random.Random(3))
-        with server.http() as client:
-            record = client.get(f"/api/games/{game['id']}/record?form=json").json()
+    with first_deal_reviewable(tmp_path) as (server, game, record):
         deal = record["deals"][0]
         leader = 1 - record["first_dealer"]
         review = {

@@ -335,6 +335,25 @@ def play_until(
     raise AssertionError("the game did not reach the expected point")
 
 
+@contextmanager
+def first_deal_reviewable(
+    folder: Path,
+) -> Iterator[tuple[LiveServer, dict[str, Any], dict[str, Any]]]:
+    """A server with a game against the beginner whose first deal is over
+    (seeded; the match goes on to 1000, so the game stays open), its seat
+    having given no name: the server, the game and its record (JSON)."""
+    with live_server(fast_config(folder / "games.sqlite3")) as server:
+        server.app.state.hub.rng = random.Random(2)
+        game = server.new_game(
+            mode="bot", level="beginner", rules={"profile": "classic", "target": 1000}
+        )
+        with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
+            play_until(me, lambda s: bool(s["deal_over"]), random.Random(3))
+        with server.http() as client:
+            record = client.get(f"/api/games/{game['id']}/record?form=json").json()
+        yield server, game, record
+
+
 def newer_state(version: int, message: dict[str, Any]) -> bool:
     """A state message past ``version``."""
     return bool(message["type"] == "state" and message["version"] > version)
