@@ -23,10 +23,12 @@ from web_support import (
     LiveServer,
     close_watched_page,
     fast_config,
+    last_card_to_play,
     live_server,
     marriage_table_server,
     needs_chromium,
     open_watched_page,
+    play_ahead,
     start_against_random,
 )
 
@@ -293,7 +295,11 @@ def test_the_end_of_deal_dialog_keeps_the_keyboard_and_escape_shows_the_table(
     chromium: Browser, server: LiveServer
 ) -> None:
     page = open_page(chromium)
-    start(page, server.base)
+    # the deal played over the socket up to Camille's last card: that one is clicked
+    game = server.new_game(mode="bot", bot="random", name="Camille")
+    play_ahead(server, game, last_card_to_play)
+    page.goto(f"{server.base}/game/{game['id']}?lang=fr#token={game['token']}&seat=0")
+    page.wait_for_selector(".hand.mine .card.playable")
     play_to_the_end_of_the_deal(page)
     dialog = page.locator("#overlay .dialog[role=dialog][aria-modal=true]")
     expect(dialog).to_be_visible()
