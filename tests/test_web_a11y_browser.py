@@ -23,10 +23,12 @@ from web_support import (
     LiveServer,
     close_watched_page,
     fast_config,
+    last_card_to_play,
     live_server,
     marriage_table_server,
     needs_chromium,
     open_watched_page,
+    play_ahead,
     start_against_random,
 )
 
@@ -121,6 +123,11 @@ def test_the_live_prompt_says_the_cards_played_who_took_the_trick_and_the_card_d
     close_watched_page(page)
 
 
+def in_tricks_11_to_16(state: dict[str, Any]) -> bool:
+    """The stock is out: the first turn of the deal's last six tricks."""
+    return bool(state["stock"] == 0 and state["legal"] and not state["deal_over"])
+
+
 def test_the_news_covers_tricks_11_to_16_and_is_never_said_twice(
     chromium: Browser, server: LiveServer
 ) -> None:
@@ -128,7 +135,11 @@ def test_the_news_covers_tricks_11_to_16_and_is_never_said_twice(
     live prompt until the player moves, and the lines said already are kept (the
     reader says only the new ones)."""
     page = open_page(chromium, PHONE)
-    start(page, server.base)
+    # tricks 1 to 10 played over the socket: the page opens on trick 11
+    game = server.new_game(mode="bot", bot="random", name="Camille")
+    play_ahead(server, game, in_tricks_11_to_16)
+    page.goto(f"{server.base}/game/{game['id']}?lang=fr#token={game['token']}&seat=0")
+    page.wait_for_selector(".hand.mine .card")
     page.evaluate(
         """() => { window.added = [];
              new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
@@ -293,7 +304,11 @@ def test_the_end_of_deal_dialog_keeps_the_keyboard_and_escape_shows_the_table(
     chromium: Browser, server: LiveServer
 ) -> None:
     page = open_page(chromium)
-    start(page, server.base)
+    # the deal played over the socket up to Camille's last card: that one is clicked
+    game = server.new_game(mode="bot", bot="random", name="Camille")
+    play_ahead(server, game, last_card_to_play)
+    page.goto(f"{server.base}/game/{game['id']}?lang=fr#token={game['token']}&seat=0")
+    page.wait_for_selector(".hand.mine .card.playable")
     play_to_the_end_of_the_deal(page)
     dialog = page.locator("#overlay .dialog[role=dialog][aria-modal=true]")
     expect(dialog).to_be_visible()

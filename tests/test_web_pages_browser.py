@@ -29,10 +29,12 @@ from web_support import (
     LiveServer,
     close_watched_page,
     fast_config,
+    last_card_to_play,
     live_server,
     marriage_table_server,
     needs_chromium,
     open_watched_page,
+    play_ahead,
     start_against_random,
 )
 
@@ -295,6 +297,13 @@ def test_the_match_end_shows_every_deal_and_offers_a_rematch(
     game = server.new_game(
         mode="bot", bot="random", name="Ann", rules={"profile": "classic", "target": 100}
     )  # the least target a new match may take: a few deals
+    # the match played over the socket up to Ann's last card of a deal that may
+    # end it (the score with this deal's points at the target); clicked from there
+    play_ahead(
+        server,
+        game,
+        lambda s: s["match_over"] or (last_card_to_play(s) and max(s["running"]) >= 100),
+    )
     page = open_page(chromium, PHONE, "en-US")
     page.goto(f"{server.base}/game/{game['id']}#token={game['token']}&seat=0")
     page.wait_for_selector(".hand.mine .card")

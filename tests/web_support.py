@@ -335,6 +335,28 @@ def play_until(
     raise AssertionError("the game did not reach the expected point")
 
 
+def play_ahead(
+    server: LiveServer,
+    game: dict[str, Any],
+    done: Callable[[dict[str, Any]], bool],
+    seed: int = 5,
+) -> dict[str, Any]:
+    """Play a seat of ``game`` (as ``server.new_game`` returned it) over its
+    socket, with random legal moves, until ``done(state)``: a browser test
+    gets to a late point of a game without clicking every move (see
+    :func:`play_until`); returns that state, the socket closed."""
+    hello = {"type": "hello", "token": game["token"]}
+    with Browser.open(server, game["id"], hello) as seat:
+        return play_until(seat, done, random.Random(seed))
+
+
+def last_card_to_play(state: dict[str, Any]) -> bool:
+    """This seat is to play the last card of its hand: one move before its
+    deal ends."""
+    hand = state["hands"][state["seat"]]["size"]
+    return bool(state["legal"]) and not state["deal_over"] and hand == 1
+
+
 @contextmanager
 def first_deal_reviewable(
     folder: Path,
@@ -347,8 +369,7 @@ def first_deal_reviewable(
         game = server.new_game(
             mode="bot", level="beginner", rules={"profile": "classic", "target": 1000}
         )
-        with Browser.open(server, game["id"], {"type": "hello", "token": game["token"]}) as me:
-            play_until(me, lambda s: bool(s["deal_over"]), random.Random(3))
+        play_ahead(server, game, lambda s: bool(s["deal_over"]), seed=3)
         with server.http() as client:
             record = client.get(f"/api/games/{game['id']}/record?form=json").json()
         yield server, game, record
