@@ -72,8 +72,11 @@ test: $(VENV)/.test-installed
 	$(BIN)/ruff check src tests benchmarks examples
 	@# mypy checks the types while the tests run (the tests wait on servers,
 	@# browsers and clocks as much as they compute); both must pass.
-	@echo "$(BIN)/mypy (beside the tests; its report follows them)"
-	@$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & typing=$$!; \
+	@# (niced, so that the tests' clocks feel it little; stopped with them)
+	@echo "nice $(BIN)/mypy (beside the tests; its report follows them)"
+	@echo "$(PYTEST) $(PYTEST_ARGS)"
+	@nice $(BIN)/mypy > $(VENV)/mypy.log 2>&1 & typing=$$!; \
+	trap 'kill $$typing 2>/dev/null; exit 130' INT TERM; \
 	$(PYTEST) $(PYTEST_ARGS); tested=$$?; \
 	wait $$typing; typed=$$?; cat $(VENV)/mypy.log; \
 	[ $$tested -eq 0 ] && [ $$typed -eq 0 ]

@@ -97,6 +97,8 @@ def test_every_bad_game_parameter_is_a_rules_error_naming_it(game_string: str, n
     [
         ({"dealer": "east"}, r"dealer must be 0, 1 or -1 \(drawn by chance\), got 'east'"),
         ({"dealer": 1.5}, r"dealer must be 0, 1 or -1 \(drawn by chance\), got 1.5"),
+        ({"dealer": "--1"}, r"dealer must be 0, 1 or -1 \(drawn by chance\), got '--1'"),
+        ({"dealer": "\u00b2"}, r"dealer must be 0, 1 or -1 \(drawn by chance\), got '\u00b2'"),
         ({"all_tricks_bonus": "lots"}, "all_tricks_bonus must be -1 .* got 'lots'"),
         ({"profile": 3}, "profile must be classic or encyclopedia, got 3"),
         ({"deal_pattern": 33}, "deal_pattern must be 3x3 or 2x2x2, got 33"),
@@ -144,6 +146,9 @@ def test_a_string_switch_parameter_means_what_it_says() -> None:
     assert not mo.MarjoletGame({"one_meld_per_window": "no"}).rules.one_meld_per_window
     assert mo.MarjoletGame({"one_meld_per_window": "true"}).rules.one_meld_per_window
     assert not mo.MarjoletGame({"dix_on_play": False}).rules.dix_on_play
+    # the yes/no parameters read their words alike, in any case
+    assert not mo.MarjoletGame({"dix_on_play": "No"}).rules.dix_on_play
+    assert mo.MarjoletGame({"one_meld_per_window": " YES "}).rules.one_meld_per_window
 
 
 def test_a_bad_chance_outcome_is_an_illegal_action_naming_the_state() -> None:

@@ -194,7 +194,7 @@ def test_an_uploaded_records_refused_move_is_placed_by_its_trick_as_the_command_
     server: LiveServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The replay page said « donne 1, coup 15 » where ``marjolet replay``
-    says « donne 1, pli 8 »: the upload's ``place`` is the command's."""
+    says « donne 1, pli 4 »: the upload's ``place`` is the command's."""
     bad = EXAMPLES / "I000-hand-seed05-repeat-JQS.json"
     with server.http() as client:
         error = client.post("/api/replay", content=bad.read_bytes()).json()["error"]

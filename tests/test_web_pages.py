@@ -13,7 +13,7 @@ import pytest
 
 import marjolet.bots
 from marjolet.i18n import catalogue
-from web_support import Browser, LiveServer, fast_config, live_server, play_until
+from web_support import Browser, LiveServer, fast_config, live_server, mistyped, play_until
 
 EXAMPLES = Path(__file__).parent / "examples"
 
@@ -150,7 +150,7 @@ def test_a_used_invite_link_says_so(server: LiveServer) -> None:
         assert client.post(check, json={"invite": invite}).json() == {
             "status": "open", "host": "Host"
         }
-        assert client.post(check, json={"invite": "x" + invite[1:]}).json()["status"] == "bad"
+        assert client.post(check, json={"invite": mistyped(invite)}).json()["status"] == "bad"
         bot_game = server.new_game(mode="bot", bot="random")  # never had an invite link
         bot_check = f"/api/games/{bot_game['id']}/invite"
         assert client.post(bot_check, json={"invite": invite}).json()["status"] == "bad"

@@ -32,6 +32,7 @@ from web_support import (
     last_card_to_play,
     live_server,
     marriage_table_server,
+    mistyped,
     needs_chromium,
     open_watched_page,
     play_ahead,
@@ -417,7 +418,7 @@ def test_a_bad_invite_link_on_a_phone_says_so_and_leads_home_instead_of_an_empty
     game = server.new_game(mode="friend", name="Hôte")
     path, _, code = game["invite_url"].partition("#invite=")
     page = open_page(chromium, {"width": 360, "height": 740}, lang)
-    page.goto(f"{server.base}{path}#invite=x{code[1:]}")
+    page.goto(f"{server.base}{path}#invite={mistyped(code)}")
     expect(page.get_by_role("alert")).to_have_text(wanted)
     home = page.locator("main a.action[href='/']")
     expect(home).to_have_text(home_text)
@@ -526,7 +527,7 @@ def test_an_upload_error_counts_deals_from_one_and_places_a_refused_move_by_its_
     page.wait_for_selector("#upload-error:not([hidden])")
     text = page.inner_text("#upload-error")
     assert "(deal 1, trick 4)" in text  # the record's deal 0, action 14
-    assert "player 2 declares the marjolet and the queen of spades a second time" in text
+    assert "Player 2 declares the marjolet and the queen of spades a second time" in text
     assert "R12" not in text
     page.set_input_files("#record-file", str(bom))
     page.click("#upload-form button[type=submit]")

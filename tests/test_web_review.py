@@ -211,3 +211,20 @@ def test_the_download_of_a_reviewed_game_carries_its_marks_as_comments(
         assert record.loads(as_text.text).comments == wanted
         # the moves are the game's own: only comments were added
         assert record.loads(as_json.text).with_comments(()) == plain
+
+
+def test_a_stored_review_that_cannot_be_read_leaves_the_download_whole_without_comments(
+    tmp_path: Path,
+) -> None:
+    """A review row this code cannot read (an older server's, say) never
+    fails the record's download: the record comes without comments."""
+    with live_server(fast_config(tmp_path / "games.sqlite3")) as server:
+        game = finished_game(server)
+        base = f"/api/games/{game['id']}"
+        with server.http() as client:
+            plain = record.loads(client.get(f"{base}/record?form=json").text)
+            server.app.state.reviews.book.put(game["id"], plain, "seat", 0.0, {"decisions": 7})
+            for form in ("json", "text"):
+                got = client.get(f"{base}/record?form={form}")
+                assert got.status_code == 200, got.text
+                assert record.loads(got.text) == plain

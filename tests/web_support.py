@@ -375,6 +375,12 @@ def first_deal_reviewable(
         yield server, game, record
 
 
+def mistyped(code: str) -> str:
+    """``code`` with its first character changed: surely another code
+    (``"x" + code[1:]`` was the code itself once in 64)."""
+    return ("y" if code[0] == "x" else "x") + code[1:]
+
+
 def newer_state(version: int, message: dict[str, Any]) -> bool:
     """A state message past ``version``."""
     return bool(message["type"] == "state" and message["version"] > version)

@@ -207,8 +207,8 @@ def _check_plot_option(args: argparse.Namespace, db: str | None) -> None:
     if args.plot is not None:
         if db is None:
             raise ArenaUsageError(NO_DB_PLOT)
+        check_distinct((db, "--db"), (args.plot, "--plot"))  # first: --force cannot help
         check_plot_path(args.plot, force=args.force)
-        check_distinct((db, "--db"), (args.plot, "--plot"))
 
 
 def _resume_run(
@@ -342,8 +342,8 @@ def _report(args: argparse.Namespace) -> int:
     db = _db_path(args)
     assert db is not None
     if args.plot is not None:
+        check_distinct((db, "--db"), (args.plot, "--plot"))  # first: --force cannot help
         check_plot_path(args.plot, force=args.force)
-        check_distinct((db, "--db"), (args.plot, "--plot"))
     with ArenaStore(db, read_only=True) as store:
         if args.run is None and args.plot is None:
             runs = store.runs()

@@ -24,7 +24,8 @@ of a directory without any.
 
 A module of the package, so that it runs from the installed wheel (``run``
 needs the ``train`` extra, ``plot`` the ``plot`` extra); it imports only the
-standard library until ``plot`` loads matplotlib. ``benchmarks/rl_curves.py``
+standard library and the package's own modules until ``plot`` loads
+matplotlib. ``benchmarks/rl_curves.py``
 in a clone is a wrapper of it.
 """
 

@@ -48,6 +48,7 @@ attributes; they pickle as the deck and the moves, so ``serialize`` round-trips.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -125,21 +126,26 @@ def _int_param(params: Mapping[str, Any], name: str, default: int, must: str) ->
     be ... for a value that is not an integer."""
     value = params.get(name, default)
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        if isinstance(value, str) and re.fullmatch(r"\s*[+-]?[0-9]+\s*", value):
             return int(value)
         raise RulesError(f"{GAME_NAME}: {name} must be {must}, got {value!r}")
     return int(value)
 
 
-def _bool_param(params: Mapping[str, Any], name: str) -> bool:
-    """The true/false parameter ``name`` (``true``/``false``, ``yes``/``no``
-    in a string); :class:`RulesError` for anything else."""
-    value = params.get(name, False)
+def _bool_param(params: Mapping[str, Any], name: str, must: str) -> bool | None:
+    """The yes/no parameter ``name`` (a bool, or ``yes``/``no``,
+    ``true``/``false`` in a string, in any case); ``None`` when it is not
+    given or empty (the profile's); :class:`RulesError` saying it ``must``
+    be ... for anything else."""
+    value = params.get(name, "")
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "false", "no"):
-        return value.strip().lower() in ("true", "yes")
-    raise RulesError(f"{GAME_NAME}: {name} must be true or false, got {value!r}")
+    word = value.strip().lower() if isinstance(value, str) else None
+    if word == "":
+        return None
+    if word in ("true", "yes", "false", "no"):
+        return word in ("true", "yes")
+    raise RulesError(f"{GAME_NAME}: {name} must be {must}, got {value!r}")
 
 
 def _rules_from_params(params: Mapping[str, Any]) -> Rules:
@@ -160,18 +166,13 @@ def _rules_from_params(params: Mapping[str, Any]) -> Rules:
         raise RulesError(f"{GAME_NAME}: all_tricks_bonus must be {must}, got {bonus}")
     if bonus >= 0:
         changes["all_tricks_bonus"] = bonus
-    dix = params.get("dix_on_play", "")
-    if dix != "":
-        if isinstance(dix, (bool, np.bool_)):
-            changes["dix_on_play"] = bool(dix)
-        elif isinstance(dix, str) and dix in ("yes", "no", "true", "false"):
-            changes["dix_on_play"] = dix in ("yes", "true")
-        else:
-            raise RulesError(f"{GAME_NAME}: dix_on_play must be yes or no, got {dix!r}")
+    dix = _bool_param(params, "dix_on_play", "yes or no")
+    if dix is not None:
+        changes["dix_on_play"] = dix
     jack_queen = params.get("jack_queen", "")
     if jack_queen != "":
         changes["jack_queen"] = jack_queen
-    if _bool_param(params, "one_meld_per_window"):
+    if _bool_param(params, "one_meld_per_window", "true or false"):
         changes["one_meld_per_window"] = True
     return rules.replace(**changes) if changes else rules
 
@@ -194,22 +195,19 @@ class MarjoletGame(pyspiel.Game):  # type: ignore[misc]
     """One deal of Marjolet as an OpenSpiel game (see the module docstring)."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        try:
-            if params is not None and not isinstance(params, Mapping):
-                raise RulesError(f"{GAME_NAME}: the parameters must be a mapping, got {params!r}")
-            full = dict(_DEFAULTS)
-            full.update(params or {})
-            self.rules = rules_from_params(full)
-            must = "0, 1 or -1 (drawn by chance)"
-            self.dealer = _int_param(full, "dealer", 0, must)
-            if self.dealer not in (0, 1, CHANCE_DEALER):
-                raise RulesError(f"{GAME_NAME}: dealer must be {must}, got {self.dealer}")
-        except RulesError:
-            # The game is never built: OpenSpiel's repr of it would crash
-            # the process, and a debugger or a test runner showing the
-            # traceback's ``self`` calls it (see __repr__).
-            self._refused = True
-            raise
+        # Until OpenSpiel has built it, its repr of the game would crash the
+        # process, and a debugger or a test runner showing a traceback's
+        # ``self`` calls it (see __repr__): whatever stops the building here.
+        self._refused = True
+        if params is not None and not isinstance(params, Mapping):
+            raise RulesError(f"{GAME_NAME}: the parameters must be a mapping, got {params!r}")
+        full = dict(_DEFAULTS)
+        full.update(params or {})
+        self.rules = rules_from_params(full)
+        must = "0, 1 or -1 (drawn by chance)"
+        self.dealer = _int_param(full, "dealer", 0, must)
+        if self.dealer not in (0, 1, CHANCE_DEALER):
+            raise RulesError(f"{GAME_NAME}: dealer must be {must}, got {self.dealer}")
         bound = float(max_deal_score(self.rules))
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_COUNT,
@@ -221,6 +219,7 @@ class MarjoletGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=MAX_MOVES,
         )
         super().__init__(_GAME_TYPE, info, full)
+        self._refused = False
 
     def __repr__(self) -> str:
         if getattr(self, "_refused", False):

@@ -674,10 +674,10 @@ def run_logged(
     log_path: Path | None = args.log
     records: list[dict[str, Any]] = []
     try:
+        check_distinct((out, "--out"), (log_path, "--log"))  # first: --force cannot help
         for path, flag in ((out, "--out"), (log_path, "--log")):
             if path is not None:
                 check_output(path, force=args.force, flag=flag)
-        check_distinct((out, "--out"), (log_path, "--log"))
         torch.set_num_threads(1)
 
         def write_log() -> None:

@@ -233,8 +233,9 @@ class Lobby:
 
     def open_seeks(self, at: float | None = None) -> list[Seek]:
         """The open seeks, oldest first; with ``at`` (a moment past), those
-        open now that were still listed then (a live seek that lapsed since
-        is one of them)."""
+        open now whose last sign of life is recent as of ``at`` (a live seek
+        that lapsed since is one of them; one that had lapsed by then and
+        shows life again since is one too, as its sign of life is read now)."""
         with self.reader.connect() as db:
             rows = db.execute(
                 select(seeks)

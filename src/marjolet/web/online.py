@@ -652,7 +652,9 @@ class Online:
         every LAPSE_CHECK_EVERY seconds, and only while a socket listens.
 
         Just after a tell, what the pages fetch is compared as of the tell
-        (a seek that lapsed before this first reading is told too), and a
+        (a seek that lapsed before this first reading is told too; the seeks'
+        signs of life are today's, so one revived meanwhile counts as listed
+        then), and a
         reading that a tell overtook is dropped: it may predate the change
         told (its seeks compared later would tell a change that is none,
         or hide one)."""

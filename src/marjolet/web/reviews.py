@@ -230,7 +230,14 @@ class ReviewService:
         except WebError:
             return None
         stored = await asyncio.to_thread(self.book.get, game_id, record_digest(judged))
-        return None if stored is None else Review.from_json(stored)
+        if stored is None:
+            return None
+        try:
+            return Review.from_json(stored)
+        except (KeyError, TypeError, ValueError) as exc:  # a row this code cannot read
+            log.warning("game %s: its stored review is unreadable (%s); downloaded "
+                        "without comments", game_id, exc)
+            return None
 
     async def _rated(self, game_id: str) -> bool:
         """Whether the game is a rated one (its seats' accounts say so)."""

@@ -58,8 +58,13 @@ function showReview(view) {
   if (!state.review) return;
   markLog($("log"), state.places, state.deal, view);
   box.append(reviewPanel(state.review, state.places, state.deal, state.step, players, go, view, state.partial, state.you),
-    evaluationGraph(state.review, { deal: state.deal, step: state.step }, players, goTo, state.you));
+    evaluationGraph(state.review, { deal: state.deal, step: state.step }, players, goTo, state.you, dealView));
   if (graphFocused) box.querySelector(".review-graph").focus();
+}
+
+/** What names a meld of deal `i` (its trump, the rules), for a decision of any deal. */
+function dealView(i) {
+  return { trump: state.data.deals[i].frames[0].trump, rules: state.data.record.rules };
 }
 
 function reviewReady(review) {

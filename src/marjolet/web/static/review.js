@@ -251,12 +251,12 @@ export function marksNoteText(review, byMatch) {
  *  previous or next decision (as a tap there does), Home and End to the first and last;
  *  it says which decision it stands on. `here`: the first decision at or after the
  *  position shown (-1: after them all). */
-function keyboardGraph(graph, ds, here, current, players, goTo) {
+function keyboardGraph(graph, ds, here, current, players, goTo, viewOf) {
   if (!ds.length) return;
   const on = here >= 0 && ds[here].deal === current.deal && ds[here].action === current.step;
   const at = here < 0 ? ds.length - 1 : here;  // the decision the graph speaks of
   const d = ds[at];
-  const words = { deal: d.deal + 1, trick: d.trick, name: players[d.seat], played: actionLabel(d.played),
+  const words = { deal: d.deal + 1, trick: d.trick, name: players[d.seat], played: actionLabel(d.played, viewOf(d.deal)),
     mark: d.judgement ? ` ${MARKS[d.judgement]} (${judgementName(d.judgement)})` : "" };
   graph.setAttribute("role", "slider");
   graph.setAttribute("tabindex", "0");
@@ -282,7 +282,7 @@ function keyboardGraph(graph, ds, here, current, players, goTo) {
 /** The evaluation across the match: the best value at each decision, player 0's side up,
  *  with its axes (points up and down, the deals along) and a legend; a tap on the graph
  *  steps to the decision under it (`goTo(deal, action)`). */
-export function evaluationGraph(review, current, shown, goTo, you = null) {
+export function evaluationGraph(review, current, shown, goTo, you = null, viewOf = () => ({})) {
   const players = namesIn(shown, you);  // inside sentences: "vous en haut"
   // drawn in about the screen's own units up to 600, so that on a phone its labels are not
   // shrunk to a 6-pixel print (a 600-wide drawing on a 330-pixel panel)
@@ -331,7 +331,7 @@ export function evaluationGraph(review, current, shown, goTo, you = null) {
       ds.forEach((d, i) => { if (Math.abs(x(i) - at) < Math.abs(x(nearest) - at)) nearest = i; });
       goTo(ds[nearest].deal, ds[nearest].action);
     });
-    keyboardGraph(graph, ds, here, current, players, goTo);
+    keyboardGraph(graph, ds, here, current, players, goTo, viewOf);
   }
   const legend = el("p", { class: "review-legend small" },
     t("review.graph_legend", { a: players[0], b: players[1] }), " ",
