@@ -533,7 +533,7 @@ def test_the_plain_interface_gives_the_hint_of_the_full_screen(command: str) -> 
     assert len(advised) == 1 and advised[0] in legal  # told to the session, which saves it
     said = out.getvalue()
     # the strongest bot searches for a while: the same advice, not the same figures
-    outlook = r"(?:about \d+ points (?:ahead|behind)|level)"
+    outlook = r"(?:about \d+ points? (?:ahead|behind)|level)"  # "about 1 point"
     runner_up = rf"; play \S+ instead: (?:{outlook}|just as good)"
     advice = rf"\n>    Hint: play (\S+)\. You should end this deal {outlook}{runner_up}\.\n"
     hinted = re.search(advice, said)
