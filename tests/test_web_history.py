@@ -226,6 +226,14 @@ def test_creating_games_is_rate_limited_per_address(tmp_path: Path) -> None:
     assert codes[:3] == [200, 200, 200] and codes[3] == 429
 
 
+def test_record_uploads_are_rate_limited_per_address(tmp_path: Path) -> None:
+    """The replay page's uploads, checked and replayed by the server, are
+    limited per address ("replay" of the rate limits, 10 a minute)."""
+    with live_server(fast_config(tmp_path / "g.sqlite3")) as server, server.http() as client:
+        codes = [client.post("/api/replay", content=b"bonjour\n").status_code for _ in range(12)]
+    assert 429 not in codes[:10] and codes[10:] == [429, 429], codes
+
+
 def test_the_server_answers_only_to_loopback_names_when_told(tmp_path: Path) -> None:
     config = fast_config(tmp_path / "g.sqlite3", allowed_hosts=("127.0.0.1", "localhost"))
     with live_server(config) as server, server.http() as client:

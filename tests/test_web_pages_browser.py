@@ -46,7 +46,11 @@ pytestmark = needs_chromium
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with marriage_table_server(tmp_path_factory.mktemp("web")) as srv:
+    # the file's upload tests are many players on one address, a dozen
+    # uploads in well under a minute once they got faster: the limit of
+    # "replay" (10 a minute) is test_web_history's to check
+    rates = {"replay": "100/minute"}
+    with marriage_table_server(tmp_path_factory.mktemp("web"), rate_limits=rates) as srv:
         yield srv
 
 

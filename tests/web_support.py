@@ -114,15 +114,17 @@ def move_schema(engine: Any, revision: str, *, down: bool = False) -> None:
 
 
 @contextmanager
-def marriage_table_server(folder: Path, seed: int | None = None) -> Iterator[LiveServer]:
+def marriage_table_server(
+    folder: Path, seed: int | None = None, **changes: Any
+) -> Iterator[LiveServer]:
     """A server whose every deal is the same: seat 1 deals, and seat 0 leads
     the ace of trumps, takes trick 1 and may declare the trump marriage;
-    bots answer at once."""
+    bots answer at once. ``changes``: more settings (:func:`fast_config`)."""
     from helpers import deck_for
 
     deck = deck_for("AS KS QS 7H 8H 9H", "7C 8C 9C 7D 8D 9D", "JS")
     config = fast_config(
-        folder / "g.sqlite3", bot_delay=0.02, first_dealer=1, deck_for=lambda i: deck
+        folder / "g.sqlite3", bot_delay=0.02, first_dealer=1, deck_for=lambda i: deck, **changes
     )
     with live_server(config, seed=seed) as srv:
         yield srv
