@@ -13,6 +13,7 @@ import pytest
 from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.bots import make_bot
 from marjolet.bots.base import BotSpecError
+from marjolet.errors import MarjoletError
 from marjolet.match import Match
 from marjolet.observation import Observation
 from marjolet.rl.encoder import NUM_ACTIONS, OBSERVATION_SIZE
@@ -91,8 +92,12 @@ def test_linear_bot_errors_name_the_problem(tmp_path: Path) -> None:
     np.savez(other, weights=np.zeros((3, 3)))
     with pytest.raises(BotSpecError, match="not a marjolet-linear"):
         make_bot(f"linear:weights={other}")
-    with pytest.raises(ValueError, match="weights must be"):
+    with pytest.raises(MarjoletError, match=r"^save_weights: weights must be 46x335 and bias "
+                       r"46, got \(2, 2\) and \(2,\)$"):
         save_weights(tmp_path / "x.npz", np.zeros((2, 2)), np.zeros(2))
+    with pytest.raises(MarjoletError, match=r"^save_weights: weights and bias must be numbers: "):
+        save_weights(tmp_path / "x.npz", [["a"] * 335] * 46, np.zeros(46))
+    assert not (tmp_path / "x.npz").exists()
     cut = tmp_path / "cut.npz"
     np.savez(cut, format=np.array(WEIGHTS_FORMAT), weights=np.zeros((3, 3)))  # no bias
     missing = r"linear: weights file '.*cut\.npz' has no array 'bias'$"

@@ -18,12 +18,12 @@ from marjolet.actions import ACTION_NAMES
 from marjolet.bots import make_bot
 from marjolet.bots.base import BotSpecError
 from marjolet.engine import Deal
-from marjolet.errors import IllegalActionError, MarjoletError, RulesError
+from marjolet.errors import DealError, IllegalActionError, MarjoletError, RulesError
 from marjolet.match import Match
 from marjolet.observation import observe
 from marjolet.rl import openspiel as mo
 from marjolet.rl.encoder import OBSERVATION_SIZE, encode
-from marjolet.rules import CLASSIC, ENCYCLOPEDIA
+from marjolet.rules import CLASSIC, ENCYCLOPEDIA, Rules
 from marjolet.turns import play_match
 
 
@@ -358,5 +358,26 @@ def test_state_from_observation_puts_the_bot_in_its_information_state() -> None:
     rebuilt = mo.state_from_observation(game, observe(deal, seat), rng)
     assert rebuilt.observation_string(seat) == state.observation_string(seat)
     assert rebuilt.legal_actions() == state.legal_actions()
-    with pytest.raises(ValueError, match="dealer"):
+    with pytest.raises(DealError, match="dealer"):
         mo.state_from_observation(mo.load(dealer=1), observe(deal, seat), rng)
+
+
+def test_state_from_observation_names_what_the_game_does_not_share_with_it() -> None:
+    """A game of other rules or another dealer than the observation's is a
+    one-line family error naming the rule or the dealers that differ."""
+    deal = Deal(list(range(32)), dealer=0, rules=Rules.profile_named("encyclopedia"))
+    obs = observe(deal, 1)
+    rng = random.Random(1)
+    with pytest.raises(DealError, match=r"^python_marjolet: the game's dealer is 1, the "
+                       r"observation's 0: load the game with dealer=0$"):
+        mo.state_from_observation(mo.load("encyclopedia", dealer=1), obs, rng)
+    with pytest.raises(RulesError, match=r"^python_marjolet: the game's rules are not the "
+                       r"observation's: profile 'classic' in the game, 'encyclopedia' in the "
+                       r"observation; all_tricks_bonus 50 in the game, 40 in the observation"):
+        mo.state_from_observation(mo.load("classic", dealer=0), obs, rng)
+    other = Rules.profile_named("encyclopedia").replace(deal_pattern=(2, 2, 2))
+    with pytest.raises(RulesError, match=r"observation's: deal_pattern \(2, 2, 2\) in the game, "
+                       r"\(3, 3\) in the observation$"):
+        mo.state_from_observation(mo.load(other, dealer=0), obs, rng)
+    target = Rules.profile_named("encyclopedia").replace(target=1000)
+    assert mo.state_from_observation(mo.load(target, dealer=0), obs, rng).history()

@@ -16,6 +16,7 @@ from open_spiel.python.observation import make_observation  # type: ignore[impor
 
 from helpers import random_step
 from marjolet.cards import CARD_NAMES
+from marjolet.errors import MarjoletError
 from marjolet.observation import observe
 from marjolet.rl import openspiel as mo
 from marjolet.rl.encoder import FIELD
@@ -63,13 +64,26 @@ def test_public_and_private_observers_split_what_a_player_knows() -> None:
         for name in mo.PRIVATE_FIELDS:
             f = FIELD[name]
             assert not public.tensor[f.offset : f.offset + f.size].any()
-    with pytest.raises(ValueError, match="public observation"):
+    with pytest.raises(MarjoletError, match="public observation"):
         game.make_py_observer(
             pyspiel.IIGObservationType(
                 public_info=False, perfect_recall=True,
                 private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
             )
         )
+
+
+def test_an_observer_refused_names_the_observation_type_or_parameters_given() -> None:
+    game = mo.load(dealer=0)
+    asked = pyspiel.IIGObservationType(
+        public_info=False, perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    with pytest.raises(MarjoletError, match=r"^python_marjolet: no observer for "
+                       r"public_info=False, private_info=NONE, perfect_recall=True; it offers "):
+        game.make_py_observer(asked)
+    with pytest.raises(MarjoletError, match=r"^python_marjolet: observation parameters are "
+                       r"not supported, got \{'shown': 'all'\}$"):
+        game.make_py_observer(None, {"shown": "all"})
 
 
 def test_generate_playthrough_replays_the_kept_file() -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from marjolet import outputs
 from marjolet.actions import ACTION_COUNT as NUM_ACTIONS
 from marjolet.bots.base import BotSpecError, Param
+from marjolet.errors import MarjoletError
 from marjolet.observation import Observation
 from marjolet.rl.policy_bot import (
     CHOICE_PARAMS,
@@ -41,17 +42,22 @@ def save_weights(
 ) -> None:
     """Write a linear policy atomically as ``.npz`` (``weights`` is
     ``NUM_ACTIONS x OBSERVATION_SIZE``, ``bias`` has ``NUM_ACTIONS`` entries);
-    ``meta`` values are stored as strings (training settings, for the record)."""
+    ``meta`` values are stored as strings (training settings, for the record).
+    Arrays of another shape, or not of numbers, are a :class:`MarjoletError`
+    naming what was given; nothing is written."""
     import numpy as np
 
     from marjolet.rl.encoder import OBSERVATION_SIZE
 
-    w = np.asarray(weights, dtype=np.float32)
-    b = np.asarray(bias, dtype=np.float32)
+    try:
+        w = np.asarray(weights, dtype=np.float32)
+        b = np.asarray(bias, dtype=np.float32)
+    except (TypeError, ValueError) as exc:
+        raise MarjoletError(f"save_weights: weights and bias must be numbers: {exc}") from None
     if w.shape != (NUM_ACTIONS, OBSERVATION_SIZE) or b.shape != (NUM_ACTIONS,):
-        raise ValueError(
-            f"weights must be {NUM_ACTIONS}x{OBSERVATION_SIZE} and bias {NUM_ACTIONS}, "
-            f"got {w.shape} and {b.shape}"
+        raise MarjoletError(
+            f"save_weights: weights must be {NUM_ACTIONS}x{OBSERVATION_SIZE} and bias "
+            f"{NUM_ACTIONS}, got {w.shape} and {b.shape}"
         )
     data = io.BytesIO()
     np.savez(

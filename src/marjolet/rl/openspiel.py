@@ -47,6 +47,7 @@ attributes; they pickle as the deck and the moves, so ``serialize`` round-trips.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Mapping
@@ -60,7 +61,7 @@ from marjolet.cards import CARD_NAMES, CardSet
 from marjolet.decks import STOCK_START, dealt_positions
 from marjolet.decks import deck_for as consistent_deck
 from marjolet.engine import Deal
-from marjolet.errors import IllegalActionError, MarjoletError, RulesError
+from marjolet.errors import DealError, IllegalActionError, MarjoletError, RulesError
 from marjolet.history import STOCK_CARDS, draw_position
 from marjolet.observation import Observation, observe
 from marjolet.rl.encoder import FIELD, OBSERVATION_SIZE, FloatArray, encode, encode_dealing
@@ -459,9 +460,10 @@ def state_from_observation(
 ) -> MarjoletState:
     """A state of ``game`` in which ``obs.seat`` knows exactly ``obs``: the
     hidden cards drawn by :func:`~marjolet.decks.deck_for`. This is
-    how a bot that sees only its observation enters OpenSpiel."""
-    if game.rules != _deal_rules(obs.rules) or game.dealer != obs.dealer:
-        raise ValueError("the game's rules and dealer must be those of the observation")
+    how a bot that sees only its observation enters OpenSpiel. A game of
+    other rules or another dealer is refused: :class:`RulesError` naming
+    the rules that differ, :class:`DealError` the two dealers."""
+    _check_game_fits(game, obs)
     state: MarjoletState = game.new_initial_state()
     for c in consistent_deck(obs, rng):
         state.apply_action(c)
@@ -470,12 +472,43 @@ def state_from_observation(
     return state
 
 
+def _check_game_fits(game: MarjoletGame, obs: Observation) -> None:
+    """Raise unless ``game`` deals under ``obs``'s rules (the match target
+    aside) with ``obs``'s dealer, naming what differs and both values."""
+    wanted = _deal_rules(obs.rules)
+    if game.rules != wanted:
+        differ = [
+            f"{f.name} {getattr(game.rules, f.name)!r} in the game, "
+            f"{getattr(wanted, f.name)!r} in the observation"
+            for f in dataclasses.fields(Rules)
+            if getattr(game.rules, f.name) != getattr(wanted, f.name)
+        ]
+        raise RulesError(
+            f"{GAME_NAME}: the game's rules are not the observation's: {'; '.join(differ)}"
+        )
+    if game.dealer != obs.dealer:
+        raise DealError(
+            f"{GAME_NAME}: the game's dealer is {game.dealer}, the observation's "
+            f"{obs.dealer}: load the game with dealer={obs.dealer}"
+        )
+
+
 # -- observers -------------------------------------------------------------------
 
 
 #: Fields of the observation tensor that only the observing player knows;
 #: the public observer leaves them zero (the others are public, R23).
 PRIVATE_FIELDS = ("hand", "opp_known", "unseen")
+
+
+def _observation_type(iig_obs_type: Any) -> str:
+    """The observation type asked for, as OpenSpiel's arguments write it."""
+    private = iig_obs_type.private_info
+    return (
+        f"public_info={bool(iig_obs_type.public_info)}, "
+        f"private_info={getattr(private, 'name', private)}, "
+        f"perfect_recall={bool(iig_obs_type.perfect_recall)}"
+    )
 
 
 class MarjoletObserver:
@@ -487,7 +520,9 @@ class MarjoletObserver:
 
     def __init__(self, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
         if params:
-            raise ValueError(f"{GAME_NAME}: observation parameters are not supported, got {params}")
+            raise MarjoletError(
+                f"{GAME_NAME}: observation parameters are not supported, got {dict(params)!r}"
+            )
         single = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         none = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
@@ -497,11 +532,11 @@ class MarjoletObserver:
         elif not iig_obs_type.public_info and single and not self.perfect_recall:
             self.kind = "private"
         elif not (iig_obs_type.public_info and single):
-            raise ValueError(
-                f"{GAME_NAME} offers the player's observation and information state "
-                "(public_info=True, private_info=SINGLE_PLAYER), the public observation "
-                "(private_info=NONE) and the private one (public_info=False), the last two "
-                "without perfect recall"
+            raise MarjoletError(
+                f"{GAME_NAME}: no observer for {_observation_type(iig_obs_type)}; it offers the "
+                "player's observation and information state (public_info=True, "
+                "private_info=SINGLE_PLAYER), the public observation (private_info=NONE) and "
+                "the private one (public_info=False), the last two without perfect recall"
             )
         pieces: list[tuple[str, int, tuple[int, ...]]] = [
             ("observation", OBSERVATION_SIZE, (OBSERVATION_SIZE,))
