@@ -39,6 +39,7 @@ from marjolet.analysis.summary import PlayerSummary
 from marjolet.bots import make_bot
 from marjolet.cli import main
 from marjolet.engine import Deal
+from marjolet.errors import MarjoletError
 from marjolet.history import phase1_tricks_left
 from marjolet.kernel import KERNEL
 from marjolet.match import Match
@@ -752,6 +753,38 @@ def test_a_stored_review_reads_back_as_the_review_it_was() -> None:
         return [c.text for c in annotate(rec, r).comments if not c.text.startswith("review: ")]
 
     assert decisions(again) == decisions(review) and decisions(review)
+
+
+def stored(review: Review) -> Review:
+    """``review`` as the web stores it and reads it back."""
+    return Review.from_json(json.loads(json.dumps(review.to_json())))
+
+
+def test_a_mark_just_over_a_threshold_survives_the_stored_reviews_rounding() -> None:
+    """A stored review's figures are rounded to two decimals: a loss whose
+    lower bound is a mistake by less than that rounding reads back as the
+    mistake the review gave, in its summary and in a download's comments."""
+    d = seat_decision(loss=19.5492, stderr_loss=0.0251, values={1: -9.5492, 2: 10.0},
+                      value_played=-9.5492, value_best=10.0, worlds=100)  # fmt: skip
+    assert judgement(d) == "mistake"
+    assert judgement(Decision.from_json(d.to_json())) == "inaccuracy"  # its figures, rounded
+    review = Review(decisions=(d,), seats=(0,), view="seat", budget=0.1, estimator="best")
+    again = stored(review)
+    assert judgement(again.decisions[0]) == "mistake"
+    assert again.players[0].mistakes == 1 and again.players[0].inaccuracies == 0
+    assert again.to_json()["decisions"][0]["judgement"] == "mistake"
+    assert judgement(Decision.from_json(again.decisions[0].to_json())) == "mistake"
+    assert stored(again).to_json() == again.to_json()
+    unmarked = seat_decision(worlds=31)  # too few worlds: no mark, and none read back
+    (read,) = stored(dataclasses.replace(review, decisions=(unmarked,))).decisions
+    assert read.judgement_stored and judgement(read) is None
+
+
+def test_a_stored_decision_with_an_unknown_mark_is_refused_in_one_line() -> None:
+    data = seat_decision().to_json() | {"judgement": "gaffe"}
+    with pytest.raises(MarjoletError, match=r"^judgement must be inaccuracy, mistake, "
+                       r"blunder or null, got 'gaffe'$"):
+        Decision.from_json(data)
 
 
 def test_the_review_text_says_the_marks_thresholds_from_the_one_place_they_are_set(

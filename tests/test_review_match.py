@@ -169,6 +169,17 @@ def chance(loss: float, stderr: float = 0.001, decides: bool = True) -> MatchCha
     return MatchChance({1: 0.5 - loss, 2: 0.5}, (2,), 0.5 - loss, 0.5, loss, stderr, decides)
 
 
+def test_a_mark_by_the_chance_lost_survives_the_stored_reviews_rounding() -> None:
+    """Chances are stored to four decimals: a chance lost that is a mistake
+    by less than that reads back as the mistake the review gave."""
+    d = decision(chance(0.10014, stderr=0.000051))
+    assert judgement(d) == "mistake"
+    assert judgement(Decision.from_json(d.to_json())) == "inaccuracy"  # its figures, rounded
+    review = Review(decisions=(d,), seats=(0,), view="seat", budget=0.1, estimator="best")
+    again = Review.from_json(json.loads(json.dumps(review.to_json())))
+    assert judgement(again.decisions[0]) == "mistake"
+
+
 def test_marks_by_the_chance_lost_have_their_own_thresholds() -> None:
     assert CHANCE.thresholds == (0.05, 0.10, 0.20)
     assert judgement(decision(chance(0.04))) is None

@@ -39,6 +39,8 @@ INACCURACY = 10
 MISTAKE = 20
 BLUNDER = 40
 THRESHOLDS = (INACCURACY, MISTAKE, BLUNDER)
+#: The marks, from the smallest loss up (what :func:`mark_of` gives).
+MARK_NAMES = ("inaccuracy", "mistake", "blunder")
 #: How far below a threshold an estimate's lower bound still earns its mark
 #: (every point comes in tens: half a point is far from any other figure).
 TOLERANCE = 0.5

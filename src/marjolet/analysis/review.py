@@ -38,6 +38,7 @@ from marjolet.analysis.estimators import (
     default_estimator,
     estimate_played,
 )
+from marjolet.analysis.marks import MARK_NAMES
 from marjolet.analysis.open_view import (
     OPEN_EXACT_TRICKS,
     OpenSearch,
@@ -47,6 +48,7 @@ from marjolet.bots.heuristic import public_deal
 from marjolet.bots.search import WorldEvaluator
 from marjolet.bots.solver import EndingSolver
 from marjolet.engine import Deal
+from marjolet.errors import MarjoletError
 from marjolet.history import phase1_tricks_left
 from marjolet.match import Match
 from marjolet.observation import observe
@@ -116,8 +118,8 @@ class MatchChance:
     def from_json(cls, data: Mapping[str, Any]) -> MatchChance:
         """The chance as :meth:`to_json` wrote it (its figures rounded)."""
         return cls(
-            values={parse_action(a): float(v) for a, v in data["chances"].items()},
-            best=tuple(parse_action(a) for a in data["best"]),
+            values=_action_figures(data["chances"]),
+            best=_actions(data["best"]),
             played=float(data["chance_played"]),
             top=float(data["chance_best"]),
             loss=float(data["loss"]),
@@ -156,6 +158,13 @@ class Decision:
     worlds: int | None = None
     #: near the end of a match: the chance of winning it (seat view, ``best``)
     match: MatchChance | None = None
+    #: whether the decision was read back from a stored review with its mark
+    #: (:meth:`from_json`), and that mark (``None``: no mark). Its figures
+    #: are stored rounded, and rounded figures could give another mark at a
+    #: threshold: the stored one is the review's
+    #: (:func:`marjolet.analysis.summary.judgement`).
+    judgement_stored: bool = False
+    stored_judgement: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         def num(x: float) -> float | int:
@@ -186,35 +195,76 @@ class Decision:
             out["worlds"] = self.worlds
         if self.match is not None:
             out["match"] = self.match.to_json()
+        if self.judgement_stored:
+            out["judgement"] = self.stored_judgement
         return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Decision:
         """The decision as :meth:`to_json` wrote it (a stored review: its
-        estimates rounded to two decimals; keys it does not know, such as
-        the report's ``judgement``, are left)."""
-        stderr = data.get("stderr")
+        estimates rounded to two decimals), with the mark the review gave it
+        where it was stored (``judgement``, as :class:`~marjolet.analysis.Review`
+        writes it), else worked out again from the figures; keys it does not
+        know are left."""
+        stderr_played, stderr_best, stderr_loss = _stderrs(data.get("stderr"))
         match = data.get("match")
+        judgement_stored, stored_judgement = _stored_judgement(data)
         return cls(
             deal=int(data["deal"]),
             action=int(data["action"]),
             seat=int(data["seat"]),
             trick=int(data["trick"]),
             played=parse_action(data["played"]),
-            best=tuple(parse_action(a) for a in data["best"]),
+            best=_actions(data["best"]),
             value_played=float(data["value_played"]),
             value_best=float(data["value_best"]),
             loss=float(data["loss"]),
             exact=bool(data["exact"]),
             view=str(data["view"]),
             method=str(data["method"]),
-            values={parse_action(a): float(v) for a, v in data["values"].items()},
-            stderr_played=None if stderr is None else float(stderr["played"]),
-            stderr_best=None if stderr is None else float(stderr["best"]),
-            stderr_loss=None if stderr is None else float(stderr["loss"]),
+            values=_action_figures(data["values"]),
+            stderr_played=stderr_played,
+            stderr_best=stderr_best,
+            stderr_loss=stderr_loss,
             worlds=None if data.get("worlds") is None else int(data["worlds"]),
             match=None if match is None else MatchChance.from_json(match),
+            judgement_stored=judgement_stored,
+            stored_judgement=stored_judgement,
         )
+
+
+def _actions(names: Sequence[str]) -> tuple[int, ...]:
+    """The action ids a stored review names (its ``best``)."""
+    return tuple(parse_action(a) for a in names)
+
+
+def _action_figures(figures: Mapping[str, Any]) -> dict[int, float]:
+    """A stored review's figure for each action (its ``values``, its
+    ``chances``), keyed by action id."""
+    return {parse_action(a): float(v) for a, v in figures.items()}
+
+
+def _stderrs(
+    stderr: Mapping[str, Any] | None,
+) -> tuple[float | None, float | None, float | None]:
+    """A stored decision's standard errors (played, best, loss), or three
+    ``None`` where it has none (exact or deterministic figures)."""
+    if stderr is None:
+        return None, None, None
+    return float(stderr["played"]), float(stderr["best"]), float(stderr["loss"])
+
+
+def _stored_judgement(data: Mapping[str, Any]) -> tuple[bool, str | None]:
+    """Whether a stored decision carries its mark, and the mark (``None``:
+    none); a decision written without one has its mark worked out again."""
+    if "judgement" not in data:
+        return False, None
+    mark = data["judgement"]
+    if mark is not None and mark not in MARK_NAMES:
+        raise MarjoletError(
+            f"judgement must be {', '.join(MARK_NAMES)} or null, got {mark!r}"
+        )
+    return True, mark
 
 
 @dataclass(frozen=True, slots=True)

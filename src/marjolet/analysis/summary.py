@@ -22,14 +22,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from marjolet.analysis.marks import CHANCE, MIN_WORLDS, TOLERANCE, lower_bound, mark_of
+from marjolet.analysis.marks import (
+    CHANCE,
+    MARK_NAMES,
+    MIN_WORLDS,
+    TOLERANCE,
+    lower_bound,
+    mark_of,
+)
 from marjolet.analysis.review import Decision
 from marjolet.i18n import translate
 
 #: The loss that halves a decision's accuracy.
 HALF_ACCURACY_LOSS = 20.0
 
-JUDGEMENTS = ("inaccuracy", "mistake", "blunder")
+JUDGEMENTS = MARK_NAMES
 
 
 def judged_loss(d: Decision) -> float:
@@ -53,7 +60,12 @@ def judged_by_chance(d: Decision) -> bool:
 
 def judgement(d: Decision) -> str | None:
     """``"inaccuracy"``, ``"mistake"``, ``"blunder"`` or ``None``; never a
-    mark from an estimate of fewer than :data:`MIN_WORLDS` worlds."""
+    mark from an estimate of fewer than :data:`MIN_WORLDS` worlds. A
+    decision read back from a stored review keeps the mark stored with it
+    (:attr:`Decision.stored_judgement`): its figures, stored rounded, could
+    give another one at a threshold."""
+    if d.judgement_stored:
+        return d.stored_judgement
     if not is_judged(d) or (not d.exact and d.worlds is not None and d.worlds < MIN_WORLDS):
         return None
     if d.match is not None and d.match.decides:
