@@ -191,7 +191,7 @@ def test_hint_text_gives_the_move_its_margin_and_the_runner_up() -> None:
     h = Hint(parse_card("AS"), "pimc", 12.4, False, (MELD_BASE + MELD_INDEX["KQH"], 8.0))
     assert h.text() == (
         "Hint: play A♠. You should end this deal about 12 points ahead; "
-        "declare KQH instead: about 8 points ahead."
+        "declare a marriage instead: about 8 points ahead."  # no trump given: never "KQH"
     )
     assert Hint(DRAW, "pimc", -3.0, True).text() == (
         "Hint: draw. You should end this deal exactly 3 points behind."
@@ -306,3 +306,28 @@ def test_refusals_in_the_terminal_are_the_engines_in_words_without_rule_ids_or_e
     common = {"window_open", "not_held", "must_overtake", "must_follow", "no_window",
               "phase2_meld", "outside_window", "meld_missing", "no_seven"}  # fmt: skip
     assert common <= codes, common - codes
+
+
+@pytest.mark.parametrize(
+    ("meld", "english", "french"),
+    [
+        ("KQH", "declare a marriage", "annoncer un mariage"),
+        ("JQS", "declare a jack and a queen", "annoncer un valet et une dame"),
+    ],
+)
+def test_a_meld_whose_trump_is_unknown_is_named_by_its_kind_never_its_record_letters(
+    meld: str, english: str, french: str
+) -> None:
+    """Without the trump or the rules a meld's cards are unknown: the hint,
+    the review and the refusals name it in the player's words (« un
+    mariage »), never by the record's letters (``KQH``)."""
+    from marjolet.tui.hint import action_words
+    from marjolet.tui.words import speaking
+
+    action = parse_action(f"meld {meld}")
+    for trump, rules in ((None, CLASSIC), (0, None), (None, None)):
+        with speaking("en"):
+            assert action_words(action, trump, rules) == english
+        with speaking("fr"):
+            assert action_words(action, trump, rules) == french
+            assert meld not in describe.choice_label(action, trump, rules)

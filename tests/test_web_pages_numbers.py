@@ -16,6 +16,7 @@ import pytest
 from marjolet.i18n import number
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "marjolet" / "web" / "static"
+CATALOGUES = STATIC.parent.parent / "i18n" / "catalogues"
 NODE = shutil.which("node")
 
 #: Loads common.js in the language asked, then prints what it writes.
@@ -28,7 +29,11 @@ globalThis.document = {
   documentElement: {}, cookie: "", querySelector: () => null,
   querySelectorAll: (selector) => (selector === "[data-number]" ? marked : []),
 };
-globalThis.fetch = async () => ({ ok: true, json: async () => ({}) });
+const { readFileSync } = await import("node:fs");
+const catalogue = (url) =>
+  JSON.parse(readFileSync(new URL(url.split("/").pop(), process.argv[5]), "utf8"));
+globalThis.fetch = async (url) =>
+  ({ ok: true, json: async () => (url.startsWith("/i18n/") ? catalogue(url) : {}) });
 const common = await import(process.argv[2]);
 await common.loadLanguage();
 const values = JSON.parse(process.argv[4]);
@@ -36,6 +41,7 @@ console.log(JSON.stringify({
   numbers: values.map((v) => common.number(v)),
   score: common.scoreText(1040, 980),
   marked: marked[0].textContent,
+  ratings: [common.ratingText(1500, false), common.ratingText(1662, true)],
 }));
 """
 
@@ -45,7 +51,8 @@ VALUES = [0, 500, 999, 1000, 1040, 10_000, 1_234_567, -2500]
 def _written(lang: str, tmp_path: Path) -> dict[str, object]:
     script = tmp_path / "numbers.mjs"
     script.write_text(SCRIPT, encoding="utf-8")
-    args = [str(NODE), str(script), (STATIC / "common.js").as_uri(), lang, json.dumps(VALUES)]
+    args = [str(NODE), str(script), (STATIC / "common.js").as_uri(), lang, json.dumps(VALUES),
+            CATALOGUES.as_uri() + "/"]  # fmt: skip
     out = subprocess.run(args, capture_output=True, text=True, timeout=60, check=True)
     result: dict[str, object] = json.loads(out.stdout)
     return result
@@ -58,6 +65,9 @@ def test_the_pages_write_a_number_as_the_server_does_in_each_language(
 ) -> None:
     written = _written(lang, tmp_path)
     assert written["numbers"] == [number(v, lang) for v in VALUES]
+    assert written["ratings"] == [number(1500, lang), f"{number(1662, lang)}, " + (
+        "provisoire" if lang == "fr" else "provisional"
+    )]
     if lang == "fr":
         assert written["score"] == "1\u202f040\u00a0–\u00a0980"
         assert written["marked"] == "1\u202f000"  # the lobby's target menu
@@ -93,3 +103,28 @@ def test_the_score_tables_write_each_score_and_target_through_number() -> None:
         for value in re.findall(bare_value, args)
     ]
     assert not said, said
+
+
+def test_every_rating_a_page_shows_goes_through_number() -> None:
+    """A rating (about 1500) is written as any other number: « 1 500 » in
+    French. The lobby, the table's nameplates and end line go through
+    ``ratingText``; the profile writes its rating, its interval, the chart's
+    labels and its points itself, each through ``number``."""
+    profile = (STATIC / "profile.js").read_text(encoding="utf-8")
+    bare = re.findall(r"\b(?:rating|low|high): (?!number\()[^,}]+", profile)
+    assert not bare, bare
+    ticks = re.findall(r'class: v === points\[last\][^}]*\}, ([^)]*\))', profile)
+    assert ticks and all(tick.startswith("number(") for tick in ticks), ticks
+    sources = "".join(
+        (STATIC / name).read_text(encoding="utf-8") for name in ("online.js", "board.js")
+    )
+    said = re.findall(r"\brating: ((?!ratingText\(|number\()[^,}]+)", sources)
+    assert [value.strip() for value in said] == ["view.ratings[player]"], said  # ratingOf
+    table = (STATIC / "table.js").read_text(encoding="utf-8")
+    mapped = re.findall(r"ratings = \[0, 1\]\.map\((\w+)\)", table)
+    assert mapped == ["ratingOf", "ratingOf"]
+    for rating in re.findall(r"\brating: ([^\n]*)", table):  # through ratingText, ratingOf's too
+        assert set(re.findall(r"\b(\w+)\(", rating)) <= {"ratingOf", "ratingText"}, rating
+    assert "ratingText(account.rating, account.provisional)" in table  # ratingOf
+    change = re.search(r"change: (.*)", table)
+    assert change is not None and change.group(1).count("number(") == 2, change

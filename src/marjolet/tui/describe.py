@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from marjolet.actions import ACTION_NAMES, DIX, DRAW, MELD_BASE
+from marjolet.actions import DIX, DRAW, MELD_BASE
 from marjolet.cards import (
     CARD_POINTS,
     SEVEN,
@@ -434,7 +434,8 @@ def summary_table(breakdowns: Sequence[Breakdown]) -> list[tuple[str, int, int]]
 
 def action_label(action: int, trump: int | None, rules: Rules | None) -> str:
     """An action as the table shows it: ``A♠``, ``K♥-Q♥``, ``four aces``,
-    ``dix``, ``draw`` (a meld without its trump: its record letters)."""
+    ``dix``, ``draw``; a meld without its trump or rules (its cards unknown)
+    by its kind, ``a marriage`` (``un mariage``), never its record letters."""
     if action < MELD_BASE:
         return card_symbol(action)
     if action == DRAW:
@@ -445,7 +446,7 @@ def action_label(action: int, trump: int | None, rules: Rules | None) -> str:
     if m < MARRIAGE_BASE:
         return four_kind(m)
     if trump is None or rules is None:
-        return ACTION_NAMES[action][5:]
+        return tr("meld.KQ_unseen" if m < JACK_QUEEN_BASE else "meld.JQ_unseen")
     return meld_cards_text(m, trump, rules)
 
 

@@ -584,7 +584,8 @@ export function resultText(won, forfeit) {
 /** A player's rating as the pages show it: "1500, provisional" while it is
  *  still uncertain (few games played). */
 export function ratingText(rating, provisional) {
-  return provisional ? t("rating.provisional", { rating }) : String(rating);
+  const written = number(rating);  // « 1 500 » in French, as every other number
+  return provisional ? t("rating.provisional", { rating: written }) : written;
 }
 
 /** A score, "520 – 310" (the player's first, or seat 0's), never broken at the dash. */

@@ -5,14 +5,13 @@ import {
   api, applyPreferences, clear, el, forfeitKind, formatDate, loadLanguage, recordName, scoreText, seatsHeld, t, topbar,
 } from "./common.js";
 
-/** Who forfeited, and how a person did it, in words a phone shows (a
- *  program's technical reason stays in the tooltip). */
+/** Who forfeited, and how, in words a phone shows (a program's technical
+ *  reason stays in the game's JSON, for whoever studies the bot). */
 function forfeitStatus(game) {
   const kind = forfeitKind(game.forfeit);
   const name = game.players[game.forfeit.seat];
   if (kind === "aborted") return el("span", { class: "forfeit" }, t("history.aborted", { name }));
   const said = t("history.forfeited", { name });
-  if (kind === "bot") return el("span", { class: "forfeit", title: game.forfeit.reason }, said);
   return el("span", { class: "forfeit" }, `${said} (${t(`history.${kind}_title`)})`);
 }
 

@@ -4,8 +4,8 @@
 // on the other devices, delete the account.
 
 import {
-  api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, localName, refreshOnline, resultText, sentence,
-  svg, t, topbar, translateDocument,
+  api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, localName, number, refreshOnline, resultText,
+  sentence, svg, t, topbar, translateDocument,
 } from "./common.js";
 
 function $(id) {
@@ -43,15 +43,15 @@ function plot(history) {
   const y = (v) => h - pad - ((v - lo) * (h - 2 * pad)) / (hi - lo);
   const path = points.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
   const last = points.length - 1;
-  const point = (v, i) => (i === 0 ? t("profile.plot_start_point", { rating: 1500 }) : t("profile.plot_point", {
-    n: i, date: formatDate(history[i - 1].at), result: resultText(history[i - 1].score > 0.5, false), rating: Math.round(v),
+  const point = (v, i) => (i === 0 ? t("profile.plot_start_point", { rating: number(1500) }) : t("profile.plot_point", {
+    n: i, date: formatDate(history[i - 1].at), result: resultText(history[i - 1].score > 0.5, false), rating: number(Math.round(v)),
   }));
   return svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "rating-plot", role: "img", "aria-label": t("profile.plot_label", { n: history.length }) },
     svg("line", { x1: pad, y1: h - pad, x2: w - pad, y2: h - pad, class: "axis" }),
     svg("line", { x1: pad, y1: y(1500), x2: w - pad, y2: y(1500), class: "start" }),
     ...yLabels(points, y).map((v) => svg("text", {
       x: 2, y: y(v) + 4, class: v === points[last] ? "tick now" : "tick",
-    }, String(Math.round(v)))),
+    }, number(Math.round(v)))),
     svg("text", { x: pad, y: h - pad + 16, class: "tick" }, t("profile.plot_start")),
     svg("text", { x: w - pad, y: h - pad + 16, class: "tick", "text-anchor": "end" }, t("profile.plot_after", { n: history.length })),
     svg("path", { d: path, class: "line", fill: "none" }),
@@ -182,7 +182,8 @@ async function main() {
   });
   clear($("summary")).append(t(r.provisional ? "profile.summary_provisional" : "profile.summary", {
     // two rating deviations either side: where the rating most likely lies (about 95%)
-    rating: Math.round(r.value), low: Math.round(r.value - 2 * r.rd), high: Math.round(r.value + 2 * r.rd), record,
+    rating: number(Math.round(r.value)), low: number(Math.round(r.value - 2 * r.rd)),
+    high: number(Math.round(r.value + 2 * r.rd)), record,
   }));
   clear($("plot")).append(plot(data.history));
   clear($("recent")).append(recent(data.recent_games));

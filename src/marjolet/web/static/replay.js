@@ -190,7 +190,7 @@ function load(data, title, downloads) {
     // (« Vous avez quitté la partie », « vous avez gagné »), else of both in the third
     const yours = f.seat === state.you ? "_you" : f.winner !== null && f.winner === state.you ? "_you_won" : "";
     clear(partial).append(t(`${key[forfeitKind(f)]}${yours}`, {
-      name: recordName(data.game.players[f.seat]), reason: f.reason, winner: recordName(data.game.players[f.winner]) }));
+      name: recordName(data.game.players[f.seat]), winner: recordName(data.game.players[f.winner]) }));
   }
   if (!data.deals.length) {
     clear($("board")).append(el("p", { class: "muted" }, t("replay.no_deal")));

@@ -313,7 +313,7 @@ function ratingsLine(view) {
     // the rating this match left, beside its change (the rating now may have moved on since)
     name: view.players[s],
     rating: accounts[s].after === undefined ? ratingOf(s) : ratingText(accounts[s].after, accounts[s].provisional_after),
-    change: accounts[s].change < 0 ? `\u2212${-accounts[s].change}` : `+${accounts[s].change}`,
+    change: accounts[s].change < 0 ? `\u2212${number(-accounts[s].change)}` : `+${number(accounts[s].change)}`,
   }));
   return el("p", { class: "ratings" }, parts.join(" · "));
 }
@@ -549,16 +549,17 @@ function invitePanel(view) {
 }
 
 // A person's forfeit in words: `${prefix}left${suffix}`, `${prefix}you_resigned${suffix}`, ...;
-// a program's: "forfeit.text" with its reason.
+// a program's: "forfeit.text" (its technical reason is in the game's JSON, not here).
 function forfeitText(f, prefix, suffix, name, view) {
   const kind = forfeitKind(f);
-  if (kind === "bot") return t("forfeit.text", { name, reason: f.reason });
+  if (kind === "bot") return t("forfeit.text", { name });
   const you = f.seat === state.seat ? "you_" : "";
   return t(`${prefix}${you}${kind}${suffix}`, { name: view.players[f.seat] });
 }
 
-// The match ended by a forfeit: who lost it and how (a bot that broke down:
-// why, and the end of its program's standard error, all inserted as text).
+// The match ended by a forfeit: who lost it and how, in words (a bot that broke
+// down: its technical reason and the end of its standard error are in the game's
+// JSON and the server's log, for whoever studies the bot, not on a player's screen).
 function forfeitOverlay(view) {
   const node = $("overlay");
   if (state.hiddenSummary === "forfeit") {
@@ -581,9 +582,6 @@ function forfeitOverlay(view) {
       first: playerLabel(view, mine, seat), second: playerLabel(view, theirs, seat),
     })),
   ];
-  if (f.stderr.length) {
-    body.push(el("p", {}, t("forfeit.stderr")), el("pre", { class: "stderr" }, f.stderr.join("\n")));
-  }
   body.push(ratingsLine(view));  // a claimed win is rated like any other end
   const news = rematchNews();
   if (news) body.push(news);
