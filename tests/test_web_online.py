@@ -9,6 +9,7 @@ marjolet.web.ratings).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import random
@@ -1334,6 +1335,45 @@ def test_a_live_seek_stays_listed_while_its_page_follows_it_and_leaves_once_the_
         taken = http.post(f"/api/seeks/{left['id']}/accept", json={"name": "Joe"})
         assert taken.status_code == 409 and taken.json()["error"]["code"] == "seek_gone"
         assert http.post(f"/api/seeks/{kept['id']}/accept", json={"name": "Joe"}).status_code == 200
+
+
+def test_a_lobby_change_while_the_socket_opens_is_in_the_list_the_page_fetches_or_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the socket was accepted, then its account read, then it listened: an
+    # offer posted in between was told to no socket, and was missing from
+    # the list the page fetched once the socket opened, until the next change
+    reading, release = threading.Event(), threading.Event()
+    account_of = Online.account_of
+
+    async def held(self: Online, token: str | None) -> Any:
+        if not reading.is_set():  # the socket's reading (not the post's)
+            reading.set()
+            await asyncio.to_thread(release.wait, TIMEOUT)
+        return await account_of(self, token)
+
+    monkeypatch.setattr(Online, "account_of", held)
+    with live_server(fast_config(tmp_path / "w.sqlite3")) as server:
+        page: dict[str, Any] = {}
+        fetched = threading.Event()
+
+        def open_the_page() -> None:  # as online.js: the socket opens, then the list is fetched
+            page["socket"] = connect(f"{server.ws_base}/ws/lobby", open_timeout=TIMEOUT)
+            with server.http() as client:
+                page["listed"] = {s["id"] for s in client.get("/api/lobby").json()["seeks"]}
+            fetched.set()
+
+        opening = threading.Thread(target=open_the_page)
+        opening.start()
+        assert reading.wait(TIMEOUT)
+        fetched.wait(2.0)  # (opened and fetched while the account is read, before)
+        with server.http() as http:
+            posted = http.post("/api/seeks", json={"name": "Ida", "rules": SHORT}).json()
+        release.set()
+        opening.join(TIMEOUT)
+        with page["socket"] as lobby:
+            if posted["id"] not in page["listed"]:
+                assert json.loads(lobby.recv(timeout=3)) == {"type": "lobby"}
 
 
 def test_the_lobby_pages_are_told_when_a_live_seek_leaves_because_its_page_closed(

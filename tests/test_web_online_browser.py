@@ -7,7 +7,9 @@ countdown, claims the win, and their profile plots the new rating.
 
 from __future__ import annotations
 
+import asyncio
 import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from playwright.sync_api import Browser, Page, Request, Route, expect
 from web_support import (
     DESKTOP,
     PHONE,
+    TIMEOUT,
     LiveServer,
     close_watched_page,
     fast_config,
@@ -312,6 +315,34 @@ def test_a_rematch_offer_is_accepted_from_the_list_of_games(
     expect(dmitri.locator(".nameplate", has_text="claire")).to_be_visible()
     for page in (claire, dmitri):
         close_watched_page(page)
+
+
+def test_an_offer_posted_while_the_lobby_socket_opens_is_listed_once_it_is_open(
+    page: Page, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the page fetched the offers, then opened its socket, and fetched them
+    # again only when told of a change: an offer posted before the socket
+    # listened (while it opened, or reopened after a phone's network drop)
+    # was missing from the page until the next change
+    from marjolet.web.routes import lobby
+
+    opening, release = threading.Event(), threading.Event()
+    listening = lobby._listening
+
+    async def held(online: Any, ws: Any) -> Any:
+        opening.set()
+        await asyncio.to_thread(release.wait, TIMEOUT)
+        return await listening(online, ws)
+
+    monkeypatch.setattr(lobby, "_listening", held)
+    with live_server(fast_config(tmp_path / "w.sqlite3")) as server:
+        page.goto(f"{server.base}/online?lang=en")
+        assert opening.wait(TIMEOUT)
+        expect(page.locator("#seeks p.muted")).to_be_visible()  # no offers yet
+        with server.http() as http:
+            http.post("/api/seeks", json={"name": "Ida", "rules": {"profile": "classic"}})
+        release.set()
+        expect(page.locator("#seeks li", has_text="Ida")).to_be_visible()
 
 
 def test_two_pages_pressing_play_now_open_the_same_table(

@@ -204,16 +204,12 @@ async def lobby_socket(ws: WebSocket) -> None:
         await ws.close(code=4403, reason="cross-site connection refused")
         return
     online: Online = ws.app.state.online
-    await ws.accept()
-    token = ws.cookies.get(SESSION_COOKIE)
-    account = await online.account_of(token)
-    listener = Listener(ws=ws)
-    if account is not None and token:  # its session's end closes this socket
-        listener.account_id, listener.session = account.id, token_digest(token)
-    online.listeners.add(listener)
-    pump = asyncio.create_task(_pump(ws, listener))
+    listener, account = await _listening(online, ws)
+    pump: asyncio.Task[None] | None = None
     bucket = security.TokenBucket(FOLLOWS_PER_SECOND, FOLLOWS_PER_SECOND * 2)
     try:
+        await ws.accept()
+        pump = asyncio.create_task(_pump(ws, listener))
         while True:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
@@ -238,9 +234,25 @@ async def lobby_socket(ws: WebSocket) -> None:
         pass
     finally:
         online.listeners.discard(listener)
-        pump.cancel()
-        with contextlib.suppress(BaseException):
-            await pump
+        if pump is not None:
+            pump.cancel()
+            with contextlib.suppress(BaseException):
+                await pump
+
+
+async def _listening(online: Online, ws: WebSocket) -> tuple[Listener, Account | None]:
+    """The socket's listener, told every lobby change from now on, with the
+    account its session cookie proves. Registered before the socket is
+    accepted: the page fetches the offers once it is open, so a change is
+    either in that list or told on the socket (one told while the account
+    was still being read was lost to the page until the next change)."""
+    token = ws.cookies.get(SESSION_COOKIE)
+    account = await online.account_of(token)
+    listener = Listener(ws=ws)
+    if account is not None and token:  # its session's end closes this socket
+        listener.account_id, listener.session = account.id, token_digest(token)
+    online.listeners.add(listener)
+    return listener, account
 
 
 async def _pump(ws: WebSocket, listener: Listener) -> None:

@@ -374,6 +374,10 @@ function lobbySocket() {
   ws.owner = owner;
   state.socket = ws;
   ws.addEventListener("open", () => {
+    // the offers as they are now: the server tells this socket every change from its
+    // opening on, and one made before (while it (re)opened, a phone's network
+    // back after a drop) would be shown only at the next change
+    seeks().catch(() => {});
     followMine();
     if (state.place) waitOn(state.place.key);
     // a game that changed before this socket (re)opened was told to no socket here

@@ -232,6 +232,46 @@ function dot(judgement, cx, cy) {
   return svg("circle", { ...attrs, cx, cy, r: 3.5 });
 }
 
+/** The least side of a mark's target on the screen, in CSS pixels (WCAG 2.5.8): a mark is
+ *  drawn about 7 pixels wide, too small for a finger on a phone; 2 more for rounding. */
+const TARGET_PX = 26;
+
+/** The transparent square a tap on the mark of decision `i` finds, centred on the mark;
+ *  its side is set in screen pixels once the graph is laid out (sizeTargets). */
+function markTarget(i, cx, cy) {
+  const side = TARGET_PX + 4;  // about right on a phone before the first layout
+  return svg("rect", { class: "review-target", "data-index": i, "data-cx": cx, "data-cy": cy,
+    x: cx - side / 2, y: cy - side / 2, width: side, height: side, fill: "transparent" });
+}
+
+/** Give each mark's target TARGET_PX screen pixels a side, whatever the graph's drawn
+ *  width (`width`: its width in its own units); again each time the graph is resized. */
+function sizeTargets(graph, width) {
+  const shown = graph.getBoundingClientRect().width;
+  if (!shown) return;  // not on the page (yet)
+  const side = (TARGET_PX * width) / shown;
+  for (const node of graph.querySelectorAll(".review-target")) {
+    node.setAttribute("x", Number(node.dataset.cx) - side / 2);
+    node.setAttribute("y", Number(node.dataset.cy) - side / 2);
+    node.setAttribute("width", side);
+    node.setAttribute("height", side);
+  }
+}
+
+/** The decision whose mark's target holds the tap at (`x`, `y`) on the screen, or -1;
+ *  where the targets of close marks overlap, the mark nearest the tap. */
+function tappedMark(graph, x, y) {
+  let found = -1;
+  let nearest = Infinity;
+  for (const node of graph.querySelectorAll(".review-target")) {
+    const box = node.getBoundingClientRect();
+    if (x < box.left || x > box.right || y < box.top || y > box.bottom) continue;
+    const distance = Math.hypot(x - (box.left + box.right) / 2, y - (box.top + box.bottom) / 2);
+    if (distance < nearest) [found, nearest] = [Number(node.dataset.index), distance];
+  }
+  return found;
+}
+
 /** What the marks mean, their thresholds as the review JSON gives them (its thresholds,
  *  from marjolet.analysis.marks: the one place they are set), as the terminal says it. */
 export function marksNoteText(review, byMatch) {
@@ -320,17 +360,28 @@ export function evaluationGraph(review, current, shown, goTo, you = null, viewOf
   ds.forEach((d, i) => {
     if (d.judgement) graph.append(dot(d.judgement, x(i), y(d)));
   });
+  // over the marks, so that a finger finds each (a transparent square of 26 pixels)
+  if (goTo) ds.forEach((d, i) => { if (d.judgement) graph.append(markTarget(i, x(i), y(d))); });
   const here = ds.findIndex((d) => d.deal > current.deal || (d.deal === current.deal && d.action >= current.step));
   if (here >= 0) graph.append(svg("line", { x1: x(here), y1: top, x2: x(here), y2: top + plot, stroke: "currentColor", "stroke-dasharray": "3 3" }));
   if (goTo) {
     graph.classList.add("clickable");
     graph.addEventListener("click", (event) => {
-      const box = graph.getBoundingClientRect();
-      const at = ((event.clientX - box.left) / box.width) * width;
-      let nearest = 0;
-      ds.forEach((d, i) => { if (Math.abs(x(i) - at) < Math.abs(x(nearest) - at)) nearest = i; });
+      // a tap on a mark's target is for that mark, even where an unmarked decision is nearer
+      let nearest = tappedMark(graph, event.clientX, event.clientY);
+      if (nearest < 0) {
+        const box = graph.getBoundingClientRect();
+        const at = ((event.clientX - box.left) / box.width) * width;
+        nearest = 0;
+        ds.forEach((d, i) => { if (Math.abs(x(i) - at) < Math.abs(x(nearest) - at)) nearest = i; });
+      }
       goTo(ds[nearest].deal, ds[nearest].action);
     });
+    if (window.ResizeObserver) {
+      // the graph is drawn anew at each step: the observer of one taken off the page ends
+      const resized = new ResizeObserver(() => (graph.isConnected ? sizeTargets(graph, width) : resized.disconnect()));
+      resized.observe(graph);
+    }
     keyboardGraph(graph, ds, here, current, players, goTo, viewOf);
   }
   const legend = el("p", { class: "review-legend small" },
