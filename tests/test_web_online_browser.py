@@ -54,7 +54,7 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     sign_up(alice, server, "alice", "fr")
     sign_up(bobby, server, "bobby", "en")
     # as the lobby and the tables show it: a new account's rating is provisional
-    account_line = "Connecté : alice (classement 1500, provisoire)"
+    account_line = "Connecté : alice (classement 1\u202f500, provisoire)"  # « 1 500 »
     expect(alice.locator("#account")).to_contain_text(account_line)
     alice.check("#seek-rated")
     alice.select_option("#seek-days", "")
@@ -68,7 +68,7 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     alice.wait_for_url("**/game/*", timeout=20_000)
     assert alice.url == bobby.url
     plate = alice.locator(".nameplate", has_text="bobby")
-    once_on_the_plate = "classement 1500, provisoire"
+    once_on_the_plate = "classement 1\u202f500, provisoire"
     expect(plate.locator(".chip.rating")).to_have_text(once_on_the_plate)
     # the count of games waiting for each player follows the turn
     playable = ".hand.mine .card.playable"
@@ -97,10 +97,12 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     alice.click("#claim", timeout=20_000)
     overlay = alice.locator("#overlay")
     expect(overlay).to_contain_text("bobby a quitté la partie sans revenir")
-    won = r"alice\u00a0: classement \d+(, provisoire)? \(\+\d+\)"  # pushed once the claim is rated
-    lost = r"bobby\u00a0: classement \d+(, provisoire)? \(\u2212\d+\)"  # her own first,
+    rating = r"\d\u202f\d{3}"  # « 1 512 »: a French rating is written as every number
+    # pushed once the claim is rated
+    won = rf"alice\u00a0: classement {rating}(, provisoire)? \(\+\d+\)"
+    lost = rf"bobby\u00a0: classement {rating}(, provisoire)? \(\u2212\d+\)"  # her own first,
     expect(overlay.locator(".ratings")).to_have_text(re.compile(f"^{won} · {lost}$"))  # any seat
-    expect(plate.locator(".chip.rating")).not_to_have_text("classement 1500, provisoire")
+    expect(plate.locator(".chip.rating")).not_to_have_text(once_on_the_plate)
     score = alice.locator("#overlay").inner_text()
     alice_, bobby_ = r"alice \(vous\)", r"bobby"
     whose = rf"{alice_} \d+\u00a0–\u00a0\d+ {bobby_}"  # hers first, as in the score table
@@ -131,8 +133,9 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     expect(chart).to_contain_text("départ")
     expect(chart).to_contain_text("après 1 partie classée")
     now = alice.locator(".rating-plot .tick.now").text_content() or ""
-    assert now.isdigit() and int(now) > 1500, now  # the rating now, after a win
-    assert "1500" in (chart.text_content() or "")  # where every player starts
+    # the rating now, after a win
+    assert re.fullmatch(rating, now) and int(now.replace("\u202f", "")) > 1500, now
+    assert "1\u202f500" in (chart.text_content() or "")  # where every player starts
     assert "Partie 1," in (alice.locator(".rating-plot circle title").last.text_content() or "")
     panel, drawn = alice.locator("#plot").bounding_box(), chart.bounding_box()
     assert panel is not None and drawn is not None

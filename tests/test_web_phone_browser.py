@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from web_support import (
     PHONE,
@@ -340,6 +340,7 @@ def test_the_lobby_checkboxes_are_big_enough_to_see_and_tap_on_a_small_phone(
     for name in ("dix_on_play", "one_meld_per_window"):
         box = page.locator(f"input[type=checkbox][name={name}]")
         expect(box).to_be_visible()
+        expect(box).to_be_enabled()  # once the profiles came (a tap before would be undone)
         size = box.bounding_box()
         label = box.locator("xpath=..").bounding_box()
         assert size is not None and label is not None, name
@@ -351,4 +352,36 @@ def test_the_lobby_checkboxes_are_big_enough_to_see_and_tap_on_a_small_phone(
         page.mouse.click(size["x"] + size["width"] / 2, size["y"] + size["height"] / 2)
         expect(box).to_be_checked(checked=not before)  # the tap on the box ticks it
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    close_watched_page(page)
+
+
+def test_the_rules_cannot_be_changed_before_the_profiles_come_and_undo_the_change(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """On a slow connection a box ticked while the page still waited for the
+    rule profiles was unticked by them a moment later: the rules stay shut
+    until the profiles have come, then take the player's changes."""
+    page = open_watched_page(chromium, viewport={"width": 360, "height": 740}, locale="fr-FR")
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:  # the profiles wait until the test lets them
+        held.append(route)
+
+    page.route("**/api/options", hold)
+    page.goto(f"{server.base}/?lang=fr")
+    page.locator(".rules summary").click()
+    box = page.locator("input[type=checkbox][name=one_meld_per_window]")
+    expect(box).to_be_visible()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    expect(box).to_be_disabled()
+    held[0].continue_()
+    expect(box).to_be_enabled()
+    expect(box).not_to_be_checked()  # the classic profile's value
+    box.check()
+    page.wait_for_timeout(200)  # nothing comes later to undo it
+    expect(box).to_be_checked()
     close_watched_page(page)

@@ -215,6 +215,8 @@ async function main() {
   showPrograms();
   document.addEventListener("marjolet:research", showPrograms);
   applyProfile();
+  // open to the player only now: a box ticked before the profiles came was untied by them
+  rulesForm().disabled = false;
   field("profile").addEventListener("change", applyProfile);
   const rulesLink = () => {
     $("rules-link").href = `/rules?rules=${encodeURIComponent(JSON.stringify(chosenRules()))}`;
