@@ -777,13 +777,13 @@ def test_a_mark_just_over_a_threshold_survives_the_stored_reviews_rounding() -> 
     assert stored(again).to_json() == again.to_json()
     unmarked = seat_decision(worlds=31)  # too few worlds: no mark, and none read back
     (read,) = stored(dataclasses.replace(review, decisions=(unmarked,))).decisions
-    assert read.judgement_stored and judgement(read) is None
+    assert read.stored_mark is not None and judgement(read) is None
 
 
 def test_a_stored_decision_with_an_unknown_mark_is_refused_in_one_line() -> None:
     data = seat_decision().to_json() | {"judgement": "gaffe"}
-    with pytest.raises(MarjoletError, match=r"^judgement must be inaccuracy, mistake, "
-                       r"blunder or null, got 'gaffe'$"):
+    said = r"^stored decision \(deal 0, action 3\): judgement must be inaccuracy, mistake, "
+    with pytest.raises(MarjoletError, match=said + r"blunder or null, got 'gaffe'$"):
         Decision.from_json(data)
 
 

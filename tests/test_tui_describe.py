@@ -191,7 +191,7 @@ def test_hint_text_gives_the_move_its_margin_and_the_runner_up() -> None:
     h = Hint(parse_card("AS"), "pimc", 12.4, False, (MELD_BASE + MELD_INDEX["KQH"], 8.0))
     assert h.text() == (
         "Hint: play A♠. You should end this deal about 12 points ahead; "
-        "declare a marriage instead: about 8 points ahead."  # no trump given: never "KQH"
+        "declare marriage in hearts instead: about 8 points ahead."  # no trump: never "KQH"
     )
     assert Hint(DRAW, "pimc", -3.0, True).text() == (
         "Hint: draw. You should end this deal exactly 3 points behind."
@@ -311,16 +311,16 @@ def test_refusals_in_the_terminal_are_the_engines_in_words_without_rule_ids_or_e
 @pytest.mark.parametrize(
     ("meld", "english", "french"),
     [
-        ("KQH", "declare a marriage", "annoncer un mariage"),
-        ("JQS", "declare a jack and a queen", "annoncer un valet et une dame"),
+        ("KQH", "declare marriage in hearts", "annoncer mariage à cœur"),
+        ("JQS", "declare a jack and the queen of spades", "annoncer un valet et la dame de pique"),
     ],
 )
 def test_a_meld_whose_trump_is_unknown_is_named_by_its_kind_never_its_record_letters(
     meld: str, english: str, french: str
 ) -> None:
     """Without the trump or the rules a meld's cards are unknown: the hint,
-    the review and the refusals name it in the player's words (« un
-    mariage »), never by the record's letters (``KQH``)."""
+    the review and the refusals name it in the player's words by its kind
+    and suit (« mariage à cœur »), never by the record's letters (``KQH``)."""
     from marjolet.tui.hint import action_words
     from marjolet.tui.words import speaking
 

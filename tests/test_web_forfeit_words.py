@@ -1,5 +1,6 @@
 """A bot that broke down is told to a player in words of the catalogue
-(« son programme a cessé de fonctionner »), never by its technical reason
+(« il est tombé en panne »: a crash, a garbled or illegal answer, no
+answer in time alike), never by its technical reason
 (a protocol error, a crash's text) nor its standard error: those stay in the
 game's JSON and the server's log, for whoever studies the bot."""
 
@@ -40,4 +41,4 @@ def test_the_history_says_why_a_bot_forfeited_as_it_says_a_person_s_forfeit() ->
     history = (STATIC / "history.js").read_text(encoding="utf-8")
     assert 'if (kind === "bot")' not in history  # the bot goes through history.{kind}_title
     assert "t(`history.${kind}_title`)" in history
-    assert translate("history.bot_title", "fr") == "son programme a cessé de fonctionner"
+    assert translate("history.bot_title", "fr") == "en panne"

@@ -348,6 +348,45 @@ def test_an_offer_posted_while_the_lobby_socket_opens_is_listed_once_it_is_open(
         expect(page.locator("#seeks li", has_text="Ida")).to_be_visible()
 
 
+def test_an_older_list_of_offers_answered_last_never_hides_a_newer_one(
+    page: Page, tmp_path: Path
+) -> None:
+    # the page fetches the offers when its socket opens and at each change:
+    # two fetches can overlap, and whichever answer came last was shown, so
+    # a slow first answer could hide the offer the second one listed
+    held: list[Route] = []
+    asked = [0]
+
+    def hold(route: Route) -> None:  # the page's first list goes through, later ones wait
+        asked[0] += 1
+        if asked[0] == 1:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/lobby", hold)
+    with live_server(fast_config(tmp_path / "w.sqlite3")) as server:
+        page.goto(f"{server.base}/online?lang=en")
+        expect(page.locator("#seeks p.muted")).to_be_visible()  # no offers yet
+        for _ in range(100):  # the socket is open: its own fetch waits
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert len(held) == 1
+        with server.http() as http:
+            http.post("/api/seeks", json={"name": "Ida", "rules": {"profile": "classic"}})
+        for _ in range(100):  # told of Ida's offer, the page fetches again
+            if len(held) == 2:
+                break
+            page.wait_for_timeout(50)
+        assert len(held) == 2
+        held[1].continue_()
+        expect(page.locator("#seeks li", has_text="Ida")).to_be_visible()
+        held[0].fulfill(status=200, content_type="application/json", body='{"seeks": []}')
+        page.wait_for_timeout(300)  # the older answer, without Ida's offer, comes last
+        expect(page.locator("#seeks li", has_text="Ida")).to_be_visible()
+
+
 def test_two_pages_pressing_play_now_open_the_same_table(
     chromium: Browser, server: LiveServer
 ) -> None:

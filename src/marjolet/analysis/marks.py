@@ -86,13 +86,9 @@ def mark_of(
     """``"inaccuracy"``, ``"mistake"``, ``"blunder"`` or ``None`` for a loss
     (exact, or an estimate's lower bound with ``tolerance`` =
     :data:`TOLERANCE`) against ``thresholds`` (points by default)."""
-    inaccuracy, mistake, blunder = thresholds
-    if loss >= blunder - tolerance:
-        return "blunder"
-    if loss >= mistake - tolerance:
-        return "mistake"
-    if loss >= inaccuracy - tolerance:
-        return "inaccuracy"
+    for name, threshold in reversed(list(zip(MARK_NAMES, thresholds, strict=True))):
+        if loss >= threshold - tolerance:
+            return name
     return None
 
 

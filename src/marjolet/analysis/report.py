@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from marjolet.actions import ACTION_NAMES
-from marjolet.analysis.marks import BLUNDER, CHANCE, INACCURACY, MIN_WORLDS, MISTAKE
+from marjolet.analysis.marks import BLUNDER, CHANCE, INACCURACY, MARK_NAMES, MIN_WORLDS, MISTAKE
 from marjolet.analysis.match_chance import percent
 from marjolet.analysis.review import Decision
 from marjolet.analysis.summary import (
-    JUDGEMENTS,
     PlayerSummary,
     judged_by_chance,
     judgement,
@@ -54,7 +53,7 @@ class Review:
             "budget": self.budget,
             "estimator": self.estimator,
             "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
-            "match_thresholds": dict(zip(JUDGEMENTS, CHANCE.thresholds, strict=True)),
+            "match_thresholds": dict(zip(MARK_NAMES, CHANCE.thresholds, strict=True)),
         }
 
     @classmethod

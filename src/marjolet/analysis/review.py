@@ -129,6 +129,14 @@ class MatchChance:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredMark:
+    """The mark a stored review gave a decision: ``"inaccuracy"``,
+    ``"mistake"``, ``"blunder"``, or ``None`` (no mark)."""
+
+    judgement: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
     """One decision of a record and how good it was."""
 
@@ -158,13 +166,11 @@ class Decision:
     worlds: int | None = None
     #: near the end of a match: the chance of winning it (seat view, ``best``)
     match: MatchChance | None = None
-    #: whether the decision was read back from a stored review with its mark
-    #: (:meth:`from_json`), and that mark (``None``: no mark). Its figures
-    #: are stored rounded, and rounded figures could give another mark at a
-    #: threshold: the stored one is the review's
-    #: (:func:`marjolet.analysis.summary.judgement`).
-    judgement_stored: bool = False
-    stored_judgement: str | None = None
+    #: the mark the review gave, when read back from a stored review
+    #: (:meth:`from_json`; ``None``: work it out from the figures). The
+    #: figures are stored rounded, and rounded figures could give another
+    #: mark at a threshold (:func:`marjolet.analysis.summary.judgement`).
+    stored_mark: StoredMark | None = None
 
     def to_json(self) -> dict[str, Any]:
         def num(x: float) -> float | int:
@@ -195,8 +201,8 @@ class Decision:
             out["worlds"] = self.worlds
         if self.match is not None:
             out["match"] = self.match.to_json()
-        if self.judgement_stored:
-            out["judgement"] = self.stored_judgement
+        if self.stored_mark is not None:
+            out["judgement"] = self.stored_mark.judgement
         return out
 
     @classmethod
@@ -208,7 +214,6 @@ class Decision:
         know are left."""
         stderr_played, stderr_best, stderr_loss = _stderrs(data.get("stderr"))
         match = data.get("match")
-        judgement_stored, stored_judgement = _stored_judgement(data)
         return cls(
             deal=int(data["deal"]),
             action=int(data["action"]),
@@ -228,8 +233,7 @@ class Decision:
             stderr_loss=stderr_loss,
             worlds=None if data.get("worlds") is None else int(data["worlds"]),
             match=None if match is None else MatchChance.from_json(match),
-            judgement_stored=judgement_stored,
-            stored_judgement=stored_judgement,
+            stored_mark=_stored_mark(data),
         )
 
 
@@ -254,17 +258,18 @@ def _stderrs(
     return float(stderr["played"]), float(stderr["best"]), float(stderr["loss"])
 
 
-def _stored_judgement(data: Mapping[str, Any]) -> tuple[bool, str | None]:
-    """Whether a stored decision carries its mark, and the mark (``None``:
-    none); a decision written without one has its mark worked out again."""
+def _stored_mark(data: Mapping[str, Any]) -> StoredMark | None:
+    """The mark a stored decision carries (``None``: it carries none, and
+    its mark is worked out again from its figures)."""
     if "judgement" not in data:
-        return False, None
+        return None
     mark = data["judgement"]
     if mark is not None and mark not in MARK_NAMES:
         raise MarjoletError(
-            f"judgement must be {', '.join(MARK_NAMES)} or null, got {mark!r}"
+            f"stored decision (deal {data['deal']}, action {data['action']}): judgement must be "
+            f"{', '.join(MARK_NAMES)} or null, got {mark!r}"
         )
-    return True, mark
+    return StoredMark(mark)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,6 @@ from typing import Any
 
 from marjolet.analysis.marks import (
     CHANCE,
-    MARK_NAMES,
     MIN_WORLDS,
     TOLERANCE,
     lower_bound,
@@ -35,8 +34,6 @@ from marjolet.i18n import translate
 
 #: The loss that halves a decision's accuracy.
 HALF_ACCURACY_LOSS = 20.0
-
-JUDGEMENTS = MARK_NAMES
 
 
 def judged_loss(d: Decision) -> float:
@@ -62,10 +59,10 @@ def judgement(d: Decision) -> str | None:
     """``"inaccuracy"``, ``"mistake"``, ``"blunder"`` or ``None``; never a
     mark from an estimate of fewer than :data:`MIN_WORLDS` worlds. A
     decision read back from a stored review keeps the mark stored with it
-    (:attr:`Decision.stored_judgement`): its figures, stored rounded, could
+    (:attr:`Decision.stored_mark`): its figures, stored rounded, could
     give another one at a threshold."""
-    if d.judgement_stored:
-        return d.stored_judgement
+    if d.stored_mark is not None:
+        return d.stored_mark.judgement
     if not is_judged(d) or (not d.exact and d.worlds is not None and d.worlds < MIN_WORLDS):
         return None
     if d.match is not None and d.match.decides:

@@ -434,8 +434,8 @@ def summary_table(breakdowns: Sequence[Breakdown]) -> list[tuple[str, int, int]]
 
 def action_label(action: int, trump: int | None, rules: Rules | None) -> str:
     """An action as the table shows it: ``A♠``, ``K♥-Q♥``, ``four aces``,
-    ``dix``, ``draw``; a meld without its trump or rules (its cards unknown)
-    by its kind, ``a marriage`` (``un mariage``), never its record letters."""
+    ``dix``, ``draw``; a meld without its trump or rules (its jack unknown)
+    by its kind and suit, ``marriage in hearts``, never its record letters."""
     if action < MELD_BASE:
         return card_symbol(action)
     if action == DRAW:
@@ -445,8 +445,9 @@ def action_label(action: int, trump: int | None, rules: Rules | None) -> str:
     m = action - MELD_BASE
     if m < MARRIAGE_BASE:
         return four_kind(m)
-    if trump is None or rules is None:
-        return tr("meld.KQ_unseen" if m < JACK_QUEEN_BASE else "meld.JQ_unseen")
+    if trump is None or rules is None:  # its suit, not which jack (the rules and the trump say)
+        suit = tr(f"suit.{'CDHS'[m & 3]}")
+        return tr("meld.KQ" if m < JACK_QUEEN_BASE else "meld.JQ_unseen", suit=suit)
     return meld_cards_text(m, trump, rules)
 
 

@@ -74,15 +74,15 @@ def marks_note(decisions: Sequence[Decision]) -> str:
     estimated loss past a mistake's can be only an inaccuracy; near the end
     of a match (a decision marked by the chance lost), the chance's
     thresholds in percentage points."""
-    from marjolet.analysis.marks import CHANCE, POINTS
-    from marjolet.analysis.summary import JUDGEMENTS, judged_by_chance
+    from marjolet.analysis.marks import CHANCE, MARK_NAMES, POINTS
+    from marjolet.analysis.summary import judged_by_chance
 
-    points = dict(zip(JUDGEMENTS, (_whole(t) for t in POINTS.thresholds), strict=True))
+    points = dict(zip(MARK_NAMES, (_whole(t) for t in POINTS.thresholds), strict=True))
     about = tr("tui.review_about", n=points["mistake"] + 1)
     parts = [tr("review.marks_note", **points), tr("review.marks_note_estimate", about=about)]
     if any(judged_by_chance(d) for d in decisions):
         chance = (_whole(100 * t) for t in CHANCE.thresholds)
-        parts.append(tr("review.marks_note_match", **dict(zip(JUDGEMENTS, chance, strict=True))))
+        parts.append(tr("review.marks_note_match", **dict(zip(MARK_NAMES, chance, strict=True))))
     return " ".join(parts)
 
 

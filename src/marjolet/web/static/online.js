@@ -272,8 +272,13 @@ function rematchAnswer(g) {
 
 // -- offers ------------------------------------------------------------------------------
 
+// the latest fetch of the offers: an earlier one answered later never lists over it
+let seeksAsked = 0;
+
 async function seeks() {
+  const asked = ++seeksAsked;
   const data = await api("/api/lobby");
+  if (asked !== seeksAsked) return;  // a newer list is on its way (or shown)
   const box = clear($("seeks"));
   if (!data.seeks.length) {
     box.append(el("p", { class: "muted" }, t("online.no_offers")));
@@ -388,7 +393,7 @@ function lobbySocket() {
   });
   ws.addEventListener("message", (event) => {
     const msg = JSON.parse(event.data);
-    if (msg.type === "lobby") seeks();
+    if (msg.type === "lobby") seeks().catch(() => {});
     if (msg.type === "turn") {  // one of the player's games changed
       refreshOnline();
       myGames().catch(() => {});

@@ -360,7 +360,7 @@ export function evaluationGraph(review, current, shown, goTo, you = null, viewOf
   ds.forEach((d, i) => {
     if (d.judgement) graph.append(dot(d.judgement, x(i), y(d)));
   });
-  // over the marks, so that a finger finds each (a transparent square of 26 pixels)
+  // over the marks, so that a finger finds each (a transparent square of TARGET_PX screen pixels)
   if (goTo) ds.forEach((d, i) => { if (d.judgement) graph.append(markTarget(i, x(i), y(d))); });
   const here = ds.findIndex((d) => d.deal > current.deal || (d.deal === current.deal && d.action >= current.step));
   if (here >= 0) graph.append(svg("line", { x1: x(here), y1: top, x2: x(here), y2: top + plot, stroke: "currentColor", "stroke-dasharray": "3 3" }));
