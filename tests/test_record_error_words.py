@@ -462,3 +462,60 @@ def test_meld_name_says_each_meld_as_the_catalogue_words_it() -> None:
         assert meld_name(MELD_INDEX["JQD"], hearts, same) == "jack and queen of diamonds"
     with speaking("fr"):
         assert meld_name(MELD_INDEX["KQH"], hearts, classic) == "mariage d’atout"
+
+
+@pytest.mark.parametrize(
+    ("lang", "fr_or_en"),
+    [
+        ("fr", f"la donne 1 n’a pas de ligne «{NB}deck{NB}»{NB}: juste après «{NB}deal 0{NB}» "
+               f"viennent ses 32 cartes («{NB}deck …{NB}»), puis ses coups."),
+        ("en", "deal 1 has no “deck” line: right after “deal 0” come its 32 cards "
+               "(“deck …”), then its moves."),
+    ],
+)  # fmt: skip
+def test_a_deal_without_its_deck_line_is_told_in_words_counted_from_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, fr_or_en: str
+) -> None:
+    """A forgotten or misspelt ``deck`` line was the library's English
+    (« deal 0 has no 'deck' line (en anglais) ») after a place that counts
+    the deals from 1; it is now said in the player's words, with its line."""
+    header = HAND_TYPED.split("deck ")[0]
+    line = {"fr": "ligne", "en": "line"}[lang]
+    deal = {"fr": "donne", "en": "deal"}[lang]
+    for name, text, at in (
+        ("actions.txt", header + "  1. 7C JC draw\n", 5),
+        ("misspelt.txt", header + "dek " + " ".join(CARD_NAMES) + "\n", 5),
+        ("end.txt", header, 4),
+    ):
+        path = tmp_path / name
+        path.write_text(text)
+        status, _, err = run(["replay", str(path), "--lang", lang], capsys)
+        colon = f"{NB}:" if lang == "fr" else ":"
+        assert status == 2 and err.endswith(f"({line} {at}, {deal} 1){colon} {fr_or_en}\n"), err
+        assert len(err.splitlines()) == 1 and "anglais" not in err and "English" not in err
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_deal_after_the_match_was_won_is_told_with_deals_counted_from_one(
+    tmp_path: Path, selfplay_text: str, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """R22: no deal after the match is decided. The refusal was the
+    library's English, « the match was decided after deal 2 (totals [...]) »,
+    counting from 0 inside a sentence placed « donne 4 »."""
+    from marjolet.record import loads, replay
+
+    result = replay(loads(selfplay_text))
+    assert result.winner is not None, "the self-play record must be a finished match"
+    deals = len(result.deals)
+    deck_line = [line for line in selfplay_text.splitlines() if line.startswith("deck ")][-1]
+    path = tmp_path / "after.txt"
+    path.write_text(f"{selfplay_text.rstrip()}\ndeal {deals}\n{deck_line}\n")
+    status, _, err = run(["replay", str(path), "--lang", lang], capsys)
+    a, b = sorted(result.totals, reverse=True)
+    said = {
+        "fr": f"la partie était déjà gagnée après la donne {deals} ({a}–{b}){NB}: "
+              "aucune donne ne peut la suivre.",
+        "en": f"the match was already won after deal {deals} ({a}–{b}): no deal may follow it.",
+    }[lang]  # fmt: skip
+    assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
+    assert "R22" not in err and "[" not in err and "anglais" not in err, err

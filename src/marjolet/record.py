@@ -58,6 +58,7 @@ from marjolet.errors import (
     CardError,
     IllegalActionError,
     MarjoletError,
+    MatchOverError,
     RecordError,
     RulesError,
 )
@@ -480,6 +481,8 @@ class _Builder:
                 f"R22: the match was decided after deal {d - 1} (totals {t}); "
                 "no further deal is allowed",
                 deal=d,
+                kind="match_decided",
+                detail=f"{t[0]} {t[1]}",
             )
         deck = _parse_deck(deck_texts, d)
         self.actions = []
@@ -695,6 +698,8 @@ class _TextReader:
         self.deal = -1
         self.actions_read = 0
         self.in_deal = False
+        #: the line of the last ``deal`` line read, for a deal without its deck
+        self.deal_line: int | None = None
         #: the line of each deal's deck and of each of its actions
         self.lines: list[tuple[int, list[int]]] = []
 
@@ -718,6 +723,7 @@ class _TextReader:
         builder = self.builder if self.builder is not None else self._end_header(key, lineno)
         if key == "deal":
             self._deal_line(rest, line)
+            self.deal_line = lineno
         elif key == "deck":
             self._deck_line(builder, rest, note)
             self.lines.append((lineno, []))
@@ -813,7 +819,12 @@ class _TextReader:
                 raise RecordError("'first_dealer' is required")
             self.builder = self._builder_from_header()
         if self.deal >= 0 and not self.in_deal:
-            raise RecordError(f"deal {self.deal} has no 'deck' line", deal=self.deal)
+            raise RecordError(
+                f"deal {self.deal} has no 'deck' line",
+                deal=self.deal,
+                line=self.deal_line,
+                kind="no_deck",
+            )
         lines = tuple((deck, tuple(actions)) for deck, actions in self.lines)
         return replace(self.builder.finish(), source_lines=lines)
 
@@ -965,6 +976,7 @@ def _out_of_place(line: str, deal: int) -> RecordError:
         f"the deal's 'deck' line must come before its actions, got {line!r}",
         deal=deal,
         line_in_json=True,
+        kind="no_deck",
     )
 
 
@@ -1093,6 +1105,15 @@ def to_match(record: Record) -> Match:
             )
         try:
             match.start_deal(deal_record.deck)
+        except MatchOverError as exc:
+            totals = " ".join(str(t) for t in match.totals)
+            raise RecordError(
+                str(exc),
+                deal=d,
+                line=_source_line(record, d),
+                kind="match_decided",
+                detail=totals,
+            ) from None
         except MarjoletError as exc:
             raise RecordError(str(exc), deal=d, line=_source_line(record, d)) from None
         for a, action in enumerate(deal_record.actions):
