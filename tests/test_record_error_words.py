@@ -519,3 +519,44 @@ def test_a_deal_after_the_match_was_won_is_told_with_deals_counted_from_one(
     }[lang]  # fmt: skip
     assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
     assert "R22" not in err and "[" not in err and "anglais" not in err, err
+
+
+@pytest.mark.parametrize(
+    ("actions", "fr", "en"),
+    [
+        ("  1. dix\n",
+         "Joueur 2 échange le sept d’atout hors du moment prévu",
+         "Player 2 exchanges the seven of trumps outside the time for it"),
+        ("  1. meld KQS\n",
+         "Joueur 2 fait une annonce hors du moment prévu",
+         "Player 2 declares a meld outside the time for it"),
+    ],
+    ids=["dix", "meld"],
+)  # fmt: skip
+def test_a_meld_or_an_exchange_out_of_its_window_is_told_as_what_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], actions: str, fr: str, en: str
+) -> None:
+    """R14: a refused exchange of the seven was told « annonce ou échange le
+    sept d'atout », which reads as declaring the seven; the engine knows
+    which of the two it refused, and the sentence says it."""
+    path = tmp_path / "window.txt"
+    path.write_text(HAND_TYPED + actions)
+    for lang, said in (("fr", fr), ("en", en)):
+        status, _, err = run(["replay", str(path), "--lang", lang], capsys)
+        assert status == 2 and f" {said} " in err and len(err.splitlines()) == 1, err
+        assert " ou " not in err.split(said)[1] and " or " not in err.split(said)[1], err
+
+
+def test_an_exchange_in_the_last_six_tricks_is_told_as_an_exchange(
+    tmp_path: Path, selfplay_text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R14: no exchange of the seven in tricks 11-16, said as such, by the
+    player the record would give it to, not « une annonce ou un échange »."""
+    path = edited(tmp_path, selfplay_text, "\n  12. JH AH", "\n  12. JH AH dix", "late.txt")
+    for lang, said in (
+        ("fr", "échange le sept d’atout pendant les six derniers plis"),
+        ("en", "exchanges the seven of trumps during the last six tricks"),
+    ):
+        status, _, err = run(["replay", path, "--lang", lang], capsys)
+        assert status == 2 and said in err and len(err.splitlines()) == 1, err
+        assert "annonce" not in err and "declaration" not in err, err

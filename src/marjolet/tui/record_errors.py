@@ -151,7 +151,9 @@ def refusal_reason(why: dict[str, object], record: Record | None) -> str | None:
     if isinstance(meld, str) and meld in MELD_INDEX:
         rules = record.rules if record else Rules()
         args["meld"] = describe.meld_name(MELD_INDEX[meld], _suit(trump), rules)
-    return tr(f"replay.why_{code}", **args)
+    # an exchange of the seven refused out of its window has its own words
+    key = f"replay.why_{code}_dix" if why.get("what") == "dix" else f"replay.why_{code}"
+    return tr(key, **args)
 
 
 def _suit(trump: object) -> int:

@@ -279,7 +279,9 @@ function uploadError(err) {
  *  (`names`), cards and melds as the table shows them, no rule id; the words of `marjolet
  *  replay` (marjolet.tui.record_errors.refusal_reason). Null for a code without a text. */
 function refusalText(why, names) {
-  const key = `replay.why_${why.code}`;
+  // an exchange of the seven refused out of its window has its own words
+  const dix = why.what === "dix" && hasText(`replay.why_${why.code}_dix`);
+  const key = dix ? `replay.why_${why.code}_dix` : `replay.why_${why.code}`;
   if (!hasText(key)) return null;
   const args = {};
   if (Number.isInteger(why.player)) args.name = names[why.player];
