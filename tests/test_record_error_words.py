@@ -560,3 +560,32 @@ def test_an_exchange_in_the_last_six_tricks_is_told_as_an_exchange(
         status, _, err = run(["replay", path, "--lang", lang], capsys)
         assert status == 2 and said in err and len(err.splitlines()) == 1, err
         assert "annonce" not in err and "declaration" not in err, err
+
+
+@pytest.mark.parametrize(
+    ("after", "fr", "en"),
+    [
+        ("draw",
+         f"(ligne 18, donne 1, pli 12){NB}: random (joueur 2) pioche alors que le talon est "
+         f"épuisé{NB}: après le pli 10, on ne pioche plus, on joue une carte.",
+         "(line 18, deal 1, trick 12): random (player 2) draws when the stock is empty: after "
+         "trick 10 there is no more drawing, a card is played."),
+        ("dix",
+         f"(ligne 18, donne 1, pli 12){NB}: random (joueur 2) échange le sept d’atout pendant "
+         "les six derniers plis, où on ne l’échange plus.",
+         "(line 18, deal 1, trick 12): random (player 2) exchanges the seven of trumps during "
+         "the last six tricks, when it can no longer be exchanged."),
+    ],
+)  # fmt: skip
+def test_a_draw_or_an_exchange_written_after_a_late_trick_is_placed_at_that_trick(
+    tmp_path: Path, selfplay_text: str, capsys: pytest.CaptureFixture[str],
+    after: str, fr: str, en: str,
+) -> None:
+    """« 12. JH AH draw », the habit of tricks 1-10 carried on: the fault
+    is on the line of trick 12 and follows it, so it is placed at trick 12
+    (it was « pli 13 », a trick not begun), and a draw there is told as a
+    draw from an empty stock, not as « aucune annonce n'est ouverte »."""
+    path = edited(tmp_path, selfplay_text, "\n  12. JH AH", f"\n  12. JH AH {after}", "t12.txt")
+    for lang, said in (("fr", fr), ("en", en)):
+        status, _, err = run(["replay", path, "--lang", lang], capsys)
+        assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err

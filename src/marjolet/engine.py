@@ -113,7 +113,7 @@ REFUSAL_CODES: dict[str, str] = {
     "must_follow": "R16: the follower must follow suit (player, card, lead, trump, legal)",
     "must_trump": "R16: the follower has none of the suit led and must trump "
     "(player, card, lead, trump, legal)",
-    "no_window": "R9: 'draw' with no meld window open (player)",
+    "no_window": "R9: 'draw' with no meld window open (player, stock_empty)",
     "phase2_meld": "R14: a meld or the dix in tricks 11-16 (player, what)",
     "outside_window": "R14: a meld or the dix outside the winner's meld window (player, what)",
     "seven_turned_up": "R18: the dix when the indicator is the seven of trumps",
@@ -582,6 +582,7 @@ class Deal:
                     f"R9: 'draw' closes a meld window and none is open (player {p} to play a card)",
                     "no_window",
                     player=p,
+                    stock_empty=s[TRICKS] >= PHASE1_TRICKS,  # nothing is drawn after trick 10
                 )
             return None
         if not s[WINDOW]:

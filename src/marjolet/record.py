@@ -502,7 +502,7 @@ class _Builder:
             try:
                 self.match.play(action)
             except IllegalActionError as exc:
-                trick = _trick(self.match)
+                trick = _trick(self.match, action)
                 raise RecordError(str(exc), deal=d, action=a, trick=trick, why=exc.why) from None
         self.actions.append(action)
 
@@ -954,8 +954,8 @@ def notation_mistake(exc: RecordError) -> dict[str, str] | None:
 def error_place(exc: RecordError) -> list[tuple[str, int]]:
     """Where a record's fault is, as a player counts and a front end words
     it (``replay.at_`` and the first item): the line of a text record, the
-    deal counted from 1, then the trick being played (1-16) for a move the
-    rules refuse, else the action counted from 1; ``[("line", 7), ("deal",
+    deal counted from 1, then the trick of a move the rules refuse (1-16,
+    :func:`_trick`), else the action counted from 1; ``[("line", 7), ("deal",
     1), ("trick", 2)]``, ``[]`` for a fault of the whole file."""
     where = [] if exc.line is None else [("line", exc.line)]
     if exc.deal is not None:
@@ -1124,7 +1124,7 @@ def to_match(record: Record) -> Match:
                     str(exc),
                     deal=d,
                     action=a,
-                    trick=_trick(match),
+                    trick=_trick(match, action),
                     line=_source_line(record, d, a),
                     why=exc.why,
                 ) from None
@@ -1143,9 +1143,18 @@ def _source_line(record: Record, d: int, a: int | None = None) -> int | None:
     return actions[a] if 0 <= a < len(actions) else None
 
 
-def _trick(match: Match) -> int | None:
-    """The trick the match's deal is playing, for an error's reader."""
-    return None if match.deal is None else match.deal.trick_number
+def _trick(match: Match, action: int) -> int | None:
+    """The trick a refused action belongs to, for an error's reader: the
+    trick being played, but for a meld, ``dix`` or ``draw`` refused
+    between two tricks (no window open, no card led) the trick just
+    played, after which the record writes it (``12. JH AH draw``)."""
+    deal = match.deal
+    if deal is None:
+        return None
+    between = not deal.in_window and deal.lead is None and not deal.is_over
+    if action >= MELD_BASE and between and deal.tricks_played > 0:
+        return deal.tricks_played
+    return deal.trick_number
 
 
 def result_of(match: Match) -> ReplayResult:

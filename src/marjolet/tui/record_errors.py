@@ -151,9 +151,16 @@ def refusal_reason(why: dict[str, object], record: Record | None) -> str | None:
     if isinstance(meld, str) and meld in MELD_INDEX:
         rules = record.rules if record else Rules()
         args["meld"] = describe.meld_name(MELD_INDEX[meld], _suit(trump), rules)
-    # an exchange of the seven refused out of its window has its own words
-    key = f"replay.why_{code}_dix" if why.get("what") == "dix" else f"replay.why_{code}"
-    return tr(key, **args)
+    return tr(f"replay.why_{code}{_variant(why)}", **args)
+
+
+def _variant(why: dict[str, object]) -> str:
+    """The suffix of a refusal's sentence when its particulars change what
+    it is: an exchange of the seven (``_dix``) rather than a meld, a draw
+    from the empty stock of tricks 11-16 (``_stock_empty``)."""
+    if why.get("what") == "dix":
+        return "_dix"
+    return "_stock_empty" if why.get("stock_empty") is True else ""
 
 
 def _suit(trump: object) -> int:
