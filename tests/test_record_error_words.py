@@ -589,3 +589,22 @@ def test_a_draw_or_an_exchange_written_after_a_late_trick_is_placed_at_that_tric
     for lang, said in (("fr", fr), ("en", en)):
         status, _, err = run(["replay", path, "--lang", lang], capsys)
         assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
+
+
+@pytest.mark.parametrize(
+    ("cards", "fr", "en"),
+    [
+        ("", "son paquet a 0 carte et non 32", "its deck has 0 cards, not 32"),
+        (" AS", "son paquet a 1 carte et non 32", "its deck has 1 card, not 32"),
+        (" AS AC", "son paquet a 2 cartes et non 32", "its deck has 2 cards, not 32"),
+    ],
+)
+def test_a_short_decks_count_of_cards_agrees_with_its_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cards: str, fr: str, en: str
+) -> None:
+    """« son paquet a 1 cartes »: French counts 0 and 1 in the singular."""
+    path = tmp_path / "short.txt"
+    path.write_text(f"first_dealer 0\ndeal 0\ndeck{cards}\n")
+    for lang, said in (("fr", fr), ("en", en)):
+        status, _, err = run(["replay", str(path), "--lang", lang], capsys)
+        assert status == 2 and said in err and len(err.splitlines()) == 1, err
