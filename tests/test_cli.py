@@ -48,7 +48,7 @@ def test_a_record_read_from_standard_input_is_named_so() -> None:
     assert proc.returncode == 2
     assert proc.stderr.startswith(
         "marjolet: error: standard input: this file is not a valid game (line 3, deal 1): "
-        "the deal's 'deck' line must come before its actions"
+        "deal 1 has no “deck” line"
     )
 
 

@@ -462,3 +462,149 @@ def test_meld_name_says_each_meld_as_the_catalogue_words_it() -> None:
         assert meld_name(MELD_INDEX["JQD"], hearts, same) == "jack and queen of diamonds"
     with speaking("fr"):
         assert meld_name(MELD_INDEX["KQH"], hearts, classic) == "mariage d’atout"
+
+
+@pytest.mark.parametrize(
+    ("lang", "fr_or_en"),
+    [
+        ("fr", f"la donne 1 n’a pas de ligne «{NB}deck{NB}»{NB}: juste après «{NB}deal 0{NB}» "
+               f"viennent ses 32 cartes («{NB}deck …{NB}»), puis ses coups."),
+        ("en", "deal 1 has no “deck” line: right after “deal 0” come its 32 cards "
+               "(“deck …”), then its moves."),
+    ],
+)  # fmt: skip
+def test_a_deal_without_its_deck_line_is_told_in_words_counted_from_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, fr_or_en: str
+) -> None:
+    """A forgotten or misspelt ``deck`` line was the library's English
+    (« deal 0 has no 'deck' line (en anglais) ») after a place that counts
+    the deals from 1; it is now said in the player's words, with its line."""
+    header = HAND_TYPED.split("deck ")[0]
+    line = {"fr": "ligne", "en": "line"}[lang]
+    deal = {"fr": "donne", "en": "deal"}[lang]
+    for name, text, at in (
+        ("actions.txt", header + "  1. 7C JC draw\n", 5),
+        ("misspelt.txt", header + "dek " + " ".join(CARD_NAMES) + "\n", 5),
+        ("end.txt", header, 4),
+    ):
+        path = tmp_path / name
+        path.write_text(text)
+        status, _, err = run(["replay", str(path), "--lang", lang], capsys)
+        colon = f"{NB}:" if lang == "fr" else ":"
+        assert status == 2 and err.endswith(f"({line} {at}, {deal} 1){colon} {fr_or_en}\n"), err
+        assert len(err.splitlines()) == 1 and "anglais" not in err and "English" not in err
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_deal_after_the_match_was_won_is_told_with_deals_counted_from_one(
+    tmp_path: Path, selfplay_text: str, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """R22: no deal after the match is decided. The refusal was the
+    library's English, « the match was decided after deal 2 (totals [...]) »,
+    counting from 0 inside a sentence placed « donne 4 »."""
+    from marjolet.record import loads, replay
+
+    result = replay(loads(selfplay_text))
+    assert result.winner is not None, "the self-play record must be a finished match"
+    deals = len(result.deals)
+    deck_line = [line for line in selfplay_text.splitlines() if line.startswith("deck ")][-1]
+    path = tmp_path / "after.txt"
+    path.write_text(f"{selfplay_text.rstrip()}\ndeal {deals}\n{deck_line}\n")
+    status, _, err = run(["replay", str(path), "--lang", lang], capsys)
+    a, b = sorted(result.totals, reverse=True)
+    said = {
+        "fr": f"la partie était déjà gagnée après la donne {deals} ({a}–{b}){NB}: "
+              "aucune donne ne peut la suivre.",
+        "en": f"the match was already won after deal {deals} ({a}–{b}): no deal may follow it.",
+    }[lang]  # fmt: skip
+    assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
+    assert "R22" not in err and "[" not in err and "anglais" not in err, err
+
+
+@pytest.mark.parametrize(
+    ("actions", "fr", "en"),
+    [
+        ("  1. dix\n",
+         "Joueur 2 échange le sept d’atout hors du moment prévu",
+         "Player 2 exchanges the seven of trumps outside the time for it"),
+        ("  1. meld KQS\n",
+         "Joueur 2 fait une annonce hors du moment prévu",
+         "Player 2 declares a meld outside the time for it"),
+    ],
+    ids=["dix", "meld"],
+)  # fmt: skip
+def test_a_meld_or_an_exchange_out_of_its_window_is_told_as_what_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], actions: str, fr: str, en: str
+) -> None:
+    """R14: a refused exchange of the seven was told « annonce ou échange le
+    sept d'atout », which reads as declaring the seven; the engine knows
+    which of the two it refused, and the sentence says it."""
+    path = tmp_path / "window.txt"
+    path.write_text(HAND_TYPED + actions)
+    for lang, said in (("fr", fr), ("en", en)):
+        status, _, err = run(["replay", str(path), "--lang", lang], capsys)
+        assert status == 2 and f" {said} " in err and len(err.splitlines()) == 1, err
+        assert " ou " not in err.split(said)[1] and " or " not in err.split(said)[1], err
+
+
+def test_an_exchange_in_the_last_six_tricks_is_told_as_an_exchange(
+    tmp_path: Path, selfplay_text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R14: no exchange of the seven in tricks 11-16, said as such, by the
+    player the record would give it to, not « une annonce ou un échange »."""
+    path = edited(tmp_path, selfplay_text, "\n  12. JH AH", "\n  12. JH AH dix", "late.txt")
+    for lang, said in (
+        ("fr", "échange le sept d’atout pendant les six derniers plis"),
+        ("en", "exchanges the seven of trumps during the last six tricks"),
+    ):
+        status, _, err = run(["replay", path, "--lang", lang], capsys)
+        assert status == 2 and said in err and len(err.splitlines()) == 1, err
+        assert "annonce" not in err and "declaration" not in err, err
+
+
+@pytest.mark.parametrize(
+    ("after", "fr", "en"),
+    [
+        ("draw",
+         f"(ligne 18, donne 1, pli 12){NB}: random (joueur 2) pioche alors que le talon est "
+         f"épuisé{NB}: après le pli 10, on ne pioche plus, on joue une carte.",
+         "(line 18, deal 1, trick 12): random (player 2) draws when the stock is empty: after "
+         "trick 10 there is no more drawing, a card is played."),
+        ("dix",
+         f"(ligne 18, donne 1, pli 12){NB}: random (joueur 2) échange le sept d’atout pendant "
+         "les six derniers plis, où on ne l’échange plus.",
+         "(line 18, deal 1, trick 12): random (player 2) exchanges the seven of trumps during "
+         "the last six tricks, when it can no longer be exchanged."),
+    ],
+)  # fmt: skip
+def test_a_draw_or_an_exchange_written_after_a_late_trick_is_placed_at_that_trick(
+    tmp_path: Path, selfplay_text: str, capsys: pytest.CaptureFixture[str],
+    after: str, fr: str, en: str,
+) -> None:
+    """« 12. JH AH draw », the habit of tricks 1-10 carried on: the fault
+    is on the line of trick 12 and follows it, so it is placed at trick 12
+    (it was « pli 13 », a trick not begun), and a draw there is told as a
+    draw from an empty stock, not as « aucune annonce n'est ouverte »."""
+    path = edited(tmp_path, selfplay_text, "\n  12. JH AH", f"\n  12. JH AH {after}", "t12.txt")
+    for lang, said in (("fr", fr), ("en", en)):
+        status, _, err = run(["replay", path, "--lang", lang], capsys)
+        assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
+
+
+@pytest.mark.parametrize(
+    ("cards", "fr", "en"),
+    [
+        ("", "son paquet a 0 carte et non 32", "its deck has 0 cards, not 32"),
+        (" AS", "son paquet a 1 carte et non 32", "its deck has 1 card, not 32"),
+        (" AS AC", "son paquet a 2 cartes et non 32", "its deck has 2 cards, not 32"),
+    ],
+)
+def test_a_short_decks_count_of_cards_agrees_with_its_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cards: str, fr: str, en: str
+) -> None:
+    """« son paquet a 1 cartes »: French counts 0 and 1 in the singular."""
+    path = tmp_path / "short.txt"
+    path.write_text(f"first_dealer 0\ndeal 0\ndeck{cards}\n")
+    for lang, said in (("fr", fr), ("en", en)):
+        status, _, err = run(["replay", str(path), "--lang", lang], capsys)
+        assert status == 2 and said in err and len(err.splitlines()) == 1, err

@@ -562,6 +562,27 @@ def test_an_upload_error_of_a_text_record_names_its_line(
     close(page)
 
 
+def test_an_upload_error_tells_a_refused_exchange_of_the_seven_as_an_exchange(
+    chromium: Browser, server: LiveServer, tmp_path: Path
+) -> None:
+    """R14: the page words a ``dix`` before any trick won as ``marjolet
+    replay`` does, an exchange, not « annonce ou échange le sept »."""
+    deck = " ".join(CARD_NAMES)
+    typed = tmp_path / "dix.txt"
+    typed.write_text(f"first_dealer 0\ndeal 0\ndeck {deck}\n  1. dix\n")
+    page = open_page(chromium, DESKTOP, "fr-FR")
+    page.goto(server.base + "/replay?lang=fr")
+    page.set_input_files("#record-file", str(typed))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#upload-error:not([hidden])")
+    assert page.inner_text("#upload-error") == (
+        "dix.txt\u00a0: ce fichier n’est pas une partie valable (ligne 4, donne 1, pli 1)"
+        "\u00a0: Joueur 2 échange le sept d’atout hors du moment prévu (juste après avoir "
+        "gagné un pli, avant de piocher)."
+    )
+    close(page)
+
+
 def test_the_viewer_says_equal_totals_past_the_target_play_on_not_just_undecided(
     chromium: Browser, server: LiveServer
 ) -> None:

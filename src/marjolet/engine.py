@@ -113,9 +113,9 @@ REFUSAL_CODES: dict[str, str] = {
     "must_follow": "R16: the follower must follow suit (player, card, lead, trump, legal)",
     "must_trump": "R16: the follower has none of the suit led and must trump "
     "(player, card, lead, trump, legal)",
-    "no_window": "R9: 'draw' with no meld window open (player)",
-    "phase2_meld": "R14: a meld or the dix in tricks 11-16",
-    "outside_window": "R14: a meld or the dix outside the winner's meld window (player)",
+    "no_window": "R9: 'draw' with no meld window open (player, stock_empty)",
+    "phase2_meld": "R14: a meld or the dix in tricks 11-16 (player, what)",
+    "outside_window": "R14: a meld or the dix outside the winner's meld window (player, what)",
     "seven_turned_up": "R18: the dix when the indicator is the seven of trumps",
     "seven_exchanged": "R18/R20: the dix a second time",
     "seven_played": "R20: the dix after the seven of trumps was played",
@@ -582,14 +582,18 @@ class Deal:
                     f"R9: 'draw' closes a meld window and none is open (player {p} to play a card)",
                     "no_window",
                     player=p,
+                    stock_empty=s[TRICKS] >= PHASE1_TRICKS,  # nothing is drawn after trick 10
                 )
             return None
         if not s[WINDOW]:
+            what = "meld" if action < DIX else "dix"  # a front end says which was refused
             if s[TRICKS] >= PHASE1_TRICKS:
                 return Reason(
                     "R14",
                     f"R14: no {'melds' if action < DIX else 'dix'} in phase 2 (tricks 11-16)",
                     "phase2_meld",
+                    player=p,
+                    what=what,
                 )
             return Reason(
                 "R14",
@@ -597,6 +601,7 @@ class Deal:
                 f"in the meld window before drawing",
                 "outside_window",
                 player=p,
+                what=what,
             )
         if action == DIX:
             return self._dix_reason(p)

@@ -112,8 +112,11 @@ class RecordError(MarjoletError):
     (``missing_file``, ``no_permission``, ``folder``, ``unreadable``,
     ``bom``, ``utf16``, ``not_utf8``, ``empty``, ``not_record``,
     ``bad_action``, ``bad_deck``, ``deck_repeats`` (``detail``: the card),
-    ``deck_missing`` (``detail``: the cards missing), ``unfinished_deal``;
-    in a text record ``deal_number`` (``detail``: the line), ``trick_number``, a
+    ``deck_missing`` (``detail``: the cards missing), ``unfinished_deal``,
+    ``match_decided``, a deal after R22 decided the match (``detail``: the
+    two totals, ``"530 520"``);
+    in a text record ``deal_number`` (``detail``: the line), ``no_deck``, a
+    deal without its ``deck`` line, ``trick_number``, a
     trick's number without its dot or with another mark (``1)``, ``1:``),
     ``meld_alone``, ``meld`` with no id after it on its line; in either
     form ``keyword_case``, a keyword typed with capitals (``Draw``), and

@@ -58,6 +58,7 @@ from marjolet.errors import (
     CardError,
     IllegalActionError,
     MarjoletError,
+    MatchOverError,
     RecordError,
     RulesError,
 )
@@ -480,6 +481,8 @@ class _Builder:
                 f"R22: the match was decided after deal {d - 1} (totals {t}); "
                 "no further deal is allowed",
                 deal=d,
+                kind="match_decided",
+                detail=f"{t[0]} {t[1]}",
             )
         deck = _parse_deck(deck_texts, d)
         self.actions = []
@@ -499,7 +502,7 @@ class _Builder:
             try:
                 self.match.play(action)
             except IllegalActionError as exc:
-                trick = _trick(self.match)
+                trick = _trick(self.match, action)
                 raise RecordError(str(exc), deal=d, action=a, trick=trick, why=exc.why) from None
         self.actions.append(action)
 
@@ -695,6 +698,8 @@ class _TextReader:
         self.deal = -1
         self.actions_read = 0
         self.in_deal = False
+        #: the line of the last ``deal`` line read, for a deal without its deck
+        self.deal_line: int | None = None
         #: the line of each deal's deck and of each of its actions
         self.lines: list[tuple[int, list[int]]] = []
 
@@ -718,6 +723,7 @@ class _TextReader:
         builder = self.builder if self.builder is not None else self._end_header(key, lineno)
         if key == "deal":
             self._deal_line(rest, line)
+            self.deal_line = lineno
         elif key == "deck":
             self._deck_line(builder, rest, note)
             self.lines.append((lineno, []))
@@ -813,7 +819,12 @@ class _TextReader:
                 raise RecordError("'first_dealer' is required")
             self.builder = self._builder_from_header()
         if self.deal >= 0 and not self.in_deal:
-            raise RecordError(f"deal {self.deal} has no 'deck' line", deal=self.deal)
+            raise RecordError(
+                f"deal {self.deal} has no 'deck' line",
+                deal=self.deal,
+                line=self.deal_line,
+                kind="no_deck",
+            )
         lines = tuple((deck, tuple(actions)) for deck, actions in self.lines)
         return replace(self.builder.finish(), source_lines=lines)
 
@@ -943,8 +954,8 @@ def notation_mistake(exc: RecordError) -> dict[str, str] | None:
 def error_place(exc: RecordError) -> list[tuple[str, int]]:
     """Where a record's fault is, as a player counts and a front end words
     it (``replay.at_`` and the first item): the line of a text record, the
-    deal counted from 1, then the trick being played (1-16) for a move the
-    rules refuse, else the action counted from 1; ``[("line", 7), ("deal",
+    deal counted from 1, then the trick of a move the rules refuse (1-16,
+    :func:`_trick`), else the action counted from 1; ``[("line", 7), ("deal",
     1), ("trick", 2)]``, ``[]`` for a fault of the whole file."""
     where = [] if exc.line is None else [("line", exc.line)]
     if exc.deal is not None:
@@ -965,6 +976,7 @@ def _out_of_place(line: str, deal: int) -> RecordError:
         f"the deal's 'deck' line must come before its actions, got {line!r}",
         deal=deal,
         line_in_json=True,
+        kind="no_deck",
     )
 
 
@@ -1093,6 +1105,15 @@ def to_match(record: Record) -> Match:
             )
         try:
             match.start_deal(deal_record.deck)
+        except MatchOverError as exc:
+            totals = " ".join(str(t) for t in match.totals)
+            raise RecordError(
+                str(exc),
+                deal=d,
+                line=_source_line(record, d),
+                kind="match_decided",
+                detail=totals,
+            ) from None
         except MarjoletError as exc:
             raise RecordError(str(exc), deal=d, line=_source_line(record, d)) from None
         for a, action in enumerate(deal_record.actions):
@@ -1103,7 +1124,7 @@ def to_match(record: Record) -> Match:
                     str(exc),
                     deal=d,
                     action=a,
-                    trick=_trick(match),
+                    trick=_trick(match, action),
                     line=_source_line(record, d, a),
                     why=exc.why,
                 ) from None
@@ -1122,9 +1143,18 @@ def _source_line(record: Record, d: int, a: int | None = None) -> int | None:
     return actions[a] if 0 <= a < len(actions) else None
 
 
-def _trick(match: Match) -> int | None:
-    """The trick the match's deal is playing, for an error's reader."""
-    return None if match.deal is None else match.deal.trick_number
+def _trick(match: Match, action: int) -> int | None:
+    """The trick a refused action belongs to, for an error's reader: the
+    trick being played, but for a meld, ``dix`` or ``draw`` refused
+    between two tricks (no window open, no card led) the trick just
+    played, after which the record writes it (``12. JH AH draw``)."""
+    deal = match.deal
+    if deal is None:
+        return None
+    between = not deal.in_window and deal.lead is None and not deal.is_over
+    if action >= MELD_BASE and between and deal.tricks_played > 0:
+        return deal.tricks_played
+    return deal.trick_number
 
 
 def result_of(match: Match) -> ReplayResult:

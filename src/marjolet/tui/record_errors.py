@@ -24,7 +24,7 @@ from marjolet.melds import MELD_INDEX
 from marjolet.record import Record, error_place, notation_mistake
 from marjolet.rules import Rules
 from marjolet.tui import describe
-from marjolet.tui.words import card, lang, tr
+from marjolet.tui.words import card, lang, number, tr
 
 #: A rule id at the head of a library message (``R16: ``, ``R9/R10: ``).
 _RULE_ID = re.compile(r"\bR\d+(?:/R\d+)*(?:, \w+)?:\s*")
@@ -106,7 +106,19 @@ _LAYOUT = {
         "replay.reason_deal_number", expected=f"deal {exc.deal}", got=exc.detail or ""
     ),
     "unfinished_deal": lambda exc: tr("replay.reason_unfinished_deal", n=(exc.deal or 0) + 1),
+    "no_deck": lambda exc: tr(
+        "replay.reason_no_deck", n=(exc.deal or 0) + 1, deal=f"deal {exc.deal or 0}"
+    ),
+    "match_decided": lambda exc: _match_decided(exc),
 }
+
+
+def _match_decided(exc: RecordError) -> str:
+    """R22: a deal listed after the match was won, said with the deal that
+    decided it counted from 1 (the refused deal's number, as the place
+    counts it, less one) and the totals, the winner's first."""
+    high, low = sorted((int(t) for t in (exc.detail or "0 0").split()), reverse=True)
+    return tr("replay.reason_match_decided", n=exc.deal or 0, a=number(high), b=number(low))
 
 
 def _hand_typed(mistake: dict[str, str]) -> str:
@@ -139,7 +151,16 @@ def refusal_reason(why: dict[str, object], record: Record | None) -> str | None:
     if isinstance(meld, str) and meld in MELD_INDEX:
         rules = record.rules if record else Rules()
         args["meld"] = describe.meld_name(MELD_INDEX[meld], _suit(trump), rules)
-    return tr(f"replay.why_{code}", **args)
+    return tr(f"replay.why_{code}{_variant(why)}", **args)
+
+
+def _variant(why: dict[str, object]) -> str:
+    """The suffix of a refusal's sentence when its particulars change what
+    it is: an exchange of the seven (``_dix``) rather than a meld, a draw
+    from the empty stock of tricks 11-16 (``_stock_empty``)."""
+    if why.get("what") == "dix":
+        return "_dix"
+    return "_stock_empty" if why.get("stock_empty") is True else ""
 
 
 def _suit(trump: object) -> int:

@@ -279,7 +279,10 @@ function uploadError(err) {
  *  (`names`), cards and melds as the table shows them, no rule id; the words of `marjolet
  *  replay` (marjolet.tui.record_errors.refusal_reason). Null for a code without a text. */
 function refusalText(why, names) {
-  const key = `replay.why_${why.code}`;
+  // an exchange of the seven rather than a meld, a draw from the empty stock: their own words
+  const variant = why.what === "dix" ? "_dix" : why.stock_empty === true ? "_stock_empty" : "";
+  const special = `replay.why_${why.code}${variant}`;
+  const key = hasText(special) ? special : `replay.why_${why.code}`;
   if (!hasText(key)) return null;
   const args = {};
   if (Number.isInteger(why.player)) args.name = names[why.player];
