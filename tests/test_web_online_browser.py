@@ -141,7 +141,7 @@ def test_an_offer_accepted_in_another_browser_opens_both_tables_and_a_claim_is_r
     assert panel is not None and drawn is not None
     assert drawn["width"] >= min(1200, panel["width"]) - 2, (drawn, panel)  # the panel's width
     expect(alice.locator("#summary")).to_contain_text(  # a range a player reads, not "± 290"
-        re.compile(r"très probablement entre \d+ et \d+")
+        re.compile(r"très probablement entre \d[\d\u202f]* et \d[\d\u202f]*")  # « 1 082 »
     )  # and why a rating after one game moves so much (an upset moves it more)
     expect(alice.locator("#summary")).to_contain_text("un résultat inattendu plus encore")
     expect(alice.locator("#recent")).to_contain_text("contre bobby · classée · gagnée par forfait")
