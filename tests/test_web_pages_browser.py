@@ -517,6 +517,18 @@ def test_a_review_asked_for_a_game_still_played_says_when_it_comes(
     close(page)
 
 
+def french_upload_error(chromium: Browser, server: LiveServer, typed: Path) -> str:
+    """What the French replay page says of the record file ``typed`` it refuses."""
+    page = open_page(chromium, DESKTOP, "fr-FR")
+    page.goto(server.base + "/replay?lang=fr")
+    page.set_input_files("#record-file", str(typed))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#upload-error:not([hidden])")
+    said = page.inner_text("#upload-error")
+    close(page)
+    return said
+
+
 def test_an_upload_error_counts_deals_from_one_and_places_a_refused_move_by_its_trick(
     chromium: Browser, server: LiveServer, tmp_path: Path
 ) -> None:
@@ -549,17 +561,11 @@ def test_an_upload_error_of_a_text_record_names_its_line(
     deck = " ".join(CARD_NAMES)
     typed = tmp_path / "table.txt"
     typed.write_text(f"first_dealer 0\ndeal 0\ndeck {deck}\n  1. 7C JC draw\n2 QC 8C\n")
-    page = open_page(chromium, DESKTOP, "fr-FR")
-    page.goto(server.base + "/replay?lang=fr")
-    page.set_input_files("#record-file", str(typed))
-    page.click("#upload-form button[type=submit]")
-    page.wait_for_selector("#upload-error:not([hidden])")
-    assert page.inner_text("#upload-error") == (
+    assert french_upload_error(chromium, server, typed) == (
         "table.txt\u00a0: ce fichier n’est pas une partie valable (ligne 5, donne 1, coup 4)"
         "\u00a0: «\u00a02\u00a0» n’est pas un coup\u00a0: le numéro d’un pli s’écrit suivi "
         "d’un point («\u00a02.\u00a0»)."
     )
-    close(page)
 
 
 def test_an_upload_error_tells_a_refused_exchange_of_the_seven_as_an_exchange(
@@ -570,17 +576,11 @@ def test_an_upload_error_tells_a_refused_exchange_of_the_seven_as_an_exchange(
     deck = " ".join(CARD_NAMES)
     typed = tmp_path / "dix.txt"
     typed.write_text(f"first_dealer 0\ndeal 0\ndeck {deck}\n  1. dix\n")
-    page = open_page(chromium, DESKTOP, "fr-FR")
-    page.goto(server.base + "/replay?lang=fr")
-    page.set_input_files("#record-file", str(typed))
-    page.click("#upload-form button[type=submit]")
-    page.wait_for_selector("#upload-error:not([hidden])")
-    assert page.inner_text("#upload-error") == (
+    assert french_upload_error(chromium, server, typed) == (
         "dix.txt\u00a0: ce fichier n’est pas une partie valable (ligne 4, donne 1, pli 1)"
         "\u00a0: Joueur 2 échange le sept d’atout hors du moment prévu (juste après avoir "
         "gagné un pli, avant de piocher)."
     )
-    close(page)
 
 
 def test_the_viewer_says_equal_totals_past_the_target_play_on_not_just_undecided(

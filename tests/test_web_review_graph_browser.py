@@ -21,6 +21,7 @@ from test_web_pages_browser import AXE, axe_problems
 from web_support import Browser as Client
 from web_support import (
     LiveServer,
+    exact_decision,
     fast_config,
     first_deal_reviewable,
     live_server,
@@ -39,19 +40,6 @@ def page_options() -> dict[str, Any]:
     return {"viewport": {"width": 1400, "height": 900}, "locale": "fr-FR", "bypass_csp": True}
 
 
-def _decision(
-    deal: dict[str, Any], action: int, seat: int, judgement: str | None
-) -> dict[str, Any]:
-    """An exact decision at ``action`` of ``deal`` by ``seat``, marked ``judgement``."""
-    played = deal["actions"][action]
-    best = "TS" if played != "TS" else "TC"
-    loss = {"inaccuracy": 10, "mistake": 20, "blunder": 40, None: 0}[judgement]
-    return {"deal": 0, "action": action, "seat": seat, "trick": 1 + action // 4,
-            "played": played, "best": [best], "value_played": -loss, "value_best": 0,
-            "loss": loss, "exact": True, "view": "ending", "method": "solver",
-            "values": {best: 0, played: -loss}, "judgement": judgement}
-
-
 @pytest.fixture
 def game(tmp_path: Path) -> Iterator[tuple[LiveServer, dict[str, Any], list[dict[str, Any]]]]:
     """A game whose first deal is over, its player having given no name
@@ -65,7 +53,7 @@ def game(tmp_path: Path) -> Iterator[tuple[LiveServer, dict[str, Any], list[dict
         cards = [i for i, a in enumerate(deal["actions"])  # the cards this player played
                  if re.fullmatch(r"[2-9TJQKA][CDHS]", a) and log[i]["player"] == game["seat"]]
         marked = zip(cards[::3], MARKS, strict=False)
-        decisions = [_decision(deal, i, game["seat"], j) for i, j in marked]
+        decisions = [exact_decision(deal, i, game["seat"], j) for i, j in marked]
         review = {
             "decisions": decisions,
             "players": [{"seat": s, "decisions": 4, "accuracy": 50.0, "inaccuracies": 1,

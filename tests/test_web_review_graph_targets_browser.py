@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route
 
-from web_support import LiveServer, first_deal_reviewable, needs_chromium
+from web_support import LiveServer, exact_decision, first_deal_reviewable, needs_chromium
 
 pytestmark = needs_chromium
 
@@ -32,18 +32,6 @@ def page_options() -> dict[str, Any]:
             "is_mobile": True, "has_touch": True}
 
 
-def _decision(deal: dict[str, Any], action: int, seat: int) -> dict[str, Any]:
-    """An exact decision at ``action`` of ``deal`` by ``seat``, marked as MARKED says."""
-    played = deal["actions"][action]
-    best = "TS" if played != "TS" else "TC"
-    judgement = MARKED.get(action)
-    loss = {"inaccuracy": 10, "mistake": 20, "blunder": 40, None: 0}[judgement]
-    return {"deal": 0, "action": action, "seat": seat, "trick": 1 + action // 4,
-            "played": played, "best": [best], "value_played": -loss, "value_best": 0,
-            "loss": loss, "exact": True, "view": "ending", "method": "solver",
-            "values": {best: 0, played: -loss}, "judgement": judgement}
-
-
 @pytest.fixture
 def graph(page: Page, tmp_path: Path) -> Iterator[list[dict[str, Any]]]:
     """The replay of a game whose first deal is over, reviewed with a
@@ -53,7 +41,8 @@ def graph(page: Page, tmp_path: Path) -> Iterator[list[dict[str, Any]]]:
             log = client.get(f"/api/games/{game['id']}/replay").json()["deals"][0]["log"]
         deal = record["deals"][0]
         assert len(deal["actions"]) > max(MARKED) + 10
-        decisions = [_decision(deal, i, log[i]["player"]) for i in range(len(deal["actions"]))]
+        decisions = [exact_decision(deal, i, log[i]["player"], MARKED.get(i))
+                     for i in range(len(deal["actions"]))]
         review = {
             "decisions": decisions,
             "players": [{"seat": s, "decisions": 1, "accuracy": 50.0, "inaccuracies": 1,

@@ -359,6 +359,20 @@ def last_card_to_play(state: dict[str, Any]) -> bool:
     return bool(state["legal"]) and not state["deal_over"] and hand == 1
 
 
+def exact_decision(
+    deal: dict[str, Any], action: int, seat: int, judgement: str | None
+) -> dict[str, Any]:
+    """A stored review's exact decision at ``action`` of a record's ``deal``
+    by ``seat``, losing what ``judgement`` takes (none: nothing lost)."""
+    played = deal["actions"][action]
+    best = "TS" if played != "TS" else "TC"
+    loss = {"inaccuracy": 10, "mistake": 20, "blunder": 40, None: 0}[judgement]
+    return {"deal": 0, "action": action, "seat": seat, "trick": 1 + action // 4,
+            "played": played, "best": [best], "value_played": -loss, "value_best": 0,
+            "loss": loss, "exact": True, "view": "ending", "method": "solver",
+            "values": {best: 0, played: -loss}, "judgement": judgement}
+
+
 @contextmanager
 def first_deal_reviewable(
     folder: Path,
