@@ -89,7 +89,8 @@ def test_an_illegal_answer_is_refused_with_the_rule_as_data() -> None:
     refused = driver.refusal(draw, turn.version)
     assert isinstance(refused, IllegalTurnError) and isinstance(refused, IllegalActionError)
     assert (refused.code, refused.rule, refused.action) == ("illegal", "R9", draw)
-    assert refused.why == {"code": "no_window", "player": turn.seat}  # a front end words it
+    # a front end words it (and a draw after trick 10, from the empty stock, otherwise)
+    assert refused.why == {"code": "no_window", "player": turn.seat, "stock_empty": False}
     with pytest.raises(IllegalActionError, match="R9"):
         driver.submit(draw, turn.version)
     assert driver.version == turn.version
