@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Route
+from playwright.sync_api import Page
 
 from test_web_pages_browser import AXE, axe_problems
 from web_support import Browser as Client
@@ -26,6 +26,7 @@ from web_support import (
     first_deal_reviewable,
     live_server,
     needs_chromium,
+    open_reviewed,
     play_until,
 )
 
@@ -73,13 +74,7 @@ def _open(page: Page, server: LiveServer, game: dict[str, Any], *, held: bool) -
         seats = {game["id"]: {"seat": game["seat"], "token": game["token"]}}
         stored = json.dumps(json.dumps(seats))
         page.add_init_script(f"localStorage.setItem('marjolet.seats', {stored})")
-
-    def answer(route: Route) -> None:
-        route.fulfill(content_type="application/json",
-                      body=json.dumps({"status": "done", "review": game["review"]}))
-
-    page.route(re.compile(r".*/api/games/[^/]+/review$"), answer)
-    page.goto(f"{server.base}/replay?game={game['id']}&review=1")
+    open_reviewed(page, server.base, game["id"], game["review"])
     page.wait_for_selector(".review-panel", timeout=60_000)
 
 

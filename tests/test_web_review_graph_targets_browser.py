@@ -8,16 +8,20 @@ deal, so the decisions lie a few pixels apart."""
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Route
+from playwright.sync_api import Page
 
-from web_support import LiveServer, exact_decision, first_deal_reviewable, needs_chromium
+from web_support import (
+    LiveServer,
+    exact_decision,
+    first_deal_reviewable,
+    needs_chromium,
+    open_reviewed,
+)
 
 pytestmark = needs_chromium
 
@@ -56,12 +60,7 @@ def graph(page: Page, tmp_path: Path) -> Iterator[list[dict[str, Any]]]:
 
 
 def _open(page: Page, server: LiveServer, game_id: str, review: dict[str, Any]) -> None:
-    def answer(route: Route) -> None:
-        route.fulfill(content_type="application/json",
-                      body=json.dumps({"status": "done", "review": review}))
-
-    page.route(re.compile(r".*/api/games/[^/]+/review$"), answer)
-    page.goto(f"{server.base}/replay?game={game_id}&review=1")
+    open_reviewed(page, server.base, game_id, review)
     page.wait_for_selector("svg.review-graph .review-dot", timeout=60_000)
 
 

@@ -6,16 +6,14 @@ answered by the test), so the marks are the same on every run."""
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Route
+from playwright.sync_api import Page
 
-from web_support import LiveServer, first_deal_reviewable, needs_chromium
+from web_support import LiveServer, first_deal_reviewable, needs_chromium, open_reviewed
 
 pytestmark = needs_chromium
 
@@ -67,13 +65,7 @@ def reviewed(page: Page, tmp_path: Path) -> Iterator[tuple[LiveServer, str]]:
             "view": "seat", "budget": 0.3, "estimator": "best",
             "thresholds": {"inaccuracy": 10, "mistake": 20, "blunder": 40},
         }
-
-        def answer(route: Route) -> None:
-            route.fulfill(content_type="application/json",
-                          body=json.dumps({"status": "done", "review": review}))
-
-        page.route(re.compile(r".*/api/games/[^/]+/review$"), answer)
-        page.goto(f"{server.base}/replay?game={game['id']}&review=1")
+        open_reviewed(page, server.base, game["id"], review)
         page.wait_for_selector(".review-panel", timeout=60_000)
         yield server, game["id"]
 

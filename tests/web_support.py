@@ -359,6 +359,18 @@ def last_card_to_play(state: dict[str, Any]) -> bool:
     return bool(state["legal"]) and not state["deal_over"] and hand == 1
 
 
+def open_reviewed(page: Any, base: str, game_id: str, review: dict[str, Any]) -> None:
+    """The replay of ``game_id`` opened with its review, the server's answer
+    to the page's review request replaced by ``review`` (done at once)."""
+
+    def answer(route: Any) -> None:
+        route.fulfill(content_type="application/json",
+                      body=json.dumps({"status": "done", "review": review}))
+
+    page.route(re.compile(r".*/api/games/[^/]+/review$"), answer)
+    page.goto(f"{base}/replay?game={game_id}&review=1")
+
+
 def exact_decision(
     deal: dict[str, Any], action: int, seat: int, judgement: str | None
 ) -> dict[str, Any]:
