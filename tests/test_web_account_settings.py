@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -158,8 +159,14 @@ def test_a_deleted_account_leaves_its_games_to_a_deleted_player_and_others_ratin
     mine, _ = rated_game(server, hugo, ines)
     resign(server, mine["id"], hugo)
     offer = hugo.post("/api/seeks", json={"rules": SHORT, "rated": True}).json()
-    with server.http() as reader:
+    with server.http() as reader:  # once the resigned game is rated (it may come a moment later)
         before = reader.get("/api/players/ines").json()
+        for _ in range(100):
+            if before["history"]:
+                break
+            time.sleep(0.05)
+            before = reader.get("/api/players/ines").json()
+        assert len(before["history"]) == 1, before
     answer = hugo.request("DELETE", "/api/me", json={"password": PASSWORD})
     assert answer.status_code == 200, answer.text
     assert not logged_in(hugo) and not logged_in(laptop)
