@@ -6,11 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --quiet
 
-# pytest spreads the test files over this many processes (pytest-xdist): one
-# a CPU and one more, since the suite waits on servers, browsers and clocks as
-# much as it computes (the times: docs/install.md). make test TEST_WORKERS=0
-# runs it in one process.
-TEST_WORKERS ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) + 1 )))
+# pytest spreads the test files over this many processes (pytest-xdist; auto:
+# one a CPU): the suite waits on servers, browsers and clocks as much as it
+# computes. One process more is faster but loads the machine past what some
+# timing-bound tests bear (docs/install.md). make test TEST_WORKERS=0 runs it
+# in one process.
+TEST_WORKERS ?= auto
 PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
 PLAY_EXTRAS := tui
