@@ -8,7 +8,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from marjolet.actions import ACTION_NAMES
-from marjolet.analysis.marks import BLUNDER, CHANCE, INACCURACY, MARK_NAMES, MIN_WORLDS, MISTAKE
+from marjolet.analysis.marks import (
+    BLUNDER,
+    CHANCE,
+    INACCURACY,
+    MARK_NAMES,
+    MIN_WORLDS,
+    MISTAKE,
+    THRESHOLDS,
+)
 from marjolet.analysis.match_chance import percent
 from marjolet.analysis.review import Decision
 from marjolet.analysis.summary import (
@@ -52,7 +60,7 @@ class Review:
             "view": self.view,
             "budget": self.budget,
             "estimator": self.estimator,
-            "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+            "thresholds": dict(zip(MARK_NAMES, THRESHOLDS, strict=True)),
             "match_thresholds": dict(zip(MARK_NAMES, CHANCE.thresholds, strict=True)),
         }
 

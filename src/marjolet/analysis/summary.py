@@ -22,13 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from marjolet.analysis.marks import (
-    CHANCE,
-    MIN_WORLDS,
-    TOLERANCE,
-    lower_bound,
-    mark_of,
-)
+from marjolet.analysis.marks import CHANCE, MIN_WORLDS, TOLERANCE, lower_bound, mark_of
 from marjolet.analysis.review import Decision
 from marjolet.i18n import translate
 
