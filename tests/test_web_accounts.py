@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from alembic.config import Config
@@ -206,6 +206,49 @@ def test_a_wrong_password_and_an_unknown_name_get_the_same_error(accounts: Accou
         errors.append((error.value.code, str(error.value)))
     assert len(set(errors)) == 1
     assert errors[0][0] == "bad_credentials"
+
+
+class CountingHasher(PasswordHasher):
+    """FAST's hasher, counting the hashes it makes and the hashes it checks."""
+
+    def __init__(self) -> None:
+        super().__init__(time_cost=1, memory_cost=8, parallelism=1)
+        self.made: list[str] = []
+        self.checked: list[str] = []
+
+    def hash(self, password: str | bytes, *, salt: bytes | None = None) -> str:
+        made = super().hash(password, salt=salt)
+        self.made.append(made)
+        return made
+
+    def verify(self, hash: str | bytes, password: str | bytes) -> Literal[True]:
+        self.checked.append(str(hash))
+        return super().verify(hash, password)
+
+
+def test_a_server_starts_without_hashing_and_an_unknown_name_is_checked_against_a_hash(
+    database_url: str,
+) -> None:
+    # An Argon2 hash takes a quarter of a second at the default cost: none is
+    # made when the accounts open (each server start, each test's server), and
+    # the first password check makes the stand-in hash an unknown name is
+    # checked against, before it looks the name up, whatever the name.
+    engine = make_engine(database_url)
+    migrate(engine)
+    hasher = CountingHasher()
+    accounts = Accounts(engine, hasher=hasher, clock=Clock())
+    assert hasher.made == []
+    with pytest.raises(AccountError):
+        accounts.login("Nobody", "my secret words")
+    assert len(hasher.made) == 1 and hasher.checked == hasher.made  # the stand-in, checked
+    accounts.create("Sacha", "my secret words")
+    with pytest.raises(AccountError):
+        accounts.login("Nobody", "my secret words")
+    with pytest.raises(AccountError):
+        accounts.login("Sacha", "wrong words!")
+    stand_in, sachas = hasher.made[0], hasher.made[1]
+    assert len(hasher.made) == 2  # the stand-in is made once
+    assert hasher.checked[1:] == [stand_in, sachas]
 
 
 def test_logout_revokes_that_session_only(accounts: Accounts) -> None:

@@ -29,6 +29,7 @@ import hashlib
 import json
 import re
 import secrets
+import threading
 import time
 import unicodedata
 from collections.abc import Callable, Collection
@@ -282,7 +283,21 @@ class Accounts:
         self.system = system or RatingSystem()
         self.hasher = hasher or PasswordHasher()
         self.clock = clock
-        self._dummy_hash = self.hasher.hash(secrets.token_hex(16))
+        self._dummy: str | None = None
+        self._dummy_lock = threading.Lock()
+
+    @property
+    def _dummy_hash(self) -> str:
+        """A hash of a random password, checked instead when a name is
+        unknown, so that an unknown name takes as long to refuse as a wrong
+        password. Made at the first password check rather than when the
+        server starts (an Argon2 hash is a quarter of a second); every
+        check asks for it before it looks the name up, so the first check
+        is the slower one whatever the name."""
+        with self._dummy_lock:
+            if self._dummy is None:
+                self._dummy = self.hasher.hash(secrets.token_hex(16))
+            return self._dummy
 
     # -- accounts and sessions ----------------------------------------------------
 
@@ -320,6 +335,7 @@ class Accounts:
         """A session token for the right name and password; the same
         ``bad_credentials`` error for an unknown name or a wrong password."""
         row = None
+        dummy = self._dummy_hash  # before the look-up: see _dummy_hash
         valid = account_name(name)
         if valid is not None:
             with self.reader.connect() as db:
@@ -328,7 +344,7 @@ class Accounts:
                         accounts.c.name_key == valid.lower()
                     )
                 ).first()
-        stored = row.password_hash if row is not None else self._dummy_hash
+        stored = row.password_hash if row is not None else dummy
         if not self._verify(stored, password) or row is None:
             raise AccountError("bad_credentials", "wrong name or password")
         with self.engine.begin() as db:
@@ -533,11 +549,12 @@ class Accounts:
 
     def _check_password_of(self, account_id: int, password: object) -> None:
         """Nothing if ``password`` is the account's, else ``bad_password``."""
+        dummy = self._dummy_hash  # before the look-up: see _dummy_hash
         with self.reader.connect() as db:
             stored = db.execute(
                 select(accounts.c.password_hash).where(accounts.c.id == account_id)
             ).scalar()
-        if not self._verify(stored or self._dummy_hash, password) or stored is None:
+        if not self._verify(stored or dummy, password) or stored is None:
             raise AccountError("bad_password", "wrong password")
 
     def _verify(self, stored: str, password: object) -> bool:
