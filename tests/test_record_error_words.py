@@ -608,3 +608,72 @@ def test_a_short_decks_count_of_cards_agrees_with_its_number(
     for lang, said in (("fr", fr), ("en", en)):
         status, _, err = run(["replay", str(path), "--lang", lang], capsys)
         assert status == 2 and said in err and len(err.splitlines()) == 1, err
+
+
+#: The deck in the cards' order, player 0 (Alice) dealing: Alice holds K♣
+#: Q♣ J♦ and the trumps are diamonds; Bob leads.
+ALICE_BOB = HAND_TYPED.replace("first_dealer 0", 'players "Alice" "Bob"\nfirst_dealer 0', 1)
+
+
+@pytest.mark.parametrize(
+    ("actions", "fr", "en"),
+    [
+        # Bob wins trick 1 (A♣ over J♣), Alice holds the marriage
+        ("  1. AC JC meld KQC\n",
+         f"(ligne 7, donne 1, pli 1){NB}: Bob annonce mariage à trèfle sans avoir R♣ ou D♣{NB}: "
+         "c’est Alice qui les a, mais seul le gagnant du pli annonce.",
+         "(line 7, deal 1, trick 1): Bob declares marriage in clubs without holding K♣ or Q♣: "
+         "Alice holds them, but only the winner of the trick declares."),
+        # Alice declared it after trick 1 (her K♣ Q♣ are shown), Bob wins trick 2
+        ("  1. 7C JC meld KQC draw\n  2. 8D TD meld KQC\n",
+         f"(ligne 8, donne 1, pli 2){NB}: Bob annonce mariage à trèfle sans avoir R♣ ou D♣{NB}: "
+         "c’est Alice qui les a, mais seul le gagnant du pli annonce.",
+         "(line 8, deal 1, trick 2): Bob declares marriage in clubs without holding K♣ or Q♣: "
+         "Alice holds them, but only the winner of the trick declares."),
+    ],
+    ids=["in-hand", "exposed"],
+)  # fmt: skip
+def test_a_meld_written_after_a_trick_its_holder_lost_says_only_the_winner_declares(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    actions: str,
+    fr: str,
+    en: str,
+) -> None:
+    """A meld written after a trick the meld's holder lost is the winner's
+    (docs/record.md): the refusal named the winner « sans avoir » the cards,
+    true but misleading; it says whose they are and that only the trick's
+    winner declares."""
+    path = tmp_path / "lost.txt"
+    path.write_text(ALICE_BOB + actions)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    status, out, err = run(["replay", str(path)], capsys)
+    assert status == 2 and out == ""
+    assert err == f"marjolet{NB}: erreur{NB}: {path}{NB}: ce fichier n’est pas une partie " \
+        f"valable {fr}\n"
+    status, _, err = run(["replay", str(path), "--lang", "en"], capsys)
+    assert status == 2
+    assert err == f"marjolet: error: {path}: this file is not a valid game {en}\n"
+
+
+@pytest.mark.parametrize(
+    ("meld", "fr", "en"),
+    [
+        ("4K", "Bob annonce quatre rois sans avoir R♣, R♦, R♥ ou R♠.",
+         "Bob declares four kings without holding K♣, K♦, K♥ or K♠."),  # Alice holds K♣ only
+        ("KQH", "Bob annonce mariage à cœur sans avoir R♥ ou D♥.",
+         "Bob declares marriage in hearts without holding K♥ or Q♥."),  # in the stock
+    ],
+)  # fmt: skip
+def test_a_meld_neither_player_holds_whole_keeps_the_plain_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], meld: str, fr: str, en: str
+) -> None:
+    path = tmp_path / "nobody.txt"
+    path.write_text(ALICE_BOB + f"  1. AC JC meld {meld}\n")
+    for lang, said in (("fr", fr), ("en", en)):
+        status, _, err = run(["replay", str(path), "--lang", lang], capsys)
+        assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
+        assert "Alice" not in err, err

@@ -143,3 +143,72 @@ def test_an_illegal_action_error_and_its_reason_pickle_whole() -> None:
     wanted = ("R7", "not_held", {"player": deal.to_move, "card": "AS"})
     assert (reason.rule, reason.code, dict(reason.params)) == wanted
 
+
+
+def identity_deal(*actions: str) -> Deal:
+    """The deal of the deck in the cards' order, player 0 dealing (player 0
+    holds K♣ Q♣ J♦ and the trumps are diamonds; player 1 leads), after
+    ``actions``."""
+    deal = Deal(list(range(32)), dealer=0)
+    for action in actions:
+        deal.play(parse_action(action))
+    return deal
+
+
+@pytest.mark.parametrize(
+    ("actions", "meld", "missing", "other_holds"),
+    [
+        (("AC", "JC"), "KQC", ["KC", "QC"], True),  # the loser holds the marriage
+        (("AC", "JC"), "JQC", ["QC", "JD"], True),  # and the marjolet with the queen
+        # shown by the loser's meld after trick 1: exposed cards are still in hand
+        (("7C", "JC", "meld KQC", "draw", "8D", "TD"), "KQC", ["KC", "QC"], True),
+        (("AC", "JC"), "4K", ["KC", "KD", "KH", "KS"], False),  # the loser holds one king
+        (("AC", "JC"), "KQH", ["KH", "QH"], False),  # in the stock: nobody holds them
+    ],
+    ids=["marriage", "jack-queen", "exposed", "one-of-four", "stock"],
+)
+def test_a_meld_refused_to_the_tricks_winner_says_whether_the_loser_holds_it(
+    actions: tuple[str, ...], meld: str, missing: list[str], other_holds: bool
+) -> None:
+    """A meld written after a trick its holder lost (« 1. AC JC meld KQC »,
+    K♣ Q♣ in the loser's hand): the window owner is refused for missing
+    cards, and the refusal says that the other player holds them all."""
+    deal = identity_deal(*actions)
+    winner = deal.to_move
+    assert deal.in_window and deal.window_owner == winner
+    reason = deal.illegal_reason(parse_action(f"meld {meld}"))
+    assert reason is not None and reason.why() == {
+        "code": "meld_missing",
+        "player": winner,
+        "meld": meld,
+        "trump": "D",
+        "jack_queen": "trump-jack",
+        "missing": missing,
+        "other_holds": other_holds,
+    }
+    held = {CARD_NAMES[c] for c in deal.hand(winner ^ 1)}  # exposed cards included
+    assert set(missing) <= held if other_holds else not set(missing) <= held
+    if "meld KQC" in actions:
+        assert {CARD_NAMES[c] for c in deal.exposed(winner ^ 1)} == {"KC", "QC"}
+    # the message (a player in play may be sent it) tells nothing of the other's hand
+    assert f"player {winner ^ 1}" not in reason
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_refused_meld_in_play_never_tells_the_player_who_holds_it(lang: str) -> None:
+    """The other player's hand is hidden in play: the terminal words a
+    refused meld from what the mover knows, the same whoever holds it."""
+    from marjolet.observation import observe
+    from marjolet.tui import describe
+    from marjolet.tui.words import speaking
+
+    deal = identity_deal("AC", "JC")  # the loser, player 0, holds K♣ Q♣
+    obs = observe(deal, deal.to_move)
+    action = parse_action("meld KQC")
+    reason = deal.illegal_reason(action)
+    assert reason is not None and reason.code == "meld_missing"
+    plain = {k: v for k, v in reason.params.items() if k != "other_holds"}
+    with speaking(lang):
+        said = describe.refusal(obs, action)
+        assert said == describe.refusal_words(reason.code, reason.params, obs)
+        assert said == describe.refusal_words(reason.code, plain, obs)

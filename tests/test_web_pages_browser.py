@@ -583,6 +583,29 @@ def test_an_upload_error_tells_a_refused_exchange_of_the_seven_as_an_exchange(
     )
 
 
+def test_an_upload_error_says_a_meld_written_after_a_trick_its_holder_lost_is_the_winners(
+    chromium: Browser, server: LiveServer, tmp_path: Path
+) -> None:
+    """As ``marjolet replay`` says it: the winner declares a meld the
+    loser holds (Alice: K♣ Q♣); the page names the holder and says that
+    only the trick's winner declares, and keeps the plain sentence for a
+    meld nobody holds whole."""
+    deck = " ".join(CARD_NAMES)
+    head = f'players "Alice" "Bob"\nfirst_dealer 0\ndeal 0\ndeck {deck}\n'
+    lost, nobody = tmp_path / "perdu.txt", tmp_path / "personne.txt"
+    lost.write_text(head + "  1. AC JC meld KQC\n")
+    nobody.write_text(head + "  1. AC JC meld KQH\n")
+    assert french_upload_error(chromium, server, lost) == (
+        "perdu.txt\u00a0: ce fichier n’est pas une partie valable (ligne 5, donne 1, pli 1)"
+        "\u00a0: Bob annonce mariage à trèfle sans avoir R♣ ou D♣\u00a0: c’est Alice qui les "
+        "a, mais seul le gagnant du pli annonce."
+    )
+    assert french_upload_error(chromium, server, nobody) == (
+        "personne.txt\u00a0: ce fichier n’est pas une partie valable (ligne 5, donne 1, pli 1)"
+        "\u00a0: Bob annonce mariage à cœur sans avoir R♥ ou D♥."
+    )
+
+
 def test_the_viewer_says_equal_totals_past_the_target_play_on_not_just_undecided(
     chromium: Browser, server: LiveServer
 ) -> None:

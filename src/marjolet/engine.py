@@ -122,7 +122,7 @@ REFUSAL_CODES: dict[str, str] = {
     "no_seven": "R18: the dix without the seven of trumps (player, card)",
     "meld_again": "R12: a meld already scored in the deal (player, meld, trump, jack_queen)",
     "meld_missing": "R12: a meld whose cards are not all in hand "
-    "(player, meld, trump, jack_queen, missing)",
+    "(player, meld, trump, jack_queen, missing, other_holds)",
     "one_meld": "R10, one_meld_per_window: a second meld in one window (player)",
 }
 
@@ -690,12 +690,17 @@ class Deal:
                 f"{CARD_NAMES[c]} (the trump jack)" if c == trump_jack else CARD_NAMES[c]
                 for c in display_order(missing)
             )
+            # the other player holds it all (exposed cards are in hand): a
+            # record's meld written after a trick its holder lost; never in
+            # the message, which a player in play may be sent
+            other_holds = not self._meld_cards[m] & ~s[HAND + (p ^ 1)]
             return Reason(
                 "R12",
                 f"R12: meld {meld} needs {cards}, not in the hand of player {p} (window owner)",
                 "meld_missing",
                 **about,
                 missing=[CARD_NAMES[c] for c in display_order(missing)],
+                other_holds=other_holds,
             )
         if self._one_meld and s[WINDOW_MELDS]:
             return Reason(

@@ -246,8 +246,10 @@ def refusal(obs: Observation, action: int) -> str | None:
     ``None`` if it may. The engine says why (its refusal code,
     :meth:`marjolet.engine.Deal.illegal_reason`); this only words it. The
     engine asks a deal, so the observation's own world stands in for it: a
-    refusal depends only on what the mover knows (its hand, its melds, the
-    trick, the seven), never on the hidden cards."""
+    refusal's code and the particulars worded here depend only on what the
+    mover knows (its hand, its melds, the trick, the seven), never on the
+    hidden cards (``meld_missing``'s ``other_holds`` does, and is never
+    worded here: a record's replay says it, :mod:`marjolet.tui.record_errors`)."""
     if obs.to_move >= 0 and not obs.is_my_turn:
         return tr("tui.not_your_turn")
     reason = sample_world(obs, random.Random(0)).illegal_reason(action)

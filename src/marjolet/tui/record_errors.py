@@ -140,7 +140,8 @@ def refusal_reason(why: dict[str, object], record: Record | None) -> str | None:
     args: dict[str, object] = {}
     player = why.get("player")
     if isinstance(player, int) and player in (0, 1):
-        args["name"] = refusal_names(record.players if record else None)[player]
+        names = refusal_names(record.players if record else None)
+        args["name"], args["other"] = names[player], names[player ^ 1]
     for field in ("card", "lead"):
         if isinstance(value := why.get(field), str):
             args[field] = card(parse_card(value))
@@ -157,10 +158,13 @@ def refusal_reason(why: dict[str, object], record: Record | None) -> str | None:
 def _variant(why: dict[str, object]) -> str:
     """The suffix of a refusal's sentence when its particulars change what
     it is: an exchange of the seven (``_dix``) rather than a meld, a draw
-    from the empty stock of tricks 11-16 (``_stock_empty``)."""
+    from the empty stock of tricks 11-16 (``_stock_empty``), a meld the
+    other player holds, written after a trick they lost (``_other_holds``)."""
     if why.get("what") == "dix":
         return "_dix"
-    return "_stock_empty" if why.get("stock_empty") is True else ""
+    if why.get("stock_empty") is True:
+        return "_stock_empty"
+    return "_other_holds" if why.get("other_holds") is True else ""
 
 
 def _suit(trump: object) -> int:

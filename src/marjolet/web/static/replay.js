@@ -279,13 +279,18 @@ function uploadError(err) {
  *  (`names`), cards and melds as the table shows them, no rule id; the words of `marjolet
  *  replay` (marjolet.tui.record_errors.refusal_reason). Null for a code without a text. */
 function refusalText(why, names) {
-  // an exchange of the seven rather than a meld, a draw from the empty stock: their own words
-  const variant = why.what === "dix" ? "_dix" : why.stock_empty === true ? "_stock_empty" : "";
+  // an exchange of the seven rather than a meld, a draw from the empty stock, a meld the
+  // other player holds (written after a trick they lost): their own words
+  const variant = why.what === "dix" ? "_dix" : why.stock_empty === true ? "_stock_empty"
+    : why.other_holds === true ? "_other_holds" : "";
   const special = `replay.why_${why.code}${variant}`;
   const key = hasText(special) ? special : `replay.why_${why.code}`;
   if (!hasText(key)) return null;
   const args = {};
-  if (Number.isInteger(why.player)) args.name = names[why.player];
+  if (Number.isInteger(why.player)) {
+    args.name = names[why.player];
+    args.other = names[1 - why.player];  // who holds a meld the winner was refused
+  }
   for (const field of ["card", "lead"]) if (why[field]) args[field] = cardLabel(why[field]);
   for (const field of ["legal", "missing"]) if (why[field]) args[field] = orList(why[field].map(cardLabel));
   if (why.meld) args.meld = meldName(why.meld, { trump: why.trump, rules: { jack_queen: why.jack_queen } });
