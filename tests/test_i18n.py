@@ -22,7 +22,7 @@ from marjolet.i18n import (
     translate,
 )
 from marjolet.i18n.rulebook import Block
-from marjolet.rules import CLASSIC, Rules
+from marjolet.rules import CLASSIC, SETTING_NAMES, Rules
 from marjolet.tui import words
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "marjolet" / "web" / "static"
@@ -93,6 +93,9 @@ def test_keys_built_at_run_time_exist_for_every_value() -> None:
         assert f"top.lang_{lang}" in en
     for did in ("dix", "meld"):  # an opponent's move, with its points or without
         assert f"table.opponent_{did}" in en and f"table.opponent_{did}_plain" in en
+    for setting in SETTING_NAMES:  # a record's rule setting out of its range
+        assert f"replay.reason_rules_value_{setting}" in en
+    assert "replay.reason_rules_value_deal_pattern_json" in en
 
 
 def test_cards_are_named_as_french_and_english_players_say_them() -> None:

@@ -392,6 +392,223 @@ def test_a_header_keyword_in_capitals_is_told_with_its_line_in_french(
     ), err
 
 
+#: A setting's value out of its range in the ``rules`` line, and what the
+#: setting may be: (setting, value, French, English).
+RULE_VALUES = [
+    ("target", "abc", "c’est un nombre entier de points supérieur à 0",
+     "it is a whole number of points above 0"),
+    ("all_tricks_bonus", "-5", "c’est un nombre entier de points, 0 ou plus",
+     "it is a whole number of points, 0 or more"),
+    ("deal_pattern", "4-4", "il vaut 3-3 ou 2-2-2", "it is 3-3 or 2-2-2"),
+    ("dix_on_play", "yes", "il vaut true ou false", "it is true or false"),
+    ("one_meld_per_window", "1", "il vaut true ou false", "it is true or false"),
+    ("jack_queen", "any", "il vaut trump-jack ou same-suit", "it is trump-jack or same-suit"),
+]  # fmt: skip
+
+KNOWN_SETTINGS = (
+    "deal_pattern, all_tricks_bonus, dix_on_play, jack_queen, target, one_meld_per_window"
+)
+
+#: A text record's header fault (``HAND_TYPED``'s ``old`` made ``new``) and
+#: how ``replay`` says it in French and ``review`` in English, with its line.
+BAD_HEADERS = [
+    ("rules classic", "rules classique",
+     f"(ligne 2){NB}: profil de règles inconnu «{NB}classique{NB}» (profils connus{NB}: classic, "
+     "encyclopedia).",
+     "(line 2): unknown rules profile “classique” (known profiles: classic, encyclopedia)."),
+    ("rules classic", "rules",
+     f"(ligne 2){NB}: la ligne «{NB}rules{NB}» est vide{NB}: elle commence par le profil de "
+     "règles, classic ou encyclopedia.",
+     "(line 2): the “rules” line is empty: it starts with the rules profile, classic or "
+     "encyclopedia."),
+    ("rules classic", "rules classic foo=1",
+     f"(ligne 2){NB}: réglage de règles inconnu «{NB}foo{NB}» (réglages connus{NB}: "
+     f"{KNOWN_SETTINGS}).",
+     f"(line 2): unknown rule setting “foo” (known settings: {KNOWN_SETTINGS})."),
+    ("rules classic", "rules classic target=500 target=1000",
+     f"(ligne 2){NB}: les règles donnent deux fois «{NB}target{NB}».",
+     "(line 2): the rules give “target” twice."),
+    ("rules classic", "rules classic target",
+     f"(ligne 2){NB}: «{NB}target{NB}» n’est pas un réglage des règles{NB}: un réglage s’écrit "
+     f"nom=valeur, comme «{NB}target=1000{NB}».",
+     "(line 2): “target” in the rules is not a setting: a setting is written name=value, "
+     "like “target=1000”."),
+    ("rules classic", "rules classic profile=encyclopedia",
+     f"(ligne 2){NB}: «{NB}profile=encyclopedia{NB}» dans les règles{NB}: le profil en est le "
+     f"premier mot, seul, comme «{NB}rules encyclopedia target=1000{NB}».",
+     "(line 2): “profile=encyclopedia” in the rules: the profile is their first word, alone, "
+     "like “rules encyclopedia target=1000”."),
+    *[
+        ("rules classic", f"rules classic {setting}={value}",
+         f"(ligne 2){NB}: «{NB}{setting}{NB}» ne peut pas valoir «{NB}{value}{NB}» dans les "
+         f"règles{NB}: {fr}.",
+         f"(line 2): “{setting}” cannot be “{value}” in the rules: {en}.")
+        for setting, value, fr, en in RULE_VALUES
+    ],
+    ("format marjolet-record/1", "format marjolet-record/2",
+     f"(ligne 1){NB}: format inconnu «{NB}marjolet-record/2{NB}»{NB}: ce programme lit "
+     f"«{NB}marjolet-record/1{NB}».",
+     "(line 1): unknown format “marjolet-record/2”: this program reads “marjolet-record/1”."),
+    ("rules classic\n", "rules classic\nrules classic\n",
+     f"(ligne 3){NB}: la ligne «{NB}rules{NB}» est donnée deux fois{NB}: chaque ligne "
+     "d’en-tête ne vient qu’une fois.",
+     "(line 3): the “rules” line is given twice: each heading line comes once."),
+    ("first_dealer 0", "first_dealer 2",
+     f"(ligne 3){NB}: «{NB}first_dealer{NB}» ne peut pas valoir «{NB}2{NB}»{NB}: c’est 0 ou 1, "
+     "le joueur qui donne le premier.",
+     "(line 3): “first_dealer” cannot be “2”: it is 0 or 1, the player who deals first."),
+    ("first_dealer 0\n", "",
+     f"(ligne 3){NB}: il manque «{NB}first_dealer{NB}», qui dit qui donne le premier (0 ou 1), "
+     "avant les donnes.",
+     "(line 3): “first_dealer” is missing: it says who deals first (0 or 1), before the deals."),
+    ("first_dealer 0", 'players "Alice"\nfirst_dealer 0',
+     f"(ligne 3){NB}: «{NB}players{NB}» donne 1 nom{NB}: il doit donner les noms des deux "
+     "joueurs.",
+     "(line 3): “players” gives 1 name: it must give the two players' names."),
+    ("first_dealer 0", "players Alice Bob\nfirst_dealer 0",
+     f"(ligne 3){NB}: «{NB}players{NB}» doit donner les noms des deux joueurs, chacun entre "
+     "guillemets droits (\").",
+     "(line 3): “players” must give the two players' names, each in double quotes."),
+    ("first_dealer 0\n", "first_dealer 0\nrule encyclopedia\n",
+     f"(ligne 4){NB}: «{NB}rule encyclopedia{NB}» n’est pas une ligne d’en-tête (format, rules, "
+     f"players, first_dealer), et les donnes commencent par «{NB}deal 0{NB}».",
+     "(line 4): “rule encyclopedia” is not a heading line (format, rules, players, "
+     "first_dealer), and the deals start with “deal 0”."),
+    ("rules classic", "rule classic",
+     f"(ligne 2){NB}: «{NB}rule classic{NB}» n’est pas une ligne d’en-tête (format, rules, "
+     f"players, first_dealer), et les donnes commencent par «{NB}deal 0{NB}».",
+     "(line 2): “rule classic” is not a heading line (format, rules, players, first_dealer), "
+     "and the deals start with “deal 0”."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "fr", "en"),
+    BAD_HEADERS,
+    ids=["unknown-profile", "empty-rules", "unknown-rule-key", "rule-key-twice",
+         "rule-without-value", "profile-not-first",
+         *(f"bad-{setting}" for setting, *_ in RULE_VALUES),
+         "unknown-format", "header-line-twice", "bad-first-dealer", "no-first-dealer",
+         "one-player", "players-unquoted", "unknown-keyword", "unknown-keyword-no-dealer"],
+)  # fmt: skip
+def test_a_bad_header_line_is_told_in_the_players_words_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, fr: str, en: str
+) -> None:
+    """A header the library refuses was its English in the player's
+    sentence (« rules: unknown profile 'classique' (known: classic,
+    encyclopedia) (en anglais) »); it is said in the player's language,
+    the profile, key or value quoted as the file writes it."""
+    assert old in HAND_TYPED
+    path = tmp_path / "head.txt"
+    path.write_text(HAND_TYPED.replace(old, new, 1))
+    for command, lang, said in (("replay", "fr", fr), ("review", "en", en)):
+        status, _, err = run([command, str(path), "--lang", lang], capsys)
+        assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
+        assert "(en anglais)" not in err and "(in English)" not in err, err
+
+
+#: A JSON record's header fault (the record's keys changed, ``...`` for
+#: one removed) and how it is said in French and English.
+BAD_JSON_HEADERS = [
+    ({"rules": "classique"},
+     f"profil de règles inconnu «{NB}classique{NB}» (profils connus{NB}: classic, "
+     "encyclopedia).",
+     "unknown rules profile “classique” (known profiles: classic, encyclopedia)."),
+    ({"rules": {"profile": "classique", "target": 1000}},
+     f"profil de règles inconnu «{NB}classique{NB}» (profils connus{NB}: classic, "
+     "encyclopedia).",
+     "unknown rules profile “classique” (known profiles: classic, encyclopedia)."),
+    ({"rules": {"target": 1000}},
+     f"l’objet «{NB}rules{NB}» ne nomme pas son profil{NB}: «{NB}profile{NB}» vaut classic "
+     "ou encyclopedia.",
+     "the “rules” object does not name its profile: “profile” is classic or encyclopedia."),
+    ({"rules": 5},
+     f"«{NB}rules{NB}» doit être un profil de règles, classic ou encyclopedia, ou un objet "
+     "qui en nomme un.",
+     "“rules” must be a rules profile, classic or encyclopedia, or an object that names one."),
+    ({"rules": {"profile": "classic", "foo": 1}},
+     f"réglage de règles inconnu «{NB}foo{NB}» (réglages connus{NB}: {KNOWN_SETTINGS}).",
+     f"unknown rule setting “foo” (known settings: {KNOWN_SETTINGS})."),
+    ({"rules": {"profile": "classic", "deal_pattern": "3-3"}},
+     f"«{NB}deal_pattern{NB}» ne peut pas valoir «{NB}\"3-3\"{NB}» dans les règles{NB}: il vaut "
+     "[3, 3] ou [2, 2, 2].",
+     "“deal_pattern” cannot be “\"3-3\"” in the rules: it is [3, 3] or [2, 2, 2]."),
+    ({"rules": {"profile": "classic", "target": "1000"}},
+     f"«{NB}target{NB}» ne peut pas valoir «{NB}\"1000\"{NB}» dans les règles{NB}: c’est un "
+     "nombre entier de points supérieur à 0.",
+     "“target” cannot be “\"1000\"” in the rules: it is a whole number of points above 0."),
+    ({"first_dealer": "0"},
+     f"«{NB}first_dealer{NB}» ne peut pas valoir «{NB}\"0\"{NB}»{NB}: c’est 0 ou 1, le joueur "
+     "qui donne le premier.",
+     "“first_dealer” cannot be “\"0\"”: it is 0 or 1, the player who deals first."),
+    ({"first_dealer": ...},
+     f"il manque «{NB}first_dealer{NB}», qui dit qui donne le premier (0 ou 1), avant les "
+     "donnes.",
+     "“first_dealer” is missing: it says who deals first (0 or 1), before the deals."),
+    ({"format": "marjolet-record/2"},
+     f"format inconnu «{NB}marjolet-record/2{NB}»{NB}: ce programme lit "
+     f"«{NB}marjolet-record/1{NB}».",
+     "unknown format “marjolet-record/2”: this program reads “marjolet-record/1”."),
+    ({"players": ["Alice", "Bob", "Carol"]},
+     f"«{NB}players{NB}» donne 3 noms{NB}: il doit donner les noms des deux joueurs.",
+     "“players” gives 3 names: it must give the two players' names."),
+    ({"players": "Alice"},
+     f"«{NB}players{NB}» doit donner les noms des deux joueurs, chacun entre guillemets "
+     "droits (\").",
+     "“players” must give the two players' names, each in double quotes."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("changes", "fr", "en"),
+    BAD_JSON_HEADERS,
+    ids=["unknown-profile", "unknown-profile-in-object", "no-profile", "not-rules",
+         "unknown-rule-key", "bad-deal_pattern", "bad-target", "bad-first-dealer",
+         "no-first-dealer", "unknown-format", "three-players", "players-not-a-list"],
+)  # fmt: skip
+def test_a_json_records_bad_header_is_told_in_the_players_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    changes: dict[str, object], fr: str, en: str,
+) -> None:  # fmt: skip
+    """The JSON form's header faults, said as the text form's (without a
+    line, which a JSON record has not), its values as JSON writes them: a
+    string in its quotes (``"0"``), not to be taken for the number."""
+    record: dict[str, object] = {
+        "format": "marjolet-record/1", "rules": "classic", "first_dealer": 0,
+        "deals": [{"deck": list(CARD_NAMES), "actions": []}],
+    }  # fmt: skip
+    for key, value in changes.items():
+        if value is ...:
+            del record[key]
+        else:
+            record[key] = value
+    path = tmp_path / "head.json"
+    path.write_text(json.dumps(record))
+    for command, lang, said in (("review", "fr", fr), ("replay", "en", en)):
+        status, _, err = run([command, str(path), "--lang", lang], capsys)
+        colon = f"{NB}:" if lang == "fr" else ":"
+        assert status == 2 and err.endswith(f"{colon} {said}\n"), err
+        assert "(" not in err.split(said)[0].split(str(path))[-1], err  # no place: no line
+        assert len(err.splitlines()) == 1 and "anglais" not in err and "English" not in err
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("fr", f"la clé «{NB}rules{NB}» est donnée deux fois dans un même objet JSON."),
+        ("en", "the key “rules” is given twice in one JSON object."),
+    ],
+    ids=["fr", "en"],
+)
+def test_a_json_key_given_twice_is_told_in_the_players_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, said: str
+) -> None:
+    path = tmp_path / "twice.json"
+    path.write_text('{"rules": "classic", "rules": "encyclopedia", "first_dealer": 0}')
+    status, _, err = run(["replay", str(path), "--lang", lang], capsys)
+    assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
+
+
 def test_a_lower_case_card_in_the_deck_line_is_told_with_its_line_in_french(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -17,7 +17,24 @@ class CardError(MarjoletError):
 
 
 class RulesError(MarjoletError):
-    """An unknown profile or a bad rule setting."""
+    """An unknown profile or a bad rule setting.
+
+    ``kind``, for a front end that words the error for a player (a
+    record's bad ``rules``, :class:`RecordError`), says what is wrong
+    where the message alone would have to be parsed: ``unknown_profile``,
+    ``unknown_key`` (``detail``: the key), ``bad_value`` (``detail``: the
+    setting), ``not_rules``, a value neither a profile name nor an object,
+    ``no_profile``, an object without its ``profile``, and in a rules text
+    (``classic target=1000``) ``empty``, ``not_key_value`` (``detail``:
+    the word without its ``=``), ``profile_not_first`` (``detail``: the
+    ``profile=...`` word) and ``key_twice`` (``detail``: the key); else
+    ``None``. ``detail`` is ``None`` for a kind without one.
+    """
+
+    def __init__(self, message: str, *, kind: str | None = None, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.detail = detail
 
 
 class ActionError(MarjoletError):
@@ -120,11 +137,25 @@ class RecordError(MarjoletError):
     trick's number without its dot or with another mark (``1)``, ``1:``),
     ``meld_alone``, ``meld`` with no id after it on its line; in either
     form ``keyword_case``, a keyword typed with capitals (``Draw``), and
-    ``meld_case``, a meld id in small letters (``meld kqs``)), else
-    ``None``; ``detail`` is its particular (the text of the action or of the
-    deck's card, the system's
-    reason a file cannot be read), else ``None``. Neither is in
-    :meth:`to_json`.
+    ``meld_case``, a meld id in small letters (``meld kqs``));
+    a fault of the header: ``unknown_format`` (``detail``: the format),
+    ``no_first_dealer``, ``bad_first_dealer`` (``detail``: the value),
+    ``bad_players`` (``detail``: how many names a list of names gives, else
+    ``None``), a bad ``rules`` as ``rules_`` and the :class:`RulesError`'s
+    kind (``rules_unknown_profile``, ``detail``: the profile;
+    ``rules_unknown_key``, ``rules_key_twice``, ``detail``: the key;
+    ``rules_bad_value``, ``detail``: the setting and its value,
+    ``target=abc``; ``rules_not_key_value`` and ``rules_profile_not_first``,
+    ``detail``: the word; ``rules_empty``, ``rules_not_rules`` and
+    ``rules_no_profile``), in a text record
+    ``header_twice`` (``detail``: the keyword) and ``not_header``, a line
+    before the first ``deal`` that is not a header's (``detail``: the line),
+    in a JSON one ``key_twice``, a key given twice in one object
+    (``detail``: the key); else ``None``. ``detail`` is its particular (the
+    text of the action or of the deck's card, the system's reason a file
+    cannot be read), as the file writes it (a JSON record's value as JSON
+    writes it, ``"0"``, ``[4, 4]``; a format or a profile without its
+    quotes), else ``None``. Neither is in :meth:`to_json`.
     """
 
     def __init__(

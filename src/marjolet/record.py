@@ -400,7 +400,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise RecordError(f"key {key!r} given twice in one JSON object")
+            raise RecordError(
+                f"key {key!r} given twice in one JSON object", kind="key_twice", detail=key
+            )
         out[key] = value
     return out
 
@@ -560,17 +562,66 @@ def _header(rules_value: object, first_dealer: object, players: object, check: b
     return _Builder(rules, dealer, _header_players(players), check)
 
 
-def _header_rules(value: object) -> Rules:
+def _header_rules(value: object, text: str | None = None) -> Rules:
+    """The header's rules from their record form (``value``), read from the
+    text form's ``rules`` line ``text`` if it was one."""
     try:
         return Rules.from_json(value)
     except RulesError as exc:
-        raise RecordError(f"rules: {exc}") from None
+        raise _rules_fault(f"rules: {exc}", exc, value, text) from None
 
 
-def _header_first_dealer(value: object) -> int:
+def _rules_fault(message: str, exc: RulesError, value: object, text: str | None) -> RecordError:
+    """A record's bad ``rules`` (``value`` in the record form, from the
+    text form's line ``text`` if it was one): its :attr:`RecordError.kind`
+    is the :class:`RulesError`'s after ``rules_``, its detail what the file
+    writes: the profile, the key, or ``setting=value`` for a bad value (a
+    JSON record's value in JSON: ``deal_pattern="3-3"``)."""
+    detail = exc.detail
+    if exc.kind == "unknown_profile":
+        if text is not None:
+            detail = text.split()[0]
+        else:
+            detail = _as_written(value.get("profile") if isinstance(value, dict) else value)
+    elif exc.kind == "bad_value" and exc.detail is not None:
+        written = _text_setting(text, exc.detail) if text is not None else None
+        if written is None and isinstance(value, dict) and exc.detail in value:
+            written = _json_text(value[exc.detail])
+        detail = f"{exc.detail}={written or ''}"
+    kind = None if exc.kind is None else f"rules_{exc.kind}"
+    return RecordError(message, kind=kind, detail=detail)
+
+
+def _text_setting(text: str, setting: str) -> str | None:
+    """The value a ``rules`` line gives ``setting``, as written (``4-4``)."""
+    for part in text.split()[1:]:
+        key, _, value = part.partition("=")
+        if key == setting:
+            return value
+    return None
+
+
+def _as_written(value: object) -> str:
+    """A name of a record (a format, a profile) as its file writes it: a
+    text as it is (the text form's, a JSON string's), else its JSON."""
+    return value if isinstance(value, str) else _json_text(value)
+
+
+def _json_text(value: object) -> str:
+    """A value of a JSON record as the file writes it: ``[4, 4]``,
+    ``true``, ``"0"`` (a string in its quotes, not to be taken for 0)."""
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _header_first_dealer(value: object, written: str | None = None) -> int:
+    """The first dealer, 0 or 1 (``written``: the text form's line's value)."""
     if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):
-        shown = json.dumps(value, ensure_ascii=False, default=str)  # true, as written
-        raise RecordError(f"'first_dealer' must be 0 or 1, got {shown}")
+        shown = _json_text(value)  # true, as written
+        raise RecordError(
+            f"'first_dealer' must be 0 or 1, got {shown}",
+            kind="bad_first_dealer",
+            detail=shown if written is None else written,
+        )
     return value
 
 
@@ -582,7 +633,14 @@ def _header_players(players: object) -> tuple[str, str] | None:
         or len(players) != 2
         or not all(isinstance(n, str) for n in players)
     ):
-        raise RecordError(f"'players' must be a list of two names, got {players!r}")
+        count = None  # how many names it gives, when it is a list of names
+        if isinstance(players, list | tuple) and all(isinstance(n, str) for n in players):
+            count = str(len(players))
+        raise RecordError(
+            f"'players' must be a list of two names, got {players!r}",
+            kind="bad_players",
+            detail=count,
+        )
     for i, name in enumerate(players):
         _check_unicode(name, f"players: name {i}")
     return (players[0], players[1])
@@ -614,9 +672,13 @@ def _loads_json(text: str, check: bool) -> Record:
             kind="not_record",
         )
     if "format" in obj and obj["format"] != FORMAT:
-        raise RecordError(f"unknown format {obj['format']!r} (expected {FORMAT!r})")
+        raise RecordError(
+            f"unknown format {obj['format']!r} (expected {FORMAT!r})",
+            kind="unknown_format",
+            detail=_as_written(obj["format"]),
+        )
     if "first_dealer" not in obj:
-        raise RecordError("'first_dealer' is required")
+        raise RecordError("'first_dealer' is required", kind="no_first_dealer")
     builder = _header(obj.get("rules"), obj["first_dealer"], obj.get("players"), check)
     deals = obj.get("deals", [])
     if not isinstance(deals, list):
@@ -720,7 +782,7 @@ class _TextReader:
         if key in self.header and self.builder is None:
             self._header_line(key, rest)
             return
-        builder = self.builder if self.builder is not None else self._end_header(key, lineno)
+        builder = self.builder if self.builder is not None else self._end_header(key, line, lineno)
         if key == "deal":
             self._deal_line(rest, line)
             self.deal_line = lineno
@@ -735,23 +797,30 @@ class _TextReader:
         ``first_dealer``): each at most once, the format only ours, each
         value checked on its own line."""
         if self.header[key] is not None:
-            raise RecordError(f"{key!r} given twice", line_in_json=True)
+            raise RecordError(
+                f"{key!r} given twice", line_in_json=True, kind="header_twice", detail=key
+            )
         self.header[key] = value
         if key == "format" and value != FORMAT:
             raise RecordError(
-                f"unknown format {value!r} (expected {FORMAT!r})", line_in_json=True
+                f"unknown format {value!r} (expected {FORMAT!r})",
+                line_in_json=True,
+                kind="unknown_format",
+                detail=value,
             )
         if key == "rules":
-            _header_rules(_rules_from_text(value))
+            _header_rules(_rules_from_text(value), value)
         elif key == "first_dealer":
-            _header_first_dealer(_int_or_text(value))
+            _header_first_dealer(_int_or_text(value), value)
         elif key == "players":
             _header_players(_players_from_text(value))
 
-    def _end_header(self, key: str, lineno: int) -> _Builder:
+    def _end_header(self, key: str, line: str, lineno: int) -> _Builder:
         """The first line past the header: refuse a text that is no record
-        at all, or a header without its ``first_dealer``; then start the
-        builder from the header."""
+        at all, or a header without its ``first_dealer`` (told, for a line
+        that is neither a header's nor a ``deal`` line, as that line:
+        ``rule classic`` for ``rules classic``); then start the builder
+        from the header."""
         if key != "deal" and all(v is None for v in self.header.values()):
             raise RecordError(
                 f"not a marjolet record: line {lineno} starts with {key[:40]!r}",
@@ -759,7 +828,12 @@ class _TextReader:
                 kind="not_record",
             )
         if self.header["first_dealer"] is None:
-            raise RecordError("'first_dealer' is required before the deals", line_in_json=True)
+            raise RecordError(
+                "'first_dealer' is required before the deals",
+                line_in_json=True,
+                kind="no_first_dealer" if key == "deal" else "not_header",
+                detail=None if key == "deal" else line,
+            )
         self.builder = self._builder_from_header()
         return self.builder
 
@@ -816,7 +890,7 @@ class _TextReader:
         a ``deal`` line without its ``deck`` is unfinished."""
         if self.builder is None:
             if self.header["first_dealer"] is None:
-                raise RecordError("'first_dealer' is required")
+                raise RecordError("'first_dealer' is required", kind="no_first_dealer")
             self.builder = self._builder_from_header()
         if self.deal >= 0 and not self.in_deal:
             raise RecordError(
@@ -852,7 +926,8 @@ def _rules_from_text(text: str | None) -> object:
     try:
         return text_settings(text)
     except RulesError as exc:
-        raise RecordError("rules: empty 'rules' line" if not text.split() else str(exc)) from None
+        message = "rules: empty 'rules' line" if not text.split() else str(exc)
+        raise _rules_fault(message, exc, None, text) from None
 
 
 #: The words of the text form's lines of actions, written in small letters.
@@ -971,7 +1046,12 @@ def _out_of_place(line: str, deal: int) -> RecordError:
     """A text record's line that is neither a header nor in a deal: before
     the first ``deal`` line, or between a ``deal`` line and its ``deck``."""
     if deal < 0:
-        return RecordError(f"unexpected {line!r} before the first 'deal' line", line_in_json=True)
+        return RecordError(
+            f"unexpected {line!r} before the first 'deal' line",
+            line_in_json=True,
+            kind="not_header",
+            detail=line,
+        )
     return RecordError(
         f"the deal's 'deck' line must come before its actions, got {line!r}",
         deal=deal,
@@ -1029,7 +1109,9 @@ def _players_from_text(text: str | None) -> object:
     except ValueError:
         at = -1
     if at != len(text):
-        raise RecordError(f"players: expected two quoted names, got {text[:80]!r}")
+        raise RecordError(
+            f"players: expected two quoted names, got {text[:80]!r}", kind="bad_players"
+        )
     return names
 
 

@@ -43,26 +43,29 @@ class Rules:
     def __post_init__(self) -> None:
         if self.profile not in PROFILE_NAMES:
             raise RulesError(
-                f"unknown profile {self.profile!r} (known: {', '.join(PROFILE_NAMES)})"
+                f"unknown profile {self.profile!r} (known: {', '.join(PROFILE_NAMES)})",
+                kind="unknown_profile",
             )
         if tuple(self.deal_pattern) not in DEAL_PATTERNS:
-            raise RulesError(f"deal_pattern must be [3, 3] or [2, 2, 2], got {self.deal_pattern!r}")
+            raise _bad_value(
+                "deal_pattern", f"must be [3, 3] or [2, 2, 2], got {self.deal_pattern!r}"
+            )
         object.__setattr__(self, "deal_pattern", tuple(self.deal_pattern))
         if not _is_int(self.all_tricks_bonus) or self.all_tricks_bonus < 0:
-            raise RulesError(
-                f"all_tricks_bonus must be an integer >= 0, got {self.all_tricks_bonus!r}"
+            raise _bad_value(
+                "all_tricks_bonus", f"must be an integer >= 0, got {self.all_tricks_bonus!r}"
             )
         if not _is_int(self.target) or self.target <= 0:
-            raise RulesError(f"target must be an integer > 0, got {self.target!r}")
+            raise _bad_value("target", f"must be an integer > 0, got {self.target!r}")
         if not isinstance(self.dix_on_play, bool):
-            raise RulesError(f"dix_on_play must be true or false, got {self.dix_on_play!r}")
+            raise _bad_value("dix_on_play", f"must be true or false, got {self.dix_on_play!r}")
         if not isinstance(self.one_meld_per_window, bool):
-            raise RulesError(
-                f"one_meld_per_window must be true or false, got {self.one_meld_per_window!r}"
+            raise _bad_value(
+                "one_meld_per_window", f"must be true or false, got {self.one_meld_per_window!r}"
             )
         if self.jack_queen not in JACK_QUEEN_MODES:
-            raise RulesError(
-                f"jack_queen must be 'trump-jack' or 'same-suit', got {self.jack_queen!r}"
+            raise _bad_value(
+                "jack_queen", f"must be 'trump-jack' or 'same-suit', got {self.jack_queen!r}"
             )
 
     @classmethod
@@ -72,14 +75,16 @@ class Rules:
             return PROFILES[name]
         except (KeyError, TypeError):
             raise RulesError(
-                f"unknown profile {name!r} (known: {', '.join(PROFILE_NAMES)})"
+                f"unknown profile {name!r} (known: {', '.join(PROFILE_NAMES)})",
+                kind="unknown_profile",
             ) from None
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some settings changed (validated)."""
         unknown = set(changes) - set(SETTING_NAMES) - {"profile"}
         if unknown:
-            raise RulesError(f"unknown rule setting {sorted(unknown)[0]!r}")
+            key = sorted(unknown)[0]
+            raise RulesError(f"unknown rule setting {key!r}", kind="unknown_key", detail=key)
         return dataclasses.replace(self, **changes)
 
     @classmethod
@@ -91,19 +96,21 @@ class Rules:
         if isinstance(value, str):
             return cls.profile_named(value)
         if not isinstance(value, Mapping):
-            raise RulesError(f"rules must be a profile name or an object, got {value!r}")
+            raise RulesError(
+                f"rules must be a profile name or an object, got {value!r}", kind="not_rules"
+            )
         if "profile" not in value:
-            raise RulesError("rules object needs a 'profile' key")
+            raise RulesError("rules object needs a 'profile' key", kind="no_profile")
         base = cls.profile_named(value["profile"])
         changes: dict[str, Any] = {}
         for key, raw in value.items():
             if key == "profile":
                 continue
             if key not in SETTING_NAMES:
-                raise RulesError(f"unknown rule key {key!r}")
+                raise RulesError(f"unknown rule key {key!r}", kind="unknown_key", detail=str(key))
             if key == "deal_pattern":
                 if not isinstance(raw, list | tuple) or not all(_is_int(x) for x in raw):
-                    raise RulesError(f"deal_pattern must be [3, 3] or [2, 2, 2], got {raw!r}")
+                    raise _bad_value("deal_pattern", f"must be [3, 3] or [2, 2, 2], got {raw!r}")
                 raw = tuple(raw)
             changes[key] = raw
         return dataclasses.replace(base, **changes)
@@ -223,16 +230,24 @@ def text_settings(text: str) -> str | dict[str, Any]:
     beyond its syntax: a profile name, or the profile and its overrides."""
     parts = text.split()
     if not parts:
-        raise RulesError("empty rules text (expected a profile name, e.g. 'classic')")
+        raise RulesError("empty rules text (expected a profile name, e.g. 'classic')", kind="empty")
     out: dict[str, Any] = {"profile": parts[0]}
     for part in parts[1:]:
         key, eq, value = part.partition("=")
         if not eq:
-            raise RulesError(f"rules: expected key=value, got {part!r}")
+            raise RulesError(
+                f"rules: expected key=value, got {part!r}", kind="not_key_value", detail=part
+            )
         if key == "profile":
-            raise RulesError(f"rules: the profile is the first word, got {part!r}")
+            raise RulesError(
+                f"rules: the profile is the first word, got {part!r}",
+                kind="profile_not_first",
+                detail=part,
+            )
         if key in out:
-            raise RulesError(f"rules: {key!r} is given twice, got {part!r}")
+            raise RulesError(
+                f"rules: {key!r} is given twice, got {part!r}", kind="key_twice", detail=key
+            )
         parsed: object
         if value in ("true", "false"):
             parsed = value == "true"
@@ -246,6 +261,11 @@ def text_settings(text: str) -> str | dict[str, Any]:
 
 def _int_or_text(text: str) -> object:
     return int(text) if text.lstrip("-").isdigit() else text
+
+
+def _bad_value(setting: str, must: str) -> RulesError:
+    """A setting's value out of its range: ``"target must be ..."``."""
+    return RulesError(f"{setting} {must}", kind="bad_value", detail=setting)
 
 
 def _is_int(x: object) -> bool:

@@ -6,7 +6,8 @@ never a rule id, a record code or the library's English (docs/replay.md).
 The sentences are the replay page's (``replay.*`` of the catalogues): a
 move the rules refuse is worded from the engine's refusal
 (:attr:`marjolet.errors.RecordError.why`), a file that is no record, not
-UTF-8 or unreadable from the error's :attr:`~marjolet.errors.RecordError.kind`;
+UTF-8 or unreadable, a fault of its deals or of its header from the
+error's :attr:`~marjolet.errors.RecordError.kind` and ``detail``;
 a rarer fault keeps the library's English detail, without its rule id,
 inside the sentence of the player's language.
 """
@@ -14,15 +15,15 @@ inside the sentence of the player's language.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from marjolet.cards import SUITS, parse_card, suit_of
 from marjolet.engine import REFUSAL_CODES
 from marjolet.errors import RecordError
 from marjolet.i18n import DEFAULT
 from marjolet.melds import MELD_INDEX
-from marjolet.record import Record, error_place, notation_mistake
-from marjolet.rules import Rules
+from marjolet.record import FORMAT, Record, error_place, notation_mistake
+from marjolet.rules import PROFILE_NAMES, SETTING_NAMES, Rules
 from marjolet.tui import describe
 from marjolet.tui.words import card, lang, number, tr
 
@@ -85,6 +86,10 @@ def _reason(exc: RecordError, record: Record | None) -> str:
         return tr("replay.reason_bad_deck")
     if exc.kind is not None and exc.kind in _LAYOUT:
         return _LAYOUT[exc.kind](exc)
+    if exc.kind is not None and exc.kind in _HEADER:
+        header = _HEADER[exc.kind](exc)
+        if header is not None:
+            return header
     detail = _RULE_ID.sub("", exc.message).rstrip(".")
     return detail if lang() == DEFAULT else tr("replay.reason_english", detail=detail)
 
@@ -111,6 +116,81 @@ _LAYOUT = {
     ),
     "match_decided": lambda exc: _match_decided(exc),
 }
+
+#: The faults of a record's header told with their particulars, by kind:
+#: the notation's words (a profile, a key, a value) quoted as the file
+#: writes them.
+_HEADER: dict[str, Callable[[RecordError], str | None]] = {
+    "unknown_format": lambda exc: tr(
+        "replay.reason_unknown_format", format=_written(exc.detail), known=FORMAT
+    ),
+    "header_twice": lambda exc: tr("replay.reason_header_twice", key=_written(exc.detail)),
+    "key_twice": lambda exc: tr("replay.reason_key_twice", key=_written(exc.detail)),
+    "not_header": lambda exc: tr(
+        "replay.reason_not_header",
+        text=_written(exc.detail),
+        keywords="format, rules, players, first_dealer",
+    ),
+    "no_first_dealer": lambda exc: tr("replay.reason_no_first_dealer"),
+    "bad_first_dealer": lambda exc: tr(
+        "replay.reason_bad_first_dealer", value=_written(exc.detail)
+    ),
+    "bad_players": lambda exc: (
+        tr("replay.reason_players_count", n=int(exc.detail))
+        if exc.detail is not None and exc.detail.isdigit()
+        else tr("replay.reason_bad_players")
+    ),
+    "rules_unknown_profile": lambda exc: tr(
+        "replay.reason_rules_unknown_profile",
+        profile=_written(exc.detail),
+        known=", ".join(PROFILE_NAMES),
+    ),
+    "rules_empty": lambda exc: tr(
+        "replay.reason_rules_empty", known=describe.or_join(PROFILE_NAMES)
+    ),
+    "rules_not_rules": lambda exc: tr(
+        "replay.reason_rules_not_rules", known=describe.or_join(PROFILE_NAMES)
+    ),
+    "rules_no_profile": lambda exc: tr(
+        "replay.reason_rules_no_profile", known=describe.or_join(PROFILE_NAMES)
+    ),
+    "rules_unknown_key": lambda exc: tr(
+        "replay.reason_rules_unknown_key",
+        key=_written(exc.detail),
+        known=", ".join(SETTING_NAMES),
+    ),
+    "rules_key_twice": lambda exc: tr("replay.reason_rules_key_twice", key=_written(exc.detail)),
+    "rules_not_key_value": lambda exc: tr(
+        "replay.reason_rules_not_key_value", text=_written(exc.detail)
+    ),
+    "rules_profile_not_first": lambda exc: tr(
+        "replay.reason_rules_profile_not_first", text=_written(exc.detail)
+    ),
+    "rules_bad_value": lambda exc: _rule_value(exc),
+}
+
+#: The longest text of a record a sentence quotes; a longer one ends in "…".
+_QUOTED = 40
+
+
+def _written(detail: str | None) -> str:
+    """An error's particular as its file writes it, on one line, at most
+    :data:`_QUOTED` long."""
+    text = " ".join("".join(c if c.isprintable() else " " for c in detail or "").split())
+    return text if len(text) <= _QUOTED else text[: _QUOTED - 1] + "…"
+
+
+def _rule_value(exc: RecordError) -> str | None:
+    """A rule setting's value out of its range (``detail``:
+    ``target=abc``), said with what the setting may be; the deal's
+    batches as the record's form writes them (a JSON record's fault has no
+    line: ``[3, 3]``, not ``3-3``)."""
+    setting, _, value = (exc.detail or "").partition("=")
+    if setting not in SETTING_NAMES:
+        return None
+    json_form = setting == "deal_pattern" and exc.line is None
+    key = f"replay.reason_rules_value_{setting}{'_json' if json_form else ''}"
+    return tr(key, value=_written(value))
 
 
 def _match_decided(exc: RecordError) -> str:
