@@ -894,3 +894,44 @@ def test_a_meld_neither_player_holds_whole_keeps_the_plain_sentence(
         status, _, err = run(["replay", str(path), "--lang", lang], capsys)
         assert status == 2 and err.endswith(f" {said}\n") and len(err.splitlines()) == 1, err
         assert "Alice" not in err, err
+
+
+def test_json_that_does_not_parse_is_told_with_its_line_and_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "cut.json"
+    path.write_text('{"format": "marjolet-record/1",\n "rules": ', encoding="utf-8")
+    status, _, err = run(["replay", str(path), "--lang", "fr"], capsys)
+    assert status == 2
+    assert err == (
+        f"marjolet{NB}: erreur{NB}: {path}{NB}: ce fichier n’est pas une partie valable{NB}: "
+        "son JSON est abîmé à la ligne 2, colonne 11 (une virgule, un guillemet ou une "
+        "accolade y manque ou y est de trop, ou le fichier a été coupé).\n"
+    )
+    status, _, err = run(["replay", str(path), "--lang", "en"], capsys)
+    assert err.endswith(": its JSON is broken at line 2, column 11 (a comma, a quote or a "
+                        "bracket is missing or one too many there, or the file was cut short).\n")
+    assert "malformed" not in err and "Expecting" not in err
+
+
+def test_a_save_that_cannot_be_resumed_is_told_as_replay_tells_it(
+    tmp_path: Path, selfplay_text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # marjolet play --resume: the same sentence as marjolet replay's, the
+    # place counted from 1, never the library's English or its deal 0
+    header = edited(tmp_path, selfplay_text, "rules classic", "rules classique", "h.txt")
+    broken = tmp_path / "b.json"
+    broken.write_text("{ not json", encoding="utf-8")
+    for path in (not_held(tmp_path, selfplay_text), header, str(broken)):
+        status, out, replayed = run(["replay", path, "--lang", "fr"], capsys)
+        assert status == 2
+        status, out, resumed = run(["play", "--resume", path, "--lang", "fr"], capsys)
+        assert status == 2 and out == ""
+        said = replayed.removeprefix(f"marjolet{NB}: erreur{NB}: {path}{NB}: ")
+        assert resumed == f"marjolet{NB}: erreur{NB}: impossible de reprendre {path}{NB}: {said}"
+        assert "(en anglais" not in resumed and "technique" not in resumed
+    status, _, resumed = run(["play", "--resume", header, "--lang", "en"], capsys)
+    assert resumed == (
+        f"marjolet: error: {header} cannot be resumed: this file is not a valid game (line 2): "
+        "unknown rules profile “classique” (known profiles: classic, encyclopedia).\n"
+    )

@@ -128,7 +128,8 @@ class RecordError(MarjoletError):
     kind of fault it is where the message alone would have to be parsed
     (``missing_file``, ``no_permission``, ``folder``, ``unreadable``,
     ``bom``, ``utf16``, ``not_utf8``, ``empty``, ``not_record``,
-    ``bad_action``, ``bad_deck``, ``deck_repeats`` (``detail``: the card),
+    ``bad_json``, JSON that does not parse (``detail``: its line and
+    column, ``"1 3"``), ``bad_action``, ``bad_deck``, ``deck_repeats`` (``detail``: the card),
     ``deck_missing`` (``detail``: the cards missing), ``unfinished_deal``,
     ``match_decided``, a deal after R22 decided the match (``detail``: the
     two totals, ``"530 520"``);

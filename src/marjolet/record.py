@@ -422,6 +422,8 @@ def parse_json(text: str, *, what: str = "JSON") -> Any:
         raise RecordError(
             f"malformed {what} at line {exc.lineno} column {exc.colno}: {exc.msg}",
             readable=False,
+            kind="bad_json",
+            detail=f"{exc.lineno} {exc.colno}",
         ) from None
     except RecordError:  # a key given twice
         raise

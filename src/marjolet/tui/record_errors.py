@@ -49,17 +49,29 @@ def record_error_line(file: str, exc: RecordError, record: Record | None = None)
 def record_error_text(file: str, exc: RecordError, record: Record | None = None) -> str:
     """The error of :func:`record_error_line` without its ``marjolet: error:``."""
     shown = tr("replay.stdin") if file == "-" else file
-    if exc.kind in _UNREADABLE or exc.kind == "unreadable":
+    if cannot_be_read(exc):
         key = _UNREADABLE.get(exc.kind or "")
         reason = tr(key) if key else tr("replay.reason_english", detail=exc.detail or exc.message)
         return tr("replay.cannot_read", file=shown, reason=reason)
+    return tr("replay.file_error", file=shown, error=record_fault(exc, record))
+
+
+def cannot_be_read(exc: RecordError) -> bool:
+    """Whether ``exc`` says the file could not be read at all (missing, a
+    folder, not allowed), rather than what it holds is wrong."""
+    return exc.kind in _UNREADABLE or exc.kind == "unreadable"
+
+
+def record_fault(exc: RecordError, record: Record | None = None) -> str:
+    """What is wrong with a file that was read but holds no valid record,
+    as one sentence of the player's language without the file's name (``ce
+    fichier n'est pas une partie valable (ligne 2) : ...``): the words of
+    :func:`record_error_text`, which ``marjolet play --resume`` says too."""
     if exc.kind == "bom":
-        sentence = tr("replay.bom")
-    elif exc.kind in ("not_utf8", "utf16"):
-        sentence = tr(f"replay.{exc.kind}")
-    else:
-        sentence = _bad_record(exc, record)
-    return tr("replay.file_error", file=shown, error=sentence)
+        return tr("replay.bom")
+    if exc.kind in ("not_utf8", "utf16"):
+        return tr(f"replay.{exc.kind}")
+    return _bad_record(exc, record)
 
 
 def _bad_record(exc: RecordError, record: Record | None) -> str:
@@ -115,6 +127,7 @@ _LAYOUT = {
         "replay.reason_no_deck", n=(exc.deal or 0) + 1, deal=f"deal {exc.deal or 0}"
     ),
     "match_decided": lambda exc: _match_decided(exc),
+    "bad_json": lambda exc: _bad_json(exc),
 }
 
 #: The faults of a record's header told with their particulars, by kind:
@@ -191,6 +204,12 @@ def _rule_value(exc: RecordError) -> str | None:
     json_form = setting == "deal_pattern" and exc.line is None
     key = f"replay.reason_rules_value_{setting}{'_json' if json_form else ''}"
     return tr(key, value=_written(value))
+
+
+def _bad_json(exc: RecordError) -> str:
+    """JSON that does not parse, by its line and column (``detail``: "1 3")."""
+    line, column = (exc.detail or "? ?").split()
+    return tr("replay.reason_bad_json", line=line, column=column)
 
 
 def _match_decided(exc: RecordError) -> str:
@@ -277,4 +296,11 @@ def refusal_names(players: Sequence[str] | None) -> list[str]:
     return names
 
 
-__all__ = ["record_error_line", "record_error_text", "refusal_names", "refusal_reason"]
+__all__ = [
+    "cannot_be_read",
+    "record_error_line",
+    "record_error_text",
+    "record_fault",
+    "refusal_names",
+    "refusal_reason",
+]

@@ -35,6 +35,7 @@ from marjolet.observation import Observation, observe
 from marjolet.rules import Rules
 from marjolet.tui import describe, opponents, saves
 from marjolet.tui.launch import resume_command
+from marjolet.tui.record_errors import cannot_be_read, record_error_text, record_fault
 from marjolet.tui.words import lang, number, tr
 from marjolet.turns import Turn, TurnDriver, checked_choice
 
@@ -57,6 +58,16 @@ def shown_name(recorded: str) -> str:
     the language in use when the record has the default name of any
     language, else as recorded."""
     return default_name() if recorded in DEFAULT_NAMES else recorded
+
+
+def _unreadable(path: Path, exc: RecordError, rec: record.Record | None) -> str:
+    """Why the save at ``path`` cannot be resumed, as ``marjolet replay``
+    words the same file (the place counted from 1, never the library's
+    English where the fault has words): ``rec`` is the record as read, when
+    only its moves are wrong."""
+    if cannot_be_read(exc):
+        return record_error_text(str(path), exc, rec)
+    return tr("play.unreadable", path=path, reason=record_fault(exc, rec))
 
 
 def _over_message(path: Path, players: tuple[str, str] | None, match: Match) -> str:
@@ -281,11 +292,12 @@ class GameSession:
         it ``opponent_name`` (a level chosen now), else by its level's name,
         else as :func:`opponent_shown` says (a spec chosen now: by the
         bot's name, as a researcher asked for it)."""
+        rec = None
         try:
-            rec, match = saves.load_match(path)
-        except RecordError as exc:  # the file's fault, framed in the player's words
-            detail = str(exc).removeprefix(f"{path}: ")
-            raise RecordError(tr("play.unreadable", path=path, detail=detail)) from None
+            rec = record.load(path, check=False)
+            match = record.to_match(rec)
+        except RecordError as exc:  # the file's fault, in the player's words
+            raise RecordError(_unreadable(path, exc, rec)) from None
         if match.is_over:
             raise RecordError(_over_message(path, rec.players, match))
         if any(c.text.startswith(FORFEIT_COMMENT) for c in rec.comments):
