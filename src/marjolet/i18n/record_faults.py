@@ -10,7 +10,8 @@ or a deck that cannot be read, a fault of the deals (a deck's repeated or
 missing cards, a ``deal`` line out of order or without its ``deck``, an
 unfinished deal, a deal after the match was decided) and a fault of the
 header (format, rules, ``first_dealer``, ``players``, a line given twice or
-no header's), the notation's words quoted as the file writes them. The
+no header's), the file's words quoted as it writes them, on one line and
+at most 40 characters long (a JSON action string may hold anything). The
 sentences are the catalogues' ``replay.reason_*`` in the language asked,
 with the catalogue's typography (a terminal respaces the whole line). A
 move the rules refuse is worded from the engine's refusal by each front end
@@ -45,7 +46,7 @@ def fault_reason(exc: RecordError, lang: str) -> str | None:
     if (mistake := notation_mistake(exc)) is not None:
         return _hand_typed(mistake, lang)
     if exc.kind == "bad_action":
-        return translate("replay.reason_bad_action", lang, text=exc.detail or "")
+        return translate("replay.reason_bad_action", lang, text=_written(exc.detail))
     if exc.kind == "bad_deck":
         return translate("replay.reason_bad_deck", lang)
     words = _FAULTS.get(exc.kind or "")
@@ -137,7 +138,7 @@ _FAULTS: dict[str, Callable[[RecordError, str], str | None]] = {
     ),
     "deck_missing": _deck_missing,
     "deal_number": lambda exc, lang: translate(
-        "replay.reason_deal_number", lang, expected=f"deal {exc.deal}", got=exc.detail or ""
+        "replay.reason_deal_number", lang, expected=f"deal {exc.deal}", got=_written(exc.detail)
     ),
     "unfinished_deal": lambda exc, lang: translate(
         "replay.reason_unfinished_deal", lang, n=(exc.deal or 0) + 1
