@@ -215,6 +215,29 @@ def test_not_utf8_a_bad_action_and_a_short_deck_are_told_in_french(
         assert "R1" not in err and "R4" not in err and "offset" not in err
 
 
+def test_an_action_or_a_deal_line_that_cannot_be_read_is_quoted_on_one_line_without_controls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A JSON action string is anything, a text line nearly so: an escape
+    sequence, a line break or thousands of letters went to the terminal as
+    written, as the header's words never do (and to the replay page's
+    upload error)."""
+    action = "a\x1b[2J\nb" + "X" * 5000
+    body = {"first_dealer": 0, "deals": [{"deck": list(CARD_NAMES), "actions": [action]}]}
+    (tmp_path / "action.json").write_text(json.dumps(body))
+    (tmp_path / "deal.txt").write_text("first_dealer 0\ndeal 0\x1b[2J" + "X" * 5000 + "\n")
+    quoted = "a [2J b" + "X" * 32 + "…"  # 40 characters at most
+    said = {
+        "action.json": f"(donne 1, coup 1){NB}: «{NB}{quoted}{NB}» n’est ni une carte ni un "
+        "coup du jeu.\n",
+        "deal.txt": f"ligne devrait être «{NB}deal 0{NB}», pas «{NB}deal 0 [2J{'X' * 29}…{NB}».\n",
+    }
+    for name, words in said.items():
+        status, _, err = run(["replay", str(tmp_path / name), "--lang", "fr"], capsys)
+        assert status == 2 and len(err.splitlines()) == 1, err
+        assert err.endswith(words), err
+
+
 @pytest.mark.parametrize(
     ("lang", "said"),
     [

@@ -12,10 +12,12 @@ import pytest
 
 from cli_support import run_main
 from marjolet import record
+from marjolet.cards import CARD_NAMES
 from marjolet.web import views
 from web_support import Browser, LiveServer, fast_config, live_server, play_until
 
 EXAMPLES = Path(__file__).parent / "examples"
+NBSP, NNBSP = "\u00a0", "\u202f"
 
 
 @pytest.fixture
@@ -203,6 +205,88 @@ def test_an_uploaded_records_refused_move_is_placed_by_its_trick_as_the_command_
     assert [what for what, _ in error["place"]] == ["deal", "trick"]
     where = ", ".join(f"{what} {n}" for what, n in error["place"])
     assert f" is not a valid game ({where}): " in err, (where, err)
+
+
+DECK = " ".join(CARD_NAMES)
+REPEATED = DECK.replace("8C", "7C", 1)  # the seven of clubs twice, no eight
+
+
+@pytest.mark.parametrize(
+    ("lang", "written", "kind", "detail"),
+    [
+        ("fr", f"rules classique\nfirst_dealer 0\ndeal 0\ndeck {DECK}\n",
+         "rules_unknown_profile", "classique"),
+        ("en", f"first_dealer 2\ndeal 0\ndeck {DECK}\n", "bad_first_dealer", "2"),
+        ("fr", f"first_dealer 0\nrules\ndeal 0\ndeck {DECK}\n", "rules_empty", None),
+        ("fr", f"first_dealer 0\ndeal 0\ndeck {REPEATED}\n", "deck_repeats", "7C"),
+        ("fr", f"first_dealer 0\ndeal 0\ndeck {DECK[3:]}\n", "deck_missing", "7C"),
+        ("en", f"first_dealer 0\ndeal 0\ndeck {DECK}\n  1. 7C JC draw\n2 QC 8C\n",
+         "trick_number", "2"),
+        ("fr", '{"format": "marjolet-record/2", "first_dealer": 0, "deals": []}',
+         "unknown_format", "marjolet-record/2"),
+    ],
+    ids=["rules", "first-dealer", "rules-empty", "deck-repeats", "deck-missing",
+         "trick-number", "format"],
+)  # fmt: skip
+def test_an_uploaded_records_fault_is_worded_in_the_readers_language_as_the_command_line_words_it(
+    server: LiveServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    written: str,
+    kind: str,
+    detail: str | None,
+) -> None:
+    """The replay page showed a header's fault as « un coup n’est pas
+    permis par les règles, ou le fichier est abîmé »: the upload's error
+    has the fault's ``kind`` and ``detail`` and its reason ``worded`` in
+    the page's language (``?lang=``), the sentence of ``marjolet replay``."""
+    path = tmp_path / "bad.txt"
+    path.write_text(written, encoding="utf-8")
+    with server.http() as client:
+        response = client.post(f"/api/replay?lang={lang}", content=written.encode())
+    error = response.json()["error"]
+    assert (response.status_code, error["code"]) == (400, "bad_record")
+    assert (error["kind"], error["detail"], error["lang"]) == (kind, detail, lang)
+    status, _, err = run_main(["replay", str(path), "--lang", lang], capsys)
+    assert status == 2
+    # the terminal writes the narrow no-break space as a plain one (tui.words)
+    assert err.endswith(f": {error['worded'].replace(NNBSP, NBSP)}.\n"), (error, err)
+
+
+def test_an_uploaded_records_fault_is_worded_in_the_language_the_page_remembers(
+    server: LiveServer,
+) -> None:
+    """Without ``?lang=``, the language switch's cookie, as the pages."""
+    written = f"first_dealer 0\nrules\ndeal 0\ndeck {DECK}\n"
+    with server.http() as client:
+        client.cookies.set("marjolet_lang", "fr")
+        french = client.post("/api/replay", content=written.encode()).json()["error"]
+    assert french["lang"] == "fr"
+    assert french["worded"] == (
+        "la ligne «\u00a0rules\u00a0» est vide\u00a0: elle commence par le profil de "
+        "règles, classic ou encyclopedia"
+    )
+
+
+def test_an_uploaded_records_fault_without_words_has_none(server: LiveServer) -> None:
+    """A move the rules refuse is worded by the page from its ``why``; a
+    JSON record's ``deals`` of the wrong shape has no sentence: ``worded``
+    is null. JSON that does not parse is worded by its line and column."""
+    refused = (EXAMPLES / "I000-hand-seed05-repeat-JQS.json").read_bytes()
+    shapeless = (
+        b'{"format": "marjolet-record/1", "rules": "classic", "first_dealer": 0, "deals": 5}'
+    )
+    with server.http() as client:
+        errors = [
+            client.post("/api/replay?lang=fr", content=body).json()["error"]
+            for body in (refused, shapeless, b'{"first_dealer": 0, "deals": [}')
+        ]
+    assert [error["worded"] for error in errors[:2]] == [None, None]
+    assert errors[2]["kind"] == "bad_json" and errors[2]["detail"] == "1 31"
+    assert errors[2]["worded"].startswith(
+        "son JSON est abîmé à la ligne 1, colonne 31 (une virgule, un guillemet"
+    )
 
 
 def test_an_oversized_upload_is_refused(tmp_path: Path) -> None:

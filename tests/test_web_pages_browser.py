@@ -517,16 +517,27 @@ def test_a_review_asked_for_a_game_still_played_says_when_it_comes(
     close(page)
 
 
-def french_upload_error(chromium: Browser, server: LiveServer, typed: Path) -> str:
-    """What the French replay page says of the record file ``typed`` it refuses."""
-    page = open_page(chromium, DESKTOP, "fr-FR")
-    page.goto(server.base + "/replay?lang=fr")
-    page.set_input_files("#record-file", str(typed))
-    page.click("#upload-form button[type=submit]")
-    page.wait_for_selector("#upload-error:not([hidden])")
-    said = page.inner_text("#upload-error")
+def upload_errors(chromium: Browser, server: LiveServer, files: list[Path], lang: str) -> list[str]:
+    """What the replay page in ``lang`` says of each record file it refuses,
+    uploaded one after the other."""
+    page = open_page(chromium, DESKTOP, "fr-FR" if lang == "fr" else "en-US")
+    page.goto(f"{server.base}/replay?lang={lang}")
+    said = []
+    for typed in files:
+        page.set_input_files("#record-file", str(typed))
+        page.click("#upload-form button[type=submit]")
+        page.wait_for_function(
+            "(name) => document.querySelector('#upload-error').textContent.startsWith(name)",
+            arg=typed.name,
+        )
+        said.append(page.inner_text("#upload-error"))
     close(page)
     return said
+
+
+def french_upload_error(chromium: Browser, server: LiveServer, typed: Path) -> str:
+    """What the French replay page says of the record file ``typed`` it refuses."""
+    return upload_errors(chromium, server, [typed], "fr")[0]
 
 
 def test_an_upload_error_counts_deals_from_one_and_places_a_refused_move_by_its_trick(
@@ -606,6 +617,43 @@ def test_an_upload_error_says_a_meld_written_after_a_trick_its_holder_lost_is_th
     )
 
 
+@pytest.mark.parametrize(
+    ("lang", "wanted"),
+    [
+        ("fr", [
+            "regles.txt\u00a0: ce fichier n’est pas une partie valable (ligne 1)\u00a0: profil "
+            "de règles inconnu «\u00a0classique\u00a0» (profils connus\u00a0: classic, "
+            "encyclopedia).",
+            "donneur.txt\u00a0: ce fichier n’est pas une partie valable (ligne 1)\u00a0: "
+            "«\u00a0first_dealer\u00a0» ne peut pas valoir «\u00a02\u00a0»\u00a0: c’est 0 "
+            "ou 1, le joueur qui donne le premier.",
+            "paquet.txt\u00a0: ce fichier n’est pas une partie valable (ligne 3, donne 1)"
+            "\u00a0: son paquet contient deux fois 7♣.",
+        ]),
+        ("en", [
+            "regles.txt: this file is not a valid game (line 1): unknown rules profile "
+            "“classique” (known profiles: classic, encyclopedia).",
+            "donneur.txt: this file is not a valid game (line 1): “first_dealer” cannot be "
+            "“2”: it is 0 or 1, the player who deals first.",
+            "paquet.txt: this file is not a valid game (line 3, deal 1): its deck holds 7♣ "
+            "twice.",
+        ]),
+    ],
+)  # fmt: skip
+def test_an_upload_error_of_a_header_or_a_deck_says_what_is_wrong_as_the_command_line_does(
+    chromium: Browser, server: LiveServer, tmp_path: Path, lang: str, wanted: list[str]
+) -> None:
+    """A bad rules profile or first dealer was « un coup n’est pas permis
+    par les règles, ou le fichier est abîmé », a repeated card of a deck no
+    better: the page says the sentence of ``marjolet replay``."""
+    deck = " ".join(CARD_NAMES)
+    rules, dealer, repeated = (tmp_path / f"{name}.txt" for name in ("regles", "donneur", "paquet"))
+    rules.write_text(f"rules classique\nfirst_dealer 0\ndeal 0\ndeck {deck}\n")
+    dealer.write_text(f"first_dealer 2\ndeal 0\ndeck {deck}\n")
+    repeated.write_text(f"first_dealer 0\ndeal 0\ndeck {deck.replace('8C', '7C', 1)}\n")
+    assert upload_errors(chromium, server, [rules, dealer, repeated], lang) == wanted
+
+
 def test_the_viewer_says_equal_totals_past_the_target_play_on_not_just_undecided(
     chromium: Browser, server: LiveServer
 ) -> None:
@@ -642,8 +690,9 @@ def test_a_file_that_is_no_record_is_said_so_in_french_not_as_a_move_against_the
     newer.write_text('{"format": "marjolet-record/2", "first_dealer": 0, "deals": []}\n')
     page.set_input_files("#record-file", str(newer))
     page.click("#upload-form button[type=submit]")
-    expect(page.locator("#upload-error")).to_contain_text(
-        "son en-tête (format, règles, joueurs ou premier donneur) n’est pas valable"
+    expect(page.locator("#upload-error")).to_have_text(
+        "plus-recent.json\u00a0: ce fichier n’est pas une partie valable\u00a0: format inconnu "
+        "«\u00a0marjolet-record/2\u00a0»\u00a0: ce programme lit «\u00a0marjolet-record/1\u00a0»."
     )
     close(page)
 

@@ -6,26 +6,28 @@ never a rule id, a record code or the library's English (docs/replay.md).
 The sentences are the replay page's (``replay.*`` of the catalogues): a
 move the rules refuse is worded from the engine's refusal
 (:attr:`marjolet.errors.RecordError.why`), a file that is no record, not
-UTF-8 or unreadable, a fault of its deals or of its header from the
-error's :attr:`~marjolet.errors.RecordError.kind` and ``detail``;
-a rarer fault keeps the library's English detail, without its rule id,
-inside the sentence of the player's language.
+UTF-8 or unreadable from the error's :attr:`~marjolet.errors.RecordError.kind`;
+a mistake of a record typed by hand, a fault of its deals or of its header
+by :func:`marjolet.i18n.record_faults.fault_reason`, the words the replay
+page shows for an uploaded file; a rarer fault keeps the library's English
+detail, without its rule id, inside the sentence of the player's language.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from marjolet.cards import SUITS, parse_card, suit_of
 from marjolet.engine import REFUSAL_CODES
 from marjolet.errors import RecordError
 from marjolet.i18n import DEFAULT
+from marjolet.i18n.record_faults import fault_reason
 from marjolet.melds import MELD_INDEX
-from marjolet.record import FORMAT, Record, error_place, notation_mistake
-from marjolet.rules import PROFILE_NAMES, SETTING_NAMES, Rules
+from marjolet.record import Record, error_place
+from marjolet.rules import Rules
 from marjolet.tui import describe
-from marjolet.tui.words import card, lang, number, tr
+from marjolet.tui.words import card, lang, tr
 
 #: A rule id at the head of a library message (``R16: ``, ``R9/R10: ``).
 _RULE_ID = re.compile(r"\bR\d+(?:/R\d+)*(?:, \w+)?:\s*")
@@ -90,143 +92,11 @@ def _reason(exc: RecordError, record: Record | None) -> str:
         return tr("error.empty_file")
     if exc.kind == "not_record":
         return tr("replay.reason_not_record")
-    if (mistake := notation_mistake(exc)) is not None:
-        return _hand_typed(mistake)
-    if exc.kind == "bad_action":
-        return tr("replay.reason_bad_action", text=exc.detail or "")
-    if exc.kind == "bad_deck":
-        return tr("replay.reason_bad_deck")
-    if exc.kind is not None and exc.kind in _LAYOUT:
-        return _LAYOUT[exc.kind](exc)
-    if exc.kind is not None and exc.kind in _HEADER:
-        header = _HEADER[exc.kind](exc)
-        if header is not None:
-            return header
+    worded = fault_reason(exc, lang())
+    if worded is not None:  # respaced for the terminal by the line's tr()
+        return worded
     detail = _RULE_ID.sub("", exc.message).rstrip(".")
     return detail if lang() == DEFAULT else tr("replay.reason_english", detail=detail)
-
-
-def _cards(names: str) -> str:
-    """Card names of the notation (``"QS TD"``) as the table shows them."""
-    return ", ".join(card(parse_card(name)) for name in names.split())
-
-
-#: The faults of a record's deals told with their particulars, by kind.
-_LAYOUT = {
-    "deck_repeats": lambda exc: tr("replay.reason_deck_repeats", card=_cards(exc.detail or "")),
-    "deck_missing": lambda exc: tr(
-        "replay.reason_deck_missing",
-        n=32 - len((exc.detail or "").split()),
-        cards=_cards(exc.detail or ""),
-    ),
-    "deal_number": lambda exc: tr(
-        "replay.reason_deal_number", expected=f"deal {exc.deal}", got=exc.detail or ""
-    ),
-    "unfinished_deal": lambda exc: tr("replay.reason_unfinished_deal", n=(exc.deal or 0) + 1),
-    "no_deck": lambda exc: tr(
-        "replay.reason_no_deck", n=(exc.deal or 0) + 1, deal=f"deal {exc.deal or 0}"
-    ),
-    "match_decided": lambda exc: _match_decided(exc),
-    "bad_json": lambda exc: _bad_json(exc),
-}
-
-#: The faults of a record's header told with their particulars, by kind:
-#: the notation's words (a profile, a key, a value) quoted as the file
-#: writes them.
-_HEADER: dict[str, Callable[[RecordError], str | None]] = {
-    "unknown_format": lambda exc: tr(
-        "replay.reason_unknown_format", format=_written(exc.detail), known=FORMAT
-    ),
-    "header_twice": lambda exc: tr("replay.reason_header_twice", key=_written(exc.detail)),
-    "key_twice": lambda exc: tr("replay.reason_key_twice", key=_written(exc.detail)),
-    "not_header": lambda exc: tr(
-        "replay.reason_not_header",
-        text=_written(exc.detail),
-        keywords="format, rules, players, first_dealer",
-    ),
-    "no_first_dealer": lambda exc: tr("replay.reason_no_first_dealer"),
-    "bad_first_dealer": lambda exc: tr(
-        "replay.reason_bad_first_dealer", value=_written(exc.detail)
-    ),
-    "bad_players": lambda exc: (
-        tr("replay.reason_players_count", n=int(exc.detail))
-        if exc.detail is not None and exc.detail.isdigit()
-        else tr("replay.reason_bad_players")
-    ),
-    "rules_unknown_profile": lambda exc: tr(
-        "replay.reason_rules_unknown_profile",
-        profile=_written(exc.detail),
-        known=", ".join(PROFILE_NAMES),
-    ),
-    "rules_empty": lambda exc: tr(
-        "replay.reason_rules_empty", known=describe.or_join(PROFILE_NAMES)
-    ),
-    "rules_not_rules": lambda exc: tr(
-        "replay.reason_rules_not_rules", known=describe.or_join(PROFILE_NAMES)
-    ),
-    "rules_no_profile": lambda exc: tr(
-        "replay.reason_rules_no_profile", known=describe.or_join(PROFILE_NAMES)
-    ),
-    "rules_unknown_key": lambda exc: tr(
-        "replay.reason_rules_unknown_key",
-        key=_written(exc.detail),
-        known=", ".join(SETTING_NAMES),
-    ),
-    "rules_key_twice": lambda exc: tr("replay.reason_rules_key_twice", key=_written(exc.detail)),
-    "rules_not_key_value": lambda exc: tr(
-        "replay.reason_rules_not_key_value", text=_written(exc.detail)
-    ),
-    "rules_profile_not_first": lambda exc: tr(
-        "replay.reason_rules_profile_not_first", text=_written(exc.detail)
-    ),
-    "rules_bad_value": lambda exc: _rule_value(exc),
-}
-
-#: The longest text of a record a sentence quotes; a longer one ends in "…".
-_QUOTED = 40
-
-
-def _written(detail: str | None) -> str:
-    """An error's particular as its file writes it, on one line, at most
-    :data:`_QUOTED` long."""
-    text = " ".join("".join(c if c.isprintable() else " " for c in detail or "").split())
-    return text if len(text) <= _QUOTED else text[: _QUOTED - 1] + "…"
-
-
-def _rule_value(exc: RecordError) -> str | None:
-    """A rule setting's value out of its range (``detail``:
-    ``target=abc``), said with what the setting may be; the deal's
-    batches as the record's form writes them (a JSON record's fault has no
-    line: ``[3, 3]``, not ``3-3``)."""
-    setting, _, value = (exc.detail or "").partition("=")
-    if setting not in SETTING_NAMES:
-        return None
-    json_form = setting == "deal_pattern" and exc.line is None
-    key = f"replay.reason_rules_value_{setting}{'_json' if json_form else ''}"
-    return tr(key, value=_written(value))
-
-
-def _bad_json(exc: RecordError) -> str:
-    """JSON that does not parse, by its line and column (``detail``: "1 3")."""
-    line, column = (exc.detail or "? ?").split()
-    return tr("replay.reason_bad_json", line=line, column=column)
-
-
-def _match_decided(exc: RecordError) -> str:
-    """R22: a deal listed after the match was won, said with the deal that
-    decided it counted from 1 (the refused deal's number, as the place
-    counts it, less one) and the totals, the winner's first."""
-    high, low = sorted((int(t) for t in (exc.detail or "0 0").split()), reverse=True)
-    return tr("replay.reason_match_decided", n=exc.deal or 0, a=number(high), b=number(low))
-
-
-def _hand_typed(mistake: dict[str, str]) -> str:
-    """A mistake of a record typed by hand (:func:`marjolet.record.notation_mistake`)
-    and how the notation writes it, as the replay page says it."""
-    args: dict[str, object] = {k: v for k, v in mistake.items() if k != "mistake"}
-    if "fix" in mistake:
-        args["rank"] = tr(f"rank.{mistake['fix']}")
-    return tr(f"replay.reason_{mistake['mistake']}", **args)
 
 
 def refusal_reason(why: dict[str, object], record: Record | None) -> str | None:

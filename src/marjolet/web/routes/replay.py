@@ -22,11 +22,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from marjolet.errors import MarjoletError, RecordError
+from marjolet.i18n.record_faults import fault_reason
 from marjolet.record import FORMAT, Record, error_place, loads, notation_mistake, replay
 from marjolet.web import views
 from marjolet.web.deps import ClientDep, HubDep, LimitsDep, within_limit
 from marjolet.web.errors import WebError
 from marjolet.web.hub import shareable_part
+from marjolet.web.routes.pages import reader_language
 
 #: Longest record the replay viewer shows, in deals.
 MAX_REPLAY_DEALS = 100
@@ -54,10 +56,12 @@ async def stored_replay(
 async def upload_replay(
     request: Request, hub: HubDep, limits: LimitsDep, client: ClientDep
 ) -> Response:
-    """An uploaded record: checked, then shown position by position."""
+    """An uploaded record: checked, then shown position by position; a
+    refused one's fault worded in the reader's language (``?lang=``, as
+    the replay page asks, else the pages' cookie or ``Accept-Language``)."""
     within_limit(limits, "replay", client)
     raw = await request.body()
-    body = await hub.extra_work(client, _uploaded_answer, raw)
+    body = await hub.extra_work(client, _uploaded_answer, raw, reader_language(request))
     return Response(body, media_type="application/json")
 
 
@@ -76,9 +80,9 @@ def _stored_answer(game: Any) -> bytes:
     return _encode(out)
 
 
-def _uploaded_answer(raw: bytes) -> bytes:
+def _uploaded_answer(raw: bytes, lang: str) -> bytes:
     """The JSON answer for an uploaded file (in a bot thread)."""
-    out = replay_payload(_read_record(raw))
+    out = replay_payload(_read_record(raw, lang))
     out["complete"] = True
     return _encode(out)
 
@@ -87,9 +91,9 @@ def _encode(out: dict[str, Any]) -> bytes:
     return json.dumps(out, separators=(",", ":")).encode("utf-8")
 
 
-def _read_record(raw: bytes) -> Record:
+def _read_record(raw: bytes, lang: str) -> Record:
     """The record in an uploaded file, or a refusal saying what is wrong
-    and where."""
+    and where (its reason worded in ``lang`` when it has words)."""
     if raw.startswith(b"\xef\xbb\xbf"):
         raise WebError(
             "bom", "the file starts with a byte-order mark (BOM); save it as UTF-8 without BOM"
@@ -118,6 +122,14 @@ def _read_record(raw: bytes) -> Record:
                 "place": error_place(exc),
                 "mistake": notation_mistake(exc),  # of a record typed by hand, or null
                 "reason": exc.message,
+                # the fault as RecordError tells it to programs (errors.py), and as
+                # `marjolet replay` words it, in the reader's language; null for a
+                # move the rules refuse (the page words its `why`) or a fault
+                # without words
+                "kind": exc.kind,
+                "detail": exc.detail,
+                "worded": fault_reason(exc, lang),
+                "lang": lang,
                 "readable": exc.readable,
                 "why": exc.why,
                 # the record's players, as written, that a refused move names as

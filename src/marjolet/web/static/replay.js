@@ -247,7 +247,8 @@ async function upload(event) {
   const bytes = await file.arrayBuffer();
   state.you = null;  // a file's players are nobody's seat in this browser
   try {
-    const data = await api("/api/replay", { body: bytes });
+    // the page's language: the server words a refused record's fault in it
+    const data = await api(`/api/replay?lang=${encodeURIComponent(lang())}`, { body: bytes });
     const blob = new Blob([data.text], { type: "text/plain" });
     load(data, file.name, [
       el("a", { class: "action", href: URL.createObjectURL(blob), download: file.name.replace(/\.[^.]*$/, "") + ".txt" },
@@ -269,7 +270,10 @@ function uploadError(err) {
   // the place as `marjolet replay` says it (marjolet.record.error_place): the line, the deal,
   // then the trick of a move the rules refuse, else the action
   const where = (d.place || []).map(([what, n]) => t(`replay.at_${what}`, { n }));
-  const reason = (d.why && refusalText(d.why, refusalNames(d.players))) || (d.mistake && mistakeText(d.mistake))
+  // a mistyped line, a fault of the deals or of the header: the server's words for it in the
+  // page's language (marjolet.i18n.record_faults, as `marjolet replay` says it)
+  const worded = d.lang === lang() && typeof d.worded === "string" ? d.worded : null;
+  const reason = (d.why && refusalText(d.why, refusalNames(d.players))) || worded
     || recordReason(d.reason || "", where.length > 0, d.readable !== false);
   return where.length ? t("replay.bad_record", { where: where.join(", "), reason }) : t("replay.bad_record_nowhere", { reason });
 }
@@ -316,16 +320,8 @@ function refusalNames(players) {
   return names.map((name, seat) => `${name} (${t("player.n", { n: seat + 1 })})`);
 }
 
-/** A mistake of a record typed by hand (a trick's number without its dot, a card in lower
- *  case...: `marjolet.record.notation_mistake`) and how to write it, as `marjolet replay` says it. */
-function mistakeText(mistake) {
-  const args = { ...mistake };
-  if (mistake.fix) args.rank = t(`rank.${mistake.fix}`);
-  return t(`replay.reason_${mistake.mistake}`, args);
-}
-
-/** What else is wrong in a refused record: no game in the file, or a heading or a
- *  line that cannot be read (the server's reason is English, for programs). */
+/** What else is wrong in a refused record, without the server's words: no game in the
+ *  file, or a fault no sentence names (the server's reason is English, for programs). */
 function recordReason(reason, placed, readable) {
   if (!readable) return t("replay.reason_not_record");  // no game at all in the file
   if (lang() === "en" && reason) return reason.replace(/^R\d+(?:\/R\d+)*:\s*/, "");
