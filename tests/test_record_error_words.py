@@ -928,8 +928,8 @@ def test_json_that_does_not_parse_is_told_with_its_line_and_column(
     assert status == 2
     assert err == (
         f"marjolet{NB}: erreur{NB}: {path}{NB}: ce fichier n’est pas une partie valable{NB}: "
-        "son JSON est abîmé à la ligne 2, colonne 11 (une virgule, un guillemet ou une "
-        "accolade y manque ou y est de trop, ou le fichier a été coupé).\n"
+        "son JSON est abîmé à la ligne 2, colonne 11 (une virgule, un guillemet, un crochet "
+        "ou une accolade y manque ou y est de trop, ou le fichier a été coupé).\n"
     )
     status, _, err = run(["replay", str(path), "--lang", "en"], capsys)
     assert err.endswith(": its JSON is broken at line 2, column 11 (a comma, a quote or a "
@@ -958,3 +958,38 @@ def test_a_save_that_cannot_be_resumed_is_told_as_replay_tells_it(
         f"marjolet: error: {header} cannot be resumed: this file is not a valid game (line 2): "
         "unknown rules profile “classique” (known profiles: classic, encyclopedia).\n"
     )
+
+
+def test_a_damaged_save_skipped_by_resume_is_told_as_replay_tells_it(
+    tmp_path: Path, selfplay_text: str, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # marjolet play --resume without a file skips a damaged save with a
+    # warning: in the words marjolet replay says of the same file
+    from marjolet.tui import saves
+    from marjolet.tui.words import speaking
+
+    monkeypatch.setenv("MARJOLET_DATA_DIR", str(tmp_path / "data"))
+    games = saves.games_dir(create=True)
+    damaged = games / f"damaged{saves.SUFFIX}"
+    damaged.write_text(selfplay_text.replace("rules classic", "rules classique", 1))
+    status, _, replayed = run(["replay", str(damaged), "--lang", "fr"], capsys)
+    assert status == 2
+    warned: list[str] = []
+    with speaking("fr"):
+        assert saves.last_unfinished(warned.append) is None
+    said = replayed.removeprefix(f"marjolet{NB}: erreur{NB}: ").rstrip("\n")
+    assert warned == [f"partie enregistrée illisible, laissée de côté{NB}: {said}"]
+    assert "profil de règles inconnu" in said and "unknown" not in said
+
+
+def test_a_trick_number_too_long_to_read_is_quoted_at_most_40_characters(
+    tmp_path: Path, selfplay_text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    digits = "1" * 5000
+    path = edited(tmp_path, selfplay_text, "\n   2. 7H 9C draw", f"\n   {digits}) 7H 9C draw",
+                  "long.txt")
+    status, _, err = run(["replay", path, "--lang", "fr"], capsys)
+    assert status == 2 and err.count("\n") == 1
+    assert f"«{NB}{'1' * 39}…{NB}» n’est pas un coup" in err
+    assert "1" * 41 not in err and len(err) < 400

@@ -249,6 +249,15 @@ def test_a_server_starts_without_hashing_and_an_unknown_name_is_checked_against_
     stand_in, sachas = hasher.made[0], hasher.made[1]
     assert len(hasher.made) == 2  # the stand-in is made once
     assert hasher.checked[1:] == [stand_in, sachas]
+    # a server started again: its first check, of a name that exists, makes
+    # the stand-in too (else only an unknown name's first check would)
+    again = CountingHasher()
+    restarted = Accounts(engine, hasher=again, clock=Clock())
+    with pytest.raises(AccountError):
+        restarted.login("Sacha", "wrong words!")
+    assert len(again.made) == 1 and again.checked == [sachas]
+    restarted.login("Sacha", "my secret words")
+    assert len(again.made) == 1
 
 
 def test_logout_revokes_that_session_only(accounts: Accounts) -> None:

@@ -151,12 +151,12 @@ class RecordError(MarjoletError):
     ``rules_no_profile``), in a text record
     ``header_twice`` (``detail``: the keyword) and ``not_header``, a line
     before the first ``deal`` that is not a header's (``detail``: the line),
-    in a JSON one ``key_twice``, a key given twice in one object
-    (``detail``: the key); else ``None``. ``detail`` is its particular (the
-    text of the action or of the deck's card, the system's reason a file
-    cannot be read), as the file writes it (a JSON record's value as JSON
-    writes it, ``"0"``, ``[4, 4]``; a format or a profile without its
-    quotes), else ``None``. Neither is in :meth:`to_json`.
+    and in a JSON record (in its header or anywhere else) ``key_twice``,
+    a key given twice in one object (``detail``: the key); else ``None``.
+    ``detail`` is its particular (the text of the action or of the deck's
+    card, the system's reason a file cannot be read), as the file writes
+    it (a JSON record's value as JSON writes it, ``"0"``, ``[4, 4]``; a
+    format or a profile without its quotes), else ``None``. Neither is in :meth:`to_json`.
     """
 
     def __init__(

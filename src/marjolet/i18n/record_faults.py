@@ -56,7 +56,7 @@ def fault_reason(exc: RecordError, lang: str) -> str | None:
 
 def _hand_typed(mistake: dict[str, str], lang: str) -> str:
     """A mistake of a record typed by hand and how the notation writes it."""
-    args: dict[str, Any] = {k: v for k, v in mistake.items() if k != "mistake"}
+    args: dict[str, Any] = {k: _written(v) for k, v in mistake.items() if k != "mistake"}
     if "fix" in mistake:
         args["rank"] = translate(f"rank.{mistake['fix']}", lang)
     return translate(f"replay.reason_{mistake['mistake']}", lang, **args)

@@ -18,6 +18,7 @@ from marjolet.errors import MarjoletError, RecordError
 from marjolet.match import Match
 from marjolet.paths import data_dir
 from marjolet.tui.launch import play_command
+from marjolet.tui.record_errors import record_error_text
 from marjolet.tui.words import tr
 
 GAMES_FOLDER = "games"
@@ -152,6 +153,14 @@ def unfinished_games() -> list[Path]:
     return [p for p in saved_games() if is_unfinished(p)]
 
 
+def _save_fault(path: Path, exc: Exception, rec: record.Record | None) -> str:
+    """What is wrong with a save, as ``marjolet replay`` says it of the same
+    file (the place counted from 1, in the player's language)."""
+    if isinstance(exc, RecordError):
+        return record_error_text(str(path), exc, rec)
+    return f"{path}: {exc}"
+
+
 def last_unfinished(
     warn: Callable[[str], None] | None = None, skipped: list[Path] | None = None
 ) -> Path | None:
@@ -162,11 +171,13 @@ def last_unfinished(
     ``skipped``: one damaged file must not hide the others.
     """
     for path in saved_games():
+        rec = None
         try:
-            _, match = load_match(path)
+            rec = record.load(path, check=False)
+            match = record.to_match(rec)
         except (MarjoletError, OSError) as exc:
             if warn is not None:
-                warn(tr("play.skipped_save", detail=str(exc)))
+                warn(tr("play.skipped_save", detail=_save_fault(path, exc, rec)))
             if skipped is not None:
                 skipped.append(path)
             continue
