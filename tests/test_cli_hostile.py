@@ -431,8 +431,9 @@ def test_every_command_reading_a_record_calls_it_standard_input(
     assert result.returncode == 2
     if args[0] in ("replay", "review"):  # a player's words (docs/replay.md)
         problem = {
-            "malformed JSON at line 2 column 1": "this file is not a valid game: malformed JSON "
-            "at line 2 column 1",
+            "malformed JSON at line 2 column 1": "this file is not a valid game: its JSON is "
+            "broken at line 2, column 1 (a comma, a quote or a bracket is missing or one too "
+            "many there, or the file was cut short).",
             "empty file: there is no record in it": "this file is not a valid game: the file "
             "is empty",
         }[problem]
