@@ -4,6 +4,8 @@ database migrations under them (marjolet.web.db), on SQLite files."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any, Literal
@@ -95,6 +97,23 @@ def test_migrating_twice_changes_nothing(database_url: str) -> None:
     engine = make_engine(database_url)
     migrate(engine)
     assert migrate(engine) == HEAD
+
+
+def test_a_database_at_the_newest_revision_is_opened_without_loading_alembic(
+    database_url: str,
+) -> None:
+    # each process that joins or restarts opens a database already migrated:
+    # Alembic's imports (most of a second) are left for one that needs them
+    migrate(make_engine(database_url))
+    program = (
+        "import sys\n"
+        "from marjolet.web.db import make_engine, migrate\n"
+        f"print(migrate(make_engine({database_url!r})), 'alembic' in sys.modules)\n"
+    )
+    opened = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert opened.stdout.split() == [HEAD, "False"], opened.stderr
 
 
 @pytest.mark.parametrize("legacy_version", [1, 2])

@@ -343,28 +343,37 @@ def reader(engine: Engine) -> Engine:
 
 
 def migrate(engine: Engine) -> str:
-    """Bring the database up to the newest revision; returns that revision."""
-    logging.getLogger("alembic").setLevel(logging.WARNING)  # one line of ours instead
-    from alembic import command
-    from alembic.config import Config
-
+    """Bring the database up to the newest revision; returns that revision.
+    A database already at it is left without loading Alembic (most of a
+    second of imports for each process that joins or restarts)."""
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":  # processes starting together
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATE_LOCK})
         _adopt_legacy(connection)
         before = current_revision(connection)
         check_revision(before)
+        if before == HEAD_REVISION:
+            return before
         refuse_upgrade_while_served(connection, before)
-        config = Config()
-        config.set_main_option("script_location", str(MIGRATIONS))
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        _upgrade(connection)
         after = current_revision(connection)
     if before and after != before:  # an existing database was upgraded
         log.info("database schema upgraded from revision %s to %s", before, after)
     elif not before:  # a new database
         log.info("created the tables (revision %s)", after)
     return after
+
+
+def _upgrade(connection: Connection) -> None:
+    """Alembic's upgrade to the newest revision, on ``connection``."""
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # one line of ours instead
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
 
 
 class NewerDatabase(Exception):
