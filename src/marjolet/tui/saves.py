@@ -119,16 +119,28 @@ def may_save_back(path: str | Path, rec: record.Record) -> bool:
         return False
 
 
+class UnreadableSave(RecordError):
+    """A save that cannot be read or replayed: its message names the file;
+    ``cause`` is the record's own error and ``record`` the record as read
+    (``None`` when not even that), from which a player is told the fault
+    in ``marjolet replay``'s words."""
+
+    def __init__(self, message: str, cause: RecordError, rec: record.Record | None) -> None:
+        super().__init__(message)
+        self.cause = cause
+        self.record = rec
+
+
 def load_match(path: str | Path) -> tuple[record.Record, Match]:
     """Read a record and replay it into a match (raises
-    :class:`~marjolet.errors.RecordError` naming the file on any fault)."""
+    :class:`UnreadableSave` naming the file on any fault)."""
+    rec = None
     try:
         rec = record.load(path, check=False)
         return rec, record.to_match(rec)
     except RecordError as exc:
-        if str(path) in exc.message:
-            raise
-        raise RecordError(f"{path}: {exc}") from None
+        message = exc.message if str(path) in exc.message else f"{path}: {exc}"
+        raise UnreadableSave(message, exc, rec) from None
 
 
 #: Whether a save is over, by its path, size and time: the resume hint asks often.
@@ -153,11 +165,11 @@ def unfinished_games() -> list[Path]:
     return [p for p in saved_games() if is_unfinished(p)]
 
 
-def _save_fault(path: Path, exc: Exception, rec: record.Record | None) -> str:
+def _save_fault(path: Path, exc: Exception) -> str:
     """What is wrong with a save, as ``marjolet replay`` says it of the same
     file (the place counted from 1, in the player's language)."""
-    if isinstance(exc, RecordError):
-        return record_error_text(str(path), exc, rec)
+    if isinstance(exc, UnreadableSave):
+        return record_error_text(str(path), exc.cause, exc.record)
     return f"{path}: {exc}"
 
 
@@ -171,13 +183,11 @@ def last_unfinished(
     ``skipped``: one damaged file must not hide the others.
     """
     for path in saved_games():
-        rec = None
         try:
-            rec = record.load(path, check=False)
-            match = record.to_match(rec)
+            _, match = load_match(path)
         except (MarjoletError, OSError) as exc:
             if warn is not None:
-                warn(tr("play.skipped_save", detail=_save_fault(path, exc, rec)))
+                warn(tr("play.skipped_save", detail=_save_fault(path, exc)))
             if skipped is not None:
                 skipped.append(path)
             continue

@@ -292,12 +292,10 @@ class GameSession:
         it ``opponent_name`` (a level chosen now), else by its level's name,
         else as :func:`opponent_shown` says (a spec chosen now: by the
         bot's name, as a researcher asked for it)."""
-        rec = None
         try:
-            rec = record.load(path, check=False)
-            match = record.to_match(rec)
-        except RecordError as exc:  # the file's fault, in the player's words
-            raise RecordError(_unreadable(path, exc, rec)) from None
+            rec, match = saves.load_match(path)
+        except saves.UnreadableSave as exc:  # the file's fault, in the player's words
+            raise RecordError(_unreadable(path, exc.cause, exc.record)) from None
         if match.is_over:
             raise RecordError(_over_message(path, rec.players, match))
         if any(c.text.startswith(FORFEIT_COMMENT) for c in rec.comments):
