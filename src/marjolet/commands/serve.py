@@ -185,24 +185,31 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+#: The modules of the web extra a server needs, checked by name before
+#: anything starts: importing them costs about 2.5 s, which a refusal
+#: (``--check-db``, a bad flag, a port in use) need not pay.
+WEB_MODULES = ("uvicorn", "fastapi", "sqlalchemy", "alembic", "argon2", "limits")
+
+
+def require_web_extra() -> None:
+    """A one-line error when a module of the web extra is missing (found by
+    name, not imported)."""
+    import importlib.util
+
+    from marjolet.errors import MarjoletError
+
+    for name in WEB_MODULES:
+        if importlib.util.find_spec(name) is None:
+            raise MarjoletError(
+                f"the web extra is not installed ({name}): pip install 'marjolet[web]'"
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     import logging
     import sys
 
-    from marjolet.errors import MarjoletError
-
-    try:
-        import uvicorn  # noqa: F401  (the web extra: checked before anything starts)
-
-        from marjolet.web import backends, logguard
-        from marjolet.web.app import create_app
-    except ImportError as exc:
-        if isinstance(exc, MarjoletError):  # a kernel setting refused (MARJOLET_KERNEL...)
-            raise
-        raise MarjoletError(
-            f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
-        ) from None
-
+    require_web_extra()
     if args.check_db:
         return check_db_command(args.db)
     db, broker = checked_backends(args)
@@ -211,13 +218,16 @@ def run(args: argparse.Namespace) -> int:
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     # listen first: a port in use is one line and exit 2, before the
-    # database (and its lock file) is touched
+    # database (and its lock file) is touched, and before the server's
+    # modules are loaded
     sock = listening_socket(args.host, args.port)
     try:
-        app = create_app(config)
+        app = built_app(config)
     except BaseException:
         sock.close()
         raise
+    from marjolet.web import backends, logguard
+
     if not is_loopback(args.host):
         print(exposure_warning(args.host, bool(args.behind_proxy)), file=sys.stderr)
     server = uvicorn_server(app, config, args)
@@ -228,6 +238,22 @@ def run(args: argparse.Namespace) -> int:
     )
     server.run(sockets=[sock])
     return 0
+
+
+def built_app(config: WebConfig) -> FastAPI:
+    """The server's application; a module of the web extra that cannot be
+    imported (found, yet broken) is the same one line as a missing one."""
+    from marjolet.errors import MarjoletError
+
+    try:
+        from marjolet.web.app import create_app
+    except ImportError as exc:
+        if isinstance(exc, MarjoletError):  # a kernel setting refused (MARJOLET_KERNEL...)
+            raise
+        raise MarjoletError(
+            f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
+        ) from None
+    return create_app(config)
 
 
 def check_db_command(value: str | None) -> int:
