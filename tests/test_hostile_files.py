@@ -384,6 +384,32 @@ def test_serve_without_a_module_of_the_web_extra_names_it_in_one_line(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    ("broken", "args"),
+    [("limits", ["--port", "0"]), ("sqlalchemy", ["--check-db"])],
+    ids=["serve", "check-db"],
+)
+def test_a_module_of_the_web_extra_that_fails_to_import_is_named_in_one_line(
+    tmp_path: Path, broken: str, args: list[str]
+) -> None:
+    """Found by name yet broken (a damaged install): the same one line as a
+    missing module, no traceback, no database made."""
+    pytest.importorskip("uvicorn")
+    fake = tmp_path / "site" / broken
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text(f"raise ImportError('damaged', name={broken!r})\n")
+    db = tmp_path / "w.sqlite3"
+    pythonpath = os.pathsep.join(
+        p for p in (str(tmp_path / "site"), os.environ.get("PYTHONPATH")) if p
+    )
+    result = run_cli("serve", *args, "--db", str(db), env={"PYTHONPATH": pythonpath})
+    assert refusal(result) == (
+        f"marjolet: error: the web extra is not installed ({broken}): "
+        "pip install 'marjolet[web]'"
+    )
+    assert not db.exists()
+
+
 def test_a_failed_serve_start_leaves_no_lock(tmp_path: Path) -> None:
     pytest.importorskip("uvicorn")
     from marjolet.web.store import Store, StoreError

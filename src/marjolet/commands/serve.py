@@ -8,6 +8,8 @@ import errno
 import ipaddress
 import re
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -153,8 +155,9 @@ def check_db(db: str | None) -> int:
     import sys
 
     from marjolet.web.config import WebConfig
-    from marjolet.web.store import check_database_file
 
+    with web_extra_imports():
+        from marjolet.web.store import check_database_file
     path = WebConfig(db_path=Path(db) if db else None).database()
     count, problems = check_database_file(path)
     for problem in problems:
@@ -241,19 +244,28 @@ def run(args: argparse.Namespace) -> int:
 
 
 def built_app(config: WebConfig) -> FastAPI:
-    """The server's application; a module of the web extra that cannot be
-    imported (found, yet broken) is the same one line as a missing one."""
+    """The server's application, uvicorn imported with it."""
+    with web_extra_imports():
+        import uvicorn  # noqa: F401  (uvicorn_server's, so that a broken one is told here)
+
+        from marjolet.web.app import create_app
+    return create_app(config)
+
+
+@contextmanager
+def web_extra_imports() -> Iterator[None]:
+    """Imports of the web extra: a module that is found yet cannot be
+    imported (a broken install) is the same one line as a missing one."""
     from marjolet.errors import MarjoletError
 
     try:
-        from marjolet.web.app import create_app
+        yield
     except ImportError as exc:
         if isinstance(exc, MarjoletError):  # a kernel setting refused (MARJOLET_KERNEL...)
             raise
         raise MarjoletError(
             f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
         ) from None
-    return create_app(config)
 
 
 def check_db_command(value: str | None) -> int:
