@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from marjolet.errors import MarjoletError, RulesError
@@ -159,3 +160,23 @@ def rules_in_words(args: argparse.Namespace) -> Rules:
         words = {"flag": FLAGS[key], **{k: number(v, lang()) for k, v in said.items()}}
         raise MarjoletError(tr("cli.setting_range", **words))
     return rules_from_args(args)
+
+
+def missing_web_extra(module: str | None) -> MarjoletError:
+    """The one line for a module of the web extra that is missing or broken."""
+    return MarjoletError(
+        f"the web extra is not installed ({module}): pip install 'marjolet[web]'"
+    )
+
+
+@contextmanager
+def web_extra_imports() -> Iterator[None]:
+    """Imports of the web extra: a module that is missing, or found yet
+    broken (a damaged install), is :func:`missing_web_extra`'s one line. A
+    :class:`MarjoletError` passes (a kernel setting refused on import)."""
+    try:
+        yield
+    except ImportError as exc:
+        if isinstance(exc, MarjoletError):
+            raise
+        raise missing_web_extra(exc.name) from None

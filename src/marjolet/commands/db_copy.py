@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from marjolet.commands.common import file_name
+from marjolet.commands.common import file_name, web_extra_imports
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,13 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from marjolet.errors import MarjoletError
-
-    try:
+    with web_extra_imports():
         from marjolet.web.dbcopy import copy_database
-    except ImportError as exc:
-        raise MarjoletError(
-            f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
-        ) from None
     print(copy_database(args.source, args.target).summary())
     return 0

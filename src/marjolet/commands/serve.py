@@ -8,12 +8,15 @@ import errno
 import ipaddress
 import re
 import socket
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from marjolet.commands.common import plain_float, plain_int
+from marjolet.commands.common import (
+    missing_web_extra,
+    plain_float,
+    plain_int,
+    web_extra_imports,
+)
 
 if TYPE_CHECKING:
     import uvicorn
@@ -199,13 +202,9 @@ def require_web_extra() -> None:
     name, not imported)."""
     import importlib.util
 
-    from marjolet.errors import MarjoletError
-
     for name in WEB_MODULES:
         if importlib.util.find_spec(name) is None:
-            raise MarjoletError(
-                f"the web extra is not installed ({name}): pip install 'marjolet[web]'"
-            )
+            raise missing_web_extra(name)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -250,22 +249,6 @@ def built_app(config: WebConfig) -> FastAPI:
 
         from marjolet.web.app import create_app
     return create_app(config)
-
-
-@contextmanager
-def web_extra_imports() -> Iterator[None]:
-    """Imports of the web extra: a module that is found yet cannot be
-    imported (a broken install) is the same one line as a missing one."""
-    from marjolet.errors import MarjoletError
-
-    try:
-        yield
-    except ImportError as exc:
-        if isinstance(exc, MarjoletError):  # a kernel setting refused (MARJOLET_KERNEL...)
-            raise
-        raise MarjoletError(
-            f"the web extra is not installed ({exc.name}): pip install 'marjolet[web]'"
-        ) from None
 
 
 def check_db_command(value: str | None) -> int:
