@@ -248,9 +248,6 @@ int mk_heuristic_playout(mk_deal *d, mk_rng *g, int stop_at_ending);
 /* The tuned policy: the heuristic with a learned term added to each card's
  * value in tricks 1-10 (playout.c; the weights: policy_weights.h). */
 int mk_tuned_action(const mk_deal *d, mk_rng *g);
-/* The heuristic with the learned term of weights w (MK_PF_COUNT of them;
- * NULL: the plain heuristic): mk_tuned_action is w = the shipped weights. */
-int mk_weighted_action(const mk_deal *d, const double *w);
 
 /* The feature offsets of the tuned policy's learned term (playout.c's
  * h_features documents each block); MK_PF_COUNT weights in all. */

@@ -524,10 +524,6 @@ int mk_tuned_action(const mk_deal *d, mk_rng *g) {
     return heuristic_with(d, MK_POLICY_WEIGHTS);
 }
 
-int mk_weighted_action(const mk_deal *d, const double *w) {
-    return heuristic_with(d, w);
-}
-
 int mk_policy_record(const mk_deal *d, mk_pfrecord *rec) {
     rec->n = 0;
     if (d->turn < 0 || d->window || mk_stock_empty(d)) return -1;

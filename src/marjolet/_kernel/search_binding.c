@@ -23,7 +23,6 @@
 #include <math.h>
 
 #include "search.h"
-#include "duel.h"
 
 /* The kernel's search limits: a call is meant to last a few milliseconds. */
 #define MAX_WORLDS_PER_CALL 10000000L
@@ -311,78 +310,7 @@ static PyObject *py_pimc(PyObject *self, PyObject *args, PyObject *kw) {
                          float_tuple(acc.sumsq, acc.n), float_tuple(acc.usum, acc.n));
 }
 
-/* policy_duel(candidates, base, decks, seed, table, noise=0) -> (sums, sumsqs):
- * candidates a bytes-like of k * MK_PF_COUNT float64 weightings, base None
- * (the heuristic) or MK_PF_COUNT float64; see duel.h. */
-static PyObject *py_policy_duel(PyObject *self, PyObject *args) {
-    Py_buffer cand, basev = {0};
-    PyObject *base_obj, *table_obj;
-    int decks, noise = 0;
-    unsigned long long seed;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*OiKO|i", &cand, &base_obj, &decks, &seed, &table_obj, &noise))
-        return NULL;
-    PyObject *out = NULL;
-    const double **ws = NULL;
-    double *sum = NULL, *sumsq = NULL;
-    const Py_ssize_t one = (Py_ssize_t)(sizeof(double) * MK_PF_COUNT);
-    int k = (int)(cand.len / one);
-    KTableObject *kt = kt_check(table_obj);
-    if (kt == NULL)
-        goto done;
-    if (cand.len == 0 || cand.len % one != 0 || k > 4096) {
-        PyErr_Format(PyExc_ValueError, "candidates must hold 1-4096 x %d float64", MK_PF_COUNT);
-        goto done;
-    }
-    if (base_obj != Py_None) {
-        if (PyObject_GetBuffer(base_obj, &basev, PyBUF_SIMPLE) < 0)
-            goto done;
-        if (basev.len != one) {
-            PyErr_Format(PyExc_ValueError, "base must hold %d float64", MK_PF_COUNT);
-            goto done;
-        }
-    }
-    if (noise < 0 || noise > MAX_NOISE_IN) {
-        PyErr_Format(PyExc_ValueError, "noise must be 0-%d, got %d", MAX_NOISE_IN, noise);
-        goto done;
-    }
-    if (decks < 0 || decks > 10000000) {
-        PyErr_Format(PyExc_ValueError, "decks must be 0-10000000, got %d", decks);
-        goto done;
-    }
-    ws = PyMem_Malloc(sizeof *ws * (size_t)k);
-    sum = PyMem_Malloc(sizeof *sum * (size_t)k);
-    sumsq = PyMem_Malloc(sizeof *sumsq * (size_t)k);
-    if (ws == NULL || sum == NULL || sumsq == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (int j = 0; j < k; j++)
-        ws[j] = (const double *)cand.buf + (size_t)j * MK_PF_COUNT;
-    mk_rules r;
-    mk_rules_classic(&r);
-    const double *base = base_obj == Py_None ? NULL : (const double *)basev.buf;
-    if (kt_acquire(kt) < 0)
-        goto done;
-    Py_BEGIN_ALLOW_THREADS
-    mj_policy_duel(ws, k, base, &r, seed, decks, noise, &kt->t, sum, sumsq);
-    Py_END_ALLOW_THREADS
-    kt_release(kt);
-    out = Py_BuildValue("(NN)", float_tuple(sum, k), float_tuple(sumsq, k));
-done:
-    PyMem_Free(ws);
-    PyMem_Free(sum);
-    PyMem_Free(sumsq);
-    if (basev.buf != NULL)
-        PyBuffer_Release(&basev);
-    PyBuffer_Release(&cand);
-    return out;
-}
-
 PyMethodDef kernel_search_methods[] = {
-    {"policy_duel", (PyCFunction)py_policy_duel, METH_VARARGS,
-     "policy_duel(candidates, base, decks, seed, table, noise=0) -> (sums, sumsqs): weightings of the "
-     "tuned policy against a base weighting (None: the heuristic), duplicate decks"},
     {"sample", (PyCFunction)(void (*)(void))py_sample, METH_VARARGS | METH_KEYWORDS,
      "sample(deal, seat, unseen, opp_missing, first_slot, n, seed, weights=None, soft=()) -> "
      "[(opp_hidden_mask, stock), ...]: n worlds consistent with an observation"},
