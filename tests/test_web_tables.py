@@ -443,10 +443,13 @@ def test_a_friend_games_move_clock_starts_when_the_friend_joins_and_stops_betwee
     the move clock starts at the join; between deals nobody is to move, so
     there is no deadline, and the next deal's first move has twice the
     limit; a claim after the limit is stored as a timeout."""
-    config = fast_config(tmp_path / "g.sqlite3", first_dealer=0, move_limit=1.0, away_grace=60)
+    # a limit of 3 s while the deal is played (a loaded machine must not
+    # let the immediate claim below, or a scripted move, overrun it)
+    limit = 3.0
+    config = fast_config(tmp_path / "g.sqlite3", first_dealer=0, move_limit=limit, away_grace=60)
     with live_server(config) as server:
         made = time.time()
-        game, joined = friend_game(server, wait=1.3)  # longer than a move may take
+        game, joined = friend_game(server, wait=limit + 0.3)  # longer than a move may take
         with (
             Browser.open(server, game["id"], seat_hello(game)) as host,
             Browser.open(server, game["id"], {"type": "hello", "token": joined["token"]}) as guest,
@@ -454,9 +457,11 @@ def test_a_friend_games_move_clock_starts_when_the_friend_joins_and_stops_betwee
             state = host.next_state()
             guest.next_state()
             # the clock started at the join, after the wait (one started with
-            # the link would end before made + 2.3), bounded by our own readings
+            # the link would end at about made + limit, before the guest
+            # joined), bounded by our own readings
             assert state["to_move"] == 1
-            assert made + 1.3 + 1.0 - 0.05 <= state["deadline"] <= time.time() + 1.0 + 0.05
+            joined_at_least = made + limit + 0.3
+            assert joined_at_least + limit - 0.05 <= state["deadline"] <= time.time() + limit + 0.05
             host.send({"type": "claim"})  # the friend has just sat down
             assert host.error()["code"] == "cannot_claim"
             over = play_deal_between(host, guest, random.Random(2))
@@ -467,7 +472,8 @@ def test_a_friend_games_move_clock_starts_when_the_friend_joins_and_stops_betwee
             # the first move of a later deal has twice the limit: the mover
             # may still be reading the last deal's summary (the clock starts
             # between the two readings of ours)
-            assert sent + 2.0 - 0.05 <= second["deadline"] <= time.time() + 2.0 + 0.05
+            assert sent + 2 * limit - 0.05 <= second["deadline"] <= time.time() + 2 * limit + 0.05
+    config = fast_config(tmp_path / "t.sqlite3", first_dealer=0, move_limit=1.0, away_grace=60)
     with live_server(config) as server:  # a mover who lets the time run out
         game, joined = friend_game(server)
         with (
