@@ -74,6 +74,42 @@ def test_the_table_speaks_french_with_french_card_letters(tmp_path: Path, french
     asyncio.run(main())
 
 
+@pytest.mark.parametrize("width", [60, 80, 100])
+def test_the_help_never_starts_a_line_with_a_french_sign(width: int, french: None) -> None:
+    """Textual's Markdown turns each run of whitespace into one plain space,
+    the unbreakable ones included: the rule book wrapped « visible » and
+    « : sa couleur est l’atout » onto two lines. The help keeps them."""
+    from textual.app import App, ComposeResult
+    from textual.widgets.markdown import MarkdownBlock
+
+    from marjolet.tui.help import UnbreakableMarkdown, keys_text
+    from marjolet.tui.wrapping import keep_unbreakable_spaces
+
+    source = keys_text("marjolet play --resume") + "\n\n" + rules_text(CLASSIC)
+
+    class Page(App[None]):
+        def compose(self) -> ComposeResult:
+            yield UnbreakableMarkdown(source)
+
+    async def main() -> list[str]:
+        keep_unbreakable_spaces()
+        app = Page()
+        async with app.run_test(size=(width, 1000)) as pilot:
+            while not app.query(MarkdownBlock):
+                await pilot.pause()
+            await pilot.pause()
+            return [strip.text for strip in app.screen._compositor.render_strips()]
+
+    rows = asyncio.run(main())
+    text = " ".join(row.strip() for row in rows)
+    assert "visible\u00a0: sa couleur" in text  # the space shown, not lost
+    assert "\ue000" not in text  # no stand-in left on screen
+    starts = [row.strip(" │")[:1] for row in rows if row.strip(" │")]
+    assert not set(starts) & set(":;!»%"), [r for r in rows if r.strip(" │")[:1] in ":;!»%"]
+    questions = [r for r in rows if r.strip(" │").startswith("?")]
+    assert not questions, questions
+
+
 def test_the_help_tells_the_same_rules_as_the_web_page(french: None) -> None:
     text = rules_text(CLASSIC)
     for words_ in ("mariage d’atout", "le marjolet", "sept d’atout", "dernier pli",

@@ -5,18 +5,22 @@ laid out in Markdown, so the terminal and the browser say the same thing."""
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
+from textual.widgets.markdown import MarkdownBlock
 
 from marjolet.i18n.rulebook import rulebook, to_markdown
 from marjolet.rules import Rules
 from marjolet.tui.launch import resume_command
 from marjolet.tui.words import lang, tr, translate_bindings
+from marjolet.tui.wrapping import hide_unbreakable_spaces, show_unbreakable_spaces
 
 
 def keys_text(resume: str = "") -> str:
@@ -30,6 +34,34 @@ def rules_text(rules: Rules) -> str:
     """The rules of ``rules`` in the player's language: the same rule book
     as the web's rules page (:mod:`marjolet.i18n.rulebook`)."""
     return to_markdown(rulebook(rules, lang()), tr("rules.title"))
+
+
+class UnbreakableMarkdown(Markdown):
+    """Markdown that keeps the unbreakable spaces of French (« visible\u00a0: »).
+
+    Textual's Markdown turns every run of whitespace in a text into one
+    plain space, the unbreakable ones included, so a wrapped line could
+    start with « : ». The source is read with each unbreakable space
+    hidden as a private-use stand-in (:mod:`marjolet.tui.wrapping`), and
+    each block shows it again once its text is built."""
+
+    def __init__(self, markdown: str) -> None:
+        super().__init__(hide_unbreakable_spaces(markdown))
+
+    def get_block_class(self, block_name: str) -> type[MarkdownBlock]:
+        return _showing_unbreakable_spaces(super().get_block_class(block_name))
+
+
+@functools.cache
+def _showing_unbreakable_spaces(block: type[MarkdownBlock]) -> type[MarkdownBlock]:
+    """A subclass of ``block`` (the same CSS type) that shows the hidden
+    unbreakable spaces of its text."""
+
+    def set_content(self: MarkdownBlock, content: Content) -> None:
+        shown = Content(show_unbreakable_spaces(content.plain), list(content.spans))
+        block.set_content(self, shown)
+
+    return type(block.__name__, (block,), {"set_content": set_content})
 
 
 class HelpScreen(ModalScreen[None]):
@@ -49,7 +81,7 @@ class HelpScreen(ModalScreen[None]):
         with Vertical() as box:
             box.border_title = tr("tui.help_title")
             with VerticalScroll():
-                yield Markdown(keys_text(self.resume) + "\n\n" + rules_text(self.rules))
+                yield UnbreakableMarkdown(keys_text(self.resume) + "\n\n" + rules_text(self.rules))
             yield Static(tr("tui.help_scroll"), id="help-keys")
 
     def on_mount(self) -> None:

@@ -48,6 +48,24 @@ def keep_unbreakable_spaces() -> None:
             setattr(module, name, re.compile(pattern))
 
 
+#: Private-use stand-ins for the unbreakable spaces while Textual's Markdown
+#: reads a text: it collapses every run of ``\\s`` into one plain space
+#: (``re.sub(r"\\s+", " ", ...)`` on each text token), which would undo them.
+_STAND_INS = {space: chr(0xE000 + i) for i, space in enumerate(UNBREAKABLE)}
+_HIDE = str.maketrans(_STAND_INS)
+_SHOW = str.maketrans({v: k for k, v in _STAND_INS.items()})
+
+
+def hide_unbreakable_spaces(text: str) -> str:
+    """``text`` with each unbreakable space replaced by its stand-in."""
+    return text.translate(_HIDE)
+
+
+def show_unbreakable_spaces(text: str) -> str:
+    """The inverse of :func:`hide_unbreakable_spaces`."""
+    return text.translate(_SHOW)
+
+
 def fit_to_terminal(text: str, width: int | None = None, keep: Sequence[str] = ()) -> str:
     """``text`` wrapped for the line interface: each line to ``width``
     columns (the terminal's, 80 in a pipe), between words only, a line such
