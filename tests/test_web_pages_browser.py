@@ -476,14 +476,23 @@ def test_a_card_held_back_by_the_meld_window_says_why_in_french(
         "«\u00a0Piocher\u00a0» d’abord, puis jouez."
     )
     prompts = page.evaluate(
-        """() => import("/static/board.js").then((board) => [
-             [{ kind: "draw" }], [{ kind: "dix" }, { kind: "draw" }]].map((legal) =>
+        """() => import("/static/board.js").then((board) => [3, 10].flatMap((trick) => [
+             [{ kind: "draw" }], [{ kind: "dix" }, { kind: "draw" }],
+             [{ kind: "meld" }, { kind: "draw" }],
+             [{ kind: "meld" }, { kind: "dix" }, { kind: "draw" }]].map((legal) =>
              board.promptText({ to_move: 0, players: ["Ann", "Bob"], in_window: true,
-                                tricks_played: 3, legal }, { seat: 0 })))"""
-    )  # the won trick is in the log already: the prompt says what is left to do
+                                tricks_played: trick, legal }, { seat: 0 }))))"""
+    )  # the won trick is in the log already: the prompt says what is left to do,
+    # naming the exchange only with the seven in hand, the melds only with one
     assert prompts == [
         "Pli pour vous\u00a0: rien à annoncer, piochez.",
+        "Pli pour vous\u00a0: échangez le sept, puis piochez.",
+        "Pli pour vous\u00a0: annoncez vos combinaisons, puis piochez.",
         "Pli pour vous\u00a0: annoncez vos combinaisons ou échangez le sept, puis piochez.",
+        "Pli pour vous\u00a0: rien à annoncer, piochez.",
+        "Pli 10 pour vous\u00a0: échangez le sept, puis piochez les dernières cartes.",
+        "Pli 10 pour vous\u00a0: annoncez, puis piochez les dernières cartes.",
+        "Pli 10 pour vous\u00a0: annoncez ou échangez, puis piochez les dernières cartes.",
     ]
     close(page)
 

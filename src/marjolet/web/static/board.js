@@ -307,8 +307,13 @@ export function promptText(view, ctx) {
   if (ctx.seat !== null && who === ctx.seat) {
     if (view.in_window) {
       // the trick just won is in the log; say what is left to do, not the win again
-      if ((view.legal || []).every((a) => a.kind === "draw")) return t("prompt.window_draw");
-      return view.tricks_played === 10 ? t("prompt.window_last") : t("prompt.window");
+      // name only what this window offers: melds, the seven's exchange, or both
+      const legal = view.legal || [];
+      const melds = legal.some((a) => a.kind === "meld");
+      const dix = legal.some((a) => a.kind === "dix");
+      if (!melds && !dix) return t("prompt.window_draw");
+      const which = melds && dix ? "" : melds ? "_melds" : "_dix";
+      return t(`prompt.window${view.tricks_played === 10 ? "_last" : ""}${which}`);
     }
     if (view.lead) {
       // tricks 11-16: the duty the server names (marjolet.engine.r16_duty), in words
