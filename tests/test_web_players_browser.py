@@ -557,5 +557,60 @@ def test_the_score_tables_of_two_long_names_stay_inside_a_phone(
         seen(guest, f"the replay of two long names at {width} px")
 
 
+#: The words of the visible table headings broken across two lines (a name
+#: marked ``long-name`` may break anywhere; a hyphen is a place to break).
+BROKEN_WORDS = """() => [...document.querySelectorAll("th")]
+  .filter((th) => th.offsetParent !== null && !th.classList.contains("long-name"))
+  .flatMap((th) => {
+    const broken = [];
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/[^\\s-]+-?/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+          .map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(m[0]);
+      }
+    }
+    return broken;
+  })"""
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_score_tables_keep_usual_names_and_headings_whole_on_a_phone(
+    chromium: Browser, server: LiveServer, width: int
+) -> None:
+    """Every heading of the score tables could break anywhere (for names of
+    24 letters in one word): at the end of a match a phone read « Débuta /
+    nt » and « Atou / t ». A usual name and the tables' own words keep their
+    words whole; only a name with a very long word may break inside it."""
+    phone = {"viewport": {"width": width, "height": 740}, "locale": "fr-FR"}
+    with friends_table(chromium, server, phone, "Jean-Édouard", "Débutant") as (host, guest):
+        guest.wait_for_selector(".breakdown th")
+        assert guest.evaluate(BROKEN_WORDS) == []
+        guest.once("dialog", lambda dialog: dialog.accept())
+        guest.click("#resign")
+        guest.click("#resign")  # the second press confirms
+        guest.wait_for_selector("#overlay-title:has-text('Jean-Édouard')")
+        # the table of every deal, as after five deals, in the end-of-match box
+        guest.evaluate(
+            """() => import("/static/board.js").then((board) => {
+                 const deals = [0, 1, 2, 3, 4].map((i) => ({ index: i, trump: "CDHS"[i % 4],
+                   score: [70, 80], totals: [70 * (i + 1), 80 * (i + 1)] }));
+                 const view = { players: ["Jean-Édouard", "Débutant"], target: 500, deals };
+                 document.querySelector("#overlay-title").closest(".dialog")
+                   .append(board.matchTable(view, 0));
+               })"""
+        )
+        assert guest.locator("th:has-text('Atout')").count() > 0
+        assert guest.evaluate(BROKEN_WORDS) == []
+        seen(guest, f"the end of a match at {width} px")
+        guest.goto(f"{server.base}/rules")
+        guest.wait_for_selector(".rules-table th")
+        assert guest.evaluate(BROKEN_WORDS) == []
+
+
 #: Whether the element of a selector is wider than its box (its text cut).
 CUT = "(s) => { const n = document.querySelector(s); return n.scrollWidth > n.clientWidth + 1; }"

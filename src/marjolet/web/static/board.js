@@ -20,6 +20,16 @@ export function playerLabel(view, player, viewer) {
     ? t("player.you") : t("player.you_named", { name });
 }
 
+/** A score table's heading of a player: a name with a word of more than
+ * 10 letters ("Marie-Françoise_Dupont", up to 24) may break anywhere rather
+ * than widen the page; a usual one ("Débutant", "Jean-Édouard") keeps its
+ * words whole. */
+function nameHeading(view, player, viewer) {
+  const label = playerLabel(view, player, viewer);
+  const long = String(label).split(/[\s-]+/).some((word) => word.length > 10);
+  return el("th", long ? { class: "long-name" } : {}, label);
+}
+
 /** The subject of a sentence: "You" for the viewer, else the name. */
 function subject(view, player, viewer) {
   return viewer === player ? t("player.you") : view.players[player];
@@ -455,7 +465,7 @@ export function moveNews(view, seat) {
 export function scorePanel(view, seat) {
   const order = seat === null || seat === undefined ? [0, 1] : [seat, 1 - seat];
   const head = el("tr", {}, el("th", {}, el("span", { class: "visually-hidden" }, t("score.source_col"))),
-    order.map((p) => el("th", {}, playerLabel(view, p, seat))));
+    order.map((p) => nameHeading(view, p, seat)));
   const rows = SOURCES.map((key) =>
     el("tr", {}, el("td", {}, t(`source.${key}`)), order.map((p) => el("td", { class: "num" }, number(view.breakdown[p][key])))));
   const total = el("tr", { class: "total" }, el("td", {}, t("score.deal", { n: view.deal + 1 })),
@@ -544,7 +554,7 @@ export function logPanel(view, log, seat, upto) {
 export function dealSummary(summary, view, seat) {
   const order = seat === null || seat === undefined ? [0, 1] : [seat, 1 - seat];
   const head = el("tr", {}, el("th", {}, t("summary.head", { n: summary.index + 1 }), " ", suitSpan(summary.trump)),
-    order.map((p) => el("th", {}, playerLabel(view, p, seat))));
+    order.map((p) => nameHeading(view, p, seat)));
   const rows = SOURCES.map((key) =>
     el("tr", {}, el("td", {}, t(`source.${key}`)), order.map((p) => el("td", { class: "num" }, number(summary.breakdown[p][key])))));
   const score = el("tr", { class: "total" }, el("td", {}, t("summary.deal_score")),
@@ -558,7 +568,7 @@ export function dealSummary(summary, view, seat) {
 export function matchTable(view, seat) {
   const order = seat === null || seat === undefined ? [0, 1] : [seat, 1 - seat];
   const head = el("tr", {}, el("th", {}, t("summary.deal_col")), el("th", {}, t("trump.word")),
-    order.map((p) => el("th", {}, playerLabel(view, p, seat))));
+    order.map((p) => nameHeading(view, p, seat)));
   const rows = view.deals.map((d) => el("tr", {},
     el("td", { class: "num" }, String(d.index + 1)),
     el("td", {}, suitSpan(d.trump)),
