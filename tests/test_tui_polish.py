@@ -311,7 +311,7 @@ def test_the_start_screen_offers_the_unfinished_match_help_and_marks_the_choice(
     session.save()
     found = unfinished()
     assert found is not None and found.path == session.save_path
-    assert "An unfinished match against random, 0-0: c to continue it" in found.line
+    assert "An unfinished match against random, 0–0: c to continue it" in found.line
     app = StartApp(*menu(), found)
 
     async def main() -> None:
@@ -366,7 +366,7 @@ def test_the_start_screen_does_not_offer_a_match_open_in_another_terminal(
             async with app.run_test(size=SIZE) as pilot:
                 await pilot.pause()
                 text = " ".join(screen_text(app).split())  # type: ignore[arg-type]
-                assert "An unfinished match against random, 0-0, is open in another" in text
+                assert "An unfinished match against random, 0–0, is open in another" in text
                 assert "Continue" not in text  # not in the key bar
                 await pilot.press("c")
                 await pilot.pause()
