@@ -222,6 +222,14 @@ def test_the_meld_window_prompt_offers_the_exchange_only_when_it_is_legal() -> N
         # the keys are the menu's three lines: K♥-Q♥, then the exchange (7♠) or
         # the marjolet J♠-Q♥, then draw (it said "1-9" whatever the menu)
         assert "or 1-3)" in words, words
+    # the seven and no meld: the exchange alone, no melds to declare
+    d = new_deal("AS 7S 8H 9H 8C 9C", "7D 8D 9D JD QD KD", "TS", "8S 9S", dealer_seat=1)
+    for text in ("AS", "7D"):
+        d.play(parse_action(text))
+    words = board.prompt(Waiting.HUMAN, observe(d, 0), names, 5, d.legal_actions())
+    assert words == (
+        "You won the trick: exchange the seven of trumps (↑↓ Enter or 1-2), then draw (d)."
+    )
 
 
 SWEEP_DECK = (

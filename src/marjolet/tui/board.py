@@ -252,7 +252,11 @@ def prompt(
     if obs.in_window:
         lines = len(describe.window_options(obs, legal))  # the menu's lines, draw included
         window_keys = f"1-{lines}" if lines > 1 else "1"
-        key = "tui.prompt_window" if DIX in legal else "tui.prompt_window_melds"
+        melds = any(MELD_BASE <= a < DIX for a in legal)
+        if DIX in legal:
+            key = "tui.prompt_window" if melds else "tui.prompt_window_dix"
+        else:
+            key = "tui.prompt_window_melds"
         return tr(key, keys=window_keys)
     keys = f"1-{hand_size}" if hand_size > 1 else "1"
     if obs.lead is None:
