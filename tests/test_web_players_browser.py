@@ -607,6 +607,14 @@ def test_the_score_tables_keep_usual_names_and_headings_whole_on_a_phone(
         )
         assert guest.locator("th:has-text('Atout')").count() > 0
         assert guest.evaluate(BROKEN_WORDS) == []
+        heading = guest.evaluate(
+            """() => import("/static/board.js").then((board) => board.dealSummary(
+                 { index: 4, trump: "H", breakdown: [{ cards: 50 }, { cards: 30 }],
+                   score: [70, 80], totals: [380, 520] },
+                 { players: ["Jean-Édouard", "Débutant"], target: 500 }, 0)
+               .querySelector("th").textContent)"""
+        )
+        assert heading == "Donne 5 · atout\u00a0♥"  # the sign never alone on a line
         seen(guest, f"the end of a match at {width} px")
         guest.goto(f"{server.base}/rules")
         guest.wait_for_selector(".rules-table th")

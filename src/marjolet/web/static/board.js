@@ -553,7 +553,8 @@ export function logPanel(view, log, seat, upto) {
 /** The end-of-deal summary table: each source for both players, then the match. */
 export function dealSummary(summary, view, seat) {
   const order = seat === null || seat === undefined ? [0, 1] : [seat, 1 - seat];
-  const head = el("tr", {}, el("th", {}, t("summary.head", { n: summary.index + 1 }), " ", suitSpan(summary.trump)),
+  // "atout\u00a0♥": the trump's sign never wraps alone onto a line of its own
+  const head = el("tr", {}, el("th", {}, t("summary.head", { n: summary.index + 1 }), "\u00a0", suitSpan(summary.trump)),
     order.map((p) => nameHeading(view, p, seat)));
   const rows = SOURCES.map((key) =>
     el("tr", {}, el("td", {}, t(`source.${key}`)), order.map((p) => el("td", { class: "num" }, number(summary.breakdown[p][key])))));
