@@ -279,6 +279,9 @@ def main() -> None:
     parser.add_argument("--only", choices=("all", "actions", "agent"), default="all")
     parser.add_argument("--json", action="store_true", help="print JSON only")
     args = parser.parse_args()
+    for flag, value in (("--rounds", args.rounds), ("--deals", args.deals)):
+        if value < 1:
+            parser.error(f"{flag} must be >= 1, got {value}")
     CLOCK[0] = time.process_time if args.clock == "cpu" else time.perf_counter
     result = run(args.rounds, args.deals, args.seed, args.only)
     if args.json:

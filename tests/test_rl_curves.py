@@ -53,6 +53,17 @@ def test_a_seed_with_fewer_evaluations_leaves_its_last_points_to_the_others(
     assert [(p["steps"], p["seeds"], p["n"]) for p in points] == [(0, 2, 2), (4096, 1, 1)]
 
 
+def test_the_figure_title_counts_the_seeds_it_pools(tmp_path: Path) -> None:
+    algo = curves.ALGOS["dmc"]
+    write_log(tmp_path / "dmc-self-1.jsonl", [(0, "random", [1.0])])
+    assert curves.seeds_pooled(curves.pooled(algo, tmp_path)) == "1 seed pooled"
+    write_log(tmp_path / "dmc-self-2.jsonl", [(0, "random", [3.0]), (4096, "random", [2.0])])
+    assert curves.seeds_pooled(curves.pooled(algo, tmp_path)) == "1-2 seeds pooled"
+    write_log(tmp_path / "dmc-self-1.jsonl", [(0, "random", [1.0]), (4096, "random", [2.0])])
+    write_log(tmp_path / "dmc-self-3.jsonl", [(0, "random", [1.0]), (4096, "random", [2.0])])
+    assert curves.seeds_pooled(curves.pooled(algo, tmp_path)) == "3 seeds pooled"
+
+
 def fake_runs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     commands: list[list[str]] = []
 
@@ -76,6 +87,32 @@ def test_ppo_runs_use_the_python_batch_of_the_published_curves(
     commands.clear()
     curves.run(curves.ALGOS["dmc"], tmp_path, 1, 1000, 500, 19)
     assert len(commands) == 3 and all("--env" not in cmd for cmd in commands)
+
+
+def test_run_tells_each_finished_run_and_ctrl_c_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commands = fake_runs(monkeypatch)
+    curves.run(curves.ALGOS["dmc"], tmp_path, 1, 1000, 500, 19)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"3 runs, 1 at a time; their output goes to {tmp_path}/*.txt"
+    assert out[1:] == [f"{k}/3 done: dmc-self-{k}.txt" for k in (1, 2, 3)]
+
+    def interrupted(cmd: list[str], **kwargs: Any) -> int:
+        commands.append(cmd)
+        if len(commands) > 4:
+            raise KeyboardInterrupt
+        return 0
+
+    monkeypatch.setattr(subprocess, "call", interrupted)
+    monkeypatch.setattr(curves, "check_run", lambda algo, args: None)
+    code = curves.main(["run", "--algo", "dmc", "--out", str(tmp_path / "b"), "--jobs", "1"])
+    captured = capsys.readouterr()
+    assert code == 130
+    assert captured.out.splitlines()[1] == "1/3 done: dmc-self-1.txt"
+    assert captured.err.strip() == (
+        f"interrupted: the runs finished so far are in {tmp_path / 'b'}; run again into another "
+        "--out, or remove that directory's runs first")
 
 
 def usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:

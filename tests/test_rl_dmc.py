@@ -115,7 +115,8 @@ def test_a_tiny_seeded_run_writes_a_playable_network_and_repeats(tmp_path: Path)
     ("trainer", "args", "message"),
     [
         ("train_dmc", ["--epsilon", "1.5"], "--epsilon must be within 0..1"),
-        ("train_dmc", ["--steps", "0"], "must be >= 1"),
+        ("train_dmc", ["--steps", "0"], "--steps must be >= 1, got 0"),
+        ("train_dmc", ["--minibatch", "-2"], "--minibatch must be >= 1, got -2"),
         ("train_dmc", ["--eval", "random", "--eval-deals"], "one entry each"),
         ("train_dmc", ["--seed", "99999999999999999999"], "--seed must be within 0.."),
         ("train_dmc", ["--lr", "inf"], "--lr must be a number within 1e-10..1, got inf"),
@@ -131,8 +132,11 @@ def test_a_tiny_seeded_run_writes_a_playable_network_and_repeats(tmp_path: Path)
         ("train_ppo", ["--hidden", "100000", "100000"], "above the limit of 10,000,000"),
         ("train_ppo", ["--num-envs", "2000000"], "--num-envs must be within 1..1048576"),
         ("train_ppo", ["--entropy", "nan"], "--entropy must be a number 0 or above, got nan"),
-        ("train_ppo", ["--hidden", "0"], "--hidden must be >= 1"),
-        ("train_ppo", ["--steps", "-5"], "--steps, --num-envs and --rollout must be >= 1"),
+        ("train_ppo", ["--hidden", "128", "-1"], "--hidden must be >= 1, got -1"),
+        ("train_ppo", ["--eval", "random", "--eval-deals", "0"],
+         "--eval-deals must be >= 1, got 0"),
+        ("train_ppo", ["--steps", "-5"], "--steps must be >= 1, got -5"),
+        ("train_ppo", ["--rollout", "0"], "--rollout must be >= 1, got 0"),
     ],
 )
 def test_bad_arguments_of_both_trainers_are_one_line_errors(

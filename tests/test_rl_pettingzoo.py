@@ -111,6 +111,18 @@ def test_render_ansi_shows_the_table() -> None:
     assert "trumps" in text and "deal 0" in text
 
 
+def test_an_unknown_agent_is_refused_naming_the_two_agents() -> None:
+    env = marjolet_v0.env()
+    env.reset(seed=1)
+    names = "the agents are 'player_0' and 'player_1'"
+    with pytest.raises(MarjoletError, match=f"unknown agent 'player_2': {names}"):
+        env.observe("player_2")
+    with pytest.raises(MarjoletError, match=f"unknown agent 'x': {names}"):
+        env.action_space("x")
+    with pytest.raises(MarjoletError, match=f"unknown agent 'P0': {names}"):
+        env.observation_space("P0")
+
+
 def test_bad_arguments_are_refused() -> None:
     with pytest.raises(MarjoletError, match="reward"):
         marjolet_v0.env(reward="points")

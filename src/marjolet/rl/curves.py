@@ -100,10 +100,19 @@ def run(algo: Algo, out: Path, jobs: int, steps: int, eval_every: int, nice: int
     out.mkdir(parents=True, exist_ok=True)
     commands_ = commands(algo, out, steps, eval_every, nice)
 
-    def one(cmd: list[str]) -> int:
-        with open(cmd[cmd.index("--log") + 1].replace(".jsonl", ".txt"), "w") as text:
-            return subprocess.call(cmd, stdout=text, stderr=subprocess.STDOUT)
+    finished: list[str] = []
 
+    def one(cmd: list[str]) -> int:
+        log = cmd[cmd.index("--log") + 1].replace(".jsonl", ".txt")
+        with open(log, "w") as text:
+            code = subprocess.call(cmd, stdout=text, stderr=subprocess.STDOUT)
+        finished.append(log)  # (list.append is atomic: the threads share it)
+        failed = f" (failed, exit status {code})" if code else ""
+        print(f"{len(finished)}/{len(commands_)} done: {Path(log).name}{failed}", flush=True)
+        return code
+
+    print(f"{len(commands_)} runs, {min(jobs, len(commands_))} at a time; their output goes to "
+          f"{out}/*.txt", flush=True)
     with ThreadPoolExecutor(jobs) as pool:
         codes = list(pool.map(one, commands_))
     if any(codes):
@@ -166,6 +175,22 @@ def pooled(algo: Algo, out: Path) -> dict[tuple[str, str], list[dict[str, float]
     return curves
 
 
+def seeds_pooled(curves: dict[tuple[str, str], list[dict[str, float]]]) -> str:
+    """How many seeds the curves pool, in words: "3 seeds pooled", or a
+    range where some runs are missing or unfinished.
+
+    >>> seeds_pooled({("self", "random"): [{"seeds": 1}]})
+    '1 seed pooled'
+    >>> seeds_pooled({("self", "random"): [{"seeds": 3}], ("random", "random"): [{"seeds": 2}]})
+    '2-3 seeds pooled'
+    """
+    counts = {int(p["seeds"]) for points in curves.values() for p in points} or {0}
+    low, high = min(counts), max(counts)
+    if low == high:
+        return f"{low} seed{'' if low == 1 else 's'} pooled"
+    return f"{low}-{high} seeds pooled"
+
+
 def plot(algo: Algo, out: Path, img: Path) -> None:
     import matplotlib
 
@@ -198,7 +223,7 @@ def plot(algo: Algo, out: Path, img: Path) -> None:
     axes[0][0].set_ylabel("deals won, % (95% CI)")
     axes[1][0].set_ylabel("deal margin, points (95% CI)")
     axes[0][0].legend(loc="lower right", fontsize=8)
-    fig.suptitle(f"{algo.title}, 3 seeds pooled, greedy policy on duplicate deals")
+    fig.suptitle(f"{algo.title}, {seeds_pooled(curves)}, greedy policy on duplicate deals")
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, dpi=80, format=img.suffix.lstrip(".").lower() or None)
@@ -290,7 +315,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.what == "run":
             check_run(algo, args)
-            run(algo, args.out, args.jobs, args.steps, args.eval_every, args.nice)
+            try:
+                run(algo, args.out, args.jobs, args.steps, args.eval_every, args.nice)
+            except KeyboardInterrupt:
+                print(f"\ninterrupted: the runs finished so far are in {args.out}; run again "
+                      "into another --out, or remove that directory's runs first",
+                      file=sys.stderr)
+                return 130
             return 0
         check_plot(algo, args.out)
         if importlib.util.find_spec("matplotlib") is None:

@@ -55,6 +55,22 @@ from marjolet.rules import Rules
 AGENTS = ("player_0", "player_1")
 
 
+def seat_of(agent: str) -> int:
+    """The seat of an agent's name; a clear error for any other name.
+
+    >>> seat_of("player_1")
+    1
+    >>> try:
+    ...     seat_of("player_2")
+    ... except ValueError as error:
+    ...     print(error)
+    unknown agent 'player_2': the agents are 'player_0' and 'player_1'
+    """
+    if agent in AGENTS:
+        return AGENTS.index(agent)
+    raise MarjoletError(f"unknown agent {agent!r}: the agents are {AGENTS[0]!r} and {AGENTS[1]!r}")
+
+
 def env(**kwargs: Any) -> Any:
     """The environment with PettingZoo's standard checks (order enforcing,
     action bounds). Keyword arguments as for :class:`raw_env`."""
@@ -114,10 +130,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._last_action: tuple[int, int] | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._observation_spaces[agent]
+        return self._observation_spaces[AGENTS[seat_of(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._action_spaces[agent]
+        return self._action_spaces[AGENTS[seat_of(agent)]]
 
     @property
     def episode(self) -> Episode:
@@ -141,7 +157,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         episode = self.episode
-        seat = AGENTS.index(agent)
+        seat = seat_of(agent)
         obs = encode(episode.match.observation(seat))
         return {"observation": obs, "action_mask": action_mask(episode.legal(seat))}
 

@@ -53,6 +53,7 @@ try:  # the train extra: run without it, the command says so in one line
         evaluate,
         mlp,
         numpy_policy,
+        refuse_below_one,
         run_logged,
         training_parser,
     )
@@ -225,8 +226,8 @@ def parse_args(argv: Sequence[str] | None) -> tuple[DmcSettings, argparse.Namesp
     add_shared_args(p, d)
     args = p.parse_args(argv)
     eval_deals = check_shared_args(p, args, d)
-    if min(args.steps, args.num_envs, args.rollout, args.minibatch) < 1:
-        p.error("--steps, --num-envs, --rollout and --minibatch must be >= 1")
+    refuse_below_one(p, steps=[args.steps], num_envs=[args.num_envs], rollout=[args.rollout],
+                     minibatch=[args.minibatch])
     if not 0.0 <= args.epsilon <= 1.0:
         p.error(f"--epsilon must be within 0..1, got {args.epsilon}")
     s = DmcSettings(

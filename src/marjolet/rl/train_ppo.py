@@ -595,6 +595,15 @@ def add_shared_args(p: argparse.ArgumentParser, d: Settings | Any) -> None:
     p.add_argument("--force", action="store_true", help="replace --out and --log if they exist")
 
 
+def refuse_below_one(p: argparse.ArgumentParser, **options: Sequence[int]) -> None:
+    """Refuse (one line, exit 2) the first value below 1 of the options
+    given (``num_envs=[...]`` stands for ``--num-envs``), naming it."""
+    for name, values in options.items():
+        for value in values:
+            if value < 1:
+                p.error(f"--{name.replace('_', '-')} must be >= 1, got {value}")
+
+
 def check_shared_args(p: argparse.ArgumentParser, args: argparse.Namespace, d: Any) -> list[int]:
     """Refuse (one line, exit 2) what :func:`add_shared_args` cannot take;
     return the deals of each evaluation."""
@@ -604,8 +613,7 @@ def check_shared_args(p: argparse.ArgumentParser, args: argparse.Namespace, d: A
         deals = list(d.eval_deals) if default else [d.eval_deals[0]] * len(args.eval)
     if len(args.eval) != len(deals):
         p.error("--eval and --eval-deals need one entry each per opponent")
-    if min([args.eval_every, *deals, *args.hidden]) < 1:
-        p.error("--eval-every, --eval-deals and --hidden must be >= 1")
+    refuse_below_one(p, eval_every=[args.eval_every], eval_deals=deals, hidden=args.hidden)
     if not 0 <= args.seed <= MAX_SEED:
         p.error(f"--seed must be within 0..{MAX_SEED}, got {args.seed}")
     low, high = LR_RANGE
@@ -637,8 +645,7 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Settings, argparse.Namespace
     add_shared_args(p, d)
     args = p.parse_args(argv)
     eval_deals = check_shared_args(p, args, d)
-    if min(args.steps, args.num_envs, args.rollout) < 1:
-        p.error("--steps, --num-envs and --rollout must be >= 1")
+    refuse_below_one(p, steps=[args.steps], num_envs=[args.num_envs], rollout=[args.rollout])
     if not (math.isfinite(args.entropy) and args.entropy >= 0):
         p.error(f"--entropy must be a number 0 or above, got {args.entropy}")
     s = Settings(
