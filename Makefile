@@ -10,10 +10,9 @@ PIP := $(BIN)/python -m pip --quiet
 # one a CPU): the suite waits on servers, browsers and clocks as much as it
 # computes. One process more is faster but loads the machine past what some
 # timing-bound tests bear (docs/install.md). make test TEST_WORKERS=0 runs it
-# in one process. The files go out longest first (tests/file_seconds.txt,
-# tests/conftest.py), not xdist's most-tests-first.
+# in one process.
 TEST_WORKERS ?= auto
-PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
 PLAY_EXTRAS := tui
 TEST_EXTRAS := dev,tui,web,rl,train,plot,ray,dist

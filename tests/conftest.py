@@ -31,32 +31,6 @@ def _isolated_data_dir(
     yield
 
 
-#: The seconds each test file took (tests/file_seconds.txt, written by
-#: scripts/test_file_seconds.py).
-FILE_SECONDS = Path(__file__).parent / "file_seconds.txt"
-
-
-def _file_seconds() -> dict[str, float]:
-    """The table of FILE_SECONDS; empty when it is missing (then files keep
-    pytest's order)."""
-    try:
-        text = FILE_SECONDS.read_text(encoding="utf-8")
-    except OSError:
-        return {}
-    rows = (line.split() for line in text.splitlines() if not line.startswith("#"))
-    return {row[1]: float(row[0]) for row in rows if len(row) == 2}
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Longest test files first, each file's tests in their order.
-
-    ``make test`` hands whole files to its processes in this order
-    (``--dist loadfile --no-loadscope-reorder``): a long file handed out
-    last would keep one process busy while the other has finished."""
-    seconds = _file_seconds()
-    items.sort(key=lambda item: -seconds.get(item.path.name, 0.0))  # a stable sort
-
-
 #: Throwaway PostgreSQL and Redis servers (tests/services.py); the browser
 #: tests' Chromium, page and screenshot folder (tests/browsers.py).
 pytest_plugins = ["services", "browsers"]
