@@ -201,6 +201,8 @@ def test_the_french_table_says_atout_and_names_cards_in_french(
     assert page.inner_text("h1") == "Les règles du marjolet"
     assert "classique" in page.inner_text("main")
     page.goto(server.base + "/")
+    # the lobby's script gives the link its rules (before it, plain /rules)
+    page.wait_for_selector('#rules-link[href*="?rules="]', state="attached")
     page.click("#rules-link")  # and from the lobby
     page.wait_for_url("**/rules?rules=*")
     close(page)
