@@ -582,3 +582,18 @@ def test_the_opponent_left_box_is_in_sight_and_leaves_the_player_s_hand_in_sight
     else:
         assert box["y"] + box["height"] <= board["y"]
     close_watched_page(page)
+
+
+def test_a_double_click_on_offer_posts_one_offer(page: Page, server: LiveServer) -> None:
+    # a double click on « Proposer » listed the same offer twice
+    posts: list[Request] = []
+    page.on("request", lambda r: posts.append(r) if r.method == "POST" else None)
+    page.goto(f"{server.base}/online?lang=fr")
+    page.fill("#seek-target", "100")
+    page.dblclick("#seek-form button[type=submit]")
+    expect(page.locator("#seek-status")).to_contain_text("Votre proposition est affichée")
+    expect(page.locator("#seeks li")).to_have_count(1)
+    page.wait_for_timeout(500)  # a second request would be on its way by now
+    assert [r.url.rsplit("/", 1)[1] for r in posts] == ["seeks"]
+    with server.http() as http:
+        assert len(http.get("/api/lobby").json()["seeks"]) == 1

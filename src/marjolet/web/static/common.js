@@ -273,12 +273,21 @@ const SEAT_KEY = "marjolet.seats";
 /** Make `form` answer from the first moment: a submit before the page is set
  *  up waits for it (`ready()` gives the page's set-up promise) instead of
  *  submitting the page natively, which would reload it and lose the click.
- *  Then `handler(event)` runs, unless the set-up resolved to false. */
+ *  Then `handler(event)` runs, unless the set-up resolved to false. A submit
+ *  while the last one is still being answered is dropped: a double click
+ *  sends one request (it posted two identical offers). */
 export function answerSubmit(form, ready, handler) {
+  let busy = false;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    if ((await ready()) === false) return;
-    handler(event);
+    if (busy) return;
+    busy = true;
+    try {
+      if ((await ready()) === false) return;
+      await handler(event);
+    } finally {
+      busy = false;
+    }
   });
 }
 
