@@ -7,6 +7,7 @@ desktop (English). Playwright drives Debian's Chromium."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from marjolet.web.online import SESSION_COOKIE
-from test_web_online import pass_the_turn, rated_game, sign_up
+from test_web_online import account_seat, pass_the_turn, rated_game, sign_up
 from web_support import (
     DESKTOP,
     PHONE,
@@ -74,3 +75,56 @@ def test_the_badge_and_the_title_show_the_games_waiting_and_follow_the_turn(
         expect(badge).to_have_text("1", timeout=10_000)  # long before the minute's asking
         expect(page).to_have_title(re.compile(r"^\(1\) "))
         expect(page.locator(".topbar [role=status]")).to_have_text(WORDS[screen])
+
+
+def newer_state(seat: Any, version: int) -> dict[str, Any]:
+    """The seat's first state after ``version``."""
+    state: dict[str, Any] = seat.recv_until(
+        lambda m: m["type"] == "state" and m["version"] > version)
+    return state
+
+
+def play_first_deal(server: LiveServer, game_id: str, *players: Any) -> int:
+    """Both accounts play the first deal to its end, a random legal action
+    each time, over their table sockets; which of the two led it (the other
+    leads the next deal)."""
+    rng = random.Random(3)
+    with account_seat(server, game_id, players[0]) as one, account_seat(
+        server, game_id, players[1]
+    ) as two:
+        seats = (one, two)
+        states = [seat.next_state() for seat in seats]
+        leader = next(i for i, state in enumerate(states) if state["legal"])
+        while not states[0]["deal_over"]:
+            mover = next(i for i, state in enumerate(states) if state["legal"])
+            seats[mover].act(rng.choice(states[mover]["legal"])["action"])
+            states = [newer_state(seat, states[mover]["version"]) for seat in seats]
+    return leader
+
+
+def test_the_badge_drops_on_the_table_when_the_other_player_starts_the_next_deal(
+    chromium: Browser, server: LiveServer
+) -> None:
+    # between deals the game waits for either player; once the other had
+    # started the next deal, this player's table kept "(1)" until a move
+    kim, lee = sign_up(server, "kim"), sign_up(server, "lee")
+    game, _ = rated_game(server, kim, lee, rules={"profile": "classic", "target": 1000})
+    led = play_first_deal(server, game["id"], kim, lee)
+    # the player who led the first deal watches; the other, who leads the next, starts it
+    watcher, starter = (kim, lee) if led == 0 else (lee, kim)
+    assert watcher.get("/api/me").json()["waiting"] == 1  # the next deal: either may start it
+    with watched_page(chromium, **SCREENS["phone-fr"]) as page:
+        page.context.add_cookies(
+            [{"name": SESSION_COOKIE, "value": watcher.cookies[SESSION_COOKIE],
+              "url": server.base}]
+        )
+        page.goto(f"{server.base}/game/{game['id']}")
+        badge = page.locator(".topbar nav a[href='/online'] .badge")
+        expect(page.locator("#next-deal")).to_be_visible()
+        expect(badge).to_have_text("1")
+        with account_seat(server, game["id"], starter) as other:
+            state = other.next_state()
+            other.send({"type": "next", "version": state["version"]})
+            assert other.recv_until(lambda m: m["type"] == "state" and not m["deal_over"])["legal"]
+        expect(badge).to_be_hidden(timeout=10_000)  # long before the minute's asking
+        expect(page).not_to_have_title(re.compile(r"^\(1\) "))

@@ -858,8 +858,12 @@ function render() {
   overlay(view);
   // a resigned or claimed match keeps its last player to move: nobody's turn now
   const mine = seat !== null && view.to_move === seat && !view.match_over;
-  if (mine !== state.myTurn) {  // the turn changed hands: the count of waiting games may too
-    state.myTurn = mine;
+  // the count of waiting games may change when the turn changes hands, and
+  // when a deal ends or the next begins (between deals the game waits for
+  // either player: the other starting the next deal takes it off this one)
+  const turn = `${mine} ${Boolean(view.deal_over)}`;
+  if (turn !== state.turn) {
+    state.turn = turn;
     refreshOnline();
   }
   setTitle(mine ? t("table.title_turn") : t("table.title"));
