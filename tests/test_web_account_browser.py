@@ -115,10 +115,17 @@ def test_a_device_logged_out_by_a_new_password_says_so_at_its_table_and_online(
         assert changed.is_success
     banner = page.locator("#banner")
     expect(banner).to_contain_text("Cet appareil n’est plus connecté à votre compte")
-    expect(banner.get_by_role("link")).to_have_attribute("href", "/online")
+    back = f"/online?back=%2Fgame%2F{game['id']}"  # the way back to this very game
+    expect(banner.get_by_role("link")).to_have_attribute("href", back)
     assert page.locator("body.spectator").count() == 0  # not quietly watching its own game
     lobby.clock.run_for(61_000)
     expect(lobby.locator("#login-name")).to_be_visible()  # no longer « Connecté : Amélie »
+    banner.get_by_role("link").click()  # logging in again leads back to the table
+    page.fill("#login-name", "Amélie")
+    page.fill("#login-password", "second secret")
+    page.click("#login")
+    page.wait_for_url(f"**/game/{game['id']}")
+    expect(page.locator(".hand.mine .card").first).to_be_visible()  # the seat, not watching
     close_watched_page(page)
 
 
@@ -244,7 +251,8 @@ def test_a_logged_out_device_opening_its_table_again_is_told_why_it_only_watches
     expect(page.locator("#spectator")).to_be_visible()
     note = page.locator("#watch-logged-out")
     expect(note).to_contain_text("Cet appareil n’est plus connecté à votre compte")
-    expect(note.get_by_role("link")).to_have_attribute("href", "/online")
+    back = f"/online?back=%2Fgame%2F{game['id']}"
+    expect(note.get_by_role("link")).to_have_attribute("href", back)
     close_watched_page(page)
     stranger = open_watched_page(chromium, viewport=PHONE, locale="fr-FR")  # never logged in:
     stranger.goto(server.base + f"/game/{game['id']}")  # watching, without that note

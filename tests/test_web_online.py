@@ -888,9 +888,25 @@ def test_a_player_who_leaves_can_be_claimed_after_the_grace_and_the_claim_is_rat
     )
     # the game lists say the result came by forfeit
     listed = mia.get("/api/me/games").json()["games"]
-    assert [(g["winner"], g["forfeit"]) for g in listed] == [(mine["seat"], True)]
+    assert [(g["winner"], g["forfeit"], g["resigned"]) for g in listed] == [
+        (mine["seat"], True, False)]  # left, not resigned
     recent = rating(server, "ned")["recent_games"]
-    assert [(g["result"], g["forfeit"]) for g in recent] == [("loss", True)]
+    assert [(g["result"], g["forfeit"], g["resigned"]) for g in recent] == [("loss", True, False)]
+
+
+def test_the_game_lists_tell_a_resignation_from_another_forfeit(server: LiveServer) -> None:
+    # « gagnée par forfait » was said of a game the other player resigned
+    kim, lou = sign_up(server, "kim"), sign_up(server, "lou")
+    mine, _ = rated_game(server, kim, lou)
+    resign(server, mine["id"], lou)
+    listed = kim.get("/api/me/games").json()["games"]
+    assert [(g["winner"], g["forfeit"], g["resigned"]) for g in listed] == [
+        (mine["seat"], True, True)]
+    deadline = time.monotonic() + TIMEOUT
+    while rating(server, "lou")["games"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    recent = rating(server, "lou")["recent_games"]
+    assert [(g["result"], g["forfeit"], g["resigned"]) for g in recent] == [("loss", True, True)]
 
 
 def test_a_live_player_who_stays_but_never_moves_can_be_claimed_after_the_move_limit(

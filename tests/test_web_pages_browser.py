@@ -485,13 +485,14 @@ def test_a_card_held_back_by_the_meld_window_says_why_in_french(
              board.promptText({ to_move: 0, players: ["Ann", "Bob"], in_window: true,
                                 tricks_played: trick, legal }, { seat: 0 }))))"""
     )  # the won trick is in the log already: the prompt says what is left to do,
-    # naming the exchange only with the seven in hand, the melds only with one
+    # naming the exchange only with the seven in hand, the melds only with one;
+    # at trick 10, as the button does, the last cards (even once all is declared)
     assert prompts == [
         "Pli pour vous\u00a0: rien à annoncer, piochez.",
         "Pli pour vous\u00a0: échangez le sept, puis piochez.",
         "Pli pour vous\u00a0: annoncez vos combinaisons, puis piochez.",
         "Pli pour vous\u00a0: annoncez vos combinaisons ou échangez le sept, puis piochez.",
-        "Pli pour vous\u00a0: rien à annoncer, piochez.",
+        "Pli 10 pour vous\u00a0: rien à annoncer, piochez les dernières cartes.",
         "Pli 10 pour vous\u00a0: échangez le sept, puis piochez les dernières cartes.",
         "Pli 10 pour vous\u00a0: annoncez, puis piochez les dernières cartes.",
         "Pli 10 pour vous\u00a0: annoncez ou échangez, puis piochez les dernières cartes.",
@@ -762,13 +763,14 @@ def test_a_player_resigns_with_two_presses_and_the_pages_say_so_in_french(
     resign.click()
     overlay = page.locator("#overlay")
     expect(overlay).to_contain_text("Vous avez abandonné la partie.")
+    expect(overlay).to_contain_text("gagne la partie par abandon")  # not "par forfait"
     over = "La partie est finie\u00a0: vous avez abandonné."
     expect(page.locator("#board")).to_contain_text(over)
     expect(page.locator("#resign-row")).to_be_hidden()  # nothing left to give up
     game = page.url.rsplit("/", 1)[-1].split("?")[0]
     page.goto(f"{server.base}/replay?game={game}&lang=fr")
     expect(page.locator("#partial")).to_contain_text("Camille a abandonné\u00a0: ")
-    expect(page.locator("#result")).to_contain_text("gagne par forfait")
+    expect(page.locator("#result")).to_contain_text("gagne par abandon")
     close(page)
 
 

@@ -48,7 +48,7 @@ from marjolet.web.hub import Hub
 from marjolet.web.lobby import Lobby, LobbyError, Seek, Seeker, owner_seat_token
 from marjolet.web.playnow import PlayNow, well_formed_key
 from marjolet.web.ratelimits import DEFAULT_LIMITS, RateLimits
-from marjolet.web.tables import Table
+from marjolet.web.tables import RESIGNED_REASON, Table
 
 log = logging.getLogger("marjolet.web")
 
@@ -873,6 +873,7 @@ class Online:
                     "finished": r.status == "finished",
                     "winner": r.winner,
                     "forfeit": r.forfeit is not None,
+                    "resigned": ended_by_resignation(r),
                     "aborted": ended_without_result(r),
                     "totals": json.loads(r.totals),
                     "updated": r.updated,
@@ -947,6 +948,17 @@ def account_game_rows(
         return db.execute(query).all()
 
 
+def ended_by_resignation(row: Row[*tuple[Any, ...]]) -> bool:
+    """A row of :func:`account_game_rows` of a game a player resigned (the
+    pages say "by resignation" rather than "by forfeit")."""
+    if row.forfeit is None:
+        return False
+    try:
+        return bool(json.loads(row.forfeit).get("reason") == RESIGNED_REASON)
+    except (ValueError, AttributeError):  # a damaged row is a plain forfeit
+        return False
+
+
 def ended_without_result(row: Row[*tuple[Any, ...]]) -> bool:
     """A row of :func:`account_game_rows` of an aborted game: finished
     early with no winner (one player never moved)."""
@@ -995,6 +1007,7 @@ def game_entry(table: Table, seat: int, rated: bool) -> dict[str, Any]:
         "finished": over,
         "winner": game.winner if over else None,
         "forfeit": game.forfeit is not None,
+        "resigned": game.forfeit is not None and game.forfeit.reason == RESIGNED_REASON,
         "aborted": game.forfeit is not None and game.forfeit.aborted,
         "totals": list(table.match.running_totals),
         "updated": game.updated,

@@ -28,6 +28,7 @@ from marjolet.web.online import (
     SESSION_MAX_AGE,
     Online,
     account_game_rows,
+    ended_by_resignation,
     ended_without_result,
     refused,
 )
@@ -229,6 +230,7 @@ def _recent_games(online: Online, account: Account) -> list[dict[str, Any]]:
                 "finished": r.status == "finished",
                 "result": result,
                 "forfeit": r.forfeit is not None,
+                "resigned": ended_by_resignation(r),
                 "aborted": ended_without_result(r),
                 "replay": f"/replay?game={r.id}",
                 "review": f"/replay?game={r.id}&review=1",

@@ -321,9 +321,10 @@ export function promptText(view, ctx) {
       const legal = view.legal || [];
       const melds = legal.some((a) => a.kind === "meld");
       const dix = legal.some((a) => a.kind === "dix");
-      if (!melds && !dix) return t("prompt.window_draw");
+      const last = view.tricks_played === 10 ? "_last" : "";  // trick 10: "draw the last cards"
+      if (!melds && !dix) return t(`prompt.window${last}_draw`);
       const which = melds && dix ? "" : melds ? "_melds" : "_dix";
-      return t(`prompt.window${view.tricks_played === 10 ? "_last" : ""}${which}`);
+      return t(`prompt.window${last}${which}`);
     }
     if (view.lead) {
       // tricks 11-16: the duty the server names (marjolet.engine.r16_duty), in words

@@ -585,9 +585,11 @@ export function forfeitKind(forfeit) {
 }
 
 /** A finished game's result for one seat, in a game list: won or lost, and
- * "by forfeit" when the game ended so (a player left or broke down). */
-export function resultText(won, forfeit) {
-  return t(`online.${won ? "won" : "lost"}${forfeit ? "_forfeit" : ""}`);
+ * "by resignation" or "by forfeit" when the game ended so (a player gave it
+ * up; a player left or broke down). */
+export function resultText(won, forfeit, resigned = false) {
+  const how = resigned ? "_resigned" : forfeit ? "_forfeit" : "";
+  return t(`online.${won ? "won" : "lost"}${how}`);
 }
 
 /** A player's rating as the pages show it: "1500, provisional" while it is

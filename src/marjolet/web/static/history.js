@@ -43,7 +43,8 @@ function row(raw, held) {
   }
   let score = scoreText(game.totals[0], game.totals[1]);
   if (game.winner !== null) {
-    score += ` · ${t(game.forfeit ? "history.won_forfeit" : "history.won", { name: game.players[game.winner] })}`;
+    const how = !game.forfeit ? "" : forfeitKind(game.forfeit) === "resigned" ? "_resigned" : "_forfeit";
+    score += ` · ${t(`history.won${how}`, { name: game.players[game.winner] })}`;
   }
   const status = game.forfeit ? forfeitStatus(game) : t(`history.status_${game.status}`);
   return el("tr", { dataset: { game: game.id } },

@@ -117,6 +117,7 @@ function accountPanel() {
     for (const input of [name, password]) input.removeAttribute("aria-invalid");
     try {
       await api(path, { json: { name: name.value, password: password.value } });
+      if (goBack()) return;
       await refresh();
     } catch (err) {
       clear(status).append(sentence(err.message));
@@ -235,7 +236,7 @@ function gameLine(g) {
   const bits = [t("online.against", { name: localName(g.opponent) })];
   if (g.rated) bits.push(t("online.rated"));
   bits.push(scoreText(g.totals[g.seat], g.totals[1 - g.seat]));
-  if (g.finished) bits.push(g.aborted ? t("online.aborted") : resultText(g.winner === g.seat, g.forfeit), formatDate(g.updated));
+  if (g.finished) bits.push(g.aborted ? t("online.aborted") : resultText(g.winner === g.seat, g.forfeit, g.resigned), formatDate(g.updated));
   else if (g.my_turn) bits.push(t("online.your_turn"));
   if (g.rematch_offered) bits.push(t("online.rematch_offered", { name: g.opponent }));
   if (g.rematch_mine) bits.push(t("online.rematch_waiting", { name: g.opponent }));
@@ -343,6 +344,15 @@ async function postSeek(event) {
   } catch (err) {
     say("seek-status", sentence(err.message));
   }
+}
+
+/** Back to the game whose page sent the player here to log in again
+ *  (`/online?back=/game/ID`); only a game of this site. */
+function goBack() {
+  const back = new URLSearchParams(location.search).get("back") || "";
+  if (!/^\/game\/[A-Za-z0-9_-]+$/.test(back)) return false;
+  location.href = back;
+  return true;
 }
 
 function follow(id, token) {

@@ -64,7 +64,7 @@ function recent(games) {
     const bits = [formatDate(g.updated), t("online.against", { name: localName(g.opponent) })];
     if (g.rated) bits.push(t("online.rated"));
     if (g.aborted) bits.push(t("online.aborted"));  // a player never moved: no result
-    else bits.push(g.result ? resultText(g.result === "win", g.forfeit) : t("profile.in_progress"));
+    else bits.push(g.result ? resultText(g.result === "win", g.forfeit, g.resigned) : t("profile.in_progress"));
     const links = [el("a", { href: g.replay, class: "action" }, t("history.replay"))];
     if (g.finished) links.push(el("a", { href: g.review, class: "action" }, t("profile.review")));
     return el("li", {}, el("span", {}, bits.join(" · ")), ...links);

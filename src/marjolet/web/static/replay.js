@@ -148,7 +148,8 @@ function resultTable() {
   let winner = result.winner === null ? undecided : t(`replay.wins${yours(result.winner)}`, { name: names[result.winner] });
   if (forfeit) {
     winner = forfeit.winner === null ? t("replay.no_result")
-      : t(`replay.wins_forfeit${yours(forfeit.winner)}`, { name: names[forfeit.winner] });
+      : t(`replay.wins_${forfeitKind(forfeit) === "resigned" ? "resigned" : "forfeit"}${yours(forfeit.winner)}`,
+        { name: names[forfeit.winner] });
   }
   box.append(el("p", { class: "final" }, t("replay.totals", { a: number(result.totals[0]), b: number(result.totals[1]), winner })));
 }

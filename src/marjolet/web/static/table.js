@@ -251,7 +251,7 @@ function spectatorPanel() {
     });
     // a device logged out meanwhile may be looking at its own game: how to play it again
     const loggedOut = state.sessionEnded ? el("p", { class: "small", id: "watch-logged-out" },
-      t("spectator.logged_out"), " ", el("a", { href: "/online" }, t("table.log_in_again"))) : "";
+      t("spectator.logged_out"), " ", el("a", { href: logInAgain() }, t("table.log_in_again"))) : "";
     node.append(el("h2", {}, t("spectator.title")), loggedOut, el("p", { class: "small" }, t("spectator.text")),
       el("div", { class: "spectator-row" }, pause, el("label", {}, t("spectator.speed"), " ", speed),
         el("span", { class: "muted small", id: "watch-waiting" })));
@@ -570,9 +570,10 @@ function forfeitOverlay(view) {
   const seat = state.seat;
   const loser = playerLabel(view, f.seat, seat);
   let title;
+  const how = forfeitKind(f) === "resigned" ? "_resigned" : "";  // "by resignation"
   if (f.winner === null) title = t("forfeit.aborted_title");  // a player never moved: no result
-  else if (f.winner === seat) title = t("forfeit.you_win");
-  else title = t("forfeit.wins", { name: view.players[f.winner] });
+  else if (f.winner === seat) title = t(`forfeit.you_win${how}`);
+  else title = t(`forfeit.wins${how}`, { name: view.players[f.winner] });
   clear($("overlay-title")).append(title);
   const [mine, theirs] = seatsMineFirst();
   const body = [
@@ -658,11 +659,16 @@ async function startRematch(event) {
 }
 
 /** A refusal that ends this page's connection, in words a player understands. */
+/** The log-in page, which comes back to this game once logged in. */
+function logInAgain() {
+  return `/online?back=${encodeURIComponent(`/game/${gameId}`)}`;
+}
+
 /** The account's seat was this device's, and its session ended (the password
  *  changed, or "log out on my other devices" elsewhere): said, with the way
  *  back, instead of quietly turning the player into a spectator of their game. */
 function loggedOutHere() {
-  const again = el("a", { href: "/online" }, t("table.log_in_again"));
+  const again = el("a", { href: logInAgain() }, t("table.log_in_again"));
   stopFollowing(el("span", {}, t("table.logged_out"), " ", again));
 }
 
