@@ -227,6 +227,17 @@ def test_a_french_player_gets_errors_in_french_in_one_line(tmp_path: Path) -> No
     assert "pas de niveau «\u00a0expertise\u00a0»" in error("--level", "expertise")
     assert "débutant, amateur, confirmé, expert" in error("--level", "expertise")
     assert "pas d’adversaire «\u00a0nimporte\u00a0»" in error("--opponent", "nimporte")
+    # a bot's settings in French where the refusal says what is wrong, no English
+    opponent = "l’adversaire «\u00a0best:tim=1\u00a0» ne peut pas jouer\u00a0: "
+    unknown = f"{opponent}ce robot n’a pas de réglage «\u00a0tim\u00a0» (ses réglages\u00a0: time, "
+    assert unknown in error("--opponent", "best:tim=1")
+    assert "«\u00a0time=vite\u00a0» n’est pas un nombre (" in error("--opponent", "best:time=vite")
+    assert "«\u00a0worlds=1.5\u00a0» n’est pas un nombre entier" in error(
+        "--opponent", "pimc:worlds=1.5")
+    assert "ce robot n’a pas de réglage «\u00a0seed\u00a0», ni aucun autre" in error(
+        "--opponent", "heuristic:seed=1")
+    assert "détail technique, en anglais\u00a0: bot spec 'best:exact=99': exact must be" in error(
+        "--opponent", "best:exact=99")  # the bot's own range: said to be English
     assert "pas de partie enregistrée dans" in error("--resume", str(tmp_path / "none.json"))
     assert "retirez --target" in error("--resume", "x.json", "--target", "1000")
     taken = tmp_path / "taken.json"

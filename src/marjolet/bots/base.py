@@ -22,7 +22,18 @@ from marjolet.observation import Observation
 
 
 class BotSpecError(MarjoletError):
-    """An unknown bot name or a bad bot parameter in a spec string."""
+    """An unknown bot name or a bad bot parameter in a spec string.
+
+    ``kind`` says which, where a player's command words it itself:
+    ``"unknown"`` (no such ``param``; ``value`` lists the bot's parameters,
+    empty if it has none), ``"number"`` or ``"integer"`` (``param=value``
+    is not one), ``""`` otherwise (the message alone says it)."""
+
+    def __init__(
+        self, message: str, *, kind: str = "", param: str = "", value: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.kind, self.param, self.value = kind, param, value
 
 
 class BotFault(MarjoletError):
@@ -57,7 +68,8 @@ class Param:
             # so a number in it is plain ASCII, one spelling per value.
             raise BotSpecError(
                 f"bot spec {spec!r}: parameter {self.name}={text!r} is not a plain number "
-                "(write it with the digits 0-9, no '_')"
+                "(write it with the digits 0-9, no '_')",
+                kind="number", param=self.name, value=text,
             )
         try:
             if self.type is bool:
@@ -73,7 +85,9 @@ class Param:
         except ValueError:
             kind = "finite number" if self.type is float else f"valid {self.type.__name__}"
             raise BotSpecError(
-                f"bot spec {spec!r}: parameter {self.name}={text!r} is not a {kind}"
+                f"bot spec {spec!r}: parameter {self.name}={text!r} is not a {kind}",
+                kind={float: "number", int: "integer"}.get(self.type, ""), param=self.name,
+                value=text,
             ) from None
 
 

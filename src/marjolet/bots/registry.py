@@ -157,9 +157,11 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     options = {}
     for key, text in raw.items():
         if key not in known:
-            names = ", ".join(known) or "none"
+            names = ", ".join(known)
+            listed = names or "none"
             raise BotSpecError(
-                f"bot spec {spec!r}: {name} has no parameter {key!r} (parameters: {names})"
+                f"bot spec {spec!r}: {name} has no parameter {key!r} (parameters: {listed})",
+                kind="unknown", param=key, value=names,
             )
         options[key] = known[key].parse(text, spec)
     try:
@@ -179,4 +181,5 @@ def _as_typed(error: BotSpecError, spec: str) -> BotSpecError:
     message = str(error)
     if message.startswith(head):
         return error
-    return BotSpecError(head + _REFUSAL_HEAD.sub("", message, count=1))
+    typed = head + _REFUSAL_HEAD.sub("", message, count=1)
+    return BotSpecError(typed, kind=error.kind, param=error.param, value=error.value)

@@ -282,7 +282,25 @@ def _opponent_checked(spec: str) -> Iterator[None]:
         name = spec.strip().partition(":")[0]
         if name not in (*bot_names(), EXEC, LEVEL):
             raise MarjoletError(tr("play.unknown_opponent", spec=spec)) from None
-        raise MarjoletError(tr("play.bad_opponent", spec=spec, detail=exc)) from None
+        raise MarjoletError(tr("play.bad_opponent", spec=spec, detail=_words(exc))) from None
+
+
+def _words(refusal: Exception) -> str:
+    """What is wrong with a bot's settings, in the player's language where
+    the refusal says what it is (an unknown setting, a value that is not a
+    number); else the bot's own words, said to be technical English."""
+    from marjolet.bots.base import BotSpecError
+    from marjolet.tui.words import tr
+
+    if not isinstance(refusal, BotSpecError) or not refusal.kind:
+        return tr("play.opponent_detail", detail=refusal)
+    if refusal.kind in ("number", "integer"):
+        whole = refusal.kind == "integer"
+        key = "play.opponent_not_whole" if whole else "play.opponent_not_a_number"
+        return tr(key, param=refusal.param, value=refusal.value)
+    if not refusal.value:
+        return tr("play.opponent_no_settings", param=refusal.param)
+    return tr("play.opponent_no_setting", param=refusal.param, params=refusal.value)
 
 
 def _default_level(opponent: str | None) -> Level | None:
