@@ -31,6 +31,7 @@ from web_support import (
     play_ahead,
     start_against_random,
 )
+from web_support import Browser as SeatSocket
 
 #: a card named in words, as a screen reader says it
 CARD_WORDS = re.compile(r"^(sept|huit|neuf|dix|valet|dame|roi|as) de (trèfle|carreau|cœur|pique)$")
@@ -344,10 +345,17 @@ def test_live_regions_are_there_before_their_words_and_the_log_is_reached_by_the
     page.wait_for_selector(".hand.mine .card")
     announcer = page.locator("#announcer[role=status][aria-live=polite]")
     expect(announcer).to_have_count(1)
-    # the host is not at the table: the box above it appears, said once by the announcer
-    expect(announcer).to_contain_text("Votre adversaire a quitté la table")
+    # the host has not sat down: the box above the table appears, said once by the
+    # announcer, not as a player who "left the table"
+    expect(announcer).to_have_text(re.compile(
+        "^Votre adversaire n’est pas à la table\u00a0: encore .* pour la rejoindre\\.$"))
     assert page.get_attribute("#away", "aria-live") is None
     assert page.get_attribute("#toast", "aria-live") is None  # the box shown is not read
+    hello = {"type": "hello", "token": game["token"]}
+    with SeatSocket.open(server, game["id"], hello) as host:  # the host sits down: said too
+        host.next_state()
+        expect(page.locator("#away")).to_be_hidden()
+        expect(announcer).to_have_text("Votre adversaire est à la table.")
     page.keyboard.press("h")  # not the friend's turn: a toast says so, and so does the announcer
     page.wait_for_selector("#toast:not([hidden])")
     expect(announcer).to_have_text("Un conseil ne se demande que lorsque c’est à vous de jouer.")

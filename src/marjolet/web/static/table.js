@@ -337,6 +337,9 @@ function awayClock(away) {
   const seat = state.seat;
   const node = awayNode();
   if (seat === null || away[1 - seat] === null) {
+    // the box was up and the opponent is at the table now: said, as the box was
+    const came = !node.hidden && seat !== null && state.connected && state.connected[1 - seat];
+    if (came) announce(t("away.here"));
     node.hidden = true;
     return;
   }
@@ -348,7 +351,9 @@ function awayClock(away) {
     }
     const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
     if (left > 0) {
-      clear(node).append(t("away.countdown", { time: duration(left) }));
+      // one who never moved may never have sat down: not "left the table"
+      const words = neverMoved(1 - seat) ? "away.countdown_first" : "away.countdown";
+      clear(node).append(t(words, { time: duration(left) }));
       if (node.hidden) announce(node.textContent);  // once, as the box appears (not each second)
     } else {
       clearInterval(state.awayTimer);
