@@ -48,7 +48,8 @@ from marjolet.web.hub import Hub
 from marjolet.web.lobby import Lobby, LobbyError, Seek, Seeker, owner_seat_token
 from marjolet.web.playnow import PlayNow, well_formed_key
 from marjolet.web.ratelimits import DEFAULT_LIMITS, RateLimits
-from marjolet.web.tables import RESIGNED_REASON, Table
+from marjolet.web.store import Forfeit
+from marjolet.web.tables import Table
 
 log = logging.getLogger("marjolet.web")
 
@@ -954,8 +955,8 @@ def ended_by_resignation(row: Row[*tuple[Any, ...]]) -> bool:
     if row.forfeit is None:
         return False
     try:
-        return bool(json.loads(row.forfeit).get("reason") == RESIGNED_REASON)
-    except (ValueError, AttributeError):  # a damaged row is a plain forfeit
+        return Forfeit.from_json(json.loads(row.forfeit)).resigned
+    except (ValueError, KeyError, TypeError, AttributeError):  # damaged: a plain forfeit
         return False
 
 
@@ -1007,7 +1008,7 @@ def game_entry(table: Table, seat: int, rated: bool) -> dict[str, Any]:
         "finished": over,
         "winner": game.winner if over else None,
         "forfeit": game.forfeit is not None,
-        "resigned": game.forfeit is not None and game.forfeit.reason == RESIGNED_REASON,
+        "resigned": game.forfeit is not None and game.forfeit.resigned,
         "aborted": game.forfeit is not None and game.forfeit.aborted,
         "totals": list(table.match.running_totals),
         "updated": game.updated,

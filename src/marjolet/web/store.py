@@ -151,6 +151,8 @@ class SeatInfo:
 #: ``seat`` ever made a move of its own, so it has no result at all (no
 #: winner, never rated; docs/web.md, "A game nobody started").
 ABORTED_REASON = "aborted before their first move"
+#: The reason of a forfeit by a person who gave the match up.
+RESIGNED_REASON = "resigned"
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +193,11 @@ class Forfeit:
     def aborted(self) -> bool:
         """Ended before ``seat``'s first move: no result."""
         return self.reason == ABORTED_REASON
+
+    @property
+    def resigned(self) -> bool:
+        """``seat`` gave the match up (said "by resignation", not "by forfeit")."""
+        return self.reason == RESIGNED_REASON
 
     @property
     def winner(self) -> int | None:

@@ -68,6 +68,7 @@ from marjolet.web.errors import WebError, from_turn, storage_failure
 from marjolet.web.presence import move_deadline
 from marjolet.web.store import (
     ABORTED_REASON,
+    RESIGNED_REASON,
     Forfeit,
     GameRow,
     Status,
@@ -84,8 +85,6 @@ log = logging.getLogger("marjolet.web")
 LEFT_REASON = "left the game"
 #: ... and of one who did not move in time (docs/web.md, "Slow players").
 TIMEOUT_REASON = "did not move in time"
-#: The reason of a forfeit by a person who gave the match up.
-RESIGNED_REASON = "resigned"
 #: The catalogue text that tells each person's forfeit.
 NOTICE_KEYS = {
     LEFT_REASON: "notice.claimed",

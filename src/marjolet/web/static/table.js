@@ -663,12 +663,12 @@ async function startRematch(event) {
   }
 }
 
-/** A refusal that ends this page's connection, in words a player understands. */
 /** The log-in page, which comes back to this game once logged in. */
 function logInAgain() {
   return `/online?back=${encodeURIComponent(`/game/${gameId}`)}`;
 }
 
+/** A refusal that ends this page's connection, in words a player understands. */
 /** The account's seat was this device's, and its session ended (the password
  *  changed, or "log out on my other devices" elsewhere): said, with the way
  *  back, instead of quietly turning the player into a spectator of their game. */
