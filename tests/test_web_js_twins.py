@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 from marjolet.bots.levels import LEVELS
-from marjolet.web.tables import LEFT_REASON, RESIGNED_REASON, TIMEOUT_REASON
+from marjolet.web.store import RESIGNED_REASON
+from marjolet.web.tables import LEFT_REASON, TIMEOUT_REASON
 
 COMMON_JS = (
     Path(__file__).resolve().parent.parent / "src" / "marjolet" / "web" / "static" / "common.js"
