@@ -29,11 +29,15 @@ from marjolet.errors import MarjoletError
 if TYPE_CHECKING:
     from marjolet.arena.progress import Progress
     from marjolet.arena.results import ArenaResult
+    from marjolet.arena.sources import SourceSplit
     from marjolet.arena.store import RunInfo
     from marjolet.rules import Rules
 
+    Sources = list[tuple[tuple[str, str], SourceSplit]]
+
 
 NO_DB_PLOT = "--plot needs the database to read the matches (not --no-db)"
+NO_DB_SOURCES = "--sources needs the database to read the matches (not --no-db)"
 
 
 class ArenaUsageError(MarjoletError):
@@ -44,7 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.usage = (
         "marjolet arena BOT BOT [BOT ...] [--matches N] [--seed S] [--workers K] [--json] ...\n"
         "       marjolet arena --resume RUN_ID [--db FILE]\n"
-        "       marjolet arena report [--db FILE] [--run ID] [--json] [--plot FILE.png|svg]"
+        "       marjolet arena report [--db FILE] [--run ID] [--json] [--plot FILE.png|svg] "
+        "[--sources]"
     )
     parser.description = (
         "Play duplicate matches between bots (every deck sequence twice, seats swapped) and "
@@ -75,6 +80,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plot", metavar="FILE", type=file_name,
                         help="draw ratings and margins (.png or .svg)")
     parser.add_argument("--force", action="store_true", help="let --plot replace an existing file")
+    parser.add_argument("--sources", action="store_true",
+                        help="split each deal margin by where the points come from (cards won "
+                             "in each phase, melds, the seven, the bonuses)")
     parser.add_argument("--run", type=plain_int, metavar="ID", help="report: the run to show")
     add_rules_arguments(parser)
 
@@ -170,6 +178,8 @@ def _play_run(args: argparse.Namespace) -> int:
     _check_run_options(args)
     db = _db_path(args)
     _check_plot_option(args, db)
+    if args.sources and db is None:
+        raise ArenaUsageError(NO_DB_SOURCES)
     workers = args.workers if args.workers is not None else default_workers()
     progress: Progress = NullProgress() if args.quiet else auto_progress(sys.stderr)
     try:
@@ -181,7 +191,7 @@ def _play_run(args: argparse.Namespace) -> int:
         _print_result(stop.result, args.json)
         print(f"marjolet: {stop.hint()}", file=sys.stderr)
         return 130
-    _print_result(result, args.json)
+    _print_result(result, args.json, _stored_sources(result, db) if args.sources else None)
     if args.plot is not None:
         _plot(result, db, args.plot)
     if not args.json and db is not None and result.run_id is not None:
@@ -298,13 +308,33 @@ def _print_saved_as(run_id: int, db: str) -> None:
           f"(see: marjolet arena report --run {run_id}{where})")
 
 
-def _print_result(result: ArenaResult, as_json: bool) -> None:
+def _print_result(result: ArenaResult, as_json: bool, sources: Sources | None = None) -> None:
+    """The run's figures, and with ``sources`` each pairing's deal margin
+    split by source (``--sources``)."""
     from marjolet.arena.report import format_result
+    from marjolet.arena.sources import format_sources, sources_json
 
     if as_json:
-        print(json.dumps(result.to_json()))
-    else:
-        print(format_result(result))
+        out = result.to_json()
+        if sources is not None:
+            out["sources"] = sources_json(sources)
+        print(json.dumps(out))
+        return
+    print(format_result(result))
+    if sources is not None:
+        print()
+        print(format_sources(sources))
+
+
+def _stored_sources(result: ArenaResult, db: str | None) -> Sources:
+    """Each pairing's deal margin by source, from the run's stored matches."""
+    from marjolet.arena.sources import run_sources
+    from marjolet.arena.store import ArenaStore
+
+    if db is None or result.run_id is None:
+        raise ArenaUsageError(NO_DB_SOURCES)
+    with ArenaStore(db, read_only=True) as store:
+        return run_sources(result, store.outcomes(result.run_id))
 
 
 def _plot(result: ArenaResult, db: str | None, path: str) -> None:
@@ -323,6 +353,7 @@ def _report(args: argparse.Namespace) -> int:
     from marjolet.arena.plotting import check_plot_path, plot_result
     from marjolet.arena.report import format_result, format_runs
     from marjolet.arena.runner import stored_result
+    from marjolet.arena.sources import format_sources, run_sources, sources_json
     from marjolet.arena.store import ArenaStore
     from marjolet.outputs import check_distinct
 
@@ -345,7 +376,7 @@ def _report(args: argparse.Namespace) -> int:
         check_distinct((db, "--db"), (args.plot, "--plot"))  # first: --force cannot help
         check_plot_path(args.plot, force=args.force)
     with ArenaStore(db, read_only=True) as store:
-        if args.run is None and args.plot is None:
+        if args.run is None and args.plot is None and not args.sources:
             runs = store.runs()
             if args.json:
                 print(json.dumps({"runs": [_run_json(r) for r in runs]}))
@@ -354,10 +385,17 @@ def _report(args: argparse.Namespace) -> int:
             return 0
         info = store.run(args.run) if args.run is not None else store.latest_run()
         result = stored_result(store, info)
+        sources = run_sources(result, store.outcomes(info.id)) if args.sources else None
         if args.json:
-            print(json.dumps({**result.to_json(), "settings": _run_json(info)}))
+            out = {**result.to_json(), "settings": _run_json(info)}
+            if sources is not None:
+                out["sources"] = sources_json(sources)
+            print(json.dumps(out))
         else:
             print(format_result(result))
+            if sources is not None:
+                print()
+                print(format_sources(sources))
             if info.command:
                 print(f"reproduce with: {info.command}")
         if args.plot is not None:
