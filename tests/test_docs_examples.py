@@ -224,3 +224,46 @@ def test_the_python_bot_of_bots_md_registers_plays_and_is_measured(
 
     with pytest.raises(BotSpecError):
         registry.make_bot("lowcard:spare=1")
+
+
+#: A record whose trick 12 breaks R16: the follower, void of spades, throws
+#: a heart while holding a trump (diamonds).
+UNTRUMPED = """format marjolet-record/1
+rules classic
+players "random" "random"
+first_dealer 0
+deal 0
+deck QC 7H TD 7D QS JH 9C AS 7C KD JD 8S AD TC TS JS QD QH 8C 7S KC 9S AC JC AH TH KS KH 8H 9H 8D 9D
+   1. 7C 8S draw
+   2. 7H JH dix meld JQS draw
+   3. JS AS draw
+   4. 9C AD draw
+   5. 7S TD meld KQC draw
+   6. 9S TS draw
+   7. 8C TC draw
+   8. QC AC meld KQS draw
+   9. JC KC draw
+  10. 8H QS draw
+  11. 9D JD
+  12. KS 9H
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_record_page_shows_the_error_replay_really_prints(
+    lang: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """record.md's example of a player's error line (a card that must trump)
+    is, word for word, what ``marjolet replay`` prints for such a record."""
+    from marjolet.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.txt").write_text(UNTRUMPED, encoding="utf-8")
+    try:
+        code = main(["replay", "--lang", lang, "game.txt"])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    err = capsys.readouterr().err
+    assert code == 2
+    page = (ROOT / "docs" / "record.md").read_text(encoding="utf-8")
+    assert err.strip() in page.splitlines()

@@ -836,3 +836,46 @@ def test_the_line_interface_sorts_the_hand_as_the_full_screen_does() -> None:
     cards = [parse_card(c) for c in ("7C", "AD", "KS", "TH", "9S", "JC")]
     assert menu_order(cards) == hand_order(sum(1 << c for c in cards))
     assert [card_symbol(c) for c in menu_order(cards)] == ["K♠", "9♠", "10♥", "J♣", "7♣", "A♦"]
+
+
+def _decided_record(path: Path, players: tuple[str, str] | None, winner: int) -> None:
+    """A match of two random bots decided for ``winner``'s seat, saved with
+    ``players``."""
+    from marjolet.bots import make_bot
+    from marjolet.observation import observe
+
+    for seed in range(1, 50):
+        match = Match(CLASSIC, seed=seed, players=players, first_dealer=0)
+        bots = [make_bot("random", seed=seed), make_bot("random", seed=seed + 1)]
+        while not match.is_over:
+            if match.needs_deal:
+                match.start_deal()
+            deal = match.deal
+            assert deal is not None
+            seat = deal.to_move
+            match.play(bots[seat].choose(observe(deal, seat), deal.legal_actions()))
+        if match.winner == winner:
+            path.write_text(record.Record.from_match(match).dumps(), encoding="utf-8")
+            return
+    raise AssertionError("no seed gave that winner")
+
+
+@pytest.mark.parametrize(
+    ("players", "winner", "said"),
+    [
+        (("You", "Skilled"), 0, "you won"),
+        (("You", "Skilled"), 1, "Skilled won"),
+        (("Alice", "Bob"), 1, "Bob won"),
+        (("Alice", "Bob"), 0, "Alice won"),
+        (("random", "random"), 1, "random (player 2) won"),
+        (("random", "random"), 0, "random (player 1) won"),
+        (None, 1, "Player 2 won"),
+    ],
+)
+def test_resume_of_a_decided_match_names_its_winner_as_the_replay_does(
+    tmp_path: Path, players: tuple[str, str] | None, winner: int, said: str
+) -> None:
+    save = tmp_path / "done.json"
+    _decided_record(save, players, winner)
+    with pytest.raises(record.RecordError, match=re.escape(f"the match is over ({said} ")):
+        GameSession.resume(save)

@@ -72,11 +72,21 @@ def _unreadable(path: Path, exc: RecordError, rec: record.Record | None) -> str:
 
 def _over_message(path: Path, players: tuple[str, str] | None, match: Match) -> str:
     """Why a finished match cannot be resumed, in the player's words: who
-    won, the bot by its level's name ("Confirmé won", not its spec)."""
+    won, named as the replay names them: "you" for the seat of the default
+    name, the bot of a save of ``play`` by its level's name ("Confirmé
+    won", not its spec), anyone else as recorded ("Player 2" without
+    names)."""
+    from marjolet.tui.reports import record_names
+
     score = {"a": number(max(match.totals)), "b": number(min(match.totals))}
-    if match.winner == HUMAN:
+    winner = match.winner if match.winner is not None else HUMAN
+    recorded = players[winner] if players is not None else None
+    if recorded in DEFAULT_NAMES:
         return tr("play.resume_over_you", path=path, **score)
-    name = opponent_shown(players[1] if players else "") or "?"
+    if players is not None and players[HUMAN] in DEFAULT_NAMES:  # a save of play: its bot
+        name = opponent_shown(players[winner])
+    else:
+        name = record_names(players)[winner]
     return tr("play.resume_over", path=path, name=name, **score)
 
 
