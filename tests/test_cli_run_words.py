@@ -8,6 +8,7 @@ same; English under ``LANG=C`` in the catalogue's words."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 from pathlib import Path
 
@@ -73,7 +74,7 @@ LANGS = [("fr", "LANG"), ("fr", "after"), ("fr", "before"), ("en", "LANG"), ("en
             ["--rules", "nosuch"],
             "--rules: there are no rules called 'nosuch' (known: classic, encyclopedia)",
             "--rules\u00a0: il n’y a pas de règle «\u00a0nosuch\u00a0» "
-            "(connues\u00a0: classic, encyclopedia)",
+            "(connues\u00a0: classique, encyclopédie)",
         ),
     ],
     ids=["target", "bonus", "profile"],
@@ -233,3 +234,19 @@ def test_a_developer_command_keeps_its_english_errors_under_a_french_lang(
     in_language("fr", "LANG", [], monkeypatch)
     line = refused(["selfplay", "--seed", "1", "--out", "-", "--target", "50"], capsys)
     assert line == f"{EN}--target: target must be 100-10000 for a new match, got 50"
+
+
+@pytest.mark.parametrize(
+    ("given", "profile"),
+    [("classique", "classic"), ("Classic", "classic"), ("Encyclopédie", "encyclopedia"),
+     ("encyclopedie", "encyclopedia"), ("ENCYCLOPEDIA", "encyclopedia")],
+)
+def test_the_rules_may_be_named_as_the_screens_name_them_in_any_language(
+    given: str, profile: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A French player types « classique », as the lobby says it; case and
+    accents do not matter."""
+    from marjolet.cli import main
+
+    assert main(["rules", "--json", "--rules", given]) == 0
+    assert json.loads(capsys.readouterr().out)["profile"] == profile

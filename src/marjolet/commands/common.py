@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
@@ -67,6 +68,25 @@ def file_name(text: str) -> str:
     return text
 
 
+def profile_name(text: str) -> str:
+    """The ``type`` of ``--rules``: a profile by its name in any language of
+    the screens, any case (« classique », « Encyclopédie », ``Classic``), as
+    its record name (``classic``), accents optional (``encyclopedie``); any
+    other text as given, for the refusal that lists the profiles."""
+    from marjolet.i18n import LANGS, translate
+    from marjolet.rules import PROFILE_NAMES
+
+    def plain(word: str) -> str:
+        letters = unicodedata.normalize("NFKD", word.strip().casefold())
+        return "".join(c for c in letters if not unicodedata.combining(c))
+
+    for name in PROFILE_NAMES:
+        said = {name, *(translate(f"lobby.profile_{name}", lang) for lang in LANGS)}
+        if plain(text) in {plain(word) for word in said}:
+            return name
+    return text
+
+
 #: ``--deal-pattern``'s choices: the deal patterns of the rules (R4), as ``3-3``.
 PATTERN_TEXTS = tuple("-".join(str(n) for n in pattern) for pattern in DEAL_PATTERNS)
 
@@ -83,6 +103,7 @@ def add_rules_arguments(
         "--profile",
         dest="profile",
         default="classic",
+        type=profile_name,
         metavar=say.get("metavar_profile", "PROFILE"),
         help=say["profile"],
     )
@@ -150,8 +171,8 @@ def rules_in_words(args: argparse.Namespace) -> Rules:
     from marjolet.rules import NEW_MATCH_LIMITS, PROFILES, beyond_new_match_limits
     from marjolet.tui.words import lang, tr
 
-    if args.profile not in PROFILES:
-        known = ", ".join(PROFILES)
+    if args.profile not in PROFILES:  # named as the player's screens name them
+        known = ", ".join(tr(f"lobby.profile_{name}") for name in PROFILES)
         raise MarjoletError(tr("cli.unknown_rules", flag="--rules", name=args.profile, known=known))
     beyond = beyond_new_match_limits({key: getattr(args, key, None) for key in NEW_MATCH_LIMITS})
     if beyond is not None:
