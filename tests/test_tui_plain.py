@@ -879,3 +879,18 @@ def test_resume_of_a_decided_match_names_its_winner_as_the_replay_does(
     _decided_record(save, players, winner)
     with pytest.raises(record.RecordError, match=re.escape(f"the match is over ({said} ")):
         GameSession.resume(save)
+
+
+def test_the_plain_game_says_its_variations_at_the_start() -> None:
+    """A match under a variation says so before the first deal, as a
+    replay's rules line does; a match of plain profile rules says none."""
+    varied = play("--opponent", "random", "--seed", "1", "--jack-queen", "same-suit",
+                  "--one-meld-per-window", stdin="q\n")  # fmt: skip
+    lines = varied.stdout.splitlines()
+    assert lines[0].startswith("Marjolet: You against random (classic rules, target 500).")
+    assert lines[1] == (
+        "Variations: jack-queen meld: jack and queen of the same suit; "
+        "one declaration per trick won: yes."
+    )
+    plain = play("--opponent", "random", "--seed", "1", "--rules", "encyclopedia", stdin="q\n")
+    assert "Variations" not in plain.stdout

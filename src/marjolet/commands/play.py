@@ -417,6 +417,7 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
     from marjolet.bots.base import BotFault
     from marjolet.tui.describe import deal_start
     from marjolet.tui.lines import LineSeat, Narrator, QuitGame, Wrapped
+    from marjolet.tui.reports import changed_settings
     from marjolet.tui.words import card, suit_name, tr
     from marjolet.turns import Seat
 
@@ -452,6 +453,10 @@ def run_plain(session: GameSession, stdin: TextIO, out: TextIO) -> int:
         )
         + "\n"
     )
+    changed = changed_settings(match.rules)
+    if changed:  # the variations played, as a replay's rules line says them
+        settings = tr("report.settings_separator").join(changed)
+        out.write(tr("tui.plain_variations", settings=settings) + "\n")
     for note in session.notes:
         out.write(note + "\n")
     if session.save_path is not None:

@@ -301,22 +301,28 @@ def _summary_title(match: Match, deals: set[int]) -> str:
     return tr(key, n=len(deals))
 
 
-def rules_line(rules: Rules) -> str:
-    """A record's rules in a line: ``Rules: classic, match to 500``, and the
-    settings that differ from the profile's, in the rule book's words."""
+def changed_settings(rules: Rules) -> list[str]:
+    """The settings of ``rules`` that differ from its profile's, each in
+    the rule book's words ("jack-queen meld: jack and queen of the same
+    suit"); the target is not among them."""
     from marjolet.i18n.rulebook import settings_rows
 
     base = Rules.profile_named(rules.profile)
-    changed = [
+    return [
         tr("report.setting", setting=setting, value=value)
         for (setting, value), (_, usual) in zip(
             settings_rows(rules, lang())[3:], settings_rows(base, lang())[3:], strict=True
         )
         if value != usual
     ]
+
+
+def rules_line(rules: Rules) -> str:
+    """A record's rules in a line: ``Rules: classic, match to 500``, and the
+    settings that differ from the profile's, in the rule book's words."""
     profile = tr(f"lobby.profile_{rules.profile}")
     return tr("report.rules", profile=profile, target=number(rules.target)) + "".join(
-        "; " + text for text in changed
+        tr("report.settings_separator") + text for text in changed_settings(rules)
     )
 
 
@@ -373,6 +379,7 @@ def _points(n: int) -> str:
 
 
 __all__ = [
+    "changed_settings",
     "deal_lines",
     "decision_line",
     "listed",
