@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from cli_support import run_main
 from marjolet.arena import ArenaStore, run_arena
 from marjolet.arena.sources import SOURCES, deal_sources, run_sources
 from marjolet.bots import make_bot
 from marjolet.cards import CARD_POINTS, mask_cards
-from marjolet.cli import main
 from marjolet.engine import Deal
 from marjolet.match import seeded_deck
 from marjolet.observation import observe
@@ -22,12 +22,7 @@ from marjolet.rules import CLASSIC
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(["arena", *argv])
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_main(["arena", *argv], capsys)
 
 
 def test_the_sources_add_up_to_each_pairing_deal_margin(tmp_path: Path) -> None:
