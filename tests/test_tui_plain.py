@@ -20,6 +20,7 @@ import pytest
 from marjolet import record
 from marjolet.cards import rank_of, suit_of
 from marjolet.commands.play import _deal_summary
+from marjolet.errors import RecordError
 from marjolet.match import Match, seeded_deck
 from marjolet.rules import CLASSIC
 from marjolet.tui import launch, saves
@@ -877,7 +878,7 @@ def test_resume_of_a_decided_match_names_its_winner_as_the_replay_does(
 ) -> None:
     save = tmp_path / "done.json"
     _decided_record(save, players, winner)
-    with pytest.raises(record.RecordError, match=re.escape(f"the match is over ({said} ")):
+    with pytest.raises(RecordError, match=re.escape(f"the match is over ({said} ")):
         GameSession.resume(save)
 
 
