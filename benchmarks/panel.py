@@ -80,7 +80,7 @@ def row(name: str, p: PairingResult) -> str:
     wins = f"{p.wins[0]}-{p.wins[1]}"
     lo, hi = p.win_rate_ci
     rate = f"{100 * p.win_rate:.1f}% {_ci((100 * lo, 100 * hi), '.1f')}"
-    margin = f"{p.margin:+.1f} {_ci(p.margin_ci, '.1f', '+')}"
+    margin = "n/a" if p.margin is None else f"{p.margin:+.1f} {_ci(p.margin_ci, '.1f', '+')}"
     elo = f"{p.elo:+.0f}" if math.isfinite(p.elo) else "n/a"
     elo += f" {_ci(p.elo_ci, '.0f', '+')}"
     forfeits = f" (forfeits {p.forfeits[0]}-{p.forfeits[1]})" if any(p.forfeits) else ""

@@ -357,6 +357,7 @@ def test_ctrl_c_or_kill_keeps_finished_matches_and_resume_finishes_the_run(
         "2",
         "--db",
         str(db),
+        "--sources",
     ]
     # A process started with SIGINT ignored keeps it ignored (as a shell's
     # background job does, rightly); whatever in this test session may have
@@ -379,6 +380,7 @@ def test_ctrl_c_or_kill_keeps_finished_matches_and_resume_finishes_the_run(
     saved = _count_matches(db)
     assert 10 <= saved < 40
     assert "status interrupted" in out
+    assert "where the deal margin comes from, random vs random#2" in out  # --sources, so far
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT status FROM runs WHERE id=1").fetchone()[0] == "interrupted"
     resumed = subprocess.run(

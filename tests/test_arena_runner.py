@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -28,7 +29,7 @@ from marjolet.arena import (
 from marjolet.arena.backends import BackendError
 from marjolet.arena.progress import Figures, NullProgress
 from marjolet.arena.report import format_result
-from marjolet.arena.runner import thinks
+from marjolet.arena.runner import reproduce_line, thinks
 from marjolet.arena.tasks import MatchTask, derive_seed, plan_tasks, play_task
 from marjolet.bots import Bot, BotSpecError, register
 from marjolet.bots.base import BotFault
@@ -162,7 +163,8 @@ def test_pairing_figures_are_consistent_with_the_matches() -> None:
     assert p.matches == 30 and sum(p.wins) == 30
     assert p.win_rate == p.wins[0] / 30
     assert p.win_rate_ci[0] <= p.win_rate <= p.win_rate_ci[1]
-    assert p.margin_ci is not None and p.margin_ci[0] <= p.margin <= p.margin_ci[1]
+    assert p.margin is not None and p.margin_ci is not None
+    assert p.margin_ci[0] <= p.margin <= p.margin_ci[1]
     assert p.elo_ci is not None and p.elo_ci[0] <= p.elo <= p.elo_ci[1]
     assert sum(p.pairs) == 15
     assert p.pairs[2] * 2 + p.pairs[1] == p.wins[0]
@@ -568,3 +570,29 @@ def test_a_finished_pool_run_lets_its_workers_end_by_themselves() -> None:
     assert sorted(o.key for o in played) == sorted(play_batch(tasks)[i].key for i in range(4))
     backend.close(done=True)
     assert [w.exitcode for w in workers] == [0, 0], "ended by their end marks, not by a signal"
+
+
+def test_the_reproduce_line_of_a_relative_program_starts_in_the_run_s_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The decks depend on the spec as written (``exec:bots/rand.sh``), so
+    the command that plays the run again goes to the folder it started in."""
+    started, db = _relative_program_run(tmp_path, monkeypatch)
+    with ArenaStore(db, read_only=True) as store:
+        info = store.run(1)
+    command = "marjolet arena exec:bots/rand.sh random --matches 2 --seed 1"
+    assert reproduce_line(replace(info, command=command)) == f"cd {started} && {command}"
+    assert reproduce_line(replace(info, command=None)) is None
+    plain = replace(info, bots=("random", "random"), command="marjolet arena random random")
+    assert reproduce_line(plain) == "marjolet arena random random"
+
+
+def test_damaged_deal_points_are_named_in_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "d.db"
+    run_arena(["random", "random"], matches=2, seed=3, db=db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE matches SET deal_points='[[1]]' WHERE pair=0 AND game=1")
+    with ArenaStore(db, read_only=True) as store, pytest.raises(
+        StoreError, match="run 1 pairing 0 pair 0 game 1 has unreadable deal points"
+    ):
+        list(store.outcomes(1))

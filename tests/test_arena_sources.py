@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -13,11 +14,13 @@ import pytest
 from cli_support import run_main
 from marjolet.arena import ArenaStore, run_arena
 from marjolet.arena.sources import SOURCES, deal_sources, run_sources
-from marjolet.bots import make_bot
+from marjolet.bots import Bot, make_bot, register
+from marjolet.bots.base import BotFault
 from marjolet.cards import CARD_POINTS, mask_cards
 from marjolet.engine import Deal
 from marjolet.match import seeded_deck
-from marjolet.observation import observe
+from marjolet.observation import Observation, observe
+from marjolet.record import loads
 from marjolet.rules import CLASSIC
 
 
@@ -33,7 +36,9 @@ def test_the_sources_add_up_to_each_pairing_deal_margin(tmp_path: Path) -> None:
         splits = run_sources(result, store.outcomes(result.run_id))
     assert [bots for bots, _ in splits] == [p.bots for p in result.pairings]
     for pairing, (_, split) in zip(result.pairings, splits, strict=True):
+        assert split is not None
         assert [s.source for s in split.sources] == [key for key, _ in SOURCES]
+        assert pairing.margin is not None
         assert math.isclose(sum(s.margin for s in split.sources), pairing.margin, abs_tol=1e-9)
         assert math.isclose(split.total.margin, pairing.margin, abs_tol=1e-9)
         assert split.total.margin_ci == pytest.approx(pairing.margin_ci)
@@ -100,7 +105,9 @@ def test_after_an_sprt_decision_the_split_counts_the_pairs_decided_on(tmp_path: 
     with ArenaStore(db, read_only=True) as store:
         assert result.run_id is not None
         ((_, split),) = run_sources(result, store.outcomes(result.run_id))
-    assert math.isclose(split.total.margin, result.pairings[0].margin, abs_tol=1e-9)
+    margin = result.pairings[0].margin
+    assert split is not None
+    assert margin is not None and math.isclose(split.total.margin, margin, abs_tol=1e-9)
 
 
 def test_sources_need_the_database(capsys: pytest.CaptureFixture[str]) -> None:
@@ -125,7 +132,80 @@ def test_a_stored_match_whose_record_does_not_give_its_points_is_named_in_one_li
         con.execute("UPDATE matches SET deal_points=? WHERE pair=0 AND game=1",
                     (json.dumps(first),))
     code, out, err = _run(capsys, "report", "--db", str(db), "--sources")
-    assert code != 0 and out == ""
+    assert code != 0 and "arena run 1: 2/2 matches" in out  # the figures first
+    assert "where the deal margin comes from" not in out
     assert err.count("\n") == 1 and "Traceback" not in err
-    assert "match 2 of pair 1 of pairing 1: deal 1 of its record replays to" in err
+    assert "pairing 0 pair 0 game 1: deal 0 of its record replays to" in err
     assert f"not the stored {first[0][0]}-{first[0][1]}" in err
+
+
+class LateForfeit(Bot):
+    """Breaks down in the second deal of a match: the record ends in a deal
+    that was not finished."""
+
+    name = "test-sources-late-forfeit"
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        if obs.deal_index == 1 and obs.tricks_played > 3:
+            raise BotFault("answered 'banana' (not an action)")
+        return legal[0]
+
+
+class EarlyForfeit(Bot):
+    """Breaks down in the first deal: no deal of the match is finished."""
+
+    name = "test-sources-early-forfeit"
+
+    def choose(self, obs: Observation, legal: Sequence[int]) -> int:
+        if obs.tricks_played > 2:
+            raise BotFault("answered 'banana' (not an action)")
+        return legal[0]
+
+
+register(LateForfeit.name, LateForfeit)
+register(EarlyForfeit.name, EarlyForfeit)
+
+
+def test_a_forfeited_match_counts_its_finished_deals_not_the_one_it_broke_in(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "f.db"
+    result = run_arena(["heuristic", LateForfeit.name], matches=4, seed=6, db=db)
+    assert result.pairings[0].forfeits == (0, 4)
+    with ArenaStore(db, read_only=True) as store:
+        assert result.run_id is not None
+        outcomes = list(store.outcomes(result.run_id))
+        ((_, split),) = run_sources(result, outcomes)
+    assert all(len(loads(o.record).deals) == len(o.deal_points) + 1 for o in outcomes)
+    assert split is not None and result.pairings[0].margin is not None
+    assert math.isclose(split.total.margin, result.pairings[0].margin, abs_tol=1e-9)
+
+
+def test_a_pairing_with_no_finished_deal_has_no_margin_and_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "e.db")
+    code, out, err = _run(capsys, "random", EarlyForfeit.name, "--matches", "2", "--seed", "1",
+                          "--db", db, "--quiet", "--workers", "1", "--sources")
+    assert code == 0, err
+    assert "2-0  100.0% [34.2, 100.0]  n/a" in out
+    assert f"random vs {EarlyForfeit.name}: no deal was finished" in out
+    code, text, _ = _run(capsys, "report", "--db", db, "--sources", "--json")
+    data = json.loads(text)
+    assert data["pairings"][0]["margin"] is None and data["pairings"][0]["deals"] == 0
+    assert data["sources"][0]["deal_margin"] == {"margin": None, "margin_ci": None}
+
+
+def test_resume_of_a_finished_run_leaves_the_database_as_it_was(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = tmp_path / "d.db"
+    run_arena(["random", "random"], matches=2, seed=3, db=db)
+    before = db.read_bytes()
+    code, out, err = _run(capsys, "--resume", "1", "--db", str(db), "--quiet")
+    assert code == 0 and "arena run 1: 2/2 matches" in out
+    assert err == (
+        "marjolet: run 1 was finished already: nothing was played, the database is as it was\n"
+    )
+    assert "saved as" not in out
+    assert db.read_bytes() == before

@@ -866,6 +866,10 @@ def _decided_record(path: Path, players: tuple[str, str] | None, winner: int) ->
     [
         (("You", "Skilled"), 0, "you won"),
         (("You", "Skilled"), 1, "Skilled won"),
+        (("You", "heuristic"), 1, "Amateur won"),  # the spec of a level
+        (("You", "random"), 1, "Computer won"),
+        (("You", "Bob"), 1, "Bob won"),
+        (("You", ""), 1, "Player 2 won"),
         (("Alice", "Bob"), 1, "Bob won"),
         (("Alice", "Bob"), 0, "Alice won"),
         (("random", "random"), 1, "random (player 2) won"),
@@ -895,3 +899,9 @@ def test_the_plain_game_says_its_variations_at_the_start() -> None:
     )
     plain = play("--opponent", "random", "--seed", "1", "--rules", "encyclopedia", stdin="q\n")
     assert "Variations" not in plain.stdout
+    french = play("--opponent", "random", "--seed", "1", "--lang", "fr", "--jack-queen",
+                  "same-suit", "--one-meld-per-window", stdin="q\n")  # fmt: skip
+    assert french.stdout.splitlines()[1] == (
+        "Variantes\u00a0: annonce valet-dame\u00a0: valet et dame de la même couleur\u00a0; "
+        "une seule annonce par pli gagné\u00a0: oui."
+    )

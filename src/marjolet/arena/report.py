@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from marjolet.arena.results import ArenaResult
 from marjolet.arena.store import RunInfo
+
+if TYPE_CHECKING:
+    from marjolet.arena.sources import SourceSplit
 
 Interval = tuple[float, float]
 
@@ -21,6 +25,13 @@ def _ci(interval: Interval | None, fmt: str) -> str:
     if interval is None or not all(math.isfinite(x) for x in interval):
         return "[n/a]"
     return f"[{_num(interval[0], fmt)}, {_num(interval[1], fmt)}]"
+
+
+def _margin(margin: float | None, interval: Interval | None) -> str:
+    """A deal margin and its interval; ``n/a`` when no deal was finished."""
+    if margin is None:
+        return "n/a"
+    return f"{_num(margin, '+.1f')} {_ci(interval, '+.1f')}"
 
 
 def _one_line(text: str, limit: int = 400) -> str:
@@ -70,7 +81,7 @@ def format_result(result: ArenaResult) -> str:
                 f"{p.wins[0]}-{p.wins[1]}",
                 f"{100 * p.win_rate:.1f}% "
                 + (f"[{100 * p.win_rate_ci[0]:.1f}, {100 * p.win_rate_ci[1]:.1f}]"),
-                f"{_num(p.margin, '+.1f')} {_ci(p.margin_ci, '+.1f')}",
+                _margin(p.margin, p.margin_ci),
                 f"{_num(p.match_margin, '+.0f')} {_ci(p.match_margin_ci, '+.0f')}",
                 f"{_num(p.elo, '+.0f')} {_ci(p.elo_ci, '+.0f')}",
                 f"{p.pairs[2]}/{p.pairs[1]}/{p.pairs[0]}",
@@ -113,6 +124,22 @@ def format_result(result: ArenaResult) -> str:
         "margins are deal points (per deal) and final totals (per match) from the first bot's side"
     )
     return "\n".join(lines)
+
+
+def format_sources(splits: Sequence[tuple[tuple[str, str], SourceSplit | None]]) -> str:
+    """``--sources``' text: per pairing, each source's points a deal and
+    their sum, the deal margin (each row rounded on its own)."""
+    blocks = []
+    for (a, b), split in splits:
+        if split is None:
+            blocks.append(f"where the deal margin comes from, {a} vs {b}: no deal was finished")
+            continue
+        rows = (*split.sources, split.total)
+        width = max(len(r.words) for r in rows)
+        head = f"where the deal margin comes from, {a} vs {b} (points a deal, 95% CI by pairs):"
+        lines = [f"  {r.words.ljust(width)}  {_margin(r.margin, r.margin_ci)}" for r in rows]
+        blocks.append("\n".join([head, *lines]))
+    return "\n\n".join(blocks) if blocks else "no match to split by source"
 
 
 def format_runs(runs: Sequence[RunInfo]) -> str:

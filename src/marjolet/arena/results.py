@@ -12,6 +12,7 @@ Definitions (from the pairing's first bot's side, "A" against "B"):
   so there are no draws);
 - *deal-point margin* (``margin``): the mean over every deal played of
   A's deal score minus B's (R21), interval by pairs (cluster-robust);
+  ``None`` when no deal was finished;
 - *match margin* (``match_margin``): the mean over matches of A's final
   total minus B's, interval by pairs;
 - *Elo*: the logistic Elo difference of A's match score, interval by pairs.
@@ -43,7 +44,8 @@ class PairingResult:
     wins: tuple[int, int]
     win_rate: float
     win_rate_ci: Interval
-    margin: float
+    #: ``None`` when no deal was finished (every match forfeited in its first deal)
+    margin: float | None
     margin_ci: Interval | None
     match_margin: float
     match_margin_ci: Interval | None
@@ -67,7 +69,7 @@ class PairingResult:
             "wins": list(self.wins),
             "win_rate": _round(self.win_rate, 4),
             "win_rate_ci": _round_pair(self.win_rate_ci, 4),
-            "margin": _round(self.margin, 2),
+            "margin": None if self.margin is None else _round(self.margin, 2),
             "margin_ci": _round_pair(self.margin_ci, 2),
             "elo": _round(self.elo, 1),
             "elo_ci": _round_pair(self.elo_ci, 1),
@@ -219,7 +221,7 @@ def flip(p: PairingResult) -> PairingResult:
         wins=(p.wins[1], p.wins[0]),
         win_rate=1.0 - p.win_rate,
         win_rate_ci=(1.0 - p.win_rate_ci[1], 1.0 - p.win_rate_ci[0]),
-        margin=-p.margin,
+        margin=None if p.margin is None else -p.margin,
         margin_ci=neg(p.margin_ci),
         match_margin=-p.match_margin,
         match_margin_ci=neg(p.match_margin_ci),
@@ -261,10 +263,10 @@ def pairing_result(bots: tuple[str, str], outcomes: Sequence[MatchOutcome]) -> P
         sum(1 for s in pair_scores if s == 0.5),
         sum(1 for s in pair_scores if s == 1.0),
     )
-    if sum(deal_counts) > 0:
+    margin: float | None = None
+    margin_ci: Interval | None = None
+    if sum(deal_counts) > 0:  # else every match was forfeited during its first deal
         margin, margin_ci = stats.ratio_interval(deal_sums, deal_counts)
-    else:  # every match forfeited during its first deal
-        margin, margin_ci = 0.0, None
     match_margin, match_margin_ci = stats.mean_interval(match_means)
     if pair_scores:
         elo, elo_ci = stats.pair_elo(pair_scores, n)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-from collections.abc import Iterator, Sequence
+import shlex
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from marjolet.arena import stats
@@ -214,6 +215,8 @@ def resume_arena(
     _check_workers(workers, backend, address)
     with ArenaStore(db, create=False) as store:
         info = store.run(run_id)
+        if is_finished(info):  # nothing to play: the stored run stays as it is
+            return stored_result(store, info)
         with _started_folder(info):
             plan = plan_of(info)
             played = {o.key: o for o in store.outcomes(run_id)}
@@ -225,7 +228,7 @@ def _started_folder(info: RunInfo) -> contextlib.AbstractContextManager[object]:
     """Work from the run's own folder when it names a program by a relative
     path and that folder still exists; else stay where we are."""
     folder = info.folder
-    if folder and os.path.isdir(folder) and any(_relative_program(s) for s in info.bots):
+    if folder and os.path.isdir(folder) and any(relative_program(s) for s in info.bots):
         return contextlib.chdir(folder)
     return contextlib.nullcontext()
 
@@ -239,7 +242,7 @@ def plan_of(info: RunInfo) -> _Plan:
     try:
         specs = canonical_specs(info.bots)
     except BotSpecError as exc:
-        if not any(_relative_program(spec) and repr(spec) in str(exc) for spec in info.bots):
+        if not any(relative_program(spec) and repr(spec) in str(exc) for spec in info.bots):
             raise
         started = f" ({info.folder})" if info.folder else ""
         raise BotSpecError(
@@ -250,14 +253,36 @@ def plan_of(info: RunInfo) -> _Plan:
     return _Plan(tuple(specs), labels, info.matches, info.seed, info.rules, bounds)
 
 
-def _relative_program(spec: str) -> bool:
+def relative_program(spec: str) -> bool:
     """Whether ``spec`` runs a program given by a relative path."""
     name, params = parse_spec(spec)
     return name == EXEC and not os.path.isabs(params.get("path", ""))
 
 
-def stored_result(store: ArenaStore, info: RunInfo) -> ArenaResult:
-    """Recompute the figures of a stored run from its matches (any status)."""
+def is_finished(info: RunInfo) -> bool:
+    """Whether a stored run has nothing left to play: its SPRT decided, or
+    it is done with every planned match stored. ``resume_arena`` leaves
+    such a run as it is."""
+    planned = len(pairings_of(list(info.bots))) * info.matches
+    return info.status == "sprt" or (info.status == "done" and info.played >= planned)
+
+
+def reproduce_line(info: RunInfo) -> str | None:
+    """The command that plays a stored run again, if it was stored: from
+    the run's own folder when a bot is a program named by a relative path
+    (its spec, which the decks depend on, must stay as written)."""
+    if not info.command:
+        return None
+    if info.folder and any(relative_program(s) for s in info.bots):
+        return f"cd {shlex.quote(info.folder)} && {info.command}"
+    return info.command
+
+
+def stored_result(
+    store: ArenaStore, info: RunInfo, outcomes: Iterable[MatchOutcome] | None = None
+) -> ArenaResult:
+    """Recompute the figures of a stored run from its matches (any status),
+    or from ``outcomes`` already read from them."""
     bounds = None
     if info.sprt is not None:
         s = info.sprt
@@ -267,7 +292,7 @@ def stored_result(store: ArenaStore, info: RunInfo) -> ArenaResult:
     status = "running" if info.status == "running" else info.status
     return aggregate(
         labels,
-        store.outcomes(info.id),
+        store.outcomes(info.id) if outcomes is None else outcomes,
         sprt=bounds,
         run_id=info.id,
         status=status,

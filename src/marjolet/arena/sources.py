@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from marjolet.arena import stats
-from marjolet.arena.results import ArenaResult, pairings_of
+from marjolet.arena.results import ArenaResult, _round, _round_pair, pairings_of
 from marjolet.arena.tasks import MatchOutcome
 from marjolet.engine import Deal
 from marjolet.errors import MarjoletError
@@ -50,7 +50,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
     ("cards_phase2", "cards won in tricks 11-16"),
     ("melds", "melds"),
     ("seven", "seven of trumps"),
-    ("last_card", "last stock card"),
+    ("last_card", "last card of the stock"),
     ("last_trick", "last trick"),
     ("all_tricks", "all six last tricks"),
 )
@@ -71,8 +71,7 @@ class SourceMargin:
     margin_ci: Interval | None
 
     def to_json(self) -> dict[str, Any]:
-        ci = None if self.margin_ci is None else [round(x, 2) for x in self.margin_ci]
-        return {"margin": round(self.margin, 2), "margin_ci": ci}
+        return {"margin": _round(self.margin, 2), "margin_ci": _round_pair(self.margin_ci, 2)}
 
 
 def deal_sources(
@@ -114,7 +113,7 @@ def match_sources(outcome: MatchOutcome) -> list[dict[str, int]]:
         deal, scored = _replayed(outcome, record, index)
         if tuple(sum(s.values()) for s in scored) != tuple(points):
             raise SourcesError(
-                f"{_where(outcome)}: deal {index + 1} of its record replays to "
+                f"{_where(outcome)}: deal {index} of its record replays to "
                 f"{deal.points[0]}-{deal.points[1]}, not the stored {points[0]}-{points[1]}"
             )
         mine, theirs = scored[first], scored[1 - first]
@@ -161,10 +160,11 @@ def pairing_sources(outcomes: Iterable[MatchOutcome]) -> SourceSplit | None:
 
 def run_sources(
     result: ArenaResult, outcomes: Iterable[MatchOutcome]
-) -> list[tuple[tuple[str, str], SourceSplit]]:
-    """:func:`pairing_sources` of each pairing of a run that finished a
-    deal, with its bots. The matches counted are those of the run's figures:
-    after an SPRT decision, only the pairs it decided on."""
+) -> list[tuple[tuple[str, str], SourceSplit | None]]:
+    """:func:`pairing_sources` of each pairing of a run that played a match,
+    with its bots (``None``: no deal finished). The matches counted are
+    those of the run's figures: after an SPRT decision, only the pairs it
+    decided on."""
     decided = result.sprt is not None and result.sprt.decision is not None
     used = result.sprt.pairs if result.sprt is not None and decided else None
     pairings = pairings_of(list(result.bots))
@@ -172,44 +172,33 @@ def run_sources(
     for o in outcomes:
         if o.pairing < len(pairings) and (used is None or o.pair < used):
             grouped[o.pairing].append(o)
-    splits = [(bots, pairing_sources(group)) for bots, group in zip(pairings, grouped, strict=True)]
-    return [(bots, split) for bots, split in splits if split is not None]
+    return [(bots, pairing_sources(group)) for bots, group in zip(pairings, grouped, strict=True)
+            if group]
 
 
-def sources_json(splits: Sequence[tuple[tuple[str, str], SourceSplit]]) -> list[dict[str, Any]]:
+def sources_json(
+    splits: Sequence[tuple[tuple[str, str], SourceSplit | None]],
+) -> list[dict[str, Any]]:
     """The ``sources`` of ``marjolet arena --json --sources``: per pairing,
-    its bots and each source's margin and interval."""
-    return [{"bots": list(bots), **split.to_json()} for bots, split in splits]
-
-
-def format_sources(splits: Sequence[tuple[tuple[str, str], SourceSplit]]) -> str:
-    """The text report: per pairing, each source's points a deal."""
-    lines = []
-    for (a, b), split in splits:
-        rows = (*split.sources, split.total)
-        width = max(len(r.words) for r in rows)
-        lines.append("")
-        lines.append(
-            f"where the deal margin comes from, {a} vs {b} (points a deal, 95% CI by pairs):"
-        )
-        for r in rows:
-            lines.append(f"  {r.words.ljust(width)}  {_signed(r.margin)} {_interval(r.margin_ci)}")
-    return "\n".join(lines[1:]) if lines else "no finished deal to split by source"
-
-
-def _signed(x: float) -> str:
-    return format(round(x, 1) + 0.0, "+.1f")
-
-
-def _interval(ci: Interval | None) -> str:
-    return "[n/a]" if ci is None else f"[{_signed(ci[0])}, {_signed(ci[1])}]"
+    its bots and each source's margin and interval (``null`` when no deal
+    was finished)."""
+    unknown = {"margin": None, "margin_ci": None}
+    return [
+        {"bots": list(bots),
+         **(split.to_json() if split is not None
+            else {key: unknown for key in (*(k for k, _ in SOURCES), "deal_margin")})}
+        for bots, split in splits
+    ]
 
 
 def _where(outcome: MatchOutcome) -> str:
-    return f"match {outcome.game + 1} of pair {outcome.pair + 1} of pairing {outcome.pairing + 1}"
+    """A stored match as the arena's other messages place it (from 0)."""
+    return f"pairing {outcome.pairing} pair {outcome.pair} game {outcome.game}"
 
 
 def _record_of(outcome: MatchOutcome) -> Record:
+    if not isinstance(outcome.record, str):
+        raise SourcesError(f"{_where(outcome)}: its stored record is not text")
     try:
         return loads(outcome.record)
     except MarjoletError as exc:
@@ -221,10 +210,10 @@ def _replayed(
 ) -> tuple[Deal, tuple[dict[str, int], dict[str, int]]]:
     """Deal ``index`` of a match's record played to its end, and its split."""
     if index >= len(record.deals):
-        raise SourcesError(f"{_where(outcome)}: its record has no deal {index + 1}")
+        raise SourcesError(f"{_where(outcome)}: its record has no deal {index}")
     stored = record.deals[index]
     dealer = dealer_of(record.first_dealer, index)
     deal, split = deal_sources(stored.deck, dealer, record.rules, stored.actions)
     if not deal.is_over:
-        raise SourcesError(f"{_where(outcome)}: deal {index + 1} of its record is not finished")
+        raise SourcesError(f"{_where(outcome)}: deal {index} of its record is not finished")
     return deal, split

@@ -458,11 +458,26 @@ class ArenaStore:
                 bot_seeds=(r[5], r[6]),
                 winner=r[7],
                 totals=(r[8], r[9]),
-                deal_points=tuple((int(p[0]), int(p[1])) for p in json.loads(r[10])),
+                deal_points=self._deal_points(run_id, r[0], r[1], r[2], r[10]),
                 record=r[11],
                 seconds=r[12],
                 forfeit=r[13],
             )
+
+    def _deal_points(
+        self, run_id: int, pairing: int, pair: int, game: int, stored: object
+    ) -> tuple[tuple[int, int], ...]:
+        """A match's ``deal_points`` column read back: a JSON list of
+        ``[seat0, seat1]`` pairs; anything else names the damaged match."""
+        try:
+            if not isinstance(stored, str):
+                raise TypeError(f"{type(stored).__name__}, not JSON text")
+            return tuple((int(p[0]), int(p[1])) for p in json.loads(stored))
+        except (TypeError, ValueError, IndexError, KeyError) as exc:
+            raise StoreError(
+                f"the arena database {self.path!r} is damaged: run {run_id} pairing {pairing} "
+                f"pair {pair} game {game} has unreadable deal points ({_reason(exc)})"
+            ) from None
 
     def record(self, run_id: int, pairing: int, pair: int, game: int) -> str:
         """The record.md JSON of one match."""

@@ -13,7 +13,7 @@ import shlex
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from marjolet.arena.store import RunInfo
     from marjolet.rules import Rules
 
-    Sources = list[tuple[tuple[str, str], SourceSplit]]
+    Sources = list[tuple[tuple[str, str], SourceSplit | None]]
 
 
 NO_DB_PLOT = "--plot needs the database to read the matches (not --no-db)"
@@ -182,19 +182,23 @@ def _play_run(args: argparse.Namespace) -> int:
         raise ArenaUsageError(NO_DB_SOURCES)
     workers = args.workers if args.workers is not None else default_workers()
     progress: Progress = NullProgress() if args.quiet else auto_progress(sys.stderr)
+    finished = False
     try:
         if args.resume is not None:
-            result = _resume_run(args, db, workers, progress)
+            result, finished = _resume_run(args, db, workers, progress)
         else:
             result = _new_run(args, db, workers, progress)
     except ArenaInterrupted as stop:
-        _print_result(stop.result, args.json)
+        _print_result(stop.result, args.json, _sources_of(stop.result, db, args.sources))
         print(f"marjolet: {stop.hint()}", file=sys.stderr)
         return 130
-    _print_result(result, args.json, _stored_sources(result, db) if args.sources else None)
+    _print_result(result, args.json, _sources_of(result, db, args.sources))
     if args.plot is not None:
         _plot(result, db, args.plot)
-    if not args.json and db is not None and result.run_id is not None:
+    if finished:
+        print(f"marjolet: run {args.resume} was finished already: nothing was played, "
+              "the database is as it was", file=sys.stderr)
+    elif not args.json and db is not None and result.run_id is not None:
         _print_saved_as(result.run_id, db)
     return 0
 
@@ -223,10 +227,12 @@ def _check_plot_option(args: argparse.Namespace, db: str | None) -> None:
 
 def _resume_run(
     args: argparse.Namespace, db: str | None, workers: int, progress: Progress
-) -> ArenaResult:
+) -> tuple[ArenaResult, bool]:
     """Continue the stored run ``--resume`` names, with its stored bots and
-    settings: refuse any given anew."""
-    from marjolet.arena.runner import resume_arena
+    settings: refuse any given anew. Also says whether the run was
+    finished already (then it is shown, not written to)."""
+    from marjolet.arena.runner import is_finished, resume_arena
+    from marjolet.arena.store import ArenaStore
 
     if args.bots:
         raise ArenaUsageError("--resume takes its bots from the database: give no BOT")
@@ -237,8 +243,11 @@ def _resume_run(
         raise ArenaUsageError(
             f"--resume continues a run with its stored settings: drop {', '.join(others)}"
         )
-    return resume_arena(args.resume, db, workers=workers, backend=args.backend,
-                        address=args.address, progress=progress)
+    with ArenaStore(db, read_only=True) as store:
+        finished = is_finished(store.run(args.resume))
+    result = resume_arena(args.resume, db, workers=workers, backend=args.backend,
+                          address=args.address, progress=progress)
+    return result, finished
 
 
 def _settings_given(args: argparse.Namespace) -> list[str]:
@@ -308,33 +317,51 @@ def _print_saved_as(run_id: int, db: str) -> None:
           f"(see: marjolet arena report --run {run_id}{where})")
 
 
-def _print_result(result: ArenaResult, as_json: bool, sources: Sources | None = None) -> None:
-    """The run's figures, and with ``sources`` each pairing's deal margin
-    split by source (``--sources``)."""
-    from marjolet.arena.report import format_result
-    from marjolet.arena.sources import format_sources, sources_json
+def _print_result(
+    result: ArenaResult,
+    as_json: bool,
+    sources: Callable[[], Sources] | None = None,
+    extra: dict[str, object] | None = None,
+) -> None:
+    """The run's figures (``extra`` joins the JSON), and with ``sources``
+    each pairing's deal margin split by source (``--sources``): computed
+    before the JSON, after the text's figures, so that a stored record
+    that does not replay still leaves the figures on screen."""
+    from marjolet.arena.report import format_result, format_sources
+    from marjolet.arena.sources import sources_json
 
     if as_json:
-        out = result.to_json()
+        out = {**result.to_json(), **(extra or {})}
         if sources is not None:
-            out["sources"] = sources_json(sources)
+            out["sources"] = sources_json(sources())
         print(json.dumps(out))
         return
     print(format_result(result))
     if sources is not None:
+        split = sources()
         print()
-        print(format_sources(sources))
+        print(format_sources(split))
 
 
-def _stored_sources(result: ArenaResult, db: str | None) -> Sources:
-    """Each pairing's deal margin by source, from the run's stored matches."""
-    from marjolet.arena.sources import run_sources
-    from marjolet.arena.store import ArenaStore
-
+def _sources_of(
+    result: ArenaResult, db: str | None, wanted: bool
+) -> Callable[[], Sources] | None:
+    """With ``--sources``, what computes each pairing's split from the
+    run's stored matches."""
+    if not wanted:
+        return None
     if db is None or result.run_id is None:
         raise ArenaUsageError(NO_DB_SOURCES)
-    with ArenaStore(db, read_only=True) as store:
-        return run_sources(result, store.outcomes(result.run_id))
+
+    def split() -> Sources:
+        from marjolet.arena.sources import run_sources
+        from marjolet.arena.store import ArenaStore
+
+        assert db is not None and result.run_id is not None
+        with ArenaStore(db, read_only=True) as store:
+            return run_sources(result, list(store.outcomes(result.run_id)))
+
+    return split
 
 
 def _plot(result: ArenaResult, db: str | None, path: str) -> None:
@@ -351,9 +378,9 @@ def _plot(result: ArenaResult, db: str | None, path: str) -> None:
 
 def _report(args: argparse.Namespace) -> int:
     from marjolet.arena.plotting import check_plot_path, plot_result
-    from marjolet.arena.report import format_result, format_runs
-    from marjolet.arena.runner import stored_result
-    from marjolet.arena.sources import format_sources, run_sources, sources_json
+    from marjolet.arena.report import format_runs
+    from marjolet.arena.runner import reproduce_line, stored_result
+    from marjolet.arena.sources import run_sources
     from marjolet.arena.store import ArenaStore
     from marjolet.outputs import check_distinct
 
@@ -384,23 +411,16 @@ def _report(args: argparse.Namespace) -> int:
                 print(format_runs(runs))
             return 0
         info = store.run(args.run) if args.run is not None else store.latest_run()
-        result = stored_result(store, info)
-        sources = run_sources(result, store.outcomes(info.id)) if args.sources else None
-        if args.json:
-            out = {**result.to_json(), "settings": _run_json(info)}
-            if sources is not None:
-                out["sources"] = sources_json(sources)
-            print(json.dumps(out))
-        else:
-            print(format_result(result))
-            if sources is not None:
-                print()
-                print(format_sources(sources))
-            if info.command:
-                print(f"reproduce with: {info.command}")
-        if args.plot is not None:
-            plot_result(result, store.outcomes(info.id), args.plot)
-            print(f"wrote {args.plot}", file=sys.stderr)
+        outcomes = list(store.outcomes(info.id))  # read once: a live run may add matches
+        result = stored_result(store, info, outcomes)
+    split = (lambda: run_sources(result, outcomes)) if args.sources else None
+    _print_result(result, args.json, split, extra={"settings": _run_json(info)})
+    reproduce = reproduce_line(info)
+    if reproduce and not args.json:
+        print(f"reproduce with: {reproduce}")
+    if args.plot is not None:
+        plot_result(result, outcomes, args.plot)
+        print(f"wrote {args.plot}", file=sys.stderr)
     return 0
 
 

@@ -26,7 +26,7 @@ from marjolet.actions import ACTION_NAMES, parse_action
 from marjolet.bots import Bot, make_bot
 from marjolet.bots.base import BotSpecError
 from marjolet.bots.levels import Level
-from marjolet.bots.registry import EXEC, parse_spec
+from marjolet.bots.registry import EXEC, bot_class, parse_spec
 from marjolet.engine import Deal, Outcome
 from marjolet.errors import ActionError, IllegalActionError, MarjoletError, RecordError
 from marjolet.i18n import LANGS, translate
@@ -72,10 +72,10 @@ def _unreadable(path: Path, exc: RecordError, rec: record.Record | None) -> str:
 
 def _over_message(path: Path, players: tuple[str, str] | None, match: Match) -> str:
     """Why a finished match cannot be resumed, in the player's words: who
-    won, named as the replay names them: "you" for the seat of the default
-    name, the bot of a save of ``play`` by its level's name ("Confirmé
-    won", not its spec), anyone else as recorded ("Player 2" without
-    names)."""
+    won, named as the replay names them ("you" for the seat of the default
+    name, "Bob", "Player 2" without a name), except that a level or a bot of
+    this program is named as the game names it ("Confirmé won", not its
+    spec)."""
     from marjolet.tui.reports import record_names
 
     score = {"a": number(max(match.totals)), "b": number(min(match.totals))}
@@ -83,11 +83,29 @@ def _over_message(path: Path, players: tuple[str, str] | None, match: Match) -> 
     recorded = players[winner] if players is not None else None
     if recorded in DEFAULT_NAMES:
         return tr("play.resume_over_you", path=path, **score)
-    if players is not None and players[HUMAN] in DEFAULT_NAMES:  # a save of play: its bot
+    if players is not None and winner != HUMAN and _opposes_a_player(players):
         name = opponent_shown(players[winner])
     else:
         name = record_names(players)[winner]
     return tr("play.resume_over", path=path, name=name, **score)
+
+
+def _opposes_a_player(players: tuple[str, str]) -> bool:
+    """Whether a record is a save of ``play``: a player (not a bot of this
+    program) against a level or a bot of the registry."""
+    return _a_bot_of_ours(players[1]) and not _a_bot_of_ours(players[HUMAN])
+
+
+def _a_bot_of_ours(recorded: str) -> bool:
+    """Whether a record's player name is a level or a bot of the registry
+    (not a program of the player's, nor a person)."""
+    if opponents.level_named(recorded) or opponents.level_of(recorded):
+        return True
+    try:
+        name, _ = parse_spec(recorded)
+        return name != EXEC and bot_class(name) is not None
+    except BotSpecError:
+        return False
 
 
 def opponent_shown(recorded: str) -> str:
