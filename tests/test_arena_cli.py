@@ -213,6 +213,8 @@ def test_report_plot_png_and_svg(capsys: pytest.CaptureFixture[str], tmp_path: P
         (["random", "random", "--db", "/nonexistent/dir/a.db"], "cannot use the arena database"),
         (["random", "random", "--plot", "x.pdf"], "must end in .png or .svg"),
         (["random", "random", "--no-db", "--plot", "x.png"], "--plot needs the database"),
+        (["random", "random", "--force"], "--force is for --plot"),
+        (["report", "--force"], "--force is for --plot"),
         (["random", "random", "--deal-pattern", "2-2-2", "--target", "0"], "target"),
         (["--resume", "1", "random"], "give no BOT"),
         (["--resume", "1", "--no-db"], "needs the database"),

@@ -125,6 +125,8 @@ def reproduce_command(
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.force and args.plot is None:  # as --alpha without --sprt
+        raise ArenaUsageError("--force is for --plot (it lets the plot replace a file)")
     if args.bots and args.bots[0] == "report":
         return _report(args)
     return _play(args)
