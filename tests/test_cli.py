@@ -324,9 +324,12 @@ def test_play_lists_window_choices_in_words_and_tells_who_took_the_indicator(
     assert not [line for line in menu if re.search(r"\) (meld [0-9A-Z]+|dix|draw) ", line)]
     # trick 10 (R15): the winner draws the last hidden card, the loser takes the
     # indicator and scores 10 for the last card, said whichever side the player is
-    took = re.findall(r"(You drew \S+; \w+ took the indicator \S+: \+10\."
-                      r"|You drew the indicator \S+: \+10 for the last card\.)", proc.stdout)
+    took = re.findall(r"(You drew \S+; \w+ took the (?:indicator \S+|\S+, exchanged for "
+                      r"the indicator): \+10\.|You (?:drew the indicator \S+|took the \S+, "
+                      r"exchanged for the indicator): \+10 for the last card\.)", proc.stdout)
     assert took and len(took) == proc.stdout.count("The stock is empty: tricks 11-16 are strict")
+    # an exchanged seven lies where the indicator was, and is told as what it is
+    assert "You took the 7♠, exchanged for the indicator: +10 for the last card." in took
 
 
 def test_play_says_why_it_draws_after_the_one_meld_a_window_allows(tmp_path: Path) -> None:

@@ -555,3 +555,53 @@ def test_signed_plain_whole_numbers_are_still_taken(tmp_path: Path) -> None:
 
     assert played("+12") == played(" 12 ") == played("12")
     assert played("-7") != played("7")  # a negative seed is its own, as before
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_data_folder_that_is_a_file_is_one_line_in_the_player_s_language(
+    tmp_path: Path, lang: str
+) -> None:
+    """MARJOLET_DATA_DIR naming a file: the saves folder cannot be made
+    (it was a FileExistsError traceback)."""
+    in_the_way = tmp_path / "data.txt"
+    in_the_way.write_text("not a folder\n", encoding="utf-8")
+    env = {"MARJOLET_DATA_DIR": str(in_the_way), "LANG": "C"}
+    proc = run_cli("play", "--plain", "--lang", lang, "--level", "beginner", env=env)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    said = {
+        "fr": "un fichier se trouve là où il faut un dossier",
+        "en": "a file stands where a folder is needed",
+    }[lang]
+    colon = "\u00a0: " if lang == "fr" else ": "
+    assert error_line(proc.stderr).endswith(f"{in_the_way / 'games'}{colon}{said}")
+    assert in_the_way.read_text(encoding="utf-8") == "not a folder\n"
+
+
+@pytest.mark.parametrize(
+    ("error", "en", "fr"),
+    [
+        (PermissionError(13, "Permission denied", "/x/g.json"), "permission denied",
+         "permission refusée"),
+        (OSError(30, "Read-only file system", "/x/g.json"), "the disk is read-only",
+         "le disque est en lecture seule"),
+        (OSError(28, "No space left on device", "/x/g.json"), "the disk is full",
+         "le disque est plein"),
+        (FileNotFoundError(2, "No such file or directory", "/proc/g.json"),
+         "no file can be made there", "aucun fichier ne peut y être créé"),
+    ],
+)
+def test_a_save_the_system_refuses_is_told_why_in_the_player_s_words(
+    error: OSError, en: str, fr: str
+) -> None:
+    """The system's usual refusals are said in the player's language, not
+    in the system's English (« écriture impossible : Permission denied »)."""
+    from marjolet.commands.words import output_reason
+    from marjolet.tui import words
+
+    previous = words.lang()
+    try:
+        for lang, said in (("en", en), ("fr", fr)):
+            words.use(lang)
+            assert output_reason(error) == said
+    finally:
+        words.use(previous)

@@ -30,6 +30,14 @@ CORE = [
     "marjolet.web.ratings",
     "marjolet.web.ratelimits",
 ]
+#: Modules beside the core whose docstrings hold examples (they may use
+#: the extras the tests install).
+BESIDE = [
+    "marjolet.arena",
+    "marjolet.arena.sources",
+    "marjolet.bots.levels",
+    "marjolet.tui.table",
+]
 FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 
 
@@ -51,8 +59,8 @@ def test_markdown_examples_run_as_written(path: Path) -> None:
     assert results.failed == 0
 
 
-@pytest.mark.parametrize("name", CORE)
-def test_core_docstring_examples_run_as_written(name: str) -> None:
+@pytest.mark.parametrize("name", CORE + BESIDE)
+def test_docstring_examples_run_as_written(name: str) -> None:
     module = importlib.import_module(name)
     finder = doctest.DocTestFinder(exclude_empty=True)
     failed = 0

@@ -667,3 +667,20 @@ def test_sixteen_colours_draw_the_red_suits_in_the_terminals_red(
         run_app(app, body)
     finally:
         widgets.use_colour_system("truecolor")
+
+
+def test_a_french_keyboard_s_top_row_plays_cards_without_shift(tmp_path: Path) -> None:
+    """On AZERTY the keys 1-9 give « & é " ' ( - è _ ç » without Shift: they
+    play the cards and the meld window's lines as the digits do."""
+    app = MarjoletApp(meld_session(tmp_path), pace=0)
+    save = tmp_path / "game.json"
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.press("ampersand")  # « & »: card 1, A♠ wins trick 1
+        await settle(app, pilot)
+        assert "Your meld window" in screen_text(app)
+        await pilot.press("é")  # « é »: line 2, the exchange of the seven
+        await settle(app, pilot)
+        assert DIX in saved_actions(save)[0]
+
+    run_app(app, body)

@@ -13,6 +13,7 @@ from helpers import new_deal, play
 from marjolet.actions import DIX, DRAW, MELD_BASE, parse_action
 from marjolet.cards import card_symbol, parse_card
 from marjolet.engine import Deal
+from marjolet.match import seeded_deck
 from marjolet.melds import MELD_INDEX
 from marjolet.observation import observe
 from marjolet.rules import CLASSIC
@@ -339,3 +340,34 @@ def test_a_meld_whose_trump_is_unknown_is_named_by_its_kind_never_its_record_let
         with speaking("fr"):
             assert action_words(action, trump, rules) == french
             assert meld not in describe.choice_label(action, trump, rules)
+
+
+@pytest.mark.parametrize(
+    ("lang", "too_soon", "too_late"),
+    [
+        ("en", "You draw after winning a trick",
+         "The stock is empty: nobody draws any more; play a card."),
+        ("fr", "On pioche après avoir gagné un pli",
+         "Le talon est épuisé\u00a0: on ne pioche plus\u00a0; jouez une carte."),
+    ],
+)
+def test_draw_asked_in_tricks_11_to_16_is_told_the_stock_is_empty(
+    lang: str, too_soon: str, too_late: str
+) -> None:
+    """« piocher » before a trick is won is told when one draws; in tricks
+    11-16 it is told nobody draws any more (it got the phase-1 answer)."""
+    from marjolet.bots import make_bot
+    from marjolet.tui import words
+
+    deal = Deal(seeded_deck(3, 0), 0, CLASSIC)
+    bot = make_bot("heuristic", seed=1)
+    previous = words.lang()
+    try:
+        words.use(lang)
+        seat = deal.to_move
+        assert (describe.refusal(observe(deal, seat), DRAW) or "").startswith(too_soon)
+        while not deal.stock_empty:
+            deal.push(bot.choose(observe(deal, deal.to_move), deal.legal_actions()))
+        assert describe.refusal(observe(deal, deal.to_move), DRAW) == too_late
+    finally:
+        words.use(previous)

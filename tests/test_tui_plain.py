@@ -239,7 +239,11 @@ def test_a_french_player_gets_errors_in_french_in_one_line(tmp_path: Path) -> No
         "--opponent", "heuristic:seed=1")
     assert "détail technique, en anglais\u00a0: bot spec 'best:exact=99': exact must be" in error(
         "--opponent", "best:exact=99")  # the bot's own range: said to be English
-    assert "pas de partie enregistrée dans" in error("--resume", str(tmp_path / "none.json"))
+    missing = tmp_path / "none.json"
+    assert f"impossible de reprendre {missing}\u00a0: ce fichier n’existe pas" in error(
+        "--resume", str(missing))
+    assert f"impossible de reprendre {tmp_path}\u00a0: c’est un dossier, pas un fichier" in error(
+        "--resume", str(tmp_path))
     assert "retirez --target" in error("--resume", "x.json", "--target", "1000")
     taken = tmp_path / "taken.json"
     taken.write_text("mine", encoding="utf-8")

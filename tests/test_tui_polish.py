@@ -56,10 +56,20 @@ def test_below_80x24_a_notice_replaces_the_table_and_keys_play_nothing(tmp_path:
             # the command to type starts a line of its own
             said = [line.strip() for line in text.splitlines() if "line by line" in line]
             assert said == ["On a small screen, quit (q) and go on line by line:"]
-            # from the left edge, on one line, unwrapped (a trial pasted a
-            # wrapped one: "--plain: command not found")
-            [row] = [r for r in text.splitlines() if r.startswith(command[:20])]
-            assert row == command[:60]  # cut at the edge if need be: printed whole on exit
+            # from the left edge, in lines a shell reads as one: a trial pasted
+            # one the terminal wrapped ("--plain: command not found"), another
+            # one cut at the edge, which started a new match
+            rows = text.splitlines()
+            start = command.split()[0]
+            first = next((i for i, r in enumerate(rows) if r.startswith(start)), None)
+            assert first is not None, "\n".join([command, *rows])
+            shown = []
+            for row in rows[first:]:
+                shown.append(row.rstrip())
+                if not row.rstrip().endswith("\\"):
+                    break
+            assert len(shown) > 1 and all(len(row) <= 60 for row in shown)
+            assert "\n".join(shown).replace("\\\n", "") == command
             assert "A♠" not in text  # no half-covered hand
             await pilot.press("1")
             assert app.session.deal is not None and app.session.deal.moves == []

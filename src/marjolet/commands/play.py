@@ -255,6 +255,17 @@ def _open_locked(
     return session
 
 
+def _not_a_save(path: Path) -> str:
+    """Why ``--resume``'s path holds no game, in the player's words."""
+    from marjolet.tui.words import tr
+
+    if path.is_dir():
+        return tr("replay.is_folder")
+    if not path.exists():
+        return tr("replay.no_such_file")
+    return tr("cli.output.special")
+
+
 def _level_by_name(text: str) -> Level:
     """``--level``: the level a player names (its key or its name in either
     language)."""
@@ -341,8 +352,9 @@ def _resume(
             )
     else:
         path = Path(args.resume)
-        if not path.is_file():
-            raise RecordError(tr("play.no_save", path=path))
+        if not path.is_file():  # said as a player reads it: missing, a folder, or not a file
+            reason = _not_a_save(path)
+            raise RecordError(tr("play.cannot_resume", path=path, reason=reason))
     if save_to is None or path.resolve() != save_to.resolve():
         locks.append(saves.lock_save(path))  # before reading it: no other session writes it
     return GameSession.resume(

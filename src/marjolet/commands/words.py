@@ -15,6 +15,7 @@ Standard library and the catalogues only, so ``marjolet --help`` stays fast.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -231,7 +232,21 @@ def output_reason(exc: OutputError | OSError) -> str:
     folder = os.path.dirname(os.path.abspath(exc.filename)) if exc.filename else ""
     if isinstance(exc, FileNotFoundError) and folder and not os.path.isdir(folder):
         return tr("cli.output.no_folder", folder=folder)
-    return tr("cli.output.cannot_write", detail=exc.strerror or exc)
+    said = _SYSTEM_REASONS.get(exc.errno or 0)
+    return tr(said) if said else tr("cli.output.cannot_write", detail=exc.strerror or exc)
+
+
+#: The system's refusals a player meets when a file cannot be written, in
+#: the player's words (the others keep the system's, English, text).
+_SYSTEM_REASONS = {
+    errno.EACCES: "cli.output.permission",
+    errno.EPERM: "cli.output.permission",
+    errno.EROFS: "cli.output.read_only",
+    errno.ENOSPC: "cli.output.disk_full",
+    errno.EDQUOT: "cli.output.disk_full",
+    errno.ENOTDIR: "cli.output.not_a_folder",
+    errno.ENOENT: "cli.output.cannot_create",
+}
 
 
 def help_command(command: str | None) -> str:

@@ -65,7 +65,7 @@ MIN_SIZE = (80, 24)
 #: Keys pressed when they do nothing now: say why ("not now", "your turn
 #: comes next") instead of staying silent.
 NOT_NOW: list[BindingType] = [
-    Binding(",".join(str(n) for n in range(1, keys.MAX_KEYS + 1)) + ",enter,space",
+    Binding(",".join(keys.number_keys(n) for n in range(1, keys.MAX_KEYS + 1)) + ",enter,space",
             "not_now('play')", show=False),
     Binding("question_mark", "not_now('hint')", show=False),
 ]  # fmt: skip
@@ -335,8 +335,9 @@ class MarjoletApp(App[None]):
         if event.key not in self.screen.active_bindings:
             deal = self.session.deal
             stock_open = deal is not None and not deal.stock_empty
-            if event.key == "d" and self.waiting == Waiting.HUMAN and stock_open:  # draw, too soon
-                self.flash(tr("tui.draw_not_now"), problem=True)
+            if event.key == "d" and self.waiting == Waiting.HUMAN:  # draw, too soon or too late
+                self.flash(tr("tui.draw_not_now" if stock_open else "tui.why_no_stock"),
+                           problem=True)
                 return
             self.flash(tr("tui.key_does_nothing", key=event.character or event.key), problem=True)
 
@@ -395,7 +396,7 @@ class MarjoletApp(App[None]):
         command = self.session.resume_hint_for(plain=True)
         if command:
             notice += "\n" + tr("tui.too_small_plain")
-        self.table.show_too_small(notice if small else None, command)
+        self.table.show_too_small(notice if small else None, command, width)
         self.too_small = small
         self.refresh_table()
         # the players' lines are fitted to their own widths, which the

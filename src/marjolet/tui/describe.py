@@ -263,6 +263,8 @@ def refusal_words(code: str, params: Mapping[str, object], obs: Observation) -> 
     key = f"tui.why_{code}"
     if code not in REFUSAL_CODES:
         return tr("tui.move_refused")
+    if code == "no_window" and params.get("stock_empty"):  # after trick 10 nobody draws
+        return tr("tui.why_no_stock")
     args: dict[str, object] = {}
     for name in ("card", "lead"):
         if isinstance(value := params.get(name), str):
@@ -373,6 +375,13 @@ def _trick_lines(
     return [line]
 
 
+def last_card_kind(face_up: int | None, turned_up: int) -> str:
+    """What the loser of trick 10 takes (R15), for the catalogue's words:
+    ``indicator`` (the turned-up card, « la retourne ») or ``seven`` (the
+    seven of trumps exchanged for it, R18), which is no « retourne »."""
+    return "seven" if face_up is not None and face_up != turned_up else "indicator"
+
+
 def _draw_lines(
     before: Observation, after: Observation, actor: int, names: Sequence[str]
 ) -> list[str]:
@@ -385,12 +394,13 @@ def _draw_lines(
     # the loser took the indicator, scoring 10 for the last card (R15).
     loser = actor ^ 1
     ind = card_symbol(before.indicator) if before.indicator is not None else "?"
+    seven = last_card_kind(before.indicator, before.turned_up)
     lines = []
     if loser == human:
-        lines.append(tr("tui.you_drew_indicator", card=ind, n=LAST_CARD_POINTS))
+        lines.append(tr(f"tui.you_drew_{seven}", card=ind, n=LAST_CARD_POINTS))
     else:
         took = tr(
-            "tui.they_took_indicator", cards=got, name=names[loser], card=ind, n=LAST_CARD_POINTS
+            f"tui.they_took_{seven}", cards=got, name=names[loser], card=ind, n=LAST_CARD_POINTS
         )
         lines.append(took)
     lines.append(tr("tui.stock_empty_line"))

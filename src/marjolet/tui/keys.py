@@ -23,9 +23,22 @@ from marjolet.tui.words import tr
 HAND_SLOTS = 6
 MAX_KEYS = 9
 
+#: The keys of a French (AZERTY) keyboard's top row without Shift, which
+#: give 1 to 9 with it: a French player need not press Shift for each card.
+AZERTY_DIGITS = (
+    "ampersand", "é", "quotation_mark", "apostrophe", "left_parenthesis",
+    "minus", "è", "underscore", "ç",
+)  # fmt: skip
+
+
+def number_keys(n: int) -> str:
+    """The keys that stand for the number ``n`` (1 to :data:`MAX_KEYS`)."""
+    return f"{n},{AZERTY_DIGITS[n - 1]}"
+
+
 BINDINGS: list[BindingType] = [
-    Binding("1", "pick(1)", "Play card", key_display="1-6"),
-    *(Binding(str(n), f"pick({n})", show=False) for n in range(2, MAX_KEYS + 1)),
+    Binding(number_keys(1), "pick(1)", "Play card", key_display="1-6"),
+    *(Binding(number_keys(n), f"pick({n})", show=False) for n in range(2, MAX_KEYS + 1)),
     Binding("left", "move(-1)", "Choose", key_display="←→"),
     Binding("right", "move(1)", show=False),
     Binding("enter,space", "confirm", "Play", key_display="⏎"),
@@ -120,4 +133,13 @@ def show_key_bar(bindings: Any, bar: KeyBar) -> None:
     ]
 
 
-__all__ = ["BINDINGS", "GAME_ACTIONS", "HAND_SLOTS", "KeyBar", "key_bar", "show_key_bar"]
+__all__ = [
+    "AZERTY_DIGITS",
+    "BINDINGS",
+    "GAME_ACTIONS",
+    "HAND_SLOTS",
+    "KeyBar",
+    "key_bar",
+    "number_keys",
+    "show_key_bar",
+]

@@ -26,6 +26,7 @@ from marjolet.tui.describe import (
     choice_label,
     follow_rule,
     hand_order,
+    last_card_kind,
     meld_short,
     meld_words,
     refusal,
@@ -331,6 +332,7 @@ class Narrator:
         self.out = out
         self._hand_before = 0
         self._indicator: int | None = None
+        self._turned_up = -1
 
     def _say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -340,6 +342,7 @@ class Narrator:
         obs = match.observation(self.human)
         self._hand_before = obs.hand.mask
         self._indicator = obs.indicator
+        self._turned_up = obs.turned_up
 
     def __call__(self, match: Match, seat: int, action: int) -> None:
         obs = match.observation(self.human)
@@ -373,17 +376,19 @@ class Narrator:
             self._say(tr(you + "declared", who=who, what=what, n=value))
         self._hand_before = obs.hand.mask
         self._indicator = obs.indicator
+        self._turned_up = obs.turned_up
 
     def _last_draw(self, winner: int, got: str) -> str:
         """Trick 10's draw: its winner drew the last hidden card, the loser
         took the indicator and scores 10 for the last card (R15)."""
         ind = card_symbol(self._indicator) if self._indicator is not None else "?"
+        seven = last_card_kind(self._indicator, self._turned_up)
         if winner == self.human:
             return tr(
-                "tui.they_took_indicator",
+                f"tui.they_took_{seven}",
                 cards=got,
                 name=self.names[winner ^ 1],
                 card=ind,
                 n=LAST_CARD_POINTS,
             )
-        return tr("tui.you_drew_indicator", card=ind, n=LAST_CARD_POINTS)
+        return tr(f"tui.you_drew_{seven}", card=ind, n=LAST_CARD_POINTS)

@@ -181,11 +181,15 @@ def display_name(spec: str) -> str:
 
 def _fresh_save_path() -> Path:
     """A new file in the saves folder, or a one-line error naming it."""
+    from marjolet.commands.words import output_reason
+
     try:
         return saves.new_save_path()
     except OSError as exc:
         folder = saves.games_dir(create=False)
-        reason = str(exc.strerror or exc)
+        # a file where the data or saves folder should be: mkdir's "file exists"
+        in_the_way = isinstance(exc, (FileExistsError, NotADirectoryError))
+        reason = tr("cli.output.not_a_folder") if in_the_way else output_reason(exc)
         raise RecordError(tr("play.cannot_save", path=folder, reason=reason)) from None
 
 
@@ -289,7 +293,7 @@ class GameSession:
         level = level or opponents.level_in_spec(opponent)
         bot_name = opponents.recorded_name(level) if level is not None else opponent
         match = Match(rules, seed=seed, players=(name, bot_name), first_dealer=first_dealer)
-        path = save_path if save_path is not None else saves.new_save_path()
+        path = save_path if save_path is not None else _fresh_save_path()
         session = cls(
             match,
             opponent=opponent,
@@ -553,7 +557,9 @@ class GameSession:
             record.save(saved, self.save_path)
             self.save_error = None
         except OSError as exc:
-            self.save_error = f"cannot save to {self.save_path}: {exc.strerror or exc}"
+            from marjolet.commands.words import output_reason
+
+            self.save_error = tr("play.cannot_save", path=self.save_path, reason=output_reason(exc))
 
     @property
     def resume_hint(self) -> str:

@@ -16,6 +16,7 @@ it decides nothing. Layout at 80x24 (the styles are in ``marjolet.tcss``)::
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -32,6 +33,38 @@ from marjolet.tui.words import number, tr
 
 #: From this width the screen gets the class ``-wide``: larger, centred cards.
 WIDE = 140
+
+
+def shell_lines(command: str, width: int) -> list[str]:
+    """``command`` in lines of at most ``width`` columns, which a shell
+    given all of them reads as the one command: a line that ends between
+    words ends with ``" \\"``, one that cuts a long word (a path) ends with
+    ``"\\"`` (a shell drops a backslash and its line break wherever they
+    are, but inside quotes: a quoted word too long stays whole).
+
+    >>> shell_lines("marjolet play --resume '/tmp/my game.json' --plain", 30)
+    ['marjolet play --resume \\\\', "'/tmp/my game.json' --plain"]
+    >>> shell_lines("play --resume /tmp/a/long/path.json", 12)
+    ['play \\\\', '--resume \\\\', '/tmp/a/long\\\\', '/path.json']
+    """
+    try:
+        words = [shlex.quote(word) for word in shlex.split(command)]
+    except ValueError:  # not a shell line: shown as it is
+        return [command]
+    lines = [""]
+    for word in words:
+        if not lines[-1] or len(lines[-1]) + 1 + len(word) + 2 > width:
+            if lines[-1]:
+                lines[-1] += " \\"
+                lines.append("")
+            while len(word) + 2 > width and "'" not in word and width > 2:
+                lines[-1] = word[: width - 1] + "\\"
+                lines.append("")
+                word = word[width - 1 :]
+            lines[-1] = word
+        else:
+            lines[-1] += " " + word
+    return lines
 
 
 class TableScreen(Screen[None]):
@@ -101,16 +134,20 @@ class TableScreen(Screen[None]):
         """Add a line to the log."""
         self.query_one("#log", GameLog).say(line)
 
-    def show_too_small(self, notice: str | None, command: str = "") -> None:
+    def show_too_small(self, notice: str | None, command: str = "", width: int = 80) -> None:
         """``notice`` instead of the table (the terminal is too small), or
-        the table again (``None``); below it ``command`` (the line interface's),
-        on one line from the left edge, never wrapped (a wrapped command
-        pasted back runs its second line): cut at the edge if need be."""
+        the table again (``None``); below it ``command`` (the line
+        interface's) from the left edge, in lines of ``width`` columns that
+        a shell reads as one (:func:`shell_lines`): a command cut at the
+        edge started a new match, and one the terminal wraps runs its
+        second line on its own when pasted."""
         self.set_class(notice is not None, "too-small")
         if notice is not None:
             self.query_one("#too-small", Static).update(notice)
-            line = Text(command, no_wrap=True, overflow="crop")
-            self.query_one("#too-small-command", Static).update(line)
+            lines = shell_lines(command, width)
+            shown = self.query_one("#too-small-command", Static)
+            shown.update(Text("\n".join(lines), no_wrap=True, overflow="crop"))
+            shown.styles.height = len(lines) + 1
 
     # -- the meld window --------------------------------------------------------------
 

@@ -48,10 +48,13 @@ def keep_unbreakable_spaces() -> None:
             setattr(module, name, re.compile(pattern))
 
 
-#: Private-use stand-ins for the unbreakable spaces while Textual's Markdown
-#: reads a text: it collapses every run of ``\\s`` into one plain space
+#: Stand-ins for the unbreakable spaces while Textual's Markdown reads a
+#: text: it collapses every run of ``\\s`` into one plain space
 #: (``re.sub(r"\\s+", " ", ...)`` on each text token), which would undo them.
-_STAND_INS = {space: chr(0xE000 + i) for i, space in enumerate(UNBREAKABLE)}
+#: They are punctuation (rare dots of Unicode's supplemental punctuation),
+#: as a space is neither letter nor digit for Markdown: ``**?**`` before
+#: « : » closes its bold only if what follows it is a space or punctuation.
+_STAND_INS = dict(zip(UNBREAKABLE, "\u2e31\u2e33\u2e30", strict=True))
 _HIDE = str.maketrans(_STAND_INS)
 _SHOW = str.maketrans({v: k for k, v in _STAND_INS.items()})
 
