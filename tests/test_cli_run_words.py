@@ -176,12 +176,11 @@ def test_review_out_that_cannot_be_written_is_said_in_the_player_s_language(
     if lang == "fr":
         assert line == (
             f"{FR}impossible d’écrire la partie commentée dans {out}\u00a0: "
-            "écriture impossible\u00a0: No space left on device"
+            "le disque est plein"
         )
     else:
         assert line == (
-            f"{EN}cannot write the annotated record to {out}: "
-            "cannot write: No space left on device"
+            f"{EN}cannot write the annotated record to {out}: the disk is full"
         )
     assert not out.exists()
 
