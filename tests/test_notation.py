@@ -50,6 +50,25 @@ def test_every_action_id_round_trips_through_its_text() -> None:
         assert int(Action(a)) == a
 
 
+@pytest.mark.parametrize("bad", [-1, 46, 1.0, "x", True, None])
+def test_an_action_id_out_of_range_is_refused_as_action_refuses_it(bad: object) -> None:
+    """-1 (OpenSpiel's invalid action) is not 'draw', True not '8C'."""
+    with pytest.raises(ActionError, match=f"action id must be 0-45, got {bad!r}"):
+        action_name(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [-1, 32, "AS", False])
+def test_a_card_id_out_of_range_is_refused_quoting_it(bad: object) -> None:
+    with pytest.raises(CardError, match=f"card id must be 0-31, got {bad!r}"):
+        card_name(bad)  # type: ignore[arg-type]
+
+
+def test_card_and_action_ids_of_any_integer_type_are_named() -> None:
+    numpy = pytest.importorskip("numpy")
+    assert card_name(numpy.int64(31)) == "AS"
+    assert action_name(numpy.int32(45)) == "draw"
+
+
 @pytest.mark.parametrize("bad", ["", "meld", "meld XX", "dixx", "DRAW!", "play QS"])
 def test_bad_action_text_is_rejected_quoting_it(bad: str) -> None:
     with pytest.raises(ActionError):

@@ -155,6 +155,27 @@ def test_a_file_that_is_no_record_is_said_so_in_the_players_language(
     assert "garbage" not in err and "not a marjolet record" not in err
 
 
+@pytest.mark.parametrize("text", ["[1, 2]", '{"nothing": 3}'])
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "this file is not a valid game: it holds JSON, but no marjolet game "
+               "(a game is a JSON object with a record's fields)."),
+        ("fr", f"ce fichier n’est pas une partie valable{NB}: il contient du JSON, mais aucune "
+               "partie de marjolet (une partie est un objet JSON avec les champs d’un "
+               "enregistrement)."),
+    ],
+)  # fmt: skip
+def test_json_that_is_no_record_is_said_to_be_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, lang: str, said: str
+) -> None:
+    """Not "neither JSON nor the text notation": it is JSON, of another shape."""
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    status, _, err = run(["replay", str(path), "--lang", lang], capsys)
+    assert status == 2 and err.endswith(f"{path}{NB if lang == 'fr' else ''}: {said}\n"), err
+
+
 @pytest.mark.parametrize("command", ["replay", "review"])
 def test_a_missing_file_or_a_folder_cannot_be_read_in_french(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str

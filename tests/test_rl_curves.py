@@ -56,7 +56,7 @@ def test_a_seed_with_fewer_evaluations_leaves_its_last_points_to_the_others(
 def test_the_figure_title_counts_the_seeds_it_pools(tmp_path: Path) -> None:
     algo = curves.ALGOS["dmc"]
     write_log(tmp_path / "dmc-self-1.jsonl", [(0, "random", [1.0])])
-    assert curves.seeds_pooled(curves.pooled(algo, tmp_path)) == "1 seed pooled"
+    assert curves.seeds_pooled(curves.pooled(algo, tmp_path)) == "one seed"
     write_log(tmp_path / "dmc-self-2.jsonl", [(0, "random", [3.0]), (4096, "random", [2.0])])
     assert curves.seeds_pooled(curves.pooled(algo, tmp_path)) == "1-2 seeds pooled"
     write_log(tmp_path / "dmc-self-1.jsonl", [(0, "random", [1.0]), (4096, "random", [2.0])])

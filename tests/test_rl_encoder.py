@@ -120,10 +120,14 @@ def test_describe_reads_any_one_tensor_and_refuses_other_shapes() -> None:
         (tensor[:10], "(10,)"),
         (np.stack([tensor, tensor]), "(2, 335)"),
         ({"observation": tensor}, "dict"),
+        (None, "got None"),
     ]:
         says = rf"one observation tensor of 335 .*{re.escape(shape)}"
         with pytest.raises(MarjoletError, match=says):
             describe(bad)  # type: ignore[arg-type]
+    with pytest.raises(MarjoletError) as refused:
+        describe(tensor[:10])
+    assert "batch" not in str(refused.value)  # a short tensor is no batch
 
 
 def _swap_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal | None:

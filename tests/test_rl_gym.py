@@ -99,6 +99,28 @@ def test_action_masks_method_serves_maskable_learners() -> None:
     assert np.array_equal(env.action_masks(), info["action_mask"])
 
 
+def test_a_teacher_bot_plays_a_whole_episode_from_the_agents_observation() -> None:
+    """observation() is the object the tensor encodes, and a bot can play
+    from it every step (imitation learning)."""
+    from marjolet.bots import make_bot
+    from marjolet.rl.encoder import encode
+
+    env = mg.SingleAgentEnv(opponent="heuristic")
+    teacher = make_bot("heuristic", seed=1)
+    obs, info = env.reset(seed=3)
+    done = False
+    while not done:
+        view = env.observation()
+        assert view.seat == info["seat"] and np.array_equal(encode(view), obs)
+        legal = [int(a) for a in np.flatnonzero(info["action_mask"])]
+        action = teacher.choose(view, legal)
+        assert action in legal
+        obs, _, done, _, info = env.step(action)
+    env.close()
+    with pytest.raises(MarjoletError, match="the environment is closed"):
+        env.observation()
+
+
 def test_any_bot_spec_can_be_the_opponent() -> None:
     total, info, _ = run_episode(mg.SingleAgentEnv(opponent="openspiel-ismcts:sims=5"), seed=1)
     assert total == info["deal_points"][0] - info["deal_points"][1]

@@ -273,7 +273,7 @@ def test_a_failed_allocation_is_one_line_naming_the_flags(
     assert train_ppo.run_logged(settings, args, make) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert err.startswith("error: not enough memory for this run")
+    assert err.startswith("python -m marjolet.rl.train_ppo: error: not enough memory for this run")
     assert "--hidden, --num-envs or --rollout" in err
     if isinstance(failure, RuntimeError):
         assert "(it asked for 40,000,000,000 bytes)" in err

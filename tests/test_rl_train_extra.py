@@ -101,6 +101,6 @@ def test_a_trainer_names_a_refused_kernel_setting_in_one_line(module: str) -> No
     )  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        "error: MARJOLET_KERNEL='false': give 0 (pure Python) or 1 (the C kernel where it "
-        "is built, the default), or unset it"
+        f"python -m {module}: error: MARJOLET_KERNEL='false': give 0 (pure Python) or 1 "
+        "(the C kernel where it is built, the default), or unset it"
     ]

@@ -494,15 +494,21 @@ def test_seeds_are_checked_at_construction_and_a_numpy_array_of_seeds_is_a_list(
     assert np.array_equal(listed, arrayed)
 
 
+@pytest.mark.parametrize("use_kernel", [False, None])
 @pytest.mark.parametrize("make", [MarjoletVectorEnv, MarjoletSelfPlayVectorEnv])
-def test_a_closed_batch_refuses_to_step_or_reset(make: Any) -> None:
-    envs = make(2)
-    envs.reset(seed=1)
+def test_a_closed_batch_refuses_to_step_reset_or_give_its_masks(
+    make: Any, use_kernel: bool | None
+) -> None:
+    envs = make(2, use_kernel=use_kernel)
+    _, infos = envs.reset(seed=1)
+    assert np.array_equal(envs.action_masks(), infos["action_mask"])
     envs.close()
     with pytest.raises(MarjoletError, match="the environments are closed"):
         envs.step(np.zeros(2, np.int64))
     with pytest.raises(MarjoletError, match="the environments are closed"):
         envs.reset(seed=1)
+    with pytest.raises(MarjoletError, match="the environments are closed"):
+        envs.action_masks()
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from marjolet.cards import CARD_NAMES, card_fix, parse_card
+from marjolet.cards import CARD_NAMES, card_fix, checked_id, parse_card
 from marjolet.errors import ActionError, CardError
 from marjolet.melds import MELD_COUNT, MELD_INDEX, MELD_NAMES
 
@@ -32,8 +32,18 @@ ACTION_NAMES = (
 
 
 def action_name(action: int) -> str:
-    """The record text of an action id: ``QS``, ``meld KQS``, ``dix``, ``draw``."""
-    return ACTION_NAMES[action]
+    """The record text of an action id: ``QS``, ``meld KQS``, ``dix``, ``draw``.
+
+    An id outside 0-45 is refused, as :class:`Action` refuses it:
+
+    >>> action_name(45)
+    'draw'
+    >>> action_name(-1)
+    Traceback (most recent call last):
+    ...
+    marjolet.errors.ActionError: action id must be 0-45, got -1
+    """
+    return ACTION_NAMES[checked_id(action, ACTION_COUNT, "action id", ActionError)]
 
 
 def parse_action(text: str) -> int:

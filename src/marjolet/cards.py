@@ -10,6 +10,7 @@ python-chess's ``SquareSet``.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterable, Iterator
 
@@ -149,9 +150,37 @@ def card_fix(text: object) -> tuple[str, str] | None:
     return None
 
 
+def checked_id(value: object, count: int, what: str, error: type[ValueError]) -> int:
+    """``value`` as an id in ``0 .. count - 1``, else ``error`` quoting it.
+
+    Any integer type is accepted (NumPy's too, as an ``argmax`` gives),
+    never a bool or a negative index counted from the end.
+
+    >>> checked_id(3, 32, "card id", CardError)
+    3
+    >>> checked_id(-1, 32, "card id", CardError)
+    Traceback (most recent call last):
+    ...
+    marjolet.errors.CardError: card id must be 0-31, got -1
+    """
+    if not isinstance(value, bool):
+        try:
+            index = operator.index(value)  # type: ignore[arg-type]  # any int-like
+        except TypeError:
+            pass
+        else:
+            if 0 <= index < count:
+                return index
+    raise error(f"{what} must be 0-{count - 1}, got {value!r}")
+
+
 def card_name(c: int) -> str:
-    """The ASCII text of a card: ``AS``, ``TD``, ``7C`` (R1)."""
-    return CARD_NAMES[c]
+    """The ASCII text of a card: ``AS``, ``TD``, ``7C`` (R1).
+
+    >>> card_name(31), card_name(0)
+    ('AS', '7C')
+    """
+    return CARD_NAMES[checked_id(c, 32, "card id", CardError)]
 
 
 def card_symbol(c: int) -> str:

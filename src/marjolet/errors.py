@@ -128,6 +128,7 @@ class RecordError(MarjoletError):
     kind of fault it is where the message alone would have to be parsed
     (``missing_file``, ``no_permission``, ``folder``, ``unreadable``,
     ``bom``, ``utf16``, ``not_utf8``, ``empty``, ``not_record``,
+    ``json_not_record`` (JSON, but not a record's object),
     ``bad_json``, JSON that does not parse (``detail``: its line and
     column, ``"1 3"``), ``bad_action``, ``bad_deck``, ``deck_repeats`` (``detail``: the card),
     ``deck_missing`` (``detail``: the cards missing), ``unfinished_deal``,

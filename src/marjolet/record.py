@@ -665,13 +665,13 @@ def _loads_json(text: str, check: bool) -> Record:
         raise RecordError(
             f"not a marjolet record: a record is a JSON object, not a {kind}",
             readable=False,
-            kind="not_record",
+            kind="json_not_record",
         )
     if not RECORD_KEYS & obj.keys():
         raise RecordError(
             "not a marjolet record: a JSON object without any of a record's fields",
             readable=False,
-            kind="not_record",
+            kind="json_not_record",
         )
     if "format" in obj and obj["format"] != FORMAT:
         raise RecordError(

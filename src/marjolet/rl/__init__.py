@@ -38,11 +38,12 @@ def missing_extra(exc: ModuleNotFoundError) -> bool:
     return (exc.name or "").partition(".")[0] in EXTRA_LIBRARIES
 
 
-def exit_refused(exc: Exception) -> NoReturn:
+def exit_refused(prog: str, exc: Exception) -> NoReturn:
     """The one line of a trainer whose import was refused by a setting of
     marjolet's own (``MARJOLET_KERNEL=false``, a missing
-    ``MARJOLET_KERNEL_LIB``), as its ``main`` words any other refusal."""
-    print(f"error: {exc}", file=sys.stderr)
+    ``MARJOLET_KERNEL_LIB``), as its ``main`` and its parser word any other
+    refusal: ``PROG: error: ...``."""
+    print(f"{prog}: error: {exc}", file=sys.stderr)
     raise SystemExit(2)
 
 

@@ -75,6 +75,10 @@ ALGOS = {
 }  # fmt: skip
 
 
+#: The command's name in its usage and in every error line.
+PROG = "python -m marjolet.rl.curves"
+
+
 def commands(algo: Algo, out: Path, steps: int, eval_every: int, nice: int) -> list[list[str]]:
     """The training command of every run, seed-major (an interrupted batch
     of runs still covers every regime)."""
@@ -116,7 +120,7 @@ def run(algo: Algo, out: Path, jobs: int, steps: int, eval_every: int, nice: int
     with ThreadPoolExecutor(jobs) as pool:
         codes = list(pool.map(one, commands_))
     if any(codes):
-        sys.exit(f"error: {sum(1 for c in codes if c)} run(s) failed (see {out}/*.txt)")
+        sys.exit(f"{PROG}: error: {sum(1 for c in codes if c)} run(s) failed (see {out}/*.txt)")
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -176,18 +180,19 @@ def pooled(algo: Algo, out: Path) -> dict[tuple[str, str], list[dict[str, float]
 
 
 def seeds_pooled(curves: dict[tuple[str, str], list[dict[str, float]]]) -> str:
-    """How many seeds the curves pool, in words: "3 seeds pooled", or a
+    """How many seeds the curves pool, in words: "3 seeds pooled" ("one seed"
+    for a single run, which pools nothing), or a
     range where some runs are missing or unfinished.
 
     >>> seeds_pooled({("self", "random"): [{"seeds": 1}]})
-    '1 seed pooled'
+    'one seed'
     >>> seeds_pooled({("self", "random"): [{"seeds": 3}], ("random", "random"): [{"seeds": 2}]})
     '2-3 seeds pooled'
     """
     counts = {int(p["seeds"]) for points in curves.values() for p in points} or {0}
     low, high = min(counts), max(counts)
     if low == high:
-        return f"{low} seed{'' if low == 1 else 's'} pooled"
+        return "one seed" if low == 1 else f"{low} seeds pooled"
     return f"{low}-{high} seeds pooled"
 
 
@@ -298,7 +303,7 @@ def check_plot(algo: Algo, out: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     from marjolet.cli import OneLineParser
 
-    p = OneLineParser(prog="python -m marjolet.rl.curves", description=__doc__.split("\n\n")[0])
+    p = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
     p.add_argument("what", choices=("run", "plot"))
     p.add_argument("--algo", choices=tuple(ALGOS), default="ppo")
     p.add_argument("--out", type=Path, default=Path("build/rl-curves"),

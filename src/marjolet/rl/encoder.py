@@ -254,10 +254,12 @@ def describe(tensor: npt.ArrayLike) -> dict[str, list[float]]:
         array = np.asarray(tensor, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise MarjoletError(f"{wanted}, got {type(tensor).__name__}: {exc}") from None
+    if array.ndim == 0:  # None, a number: no tensor at all
+        raise MarjoletError(f"{wanted}, got {tensor!r}"[:200])
     if array.shape not in ((OBSERVATION_SIZE,), (1, OBSERVATION_SIZE)):
+        batch = " (describe a batch's rows one at a time)" if array.ndim == 2 else ""
         raise MarjoletError(
-            f"{wanted} (shape ({OBSERVATION_SIZE},)), got shape {array.shape}"
-            " (describe a batch's rows one at a time)"
+            f"{wanted} (shape ({OBSERVATION_SIZE},)), got shape {array.shape}{batch}"
         )
     flat = array.reshape(OBSERVATION_SIZE)
     out: dict[str, list[float]] = {}

@@ -281,8 +281,14 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
     def _legal(self) -> list[int]:
         return self.episode.legal(self.seat)
 
+    def observation(self) -> Observation:
+        """The agent's view of the position as an :class:`Observation`, the
+        object the observation tensor encodes: what a teacher bot's
+        ``choose``, ``hint`` or the review take (imitation learning)."""
+        return self._need("observation()").match.observation(self.seat)
+
     def _observation(self) -> FloatArray:
-        return encode(self.episode.match.observation(self.seat))
+        return encode(self.observation())
 
     def _info(self) -> dict[str, Any]:
         legal = self._legal()

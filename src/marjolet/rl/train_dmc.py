@@ -36,6 +36,9 @@ from typing import Any
 from marjolet.errors import MarjoletError
 from marjolet.rl import exit_missing_extra, exit_refused, missing_extra
 
+#: The command's name in its usage and in every error line.
+PROG = "python -m marjolet.rl.train_dmc"
+
 try:  # the train extra: run without it, the command says so in one line
     import numpy as np
     import numpy.typing as npt
@@ -61,11 +64,11 @@ try:  # the train extra: run without it, the command says so in one line
 except ModuleNotFoundError as exc:
     if __name__ != "__main__" or not missing_extra(exc):
         raise
-    exit_missing_extra("python -m marjolet.rl.train_dmc", "train", exc)
+    exit_missing_extra(PROG, "train", exc)
 except MarjoletError as exc:  # the kernel module refused its settings
     if __name__ != "__main__":
         raise
-    exit_refused(exc)
+    exit_refused(PROG, exc)
 
 #: One decision of a finished deal: observations, action ids, the seat's returns.
 Sample = tuple[FloatArray, npt.NDArray[np.int64], FloatArray]
@@ -216,7 +219,7 @@ class DmcTrainer:
 
 def parse_args(argv: Sequence[str] | None) -> tuple[DmcSettings, argparse.Namespace]:
     d = DmcSettings()
-    p = training_parser("python -m marjolet.rl.train_dmc", __doc__)
+    p = training_parser(PROG, __doc__)
     p.add_argument("--steps", type=int, default=d.steps,
                    help="decisions to train, both seats (rounded up to whole updates)")
     p.add_argument("--num-envs", type=int, default=d.num_envs, help="environments in the batch")
@@ -241,7 +244,7 @@ def parse_args(argv: Sequence[str] | None) -> tuple[DmcSettings, argparse.Namesp
 def main(argv: Sequence[str] | None = None) -> int:
     s, args = parse_args(argv)
     make: Callable[[Log, Checkpoint], DmcTrainer] = lambda log, ck: DmcTrainer(s, log, ck)  # noqa: E731
-    return run_logged(s, args, make)
+    return run_logged(s, args, make, PROG)
 
 
 if __name__ == "__main__":

@@ -57,6 +57,9 @@ from marjolet.rl import exit_missing_extra, exit_refused, missing_extra
 from marjolet.rules import CLASSIC
 from marjolet.turns import play_deal
 
+#: The command's name in its usage and in every error line.
+PROG = "python -m marjolet.rl.train_ppo"
+
 try:  # the train extra: run without it, the command says so in one line
     import numpy as np
     import numpy.typing as npt
@@ -70,11 +73,11 @@ try:  # the train extra: run without it, the command says so in one line
 except ModuleNotFoundError as exc:
     if __name__ != "__main__" or not missing_extra(exc):
         raise
-    exit_missing_extra("python -m marjolet.rl.train_ppo", "train", exc)
+    exit_missing_extra(PROG, "train", exc)
 except MarjoletError as exc:  # the kernel module refused its settings
     if __name__ != "__main__":
         raise
-    exit_refused(exc)
+    exit_refused(PROG, exc)
 
 FloatArray = npt.NDArray[np.float32]
 SELF = "self"
@@ -633,7 +636,7 @@ def check_shared_args(p: argparse.ArgumentParser, args: argparse.Namespace, d: A
 
 def parse_args(argv: Sequence[str] | None) -> tuple[Settings, argparse.Namespace]:
     d = Settings()
-    p = training_parser("python -m marjolet.rl.train_ppo", __doc__)
+    p = training_parser(PROG, __doc__)
     p.add_argument("--opponent", default=d.opponent, help="a bot spec, or 'self' (self-play)")
     p.add_argument("--steps", type=int, default=d.steps,
                    help="agent steps to train (whole updates: the first that reaches it ends)")
@@ -670,13 +673,15 @@ Checkpoint = Callable[[MlpPolicy, int], None]
 
 
 def run_logged(
-    settings: Any, args: argparse.Namespace, make: Callable[[Log, Checkpoint], Run]
+    settings: Any, args: argparse.Namespace, make: Callable[[Log, Checkpoint], Run],
+    prog: str = PROG,
 ) -> int:
     """Run ``make(log, checkpoint)`` with the evaluations printed and written
     to ``args.log`` (JSON lines, the settings first) and the policy to
     ``args.out`` at every evaluation and at the end; an existing file is
     replaced only with ``args.force``, and ``--out`` and ``--log`` naming one
-    file are refused; errors are one line (exit 2)."""
+    file are refused; errors are one line (exit 2) that starts as the
+    parser's do, ``PROG: error:``."""
     out: Path | None = args.out
     log_path: Path | None = args.log
     records: list[dict[str, Any]] = []
@@ -713,12 +718,12 @@ def run_logged(
         checkpoint(trainer.run(), trainer.steps)
         print(f"{trainer.steps} steps in {time.process_time() - start:.0f} CPU s", flush=True)
     except (MarjoletError, OutputError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
     except (MemoryError, RuntimeError) as exc:
         if not (isinstance(exc, MemoryError) or "allocate" in str(exc)):
             raise
-        print(f"error: {out_of_memory(exc)}", file=sys.stderr)
+        print(f"{prog}: error: {out_of_memory(exc)}", file=sys.stderr)
         return 2
     return 0
 

@@ -481,9 +481,20 @@ class _Batch:
             raise MarjoletError(f"seed must be an integer or a list, got {seed!r}") from None
         return [base + i for i in range(n)]
 
-    def _reset(self, seed: Seeds, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    def _check_open(self) -> None:
+        """One line for a call on a closed batch."""
         if self.closed:
             raise MarjoletError("the environments are closed: make new ones")
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The legal-action masks of the batch (``infos["action_mask"]``),
+        one row an environment (for the self-play batch, the row's player to
+        act)."""
+        self._check_open()
+        return self._b.mask.copy()
+
+    def _reset(self, seed: Seeds, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        self._check_open()
         seeds = self._seeds(seed)
         chosen = np.ones(self.num_envs, np.bool_)
         unknown = sorted(str(key) for key in options or () if key != "reset_mask")
@@ -516,8 +527,7 @@ class _Batch:
         return self._infos(final=False)
 
     def _step(self, actions: Any) -> dict[str, Any]:
-        if self.closed:
-            raise MarjoletError("the environments are closed: make new ones")
+        self._check_open()
         if not self._ready:
             if not self._started.all():
                 raise MarjoletError("call reset() before step()")
@@ -656,10 +666,6 @@ class MarjoletVectorEnv(_Batch, gymnasium.vector.VectorEnv):
         env = SingleAgentEnv(mine, self.rules, seat, self.reward_mode, "lose")
         env.owns_opponent = env.owns_opponent or isinstance(opponent, Bot)
         return env
-
-    def action_masks(self) -> npt.NDArray[np.int8]:
-        """The legal-action masks of the batch (``infos["action_mask"]``)."""
-        return self._b.mask.copy()
 
     def close_extras(self, **kwargs: Any) -> None:
         """End the opponents' programs (``exec:`` specs) now."""

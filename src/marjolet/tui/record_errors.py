@@ -90,8 +90,8 @@ def _reason(exc: RecordError, record: Record | None) -> str:
         return refused
     if exc.kind == "empty":
         return tr("error.empty_file")
-    if exc.kind == "not_record":
-        return tr("replay.reason_not_record")
+    if exc.kind in ("not_record", "json_not_record"):
+        return tr(f"replay.reason_{exc.kind}")
     worded = fault_reason(exc, lang())
     if worded is not None:  # respaced for the terminal by the line's tr()
         return worded

@@ -275,7 +275,7 @@ function uploadError(err) {
   // page's language (marjolet.i18n.record_faults, as `marjolet replay` says it)
   const worded = d.lang === lang() && typeof d.worded === "string" ? d.worded : null;
   const reason = (d.why && refusalText(d.why, refusalNames(d.players))) || worded
-    || recordReason(d.reason || "", where.length > 0, d.readable !== false);
+    || recordReason(d.reason || "", where.length > 0, d.readable !== false, d.kind);
   return where.length ? t("replay.bad_record", { where: where.join(", "), reason }) : t("replay.bad_record_nowhere", { reason });
 }
 
@@ -323,7 +323,8 @@ function refusalNames(players) {
 
 /** What else is wrong in a refused record, without the server's words: no game in the
  *  file, or a fault no sentence names (the server's reason is English, for programs). */
-function recordReason(reason, placed, readable) {
+function recordReason(reason, placed, readable, kind) {
+  if (kind === "json_not_record") return t("replay.reason_json_not_record");  // JSON, no game
   if (!readable) return t("replay.reason_not_record");  // no game at all in the file
   if (lang() === "en" && reason) return reason.replace(/^R\d+(?:\/R\d+)*:\s*/, "");
   return t(placed ? "replay.reason_other" : "replay.reason_header");
