@@ -290,7 +290,7 @@ def test_refusals_in_the_terminal_are_the_engines_in_words_without_rule_ids_or_e
     codes: set[str] = set()
     words.use(lang)
     try:
-        for finished in random_deals(40, seed=12):
+        for finished in random_deals(16, seed=12):
             assert finished.deck is not None
             d = Deal(finished.deck, finished.dealer)
             for a in finished.moves:
