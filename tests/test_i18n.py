@@ -204,7 +204,7 @@ def test_plurals_follow_each_language() -> None:
 
 def test_a_missing_key_or_argument_never_fails() -> None:
     assert translate("no.such.key", "fr") == "no.such.key"
-    assert translate("trick.wins", "fr", name="Ann") == "Ann remporte le pli {n}"
+    assert translate("trick.wins", "fr", name="Ann") == "Ann remporte le pli\u00a0{n}"
     assert translate("trump.word", "de") == "Trumps"
 
 

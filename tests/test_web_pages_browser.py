@@ -357,6 +357,24 @@ def test_the_match_end_shows_every_deal_and_offers_a_rematch(
     close(page)
 
 
+def test_a_friend_s_name_that_passes_for_the_computer_is_refused_and_asked_again(
+    chromium: Browser, server: LiveServer
+) -> None:
+    game = server.new_game(mode="friend", name="Margot")
+    page = open_page(chromium, PHONE, "fr-FR")
+    page.goto(server.base + game["invite_url"])
+    page.fill("#join-name", "Confirmé")  # the level's name: the host would see the computer
+    page.click("#join-button")
+    said = page.locator("#join-name-error")
+    expect(said).to_contain_text("« Confirmé » est le nom que les pages donnent")
+    assert page.get_attribute("#join-name", "aria-describedby") == "join-name-error"
+    page.fill("#join-name", "Lucien")
+    page.click("#join-button")
+    page.wait_for_selector(".hand.mine .card")
+    assert "Lucien" in page.inner_text(".seat-area.bottom .player-name")
+    close(page)
+
+
 def test_a_used_invite_link_says_it_was_used(chromium: Browser, server: LiveServer) -> None:
     game = server.new_game(mode="friend", name="Host")
     link = server.base + game["invite_url"]

@@ -182,6 +182,26 @@ def test_invite_link_seats_a_friend_once_and_the_friend_plays_a_card(tmp_path: P
                 assert host.recv_until(lambda m: m["type"] == "state" and m["lead"] == card)
 
 
+def test_a_friend_cannot_join_under_a_name_that_passes_for_the_computer(
+    server: LiveServer,
+) -> None:
+    """As in the lobby: « Confirmé » at the host's table would read as the
+    computer's level; the default names ("friend", « ami ») are the friend's."""
+    game = server.new_game(mode="friend", name="Host")
+    invite = game["invite_url"].split("#invite=")[1]
+    with server.http() as client:
+        join = f"/api/games/{game['id']}/join"
+        as_other, mixed = "name_read_as_other", "mixed_scripts"
+        for name, code in [("Confirmé", as_other), ("best (fort)", as_other),
+                           ("Jоe", mixed)]:  # fmt: skip  (a Cyrillic о in Jоe)
+            refused = client.post(join, json={"invite": invite, "name": name})
+            error = refused.json()["error"]
+            assert refused.status_code == 400 and error["code"] == code, (name, error)
+            assert error["params"] == {"name": name}
+        joined = client.post(join, json={"invite": invite, "name": "ami"})
+        assert joined.status_code == 200 and joined.json()["seat"] == 1  # the invite still open
+
+
 def test_bot_matches_can_be_watched_and_play_on_by_themselves(server: LiveServer) -> None:
     game = server.new_game(
         mode="watch", bots=["random", "random"], rules={"profile": "classic", "target": 100}

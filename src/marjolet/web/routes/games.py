@@ -18,6 +18,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from marjolet.bots.catalogue import BotChoice
 from marjolet.bots.levels import level
 from marjolet.errors import MarjoletError
+from marjolet.i18n import LANGS, translate
+from marjolet.record import UNSEATED_FRIEND
 from marjolet.rules import PROFILES, setting_choices
 from marjolet.web import rematches
 from marjolet.web.db import reader
@@ -36,11 +38,18 @@ from marjolet.web.deps import (
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
 from marjolet.web.levels import DEFAULT_LEVEL, level_choice, public_levels, resolve_choice
+from marjolet.web.routes.lobby import refuse_a_name_passing_for_another
 from marjolet.web.routes.pages import reader_language
 from marjolet.web.schemas import InviteCode, Join, NewGame
 
 router = APIRouter(prefix="/api", tags=["games"])
 log = logging.getLogger(__name__)
+
+#: The names a friend joins under when they type none: the page's default
+#: in each language, and the server's own (:data:`UNSEATED_FRIEND`).
+FRIEND_DEFAULTS = frozenset(
+    {UNSEATED_FRIEND, *(translate("lobby.friend_default", lang) for lang in LANGS)}
+)
 
 
 @router.get("/options")
@@ -93,7 +102,11 @@ def _bots_of(body: NewGame, hub: Hub) -> list[BotChoice]:
 
 @router.post("/games/{game_id}/join")
 async def join(game_id: str, body: Join, table: TableDep) -> dict[str, Any]:
-    """Take seat 1 of a friend game with the code of its invite link."""
+    """Take seat 1 of a friend game with the code of its invite link, under
+    a name that passes for nobody else (the page's default, "friend" in the
+    reader's language, is the friend's own)."""
+    if body.name not in FRIEND_DEFAULTS:
+        refuse_a_name_passing_for_another(body.name)
     seat, token = await table.join(body.invite, body.name)
     return {"id": game_id, "seat": seat, "token": token}
 

@@ -61,6 +61,21 @@ async def seeker_of(online: Online, account: Account | None, name: str) -> Seeke
     stranger as that player), nor mix Latin, Greek and Cyrillic letters."""
     if account is not None:
         return Seeker(account.name, account)
+    refuse_a_name_passing_for_another(name)
+    if await online.run(online.accounts.looking_like, name) is not None:
+        raise WebError(
+            "name_of_account",
+            f"{name!r} is the name of an account: log in, or play under another name",
+            params={"name": name},
+        )
+    return Seeker(name)
+
+
+def refuse_a_name_passing_for_another(name: str) -> None:
+    """Refuse a guest's name that the pages would show as a level, a bot, a
+    deleted account or a player who gave no name, or that mixes alphabets:
+    in the lobby and at a friend's table alike, the other player would take
+    a person for the computer, or for someone else."""
     if read_as_other(name):
         raise WebError(
             "name_read_as_other",
@@ -74,13 +89,6 @@ async def seeker_of(online: Online, account: Account | None, name: str) -> Seeke
             f"{name!r} mixes Latin, Greek or Cyrillic letters: write a name in one alphabet",
             params={"name": name},
         )
-    if await online.run(online.accounts.looking_like, name) is not None:
-        raise WebError(
-            "name_of_account",
-            f"{name!r} is the name of an account: log in, or play under another name",
-            params={"name": name},
-        )
-    return Seeker(name)
 
 
 def _owner_key(account: Account | None) -> str:

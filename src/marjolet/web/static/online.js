@@ -506,7 +506,8 @@ async function joinQueue(body) {
   const mine = () => state.place !== null && state.place.key === key;
   state.place = { key, body };
   nowButton(true);  // now with its key: "Stop looking" may be shown
-  say("now-status", t("online.searching"));
+  // rated: the rating gap accepted widens as the wait goes on, which is why it may last
+  say("now-status", body.rated ? `${t("online.searching")} ${t("online.searching_rated")}` : t("online.searching_any"));
   waitOn(key);
   const beat = () => {
     if (!mine()) return;

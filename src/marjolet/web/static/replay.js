@@ -57,7 +57,7 @@ function showReview(view) {
   clear(box);
   if (!state.review) return;
   markLog($("log"), state.places, state.deal, view);
-  box.append(reviewPanel(state.review, state.places, state.deal, state.step, players, go, view, state.partial, state.you),
+  box.append(reviewPanel(state.review, state.places, state.deal, state.step, players, goAndShow, view, state.partial, state.you),
     evaluationGraph(state.review, { deal: state.deal, step: state.step }, players, goTo, state.you, dealView));
   if (graphFocused) box.querySelector(".review-graph").focus();
 }
@@ -95,6 +95,17 @@ function go(step) {
   const n = frames().length;
   state.step = Math.max(0, Math.min(n - 1, step));
   show();
+}
+
+/** Step to action `action` of this deal and bring the board into view (a marked move of
+ *  the analysis, tapped below the board on a phone: the cards it names are above). */
+function goAndShow(action) {
+  go(action);
+  const board = $("board");
+  const box = board.getBoundingClientRect();
+  if (box.top < 0 || box.top > window.innerHeight / 2) {
+    board.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+  }
 }
 
 /** Step to action `action` of deal `deal` (a tap on the evaluation graph). */

@@ -386,6 +386,8 @@ export function evaluationGraph(review, current, shown, goTo, you = null, viewOf
   }
   const legend = el("p", { class: "review-legend small" },
     t("review.graph_legend", { a: players[0], b: players[1] }), " ",
+    // the keyboard's way to the graph: not on a touch screen, which has no Tab or arrows
+    el("span", { class: "keys-only" }, t("review.graph_keys"), " "),
     ...Object.keys(MARKS).map((j) => el("span", { class: `review-key review-${j}` }, `${SHAPES[j]} `, `${MARKS[j]} `, judgementName(j))));
   // what the marks mean, and why an estimated loss of 21 points can be only a "?!"
   const byMatch = ds.some((d) => byChance(d));

@@ -898,14 +898,29 @@ async function claimFromFragment() {
       deadEnd(t(check.status === "used" ? "table.invite_used" : "table.invite_bad"));
       return;
     }
-    const name = await askName(check.host);
-    const joined = await api(`/api/games/${encodeURIComponent(gameId)}/join`, { json: { invite, name } });
+    const joined = await joinUnderAName(invite, check.host);
     rememberSeat(gameId, joined.seat, joined.token);
   } catch (err) {
     const code = err.details && err.details.code;
     if (code === "invite_used") deadEnd(t("table.invite_used"));
     else if (code === "bad_invite") deadEnd(t("table.invite_bad"));  // a mistyped link
     else banner(t("table.cannot_join", { reason: err.message }), "error");
+  }
+}
+
+/** Ask the friend's name and take the seat; a name the server refuses (one that would
+ *  pass for the computer or another player) is said in the dialog, which asks again. */
+async function joinUnderAName(invite, host) {
+  let refused = null;
+  for (;;) {
+    const name = await askName(host, refused);
+    try {
+      return await api(`/api/games/${encodeURIComponent(gameId)}/join`, { json: { invite, name } });
+    } catch (err) {
+      const code = err.details && err.details.code;
+      if (code !== "name_read_as_other" && code !== "mixed_scripts") throw err;
+      refused = err.message;
+    }
   }
 }
 
@@ -927,13 +942,18 @@ function deadEnd(text) {
 
 /** The guest's name, asked once in a small dialog (the last name used is offered);
  *  `host` is the name of the player who sent the link. */
-function askName(host) {
+function askName(host, refused = null) {
   const node = $("overlay");
   const input = el("input", { type: "text", name: "name", maxlength: "24", autocomplete: "nickname", id: "join-name",
     value: localStorage.getItem("marjolet.name") || "", placeholder: t("lobby.name_placeholder") });
   const button = el("button", { type: "submit", class: "action primary", id: "join-button" }, t("join.button"));
   const form = el("form", { class: "join-form" }, el("p", {}, host && host !== "you" ? t("join.text_from", { name: localName(host) }) : t("join.text")),
     el("label", {}, el("span", {}, t("join.name")), " ", input));
+  if (refused) {  // the name given before, refused: why, tied to the field
+    form.append(el("p", { class: "form-error", id: "join-name-error", role: "alert" }, sentence(refused)));
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", "join-name-error");
+  }
   clear($("overlay-title")).append(t("join.title"));
   clear($("overlay-body")).append(form);
   clear($("overlay-buttons")).append(button);
