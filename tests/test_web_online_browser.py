@@ -406,6 +406,26 @@ def test_two_pages_pressing_play_now_open_the_same_table(
         close_watched_page(page)
 
 
+def test_play_now_answered_by_the_computer_says_so_at_the_table_once(
+    chromium: Browser, server: LiveServer
+) -> None:
+    """The computer's seat shows its level's name, which could be a
+    person's: the table says who it is, and that the game is not rated."""
+    page = open_watched_page(chromium)
+    page.goto(f"{server.base}/online?lang=en")
+    page.fill("#now-wait", "0")  # the computer at once
+    page.click("#now-form button[type=submit]")
+    page.wait_for_url("**/game/*", timeout=20_000)
+    said = page.locator("#banner")
+    expect(said).to_contain_text("Nobody was free in time: you are playing the computer")
+    expect(said).to_contain_text("The game is not rated.")
+    page.reload()  # said once: not again on the same table
+    expect(page.locator("#board")).to_be_visible()
+    page.wait_for_timeout(500)
+    assert "Nobody was free" not in (page.locator("#banner").text_content() or "")
+    close_watched_page(page)
+
+
 def test_play_now_pressed_while_the_page_loads_its_texts_waits_for_them(
     chromium: Browser, server: LiveServer
 ) -> None:

@@ -99,6 +99,10 @@ export function orList(names) {
   return `${names.slice(0, -1).join(", ")}${t("tui.or")}${names[names.length - 1]}`;
 }
 
+/** The session key of the game "Play now" led to (online.js), which its table reads once
+ *  to say whether the computer took the seat nobody else did (table.js). */
+export const PLAY_NOW_GAME = "marjolet.playNowGame";
+
 /** Whether the catalogue of the page (or the English one) has a text for `key`. */
 export function hasText(key) {
   return typeof key === "string" && (Object.hasOwn(CATALOGUE, key) || Object.hasOwn(FALLBACK, key));

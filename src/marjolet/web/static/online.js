@@ -4,7 +4,7 @@
 // of an offer the moment it is taken.
 
 import {
-  answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, localName, number, playerName, refreshOnline, rememberSeat, ratingText,
+  PLAY_NOW_GAME, answerSubmit, api, applyPreferences, clear, el, forgetSeats, formatDate, loadLanguage, localName, number, playerName, refreshOnline, rememberSeat, ratingText,
   resultText, scoreText, sentence, setPlayerName, setTitle, showWaiting, t, topbar, translateDocument,
 } from "./common.js";
 import { Rematch } from "./rematch.js";
@@ -551,6 +551,9 @@ function waitOn(key) {
 
 function matchedNow(game) {
   state.place = null;
+  // the table says so if nobody was free and the computer took the seat (its level's name
+  // alone would pass for a person)
+  sessionStorage.setItem(PLAY_NOW_GAME, game.id);
   goTo(game);
 }
 

@@ -3,7 +3,7 @@
 // server may restart: every game resumes where it was).
 
 import {
-  announce, announcerNode, api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, number, onSeatRemembered, recordName, rememberSeat, seatFor,
+  PLAY_NOW_GAME, announce, announcerNode, api, applyPreferences, cardLabel, clear, el, forfeitKind, loadLanguage, localName, number, onSeatRemembered, recordName, rememberSeat, seatFor,
   ratingText, sentence, serverSentence, refreshOnline, setTitle, sortHand, t, topbar,
 } from "./common.js";
 import {
@@ -164,6 +164,7 @@ function handle(msg) {
       state.seat = msg.seat;
       state.retry = 0;
       banner(null);
+      playNowComputer(msg);
       document.body.classList.toggle("spectator", msg.seat === null);
       spectatorPanel();
       break;
@@ -188,6 +189,18 @@ function handle(msg) {
     default:
       handleOther(msg);
       break;
+  }
+}
+
+/** A table "Play now" led to where nobody else was free in time: the computer took the seat,
+ *  which its level's name alone does not say (nor that such a game is never rated). Said
+ *  once, on the first welcome. */
+function playNowComputer(msg) {
+  if (sessionStorage.getItem(PLAY_NOW_GAME) !== gameId) return;
+  sessionStorage.removeItem(PLAY_NOW_GAME);
+  const other = msg.seats && msg.seat !== null ? msg.seats[1 - msg.seat] : null;
+  if (other && other.kind === "bot") {
+    banner(t("table.play_now_computer", { name: localName(msg.players[1 - msg.seat]) }), "warn");
   }
 }
 
