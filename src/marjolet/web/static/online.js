@@ -484,7 +484,7 @@ async function stopLooking() {
     await api(`/api/play-now/${place.key}`, { method: "DELETE", json: {} });
   } catch (err) {
     const status = await api(`/api/play-now/${place.key}`).catch(() => null);
-    if (status && status.status === "matched") return goTo(status.game);
+    if (status && status.status === "matched") return matchedNow(status.game);
   }
   say("now-status", t("online.stopped_looking"));
 }
