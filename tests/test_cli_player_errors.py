@@ -37,8 +37,8 @@ def test_a_json_error_is_also_one_line_on_standard_error(
         ("  \n\n", "the file is empty"),
         ("null\n", "no marjolet game can be read in it"),
         ("42", "no marjolet game can be read in it"),
-        ("[1, 2]", "no marjolet game can be read in it"),
-        ('{"name": "my shopping list"}', "no marjolet game can be read in it"),
+        ("[1, 2]", "it holds JSON, but no marjolet game"),
+        ('{"name": "my shopping list"}', "it holds JSON, but no marjolet game"),
         ("hello world\n", "no marjolet game can be read in it"),
     ],
 )
