@@ -67,14 +67,14 @@ class PairingResult:
             "bots": list(self.bots),
             "matches": self.matches,
             "wins": list(self.wins),
-            "win_rate": _round(self.win_rate, 4),
-            "win_rate_ci": _round_pair(self.win_rate_ci, 4),
-            "margin": None if self.margin is None else _round(self.margin, 2),
-            "margin_ci": _round_pair(self.margin_ci, 2),
-            "elo": _round(self.elo, 1),
-            "elo_ci": _round_pair(self.elo_ci, 1),
-            "match_margin": _round(self.match_margin, 1),
-            "match_margin_ci": _round_pair(self.match_margin_ci, 1),
+            "win_rate": json_number(self.win_rate, 4),
+            "win_rate_ci": json_interval(self.win_rate_ci, 4),
+            "margin": None if self.margin is None else json_number(self.margin, 2),
+            "margin_ci": json_interval(self.margin_ci, 2),
+            "elo": json_number(self.elo, 1),
+            "elo_ci": json_interval(self.elo_ci, 1),
+            "match_margin": json_number(self.match_margin, 1),
+            "match_margin_ci": json_interval(self.match_margin_ci, 1),
             "pairs": {"lost": self.pairs[0], "split": self.pairs[1], "won": self.pairs[2]},
             "deals": self.deals,
             "forfeits": list(self.forfeits),
@@ -97,10 +97,10 @@ class Rating:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "elo": _round(self.elo, 1),
-            "elo_ci": _round_pair(self.elo_ci, 1),
+            "elo": json_number(self.elo, 1),
+            "elo_ci": json_interval(self.elo_ci, 1),
             "matches": self.matches,
-            "score": _round(self.score, 4),
+            "score": json_number(self.score, 4),
             "anchor": self.anchor,
         }
 
@@ -129,8 +129,8 @@ class SprtResult:
             "elo1": self.elo1,
             "alpha": self.alpha,
             "beta": self.beta,
-            "llr": _round(self.llr, 3),
-            "bounds": [_round(self.lower, 3), _round(self.upper, 3)],
+            "llr": json_number(self.llr, 3),
+            "bounds": [json_number(self.lower, 3), json_number(self.upper, 3)],
             "decision": self.decision,
             "pairs": self.pairs,
         }
@@ -195,18 +195,18 @@ class ArenaResult:
         return out
 
 
-def _round(x: float, digits: int) -> float:
+def json_number(x: float, digits: int) -> float:
     """``x`` rounded for JSON, never ``-0.0``: an even score's Elo, or a
     margin a hair below zero, is written ``0.0``."""
     return round(x, digits) + 0.0
 
 
-def _round_pair(pair: Interval | None, digits: int) -> list[float] | None:
+def json_interval(pair: Interval | None, digits: int) -> list[float] | None:
     """An interval for JSON: ``None`` when unknown or unbounded (JSON has no
     infinity)."""
     if pair is None or not all(math.isfinite(x) for x in pair):
         return None
-    return [_round(pair[0], digits), _round(pair[1], digits)]
+    return [json_number(pair[0], digits), json_number(pair[1], digits)]
 
 
 def flip(p: PairingResult) -> PairingResult:

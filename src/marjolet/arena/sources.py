@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from marjolet.arena import stats
-from marjolet.arena.results import ArenaResult, _round, _round_pair, pairings_of
+from marjolet.arena.results import ArenaResult, json_interval, json_number, pairings_of
 from marjolet.arena.tasks import MatchOutcome
 from marjolet.engine import Deal
 from marjolet.errors import MarjoletError
@@ -71,7 +71,10 @@ class SourceMargin:
     margin_ci: Interval | None
 
     def to_json(self) -> dict[str, Any]:
-        return {"margin": _round(self.margin, 2), "margin_ci": _round_pair(self.margin_ci, 2)}
+        return {
+            "margin": json_number(self.margin, 2),
+            "margin_ci": json_interval(self.margin_ci, 2),
+        }
 
 
 def deal_sources(
