@@ -190,11 +190,12 @@ def _vector_loop(envs: Any, deals: int, rng: random.Random) -> tuple[float, int]
     steps = 0
     n = envs.num_envs
     while steps < deals * STEPS_PER_DEAL * FAST:
-        mask = infos["action_mask"]
+        mask = infos["action_mask"]  # with copy=False, the buffer the step rewrites
+        decided = int(np.count_nonzero(mask.any(axis=1)))
         noise = gen.random((n, 46), dtype=np.float32)
         actions = np.argmax(noise * mask, axis=1)
         _, _, _, _, infos = envs.step(actions)
-        steps += int(np.count_nonzero(mask.any(axis=1)))
+        steps += decided
     return _now() - start, steps
 
 

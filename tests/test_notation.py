@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from marjolet import Action, CardSet
 from marjolet.actions import ACTION_COUNT, action_name, parse_action
 from marjolet.bots import BotSpecError, make_bot, parse_spec
-from marjolet.cards import card_name, parse_card
+from marjolet.cards import card_name, card_symbol, parse_card
 from marjolet.errors import ActionError, CardError, MarjoletError
+from marjolet.i18n import card_name as i18n_card_name
 from marjolet.rules import CLASSIC, Rules
 
 
@@ -55,18 +56,27 @@ def test_an_action_id_out_of_range_is_refused_as_action_refuses_it(bad: object) 
     """-1 (OpenSpiel's invalid action) is not 'draw', True not '8C'."""
     with pytest.raises(ActionError, match=f"action id must be 0-45, got {bad!r}"):
         action_name(bad)  # type: ignore[arg-type]
+    with pytest.raises(ActionError, match=f"action id must be 0-45, got {bad!r}"):
+        Action(bad)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("bad", [-1, 32, "AS", False])
 def test_a_card_id_out_of_range_is_refused_quoting_it(bad: object) -> None:
-    with pytest.raises(CardError, match=f"card id must be 0-31, got {bad!r}"):
-        card_name(bad)  # type: ignore[arg-type]
+    named = [card_name, card_symbol]
+    if not isinstance(bad, str):  # (the i18n name takes a card's text too)
+        named.append(lambda c: i18n_card_name(c, "fr"))
+    for name in named:
+        with pytest.raises(CardError, match=f"card id must be 0-31, got {bad!r}"):
+            name(bad)  # type: ignore[arg-type]
 
 
 def test_card_and_action_ids_of_any_integer_type_are_named() -> None:
     numpy = pytest.importorskip("numpy")
-    assert card_name(numpy.int64(31)) == "AS"
+    assert card_name(numpy.int64(31)) == "AS" and card_symbol(numpy.int64(31)) == "A♠"
+    assert i18n_card_name(numpy.int64(31), "fr") == "as de pique"
     assert action_name(numpy.int32(45)) == "draw"
+    action = Action(numpy.int64(3))
+    assert type(action.id) is int and action == Action(3) and str(action) == "JC"
 
 
 @pytest.mark.parametrize("bad", ["", "meld", "meld XX", "dixx", "DRAW!", "play QS"])

@@ -496,10 +496,12 @@ def test_seeds_are_checked_at_construction_and_a_numpy_array_of_seeds_is_a_list(
 
 @pytest.mark.parametrize("use_kernel", [False, None])
 @pytest.mark.parametrize("make", [MarjoletVectorEnv, MarjoletSelfPlayVectorEnv])
-def test_a_closed_batch_refuses_to_step_reset_or_give_its_masks(
+def test_a_batch_gives_its_masks_only_between_reset_and_close(
     make: Any, use_kernel: bool | None
 ) -> None:
     envs = make(2, use_kernel=use_kernel)
+    with pytest.raises(MarjoletError, match=r"call reset\(\) before action_masks\(\)"):
+        envs.action_masks()  # not a mask of zeros
     _, infos = envs.reset(seed=1)
     assert np.array_equal(envs.action_masks(), infos["action_mask"])
     envs.close()

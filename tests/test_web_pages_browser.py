@@ -805,7 +805,7 @@ def test_the_home_page_names_no_program_until_the_research_programs_are_asked_fo
     for word in ("Autres programmes", "pimc", "ismcts", "heuristic", "best", "sampler"):
         assert word not in shown, word
     page.click(".prefs-menu summary")
-    page.check("#research")  # the settings menu: « programmes de recherche »
+    page.check("#research")  # the settings menu: « programmes pour chercheurs »
     expect(page.locator("#vs-bot details.programs")).to_be_visible()
     page.reload()  # remembered by this browser
     expect(page.locator("#vs-bot details.programs")).to_be_visible()

@@ -182,7 +182,7 @@ def test_invite_link_seats_a_friend_once_and_the_friend_plays_a_card(tmp_path: P
                 assert host.recv_until(lambda m: m["type"] == "state" and m["lead"] == card)
 
 
-def test_a_friend_cannot_join_under_a_name_that_passes_for_the_computer(
+def test_neither_friend_at_a_table_may_take_a_name_that_passes_for_the_computer(
     server: LiveServer,
 ) -> None:
     """As in the lobby: « Confirmé » at the host's table would read as the
@@ -200,6 +200,10 @@ def test_a_friend_cannot_join_under_a_name_that_passes_for_the_computer(
             assert error["params"] == {"name": name}
         joined = client.post(join, json={"invite": invite, "name": "ami"})
         assert joined.status_code == 200 and joined.json()["seat"] == 1  # the invite still open
+        # nor may the host pose as the computer to the friend (none typed: "you", their own)
+        host = client.post("/api/games", json={"mode": "friend", "name": "Expert"})
+        assert host.status_code == 400 and host.json()["error"]["code"] == "name_read_as_other"
+        assert client.post("/api/games", json={"mode": "friend"}).status_code == 200
 
 
 def test_bot_matches_can_be_watched_and_play_on_by_themselves(server: LiveServer) -> None:

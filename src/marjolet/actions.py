@@ -13,6 +13,7 @@ id          text        meaning
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import SupportsIndex
 
 from marjolet.cards import CARD_NAMES, card_fix, checked_id, parse_card
 from marjolet.errors import ActionError, CardError
@@ -31,7 +32,7 @@ ACTION_NAMES = (
 )
 
 
-def action_name(action: int) -> str:
+def action_name(action: SupportsIndex) -> str:
     """The record text of an action id: ``QS``, ``meld KQS``, ``dix``, ``draw``.
 
     An id outside 0-45 is refused, as :class:`Action` refuses it:
@@ -94,8 +95,8 @@ class Action:
     id: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.id, int) or not 0 <= self.id < ACTION_COUNT:
-            raise ActionError(f"action id must be 0-{ACTION_COUNT - 1}, got {self.id!r}")
+        # any integer type (a NumPy argmax) is kept as an int; a bool is no id
+        object.__setattr__(self, "id", checked_id(self.id, ACTION_COUNT, "action id", ActionError))
 
     @classmethod
     def parse(cls, text: str) -> Action:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Iterable, Iterator
+from typing import SupportsIndex
 
 from marjolet.errors import CardError
 
@@ -165,7 +166,7 @@ def checked_id(value: object, count: int, what: str, error: type[ValueError]) ->
     """
     if not isinstance(value, bool):
         try:
-            index = operator.index(value)  # type: ignore[arg-type]  # any int-like
+            index = operator.index(value)  # type: ignore[arg-type]  # any integer type
         except TypeError:
             pass
         else:
@@ -174,7 +175,7 @@ def checked_id(value: object, count: int, what: str, error: type[ValueError]) ->
     raise error(f"{what} must be 0-{count - 1}, got {value!r}")
 
 
-def card_name(c: int) -> str:
+def card_name(c: SupportsIndex) -> str:
     """The ASCII text of a card: ``AS``, ``TD``, ``7C`` (R1).
 
     >>> card_name(31), card_name(0)
@@ -183,9 +184,10 @@ def card_name(c: int) -> str:
     return CARD_NAMES[checked_id(c, 32, "card id", CardError)]
 
 
-def card_symbol(c: int) -> str:
+def card_symbol(c: SupportsIndex) -> str:
     """A display form with the suit symbol and ``10``: ``A♠``, ``10♦``."""
-    return RANK_NAMES[c & 7] + SUIT_SYMBOLS[c >> 3]
+    card = checked_id(c, 32, "card id", CardError)
+    return RANK_NAMES[card & 7] + SUIT_SYMBOLS[card >> 3]
 
 
 def mask_cards(mask: int) -> list[int]:

@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, SupportsIndex
 
 #: The languages with a catalogue, the default first.
 LANGS = ("en", "fr")
@@ -160,15 +160,15 @@ _SUITS = "CDHS"
 _SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
 
-def _rank_suit(card: int | str) -> tuple[str, str]:
-    if isinstance(card, int):
-        from marjolet.cards import CARD_NAMES
+def _rank_suit(card: SupportsIndex | str) -> tuple[str, str]:
+    if not isinstance(card, str):  # an id, of any integer type; one out of range is refused
+        from marjolet.cards import card_name
 
-        card = CARD_NAMES[card]
+        card = card_name(card)
     return card[:-1], card[-1]
 
 
-def card_name(card: int | str, lang: str) -> str:
+def card_name(card: SupportsIndex | str, lang: str) -> str:
     """The full name of a card (``QS`` or its int): "dame de pique",
     "queen of spades"."""
     rank, suit = _rank_suit(card)
@@ -180,7 +180,7 @@ def card_name(card: int | str, lang: str) -> str:
     )
 
 
-def card_label(card: int | str, lang: str) -> str:
+def card_label(card: SupportsIndex | str, lang: str) -> str:
     """The short label of a card with its suit symbol: "D♠" in French
     (roi R, dame D, valet V), "Q♠" in English; the ten is "10"."""
     rank, suit = _rank_suit(card)

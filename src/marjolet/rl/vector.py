@@ -491,6 +491,8 @@ class _Batch:
         one row an environment (for the self-play batch, the row's player to
         act)."""
         self._check_open()
+        if not self._started.all():  # an all-zero mask would fail a learner far from here
+            raise MarjoletError("call reset() before action_masks()")
         return self._b.mask.copy()
 
     def _reset(self, seed: Seeds, options: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -64,6 +64,7 @@ from marjolet.web.db import (
     seeks,
     sessions,
 )
+from marjolet.web.errors import WebError
 from marjolet.web.ratings import Rating, RatingSystem
 from marjolet.web.reviews import rename_reviews
 
@@ -241,6 +242,27 @@ def mixed_scripts(name: str) -> bool:
             if word in _CONFUSABLE_SCRIPTS:
                 scripts.add(word)
     return len(scripts) > 1
+
+
+def refuse_a_name_passing_for_another(name: str) -> None:
+    """Refuse the name of a person without an account (a guest of the lobby,
+    a friend's table's host or guest) that the pages would show as a level,
+    a bot, a deleted account or a player who gave no name, or that mixes
+    alphabets: the other player would take a person for the computer, or
+    for someone else."""
+    if read_as_other(name):
+        raise WebError(
+            "name_read_as_other",
+            f"{name!r} is how the pages show a computer player, a deleted account or a "
+            "player who gave no name: play under another name",
+            params={"name": name},
+        )
+    if mixed_scripts(name):
+        raise WebError(
+            "mixed_scripts",
+            f"{name!r} mixes Latin, Greek or Cyrillic letters: write a name in one alphabet",
+            params={"name": name},
+        )
 
 
 def check_name(name: object) -> str:

@@ -19,9 +19,10 @@ from marjolet.bots.catalogue import BotChoice
 from marjolet.bots.levels import level
 from marjolet.errors import MarjoletError
 from marjolet.i18n import LANGS, translate
-from marjolet.record import UNSEATED_FRIEND
+from marjolet.record import UNNAMED_PLAYER, UNSEATED_FRIEND
 from marjolet.rules import PROFILES, setting_choices
 from marjolet.web import rematches
+from marjolet.web.accounts import refuse_a_name_passing_for_another
 from marjolet.web.db import reader
 from marjolet.web.deps import (
     ClientDep,
@@ -38,7 +39,6 @@ from marjolet.web.deps import (
 from marjolet.web.errors import WebError
 from marjolet.web.hub import Hub
 from marjolet.web.levels import DEFAULT_LEVEL, level_choice, public_levels, resolve_choice
-from marjolet.web.routes.lobby import refuse_a_name_passing_for_another
 from marjolet.web.routes.pages import reader_language
 from marjolet.web.schemas import InviteCode, Join, NewGame
 
@@ -71,7 +71,12 @@ async def options(hub: HubDep, request: Request) -> dict[str, Any]:
 async def new_game(
     body: NewGame, hub: HubDep, guards: GuardsDep, client: ClientDep
 ) -> dict[str, Any]:
-    """A game against a bot, with a friend (an invite link) or between two bots."""
+    """A game against a bot, with a friend (an invite link) or between two bots.
+    The host of a friend's table may not take a name that passes for the
+    computer or another player: the friend would read it (none typed, it is
+    "you", the host's own)."""
+    if body.mode == "friend" and body.name != UNNAMED_PLAYER:
+        refuse_a_name_passing_for_another(body.name)
     bots = _bots_of(body, hub)
     if body.mode == "watch":
         refusal = guards.watches.refusal(client, hub.running_watches())

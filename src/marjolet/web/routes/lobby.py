@@ -31,7 +31,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 from marjolet.web import security
-from marjolet.web.accounts import Account, mixed_scripts, read_as_other, token_digest
+from marjolet.web.accounts import Account, refuse_a_name_passing_for_another, token_digest
 from marjolet.web.deps import ClientDep, OnlineDep, OptionalAccount
 from marjolet.web.errors import WebError, error_message
 from marjolet.web.lobby import Seek, Seeker
@@ -69,26 +69,6 @@ async def seeker_of(online: Online, account: Account | None, name: str) -> Seeke
             params={"name": name},
         )
     return Seeker(name)
-
-
-def refuse_a_name_passing_for_another(name: str) -> None:
-    """Refuse a guest's name that the pages would show as a level, a bot, a
-    deleted account or a player who gave no name, or that mixes alphabets:
-    in the lobby and at a friend's table alike, the other player would take
-    a person for the computer, or for someone else."""
-    if read_as_other(name):
-        raise WebError(
-            "name_read_as_other",
-            f"{name!r} is how the pages show a computer player, a deleted account or a "
-            "player who gave no name: play under another name",
-            params={"name": name},
-        )
-    if mixed_scripts(name):
-        raise WebError(
-            "mixed_scripts",
-            f"{name!r} mixes Latin, Greek or Cyrillic letters: write a name in one alphabet",
-            params={"name": name},
-        )
 
 
 def _owner_key(account: Account | None) -> str:

@@ -200,7 +200,9 @@ function playNowComputer(msg) {
   sessionStorage.removeItem(PLAY_NOW_GAME);
   const other = msg.seats && msg.seat !== null ? msg.seats[1 - msg.seat] : null;
   if (other && other.kind === "bot") {
-    banner(t("table.play_now_computer", { name: localName(msg.players[1 - msg.seat]) }), "warn");
+    // a level ("level:expert"), or the operator's own bot (--only-allowed-bots), no level
+    const key = String(other.bot || "").startsWith("level:") ? "table.play_now_computer" : "table.play_now_program";
+    banner(t(key, { name: localName(msg.players[1 - msg.seat]) }), "warn");
   }
 }
 
@@ -928,7 +930,10 @@ async function joinUnderAName(invite, host) {
   for (;;) {
     const name = await askName(host, refused);
     try {
-      return await api(`/api/games/${encodeURIComponent(gameId)}/join`, { json: { invite, name } });
+      const joined = await api(`/api/games/${encodeURIComponent(gameId)}/join`, { json: { invite, name } });
+      // kept for the next table and the online page only once the server took it
+      if (name !== t("lobby.friend_default")) localStorage.setItem("marjolet.name", name);
+      return joined;
     } catch (err) {
       const code = err.details && err.details.code;
       if (code !== "name_read_as_other" && code !== "mixed_scripts") throw err;
@@ -976,7 +981,6 @@ function askName(host, refused = null) {
     const done = (event) => {
       event.preventDefault();
       const name = input.value.trim();
-      if (name) localStorage.setItem("marjolet.name", name);
       node.hidden = true;
       resolve(name || t("lobby.friend_default"));
     };
