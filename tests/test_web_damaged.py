@@ -205,3 +205,23 @@ def test_a_check_that_a_writer_crosses_reads_the_database_again(
     count, problems = check_database_file(path)
     assert crossed == ["written"]
     assert count == 1 and len(problems) == 1 and problems[0].startswith("game bad:")
+
+
+def test_a_database_whose_table_list_cannot_be_read_is_called_damaged_not_foreign(
+    tmp_path: Path,
+) -> None:
+    """A marjolet file with its first page garbled is still a SQLite file: the
+    server says it is damaged, not "not a database at all" (an operator would
+    think they gave the wrong path)."""
+    from marjolet.outputs import OutputError, check_database
+
+    path = tmp_path / "games.sqlite3"
+    two_games(path)
+    data = bytearray(path.read_bytes())
+    data[100:4096] = b"\xa5" * (4096 - 100)  # the table list, after the file's header
+    path.write_bytes(bytes(data))
+    with pytest.raises(OutputError) as refused:
+        check_database(path, tables={"games"}, what="a marjolet database")
+    message = str(refused.value)
+    assert "is a SQLite database that cannot be read (damaged?)" in message, message
+    assert "not a database at all" not in message

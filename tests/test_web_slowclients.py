@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from marjolet.commands.serve import exposure_warning
+from marjolet.commands.serve import LOOPBACK_NAMES, allowed_hosts, exposure_warning
 from marjolet.web import logguard
 from marjolet.web.slowclients import ConnectionBook, guarded_http_protocol
 from web_support import TIMEOUT, Browser, LiveServer, fast_config, live_server, serve_process
@@ -203,6 +203,16 @@ def test_serving_beyond_this_computer_behind_a_proxy_says_to_listen_on_loopback(
     assert "listen on 127.0.0.1" in exposure_warning("0.0.0.0", behind_proxy=True)
     plain = exposure_warning("0.0.0.0", behind_proxy=False)
     assert "anyone who can reach this address" in plain and "proxy" not in plain
+
+
+def test_a_proxy_name_given_with_its_port_is_told_to_drop_the_port() -> None:
+    from marjolet.errors import MarjoletError
+
+    with pytest.raises(MarjoletError, match=r"give the host name alone, 'club\.example'"):
+        allowed_hosts("127.0.0.1", "club.example:8088")
+    with pytest.raises(MarjoletError, match="not a host name"):
+        allowed_hosts("127.0.0.1", "club example")
+    assert allowed_hosts("127.0.0.1", "club.example") == (*LOOPBACK_NAMES, "club.example")
 
 
 ACCESS_LINE = re.compile(

@@ -256,6 +256,11 @@ def check_database(
     except OSError as exc:
         raise OutputError(f"{lead}: cannot open database: {exc.strerror or exc}") from None
     found = sqlite_tables(target) if head == SQLITE_HEADER else None
+    if found is None and head == SQLITE_HEADER:  # not "no database": the right file, damaged
+        raise OutputError(
+            f"{lead}: the file is a SQLite database that cannot be read (damaged?); "
+            "refusing to change it"
+        )
     if found is None:
         raise OutputError(
             f"{lead}: the file exists and is not {what} (it is not a database at all); "

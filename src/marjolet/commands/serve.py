@@ -176,6 +176,12 @@ def allowed_hosts(host: str, proxy_name: str | None) -> tuple[str, ...] | None:
     from marjolet.errors import MarjoletError
 
     if proxy_name is not None and not _HOST_NAME.fullmatch(proxy_name):
+        name, colon, port = proxy_name.rpartition(":")
+        if colon and port.isdigit() and _HOST_NAME.fullmatch(name):
+            raise MarjoletError(
+                f"--behind-proxy {proxy_name[:80]!r}: give the host name alone, {name!r}"
+                " (the proxy's port is its own)"
+            )
         raise MarjoletError(f"--behind-proxy {proxy_name[:80]!r}: not a host name")
     if not is_loopback(host):
         return None
