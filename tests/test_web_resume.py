@@ -101,6 +101,8 @@ def test_serve_refuses_a_bad_allowed_bot_in_one_line(tmp_path: Path) -> None:
             "serve",
             "--db",
             str(tmp_path / "g.sqlite3"),
+            "--port",
+            "0",  # never the default 8000, which another server may hold
             "--allow-bot",
             "mine=nosuchbot",
         ],
