@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 
 import pytest
@@ -160,6 +161,51 @@ def test_the_lobby_sockets_fetch_the_offers_again_once_the_lost_bus_is_back() ->
     asyncio.run(run())
     assert pings == [0, 0, 0]  # nothing told while the broker stayed down
     assert subscriptions == [0, 1]  # told once it answered, before subscribing again
+
+
+def test_a_channel_whose_broker_answers_again_says_so_once_in_the_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The failure is logged; so is the recovery, once, after the catch-up
+    (an operator reading "subscribing again" learns when the outage ended)."""
+    from marjolet.web.bus import hear_forever
+
+    subscriptions: list[int] = []
+    heard: list[str] = []
+    done = asyncio.Event()
+
+    async def subscribe() -> AsyncIterator[str]:
+        subscriptions.append(1)
+        if len(subscriptions) == 1:
+            raise ConnectionError("the broker went away")
+        yield "news"
+        done.set()
+        await asyncio.Event().wait()
+
+    async def ready() -> None:
+        return None
+
+    async def hear(message: str) -> None:
+        heard.append(message)
+
+    async def back() -> None:
+        return None
+
+    async def run() -> None:
+        task = asyncio.ensure_future(hear_forever("the games'", ready, subscribe, hear, back))
+        await asyncio.wait_for(done.wait(), 10)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    with caplog.at_level(logging.INFO, logger="marjolet.web"):
+        asyncio.run(run())
+    said = [r.getMessage() for r in caplog.records]
+    assert said == [
+        "the games' bus failed (the broker went away); subscribing again",
+        "the games' bus answers again",
+    ], said
+    assert heard == ["news"]
 
 
 def test_two_deployments_on_one_redis_server_do_not_hear_each_other(redis_url: str) -> None:

@@ -27,7 +27,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -291,3 +291,33 @@ def make_bus(broker: str | None) -> LocalBus | RedisBus:
     if not broker.startswith(("redis://", "rediss://", "unix://")):
         raise ValueError(f"--broker {broker!r}: expected a redis:// URL")
     return RedisBus(broker)
+
+
+async def hear_forever(
+    what: str,
+    ready: Callable[[], Awaitable[None]],
+    subscribe: Callable[[], AsyncIterator[T]],
+    heard: Callable[[T], Awaitable[None]],
+    back: Callable[[], Awaitable[None]],
+) -> None:
+    """Give each message of a bus channel to ``heard``, subscribing again a
+    second after a lost connection to the broker; once it answers again
+    (never while it is down), ``back`` catches up what was missed, and the
+    log says the channel is back (an operator who read its failure knows
+    the outage is over)."""
+    lost = False
+    while True:
+        try:
+            if lost:
+                await ready()
+                await back()
+                lost = False
+                log.info("%s bus answers again", what)
+            async for message in subscribe():
+                await heard(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("%s bus failed (%s); subscribing again", what, exc)
+        lost = True
+        await asyncio.sleep(1.0)

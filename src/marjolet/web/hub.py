@@ -37,7 +37,7 @@ from marjolet.match import Match
 from marjolet.record import UNSEATED_FRIEND, Record, to_match
 from marjolet.rules import Rules
 from marjolet.web.beacons import Beacons, NoBeacons, RedisBeacons
-from marjolet.web.bus import Bus, RedisBus, make_bus
+from marjolet.web.bus import Bus, RedisBus, hear_forever, make_bus
 from marjolet.web.config import WebConfig
 from marjolet.web.countdowns import Countdowns
 from marjolet.web.errors import WebError, storage_failure
@@ -266,18 +266,19 @@ class Hub:
 
     async def _listen(self) -> None:
         """Catch up each table another process changed (bus messages),
-        subscribing again after a lost connection to the broker."""
-        while True:
-            try:
-                async for game_id, version in self.bus.subscribe():
-                    table = self.tables.get(game_id)
-                    if table is not None and version > table.game.version:
-                        self.spawn(table.refresh(version))
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("the message bus failed (%s); subscribing again", exc)
-            await asyncio.sleep(1.0)
+        subscribing again after a lost connection to the broker (what was
+        missed meanwhile, the periodic sweep reads from the database)."""
+
+        async def heard(message: tuple[str, int]) -> None:
+            game_id, version = message
+            table = self.tables.get(game_id)
+            if table is not None and version > table.game.version:
+                self.spawn(table.refresh(version))
+
+        async def back() -> None:
+            return None
+
+        await hear_forever("the games'", self.bus.ready, self.bus.subscribe, heard, back)
 
     async def _sweep(self) -> None:
         """Every ``sync_interval``: the tables with connections catch up

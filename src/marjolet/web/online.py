@@ -31,7 +31,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -40,7 +40,7 @@ from starlette.websockets import WebSocket
 
 from marjolet.rules import Rules
 from marjolet.web.accounts import DELETED_NAME, Account, AccountError, Accounts, token_digest
-from marjolet.web.bus import AccountEvent
+from marjolet.web.bus import AccountEvent, hear_forever
 from marjolet.web.connection import Connection
 from marjolet.web.db import game_players, games, play_now, rating_changes, seeks
 from marjolet.web.errors import WebError
@@ -882,33 +882,6 @@ class Online:
                 }
             )
         return out
-
-
-async def hear_forever(
-    what: str,
-    ready: Callable[[], Awaitable[None]],
-    subscribe: Callable[[], AsyncIterator[T]],
-    heard: Callable[[T], Awaitable[None]],
-    back: Callable[[], Awaitable[None]],
-) -> None:
-    """Give each message of a bus channel to ``heard``, subscribing again a
-    second after a lost connection to the broker; once it answers again
-    (never while it is down), ``back`` catches up what was missed."""
-    lost = False
-    while True:
-        try:
-            if lost:
-                await ready()
-                await back()
-                lost = False
-            async for message in subscribe():
-                await heard(message)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            log.warning("%s bus failed (%s); subscribing again", what, exc)
-        lost = True
-        await asyncio.sleep(1.0)
 
 
 async def close_for_session(sockets: Sequence[Connection | Listener]) -> None:
