@@ -99,6 +99,15 @@ def test_check_db_names_each_damaged_game_in_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+def test_check_db_of_a_missing_file_is_one_line_and_makes_no_file(tmp_path: Path) -> None:
+    path = tmp_path / "nosuch.sqlite3"
+    result = check_db(path)
+    assert result.returncode == 2 and result.stdout == ""
+    said = f"marjolet: error: --check-db: {str(path)!r}: no such file"
+    assert result.stderr.splitlines() == [said]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_check_db_on_random_bytes_is_one_line_and_leaves_no_lock(tmp_path: Path) -> None:
     path = tmp_path / "g.sqlite3"
     path.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 64)

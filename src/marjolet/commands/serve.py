@@ -162,6 +162,9 @@ def check_db(db: str | None) -> int:
     with web_extra_imports():
         from marjolet.web.store import check_database_file
     path = WebConfig(db_path=Path(db) if db else None).database()
+    if not path.is_file():  # nothing to check: one line, not a summary of nothing
+        print(f"marjolet: error: --check-db: {str(path)!r}: no such file", file=sys.stderr)
+        return 2
     count, problems = check_database_file(path)
     for problem in problems:
         print(f"marjolet: {problem}", file=sys.stderr)
