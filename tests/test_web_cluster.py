@@ -179,6 +179,9 @@ def test_a_review_asked_on_two_processes_runs_in_one_and_is_taken_over_when_it_d
             proc, base = stack.enter_context(serve_process(postgres_url, *extra, output=out))
             procs.append(proc)
             servers.append(LiveServer(base, None, None))  # type: ignore[arg-type]
+        # the database as it was typed (postgresql://..., never the driver's postgresql+psycopg)
+        announced = [line for line in logs[0] if "serving on" in line]
+        assert announced and f"(games in {postgres_url})" in announced[0], announced
         game = played_game(servers[1])
         url = f"/api/games/{game['id']}/review"
         def ask(server: LiveServer) -> dict[str, Any]:

@@ -162,7 +162,7 @@ def check_db(db: str | None) -> int:
     with web_extra_imports():
         from marjolet.web.store import check_database_file
     path = WebConfig(db_path=Path(db) if db else None).database()
-    if not path.is_file():  # nothing to check: one line, not a summary of nothing
+    if isinstance(path, Path) and not path.is_file():  # one line, not a summary of nothing
         print(f"marjolet: error: --check-db: {str(path)!r}: no such file", file=sys.stderr)
         return 2
     count, problems = check_database_file(path)
@@ -244,8 +244,10 @@ def run(args: argparse.Namespace) -> int:
     server = uvicorn_server(app, config, args)
     logguard.install()  # after uvicorn set up its loggers: one line per kind a minute
     where = config.database()
+    # a database URL as it was typed (postgresql://..., not the driver's form), its password hidden
+    typed = args.db if isinstance(where, str) and isinstance(args.db, str) else None
     _announce_when_started(
-        server, args.host, backends.hidden(where) if isinstance(where, str) else where
+        server, args.host, backends.hidden(typed) if typed is not None else where
     )
     server.run(sockets=[sock])
     return 0
