@@ -35,8 +35,8 @@ def test_a_json_error_is_also_one_line_on_standard_error(
     [
         ("", "the file is empty"),
         ("  \n\n", "the file is empty"),
-        ("null\n", "no marjolet game can be read in it"),
-        ("42", "no marjolet game can be read in it"),
+        ("null\n", "it holds JSON, but no marjolet game"),
+        ("42", "it holds JSON, but no marjolet game"),
         ("[1, 2]", "it holds JSON, but no marjolet game"),
         ('{"name": "my shopping list"}', "it holds JSON, but no marjolet game"),
         ("hello world\n", "no marjolet game can be read in it"),

@@ -155,7 +155,7 @@ def test_a_file_that_is_no_record_is_said_so_in_the_players_language(
     assert "garbage" not in err and "not a marjolet record" not in err
 
 
-@pytest.mark.parametrize("text", ["[1, 2]", '{"nothing": 3}'])
+@pytest.mark.parametrize("text", ["[1, 2]", '{"nothing": 3}', "42", '"a game"'])
 @pytest.mark.parametrize(
     ("lang", "said"),
     [

@@ -303,9 +303,20 @@ def loads(text: str, *, check: bool = True) -> Record:
         )
     if not text.strip():
         raise RecordError("empty file: there is no record in it", readable=False, kind="empty")
-    if text.lstrip()[:1] in ("{", "["):
+    if text.lstrip()[:1] in ("{", "[") or _json_scalar(text):
         return _loads_json(text, check)
     return _loads_text(text, check)
+
+
+def _json_scalar(text: str) -> bool:
+    """Whether ``text`` is JSON but neither an object nor a list (``42``,
+    ``"a game"``, ``null``): JSON, told as such, never read as the text
+    notation (no text record is valid JSON)."""
+    try:
+        json.loads(text)
+    except ValueError:  # (JSONDecodeError, and a number too large to read)
+        return False
+    return True
 
 
 #: The top-level keys of a JSON record: an object with none of them is not one.
