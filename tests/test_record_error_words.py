@@ -136,44 +136,41 @@ def test_a_refused_move_names_the_player_as_the_record_names_them(
         assert "Vous" not in err and "joueur 0" not in err
 
 
+#: What a player is told of a file that holds no game: text that is none,
+#: or JSON of another shape (not "neither JSON nor the text notation").
+NO_GAME = {
+    "fr": f"ce fichier n’est pas une partie valable{NB}: on n’y lit aucune partie de marjolet "
+          "(ni en JSON, ni en notation texte).",
+    "en": "this file is not a valid game: no marjolet game can be read in it "
+          "(neither JSON nor the text notation).",
+}  # fmt: skip
+JSON_NO_GAME = {
+    "en": "this file is not a valid game: it holds JSON, but no marjolet game "
+          "(a game is a JSON object with a record's fields).",
+    "fr": f"ce fichier n’est pas une partie valable{NB}: il contient du JSON, mais aucune "
+          "partie de marjolet (une partie est un objet JSON avec les champs d’un "
+          "enregistrement).",
+}  # fmt: skip
+
+
 @pytest.mark.parametrize(
-    ("command", "lang", "said"),
+    ("text", "command", "lang", "said"),
     [
-        ("review", "fr", f"ce fichier n’est pas une partie valable{NB}: on n’y lit aucune partie "
-                         "de marjolet (ni en JSON, ni en notation texte)."),
-        ("replay", "en", "this file is not a valid game: no marjolet game can be read in it "
-                         "(neither JSON nor the text notation)."),
+        ("garbage\n", "review", "fr", NO_GAME["fr"]),
+        ("garbage\n", "replay", "en", NO_GAME["en"]),
+        *((text, "replay", lang, JSON_NO_GAME[lang])
+          for text in ("[1, 2]", '{"nothing": 3}', "42", '"a game"') for lang in ("en", "fr")),
     ],
 )  # fmt: skip
 def test_a_file_that_is_no_record_is_said_so_in_the_players_language(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, lang: str, said: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, command: str, lang: str,
+    said: str,
 ) -> None:
     path = tmp_path / "bad.rec"
-    path.write_text("garbage\n")
+    path.write_text(text)
     status, _, err = run([command, str(path), "--lang", lang], capsys)
     assert status == 2 and err.endswith(f"{path}{NB if lang == 'fr' else ''}: {said}\n"), err
     assert "garbage" not in err and "not a marjolet record" not in err
-
-
-@pytest.mark.parametrize("text", ["[1, 2]", '{"nothing": 3}', "42", '"a game"'])
-@pytest.mark.parametrize(
-    ("lang", "said"),
-    [
-        ("en", "this file is not a valid game: it holds JSON, but no marjolet game "
-               "(a game is a JSON object with a record's fields)."),
-        ("fr", f"ce fichier n’est pas une partie valable{NB}: il contient du JSON, mais aucune "
-               "partie de marjolet (une partie est un objet JSON avec les champs d’un "
-               "enregistrement)."),
-    ],
-)  # fmt: skip
-def test_json_that_is_no_record_is_said_to_be_json(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, lang: str, said: str
-) -> None:
-    """Not "neither JSON nor the text notation": it is JSON, of another shape."""
-    path = tmp_path / "bad.json"
-    path.write_text(text)
-    status, _, err = run(["replay", str(path), "--lang", lang], capsys)
-    assert status == 2 and err.endswith(f"{path}{NB if lang == 'fr' else ''}: {said}\n"), err
 
 
 @pytest.mark.parametrize("command", ["replay", "review"])

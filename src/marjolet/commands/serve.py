@@ -244,10 +244,9 @@ def run(args: argparse.Namespace) -> int:
     server = uvicorn_server(app, config, args)
     logguard.install()  # after uvicorn set up its loggers: one line per kind a minute
     where = config.database()
-    # a database URL as it was typed (postgresql://..., not the driver's form), its password hidden
-    typed = args.db if isinstance(where, str) and isinstance(args.db, str) else None
+    # a database URL (a str) as it was typed, not in the driver's form; its password hidden
     _announce_when_started(
-        server, args.host, backends.hidden(typed) if typed is not None else where
+        server, args.host, backends.hidden(args.db) if isinstance(where, str) else where
     )
     server.run(sockets=[sock])
     return 0

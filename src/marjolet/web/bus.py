@@ -298,19 +298,20 @@ async def hear_forever(
     ready: Callable[[], Awaitable[None]],
     subscribe: Callable[[], AsyncIterator[T]],
     heard: Callable[[T], Awaitable[None]],
-    back: Callable[[], Awaitable[None]],
+    back: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
     """Give each message of a bus channel to ``heard``, subscribing again a
     second after a lost connection to the broker; once it answers again
-    (never while it is down), ``back`` catches up what was missed, and the
-    log says the channel is back (an operator who read its failure knows
+    (never while it is down), ``back`` (if any) catches up what was missed,
+    and the log says the channel is back (an operator who read its failure knows
     the outage is over)."""
     lost = False
     while True:
         try:
             if lost:
                 await ready()
-                await back()
+                if back is not None:
+                    await back()
                 lost = False
                 log.info("%s bus answers again", what)
             async for message in subscribe():

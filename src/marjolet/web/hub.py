@@ -275,10 +275,7 @@ class Hub:
             if table is not None and version > table.game.version:
                 self.spawn(table.refresh(version))
 
-        async def back() -> None:
-            return None
-
-        await hear_forever("the games'", self.bus.ready, self.bus.subscribe, heard, back)
+        await hear_forever("the games'", self.bus.ready, self.bus.subscribe, heard)
 
     async def _sweep(self) -> None:
         """Every ``sync_interval``: the tables with connections catch up
