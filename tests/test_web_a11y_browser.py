@@ -242,6 +242,8 @@ def test_cards_in_buttons_prompt_and_badge_are_spoken_in_words(
     page = open_page(chromium)
     start(page, server.base)
     # the trump badge says "atout pique" once, not "Atout, pique, pique"
+    # (read once it is filled: a loaded machine once read it empty)
+    page.wait_for_function("() => document.querySelector('.trump-badge')?.textContent.trim()")
     badge = page.locator(".trump-badge").aria_snapshot()
     assert badge.count("pique") == 1, badge
     press_on(page, '.hand.mine .card.playable[data-card="AS"]')
